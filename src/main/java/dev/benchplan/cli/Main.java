@@ -1,0 +1,12 @@
+package dev.benchplan.cli;
+
+import picocli.CommandLine;
+
+/** Entry point: builds the command line and exits with its code. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(Cli.commandLine().execute(args));
+  }
+}

@@ -1,0 +1,44 @@
+package dev.benchplan.error;
+
+/**
+ * A failure with a known exit code and a one-line message naming the file, line or JSON pointer,
+ * and field. Thrown by services; mapped to stderr and an exit code in one place (the CLI).
+ */
+public class BenchplanException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  private final int exitCode;
+
+  public BenchplanException(int exitCode, String message) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+
+  public BenchplanException(int exitCode, String message, Throwable cause) {
+    super(message, cause);
+    this.exitCode = exitCode;
+  }
+
+  public int exitCode() {
+    return exitCode;
+  }
+
+  /** Invalid input (exit 2). */
+  public static BenchplanException invalid(String message) {
+    return new BenchplanException(ExitCode.INVALID, message);
+  }
+
+  /** Invalid input (exit 2) with a cause. */
+  public static BenchplanException invalid(String message, Throwable cause) {
+    return new BenchplanException(ExitCode.INVALID, message, cause);
+  }
+
+  /** A cluster, endpoint or run error (exit 3). */
+  public static BenchplanException runtime(String message) {
+    return new BenchplanException(ExitCode.RUNTIME, message);
+  }
+
+  /** A cluster, endpoint or run error (exit 3) with a cause. */
+  public static BenchplanException runtime(String message, Throwable cause) {
+    return new BenchplanException(ExitCode.RUNTIME, message, cause);
+  }
+}
