@@ -26,7 +26,8 @@ public final class CanonicalJson {
 
   /** The canonical form of any value Jackson can turn into a tree. */
   public static byte[] bytes(Object value) {
-    return bytes((JsonNode) Json.JSON.valueToTree(value));
+    JsonNode tree = Json.JSON.valueToTree(value);
+    return bytes(tree);
   }
 
   private static void write(JsonNode node, StringBuilder sb, int depth) {

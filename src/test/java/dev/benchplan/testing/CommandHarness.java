@@ -1,0 +1,42 @@
+package dev.benchplan.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.cli.Cli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/**
+ * Runs a benchplan command in-process with captured stdout/stderr (as kcctl's test context does).
+ * On a failed expectation both streams are printed in the assertion message.
+ */
+public final class CommandHarness {
+  private CommandHarness() {}
+
+  /** The outcome of one command invocation. */
+  public record Result(int exitCode, String out, String err) {
+    /** Asserts the exit code, showing both streams when it differs. */
+    public Result expectExit(int expected) {
+      assertThat(exitCode)
+          .as("exit code%n--- stdout ---%n%s%n--- stderr ---%n%s", out, err)
+          .isEqualTo(expected);
+      return this;
+    }
+
+    public Result expectOk() {
+      return expectExit(0);
+    }
+  }
+
+  /** Runs {@code benchplan args...}. */
+  public static Result run(String... args) {
+    CommandLine cl = Cli.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Result(code, out.toString(), err.toString());
+  }
+}
