@@ -45,7 +45,12 @@ public record PerformanceConstraint(String name, String operator, double thresho
 
   /** The threshold after tolerance: 0.9 x for throughput, 1.1 x for TTFT p99 (at 10%). */
   public double effectiveThreshold() {
-    return operator.equals(">=") ? threshold * (1 - tolerance) : threshold * (1 + tolerance);
+    // decimal arithmetic: 200 x 1.1 is exactly 220, so a boundary value is judged as written
+    java.math.BigDecimal t = java.math.BigDecimal.valueOf(threshold);
+    java.math.BigDecimal tol = java.math.BigDecimal.valueOf(tolerance);
+    java.math.BigDecimal factor = operator.equals(">=")
+        ? java.math.BigDecimal.ONE.subtract(tol) : java.math.BigDecimal.ONE.add(tol);
+    return t.multiply(factor).doubleValue();
   }
 
   /** The defaults when validate runs without an overlay: >= 5000 tok/s, TTFT p99 <= 200 ms. */
