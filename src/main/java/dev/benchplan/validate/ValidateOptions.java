@@ -55,6 +55,8 @@ public record ValidateOptions(
       Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   private static final Pattern LABEL_KEY =
       Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+  private static final Pattern AIPERF_VERSION =
+      Pattern.compile("\\d+\\.\\d+\\.\\d+([.-]?(post|rc|a|b)\\d+)?");
   private static final Pattern LABEL_VALUE =
       Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
 
@@ -80,6 +82,9 @@ public record ValidateOptions(
     }
     if (model != null && model.isBlank()) {
       throw invalid("--model", "a model name", "an empty string");
+    }
+    if (aiperfVersion != null && !AIPERF_VERSION.matcher(aiperfVersion).matches()) {
+      throw invalid("--aiperf-version", "an exact release such as 0.4.0 or 0.6.0.post1", aiperfVersion);
     }
     if (hfTokenSecret != null
         && (hfTokenSecret.length() > 253 || !DNS1123.matcher(hfTokenSecret).matches())) {
