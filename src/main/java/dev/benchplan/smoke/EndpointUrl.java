@@ -37,6 +37,9 @@ public record EndpointUrl(URI base) {
     if (text == null || text.isBlank()) {
       throw BenchplanException.invalid("--url: empty; " + expected);
     }
+    if (!text.contains("://")) {
+      throw BenchplanException.invalid("--url '" + text + "': no scheme; scheme must be http or https; " + expected);
+    }
     URI uri;
     try {
       uri = new URI(text.trim());
