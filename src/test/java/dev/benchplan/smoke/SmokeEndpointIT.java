@@ -39,8 +39,9 @@ class SmokeEndpointIT {
   static void endpoint() {
     String url = System.getenv("BENCHPLAN_ENDPOINT_URL");
     if (url == null || url.isBlank()) {
-      startedHere = new EndpointTestEnv(Path.of("target/endpoint-test-env"));
-      url = startedHere.up();
+      EndpointTestEnv env = new EndpointTestEnv(Path.of("target/endpoint-test-env"));
+      url = env.up();
+      startedHere = env; // stopped after the class only when this class started it
     }
     baseUrl = url.strip();
   }
