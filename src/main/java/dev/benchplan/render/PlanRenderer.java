@@ -140,8 +140,9 @@ public final class PlanRenderer {
     List<ObjectNode> docs = PerfManifests.build(inputs, JobBudget.MODEL_WAIT_SECONDS);
     List<String> perfHeader =
         List.of(
-            "benchplan render: run " + runId + " of series " + plan.seriesId() + " (plan "
-                + plan.planId() + ", sha256 " + verified.sha256() + ")",
+            "benchplan render: the AIPerf Job of one run, and the ConfigMaps it mounts",
+            context.get(0),
+            context.get(1),
             "Apply as is: kubectl apply -f perf.yaml (ConfigMaps first, then the Job).");
     byte[] perfBytes = YamlDocuments.write(perfHeader, docs);
 

@@ -73,10 +73,13 @@ import json, os, sys, time, urllib.request
 url = os.environ["BENCHPLAN_ENDPOINT"] + "/v1/models"
 model = os.environ["BENCHPLAN_MODEL"]
 limit = int(os.environ["BENCHPLAN_MODEL_WAIT_SECONDS"])
+poll = float(os.environ.get("BENCHPLAN_MODEL_POLL_SECONDS", "5"))
 deadline = time.monotonic() + limit
+# direct, like AIPerf itself: an HTTP proxy from the environment must not answer for the frontend
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 while True:
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with opener.open(url, timeout=min(10, limit)) as response:
             ids = [m.get("id") for m in json.load(response).get("data", [])]
         if model in ids:
             print("benchplan: %s lists %r" % (url, model), file=sys.stderr)
@@ -88,7 +91,7 @@ while True:
         print("benchplan: %s did not list %r within %d s (%s)" % (url, model, limit, seen), file=sys.stderr)
         sys.exit(1)
     print("benchplan: waiting for %r at %s (%s)" % (model, url, seen), file=sys.stderr)
-    time.sleep(min(5, max(0.1, deadline - time.monotonic())))
+    time.sleep(min(poll, max(0.1, deadline - time.monotonic())))
 '; then
   preflight_failed model-not-listed 124
 fi
