@@ -24,15 +24,12 @@ public record RenderPlan(
     ApiEndpoint endpoint,
     Map<String, BigDecimal> goodput,
     String aiperfVersion,
-    String aiperfImage,
-    int repetitions) {
+    String aiperfImage) {
 
   /** Where the model is served. */
   public record Deployment(
       String namespace,
       String dgdName,
-      String frontendService,
-      int frontendPort,
       String endpointUrl,
       String servedModel,
       String tokenizer,
@@ -98,8 +95,6 @@ public record RenderPlan(
         new Deployment(
             d.path("namespace").asString(),
             d.path("dgd_name").asString(),
-            d.path("frontend_service").asString(),
-            d.path("frontend_port").asInt(),
             endpointUrl(d.path("endpoint_url").asString(), source),
             d.path("served_model").asString(),
             d.path("tokenizer").asString(),
@@ -194,8 +189,7 @@ public record RenderPlan(
             endpoint,
             goodput,
             plan.path("aiperf").path("version").asString(),
-            plan.path("aiperf").path("image").asString(),
-            plan.path("run_policy").path("repetitions").asInt(1));
+            plan.path("aiperf").path("image").asString());
     result.checkConsistency(source);
     return result;
   }

@@ -46,12 +46,4 @@ public record TraceSource(Kind kind, String claim, String path) {
     String path = PodPaths.requireRelativePath(rest.substring(slash + 1), what + ": path");
     return new TraceSource(Kind.PVC, claim, path);
   }
-
-  /** How it is described in annotations and output. */
-  public String describe() {
-    return switch (kind) {
-      case AUTO, CONFIGMAP -> "configmap";
-      case PVC -> "pvc:" + claim + "/" + path;
-    };
-  }
 }

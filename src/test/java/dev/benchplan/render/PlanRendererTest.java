@@ -297,6 +297,30 @@ class PlanRendererTest {
     assertThat(envValue(r, "BENCHPLAN_MODEL_WAIT_SECONDS")).isEqualTo("600");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("oddTraces")
+  @DisplayName("trace bytes travel in the ConfigMap exactly, whatever their line endings and spacing")
+  void oddTraceBytes(String name, String content) throws Exception {
+    Path trace = tmp.resolve("odd.jsonl");
+    Files.writeString(trace, content, StandardCharsets.UTF_8);
+    PlanFixture.Written plan = PlanFixture.userTrace(trace, "odd.jsonl").write(tmp.resolve("plan.json"));
+    Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("d")));
+    String travelled = r.configMaps().get(1).at("/data/trace.jsonl").asString();
+    assertThat(travelled).isEqualTo(content);
+    r.assertKubernetesValid();
+  }
+
+  static Stream<Arguments> oddTraces() {
+    String row = "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"text_input\": \"a: #b 'c' \\\"d\\\"\"}";
+    return Stream.of(
+        Arguments.of("CRLF line endings", row + "\r\n" + row + "\r\n"),
+        Arguments.of("no final newline", row + "\n" + row),
+        Arguments.of("trailing spaces and a blank line", row + "   \n\n" + row + "\n"),
+        Arguments.of("several final newlines", row + "\n\n\n"),
+        Arguments.of("tabs and non-ASCII", row.replace("a: ", "ä€😀 ").replace(": 0,", ":\t0,") + "\n"),
+        Arguments.of("leading spaces", "  " + row + "\n"));
+  }
+
   static String envValue(Rendered r, String name) {
     for (JsonNode e : r.container().path("env")) {
       if (e.path("name").asString().equals(name)) {
