@@ -1,0 +1,15 @@
+package dev.benchplan.trace;
+
+/** Receives progress of a scan, about every few megabytes, on the scanning thread. */
+@FunctionalInterface
+public interface ScanProgress {
+  /** Ignores progress. */
+  ScanProgress NONE = (bytesDone, totalBytes, rows) -> {};
+
+  /**
+   * @param bytesDone bytes parsed so far
+   * @param totalBytes the file size when the scan started
+   * @param rows rows parsed so far
+   */
+  void update(long bytesDone, long totalBytes, long rows);
+}
