@@ -14,17 +14,22 @@ import java.util.concurrent.BlockingQueue;
  * refills a buffer only after the caller {@link #release released} it.
  */
 final class HashingChunkReader implements AutoCloseable {
-  /** A buffer and how many bytes of it hold file data. */
+  /**
+   * A buffer and how many bytes of it hold file data. The array has {@code padding} spare bytes
+   * after its capacity so a parser may read a few bytes past the data.
+   */
   static final class Chunk {
     final byte[] data;
+    final int capacity;
     int length;
 
-    Chunk(int size) {
-      data = new byte[size];
+    Chunk(int capacity, int padding) {
+      this.capacity = capacity;
+      this.data = new byte[capacity + padding];
     }
   }
 
-  private static final Chunk END = new Chunk(0);
+  private static final Chunk END = new Chunk(0, 0);
 
   private final FileChannel channel;
   private final BlockingQueue<Chunk> free;
@@ -34,12 +39,12 @@ final class HashingChunkReader implements AutoCloseable {
   private String sha256;
   private long bytes;
 
-  HashingChunkReader(FileChannel channel, int chunkSize, int chunkCount) {
+  HashingChunkReader(FileChannel channel, int chunkSize, int chunkCount, int padding) {
     this.channel = channel;
     this.free = new ArrayBlockingQueue<>(chunkCount);
     this.full = new ArrayBlockingQueue<>(chunkCount + 1);
     for (int i = 0; i < chunkCount; i++) {
-      free.add(new Chunk(chunkSize));
+      free.add(new Chunk(chunkSize, padding));
     }
     this.thread = new Thread(this::readAndHash, "benchplan-trace-reader");
     thread.setDaemon(true);
@@ -60,7 +65,7 @@ final class HashingChunkReader implements AutoCloseable {
           digest.update(c.data, 0, n);
           total += n;
         }
-        if (n < c.data.length) {
+        if (n < c.capacity) {
           break;
         }
       }
@@ -77,7 +82,7 @@ final class HashingChunkReader implements AutoCloseable {
   }
 
   private int fill(Chunk c) throws IOException {
-    ByteBuffer bb = ByteBuffer.wrap(c.data);
+    ByteBuffer bb = ByteBuffer.wrap(c.data, 0, c.capacity);
     while (bb.hasRemaining()) {
       if (channel.read(bb) < 0) {
         break;

@@ -24,7 +24,10 @@ public final class TraceScanner {
 
   private final TraceStatistics stats;
   private final JsonlLineParser parser = new JsonlLineParser();
-  /** A line that started in an earlier chunk; always completed with a '\n' before parsing. */
+  /**
+   * A line that started in an earlier chunk; always completed with a '\n' before parsing, and
+   * always followed by {@link JsonlLineParser#PADDING} spare bytes.
+   */
   private byte[] carry = new byte[1 << 16];
   private int carryLength;
 
@@ -58,7 +61,7 @@ public final class TraceScanner {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       TraceScanner scanner = new TraceScanner(options);
       long size = channel.size();
-      try (HashingChunkReader reader = new HashingChunkReader(channel, chunkSize, CHUNK_COUNT)) {
+      try (HashingChunkReader reader = new HashingChunkReader(channel, chunkSize, CHUNK_COUNT, JsonlLineParser.PADDING)) {
         scanner.run(reader, size, progress);
         return scanner.stats.toReport(
             file.toAbsolutePath().normalize().toString(), reader.sha256(), reader.bytes());
@@ -137,8 +140,9 @@ public final class TraceScanner {
     if (n <= 0) {
       return;
     }
-    if (carryLength + n > carry.length) {
-      carry = Arrays.copyOf(carry, Math.max(carry.length * 2, carryLength + n));
+    int needed = carryLength + n + JsonlLineParser.PADDING;
+    if (needed > carry.length) {
+      carry = Arrays.copyOf(carry, Math.max(carry.length * 2, needed));
     }
     System.arraycopy(data, from, carry, carryLength, n);
     carryLength += n;
