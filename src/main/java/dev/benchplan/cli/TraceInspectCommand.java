@@ -61,11 +61,11 @@ public final class TraceInspectCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format.json()) {
-      FormatMixin.printJson(out, report.toJson());
+      out.println(report.toJsonText());
     } else {
       out.print(TraceReportText.render(report));
-      out.flush();
     }
+    out.flush();
     return report.valid() ? ExitCode.OK : ExitCode.INVALID;
   }
 

@@ -46,7 +46,12 @@ final class HashingChunkReader implements AutoCloseable {
     for (int i = 0; i < chunkCount; i++) {
       free.add(new Chunk(chunkSize, padding));
     }
-    this.thread = new Thread(this::readAndHash, "benchplan-trace-reader");
+    this.thread = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        readAndHash();
+      }
+    }, "benchplan-trace-reader");
     thread.setDaemon(true);
     thread.start();
   }

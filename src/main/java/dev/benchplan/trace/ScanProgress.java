@@ -3,8 +3,11 @@ package dev.benchplan.trace;
 /** Receives progress of a scan, about every few megabytes, on the scanning thread. */
 @FunctionalInterface
 public interface ScanProgress {
-  /** Ignores progress. */
-  ScanProgress NONE = (bytesDone, totalBytes, rows) -> {};
+  /** Ignores progress (a class, not a lambda: no lambda bootstrap at start-up). */
+  ScanProgress NONE = new ScanProgress() {
+    @Override
+    public void update(long bytesDone, long totalBytes, long rows) {}
+  };
 
   /**
    * @param bytesDone bytes parsed so far

@@ -2,9 +2,11 @@ package dev.benchplan.trace;
 
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -71,29 +73,44 @@ public record TraceReport(
 
   /** The report as the JSON document {@code trace inspect --format json} prints (keys in order). */
   public ObjectNode toJson() {
-    ObjectNode root = Json.JSON.createObjectNode();
+    return Json.JSON.valueToTree(toMap());
+  }
+
+  /**
+   * The same document as {@link #toJson()}, as pretty-printed text, written without Jackson (so
+   * {@code trace inspect} starts fast).
+   */
+  public String toJsonText() {
+    return PrettyJson.write(toMap());
+  }
+
+  /** The JSON document as ordered maps and lists: the one place that names its keys. */
+  private Map<String, Object> toMap() {
+    Map<String, Object> root = new LinkedHashMap<>();
     root.put("path", path);
     root.put("sha256", sha256);
     root.put("bytes", bytes);
     root.put("rows", rows);
     root.put("blank_lines", blankLines);
-    root.set("timestamp_ms", timestampMs.toJson());
-    root.set("input_length", inputLength.toJson());
-    root.set("output_length", outputLength.toJson());
-    root.set("hash_ids", hashIds.toJson());
-    root.set("context", context.toJson());
+    root.put("timestamp_ms", timestampMs.toMap());
+    root.put("input_length", inputLength.toMap());
+    root.put("output_length", outputLength.toMap());
+    root.put("hash_ids", hashIds.toMap());
+    root.put("context", context.toMap());
     if (window != null) {
-      root.set("window", window.toJson());
+      root.put("window", window.toMap());
     }
     root.put("valid", valid());
     root.put("problems_total", problemsTotal);
-    ArrayNode list = root.putArray("problems");
+    List<Object> list = new ArrayList<>(problems.size());
     for (TraceProblem p : problems) {
-      ObjectNode o = list.addObject();
+      Map<String, Object> o = new LinkedHashMap<>();
       o.put("line", p.line());
       o.put("field", p.field());
       o.put("message", p.message());
+      list.add(o);
     }
+    root.put("problems", list);
     return root;
   }
 
@@ -114,8 +131,8 @@ public record TraceReport(
       }
     }
 
-    ObjectNode toJson() {
-      ObjectNode o = Json.JSON.createObjectNode();
+    Map<String, Object> toMap() {
+      Map<String, Object> o = new LinkedHashMap<>();
       o.put("present_rows", presentRows);
       o.put("min", min);
       o.put("max", max);
@@ -138,8 +155,8 @@ public record TraceReport(
       }
     }
 
-    ObjectNode toJson() {
-      ObjectNode o = Json.JSON.createObjectNode();
+    Map<String, Object> toMap() {
+      Map<String, Object> o = new LinkedHashMap<>();
       o.put("count", count);
       o.put("min", min);
       o.put("max", max);
@@ -179,8 +196,8 @@ public record TraceReport(
       }
     }
 
-    ObjectNode toJson() {
-      ObjectNode o = Json.JSON.createObjectNode();
+    Map<String, Object> toMap() {
+      Map<String, Object> o = new LinkedHashMap<>();
       o.put("block_size", blockSize);
       o.put("rows_with_hash_ids", rowsWithHashIds);
       o.put("unique_blocks", uniqueBlocks);
@@ -212,12 +229,11 @@ public record TraceReport(
       }
     }
 
-    ObjectNode toJson() {
-      ObjectNode o = Json.JSON.createObjectNode();
+    Map<String, Object> toMap() {
+      Map<String, Object> o = new LinkedHashMap<>();
       o.put("limit", limit);
       o.put("rows_over_limit", rowsOverLimit);
-      ArrayNode lines = o.putArray("first_over_limit_lines");
-      firstOverLimitLines.forEach(lines::add);
+      o.put("first_over_limit_lines", firstOverLimitLines);
       return o;
     }
   }
@@ -230,8 +246,8 @@ public record TraceReport(
    * @param rows rows with a valid timestamp inside the window
    */
   public record WindowSummary(Long startMs, Long endMs, long rows) {
-    ObjectNode toJson() {
-      ObjectNode o = Json.JSON.createObjectNode();
+    Map<String, Object> toMap() {
+      Map<String, Object> o = new LinkedHashMap<>();
       o.put("start_ms", startMs);
       o.put("end_ms", endMs);
       o.put("rows", rows);

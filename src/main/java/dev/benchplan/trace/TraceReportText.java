@@ -1,7 +1,6 @@
 package dev.benchplan.trace;
 
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** The compact human summary {@code trace inspect --format text} prints. */
 public final class TraceReportText {
@@ -81,9 +80,12 @@ public final class TraceReportText {
     if (c.rowsOverLimit() == 0) {
       return "all rows fit in " + n(c.limit()) + " tokens";
     }
+    StringBuilder lines = new StringBuilder();
+    for (Long line : c.firstOverLimitLines()) {
+      lines.append(lines.length() == 0 ? "" : ", ").append(line);
+    }
     return n(c.rowsOverLimit()) + " rows over " + n(c.limit()) + " tokens (input + output), first"
-        + " on lines " + c.firstOverLimitLines().stream().map(String::valueOf)
-            .collect(Collectors.joining(", "));
+        + " on lines " + lines;
   }
 
   private static void line(StringBuilder out, String label, String value) {
