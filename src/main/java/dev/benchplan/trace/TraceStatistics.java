@@ -176,12 +176,13 @@ final class TraceStatistics {
       }
       long hits = 0;
       for (int j = 0; j < n; j++) {
-        blocks.add(ids[j]);
         if (rowHits[j]) {
           long size = Math.min(blockSize, length - (long) j * blockSize);
           if (size > 0) {
             hits += size;
           }
+        } else {
+          blocks.add(ids[j]);
         }
       }
       hashedTokens += length;
