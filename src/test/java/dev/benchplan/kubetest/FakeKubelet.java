@@ -439,11 +439,12 @@ public final class FakeKubelet implements AutoCloseable {
       return;
     }
     run.unschedulableMessage = message;
+    // the event first: whoever sees the condition finds the event too
+    event(run, "Warning", "FailedScheduling", message);
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("phase", "Pending");
     status.put("conditions", List.of(condition("PodScheduled", "False", "Unschedulable", message)));
     patchStatus(run, status);
-    event(run, "Warning", "FailedScheduling", message);
   }
 
   private void retryUnschedulable() {
@@ -486,8 +487,8 @@ public final class FakeKubelet implements AutoCloseable {
                 .build());
       }
       status.put("containerStatuses", statuses);
-      patchStatus(run, status);
       event(run, "Warning", "Failed", "Error: ImagePullBackOff");
+      patchStatus(run, status);
       return;
     }
     // RUN: the logs exist before anyone can see the pod Running
