@@ -9,6 +9,7 @@
 #   scripts/kube-test-env.sh down    # stop exactly the processes `up` recorded (PID + start time)
 #   scripts/kube-test-env.sh status  # exit 0 when every component runs and the apiserver is ready
 #   scripts/kube-test-env.sh env     # shell lines to eval: export KUBECONFIG=... and friends
+#   scripts/kube-test-env.sh build   # only install + build + cache the binaries (prints the cache dir)
 #
 # Environment: BENCHPLAN_KUBE_STATE (state dir, default /tmp/benchplan-kube-test-env),
 # BENCHPLAN_KUBE_CACHE (binary cache root, default /var/cache/benchplan/kube),
@@ -84,32 +85,10 @@ build_binaries() {
   command -v rsync >/dev/null || need+=(rsync)
   command -v dpkg-source >/dev/null || need+=(dpkg-dev)
   command -v make >/dev/null || need+=(make)
-  [ -d /usr/share/gocode/src/github.com/modern-go/reflect2 ] || need+=(golang-github-modern-go-reflect2-dev)
+  [ -d "$REFLECT2" ] || need+=(golang-github-modern-go-reflect2-dev)
   if [ ${#need[@]} -gt 0 ]; then apt_install "${need[@]}"; fi
-
-  local src=$BUILD/src tree=$BUILD/src/k
-  if [ ! -f "$tree/.benchplan-prepared" ]; then
-    # deb-src through a private apt config: the mirror comes from the machine's own debian.sources
-    local parts=$BUILD/apt/parts lists=$BUILD/apt/lists
-    [ -f /etc/apt/sources.list.d/debian.sources ] || die "/etc/apt/sources.list.d/debian.sources is missing (needed to find the Debian mirror for deb-src)"
-    mkdir -p "$parts" "$lists/partial" "$src"
-    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$parts/debian-src.sources"
-    local apt_opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$parts" -o "Dir::State::Lists=$lists")
-    log "fetching the kubernetes=$KUBE_DEB_VERSION source package"
-    as_root apt-get "${apt_opts[@]}" update -qq
-    (cd "$src" && apt-get "${apt_opts[@]}" source --download-only "kubernetes=$KUBE_DEB_VERSION" >&2)
-    rm -rf "$tree"
-    (cd "$src" && dpkg-source -x "kubernetes_${KUBE_DEB_VERSION}.dsc" k >&2)
-    # The vendored reflect2 v1.0.1 crashes the apiserver (SIGSEGV in map iteration at the first
-    # custom-resource create) under Go >= 1.18; Debian's 1.0.2 works.
-    rm -rf "$tree/vendor/github.com/modern-go/reflect2"
-    mkdir -p "$tree/vendor/github.com/modern-go/reflect2"
-    cp /usr/share/gocode/src/github.com/modern-go/reflect2/*.go /usr/share/gocode/src/github.com/modern-go/reflect2/*.s \
-      "$tree/vendor/github.com/modern-go/reflect2/"
-    # the Makefile wants the tree at $GOPATH/src/k8s.io/kubernetes
-    mkdir -p "$tree/.go/src/k8s.io" && ln -sfn ../../.. "$tree/.go/src/k8s.io/kubernetes"
-    touch "$tree/.benchplan-prepared"
-  fi
+  local tree=$BUILD/src/k
+  tree_prepared "$tree" || prepare_tree "$tree"
   log "building kube-apiserver and kube-controller-manager (about 7-10 min cold on 2 cores)"
   mkdir -p "$BUILD/home"
   (cd "$tree" && env GOPATH="$tree/.go" CGO_ENABLED=0 HOME="$BUILD/home" \
@@ -117,8 +96,42 @@ build_binaries() {
   local tmp
   tmp=$(mktemp -d "$(dirname "$CACHE")/.tmp.XXXXXX")
   cp "$tree/_output/bin/kube-apiserver" "$tree/_output/bin/kube-controller-manager" "$tmp/"
+  chmod 755 "$tmp"
   rm -rf "$CACHE" && mv "$tmp" "$CACHE"
   log "built and cached in $CACHE after $((SECONDS - t0)) s"
+}
+
+REFLECT2=/usr/share/gocode/src/github.com/modern-go/reflect2
+
+# A tree extracted before (by this script, or by hand with the same recipe) is built incrementally.
+tree_prepared() {
+  [ -f "$1/.benchplan-prepared" ] && return 0
+  [ -L "$1/.go/src/k8s.io/kubernetes" ] && [ -f "$1/Makefile" ] \
+    && diff -q "$REFLECT2/reflect2.go" "$1/vendor/github.com/modern-go/reflect2/reflect2.go" >/dev/null 2>&1
+}
+
+prepare_tree() {
+  local tree=$1 src parts lists
+  src=$(dirname "$tree"); parts=$BUILD/apt/parts; lists=$BUILD/apt/lists
+  # deb-src through a private apt config: the mirror comes from the machine's own debian.sources
+  [ -f /etc/apt/sources.list.d/debian.sources ] \
+    || die "/etc/apt/sources.list.d/debian.sources is missing (needed to find the Debian mirror for deb-src)"
+  mkdir -p "$parts" "$lists/partial" "$src"
+  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$parts/debian-src.sources"
+  local apt_opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$parts" -o "Dir::State::Lists=$lists")
+  log "fetching the kubernetes=$KUBE_DEB_VERSION source package"
+  as_root apt-get "${apt_opts[@]}" update -qq
+  (cd "$src" && apt-get "${apt_opts[@]}" source --download-only "kubernetes=$KUBE_DEB_VERSION" >&2)
+  rm -rf "$tree"
+  (cd "$src" && dpkg-source -x "kubernetes_${KUBE_DEB_VERSION}.dsc" "$(basename "$tree")" >&2)
+  # The vendored reflect2 v1.0.1 crashes the apiserver (SIGSEGV in map iteration at the first
+  # custom-resource create) under Go >= 1.18; Debian's 1.0.2 works.
+  rm -rf "$tree/vendor/github.com/modern-go/reflect2"
+  mkdir -p "$tree/vendor/github.com/modern-go/reflect2"
+  cp "$REFLECT2"/*.go "$REFLECT2"/*.s "$tree/vendor/github.com/modern-go/reflect2/"
+  # the Makefile wants the tree at $GOPATH/src/k8s.io/kubernetes
+  mkdir -p "$tree/.go/src/k8s.io" && ln -sfn ../../.. "$tree/.go/src/k8s.io/kubernetes"
+  touch "$tree/.benchplan-prepared"
 }
 
 # ---------------------------------------------------------------- processes
@@ -418,7 +431,8 @@ EOF
 case "${1:-}" in
   up) cmd_up ;;
   down) cmd_down ;;
+  build) ensure_binaries; echo "$CACHE" ;;
   status) cmd_status ;;
   env) cmd_env ;;
-  *) echo "usage: $0 up|down|status|env" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|env|build" >&2; exit 2 ;;
 esac
