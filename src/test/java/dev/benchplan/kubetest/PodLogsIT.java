@@ -59,17 +59,10 @@ class PodLogsIT {
         p -> p != null && p.getStatus() != null && wanted.contains(p.getStatus().getPhase()), 30, TimeUnit.SECONDS);
   }
 
-  /** An AIPerf pod log as perf.yaml's wrapper prints it: progress, the summary between markers, the exit line. */
+  /** An AIPerf pod log as perf.yaml's wrapper prints it, around the real summary export. */
   static String aiperfLog() throws IOException {
     Path summary = SharedData.require("aiperf/profile_export_aiperf.json");
-    String json = Files.readString(summary, StandardCharsets.UTF_8);
-    return "aiperf profile --model Qwen/Qwen3-0.6B --streaming\n"
-        + "Profiling: 200/200 |##########| 100% [00:41<00:00]\n"
-        + "==== benchplan:aiperf-summary:begin ====\n"
-        + json
-        + (json.endsWith("\n") ? "" : "\n")
-        + "==== benchplan:aiperf-summary:end ====\n"
-        + "==== benchplan:aiperf-exit:0 ====\n";
+    return AiperfPodLog.withSummary(Files.readString(summary, StandardCharsets.UTF_8), 0);
   }
 
   @Test
@@ -82,6 +75,10 @@ class PodLogsIT {
 
     String served = client.pods().withName("replay-1").inContainer("aiperf").getLog();
     assertThat(served).isEqualTo(log);
+    String json = served.substring(
+        served.indexOf(AiperfPodLog.SUMMARY_BEGIN) + AiperfPodLog.SUMMARY_BEGIN.length() + 1,
+        served.indexOf(AiperfPodLog.SUMMARY_END));
+    assertThat(dev.benchplan.json.Json.JSON.readTree(json).has("output_token_throughput")).isTrue();
     assertThat(client.pods().withName("replay-1").tailingLines(1).getLog())
         .isEqualTo("==== benchplan:aiperf-exit:0 ====\n");
   }
