@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A Dynamo operator stand-in for {@code DynamoGraphDeployment} (nvidia.com/v1alpha1, the real
@@ -78,6 +79,7 @@ public final class FakeDynamoOperator implements AutoCloseable {
 
   private final KubernetesClient client;
   private final String namespace;
+  private final Predicate<String> namespaceFilter;
   private final Mode mode;
   private final ScheduledExecutorService worker;
   private final Map<String, Long> reconciledGeneration = new HashMap<>();
@@ -87,9 +89,10 @@ public final class FakeDynamoOperator implements AutoCloseable {
   private SharedIndexInformer<GenericKubernetesResource> dgdInformer;
   private SharedIndexInformer<Pod> podInformer;
 
-  private FakeDynamoOperator(KubernetesClient client, String namespace, Mode mode) {
+  private FakeDynamoOperator(KubernetesClient client, String namespace, Predicate<String> namespaceFilter, Mode mode) {
     this.client = client;
     this.namespace = namespace;
+    this.namespaceFilter = namespaceFilter;
     this.mode = mode;
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
@@ -108,7 +111,13 @@ public final class FakeDynamoOperator implements AutoCloseable {
    * @param mode {@link Mode#AUTO} or {@link Mode#MANUAL}
    */
   public static FakeDynamoOperator start(KubernetesClient client, String namespace, Mode mode) {
-    FakeDynamoOperator op = new FakeDynamoOperator(Objects.requireNonNull(client), namespace, Objects.requireNonNull(mode));
+    return start(client, namespace, ns -> true, mode);
+  }
+
+  /** {@link #start(KubernetesClient, String, Mode)}, acting only in namespaces {@code namespaceFilter} accepts. */
+  static FakeDynamoOperator start(KubernetesClient client, String namespace, Predicate<String> namespaceFilter, Mode mode) {
+    FakeDynamoOperator op =
+        new FakeDynamoOperator(Objects.requireNonNull(client), namespace, namespaceFilter, Objects.requireNonNull(mode));
     try {
       op.watch();
       return op;
@@ -237,7 +246,8 @@ public final class FakeDynamoOperator implements AutoCloseable {
   }
 
   private void onDgd(GenericKubernetesResource dgd) {
-    if (mode != Mode.AUTO || dgd.getMetadata().getDeletionTimestamp() != null) {
+    if (mode != Mode.AUTO || dgd.getMetadata().getDeletionTimestamp() != null
+        || !namespaceFilter.test(dgd.getMetadata().getNamespace())) {
       return;
     }
     String key = key(dgd);

@@ -97,6 +97,7 @@ public final class FakeKubelet implements AutoCloseable {
 
   private final KubernetesClient client;
   private final String namespace;
+  private final Predicate<String> namespaceFilter;
   private final Map<String, FakeNode> nodes = new LinkedHashMap<>();
   private final List<Rule> rules = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService worker;
@@ -107,9 +108,11 @@ public final class FakeKubelet implements AutoCloseable {
   private volatile boolean closed;
   private SharedIndexInformer<Pod> informer;
 
-  private FakeKubelet(KubernetesClient client, String namespace, KubeletTls tls) throws IOException {
+  private FakeKubelet(KubernetesClient client, String namespace, Predicate<String> namespaceFilter, KubeletTls tls)
+      throws IOException {
     this.client = client;
     this.namespace = namespace;
+    this.namespaceFilter = namespaceFilter;
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -130,13 +133,19 @@ public final class FakeKubelet implements AutoCloseable {
    */
   public static FakeKubelet start(
       KubernetesClient client, String namespace, KubeletTls tls, List<FakeNode> nodes) {
+    return start(client, namespace, ns -> true, tls, nodes);
+  }
+
+  /** {@link #start(KubernetesClient, String, KubeletTls, List)}, acting only in namespaces {@code namespaceFilter} accepts. */
+  static FakeKubelet start(
+      KubernetesClient client, String namespace, Predicate<String> namespaceFilter, KubeletTls tls, List<FakeNode> nodes) {
     Objects.requireNonNull(client, "client");
     if (nodes.isEmpty()) {
       throw new IllegalArgumentException("a kubelet stand-in needs at least one node");
     }
     FakeKubelet kubelet;
     try {
-      kubelet = new FakeKubelet(client, namespace, tls);
+      kubelet = new FakeKubelet(client, namespace, namespaceFilter, tls);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the kubelet stand-in's HTTPS server", e);
     }
@@ -313,8 +322,8 @@ public final class FakeKubelet implements AutoCloseable {
     if (nodeName != null && !ownsNode(nodeName)) {
       return; // another kubelet's pod
     }
-    if (nodeName == null && !isDefaultScheduler(pod)) {
-      return;
+    if (nodeName == null && (!isDefaultScheduler(pod) || !namespaceFilter.test(pod.getMetadata().getNamespace()))) {
+      return; // another scheduler's pod, or a namespace of another test context
     }
     PodRun run = runsByUid.get(uid);
     if (pod.getMetadata().getDeletionTimestamp() != null) {

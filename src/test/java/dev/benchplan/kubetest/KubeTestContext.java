@@ -44,11 +44,18 @@ public final class KubeTestContext {
   public enum Scope {
     /** Only {@link #namespace()} (the default: test classes never see each other's pods). */
     TEST_NAMESPACE,
-    /** Every namespace, e.g. for a tool that creates its own namespace. */
+    /**
+     * Every namespace except other test contexts' (e.g. for a tool that creates its own namespace).
+     * Beware concurrent test runs sharing one environment: a namespace the tool under test creates
+     * is fair game for every cluster-wide stand-in.
+     */
     ALL_NAMESPACES
   }
 
-  /** Label on every namespace the extension creates (stale ones can be found by it). */
+  /**
+   * Label on every namespace a context creates; its value is the context's own {@link #namespace()}.
+   * Cluster-wide stand-ins skip namespaces labelled for another context.
+   */
   public static final String NAMESPACE_LABEL = "benchplan.dev/kube-test-env";
 
   private final KubeTestCluster cluster;
@@ -56,11 +63,13 @@ public final class KubeTestContext {
   private final KubernetesClient client;
   private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
   private final List<String> namespaces = new ArrayList<>();
+  private final NamespaceOwnership ownership;
 
   KubeTestContext(KubeTestCluster cluster, Class<?> testClass) {
     this.cluster = cluster;
     this.namespace = uniqueName(testClass.getSimpleName());
     this.client = cluster.newAdminClient(namespace);
+    this.ownership = new NamespaceOwnership(client, namespace);
     createNamespaceNamed(namespace, testClass.getSimpleName());
   }
 
@@ -87,7 +96,7 @@ public final class KubeTestContext {
   /** Starts a kubelet stand-in for pods in {@code scope} with these nodes; stopped after the class. */
   public FakeKubelet startKubelet(Scope scope, FakeNode... nodes) {
     FakeKubelet kubelet =
-        FakeKubelet.start(client, scopeNamespace(scope), cluster.kubeletTls(), List.of(nodes));
+        FakeKubelet.start(client, scopeNamespace(scope), ownership, cluster.kubeletTls(), List.of(nodes));
     closeables.push(kubelet);
     return kubelet;
   }
@@ -99,7 +108,7 @@ public final class KubeTestContext {
 
   /** Starts a Dynamo operator stand-in for DGDs in {@code scope}; stopped after the class. */
   public FakeDynamoOperator startOperator(Scope scope, FakeDynamoOperator.Mode mode) {
-    FakeDynamoOperator operator = FakeDynamoOperator.start(client, scopeNamespace(scope), mode);
+    FakeDynamoOperator operator = FakeDynamoOperator.start(client, scopeNamespace(scope), ownership, mode);
     closeables.push(operator);
     return operator;
   }
@@ -193,7 +202,7 @@ public final class KubeTestContext {
             new NamespaceBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .addToLabels(NAMESPACE_LABEL, "true")
+                .addToLabels(NAMESPACE_LABEL, namespace)
                 .addToAnnotations("benchplan.dev/test-class", origin)
                 .endMetadata()
                 .build())
