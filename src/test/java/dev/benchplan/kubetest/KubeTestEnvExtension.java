@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -42,18 +43,18 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
       this.startedWith = startedWith;
     }
 
-    static ClusterHandle obtain() {
-      Path state = KubeTestCluster.defaultStateDir();
+    /** Attaches to the environment in {@code state}, else starts it with the script found above {@code cwd}. */
+    static ClusterHandle obtain(Path state, Map<String, String> env, Path cwd) {
       KubeTestCluster attached = KubeTestCluster.attach(state);
       if (attached != null) {
         return new ClusterHandle(attached, null, null);
       }
-      if ("0".equals(System.getenv("BENCHPLAN_KUBE_TEST_ENV"))) {
+      if ("0".equals(env.get("BENCHPLAN_KUBE_TEST_ENV"))) {
         return new ClusterHandle(null, "BENCHPLAN_KUBE_TEST_ENV=0 and no environment runs in " + state, null);
       }
-      Path script = findScript();
+      Path script = findScript(cwd);
       if (script == null) {
-        return new ClusterHandle(null, "no scripts/kube-test-env.sh above " + Paths.get("").toAbsolutePath(), null);
+        return new ClusterHandle(null, "no executable scripts/kube-test-env.sh in " + cwd + " or above", null);
       }
       try {
         Path log = script.getParent().getParent().resolve("target/kube-test-env.log");
@@ -63,8 +64,8 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
       }
     }
 
-    private static Path findScript() {
-      for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+    private static Path findScript(Path cwd) {
+      for (Path dir = cwd.toAbsolutePath(); dir != null; dir = dir.getParent()) {
         Path candidate = dir.resolve("scripts/kube-test-env.sh");
         if (Files.isExecutable(candidate)) {
           return candidate;
@@ -82,8 +83,25 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
     }
   }
 
-  static boolean required() {
-    return "1".equals(System.getenv("BENCHPLAN_KUBE_TEST_ENV")) || "true".equalsIgnoreCase(System.getenv("CI"));
+  /** True when the environment must be usable: {@code BENCHPLAN_KUBE_TEST_ENV=1} or {@code CI=true}. */
+  static boolean required(Map<String, String> env) {
+    return "1".equals(env.get("BENCHPLAN_KUBE_TEST_ENV")) || "true".equalsIgnoreCase(env.get("CI"));
+  }
+
+  /**
+   * Returns the cluster of {@code handle}; without one, fails (required, see {@link #required}) or
+   * aborts the calling test class (skipped, with the reason).
+   */
+  static KubeTestCluster requireUsable(ClusterHandle handle, Map<String, String> env) {
+    if (handle.cluster != null) {
+      return handle.cluster;
+    }
+    String message = "no Kubernetes test environment: " + handle.problem + " (start one with scripts/kube-test-env.sh up)";
+    if (required(env)) {
+      throw new IllegalStateException("BENCHPLAN_KUBE_TEST_ENV=1 or CI=true, but " + message);
+    }
+    Assumptions.abort("skipped: " + message);
+    throw new AssertionError("unreachable");
   }
 
   @Override
@@ -92,15 +110,13 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
       return; // a @Nested class shares its enclosing class's namespace
     }
     ClusterHandle handle =
-        context.getRoot().getStore(NS).getOrComputeIfAbsent(ClusterHandle.class, k -> ClusterHandle.obtain(), ClusterHandle.class);
-    if (handle.cluster == null) {
-      String message = "no Kubernetes test environment: " + handle.problem + " (start one with scripts/kube-test-env.sh up)";
-      if (required()) {
-        throw new IllegalStateException("BENCHPLAN_KUBE_TEST_ENV=1 or CI=true, but " + message);
-      }
-      Assumptions.abort("skipped: " + message);
-    }
-    context.getStore(NS).put(CONTEXT, new Owned(context.getRequiredTestClass(), new KubeTestContext(handle.cluster, context.getRequiredTestClass())));
+        context.getRoot().getStore(NS).getOrComputeIfAbsent(
+            ClusterHandle.class,
+            k -> ClusterHandle.obtain(KubeTestCluster.defaultStateDir(), System.getenv(), Paths.get("")),
+            ClusterHandle.class);
+    KubeTestCluster cluster = requireUsable(handle, System.getenv());
+    Class<?> testClass = context.getRequiredTestClass();
+    context.getStore(NS).put(CONTEXT, new Owned(testClass, new KubeTestContext(cluster, testClass)));
   }
 
   @Override
