@@ -260,6 +260,7 @@ wait_ready() {
     if [ "$(api GET /readyz -o /dev/null -w '%{http_code}' 2>/dev/null)" = 200 ]; then
       log "kube-apiserver ready after $((SECONDS - t0)) s"; return 0
     fi
+    running_pid etcd >/dev/null || die "etcd exited; see $STATE/log/etcd.log: $(tail -n 5 "$STATE/log/etcd.log")"
     running_pid kube-apiserver >/dev/null || die "kube-apiserver exited; see $STATE/log/kube-apiserver.log: $(tail -n 5 "$STATE/log/kube-apiserver.log")"
     sleep 0.25
   done

@@ -79,7 +79,7 @@ public final class FakeKubelet implements AutoCloseable {
     final Map<String, ContainerLog> logs = new ConcurrentHashMap<>();
     final List<ScheduledFuture<?>> timers = new ArrayList<>();
     volatile Stage stage = Stage.NEW;
-    Pod pod;
+    volatile Pod pod;
     String node;
     String unschedulableMessage;
 

@@ -70,7 +70,12 @@ public final class KubeTestContext {
     this.namespace = uniqueName(testClass.getSimpleName());
     this.client = cluster.newAdminClient(namespace);
     this.ownership = new NamespaceOwnership(client, namespace);
-    createNamespaceNamed(namespace, testClass.getSimpleName());
+    try {
+      createNamespaceNamed(namespace, testClass.getSimpleName());
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
   }
 
   /** The environment this context runs on. */
