@@ -86,10 +86,10 @@ class PodLogsIT {
   @Test
   @DisplayName("watchLog() follows a running container line by line and ends when it terminates")
   void watchLogFollows(KubernetesClient client) throws IOException {
-    String log = IntStream.rangeClosed(1, 8).mapToObj(i -> "line " + i + "\n").collect(Collectors.joining());
+    String log = IntStream.rangeClosed(1, 10).mapToObj(i -> "line " + i + "\n").collect(Collectors.joining());
     kubelet.when(
         FakeKubelet.namePrefix("stream-"),
-        PodScript.replayLog(log, 0).streamingLinesEvery(Duration.ofMillis(300)));
+        PodScript.replayLog(log, 0).streamingLinesEvery(Duration.ofMillis(500)));
     client.pods().resource(pod("stream-1")).create();
     waitForPhase(client, "stream-1", "Running");
 
