@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * 1.20 apiserver of the kube test environment (admission and validation run, nothing is stored),
  * through the client and through {@code kubectl apply --dry-run=server} as a user would.
  */
-@Tag("cluster")
 @KubeTestEnv
 class RenderDryRunIT {
   @TempDir Path tmp;
