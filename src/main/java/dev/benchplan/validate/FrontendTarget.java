@@ -91,6 +91,17 @@ public record FrontendTarget(
         model, source, workers, null);
   }
 
+  /**
+   * The target the default deployment will be once ready: the operator's frontend Service
+   * {@code <dgd>-frontend} on port 8000 (checked against the real Service after readiness).
+   */
+  public static FrontendTarget planned(DefaultDeployment d, String nodeName, boolean modelGiven) {
+    String service = new DgdComponent(DefaultDeployment.FRONTEND, DgdComponent.Role.FRONTEND, 1, -1,
+        java.util.List.of(), null).serviceName(d.name());
+    return new FrontendTarget("deployed", d.namespace(), d.name(), null, d.apiVersion(), service, 8000,
+        "planned", d.model(), modelGiven ? "--model" : "default model", d.workers(), nodeName);
+  }
+
   /** The in-cluster base URL of the frontend (no path). */
   public String endpointUrl() {
     return "http://" + service + "." + namespace + ".svc.cluster.local:" + port;

@@ -23,6 +23,9 @@ public interface ValidateCluster extends AutoCloseable {
   /** Every DGD in {@code namespace} (null: all namespaces) with its frontend Service, if any. */
   List<DgdCandidate> discover(DgdApi api, String namespace);
 
+  /** The DGD document as the API server returns it now (for the record of what was measured). */
+  ObjectNode dgdDocument(DgdApi api, String namespace, String name);
+
   /** The nodes with their GPU figures. */
   List<GpuNode> gpuNodes();
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code benchplan validate}: the one-shot inference performance gate for a cluster.
@@ -58,6 +59,9 @@ public final class ValidateService {
       };
     }
   }
+
+  /** The GPU model label of NVIDIA's GPU feature discovery, recorded with the deployment. */
+  static final String GPU_PRODUCT_LABEL = "nvidia.com/gpu.product";
 
   private final ClusterConnector connector;
   private final BenchmarkRunner runner;
@@ -166,86 +170,111 @@ public final class ValidateService {
       DiscoveryDecision decision = step(ValidateStep.DISCOVERY, null, "deciding",
           () -> DiscoveryDecision.decide(seen, options.dgd(), scope), ValidateService::describe);
       FrontendTarget target;
+      DefaultDeployment deployment = null;
+      ObjectNode dgdDocument;
+      String gpuType;
       if (decision instanceof DiscoveryDecision.Ambiguous a) {
         closeQuietly();
         return ambiguous(a, scope, seen);
       } else if (decision instanceof DiscoveryDecision.Use u) {
         doc.discovery(scope, seen, "discovered", "exactly one usable DGD"
             + (options.dgd() == null ? "" : " (named with --dgd)"));
-        target = step(ValidateStep.DISCOVERY, null, "reading the served model",
+        FrontendTarget t = step(ValidateStep.DISCOVERY, null, "reading the served model",
             () -> FrontendTarget.discovered(u.candidate(), options.model()),
-            t -> t.model() + " (" + t.modelSource() + ")");
+            x -> x.model() + " (" + x.modelSource() + ")");
+        target = t;
+        dgdDocument = step(ValidateStep.DISCOVERY, null, "recording DGD " + t.namespace() + "/" + t.dgdName(),
+            () -> cluster.dgdDocument(api, t.namespace(), t.dgdName()), d -> "recorded as read");
+        gpuType = "unknown";
       } else {
         DiscoveryDecision.Deploy p = (DiscoveryDecision.Deploy) decision;
         doc.discovery(scope, seen, "deploy", p.reason());
-        target = deploy(api);
+        ValidateTimeouts t = options.timeouts();
+        step(ValidateStep.OLD_NAMESPACES, t.oldNamespace(), "waiting for earlier validate namespaces to go",
+            () -> {
+              cluster.awaitOldNamespacesGone(t.oldNamespace(), progress.sink());
+              return Boolean.TRUE;
+            }, x -> "none terminating");
+        GpuNodeChoice choice = step(ValidateStep.NODE_SELECTION, null, "choosing the GPU node"
+            + (options.nodeSelector().isEmpty() ? "" : " matching " + options.nodeSelector()),
+            () -> GpuNodeChoice.choose(cluster.gpuNodes(), options.nodeSelector()),
+            c -> c.node().name() + " with " + c.workers() + " free GPU(s) -> " + c.workers() + " worker(s)");
+        deployment = new DefaultDeployment(run, api.apiVersion(), run.namespace(),
+            options.modelOrDefault(), choice.workers(),
+            choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL, choice.node().name()),
+            choice.node().taints(), options.runtimeImage(), options.hfTokenSecret());
+        doc.deployment(choice, deployment);
+        target = FrontendTarget.planned(deployment, choice.node().name(), options.modelGiven());
+        dgdDocument = deployment.manifest();
+        gpuType = choice.node().labels().getOrDefault(GPU_PRODUCT_LABEL, "unknown");
       }
       doc.target(target);
       BenchmarkShape shape = new BenchmarkShape(
           target.workers(), options.concurrencyPerWorker(), options.isl(), options.osl());
-      doc.benchmark(shape, null);
+      doc.benchmark(shape, null, null, null);
       Path workDir = options.reportDir().resolve("runs").resolve(run.runId());
-      BenchmarkOutcome outcome = runBenchmark(new BenchmarkRunner.BenchmarkRequest(
-          run, options, target, shape, request, workDir, ledger));
-      doc.benchmark(shape, outcome.evidence());
+      BenchmarkRunner.BenchmarkRequest req = new BenchmarkRunner.BenchmarkRequest(
+          run, options, target, shape, request, dgdDocument, gpuType, workDir, ledger);
+      // plan and render before anything is created: a problem with them costs no deployment
+      BenchmarkRunner.PlannedBenchmark planned = step(ValidateStep.PLAN, null,
+          "planning concurrency " + shape.concurrency() + ", " + shape.requestCount() + " requests, ISL/OSL "
+              + shape.isl() + "/" + shape.osl(), () -> runner.plan(req),
+          pl -> pl.planPath() + " (sha256 " + pl.planSha256() + ", AIPerf " + pl.aiperfVersion() + ")");
+      doc.benchmark(shape, planned, null, null);
+      BenchmarkRunner.RenderedBenchmark rendered = step(ValidateStep.RENDER, null, "rendering the AIPerf Job",
+          () -> runner.render(req, planned), r -> r.perfYaml() + " (Job " + r.jobName() + ")");
+      doc.benchmark(shape, planned, rendered, null);
+      if (deployment != null) {
+        target = deploy(api, deployment, target);
+        doc.target(target);
+      }
+      ValidateTimeouts t = options.timeouts();
+      Duration runBound = t.podScheduling().plus(t.endpointReady()).plus(t.job());
+      BenchmarkOutcome outcome = step(ValidateStep.RUN, runBound, "running Job " + rendered.namespace() + "/"
+          + rendered.jobName() + " and gating",
+          () -> runner.run(req, planned, rendered, progress.sink()),
+          o -> o.verdict() + ": " + o.message());
+      doc.benchmark(shape, planned, rendered, outcome.runDir());
       doc.constraints(request, outcome.results());
       doc.measured(outcome.throughput(), outcome.ttftP99());
       return switch (outcome.verdict()) {
         case "pass" -> complete("pass", ExitCode.OK, outcome.message(), null);
         case "fail" -> complete("fail", ExitCode.GATE_FAILED, outcome.message(), null);
-        default -> complete("error", ExitCode.RUNTIME, outcome.message(), ValidateStep.GATE);
+        default -> complete("error", ExitCode.RUNTIME, outcome.message(),
+            outcome.failedStep() == null ? ValidateStep.GATE : outcome.failedStep());
       };
     }
 
-    private BenchmarkOutcome runBenchmark(BenchmarkRunner.BenchmarkRequest req) {
-      current = ValidateStep.PLAN;
-      try {
-        return runner.run(req, progress);
-      } catch (ValidateStepException e) {
-        doc.step(e.step(), "failed", progress.elapsed(), null, e.getMessage());
-        throw e;
-      } catch (RuntimeException e) {
-        ValidateStepException v = ValidateStepException.of(current, e);
-        doc.step(current, "failed", progress.elapsed(), null, v.getMessage());
-        throw v;
-      }
-    }
-
-    private FrontendTarget deploy(DgdApi api) {
+    /** Creates the namespace and the default DGD and waits until it serves as planned. */
+    private FrontendTarget deploy(DgdApi api, DefaultDeployment deployment, FrontendTarget planned) {
       ValidateTimeouts t = options.timeouts();
-      step(ValidateStep.OLD_NAMESPACES, t.oldNamespace(), "waiting for earlier validate namespaces to go",
-          () -> {
-            cluster.awaitOldNamespacesGone(t.oldNamespace(), progress.sink());
-            return Boolean.TRUE;
-          }, x -> "none terminating");
-      GpuNodeChoice choice = step(ValidateStep.NODE_SELECTION, null, "choosing the GPU node"
-          + (options.nodeSelector().isEmpty() ? "" : " matching " + options.nodeSelector()),
-          () -> GpuNodeChoice.choose(cluster.gpuNodes(), options.nodeSelector()),
-          c -> c.node().name() + " with " + c.workers() + " free GPU(s) -> " + c.workers() + " worker(s)");
-      String ns = run.namespace();
-      DefaultDeployment deployment = new DefaultDeployment(run, api.apiVersion(), ns,
-          options.modelOrDefault(), choice.workers(),
-          choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL, choice.node().name()),
-          choice.node().taints(), options.runtimeImage(), options.hfTokenSecret());
-      doc.deployment(choice, deployment);
+      String ns = deployment.namespace();
       step(ValidateStep.NAMESPACE, t.oldNamespace(), "creating namespace " + ns, () -> {
         cluster.createNamespace(run, ns, ledger, t.oldNamespace(), progress.sink());
         return ns;
       }, x -> "created " + x);
       DgdView created = step(ValidateStep.DEPLOY, null, "creating DGD " + ns + "/" + deployment.name()
           + " (" + api.apiVersion() + ", " + deployment.workers() + " x " + DefaultDeployment.WORKER
-          + " on " + choice.node().name() + ")",
+          + " on " + planned.node() + ")",
           () -> cluster.createDgd(api, deployment.manifest(), ledger), v -> "created " + v.ref());
       DgdCandidate ready = step(ValidateStep.READINESS, t.dgdReady(), "waiting for DGD "
           + created.ref() + " to be successful with " + deployment.workers() + " ready worker(s)",
-          () -> cluster.awaitReady(api, ns, deployment.name(), deployment.desiredWorkers(), t.dgdReady(),
-              progress.sink()),
+          () -> {
+            DgdCandidate c = cluster.awaitReady(api, ns, deployment.name(), deployment.desiredWorkers(),
+                t.dgdReady(), progress.sink());
+            FrontendMatch f = c.frontend();
+            if (!f.service().name().equals(planned.service()) || f.port() != planned.port()) {
+              throw BenchplanException.runtime("the frontend Service of " + created.ref() + " is "
+                  + f.service().name() + ":" + f.port() + ", but the plan targets " + planned.service()
+                  + ":" + planned.port());
+            }
+            return c;
+          },
           c -> "ready; frontend Service " + c.frontend().service().name() + ":" + c.frontend().port());
       FrontendMatch f = ready.frontend();
       return new FrontendTarget("deployed", ns, deployment.name(), ready.dgd().uid(), api.apiVersion(),
           f.service().name(), f.port(), f.matchedBy() + (f.ownedByDgd() ? "+owner" : ""),
-          deployment.model(), options.modelGiven() ? "--model" : "default model", deployment.workers(),
-          choice.node().name());
+          planned.model(), planned.modelSource(), planned.workers(), planned.node());
     }
 
     private ValidateResult ambiguous(DiscoveryDecision.Ambiguous a, String scope, List<DgdCandidate> seen) {

@@ -150,7 +150,8 @@ final class VerdictDocument {
     o.put("node", t.node());
   }
 
-  void benchmark(BenchmarkShape s, BenchmarkEvidence e) {
+  void benchmark(BenchmarkShape s, BenchmarkRunner.PlannedBenchmark plan,
+      BenchmarkRunner.RenderedBenchmark rendered, String runDir) {
     ObjectNode o = doc.putObject("benchmark");
     o.put("workers", s.workers());
     o.put("concurrency_per_worker", s.concurrencyPerWorker());
@@ -165,14 +166,22 @@ final class VerdictDocument {
     o.put("streaming", true);
     o.put("endpoint_type", "chat");
     o.put("measurement_limit_s", BenchmarkShape.MEASUREMENT_LIMIT_S);
-    if (e != null) {
-      o.put("aiperf_version", e.aiperfVersion());
-      o.put("aiperf_resolution", e.aiperfResolution());
-      o.put("plan_path", e.planPath());
-      o.put("plan_sha256", e.planSha256());
-      o.put("deploy_root", e.deployRoot());
-      o.put("run_dir", e.runDir());
-      o.put("job", e.jobName());
+    if (plan != null) {
+      o.put("aiperf_version", plan.aiperfVersion());
+      o.put("aiperf_resolution", plan.aiperfResolution());
+      o.put("series_id", plan.seriesId());
+      o.put("plan_path", plan.planPath().toAbsolutePath().toString());
+      o.put("plan_sha256", plan.planSha256());
+    }
+    if (rendered != null) {
+      o.put("deploy_root", rendered.deployRoot().toAbsolutePath().toString());
+      o.put("perf_yaml", rendered.perfYaml().toAbsolutePath().toString());
+      o.put("perf_yaml_sha256", rendered.perfYamlSha256());
+      o.put("job", rendered.namespace() + "/" + rendered.jobName());
+      o.put("render_run_id", rendered.runId());
+    }
+    if (runDir != null) {
+      o.put("run_dir", runDir);
     }
   }
 

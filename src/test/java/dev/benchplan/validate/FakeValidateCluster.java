@@ -41,6 +41,14 @@ final class FakeValidateCluster implements ValidateCluster {
   }
 
   @Override
+  public ObjectNode dgdDocument(DgdApi a, String namespace, String name) {
+    calls.add("dgdDocument " + namespace + "/" + name);
+    ObjectNode doc = dev.benchplan.json.Json.JSON.createObjectNode();
+    doc.putObject("metadata").put("name", name).put("namespace", namespace);
+    return doc;
+  }
+
+  @Override
   public List<GpuNode> gpuNodes() {
     calls.add("gpuNodes");
     return nodes;
@@ -53,6 +61,7 @@ final class FakeValidateCluster implements ValidateCluster {
 
   @Override
   public void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink p) {
+    calls.add("createNamespace");
     if (!ledger.record(new CreatedObject("v1", "Namespace", null, name, ValidateRun.RUN_LABEL, run.runId()))) {
       throw BenchplanException.runtime("interrupted");
     }

@@ -28,7 +28,7 @@ class ValidateServiceTest {
   final FakeValidateCluster cluster = new FakeValidateCluster();
   final StringWriter errText = new StringWriter();
   final List<Runnable> hooks = new ArrayList<>();
-  final AtomicReference<BenchmarkRunner.BenchmarkRequest> seen = new AtomicReference<>();
+  final List<ScriptedRunner> runners = new ArrayList<>();
 
   ValidateService service(BenchmarkRunner runner) {
     ValidateService.AbortHooks h = new ValidateService.AbortHooks() {
@@ -51,23 +51,14 @@ class ValidateServiceTest {
         "0.4.0", null, null, null, ValidateTimeouts.defaults());
   }
 
-  BenchmarkRunner gate(double throughput, double ttft) {
-    return (req, progress) -> {
-      seen.set(req);
-      // the runner records the objects of its Job before creating them
-      req.ledger().record(new CreatedObject("v1", "ConfigMap", req.target().namespace(), "bp-cm",
-          "benchplan.dev/run-id", "r"));
-      req.ledger().record(new CreatedObject("batch/v1", "Job", req.target().namespace(), "bp-job",
-          "benchplan.dev/run-id", "r"));
-      cluster.existing.add("ConfigMap " + req.target().namespace() + "/bp-cm");
-      cluster.existing.add("Job " + req.target().namespace() + "/bp-job");
-      List<ConstraintResult> results = req.constraints().constraints().stream()
-          .map(c -> ConstraintResult.judge(c, c.name().equals(PerformanceConstraint.THROUGHPUT) ? throughput : ttft))
-          .toList();
-      String verdict = results.stream().anyMatch(r -> r.status().equals("fail")) ? "fail" : "pass";
-      return new BenchmarkOutcome(verdict, "gate " + verdict, results, throughput, ttft,
-          new BenchmarkEvidence("plan.json", "0".repeat(64), "deploy", "runs/x", "bp-job", "0.4.0", "operator_pin"));
-    };
+  ScriptedRunner gate(double throughput, double ttft) {
+    ScriptedRunner r = ScriptedRunner.gate(cluster, throughput, ttft);
+    runners.add(r);
+    return r;
+  }
+
+  BenchmarkRunner.BenchmarkRequest seen() {
+    return runners.get(runners.size() - 1).request.get();
   }
 
   static DgdCandidate existing(String ns, String name, int workers) {
@@ -87,8 +78,8 @@ class ValidateServiceTest {
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isZero();
     assertThat(r.verdict()).isEqualTo("pass");
-    assertThat(seen.get().shape().concurrency()).isEqualTo(32);
-    assertThat(seen.get().target().endpointUrl()).isEqualTo("http://vllm-agg-frontend.team-a.svc.cluster.local:8000");
+    assertThat(seen().shape().concurrency()).isEqualTo(32);
+    assertThat(seen().target().endpointUrl()).isEqualTo("http://vllm-agg-frontend.team-a.svc.cluster.local:8000");
     assertThat(cluster.existing).containsExactly("DynamoGraphDeployment team-a/vllm-agg");
     assertThat(cluster.deletionOrder).containsExactly("Job team-a/bp-job", "ConfigMap team-a/bp-cm");
     assertThat(cluster.closed).isTrue();
@@ -185,7 +176,7 @@ class ValidateServiceTest {
     cluster.nodes.add(new GpuNode("gpu-b", Map.of(), 8, 6, false, true, List.of()));
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isZero();
-    BenchmarkRunner.BenchmarkRequest req = seen.get();
+    BenchmarkRunner.BenchmarkRequest req = seen();
     assertThat(req.target().origin()).isEqualTo("deployed");
     assertThat(req.target().workers()).isEqualTo(4);
     assertThat(req.shape().concurrency()).isEqualTo(64);
@@ -199,6 +190,30 @@ class ValidateServiceTest {
     assertThat(cluster.existing).isEmpty();
     assertThat(r.document().path("deployment").path("node").asString()).isEqualTo("gpu-a");
     assertThat(r.document().path("cleanup").path("deleted")).hasSize(4);
+  }
+
+  @Test
+  @DisplayName("plan and render come before anything is created: a plan failure leaves the cluster untouched")
+  void planFirst() throws Exception {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 4, 0, false, true, List.of()));
+    ValidateResult ok = service(gate(6000, 150)).execute(options(null, null, false));
+    List<String> order = new ArrayList<>();
+    ok.document().path("steps").forEach(st -> order.add(st.path("step").asString()));
+    assertThat(order).containsSubsequence("node-selection", "plan", "render", "namespace", "deploy", "readiness",
+        "run", "cleanup");
+
+    ScriptedRunner failing = gate(6000, 150);
+    failing.failPlan = BenchplanException.runtime("AIPerf index unreachable");
+    ValidateResult r = service(failing).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("plan");
+    assertThat(r.document().path("cleanup").path("created")).isEmpty();
+    assertThat(cluster.calls).doesNotContain("createNamespace");
+
+    ScriptedRunner blocked = gate(6000, 150);
+    blocked.failPlan = BenchplanException.invalid("blocker AIPERF_VERSION_UNRESOLVED");
+    assertThatThrownBy(() -> service(blocked).execute(options(null, null, false)))
+        .hasMessageContaining("AIPERF_VERSION_UNRESOLVED");
   }
 
   @Test
@@ -240,11 +255,9 @@ class ValidateServiceTest {
   @DisplayName("a runner failure names its step; cleanup still runs")
   void runnerFails() {
     cluster.dgds.add(existing("a", "x", 1));
-    BenchmarkRunner failing = (req, p) -> {
-      req.ledger().record(new CreatedObject("batch/v1", "Job", "a", "bp-job", "benchplan.dev/run-id", "r"));
-      cluster.existing.add("Job a/bp-job");
-      throw new ValidateStepException(ValidateStep.RUN, 3, "Job a/bp-job failed: pod exited 1", null);
-    };
+    ScriptedRunner failing = new ScriptedRunner(cluster, req ->
+        new BenchmarkOutcome("error", "Job a/bp-job failed: pod exited 1", ValidateStep.RUN, List.of(), null, null,
+            null));
     ValidateResult r = service(failing).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.document().path("failed_step").asString()).isEqualTo("run");
@@ -279,15 +292,15 @@ class ValidateServiceTest {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 1, 0, false, true, List.of()));
     CountDownLatch inRun = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    BenchmarkRunner blocking = (req, p) -> {
+    ScriptedRunner blocking = new ScriptedRunner(cluster, req -> {
       inRun.countDown();
       try {
         release.await(10, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      throw new ValidateStepException(ValidateStep.RUN, 3, "watch closed", null);
-    };
+      throw BenchplanException.runtime("watch closed");
+    });
     ValidateService s = service(blocking);
     AtomicReference<ValidateResult> result = new AtomicReference<>();
     Thread main = new Thread(() -> result.set(s.execute(options(null, null, false))));
@@ -297,7 +310,7 @@ class ValidateServiceTest {
     assertThat(cluster.existing).isEmpty();
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(verdict.path("verdict").asString()).isEqualTo("error");
-    assertThat(verdict.path("reason").asString()).contains("interrupted").contains("during step plan");
+    assertThat(verdict.path("reason").asString()).contains("interrupted").contains("during step run");
     release.countDown();
     main.join(10_000);
     assertThat(result.get().document().path("reason").asString()).contains("interrupted");

@@ -84,6 +84,21 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
+  public ObjectNode dgdDocument(DgdApi api, String namespace, String name) {
+    io.fabric8.kubernetes.api.model.GenericKubernetesResource r;
+    try {
+      r = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(namespace)
+          .withName(name).get();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      throw ApiErrors.of("reading DGD " + namespace + "/" + name, e);
+    }
+    if (r == null) {
+      throw BenchplanException.runtime("DGD " + namespace + "/" + name + " disappeared during discovery");
+    }
+    return (ObjectNode) KubeDocuments.tree(client, r);
+  }
+
+  @Override
   public List<GpuNode> gpuNodes() {
     return GpuInventory.read(client);
   }

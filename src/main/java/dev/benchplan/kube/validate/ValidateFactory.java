@@ -14,9 +14,22 @@ public final class ValidateFactory {
 
   /** The service with the fabric8 cluster, the benchmark runner and the JVM's shutdown hooks. */
   public static ValidateService service(PrintWriter err, String toolVersion) {
-    BenchmarkRunner runner = (request, progress) -> {
-      throw dev.benchplan.error.BenchplanException.runtime(
-          "the benchmark step (plan + render + run) is not wired yet");
+    BenchmarkRunner runner = new BenchmarkRunner() {
+      @Override
+      public PlannedBenchmark plan(BenchmarkRequest request) {
+        throw dev.benchplan.error.BenchplanException.runtime("plan is not wired into validate yet");
+      }
+
+      @Override
+      public RenderedBenchmark render(BenchmarkRequest request, PlannedBenchmark plan) {
+        throw dev.benchplan.error.BenchplanException.runtime("render is not wired into validate yet");
+      }
+
+      @Override
+      public dev.benchplan.validate.BenchmarkOutcome run(BenchmarkRequest request, PlannedBenchmark plan,
+          RenderedBenchmark rendered, dev.benchplan.validate.ProgressSink progress) {
+        throw dev.benchplan.error.BenchplanException.runtime("run is not wired into validate yet");
+      }
     };
     return new ValidateService(KubeValidateCluster::connect, runner, Clock.systemUTC(), err,
         ValidateService.AbortHooks.jvm(), toolVersion);

@@ -38,6 +38,11 @@ class ForwardingCluster implements ValidateCluster {
   }
 
   @Override
+  public ObjectNode dgdDocument(DgdApi api, String namespace, String name) {
+    return d.dgdDocument(api, namespace, name);
+  }
+
+  @Override
   public List<GpuNode> gpuNodes() {
     return d.gpuNodes();
   }

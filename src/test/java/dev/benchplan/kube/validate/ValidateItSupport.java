@@ -2,7 +2,6 @@ package dev.benchplan.kube.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.benchplan.validate.BenchmarkEvidence;
 import dev.benchplan.validate.BenchmarkOutcome;
 import dev.benchplan.validate.BenchmarkRunner;
 import dev.benchplan.validate.ConstraintResult;
@@ -39,17 +38,32 @@ final class ValidateItSupport {
         "0.4.0", null, null, null, timeouts);
   }
 
-  /** A runner standing in for plan + render + run: records the request, passes the gate. */
+  /**
+   * A runner standing in for plan + render + run (the cluster tier's end-to-end tests use the real
+   * one): records the request, passes the gate.
+   */
   static final class RecordingRunner implements BenchmarkRunner {
     final AtomicReference<BenchmarkRequest> request = new AtomicReference<>();
 
     @Override
-    public BenchmarkOutcome run(BenchmarkRequest req, dev.benchplan.validate.PhaseProgress progress) {
+    public PlannedBenchmark plan(BenchmarkRequest req) {
       request.set(req);
+      return new PlannedBenchmark(req.workDir().resolve("plan.json"), "0".repeat(64), "validate-it", "0.4.0",
+          "operator_pin");
+    }
+
+    @Override
+    public RenderedBenchmark render(BenchmarkRequest req, PlannedBenchmark plan) {
+      return new RenderedBenchmark(req.workDir(), req.workDir().resolve("perf.yaml"), "0".repeat(64), "none",
+          req.target().namespace(), "none", List.of());
+    }
+
+    @Override
+    public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
+        dev.benchplan.validate.ProgressSink progress) {
       List<ConstraintResult> results = req.constraints().constraints().stream()
           .map(c -> ConstraintResult.judge(c, c.operator().equals(">=") ? 6000.0 : 100.0)).toList();
-      return new BenchmarkOutcome("pass", "recorded", results, 6000.0, 100.0,
-          new BenchmarkEvidence(null, null, null, null, null, "0.4.0", "operator_pin"));
+      return new BenchmarkOutcome("pass", "recorded", null, results, 6000.0, 100.0, null);
     }
   }
 
