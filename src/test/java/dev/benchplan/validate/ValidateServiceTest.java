@@ -202,6 +202,7 @@ class ValidateServiceTest {
     assertThat(order).containsSubsequence("node-selection", "plan", "render", "namespace", "deploy", "readiness",
         "run", "cleanup");
 
+    cluster.calls.clear();
     ScriptedRunner failing = gate(6000, 150);
     failing.failPlan = BenchplanException.runtime("AIPerf index unreachable");
     ValidateResult r = service(failing).execute(options(null, null, false));
