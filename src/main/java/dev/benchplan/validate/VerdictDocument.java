@@ -50,28 +50,44 @@ final class VerdictDocument {
     doc.put("cluster", description);
   }
 
+  /**
+   * The constraints: the gate's results when the benchmark ran (every constraint it judged), else
+   * the requested constraints marked {@code not_run}.
+   */
   void constraints(PerformanceRequest req, List<ConstraintResult> results) {
     ObjectNode src = doc.putObject("constraints_source");
     src.put("source", req.source());
     ArrayNode checks = src.putArray("checks");
     req.checks().forEach(checks::add);
     ArrayNode arr = doc.putArray("constraints");
+    if (!results.isEmpty()) {
+      for (ConstraintResult r : results) {
+        ObjectNode o = arr.addObject();
+        o.put("name", r.name());
+        o.put("operator", r.operator());
+        o.put("threshold", r.threshold());
+        o.put("tolerance", r.tolerance());
+        o.put("effective_threshold", round(r.effectiveThreshold()));
+        if (r.measured() == null) {
+          o.putNull("measured");
+        } else {
+          o.put("measured", r.measured());
+        }
+        o.put("unit", r.unit());
+        o.put("status", r.status());
+      }
+      return;
+    }
     for (PerformanceConstraint c : req.constraints()) {
-      ConstraintResult r = results.stream().filter(x -> x.constraint().name().equals(c.name()))
-          .findFirst().orElse(null);
       ObjectNode o = arr.addObject();
       o.put("name", c.name());
       o.put("operator", c.operator());
       o.put("threshold", c.threshold());
       o.put("tolerance", c.tolerance());
       o.put("effective_threshold", round(c.effectiveThreshold()));
-      if (r == null || r.measured() == null) {
-        o.putNull("measured");
-      } else {
-        o.put("measured", r.measured());
-      }
+      o.putNull("measured");
       o.put("unit", c.unit());
-      o.put("status", r == null ? "not_run" : r.status());
+      o.put("status", "not_run");
     }
   }
 
