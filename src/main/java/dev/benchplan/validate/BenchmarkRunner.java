@@ -25,6 +25,9 @@ public interface BenchmarkRunner {
   BenchmarkOutcome run(BenchmarkRequest request, PlannedBenchmark plan, RenderedBenchmark rendered,
       ProgressSink progress);
 
+  /** Called from validate's Ctrl-C handler before its own cleanup: stop what {@link #run} started. */
+  default void interrupt() {}
+
   /**
    * What to benchmark and how.
    *

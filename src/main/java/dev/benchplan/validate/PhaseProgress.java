@@ -36,7 +36,7 @@ public final class PhaseProgress {
     started = clock.instant();
     last = null;
     lastPrinted = started;
-    print(what + (b == null ? "" : " (bound " + format(b) + ")"));
+    print(what);
   }
 
   /** A sink for the current phase's waits. */

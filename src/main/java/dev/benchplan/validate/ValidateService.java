@@ -407,6 +407,11 @@ public final class ValidateService {
         err.println("validate: interrupted during step " + at.id() + "; cleaning up");
         err.flush();
         try {
+          runner.interrupt();
+        } catch (RuntimeException e) {
+          err.println("validate: stopping the run: " + e.getMessage());
+        }
+        try {
           complete("error", ExitCode.RUNTIME, "interrupted (SIGINT/SIGTERM) during step " + at.id(), at);
         } catch (BenchplanException e) {
           err.println("validate: " + e.getMessage());

@@ -33,8 +33,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -145,27 +143,6 @@ class ValidateDeployIT {
   static void awaitPhase(KubeTestContext kube, String pod, String phase) {
     kube.client().pods().withName(pod).waitUntilCondition(
         p -> p != null && p.getStatus() != null && phase.equals(p.getStatus().getPhase()), 30, TimeUnit.SECONDS);
-  }
-
-  @ParameterizedTest(name = "{0} GPU(s)")
-  @ValueSource(ints = {1, 2, 4, 8})
-  @DisplayName("scaling: workers = GPUs and concurrency = 16 x GPUs, linearly")
-  void scaling(int gpus, KubeTestContext kube) throws Exception {
-    String tag = "scale" + gpus;
-    try (FakeKubelet kubelet = FakeKubelet.start(kube.client(), null, kube.cluster().kubeletTls(),
-        List.of(node(kube, tag, "g" + gpus, gpus)))) {
-      assertThat(kubelet.nodes()).isNotEmpty();
-      var runner = new ValidateItSupport.RecordingRunner();
-      ManifestTap tap = new ManifestTap();
-      ValidateResult r = ValidateItSupport.service(kube.client(), runner, new StringWriter(), tap::wrap).execute(
-          ValidateItSupport.options(kube.namespace(), null, selector(kube, tag), dir, ValidateItSupport.fast()));
-      assertThat(r.exitCode()).isZero();
-      assertThat(runner.request.get().target().workers()).isEqualTo(gpus);
-      assertThat(runner.request.get().shape().concurrency()).isEqualTo(16 * gpus);
-      assertThat(runner.request.get().shape().requestCount()).isEqualTo(Math.max(200, 32 * gpus));
-      assertThat(tap.manifest.get().path("spec").path("services").path("VllmDecodeWorker").path("replicas").asInt())
-          .isEqualTo(gpus);
-    }
   }
 
   @Test
