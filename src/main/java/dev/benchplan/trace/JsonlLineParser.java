@@ -61,6 +61,7 @@ final class JsonlLineParser {
   private static final int TOKEN_SHOWN = 40;
 
   private final RowFields row = new RowFields();
+  private boolean firstLine = true;
   private final Abort abort = new Abort();
   private byte[] buf;
   private int lineStart;
@@ -90,8 +91,16 @@ final class JsonlLineParser {
    */
   int parseLine(byte[] bytes, int start) {
     this.buf = bytes;
-    this.lineStart = start;
     row.reset();
+    if (firstLine) {
+      firstLine = false;
+      // a UTF-8 byte-order mark at the start of the file is accepted (and still hashed)
+      if (bytes[start] == (byte) 0xEF && bytes[start + 1] == (byte) 0xBB
+          && bytes[start + 2] == (byte) 0xBF) {
+        start += 3;
+      }
+    }
+    this.lineStart = start;
     int p = skipWs(start);
     byte b = bytes[p];
     if (b == '\n') {

@@ -20,7 +20,6 @@ import java.util.Objects;
 public final class TraceScanner {
   private static final int CHUNK_SIZE = 4 << 20;
   private static final int CHUNK_COUNT = 4;
-  private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
   private final TraceStatistics stats;
   private final JsonlLineParser parser = new JsonlLineParser();
@@ -79,18 +78,11 @@ public final class TraceScanner {
   private void run(HashingChunkReader reader, long size, ScanProgress progress)
       throws IOException, InterruptedException {
     long done = 0;
-    boolean first = true;
     HashingChunkReader.Chunk chunk;
     while ((chunk = reader.next()) != null) {
       byte[] data = chunk.data;
       int length = chunk.length;
       int start = 0;
-      if (first) {
-        first = false;
-        if (length >= BOM.length && Arrays.equals(data, 0, BOM.length, BOM, 0, BOM.length)) {
-          start = BOM.length; // a UTF-8 byte-order mark is accepted (and still hashed)
-        }
-      }
       if (carryLength > 0) {
         int newline = indexOf(data, start, length, (byte) '\n');
         if (newline < 0) {
