@@ -538,7 +538,7 @@ final class JsonlLineParser {
     1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000
   };
 
-  /** How many of the 8 bytes (little-endian, first byte lowest) are ASCII digits, from the start. */
+  /** How many of the 8 bytes (little-endian: first byte lowest) are leading ASCII digits. */
   private static int leadingDigits(long w) {
     // a byte is a digit when its high nibble is 3 and adding 6 keeps it 3 (low nibble <= 9);
     // a carry out of a byte can only come from a non-digit, after which nothing counts

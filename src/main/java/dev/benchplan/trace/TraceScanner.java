@@ -65,8 +65,10 @@ public final class TraceScanner {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       TraceScanner scanner = new TraceScanner(options);
       long size = channel.size();
+      // a small file gets a chunk just big enough (one read, no 4 MiB buffer to clear)
+      int capacity = (int) Math.max(1, Math.min(chunkSize, size + 1));
       try (HashingChunkReader reader =
-          new HashingChunkReader(channel, chunkSize, CHUNK_COUNT, JsonlLineParser.PADDING)) {
+          new HashingChunkReader(channel, capacity, CHUNK_COUNT, JsonlLineParser.PADDING)) {
         scanner.run(reader, size, progress);
         return scanner.stats.toReport(
             file.toAbsolutePath().normalize().toString(), reader.sha256(), reader.bytes());

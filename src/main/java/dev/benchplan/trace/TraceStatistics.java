@@ -236,7 +236,8 @@ final class TraceStatistics {
     long total = problems.total();
     if (bytes == 0) {
       total++;
-      listed.add(0, new TraceProblem(1, null, "the file is empty: expected one JSON object per line"));
+      listed.add(0, new TraceProblem(
+          1, null, "the file is empty: expected one JSON object per line"));
     } else if (rows == 0) {
       total++;
       listed.add(0, new TraceProblem(1, null,
