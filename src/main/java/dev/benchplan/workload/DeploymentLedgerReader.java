@@ -44,7 +44,7 @@ public final class DeploymentLedgerReader {
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
       SchemaValidator.Problem p = problems.get(i);
       log.block("LEDGER_SCHEMA", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
-          + ledger.at(p.pointer()) + ": " + p.message() + " (schema " + SCHEMA + ")");
+          + ledger.at(SchemaProblemPointer.of(p)) + ": " + p.message() + " (schema " + SCHEMA + ")");
     }
     if (log.blockers().size() > before) {
       return Optional.empty();

@@ -37,7 +37,7 @@ public final class UserWorkloadReader {
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
       SchemaValidator.Problem p = problems.get(i);
       log.block("WORKLOAD_SCHEMA", RuleFile.USER_WORKLOAD,
-          "user workload " + doc.at(p.pointer()) + ": " + p.message() + " (schema " + SCHEMA + ")");
+          "user workload " + doc.at(SchemaProblemPointer.of(p)) + ": " + p.message() + " (schema " + SCHEMA + ")");
     }
     if (problems.size() > MAX_REPORTED) {
       log.block("WORKLOAD_SCHEMA", RuleFile.USER_WORKLOAD, "user workload " + doc.location() + ": "
