@@ -24,6 +24,8 @@ import tools.jackson.databind.JsonNode;
 public final class DeploymentLedgerReader {
   /** The bundled schema file name. */
   public static final String SCHEMA = "deployment-ledger.schema.json";
+  /** The smoke artifact schema (written by {@code benchplan smoke}). */
+  public static final String SMOKE_SCHEMA = "smoke-artifact.schema.json";
   private static final int MAX_REPORTED = 20;
 
   private DeploymentLedgerReader() {}
@@ -167,6 +169,14 @@ public final class DeploymentLedgerReader {
       String reason = artifact.path("reason").isString() ? artifact.get("reason").asString() : "none";
       log.block("SMOKE_FAILED", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path
           + " /success: false (reason: " + reason + "); the endpoint must pass a smoke test first");
+      return null;
+    }
+    List<SchemaValidator.Problem> problems =
+        SchemaValidator.bundled(SMOKE_SCHEMA).validate(artifact);
+    if (!problems.isEmpty()) {
+      log.block("SMOKE_INVALID", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path + " "
+          + problems.get(0) + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)"
+              : "") + ": not an artifact `benchplan smoke` writes (schema " + SMOKE_SCHEMA + ")");
       return null;
     }
     String model = artifact.path("model").isString() ? artifact.get("model").asString() : null;

@@ -53,10 +53,8 @@ final class PlanFixtures {
                 - name: nvcr-pull
       """;
 
-  static final String SMOKE_OK = """
-      {"schema_version": "1", "success": true, "reason": null, "url": "http://127.0.0.1:8000",
-       "model": "Qwen/Qwen3-0.6B", "timestamp": "2026-11-30T10:00:00Z"}
-      """;
+  /** A successful smoke artifact as `benchplan smoke` writes it (the committed example). */
+  static final String SMOKE_OK = readExample("smoke_test_artifact.json");
 
   static final String STATIC_WORKLOAD = """
       profile:
@@ -142,6 +140,14 @@ final class PlanFixtures {
       IndexFetcher fetcher) {
     return new PlanRequest(InputDocument.read(workloadFile, "user workload"),
         InputDocument.read(ledger, "deployment ledger"), null, q, options, CLOCK, fetcher, inspector);
+  }
+
+  static String readExample(String name) {
+    try {
+      return Files.readString(Path.of("examples", name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   static void write(Path p, String content) {

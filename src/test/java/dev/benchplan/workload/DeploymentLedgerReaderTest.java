@@ -39,9 +39,18 @@ class DeploymentLedgerReaderTest {
     dir = tmp.resolve("deploy");
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("dgd.yaml"), DGD);
-    smoke("""
-        {"schema_version": "1", "success": true, "reason": null, "url": "http://127.0.0.1:8000",
-         "model": "Qwen/Qwen3-0.6B", "timestamp": "2026-11-30T10:00:00Z"}""");
+    smoke(EXAMPLE_SMOKE);
+  }
+
+  /** The committed example artifact (schemas/smoke-artifact.schema.json). */
+  static final String EXAMPLE_SMOKE = read(Path.of("examples", "smoke_test_artifact.json"));
+
+  private static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private void smoke(String json) throws IOException {
@@ -103,19 +112,15 @@ class DeploymentLedgerReaderTest {
   @DisplayName("a smoke artifact that does not hash to the ledger's SHA-256 is SMOKE_SHA256_MISMATCH")
   void smokeTampered() throws IOException {
     String sha = smokeSha();
-    smoke("""
-        {"schema_version": "1", "success": true, "reason": null, "url": "http://elsewhere:8000",
-         "model": "Qwen/Qwen3-0.6B", "timestamp": "2026-11-30T10:00:00Z"}""");
+    smoke(EXAMPLE_SMOKE.replace("127.0.0.1:8000", "10.0.0.7:8000"));
     assertThat(codes(ledger(sha, true, ""))).containsExactly("SMOKE_SHA256_MISMATCH");
   }
 
   @Test
   @DisplayName("a smoke artifact saying success:false is SMOKE_FAILED, with its reason")
   void smokeFailed() throws IOException {
-    smoke("""
-        {"schema_version": "1", "success": false, "reason": "model not served",
-         "url": "http://127.0.0.1:8000", "model": "Qwen/Qwen3-0.6B",
-         "timestamp": "2026-11-30T10:00:00Z"}""");
+    smoke(EXAMPLE_SMOKE.replace("\"success\": true", "\"success\": false")
+        .replace("\"reason\": null", "\"reason\": \"model not served\""));
     RuleLog log = new RuleLog();
     DeploymentLedgerReader.read(ledger(smokeSha(), true, ""), log);
     assertThat(log.blockers()).extracting(Blocker::code).containsExactly("SMOKE_FAILED");
@@ -131,8 +136,11 @@ class DeploymentLedgerReaderTest {
   @Test
   @DisplayName("a smoke test of another model, or not a smoke artifact at all, is refused")
   void smokeModelAndShape() throws IOException {
-    smoke("{\"schema_version\": \"1\", \"success\": true, \"model\": \"other/model\"}");
+    smoke(EXAMPLE_SMOKE.replace("\"model\": \"Qwen/Qwen3-0.6B\",\n  \"models\"",
+        "\"model\": \"other/model\",\n  \"models\""));
     assertThat(codes(ledger(smokeSha(), true, ""))).containsExactly("SMOKE_MODEL_MISMATCH");
+    smoke("{\"schema_version\": \"1\", \"success\": true, \"model\": \"Qwen/Qwen3-0.6B\"}");
+    assertThat(codes(ledger(smokeSha(), true, ""))).containsExactly("SMOKE_INVALID");
     smoke("[1, 2]");
     assertThat(codes(ledger(smokeSha(), true, ""))).containsExactly("SMOKE_INVALID");
   }
