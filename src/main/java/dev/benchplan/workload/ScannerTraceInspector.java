@@ -1,18 +1,20 @@
 package dev.benchplan.workload;
 
-import dev.benchplan.error.BenchplanException;
-import dev.benchplan.error.ExitCode;
+import dev.benchplan.trace.TraceReport;
+import dev.benchplan.trace.TraceScanOptions;
+import dev.benchplan.trace.TraceScanner;
 import java.nio.file.Path;
 
 /**
- * The production {@link TraceInspector}: delegates to the project's trace scanner
- * ({@code dev.benchplan.trace.TraceScanner}, the same code as {@code trace inspect}).
+ * The production {@link TraceInspector}: the project's streaming trace scanner, the same code and
+ * report as {@code benchplan trace inspect --format json}.
  */
 public final class ScannerTraceInspector implements TraceInspector {
   @Override
   public Inspection inspect(Path file, int blockSize, Long maxContext, Long windowStartMs,
       Long windowEndMs) {
-    // replaced by the TraceScanner call once the scanner is merged
-    throw new BenchplanException(ExitCode.INTERNAL, "trace scanning is not available in this build");
+    TraceReport report = TraceScanner.scan(file,
+        new TraceScanOptions(blockSize, maxContext, windowStartMs, windowEndMs));
+    return new Inspection(report.toJson(), report.valid());
   }
 }
