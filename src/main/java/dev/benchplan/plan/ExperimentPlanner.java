@@ -1,5 +1,6 @@
 package dev.benchplan.plan;
 
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleFile;
 import dev.benchplan.plan.rules.RuleLog;
 import dev.benchplan.workload.DeploymentRecord;
@@ -47,7 +48,7 @@ final class ExperimentPlanner {
     PlanOptions o = in.options();
     int limit = o.measurementLimitS() == null ? LIMIT_S : o.measurementLimitS();
     if (limit < 1 || limit > LIMIT_S) {
-      log.block("MEASUREMENT_LIMIT_EXCEEDED", RuleFile.MEASUREMENT_LIMIT, "--measurement-limit "
+      log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, "--measurement-limit "
           + limit + "s: every measured run is bounded to at most " + LIMIT_S + " s (30 minutes)");
       return Optional.empty();
     }
@@ -57,15 +58,15 @@ final class ExperimentPlanner {
     WorkloadSource source = in.selection().source();
     ExperimentType type = o.experiment() != null ? o.experiment() : defaultType(in);
     if (source == WorkloadSource.user_trace && type != ExperimentType.trace_fidelity) {
-      log.block("EXPERIMENT_SOURCE_MISMATCH", RuleFile.PROXY_WORKLOAD_SELECTION, "--experiment "
+      log.block(BlockerCode.EXPERIMENT_SOURCE_MISMATCH, "--experiment "
           + type + " with a user trace: a trace is replayed with its own schedule"
           + " (trace_fidelity); dropping its timestamps or lengths would be a transformation into a"
           + " new workload. Remove the trace from the workload to plan " + type);
       return Optional.empty();
     }
     if (source != WorkloadSource.user_trace && type == ExperimentType.trace_fidelity) {
-      log.block("EXPERIMENT_SOURCE_MISMATCH", RuleFile.PROXY_WORKLOAD_SELECTION,
-          "--experiment trace_fidelity needs a user trace (artifacts.supporting_traces or --trace);"
+      log.block(BlockerCode.EXPERIMENT_SOURCE_MISMATCH, "--experiment trace_fidelity needs a user"
+          + " trace (artifacts.supporting_traces or --trace);"
               + " the workload source is " + source);
       return Optional.empty();
     }
@@ -96,12 +97,12 @@ final class ExperimentPlanner {
     PlanOptions o = in.options();
     TraceFacts f = in.trace();
     if (o.measurementMode() != null && o.measurementMode() != MeasurementMode.fixed_schedule) {
-      log.block("MEASUREMENT_MODE_INVALID", RuleFile.MEASUREMENT_MODE, "--measurement-mode "
+      log.block(BlockerCode.MEASUREMENT_MODE_INVALID, "--measurement-mode "
           + o.measurementMode() + " with trace_fidelity: a trace replay keeps its fixed schedule");
       return Optional.empty();
     }
     if (f.timestampRows() < f.rows()) {
-      log.block("TRACE_NO_TIMESTAMPS", RuleFile.MEASUREMENT_MODE, "trace " + f.path() + ": "
+      log.block(BlockerCode.TRACE_NO_TIMESTAMPS, "trace " + f.path() + ": "
           + (f.rows() - f.timestampRows()) + " of " + f.rows() + " rows have no timestamp;"
           + " trace_fidelity replays every row at its own timestamp (ms), so each row needs one");
       return Optional.empty();
@@ -113,7 +114,7 @@ final class ExperimentPlanner {
     if (w != null) {
       long rows = f.windowRows() == null ? 0 : f.windowRows();
       if (rows == 0) {
-        log.block("TRACE_WINDOW_EMPTY", RuleFile.PROXY_WORKLOAD_SELECTION, "--trace-window " + w
+        log.block(BlockerCode.TRACE_WINDOW_EMPTY, "--trace-window " + w
             + ": no row of " + f.path() + " has a timestamp in the window (trace timestamps "
             + f.minMs() + ".." + f.maxMs() + " ms)");
         return Optional.empty();
@@ -133,7 +134,7 @@ final class ExperimentPlanner {
     }
     long limitMs = limit * 1000L;
     if (spanMs > limitMs) {
-      log.block("TRACE_EXCEEDS_LIMIT", RuleFile.MEASUREMENT_LIMIT, "trace " + f.path() + ": "
+      log.block(BlockerCode.TRACE_EXCEEDS_LIMIT, "trace " + f.path() + ": "
           + (w == null ? "its schedule spans " : "the window " + w + " spans ") + minutes(spanMs)
           + " (" + spanMs + " ms) at 1x replay, longer than the " + limit + " s measurement limit;"
           + " name an explicit window with --trace-window START_MS:END_MS (recorded as a"
@@ -145,7 +146,7 @@ final class ExperimentPlanner {
     if (o.requestTimeoutS() != null) {
       timeout = o.requestTimeoutS();
       if (spanS + timeout > limit) {
-        log.block("MEASUREMENT_LIMIT_EXCEEDED", RuleFile.MEASUREMENT_LIMIT, "--request-timeout "
+        log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, "--request-timeout "
             + timeout + "s: the schedule spans " + spanS + " s, so the last requests could run to "
             + (spanS + timeout) + " s, past the " + limit + " s limit");
         return Optional.empty();
@@ -153,7 +154,7 @@ final class ExperimentPlanner {
     } else {
       timeout = (int) Math.min(DEFAULT_REQUEST_TIMEOUT_S, limit - spanS);
       if (timeout < 1) {
-        log.block("TRACE_EXCEEDS_LIMIT", RuleFile.MEASUREMENT_LIMIT, "trace " + f.path()
+        log.block(BlockerCode.TRACE_EXCEEDS_LIMIT, "trace " + f.path()
             + ": the schedule spans " + spanS + " s, leaving no time within the " + limit
             + " s limit for the last requests to finish; name a shorter --trace-window");
         return Optional.empty();
@@ -200,7 +201,7 @@ final class ExperimentPlanner {
             + " values") + "; ignore_eos so every response has the planned output length");
     Long ctx = in.deployment().maxContextLength();
     if (!proxy && ctx != null && (long) synthetic.isl() + synthetic.osl() > ctx) {
-      log.block("STATIC_SHAPE_EXCEEDS_CONTEXT", RuleFile.USER_WORKLOAD, "user workload "
+      log.block(BlockerCode.STATIC_SHAPE_EXCEEDS_CONTEXT, "user workload "
           + in.workload().document().at("/traffic/input_tokens") + ": input " + synthetic.isl()
           + " + output " + synthetic.osl() + " tokens exceed the served max_context_length " + ctx
           + " of the deployment; every request would be rejected");
@@ -222,7 +223,7 @@ final class ExperimentPlanner {
     MeasurementMode mode = o.measurementMode();
     String modeReason;
     if (mode == MeasurementMode.fixed_schedule) {
-      log.block("MEASUREMENT_MODE_INVALID", RuleFile.MEASUREMENT_MODE, "--measurement-mode"
+      log.block(BlockerCode.MEASUREMENT_MODE_INVALID, "--measurement-mode"
           + " fixed_schedule needs a user trace; the workload source is " + in.selection().source());
       return Optional.empty();
     }
@@ -240,7 +241,7 @@ final class ExperimentPlanner {
         userConc = null;
       }
     } else if (userConc != null && userRate != null) {
-      log.block("LOAD_AXIS_AMBIGUOUS", RuleFile.CONCURRENCY_GRID, "user workload "
+      log.block(BlockerCode.LOAD_AXIS_AMBIGUOUS, "user workload "
           + in.workload().document().at("/traffic") + ": both concurrency " + userConc
           + " and request_rate " + userRate + " are given; concurrency and request-rate points are"
           + " separate series — choose one with --measurement-mode closed_loop|open_loop");
@@ -295,12 +296,12 @@ final class ExperimentPlanner {
               + (Integer.bitCount(maxConc) == 1 ? "" : " (the maximum itself is the last point: a"
                   + " declared user value)"));
     } else if (type == ExperimentType.capacity) {
-      log.block("GRID_UNBOUNDED", RuleFile.CONCURRENCY_GRID, "capacity experiment without load"
+      log.block(BlockerCode.GRID_UNBOUNDED, "capacity experiment without load"
           + " points: give traffic.concurrency values, or declare a grid maximum"
           + " (traffic.max_concurrency or --max-concurrency); a grid is never unbounded");
       return Optional.empty();
     } else {
-      log.block("LOAD_POINTS_MISSING", RuleFile.CONCURRENCY_GRID, "static_shape needs a load:"
+      log.block(BlockerCode.LOAD_POINTS_MISSING, "static_shape needs a load:"
           + " give traffic.concurrency (or traffic.request_rate) in the user workload");
       return Optional.empty();
     }
@@ -308,7 +309,7 @@ final class ExperimentPlanner {
     int maxPoint = Collections.max(points);
     Long durationS = t.durationS() == null || proxy ? null : t.durationS();
     if (durationS != null && durationS > limit) {
-      log.block("MEASUREMENT_LIMIT_EXCEEDED", RuleFile.MEASUREMENT_LIMIT, "user workload "
+      log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, "user workload "
           + in.workload().document().at("/traffic/duration_s") + ": " + durationS + " s exceeds"
           + " the " + limit + " s measurement limit");
       return Optional.empty();
@@ -361,12 +362,12 @@ final class ExperimentPlanner {
       grid = new BenchmarkPlan.Grid("request_rate", "powers_of_two", maxRate, "bounded"
           + " powers-of-two grid of requests/s up to the declared maximum " + maxRate.toPlainString());
     } else if (type == ExperimentType.capacity) {
-      log.block("GRID_UNBOUNDED", RuleFile.CONCURRENCY_GRID, "capacity experiment with open-loop"
+      log.block(BlockerCode.GRID_UNBOUNDED, "capacity experiment with open-loop"
           + " request-rate points but no rates: give traffic.request_rate values, or declare a grid"
           + " maximum (traffic.max_request_rate or --max-request-rate); a grid is never unbounded");
       return Optional.empty();
     } else {
-      log.block("LOAD_POINTS_MISSING", RuleFile.CONCURRENCY_GRID, "static_shape needs a load:"
+      log.block(BlockerCode.LOAD_POINTS_MISSING, "static_shape needs a load:"
           + " give traffic.request_rate (or traffic.concurrency) in the user workload");
       return Optional.empty();
     }
@@ -380,7 +381,7 @@ final class ExperimentPlanner {
     Long durationS = t.durationS() != null ? t.durationS()
         : requestCount == null ? (long) Math.min(DEFAULT_OPEN_LOOP_DURATION_S, limit) : null;
     if (durationS != null && durationS > limit) {
-      log.block("MEASUREMENT_LIMIT_EXCEEDED", RuleFile.MEASUREMENT_LIMIT, "user workload "
+      log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, "user workload "
           + in.workload().document().at("/traffic/duration_s") + ": " + durationS + " s exceeds"
           + " the " + limit + " s measurement limit");
       return Optional.empty();
@@ -390,7 +391,7 @@ final class ExperimentPlanner {
     if (requestCount != null && durationS == null) {
       BigDecimal seconds = BigDecimal.valueOf(requestCount).divide(minRate, 0, RoundingMode.CEILING);
       if (seconds.compareTo(BigDecimal.valueOf(limit)) > 0) {
-        log.block("MEASUREMENT_LIMIT_EXCEEDED", RuleFile.MEASUREMENT_LIMIT, "user workload "
+        log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, "user workload "
             + in.workload().document().at("/traffic/request_count") + ": " + requestCount
             + " requests at the lowest rate " + minRate.toPlainString() + " req/s take about "
             + seconds + " s, more than the " + limit + " s limit; lower the count or give"
@@ -430,7 +431,7 @@ final class ExperimentPlanner {
     int timeout = o.requestTimeoutS() != null ? o.requestTimeoutS()
         : Math.min(DEFAULT_REQUEST_TIMEOUT_S, limit);
     if (timeout < 1 || timeout > limit) {
-      log.block("MEASUREMENT_LIMIT_EXCEEDED", RuleFile.MEASUREMENT_LIMIT, "--request-timeout "
+      log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, "--request-timeout "
           + timeout + "s: a request timeout must lie within the " + limit + " s measurement limit");
       return -1;
     }

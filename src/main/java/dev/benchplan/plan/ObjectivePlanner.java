@@ -1,5 +1,6 @@
 package dev.benchplan.plan;
 
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleFile;
 import dev.benchplan.plan.rules.RuleLog;
 import dev.benchplan.workload.MetricCatalog;
@@ -54,7 +55,7 @@ final class ObjectivePlanner {
       }
       String previous = gateSources.putIfAbsent(gate.name(), s.pointer());
       if (previous != null) {
-        log.block("OBJECTIVE_CONFLICT", rule, "objectives " + previous + " and " + s.pointer()
+        log.block(BlockerCode.OBJECTIVE_CONFLICT, "objectives " + previous + " and " + s.pointer()
             + " both constrain " + gate.metric() + " " + gate.stat() + " (gate " + gate.name()
             + "); keep one");
         continue;
@@ -111,7 +112,7 @@ final class ObjectivePlanner {
       }
       BigDecimal p = new BigDecimal(g.stat().substring(1));
       if (measuredRequests == null) {
-        log.block("SAMPLES_UNKNOWN", rule, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
+        log.block(BlockerCode.SAMPLES_UNKNOWN, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
             + "): " + basis + ", so the number of measured requests the percentile rests on is"
             + " unknown; give traffic.request_count");
         continue;
@@ -120,7 +121,7 @@ final class ObjectivePlanner {
       BigDecimal beyond = BigDecimal.valueOf(measuredRequests)
           .multiply(BigDecimal.valueOf(100).subtract(p)).divide(BigDecimal.valueOf(100));
       if (measuredRequests < MIN_SAMPLES) {
-        log.block("SAMPLES_TOO_FEW", rule, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
+        log.block(BlockerCode.SAMPLES_TOO_FEW, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
             + ") would rest on " + measuredRequests + " measured requests per run; a gated"
             + " percentile needs at least " + MIN_SAMPLES + " (raise traffic.request_count or the"
             + " duration)");

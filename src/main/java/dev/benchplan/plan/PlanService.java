@@ -8,6 +8,7 @@ import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.rules.PlanBlockedException;
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleFile;
 import dev.benchplan.plan.rules.RuleLog;
 import dev.benchplan.workload.DeploymentLedgerReader;
@@ -57,21 +58,21 @@ public final class PlanService {
       PlanOptions options, java.time.Clock clock, dev.benchplan.aiperf.version.IndexFetcher fetcher,
       TraceInspector inspector) {
     RuleLog log = new RuleLog();
-    InputDocument workload = readDocument(workloadFile, "user workload", "WORKLOAD_UNREADABLE",
-        RuleFile.USER_WORKLOAD, log);
-    InputDocument ledger = readDocument(ledgerFile, "deployment ledger", "LEDGER_UNREADABLE",
-        RuleFile.DEPLOYMENT_LEDGER, log);
+    InputDocument workload = readDocument(workloadFile, "user workload",
+        BlockerCode.WORKLOAD_UNREADABLE, log);
+    InputDocument ledger = readDocument(ledgerFile, "deployment ledger",
+        BlockerCode.LEDGER_UNREADABLE, log);
     stopIfBlocked(log);
     return plan(new PlanRequest(workload, ledger, null, question, options, clock, fetcher,
         inspector));
   }
 
-  private static InputDocument readDocument(Path file, String what, String code, RuleFile rule,
+  private static InputDocument readDocument(Path file, String what, BlockerCode code,
       RuleLog log) {
     try {
       return InputDocument.read(file, what);
     } catch (BenchplanException e) {
-      log.block(code, rule, e.getMessage());
+      log.block(code, e.getMessage());
       return null;
     }
   }
@@ -113,7 +114,7 @@ public final class PlanService {
       stopIfBlocked(log);
       facts = TraceFacts.of(traceReport);
     } else if (o.traceWindow() != null) {
-      log.block("TRACE_WINDOW_INVALID", RuleFile.PROXY_WORKLOAD_SELECTION, "--trace-window "
+      log.block(BlockerCode.TRACE_WINDOW_INVALID, "--trace-window "
           + o.traceWindow() + " needs a user trace; the workload source is " + selection.source());
     }
     boolean latencySlos = w.slos().stream().anyMatch(Slo::isLatencyBound);
@@ -150,7 +151,7 @@ public final class PlanService {
     List<SchemaValidator.Problem> problems =
         SchemaValidator.bundled(SeriesStore.SCHEMA).validate(tree);
     for (SchemaValidator.Problem p : problems) {
-      log.block("PLAN_SCHEMA", RuleFile.BENCHMARK_PLAN, "the plan does not match "
+      log.block(BlockerCode.PLAN_SCHEMA, "the plan does not match "
           + SeriesStore.SCHEMA + " at " + p);
     }
     stopIfBlocked(log);
@@ -170,15 +171,15 @@ public final class PlanService {
 
   private static void checkQuestion(Question q, PlanOptions o, RuleLog log) {
     if (q.text() == null || q.text().isBlank()) {
-      log.block("QUESTION_MISSING", RuleFile.BENCHMARK_PLAN, "--question: a plan answers a stated"
+      log.block(BlockerCode.QUESTION_MISSING, "--question: a plan answers a stated"
           + " performance question; give it in one sentence");
     }
     if (q.intent() == Intent.comparison && q.references().isEmpty()) {
-      log.block("COMPARISON_REFERENCE_MISSING", RuleFile.SERIES_BOUNDARIES, "--intent comparison"
+      log.block(BlockerCode.COMPARISON_REFERENCE_MISSING, "--intent comparison"
           + " needs at least one --reference ID naming the candidate(s) compared against");
     }
     if (o.seriesId() != null && !SeriesIds.valid(o.seriesId())) {
-      log.block("SERIES_ID_INVALID", RuleFile.BENCHMARK_PLAN, "--series-id '" + o.seriesId()
+      log.block(BlockerCode.SERIES_ID_INVALID, "--series-id '" + o.seriesId()
           + "': expected [a-z0-9][a-z0-9._-]{0,79} (filesystem-safe, at most 80 characters)");
     }
   }
@@ -237,7 +238,7 @@ public final class PlanService {
       inspection = inspector.inspect(selection.trace(), TRACE_BLOCK_SIZE, d.maxContextLength(),
           window == null ? null : window.startMs(), window == null ? null : window.endMs());
     } catch (BenchplanException e) {
-      log.block("TRACE_MISSING", rule, "trace named at " + selection.traceOrigin() + ": "
+      log.block(BlockerCode.TRACE_MISSING, "trace named at " + selection.traceOrigin() + ": "
           + e.getMessage());
       return null;
     }
@@ -247,7 +248,7 @@ public final class PlanService {
     }
     TraceFacts f = TraceFacts.of(report);
     if (!inspection.valid()) {
-      log.block("TRACE_INVALID", rule, "trace " + selection.trace() + " (named at "
+      log.block(BlockerCode.TRACE_INVALID, "trace " + selection.trace() + " (named at "
           + selection.traceOrigin() + "): " + f.problemsTotal() + " invalid row problem(s), first: "
           + String.join("; ", f.firstProblems()) + " — fix the trace; rows are never silently"
           + " dropped (`benchplan trace inspect` lists them all)");
@@ -277,7 +278,7 @@ public final class PlanService {
       List<String> needing = slos.stream().map(Slo::metric).filter(MetricCatalog::needsStreaming)
           .distinct().toList();
       if (!needing.isEmpty()) {
-        log.block("STREAMING_REQUIRED", rule, "--no-streaming, but the objectives use " + needing
+        log.block(BlockerCode.STREAMING_REQUIRED, "--no-streaming, but the objectives use " + needing
             + ", which AIPerf measures only on streamed responses");
       } else if (slos.isEmpty()) {
         log.warn(rule, "streaming is off: the Pareto view loses time_to_first_token and"
@@ -422,7 +423,7 @@ public final class PlanService {
   }
 
   private static void blockExists(Path path, RuleLog log) {
-    log.block("SERIES_EXISTS", RuleFile.BENCHMARK_PLAN, "plan " + path + " already exists; a"
+    log.block(BlockerCode.SERIES_EXISTS, "plan " + path + " already exists; a"
         + " series plan is never overwritten — reuse it with --reuse-plan " + path
         + " --reuse-sha256 <its SHA-256>, or choose another --series-id");
   }
@@ -433,7 +434,7 @@ public final class PlanService {
     if (!diffs.isEmpty()) {
       List<String> described = diffs.stream()
           .map(p -> SeriesIdentity.describe(existing.tree(), candidate, p)).toList();
-      log.block("SERIES_BOUNDARY", RuleFile.SERIES_BOUNDARIES, "this request differs from series "
+      log.block(BlockerCode.SERIES_BOUNDARY, "this request differs from series "
           + existing.seriesId() + " (" + existing.path() + ") in " + diffs.size()
           + " frozen field(s): " + String.join("; ", described) + "; plan a new series instead");
       stopIfBlocked(log);

@@ -1,5 +1,6 @@
 package dev.benchplan.plan;
 
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleFile;
 import dev.benchplan.plan.rules.RuleLog;
 import java.util.Optional;
@@ -23,17 +24,17 @@ final class RunPolicyPlanner {
     if (o.pilot()) {
       boolean ok = true;
       if (o.repetitions() != null && o.repetitions() != PILOT_RUNS) {
-        log.block("PILOT_CONFLICT", rule, "--pilot runs exactly " + PILOT_RUNS + " repetitions;"
+        log.block(BlockerCode.PILOT_CONFLICT, "--pilot runs exactly " + PILOT_RUNS + " repetitions;"
             + " --repetitions " + o.repetitions() + " contradicts it");
         ok = false;
       }
       if (loadPoints != 1) {
-        log.block("PILOT_CONFLICT", rule, "--pilot repeats one unchanged configuration; this plan"
+        log.block(BlockerCode.PILOT_CONFLICT, "--pilot repeats one unchanged configuration; this plan"
             + " has " + loadPoints + " load points");
         ok = false;
       }
       if (o.reuse() != null) {
-        log.block("PILOT_ONCE_PER_SERIES", rule, "--pilot with --reuse-plan: the noise-floor pilot"
+        log.block(BlockerCode.PILOT_ONCE_PER_SERIES, "--pilot with --reuse-plan: the noise-floor pilot"
             + " is decided once, when a series is created; a reused series keeps its repetition"
             + " policy");
         ok = false;
@@ -49,12 +50,12 @@ final class RunPolicyPlanner {
     }
     int n = o.repetitions() == null ? 1 : o.repetitions();
     if (n < 1 || n > MAX_REPETITIONS) {
-      log.block("REPETITIONS_OUT_OF_RANGE", rule, "--repetitions " + n + ": expected 1.."
+      log.block(BlockerCode.REPETITIONS_OUT_OF_RANGE, "--repetitions " + n + ": expected 1.."
           + MAX_REPETITIONS);
       return Optional.empty();
     }
     if (n > 1 && rationale == null) {
-      log.block("REPEAT_WITHOUT_RATIONALE", rule, "--repetitions " + n + " without"
+      log.block(BlockerCode.REPEAT_WITHOUT_RATIONALE, "--repetitions " + n + " without"
           + " --repeat-rationale: one measured run is the default; more runs need a recorded"
           + " reason why another run is necessary for a consequential decision and worth its GPU"
           + " cost (not merely to get confidence intervals)");

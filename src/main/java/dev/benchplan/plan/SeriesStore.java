@@ -3,7 +3,7 @@ package dev.benchplan.plan;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.plan.rules.RuleFile;
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleLog;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -83,16 +83,15 @@ public final class SeriesStore {
    * REUSE_PLAN_INVALID and returns empty when it cannot be reused.
    */
   public static Optional<ExistingPlan> loadForReuse(ReuseRequest reuse, RuleLog log) {
-    RuleFile rule = RuleFile.SERIES_BOUNDARIES;
     Path path = reuse.plan().toAbsolutePath().normalize();
     String expected = reuse.sha256().toLowerCase(Locale.ROOT);
     if (!Sha256.isSha256(expected)) {
-      log.block("REUSE_PLAN_INVALID", rule, "--reuse-sha256 '" + reuse.sha256()
+      log.block(BlockerCode.REUSE_PLAN_INVALID, "--reuse-sha256 '" + reuse.sha256()
           + "': expected the 64-hex-character SHA-256 of the plan file");
       return Optional.empty();
     }
     if (!Files.isRegularFile(path)) {
-      log.block("REUSE_PLAN_MISSING", rule, "--reuse-plan " + path + ": file not found; reuse"
+      log.block(BlockerCode.REUSE_PLAN_MISSING, "--reuse-plan " + path + ": file not found; reuse"
           + " needs the exact existing plan path");
       return Optional.empty();
     }
@@ -100,13 +99,13 @@ public final class SeriesStore {
     try {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
-      log.block("REUSE_PLAN_MISSING", rule, "--reuse-plan " + path + ": cannot read ("
+      log.block(BlockerCode.REUSE_PLAN_MISSING, "--reuse-plan " + path + ": cannot read ("
           + e.getMessage() + ")");
       return Optional.empty();
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
-      log.block("REUSE_SHA256_MISMATCH", rule, "--reuse-plan " + path + " hashes to " + actual
+      log.block(BlockerCode.REUSE_SHA256_MISMATCH, "--reuse-plan " + path + " hashes to " + actual
           + ", not --reuse-sha256 " + expected + "; a series plan never changes, so this is not"
           + " the plan the series was measured under");
       return Optional.empty();
@@ -115,12 +114,12 @@ public final class SeriesStore {
     try {
       tree = PlanJson.parse(bytes);
     } catch (JacksonException e) {
-      log.block("REUSE_PLAN_INVALID", rule, "--reuse-plan " + path + ": not valid JSON");
+      log.block(BlockerCode.REUSE_PLAN_INVALID, "--reuse-plan " + path + ": not valid JSON");
       return Optional.empty();
     }
     List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(tree);
     if (!problems.isEmpty()) {
-      log.block("REUSE_PLAN_INVALID", rule, "--reuse-plan " + path + ": does not match " + SCHEMA
+      log.block(BlockerCode.REUSE_PLAN_INVALID, "--reuse-plan " + path + ": does not match " + SCHEMA
           + ": " + problems.get(0) + (problems.size() > 1 ? " (and " + (problems.size() - 1)
               + " more)" : ""));
       return Optional.empty();

@@ -4,6 +4,7 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleFile;
 import dev.benchplan.plan.rules.RuleLog;
 import java.io.IOException;
@@ -38,14 +39,14 @@ public final class DeploymentLedgerReader {
   public static Optional<DeploymentRecord> read(InputDocument ledger, RuleLog log) {
     int before = log.blockers().size();
     for (SecretScanner.Finding f : SecretScanner.scan(ledger.tree())) {
-      log.block("LEDGER_SECRET", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.LEDGER_SECRET, "deployment ledger "
           + ledger.at(f.pointer()) + ": looks like " + f.kind()
           + " (value not shown); the ledger lists Secret names only");
     }
     List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(ledger.tree());
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
       SchemaValidator.Problem p = problems.get(i);
-      log.block("LEDGER_SCHEMA", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.LEDGER_SCHEMA, "deployment ledger "
           + ledger.at(SchemaProblemPointer.of(p)) + ": " + p.message() + " (schema " + SCHEMA + ")");
     }
     if (log.blockers().size() > before) {
@@ -54,7 +55,7 @@ public final class DeploymentLedgerReader {
     JsonNode t = ledger.tree();
     String dgdName = t.get("dgd_name").asString();
     String servedModel = t.get("served_model").asString();
-    Path dgdPath = resolve(ledger, "/applied_dgd/path", "DGD_MISSING", log);
+    Path dgdPath = resolve(ledger, "/applied_dgd/path", BlockerCode.DGD_MISSING, log);
     List<String> dgdSecrets = dgdPath == null ? List.of()
         : checkDgd(ledger, dgdPath, t.at("/applied_dgd/sha256").asString(), dgdName, log);
     SmokeEvidence.Artifact smoke = checkSmoke(ledger, servedModel, log);
@@ -85,14 +86,14 @@ public final class DeploymentLedgerReader {
   private static List<String> checkDgd(InputDocument ledger, Path dgdPath, String expectedSha,
       String dgdName, RuleLog log) {
     if (!Files.isRegularFile(dgdPath)) {
-      log.block("DGD_MISSING", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.DGD_MISSING, "deployment ledger "
           + ledger.at("/applied_dgd/path") + ": the applied DGD manifest " + dgdPath
           + " does not exist");
       return List.of();
     }
     String actual = Sha256.ofFile(dgdPath);
     if (!actual.equals(expectedSha)) {
-      log.block("DGD_SHA256_MISMATCH", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.DGD_SHA256_MISMATCH, "deployment ledger "
           + ledger.at("/applied_dgd/sha256") + ": " + dgdPath + " hashes to " + actual
           + ", the ledger records " + expectedSha + "; the manifest changed after it was applied");
       return List.of();
@@ -101,17 +102,17 @@ public final class DeploymentLedgerReader {
     try {
       manifest = DgdManifest.of(InputDocument.read(dgdPath, "DGD manifest").tree());
     } catch (BenchplanException e) {
-      log.block("DGD_INVALID", RuleFile.DEPLOYMENT_LEDGER, e.getMessage());
+      log.block(BlockerCode.DGD_INVALID, e.getMessage());
       return List.of();
     }
     if (!manifest.isDgd()) {
-      log.block("DGD_INVALID", RuleFile.DEPLOYMENT_LEDGER, "DGD manifest " + dgdPath
+      log.block(BlockerCode.DGD_INVALID, "DGD manifest " + dgdPath
           + ": expected apiVersion nvidia.com/* and kind DynamoGraphDeployment, found "
           + manifest.apiVersion() + " " + manifest.kind());
       return List.of();
     }
     if (!dgdName.equals(manifest.name())) {
-      log.block("DGD_NAME_MISMATCH", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.DGD_NAME_MISMATCH, "deployment ledger "
           + ledger.at("/dgd_name") + ": '" + dgdName + "' but the applied manifest " + dgdPath
           + " has metadata.name '" + manifest.name() + "'");
     }
@@ -121,17 +122,17 @@ public final class DeploymentLedgerReader {
   private static SmokeEvidence.Artifact checkSmoke(InputDocument ledger, String servedModel,
       RuleLog log) {
     if (!ledger.tree().at("/smoke_test/success").asBoolean()) {
-      log.block("SMOKE_FAILED", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.SMOKE_FAILED, "deployment ledger "
           + ledger.at("/smoke_test/success") + ": the smoke test did not succeed; run"
           + " `benchplan smoke` against the deployed endpoint until it passes, then record it");
       return null;
     }
-    Path path = resolve(ledger, "/smoke_test/artifact_path", "SMOKE_MISSING", log);
+    Path path = resolve(ledger, "/smoke_test/artifact_path", BlockerCode.SMOKE_MISSING, log);
     if (path == null) {
       return null;
     }
     if (!Files.isRegularFile(path)) {
-      log.block("SMOKE_MISSING", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.SMOKE_MISSING, "deployment ledger "
           + ledger.at("/smoke_test/artifact_path") + ": smoke test artifact " + path
           + " does not exist; a plan requires a successful smoke test (`benchplan smoke`)");
       return null;
@@ -141,13 +142,13 @@ public final class DeploymentLedgerReader {
     try {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
-      log.block("SMOKE_MISSING", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path
+      log.block(BlockerCode.SMOKE_MISSING, "smoke test artifact " + path
           + ": cannot read: " + e.getMessage());
       return null;
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
-      log.block("SMOKE_SHA256_MISMATCH", RuleFile.DEPLOYMENT_LEDGER, "deployment ledger "
+      log.block(BlockerCode.SMOKE_SHA256_MISMATCH, "deployment ledger "
           + ledger.at("/smoke_test/sha256") + ": smoke test artifact " + path + " hashes to "
           + actual + ", the ledger records " + expected);
       return null;
@@ -156,32 +157,32 @@ public final class DeploymentLedgerReader {
     try {
       artifact = Json.JSON.readTree(bytes);
     } catch (JacksonException e) {
-      log.block("SMOKE_INVALID", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path
+      log.block(BlockerCode.SMOKE_INVALID, "smoke test artifact " + path
           + ": not valid JSON" + lineOf(e));
       return null;
     }
     if (!artifact.isObject() || !artifact.path("success").isBoolean()) {
-      log.block("SMOKE_INVALID", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path
+      log.block(BlockerCode.SMOKE_INVALID, "smoke test artifact " + path
           + " /success: expected a boolean (the artifact `benchplan smoke` writes)");
       return null;
     }
     if (!artifact.get("success").asBoolean()) {
       String reason = artifact.path("reason").isString() ? artifact.get("reason").asString() : "none";
-      log.block("SMOKE_FAILED", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path
+      log.block(BlockerCode.SMOKE_FAILED, "smoke test artifact " + path
           + " /success: false (reason: " + reason + "); the endpoint must pass a smoke test first");
       return null;
     }
     List<SchemaValidator.Problem> problems =
         SchemaValidator.bundled(SMOKE_SCHEMA).validate(artifact);
     if (!problems.isEmpty()) {
-      log.block("SMOKE_INVALID", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path + " "
+      log.block(BlockerCode.SMOKE_INVALID, "smoke test artifact " + path + " "
           + problems.get(0) + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)"
               : "") + ": not an artifact `benchplan smoke` writes (schema " + SMOKE_SCHEMA + ")");
       return null;
     }
     String model = artifact.path("model").isString() ? artifact.get("model").asString() : null;
     if (model != null && !model.equals(servedModel)) {
-      log.block("SMOKE_MODEL_MISMATCH", RuleFile.DEPLOYMENT_LEDGER, "smoke test artifact " + path
+      log.block(BlockerCode.SMOKE_MODEL_MISMATCH, "smoke test artifact " + path
           + " /model: '" + model + "' but the ledger's served_model is '" + servedModel
           + "'; the smoke test must exercise the served model");
       return null;
@@ -191,11 +192,12 @@ public final class DeploymentLedgerReader {
         artifact.path("timestamp").isString() ? artifact.get("timestamp").asString() : null);
   }
 
-  private static Path resolve(InputDocument ledger, String pointer, String code, RuleLog log) {
+  private static Path resolve(InputDocument ledger, String pointer, BlockerCode code,
+      RuleLog log) {
     try {
       return ledger.resolve(ledger.tree().at(pointer).asString());
     } catch (IllegalArgumentException e) {
-      log.block(code, RuleFile.DEPLOYMENT_LEDGER, "deployment ledger " + ledger.at(pointer) + ": "
+      log.block(code, "deployment ledger " + ledger.at(pointer) + ": "
           + e.getMessage());
       return null;
     }

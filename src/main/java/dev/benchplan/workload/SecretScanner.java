@@ -40,7 +40,8 @@ public final class SecretScanner {
       List.of("bearer"), List.of("kubeconfig"));
 
   /** Key endings that reference a secret by name, which is what the rules ask for. */
-  private static final List<String> REFERENCE_SUFFIXES = List.of("name", "names", "ref", "env", "file", "path");
+  private static final List<String> REFERENCE_SUFFIXES =
+      List.of("name", "names", "ref", "env", "file", "path");
 
   private SecretScanner() {}
 

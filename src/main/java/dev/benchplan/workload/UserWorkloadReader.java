@@ -1,7 +1,7 @@
 package dev.benchplan.workload;
 
 import dev.benchplan.json.SchemaValidator;
-import dev.benchplan.plan.rules.RuleFile;
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleLog;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -29,18 +29,18 @@ public final class UserWorkloadReader {
   public static Optional<UserWorkload> read(InputDocument doc, RuleLog log) {
     int before = log.blockers().size();
     for (SecretScanner.Finding f : SecretScanner.scan(doc.tree())) {
-      log.block("WORKLOAD_SECRET", RuleFile.USER_WORKLOAD, "user workload " + doc.at(f.pointer())
+      log.block(BlockerCode.WORKLOAD_SECRET, "user workload " + doc.at(f.pointer())
           + ": looks like " + f.kind() + " (value not shown); a workload references secrets by the"
           + " name of an existing Kubernetes Secret, never by value");
     }
     List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(doc.tree());
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
       SchemaValidator.Problem p = problems.get(i);
-      log.block("WORKLOAD_SCHEMA", RuleFile.USER_WORKLOAD,
-          "user workload " + doc.at(SchemaProblemPointer.of(p)) + ": " + p.message() + " (schema " + SCHEMA + ")");
+      log.block(BlockerCode.WORKLOAD_SCHEMA, "user workload " + doc.at(SchemaProblemPointer.of(p))
+          + ": " + p.message() + " (schema " + SCHEMA + ")");
     }
     if (problems.size() > MAX_REPORTED) {
-      log.block("WORKLOAD_SCHEMA", RuleFile.USER_WORKLOAD, "user workload " + doc.location() + ": "
+      log.block(BlockerCode.WORKLOAD_SCHEMA, "user workload " + doc.location() + ": "
           + (problems.size() - MAX_REPORTED) + " more schema problems not listed");
     }
     if (log.blockers().size() > before) {
@@ -134,12 +134,12 @@ public final class UserWorkloadReader {
       String known = MetricCatalog.unitOf(metric);
       String unit = s.hasNonNull("unit") ? s.get("unit").asString() : known;
       if (unit == null) {
-        log.block("WORKLOAD_SLO_INVALID", RuleFile.USER_WORKLOAD, "user workload " + doc.at(pointer)
+        log.block(BlockerCode.WORKLOAD_SLO_INVALID, "user workload " + doc.at(pointer)
             + ": metric '" + metric + "' is not one benchplan knows; give its unit in 'unit'");
         continue;
       }
       if (known != null && !known.equals(unit)) {
-        log.block("WORKLOAD_SLO_INVALID", RuleFile.USER_WORKLOAD, "user workload "
+        log.block(BlockerCode.WORKLOAD_SLO_INVALID, "user workload "
             + doc.at(pointer + "/unit") + ": AIPerf reports " + metric + " in " + known
             + ", so the threshold must be in " + known + ", not '" + unit + "'");
         continue;
@@ -167,8 +167,8 @@ public final class UserWorkloadReader {
     try {
       return doc.resolve(v.asString());
     } catch (IllegalArgumentException e) {
-      log.block("WORKLOAD_PATH_INVALID", RuleFile.USER_WORKLOAD,
-          "user workload " + doc.at(pointer) + ": " + e.getMessage());
+      log.block(BlockerCode.WORKLOAD_PATH_INVALID, "user workload " + doc.at(pointer) + ": "
+          + e.getMessage());
       return null;
     }
   }

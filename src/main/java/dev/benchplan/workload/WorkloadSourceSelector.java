@@ -1,5 +1,6 @@
 package dev.benchplan.workload;
 
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleFile;
 import dev.benchplan.plan.rules.RuleLog;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ public final class WorkloadSourceSelector {
     }
     List<UserWorkload.SupportingTrace> traces = workload.supportingTraces();
     if (traces.size() > 1) {
-      log.block("TRACE_AMBIGUOUS", rule, "user workload "
+      log.block(BlockerCode.TRACE_AMBIGUOUS, "user workload "
           + workload.document().at("/artifacts/supporting_traces") + ": " + traces.size()
           + " supporting traces; a series replays exactly one, so name it with --trace");
       return Optional.empty();
@@ -89,7 +90,7 @@ public final class WorkloadSourceSelector {
         .filter(r -> context == null || (long) r.isl() + r.osl() <= context)
         .toList();
     if (fitting.isEmpty()) {
-      log.block("NO_DEFENSIBLE_WORKLOAD", rule, "user workload " + workload.document().location()
+      log.block(BlockerCode.NO_DEFENSIBLE_WORKLOAD, "user workload " + workload.document().location()
           + ": no trace, no exact input_tokens/output_tokens with traffic controls, and no Dynamo"
           + " recipe shape fits the served context of " + context + " tokens; add a trace or the"
           + " exact traffic section");

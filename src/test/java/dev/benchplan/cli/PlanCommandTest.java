@@ -106,4 +106,19 @@ class PlanCommandTest {
     var r = CommandHarness.run(args("workload-static.yaml")).expectExit(2);
     assertThat(r.err()).contains("AIPERF_VERSION_UNRESOLVED");
   }
+
+  @Test
+  @DisplayName("the trace example replays its own trace; the 59-minute trace needs --trace-window")
+  void traces() throws Exception {
+    var r = CommandHarness.run(args("workload-trace.yaml", "--aiperf-version", "0.13.0",
+        "--format", "json")).expectOk();
+    assertThat(Json.JSON.readTree(r.out()).get("workload_source").asString()).isEqualTo("user_trace");
+    Path conversation = dev.benchplan.testing.SharedData.require("mooncake/conversation_trace.jsonl");
+    var tooLong = CommandHarness.run(args("workload-trace.yaml", "--aiperf-version", "0.13.0",
+        "--trace", conversation.toString())).expectExit(2);
+    assertThat(tooLong.err()).contains("blocker TRACE_EXCEEDS_LIMIT");
+    var windowed = CommandHarness.run(args("workload-trace.yaml", "--aiperf-version", "0.13.0",
+        "--trace", conversation.toString(), "--trace-window", "0:1500000")).expectOk();
+    assertThat(windowed.out()).contains("workload source: user_trace");
+  }
 }

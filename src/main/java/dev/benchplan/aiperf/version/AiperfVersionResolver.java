@@ -2,6 +2,7 @@ package dev.benchplan.aiperf.version;
 
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.rules.BlockerCode;
 import dev.benchplan.plan.rules.RuleFile;
 import dev.benchplan.plan.rules.RuleLog;
 import java.io.IOException;
@@ -52,7 +53,7 @@ public final class AiperfVersionResolver {
   public Optional<VersionResolution> resolve(VersionRequest request, RuleLog log) {
     String date = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     if (request.image() != null && !imagePinned(request.image())) {
-      log.block("AIPERF_IMAGE_UNPINNED", RULE, "--aiperf-image '" + request.image()
+      log.block(BlockerCode.AIPERF_IMAGE_UNPINNED, "--aiperf-image '" + request.image()
           + "': expected an image pinned by tag or digest (never :latest), e.g. "
           + IMAGE_REPOSITORY + ":<version>");
       return Optional.empty();
@@ -74,7 +75,7 @@ public final class AiperfVersionResolver {
       RuleLog log) {
     Pep440Version v = Pep440Version.tryParse(request.pinnedVersion());
     if (v == null || !PLAN_VERSION.matcher(v.normalized()).matches()) {
-      log.block("AIPERF_VERSION_INVALID", RULE, "--aiperf-version '" + request.pinnedVersion()
+      log.block(BlockerCode.AIPERF_VERSION_INVALID, "--aiperf-version '" + request.pinnedVersion()
           + "': expected a release version X.Y.Z (optionally .postN, aN, bN or rcN)");
       return Optional.empty();
     }
@@ -97,17 +98,17 @@ public final class AiperfVersionResolver {
       String date, RuleLog log) {
     ReferenceRecipePin pin = recipe.pin();
     if (pin.versions().size() > 1) {
-      log.block("AIPERF_RECIPE_AMBIGUOUS", RULE, "reference recipe " + recipe.path()
+      log.block(BlockerCode.AIPERF_RECIPE_AMBIGUOUS, "reference recipe " + recipe.path()
           + ": pins several AIPerf versions " + pin.versions() + "; pass --aiperf-version");
       return Optional.empty();
     }
     if (pin.versions().isEmpty()) {
       if (!pin.commits().isEmpty()) {
-        log.block("AIPERF_RECIPE_COMMIT_ONLY", RULE, "reference recipe " + recipe.path()
+        log.block(BlockerCode.AIPERF_RECIPE_COMMIT_ONLY, "reference recipe " + recipe.path()
             + ": pins AIPerf by source commit " + pin.commits() + ", not by release; pass"
             + " --aiperf-version with the release that contains it (the commit is recorded)");
       } else {
-        log.block("AIPERF_RECIPE_NO_PIN", RULE, "reference recipe " + recipe.path()
+        log.block(BlockerCode.AIPERF_RECIPE_NO_PIN, "reference recipe " + recipe.path()
             + ": no AIPerf pin found (expected aiperf==X.Y.Z, an ai-dynamo/aiperf:X.Y.Z image or"
             + " aiperf.git@<commit>)");
       }
@@ -116,7 +117,7 @@ public final class AiperfVersionResolver {
     String listed = pin.versions().get(0);
     Pep440Version v = Pep440Version.tryParse(listed);
     if (v == null || !PLAN_VERSION.matcher(v.normalized()).matches()) {
-      log.block("AIPERF_VERSION_INVALID", RULE, "reference recipe " + recipe.path()
+      log.block(BlockerCode.AIPERF_VERSION_INVALID, "reference recipe " + recipe.path()
           + ": pins AIPerf '" + listed + "', expected a release version X.Y.Z");
       return Optional.empty();
     }
@@ -132,7 +133,7 @@ public final class AiperfVersionResolver {
   private Optional<VersionResolution> packageIndex(VersionRequest request, String date, RuleLog log) {
     URI url = request.indexUrl();
     if (url == null) {
-      log.block("AIPERF_VERSION_UNRESOLVED", RULE, "no AIPerf version: pass --aiperf-version X.Y.Z"
+      log.block(BlockerCode.AIPERF_VERSION_UNRESOLVED, "no AIPerf version: pass --aiperf-version X.Y.Z"
           + " (operator pin), --reference-recipe PERF_YAML, or --aiperf-index-url URL (the package"
           + " index's JSON document for project aiperf; or set " + INDEX_URL_ENV + ");"
           + " a version is never taken from memory");
@@ -140,7 +141,7 @@ public final class AiperfVersionResolver {
     }
     String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      log.block("AIPERF_INDEX_INVALID", RULE, "--aiperf-index-url '" + url
+      log.block(BlockerCode.AIPERF_INDEX_INVALID, "--aiperf-index-url '" + url
           + "': expected an http or https URL");
       return Optional.empty();
     }
@@ -148,12 +149,12 @@ public final class AiperfVersionResolver {
     try {
       response = fetcher.fetch(url);
     } catch (IOException | RuntimeException e) {
-      log.block("AIPERF_INDEX_UNAVAILABLE", RULE, "package index " + url + ": " + describe(e)
+      log.block(BlockerCode.AIPERF_INDEX_UNAVAILABLE, "package index " + url + ": " + describe(e)
           + "; without a reachable index pin the version with --aiperf-version X.Y.Z");
       return Optional.empty();
     }
     if (response.status() != 200) {
-      log.block("AIPERF_INDEX_UNAVAILABLE", RULE, "package index " + url + ": HTTP "
+      log.block(BlockerCode.AIPERF_INDEX_UNAVAILABLE, "package index " + url + ": HTTP "
           + response.status() + "; pin the version with --aiperf-version X.Y.Z");
       return Optional.empty();
     }
@@ -163,13 +164,13 @@ public final class AiperfVersionResolver {
       JsonNode doc = Json.JSON.readTree(body);
       String name = doc.at("/info/name").isString() ? doc.at("/info/name").asString() : null;
       if (name != null && !name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-").equals("aiperf")) {
-        log.block("AIPERF_INDEX_INVALID", RULE, "package index " + url + " /info/name: '" + name
+        log.block(BlockerCode.AIPERF_INDEX_INVALID, "package index " + url + " /info/name: '" + name
             + "', expected the document of project aiperf");
         return Optional.empty();
       }
       listing = PackageIndexListing.parse(doc);
     } catch (JacksonException | IllegalArgumentException e) {
-      log.block("AIPERF_INDEX_INVALID", RULE, "package index " + url + ": not the JSON API"
+      log.block(BlockerCode.AIPERF_INDEX_INVALID, "package index " + url + ": not the JSON API"
           + " document of a project (" + (e instanceof JacksonException j
               ? "invalid JSON at line " + (j.getLocation() == null ? "?" : j.getLocation().getLineNr())
               : e.getMessage()) + ")");
@@ -183,14 +184,14 @@ public final class AiperfVersionResolver {
     }
     Optional<PackageIndexListing.Release> latest = listing.latestStable();
     if (latest.isEmpty()) {
-      log.block("AIPERF_NO_STABLE_RELEASE", RULE, "package index " + url + ": none of the "
+      log.block(BlockerCode.AIPERF_NO_STABLE_RELEASE, "package index " + url + ": none of the "
           + listing.releases().size() + " listed versions is a stable, non-yanked release; pin the"
           + " version with --aiperf-version X.Y.Z");
       return Optional.empty();
     }
     String version = latest.get().parsed().normalized();
     if (!PLAN_VERSION.matcher(version).matches()) {
-      log.block("AIPERF_VERSION_INVALID", RULE, "package index " + url + ": the latest stable"
+      log.block(BlockerCode.AIPERF_VERSION_INVALID, "package index " + url + ": the latest stable"
           + " release '" + latest.get().version() + "' is not of the form X.Y.Z; pin the version"
           + " with --aiperf-version");
       return Optional.empty();
@@ -212,7 +213,7 @@ public final class AiperfVersionResolver {
       return new Recipe(abs, Sha256.hex(bytes),
           ReferenceRecipePin.find(new String(bytes, StandardCharsets.UTF_8)));
     } catch (IOException e) {
-      log.block("AIPERF_RECIPE_UNREADABLE", RULE, "--reference-recipe " + abs + ": cannot read ("
+      log.block(BlockerCode.AIPERF_RECIPE_UNREADABLE, "--reference-recipe " + abs + ": cannot read ("
           + describe(e) + ")");
       return null;
     }

@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
  * @param commits distinct source commits pinned, sorted
  */
 public record ReferenceRecipePin(List<String> versions, List<String> commits) {
-  private static final Pattern PIP = Pattern.compile("\\baiperf\\s*==\\s*([0-9][0-9A-Za-z.!+_-]*[0-9A-Za-z])");
-  private static final Pattern IMAGE = Pattern.compile("ai-dynamo/aiperf:([0-9][0-9A-Za-z.+_-]*[0-9A-Za-z])");
+  private static final Pattern PIP =
+      Pattern.compile("\\baiperf\\s*==\\s*([0-9][0-9A-Za-z.!+_-]*[0-9A-Za-z])");
+  private static final Pattern IMAGE =
+      Pattern.compile("ai-dynamo/aiperf:([0-9][0-9A-Za-z.+_-]*[0-9A-Za-z])");
   private static final Pattern GIT = Pattern.compile("aiperf(?:\\.git)?@([0-9a-f]{7,40})\\b");
 
   public ReferenceRecipePin {

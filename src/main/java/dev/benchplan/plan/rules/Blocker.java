@@ -20,9 +20,10 @@ public record Blocker(String code, String message, String rule) {
     }
   }
 
-  /** A blocker whose message cites the rule file. */
-  public static Blocker of(String code, RuleFile rule, String message) {
-    return new Blocker(code, message + " (rule: " + rule.path() + ")", rule.path());
+  /** A blocker whose message cites the rule file of its code. */
+  public static Blocker of(BlockerCode code, String message) {
+    return new Blocker(code.name(), message + " (rule: " + code.rule().path() + ")",
+        code.rule().path());
   }
 
   @Override

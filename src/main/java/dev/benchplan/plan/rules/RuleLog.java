@@ -14,9 +14,9 @@ public final class RuleLog {
   private final List<Decision> decisions = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
 
-  /** Records a violated rule. */
-  public void block(String code, RuleFile rule, String message) {
-    blockers.add(Blocker.of(code, rule, message));
+  /** Records a violated rule; the message gets the rule file appended. */
+  public void block(BlockerCode code, String message) {
+    blockers.add(Blocker.of(code, message));
   }
 
   /** Records a blocker built elsewhere. */
