@@ -43,7 +43,6 @@ public record BenchmarkPlan(
   }
 
   /** The user workload the plan was made from. */
-  @JsonInclude(JsonInclude.Include.ALWAYS)
   public record UserWorkloadRef(String path, String sha256, String profileName, String profileType,
       String modelSource, String modelRevision, String origin) {}
 
