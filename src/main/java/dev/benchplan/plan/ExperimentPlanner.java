@@ -364,7 +364,10 @@ final class ExperimentPlanner {
     } else if (type == ExperimentType.capacity) {
       log.block(BlockerCode.GRID_UNBOUNDED, "capacity experiment with open-loop"
           + " request-rate points but no rates: give traffic.request_rate values, or declare a grid"
-          + " maximum (traffic.max_request_rate or --max-request-rate); a grid is never unbounded");
+          + " maximum (traffic.max_request_rate or --max-request-rate); a grid is never unbounded"
+          + (in.options().maxConcurrency() != null || in.workload().traffic().maxConcurrency() != null
+              ? " (or sweep the declared concurrency maximum with --measurement-mode closed_loop)"
+              : ""));
       return Optional.empty();
     } else {
       log.block(BlockerCode.LOAD_POINTS_MISSING, "static_shape needs a load:"

@@ -25,6 +25,18 @@ import java.util.Objects;
 public record PlanRequest(InputDocument workload, InputDocument ledger, DeploymentRecord deployment,
     Question question, PlanOptions options, Clock clock, IndexFetcher indexFetcher,
     TraceInspector traceInspector) {
+  /**
+   * A request built in code with the production index fetcher and trace scanner, e.g. by {@code
+   * validate}: a workload tree ({@link InputDocument#of}) and a deployment record ({@link
+   * DeploymentRecord#inMemory}, which may declare in-cluster readiness).
+   */
+  public static PlanRequest of(InputDocument workload, DeploymentRecord deployment,
+      Question question, PlanOptions options, Clock clock) {
+    return new PlanRequest(workload, null, deployment, question, options, clock,
+        new dev.benchplan.aiperf.version.HttpIndexFetcher(),
+        new dev.benchplan.workload.ScannerTraceInspector());
+  }
+
   public PlanRequest {
     Objects.requireNonNull(workload, "workload");
     Objects.requireNonNull(question, "question");

@@ -557,9 +557,9 @@ class PlanServiceTest {
             .put("min", 5000))
         .add(Json.JSON.createObjectNode().put("metric", "time_to_first_token").put("stat", "p99")
             .put("max", 200));
-    PlanRequest req = new PlanRequest(InputDocument.of("validate:workload", tree, null), null, d,
-        PlanFixtures.question(), fx.options().build(), PlanFixtures.CLOCK, PlanFixtures.OFFLINE,
-        PlanFixtures.NO_TRACES);
+    // the convenience factory validate uses: production fetcher and scanner (a pin: no network)
+    PlanRequest req = PlanRequest.of(InputDocument.of("validate:workload", tree, null), d,
+        PlanFixtures.question(), fx.options().build(), PlanFixtures.CLOCK);
     PlanResult r = service.plan(req);
     JsonNode plan = read(r.planPath());
     assertThat(plan.at("/deployment/smoke_test/kind").asString()).isEqualTo("in_cluster_readiness");

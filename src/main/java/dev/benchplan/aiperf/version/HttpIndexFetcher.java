@@ -9,15 +9,10 @@ import java.time.Duration;
 
 /** Fetches index documents with the JDK HTTP client (redirects followed, bounded timeouts). */
 public final class HttpIndexFetcher implements IndexFetcher {
-  private final HttpClient client;
   private final Duration timeout;
 
   /** A fetcher with a 10 s connect timeout and the given request timeout. */
   public HttpIndexFetcher(Duration timeout) {
-    this.client = HttpClient.newBuilder()
-        .connectTimeout(Duration.ofSeconds(10))
-        .followRedirects(HttpClient.Redirect.NORMAL)
-        .build();
     this.timeout = timeout;
   }
 
@@ -33,6 +28,11 @@ public final class HttpIndexFetcher implements IndexFetcher {
         .header("Accept", "application/json")
         .header("User-Agent", "benchplan")
         .GET()
+        .build();
+    // built per fetch: most plans never query the index, and a client starts threads
+    HttpClient client = HttpClient.newBuilder()
+        .connectTimeout(Duration.ofSeconds(10))
+        .followRedirects(HttpClient.Redirect.NORMAL)
         .build();
     try {
       HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
