@@ -147,7 +147,7 @@ public final class WorkloadSourceSelector {
       by.add("output length " + t.outputTokens());
     }
     by.add(family == null ? "no known model family" : "model family " + family);
-    by.add(gpus + " deployment GPUs");
+    by.add(gpus + " deployment GPU(s)");
     sb.append(String.join(", ", by));
     return sb.toString();
   }
@@ -168,8 +168,9 @@ public final class WorkloadSourceSelector {
     if (t.outputTokens() != null && t.outputTokens() != r.osl()) {
       m.add("user output_tokens " + t.outputTokens() + " vs recipe OSL " + r.osl());
     }
-    if (family == null || !family.equals(r.family())) {
-      m.add("recipe written for " + r.model() + ", the deployment serves " + d.servedModel());
+    if (!r.model().equalsIgnoreCase(d.servedModel())) {
+      m.add("recipe written for " + r.model() + (family != null && family.equals(r.family())
+          ? " (same family)" : "") + ", the deployment serves " + d.servedModel());
     }
     if (d.gpuTotal() != r.recipeGpus()) {
       m.add("recipe runs on " + r.recipeGpus() + " GPUs, the deployment has " + d.gpuTotal()

@@ -149,8 +149,9 @@ public final class AiperfVersionResolver {
     try {
       response = fetcher.fetch(url);
     } catch (IOException | RuntimeException e) {
-      log.block(BlockerCode.AIPERF_INDEX_UNAVAILABLE, "package index " + url + ": " + describe(e)
-          + "; without a reachable index pin the version with --aiperf-version X.Y.Z");
+      log.block(BlockerCode.AIPERF_INDEX_UNAVAILABLE, "package index " + url + ": cannot fetch ("
+          + describe(e) + "); without a reachable index, pin the version with --aiperf-version"
+          + " X.Y.Z");
       return Optional.empty();
     }
     if (response.status() != 200) {
