@@ -176,6 +176,10 @@ public final class WorkloadSourceSelector {
       m.add("recipe runs on " + r.recipeGpus() + " GPUs, the deployment has " + d.gpuTotal()
           + "; concurrency scaled per GPU");
     }
+    if (t.hasConcurrency() || t.hasRequestRate()) {
+      m.add("the user's traffic controls (" + loadControls(t, false) + ") are not used: a proxy"
+          + " runs the recipe's load (give input_tokens and output_tokens for user_static)");
+    }
     if (!"chat".equals(w.profileType())) {
       m.add("profile type '" + w.profileType() + "' traffic is not represented by a single-turn"
           + " synthetic shape");

@@ -331,7 +331,8 @@ class PlanServiceTest {
     assertThat(plan.at("/workload/proxy/rationale").asString()).contains("input length 7000");
     assertThat(plan.at("/workload/proxy/mismatches").toString())
         .contains("user input_tokens 7000 vs recipe ISL 8192")
-        .contains("recipe runs on 4 GPUs, the deployment has 2");
+        .contains("recipe runs on 4 GPUs, the deployment has 2")
+        .contains("recipe written for RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic (same family)");
     assertThat(plan.at("/workload/synthetic/isl").asInt()).isEqualTo(8192);
     assertThat(plan.at("/workload/synthetic/osl").asInt()).isEqualTo(1024);
     // 16 per GPU x 2 GPUs
@@ -340,13 +341,17 @@ class PlanServiceTest {
   }
 
   @Test
-  @DisplayName("the proxy follows the user's shape: a short prompt with long output picks gpt-oss 128/1000")
+  @DisplayName("the proxy follows the user's shape: a 150-token prompt picks gpt-oss 128/1000 over the qwen shapes")
   void recipeProxyShape() throws IOException {
     JsonNode plan = read(plan("""
         profile: {name: p, type: chat}
-        traffic: {input_tokens: 150, output_tokens: 900}
+        traffic: {input_tokens: 150, concurrency: [8]}
         """, b -> {}).planPath());
+    assertThat(plan.at("/workload/proxy/mismatches").toString())
+        .contains("traffic controls (concurrency [8]) are not used");
     assertThat(plan.at("/workload/proxy/recipe").asString()).isEqualTo("gpt-oss-120b/128-1000");
+    assertThat(plan.at("/workload/proxy/mismatches").toString())
+        .contains("recipe written for openai/gpt-oss-120b, the deployment serves Qwen/Qwen3-0.6B");
   }
 
   @Test
