@@ -379,6 +379,21 @@ final class JsonlLineParser {
         p += n + 2;
         continue;
       }
+      // 7 to 15 digits followed by ", " (ids of large traces): two 8-byte reads
+      if (n >= 7) {
+        long w2 = (long) LONGS.get(b, p + 8);
+        int n2 = n == 8 ? leadingDigits(w2) : 0;
+        int len = n + n2;
+        if (n2 < 8 && b[p + len] == ',' && b[p + len + 1] == ' ' && (w & 0xFF) != '0') {
+          long value = n == 7 ? eightDigits(w << 8) : eightDigits(w);
+          if (n2 > 0) {
+            value = value * POWERS_OF_TEN[n2] + eightDigits(w2 << ((8 - n2) << 3));
+          }
+          ids[count++] = value;
+          p += len + 2;
+          continue;
+        }
+      }
       p = skipWs(p);
       int fast = fastNonNegative(p);
       byte c = b[p];
