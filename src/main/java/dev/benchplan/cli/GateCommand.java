@@ -93,8 +93,9 @@ public final class GateCommand implements Callable<Integer> {
     }
     RequestSummary r = v.requests();
     if (r.status() != Status.SKIP) {
-      out.printf(Locale.ROOT, "  %-5s request-error-rate: %s failed of %s (max %s)%n", r.status().json(),
-          plain(r.errors()), r.total() == null ? "unknown" : plain(r.total()), plain(r.maxErrorRate()));
+      out.printf(Locale.ROOT, "  %-5s request-error-rate: %s of %s requests failed (%s), max %s%n", r.status().json(),
+          plain(r.errors()), r.total() == null ? "unknown" : plain(r.total()),
+          r.errorRate() == null ? "rate unknown" : percent(r.errorRate()), percent(r.maxErrorRate()));
     }
     for (String ignored : v.ignored()) {
       out.println("  ignored " + ignored);
@@ -107,6 +108,10 @@ public final class GateCommand implements Callable<Integer> {
       out.println("reports: " + outcome.reportDir().resolve(VerdictReports.VERDICT) + ", "
           + outcome.reportDir().resolve(VerdictReports.CTRF) + ", " + outcome.reportDir().resolve(VerdictReports.JUNIT));
     }
+  }
+
+  private static String percent(BigDecimal fraction) {
+    return fraction.movePointRight(2).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString() + "%";
   }
 
   private static String plain(BigDecimal v) {

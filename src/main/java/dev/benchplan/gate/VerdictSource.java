@@ -24,7 +24,7 @@ public record VerdictSource(
   /** The source of a verdict on an export. */
   public static VerdictSource of(AiperfExport export) {
     return new VerdictSource(
-        export.path().toString(), export.sha256(), export.aiperfVersion(), export.layout().jsonName(),
+        export.path().toAbsolutePath().normalize().toString(), export.sha256(), export.aiperfVersion(), export.layout().jsonName(),
         export.schemaVersion(), export.wasCancelled());
   }
 

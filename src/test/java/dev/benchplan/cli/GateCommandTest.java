@@ -44,7 +44,7 @@ class GateCommandTest {
     assertThat(r.out()).startsWith("verdict: PASS\n")
         .contains("pass  inference-throughput: output_token_throughput avg 50.0821 tokens/sec >= 45 (50 -10%)")
         .contains("pass  inference-ttft-p99: time_to_first_token p99 34.3443 ms <= 38.5 (35 +10%)")
-        .contains("request-error-rate: 0 failed of 64");
+        .contains("pass  request-error-rate: 0 of 64 requests failed (0%), max 1%");
     assertThat(r.err()).isEmpty();
   }
 
