@@ -109,6 +109,12 @@ final class JobWatch {
         ContainerStatus cs = containerStatus(pod);
 
         JobCondition failed = condition(job, "Failed");
+        if ((failed != null || condition(job, "Complete") != null) && pod != null) {
+          // the Job and pod watches are separate streams: the Job's verdict can arrive before the
+          // pod's final status, which the record needs (exit code, finish time)
+          pod = fresh(pod);
+          cs = containerStatus(pod);
+        }
         if (failed != null) {
           String reason = "DeadlineExceeded".equals(failed.getReason()) ? "deadline-exceeded" : "job-failed";
           return new Result(reason, "Job " + namespace + "/" + jobName + " failed: " + failed.getReason()
@@ -188,6 +194,15 @@ final class JobWatch {
           .getMessage(), null, null, clock.instant());
     } finally {
       close(following);
+    }
+  }
+
+  private Pod fresh(Pod cached) {
+    try {
+      Pod p = client.pods().inNamespace(namespace).withName(cached.getMetadata().getName()).get();
+      return p == null ? cached : p;
+    } catch (KubernetesClientException e) {
+      return cached;
     }
   }
 

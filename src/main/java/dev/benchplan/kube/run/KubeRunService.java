@@ -77,7 +77,8 @@ final class KubeRunService implements RunService {
           + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
     }
 
-    try (KubernetesClient client = clients.open(request.context())) {
+    KubernetesClient client = clients.open(request.context());
+    try {
       String namespace = request.namespace() != null ? request.namespace()
           : perf.namespace() != null ? perf.namespace()
           : client.getNamespace() != null ? client.getNamespace() : "default";
@@ -133,6 +134,8 @@ final class KubeRunService implements RunService {
           // unregistering can only fail while the JVM is already shutting down: the hook then cleans up
         }
       }
+    } finally {
+      clients.release(client);
     }
   }
 

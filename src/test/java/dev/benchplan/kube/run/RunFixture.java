@@ -39,6 +39,7 @@ public final class RunFixture {
   public final List<ObjectNode> configMaps = new ArrayList<>();
   public ObjectNode job;
   private String namespace;
+  private String dgdNamespace = DGD_NAMESPACE;
 
   private RunFixture(Path root) {
     this.root = root;
@@ -48,23 +49,29 @@ public final class RunFixture {
 
   /** A fixture whose plan gates on throughput >= {@code minThroughput} and TTFT p99 <= {@code maxTtft}. */
   public static RunFixture create(Path root, String namespace, double minThroughput, double maxTtft) {
+    return create(root, namespace, DGD_NAMESPACE, minThroughput, maxTtft);
+  }
+
+  /** As {@link #create(Path, String, double, double)}, with the DGD in {@code dgdNamespace}. */
+  public static RunFixture create(Path root, String namespace, String dgdNamespace, double minThroughput, double maxTtft) {
     RunFixture f = new RunFixture(root);
     f.namespace = namespace;
-    f.plan = plan(minThroughput, maxTtft);
+    f.dgdNamespace = dgdNamespace;
+    f.plan = plan(minThroughput, maxTtft, dgdNamespace);
     f.writePlan();
     f.build();
     f.writePerf();
     return f;
   }
 
-  private static ObjectNode plan(double minThroughput, double maxTtft) {
+  private static ObjectNode plan(double minThroughput, double maxTtft, String dgdNamespace) {
     ObjectNode p = Json.JSON.createObjectNode();
     p.put("schema_version", "1.0");
     p.put("plan_id", SERIES + "-plan");
     p.put("series_id", SERIES);
     p.put("created_at", "2026-11-30T10:10:00Z");
     ObjectNode dep = p.putObject("deployment");
-    dep.put("namespace", DGD_NAMESPACE);
+    dep.put("namespace", dgdNamespace);
     dep.put("dgd_name", DGD);
     dep.put("endpoint_url", ENDPOINT);
     dep.put("served_model", "Qwen/Qwen3-0.6B");
@@ -149,7 +156,7 @@ public final class RunFixture {
     ann.put("benchplan.dev/plan-sha256", planSha());
     ann.put("benchplan.dev/endpoint", ENDPOINT);
     ann.put("benchplan.dev/aiperf-version", AIPERF_VERSION);
-    ann.put("benchplan.dev/dgd", DGD_NAMESPACE + "/" + DGD);
+    ann.put("benchplan.dev/dgd", dgdNamespace + "/" + DGD);
     ann.put("benchplan.dev/artifacts", "emptyDir");
     ObjectNode spec = j.putObject("spec");
     spec.put("backoffLimit", 0);
@@ -189,6 +196,20 @@ public final class RunFixture {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The Job's name in perf.yaml. */
+  public String jobName() {
+    return job.path("metadata").path("name").asString();
+  }
+
+  /**
+   * Renames the Job (as a fresh render would: a new run gets a new Job name). The real Job
+   * controller keeps its per-Job backoff keyed by namespace/name, so tests that run one after another
+   * against a real cluster each use their own name.
+   */
+  public RunFixture withJobName(String name) {
+    return editJob(j -> ((ObjectNode) j.get("metadata")).put("name", name));
   }
 
   public Path perfYaml() {
