@@ -120,6 +120,7 @@ public final class RunCommand implements Callable<Integer> {
     StringBuilder why = new StringBuilder();
     o.record().path("ineligible_reasons").forEach(r -> why.append(why.length() == 0 ? "" : "; ").append(r.asString()));
     out.println("evidence: " + (eligible ? "eligible" : "NOT eligible: " + why));
+    o.record().path("isolation").path("warnings").forEach(w -> out.println("warning: " + w.asString()));
     out.println("cleanup: " + String.join("; ", o.cleanup()));
   }
 }

@@ -100,6 +100,7 @@ final class KubeRunService implements RunService {
         }
         Job created = apply(client, perf, namespace, cleanup);
         Instant applied = clock.instant();
+        CollectWarmUp.start();
         progress.report("applied", "Job " + namespace + "/" + perf.jobName() + " and "
             + perf.configMapNames().size() + " ConfigMap(s)");
         try {
