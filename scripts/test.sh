@@ -28,9 +28,14 @@ cleanup() {
 trap cleanup EXIT
 
 if [ "${BENCHPLAN_SKIP_CLUSTER:-}" != "1" ] && [ -x scripts/kube-test-env.sh ]; then
-  log "starting the Kubernetes test environment"
+  # an environment someone started by hand (scripts/kube-test-env.sh up) is reused and left running
+  if scripts/kube-test-env.sh status >/dev/null 2>&1; then
+    log "reusing the running Kubernetes test environment"
+  else
+    log "starting the Kubernetes test environment"
+    started+=(kube-test-env.sh)
+  fi
   scripts/kube-test-env.sh up
-  started+=(kube-test-env.sh)
   eval "$(scripts/kube-test-env.sh env)"
   export KUBECONFIG BENCHPLAN_KUBE_TEST_ENV=1
 fi

@@ -1,18 +1,138 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.render.PlanRenderer;
+import dev.benchplan.render.RenderRequest;
+import dev.benchplan.render.RenderResult;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code benchplan render}: Render a plan into aiperf-config.yaml and a perf.yaml Kubernetes Job. */
-@Command(name = "render", mixinStandardHelpOptions = true, description = "Render a plan into aiperf-config.yaml and a perf.yaml Kubernetes Job.")
+/** {@code benchplan render}: a verified plan into aiperf-config.yaml and a perf.yaml Job. */
+@Command(
+    name = "render",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Render a plan into DEPLOY_ROOT/benchmark/aiperf-config.yaml and"
+          + " DEPLOY_ROOT/benchmark/perf.yaml (ConfigMaps, then one batch/v1 Job).",
+      "The plan must hash to --plan-sha256 and pass its schema; a trace it names must still hash"
+          + " to the recorded SHA-256. One Job measures one load point and one repetition."
+    })
 public final class RenderCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
 
+  @Spec CommandSpec spec;
+
+  @Option(names = "--plan", required = true, paramLabel = "PATH", description = "The plan JSON.")
+  Path plan;
+
+  @Option(
+      names = "--plan-sha256",
+      required = true,
+      paramLabel = "SHA",
+      description = "The plan's SHA-256 as recorded when it was written.")
+  String planSha256;
+
+  @Option(
+      names = "--deploy-root",
+      required = true,
+      paramLabel = "DIR",
+      description = "Existing folder; files go to DIR/benchmark/.")
+  Path deployRoot;
+
+  @Option(
+      names = "--namespace",
+      paramLabel = "NS",
+      description = "Namespace for the Job and ConfigMaps (default: the plan's deployment).")
+  String namespace;
+
+  @Option(
+      names = "--job-name",
+      paramLabel = "NAME",
+      description = "Job name (default: bp-<series>-<run-id>).")
+  String jobName;
+
+  @Option(
+      names = "--image",
+      paramLabel = "IMAGE",
+      description = "AIPerf image (default: the plan's); pinned, never latest.")
+  String image;
+
+  @Option(
+      names = "--artifacts",
+      paramLabel = "pvc:CLAIM[/SUBPATH]",
+      description = "Write artifacts to a PVC (default: an emptyDir; the summary reaches the log).")
+  String artifacts;
+
+  @Option(
+      names = "--trace-source",
+      paramLabel = "pvc:CLAIM/PATH|configmap",
+      description =
+          "How the trace reaches the pod (default: a ConfigMap when it fits under 900 KiB).")
+  String traceSource;
+
+  @Option(
+      names = "--load-point",
+      paramLabel = "VALUE",
+      description = "The concurrency or request rate to measure when the plan has several.")
+  String loadPoint;
+
   @Override
   public Integer call() {
-    throw new BenchplanException(ExitCode.INTERNAL, "'render' is not implemented yet");
+    RenderResult r =
+        PlanRenderer.render(
+            new RenderRequest(
+                plan,
+                planSha256,
+                deployRoot,
+                namespace,
+                jobName,
+                image,
+                artifacts,
+                traceSource,
+                loadPoint,
+                Clock.systemUTC(),
+                new SecureRandom()));
+    PrintWriter out = spec.commandLine().getOut();
+    if (format.json()) {
+      FormatMixin.printJson(out, toJson(r));
+    } else {
+      out.printf("aiperf-config.yaml  %s%n  sha256 %s%n", r.aiperfConfig(), r.aiperfConfigSha256());
+      out.printf("perf.yaml           %s%n  sha256 %s%n", r.perfYaml(), r.perfYamlSha256());
+      out.printf(
+          "job %s in namespace %s, run %s, AIPerf %s mode%s%n",
+          r.jobName(),
+          r.namespace(),
+          r.runId(),
+          r.mode(),
+          r.loadPoint() == null ? "" : ", load point " + r.loadPoint());
+      out.flush();
+    }
+    return ExitCode.OK;
+  }
+
+  private static Map<String, Object> toJson(RenderResult r) {
+    Map<String, Object> sha = new LinkedHashMap<>();
+    sha.put("aiperf_config", r.aiperfConfigSha256());
+    sha.put("perf_yaml", r.perfYamlSha256());
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("aiperf_config", r.aiperfConfig().toString());
+    m.put("perf_yaml", r.perfYaml().toString());
+    m.put("sha256", sha);
+    m.put("job_name", r.jobName());
+    m.put("namespace", r.namespace());
+    m.put("mode", r.mode());
+    m.put("run_id", r.runId());
+    m.put("load_point", r.loadPoint());
+    return m;
   }
 }

@@ -1,18 +1,113 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.trace.ScanProgress;
+import dev.benchplan.trace.TraceReport;
+import dev.benchplan.trace.TraceReportText;
+import dev.benchplan.trace.TraceScanOptions;
+import dev.benchplan.trace.TraceScanner;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code benchplan inspect}: Validate, hash and characterise a Mooncake trace in one streaming pass. */
-@Command(name = "inspect", mixinStandardHelpOptions = true, description = "Validate, hash and characterise a Mooncake trace in one streaming pass.")
+/** {@code benchplan trace inspect}: validate, hash and characterise a Mooncake trace in one pass. */
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Validate, hash and characterise a Mooncake-format JSONL trace in one streaming pass.",
+      "Exit 0 when the trace is valid, 2 when it has problems (the report is still printed) or"
+          + " cannot be read."
+    })
 public final class TraceInspectCommand implements Callable<Integer> {
+  /** Progress is shown only for files at least this large (and only on a terminal). */
+  static final long PROGRESS_MIN_BYTES = 50L << 20;
+
+  @Spec CommandSpec spec;
   @Mixin FormatMixin format;
+
+  @Parameters(index = "0", paramLabel = "TRACE", description = "The trace (JSONL, one request per line).")
+  Path trace;
+
+  @Option(
+      names = "--block-size",
+      defaultValue = "512",
+      paramLabel = "N",
+      description = "Tokens per hash block (default: ${DEFAULT-VALUE}).")
+  int blockSize;
+
+  @Option(
+      names = "--max-context",
+      paramLabel = "N",
+      description = "Count (never drop) rows whose input_length + output_length exceed N tokens.")
+  Long maxContext;
 
   @Override
   public Integer call() {
-    throw new BenchplanException(ExitCode.INTERNAL, "'inspect' is not implemented yet");
+    TraceScanOptions options = new TraceScanOptions(blockSize, maxContext, null, null);
+    PrintWriter err = spec.commandLine().getErr();
+    ScanProgress progress = showProgress() ? new TerminalProgress(err) : ScanProgress.NONE;
+    TraceReport report = TraceScanner.scan(trace, options, progress);
+    if (progress instanceof TerminalProgress t) {
+      t.finish();
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (format.json()) {
+      out.println(report.toJsonText());
+    } else {
+      out.print(TraceReportText.render(report));
+    }
+    out.flush();
+    return report.valid() ? ExitCode.OK : ExitCode.INVALID;
+  }
+
+  private boolean showProgress() {
+    try {
+      return System.console() != null && Files.size(trace) >= PROGRESS_MIN_BYTES;
+    } catch (java.io.IOException e) {
+      return false; // the scan reports an unreadable file with its own message
+    }
+  }
+
+  /** Rows/s and percent of bytes on one rewritten stderr line, at most a few times a second. */
+  private static final class TerminalProgress implements ScanProgress {
+    private final PrintWriter err;
+    private final long started = System.nanoTime();
+    private long lastShown;
+    private boolean shown;
+
+    TerminalProgress(PrintWriter err) {
+      this.err = err;
+    }
+
+    @Override
+    public void update(long bytesDone, long totalBytes, long rows) {
+      long now = System.nanoTime();
+      if (now - lastShown < 250_000_000L) {
+        return;
+      }
+      lastShown = now;
+      shown = true;
+      double seconds = Math.max(1e-9, (now - started) / 1e9);
+      err.printf(Locale.ROOT, "\rtrace inspect: %3.0f%% of %,d bytes, %,d rows (%,.0f rows/s)",
+          totalBytes == 0 ? 100.0 : 100.0 * bytesDone / totalBytes, totalBytes, rows,
+          rows / seconds);
+      err.flush();
+    }
+
+    void finish() {
+      if (shown) {
+        err.print("\r\033[K");
+        err.flush();
+      }
+    }
   }
 }

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Benchmark of `benchplan trace inspect` (issue 2's performance targets), measured in one run:
+#   - generates a ~45 MB and a ~450 MB Mooncake-format trace in a temp dir (the real conversation
+#     trace from ../shared/data/mooncake repeated, each copy's timestamps and hash ids shifted past
+#     the previous copy's, so the trace stays monotonic and every copy adds new unique blocks);
+#   - on each: `bin/benchplan trace inspect` (wall time, peak RSS via /usr/bin/time -v),
+#     `openssl dgst -sha256`, and a straightforward Python json + hashlib reader when python3 exists;
+#   - prints a table with MB/s and ms/MB, and checks the targets: benchplan <= 2x OpenSSL on the
+#     450 MB file, peak RSS <= 512 MB, time per MB flat from 45 MB to 450 MB.
+# The generated files are deleted afterwards.
+#
+# Environment: BENCH_REPEAT (runs per tool and size, best kept; default 3), BENCH_PYTHON=0 to skip
+# the Python reader, BENCH_SIZES_MB (default "45 450"), BENCH_TMP (parent of the temp dir).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+
+repeat="${BENCH_REPEAT:-3}"
+sizes="${BENCH_SIZES_MB:-45 450}"
+base="${BENCHPLAN_SHARED_DATA:-$root/../shared/data}/mooncake/conversation_trace.jsonl"
+
+log() { printf '[bench-trace] %s\n' "$*" >&2; }
+
+[ -f "$base" ] || { log "missing $base (the Mooncake conversation trace)"; exit 2; }
+command -v openssl >/dev/null || { log "openssl is required"; exit 2; }
+if [ ! -x /usr/bin/time ]; then
+  log "installing the Debian 'time' package (for /usr/bin/time -v)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
+fi
+if [ ! -f target/benchplan.jar ]; then
+  log "building target/benchplan.jar"
+  mvn -q -B -DskipTests package
+fi
+
+tmp="$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/bench-trace.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+
+# --- trace generator (Java single-file program: fast, no extra dependency) ---
+cat >"$tmp/GenTrace.java" <<'EOF'
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.*;
+import java.util.*;
+import java.util.regex.*;
+
+/** Repeats a Mooncake trace until it reaches a size, shifting timestamps and hash ids per copy. */
+public class GenTrace {
+  public static void main(String[] args) throws IOException {
+    Path base = Paths.get(args[0]);
+    Path out = Paths.get(args[1]);
+    long target = Long.parseLong(args[2]);
+    Pattern num = Pattern.compile("\"(timestamp|input_length|output_length)\"\\s*:\\s*(\\d+)");
+    Pattern ids = Pattern.compile("\"hash_ids\"\\s*:\\s*\\[([^\\]]*)\\]");
+    List<long[]> rows = new ArrayList<>();
+    List<long[]> hashes = new ArrayList<>();
+    long maxTs = 0, maxId = 0, baseBytes = Files.size(base);
+    for (String line : Files.readAllLines(base, StandardCharsets.UTF_8)) {
+      if (line.isBlank()) continue;
+      long[] r = new long[3];
+      Matcher m = num.matcher(line);
+      while (m.find()) {
+        int k = m.group(1).equals("timestamp") ? 0 : m.group(1).equals("input_length") ? 1 : 2;
+        r[k] = Long.parseLong(m.group(2));
+      }
+      Matcher h = ids.matcher(line);
+      long[] hs = new long[0];
+      if (h.find() && !h.group(1).isBlank()) {
+        hs = Arrays.stream(h.group(1).split(",")).map(String::trim).mapToLong(Long::parseLong).toArray();
+      }
+      for (long x : hs) maxId = Math.max(maxId, x);
+      maxTs = Math.max(maxTs, r[0]);
+      rows.add(r);
+      hashes.add(hs);
+    }
+    long copies = Math.max(1, Math.round((double) target / baseBytes));
+    try (Writer w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(out), StandardCharsets.UTF_8), 1 << 20)) {
+      StringBuilder sb = new StringBuilder(1 << 16);
+      for (long c = 0; c < copies; c++) {
+        long tsShift = c * (maxTs + 1), idShift = c * (maxId + 1);
+        for (int i = 0; i < rows.size(); i++) {
+          long[] r = rows.get(i);
+          sb.setLength(0);
+          sb.append("{\"timestamp\": ").append(r[0] + tsShift)
+            .append(", \"input_length\": ").append(r[1])
+            .append(", \"output_length\": ").append(r[2])
+            .append(", \"hash_ids\": [");
+          long[] hs = hashes.get(i);
+          for (int j = 0; j < hs.length; j++) {
+            if (j > 0) sb.append(", ");
+            sb.append(hs[j] + idShift);
+          }
+          sb.append("]}\n");
+          w.append(sb);
+        }
+      }
+    }
+    System.out.println(copies);
+  }
+}
+EOF
+
+# --- the straightforward Python reader the issue compares with ---
+cat >"$tmp/naive_reader.py" <<'EOF'
+import hashlib, json, sys
+path = sys.argv[1]
+digest = hashlib.sha256()
+inputs, outputs, blocks, rows = [], [], set(), 0
+with open(path, "rb") as f:
+    for raw in f:
+        digest.update(raw)
+        if not raw.strip():
+            continue
+        row = json.loads(raw)
+        rows += 1
+        inputs.append(row["input_length"])
+        outputs.append(row.get("output_length", 0))
+        blocks.update(row.get("hash_ids", ()))
+inputs.sort(); outputs.sort()
+print(json.dumps({"sha256": digest.hexdigest(), "rows": rows, "unique_blocks": len(blocks),
+                  "input_p50": inputs[len(inputs) // 2], "output_p50": outputs[len(outputs) // 2]}))
+EOF
+
+now_ns() { date +%s%N; }
+
+# run LABEL OUTFILE CMD...: runs CMD under /usr/bin/time -v; sets run_s (wall seconds, from the
+# clock around it) and run_rss_mb (peak RSS); fails the benchmark if CMD fails unexpectedly
+run() {
+  local label="$1" outfile="$2"; shift 2
+  local t0 t1 rc=0
+  t0=$(now_ns)
+  /usr/bin/time -v -o "$tmp/time.txt" "$@" >"$outfile" 2>"$tmp/stderr.txt" || rc=$?
+  t1=$(now_ns)
+  if [ "$rc" -ne 0 ]; then
+    log "$label failed (exit $rc):"; cat "$tmp/stderr.txt" >&2; exit 1
+  fi
+  run_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  run_rss_mb=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$tmp/time.txt")
+}
+
+# best LABEL OUTFILE CMD...: best wall time of $repeat runs (and that run's RSS)
+best() {
+  local label="$1" outfile="$2"; shift 2
+  best_s=""; best_rss=""
+  for _ in $(seq "$repeat"); do
+    run "$label" "$outfile" "$@"
+    if [ -z "$best_s" ] || awk -v a="$run_s" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then
+      best_s="$run_s"; best_rss="$run_rss_mb"
+    fi
+  done
+}
+
+results="$tmp/results.tsv"
+: >"$results"
+java_bin="java"; [ -n "${JAVA_HOME:-}" ] && java_bin="$JAVA_HOME/bin/java"
+
+for mb in $sizes; do
+  trace="$tmp/trace-${mb}mb.jsonl"
+  log "generating ~${mb} MB trace from $(basename "$base")"
+  copies=$("$java_bin" "$tmp/GenTrace.java" "$base" "$trace" $((mb * 1000 * 1000)))
+  bytes=$(stat -c %s "$trace")
+  rows=$(wc -l <"$trace")
+  log "  $bytes bytes, $rows rows ($copies copies); warming the page cache"
+  cat "$trace" >/dev/null
+
+  best "benchplan" "$tmp/report.json" bin/benchplan trace inspect "$trace" --format json
+  echo -e "$mb\t$bytes\tbenchplan trace inspect\t$best_s\t$best_rss" >>"$results"
+  bp_sha=$(grep -o '"sha256" : "[0-9a-f]*"' "$tmp/report.json" | grep -o '[0-9a-f]\{64\}')
+  bp_rows=$(grep -o '"rows" : [0-9]*' "$tmp/report.json" | head -1 | grep -o '[0-9]*$')
+
+  best "openssl" "$tmp/openssl.txt" openssl dgst -sha256 "$trace"
+  echo -e "$mb\t$bytes\topenssl dgst -sha256\t$best_s\t$best_rss" >>"$results"
+  ssl_sha=$(grep -o '[0-9a-f]\{64\}' "$tmp/openssl.txt")
+  [ "$bp_sha" = "$ssl_sha" ] || { log "SHA-256 mismatch: benchplan $bp_sha, openssl $ssl_sha"; exit 1; }
+  [ "$bp_rows" = "$rows" ] || { log "row count mismatch: benchplan $bp_rows, wc -l $rows"; exit 1; }
+
+  if command -v python3 >/dev/null && [ "${BENCH_PYTHON:-1}" != "0" ]; then
+    run "python" "$tmp/python.json" python3 "$tmp/naive_reader.py" "$trace"
+    echo -e "$mb\t$bytes\tpython3 json+hashlib (1 run)\t$run_s\t$run_rss_mb" >>"$results"
+    grep -q "\"sha256\": \"$ssl_sha\"" "$tmp/python.json" || { log "python SHA-256 mismatch"; exit 1; }
+  fi
+  rm -f "$trace"
+done
+
+echo
+echo "trace inspect benchmark ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); best of $repeat runs; $(date -u +%Y-%m-%dT%H:%M:%SZ))"
+awk -F'\t' '
+  { mb = $2 / 1e6; s = $4
+    printf "%-8s %-32s %9.3f s %9.1f MB/s %8.2f ms/MB %7d MB RSS\n", sprintf("%.0f MB", mb), $3, s, mb / s, 1000 * s / mb, $5
+    if ($3 ~ /^benchplan/) { bp[$1] = s; bpms[$1] = 1000 * s / mb; bprss[$1] = $5 }
+    if ($3 ~ /^openssl/) { ssl[$1] = s }
+    sizes[$1] = 1 }
+  END {
+    n = 0; small = ""; large = ""
+    for (k in sizes) { n++; if (small == "" || k + 0 < small + 0) small = k; if (large == "" || k + 0 > large + 0) large = k }
+    print ""
+    ratio = bp[large] / ssl[large]
+    printf "target: benchplan <= 2x openssl on %s MB: %.2fx -> %s\n", large, ratio, ratio <= 2 ? "MET" : "MISSED"
+    maxrss = 0; for (k in bprss) if (bprss[k] > maxrss) maxrss = bprss[k]
+    printf "target: peak RSS <= 512 MB: %d MB -> %s\n", maxrss, maxrss <= 512 ? "MET" : "MISSED"
+    if (n > 1) {
+      flat = bpms[large] / bpms[small]
+      printf "target: ms/MB flat from %s to %s MB: %.2f -> %.2f ms/MB (ratio %.2f) -> %s\n", small, large, bpms[small], bpms[large], flat, flat <= 1.25 ? "MET" : "MISSED"
+    }
+  }' "$results"

@@ -1,0 +1,145 @@
+package dev.benchplan.render;
+
+import dev.benchplan.aiperf.config.AiperfSettings;
+import dev.benchplan.aiperf.config.Dataset;
+import dev.benchplan.aiperf.config.Endpoint;
+import dev.benchplan.aiperf.config.EndpointType;
+import dev.benchplan.aiperf.config.Phase;
+import dev.benchplan.aiperf.config.PhaseType;
+
+/**
+ * Maps a plan and one load point to the AIPerf settings of one run: the measured phase bounded by
+ * the plan's request count and by its duration (or, without one, its measurement limit), preceded
+ * by a bounded warmup phase excluded from results.
+ */
+public final class AiperfSettingsFactory {
+  /**
+   * Synthetic prompts generated when the plan bounds the run only by time: enough that prompts
+   * are rarely reused, so a warm prefix cache cannot inflate results.
+   */
+  public static final int DURATION_BOUND_SYNTHETIC_ENTRIES = 10_000;
+
+  private AiperfSettingsFactory() {}
+
+  /**
+   * The settings of one run.
+   *
+   * @param tracePathInPod where the trace is readable in the pod (trace workloads), else null
+   * @param artifactDir the run's artifact folder in the pod
+   */
+  public static AiperfSettings forRun(
+      RenderPlan plan, LoadPoint point, String tracePathInPod, String artifactDir) {
+    RenderPlan.Experiment e = plan.experiment();
+    int timeout = e.requestTimeoutS() != null ? e.requestTimeoutS() : e.measurementLimitS();
+    Endpoint endpoint =
+        new Endpoint(
+            plan.deployment().endpointUrl(),
+            EndpointType.of(plan.endpoint().type()),
+            plan.endpoint().path(),
+            plan.endpoint().streaming(),
+            timeout);
+
+    Dataset dataset;
+    boolean ignoreEos = false;
+    if (usesTrace(plan)) {
+      dataset = new Dataset.MooncakeTrace(tracePathInPod);
+    } else {
+      RenderPlan.Synthetic syn = plan.workload().synthetic();
+      int entries =
+          e.requestCount() != null
+              ? e.requestCount() + e.warmupRequests()
+              : DURATION_BOUND_SYNTHETIC_ENTRIES;
+      dataset = new Dataset.Synthetic(syn.isl(), syn.islStddev(), syn.osl(), syn.oslStddev(), entries);
+      ignoreEos = syn.ignoreEos();
+    }
+
+    int duration =
+        e.durationS() != null ? Math.min(e.durationS(), e.measurementLimitS()) : e.measurementLimitS();
+    Phase profiling;
+    Phase warmup = null;
+    int warmupCount = e.warmupRequests();
+    switch (e.measurementMode()) {
+      case "closed_loop" -> {
+        profiling =
+            new Phase(
+                PhaseType.CONCURRENCY,
+                point.concurrency(),
+                null,
+                e.requestCount(),
+                duration,
+                JobBudget.GRACE_PERIOD_SECONDS,
+                null);
+        if (warmupCount > 0) {
+          warmup =
+              new Phase(
+                  PhaseType.CONCURRENCY,
+                  Math.min(point.concurrency(), warmupCount),
+                  null,
+                  warmupCount,
+                  JobBudget.WARMUP_LIMIT_SECONDS,
+                  null,
+                  null);
+        }
+      }
+      case "open_loop" -> {
+        PhaseType type =
+            "constant".equals(e.arrivalPattern()) ? PhaseType.CONSTANT : PhaseType.POISSON;
+        profiling =
+            new Phase(
+                type,
+                null,
+                point.rate(),
+                e.requestCount(),
+                duration,
+                JobBudget.GRACE_PERIOD_SECONDS,
+                null);
+        if (warmupCount > 0) {
+          warmup =
+              new Phase(
+                  type, null, point.rate(), warmupCount, JobBudget.WARMUP_LIMIT_SECONDS, null, null);
+        }
+      }
+      default -> {
+        RenderPlan.Window w = plan.workload().trace().window();
+        profiling =
+            new Phase(
+                PhaseType.FIXED_SCHEDULE,
+                null,
+                null,
+                null,
+                duration,
+                JobBudget.GRACE_PERIOD_SECONDS,
+                w == null ? null : new Phase.ReplayWindow(w.startMs(), w.endMs()));
+        if (warmupCount > 0) {
+          // the trace's timing has no concurrency to copy: warm up one request at a time
+          warmup =
+              new Phase(
+                  PhaseType.CONCURRENCY,
+                  1,
+                  null,
+                  warmupCount,
+                  JobBudget.WARMUP_LIMIT_SECONDS,
+                  null,
+                  null);
+        }
+      }
+    }
+    return new AiperfSettings(
+        plan.deployment().servedModel(),
+        endpoint,
+        plan.deployment().tokenizer(),
+        dataset,
+        ignoreEos,
+        warmup,
+        profiling,
+        plan.goodput(),
+        plan.experiment().seed(),
+        artifactDir);
+  }
+
+  /** True when the prompts come from the plan's trace (a user trace), not synthetic lengths. */
+  public static boolean usesTrace(RenderPlan plan) {
+    return plan.workload().trace() != null
+        && ("user_trace".equals(plan.workload().source()) || plan.workload().synthetic() == null);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.benchplan.render;
+
+import dev.benchplan.error.BenchplanException;
+import java.util.regex.Pattern;
+
+/** Kubernetes naming rules render checks before it writes anything. */
+public final class KubeNames {
+  private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern LABEL_VALUE =
+      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
+  private static final Pattern DNS1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+  /** The longest DNS-1123 label (namespace, Job name). */
+  public static final int MAX_LABEL = 63;
+
+  private KubeNames() {}
+
+  /** True for a DNS-1123 label of at most 63 characters. */
+  public static boolean isDns1123Label(String s) {
+    return s != null && s.length() <= MAX_LABEL && DNS1123_LABEL.matcher(s).matches();
+  }
+
+  /** True for a DNS-1123 subdomain (PVC names) of at most 253 characters. */
+  public static boolean isDns1123Subdomain(String s) {
+    return s != null && s.length() <= 253 && DNS1123_SUBDOMAIN.matcher(s).matches();
+  }
+
+  /** Throws invalid input unless {@code value} is a DNS-1123 label; {@code what} names it. */
+  public static String requireDns1123Label(String value, String what) {
+    if (!isDns1123Label(value)) {
+      throw BenchplanException.invalid(
+          what + ": '" + value + "' is not a valid Kubernetes name: expected a DNS-1123 label"
+              + " (lowercase letters, digits and '-', starting and ending with a letter or digit,"
+              + " at most 63 characters)");
+    }
+    return value;
+  }
+
+  /** Throws invalid input unless {@code value} is a valid label value; {@code what} names it. */
+  public static String requireLabelValue(String value, String what) {
+    if (value == null || value.length() > MAX_LABEL || !LABEL_VALUE.matcher(value).matches()) {
+      throw BenchplanException.invalid(
+          what + ": '" + value + "' cannot be a Kubernetes label value: expected at most 63"
+              + " characters of letters, digits, '-', '_' and '.', starting and ending with a"
+              + " letter or digit");
+    }
+    return value;
+  }
+
+  /**
+   * The series as a label value: the series ID itself when it is one, else its first characters
+   * plus 8 hex of its SHA-256, so every plan the schema allows can be rendered (the full ID stays
+   * in the {@code benchplan.dev/series} annotation).
+   */
+  public static String seriesLabel(String seriesId) {
+    if (seriesId.length() <= MAX_LABEL && LABEL_VALUE.matcher(seriesId).matches()) {
+      return seriesId;
+    }
+    String hash =
+        dev.benchplan.json.Sha256.hex(seriesId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .substring(0, 8);
+    String head = seriesId.substring(0, Math.min(seriesId.length(), 50)).replaceAll("[^a-z0-9]+$", "");
+    return head + "-" + hash;
+  }
+
+  /**
+   * The Job name for a series and run: {@code bp-<series>-<run-id lowercased>}, the series cut so
+   * the whole fits 63 characters and its characters mapped to the DNS-1123 alphabet.
+   */
+  public static String jobName(String seriesId, RunId runId) {
+    String suffix = "-" + runId.value().toLowerCase(java.util.Locale.ROOT);
+    String prefix = "bp-";
+    int room = MAX_LABEL - prefix.length() - suffix.length();
+    String series = seriesId.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+    series = series.replaceAll("-{2,}", "-");
+    if (series.length() > room) {
+      series = series.substring(0, room);
+    }
+    series = series.replaceAll("^-+", "").replaceAll("-+$", "");
+    String name = series.isEmpty() ? "bp" + suffix : prefix + series + suffix;
+    if (!isDns1123Label(name)) {
+      throw new IllegalStateException("derived job name is not DNS-1123: " + name);
+    }
+    return name;
+  }
+}

@@ -1,0 +1,113 @@
+package dev.benchplan.render;
+
+import dev.benchplan.error.BenchplanException;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The one load point a Job measures: a concurrency (closed loop), a request rate (open loop), or
+ * none (fixed-schedule replay keeps the trace's own timing).
+ */
+public record LoadPoint(Integer concurrency, BigDecimal rate) {
+  public LoadPoint {
+    if (concurrency != null && rate != null) {
+      throw new IllegalArgumentException("a load point is a concurrency or a rate, not both");
+    }
+  }
+
+  /** No load point: the trace's timestamps set the load. */
+  public static LoadPoint none() {
+    return new LoadPoint(null, null);
+  }
+
+  /** The value as printed ({@code 16}, {@code 2.5}), or null for none. */
+  public String describe() {
+    if (concurrency != null) {
+      return concurrency.toString();
+    }
+    return rate == null ? null : plain(rate);
+  }
+
+  /**
+   * Picks the point to measure. A plan with one point needs no choice; a grid of several needs
+   * {@code requested}, which must be one of them.
+   */
+  public static LoadPoint select(RenderPlan.Experiment e, String requested, String source) {
+    switch (e.measurementMode()) {
+      case "closed_loop" -> {
+        List<Integer> points = e.concurrency();
+        Integer chosen = null;
+        if (requested != null) {
+          for (Integer p : points) {
+            if (requested.trim().equals(p.toString())) {
+              chosen = p;
+            }
+          }
+          if (chosen == null) {
+            throw BenchplanException.invalid(
+                "--load-point '" + requested + "': not a concurrency point of " + source
+                    + " /experiment/concurrency: expected one of " + points);
+          }
+        } else if (points.size() == 1) {
+          chosen = points.get(0);
+        } else {
+          throw gridBlocker(source, "/experiment/concurrency", points.toString());
+        }
+        return new LoadPoint(chosen, null);
+      }
+      case "open_loop" -> {
+        List<BigDecimal> points = e.requestRate();
+        BigDecimal chosen = null;
+        String shown = points.stream().map(LoadPoint::plain).collect(Collectors.joining(", ", "[", "]"));
+        if (requested != null) {
+          BigDecimal value;
+          try {
+            value = new BigDecimal(requested.trim());
+          } catch (NumberFormatException ex) {
+            throw BenchplanException.invalid(
+                "--load-point '" + requested + "': not a number: expected one of " + shown);
+          }
+          for (BigDecimal p : points) {
+            if (p.compareTo(value) == 0) {
+              chosen = p;
+            }
+          }
+          if (chosen == null) {
+            throw BenchplanException.invalid(
+                "--load-point '" + requested + "': not a request rate of " + source
+                    + " /experiment/request_rate: expected one of " + shown);
+          }
+        } else if (points.size() == 1) {
+          chosen = points.get(0);
+        } else {
+          throw gridBlocker(source, "/experiment/request_rate", shown);
+        }
+        return new LoadPoint(null, chosen);
+      }
+      default -> {
+        if (requested != null) {
+          throw BenchplanException.invalid(
+              "--load-point '" + requested + "': " + source
+                  + " /experiment/measurement_mode is fixed_schedule, which replays the trace's"
+                  + " own timing: expected no --load-point");
+        }
+        return none();
+      }
+    }
+  }
+
+  private static BenchplanException gridBlocker(String source, String pointer, String points) {
+    return BenchplanException.invalid(
+        source + ": " + pointer + " holds several load points " + points
+            + "; one Job measures one point: expected --load-point with one of them");
+  }
+
+  static String plain(BigDecimal value) {
+    BigDecimal v = value.stripTrailingZeros();
+    if (v.scale() < 0) {
+      v = v.setScale(0);
+    }
+    return v.toPlainString();
+  }
+}

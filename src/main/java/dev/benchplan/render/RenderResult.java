@@ -1,0 +1,27 @@
+package dev.benchplan.render;
+
+import java.nio.file.Path;
+
+/**
+ * What render wrote.
+ *
+ * @param aiperfConfig the aiperf-config.yaml path
+ * @param aiperfConfigSha256 its SHA-256
+ * @param perfYaml the perf.yaml path
+ * @param perfYamlSha256 its SHA-256
+ * @param jobName the Job's name
+ * @param namespace where the objects go
+ * @param mode {@code config} or {@code flags}
+ * @param runId the run id chosen at render time
+ * @param loadPoint the measured load point, or null for a fixed-schedule replay
+ */
+public record RenderResult(
+    Path aiperfConfig,
+    String aiperfConfigSha256,
+    Path perfYaml,
+    String perfYamlSha256,
+    String jobName,
+    String namespace,
+    String mode,
+    String runId,
+    String loadPoint) {}

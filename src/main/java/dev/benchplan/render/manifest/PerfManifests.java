@@ -1,0 +1,211 @@
+package dev.benchplan.render.manifest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Builds the perf.yaml objects: the ConfigMap with aiperf-config.yaml, the trace ConfigMap when
+ * the trace travels in one, then exactly one batch/v1 Job (always last).
+ */
+public final class PerfManifests {
+  /** The AIPerf container's name (a contract with {@code run}). */
+  public static final String CONTAINER = "aiperf";
+  /** The artifact volume's name (a contract with {@code run}). */
+  public static final String ARTIFACTS_VOLUME = "artifacts";
+  /** The pod label the Dynamo operator puts on every pod of a DGD. */
+  public static final String DGD_POD_LABEL = "nvidia.com/dynamo-graph-deployment-name";
+  /** Requested CPU for the AIPerf client (its workers are processes). */
+  public static final String CPU_REQUEST = "4";
+  /** Requested memory for the AIPerf client. */
+  public static final String MEMORY_REQUEST = "8Gi";
+  /** Memory limit for the AIPerf client (no CPU limit: throttling would distort latency). */
+  public static final String MEMORY_LIMIT = "16Gi";
+  /** Environment variable carrying the Hugging Face token for the tokenizer download. */
+  public static final String HF_TOKEN_ENV = "HF_TOKEN";
+  /** The key of the token inside the Secret (as Dynamo's hf-token-secret stores it). */
+  public static final String HF_TOKEN_KEY = "HF_TOKEN";
+
+  static final String CONFIG_DIR = "/benchplan/config";
+  static final String CONFIG_KEY = "aiperf-config.yaml";
+  static final String TRACE_DIR = "/benchplan/trace";
+  static final String TRACE_KEY = "trace.jsonl";
+  /** The artifact volume's mount point; each run writes to {@code /artifacts/<run-id>}. */
+  public static final String ARTIFACTS_ROOT = "/artifacts";
+  static final String HF_HOME = "/benchplan/hf-home";
+
+  private PerfManifests() {}
+
+  /** The in-pod path of the trace for a trace volume. */
+  public static String tracePathInPod(TraceVolume trace) {
+    if (trace instanceof TraceVolume.OnClaim claim) {
+      return TRACE_DIR + "/" + claim.path();
+    }
+    return TRACE_DIR + "/" + TRACE_KEY;
+  }
+
+  /** The in-pod path of aiperf-config.yaml. */
+  public static String configPathInPod() {
+    return CONFIG_DIR + "/" + CONFIG_KEY;
+  }
+
+  /** The objects in apply order: ConfigMap(s) first, the Job last. */
+  public static List<ObjectNode> build(JobInputs in, int modelWaitSeconds) {
+    List<ObjectNode> docs = new ArrayList<>();
+    ObjectNode config = configMap(in, in.configMapName());
+    config.withObject("/metadata")
+        .withObject("/annotations")
+        .put("benchplan.dev/aiperf-config-sha256", in.configSha256());
+    config.putObject("data").put(CONFIG_KEY, in.configYaml());
+    docs.add(config);
+    if (in.trace() instanceof TraceVolume.InConfigMap inMap) {
+      ObjectNode trace = configMap(in, in.traceConfigMapName());
+      trace.withObject("/metadata")
+          .withObject("/annotations")
+          .put("benchplan.dev/trace-sha256", in.traceSha256());
+      trace.putObject("data").put(TRACE_KEY, inMap.content());
+      docs.add(trace);
+    }
+    docs.add(job(in, modelWaitSeconds));
+    return docs;
+  }
+
+  private static ObjectNode configMap(JobInputs in, String name) {
+    ObjectNode cm = YamlDocuments.object();
+    cm.put("apiVersion", "v1");
+    cm.put("kind", "ConfigMap");
+    ObjectNode meta = cm.putObject("metadata");
+    meta.put("name", name);
+    meta.put("namespace", in.namespace());
+    putAll(meta.putObject("labels"), in.labels());
+    return cm;
+  }
+
+  private static ObjectNode job(JobInputs in, int modelWaitSeconds) {
+    ObjectNode job = YamlDocuments.object();
+    job.put("apiVersion", "batch/v1");
+    job.put("kind", "Job");
+    ObjectNode meta = job.putObject("metadata");
+    meta.put("name", in.jobName());
+    meta.put("namespace", in.namespace());
+    putAll(meta.putObject("labels"), in.labels());
+    putAll(meta.putObject("annotations"), in.jobAnnotations());
+
+    ObjectNode spec = job.putObject("spec");
+    // a benchmark is never retried: a second attempt would measure a different system state
+    spec.put("backoffLimit", 0);
+    spec.put("activeDeadlineSeconds", in.activeDeadlineSeconds());
+    ObjectNode template = spec.putObject("template");
+    putAll(template.putObject("metadata").putObject("labels"), in.labels());
+    ObjectNode pod = template.putObject("spec");
+    pod.put("restartPolicy", "Never");
+    pod.put("automountServiceAccountToken", false);
+    pod.put("enableServiceLinks", false);
+    pod.set("affinity", antiAffinity(in));
+
+    ObjectNode c = pod.putArray("containers").addObject();
+    c.put("name", CONTAINER);
+    c.put("image", in.image());
+    c.put("imagePullPolicy", "IfNotPresent");
+    c.putArray("command").add("bash").add("-c").add(JobScript.text()).add(JobScript.SCRIPT_NAME);
+    ArrayNode args = c.putArray("args");
+    in.profileArgs().forEach(args::add);
+    c.set("env", env(in, modelWaitSeconds));
+    ObjectNode resources = c.putObject("resources");
+    resources.putObject("requests").put("cpu", CPU_REQUEST).put("memory", MEMORY_REQUEST);
+    resources.putObject("limits").put("memory", MEMORY_LIMIT);
+    c.putObject("securityContext").put("allowPrivilegeEscalation", false).put("privileged", false);
+
+    ArrayNode mounts = c.putArray("volumeMounts");
+    ArrayNode volumes = pod.putArray("volumes");
+    mounts.addObject().put("name", "config").put("mountPath", CONFIG_DIR).put("readOnly", true);
+    volumes
+        .addObject()
+        .put("name", "config")
+        .putObject("configMap")
+        .put("name", in.configMapName());
+    if (in.trace() != null) {
+      mounts.addObject().put("name", "trace").put("mountPath", TRACE_DIR).put("readOnly", true);
+      ObjectNode v = volumes.addObject().put("name", "trace");
+      if (in.trace() instanceof TraceVolume.OnClaim claim) {
+        v.putObject("persistentVolumeClaim").put("claimName", claim.claim()).put("readOnly", true);
+      } else {
+        v.putObject("configMap").put("name", in.traceConfigMapName());
+      }
+    }
+    ObjectNode artifactMount =
+        mounts.addObject().put("name", ARTIFACTS_VOLUME).put("mountPath", ARTIFACTS_ROOT);
+    ObjectNode artifactVolume = volumes.addObject().put("name", ARTIFACTS_VOLUME);
+    if (in.artifactClaim() != null) {
+      artifactVolume.putObject("persistentVolumeClaim").put("claimName", in.artifactClaim());
+      if (in.artifactSubPath() != null) {
+        artifactMount.put("subPath", in.artifactSubPath());
+      }
+    } else {
+      artifactVolume.putObject("emptyDir");
+    }
+    mounts.addObject().put("name", "hf-home").put("mountPath", HF_HOME);
+    volumes.addObject().put("name", "hf-home").putObject("emptyDir");
+    return job;
+  }
+
+  private static ObjectNode antiAffinity(JobInputs in) {
+    ObjectNode affinity = YamlDocuments.object();
+    // preferred, not required: benchmark-isolation.md keeps the client off the serving nodes "when
+    // possible"; a required term leaves the Job Pending forever on a single-node cluster
+    ObjectNode weighted =
+        affinity
+            .putObject("podAntiAffinity")
+            .putArray("preferredDuringSchedulingIgnoredDuringExecution")
+            .addObject();
+    weighted.put("weight", 100);
+    ObjectNode term = weighted.putObject("podAffinityTerm");
+    term.putObject("labelSelector")
+        .putArray("matchExpressions")
+        .addObject()
+        .put("key", DGD_POD_LABEL)
+        .put("operator", "In")
+        .putArray("values")
+        .add(in.dgdName());
+    // the DGD may live in another namespace than the Job
+    term.putArray("namespaces").add(in.dgdNamespace());
+    term.put("topologyKey", "kubernetes.io/hostname");
+    return affinity;
+  }
+
+  private static ArrayNode env(JobInputs in, int modelWaitSeconds) {
+    ArrayNode env = YamlDocuments.object().arrayNode();
+    addEnv(env, "BENCHPLAN_ENDPOINT", in.endpointUrl());
+    addEnv(env, "BENCHPLAN_MODEL", in.model());
+    addEnv(env, "BENCHPLAN_MODEL_WAIT_SECONDS", Integer.toString(modelWaitSeconds));
+    addEnv(env, "BENCHPLAN_ARTIFACT_DIR", in.artifactDir());
+    if (in.trace() != null) {
+      addEnv(env, "BENCHPLAN_TRACE_PATH", tracePathInPod(in.trace()));
+      addEnv(env, "BENCHPLAN_TRACE_SHA256", in.traceSha256());
+    }
+    addEnv(env, "HF_HOME", HF_HOME);
+    addEnv(env, "PYTHONUNBUFFERED", "1");
+    if (in.hfTokenSecret() != null) {
+      ObjectNode ref =
+          env.addObject()
+              .put("name", HF_TOKEN_ENV)
+              .putObject("valueFrom")
+              .putObject("secretKeyRef");
+      ref.put("name", in.hfTokenSecret());
+      ref.put("key", HF_TOKEN_KEY);
+      // public tokenizers need no token: a missing Secret must not block the pod
+      ref.put("optional", true);
+    }
+    return env;
+  }
+
+  private static void addEnv(ArrayNode env, String name, String value) {
+    env.addObject().put("name", name).put("value", value);
+  }
+
+  private static void putAll(ObjectNode target, Map<String, String> values) {
+    values.forEach(target::put);
+  }
+}

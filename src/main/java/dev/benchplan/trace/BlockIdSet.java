@@ -1,0 +1,52 @@
+package dev.benchplan.trace;
+
+/**
+ * The set of hash-block ids seen so far, without boxing. Mooncake remaps block hashes to small
+ * dense integers, so ids below 2^31 live in a paged bitset (one bit per id, pages allocated on
+ * first use: 27 million dense ids cost 3.4 MB instead of hundreds of MB in a hash set); larger ids
+ * fall back to an open-addressing {@link LongHashSet}.
+ */
+final class BlockIdSet {
+  private static final int PAGE_BITS = 20; // 2^20 ids (128 KB) per page
+  private static final int PAGE_WORDS = 1 << (PAGE_BITS - 6);
+  private static final long BITSET_LIMIT = 1L << 31;
+
+  private final long[][] pages = new long[(int) (BITSET_LIMIT >>> PAGE_BITS)][];
+  private final LongHashSet large = new LongHashSet();
+  private long bitsetSize;
+
+  /** True when the id was added before. */
+  boolean contains(long id) {
+    if (id >= 0 && id < BITSET_LIMIT) {
+      long[] page = pages[(int) (id >>> PAGE_BITS)];
+      return page != null && (page[(int) (id >>> 6) & (PAGE_WORDS - 1)] & (1L << id)) != 0;
+    }
+    return large.contains(id);
+  }
+
+  /** Adds a non-negative id. */
+  void add(long id) {
+    if (id >= 0 && id < BITSET_LIMIT) {
+      int p = (int) (id >>> PAGE_BITS);
+      long[] page = pages[p];
+      if (page == null) {
+        page = new long[PAGE_WORDS];
+        pages[p] = page;
+      }
+      int w = (int) (id >>> 6) & (PAGE_WORDS - 1);
+      long word = page[w];
+      long bit = 1L << id;
+      if ((word & bit) == 0) {
+        page[w] = word | bit;
+        bitsetSize++;
+      }
+    } else {
+      large.add(id);
+    }
+  }
+
+  /** Distinct ids added. */
+  long size() {
+    return bitsetSize + large.size();
+  }
+}

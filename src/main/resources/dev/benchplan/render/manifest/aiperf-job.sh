@@ -1,0 +1,105 @@
+# benchplan AIPerf Job entrypoint (bash -c SCRIPT benchplan-aiperf AIPERF_PROFILE_ARGS...).
+# Everything run-specific arrives in BENCHPLAN_* environment variables and the arguments; this
+# text is the same for every run. Only bash builtins and python3 are used (the AIPerf image is
+# distroless: no curl, jq, cat or mkdir on PATH).
+# stdout ends with the summary JSON between marker lines (when AIPerf wrote one) and always with
+#   ==== benchplan:aiperf-exit:<code> ====
+# Codes when AIPerf did not run: 124 model not listed in time, 65 trace SHA-256 mismatch,
+# 73 artifact directory not writable, 127 python3 or aiperf missing.
+set -u
+
+say() { echo "benchplan: $*" >&2; }
+
+finish() {
+  local code="$1"
+  local summary="${BENCHPLAN_ARTIFACT_DIR}/profile_export_aiperf.json"
+  if [ -n "${py:-}" ] && [ -s "$summary" ]; then
+    echo '==== benchplan:aiperf-summary:begin ===='
+    "$py" -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+sys.stdout.buffer.write(data)
+if not data.endswith(b"\n"):
+    sys.stdout.buffer.write(b"\n")
+sys.stdout.flush()
+' "$summary"
+    echo '==== benchplan:aiperf-summary:end ===='
+  fi
+  echo "==== benchplan:aiperf-exit:${code} ===="
+  exit "$code"
+}
+
+preflight_failed() {
+  echo "==== benchplan:preflight-failed:$1 ===="
+  finish "$2"
+}
+
+py="$(command -v python3 || command -v python || true)"
+if [ -z "$py" ]; then
+  say "no python3 in the image"
+  preflight_failed no-python 127
+fi
+
+if ! "$py" -c 'import os, sys; os.makedirs(sys.argv[1], exist_ok=True)' "$BENCHPLAN_ARTIFACT_DIR"; then
+  say "cannot create ${BENCHPLAN_ARTIFACT_DIR}"
+  preflight_failed artifact-dir 73
+fi
+
+if [ -n "${BENCHPLAN_TRACE_PATH:-}" ]; then
+  if ! "$py" -c '
+import hashlib, sys
+path, expected = sys.argv[1], sys.argv[2]
+digest = hashlib.sha256()
+try:
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+except OSError as e:
+    print("benchplan: cannot read trace %s: %s" % (path, e), file=sys.stderr)
+    sys.exit(1)
+if digest.hexdigest() != expected:
+    print("benchplan: trace %s has SHA-256 %s, the plan recorded %s" % (path, digest.hexdigest(), expected), file=sys.stderr)
+    sys.exit(1)
+print("benchplan: trace %s matches the plan (SHA-256 %s)" % (path, expected), file=sys.stderr)
+' "$BENCHPLAN_TRACE_PATH" "$BENCHPLAN_TRACE_SHA256"; then
+    preflight_failed trace-sha256 65
+  fi
+fi
+
+# Bounded wait: the frontend answers /health before workers are ready, so wait until
+# /v1/models lists the served model, at most BENCHPLAN_MODEL_WAIT_SECONDS.
+if ! "$py" -c '
+import json, os, sys, time, urllib.request
+url = os.environ["BENCHPLAN_ENDPOINT"] + "/v1/models"
+model = os.environ["BENCHPLAN_MODEL"]
+limit = int(os.environ["BENCHPLAN_MODEL_WAIT_SECONDS"])
+poll = float(os.environ.get("BENCHPLAN_MODEL_POLL_SECONDS", "5"))
+deadline = time.monotonic() + limit
+# direct, like AIPerf itself: an HTTP proxy from the environment must not answer for the frontend
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+while True:
+    try:
+        with opener.open(url, timeout=min(10, limit)) as response:
+            ids = [m.get("id") for m in json.load(response).get("data", [])]
+        if model in ids:
+            print("benchplan: %s lists %r" % (url, model), file=sys.stderr)
+            sys.exit(0)
+        seen = "listed: %r" % (ids,)
+    except Exception as e:
+        seen = "%s: %s" % (type(e).__name__, e)
+    if time.monotonic() >= deadline:
+        print("benchplan: %s did not list %r within %d s (%s)" % (url, model, limit, seen), file=sys.stderr)
+        sys.exit(1)
+    print("benchplan: waiting for %r at %s (%s)" % (model, url, seen), file=sys.stderr)
+    time.sleep(min(poll, max(0.1, deadline - time.monotonic())))
+'; then
+  preflight_failed model-not-listed 124
+fi
+
+if ! command -v aiperf >/dev/null 2>&1; then
+  say "aiperf is not on PATH"
+  preflight_failed no-aiperf 127
+fi
+say "aiperf profile $*"
+aiperf profile "$@"
+finish "$?"

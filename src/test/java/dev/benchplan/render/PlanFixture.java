@@ -1,0 +1,336 @@
+package dev.benchplan.render;
+
+import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.json.Sha256;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Builds series plans as the plan helper writes them (JSON per schemas/benchmark-plan.schema.json,
+ * canonical bytes, hashed), for every workload source and experiment type. Every plan written is
+ * validated against the real schema first, so a fixture can never drift from the contract.
+ */
+final class PlanFixture {
+  static final String DEFAULT_IMAGE_REPO = "nvcr.io/nvidia/ai-dynamo/aiperf";
+  private static final String ZERO_SHA = "0".repeat(64);
+
+  private final ObjectNode plan;
+
+  private PlanFixture(ObjectNode plan) {
+    this.plan = plan;
+  }
+
+  /** A written plan: its path and SHA-256. */
+  record Written(Path path, String sha256) {}
+
+  /** A static-shape plan (user_static, synthetic ISL/OSL), closed loop at one concurrency. */
+  static PlanFixture userStatic() {
+    PlanFixture f = new PlanFixture(base());
+    ObjectNode w = f.plan.putObject("workload");
+    w.put("source", "user_static");
+    synthetic(w, 128, 128, 0, 0, true);
+    f.experiment("static_shape", "closed_loop");
+    f.closedLoop(16);
+    return f;
+  }
+
+  /** A recipe-proxy plan (Dynamo recipe shape), a capacity grid of concurrency points. */
+  static PlanFixture recipeProxy() {
+    PlanFixture f = new PlanFixture(base());
+    ObjectNode w = f.plan.putObject("workload");
+    w.put("source", "recipe_proxy");
+    synthetic(w, 8192, 1024, 0, 0, true);
+    ObjectNode proxy = w.putObject("proxy");
+    proxy.put("recipe", "llama-3-70b/vllm/agg");
+    proxy.put("rationale", "closest recipe shape to the stated workload");
+    proxy.putArray("mismatches").add("model differs from the recipe's");
+    f.experiment("capacity", "closed_loop");
+    f.closedLoop(16, 32, 64);
+    return f;
+  }
+
+  /** A trace-fidelity plan replaying {@code trace} on its fixed schedule. */
+  static PlanFixture userTrace(Path trace, String pathInPlan) {
+    PlanFixture f = new PlanFixture(base());
+    ObjectNode w = f.plan.putObject("workload");
+    w.put("source", "user_trace");
+    w.set("trace", traceReport(trace, pathInPlan));
+    f.experiment("trace_fidelity", "fixed_schedule");
+    f.plan.withObject("/experiment").putNull("concurrency").putNull("request_rate");
+    f.plan.withObject("/experiment").putNull("request_count").putNull("duration_s");
+    return f;
+  }
+
+  PlanFixture closedLoop(int... points) {
+    ObjectNode e = plan.withObject("/experiment");
+    e.put("measurement_mode", "closed_loop");
+    ArrayNode c = e.putArray("concurrency");
+    for (int p : points) {
+      c.add(p);
+    }
+    e.putNull("request_rate");
+    e.putNull("arrival_pattern");
+    return this;
+  }
+
+  PlanFixture openLoop(String pattern, double... rates) {
+    ObjectNode e = plan.withObject("/experiment");
+    e.put("measurement_mode", "open_loop");
+    e.put("type", e.path("type").asString("static_shape"));
+    e.putNull("concurrency");
+    ArrayNode r = e.putArray("request_rate");
+    for (double d : rates) {
+      r.add(BigDecimal.valueOf(d));
+    }
+    e.put("arrival_pattern", pattern);
+    return this;
+  }
+
+  PlanFixture type(String type) {
+    plan.withObject("/experiment").put("type", type);
+    return this;
+  }
+
+  PlanFixture requestCount(Integer n) {
+    ObjectNode e = plan.withObject("/experiment");
+    if (n == null) {
+      e.putNull("request_count");
+    } else {
+      e.put("request_count", n);
+    }
+    return this;
+  }
+
+  PlanFixture duration(Integer seconds) {
+    ObjectNode e = plan.withObject("/experiment");
+    if (seconds == null) {
+      e.putNull("duration_s");
+    } else {
+      e.put("duration_s", seconds);
+    }
+    return this;
+  }
+
+  PlanFixture warmup(int n) {
+    plan.withObject("/experiment").put("warmup_requests", n);
+    return this;
+  }
+
+  PlanFixture window(long startMs, long endMs, long rows) {
+    ObjectNode win = plan.withObject("/workload/trace").putObject("window");
+    win.put("start_ms", startMs).put("end_ms", endMs).put("rows", rows);
+    return this;
+  }
+
+  PlanFixture aiperf(String version) {
+    ObjectNode a = plan.withObject("/aiperf");
+    a.put("version", version);
+    a.put("image", DEFAULT_IMAGE_REPO + ":" + version);
+    return this;
+  }
+
+  PlanFixture image(String image) {
+    plan.withObject("/aiperf").put("image", image);
+    return this;
+  }
+
+  PlanFixture goodput(Map<String, Double> slos) {
+    ObjectNode o = plan.withObject("/objectives");
+    if (slos == null) {
+      o.putNull("goodput");
+      o.put("pareto", true);
+    } else {
+      ObjectNode g = o.putObject("goodput");
+      slos.forEach((k, v) -> g.put(k, BigDecimal.valueOf(v)));
+      o.put("pareto", false);
+    }
+    return this;
+  }
+
+  PlanFixture model(String model) {
+    plan.withObject("/deployment").put("served_model", model).put("tokenizer", model);
+    return this;
+  }
+
+  PlanFixture endpointUrl(String url) {
+    plan.withObject("/deployment").put("endpoint_url", url);
+    return this;
+  }
+
+  PlanFixture series(String seriesId) {
+    plan.put("series_id", seriesId);
+    return this;
+  }
+
+  PlanFixture secrets(String... names) {
+    ArrayNode s = plan.withObject("/deployment").putArray("secrets");
+    for (String n : names) {
+      s.add(n);
+    }
+    return this;
+  }
+
+  PlanFixture streaming(boolean on) {
+    plan.withObject("/endpoint").put("streaming", on);
+    return this;
+  }
+
+  PlanFixture completions() {
+    plan.withObject("/endpoint").put("type", "completions").put("path", "/v1/completions");
+    return this;
+  }
+
+  /** Direct access for unusual cases. */
+  ObjectNode json() {
+    return plan;
+  }
+
+  /** Validates against the real plan schema and writes canonical JSON to {@code file}. */
+  Written write(Path file) {
+    SchemaValidator.bundled("benchmark-plan.schema.json").requireValid(plan, "fixture " + file);
+    byte[] bytes = CanonicalJson.bytes(plan);
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Written(file, Sha256.hex(bytes));
+  }
+
+  private void experiment(String type, String mode) {
+    ObjectNode e = plan.putObject("experiment");
+    e.put("type", type);
+    e.put("measurement_mode", mode);
+    e.put("request_count", 640);
+    e.put("warmup_requests", 16);
+    e.put("duration_s", 600);
+    e.put("measurement_limit_s", 900);
+    e.put("request_timeout_s", 300);
+    e.put("seed", 42);
+  }
+
+  private static void synthetic(ObjectNode w, int isl, int osl, int islSd, int oslSd, boolean eos) {
+    ObjectNode s = w.putObject("synthetic");
+    s.put("isl", isl).put("osl", osl).put("isl_stddev", islSd).put("osl_stddev", oslSd);
+    s.put("ignore_eos", eos);
+  }
+
+  /** A trace report in the shape of `trace inspect --format json`, computed from the file. */
+  static ObjectNode traceReport(Path trace, String pathInPlan) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(trace);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    long rows = 0;
+    long minTs = Long.MAX_VALUE;
+    long maxTs = Long.MIN_VALUE;
+    long minIn = Long.MAX_VALUE;
+    long maxIn = 0;
+    long minOut = Long.MAX_VALUE;
+    long maxOut = 0;
+    for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode row = Json.JSON.readTree(line);
+      rows++;
+      long ts = row.path("timestamp").asLong();
+      minTs = Math.min(minTs, ts);
+      maxTs = Math.max(maxTs, ts);
+      long in = row.path("input_length").asLong();
+      minIn = Math.min(minIn, in);
+      maxIn = Math.max(maxIn, in);
+      long out = row.path("output_length").asLong();
+      minOut = Math.min(minOut, out);
+      maxOut = Math.max(maxOut, out);
+    }
+    ObjectNode t = Json.JSON.createObjectNode();
+    t.put("path", pathInPlan);
+    t.put("sha256", Sha256.hex(bytes));
+    t.put("bytes", bytes.length);
+    t.put("rows", rows);
+    t.put("blank_lines", 0);
+    t.putObject("timestamp_ms")
+        .put("present_rows", rows)
+        .put("min", minTs)
+        .put("max", maxTs)
+        .put("span", maxTs - minTs)
+        .put("non_monotonic_rows", 0);
+    t.putObject("input_length").put("min", minIn).put("max", maxIn);
+    t.putObject("output_length").put("min", minOut).put("max", maxOut);
+    t.putObject("hash_ids").put("block_size", 512).put("block_rule_violations", 0);
+    t.putObject("context").putNull("limit").put("rows_over_limit", 0);
+    t.putNull("window");
+    return t;
+  }
+
+  private static ObjectNode base() {
+    ObjectNode p = Json.JSON.createObjectNode();
+    p.put("schema_version", "1.0");
+    p.put("plan_id", "qwen3-chat-2026-11-30");
+    p.put("series_id", "qwen3-chat-capacity");
+    p.put("created_at", "2026-11-30T10:00:00Z");
+    ObjectNode q = p.putObject("question");
+    q.put("text", "How many tokens/s does the agg deployment sustain at TTFT p99 <= 200 ms?");
+    q.put("intent", "characterization");
+    q.putNull("target_region");
+    q.putArray("references");
+    ObjectNode uw = p.putObject("user_workload");
+    uw.put("path", "workload.yaml").put("sha256", ZERO_SHA).putNull("profile_name");
+    ObjectNode d = p.putObject("deployment");
+    d.put("ledger_path", "ledger.yaml").put("ledger_sha256", ZERO_SHA);
+    d.put("dgd_name", "vllm-agg");
+    d.put("kube_context", "kind-bench");
+    d.put("namespace", "dynamo");
+    d.put("dgd_path", "agg.yaml").put("dgd_sha256", ZERO_SHA);
+    d.put("frontend_service", "vllm-agg-frontend");
+    d.put("frontend_port", 8000);
+    d.put("endpoint_url", "http://vllm-agg-frontend.dynamo.svc.cluster.local:8000");
+    d.put("served_model", "Qwen/Qwen3-0.6B");
+    d.put("tokenizer", "Qwen/Qwen3-0.6B");
+    d.putArray("gpus").addObject().put("gpu_type", "H100").put("gpu_count", 8);
+    d.put("max_context_length", 32768);
+    d.putObject("smoke_test").put("path", "smoke.json").put("sha256", ZERO_SHA).put("success", true);
+    d.putArray("secrets").add("hf-token-secret");
+    ArrayNode samples = p.putArray("samples");
+    samples.addObject().put("metric", "time_to_first_token").put("percentile", 99).put("measured_requests", 640);
+    p.putObject("run_policy").put("repetitions", 1).put("repeat_decision", "default").putNull("repeat_rationale");
+    p.putObject("endpoint").put("type", "chat").put("path", "/v1/chat/completions").put("streaming", true);
+    ObjectNode o = p.putObject("objectives");
+    ArrayNode gates = o.putArray("gates");
+    gates.addObject().put("name", "inference-throughput").put("metric", "output_token_throughput")
+        .put("stat", "avg").put("operator", ">=").put("threshold", 5000).put("unit", "tokens/sec");
+    gates.addObject().put("name", "inference-ttft-p99").put("metric", "time_to_first_token")
+        .put("stat", "p99").put("operator", "<=").put("threshold", 200).put("unit", "ms");
+    o.putNull("goodput");
+    o.put("pareto", true);
+    ObjectNode a = p.putObject("aiperf");
+    a.put("version", "0.11.0");
+    a.put("image", DEFAULT_IMAGE_REPO + ":0.11.0");
+    ObjectNode res = a.putObject("resolution");
+    res.put("mechanism", "operator_pin").putNull("query").putNull("output_sha256");
+    res.putArray("versions_seen");
+    res.put("date", "2026-11-30");
+    p.putArray("rules_applied").addObject().put("rule", "benchmarking/warmup.md")
+        .put("decision", "warmup 16 requests").put("reason", "keep cold start out of the window");
+    return p;
+  }
+
+  /** Versions the tests render for: every flag-table boundary and both sides of native config. */
+  static final List<String> VERSIONS =
+      List.of("0.1.1", "0.2.0", "0.3.0", "0.6.0.post1", "0.7.0", "0.8.0", "0.10.0", "0.11.0", "0.13.0");
+}

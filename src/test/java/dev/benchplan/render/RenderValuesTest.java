@@ -1,0 +1,82 @@
+package dev.benchplan.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.error.BenchplanException;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class RenderValuesTest {
+  @Test
+  @DisplayName("run ids are the UTC second plus 4 hex, and differ within one second")
+  void runIds() {
+    RunId a = RunId.generate(Rendered.CLOCK, new Random(1));
+    RunId b = RunId.generate(Rendered.CLOCK, new Random(2));
+    assertThat(a.value()).matches("20261130T123456Z-[0-9a-f]{4}");
+    assertThat(a).isNotEqualTo(b);
+    assertThatThrownBy(() -> new RunId("2026-11-30")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  @DisplayName("job names: bp-<series>-<run id>, series cut and mapped to DNS-1123, at most 63 characters")
+  void jobNames() {
+    RunId run = new RunId("20261130T123456Z-00ff");
+    assertThat(KubeNames.jobName("qwen3-chat", run)).isEqualTo("bp-qwen3-chat-20261130t123456z-00ff");
+    String longSeries = "a.b_c-" + "x".repeat(74);
+    String name = KubeNames.jobName(longSeries, run);
+    assertThat(name).hasSizeLessThanOrEqualTo(63).startsWith("bp-a-b-c-x").endsWith("-20261130t123456z-00ff");
+    assertThat(KubeNames.isDns1123Label(name)).isTrue();
+    // a cut that would end in '-' is trimmed
+    String cut = KubeNames.jobName("y".repeat(37) + "-z", run);
+    assertThat(cut).doesNotContain("--");
+    assertThat(KubeNames.isDns1123Label(cut)).isTrue();
+  }
+
+  @Test
+  @DisplayName("images: a registry port is not a tag; tags other than latest and digests pin")
+  void images() {
+    assertThat(ImageReference.parse("nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0", "x").tag()).isEqualTo("0.11.0");
+    assertThatThrownBy(() -> ImageReference.parse("registry.local:5000/aiperf", "x"))
+        .isInstanceOf(BenchplanException.class).hasMessageContaining("not pinned");
+    ImageReference d = ImageReference.parse("registry.local:5000/aiperf@sha256:" + "b".repeat(64), "x");
+    assertThat(d.tag()).isNull();
+    assertThat(d.digest()).startsWith("sha256:");
+    assertThatThrownBy(() -> ImageReference.parse("aiperf:0.11.0@sha256:short", "x"))
+        .hasMessageContaining("digest");
+  }
+
+  @Test
+  @DisplayName("--artifacts and --trace-source specs")
+  void specs() {
+    assertThat(ArtifactTarget.parse(null).describe()).isEqualTo("emptyDir");
+    ArtifactTarget a = ArtifactTarget.parse("pvc:results/runs/qwen3");
+    assertThat(a.claim()).isEqualTo("results");
+    assertThat(a.subPath()).isEqualTo("runs/qwen3");
+    assertThat(a.describe()).isEqualTo("pvc:results/runs/qwen3");
+    TraceSource t = TraceSource.parse("pvc:traces/mooncake/conversation_trace.jsonl");
+    assertThat(t.kind()).isEqualTo(TraceSource.Kind.PVC);
+    assertThat(t.path()).isEqualTo("mooncake/conversation_trace.jsonl");
+    assertThatThrownBy(() -> TraceSource.parse("pvc:traces")).hasMessageContaining("pvc:CLAIM/PATH");
+    assertThatThrownBy(() -> TraceSource.parse("pvc:traces//t.jsonl")).hasMessageContaining("relative path");
+  }
+
+  @Test
+  @DisplayName("the HF token Secret: named like one, else the only one, else none")
+  void hfSecret() {
+    assertThat(PlanRenderer.hfTokenSecret(List.of("pull-secret", "hf-token-secret"))).isEqualTo("hf-token-secret");
+    assertThat(PlanRenderer.hfTokenSecret(List.of("huggingface"))).isEqualTo("huggingface");
+    assertThat(PlanRenderer.hfTokenSecret(List.of("model-token"))).isEqualTo("model-token");
+    assertThat(PlanRenderer.hfTokenSecret(List.of("a", "b"))).isNull();
+    assertThat(PlanRenderer.hfTokenSecret(List.of())).isNull();
+  }
+
+  @Test
+  @DisplayName("the Job deadline is the measurement limit plus a bounded margin")
+  void budget() {
+    assertThat(new JobBudget(1800, true).activeDeadlineSeconds()).isEqualTo(1800 + 600 + 300 + 300 + 30 + 60);
+    assertThat(new JobBudget(60, false).activeDeadlineSeconds()).isEqualTo(60 + 600 + 300 + 30 + 60);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.benchplan.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.benchplan.json.Sha256;
+import dev.benchplan.testing.SharedData;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The scanner on the real third-party traces in ../shared/data. */
+class RealTracesTest {
+
+  @ParameterizedTest(name = "{0}: {1} rows, mean input {2} / output {3} as Mooncake publishes")
+  @CsvSource({
+    "mooncake/conversation_trace.jsonl, 12031, 12035, 343",
+    "mooncake/synthetic_trace.jsonl, 3993, 15325, 149"
+  })
+  void mooncakeTraces(String file, long rows, long meanInput, long meanOutput) throws Exception {
+    Path trace = SharedData.require(file);
+
+    TraceReport report = TraceScanner.scan(trace, TraceScanOptions.defaults());
+
+    assertThat(report.valid()).as("problems: %s", report.problems()).isTrue();
+    assertThat(report.rows()).isEqualTo(rows);
+    assertThat(report.blankLines()).isZero();
+    assertThat(Math.round(report.inputLength().mean())).isEqualTo(meanInput);
+    assertThat(Math.round(report.outputLength().mean())).isEqualTo(meanOutput);
+    assertThat(report.sha256()).isEqualTo(Sha256.ofFile(trace));
+    assertThat(report.bytes()).isEqualTo(java.nio.file.Files.size(trace));
+    assertThat(report.timestampMs().presentRows()).isEqualTo(rows);
+    assertThat(report.hashIds().rowsWithHashIds()).isEqualTo(rows);
+    assertThat(report.hashIds().blockRuleViolations()).isZero();
+
+    JacksonTraceOracle oracle = JacksonTraceOracle.of(trace, 512);
+    assertThat(report.rows()).isEqualTo(oracle.rows());
+    assertLengths(report.inputLength(), oracle.inputs());
+    assertLengths(report.outputLength(), oracle.outputs());
+    assertThat(report.hashIds().uniqueBlocks()).isEqualTo(oracle.uniqueBlocks());
+    assertThat(report.hashIds().infiniteCacheHitRate()).isCloseTo(oracle.hitRate(), within(1e-12));
+    assertThat(report.timestampMs().min()).isEqualTo(oracle.minTimestamp());
+    assertThat(report.timestampMs().max()).isEqualTo(oracle.maxTimestamp());
+    assertThat(report.timestampMs().span()).isEqualTo(oracle.maxTimestamp() - oracle.minTimestamp());
+  }
+
+  private static void assertLengths(TraceReport.LengthSummary s, java.util.List<Long> sorted) {
+    assertThat(s.count()).isEqualTo(sorted.size());
+    assertThat(s.min()).isEqualTo(sorted.get(0));
+    assertThat(s.max()).isEqualTo(sorted.get(sorted.size() - 1));
+    assertThat(s.mean()).isCloseTo(JacksonTraceOracle.mean(sorted), within(1e-9));
+    assertThat(s.p50()).isEqualTo(JacksonTraceOracle.percentile(sorted, 50));
+    assertThat(s.p90()).isEqualTo(JacksonTraceOracle.percentile(sorted, 90));
+    assertThat(s.p95()).isEqualTo(JacksonTraceOracle.percentile(sorted, 95));
+    assertThat(s.p99()).isEqualTo(JacksonTraceOracle.percentile(sorted, 99));
+  }
+
+  @Test
+  @DisplayName("the conversation trace spans about 59 minutes and reuses prefixes")
+  void conversationShape() {
+    Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
+    TraceReport report = TraceScanner.scan(trace, TraceScanOptions.defaults());
+    assertThat(report.timestampMs().span()).isBetween(58 * 60_000L, 60 * 60_000L);
+    assertThat(report.hashIds().infiniteCacheHitRate()).isBetween(0.1, 0.9);
+  }
+
+  @Test
+  @DisplayName("AIPerf's production_trace.jsonl: line 3 breaks the block rule, named with its field")
+  void aiperfProductionTraceBreaksTheBlockRule() {
+    Path trace = SharedData.require("aiperf/production_trace.jsonl");
+
+    TraceReport report = TraceScanner.scan(trace, TraceScanOptions.defaults());
+
+    assertThat(report.valid()).isFalse();
+    assertThat(report.hashIds().blockRuleViolations()).isEqualTo(1);
+    assertThat(report.problems()).hasSize(1);
+    TraceProblem p = report.problems().get(0);
+    assertThat(p.line()).isEqualTo(3);
+    assertThat(p.field()).isEqualTo("hash_ids");
+    assertThat(p.message()).contains("input_length 1024").contains("expected 1..512");
+  }
+
+  @Test
+  @DisplayName("small chunks give the same report as large ones (lines across chunk borders)")
+  void chunkBordersDoNotChangeTheReport() {
+    Path trace = SharedData.require("mooncake/synthetic_trace.jsonl");
+    TraceReport big = TraceScanner.scan(trace, TraceScanOptions.defaults());
+    for (int chunk : new int[] {997, 4093, 65536}) {
+      TraceReport small =
+          TraceScanner.scan(trace, TraceScanOptions.defaults(), ScanProgress.NONE, chunk);
+      assertThat(small).as("chunk size %d", chunk).isEqualTo(big);
+    }
+  }
+}
