@@ -531,4 +531,31 @@ class KubeRunServiceTest {
     assertThat(f.runDir().getParent()).satisfiesAnyOf(
         p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyDirectory());
   }
+
+  @Test
+  @DisplayName("a perf.yaml rendered by the real plan + render commands runs: plan verified, its four gates applied")
+  void renderedPerfYaml() throws Exception {
+    RenderedPerf r = RenderedPerf.create(tmp, NS);
+    String pod = r.jobName() + "-q8x2v";
+    logs.set(pod, RunFixture.logWithRealSummary(0));
+    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
+        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    RunOutcome o;
+    try {
+      o = run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false));
+    } finally {
+      c.close();
+    }
+    assertThat(o.runId()).isEqualTo(r.runId());
+    assertThat(o.exitCode()).as(o.verdict().message()).isEqualTo(1); // 50 tokens/sec against a 1500 floor
+    assertThat(o.verdict().constraints()).extracting(dev.benchplan.gate.ConstraintResult::name)
+        .containsExactly("time_to_first_token-p95", "inter_token_latency-p95", "inference-throughput", "inference-ttft-p99");
+    assertThat(o.verdict().constraints()).extracting(cr -> cr.status().json()).containsExactly("pass", "pass", "fail", "pass");
+    JsonNode run = json(o.runDir().resolve("run.json"));
+    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
+    assertThat(run.get("plan").get("path").asString()).isEqualTo(r.plan().toString());
+    assertThat(run.get("aiperf").get("image_match").asBoolean()).isTrue();
+    assertThat(run.get("dgd").asString()).isEqualTo("bench/vllm-agg");
+    assertThat(client.batch().v1().jobs().inNamespace(NS).withName(r.jobName()).get()).isNull();
+  }
 }
