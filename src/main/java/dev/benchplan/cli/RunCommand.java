@@ -106,13 +106,18 @@ public final class RunCommand implements Callable<Integer> {
   private static void printText(PrintWriter out, RunOutcome o) {
     Verdict v = o.verdict();
     out.println("run " + o.runId() + ": " + v.verdict().json().toUpperCase(Locale.ROOT) + " (" + o.exitReason() + ")");
-    if (v.constraints().isEmpty()) {
-      out.println("  " + v.message());
+    boolean measured = v.constraints().stream().anyMatch(c -> c.measured() != null);
+    if (measured) {
+      for (ConstraintResult c : v.constraints()) {
+        out.printf(Locale.ROOT, "  %-5s %s%n", c.status().json(), c.message());
+      }
+    } else if (!v.constraints().isEmpty()) {
+      // the run produced nothing to gate: name the constraints once, then say why
+      StringBuilder names = new StringBuilder();
+      v.constraints().forEach(c -> names.append(names.length() == 0 ? "" : ", ").append(c.name()));
+      out.println("  not measured: " + names);
     }
-    for (ConstraintResult c : v.constraints()) {
-      out.printf(Locale.ROOT, "  %-5s %s%n", c.status().json(), c.message());
-    }
-    if (v.verdict() == dev.benchplan.gate.Status.ERROR && !v.constraints().isEmpty()) {
+    if (v.verdict() == dev.benchplan.gate.Status.ERROR || v.constraints().isEmpty()) {
       out.println("  " + v.message().replace("\n", "\n  "));
     }
     out.println("run directory: " + o.runDir());

@@ -71,7 +71,7 @@ public final class GateEvaluator {
           c.name(), c.metric(), c.stat(), c.operator(), c.threshold(), options.tolerance(),
           c.effectiveThreshold(options.tolerance()), null,
           unit == null ? "(unit of " + c.metric() + ")" : unit.text(), null, Status.ERROR,
-          "not measured: " + firstLine(reason)));
+          c.name() + ": not measured: " + firstLine(reason)));
     }
     RequestSummary requests = new RequestSummary(
         null, BigDecimal.ZERO, null, options.maxErrorRate(), Status.ERROR, List.of());

@@ -270,7 +270,7 @@ class GateEvaluatorTest {
         GateOptions.defaults(), VerdictSource.withoutExport("/runs/x/pod.log", null));
     assertThat(v.verdict()).isEqualTo(Status.ERROR);
     assertThat(v.constraints()).allMatch(c -> c.status() == Status.ERROR && c.measured() == null);
-    assertThat(v.constraints().get(0).message()).isEqualTo("not measured: AIPerf exited 1; log tail:");
+    assertThat(v.constraints().get(0).message()).isEqualTo("inference-throughput: not measured: AIPerf exited 1; log tail:");
     assertThat(v.message()).contains("ConnectionError");
   }
 

@@ -122,6 +122,58 @@ public record AiperfPodLog(String summary, Integer exitCode, String summaryProbl
     return null;
   }
 
+  /**
+   * Follows a log as it arrives in chunks and keeps its latest progress line: chunks may split lines
+   * anywhere; the summary block (the export JSON) and the marker lines are never progress.
+   */
+  public static final class ProgressTracker {
+    private final StringBuilder partial = new StringBuilder();
+    private boolean inSummary;
+    private String latest;
+
+    /** Takes the next chunk of the log. */
+    public synchronized void accept(String chunk) {
+      partial.append(chunk);
+      int nl;
+      while ((nl = partial.indexOf("\n")) >= 0) {
+        line(partial.substring(0, nl));
+        partial.delete(0, nl + 1);
+      }
+      // a partial line that may still become a marker line is not shown
+      if (!inSummary && partial.length() > 0 && !"==== benchplan:".startsWith(prefixOf(partial))
+          && !partial.toString().startsWith("==== benchplan:")) {
+        // an unfinished line (a progress bar redrawn with CR) is already worth showing
+        String candidate = latestProgressLine(partial.toString());
+        if (candidate != null) {
+          latest = candidate;
+        }
+      }
+    }
+
+    private static String prefixOf(StringBuilder sb) {
+      return sb.substring(0, Math.min(sb.length(), "==== benchplan:".length()));
+    }
+
+    /** The latest progress line, or null when there was none yet. */
+    public synchronized String latest() {
+      return latest;
+    }
+
+    private void line(String raw) {
+      String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
+      if (line.equals(BEGIN)) {
+        inSummary = true;
+      } else if (inSummary) {
+        inSummary = !line.endsWith(END);
+      } else {
+        String candidate = latestProgressLine(line);
+        if (candidate != null) {
+          latest = candidate;
+        }
+      }
+    }
+  }
+
   private static List<String> lines(String log) {
     List<String> out = new ArrayList<>();
     if (log == null || log.isEmpty()) {

@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Watches the AIPerf Job and its pod through informers (no polling): the pod must be scheduled and
@@ -91,7 +90,7 @@ final class JobWatch {
         wake.offer(obj);
       }
     };
-    AtomicReference<String> latestLine = new AtomicReference<>();
+    AiperfPodLog.ProgressTracker latestLine = new AiperfPodLog.ProgressTracker();
     AutoCloseable following = null;
     String followedPod = null;
     try (SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inNamespace(namespace).withName(jobName).inform(handler);
@@ -152,19 +151,14 @@ final class JobWatch {
           waitingReason = detail;
         } else if (cs.getState().getTerminated() != null) {
           phase = "container exited " + cs.getState().getTerminated().getExitCode() + "; waiting for the Job";
-          detail = latestLine.get();
+          detail = latestLine.latest();
         } else {
           phase = "Running on " + pod.getSpec().getNodeName();
-          detail = latestLine.get();
+          detail = latestLine.latest();
           if (!pod.getMetadata().getName().equals(followedPod)) {
             close(following);
             followedPod = pod.getMetadata().getName();
-            following = logs.follow(namespace, followedPod, PerfYaml.CONTAINER, chunk -> {
-              String line = AiperfPodLog.latestProgressLine(chunk);
-              if (line != null) {
-                latestLine.set(line);
-              }
-            });
+            following = logs.follow(namespace, followedPod, PerfYaml.CONTAINER, latestLine::accept);
           }
         }
 

@@ -219,6 +219,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   }
 
   private static String requireLabel(JsonNode labels, String key, String where) {
+    requireString(labels.get(key), where + ": " + labelPointer(key));
     String v = labels.path(key).asString("");
     if (v.isBlank()) {
       throw BenchplanException.invalid(where + ": " + labelPointer(key) + ": required label missing");
@@ -227,11 +228,20 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   }
 
   private static String requireAnnotation(JsonNode ann, String key, String where) {
+    requireString(ann.get(key), where + ": " + annotationPointer(key));
     String v = ann.path(key).asString("");
     if (v.isBlank()) {
       throw BenchplanException.invalid(where + ": " + annotationPointer(key) + ": required annotation missing");
     }
     return v;
+  }
+
+  /** Kubernetes takes only strings as label and annotation values: YAML must quote numeric-looking ones. */
+  private static void requireString(JsonNode v, String where) {
+    if (v != null && !v.isNull() && !v.isString()) {
+      throw BenchplanException.invalid(where + ": expected a string, got the " + v.getNodeType().toString()
+          .toLowerCase(java.util.Locale.ROOT) + " " + v + " (quote it in YAML)");
+    }
   }
 
   private static String labelPointer(String key) {

@@ -82,4 +82,23 @@ class AiperfPodLogTest {
     assertThat(AiperfPodLog.latestProgressLine(chunk)).isEqualTo("Profiling: 55% |#####     |");
     assertThat(AiperfPodLog.latestProgressLine("\n\n")).isNull();
   }
+
+  @Test
+  @DisplayName("the progress tracker joins lines split across chunks and never reports the summary JSON")
+  void tracker() throws Exception {
+    AiperfPodLog.ProgressTracker t = new AiperfPodLog.ProgressTracker();
+    assertThat(t.latest()).isNull();
+    t.accept("Profiling: 8/6");
+    assertThat(t.latest()).isEqualTo("Profiling: 8/6");
+    t.accept("4 |#       | 12%\nProfiling: 64/64 |########| 100%\n");
+    assertThat(t.latest()).isEqualTo("Profiling: 64/64 |########| 100%");
+    String log = log(realSummary(), 0);
+    String summaryPart = log.substring(log.indexOf(AiperfPodLog.BEGIN));
+    for (int i = 0; i < summaryPart.length(); i += 7) {
+      t.accept(summaryPart.substring(i, Math.min(summaryPart.length(), i + 7)));
+    }
+    assertThat(t.latest()).isEqualTo("Profiling: 64/64 |########| 100%");
+    t.accept("after the block\n");
+    assertThat(t.latest()).isEqualTo("after the block");
+  }
 }

@@ -121,6 +121,18 @@ class PerfYamlTest {
   }
 
   @Test
+  @DisplayName("an unquoted numeric-looking label value is a YAML number, which Kubernetes refuses: invalid, with the fix")
+  void numericLabel() throws Exception {
+    RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
+    String text = Files.readString(f.perfYaml());
+    // the first occurrence is the ConfigMap's label (the Job's annotation of the same key comes later)
+    String unquoted = text.replaceFirst("benchplan.dev/plan-sha256: .*", "benchplan.dev/plan-sha256: 1234567e1");
+    Files.writeString(f.perfYaml(), unquoted);
+    expectInvalid(f, "document 1 (ConfigMap " + RunFixture.CONFIG_MAP + ")",
+        "/metadata/labels/benchplan.dev~1plan-sha256: expected a string, got the number", "(quote it in YAML)");
+  }
+
+  @Test
   @DisplayName("the ConfigMaps must carry the same run-id as the Job; the plan label must start the plan SHA")
   void consistency() {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);

@@ -332,7 +332,15 @@ class RunClusterIT {
     StringBuilder transcript = new StringBuilder();
     try {
       RunFixture f = fixture(50, 35, "cli");
-      script(PodScript.replayLog(AiperfPodLog.withSummary(realSummary(), 0), 0).after(Duration.ofSeconds(2)));
+      StringBuilder progressLines = new StringBuilder("benchplan: waiting for 'Qwen/Qwen3-0.6B' at "
+          + RunFixture.ENDPOINT + "/v1/models (listed: ['Qwen/Qwen3-0.6B'])\n");
+      for (int i = 8; i <= 64; i += 8) {
+        progressLines.append("Profiling: ").append(i).append("/64 |").append("#".repeat(i / 8)).append(" ".repeat(8 - i / 8))
+            .append("| ").append(i * 100 / 64).append("%\n");
+      }
+      // running for 12 s: the run's 10 s progress report shows the latest AIPerf line
+      script(PodScript.replayLog(progressLines + AiperfPodLog.withSummary(realSummary(), 0), 0)
+          .after(Duration.ofSeconds(12)));
       var pass = dev.benchplan.testing.CommandHarness.run("run", "--deploy-root", f.deployRoot.toString(),
           "--context", "benchplan-test");
       transcript.append("$ benchplan run --deploy-root ").append(f.deployRoot).append(" --context benchplan-test\n")

@@ -32,6 +32,9 @@ public final class RunFixture {
   public static final String AIPERF_VERSION = "0.13.0";
   public static final String IMAGE = "nvcr.io/nvidia/ai-dynamo/aiperf:" + AIPERF_VERSION;
 
+  // render's writer: strings that look like numbers (a plan SHA prefix such as 9961022481e1) quoted
+  private static final tools.jackson.dataformat.yaml.YAMLMapper YAML = dev.benchplan.render.manifest.YamlDocuments.MAPPER;
+
   public final Path root;
   public final Path deployRoot;
   public final Path planFile;
@@ -186,9 +189,9 @@ public final class RunFixture {
   public void writePerf() {
     StringBuilder sb = new StringBuilder();
     for (ObjectNode cm : configMaps) {
-      sb.append("---\n").append(Json.YAML.writeValueAsString(cm));
+      sb.append("---\n").append(YAML.writeValueAsString(cm));
     }
-    sb.append("---\n").append(Json.YAML.writeValueAsString(job));
+    sb.append("---\n").append(YAML.writeValueAsString(job));
     try {
       Path perf = deployRoot.resolve("benchmark").resolve("perf.yaml");
       Files.createDirectories(perf.getParent());
