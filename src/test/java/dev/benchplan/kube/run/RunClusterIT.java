@@ -441,4 +441,33 @@ class RunClusterIT {
     assertThat(run.get("aiperf").get("image_match").asBoolean()).isTrue();
     assertClean();
   }
+
+  @Test
+  @DisplayName("the packaged CLI gets SIGTERM mid-run: the shutdown hook deletes the Job and ConfigMap, exit 3, no run directory")
+  void packagedCliTerminated() throws Exception {
+    Path jar = Path.of("target", "benchplan.jar").toAbsolutePath();
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(jar), "no " + jar + " (run through mvn verify)");
+    Path kubeconfig = kube.cluster().writeKubeconfig(tmp.resolve("kubeconfig"), kube.cluster().adminToken(), kube.namespace());
+    RunFixture f = fixture(50, 35, "sigterm");
+    script(PodScript.runForever().withLog("Profiling: 3/64 |          | 4%\n"));
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    ProcessBuilder pb = new ProcessBuilder(java.toString(), "-jar", jar.toString(), "run", "--deploy-root",
+        f.deployRoot.toString()).redirectOutput(tmp.resolve("cli.out").toFile()).redirectError(tmp.resolve("cli.err").toFile());
+    pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    Process p = pb.start();
+    try {
+      client.pods().withLabel("job-name", jobName).waitUntilCondition(
+          pod -> pod != null && pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()), 60, TimeUnit.SECONDS);
+      p.destroy(); // SIGTERM, as Ctrl-C or a CI cancel would
+      assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+    String err = Files.readString(tmp.resolve("cli.err"));
+    assertThat(p.exitValue()).as(err).isEqualTo(3);
+    assertThat(err).contains("interrupted: cleaning up: [Job " + kube.namespace() + "/" + jobName + ": deleted");
+    assertClean();
+    assertThat(f.runDir().getParent()).satisfiesAnyOf(
+        d -> assertThat(d).doesNotExist(), d -> assertThat(d).isEmptyDirectory());
+  }
 }
