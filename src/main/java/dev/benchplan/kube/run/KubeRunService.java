@@ -9,11 +9,9 @@ import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.ReportTiming;
-import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.gate.VerdictSource;
-import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -273,17 +271,9 @@ final class KubeRunService implements RunService {
     return JobWatch.containerStatus(pod);
   }
 
-  static boolean gatePassedOrFailed(Verdict v) {
-    return v.verdict() == Status.PASS || v.verdict() == Status.FAIL;
-  }
-
   static ArrayNode strings(ObjectNode parent, String name, List<String> values) {
     ArrayNode a = parent.putArray(name);
     values.stream().filter(Objects::nonNull).forEach(a::add);
     return a;
-  }
-
-  static byte[] canonical(ObjectNode node) {
-    return CanonicalJson.bytes(node);
   }
 }
