@@ -15,8 +15,8 @@ mkdir -p "$out"
 bp=("$home/bin/benchplan")
 
 if [ ! -f target/benchplan.jar ] || [ -n "$(find src schemas pom.xml -newer target/benchplan.jar -print -quit)" ]; then
-  echo "+ mvn -q -B -DskipTests package" >&2
-  mvn -q -B -DskipTests package
+  echo "+ mvn -q -B -Dstyle.color=never -DskipTests package" >&2
+  mvn -q -B -Dstyle.color=never -DskipTests package
 fi
 
 step() { printf '\n+ %s\n' "$*" >&2; "$@"; }
