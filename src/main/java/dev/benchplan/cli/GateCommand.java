@@ -1,18 +1,120 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.error.BenchplanException;
-import dev.benchplan.error.ExitCode;
+import dev.benchplan.gate.ConstraintResult;
+import dev.benchplan.gate.GateOptions;
+import dev.benchplan.gate.GateService;
+import dev.benchplan.gate.RequestSummary;
+import dev.benchplan.gate.Status;
+import dev.benchplan.gate.Verdict;
+import dev.benchplan.gate.VerdictReports;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code benchplan gate}: Gate an AIPerf summary export on throughput and TTFT constraints. */
-@Command(name = "gate", mixinStandardHelpOptions = true, description = "Gate an AIPerf summary export on throughput and TTFT constraints.")
+/** {@code benchplan gate}: gate an AIPerf summary export on throughput and TTFT constraints. */
+@Command(
+    name = "gate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Gate an AIPerf summary export (profile_export_aiperf.json) on throughput and TTFT constraints.",
+      "Constraints come from an AICR-style overlay (--constraints) or from flags; with none, the gate"
+          + " skips. Throughput fails below (1 - tolerance) x its floor, TTFT p99 above (1 + tolerance) x"
+          + " its ceiling; a missing gated metric or a cancelled run is an error, never a pass."
+    },
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  pass or skip", "  1  fail", "  2  invalid input", "  3  error (metric missing, run cancelled)"})
 public final class GateCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
 
+  @Spec CommandSpec spec;
+
+  @Option(names = "--results", required = true, paramLabel = "FILE",
+      description = "AIPerf summary export (profile_export_aiperf.json).")
+  Path results;
+
+  @Option(names = "--constraints", paramLabel = "OVERLAY",
+      description = "AICR overlay YAML: spec.validation.performance.constraints (RecipeMetadata) or"
+          + " validation.performance.constraints.")
+  Path overlay;
+
+  @Option(names = "--min-throughput", paramLabel = "TOKENS_PER_SEC",
+      description = "inference-throughput >= X (output_token_throughput avg, tokens/sec).")
+  BigDecimal minThroughput;
+
+  @Option(names = "--max-ttft-p99", paramLabel = "MS",
+      description = "inference-ttft-p99 <= Y (time_to_first_token p99, ms).")
+  BigDecimal maxTtftP99;
+
+  @Option(names = "--tolerance", defaultValue = "0.10", paramLabel = "FRACTION",
+      description = "Relative tolerance on every threshold (default: ${DEFAULT-VALUE}).")
+  BigDecimal tolerance;
+
+  @Option(names = "--max-error-rate", defaultValue = "0.01", paramLabel = "FRACTION",
+      description = "Largest acceptable share of failed requests (default: ${DEFAULT-VALUE}).")
+  BigDecimal maxErrorRate;
+
+  @Option(names = "--report-dir", paramLabel = "DIR",
+      description = "Also write verdict.json, ctrf-report.json and junit.xml into DIR.")
+  Path reportDir;
+
   @Override
   public Integer call() {
-    throw new BenchplanException(ExitCode.INTERNAL, "'gate' is not implemented yet");
+    GateService.Outcome outcome = GateService.gate(
+        new GateService.Request(results, overlay, minThroughput, maxTtftP99,
+            new GateOptions(tolerance, maxErrorRate), reportDir),
+        Clock.systemUTC());
+    Verdict v = outcome.verdict();
+    PrintWriter out = spec.commandLine().getOut();
+    if (format.json()) {
+      out.print(new String(VerdictReports.verdictBytes(v), StandardCharsets.UTF_8));
+    } else {
+      printText(out, outcome);
+    }
+    out.flush();
+    return v.exitCode();
+  }
+
+  private static void printText(PrintWriter out, GateService.Outcome outcome) {
+    Verdict v = outcome.verdict();
+    String head = "verdict: " + v.verdict().json().toUpperCase(Locale.ROOT);
+    // with constraint lines below, the message would only repeat them
+    out.println(v.constraints().isEmpty() ? head + "  " + v.message() : head);
+    for (ConstraintResult c : v.constraints()) {
+      out.printf(Locale.ROOT, "  %-5s %s%n", c.status().json(), c.message());
+    }
+    RequestSummary r = v.requests();
+    if (r.status() != Status.SKIP) {
+      out.printf(Locale.ROOT, "  %-5s request-error-rate: %s of %s requests failed (%s), max %s%n", r.status().json(),
+          plain(r.errors()), r.total() == null ? "unknown" : plain(r.total()),
+          r.errorRate() == null ? "rate unknown" : percent(r.errorRate()), percent(r.maxErrorRate()));
+    }
+    for (String ignored : v.ignored()) {
+      out.println("  ignored " + ignored);
+    }
+    out.println("constraints: " + v.constraintsSource());
+    out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
+        + v.source().layout() + ", aiperf_version "
+        + (v.source().aiperfVersion() == null ? "not recorded" : v.source().aiperfVersion()) + ")");
+    if (outcome.reportDir() != null) {
+      out.println("reports: " + outcome.reportDir().resolve(VerdictReports.VERDICT) + ", "
+          + outcome.reportDir().resolve(VerdictReports.CTRF) + ", " + outcome.reportDir().resolve(VerdictReports.JUNIT));
+    }
+  }
+
+  private static String percent(BigDecimal fraction) {
+    return fraction.movePointRight(2).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString() + "%";
+  }
+
+  private static String plain(BigDecimal v) {
+    return v.stripTrailingZeros().toPlainString();
   }
 }

@@ -1,18 +1,287 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.error.BenchplanException;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.aiperf.version.AiperfVersionResolver;
+import dev.benchplan.aiperf.version.HttpIndexFetcher;
+import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.plan.EndpointType;
+import dev.benchplan.plan.ExperimentType;
+import dev.benchplan.plan.Intent;
+import dev.benchplan.plan.MeasurementMode;
+import dev.benchplan.plan.PlanClock;
+import dev.benchplan.plan.PlanOptions;
+import dev.benchplan.plan.PlanResult;
+import dev.benchplan.plan.PlanService;
+import dev.benchplan.plan.Question;
+import dev.benchplan.plan.ReuseRequest;
+import dev.benchplan.plan.TraceWindow;
+import dev.benchplan.plan.rules.Blocker;
+import dev.benchplan.plan.rules.PlanBlockedException;
+import dev.benchplan.workload.ScannerTraceInspector;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code benchplan plan}: Write an immutable, SHA-256-addressed series plan from a user workload. */
-@Command(name = "plan", mixinStandardHelpOptions = true, description = "Write an immutable, SHA-256-addressed series plan from a user workload.")
+/** {@code benchplan plan}: write an immutable, SHA-256-addressed series plan from a user workload. */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Write an immutable, SHA-256-addressed series plan from a user workload, a deployment ledger"
+          + " and a performance question, to <EXP_ROOT>/inputs/benchmark-plans/<series-id>.json.",
+      "Every decision is recorded with its rule (agent-docs/rules/); a violated rule is a blocker:"
+          + " exit 2, nothing written."
+    })
 public final class PlanCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
   @Mixin FormatMixin format;
+
+  @Option(names = "--workload", required = true, paramLabel = "FILE",
+      description = "The user workload (YAML).")
+  Path workload;
+
+  @Option(names = "--ledger", required = true, paramLabel = "FILE",
+      description = "The deployment ledger (YAML or JSON) of the deployed, smoke-tested candidate.")
+  Path ledger;
+
+  @Option(names = "--question", required = true, paramLabel = "TEXT",
+      description = "The performance question this series answers.")
+  String question;
+
+  @Option(names = "--target-region", paramLabel = "TEXT",
+      description = "The target operating region, e.g. 'TTFT p99 <= 500 ms at 8-32 users'.")
+  String targetRegion;
+
+  @Option(names = "--intent", defaultValue = "characterization",
+      paramLabel = "characterization|comparison",
+      description = "Absolute characterization or direct comparison (default: ${DEFAULT-VALUE}).")
+  Intent intent;
+
+  @Option(names = "--reference", paramLabel = "ID",
+      description = "A reference candidate of a comparison (repeatable; required for comparison).")
+  List<String> references = new ArrayList<>();
+
+  @Option(names = "--experiment", paramLabel = "trace_fidelity|static_shape|capacity",
+      description = "The experiment (default: from the workload source).")
+  ExperimentType experiment;
+
+  @Option(names = "--measurement-mode", paramLabel = "closed_loop|open_loop|fixed_schedule",
+      description = "Pick the load axis when the rules would not (default: decided by the rules).")
+  MeasurementMode measurementMode;
+
+  @Option(names = "--exp-root", defaultValue = "experiments", paramLabel = "DIR",
+      description = "Experiment root (default: ${DEFAULT-VALUE}).")
+  Path expRoot;
+
+  @Option(names = "--series-id", paramLabel = "ID",
+      description = "Series ID [a-z0-9][a-z0-9._-]{0,79} (default: profile name + date + hash).")
+  String seriesId;
+
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "A Mooncake-format trace (takes precedence over artifacts.supporting_traces).")
+  Path trace;
+
+  @Option(names = "--trace-window", paramLabel = "START_MS:END_MS",
+      description = "Replay only this window of the trace (inclusive); recorded as a"
+          + " transformation.")
+  String traceWindow;
+
+  @Option(names = "--max-concurrency", paramLabel = "N",
+      description = "Declared maximum of a powers-of-two concurrency grid.")
+  Integer maxConcurrency;
+
+  @Option(names = "--max-request-rate", paramLabel = "RPS",
+      description = "Declared maximum of a powers-of-two request-rate grid.")
+  BigDecimal maxRequestRate;
+
+  @Option(names = "--warmup-requests", paramLabel = "N", description = "Warmup requests.")
+  Integer warmupRequests;
+
+  @Option(names = "--seed", paramLabel = "N", description = "Random seed (default: 100).")
+  Long seed;
+
+  @Option(names = "--measurement-limit", paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Per-run measurement limit, at most 30m (default: 30m).")
+  Duration measurementLimit;
+
+  @Option(names = "--request-timeout", paramLabel = "DURATION",
+      converter = DurationConverter.class, description = "Per-request timeout.")
+  Duration requestTimeout;
+
+  @Option(names = "--endpoint-type", paramLabel = "chat|completions",
+      description = "The API called (default: chat).")
+  EndpointType endpointType;
+
+  @Option(names = "--no-streaming", description = "Do not stream responses (loses TTFT and ITL).")
+  boolean noStreaming;
+
+  @Option(names = "--repetitions", paramLabel = "N",
+      description = "Measured runs per load point (default 1; more needs --repeat-rationale).")
+  Integer repetitions;
+
+  @Option(names = "--repeat-rationale", paramLabel = "TEXT",
+      description = "Why another run is necessary for a consequential decision.")
+  String repeatRationale;
+
+  @Option(names = "--pilot",
+      description = "The once-per-series noise-floor pilot: 3 runs of one configuration.")
+  boolean pilot;
+
+  @Option(names = "--aiperf-version", paramLabel = "X.Y.Z",
+      description = "Operator pin of the AIPerf version (wins over every other mechanism).")
+  String aiperfVersion;
+
+  @Option(names = "--reference-recipe", paramLabel = "PERF_YAML",
+      description = "Reproduce a recipe: use the AIPerf version its perf.yaml pins.")
+  Path referenceRecipe;
+
+  @Option(names = "--aiperf-index-url", paramLabel = "URL",
+      description = "The package index JSON document for project aiperf (default: $"
+          + AiperfVersionResolver.INDEX_URL_ENV + ").")
+  String indexUrl;
+
+  @Option(names = "--aiperf-image", paramLabel = "IMAGE",
+      description = "AIPerf image (default: " + AiperfVersionResolver.IMAGE_REPOSITORY
+          + ":<version>).")
+  String aiperfImage;
+
+  @Option(names = "--reuse-plan", paramLabel = "PATH",
+      description = "Reuse this existing series plan (needs --reuse-sha256); writes nothing.")
+  Path reusePlan;
+
+  @Option(names = "--reuse-sha256", paramLabel = "SHA256",
+      description = "The SHA-256 the reused plan must hash to.")
+  String reuseSha256;
 
   @Override
   public Integer call() {
-    throw new BenchplanException(ExitCode.INTERNAL, "'plan' is not implemented yet");
+    if ((reusePlan == null) != (reuseSha256 == null)) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--reuse-plan and --reuse-sha256 go together: reuse needs the plan's exact path and SHA-256");
+    }
+    Map<String, String> env = System.getenv();
+    PlanOptions options = PlanOptions.builder()
+        .expRoot(expRoot)
+        .seriesId(seriesId)
+        .experiment(experiment)
+        .measurementMode(measurementMode)
+        .trace(trace)
+        .traceWindow(traceWindow == null ? null : window(traceWindow))
+        .maxConcurrency(maxConcurrency)
+        .maxRequestRate(maxRequestRate)
+        .warmupRequests(warmupRequests)
+        .seed(seed)
+        .measurementLimitS(seconds(measurementLimit, "--measurement-limit"))
+        .requestTimeoutS(seconds(requestTimeout, "--request-timeout"))
+        .endpointType(endpointType)
+        .streaming(noStreaming ? Boolean.FALSE : null)
+        .repetitions(repetitions)
+        .repeatRationale(repeatRationale)
+        .pilot(pilot)
+        .aiperf(new VersionRequest(aiperfVersion, referenceRecipe,
+            indexUri(indexUrl != null ? indexUrl : env.get(AiperfVersionResolver.INDEX_URL_ENV)),
+            aiperfImage))
+        .reuse(reusePlan == null ? null : new ReuseRequest(reusePlan, reuseSha256))
+        .build();
+    Question q = new Question(question, intent, targetRegion, references);
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    PlanResult result;
+    try {
+      result = new PlanService().planFiles(workload, ledger, q, options,
+          PlanClock.fromEnvironment(env), new HttpIndexFetcher(), new ScannerTraceInspector());
+    } catch (PlanBlockedException e) {
+      printBlockers(e.blockers(), out, err);
+      return ExitCode.INVALID;
+    }
+    if (format.json()) {
+      FormatMixin.printJson(out, Output.of(result));
+    } else {
+      out.println((result.reused() ? "reused series plan: " : "plan written: ") + result.planPath());
+      out.println("sha256:          " + result.sha256());
+      out.println("series:          " + result.seriesId());
+      out.println("plan id:         " + result.planId());
+      out.println("workload source: " + result.workloadSource());
+      out.println("aiperf version:  " + result.aiperfVersion());
+      for (String w : result.warnings()) {
+        out.println("warning: " + w);
+      }
+      out.flush();
+    }
+    return ExitCode.OK;
+  }
+
+  private void printBlockers(List<Blocker> blockers, PrintWriter out, PrintWriter err) {
+    if (format.json()) {
+      FormatMixin.printJson(out, Map.of("blockers", blockers));
+    }
+    for (Blocker b : blockers) {
+      err.println("benchplan: blocker " + b.code() + ": " + b.message());
+    }
+    err.println("benchplan: " + blockers.size() + " blocker(s); nothing written");
+    err.flush();
+  }
+
+  private TraceWindow window(String text) {
+    try {
+      return TraceWindow.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace-window " + e.getMessage());
+    }
+  }
+
+  private Integer seconds(Duration d, String option) {
+    if (d == null) {
+      return null;
+    }
+    if (d.toMillis() % 1000 != 0 || d.getSeconds() > Integer.MAX_VALUE) {
+      throw new CommandLine.ParameterException(spec.commandLine(), option + " " + d
+          + ": expected whole seconds");
+    }
+    return (int) d.getSeconds();
+  }
+
+  private URI indexUri(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return new URI(text.trim());
+    } catch (URISyntaxException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--aiperf-index-url '" + text
+          + "': not a URL (" + e.getReason() + ")");
+    }
+  }
+
+  /** The {@code --format json} result. */
+  record Output(
+      @JsonProperty("plan_path") String planPath,
+      @JsonProperty("sha256") String sha256,
+      @JsonProperty("series_id") String seriesId,
+      @JsonProperty("plan_id") String planId,
+      @JsonProperty("workload_source") String workloadSource,
+      @JsonProperty("aiperf_version") String aiperfVersion,
+      @JsonProperty("warnings") List<String> warnings,
+      @JsonProperty("reused") boolean reused) {
+    static Output of(PlanResult r) {
+      return new Output(r.planPath().toString(), r.sha256(), r.seriesId(), r.planId(),
+          r.workloadSource(), r.aiperfVersion(), r.warnings(), r.reused());
+    }
   }
 }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code benchplan trace inspect}: validate, hash and characterise a Mooncake trace in one pass. */
+/** {@code benchplan trace inspect}: validate, hash and characterise a Mooncake trace. */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
@@ -34,7 +34,10 @@ public final class TraceInspectCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin FormatMixin format;
 
-  @Parameters(index = "0", paramLabel = "TRACE", description = "The trace (JSONL, one request per line).")
+  @Parameters(
+      index = "0",
+      paramLabel = "TRACE",
+      description = "The trace (JSONL, one request per line).")
   Path trace;
 
   @Option(

@@ -49,6 +49,22 @@ public final class KubeNames {
   }
 
   /**
+   * The series as a label value: the series ID itself when it is one, else its first characters
+   * plus 8 hex of its SHA-256, so every plan the schema allows can be rendered (the full ID stays
+   * in the {@code benchplan.dev/series} annotation).
+   */
+  public static String seriesLabel(String seriesId) {
+    if (seriesId.length() <= MAX_LABEL && LABEL_VALUE.matcher(seriesId).matches()) {
+      return seriesId;
+    }
+    String hash =
+        dev.benchplan.json.Sha256.hex(seriesId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .substring(0, 8);
+    String head = seriesId.substring(0, Math.min(seriesId.length(), 50)).replaceAll("[^a-z0-9]+$", "");
+    return head + "-" + hash;
+  }
+
+  /**
    * The Job name for a series and run: {@code bp-<series>-<run-id lowercased>}, the series cut so
    * the whole fits 63 characters and its characters mapped to the DNS-1123 alphabet.
    */

@@ -59,7 +59,6 @@ public final class PlanRenderer {
     String source = verified.path().toString();
     AiperfRelease release = AiperfRelease.parse(plan.aiperfVersion(), source + " /aiperf/version");
     ImageReference image = image(req.image(), plan, release, source);
-    KubeNames.requireLabelValue(plan.seriesId(), source + " /series_id");
     String namespace = req.namespace() != null ? req.namespace() : plan.deployment().namespace();
     KubeNames.requireDns1123Label(namespace, source + " /deployment/namespace");
 
@@ -96,13 +95,14 @@ public final class PlanRenderer {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("app.kubernetes.io/managed-by", "benchplan");
     labels.put("app.kubernetes.io/name", "aiperf");
-    labels.put("benchplan.dev/series", plan.seriesId());
+    labels.put("benchplan.dev/series", KubeNames.seriesLabel(plan.seriesId()));
     labels.put("benchplan.dev/plan-sha256", verified.sha256().substring(0, 12));
     labels.put("benchplan.dev/run-id", runId.value());
     Map<String, String> annotations = new LinkedHashMap<>();
     annotations.put("benchplan.dev/plan-path", verified.path().toString());
     annotations.put("benchplan.dev/plan-sha256", verified.sha256());
     annotations.put("benchplan.dev/plan-id", plan.planId());
+    annotations.put("benchplan.dev/series", plan.seriesId());
     annotations.put("benchplan.dev/endpoint", plan.deployment().endpointUrl());
     annotations.put("benchplan.dev/aiperf-version", release.toString());
     annotations.put("benchplan.dev/aiperf-mode", invocation.mode().label());

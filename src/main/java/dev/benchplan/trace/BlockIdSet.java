@@ -24,7 +24,37 @@ final class BlockIdSet {
     return large.contains(id);
   }
 
-  /** Adds a non-negative id. */
+  /**
+   * Adds an id and says whether it was there before (one lookup instead of two).
+   *
+   * @return true when the id had been added before
+   */
+  boolean testAndAdd(long id) {
+    if (id >= 0 && id < BITSET_LIMIT) {
+      int p = (int) (id >>> PAGE_BITS);
+      long[] page = pages[p];
+      if (page == null) {
+        page = new long[PAGE_WORDS];
+        pages[p] = page;
+      }
+      int w = (int) (id >>> 6) & (PAGE_WORDS - 1);
+      long word = page[w];
+      long bit = 1L << id;
+      if ((word & bit) != 0) {
+        return true;
+      }
+      page[w] = word | bit;
+      bitsetSize++;
+      return false;
+    }
+    if (large.contains(id)) {
+      return true;
+    }
+    large.add(id);
+    return false;
+  }
+
+  /** Adds an id. */
   void add(long id) {
     if (id >= 0 && id < BITSET_LIMIT) {
       int p = (int) (id >>> PAGE_BITS);

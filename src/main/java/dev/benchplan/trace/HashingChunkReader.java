@@ -39,13 +39,19 @@ final class HashingChunkReader implements AutoCloseable {
   private String sha256;
   private long bytes;
 
-  HashingChunkReader(FileChannel channel, int chunkSize, int chunkCount, int padding) {
+  private final int chunkSize;
+  private final int maxChunks;
+  private final int padding;
+  /** Chunks made so far; only the reader thread makes them, lazily (small files need one). */
+  private int chunks;
+
+  HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding) {
     this.channel = channel;
-    this.free = new ArrayBlockingQueue<>(chunkCount);
-    this.full = new ArrayBlockingQueue<>(chunkCount + 1);
-    for (int i = 0; i < chunkCount; i++) {
-      free.add(new Chunk(chunkSize, padding));
-    }
+    this.chunkSize = chunkSize;
+    this.maxChunks = maxChunks;
+    this.padding = padding;
+    this.free = new ArrayBlockingQueue<>(maxChunks);
+    this.full = new ArrayBlockingQueue<>(maxChunks + 1);
     this.thread = new Thread(new Runnable() {
       @Override
       public void run() {
@@ -61,7 +67,15 @@ final class HashingChunkReader implements AutoCloseable {
     long total = 0;
     try {
       while (true) {
-        Chunk c = free.take();
+        Chunk c = free.poll();
+        if (c == null) {
+          if (chunks < maxChunks) {
+            chunks++;
+            c = new Chunk(chunkSize, padding);
+          } else {
+            c = free.take();
+          }
+        }
         int n = fill(c);
         if (n > 0) {
           full.put(c);

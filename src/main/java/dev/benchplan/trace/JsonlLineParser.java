@@ -61,6 +61,7 @@ final class JsonlLineParser {
   private static final int TOKEN_SHOWN = 40;
 
   private final RowFields row = new RowFields();
+  private boolean firstLine = true;
   private final Abort abort = new Abort();
   private byte[] buf;
   private int lineStart;
@@ -90,8 +91,16 @@ final class JsonlLineParser {
    */
   int parseLine(byte[] bytes, int start) {
     this.buf = bytes;
-    this.lineStart = start;
     row.reset();
+    if (firstLine) {
+      firstLine = false;
+      // a UTF-8 byte-order mark at the start of the file is accepted (and still hashed)
+      if (bytes[start] == (byte) 0xEF && bytes[start + 1] == (byte) 0xBB
+          && bytes[start + 2] == (byte) 0xBF) {
+        start += 3;
+      }
+    }
+    this.lineStart = start;
     int p = skipWs(start);
     byte b = bytes[p];
     if (b == '\n') {
@@ -370,6 +379,21 @@ final class JsonlLineParser {
         p += n + 2;
         continue;
       }
+      // 7 to 15 digits followed by ", " (ids of large traces): two 8-byte reads
+      if (n >= 7) {
+        long w2 = (long) LONGS.get(b, p + 8);
+        int n2 = n == 8 ? leadingDigits(w2) : 0;
+        int len = n + n2;
+        if (n2 < 8 && b[p + len] == ',' && b[p + len + 1] == ' ' && (w & 0xFF) != '0') {
+          long value = n == 7 ? eightDigits(w << 8) : eightDigits(w);
+          if (n2 > 0) {
+            value = value * POWERS_OF_TEN[n2] + eightDigits(w2 << ((8 - n2) << 3));
+          }
+          ids[count++] = value;
+          p += len + 2;
+          continue;
+        }
+      }
       p = skipWs(p);
       int fast = fastNonNegative(p);
       byte c = b[p];
@@ -529,7 +553,7 @@ final class JsonlLineParser {
     1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000
   };
 
-  /** How many of the 8 bytes (little-endian, first byte lowest) are ASCII digits, from the start. */
+  /** How many of the 8 bytes (little-endian: first byte lowest) are leading ASCII digits. */
   private static int leadingDigits(long w) {
     // a byte is a digit when its high nibble is 3 and adding 6 keeps it 3 (low nibble <= 9);
     // a carry out of a byte can only come from a non-digit, after which nothing counts

@@ -34,7 +34,8 @@ final class LengthHistogram {
     if (value < counts.length) {
       counts[(int) value]++;
     } else if (value < DENSE_LIMIT) {
-      counts = Arrays.copyOf(counts, Math.min(DENSE_LIMIT, Integer.highestOneBit((int) value) << 1));
+      int grown = Math.min(DENSE_LIMIT, Integer.highestOneBit((int) value) << 1);
+      counts = Arrays.copyOf(counts, grown);
       counts[(int) value]++;
     } else {
       if (largeCount == large.length) {

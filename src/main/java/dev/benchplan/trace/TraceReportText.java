@@ -11,8 +11,7 @@ public final class TraceReportText {
     StringBuilder out = new StringBuilder();
     line(out, "trace", r.path());
     line(out, "sha256", r.sha256());
-    line(out, "size", String.format(Locale.ROOT, "%s bytes (%.1f MiB)", n(r.bytes()),
-        r.bytes() / (1024.0 * 1024.0)));
+    line(out, "size", n(r.bytes()) + " bytes (" + humanBytes(r.bytes()) + ")");
     line(out, "rows", n(r.rows()) + " (" + n(r.blankLines()) + " blank lines)");
     line(out, "span", span(r.timestampMs()));
     line(out, "input", lengths(r.inputLength()));
@@ -42,10 +41,12 @@ public final class TraceReportText {
     if (t.presentRows() == 0) {
       return "no timestamps";
     }
-    long s = t.span() / 1000;
-    String human = s >= 3600
-        ? String.format(Locale.ROOT, "%dh%02dm%02ds", s / 3600, s / 60 % 60, s % 60)
-        : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    long s = Math.round(t.span() / 1000.0);
+    String human = t.span() < 60_000
+        ? String.format(Locale.ROOT, "%.1fs", t.span() / 1000.0)
+        : s >= 3600
+            ? String.format(Locale.ROOT, "%dh%02dm%02ds", s / 3600, s / 60 % 60, s % 60)
+            : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
     return String.format(Locale.ROOT, "%s .. %s ms (%s) on %s rows; %s going backwards",
         n(t.min()), n(t.max()), human, n(t.presentRows()), n(t.nonMonotonicRows()));
   }
@@ -68,7 +69,7 @@ public final class TraceReportText {
         : String.format(Locale.ROOT, "%.1f%%", 100 * h.infiniteCacheHitRate());
     return String.format(Locale.ROOT,
         "%s rows with hash_ids, %s unique %d-token blocks; infinite-cache hit rate %s;"
-            + " %s block-rule violations",
+            + " block-rule violations: %s",
         n(h.rowsWithHashIds()), n(h.uniqueBlocks()), h.blockSize(), rate,
         n(h.blockRuleViolations()));
   }
@@ -86,6 +87,16 @@ public final class TraceReportText {
     }
     return n(c.rowsOverLimit()) + " rows over " + n(c.limit()) + " tokens (input + output), first"
         + " on lines " + lines;
+  }
+
+  private static String humanBytes(long bytes) {
+    if (bytes < 1024 * 1024) {
+      return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+    }
+    if (bytes < 1024L * 1024 * 1024) {
+      return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
+    }
+    return String.format(Locale.ROOT, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
   }
 
   private static void line(StringBuilder out, String label, String value) {

@@ -13,7 +13,8 @@ import dev.benchplan.error.BenchplanException;
  * @param windowEndMs end of the replay window, inclusive; null for an open end. The report has a
  *     {@code window} section when either bound is given.
  */
-public record TraceScanOptions(int blockSize, Long maxContext, Long windowStartMs, Long windowEndMs) {
+public record TraceScanOptions(
+    int blockSize, Long maxContext, Long windowStartMs, Long windowEndMs) {
   /** The block size Mooncake traces and AIPerf use. */
   public static final int DEFAULT_BLOCK_SIZE = 512;
 

@@ -167,31 +167,63 @@ final class TraceStatistics {
           problems.countOnly();
         }
       }
-      // a block hits when its id appeared in an EARLIER row: look up all, then add all
-      if (rowHits.length < n) {
-        rowHits = new boolean[Math.max(n, rowHits.length * 2)];
-      }
-      for (int j = 0; j < n; j++) {
-        rowHits[j] = blocks.contains(ids[j]);
-      }
-      long hits = 0;
-      for (int j = 0; j < n; j++) {
-        if (rowHits[j]) {
-          long size = Math.min(blockSize, length - (long) j * blockSize);
-          if (size > 0) {
-            hits += size;
-          }
-        } else {
-          blocks.add(ids[j]);
-        }
-      }
       hashedTokens += length;
-      hitTokens += hits;
+      hitTokens += strictlyIncreasing(ids, n) ? hitsDistinct(ids, n, length) : hits(ids, n, length);
     } else {
       for (int j = 0; j < n; j++) {
         blocks.add(ids[j]);
       }
     }
+  }
+
+  /**
+   * Hit tokens of a row whose ids are all different (the usual case: Mooncake rows list
+   * increasing ids): each id can only have been seen in an earlier row, so one test-and-add each.
+   */
+  private long hitsDistinct(long[] ids, int n, long length) {
+    long hits = 0;
+    for (int j = 0; j < n; j++) {
+      if (blocks.testAndAdd(ids[j])) {
+        hits += blockTokens(length, j);
+      }
+    }
+    return hits;
+  }
+
+  /**
+   * Hit tokens of any row: a block hits when its id appeared in an EARLIER row, so all lookups
+   * come before the row's own ids are added (a repeat inside the row is not a hit).
+   */
+  private long hits(long[] ids, int n, long length) {
+    if (rowHits.length < n) {
+      rowHits = new boolean[Math.max(n, rowHits.length * 2)];
+    }
+    for (int j = 0; j < n; j++) {
+      rowHits[j] = blocks.contains(ids[j]);
+    }
+    long hits = 0;
+    for (int j = 0; j < n; j++) {
+      if (rowHits[j]) {
+        hits += blockTokens(length, j);
+      } else {
+        blocks.add(ids[j]);
+      }
+    }
+    return hits;
+  }
+
+  /** Tokens in block j of a row of {@code length} tokens: min(block, rest), never negative. */
+  private long blockTokens(long length, int j) {
+    return Math.max(0, Math.min(blockSize, length - (long) j * blockSize));
+  }
+
+  private static boolean strictlyIncreasing(long[] ids, int n) {
+    for (int j = 1; j < n; j++) {
+      if (ids[j] <= ids[j - 1]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void problem(long line, String field, String message) {
@@ -204,7 +236,8 @@ final class TraceStatistics {
     long total = problems.total();
     if (bytes == 0) {
       total++;
-      listed.add(0, new TraceProblem(1, null, "the file is empty: expected one JSON object per line"));
+      listed.add(0, new TraceProblem(
+          1, null, "the file is empty: expected one JSON object per line"));
     } else if (rows == 0) {
       total++;
       listed.add(0, new TraceProblem(1, null,

@@ -55,7 +55,10 @@ final class ContractAssertions {
     assertThat(artifacts.path("mountPath").asString()).isEqualTo("/artifacts");
     assertThat(PlanRendererTest.envValue(r, "BENCHPLAN_ARTIFACT_DIR")).isEqualTo("/artifacts/" + runId);
     PlanRendererTest.volume(pod, "artifacts");
-    JsonNode term = pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0");
+    JsonNode weighted =
+        pod.at("/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/0");
+    assertThat(weighted.path("weight").asInt()).isEqualTo(100);
+    JsonNode term = weighted.path("podAffinityTerm");
     assertThat(term.at("/labelSelector/matchExpressions/0/key").asString())
         .isEqualTo("nvidia.com/dynamo-graph-deployment-name");
     assertThat(term.at("/labelSelector/matchExpressions/0/values/0").asString()).isEqualTo("vllm-agg");

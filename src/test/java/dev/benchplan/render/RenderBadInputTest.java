@@ -160,15 +160,6 @@ class RenderBadInputTest {
   }
 
   @Test
-  @DisplayName("a series ID that cannot be a label value")
-  void badSeriesLabel() throws Exception {
-    PlanFixture.Written plan = PlanFixture.userStatic().series("qwen3-" + "x".repeat(60)).write(tmp.resolve("p.json"));
-    expectBlocker(render(plan), "/series_id", "label value");
-    PlanFixture.Written trailing = PlanFixture.userStatic().series("qwen3.").write(tmp.resolve("q.json"));
-    expectBlocker(render(trailing), "/series_id", "'qwen3.'");
-  }
-
-  @Test
   @DisplayName("a grid of load points needs --load-point, naming the points")
   void gridNeedsLoadPoint() throws Exception {
     PlanFixture.Written plan = PlanFixture.recipeProxy().write(tmp.resolve("p.json"));

@@ -56,6 +56,38 @@ class RandomTracesTest {
     assertThat(r.hashIds().infiniteCacheHitRate()).isCloseTo(oracle.hitRate(), within(1e-12));
   }
 
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {5, 6})
+  @DisplayName("an id of any length (1-19 digits) parses to the same block in every layout")
+  void idsParseTheSameInEveryLayout(long seed) {
+    Random random = new Random(seed);
+    java.util.Set<Long> distinct = new java.util.HashSet<>();
+    List<Long> ids = new ArrayList<>();
+    for (int digits = 1; digits <= 19; digits++) {
+      for (int k = 0; k < 20; k++) {
+        long id = number(random, digits, Long.MAX_VALUE);
+        if (distinct.add(id)) {
+          ids.add(id);
+        }
+      }
+    }
+    List<String> rows = new ArrayList<>();
+    // the fast paths (", "), then the general paths, each layout a row of the same ids
+    for (String separator : List.of(", ", ",", " , ", " ,", ",\t", ",  ")) {
+      StringBuilder row = new StringBuilder("{\"input_length\": " + ids.size() * 512L
+          + ", \"output_length\": 1, \"hash_ids\": [");
+      for (int i = 0; i < ids.size(); i++) {
+        row.append(i == 0 ? "" : separator).append(ids.get(i));
+      }
+      rows.add(row.append("]}").toString());
+    }
+    TraceReport r = TraceFiles.scan(TraceFiles.lines(dir, rows.toArray(String[]::new)));
+    assertThat(r.problems()).isEmpty();
+    assertThat(r.hashIds().uniqueBlocks()).isEqualTo(ids.size());
+    // every row after the first hits on every block
+    assertThat(r.hashIds().hitTokens()).isEqualTo(5L * ids.size() * 512);
+  }
+
   private static String randomRow(Random random) {
     long input = number(random, 1 + random.nextInt(9), Integer.MAX_VALUE / 1000);
     input = Math.max(1, input);

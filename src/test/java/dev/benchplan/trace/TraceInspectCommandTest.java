@@ -84,10 +84,10 @@ class TraceInspectCommandTest {
             "context", "problems");
     assertThat(r.out())
         .contains("rows      3,993 (0 blank lines)")
-        .contains("span      0 .. 1,022,025 ms (17m02s)")
+        .contains("span      0 .. 1,022,025 ms (17m02s) on 3,993 rows; 0 going backwards")
         .containsPattern("input +mean 15,325\\.5 +p50 [0-9,]+ +p90")
         .containsPattern("output +mean 149\\.1 ")
-        .contains("43,924 unique 512-token blocks; infinite-cache hit rate 65.1%")
+        .contains("43,924 unique 512-token blocks; infinite-cache hit rate 65.1%; block-rule violations: 0")
         .contains("problems  none: the trace is valid");
   }
 

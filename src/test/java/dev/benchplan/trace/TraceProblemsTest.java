@@ -297,6 +297,10 @@ class TraceProblemsTest {
     assertThat(r.bytes()).isEqualTo(withBom.length);
     assertThat(r.sha256()).isEqualTo(dev.benchplan.json.Sha256.hex(withBom));
     assertThat(r.inputLength().max()).isEqualTo(7);
+    for (int chunk : new int[] {1, 2, 3, 4}) {
+      assertThat(TraceScanner.scan(file, TraceScanOptions.defaults(), ScanProgress.NONE, chunk))
+          .as("chunk %d", chunk).isEqualTo(r);
+    }
   }
 
   @Test

@@ -153,11 +153,15 @@ public final class PerfManifests {
 
   private static ObjectNode antiAffinity(JobInputs in) {
     ObjectNode affinity = YamlDocuments.object();
-    ObjectNode term =
+    // preferred, not required: benchmark-isolation.md keeps the client off the serving nodes "when
+    // possible"; a required term leaves the Job Pending forever on a single-node cluster
+    ObjectNode weighted =
         affinity
             .putObject("podAntiAffinity")
-            .putArray("requiredDuringSchedulingIgnoredDuringExecution")
+            .putArray("preferredDuringSchedulingIgnoredDuringExecution")
             .addObject();
+    weighted.put("weight", 100);
+    ObjectNode term = weighted.putObject("podAffinityTerm");
     term.putObject("labelSelector")
         .putArray("matchExpressions")
         .addObject()

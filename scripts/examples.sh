@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The main job on the bundled examples: builds benchplan (if needed), then
+#   1. trace inspect  on the example trace,
+#   2. plan           the static and the trace example workloads against the example ledger,
+#   3. render         each plan into aiperf-config.yaml + perf.yaml,
+#   4. gate           a real AIPerf export (from ../shared/data, when present) on the default
+#                     constraints (>= 5000 tok/s, TTFT p99 <= 200 ms, 10% tolerance).
+# Everything is written under OUT (default: a fresh temporary folder), never into the repository.
+# Usage: scripts/examples.sh [OUT]
+set -euo pipefail
+home="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$home"
+out="${1:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-examples.XXXXXX")}"
+mkdir -p "$out"
+bp=("$home/bin/benchplan")
+
+if [ ! -f target/benchplan.jar ] || [ -n "$(find src schemas pom.xml -newer target/benchplan.jar -print -quit)" ]; then
+  echo "+ mvn -q -B -Dstyle.color=never -DskipTests package" >&2
+  mvn -q -B -Dstyle.color=never -DskipTests package
+fi
+
+step() { printf '\n+ %s\n' "$*" >&2; "$@"; }
+
+step "${bp[@]}" trace inspect examples/traces/example_trace.jsonl
+
+for kind in static trace; do
+  json="$(step "${bp[@]}" plan --workload "examples/workload-$kind.yaml" \
+    --ledger examples/deployment-ledger.yaml \
+    --question "What output throughput and TTFT does vllm-agg deliver for the $kind example workload?" \
+    --aiperf-version 0.13.0 --exp-root "$out/experiments" --format json)"
+  echo "$json"
+  plan_path="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["plan_path"])')"
+  plan_sha="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sha256"])')"
+  mkdir -p "$out/deploy-$kind"
+  step "${bp[@]}" render --plan "$plan_path" --plan-sha256 "$plan_sha" --deploy-root "$out/deploy-$kind"
+done
+
+export_file="$home/../shared/data/aiperf/profile_export_aiperf.json"
+if [ -f "$export_file" ]; then
+  # a real AIPerf run at concurrency 1: the default gate fails it (exit 1), as it should
+  step "${bp[@]}" gate --results "$export_file" --min-throughput 5000 --max-ttft-p99 200 \
+    --report-dir "$out/gate" || echo "(gate exit code $?)" >&2
+else
+  echo "skipped gate: $export_file is absent" >&2
+fi
+printf '\nall outputs are under %s\n' "$out" >&2

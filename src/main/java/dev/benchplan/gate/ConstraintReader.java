@@ -1,0 +1,273 @@
+package dev.benchplan.gate;
+
+import dev.benchplan.aiperf.export.MetricSummary;
+import dev.benchplan.aiperf.export.MetricUnit;
+import dev.benchplan.aiperf.export.MetricUnit.Dimension;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.Json;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads constraints from an AICR-style overlay ({@code spec.validation.performance.constraints} of a
+ * RecipeMetadata, or a top-level {@code validation.performance.constraints}), from a plan's
+ * {@code objectives.gates}, or from command-line flags. Every malformed entry is invalid input
+ * (exit 2) naming the file and JSON pointer.
+ */
+public final class ConstraintReader {
+  /** AICR's throughput constraint: output_token_throughput avg, tokens/sec, only {@code >=}. */
+  public static final String THROUGHPUT = "inference-throughput";
+  /** AICR's TTFT constraint: time_to_first_token p99, ms, only {@code <=}. */
+  public static final String TTFT_P99 = "inference-ttft-p99";
+
+  /** AICR performance settings that are not thresholds: read, recorded, never gated. */
+  private static final Set<String> AICR_SETTINGS =
+      Set.of("inference-model", "inference-concurrency-per-gpu", "inference-routing-mode");
+
+  private static final Pattern EXPRESSION =
+      Pattern.compile(
+          "\\s*(>=|<=|==|=|>|<)\\s*([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)\\s*([A-Za-z\u00b5\u03bc][A-Za-z/]*)?\\s*");
+  private static final Pattern GENERIC_NAME =
+      Pattern.compile("([a-z][a-z0-9_]*)-(avg|min|max|std|count|sum|p\\d{1,3})");
+
+  private ConstraintReader() {}
+
+  /** A parsed {@code "<op> <number> [unit]"} expression. */
+  record Expression(Operator operator, BigDecimal value, MetricUnit unit) {}
+
+  /** What a constraint name means: which metric/stat, which operator it takes, which unit. */
+  private record Known(String metric, String stat, Operator operator, Dimension dimension) {}
+
+  private static Known known(String name) {
+    return switch (name) {
+      case THROUGHPUT -> new Known("output_token_throughput", "avg", Operator.GE, Dimension.TOKEN_RATE);
+      case TTFT_P99 -> new Known("time_to_first_token", "p99", Operator.LE, Dimension.DURATION);
+      default -> null;
+    };
+  }
+
+  /** Constraints from command-line flags; either may be null. */
+  public static ConstraintSet fromFlags(BigDecimal minThroughput, BigDecimal maxTtftP99) {
+    List<Constraint> out = new ArrayList<>();
+    if (minThroughput != null) {
+      out.add(aicr(THROUGHPUT, new Expression(Operator.GE, nonNegative(minThroughput, "--min-throughput"), null),
+          "--min-throughput"));
+    }
+    if (maxTtftP99 != null) {
+      out.add(aicr(TTFT_P99, new Expression(Operator.LE, nonNegative(maxTtftP99, "--max-ttft-p99"), null),
+          "--max-ttft-p99"));
+    }
+    return new ConstraintSet(out, List.of(), "flags");
+  }
+
+  private static BigDecimal nonNegative(BigDecimal v, String flag) {
+    if (v.signum() < 0) {
+      throw BenchplanException.invalid(flag + ": expected a non-negative number, got " + v.toPlainString());
+    }
+    return v;
+  }
+
+  /** Constraints from an AICR-style overlay YAML file. */
+  public static ConstraintSet fromOverlay(Path file) {
+    JsonNode root = readYaml(file);
+    if (root == null || !root.isObject()) {
+      throw BenchplanException.invalid(file + ": /: expected a YAML mapping (an AICR recipe overlay)");
+    }
+    String base;
+    JsonNode validation;
+    if (root.path("spec").has("validation")) {
+      base = "/spec/validation";
+      validation = root.path("spec").get("validation");
+    } else if (root.has("validation")) {
+      base = "/validation";
+      validation = root.get("validation");
+    } else {
+      throw BenchplanException.invalid(
+          file + ": /: not an AICR overlay: expected spec.validation.performance.constraints (RecipeMetadata)"
+              + " or validation.performance.constraints");
+    }
+    JsonNode constraints = validation == null ? null : validation.path("performance").get("constraints");
+    String pointer = base + "/performance/constraints";
+    if (constraints == null || constraints.isNull()) {
+      return new ConstraintSet(List.of(), List.of(), file + " (no " + pointer + ")");
+    }
+    if (!constraints.isArray()) {
+      throw BenchplanException.invalid(
+          file + ": " + pointer + ": expected a list of {name, value}, found " + constraints.getNodeType());
+    }
+    List<Constraint> out = new ArrayList<>();
+    List<String> ignored = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < constraints.size(); i++) {
+      String p = pointer + "/" + i;
+      JsonNode entry = constraints.get(i);
+      JsonNode name = entry.get("name");
+      if (!entry.isObject() || name == null || !name.isString() || name.asString().isBlank()) {
+        throw BenchplanException.invalid(file + ": " + p + "/name: expected the constraint's name as a string");
+      }
+      String n = name.asString().trim();
+      if (!seen.add(n)) {
+        throw BenchplanException.invalid(file + ": " + p + "/name: constraint '" + n + "' is listed twice");
+      }
+      if (AICR_SETTINGS.contains(n)) {
+        ignored.add(n + " (an AICR benchmark setting, not a threshold)");
+        continue;
+      }
+      boolean aicr = known(n) != null;
+      Matcher generic = GENERIC_NAME.matcher(n);
+      if (!aicr && !generic.matches()) {
+        if (n.startsWith("inference-")) {
+          throw BenchplanException.invalid(
+              file + ": " + p + "/name: unknown inference constraint '" + n + "': expected " + THROUGHPUT
+                  + ", " + TTFT_P99 + ", one of " + AICR_SETTINGS + ", or <metric>-<stat>");
+        }
+        ignored.add(n + " (not an inference performance constraint)");
+        continue;
+      }
+      JsonNode value = entry.get("value");
+      if (value == null || !value.isString()) {
+        throw BenchplanException.invalid(
+            file + ": " + p + "/value: expected an expression such as \">= 5000\" (a string), found "
+                + (value == null ? "nothing" : value.getNodeType() + " " + value));
+      }
+      String origin = file + ": " + p;
+      Expression e = parseExpression(value.asString(), origin + "/value");
+      out.add(aicr ? aicr(n, e, origin) : generic(n, generic.group(1), generic.group(2), e, origin));
+    }
+    return new ConstraintSet(out, ignored, file.toString());
+  }
+
+  /**
+   * Constraints from a plan's {@code objectives.gates} array ({@code [{name, metric, stat, operator,
+   * threshold, unit}]}); {@code source} names the plan file.
+   */
+  public static ConstraintSet fromPlanGates(JsonNode gates, String source) {
+    String pointer = "/objectives/gates";
+    if (gates == null || gates.isNull() || gates.isMissingNode()) {
+      return ConstraintSet.none(source + " (no " + pointer + ")");
+    }
+    if (!gates.isArray()) {
+      throw BenchplanException.invalid(source + ": " + pointer + ": expected an array, found " + gates.getNodeType());
+    }
+    List<Constraint> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < gates.size(); i++) {
+      String p = pointer + "/" + i;
+      String origin = source + ": " + p;
+      JsonNode g = gates.get(i);
+      String name = requiredText(g, "name", origin);
+      if (!seen.add(name)) {
+        throw BenchplanException.invalid(origin + "/name: gate '" + name + "' is listed twice");
+      }
+      String metric = requiredText(g, "metric", origin);
+      String stat = requiredText(g, "stat", origin);
+      String op = requiredText(g, "operator", origin);
+      String unit = requiredText(g, "unit", origin);
+      JsonNode threshold = g.get("threshold");
+      if (threshold == null || !threshold.isNumber()) {
+        throw BenchplanException.invalid(origin + "/threshold: expected a number");
+      }
+      Operator operator = Operator.fromSymbol(op).orElseThrow(
+          () -> BenchplanException.invalid(origin + "/operator: expected >= or <=, got '" + op + "'"));
+      MetricUnit u = MetricUnit.parse(unit).orElseThrow(() -> BenchplanException.invalid(
+          origin + "/unit: unknown unit '" + unit + "': expected e.g. ms, s, tokens/sec, requests/sec"));
+      Expression e = new Expression(operator, threshold.decimalValue(), u);
+      Known k = known(name);
+      if (k != null) {
+        if (!k.metric().equals(metric) || !k.stat().equals(stat)) {
+          throw BenchplanException.invalid(origin + ": gate '" + name + "' must measure " + k.metric() + " "
+              + k.stat() + ", not " + metric + " " + stat);
+        }
+        out.add(aicr(name, e, origin));
+      } else {
+        out.add(generic(name, metric, stat, e, origin));
+      }
+    }
+    return new ConstraintSet(out, List.of(), source);
+  }
+
+  /** Parses {@code "<op> <number> [unit]"}, e.g. {@code ">= 5000"} or {@code "<= 0.2 s"}. */
+  static Expression parseExpression(String text, String where) {
+    Matcher m = EXPRESSION.matcher(text);
+    if (!m.matches()) {
+      throw BenchplanException.invalid(where + ": cannot parse '" + text
+          + "': expected an operator and a number, e.g. \">= 5000\" or \"<= 200\"");
+    }
+    Operator op = Operator.fromSymbol(m.group(1)).orElseThrow();
+    BigDecimal value = new BigDecimal(m.group(2));
+    MetricUnit unit = null;
+    if (m.group(3) != null) {
+      String u = m.group(3);
+      unit = MetricUnit.parse(u).orElseThrow(() -> BenchplanException.invalid(where + ": unknown unit '" + u
+          + "' in '" + text + "': expected e.g. ms, s, tokens/sec"));
+    }
+    return new Expression(op, value, unit);
+  }
+
+  private static Constraint aicr(String name, Expression e, String origin) {
+    Known k = known(name);
+    if (e.operator() != k.operator()) {
+      throw BenchplanException.invalid(origin + ": " + name + " takes only " + k.operator().symbol()
+          + " (as AICR requires), got " + e.operator().symbol());
+    }
+    MetricUnit unit = e.unit() == null ? MetricUnit.canonical(k.dimension()) : e.unit();
+    if (unit.dimension() != k.dimension()) {
+      throw BenchplanException.invalid(origin + ": " + name + " is measured in "
+          + k.dimension().canonical() + ", not in " + unit.text());
+    }
+    return new Constraint(name, k.metric(), k.stat(), e.operator(), threshold(e, origin), unit, origin);
+  }
+
+  private static Constraint generic(String name, String metric, String stat, Expression e, String origin) {
+    if (!MetricSummary.STATS.contains(stat)) {
+      throw BenchplanException.invalid(origin + ": " + name + ": AIPerf writes no statistic '" + stat
+          + "': expected one of " + MetricSummary.STATS);
+    }
+    if (e.operator() != Operator.GE && e.operator() != Operator.LE) {
+      throw BenchplanException.invalid(origin + ": " + name + ": expected >= (a floor) or <= (a ceiling), got "
+          + e.operator().symbol());
+    }
+    return new Constraint(name, metric, stat, e.operator(), threshold(e, origin), e.unit(), origin);
+  }
+
+  private static BigDecimal threshold(Expression e, String origin) {
+    if (e.value().signum() < 0) {
+      throw BenchplanException.invalid(origin + ": threshold must not be negative, got " + e.value().toPlainString());
+    }
+    return e.value();
+  }
+
+  private static String requiredText(JsonNode node, String field, String origin) {
+    JsonNode v = node == null ? null : node.get(field);
+    if (v == null || !v.isString() || v.asString().isBlank()) {
+      throw BenchplanException.invalid(origin + "/" + field + ": expected a non-empty string");
+    }
+    return v.asString().trim();
+  }
+
+  private static JsonNode readYaml(Path file) {
+    try {
+      return Json.YAML.readTree(Files.readAllBytes(file));
+    } catch (NoSuchFileException e) {
+      throw BenchplanException.invalid(file + ": constraints overlay not found", e);
+    } catch (IOException e) {
+      throw BenchplanException.invalid(file + ": cannot read constraints overlay: " + e.getMessage(), e);
+    } catch (JacksonException e) {
+      TokenStreamLocation loc = e.getLocation();
+      String where = loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+      throw BenchplanException.invalid(file + where + ": not valid YAML: " + e.getOriginalMessage(), e);
+    }
+  }
+}

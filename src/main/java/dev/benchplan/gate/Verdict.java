@@ -1,0 +1,137 @@
+package dev.benchplan.gate;
+
+import dev.benchplan.aiperf.export.ErrorCount;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The gate's decision and everything it rests on. {@link #toJson()} is the document
+ * schemas/verdict.schema.json describes ({@code verdict.json}, {@code gate --format json}).
+ *
+ * @param verdict pass, fail, skip or error
+ * @param message one line saying why
+ * @param constraints one result per gated constraint
+ * @param ignored constraint names read but not gated, with the reason
+ * @param constraintsSource where the constraints came from
+ * @param requests request accounting and the error-rate check
+ * @param source the export the verdict was computed from
+ */
+public record Verdict(
+    Status verdict,
+    String message,
+    List<ConstraintResult> constraints,
+    List<String> ignored,
+    String constraintsSource,
+    RequestSummary requests,
+    VerdictSource source) {
+
+  /** The verdict document's schema version. */
+  public static final String SCHEMA_VERSION = "1";
+
+  public Verdict {
+    Objects.requireNonNull(verdict, "verdict");
+    Objects.requireNonNull(message, "message");
+    constraints = List.copyOf(constraints);
+    ignored = List.copyOf(ignored);
+    Objects.requireNonNull(constraintsSource, "constraintsSource");
+    Objects.requireNonNull(requests, "requests");
+    Objects.requireNonNull(source, "source");
+    if (verdict == Status.PASS
+        && (constraints.isEmpty() || constraints.stream().anyMatch(c -> c.status() != Status.PASS))) {
+      throw new IllegalArgumentException("a pass needs constraints, all of them met");
+    }
+  }
+
+  /** The exit code of this verdict: 0 pass/skip, 1 fail, 3 error. */
+  public int exitCode() {
+    return verdict.exitCode();
+  }
+
+  /** The verdict document. */
+  public ObjectNode toJson() {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ObjectNode root = f.objectNode();
+    root.put("schema_version", SCHEMA_VERSION);
+    root.put("verdict", verdict.json());
+    root.put("message", message);
+    ArrayNode cs = root.putArray("constraints");
+    for (ConstraintResult c : constraints) {
+      ObjectNode o = cs.addObject();
+      o.put("name", c.name());
+      o.put("metric", c.metric());
+      o.put("stat", c.stat());
+      o.put("operator", c.operator().symbol());
+      o.set("threshold", Decimals.node(c.threshold()));
+      o.set("tolerance", Decimals.node(c.tolerance()));
+      o.set("effective_threshold", Decimals.node(c.effectiveThreshold()));
+      o.set("measured", c.measured() == null ? f.nullNode() : Decimals.node(c.measured()));
+      o.put("unit", c.unit());
+      o.put("export_unit", c.exportUnit());
+      o.put("status", c.status().json());
+      o.put("message", c.message());
+    }
+    ArrayNode ig = root.putArray("ignored_constraints");
+    ignored.forEach(ig::add);
+    root.put("constraints_source", constraintsSource);
+    ObjectNode rq = root.putObject("requests");
+    rq.set("total", requests.total() == null ? f.nullNode() : Decimals.node(requests.total()));
+    rq.set("errors", Decimals.node(requests.errors()));
+    rq.set("error_rate", requests.errorRate() == null ? f.nullNode() : Decimals.node(requests.errorRate()));
+    rq.set("max_error_rate", Decimals.node(requests.maxErrorRate()));
+    rq.put("status", requests.status().json());
+    ArrayNode es = rq.putArray("error_summary");
+    for (ErrorCount e : requests.errorSummary()) {
+      ObjectNode o = es.addObject();
+      if (e.code() == null) {
+        o.putNull("code");
+      } else {
+        o.put("code", e.code());
+      }
+      o.put("type", e.type());
+      o.put("message", e.message());
+      o.put("count", e.count());
+    }
+    ObjectNode src = root.putObject("source");
+    src.put("path", source.path());
+    src.put("sha256", source.sha256());
+    src.put("aiperf_version", source.aiperfVersion());
+    src.put("layout", source.layout());
+    src.put("schema_version", source.schemaVersion());
+    src.put("was_cancelled", source.wasCancelled());
+    return root;
+  }
+
+  /** Decimal formatting shared by the verdict and its reports. */
+  static final class Decimals {
+    private Decimals() {}
+
+    /** A JSON number in plain notation: integral values as integers, others without trailing zeros. */
+    static tools.jackson.databind.JsonNode node(BigDecimal v) {
+      BigDecimal s = v.stripTrailingZeros();
+      if (s.scale() <= 0) {
+        return JsonNodeFactory.instance.numberNode(s.toBigIntegerExact());
+      }
+      return JsonNodeFactory.instance.numberNode(s);
+    }
+
+    /** A short human form: at most 6 significant digits, plain notation. */
+    static String human(BigDecimal v) {
+      if (v == null) {
+        return "n/a";
+      }
+      BigDecimal r = v.abs().compareTo(new BigDecimal("1000000")) >= 0
+          ? v.setScale(0, java.math.RoundingMode.HALF_EVEN)
+          : v.round(new java.math.MathContext(6));
+      return r.stripTrailingZeros().toPlainString();
+    }
+
+    /** A fraction as a percentage, e.g. 0.10 -> "10%". */
+    static String percent(BigDecimal fraction) {
+      return human(fraction.movePointRight(2)) + "%";
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.benchplan.gate;
+
+import dev.benchplan.aiperf.export.AiperfExport;
+import java.util.Objects;
+
+/**
+ * What a verdict was computed from.
+ *
+ * @param path the export file (or the pod log a summary was taken from)
+ * @param sha256 SHA-256 of the parsed bytes; null when there was nothing to parse
+ * @param aiperfVersion {@code aiperf_version} from the export; null when it does not say
+ * @param layout the export's layout name; null when there was no export
+ * @param schemaVersion the export's {@code schema_version}; null when absent
+ * @param wasCancelled the export's {@code was_cancelled}
+ */
+public record VerdictSource(
+    String path, String sha256, String aiperfVersion, String layout, String schemaVersion,
+    boolean wasCancelled) {
+
+  public VerdictSource {
+    Objects.requireNonNull(path, "path");
+  }
+
+  /** The source of a verdict on an export. */
+  public static VerdictSource of(AiperfExport export) {
+    return new VerdictSource(
+        export.path().toAbsolutePath().normalize().toString(), export.sha256(), export.aiperfVersion(), export.layout().jsonName(),
+        export.schemaVersion(), export.wasCancelled());
+  }
+
+  /** The source of a verdict where no export could be read (e.g. AIPerf failed). */
+  public static VerdictSource withoutExport(String path, String sha256) {
+    return new VerdictSource(path, sha256, null, null, null, false);
+  }
+}

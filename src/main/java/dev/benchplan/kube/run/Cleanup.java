@@ -1,0 +1,81 @@
+package dev.benchplan.kube.run;
+
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Deletes what a run created: the Job (foreground propagation, so its pods go first) and its
+ * ConfigMaps. Idempotent: objects already gone are fine, and a second call does nothing more.
+ */
+final class Cleanup {
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String jobName;
+  private final List<String> configMaps;
+  private final Duration wait;
+  private List<String> done;
+
+  Cleanup(KubernetesClient client, String namespace, String jobName, List<String> configMaps, Duration wait) {
+    this.client = client;
+    this.namespace = namespace;
+    this.jobName = jobName;
+    this.configMaps = List.copyOf(configMaps);
+    this.wait = wait;
+  }
+
+  /** Deletes the Job and ConfigMaps once; returns what happened to each. */
+  synchronized List<String> run() {
+    if (done == null) {
+      done = delete();
+    }
+    return done;
+  }
+
+  /** Deletes objects left by an earlier run of the same names (--replace), waiting until the Job is gone. */
+  List<String> deleteExisting() {
+    return delete();
+  }
+
+  private List<String> delete() {
+    List<String> out = new ArrayList<>();
+    String job = "Job " + namespace + "/" + jobName;
+    try {
+      var resource = client.batch().v1().jobs().inNamespace(namespace).withName(jobName);
+      var details = resource.withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
+      if (details == null || details.isEmpty()) {
+        out.add(job + ": already gone");
+      } else {
+        try {
+          resource.waitUntilCondition(Objects::isNull, wait.toMillis(), TimeUnit.MILLISECONDS);
+          out.add(job + ": deleted");
+        } catch (KubernetesClientTimeoutException e) {
+          out.add(job + ": deletion requested, still terminating after " + JobWatch.human(wait));
+        }
+      }
+    } catch (KubernetesClientException e) {
+      out.add(job + ": NOT deleted: " + ApiErrors.map("delete " + job, e).getMessage());
+    }
+    for (String cm : configMaps) {
+      String what = "ConfigMap " + namespace + "/" + cm;
+      try {
+        var details = client.configMaps().inNamespace(namespace).withName(cm).delete();
+        out.add(what + (details == null || details.isEmpty() ? ": already gone" : ": deleted"));
+      } catch (KubernetesClientException e) {
+        out.add(what + ": NOT deleted: " + ApiErrors.map("delete " + what, e).getMessage());
+      }
+    }
+    return out;
+  }
+
+  /** True when every object is gone (nothing failed to delete). */
+  static boolean clean(List<String> results) {
+    return results.stream().noneMatch(s -> s.contains("NOT deleted"));
+  }
+}

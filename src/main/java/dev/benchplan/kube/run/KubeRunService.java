@@ -1,0 +1,279 @@
+package dev.benchplan.kube.run;
+
+import dev.benchplan.aiperf.export.AiperfExport;
+import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.aiperf.export.AiperfPodLog;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.ConstraintReader;
+import dev.benchplan.gate.ConstraintSet;
+import dev.benchplan.gate.GateEvaluator;
+import dev.benchplan.gate.GateOptions;
+import dev.benchplan.gate.ReportTiming;
+import dev.benchplan.gate.Verdict;
+import dev.benchplan.gate.VerdictReports;
+import dev.benchplan.gate.VerdictSource;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.Sha256;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@link RunService} against a real (or mock) Kubernetes API server through fabric8. */
+final class KubeRunService implements RunService {
+  /** Slack on top of the Job's activeDeadlineSeconds before the run gives up itself. */
+  static final Duration DEADLINE_MARGIN = Duration.ofSeconds(60);
+  /** Bound when the Job has no deadline and no --timeout was given (30 min measurement + start). */
+  static final Duration DEFAULT_RUN_BOUND = Duration.ofMinutes(35);
+
+  private final KubeClients clients;
+  private final java.util.function.Function<KubernetesClient, PodLogSource> logSources;
+  private final ShutdownHooks hooks;
+  private final Clock clock;
+  private final Duration progressEvery;
+  private final Duration cleanupWait;
+
+  KubeRunService(KubeClients clients, java.util.function.Function<KubernetesClient, PodLogSource> logSources,
+      ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait) {
+    this.clients = clients;
+    this.logSources = logSources;
+    this.hooks = hooks;
+    this.clock = clock;
+    this.progressEvery = progressEvery;
+    this.cleanupWait = cleanupWait;
+  }
+
+  @Override
+  public RunOutcome run(RunRequest request, RunProgress sink) {
+    Instant start = clock.instant();
+    ProgressReporter progress = new ProgressReporter(sink, clock, start);
+    PerfYaml perf = PerfYaml.read(request.perfYaml());
+    PlanReference plan = PlanReference.verify(perf);
+    ConstraintSet constraints = request.constraintsOverlay() != null
+        ? ConstraintReader.fromOverlay(request.constraintsOverlay())
+        : ConstraintReader.fromPlanGates(plan.gates(), plan.path().toString());
+    RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
+    if (dir.exists() && !request.replace()) {
+      throw BenchplanException.invalid(dir.finalDir() + ": run " + perf.runId() + " was already collected:"
+          + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
+    }
+
+    KubernetesClient client = clients.open(request.context());
+    try {
+      String namespace = request.namespace() != null ? request.namespace()
+          : perf.namespace() != null ? perf.namespace()
+          : client.getNamespace() != null ? client.getNamespace() : "default";
+      progress.report("preflight", "namespace " + namespace + ", Job " + perf.jobName());
+      Preflight.Result pre = Preflight.run(client, perf, namespace, request.replace());
+      Cleanup cleanup = new Cleanup(client, namespace, perf.jobName(), perf.configMapNames(), cleanupWait);
+      java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+      Runnable onInterrupt = () -> {
+        interrupted.set(true);
+        if (!request.keep()) {
+          sink.report("interrupted", Duration.between(start, clock.instant()), "cleaning up: " + cleanup.run());
+        }
+        dir.abandon();
+      };
+      AutoCloseable hook = hooks.onInterrupt(onInterrupt);
+      try {
+        if (pre.existingJob() || !pre.existingConfigMaps().isEmpty()) {
+          progress.report("replace", String.join("; ", cleanup.deleteExisting()));
+        }
+        Job created = apply(client, perf, namespace, cleanup);
+        Instant applied = clock.instant();
+        CollectWarmUp.start();
+        progress.report("applied", "Job " + namespace + "/" + perf.jobName() + " and "
+            + perf.configMapNames().size() + " ConfigMap(s)");
+        try {
+          Duration runBound = request.timeout() != null ? request.timeout()
+              : perf.activeDeadlineSeconds() != null
+                  ? Duration.ofSeconds(perf.activeDeadlineSeconds()).plus(DEADLINE_MARGIN) : DEFAULT_RUN_BOUND;
+          PodLogSource logs = logSources.apply(client);
+          JobWatch.Result watched = new JobWatch(client, namespace, perf.jobName(), created.getMetadata().getUid(),
+              clock, logs, progress, progressEvery).await(applied, request.scheduleTimeout(), runBound);
+          if (interrupted.get()) {
+            throw BenchplanException.runtime("interrupted: Job " + namespace + "/" + perf.jobName()
+                + (request.keep() ? " kept (--keep)" : " and its ConfigMaps deleted") + "; no run directory written");
+          }
+          progress.report("collecting", watched.completed() ? null : watched.message());
+          Collected c = collect(request, perf, plan, constraints, pre, client, logs, namespace, dir, created,
+              watched, start, applied);
+          List<String> cleaned = request.keep()
+              ? List.of("kept Job " + namespace + "/" + perf.jobName() + " and its ConfigMaps (--keep)")
+              : cleanup.run();
+          progress.report("done", c.verdict().verdict().json() + " -> " + c.runDir());
+          return new RunOutcome(perf.runId(), c.runDir(), c.verdict(), c.exitCode(), c.exitReason(), c.record(), cleaned);
+        } catch (RuntimeException e) {
+          if (!request.keep()) {
+            cleanup.run();
+          }
+          throw e;
+        }
+      } finally {
+        try {
+          hook.close();
+        } catch (Exception e) {
+          // unregistering can only fail while the JVM is already shutting down: the hook then cleans up
+        }
+      }
+    } finally {
+      clients.release(client);
+    }
+  }
+
+  /** Creates the ConfigMaps and then the Job; on a failure, removes what was created and throws. */
+  private Job apply(KubernetesClient client, PerfYaml perf, String namespace, Cleanup cleanup) {
+    KubernetesSerialization ser = client.getKubernetesSerialization();
+    String current = null;
+    try {
+      for (ObjectNode doc : perf.configMaps()) {
+        ConfigMap cm = ser.unmarshal(Json.JSON.writeValueAsString(doc), ConfigMap.class);
+        cm.getMetadata().setNamespace(namespace);
+        current = "create ConfigMap " + namespace + "/" + cm.getMetadata().getName();
+        client.configMaps().inNamespace(namespace).resource(cm).create();
+      }
+      Job job = ser.unmarshal(Json.JSON.writeValueAsString(perf.job()), Job.class);
+      job.getMetadata().setNamespace(namespace);
+      current = "create Job " + namespace + "/" + perf.jobName();
+      return client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
+    } catch (KubernetesClientException e) {
+      BenchplanException mapped = ApiErrors.map(current, e);
+      cleanup.run(); // never leave half an apply behind
+      throw mapped;
+    }
+  }
+
+  /** What collection produced. */
+  private record Collected(Path runDir, Verdict verdict, int exitCode, String exitReason, ObjectNode record) {}
+
+  private Collected collect(RunRequest request, PerfYaml perf, PlanReference plan, ConstraintSet constraints,
+      Preflight.Result pre, KubernetesClient client, PodLogSource logs, String namespace, RunDirectory dir,
+      Job created, JobWatch.Result watched, Instant start, Instant applied) {
+    Path finalDir = dir.finalDir();
+    Pod pod = watched.pod();
+    String podName = pod == null ? null : pod.getMetadata().getName();
+    String log = null;
+    String logProblem = null;
+    if (podName != null) {
+      try {
+        log = logs.fetch(namespace, podName, PerfYaml.CONTAINER);
+      } catch (BenchplanException e) {
+        logProblem = e.getMessage();
+      }
+    }
+    AiperfPodLog parsed = log == null ? null : AiperfPodLog.parse(log);
+    GateOptions options = GateOptions.defaults();
+    Verdict verdict;
+    AiperfExport export = null;
+    String exitReason = watched.reason();
+    String logPath = finalDir.resolve("pod.log").toString();
+    String logSha = log == null ? null : Sha256.hex(log.getBytes(StandardCharsets.UTF_8));
+    if (watched.completed() && parsed != null && parsed.succeeded()) {
+      try {
+        export = AiperfExportReader.parse(parsed.summaryBytes(), finalDir.resolve("profile_export_aiperf.json"));
+        verdict = GateEvaluator.evaluate(export, constraints, options);
+      } catch (BenchplanException e) {
+        exitReason = "bad-summary";
+        verdict = GateEvaluator.runFailed("the AIPerf summary in the pod log is unusable: " + e.getMessage(),
+            constraints, options, VerdictSource.withoutExport(logPath, logSha));
+      }
+    } else {
+      String why;
+      if (watched.completed()) {
+        exitReason = parsed == null ? "no-log" : parsed.exitCode() != null && parsed.exitCode() != 0 ? "aiperf-failed" : "no-summary";
+        why = parsed == null ? "the pod log could not be read: " + logProblem
+            : parsed.exitCode() != null && parsed.exitCode() != 0
+                ? "AIPerf exited " + parsed.exitCode() + (parsed.summary() == null ? " (" + parsed.summaryProblem() + ")" : "")
+                : parsed.summaryProblem() + (parsed.exitCode() == null ? "; no AIPerf exit line either" : "");
+      } else {
+        why = watched.message();
+      }
+      if (parsed != null && !parsed.tail().isBlank()) {
+        why += "; log tail:\n" + parsed.tail();
+      }
+      verdict = GateEvaluator.runFailed(why, constraints, options, VerdictSource.withoutExport(logPath, logSha));
+    }
+    int exitCode = verdict.exitCode();
+    Instant collectedAt = clock.instant();
+
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    if (log != null) {
+      files.put("pod.log", log.getBytes(StandardCharsets.UTF_8));
+    }
+    if (parsed != null && parsed.summary() != null) {
+      files.put("profile_export_aiperf.json", parsed.summaryBytes());
+    }
+    files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collectedAt)));
+
+    ObjectNode record = RunRecord.build(new RunRecord.Facts(
+        request, perf, plan, client.getConfiguration().getCurrentContext() == null ? request.context()
+            : client.getConfiguration().getCurrentContext().getName(),
+        client.getMasterUrl() == null ? null : client.getMasterUrl().toString(), namespace, created, watched,
+        pre, export, parsed, verdict, exitReason, exitCode, start, applied, collectedAt, files));
+    files.put("run.json", RunRecord.bytes(record));
+    Path written = dir.write(files, request.replace(), clock.instant());
+    return new Collected(written, verdict, exitCode, exitReason, record);
+  }
+
+  static String podNode(Pod pod) {
+    return pod == null || pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+  }
+
+  static Instant scheduledAt(Pod pod) {
+    if (pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+      return null;
+    }
+    for (PodCondition c : pod.getStatus().getConditions()) {
+      if ("PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()) && c.getLastTransitionTime() != null) {
+        return parseTime(c.getLastTransitionTime());
+      }
+    }
+    return null;
+  }
+
+  static Instant parseTime(String s) {
+    try {
+      return s == null ? null : Instant.parse(s);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  static List<String> conditions(Job job) {
+    List<String> out = new ArrayList<>();
+    if (job == null || job.getStatus() == null || job.getStatus().getConditions() == null) {
+      return out;
+    }
+    for (JobCondition c : job.getStatus().getConditions()) {
+      out.add(c.getType() + "=" + c.getStatus() + (c.getReason() == null ? "" : " (" + c.getReason() + ")"));
+    }
+    return out;
+  }
+
+  static ContainerStatus aiperfStatus(Pod pod) {
+    return JobWatch.containerStatus(pod);
+  }
+
+  static ArrayNode strings(ObjectNode parent, String name, List<String> values) {
+    ArrayNode a = parent.putArray(name);
+    values.stream().filter(Objects::nonNull).forEach(a::add);
+    return a;
+  }
+}

@@ -1,0 +1,301 @@
+package dev.benchplan.kube.run;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.Sha256;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MappingIterator;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A rendered {@code DEPLOY_ROOT/benchmark/perf.yaml}, checked against the render contract:
+ * ConfigMap documents first, then exactly one batch/v1 Job (last); every object labelled
+ * {@code app.kubernetes.io/managed-by: benchplan}, {@code benchplan.dev/series},
+ * {@code benchplan.dev/plan-sha256} (12 hex) and {@code benchplan.dev/run-id}; the Job annotated
+ * with plan-path, plan-sha256, endpoint, aiperf-version, dgd and artifacts; a container named
+ * {@code aiperf} and a volume named {@code artifacts}.
+ *
+ * @param file the perf.yaml read
+ * @param sha256 its SHA-256
+ * @param configMaps the ConfigMap documents, in file order
+ * @param job the Job document
+ */
+public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, ObjectNode job) {
+  public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+  public static final String SERIES = "benchplan.dev/series";
+  public static final String PLAN_SHA_LABEL = "benchplan.dev/plan-sha256";
+  public static final String RUN_ID = "benchplan.dev/run-id";
+  public static final String PLAN_PATH = "benchplan.dev/plan-path";
+  public static final String PLAN_SHA = "benchplan.dev/plan-sha256";
+  public static final String ENDPOINT = "benchplan.dev/endpoint";
+  public static final String AIPERF_VERSION = "benchplan.dev/aiperf-version";
+  public static final String DGD = "benchplan.dev/dgd";
+  public static final String ARTIFACTS = "benchplan.dev/artifacts";
+  /** The AIPerf container's name. */
+  public static final String CONTAINER = "aiperf";
+
+  static final Pattern RUN_ID_PATTERN = Pattern.compile("\\d{8}T\\d{6}Z-[0-9a-f]{4}");
+  private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern DNS1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern HEX12 = Pattern.compile("[0-9a-f]{12}");
+  private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern DGD_REF = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?)/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)");
+  private static final Pattern ARTIFACTS_REF = Pattern.compile("emptyDir|pvc:[a-z0-9]([-a-z0-9.]*[a-z0-9])?(/[^\\s]+)?");
+
+  public PerfYaml {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(sha256, "sha256");
+    configMaps = List.copyOf(configMaps);
+    Objects.requireNonNull(job, "job");
+  }
+
+  /** Reads and checks perf.yaml; every problem is invalid input naming the document and pointer. */
+  public static PerfYaml read(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw BenchplanException.invalid(file + ": perf.yaml not found; run 'benchplan render' first", e);
+    } catch (IOException e) {
+      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage(), e);
+    }
+    List<ObjectNode> docs = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = Json.YAML.readerFor(JsonNode.class).readValues(bytes)) {
+      int index = 0;
+      while (it.hasNextValue()) {
+        JsonNode doc = it.nextValue();
+        index++;
+        if (doc == null || doc.isNull() || doc.isMissingNode()) {
+          continue; // an empty document between '---' separators
+        }
+        if (!doc.isObject()) {
+          throw BenchplanException.invalid(file + ": document " + index + ": expected a Kubernetes object (a mapping)");
+        }
+        docs.add((ObjectNode) doc);
+      }
+    } catch (JacksonException e) {
+      TokenStreamLocation loc = e.getLocation();
+      String where = loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+      throw BenchplanException.invalid(file + where + ": not valid YAML: " + e.getOriginalMessage(), e);
+    }
+    return check(file, Sha256.hex(bytes), docs);
+  }
+
+  private static PerfYaml check(Path file, String sha, List<ObjectNode> docs) {
+    if (docs.isEmpty()) {
+      throw BenchplanException.invalid(file + ": no documents: expected ConfigMap(s) and one batch/v1 Job");
+    }
+    List<ObjectNode> configMaps = new ArrayList<>();
+    ObjectNode job = null;
+    String runId = null;
+    String series = null;
+    for (int i = 0; i < docs.size(); i++) {
+      ObjectNode d = docs.get(i);
+      String kind = d.path("kind").asString("");
+      String apiVersion = d.path("apiVersion").asString("");
+      String name = d.path("metadata").path("name").asString("");
+      String where = file + ": document " + (i + 1) + " (" + (kind.isEmpty() ? "?" : kind) + " " + name + ")";
+      boolean last = i == docs.size() - 1;
+      if (kind.equals("Job")) {
+        if (!apiVersion.equals("batch/v1")) {
+          throw BenchplanException.invalid(where + ": /apiVersion: expected batch/v1, got '" + apiVersion + "'");
+        }
+        if (!last) {
+          throw BenchplanException.invalid(where + ": the Job must be the last document (exactly one Job, after the ConfigMaps)");
+        }
+        job = d;
+      } else if (kind.equals("ConfigMap")) {
+        if (!apiVersion.equals("v1")) {
+          throw BenchplanException.invalid(where + ": /apiVersion: expected v1, got '" + apiVersion + "'");
+        }
+        configMaps.add(d);
+      } else {
+        throw BenchplanException.invalid(where + ": /kind: expected ConfigMap or Job, got '" + kind + "'");
+      }
+      if (!DNS1123_SUBDOMAIN.matcher(name).matches() || name.length() > (kind.equals("Job") ? 63 : 253)) {
+        throw BenchplanException.invalid(where + ": /metadata/name: expected a DNS-1123 name"
+            + (kind.equals("Job") ? " of at most 63 characters" : "") + ", got '" + name + "'");
+      }
+      JsonNode labels = d.path("metadata").path("labels");
+      requireLabel(labels, MANAGED_BY, where);
+      if (!labels.path(MANAGED_BY).asString("").equals("benchplan")) {
+        throw BenchplanException.invalid(where + ": " + labelPointer(MANAGED_BY) + ": expected 'benchplan'");
+      }
+      String s = requireLabel(labels, SERIES, where);
+      String shaLabel = requireLabel(labels, PLAN_SHA_LABEL, where);
+      if (!HEX12.matcher(shaLabel).matches()) {
+        throw BenchplanException.invalid(where + ": " + labelPointer(PLAN_SHA_LABEL)
+            + ": expected the first 12 hex characters of the plan SHA-256, got '" + shaLabel + "'");
+      }
+      String r = requireLabel(labels, RUN_ID, where);
+      if (!RUN_ID_PATTERN.matcher(r).matches()) {
+        throw BenchplanException.invalid(where + ": " + labelPointer(RUN_ID)
+            + ": expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>, got '" + r + "'");
+      }
+      if (runId != null && (!runId.equals(r) || !series.equals(s))) {
+        throw BenchplanException.invalid(where + ": run-id/series labels differ from the first document's ("
+            + runId + ", " + series + ")");
+      }
+      runId = r;
+      series = s;
+    }
+    if (job == null) {
+      throw BenchplanException.invalid(file + ": no batch/v1 Job: expected exactly one, as the last document");
+    }
+    String where = file + ": document " + docs.size() + " (Job " + job.path("metadata").path("name").asString() + ")";
+    JsonNode ann = job.path("metadata").path("annotations");
+    String planPath = requireAnnotation(ann, PLAN_PATH, where);
+    if (!Path.of(planPath).isAbsolute()) {
+      throw BenchplanException.invalid(where + ": " + annotationPointer(PLAN_PATH) + ": expected an absolute path, got '" + planPath + "'");
+    }
+    String planSha = requireAnnotation(ann, PLAN_SHA, where);
+    if (!HEX64.matcher(planSha).matches()) {
+      throw BenchplanException.invalid(where + ": " + annotationPointer(PLAN_SHA) + ": expected 64 lowercase hex characters");
+    }
+    String shaLabel = job.path("metadata").path("labels").path(PLAN_SHA_LABEL).asString();
+    if (!planSha.startsWith(shaLabel)) {
+      throw BenchplanException.invalid(where + ": " + labelPointer(PLAN_SHA_LABEL) + " '" + shaLabel
+          + "' is not the start of " + annotationPointer(PLAN_SHA) + " '" + planSha + "'");
+    }
+    String endpoint = requireAnnotation(ann, ENDPOINT, where);
+    if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
+      throw BenchplanException.invalid(where + ": " + annotationPointer(ENDPOINT) + ": expected an http(s) URL, got '" + endpoint + "'");
+    }
+    requireAnnotation(ann, AIPERF_VERSION, where);
+    String dgd = requireAnnotation(ann, DGD, where);
+    if (!DGD_REF.matcher(dgd).matches()) {
+      throw BenchplanException.invalid(where + ": " + annotationPointer(DGD) + ": expected <namespace>/<dgd-name>, got '" + dgd + "'");
+    }
+    String artifacts = requireAnnotation(ann, ARTIFACTS, where);
+    if (!ARTIFACTS_REF.matcher(artifacts).matches()) {
+      throw BenchplanException.invalid(where + ": " + annotationPointer(ARTIFACTS) + ": expected emptyDir or pvc:CLAIM[/SUBPATH], got '" + artifacts + "'");
+    }
+    JsonNode podSpec = job.path("spec").path("template").path("spec");
+    if (findNamed(podSpec.path("containers"), CONTAINER) == null) {
+      throw BenchplanException.invalid(where + ": /spec/template/spec/containers: expected a container named '" + CONTAINER + "'");
+    }
+    if (findNamed(podSpec.path("volumes"), "artifacts") == null) {
+      throw BenchplanException.invalid(where + ": /spec/template/spec/volumes: expected a volume named 'artifacts'");
+    }
+    JsonNode deadline = job.path("spec").get("activeDeadlineSeconds");
+    if (deadline != null && !deadline.isNull() && (!deadline.isIntegralNumber() || deadline.asLong() <= 0)) {
+      throw BenchplanException.invalid(where + ": /spec/activeDeadlineSeconds: expected a positive integer");
+    }
+    String ns = null;
+    for (ObjectNode d : docs) {
+      String n = d.path("metadata").path("namespace").asString(null);
+      if (n != null && ns != null && !n.equals(ns)) {
+        throw BenchplanException.invalid(file + ": objects name different namespaces (" + ns + ", " + n + ")");
+      }
+      ns = n == null ? ns : n;
+    }
+    if (ns != null && !DNS1123.matcher(ns).matches()) {
+      throw BenchplanException.invalid(file + ": /metadata/namespace: expected a DNS-1123 label, got '" + ns + "'");
+    }
+    return new PerfYaml(file, sha, configMaps, job);
+  }
+
+  static JsonNode findNamed(JsonNode array, String name) {
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    for (JsonNode n : array) {
+      if (name.equals(n.path("name").asString(null))) {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  private static String requireLabel(JsonNode labels, String key, String where) {
+    requireString(labels.get(key), where + ": " + labelPointer(key));
+    String v = labels.path(key).asString("");
+    if (v.isBlank()) {
+      throw BenchplanException.invalid(where + ": " + labelPointer(key) + ": required label missing");
+    }
+    return v;
+  }
+
+  private static String requireAnnotation(JsonNode ann, String key, String where) {
+    requireString(ann.get(key), where + ": " + annotationPointer(key));
+    String v = ann.path(key).asString("");
+    if (v.isBlank()) {
+      throw BenchplanException.invalid(where + ": " + annotationPointer(key) + ": required annotation missing");
+    }
+    return v;
+  }
+
+  /** Kubernetes takes only strings as label and annotation values: YAML must quote numeric-looking ones. */
+  private static void requireString(JsonNode v, String where) {
+    if (v != null && !v.isNull() && !v.isString()) {
+      throw BenchplanException.invalid(where + ": expected a string, got the " + v.getNodeType().toString()
+          .toLowerCase(java.util.Locale.ROOT) + " " + v + " (quote it in YAML)");
+    }
+  }
+
+  private static String labelPointer(String key) {
+    return "/metadata/labels/" + key.replace("~", "~0").replace("/", "~1");
+  }
+
+  private static String annotationPointer(String key) {
+    return "/metadata/annotations/" + key.replace("~", "~0").replace("/", "~1");
+  }
+
+  /** The Job's name. */
+  public String jobName() {
+    return job.path("metadata").path("name").asString();
+  }
+
+  /** The run-id label. */
+  public String runId() {
+    return job.path("metadata").path("labels").path(RUN_ID).asString();
+  }
+
+  /** The series label. */
+  public String series() {
+    return job.path("metadata").path("labels").path(SERIES).asString();
+  }
+
+  /** A Job annotation (one of the keys above). */
+  public String annotation(String key) {
+    return job.path("metadata").path("annotations").path(key).asString(null);
+  }
+
+  /** The namespace the manifest names, or null. */
+  public String namespace() {
+    String n = job.path("metadata").path("namespace").asString(null);
+    if (n != null) {
+      return n;
+    }
+    return configMaps.stream().map(c -> c.path("metadata").path("namespace").asString(null))
+        .filter(Objects::nonNull).findFirst().orElse(null);
+  }
+
+  /** The Job's activeDeadlineSeconds, or null. */
+  public Long activeDeadlineSeconds() {
+    JsonNode d = job.path("spec").get("activeDeadlineSeconds");
+    return d == null || d.isNull() ? null : d.asLong();
+  }
+
+  /** The AIPerf container's image. */
+  public String image() {
+    return findNamed(job.path("spec").path("template").path("spec").path("containers"), CONTAINER)
+        .path("image").asString(null);
+  }
+
+  /** The ConfigMaps' names. */
+  public List<String> configMapNames() {
+    return configMaps.stream().map(c -> c.path("metadata").path("name").asString()).toList();
+  }
+}

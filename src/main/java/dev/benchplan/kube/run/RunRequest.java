@@ -1,0 +1,55 @@
+package dev.benchplan.kube.run;
+
+import dev.benchplan.error.BenchplanException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What {@code benchplan run} was asked to do.
+ *
+ * @param deployRoot DEPLOY_ROOT: perf.yaml is read from {@code benchmark/perf.yaml} below it and
+ *     runs are written to {@code benchmark/runs/}
+ * @param context the kubeconfig context (null: the current context)
+ * @param namespace the namespace to run in (null: the manifest's, else the context's)
+ * @param constraintsOverlay an AICR-style overlay with gate constraints (null: the plan's gates)
+ * @param timeout the bound on the whole Job (null: its activeDeadlineSeconds plus a margin)
+ * @param scheduleTimeout the bound on the pod being scheduled and its container starting
+ * @param keep keep the Job and ConfigMaps after the run
+ * @param replace replace an existing Job/ConfigMaps of the same names (and keep an earlier run
+ *     directory of the same run-id under a new name)
+ */
+public record RunRequest(
+    Path deployRoot,
+    String context,
+    String namespace,
+    Path constraintsOverlay,
+    Duration timeout,
+    Duration scheduleTimeout,
+    boolean keep,
+    boolean replace) {
+
+  /** The default bound on scheduling and container start (AICR's). */
+  public static final Duration DEFAULT_SCHEDULE_TIMEOUT = Duration.ofMinutes(5);
+
+  public RunRequest {
+    Objects.requireNonNull(deployRoot, "deployRoot");
+    scheduleTimeout = scheduleTimeout == null ? DEFAULT_SCHEDULE_TIMEOUT : scheduleTimeout;
+    if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+      throw BenchplanException.invalid("--timeout: expected a positive duration, got " + timeout);
+    }
+    if (scheduleTimeout.isNegative() || scheduleTimeout.isZero()) {
+      throw BenchplanException.invalid("--schedule-timeout: expected a positive duration, got " + scheduleTimeout);
+    }
+  }
+
+  /** DEPLOY_ROOT/benchmark/perf.yaml. */
+  public Path perfYaml() {
+    return deployRoot.resolve("benchmark").resolve("perf.yaml");
+  }
+
+  /** DEPLOY_ROOT/benchmark/runs. */
+  public Path runsDir() {
+    return deployRoot.resolve("benchmark").resolve("runs");
+  }
+}

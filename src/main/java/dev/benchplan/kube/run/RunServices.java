@@ -1,0 +1,15 @@
+package dev.benchplan.kube.run;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/** The {@link RunService} the CLI uses: the kubeconfig, real pod logs, JVM shutdown hooks. */
+public final class RunServices {
+  private RunServices() {}
+
+  /** A run service that talks to the cluster of the kubeconfig context given in each request. */
+  public static RunService kubernetes() {
+    return new KubeRunService(KubeClients.kubeconfig(), Fabric8LogSource::new, ShutdownHooks.jvm(),
+        Clock.systemUTC(), Duration.ofSeconds(10), Duration.ofSeconds(60));
+  }
+}

@@ -1,0 +1,122 @@
+package dev.benchplan.plan;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.benchplan.plan.rules.Decision;
+import dev.benchplan.workload.GpuAllocation;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A series plan as written to {@code <EXP_ROOT>/inputs/benchmark-plans/<series-id>.json} (schema:
+ * {@code schemas/benchmark-plan.schema.json}). Serialized with snake_case names by {@link
+ * PlanJson}; nothing in it is ever changed after it is written.
+ */
+public record BenchmarkPlan(
+    String schemaVersion,
+    String planId,
+    String seriesId,
+    String createdAt,
+    Question question,
+    UserWorkloadRef userWorkload,
+    Deployment deployment,
+    Workload workload,
+    Experiment experiment,
+    List<SampleBasis> samples,
+    RunPolicy runPolicy,
+    Endpoint endpoint,
+    Objectives objectives,
+    Aiperf aiperf,
+    List<Decision> rulesApplied,
+    List<String> warnings,
+    List<String> seriesIdentity) {
+
+  /** The plan format version. */
+  public static final String SCHEMA_VERSION = "1.0";
+
+  /** The same plan with another ID (the ID is derived from the rest of the content). */
+  public BenchmarkPlan withPlanId(String id) {
+    return new BenchmarkPlan(schemaVersion, id, seriesId, createdAt, question, userWorkload,
+        deployment, workload, experiment, samples, runPolicy, endpoint, objectives, aiperf,
+        rulesApplied, warnings, seriesIdentity);
+  }
+
+  /** The user workload the plan was made from. */
+  public record UserWorkloadRef(String path, String sha256, String profileName, String profileType,
+      String modelSource, String modelRevision, String origin) {}
+
+  /** The deployed candidate (from the ledger). */
+  public record Deployment(String ledgerPath, String ledgerSha256, String dgdName,
+      String kubeContext, String namespace, String dgdPath, String dgdSha256,
+      String frontendService, int frontendPort, String endpointUrl, String servedModel,
+      String tokenizer, List<GpuAllocation> gpus, int gpuTotal, Long maxContextLength,
+      SmokeTest smokeTest, List<String> secrets) {}
+
+  /**
+   * The smoke evidence. For {@code kind: in_cluster_readiness} the path names the declaration and
+   * sha256 is the SHA-256 of the canonical JSON of {@code readiness}.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record SmokeTest(String kind, String path, String sha256, boolean success, String model,
+      String url, String timestamp, Map<String, String> readiness) {}
+
+  /** What is sent: the source and its trace, synthetic shape or proxy. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Workload(String source, String selectionRationale, String traceOrigin,
+      ObjectNode trace, Synthetic synthetic, Proxy proxy, List<Transformation> transformations) {}
+
+  /** An exact synthetic request shape. */
+  public record Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos) {}
+
+  /** The recipe a proxy workload comes from, why, and how it differs from the user's traffic. */
+  public record Proxy(String recipe, String rationale, List<String> mismatches, String model,
+      String framework, int isl, int osl, int concurrencyPerGpu, int recipeGpus, String origin) {}
+
+  /** A recorded change of the user's workload (e.g. an explicit replay window). */
+  public record Transformation(String type, String reason, Long startMs, Long endMs, Long rowsKept,
+      Long rowsTotal) {}
+
+  /** The load and its bounds. */
+  public record Experiment(String type, String measurementMode, List<Integer> concurrency,
+      List<BigDecimal> requestRate, String arrivalPattern, Long requestCount, int warmupRequests,
+      Long durationS, int measurementLimitS, int requestTimeoutS, long seed, String limitControl,
+      int loadPoints, Grid grid, Long expectedMeasuredRequests) {}
+
+  /** Where the load points came from. */
+  public record Grid(String axis, String origin, BigDecimal declaredMax, String reason) {}
+
+  /** How many measured requests a gated percentile rests on (per load point and run). */
+  public record SampleBasis(String gate, String metric, String stat, BigDecimal percentile,
+      long measuredRequests, BigDecimal requestsBeyondPercentile) {}
+
+  /** How many measured runs, and why. */
+  public record RunPolicy(int repetitions, String repeatDecision, String repeatRationale,
+      boolean pilot) {}
+
+  /** The API called. */
+  public record Endpoint(String type, String path, boolean streaming) {}
+
+  /** Gates, goodput thresholds and the optimization direction. */
+  public record Objectives(List<Gate> gates, Map<String, BigDecimal> goodput, boolean pareto,
+      List<SloRecord> slos, String direction) {}
+
+  /** One pass/fail constraint on an AIPerf summary statistic. */
+  public record Gate(String name, String metric, String stat, String operator, BigDecimal threshold,
+      String unit, String source) {}
+
+  /** A user SLO as written, with where it came from. */
+  public record SloRecord(String metric, String stat, String operator, BigDecimal threshold,
+      String unit, String source) {}
+
+  /** The AIPerf runtime. */
+  public record Aiperf(String version, String image, Resolution resolution) {}
+
+  /** How the AIPerf version was found. */
+  public record Resolution(String mechanism, String query, String outputSha256,
+      List<String> versionsSeen, List<ExcludedVersion> excluded, String date, String sourceCommit,
+      String note) {}
+
+  /** A listed version that was not a candidate, and why. */
+  public record ExcludedVersion(String version, String reason) {}
+}

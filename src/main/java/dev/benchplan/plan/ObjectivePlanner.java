@@ -1,0 +1,143 @@
+package dev.benchplan.plan;
+
+import dev.benchplan.plan.rules.BlockerCode;
+import dev.benchplan.plan.rules.RuleFile;
+import dev.benchplan.plan.rules.RuleLog;
+import dev.benchplan.workload.MetricCatalog;
+import dev.benchplan.workload.Slo;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Turns the workload's SLOs into gates and AIPerf goodput thresholds, or keeps the
+ * throughput/latency/error Pareto view when there are none; and states, for every gated percentile,
+ * how many measured requests it rests on.
+ */
+final class ObjectivePlanner {
+  /** The gate name of the throughput constraint (AICR: inference-throughput). */
+  static final String THROUGHPUT_GATE = "inference-throughput";
+  /** The gate name of the TTFT p99 constraint (AICR: inference-ttft-p99). */
+  static final String TTFT_P99_GATE = "inference-ttft-p99";
+  /** Fewer measured requests than this never carry a gated percentile. */
+  static final int MIN_SAMPLES = 100;
+  /** Fewer requests than this beyond the percentile earn a warning (p99: 1,000 requests). */
+  static final int WARN_BEYOND = 10;
+
+  private ObjectivePlanner() {}
+
+  static BenchmarkPlan.Objectives plan(List<Slo> slos, int gpuTotal, RuleLog log) {
+    List<BenchmarkPlan.Gate> gates = new ArrayList<>();
+    List<BenchmarkPlan.SloRecord> records = new ArrayList<>();
+    Map<String, String> gateSources = new LinkedHashMap<>();
+    TreeMap<String, BigDecimal> goodput = new TreeMap<>();
+    RuleFile rule = RuleFile.USER_WORKLOAD;
+    for (Slo s : slos) {
+      records.add(new BenchmarkPlan.SloRecord(s.metric(), s.stat(), s.operator(), s.threshold(),
+          s.unit(), s.pointer()));
+      BenchmarkPlan.Gate gate;
+      if (s.metric().equals(MetricCatalog.OUTPUT_TPUT_PER_GPU)) {
+        BigDecimal total = s.threshold().multiply(BigDecimal.valueOf(gpuTotal));
+        gate = new BenchmarkPlan.Gate(THROUGHPUT_GATE, "output_token_throughput", "avg", ">=", total,
+            "tokens/sec", s.pointer());
+        log.decide(rule, "gate " + THROUGHPUT_GATE + ": output_token_throughput avg >= "
+            + total.toPlainString() + " tokens/sec", s.pointer() + " asks " + s.threshold()
+            .toPlainString() + " tokens/sec per GPU; the deployment has " + gpuTotal + " GPUs");
+      } else {
+        gate = new BenchmarkPlan.Gate(gateName(s), s.metric(), s.stat(), s.operator(),
+            s.threshold(), s.unit(), s.pointer());
+        log.decide(rule, "gate " + gate.name() + ": " + s.metric() + " " + s.stat() + " "
+            + s.operator() + " " + s.threshold().toPlainString() + " " + s.unit(),
+            "the user's objective at " + s.pointer() + ", kept exactly");
+      }
+      String previous = gateSources.putIfAbsent(gate.name(), s.pointer());
+      if (previous != null) {
+        log.block(BlockerCode.OBJECTIVE_CONFLICT, "objectives " + previous + " and " + s.pointer()
+            + " both constrain " + gate.metric() + " " + gate.stat() + " (gate " + gate.name()
+            + "); keep one");
+        continue;
+      }
+      gates.add(gate);
+      if (s.isLatencyBound()) {
+        BigDecimal old = goodput.get(s.metric());
+        if (old == null || s.threshold().compareTo(old) < 0) {
+          goodput.put(s.metric(), s.threshold());
+        }
+      }
+    }
+    boolean pareto = slos.isEmpty();
+    String direction;
+    if (pareto) {
+      direction = "no SLOs: keep the Pareto view of output_token_throughput (maximize) against"
+          + " time_to_first_token, inter_token_latency and request_latency (minimize) and the"
+          + " error rate (minimize)";
+      log.decide(rule, "objectives.pareto = true", "the workload states no SLOs, so no single"
+          + " number is optimized and nothing is gated");
+    } else {
+      direction = goodput.isEmpty() ? "meet every gate"
+          : "maximize goodput (requests within every latency SLO) while meeting every gate";
+      if (!goodput.isEmpty()) {
+        log.decide(rule, "objectives.goodput = " + goodput, "AIPerf counts a request as good"
+            + " when it meets every per-request latency threshold; the strictest threshold per"
+            + " metric is used");
+      }
+    }
+    return new BenchmarkPlan.Objectives(gates, goodput.isEmpty() ? null : goodput, pareto, records,
+        direction);
+  }
+
+  private static String gateName(Slo s) {
+    if (s.metric().equals("output_token_throughput") && s.stat().equals("avg")
+        && s.operator().equals(">=")) {
+      return THROUGHPUT_GATE;
+    }
+    if (s.metric().equals("time_to_first_token") && s.stat().equals("p99")
+        && s.operator().equals("<=")) {
+      return TTFT_P99_GATE;
+    }
+    return s.metric() + "-" + s.stat();
+  }
+
+  /** The sample basis of every gated percentile; blocks when one rests on too few requests. */
+  static List<BenchmarkPlan.SampleBasis> samples(List<BenchmarkPlan.Gate> gates,
+      Long measuredRequests, String basis, RuleLog log) {
+    List<BenchmarkPlan.SampleBasis> out = new ArrayList<>();
+    RuleFile rule = RuleFile.CONCURRENCY_GRID;
+    for (BenchmarkPlan.Gate g : gates) {
+      if (!g.stat().matches("p\\d+(\\.\\d+)?")) {
+        continue;
+      }
+      BigDecimal p = new BigDecimal(g.stat().substring(1));
+      if (measuredRequests == null) {
+        log.block(BlockerCode.SAMPLES_UNKNOWN, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
+            + "): " + basis + ", so the number of measured requests the percentile rests on is"
+            + " unknown; give traffic.request_count");
+        continue;
+      }
+      // exact: n x (100 - p) / 100, so 1000 requests put exactly 10.0 beyond a p99
+      BigDecimal beyond = BigDecimal.valueOf(measuredRequests)
+          .multiply(BigDecimal.valueOf(100).subtract(p)).divide(BigDecimal.valueOf(100));
+      if (measuredRequests < MIN_SAMPLES) {
+        log.block(BlockerCode.SAMPLES_TOO_FEW, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
+            + ") would rest on " + measuredRequests + " measured requests per run; a gated"
+            + " percentile needs at least " + MIN_SAMPLES + " (raise traffic.request_count or the"
+            + " duration)");
+        continue;
+      }
+      if (beyond.compareTo(BigDecimal.valueOf(WARN_BEYOND)) < 0) {
+        log.warn(rule, "gate " + g.name() + " (" + g.stat() + ") rests on " + measuredRequests
+            + " measured requests: only " + beyond.stripTrailingZeros().toPlainString()
+            + " lie beyond the percentile (a p99 wants >= 1,000 requests)");
+      }
+      log.decide(rule, "samples: " + g.name() + " rests on " + measuredRequests + " measured"
+          + " requests", basis + "; " + beyond.stripTrailingZeros().toPlainString()
+          + " of them beyond the " + g.stat());
+      out.add(new BenchmarkPlan.SampleBasis(g.name(), g.metric(), g.stat(), p, measuredRequests,
+          beyond));
+    }
+    return out;
+  }
+}

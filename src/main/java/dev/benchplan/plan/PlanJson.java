@@ -1,0 +1,35 @@
+package dev.benchplan.plan;
+
+import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.Json;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Plan serialization: snake_case names, canonical bytes, exact decimals when read back. */
+public final class PlanJson {
+  private static final JsonMapper MAPPER = JsonMapper.builder()
+      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+      .build();
+
+  private PlanJson() {}
+
+  /** The plan as a JSON tree. */
+  public static ObjectNode tree(BenchmarkPlan plan) {
+    return MAPPER.valueToTree(plan);
+  }
+
+  /** The plan's canonical bytes (what is written and hashed). */
+  public static byte[] canonical(BenchmarkPlan plan) {
+    return CanonicalJson.bytes(tree(plan));
+  }
+
+  /** Parses plan bytes, keeping decimals exact so trees compare canonically. */
+  public static JsonNode parse(byte[] bytes) {
+    return Json.JSON.readerFor(JsonNode.class)
+        .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .readValue(bytes);
+  }
+}

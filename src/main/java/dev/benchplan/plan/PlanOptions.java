@@ -1,0 +1,186 @@
+package dev.benchplan.plan;
+
+import dev.benchplan.aiperf.version.VersionRequest;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Everything a caller may choose beyond the workload and the deployment; null means "let the rules
+ * decide". Build with {@link #builder()}.
+ *
+ * @param expRoot the experiment root; plans go to {@code <expRoot>/inputs/benchmark-plans/}
+ * @param seriesId an explicit series ID, or null to derive one
+ * @param experiment trace_fidelity, static_shape or capacity, or null for the source's default
+ * @param measurementMode closed_loop or open_loop to pick the load axis, or null
+ * @param trace a trace named on the command line, or null
+ * @param traceWindow an explicit replay window, or null
+ * @param maxConcurrency declared maximum of a powers-of-two concurrency grid, or null
+ * @param maxRequestRate declared maximum of a powers-of-two request-rate grid, or null
+ * @param warmupRequests warmup requests, or null for the default
+ * @param seed random seed, or null for the default
+ * @param measurementLimitS per-run measurement limit in seconds (at most 1800), or null for 1800
+ * @param requestTimeoutS per-request timeout in seconds, or null for the default
+ * @param endpointType chat or completions, or null for chat
+ * @param streaming false to disable streaming, or null (on)
+ * @param repetitions measured runs per load point, or null for 1
+ * @param repeatRationale why more than one run is necessary, or null
+ * @param pilot true for the pre-authorized once-per-series noise-floor pilot (n = 3)
+ * @param aiperf how to find the AIPerf version
+ * @param reuse an existing series plan to reuse, or null for a new series
+ */
+public record PlanOptions(
+    Path expRoot,
+    String seriesId,
+    ExperimentType experiment,
+    MeasurementMode measurementMode,
+    Path trace,
+    TraceWindow traceWindow,
+    Integer maxConcurrency,
+    BigDecimal maxRequestRate,
+    Integer warmupRequests,
+    Long seed,
+    Integer measurementLimitS,
+    Integer requestTimeoutS,
+    EndpointType endpointType,
+    Boolean streaming,
+    Integer repetitions,
+    String repeatRationale,
+    boolean pilot,
+    VersionRequest aiperf,
+    ReuseRequest reuse) {
+  public PlanOptions {
+    Objects.requireNonNull(expRoot, "expRoot");
+    Objects.requireNonNull(aiperf, "aiperf");
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds {@link PlanOptions}; only the experiment root has a default ({@code experiments}). */
+  public static final class Builder {
+    private Path expRoot = Path.of("experiments");
+    private String seriesId;
+    private ExperimentType experiment;
+    private MeasurementMode measurementMode;
+    private Path trace;
+    private TraceWindow traceWindow;
+    private Integer maxConcurrency;
+    private BigDecimal maxRequestRate;
+    private Integer warmupRequests;
+    private Long seed;
+    private Integer measurementLimitS;
+    private Integer requestTimeoutS;
+    private EndpointType endpointType;
+    private Boolean streaming;
+    private Integer repetitions;
+    private String repeatRationale;
+    private boolean pilot;
+    private VersionRequest aiperf = VersionRequest.none();
+    private ReuseRequest reuse;
+
+    private Builder() {}
+
+    public Builder expRoot(Path v) {
+      expRoot = v;
+      return this;
+    }
+
+    public Builder seriesId(String v) {
+      seriesId = v;
+      return this;
+    }
+
+    public Builder experiment(ExperimentType v) {
+      experiment = v;
+      return this;
+    }
+
+    public Builder measurementMode(MeasurementMode v) {
+      measurementMode = v;
+      return this;
+    }
+
+    public Builder trace(Path v) {
+      trace = v;
+      return this;
+    }
+
+    public Builder traceWindow(TraceWindow v) {
+      traceWindow = v;
+      return this;
+    }
+
+    public Builder maxConcurrency(Integer v) {
+      maxConcurrency = v;
+      return this;
+    }
+
+    public Builder maxRequestRate(BigDecimal v) {
+      maxRequestRate = v;
+      return this;
+    }
+
+    public Builder warmupRequests(Integer v) {
+      warmupRequests = v;
+      return this;
+    }
+
+    public Builder seed(Long v) {
+      seed = v;
+      return this;
+    }
+
+    public Builder measurementLimitS(Integer v) {
+      measurementLimitS = v;
+      return this;
+    }
+
+    public Builder requestTimeoutS(Integer v) {
+      requestTimeoutS = v;
+      return this;
+    }
+
+    public Builder endpointType(EndpointType v) {
+      endpointType = v;
+      return this;
+    }
+
+    public Builder streaming(Boolean v) {
+      streaming = v;
+      return this;
+    }
+
+    public Builder repetitions(Integer v) {
+      repetitions = v;
+      return this;
+    }
+
+    public Builder repeatRationale(String v) {
+      repeatRationale = v;
+      return this;
+    }
+
+    public Builder pilot(boolean v) {
+      pilot = v;
+      return this;
+    }
+
+    public Builder aiperf(VersionRequest v) {
+      aiperf = v;
+      return this;
+    }
+
+    public Builder reuse(ReuseRequest v) {
+      reuse = v;
+      return this;
+    }
+
+    public PlanOptions build() {
+      return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
+          maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
+          endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse);
+    }
+  }
+}

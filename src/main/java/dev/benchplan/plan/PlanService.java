@@ -1,0 +1,453 @@
+package dev.benchplan.plan;
+
+import dev.benchplan.aiperf.version.AiperfVersionResolver;
+import dev.benchplan.aiperf.version.VersionRequest;
+import dev.benchplan.aiperf.version.VersionResolution;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.rules.PlanBlockedException;
+import dev.benchplan.plan.rules.BlockerCode;
+import dev.benchplan.plan.rules.RuleFile;
+import dev.benchplan.plan.rules.RuleLog;
+import dev.benchplan.workload.DeploymentLedgerReader;
+import dev.benchplan.workload.DeploymentRecord;
+import dev.benchplan.workload.GpuAllocation;
+import dev.benchplan.workload.InputDocument;
+import dev.benchplan.workload.MetricCatalog;
+import dev.benchplan.workload.Slo;
+import dev.benchplan.workload.SmokeEvidence;
+import dev.benchplan.workload.SourceSelection;
+import dev.benchplan.workload.TraceInspector;
+import dev.benchplan.workload.UserWorkload;
+import dev.benchplan.workload.UserWorkloadReader;
+import dev.benchplan.workload.WorkloadSource;
+import dev.benchplan.workload.WorkloadSourceSelector;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Builds a series plan from a {@link PlanRequest} and writes it once, or reuses an existing series.
+ * Every decision is recorded in {@code rules_applied} with its rule file; every violated rule is a
+ * blocker, and a blocked request writes nothing.
+ */
+public final class PlanService {
+  /** Tokens per hash block in Mooncake traces. */
+  static final int TRACE_BLOCK_SIZE = 512;
+
+  /**
+   * Reads the workload and ledger files (YAML or JSON; relative paths inside them resolve against
+   * their own folders), then plans. Unreadable files are blockers WORKLOAD_UNREADABLE and
+   * LEDGER_UNREADABLE.
+   *
+   * @throws PlanBlockedException (exit 2) with every blocker found; nothing was written
+   */
+  public PlanResult planFiles(Path workloadFile, Path ledgerFile, Question question,
+      PlanOptions options, java.time.Clock clock, dev.benchplan.aiperf.version.IndexFetcher fetcher,
+      TraceInspector inspector) {
+    RuleLog log = new RuleLog();
+    InputDocument workload = readDocument(workloadFile, "user workload",
+        BlockerCode.WORKLOAD_UNREADABLE, log);
+    InputDocument ledger = readDocument(ledgerFile, "deployment ledger",
+        BlockerCode.LEDGER_UNREADABLE, log);
+    stopIfBlocked(log);
+    return plan(new PlanRequest(workload, ledger, null, question, options, clock, fetcher,
+        inspector));
+  }
+
+  private static InputDocument readDocument(Path file, String what, BlockerCode code,
+      RuleLog log) {
+    try {
+      return InputDocument.read(file, what);
+    } catch (BenchplanException e) {
+      log.block(code, e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * Plans.
+   *
+   * @return the written (or reused) plan
+   * @throws PlanBlockedException (exit 2) with every blocker found; nothing was written
+   */
+  public PlanResult plan(PlanRequest request) {
+    RuleLog log = new RuleLog();
+    PlanOptions o = request.options();
+    Question q = request.question();
+    checkQuestion(q, o, log);
+    Optional<UserWorkload> workload = UserWorkloadReader.read(request.workload(), log);
+    Optional<DeploymentRecord> deployment = request.deployment() != null
+        ? Optional.of(request.deployment())
+        : DeploymentLedgerReader.read(request.ledger(), log);
+    SeriesStore.ExistingPlan existing = o.reuse() == null ? null
+        : SeriesStore.loadForReuse(o.reuse(), log).orElse(null);
+    stopIfBlocked(log);
+    UserWorkload w = workload.orElseThrow();
+    DeploymentRecord d = deployment.orElseThrow();
+    recordInputs(w, d, log);
+    if (existing == null && o.seriesId() != null
+        && Files.exists(SeriesStore.planPath(o.expRoot(), o.seriesId()))) {
+      blockExists(SeriesStore.planPath(o.expRoot(), o.seriesId()), log);
+    }
+
+    boolean gridDeclared = o.maxConcurrency() != null || o.maxRequestRate() != null;
+    SourceSelection selection =
+        WorkloadSourceSelector.select(w, o.trace(), gridDeclared, d, log).orElse(null);
+    stopIfBlocked(log);
+    ObjectNode traceReport = null;
+    TraceFacts facts = null;
+    if (selection.source() == WorkloadSource.user_trace) {
+      traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(), log);
+      stopIfBlocked(log);
+      facts = TraceFacts.of(traceReport);
+    } else if (o.traceWindow() != null) {
+      log.block(BlockerCode.TRACE_WINDOW_INVALID, "--trace-window "
+          + o.traceWindow() + " needs a user trace; the workload source is " + selection.source());
+    }
+    boolean latencySlos = w.slos().stream().anyMatch(Slo::isLatencyBound);
+    Optional<ExperimentPlanner.Result> experiment = ExperimentPlanner.plan(
+        new ExperimentPlanner.Inputs(selection, w, d, o, facts, latencySlos), log);
+    BenchmarkPlan.Endpoint endpoint = endpoint(o, w.slos(), log);
+    BenchmarkPlan.Objectives objectives = ObjectivePlanner.plan(w.slos(), d.gpuTotal(), log);
+    List<BenchmarkPlan.SampleBasis> samples = experiment.isEmpty() ? List.of()
+        : ObjectivePlanner.samples(objectives.gates(),
+            experiment.get().experiment().expectedMeasuredRequests(), sampleBasis(experiment.get()),
+            log);
+    String seriesLabel = existing != null ? existing.seriesId()
+        : o.seriesId() != null ? o.seriesId() : "this series";
+    Optional<BenchmarkPlan.RunPolicy> runPolicy = RunPolicyPlanner.plan(o, seriesLabel,
+        experiment.map(e -> e.experiment().loadPoints()).orElse(1), log);
+    BenchmarkPlan.Aiperf aiperf = aiperf(request, existing, log);
+    stopIfBlocked(log);
+
+    recordScope(q, d, existing, log);
+    BenchmarkPlan draft = new BenchmarkPlan(BenchmarkPlan.SCHEMA_VERSION, "pending", "pending",
+        Instant.now(request.clock()).truncatedTo(ChronoUnit.SECONDS).toString(), q,
+        userWorkload(w), deployment(d), workloadSection(selection, traceReport,
+            experiment.get()),
+        experiment.get().experiment(), samples, runPolicy.orElseThrow(), endpoint, objectives,
+        aiperf, List.of(), List.of(), SeriesIdentity.POINTERS);
+    String seriesId = seriesId(draft, w, o, existing, request, log);
+    stopIfBlocked(log);
+    BenchmarkPlan plan = new BenchmarkPlan(draft.schemaVersion(), "pending", seriesId,
+        draft.createdAt(), q, draft.userWorkload(), draft.deployment(), draft.workload(),
+        draft.experiment(), samples, draft.runPolicy(), endpoint, objectives, aiperf,
+        log.decisions(), log.warnings(), SeriesIdentity.POINTERS);
+    plan = plan.withPlanId(seriesId + "." + Sha256.hex(PlanJson.canonical(plan)).substring(0, 12));
+    ObjectNode tree = PlanJson.tree(plan);
+    List<SchemaValidator.Problem> problems =
+        SchemaValidator.bundled(SeriesStore.SCHEMA).validate(tree);
+    for (SchemaValidator.Problem p : problems) {
+      log.block(BlockerCode.PLAN_SCHEMA, "the plan does not match "
+          + SeriesStore.SCHEMA + " at " + p);
+    }
+    stopIfBlocked(log);
+    byte[] bytes = CanonicalJson.bytes(tree);
+
+    if (existing != null) {
+      return reuse(existing, PlanJson.parse(bytes), log);
+    }
+    Path path = SeriesStore.planPath(o.expRoot(), seriesId);
+    if (!SeriesStore.create(path, bytes)) {
+      blockExists(path, log);
+      stopIfBlocked(log);
+    }
+    return new PlanResult(path, Sha256.hex(bytes), seriesId, plan.planId(),
+        selection.source().name(), aiperf.version(), log.warnings(), false);
+  }
+
+  private static void checkQuestion(Question q, PlanOptions o, RuleLog log) {
+    if (q.text() == null || q.text().isBlank()) {
+      log.block(BlockerCode.QUESTION_MISSING, "--question: a plan answers a stated"
+          + " performance question; give it in one sentence");
+    }
+    if (q.intent() == Intent.comparison && q.references().isEmpty()) {
+      log.block(BlockerCode.COMPARISON_REFERENCE_MISSING, "--intent comparison"
+          + " needs at least one --reference ID naming the candidate(s) compared against");
+    }
+    if (o.seriesId() != null && !SeriesIds.valid(o.seriesId())) {
+      log.block(BlockerCode.SERIES_ID_INVALID, "--series-id '" + o.seriesId()
+          + "': expected [a-z0-9][a-z0-9._-]{0,79} (filesystem-safe, at most 80 characters)");
+    }
+  }
+
+  private static void recordInputs(UserWorkload w, DeploymentRecord d, RuleLog log) {
+    log.decide(RuleFile.USER_WORKLOAD, "user_workload = " + w.document().location() + " (sha256 "
+        + w.document().sha256() + ")", "the workload is identified by path and SHA-256 and frozen"
+        + " from here on; user values are kept exactly");
+    SmokeEvidence smoke = d.smoke();
+    if (smoke instanceof SmokeEvidence.Artifact a) {
+      log.decide(RuleFile.DEPLOYMENT_LEDGER, "deployment.smoke_test = " + a.path(), "the smoke"
+          + " test artifact exists, hashes to the ledger's SHA-256 " + a.sha256() + " and reports"
+          + " success for " + a.model());
+    } else if (smoke instanceof SmokeEvidence.InClusterReadiness r) {
+      log.decide(RuleFile.DEPLOYMENT_LEDGER, "deployment.smoke_test.kind = in_cluster_readiness",
+          r.declaredBy() + ": " + r.description());
+    }
+    RuleFile rule = RuleFile.USER_WORKLOAD;
+    if (w.kubeContext() != null && !w.kubeContext().equals(d.kubeContext())) {
+      log.warn(rule, "the workload names kube context '" + w.kubeContext() + "', the deployment"
+          + " runs in '" + d.kubeContext() + "'; the plan measures the deployment");
+    }
+    if (w.namespace() != null && !w.namespace().equals(d.namespace())) {
+      log.warn(rule, "the workload names namespace '" + w.namespace() + "', the deployment runs"
+          + " in '" + d.namespace() + "'; the plan measures the deployment");
+    }
+    if (!w.hardware().isEmpty() && !sameGpus(w.hardware(), d.gpus())) {
+      log.warn(rule, "the workload's hardware " + gpus(w.hardware()) + " differs from the"
+          + " deployment's GPUs " + gpus(d.gpus()));
+    }
+    if (w.modelSource() != null && !w.modelSource().equalsIgnoreCase(d.servedModel())) {
+      log.warn(rule, "the workload's model '" + w.modelSource() + "' differs from the served"
+          + " model '" + d.servedModel() + "'");
+    }
+    if (w.dgdSha256() != null && !w.dgdSha256().equals(d.dgdSha256())) {
+      log.warn(rule, "the deployed DGD (sha256 " + d.dgdSha256() + ") is not the workload's DGD"
+          + " (sha256 " + w.dgdSha256() + ", origin " + w.origin() + ")");
+    }
+  }
+
+  private static boolean sameGpus(List<GpuAllocation> a, List<GpuAllocation> b) {
+    Comparator<GpuAllocation> order = Comparator.comparing(GpuAllocation::gpuType)
+        .thenComparingInt(GpuAllocation::gpuCount);
+    return a.stream().sorted(order).toList().equals(b.stream().sorted(order).toList());
+  }
+
+  private static String gpus(List<GpuAllocation> g) {
+    return g.stream().map(x -> x.gpuCount() + " x " + x.gpuType()).toList().toString();
+  }
+
+  private static ObjectNode inspectTrace(TraceInspector inspector, SourceSelection selection,
+      DeploymentRecord d, TraceWindow window, RuleLog log) {
+    RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
+    TraceInspector.Inspection inspection;
+    try {
+      inspection = inspector.inspect(selection.trace(), TRACE_BLOCK_SIZE, d.maxContextLength(),
+          window == null ? null : window.startMs(), window == null ? null : window.endMs());
+    } catch (BenchplanException e) {
+      log.block(BlockerCode.TRACE_MISSING, "trace named at " + selection.traceOrigin() + ": "
+          + e.getMessage());
+      return null;
+    }
+    ObjectNode report = inspection.report().deepCopy();
+    if (!report.has("window")) {
+      report.putNull("window");
+    }
+    TraceFacts f = TraceFacts.of(report);
+    if (!inspection.valid()) {
+      log.block(BlockerCode.TRACE_INVALID, "trace " + selection.trace() + " (named at "
+          + selection.traceOrigin() + "): " + f.problemsTotal() + " invalid row problem(s), first: "
+          + String.join("; ", f.firstProblems()) + " — fix the trace; rows are never silently"
+          + " dropped (`benchplan trace inspect` lists them all)");
+      return null;
+    }
+    log.decide(rule, "workload.trace = " + selection.trace() + " (sha256 "
+        + report.path("sha256").asString() + ")", f.rows() + " rows, timestamps " + f.minMs()
+        + ".." + f.maxMs() + " ms (" + ExperimentPlanner.minutes(f.spanMs() == null ? 0 : f.spanMs())
+        + "), input_length p50 " + report.at("/input_length/p50").asString("?") + " / p99 "
+        + report.at("/input_length/p99").asString("?") + ", prefix-cache hit rate "
+        + report.at("/hash_ids/infinite_cache_hit_rate").asString("?") + " with " + TRACE_BLOCK_SIZE
+        + "-token blocks; recorded in full from the trace report");
+    if (f.rowsOverContext() != null && f.rowsOverContext() > 0) {
+      log.warn(rule, "trace " + selection.trace() + ": " + f.rowsOverContext() + " rows exceed the"
+          + " served max_context_length " + d.maxContextLength() + " (first at lines "
+          + f.firstOverContextLines() + "); they are listed in workload.trace.context and replayed"
+          + " unchanged, never removed — expect them to fail");
+    }
+    return report;
+  }
+
+  private static BenchmarkPlan.Endpoint endpoint(PlanOptions o, List<Slo> slos, RuleLog log) {
+    EndpointType type = o.endpointType() == null ? EndpointType.chat : o.endpointType();
+    boolean streaming = o.streaming() == null || o.streaming();
+    RuleFile rule = RuleFile.SERIES_BOUNDARIES;
+    if (!streaming) {
+      List<String> needing = slos.stream().map(Slo::metric).filter(MetricCatalog::needsStreaming)
+          .distinct().toList();
+      if (!needing.isEmpty()) {
+        log.block(BlockerCode.STREAMING_REQUIRED, "--no-streaming, but the objectives use " + needing
+            + ", which AIPerf measures only on streamed responses");
+      } else if (slos.isEmpty()) {
+        log.warn(rule, "streaming is off: the Pareto view loses time_to_first_token and"
+            + " inter_token_latency");
+      }
+    }
+    log.decide(rule, "endpoint = " + type + " " + type.path() + ", streaming " + streaming,
+        (o.endpointType() == null ? "chat completions by default" : "requested with --endpoint-type")
+            + "; " + (streaming ? "streaming is on: TTFT and ITL exist only on streamed responses"
+                : "streaming off as requested"));
+    return new BenchmarkPlan.Endpoint(type.name(), type.path(), streaming);
+  }
+
+  private static String sampleBasis(ExperimentPlanner.Result r) {
+    BenchmarkPlan.Experiment e = r.experiment();
+    return switch (e.limitControl()) {
+      case "trace_span" -> "a fixed-schedule replay measures every one of its " + e.requestCount()
+          + " rows";
+      case "duration" -> e.measurementMode().equals(MeasurementMode.open_loop.name())
+          ? "the lowest rate point x the duration (" + e.durationS() + " s) — an expectation under"
+              + " Poisson arrivals, per load point and run"
+          : "a closed-loop run bounded only by its duration";
+      default -> "the planned request count per load point and run";
+    };
+  }
+
+  private BenchmarkPlan.Aiperf aiperf(PlanRequest request, SeriesStore.ExistingPlan existing,
+      RuleLog log) {
+    VersionRequest v = request.options().aiperf();
+    if (existing != null && v.pinnedVersion() == null && v.referenceRecipe() == null) {
+      JsonNode a = existing.tree().path("aiperf");
+      log.decide(RuleFile.TOOL_VERSION, "aiperf.version = " + a.path("version").asString()
+          + " (the series' version)", "one AIPerf version for every run of a series; reusing "
+          + existing.path());
+      return fromTree(a);
+    }
+    Optional<VersionResolution> r =
+        new AiperfVersionResolver(request.indexFetcher(), request.clock()).resolve(v, log);
+    if (r.isEmpty()) {
+      return null;
+    }
+    VersionResolution res = r.get();
+    log.decide(RuleFile.TOOL_VERSION, "aiperf.image = " + res.image(), v.image() != null
+        ? "requested with --aiperf-image" : "the AIPerf release image of the pinned version");
+    return new BenchmarkPlan.Aiperf(res.version(), res.image(), new BenchmarkPlan.Resolution(
+        res.mechanism(), res.query(), res.outputSha256(), res.versionsSeen(),
+        res.excluded().stream().map(x -> new BenchmarkPlan.ExcludedVersion(x.version(), x.reason()))
+            .toList(), res.date(), res.sourceCommit(), res.note()));
+  }
+
+  private static BenchmarkPlan.Aiperf fromTree(JsonNode a) {
+    JsonNode r = a.path("resolution");
+    List<String> seen = new ArrayList<>();
+    r.path("versions_seen").forEach(x -> seen.add(x.asString()));
+    List<BenchmarkPlan.ExcludedVersion> excluded = new ArrayList<>();
+    r.path("excluded").forEach(x -> excluded.add(new BenchmarkPlan.ExcludedVersion(
+        x.path("version").asString(), x.path("reason").asString())));
+    return new BenchmarkPlan.Aiperf(a.path("version").asString(), a.path("image").asString(),
+        new BenchmarkPlan.Resolution(r.path("mechanism").asString(), text(r, "query"),
+            text(r, "output_sha256"), seen, excluded, r.path("date").asString(),
+            text(r, "source_commit"), text(r, "note")));
+  }
+
+  private static String text(JsonNode n, String field) {
+    return n.path(field).isString() ? n.get(field).asString() : null;
+  }
+
+  private static void recordScope(Question q, DeploymentRecord d, SeriesStore.ExistingPlan existing,
+      RuleLog log) {
+    if (q.intent() == Intent.comparison) {
+      log.decide(RuleFile.SERIES_BOUNDARIES, "question.references = " + q.references(),
+          existing != null ? "a direct comparison inside series " + existing.seriesId()
+              : "a new series: every reference must be measured under this plan; no gains or"
+                  + " losses are claimed across series");
+    } else {
+      log.decide(RuleFile.SERIES_BOUNDARIES, "question.intent = characterization",
+          "an absolute characterization of one candidate");
+    }
+    log.decide(RuleFile.BENCHMARK_ISOLATION, "endpoint under test = " + d.endpointUrl() + " (DGD "
+        + d.namespace() + "/" + d.dgdName() + ", model " + d.servedModel() + ")", "exactly one"
+        + " endpoint is named; exclusive use of it and of its GPUs is checked by the run preflight");
+    log.decide(RuleFile.EVIDENCE_ELIGIBILITY, "evidence = runs executed from this plan file (path +"
+        + " SHA-256)", "only runs produced through the canonical AIPerf path from this plan, with"
+        + " raw outputs unchanged, may support a claim in this series");
+  }
+
+  private static BenchmarkPlan.UserWorkloadRef userWorkload(UserWorkload w) {
+    return new BenchmarkPlan.UserWorkloadRef(w.document().location(), w.document().sha256(),
+        w.profileName(), w.profileType(), w.modelSource(), w.modelRevision(), w.origin());
+  }
+
+  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d) {
+    BenchmarkPlan.SmokeTest smoke;
+    if (d.smoke() instanceof SmokeEvidence.Artifact a) {
+      smoke = new BenchmarkPlan.SmokeTest(a.kind(), a.path(), a.sha256(), true, a.model(), a.url(),
+          a.timestamp(), null);
+    } else {
+      SmokeEvidence.InClusterReadiness r = (SmokeEvidence.InClusterReadiness) d.smoke();
+      Map<String, String> declaration = new TreeMap<>(Map.of("declared_by", r.declaredBy(),
+          "description", r.description(), "dgd", d.namespace() + "/" + d.dgdName()));
+      smoke = new BenchmarkPlan.SmokeTest(r.kind(), "in-cluster-readiness:" + d.namespace() + "/"
+          + d.dgdName(), Sha256.hex(CanonicalJson.bytes(declaration)), true, d.servedModel(),
+          d.endpointUrl(), null, declaration);
+    }
+    return new BenchmarkPlan.Deployment(d.source(), d.sourceSha256(), d.dgdName(), d.kubeContext(),
+        d.namespace(), d.dgdPath(), d.dgdSha256(), d.frontendService(), d.frontendPort(),
+        d.endpointUrl(), d.servedModel(), d.tokenizer(), d.gpus(), d.gpuTotal(),
+        d.maxContextLength(), smoke, d.secrets());
+  }
+
+  private static BenchmarkPlan.Workload workloadSection(SourceSelection s, ObjectNode trace,
+      ExperimentPlanner.Result r) {
+    BenchmarkPlan.Proxy proxy = null;
+    if (s.recipe() != null) {
+      var x = s.recipe();
+      proxy = new BenchmarkPlan.Proxy(x.id(), s.rationale(), s.mismatches(), x.model(),
+          x.framework(), x.isl(), x.osl(), x.concurrencyPerGpu(), x.recipeGpus(), x.origin());
+    }
+    return new BenchmarkPlan.Workload(s.source().name(), s.rationale(), s.traceOrigin(), trace,
+        r.synthetic(), proxy, r.transformations());
+  }
+
+  private static String seriesId(BenchmarkPlan draft, UserWorkload w, PlanOptions o,
+      SeriesStore.ExistingPlan existing, PlanRequest request, RuleLog log) {
+    RuleFile rule = RuleFile.BENCHMARK_PLAN;
+    if (existing != null) {
+      return existing.seriesId();
+    }
+    if (o.seriesId() != null) {
+      log.decide(rule, "series_id = " + o.seriesId(), "requested with --series-id");
+      return o.seriesId();
+    }
+    String identity = Sha256.hex(CanonicalJson.bytes(SeriesIdentity.of(PlanJson.tree(draft))));
+    String id = SeriesIds.derive(w.profileName(),
+        Instant.now(request.clock()).atZone(ZoneOffset.UTC).toLocalDate(), identity);
+    log.decide(rule, "series_id = " + id, "derived from the profile name, the date and the first"
+        + " 8 hex digits of the SHA-256 of the series-identity fields (" + identity + ")");
+    if (Files.exists(SeriesStore.planPath(o.expRoot(), id))) {
+      blockExists(SeriesStore.planPath(o.expRoot(), id), log);
+    }
+    return id;
+  }
+
+  private static void blockExists(Path path, RuleLog log) {
+    log.block(BlockerCode.SERIES_EXISTS, "plan " + path + " already exists; a"
+        + " series plan is never overwritten — reuse it with --reuse-plan " + path
+        + " --reuse-sha256 <its SHA-256>, or choose another --series-id");
+  }
+
+  private static PlanResult reuse(SeriesStore.ExistingPlan existing, JsonNode candidate,
+      RuleLog log) {
+    List<String> diffs = SeriesIdentity.differences(existing.tree(), candidate);
+    if (!diffs.isEmpty()) {
+      List<String> described = diffs.stream()
+          .map(p -> SeriesIdentity.describe(existing.tree(), candidate, p)).toList();
+      log.block(BlockerCode.SERIES_BOUNDARY, "this request differs from series "
+          + existing.seriesId() + " (" + existing.path() + ") in " + diffs.size()
+          + " frozen field(s): " + String.join("; ", described) + "; plan a new series instead");
+      stopIfBlocked(log);
+    }
+    JsonNode t = existing.tree();
+    return new PlanResult(existing.path(), existing.sha256(), existing.seriesId(),
+        t.path("plan_id").asString(), t.at("/workload/source").asString(),
+        t.at("/aiperf/version").asString(), log.warnings(), true);
+  }
+
+  private static void stopIfBlocked(RuleLog log) {
+    if (log.blocked()) {
+      throw new PlanBlockedException(log.blockers());
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.benchplan.plan.rules;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Collects blockers, decisions and warnings while one plan is built. Rules keep going after a
+ * blocker where they can, so the user sees every problem at once. Not thread-safe: one log per
+ * planning request.
+ */
+public final class RuleLog {
+  private final List<Blocker> blockers = new ArrayList<>();
+  private final List<Decision> decisions = new ArrayList<>();
+  private final List<String> warnings = new ArrayList<>();
+
+  /** Records a violated rule; the message gets the rule file appended. */
+  public void block(BlockerCode code, String message) {
+    blockers.add(Blocker.of(code, message));
+  }
+
+  /** Records a blocker built elsewhere. */
+  public void block(Blocker blocker) {
+    blockers.add(blocker);
+  }
+
+  /** Records a decision and its reason. */
+  public void decide(RuleFile rule, String decision, String reason) {
+    decisions.add(Decision.of(rule, decision, reason));
+  }
+
+  /** Records a warning: planning continues, the warning is written into the plan and printed. */
+  public void warn(RuleFile rule, String message) {
+    warnings.add(message + " (rule: " + rule.path() + ")");
+  }
+
+  public boolean blocked() {
+    return !blockers.isEmpty();
+  }
+
+  public List<Blocker> blockers() {
+    return Collections.unmodifiableList(blockers);
+  }
+
+  public List<Decision> decisions() {
+    return Collections.unmodifiableList(decisions);
+  }
+
+  public List<String> warnings() {
+    return Collections.unmodifiableList(warnings);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.benchplan.aiperf.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.aiperf.export.MetricUnit.Dimension;
+import java.math.BigDecimal;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class MetricUnitTest {
+  @ParameterizedTest(name = "{0} {1} = {2} {3}")
+  @DisplayName("durations and rates convert exactly to their canonical units")
+  @CsvSource({
+    "220000000, ns, 220, ms",
+    "220000, us, 220, ms",
+    "220000, \u00b5s, 220, ms",
+    "220, ms, 220, ms",
+    "0.22, s, 220, ms",
+    "0.22, sec, 220, ms",
+    "4.5, tokens/ms, 4500, tokens/sec",
+    "4500, tokens/s, 4500, tokens/sec",
+    "270000, tokens/min, 4500, tokens/sec",
+    "3, requests/ms, 3000, requests/sec",
+    "0.25, requests/sec, 0.00025, requests/ms",
+    "220, ms, 0.22, s",
+    "64, requests, 64, requests",
+    "55, tokens/sec/user, 55, tokens/sec/user",
+  })
+  void converts(String value, String from, String expected, String to) {
+    MetricUnit f = MetricUnit.parse(from).orElseThrow();
+    MetricUnit t = MetricUnit.parse(to).orElseThrow();
+    assertThat(f.convert(new BigDecimal(value), t)).isEqualByComparingTo(expected);
+  }
+
+  @ParameterizedTest
+  @DisplayName("units benchplan does not know are not guessed")
+  @ValueSource(strings = {"", "W", "MHz", "%", "tokens/fortnight", "bananas/sec", "requests/sec/user", "ms/token"})
+  void unknown(String unit) {
+    assertThat(MetricUnit.parse(unit)).isEmpty();
+  }
+
+  @Test
+  @DisplayName("units of different dimensions cannot be converted")
+  void incompatible() {
+    MetricUnit ms = MetricUnit.parse("ms").orElseThrow();
+    MetricUnit tps = MetricUnit.parse("tokens/sec").orElseThrow();
+    assertThat(ms.compatibleWith(tps)).isFalse();
+    assertThatThrownBy(() -> ms.convert(BigDecimal.ONE, tps)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(MetricUnit.canonical(Dimension.DURATION).text()).isEqualTo("ms");
+    assertThat(MetricUnit.parse(" Tokens/Sec ").orElseThrow().dimension()).isEqualTo(Dimension.TOKEN_RATE);
+  }
+}

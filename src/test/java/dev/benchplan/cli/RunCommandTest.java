@@ -1,0 +1,105 @@
+package dev.benchplan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.json.Json;
+import dev.benchplan.kube.run.RunFixtures;
+import dev.benchplan.testing.CommandHarness;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** {@code benchplan run} through the CLI, against the fabric8 mock server reached via a kubeconfig. */
+@EnableKubernetesMockClient(crud = true, https = false)
+class RunCommandTest {
+  static final java.util.logging.Logger MOCK_LOG = quiet();
+
+  static java.util.logging.Logger quiet() {
+    java.util.logging.Logger l = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+    l.setLevel(java.util.logging.Level.WARNING);
+    return l;
+  }
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+  @TempDir Path tmp;
+  String previousKubeconfig;
+
+  @BeforeEach
+  void kubeconfig() throws Exception {
+    Path kubeconfig = tmp.resolve("kubeconfig");
+    Files.writeString(kubeconfig, String.join("\n",
+        "apiVersion: v1", "kind: Config", "current-context: other",
+        "clusters:",
+        "- name: mock", "  cluster: {server: '" + client.getMasterUrl().toString().replaceAll("/$", "") + "'}",
+        "- name: elsewhere", "  cluster: {server: 'http://127.0.0.1:1'}",
+        "contexts:",
+        "- name: mock", "  context: {cluster: mock, user: tester, namespace: bench}",
+        "- name: other", "  context: {cluster: elsewhere, user: tester}",
+        "users:", "- name: tester", "  user: {token: test-token}", ""));
+    // fabric8 reads the kubeconfig location from this system property before $KUBECONFIG
+    previousKubeconfig = System.setProperty("kubeconfig", kubeconfig.toString());
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("bench").endMetadata().build()).create();
+  }
+
+  @AfterEach
+  void restore() {
+    if (previousKubeconfig == null) {
+      System.clearProperty("kubeconfig");
+    } else {
+      System.setProperty("kubeconfig", previousKubeconfig);
+    }
+  }
+
+  @Test
+  @DisplayName("a missing perf.yaml is exit 2 with one line, before any cluster access")
+  void missingPerf() {
+    var r = CommandHarness.run("run", "--deploy-root", tmp.resolve("nothing").toString()).expectExit(2);
+    assertThat(r.err()).isEqualTo("benchplan: " + tmp.resolve("nothing/benchmark/perf.yaml")
+        + ": perf.yaml not found; run 'benchplan render' first\n");
+  }
+
+  @Test
+  @DisplayName("an unknown --context is exit 2")
+  void unknownContext() {
+    RunFixtures.create(tmp, null, 50, 35);
+    var r = CommandHarness.run("run", "--deploy-root", tmp.resolve("deploy").toString(), "--context", "nosuch")
+        .expectExit(2);
+    assertThat(r.err()).contains("--context: context 'nosuch' is not in the kubeconfig");
+  }
+
+  @Test
+  @DisplayName("end to end through the CLI: the context's namespace, progress on stderr, one JSON document on stdout")
+  void endToEnd() throws Exception {
+    RunFixtures.create(tmp, null, 50, 35);
+    String pod = RunFixtures.JOB + "-abcde";
+    server.expect().get().withPath("/api/v1/namespaces/bench/pods/" + pod + "/log?pretty=false&container=aiperf")
+        .andReturn(200, RunFixtures.realLog()).always();
+    Runnable stopController = RunFixtures.completingController(client, "bench", pod);
+    try {
+      var r = CommandHarness.run("run", "--deploy-root", tmp.resolve("deploy").toString(), "--context", "mock",
+          "--format", "json");
+      r.expectOk();
+      JsonNode out = Json.JSON.readTree(r.out());
+      assertThat(out.get("run_id").asString()).isEqualTo(RunFixtures.RUN_ID);
+      assertThat(out.get("verdict").get("verdict").asString()).isEqualTo("pass");
+      assertThat(out.get("run").get("cluster").get("context").asString()).isEqualTo("mock");
+      assertThat(out.get("run").get("cluster").get("namespace").asString()).isEqualTo("bench");
+      assertThat(out.get("cleanup").get(0).asString()).contains("deleted");
+      assertThat(Path.of(out.get("run_dir").asString()).resolve("run.json")).exists();
+      assertThat(r.err()).contains("benchplan run [0:0").contains("] preflight: namespace bench")
+          .contains("] applied: Job bench/").contains("] done: pass");
+    } finally {
+      stopController.run();
+    }
+  }
+}

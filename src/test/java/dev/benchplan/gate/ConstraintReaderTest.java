@@ -1,0 +1,182 @@
+package dev.benchplan.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.Json;
+import dev.benchplan.testing.SharedData;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+class ConstraintReaderTest {
+  static final String OVERLAY = "aicr/pr641/recipes/overlays/h100-eks-ubuntu-inference-dynamo.yaml";
+
+  @TempDir Path tmp;
+
+  private Path overlay(String yaml) throws Exception {
+    return Files.writeString(tmp.resolve("overlay-" + System.nanoTime() + ".yaml"), yaml);
+  }
+
+  private static String seed(String... entries) {
+    StringBuilder sb = new StringBuilder("validation:\n  performance:\n    checks: [inference-perf]\n    constraints:\n");
+    for (String e : entries) {
+      sb.append("      - ").append(e).append('\n');
+    }
+    return sb.toString();
+  }
+
+  @Test
+  @DisplayName("the real AICR RecipeMetadata overlay gives throughput >= 5000 and TTFT p99 <= 200")
+  void realOverlay() {
+    Path file = SharedData.require(OVERLAY);
+    ConstraintSet set = ConstraintReader.fromOverlay(file);
+    assertThat(set.constraints()).hasSize(2);
+    Constraint tp = set.constraints().get(0);
+    assertThat(tp.name()).isEqualTo("inference-throughput");
+    assertThat(tp.metric()).isEqualTo("output_token_throughput");
+    assertThat(tp.stat()).isEqualTo("avg");
+    assertThat(tp.operator()).isEqualTo(Operator.GE);
+    assertThat(tp.threshold()).isEqualByComparingTo("5000");
+    assertThat(tp.unit().text()).isEqualTo("tokens/sec");
+    assertThat(tp.origin()).isEqualTo(file + ": /spec/validation/performance/constraints/0");
+    Constraint ttft = set.constraints().get(1);
+    assertThat(ttft.metric()).isEqualTo("time_to_first_token");
+    assertThat(ttft.stat()).isEqualTo("p99");
+    assertThat(ttft.operator()).isEqualTo(Operator.LE);
+    assertThat(ttft.threshold()).isEqualByComparingTo("200");
+    assertThat(ttft.unit().text()).isEqualTo("ms");
+    // the deployment-phase constraints of the same file are not performance constraints
+    assertThat(set.constraints()).noneMatch(c -> c.name().startsWith("Deployment"));
+  }
+
+  @Test
+  @DisplayName("the seed's top-level validation.performance.constraints form is read the same way")
+  void topLevelForm() throws Exception {
+    ConstraintSet set = ConstraintReader.fromOverlay(overlay(seed(
+        "{name: inference-throughput, value: \">= 5000\"}", "{name: inference-ttft-p99, value: \"<=200\"}")));
+    assertThat(set.constraints()).extracting(Constraint::name).containsExactly("inference-throughput", "inference-ttft-p99");
+    assertThat(set.constraints().get(1).threshold()).isEqualByComparingTo("200");
+    assertThat(set.constraints().get(0).origin()).endsWith(": /validation/performance/constraints/0");
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @DisplayName("throughput takes only >=, TTFT p99 only <= (exit 2, as AICR rejects them)")
+  @CsvSource({
+    "inference-throughput, '<= 5000'",
+    "inference-throughput, '> 5000'",
+    "inference-throughput, '== 5000'",
+    "inference-ttft-p99, '>= 200'",
+    "inference-ttft-p99, '< 200'",
+  })
+  void wrongOperators(String name, String value) throws Exception {
+    Path file = overlay(seed("{name: " + name + ", value: \"" + value + "\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(file))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessageContaining(file + ": /validation/performance/constraints/0")
+        .hasMessageContaining(name + " takes only");
+  }
+
+  @ParameterizedTest(name = "value {0}")
+  @DisplayName("expressions without an operator or a number are invalid, naming the pointer")
+  @CsvSource({"'5000'", "'>= '", "'>= fast'", "'>= 5,000'", "'=> 5000'"})
+  void badExpressions(String value) throws Exception {
+    Path file = overlay(seed("{name: inference-throughput, value: \"" + value + "\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(file))
+        .hasMessageContaining("/validation/performance/constraints/0/value: cannot parse");
+  }
+
+  @Test
+  @DisplayName("a value with a unit is converted-comparable; an unknown or mismatched unit is invalid")
+  void expressionUnits() throws Exception {
+    ConstraintSet set = ConstraintReader.fromOverlay(overlay(seed("{name: inference-ttft-p99, value: \"<= 0.2 s\"}")));
+    assertThat(set.constraints().get(0).unit().text()).isEqualTo("s");
+    Path unknown = overlay(seed("{name: inference-ttft-p99, value: \"<= 200 fortnights\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(unknown)).hasMessageContaining("unknown unit 'fortnights'");
+    Path mismatch = overlay(seed("{name: inference-ttft-p99, value: \"<= 200 tokens/sec\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(mismatch)).hasMessageContaining("is measured in ms, not in tokens/sec");
+  }
+
+  @Test
+  @DisplayName("AICR settings and other checks' constraints are ignored and recorded; unknown inference-* is invalid")
+  void namesOutsideTheGate() throws Exception {
+    ConstraintSet set = ConstraintReader.fromOverlay(overlay(seed(
+        "{name: inference-model, value: Qwen/Qwen3-8B}",
+        "{name: inference-concurrency-per-gpu, value: \"256\"}",
+        "{name: nccl-all-reduce-bw, value: \">= 400\"}",
+        "{name: inter_token_latency-p95, value: \"<= 25\"}")));
+    assertThat(set.constraints()).extracting(Constraint::name).containsExactly("inter_token_latency-p95");
+    assertThat(set.constraints().get(0).unit()).isNull();
+    assertThat(set.ignored()).hasSize(3).anyMatch(s -> s.startsWith("inference-model"))
+        .anyMatch(s -> s.startsWith("nccl-all-reduce-bw"));
+
+    Path typo = overlay(seed("{name: inference-throughpt, value: \">= 5000\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(typo)).hasMessageContaining("unknown inference constraint 'inference-throughpt'");
+    Path dup = overlay(seed("{name: inference-ttft-p99, value: \"<= 1\"}", "{name: inference-ttft-p99, value: \"<= 2\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(dup)).hasMessageContaining("/constraints/1/name: constraint 'inference-ttft-p99' is listed twice");
+    Path stat = overlay(seed("{name: time_to_first_token-p42, value: \"<= 1\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(stat)).hasMessageContaining("AIPerf writes no statistic 'p42'");
+  }
+
+  @Test
+  @DisplayName("an overlay without constraints skips; a file that is not an overlay is invalid")
+  void noConstraints() throws Exception {
+    ConstraintSet none = ConstraintReader.fromOverlay(overlay("validation:\n  deployment:\n    checks: [x]\n"));
+    assertThat(none.isEmpty()).isTrue();
+    assertThat(none.source()).contains("no /validation/performance/constraints");
+    Path dgd = overlay("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nspec:\n  services: {}\n");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(dgd)).hasMessageContaining("not an AICR overlay");
+    Path notList = overlay("validation:\n  performance:\n    constraints: {a: b}\n");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(notList)).hasMessageContaining("expected a list of {name, value}");
+    Path badYaml = overlay("validation:\n  performance: [\n");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(badYaml)).hasMessageContaining("not valid YAML");
+    Path numberValue = overlay(seed("{name: inference-throughput, value: 5000}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(numberValue)).hasMessageContaining("/value: expected an expression");
+  }
+
+  @Test
+  @DisplayName("flags give AICR's two constraints; a negative threshold is invalid")
+  void flags() {
+    ConstraintSet set = ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"));
+    assertThat(set.constraints()).extracting(Constraint::operator).containsExactly(Operator.GE, Operator.LE);
+    assertThat(set.source()).isEqualTo("flags");
+    assertThat(ConstraintReader.fromFlags(null, null).isEmpty()).isTrue();
+    assertThatThrownBy(() -> ConstraintReader.fromFlags(new BigDecimal("-1"), null)).hasMessageContaining("--min-throughput");
+  }
+
+  @Test
+  @DisplayName("plan objectives.gates are read with their units; inconsistent AICR gates are invalid")
+  void planGates() {
+    ArrayNode gates = Json.JSON.createArrayNode();
+    gates.addObject().put("name", "inference-throughput").put("metric", "output_token_throughput").put("stat", "avg")
+        .put("operator", ">=").put("threshold", 5000).put("unit", "tokens/sec");
+    gates.addObject().put("name", "inference-ttft-p99").put("metric", "time_to_first_token").put("stat", "p99")
+        .put("operator", "<=").put("threshold", 2000).put("unit", "ms");
+    gates.addObject().put("name", "inter_token_latency-p95").put("metric", "inter_token_latency").put("stat", "p95")
+        .put("operator", "<=").put("threshold", 25).put("unit", "ms");
+    ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
+    assertThat(set.constraints()).hasSize(3);
+    assertThat(set.constraints().get(2).unit().text()).isEqualTo("ms");
+    assertThat(set.constraints().get(2).origin()).isEqualTo("/p/plan.json: /objectives/gates/2");
+
+    ((ObjectNode) gates.get(0)).put("stat", "p50");
+    assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
+        .hasMessageContaining("/objectives/gates/0: gate 'inference-throughput' must measure output_token_throughput avg");
+    ((ObjectNode) gates.get(0)).put("stat", "avg").put("unit", "parsecs");
+    assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
+        .hasMessageContaining("/objectives/gates/0/unit: unknown unit 'parsecs'");
+    ((ObjectNode) gates.get(0)).put("unit", "tokens/sec").put("operator", "<=");
+    assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
+        .hasMessageContaining("inference-throughput takes only >=");
+    assertThat(ConstraintReader.fromPlanGates(Json.JSON.createArrayNode(), "p").isEmpty()).isTrue();
+  }
+}

@@ -1,0 +1,184 @@
+package dev.benchplan.kube.run;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Plays the Job controller and the kubelet against the fabric8 mock server (which runs neither):
+ * once the run creates its Job, a script creates the pod and writes pod and Job status.
+ */
+final class FakeJobController implements AutoCloseable {
+  /** What the controller does once the Job exists. */
+  @FunctionalInterface
+  interface Script {
+    void play(Steps steps) throws Exception;
+  }
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String jobName;
+  private final Thread thread;
+  private volatile Throwable failure;
+  volatile Instant terminatedAt;
+
+  FakeJobController(KubernetesClient client, String namespace, String jobName, Script script) {
+    this(client, namespace, jobName, Objects::nonNull, script);
+  }
+
+  /** Starts the script once the Job satisfies {@code ready} (e.g. a new uid after --replace). */
+  FakeJobController(KubernetesClient client, String namespace, String jobName,
+      java.util.function.Predicate<Job> ready, Script script) {
+    this.client = client;
+    this.namespace = namespace;
+    this.jobName = jobName;
+    this.thread = new Thread(() -> {
+      try {
+        client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
+            .waitUntilCondition(ready, 30, TimeUnit.SECONDS);
+        script.play(new Steps());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Throwable t) {
+        failure = t;
+      }
+    }, "fake-job-controller");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The script's steps, each one API write. */
+  final class Steps {
+    private Pod pod;
+
+    Job job() {
+      return client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
+    }
+
+    Steps createPod(String name) {
+      Job job = job();
+      pod = client.pods().inNamespace(namespace).resource(new PodBuilder()
+          .withNewMetadata().withName(name).withNamespace(namespace)
+            .addToLabels(Preflight.JOB_NAME_LABEL, jobName)
+            .addToLabels("controller-uid", Objects.toString(job.getMetadata().getUid(), ""))
+            .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName(jobName)
+              .withUid(job.getMetadata().getUid()).withController(true).endOwnerReference()
+          .endMetadata()
+          .withNewSpec().addNewContainer().withName("aiperf").withImage(RunFixture.IMAGE).endContainer()
+            .withRestartPolicy("Never").endSpec()
+          .withNewStatus().withPhase("Pending").endStatus()
+          .build()).create();
+      return this;
+    }
+
+    Steps unschedulable(String message) {
+      return status("Pending", List.of(condition("PodScheduled", "False", "Unschedulable", message)), null);
+    }
+
+    Steps schedule(String node) {
+      pod = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
+          .edit(p -> new PodBuilder(p).editSpec().withNodeName(node).endSpec().build());
+      return status("Pending", List.of(condition("PodScheduled", "True", null, null)), null);
+    }
+
+    Steps waiting(String reason, String message) {
+      return status("Pending", List.of(condition("PodScheduled", "True", null, null)),
+          new ContainerStatusBuilder().withName("aiperf").withImage(RunFixture.IMAGE).withReady(false).withRestartCount(0)
+              .withNewState().withNewWaiting().withReason(reason).withMessage(message).endWaiting().endState().build());
+    }
+
+    Steps running() {
+      return status("Running", List.of(condition("PodScheduled", "True", null, null)),
+          new ContainerStatusBuilder().withName("aiperf").withImage(RunFixture.IMAGE).withReady(true).withRestartCount(0)
+              .withNewState().withNewRunning().withStartedAt(Instant.now().toString()).endRunning().endState().build());
+    }
+
+    Steps terminate(int exitCode) {
+      Steps s = status(exitCode == 0 ? "Succeeded" : "Failed", List.of(condition("PodScheduled", "True", null, null)),
+          new ContainerStatusBuilder().withName("aiperf").withImage(RunFixture.IMAGE).withReady(false).withRestartCount(0)
+              .withImageID("docker-pullable://" + RunFixture.IMAGE + "@sha256:" + "ab".repeat(32))
+              .withNewState().withNewTerminated().withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error")
+                .withStartedAt("2026-11-30T10:15:10Z").withFinishedAt(Instant.now().toString()).endTerminated()
+              .endState().build());
+      terminatedAt = Instant.now();
+      return s;
+    }
+
+    Steps jobCondition(String type, String reason, String message) {
+      Job job = job();
+      if (job == null) {
+        return this; // the run already collected on the container's exit and deleted the Job
+      }
+      job.setStatus(job.getStatus() == null ? new io.fabric8.kubernetes.api.model.batch.v1.JobStatus() : job.getStatus());
+      List<io.fabric8.kubernetes.api.model.batch.v1.JobCondition> conds = new ArrayList<>();
+      if (job.getStatus().getConditions() != null) {
+        conds.addAll(job.getStatus().getConditions());
+      }
+      conds.add(new JobConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
+          .withLastTransitionTime(Instant.now().toString()).build());
+      job.getStatus().setConditions(conds);
+      try {
+        client.batch().v1().jobs().inNamespace(namespace).resource(job).updateStatus();
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+      }
+      return this;
+    }
+
+    private Steps status(String phase, List<PodCondition> conditions, ContainerStatus cs) {
+      Pod current = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
+      current.getStatus().setPhase(phase);
+      current.getStatus().setConditions(conditions);
+      current.getStatus().setContainerStatuses(cs == null ? List.of() : List.of(cs));
+      pod = client.pods().inNamespace(namespace).resource(current).updateStatus();
+      return this;
+    }
+
+    private PodCondition condition(String type, String status, String reason, String message) {
+      return new PodConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+          .withLastTransitionTime(Instant.now().toString()).build();
+    }
+
+    void pause(long millis) throws InterruptedException {
+      Thread.sleep(millis); // scripted time passing in a test double, not a wait on the system under test
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      thread.join(5_000); // let a script that is still writing its last status finish
+      if (thread.isAlive()) {
+        thread.interrupt(); // a script waiting on a run that has ended
+        thread.join(10_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure != null && !causedByInterrupt(failure)) {
+      throw new AssertionError("fake Job controller failed", failure);
+    }
+  }
+
+  private static boolean causedByInterrupt(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof InterruptedException || c instanceof java.io.InterruptedIOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,561 @@
+package dev.benchplan.kube.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.SchemaValidator;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+@EnableKubernetesMockClient(crud = true, https = false)
+class KubeRunServiceTest {
+  static final String NS = "bench";
+  static final String POD = RunFixture.JOB + "-x7k2p";
+  static final String GPU_NODE = "gpu-node-1";
+
+  // the mock web server logs every request through java.util.logging; keep test output readable
+  static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver");
+
+  static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
+    l.setLevel(java.util.logging.Level.WARNING);
+    return l;
+  }
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  @TempDir Path tmp;
+  final List<String> progress = new CopyOnWriteArrayList<>();
+  final RecordingHooks hooks = new RecordingHooks();
+  final ScriptedLogs logs = new ScriptedLogs();
+
+  @BeforeEach
+  void cluster() {
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(RunFixture.DGD_NAMESPACE).endMetadata().build()).create();
+    client.nodes().resource(new NodeBuilder().withNewMetadata().withName(GPU_NODE)
+        .addToLabels("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3").endMetadata()
+        .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("8")).endStatus().build()).create();
+    servingPod("vllm-agg-frontend-0", "frontend", 0);
+    servingPod("vllm-agg-vllmdecodeworker-0", "worker", 1);
+  }
+
+  void servingPod(String name, String type, int gpus) {
+    var b = new PodBuilder().withNewMetadata().withName(name).withNamespace(RunFixture.DGD_NAMESPACE)
+        .addToLabels(Preflight.DGD_LABEL, RunFixture.DGD).addToLabels("nvidia.com/dynamo-component-type", type).endMetadata()
+        .withNewSpec().withNodeName(GPU_NODE).addNewContainer().withName("main").withImage("vllm")
+        .withNewResources().addToLimits(gpus > 0 ? java.util.Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus))) : java.util.Map.of())
+        .endResources().endContainer().endSpec()
+        .withNewStatus().withPhase("Running").endStatus();
+    client.pods().inNamespace(RunFixture.DGD_NAMESPACE).resource(b.build()).create();
+  }
+
+  KubeRunService service() {
+    return new KubeRunService(ctx -> {
+      // one retry keeps 5xx tests fast; the CLI keeps fabric8's default backoff
+      io.fabric8.kubernetes.client.Config config = new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration())
+          .withRequestRetryBackoffLimit(1).withRequestRetryBackoffInterval(10).build();
+      return new KubernetesClientBuilder().withConfig(config).build();
+    },
+        c -> logs, hooks, Clock.systemUTC(), Duration.ofMillis(200), Duration.ofSeconds(5));
+  }
+
+  RunRequest request(RunFixture f) {
+    return new RunRequest(f.deployRoot, null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false);
+  }
+
+  RunOutcome run(RunFixture f, RunRequest r) {
+    return service().run(r, (phase, elapsed, detail) -> {
+      progress.add(phase + (detail == null ? "" : ": " + detail));
+      if (System.getenv("BENCHPLAN_TEST_PROGRESS") != null) {
+        System.err.println("[" + elapsed.toMillis() + " ms] " + phase + ": " + detail);
+      }
+    });
+  }
+
+  /** Runs with a fake controller playing {@code script}; the controller's own failures fail the test. */
+  RunOutcome runWith(RunFixture f, RunRequest r, FakeJobController.Script script) {
+    FakeJobController c = new FakeJobController(client, NS, RunFixture.JOB, script);
+    try {
+      return run(f, r);
+    } finally {
+      c.close();
+    }
+  }
+
+  static FakeJobController.Script completes(int exitCode) {
+    return s -> s.createPod(POD).schedule("cpu-node-1").running().terminate(exitCode)
+        .jobCondition(exitCode == 0 ? "Complete" : "Failed", exitCode == 0 ? null : "BackoffLimitExceeded",
+            exitCode == 0 ? null : "Job has reached the specified backoff limit");
+  }
+
+  void assertNothingLeft() {
+    assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get()).isNull();
+    assertThat(client.configMaps().inNamespace(NS).withName(RunFixture.CONFIG_MAP).get()).isNull();
+  }
+
+  static JsonNode json(Path p) throws Exception {
+    return Json.JSON.readTree(Files.readAllBytes(p));
+  }
+
+  @Test
+  @DisplayName("pass: Job completes, summary from the log is gated on the plan's gates, run dir complete, cluster clean")
+  void pass() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).as(o.verdict().message()).isZero();
+    assertThat(o.exitReason()).isEqualTo("completed");
+    assertThat(o.verdict().verdict().json()).isEqualTo("pass");
+    assertThat(o.runDir()).isEqualTo(f.runDir());
+    try (Stream<Path> s = Files.list(f.runDir())) {
+      assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder(
+          "pod.log", "profile_export_aiperf.json", "run.json", "verdict.json", "ctrf-report.json", "junit.xml");
+    }
+    try (Stream<Path> s = Files.list(f.runDir().getParent())) {
+      assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly(RunFixture.RUN_ID);
+    }
+    JsonNode run = json(f.runDir().resolve("run.json"));
+    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
+    assertThat(run.get("plan").get("sha256").asString()).isEqualTo(f.planSha());
+    assertThat(run.get("job").get("name").asString()).isEqualTo(RunFixture.JOB);
+    assertThat(run.get("pod").get("name").asString()).isEqualTo(POD);
+    assertThat(run.get("pod").get("node").asString()).isEqualTo("cpu-node-1");
+    assertThat(run.get("pod").get("exit_code").asInt()).isZero();
+    assertThat(run.get("image").asString()).isEqualTo(RunFixture.IMAGE);
+    assertThat(run.get("aiperf").get("planned_version").asString()).isEqualTo("0.13.0");
+    assertThat(run.get("aiperf").get("export_version").isNull()).isTrue(); // the real export predates aiperf_version
+    assertThat(run.get("aiperf").get("version_match").isNull()).isTrue();
+    assertThat(run.get("isolation").get("dgd").get("serving_pods")).hasSize(2);
+    assertThat(run.get("isolation").get("client").get("on_serving_node").asBoolean()).isFalse();
+    assertThat(run.get("isolation").get("verified").asBoolean()).isTrue();
+    assertThat(run.get("eligible").asBoolean()).isTrue();
+    assertThat(run.get("exit_reason").asString()).isEqualTo("completed");
+    assertThat(run.get("artifacts").get("summary_source").asString()).isEqualTo("pod-log-markers");
+    JsonNode verdict = json(f.runDir().resolve("verdict.json"));
+    assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict)).isEmpty();
+    assertThat(verdict.get("source").get("path").asString()).isEqualTo(f.runDir().resolve("profile_export_aiperf.json").toString());
+    assertThat(Files.readString(f.runDir().resolve("profile_export_aiperf.json")).strip())
+        .isEqualTo(Files.readString(dev.benchplan.aiperf.export.ExportVariants.real()).strip());
+    assertNothingLeft();
+    assertThat(o.cleanup()).anyMatch(s -> s.contains("Job " + NS + "/" + RunFixture.JOB + ": deleted"));
+    assertThat(progress).anyMatch(p -> p.startsWith("preflight")).anyMatch(p -> p.startsWith("applied"))
+        .anyMatch(p -> p.startsWith("done"));
+    assertThat(hooks.unregistered).isTrue();
+  }
+
+  RunRequest request(RunFixture f, Duration timeout, Duration schedule, boolean keep, boolean replace) {
+    return new RunRequest(f.deployRoot, null, null, null, timeout, schedule, keep, replace);
+  }
+
+  @Test
+  @DisplayName("fail: the real run against AICR's thresholds fails the gate (exit 1), run dir still complete")
+  void fail() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 5000, 200);
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).isEqualTo(1);
+    assertThat(o.verdict().verdict().json()).isEqualTo("fail");
+    assertThat(json(f.runDir().resolve("run.json")).get("eligible").asBoolean()).isTrue(); // a fail is valid evidence
+    assertThat(json(f.runDir().resolve("ctrf-report.json")).get("results").get("summary").get("failed").asInt()).isEqualTo(1);
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("--constraints overrides the plan's gates")
+  void overlayOverridesPlan() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 5000, 200);
+    Path overlay = Files.writeString(tmp.resolve("overlay.yaml"),
+        "validation:\n  performance:\n    constraints:\n      - {name: inference-throughput, value: \">= 50\"}\n");
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunRequest r = new RunRequest(f.deployRoot, null, null, overlay, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false);
+    RunOutcome o = runWith(f, r, completes(0));
+    assertThat(o.exitCode()).isZero();
+    assertThat(o.verdict().constraints()).hasSize(1);
+    assertThat(o.verdict().constraintsSource()).isEqualTo(overlay.toString());
+  }
+
+  @Test
+  @DisplayName("AIPerf fails (exit 1, no summary): Job failed -> error verdict with the log tail, exit 3, cleaned up")
+  void aiperfFailed() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, RunFixture.logWithoutSummary(1,
+        "Traceback (most recent call last):\naiohttp.client_exceptions.ClientConnectorError: Connection refused"));
+    RunOutcome o = runWith(f, request(f), completes(1));
+    assertThat(o.exitCode()).isEqualTo(3);
+    assertThat(o.exitReason()).isEqualTo("job-failed");
+    assertThat(o.verdict().verdict().json()).isEqualTo("error");
+    assertThat(o.verdict().message()).contains("BackoffLimitExceeded").contains("log tail").contains("Connection refused");
+    JsonNode run = json(f.runDir().resolve("run.json"));
+    assertThat(run.get("pod").get("exit_code").asInt()).isEqualTo(1);
+    assertThat(run.get("aiperf").get("exit_code").asInt()).isEqualTo(1);
+    assertThat(run.get("eligible").asBoolean()).isFalse();
+    assertThat(f.runDir().resolve("pod.log")).exists();
+    assertThat(f.runDir().resolve("profile_export_aiperf.json")).doesNotExist();
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("a log without the summary markers is an error verdict even when the container succeeded")
+  void noMarkers() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, "AIPerf printed something else entirely\n");
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).isEqualTo(3);
+    assertThat(o.exitReason()).isEqualTo("no-summary");
+    assertThat(o.verdict().message()).contains("no AIPerf summary block").contains("no AIPerf exit line")
+        .contains("AIPerf printed something else entirely");
+  }
+
+  @Test
+  @DisplayName("a non-zero aiperf-exit line is an error verdict even with a summary block")
+  void aiperfExitNonZero() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, RunFixture.logWithRealSummary(2));
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).isEqualTo(3);
+    assertThat(o.exitReason()).isEqualTo("aiperf-failed");
+    assertThat(o.verdict().message()).contains("AIPerf exited 2");
+    assertThat(f.runDir().resolve("profile_export_aiperf.json")).exists(); // kept as evidence of what happened
+  }
+
+  @Test
+  @DisplayName("unschedulable: after the start bound, the pod's own scheduling message; exit 3; cleaned up")
+  void unschedulable() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
+        s -> s.createPod(POD).unschedulable("0/3 nodes are available: 3 Insufficient cpu."));
+    assertThat(o.exitCode()).isEqualTo(3);
+    assertThat(o.exitReason()).isEqualTo("unschedulable");
+    assertThat(o.verdict().message()).contains("did not start within 4s")
+        .contains("Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.");
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("image pull failure: reported with the kubelet's reason after the start bound")
+  void imagePull() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
+        s -> s.createPod(POD).schedule("cpu-node-1").waiting("ImagePullBackOff",
+            "Back-off pulling image \"" + RunFixture.IMAGE + "\""));
+    assertThat(o.exitReason()).isEqualTo("image-pull");
+    assertThat(o.verdict().message()).contains("ImagePullBackOff: Back-off pulling image");
+    assertThat(o.exitCode()).isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName("an invalid image name fails at once, without waiting for the start bound")
+  void invalidImage() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    long t0 = System.nanoTime();
+    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(60), Duration.ofSeconds(60), false, false),
+        s -> s.createPod(POD).schedule("cpu-node-1").waiting("InvalidImageName", "couldn't parse image reference"));
+    assertThat(o.exitReason()).isEqualTo("pod-start-failed");
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(45));
+  }
+
+  @Test
+  @DisplayName("deadline exceeded: the Job's DeadlineExceeded condition -> exit 3 with its message")
+  void deadline() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, RunFixture.logWithoutSummary(137, "Profiling: 12/64"));
+    RunOutcome o = runWith(f, request(f), s -> s.createPod(POD).schedule("cpu-node-1").running()
+        .jobCondition("Failed", "DeadlineExceeded", "Job was active longer than specified deadline"));
+    assertThat(o.exitReason()).isEqualTo("deadline-exceeded");
+    assertThat(o.exitCode()).isEqualTo(3);
+    assertThat(o.verdict().message()).contains("DeadlineExceeded").contains("active longer than specified deadline");
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("--timeout: a Job still running at the bound is an error (exit 3) and is deleted")
+  void timeout() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, "Profiling: 3/64\n");
+    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(6), Duration.ofSeconds(5), false, false),
+        s -> s.createPod(POD).schedule("cpu-node-1").running());
+    assertThat(o.exitReason()).isEqualTo("timeout");
+    assertThat(o.verdict().message()).contains("did not finish within 6s");
+    assertThat(o.exitCode()).isEqualTo(3);
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("--keep leaves the Job and ConfigMaps in place")
+  void keep() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), true, false), completes(0));
+    assertThat(o.exitCode()).isZero();
+    assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get()).isNotNull();
+    assertThat(client.configMaps().inNamespace(NS).withName(RunFixture.CONFIG_MAP).get()).isNotNull();
+    assertThat(o.cleanup()).containsExactly("kept Job " + NS + "/" + RunFixture.JOB + " and its ConfigMaps (--keep)");
+  }
+
+  @Test
+  @DisplayName("an existing Job of the same name is refused (exit 2, nothing applied); --replace runs anyway")
+  void existingJob() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    var old = client.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(f.job),
+        io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+    old.getMetadata().setNamespace(NS);
+    client.batch().v1().jobs().inNamespace(NS).resource(old).create();
+    assertThatThrownBy(() -> run(f, request(f)))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessageContaining("Job " + NS + "/" + RunFixture.JOB + " already exists")
+        .hasMessageContaining("--replace");
+    assertThat(client.configMaps().inNamespace(NS).withName(RunFixture.CONFIG_MAP).get()).isNull();
+    assertThat(f.runDir().getParent()).doesNotExist();
+
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    String oldUid = client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get().getMetadata().getUid();
+    FakeJobController c = new FakeJobController(client, NS, RunFixture.JOB,
+        j -> j != null && !java.util.Objects.equals(j.getMetadata().getUid(), oldUid), completes(0));
+    RunOutcome o;
+    try {
+      o = run(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), false, true));
+    } finally {
+      c.close();
+    }
+    assertThat(o.exitCode()).as(o.verdict().message()).isZero();
+    assertThat(progress).anyMatch(p -> p.startsWith("replace: Job " + NS + "/" + RunFixture.JOB + ": deleted"));
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("a run directory of the same run-id is refused; --replace keeps the old one under a new name")
+  void existingRunDir() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    Files.createDirectories(f.runDir());
+    Files.writeString(f.runDir().resolve("run.json"), "{}");
+    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("was already collected");
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), false, true), completes(0));
+    assertThat(o.exitCode()).isZero();
+    try (Stream<Path> s = Files.list(f.runDir().getParent())) {
+      List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
+      assertThat(names).hasSize(2).contains(RunFixture.RUN_ID);
+      assertThat(names.get(1)).startsWith(RunFixture.RUN_ID + ".replaced-");
+    }
+  }
+
+  @Test
+  @DisplayName("blocker: another active benchplan Job benchmarks the same endpoint (exit 2, cites the isolation rule)")
+  void otherBenchmark() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team-b").endMetadata().build()).create();
+    var other = client.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(f.job),
+        io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+    other.getMetadata().setName("bp-someone-else-20261130t090000z-ffff");
+    other.getMetadata().setNamespace("team-b");
+    client.batch().v1().jobs().inNamespace("team-b").resource(other).create();
+    assertThatThrownBy(() -> run(f, request(f)))
+        .hasMessageContaining("Job team-b/bp-someone-else-20261130t090000z-ffff is already benchmarking " + RunFixture.ENDPOINT)
+        .hasMessageContaining("benchmark-isolation.md")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
+    assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get()).isNull();
+  }
+
+  @Test
+  @DisplayName("a finished benchplan Job on the same endpoint is not a blocker")
+  void finishedOtherBenchmark() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    var other = client.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(f.job),
+        io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+    other.getMetadata().setName("bp-earlier");
+    other.getMetadata().setNamespace(NS);
+    other = client.batch().v1().jobs().inNamespace(NS).resource(other).create();
+    other.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder().addNewCondition()
+        .withType("Complete").withStatus("True").endCondition().build());
+    client.batch().v1().jobs().inNamespace(NS).resource(other).updateStatus();
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    assertThat(runWith(f, request(f), completes(0)).exitCode()).isZero();
+  }
+
+  /**
+   * The mock server ignores field selectors other than metadata.name/namespace, so the pods-on-node
+   * query is answered by an expectation, as an API server would: every pod bound to the node.
+   */
+  void podsOnNode(String node, io.fabric8.kubernetes.api.model.Pod... extra) {
+    List<io.fabric8.kubernetes.api.model.Pod> items = new java.util.ArrayList<>(
+        client.pods().inNamespace(RunFixture.DGD_NAMESPACE).list().getItems());
+    items.addAll(List.of(extra));
+    server.expect().get().withPath("/api/v1/pods?fieldSelector=spec.nodeName%3D" + node)
+        .andReturn(200, new io.fabric8.kubernetes.api.model.PodListBuilder().withItems(items).build()).always();
+  }
+
+  @Test
+  @DisplayName("blocker: another pod uses GPUs on a serving node (exclusive serving GPUs are a hard gate)")
+  void gpuNeighbour() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml").endMetadata().build()).create();
+    podsOnNode(GPU_NODE, client.pods().inNamespace("ml").resource(new PodBuilder().withNewMetadata().withName("trainer-0")
+        .withNamespace("ml").endMetadata()
+        .withNewSpec().withNodeName(GPU_NODE).addNewContainer().withName("t").withImage("pytorch")
+        .withNewResources().addToLimits("nvidia.com/gpu", new Quantity("2")).endResources().endContainer().endSpec()
+        .withNewStatus().withPhase("Running").endStatus().build()).create());
+    assertThatThrownBy(() -> run(f, request(f)))
+        .hasMessageContaining("other pods use GPUs on the serving nodes: [ml/trainer-0 on gpu-node-1]")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
+  }
+
+  @Test
+  @DisplayName("time-sliced serving GPUs and a CPU neighbour are recorded; the run is not eligible as evidence")
+  void sharedGpus() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    client.nodes().withName(GPU_NODE).edit(n -> new NodeBuilder(n).editMetadata()
+        .addToLabels("nvidia.com/gpu.replicas", "4").addToLabels("nvidia.com/gpu.sharing-strategy", "time-slicing")
+        .endMetadata().build());
+    podsOnNode(GPU_NODE, client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("log-shipper")
+        .withNamespace("default").endMetadata().withNewSpec().withNodeName(GPU_NODE).addNewContainer().withName("c")
+        .withImage("fluentbit").endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build()).create());
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).isZero();
+    JsonNode run = json(f.runDir().resolve("run.json"));
+    assertThat(run.get("eligible").asBoolean()).isFalse();
+    assertThat(run.get("ineligible_reasons").get(0).asString()).contains("GPUs on serving node gpu-node-1 are shared");
+    JsonNode node = run.get("isolation").get("serving_nodes").get(0);
+    assertThat(node.get("gpu_sharing").get("gpu_replicas").asString()).isEqualTo("4");
+    assertThat(node.get("other_pods").get(0).get("pod").asString()).isEqualTo("default/log-shipper");
+    assertThat(run.get("isolation").get("verified").asBoolean()).isFalse();
+  }
+
+  @Test
+  @DisplayName("the AIPerf version in the export differs from the plan's pin: flagged, not eligible")
+  void versionMismatch() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    String summary = Json.JSON.writeValueAsString(dev.benchplan.aiperf.export.ExportVariants.asVersionedLayout(
+        dev.benchplan.aiperf.export.ExportVariants.realTree(), "0.12.0"));
+    logs.set(POD, RunFixture.logWithSummary(summary, 0));
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).isZero();
+    JsonNode run = json(f.runDir().resolve("run.json"));
+    assertThat(run.get("aiperf").get("export_version").asString()).isEqualTo("0.12.0");
+    assertThat(run.get("aiperf").get("version_match").asBoolean()).isFalse();
+    assertThat(run.get("eligible").asBoolean()).isFalse();
+    assertThat(run.get("ineligible_reasons").get(0).asString()).isEqualTo("AIPerf 0.12.0 ran, but the series pins 0.13.0");
+  }
+
+  @Test
+  @DisplayName("the namespace must exist (exit 2)")
+  void namespaceMissing() {
+    RunFixture f = RunFixture.create(tmp, null, 50, 35);
+    RunRequest r = new RunRequest(f.deployRoot, null, "nope", null, null, null, false, false);
+    assertThatThrownBy(() -> run(f, r)).hasMessageContaining("namespace 'nope' does not exist")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
+  }
+
+  @Test
+  @DisplayName("the plan must still hash to the SHA-256 perf.yaml was rendered from, and exist")
+  void planChecks() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    Files.writeString(f.planFile, Files.readString(f.planFile).replace("5000", "5001") + " ");
+    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("differs from")
+        .hasMessageContaining("the plan changed after render")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
+    Files.delete(f.planFile);
+    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("the plan it was rendered from is missing: " + f.planFile);
+  }
+
+  @Test
+  @DisplayName("403 on creating the Job: exit 3 with the API's message, the ConfigMap already created is removed")
+  void forbidden() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    server.expect().post().withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
+        .andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403).withReason("Forbidden")
+            .withMessage("jobs.batch is forbidden: User \"bench-bot\" cannot create resource \"jobs\" in API group \"batch\" in the namespace \"bench\"")
+            .build()).once();
+    assertThatThrownBy(() -> run(f, request(f)))
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
+        .hasMessageContaining("forbidden (403): create Job " + NS + "/" + RunFixture.JOB)
+        .hasMessageContaining("cannot create resource \"jobs\"");
+    assertNothingLeft();
+    assertThat(f.runDir().getParent()).doesNotExist();
+  }
+
+  @Test
+  @DisplayName("409 and 5xx from the API server are cluster errors (exit 3) naming the action")
+  void conflictAndServerError() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    server.expect().post().withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
+        .andReturn(409, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(409).withReason("AlreadyExists")
+            .withMessage("jobs.batch \"" + RunFixture.JOB + "\" already exists").build()).once();
+    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("conflict (409): create Job")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
+    server.expect().post().withPath("/api/v1/namespaces/" + NS + "/configmaps")
+        .andReturn(503, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(503)
+            .withMessage("etcdserver: leader changed").build()).always();
+    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("API server error (503): create ConfigMap")
+        .hasMessageContaining("leader changed");
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("Ctrl-C mid-run: the hook deletes the Job and ConfigMaps, no run directory is left, exit 3")
+  void interrupt() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, "Profiling: 3/64\n");
+    assertThatThrownBy(() -> runWith(f, request(f, Duration.ofSeconds(60), Duration.ofSeconds(15), false, false),
+        s -> {
+          s.createPod(POD).schedule("cpu-node-1").running();
+          assertThat(hooks.interrupt()).isTrue();
+        }))
+        .hasMessageContaining("interrupted")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
+    assertNothingLeft();
+    assertThat(progress).anyMatch(p -> p.startsWith("interrupted: cleaning up"));
+    assertThat(f.runDir().getParent()).satisfiesAnyOf(
+        p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyDirectory());
+  }
+
+  @Test
+  @DisplayName("a perf.yaml rendered by the real plan + render commands runs: plan verified, its four gates applied")
+  void renderedPerfYaml() throws Exception {
+    RenderedPerf r = RenderedPerf.create(tmp, NS);
+    String pod = r.jobName() + "-q8x2v";
+    logs.set(pod, RunFixture.logWithRealSummary(0));
+    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
+        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    RunOutcome o;
+    try {
+      o = run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false));
+    } finally {
+      c.close();
+    }
+    assertThat(o.runId()).isEqualTo(r.runId());
+    assertThat(o.exitCode()).as(o.verdict().message()).isEqualTo(1); // 50 tokens/sec against a 1500 floor
+    assertThat(o.verdict().constraints()).extracting(dev.benchplan.gate.ConstraintResult::name)
+        .containsExactly("time_to_first_token-p95", "inter_token_latency-p95", "inference-throughput", "inference-ttft-p99");
+    assertThat(o.verdict().constraints()).extracting(cr -> cr.status().json()).containsExactly("pass", "pass", "fail", "pass");
+    JsonNode run = json(o.runDir().resolve("run.json"));
+    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
+    assertThat(run.get("plan").get("path").asString()).isEqualTo(r.plan().toString());
+    assertThat(run.get("aiperf").get("image_match").asBoolean()).isTrue();
+    assertThat(run.get("dgd").asString()).isEqualTo("bench/vllm-agg");
+    assertThat(client.batch().v1().jobs().inNamespace(NS).withName(r.jobName()).get()).isNull();
+  }
+}
