@@ -233,7 +233,7 @@ public final class ValidateService {
       BenchmarkOutcome outcome = step(ValidateStep.RUN, runBound, "running Job " + rendered.namespace() + "/"
           + rendered.jobName() + " and gating",
           () -> runner.run(req, planned, rendered, progress.sink()),
-          o -> o.verdict() + ": " + o.message());
+          BenchmarkOutcome::message);
       doc.benchmark(shape, planned, rendered, outcome.runDir());
       doc.constraints(request, outcome.results());
       doc.measured(outcome.throughput(), outcome.ttftP99());

@@ -1,34 +1,68 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Constraint;
+import dev.benchplan.gate.ConstraintReader;
+import dev.benchplan.gate.ConstraintSet;
+import java.math.BigDecimal;
 import dev.benchplan.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Reads the inference performance section of an AICR recipe overlay: a {@code RecipeMetadata}
  * document's {@code spec.validation.performance}, or the seed's top-level
- * {@code validation.performance}. Bad content is invalid input (exit 2) naming the JSON pointer.
+ * {@code validation.performance}. Its own reading decides whether the check is listed; the
+ * constraint values are then read by the gate's reader, so validate and {@code run} agree. Bad
+ * content is invalid input (exit 2) naming the JSON pointer.
  */
 public final class ValidationOverlay {
-  private static final Pattern EXPRESSION =
-      Pattern.compile("\\s*(>=|<=|==|!=|>|<|=)?\\s*([-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?)\\s*");
-
   private ValidationOverlay() {}
 
-  /** Loads the performance request of the overlay at {@code path}. */
+  /**
+   * Loads the performance request of the overlay at {@code path}: whether the check is listed
+   * (and constrained) decides run or skip; the constraints themselves are read by the gate's own
+   * reader ({@link ConstraintReader#fromOverlay}), exactly as {@code run} will read them, with
+   * thresholds in the canonical units (tokens/sec, ms).
+   */
   public static PerformanceRequest load(Path path) {
+    Listing listed = readListing(path);
+    if (listed.skipReason() != null) {
+      return new PerformanceRequest(listed.source(), listed.checks(), List.of(), listed.skipReason());
+    }
+    ConstraintSet set = ConstraintReader.fromOverlay(path);
+    List<PerformanceConstraint> constraints = new ArrayList<>();
+    for (Constraint c : set.constraints()) {
+      if (c.name().equals(PerformanceConstraint.THROUGHPUT) || c.name().equals(PerformanceConstraint.TTFT_P99)) {
+        BigDecimal t = c.unit() == null ? c.threshold()
+            : c.unit().convert(c.threshold(), MetricUnit.canonical(c.unit().dimension()));
+        if (t.signum() <= 0) {
+          throw BenchplanException.invalid(c.origin() + "/value: " + c.name()
+              + " needs a positive threshold, got " + c.threshold().toPlainString());
+        }
+        constraints.add(new PerformanceConstraint(c.name(), c.operator().symbol(), t.doubleValue(),
+            PerformanceConstraint.DEFAULT_TOLERANCE));
+      }
+    }
+    if (constraints.isEmpty()) {
+      return new PerformanceRequest(listed.source(), listed.checks(), List.of(), path + ": no "
+          + PerformanceConstraint.THROUGHPUT + " or " + PerformanceConstraint.TTFT_P99
+          + " constraint: nothing to gate on");
+    }
+    return new PerformanceRequest(listed.source(), listed.checks(), constraints, null);
+  }
+
+  /** What the overlay lists: the checks, and why the check is skipped (null when it runs). */
+  record Listing(String source, List<String> checks, String skipReason) {}
+
+  private static Listing readListing(Path path) {
     String text;
     try {
       text = Files.readString(path);
@@ -47,8 +81,8 @@ public final class ValidationOverlay {
     return read(root, path.toString());
   }
 
-  /** Reads the performance request from a parsed overlay; {@code source} names it in messages. */
-  public static PerformanceRequest read(JsonNode root, String source) {
+  /** Reads whether a parsed overlay asks for the check; {@code source} names it in messages. */
+  static Listing read(JsonNode root, String source) {
     if (root == null || root.isMissingNode() || root.isNull()) {
       throw BenchplanException.invalid(source + ": empty recipe overlay");
     }
@@ -69,7 +103,7 @@ public final class ValidationOverlay {
     }
     JsonNode perf = validation.path("performance");
     if (perf.isMissingNode() || perf.isNull()) {
-      return skip(source, List.of(), source + " has no " + base + "/performance section: the"
+      return new Listing(source, List.of(), source + " has no " + base + "/performance section: the"
           + " inference performance check is not requested");
     }
     if (!perf.isObject()) {
@@ -77,23 +111,30 @@ public final class ValidationOverlay {
     }
     List<String> checks = readChecks(perf.path("checks"), source, base + "/performance/checks");
     boolean listed = checks.stream().anyMatch(PerformanceRequest.CHECK_NAMES::contains);
-    List<PerformanceConstraint> constraints =
-        readConstraints(perf.path("constraints"), source, base + "/performance/constraints");
     if (!listed) {
-      return skip(source, checks, source + ": " + base + "/performance/checks lists neither "
+      return new Listing(source, checks, source + ": " + base + "/performance/checks lists neither "
           + String.join(" nor ", PerformanceRequest.CHECK_NAMES)
           + (checks.isEmpty() ? "" : " (it lists " + String.join(", ", checks) + ")"));
     }
-    if (constraints.isEmpty()) {
-      return skip(source, checks, source + ": " + base + "/performance/constraints has neither "
+    if (!names(perf.path("constraints")).stream().anyMatch(n -> n.equals(PerformanceConstraint.THROUGHPUT)
+        || n.equals(PerformanceConstraint.TTFT_P99))) {
+      return new Listing(source, checks, source + ": " + base + "/performance/constraints has neither "
           + PerformanceConstraint.THROUGHPUT + " nor " + PerformanceConstraint.TTFT_P99
           + ": nothing to gate on");
     }
-    return new PerformanceRequest(source, checks, constraints, null);
+    return new Listing(source, checks, null);
   }
 
-  private static PerformanceRequest skip(String source, List<String> checks, String reason) {
-    return new PerformanceRequest(source, checks, List.of(), reason);
+  /** The constraint names listed (structure and values are the gate reader's to check). */
+  private static List<String> names(JsonNode constraints) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode c : constraints.values()) {
+      String n = JsonFields.string(c.path("name"));
+      if (n != null) {
+        out.add(n.trim());
+      }
+    }
+    return out;
   }
 
   private static List<String> readChecks(JsonNode node, String source, String pointer) {
@@ -113,75 +154,5 @@ public final class ValidationOverlay {
       checks.add(c.asString().trim());
     }
     return checks;
-  }
-
-  private static List<PerformanceConstraint> readConstraints(
-      JsonNode node, String source, String pointer) {
-    if (node.isMissingNode() || node.isNull()) {
-      return List.of();
-    }
-    if (!node.isArray()) {
-      throw BenchplanException.invalid(
-          source + ": " + pointer + ": expected a list of {name, value} constraints");
-    }
-    List<PerformanceConstraint> out = new ArrayList<>();
-    Set<String> seen = new LinkedHashSet<>();
-    for (int i = 0; i < node.size(); i++) {
-      JsonNode c = node.get(i);
-      String at = pointer + "/" + i;
-      if (!c.isObject()) {
-        throw BenchplanException.invalid(source + ": " + at + ": expected {name, value}");
-      }
-      JsonNode name = c.path("name");
-      if (!name.isString() || name.asString().isBlank()) {
-        throw BenchplanException.invalid(source + ": " + at + "/name: expected a constraint name");
-      }
-      String n = name.asString().trim();
-      if (!n.equals(PerformanceConstraint.THROUGHPUT) && !n.equals(PerformanceConstraint.TTFT_P99)) {
-        continue; // other checks' constraints (e.g. NCCL bandwidth) are not ours to judge
-      }
-      if (!seen.add(n)) {
-        throw BenchplanException.invalid(
-            source + ": " + at + "/name: constraint " + n + " is listed twice");
-      }
-      out.add(parse(n, c.path("value"), source, at + "/value"));
-    }
-    return out;
-  }
-
-  /**
-   * Parses one constraint value such as {@code ">= 5000"}; throughput takes only {@code >=}, TTFT
-   * p99 only {@code <=}, as AICR requires.
-   */
-  static PerformanceConstraint parse(String name, JsonNode value, String source, String pointer) {
-    String expectedOp = name.equals(PerformanceConstraint.THROUGHPUT) ? ">=" : "<=";
-    String example = expectedOp + (name.equals(PerformanceConstraint.THROUGHPUT) ? " 5000" : " 200");
-    if (!value.isString()) {
-      throw BenchplanException.invalid(source + ": " + pointer + ": expected a string such as '"
-          + example + "', got " + describe(value));
-    }
-    Matcher m = EXPRESSION.matcher(value.asString());
-    if (!m.matches()) {
-      throw BenchplanException.invalid(source + ": " + pointer + ": expected '" + example
-          + "' (operator and a number), got '" + value.asString() + "'");
-    }
-    String op = m.group(1);
-    if (!expectedOp.equals(op)) {
-      throw BenchplanException.invalid(source + ": " + pointer + ": " + name + " takes only "
-          + expectedOp + " (e.g. '" + example + "'), got '" + value.asString() + "'");
-    }
-    double threshold = Double.parseDouble(m.group(2));
-    if (!(threshold > 0) || !Double.isFinite(threshold)) {
-      throw BenchplanException.invalid(source + ": " + pointer + ": " + name
-          + " needs a positive threshold, got '" + value.asString() + "'");
-    }
-    return new PerformanceConstraint(name, op, threshold, PerformanceConstraint.DEFAULT_TOLERANCE);
-  }
-
-  private static String describe(JsonNode v) {
-    if (v.isMissingNode()) {
-      return "nothing";
-    }
-    return v.getNodeType().toString().toLowerCase(Locale.ROOT) + " " + v;
   }
 }

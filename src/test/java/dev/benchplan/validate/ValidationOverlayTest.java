@@ -121,7 +121,7 @@ class ValidationOverlayTest {
         """);
     assertThatThrownBy(() -> ValidationOverlay.load(p))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("/validation/performance/constraints/1/value")
+        .hasMessageContaining("/validation/performance/constraints/1")
         .hasMessageContaining("inference-throughput takes only >=")
         .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
   }
@@ -132,7 +132,19 @@ class ValidationOverlayTest {
     Path p1 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \">= 200\"}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p1)).hasMessageContaining("takes only <=");
     Path p2 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"200\"}]}}");
-    assertThatThrownBy(() -> ValidationOverlay.load(p2)).hasMessageContaining("takes only <=");
+    assertThatThrownBy(() -> ValidationOverlay.load(p2))
+        .hasMessageContaining("/constraints/0/value: cannot parse '200': expected an operator and a number");
+  }
+
+  @Test
+  @DisplayName("values are read by the gate's own reader: a unit is converted to the canonical one (0.2 s -> 200 ms)")
+  void unitsThroughTheGateReader() throws IOException {
+    PerformanceRequest r = ValidationOverlay.load(write(
+        "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"<= 0.2 s\"}]}}"));
+    assertThat(r.constraints()).singleElement().satisfies(c -> {
+      assertThat(c.threshold()).isEqualTo(200.0);
+      assertThat(c.unit()).isEqualTo("ms");
+    });
   }
 
   @Test
@@ -140,13 +152,13 @@ class ValidationOverlayTest {
   void badValues() throws IOException {
     Path p1 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: 5000}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p1))
-        .hasMessageContaining("/validation/performance/constraints/0/value: expected a string such as '>= 5000'");
+        .hasMessageContaining("/validation/performance/constraints/0/value: expected an expression such as");
     Path p2 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= lots\"}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p2)).hasMessageContaining("operator and a number");
     Path p3 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 0\"}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p3)).hasMessageContaining("positive threshold");
     Path p4 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1\"}, {name: inference-throughput, value: \">= 2\"}]}}");
-    assertThatThrownBy(() -> ValidationOverlay.load(p4)).hasMessageContaining("/constraints/1/name: constraint inference-throughput is listed twice");
+    assertThatThrownBy(() -> ValidationOverlay.load(p4)).hasMessageContaining("/constraints/1/name: constraint 'inference-throughput' is listed twice");
     Path p5 = write("validation: {performance: {checks: inference-perf}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p5)).hasMessageContaining("/validation/performance/checks: expected a list");
   }
