@@ -172,6 +172,9 @@ public final class ConstraintReader {
         throw BenchplanException.invalid(origin + "/name: gate '" + name + "' is listed twice");
       }
       String metric = requiredText(g, "metric", origin);
+      if (ERROR_RATE_METRIC.equals(metric)) {
+        continue; // not an AIPerf metric: it is the gate's maximum error rate (planGateOptions)
+      }
       String stat = requiredText(g, "stat", origin);
       String op = requiredText(g, "operator", origin);
       String unit = requiredText(g, "unit", origin);
@@ -196,6 +199,26 @@ public final class ConstraintReader {
       }
     }
     return new ConstraintSet(out, List.of(), source);
+  }
+
+  /** The derived metric a plan uses for the workload's {@code error_rate_max}. */
+  static final String ERROR_RATE_METRIC = "error_rate";
+
+  /**
+   * Gate options for a plan's gates: the default tolerance, and the plan's {@code error_rate} gate
+   * (a ratio, {@code <=}) as the maximum error rate when there is one.
+   */
+  public static GateOptions planGateOptions(JsonNode gates) {
+    if (gates != null && gates.isArray()) {
+      for (JsonNode g : gates) {
+        if (ERROR_RATE_METRIC.equals(g.path("metric").asString(""))
+            && "<=".equals(g.path("operator").asString(""))
+            && g.path("threshold").isNumber()) {
+          return new GateOptions(GateOptions.DEFAULT_TOLERANCE, g.path("threshold").decimalValue());
+        }
+      }
+    }
+    return GateOptions.defaults();
   }
 
   /** Parses {@code "<op> <number> [unit]"}, e.g. {@code ">= 5000"} or {@code "<= 0.2 s"}. */

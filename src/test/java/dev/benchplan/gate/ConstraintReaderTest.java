@@ -179,4 +179,21 @@ class ConstraintReaderTest {
         .hasMessageContaining("inference-throughput takes only >=");
     assertThat(ConstraintReader.fromPlanGates(Json.JSON.createArrayNode(), "p").isEmpty()).isTrue();
   }
+
+  @Test
+  @DisplayName("a plan's error_rate gate (the workload's error_rate_max) becomes the maximum error rate")
+  void planErrorRateGate() {
+    ArrayNode gates = Json.JSON.createArrayNode();
+    gates.addObject().put("name", "inference-throughput").put("metric", "output_token_throughput").put("stat", "avg")
+        .put("operator", ">=").put("threshold", 5000).put("unit", "tokens/sec");
+    gates.addObject().put("name", "error_rate-avg").put("metric", "error_rate").put("stat", "avg")
+        .put("operator", "<=").put("threshold", 0.005).put("unit", "ratio");
+    ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
+    assertThat(set.constraints()).extracting(Constraint::name).containsExactly("inference-throughput");
+    assertThat(ConstraintReader.planGateOptions(gates).maxErrorRate()).isEqualByComparingTo("0.005");
+    assertThat(ConstraintReader.planGateOptions(gates).tolerance()).isEqualByComparingTo("0.10");
+    gates.remove(1);
+    assertThat(ConstraintReader.planGateOptions(gates).maxErrorRate())
+        .isEqualByComparingTo(GateOptions.DEFAULT_MAX_ERROR_RATE);
+  }
 }

@@ -179,7 +179,10 @@ final class KubeRunService implements RunService {
       }
     }
     AiperfPodLog parsed = log == null ? null : AiperfPodLog.parse(log);
-    GateOptions options = GateOptions.defaults();
+    // a plan's error_rate gate (the workload's error_rate_max) is the gate's maximum error rate
+    GateOptions options = request.constraintsOverlay() != null
+        ? GateOptions.defaults()
+        : ConstraintReader.planGateOptions(plan.gates());
     Verdict verdict;
     AiperfExport export = null;
     String exitReason = watched.reason();
