@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
       "One-shot inference performance gate for a cluster (AICR's inference-perf check).",
       "",
       "Reads the constraints of a recipe overlay (or the defaults: throughput >= 5000 tokens/s,"
-          + " TTFT p99 <= 200 ms, 10% tolerance); skips when the check is not requested or the"
+          + " TTFT p99 <= 200 ms, 10%% tolerance); skips when the check is not requested or the"
           + " DynamoGraphDeployment CRD is absent; benchmarks the one successful DGD with a frontend"
           + " Service (refusing when several qualify unless --dgd names one) or deploys a default DGD"
           + " (one vLLM worker per free GPU on the node with the most) in a fresh namespace; plans,"

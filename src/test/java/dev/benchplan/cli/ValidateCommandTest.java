@@ -74,7 +74,8 @@ class ValidateCommandTest {
       String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).isZero();
-      assertThat(output).contains("dev.benchplan.cli.ValidateCommand").doesNotContain("io.fabric8");
+      assertThat(output).contains("dev.benchplan.cli.ValidateCommand").doesNotContain("io.fabric8")
+          .doesNotContain("picocli WARN");
     }
   }
 }
