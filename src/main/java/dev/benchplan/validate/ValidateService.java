@@ -38,12 +38,16 @@ public final class ValidateService {
     /** Unregisters a handler (no-op when the JVM is already shutting down). */
     void remove(Object handle);
 
-    /** The JVM's shutdown hooks. */
+    /** The JVM's shutdown hooks: clean up, write the verdict, then halt with exit code 3. */
     static AbortHooks jvm() {
       return new AbortHooks() {
         @Override
         public Object add(Runnable onAbort) {
-          Thread t = new Thread(onAbort, "benchplan-validate-cleanup");
+          Thread t = new Thread(() -> {
+            onAbort.run();
+            // interrupted: exit 3 (as the verdict says) once everything is cleaned up and written
+            Runtime.getRuntime().halt(ExitCode.RUNTIME);
+          }, "benchplan-validate-cleanup");
           Runtime.getRuntime().addShutdownHook(t);
           return t;
         }
