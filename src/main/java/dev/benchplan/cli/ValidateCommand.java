@@ -1,18 +1,144 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.error.BenchplanException;
-import dev.benchplan.error.ExitCode;
+import dev.benchplan.validate.ValidateOptions;
+import dev.benchplan.validate.ValidateResult;
+import dev.benchplan.validate.ValidateText;
+import dev.benchplan.validate.ValidateTimeouts;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code benchplan validate}: One-shot inference performance gate for a cluster. */
-@Command(name = "validate", mixinStandardHelpOptions = true, description = "One-shot inference performance gate for a cluster.")
+/** {@code benchplan validate}: the one-shot inference performance gate for a cluster. */
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "One-shot inference performance gate for a cluster (AICR's inference-perf check).",
+      "",
+      "Reads the constraints of a recipe overlay (or the defaults: throughput >= 5000 tokens/s,"
+          + " TTFT p99 <= 200 ms, 10%% tolerance); skips when the check is not requested or the"
+          + " DynamoGraphDeployment CRD is absent; benchmarks the one successful DGD with a frontend"
+          + " Service (refusing when several qualify unless --dgd names one) or deploys a default DGD"
+          + " (one vLLM worker per free GPU on the node with the most) in a fresh namespace; plans,"
+          + " renders and runs AIPerf at 16 x workers concurrency; gates; cleans up what it created."
+    },
+    footerHeading = "%nExit codes:%n",
+    footer = {
+      "  0  pass, or skip (check not requested, CRD absent)",
+      "  1  a constraint failed",
+      "  2  invalid input, or several DGDs qualify (nothing written)",
+      "  3  cluster, deployment or run error (the verdict names the step)"
+    })
 public final class ValidateCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
+  @Spec CommandSpec spec;
+
+  @Option(names = "--context", paramLabel = "CTX", description = "kubeconfig context (default: the current one).")
+  String context;
+
+  @Option(names = "--recipe", paramLabel = "OVERLAY",
+      description = "AICR recipe overlay with validation.performance (default: built-in constraints).")
+  Path recipe;
+
+  @Option(names = "--dgd", paramLabel = "NAME|NS/NAME", description = "The DGD to benchmark when several qualify.")
+  String dgd;
+
+  @Option(names = "--namespace", paramLabel = "NS", description = "Discover DGDs only in this namespace.")
+  String namespace;
+
+  @Option(names = "--model", paramLabel = "MODEL",
+      description = "Model to deploy (default " + ValidateOptions.DEFAULT_MODEL + "); with an existing DGD it"
+          + " must be what the DGD serves.")
+  String model;
+
+  @Option(names = "--node-selector", paramLabel = "KEY=VALUE",
+      description = "Only nodes with this label host the default deployment (repeatable).")
+  Map<String, String> nodeSelector = new LinkedHashMap<>();
+
+  @Option(names = "--concurrency-per-worker", paramLabel = "N", defaultValue = "16",
+      description = "Concurrency per worker replica (default: ${DEFAULT-VALUE}).")
+  int concurrencyPerWorker;
+
+  @Option(names = "--isl", paramLabel = "TOKENS", defaultValue = "128", description = "Input tokens (default: ${DEFAULT-VALUE}).")
+  int isl;
+
+  @Option(names = "--osl", paramLabel = "TOKENS", defaultValue = "128", description = "Output tokens (default: ${DEFAULT-VALUE}).")
+  int osl;
+
+  @Option(names = "--keep", description = "Keep what validate created (no cleanup).")
+  boolean keep;
+
+  @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "validate-report",
+      description = "Where verdict.json, ctrf-report.json, junit.xml, the plan and the run record go"
+          + " (default: ${DEFAULT-VALUE}).")
+  Path reportDir;
+
+  @Option(names = "--aiperf-version", paramLabel = "X.Y.Z",
+      description = "Pin the AIPerf version (default: resolved from the package index, as plan does).")
+  String aiperfVersion;
+
+  @Option(names = "--aiperf-index-url", paramLabel = "URL", hidden = true,
+      description = "The package index JSON URL for AIPerf version resolution.")
+  String aiperfIndexUrl;
+
+  @Option(names = "--runtime-image", paramLabel = "IMAGE",
+      description = "Dynamo vLLM runtime image of the default deployment (default: "
+          + ValidateOptions.DEFAULT_RUNTIME_IMAGE + ").")
+  String runtimeImage;
+
+  @Option(names = "--hf-token-secret", paramLabel = "SECRET",
+      description = "Secret (name) with a Hugging Face token for the default deployment's workers.")
+  String hfTokenSecret;
+
+  @Option(names = "--timeout-old-namespace", paramLabel = "DURATION", defaultValue = "5m",
+      converter = DurationConverter.class, description = "Wait for an earlier validate namespace to go (default: ${DEFAULT-VALUE}).")
+  Duration timeoutOldNamespace;
+
+  @Option(names = "--timeout-dgd-ready", paramLabel = "DURATION", defaultValue = "10m",
+      converter = DurationConverter.class, description = "Wait for the default DGD to be ready (default: ${DEFAULT-VALUE}).")
+  Duration timeoutDgdReady;
+
+  @Option(names = "--timeout-endpoint-ready", paramLabel = "DURATION", defaultValue = "5m",
+      converter = DurationConverter.class, description = "Wait for the frontend to serve the model (default: ${DEFAULT-VALUE}).")
+  Duration timeoutEndpointReady;
+
+  @Option(names = "--timeout-pod-scheduling", paramLabel = "DURATION", defaultValue = "5m",
+      converter = DurationConverter.class, description = "Wait for the AIPerf pod to be scheduled (default: ${DEFAULT-VALUE}).")
+  Duration timeoutPodScheduling;
+
+  @Option(names = "--timeout-job", paramLabel = "DURATION", defaultValue = "15m",
+      converter = DurationConverter.class, description = "Bound of the AIPerf Job (default: ${DEFAULT-VALUE}).")
+  Duration timeoutJob;
+
+  @Option(names = "--timeout-cleanup", paramLabel = "DURATION", defaultValue = "5m",
+      converter = DurationConverter.class, description = "Wait for each deleted object to be gone (default: ${DEFAULT-VALUE}).")
+  Duration timeoutCleanup;
 
   @Override
-  public Integer call() {
-    throw new BenchplanException(ExitCode.INTERNAL, "'validate' is not implemented yet");
+  public Integer call() throws Exception {
+    ValidateOptions options = new ValidateOptions(context, recipe, dgd, namespace, model, nodeSelector,
+        concurrencyPerWorker, isl, osl, keep, reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage,
+        hfTokenSecret, new ValidateTimeouts(timeoutOldNamespace, timeoutDgdReady, timeoutEndpointReady,
+            timeoutPodScheduling, timeoutJob, timeoutCleanup));
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    String version = new VersionProvider().getVersion()[0];
+    ValidateResult result = dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);
+    if (format.json()) {
+      FormatMixin.printJson(out, result.document());
+    } else if (!result.verdict().equals("invalid")) {
+      ValidateText.lines(result.document()).forEach(out::println);
+      out.flush();
+    }
+    return result.exitCode();
   }
 }

@@ -7,8 +7,9 @@ package dev.benchplan.render;
  *
  * @param measurementLimitSeconds the plan's {@code experiment.measurement_limit_s}
  * @param warmup whether a warmup phase runs
+ * @param modelWaitSeconds the longest wait for {@code /v1/models} to list the served model
  */
-public record JobBudget(int measurementLimitSeconds, boolean warmup) {
+public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWaitSeconds) {
   /** Longest wait for {@code /v1/models} to list the served model. */
   public static final int MODEL_WAIT_SECONDS = 600;
   /** Image start, tokenizer download, dataset generation, AIPerf service start. */
@@ -24,11 +25,19 @@ public record JobBudget(int measurementLimitSeconds, boolean warmup) {
     if (measurementLimitSeconds < 1) {
       throw new IllegalArgumentException("measurement limit must be >= 1 s");
     }
+    if (modelWaitSeconds < 1) {
+      throw new IllegalArgumentException("model wait must be >= 1 s");
+    }
+  }
+
+  /** A budget with the default model wait. */
+  public JobBudget(int measurementLimitSeconds, boolean warmup) {
+    this(measurementLimitSeconds, warmup, MODEL_WAIT_SECONDS);
   }
 
   /** The bounded margin added to the measurement limit. */
   public int setupMarginSeconds() {
-    return MODEL_WAIT_SECONDS
+    return modelWaitSeconds
         + SETUP_SECONDS
         + (warmup ? WARMUP_LIMIT_SECONDS : 0)
         + GRACE_PERIOD_SECONDS

@@ -115,7 +115,8 @@ public final class PlanRenderer {
     if (point.describe() != null) {
       annotations.put("benchplan.dev/load-point", point.describe());
     }
-    JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(), settings.warmup() != null);
+    JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(), settings.warmup() != null,
+        req.modelWait());
     JobInputs inputs =
         new JobInputs(
             jobName,
@@ -137,7 +138,7 @@ public final class PlanRenderer {
             plan.deployment().dgdName(),
             plan.deployment().namespace(),
             budget.activeDeadlineSeconds());
-    List<ObjectNode> docs = PerfManifests.build(inputs, JobBudget.MODEL_WAIT_SECONDS);
+    List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds());
     List<String> perfHeader =
         List.of(
             "benchplan render: the AIPerf Job of one run, and the ConfigMaps it mounts",

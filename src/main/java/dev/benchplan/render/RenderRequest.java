@@ -10,6 +10,8 @@ import java.util.random.RandomGenerator;
  * optional run-scoped overrides (null when not given).
  *
  * @param clock and {@code random} choose the run id (fixed in tests)
+ * @param modelWaitSeconds how long the Job waits for the frontend to list the model, or null for
+ *     {@link JobBudget#MODEL_WAIT_SECONDS} ({@code validate} passes its endpoint-ready bound)
  */
 public record RenderRequest(
     Path plan,
@@ -22,12 +24,29 @@ public record RenderRequest(
     String traceSource,
     String loadPoint,
     Clock clock,
-    RandomGenerator random) {
+    RandomGenerator random,
+    Integer modelWaitSeconds) {
+  /** A request with the default model wait. */
+  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
+      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
+      RandomGenerator random) {
+    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
+        random, null);
+  }
+
   public RenderRequest {
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(planSha256, "planSha256");
     Objects.requireNonNull(deployRoot, "deployRoot");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(random, "random");
+    if (modelWaitSeconds != null && modelWaitSeconds < 1) {
+      throw new IllegalArgumentException("modelWaitSeconds must be positive");
+    }
+  }
+
+  /** The model wait in effect. */
+  public int modelWait() {
+    return modelWaitSeconds == null ? JobBudget.MODEL_WAIT_SECONDS : modelWaitSeconds;
   }
 }

@@ -1,0 +1,320 @@
+package dev.benchplan.kube.validate;
+
+import dev.benchplan.aiperf.version.AiperfVersionResolver;
+import dev.benchplan.aiperf.version.VersionRequest;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Status;
+import dev.benchplan.gate.Verdict;
+import dev.benchplan.json.AtomicFiles;
+import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.Sha256;
+import dev.benchplan.kube.run.KubeRunServices;
+import dev.benchplan.kube.run.PerfYaml;
+import dev.benchplan.kube.run.RunOutcome;
+import dev.benchplan.kube.run.RunRequest;
+import dev.benchplan.kube.run.ShutdownHooks;
+import dev.benchplan.plan.EndpointType;
+import dev.benchplan.plan.ExperimentType;
+import dev.benchplan.plan.Intent;
+import dev.benchplan.plan.MeasurementMode;
+import dev.benchplan.plan.PlanOptions;
+import dev.benchplan.plan.PlanRequest;
+import dev.benchplan.plan.PlanResult;
+import dev.benchplan.plan.PlanService;
+import dev.benchplan.plan.Question;
+import dev.benchplan.render.PlanRenderer;
+import dev.benchplan.render.RenderRequest;
+import dev.benchplan.render.RenderResult;
+import dev.benchplan.validate.BenchmarkOutcome;
+import dev.benchplan.validate.BenchmarkRunner;
+import dev.benchplan.validate.BenchmarkShape;
+import dev.benchplan.validate.ConstraintResult;
+import dev.benchplan.validate.CreatedObject;
+import dev.benchplan.validate.FrontendTarget;
+import dev.benchplan.validate.PerformanceConstraint;
+import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.validate.ValidateStep;
+import dev.benchplan.validate.ValidateStepException;
+import dev.benchplan.workload.DeploymentRecord;
+import dev.benchplan.workload.GpuAllocation;
+import dev.benchplan.workload.InputDocument;
+import dev.benchplan.workload.SmokeEvidence;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The benchmark of a validate run through the project's own pipeline: {@code plan} (a static-shape,
+ * closed-loop series plan built in code, its deployment record declaring in-cluster readiness),
+ * {@code render} (aiperf-config.yaml and perf.yaml under the run's deploy root) and {@code run}
+ * (apply, watch, collect, gate), on the client validate already holds.
+ */
+public final class AiperfBenchmarkRunner implements BenchmarkRunner {
+  /** The deploy root inside the run's folder. */
+  static final String DEPLOY_ROOT = "deploy";
+  /** The file the measured DGD is recorded in (canonical JSON). */
+  static final String DGD_FILE = "dgd.json";
+
+  private final Supplier<KubernetesClient> client;
+  private final Clock clock;
+  private final Map<String, String> env;
+  private final AtomicReference<Runnable> runInterrupt = new AtomicReference<>();
+
+  /**
+   * @param client the client validate connected with (read when the run starts)
+   * @param clock the clock for the plan and the render run ID
+   * @param env the environment (for {@code BENCHPLAN_AIPERF_INDEX_URL})
+   */
+  public AiperfBenchmarkRunner(Supplier<KubernetesClient> client, Clock clock, Map<String, String> env) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.env = Map.copyOf(env);
+  }
+
+  @Override
+  public PlannedBenchmark plan(BenchmarkRequest req) {
+    FrontendTarget t = req.target();
+    BenchmarkShape shape = req.shape();
+    Path workDir = req.workDir().toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(workDir);
+    } catch (IOException e) {
+      throw BenchplanException.runtime(workDir + ": cannot create the run folder: " + e.getMessage(), e);
+    }
+    // the DGD measured, exactly as read (or as deployed), hashed for the plan's record
+    Path dgdFile = workDir.resolve(DGD_FILE);
+    byte[] dgdBytes = CanonicalJson.bytes(req.dgdDocument());
+    AtomicFiles.write(dgdFile, dgdBytes);
+    String dgdSha = Sha256.hex(dgdBytes);
+
+    DeploymentRecord deployment = DeploymentRecord.inMemory(
+        "validate:" + t.origin(), t.dgdName(),
+        req.options().kubeContext() == null ? "current" : req.options().kubeContext(),
+        t.namespace(), dgdFile.toString(), dgdSha, t.service(), t.port(), t.model(), t.model(),
+        List.of(new GpuAllocation(req.gpuType(), t.workers())), null,
+        new SmokeEvidence.InClusterReadiness("benchplan validate",
+            "the AIPerf Job waits, bounded, until the frontend lists the model, and a warmup phase of "
+                + shape.warmupRequests() + " chat completions precedes the measured requests"),
+        secrets(req.dgdDocument(), req.options().hfTokenSecret()));
+    InputDocument workload = InputDocument.of("validate:workload", workload(req), workDir);
+    Question question = new Question(question(req), Intent.characterization, null, List.of());
+    PlanOptions options = PlanOptions.builder()
+        .expRoot(workDir)
+        .seriesId("validate-" + req.run().runId().toLowerCase(Locale.ROOT))
+        .experiment(ExperimentType.static_shape)
+        .measurementMode(MeasurementMode.closed_loop)
+        .warmupRequests(shape.warmupRequests())
+        .measurementLimitS(BenchmarkShape.MEASUREMENT_LIMIT_S)
+        .endpointType(EndpointType.chat)
+        .streaming(true)
+        .aiperf(versionRequest(req))
+        .build();
+    PlanResult result = new PlanService().plan(PlanRequest.of(workload, deployment, question, options, clock));
+    String mechanism = Json.JSON.readTree(readBytes(result.planPath())).path("aiperf").path("resolution")
+        .path("mechanism").asString("unknown");
+    return new PlannedBenchmark(result.planPath(), result.sha256(), result.seriesId(), result.aiperfVersion(),
+        mechanism);
+  }
+
+  /** The user workload validate plans from: AICR's shape, and the constraints as SLOs. */
+  static ObjectNode workload(BenchmarkRequest req) {
+    BenchmarkShape s = req.shape();
+    FrontendTarget t = req.target();
+    ObjectNode w = Json.JSON.createObjectNode();
+    ObjectNode profile = w.putObject("profile");
+    profile.put("name", "benchplan-validate");
+    profile.put("type", "chat");
+    profile.put("description", "inference-perf gate: static ISL/OSL " + s.isl() + "/" + s.osl()
+        + " (stddev 0, ignore_eos), streaming chat, concurrency " + s.concurrencyPerWorker() + " x "
+        + s.workers() + " worker(s)");
+    w.putObject("model").put("source", t.model());
+    ArrayNode hw = w.putArray("hardware");
+    hw.addObject().put("gpu_type", req.gpuType()).put("gpu_count", t.workers());
+    ObjectNode traffic = w.putObject("traffic");
+    traffic.put("input_tokens", s.isl());
+    traffic.put("output_tokens", s.osl());
+    traffic.put("input_tokens_stddev", 0);
+    traffic.put("output_tokens_stddev", 0);
+    traffic.putArray("concurrency").add(s.concurrency());
+    traffic.put("request_count", s.requestCount());
+    ArrayNode slos = w.putObject("objectives").putArray("custom_slos");
+    for (PerformanceConstraint c : req.constraints().constraints()) {
+      ObjectNode o = slos.addObject();
+      if (c.name().equals(PerformanceConstraint.THROUGHPUT)) {
+        o.put("metric", "output_token_throughput").put("stat", "avg").put("min", c.threshold());
+      } else {
+        o.put("metric", "time_to_first_token").put("stat", "p99").put("max", c.threshold());
+      }
+      o.put("unit", c.unit());
+    }
+    w.put("notes", "written by benchplan validate run " + req.run().runId() + " for " + t.origin() + " DGD "
+        + t.namespace() + "/" + t.dgdName() + "; gate tolerance " + (int) Math.round(
+            PerformanceConstraint.DEFAULT_TOLERANCE * 100) + "% as AICR applies it");
+    return w;
+  }
+
+  private static String question(BenchmarkRequest req) {
+    StringBuilder sb = new StringBuilder("Does the inference stack at ").append(req.target().namespace())
+        .append('/').append(req.target().dgdName()).append(" (").append(req.target().model())
+        .append(") meet ");
+    List<String> parts = new ArrayList<>();
+    for (PerformanceConstraint c : req.constraints().constraints()) {
+      parts.add(c.name() + " " + c.operator() + " " + plain(c.threshold()) + " " + c.unit());
+    }
+    return sb.append(String.join(" and ", parts)).append(" within ")
+        .append((int) Math.round(PerformanceConstraint.DEFAULT_TOLERANCE * 100)).append("%?").toString();
+  }
+
+  private VersionRequest versionRequest(BenchmarkRequest req) {
+    if (req.options().aiperfVersion() != null) {
+      return VersionRequest.pinned(req.options().aiperfVersion());
+    }
+    String url = req.options().aiperfIndexUrl() != null ? req.options().aiperfIndexUrl()
+        : env.get(AiperfVersionResolver.INDEX_URL_ENV);
+    if (url == null || url.isBlank()) {
+      return VersionRequest.none(); // plan blocks with AIPERF_VERSION_UNRESOLVED: never a version from memory
+    }
+    try {
+      return VersionRequest.index(URI.create(url));
+    } catch (IllegalArgumentException e) {
+      throw BenchplanException.invalid("option --aiperf-index-url: not a URL: '" + url + "'");
+    }
+  }
+
+  /** Secret names the DGD references (never their values), plus --hf-token-secret. */
+  static List<String> secrets(JsonNode dgd, String hfTokenSecret) {
+    TreeSet<String> names = new TreeSet<>();
+    if (hfTokenSecret != null) {
+      names.add(hfTokenSecret);
+    }
+    for (JsonNode svc : dgd.path("spec").path("services").values()) {
+      if (svc.path("envFromSecret").isString()) {
+        names.add(svc.path("envFromSecret").stringValue());
+      }
+    }
+    for (JsonNode comp : dgd.path("spec").path("components").values()) {
+      for (JsonNode c : comp.path("podTemplate").path("spec").path("containers").values()) {
+        for (JsonNode from : c.path("envFrom").values()) {
+          if (from.path("secretRef").path("name").isString()) {
+            names.add(from.path("secretRef").path("name").stringValue());
+          }
+        }
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  @Override
+  public RenderedBenchmark render(BenchmarkRequest req, PlannedBenchmark plan) {
+    Path deployRoot = req.workDir().toAbsolutePath().normalize().resolve(DEPLOY_ROOT);
+    try {
+      Files.createDirectories(deployRoot);
+    } catch (IOException e) {
+      throw BenchplanException.runtime(deployRoot + ": cannot create the deploy root: " + e.getMessage(), e);
+    }
+    int modelWait = (int) Math.min(Integer.MAX_VALUE, req.options().timeouts().endpointReady().toSeconds());
+    RenderResult r = PlanRenderer.render(new RenderRequest(plan.planPath(), plan.planSha256(), deployRoot,
+        null, null, null, null, null, null, clock, new SecureRandom(), Math.max(1, modelWait)));
+    PerfYaml perf = PerfYaml.read(r.perfYaml());
+    String ns = r.namespace();
+    List<CreatedObject> objects = new ArrayList<>();
+    for (String cm : perf.configMapNames()) {
+      objects.add(new CreatedObject("v1", "ConfigMap", ns, cm, PerfYaml.RUN_ID, perf.runId()));
+    }
+    objects.add(new CreatedObject("batch/v1", "Job", ns, perf.jobName(), PerfYaml.RUN_ID, perf.runId()));
+    return new RenderedBenchmark(deployRoot, r.perfYaml(), r.perfYamlSha256(), r.jobName(), ns, r.runId(), objects);
+  }
+
+  @Override
+  public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
+      ProgressSink progress) {
+    for (CreatedObject o : rendered.objects()) {
+      if (!req.ledger().record(o)) {
+        throw BenchplanException.runtime("interrupted before the AIPerf Job was applied");
+      }
+    }
+    // run's own interrupt action is handed to validate's hook instead of halting the JVM itself
+    ShutdownHooks hooks = action -> {
+      runInterrupt.set(action);
+      return () -> runInterrupt.set(null);
+    };
+    RunRequest runRequest = new RunRequest(rendered.deployRoot(), null, rendered.namespace(),
+        req.options().recipe(), req.options().timeouts().job(), req.options().timeouts().podScheduling(),
+        req.options().keep(), false);
+    RunOutcome outcome = KubeRunServices.using(client.get(), hooks).run(runRequest,
+        (phase, elapsed, detail) -> progress.update(phase + (detail == null ? "" : ": " + detail)));
+    return outcome(outcome);
+  }
+
+  @Override
+  public void interrupt() {
+    Runnable r = runInterrupt.getAndSet(null);
+    if (r != null) {
+      r.run();
+    }
+  }
+
+  static BenchmarkOutcome outcome(RunOutcome o) {
+    Verdict v = o.verdict();
+    List<ConstraintResult> results = new ArrayList<>();
+    Double throughput = null;
+    Double ttft = null;
+    for (dev.benchplan.gate.ConstraintResult c : v.constraints()) {
+      Double measured = c.measured() == null ? null : c.measured().doubleValue();
+      results.add(new ConstraintResult(c.name(), c.operator().symbol(), c.threshold().doubleValue(),
+          c.tolerance().doubleValue(), c.effectiveThreshold().doubleValue(), measured, c.unit(),
+          status(c.status())));
+      if (c.metric().equals("output_token_throughput") && c.stat().equals("avg")) {
+        throughput = measured;
+      } else if (c.metric().equals("time_to_first_token") && c.stat().equals("p99")) {
+        ttft = measured;
+      }
+    }
+    String verdict = status(v.verdict());
+    ValidateStep failed = null;
+    if (verdict.equals("error")) {
+      failed = "completed".equals(o.exitReason()) ? ValidateStep.GATE : ValidateStep.RUN;
+    }
+    String message = v.message() + (verdict.equals("error") && !"completed".equals(o.exitReason())
+        ? " (run ended: " + o.exitReason() + ")" : "");
+    return new BenchmarkOutcome(verdict, message, failed, results, throughput, ttft, o.runDir().toString());
+  }
+
+  private static String status(Status s) {
+    return switch (s.name().toLowerCase(Locale.ROOT)) {
+      case "pass" -> "pass";
+      case "fail" -> "fail";
+      case "skip" -> throw new ValidateStepException(ValidateStep.GATE, dev.benchplan.error.ExitCode.RUNTIME,
+          "the gate found no constraint to judge", null);
+      default -> "error";
+    };
+  }
+
+  private static byte[] readBytes(Path p) {
+    try {
+      return Files.readAllBytes(p);
+    } catch (IOException e) {
+      throw BenchplanException.runtime(p + ": cannot read the plan just written: " + e.getMessage(), e);
+    }
+  }
+
+  private static String plain(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+  }
+}

@@ -1,0 +1,145 @@
+package dev.benchplan.kube.validate;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.validate.CreatedObject;
+import dev.benchplan.validate.CreatedObjects;
+import dev.benchplan.validate.DgdApi;
+import dev.benchplan.validate.DgdCandidate;
+import dev.benchplan.validate.DgdComponent;
+import dev.benchplan.validate.DgdView;
+import dev.benchplan.validate.FrontendMatch;
+import dev.benchplan.validate.PhaseProgress;
+import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.validate.ServiceInfo;
+import dev.benchplan.validate.ValidateRun;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Creates the default DGD and waits, watching, until it and its frontend Service are ready. */
+final class DgdDeployer {
+  private DgdDeployer() {}
+
+  static DgdView create(KubernetesClient client, DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
+    GenericKubernetesResource r = KubeDocuments.generic(client, manifest);
+    String ns = r.getMetadata().getNamespace();
+    String name = r.getMetadata().getName();
+    String runId = r.getMetadata().getLabels().get(ValidateRun.RUN_LABEL);
+    if (!ledger.record(new CreatedObject(api.apiVersion(), DgdApi.KIND, ns, name, ValidateRun.RUN_LABEL, runId))) {
+      throw BenchplanException.runtime("interrupted before creating DGD " + ns + "/" + name);
+    }
+    GenericKubernetesResource created;
+    var op = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(ns);
+    try {
+      created = op.resource(r).create();
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.of("creating DynamoGraphDeployment " + ns + "/" + name, e);
+    }
+    if (ledger.closed()) {
+      op.withName(name).delete();
+      throw BenchplanException.runtime("interrupted while creating DGD " + ns + "/" + name);
+    }
+    return KubeDocuments.dgd(client, created);
+  }
+
+  static DgdCandidate awaitReady(KubernetesClient client, DgdApi api, String ns, String name,
+      Map<String, Integer> desired, Duration bound, ProgressSink progress) {
+    Instant deadline = Instant.now().plus(bound);
+    AtomicReference<DgdView> last = new AtomicReference<>();
+    AtomicReference<Boolean> deleted = new AtomicReference<>(false);
+    var resource = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(ns).withName(name);
+    try {
+      resource.waitUntilCondition(r -> {
+        if (r == null) {
+          deleted.set(last.get() != null);
+          return deleted.get();
+        }
+        DgdView v = KubeDocuments.dgd(client, r);
+        last.set(v);
+        progress.update(status(v, desired));
+        return ready(v, desired);
+      }, bound.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (KubernetesClientTimeoutException e) {
+      DgdView v = last.get();
+      throw BenchplanException.runtime("DGD " + ns + "/" + name + " not ready after "
+          + PhaseProgress.format(bound) + ": " + (v == null ? "not found" : status(v, desired)));
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.of("watching DGD " + ns + "/" + name, e);
+    }
+    if (deleted.get()) {
+      throw BenchplanException.runtime("DGD " + ns + "/" + name + " was deleted while validate waited for it");
+    }
+    DgdView dgd = last.get();
+    progress.update("DGD successful; waiting for its frontend Service");
+    List<String> problems = new ArrayList<>();
+    long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
+    AtomicReference<FrontendMatch> match = new AtomicReference<>();
+    try {
+      client.services().inNamespace(ns).informOnCondition(list -> {
+        List<ServiceInfo> infos = list.stream().map(KubeDocuments::service).toList();
+        List<String> p = new ArrayList<>();
+        FrontendMatch m = FrontendMatch.find(dgd, infos, p).orElse(null);
+        synchronized (problems) {
+          problems.clear();
+          problems.addAll(p);
+        }
+        match.set(m);
+        return m != null;
+      }).get(remaining, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      String why;
+      synchronized (problems) {
+        why = String.join("; ", problems);
+      }
+      throw BenchplanException.runtime("DGD " + ns + "/" + name + " is successful but has no usable"
+          + " frontend Service after " + PhaseProgress.format(bound) + ": " + why);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BenchplanException.runtime("interrupted while waiting for the frontend Service of " + ns + "/" + name);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof KubernetesClientException k) {
+        throw ApiErrors.of("watching Services in namespace " + ns, k);
+      }
+      throw BenchplanException.runtime("watching Services in namespace " + ns + " failed: " + c, c);
+    }
+    return new DgdCandidate(dgd, match.get(), List.of());
+  }
+
+  /** Successful, and every desired worker component reports that many ready replicas. */
+  static boolean ready(DgdView v, Map<String, Integer> desired) {
+    if (!v.successful()) {
+      return false;
+    }
+    for (Map.Entry<String, Integer> e : desired.entrySet()) {
+      DgdComponent c = v.components().stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElse(null);
+      if (c == null || c.readyReplicas() != e.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static String status(DgdView v, Map<String, Integer> desired) {
+    StringJoiner j = new StringJoiner(", ");
+    j.add("state " + (v.state() == null ? "not reported" : v.state()));
+    for (Map.Entry<String, Integer> e : desired.entrySet()) {
+      int ready = v.components().stream().filter(x -> x.name().equals(e.getKey()))
+          .mapToInt(DgdComponent::readyReplicas).findFirst().orElse(-1);
+      j.add(e.getKey() + " " + Math.max(ready, 0) + "/" + e.getValue() + " ready");
+    }
+    return j.toString();
+  }
+}

@@ -1,0 +1,139 @@
+package dev.benchplan.kube.validate;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.validate.CleanupReport;
+import dev.benchplan.validate.CreatedObjects;
+import dev.benchplan.validate.DgdApi;
+import dev.benchplan.validate.DgdCandidate;
+import dev.benchplan.validate.DgdView;
+import dev.benchplan.validate.GpuNode;
+import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.validate.ValidateCluster;
+import dev.benchplan.validate.ValidateOptions;
+import dev.benchplan.validate.ValidateRun;
+import io.fabric8.kubernetes.api.model.NamedContext;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@link ValidateCluster} on the fabric8 Kubernetes client. */
+public final class KubeValidateCluster implements ValidateCluster {
+  private final KubernetesClient client;
+  private final String description;
+  private final String dgdGroup;
+  private final boolean ownsClient;
+
+  /**
+   * Wraps a client.
+   *
+   * @param client the client
+   * @param description context and server, for the record
+   * @param dgdGroup the API group to look for DGDs in ({@link DgdApi#GROUP}; tests name an absent one)
+   * @param ownsClient whether {@link #close()} closes the client
+   */
+  public KubeValidateCluster(KubernetesClient client, String description, String dgdGroup, boolean ownsClient) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.description = Objects.requireNonNull(description, "description");
+    this.dgdGroup = Objects.requireNonNull(dgdGroup, "dgdGroup");
+    this.ownsClient = ownsClient;
+  }
+
+  /** Connects with the kubeconfig's context {@code options.kubeContext()} (or its current one). */
+  public static KubeValidateCluster connect(ValidateOptions options) {
+    Config config;
+    try {
+      config = Config.autoConfigure(options.kubeContext());
+    } catch (RuntimeException e) {
+      throw BenchplanException.runtime("cannot load the kubeconfig: " + e.getMessage(), e);
+    }
+    NamedContext current = config.getCurrentContext();
+    if (options.kubeContext() != null
+        && (current == null || !options.kubeContext().equals(current.getName()))) {
+      throw BenchplanException.invalid("option --context: context '" + options.kubeContext()
+          + "' not found in the kubeconfig" + (config.getContexts() == null || config.getContexts().isEmpty()
+              ? "" : " (it has: " + String.join(", ", config.getContexts().stream().map(NamedContext::getName).toList()) + ")"));
+    }
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+    String ctx = current == null ? "(no context: in-cluster or default)" : current.getName();
+    return new KubeValidateCluster(client, "context " + ctx + ", server " + config.getMasterUrl(), DgdApi.GROUP, true);
+  }
+
+  /** The underlying client (for the benchmark runner, which shares it). */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public DgdApi dgdApi() {
+    return DgdApiProbe.probe(client, dgdGroup);
+  }
+
+  @Override
+  public List<DgdCandidate> discover(DgdApi api, String namespace) {
+    return DgdDiscoverer.discover(client, api, namespace);
+  }
+
+  @Override
+  public ObjectNode dgdDocument(DgdApi api, String namespace, String name) {
+    io.fabric8.kubernetes.api.model.GenericKubernetesResource r;
+    try {
+      r = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(namespace)
+          .withName(name).get();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      throw ApiErrors.of("reading DGD " + namespace + "/" + name, e);
+    }
+    if (r == null) {
+      throw BenchplanException.runtime("DGD " + namespace + "/" + name + " disappeared during discovery");
+    }
+    return (ObjectNode) KubeDocuments.tree(client, r);
+  }
+
+  @Override
+  public List<GpuNode> gpuNodes() {
+    return GpuInventory.read(client);
+  }
+
+  @Override
+  public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
+    ValidateNamespaces.awaitOldGone(client, bound, progress);
+  }
+
+  @Override
+  public void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound,
+      ProgressSink progress) {
+    ValidateNamespaces.create(client, run, name, ledger, bound, progress);
+  }
+
+  @Override
+  public DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
+    return DgdDeployer.create(client, api, manifest, ledger);
+  }
+
+  @Override
+  public DgdCandidate awaitReady(DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
+      Duration bound, ProgressSink progress) {
+    return DgdDeployer.awaitReady(client, api, namespace, name, desiredWorkers, bound, progress);
+  }
+
+  @Override
+  public CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress) {
+    return ValidateCleaner.cleanup(client, ledger, boundEach, progress);
+  }
+
+  @Override
+  public void close() {
+    if (ownsClient) {
+      client.close();
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package dev.benchplan.kube.validate;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.validate.CreatedObject;
+import dev.benchplan.validate.CreatedObjects;
+import dev.benchplan.validate.PhaseProgress;
+import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.validate.ValidateRun;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The run's namespace: waiting for earlier ones to go, and creating a fresh one. */
+final class ValidateNamespaces {
+  private ValidateNamespaces() {}
+
+  static boolean terminating(Namespace ns) {
+    return ns != null && (ns.getMetadata().getDeletionTimestamp() != null
+        || ns.getStatus() != null && "Terminating".equals(ns.getStatus().getPhase()));
+  }
+
+  /** Waits until no namespace labelled as a validate namespace is terminating. */
+  static void awaitOldGone(KubernetesClient client, Duration bound, ProgressSink progress) {
+    Instant deadline = Instant.now().plus(bound);
+    List<Namespace> old;
+    try {
+      old = client.namespaces()
+          .withLabel(ValidateRun.MANAGED_BY, "benchplan")
+          .withLabel(ValidateRun.COMPONENT, "validate")
+          .list().getItems().stream().filter(ValidateNamespaces::terminating).toList();
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.of("listing earlier validate namespaces", e);
+    }
+    for (Namespace ns : old) {
+      awaitGone(client, ns.getMetadata().getName(), deadline, bound, progress,
+          "an earlier validate namespace");
+    }
+  }
+
+  /** Waits for a terminating namespace to disappear before {@code deadline}. */
+  static void awaitGone(KubernetesClient client, String name, Instant deadline, Duration bound,
+      ProgressSink progress, String what) {
+    progress.update("waiting for " + what + " " + name + " (Terminating) to be gone");
+    long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
+    try {
+      client.namespaces().withName(name).waitUntilCondition(n -> n == null, remaining, TimeUnit.MILLISECONDS);
+    } catch (KubernetesClientTimeoutException e) {
+      throw BenchplanException.runtime(what + " " + name + " is still terminating after "
+          + PhaseProgress.format(bound) + "; its pods may still hold GPUs. Try again later");
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.of("waiting for namespace " + name + " to be gone", e);
+    }
+  }
+
+  /** Creates the run's namespace, recording it first; an active namespace of that name is refused. */
+  static void create(KubernetesClient client, ValidateRun run, String name, CreatedObjects ledger,
+      Duration bound, ProgressSink progress) {
+    Instant deadline = Instant.now().plus(bound);
+    Namespace existing;
+    try {
+      existing = client.namespaces().withName(name).get();
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.of("reading namespace " + name, e);
+    }
+    if (existing != null) {
+      if (!terminating(existing)) {
+        throw BenchplanException.runtime("namespace " + name + " already exists and is active;"
+            + " validate never reuses a namespace");
+      }
+      awaitGone(client, name, deadline, bound, progress, "the namespace");
+    }
+    CreatedObject obj = new CreatedObject("v1", "Namespace", null, name, ValidateRun.RUN_LABEL, run.runId());
+    if (!ledger.record(obj)) {
+      throw BenchplanException.runtime("interrupted before creating namespace " + name);
+    }
+    Namespace ns = new NamespaceBuilder().withNewMetadata().withName(name).withLabels(run.labels())
+        .endMetadata().build();
+    try {
+      client.namespaces().resource(ns).create();
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.of("creating namespace " + name, e);
+    }
+    if (ledger.closed()) {
+      // cleanup ran while the create was in flight: undo it here
+      client.namespaces().withName(name).delete();
+      throw BenchplanException.runtime("interrupted while creating namespace " + name);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package dev.benchplan.validate;
+
+import java.util.Objects;
+
+/**
+ * Exactly what validate benchmarks: the DGD, its frontend Service and port, the served model and
+ * where each came from.
+ *
+ * @param origin {@code discovered} (an existing DGD, never modified) or {@code deployed} (the
+ *     default DGD validate created)
+ * @param namespace the DGD's namespace
+ * @param dgdName the DGD's name
+ * @param dgdUid the DGD's UID
+ * @param apiVersion the DGD's apiVersion
+ * @param service the frontend Service's name
+ * @param port the frontend Service's HTTP port
+ * @param matchedBy how the Service was tied to the DGD ({@code name}, {@code labels}, ...)
+ * @param model the served model name benchmarked
+ * @param modelSource where the model name came from ({@code dgd:<component>}, {@code --model}, ...)
+ * @param workers token-generating worker replicas (concurrency scales with them)
+ * @param node the node the default deployment was pinned to, null for a discovered DGD
+ */
+public record FrontendTarget(
+    String origin,
+    String namespace,
+    String dgdName,
+    String dgdUid,
+    String apiVersion,
+    String service,
+    int port,
+    String matchedBy,
+    String model,
+    String modelSource,
+    int workers,
+    String node) {
+
+  public FrontendTarget {
+    Objects.requireNonNull(origin, "origin");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(dgdName, "dgdName");
+    Objects.requireNonNull(service, "service");
+    Objects.requireNonNull(model, "model");
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port out of range: " + port);
+    }
+    if (workers < 1) {
+      throw new IllegalArgumentException("a benchmark target needs at least one worker, got " + workers);
+    }
+  }
+
+  /**
+   * The target for an existing DGD. The served model is read from the DGD's workers; a model
+   * given with {@code --model} must be one of them (or is used when the DGD does not say).
+   */
+  public static FrontendTarget discovered(DgdCandidate c, String modelOption) {
+    DgdView dgd = c.dgd();
+    java.util.Set<String> served = dgd.servedModels();
+    String model;
+    String source;
+    if (modelOption != null) {
+      if (!served.isEmpty() && !served.contains(modelOption)) {
+        throw dev.benchplan.error.BenchplanException.invalid("option --model: DynamoGraphDeployment "
+            + dgd.ref() + " serves " + String.join(", ", served) + ", not " + modelOption);
+      }
+      model = modelOption;
+      source = served.isEmpty() ? "--model (the DGD does not name its model)" : "--model, matching the DGD";
+    } else if (served.size() == 1) {
+      model = served.iterator().next();
+      source = "dgd:" + dgd.components().stream()
+          .filter(x -> x.models().contains(model)).map(DgdComponent::name).findFirst().orElse("?");
+    } else if (served.isEmpty()) {
+      String unresolved = dgd.components().stream().map(DgdComponent::unresolvedModel)
+          .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+      throw dev.benchplan.error.BenchplanException.invalid("cannot read the served model of"
+          + " DynamoGraphDeployment " + dgd.ref() + (unresolved == null
+              ? " (no --model or --served-model-name in its workers' command lines)"
+              : " (its model argument '" + unresolved + "' uses a variable it does not define)")
+          + "; name it with --model");
+    } else {
+      throw dev.benchplan.error.BenchplanException.invalid("DynamoGraphDeployment " + dgd.ref()
+          + " serves several models (" + String.join(", ", served) + "); name one with --model");
+    }
+    int workers = dgd.workerReplicas();
+    if (workers < 1) {
+      throw dev.benchplan.error.BenchplanException.runtime("DynamoGraphDeployment " + dgd.ref()
+          + " has no worker component with replicas: nothing to scale the load by");
+    }
+    FrontendMatch f = c.frontend();
+    return new FrontendTarget("discovered", dgd.namespace(), dgd.name(), dgd.uid(), dgd.apiVersion(),
+        f.service().name(), f.port(), f.matchedBy() + (f.ownedByDgd() ? "+owner" : ""),
+        model, source, workers, null);
+  }
+
+  /**
+   * The target the default deployment will be once ready: the operator's frontend Service
+   * {@code <dgd>-frontend} on port 8000 (checked against the real Service after readiness).
+   */
+  public static FrontendTarget planned(DefaultDeployment d, String nodeName, boolean modelGiven) {
+    String service = new DgdComponent(DefaultDeployment.FRONTEND, DgdComponent.Role.FRONTEND, 1, -1,
+        java.util.List.of(), null).serviceName(d.name());
+    return new FrontendTarget("deployed", d.namespace(), d.name(), null, d.apiVersion(), service, 8000,
+        "planned", d.model(), modelGiven ? "--model" : "default model", d.workers(), nodeName);
+  }
+
+  /** The in-cluster base URL of the frontend (no path). */
+  public String endpointUrl() {
+    return "http://" + service + "." + namespace + ".svc.cluster.local:" + port;
+  }
+}

@@ -1,0 +1,63 @@
+package dev.benchplan.validate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The cluster operations validate needs. The implementation ({@code dev.benchplan.kube.validate})
+ * talks to the API server; this interface keeps the orchestration free of Kubernetes client types.
+ * Every method throws {@link dev.benchplan.error.BenchplanException} (exit 3 for API errors).
+ */
+public interface ValidateCluster extends AutoCloseable {
+  /** The kube context and API server URL, for the record. */
+  String describe();
+
+  /**
+   * Which versions serve DGDs, through API discovery. Not installed (NotFound) -> empty versions;
+   * any other API error is thrown.
+   */
+  DgdApi dgdApi();
+
+  /** Every DGD in {@code namespace} (null: all namespaces) with its frontend Service, if any. */
+  List<DgdCandidate> discover(DgdApi api, String namespace);
+
+  /** The DGD document as the API server returns it now (for the record of what was measured). */
+  ObjectNode dgdDocument(DgdApi api, String namespace, String name);
+
+  /** The nodes with their GPU figures. */
+  List<GpuNode> gpuNodes();
+
+  /**
+   * Waits until no namespace of an earlier validate run is terminating (their pods may still hold
+   * GPUs); throws when one is still there after {@code bound}.
+   */
+  void awaitOldNamespacesGone(Duration bound, ProgressSink progress);
+
+  /**
+   * Creates the run's namespace (recorded in {@code ledger} first). If a namespace of that name is
+   * terminating, waits for it within {@code bound}; an active one is never reused.
+   */
+  void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink progress);
+
+  /** Creates the DGD (recorded in {@code ledger} first) and returns it as stored. */
+  DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger);
+
+  /**
+   * Waits until the DGD is {@code successful} and each named worker component reports ready
+   * replicas equal to the desired count, then until its frontend Service exists.
+   */
+  DgdCandidate awaitReady(
+      DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
+      Duration bound, ProgressSink progress);
+
+  /**
+   * Deletes the ledger's objects in reverse creation order, each only if it carries the run's
+   * label, tolerating NotFound, waiting for each to be gone within {@code boundEach}. Idempotent.
+   */
+  CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,158 @@
+package dev.benchplan.validate;
+
+import dev.benchplan.aiperf.export.MetricUnit;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Constraint;
+import dev.benchplan.gate.ConstraintReader;
+import dev.benchplan.gate.ConstraintSet;
+import java.math.BigDecimal;
+import dev.benchplan.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads the inference performance section of an AICR recipe overlay: a {@code RecipeMetadata}
+ * document's {@code spec.validation.performance}, or the seed's top-level
+ * {@code validation.performance}. Its own reading decides whether the check is listed; the
+ * constraint values are then read by the gate's reader, so validate and {@code run} agree. Bad
+ * content is invalid input (exit 2) naming the JSON pointer.
+ */
+public final class ValidationOverlay {
+  private ValidationOverlay() {}
+
+  /**
+   * Loads the performance request of the overlay at {@code path}: whether the check is listed
+   * (and constrained) decides run or skip; the constraints themselves are read by the gate's own
+   * reader ({@link ConstraintReader#fromOverlay}), exactly as {@code run} will read them, with
+   * thresholds in the canonical units (tokens/sec, ms).
+   */
+  public static PerformanceRequest load(Path path) {
+    Listing listed = readListing(path);
+    if (listed.skipReason() != null) {
+      return new PerformanceRequest(listed.source(), listed.checks(), List.of(), listed.skipReason());
+    }
+    ConstraintSet set = ConstraintReader.fromOverlay(path);
+    List<PerformanceConstraint> constraints = new ArrayList<>();
+    for (Constraint c : set.constraints()) {
+      if (c.name().equals(PerformanceConstraint.THROUGHPUT) || c.name().equals(PerformanceConstraint.TTFT_P99)) {
+        BigDecimal t = c.unit() == null ? c.threshold()
+            : c.unit().convert(c.threshold(), MetricUnit.canonical(c.unit().dimension()));
+        if (t.signum() <= 0) {
+          throw BenchplanException.invalid(c.origin() + "/value: " + c.name()
+              + " needs a positive threshold, got " + c.threshold().toPlainString());
+        }
+        constraints.add(new PerformanceConstraint(c.name(), c.operator().symbol(), t.doubleValue(),
+            PerformanceConstraint.DEFAULT_TOLERANCE));
+      }
+    }
+    if (constraints.isEmpty()) {
+      return new PerformanceRequest(listed.source(), listed.checks(), List.of(), path + ": no "
+          + PerformanceConstraint.THROUGHPUT + " or " + PerformanceConstraint.TTFT_P99
+          + " constraint: nothing to gate on");
+    }
+    return new PerformanceRequest(listed.source(), listed.checks(), constraints, null);
+  }
+
+  /** What the overlay lists: the checks, and why the check is skipped (null when it runs). */
+  record Listing(String source, List<String> checks, String skipReason) {}
+
+  private static Listing readListing(Path path) {
+    String text;
+    try {
+      text = Files.readString(path);
+    } catch (NoSuchFileException e) {
+      throw BenchplanException.invalid(path + ": recipe overlay not found");
+    } catch (IOException e) {
+      throw BenchplanException.invalid(path + ": cannot read the recipe overlay: " + e.getMessage());
+    }
+    JsonNode root;
+    try {
+      root = Json.YAML.readTree(text);
+    } catch (JacksonException e) {
+      throw BenchplanException.invalid(
+          path + ": not valid YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+    }
+    return read(root, path.toString());
+  }
+
+  /** Reads whether a parsed overlay asks for the check; {@code source} names it in messages. */
+  static Listing read(JsonNode root, String source) {
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      throw BenchplanException.invalid(source + ": empty recipe overlay");
+    }
+    if (!root.isObject()) {
+      throw BenchplanException.invalid(source + ": expected a mapping at the top level");
+    }
+    String base;
+    JsonNode validation;
+    if ("RecipeMetadata".equals(JsonFields.string(root.path("kind")))) {
+      base = "/spec/validation";
+      validation = root.path("spec").path("validation");
+    } else if (root.has("validation")) {
+      base = "/validation";
+      validation = root.path("validation");
+    } else {
+      base = "/spec/validation";
+      validation = root.path("spec").path("validation");
+    }
+    JsonNode perf = validation.path("performance");
+    if (perf.isMissingNode() || perf.isNull()) {
+      return new Listing(source, List.of(), source + " has no " + base + "/performance section: the"
+          + " inference performance check is not requested");
+    }
+    if (!perf.isObject()) {
+      throw BenchplanException.invalid(source + ": " + base + "/performance: expected a mapping");
+    }
+    List<String> checks = readChecks(perf.path("checks"), source, base + "/performance/checks");
+    boolean listed = checks.stream().anyMatch(PerformanceRequest.CHECK_NAMES::contains);
+    if (!listed) {
+      return new Listing(source, checks, source + ": " + base + "/performance/checks lists neither "
+          + String.join(" nor ", PerformanceRequest.CHECK_NAMES)
+          + (checks.isEmpty() ? "" : " (it lists " + String.join(", ", checks) + ")"));
+    }
+    if (!names(perf.path("constraints")).stream().anyMatch(n -> n.equals(PerformanceConstraint.THROUGHPUT)
+        || n.equals(PerformanceConstraint.TTFT_P99))) {
+      return new Listing(source, checks, source + ": " + base + "/performance/constraints has neither "
+          + PerformanceConstraint.THROUGHPUT + " nor " + PerformanceConstraint.TTFT_P99
+          + ": nothing to gate on");
+    }
+    return new Listing(source, checks, null);
+  }
+
+  /** The constraint names listed (structure and values are the gate reader's to check). */
+  private static List<String> names(JsonNode constraints) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode c : constraints.values()) {
+      String n = JsonFields.string(c.path("name"));
+      if (n != null) {
+        out.add(n.trim());
+      }
+    }
+    return out;
+  }
+
+  private static List<String> readChecks(JsonNode node, String source, String pointer) {
+    if (node.isMissingNode() || node.isNull()) {
+      return List.of();
+    }
+    if (!node.isArray()) {
+      throw BenchplanException.invalid(source + ": " + pointer + ": expected a list of check names");
+    }
+    List<String> checks = new ArrayList<>();
+    for (int i = 0; i < node.size(); i++) {
+      JsonNode c = node.get(i);
+      if (!c.isString() || c.asString().isBlank()) {
+        throw BenchplanException.invalid(
+            source + ": " + pointer + "/" + i + ": expected a check name (string)");
+      }
+      checks.add(c.asString().trim());
+    }
+    return checks;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.benchplan.kube.validate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.kubetest.FakeDynamoOperator;
+import dev.benchplan.kubetest.FakeKubelet;
+import dev.benchplan.kubetest.FakeNode;
+import dev.benchplan.kubetest.KubeTestContext;
+import dev.benchplan.kubetest.KubeTestEnv;
+import dev.benchplan.kubetest.PodScript;
+import dev.benchplan.validate.CreatedObjects;
+import dev.benchplan.validate.DgdApi;
+import dev.benchplan.validate.DgdView;
+import dev.benchplan.validate.ValidateResult;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A failure injected at each step of the auto-deploy path; after each, nothing validate created
+ * remains and the verdict names the step.
+ */
+@KubeTestEnv
+class ValidateFailuresIT {
+  static FakeKubelet kubelet;
+  static String tag;
+  static String role;
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void setUp(KubeTestContext kube) {
+    tag = kube.namespace();
+    kubelet = kube.startKubelet(KubeTestContext.Scope.ALL_NAMESPACES,
+        FakeNode.withGpus(tag + "-gpu", 2).withLabel("benchplan.dev/validate-it", tag));
+    kube.startOperator(KubeTestContext.Scope.ALL_NAMESPACES, FakeDynamoOperator.Mode.AUTO);
+    role = "benchplan-validate-it-" + tag;
+  }
+
+  @AfterAll
+  static void tearDown(KubeTestContext kube) {
+    kube.client().rbac().clusterRoleBindings().withName(role).delete();
+    kube.client().rbac().clusterRoles().withName(role).delete();
+  }
+
+  static Map<String, String> selector() {
+    return Map.of("benchplan.dev/validate-it", tag);
+  }
+
+  @Test
+  @DisplayName("namespace creation denied by RBAC: exit 3 at step namespace, nothing created")
+  void namespaceDenied(KubeTestContext kube) {
+    // everything validate reads, but no right to create namespaces
+    kube.client().rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(role)
+        .endMetadata()
+        .addNewRule().withApiGroups("").withResources("nodes", "pods", "namespaces", "services")
+        .withVerbs("get", "list", "watch").endRule()
+        .addNewRule().withApiGroups("nvidia.com").withResources("dynamographdeployments")
+        .withVerbs("get", "list", "watch").endRule()
+        .build()).create();
+    kube.client().rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+        .withName(role).endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
+        .withKind("ClusterRole").withName(role).endRoleRef().addNewSubject().withKind("User")
+        .withName("benchplan-user").withApiGroup("rbac.authorization.k8s.io").endSubject().build()).create();
+    KubernetesClient user = kube.userClient();
+    ValidateResult r = ValidateItSupport.service(user, new ValidateItSupport.RecordingRunner(), new StringWriter(),
+        c -> c).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir, ValidateItSupport.fast()));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("namespace");
+    assertThat(r.document().path("reason").asString()).contains("HTTP 403 Forbidden").contains("creating namespace");
+    ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+  }
+
+  @Test
+  @DisplayName("DGD rejected by the real CRD (422): exit 3 at step deploy; the namespace is deleted")
+  void dgdRejected(KubeTestContext kube) {
+    ValidateResult r = ValidateItSupport.service(kube.client(), new ValidateItSupport.RecordingRunner(),
+        new StringWriter(), c -> new ForwardingCluster(c) {
+          @Override
+          public DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
+            ((ObjectNode) manifest.get("spec")).put("backendFramework", "tensorflow"); // not in the CRD's enum
+            return super.createDgd(api, manifest, ledger);
+          }
+        }).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir, ValidateItSupport.fast()));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("deploy");
+    assertThat(r.document().path("reason").asString()).contains("HTTP 422").contains("backendFramework");
+    assertThat(r.document().path("cleanup").path("deleted").toString()).contains("Namespace");
+    ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+  }
+
+  @Test
+  @DisplayName("workers that never start: readiness times out (exit 3 at step readiness), DGD and namespace deleted")
+  void readinessTimeout(KubeTestContext kube) {
+    kubelet.when(FakeKubelet.namePrefix("benchplan-validate-vllmdecodeworker"), PodScript.stayPending());
+    try {
+      StringWriter err = new StringWriter();
+      ValidateResult r = ValidateItSupport.service(kube.client(), new ValidateItSupport.RecordingRunner(), err,
+          c -> c).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir,
+              ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4))));
+      assertThat(r.exitCode()).isEqualTo(3);
+      assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
+      assertThat(r.document().path("reason").asString()).contains("not ready after 4.0s").contains("0/2 ready");
+      assertThat(err.toString()).contains("validate [readiness]").contains("/ 4.0s");
+      assertThat(r.document().path("cleanup").path("deleted").toString())
+          .contains("DynamoGraphDeployment").contains("Namespace");
+      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+    } finally {
+      kubelet.when(FakeKubelet.namePrefix("benchplan-validate-vllmdecodeworker"), PodScript.runForever());
+    }
+  }
+
+  @Test
+  @DisplayName("no free GPU on the selected nodes: exit 3 at node-selection naming each node, nothing created")
+  void noFreeGpu(KubeTestContext kube) {
+    ValidateResult r = ValidateItSupport.service(kube.client(), new ValidateItSupport.RecordingRunner(),
+        new StringWriter(), c -> c).execute(ValidateItSupport.options(kube.namespace(), null,
+            Map.of("benchplan.dev/validate-it", "no-such-pool"), dir, ValidateItSupport.fast()));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("node-selection");
+    assertThat(r.document().path("reason").asString()).contains("matching --node-selector");
+    assertThat(r.document().path("cleanup").path("created")).isEmpty();
+  }
+
+}

@@ -1,0 +1,123 @@
+package dev.benchplan.validate;
+
+import dev.benchplan.error.BenchplanException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
+
+/** An in-memory cluster for orchestration tests: objects are names in a set. */
+final class FakeValidateCluster implements ValidateCluster {
+  DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
+  List<DgdCandidate> dgds = new ArrayList<>();
+  List<GpuNode> nodes = new ArrayList<>();
+  final Set<String> existing = new LinkedHashSet<>();
+  final List<String> deletionOrder = new ArrayList<>();
+  final List<String> calls = new ArrayList<>();
+  RuntimeException failReadiness;
+  RuntimeException failCreateNamespace;
+  boolean cleanupLeavesNamespace;
+  ObjectNode lastManifest;
+  boolean closed;
+
+  @Override
+  public String describe() {
+    return "fake cluster";
+  }
+
+  @Override
+  public DgdApi dgdApi() {
+    calls.add("dgdApi");
+    return api;
+  }
+
+  @Override
+  public List<DgdCandidate> discover(DgdApi a, String namespace) {
+    calls.add("discover " + namespace);
+    return dgds.stream().filter(c -> namespace == null || c.dgd().namespace().equals(namespace)).toList();
+  }
+
+  @Override
+  public ObjectNode dgdDocument(DgdApi a, String namespace, String name) {
+    calls.add("dgdDocument " + namespace + "/" + name);
+    ObjectNode doc = dev.benchplan.json.Json.JSON.createObjectNode();
+    doc.putObject("metadata").put("name", name).put("namespace", namespace);
+    return doc;
+  }
+
+  @Override
+  public List<GpuNode> gpuNodes() {
+    calls.add("gpuNodes");
+    return nodes;
+  }
+
+  @Override
+  public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
+    calls.add("awaitOld");
+  }
+
+  @Override
+  public void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink p) {
+    calls.add("createNamespace");
+    if (!ledger.record(new CreatedObject("v1", "Namespace", null, name, ValidateRun.RUN_LABEL, run.runId()))) {
+      throw BenchplanException.runtime("interrupted");
+    }
+    if (failCreateNamespace != null) {
+      throw failCreateNamespace;
+    }
+    existing.add("Namespace " + name);
+  }
+
+  @Override
+  public DgdView createDgd(DgdApi a, ObjectNode manifest, CreatedObjects ledger) {
+    lastManifest = manifest;
+    DgdView v = DgdView.of(manifest);
+    ledger.record(new CreatedObject(a.apiVersion(), DgdApi.KIND, v.namespace(), v.name(),
+        ValidateRun.RUN_LABEL, "x"));
+    existing.add(DgdApi.KIND + " " + v.namespace() + "/" + v.name());
+    return v;
+  }
+
+  @Override
+  public DgdCandidate awaitReady(DgdApi a, String namespace, String name, Map<String, Integer> desired,
+      Duration bound, ProgressSink progress) {
+    progress.update("state pending");
+    if (failReadiness != null) {
+      throw failReadiness;
+    }
+    DgdView v = DgdView.of(lastManifest);
+    ServiceInfo svc = new ServiceInfo(namespace, name + "-frontend", Map.of(), List.of(),
+        List.of(new ServiceInfo.Port("http", 8000)));
+    return new DgdCandidate(new DgdView(v.apiVersion(), namespace, name, "uid-new", "successful", v.components()),
+        new FrontendMatch(svc, 8000, "name", true), List.of());
+  }
+
+  @Override
+  public CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress) {
+    List<String> deleted = new ArrayList<>();
+    List<String> gone = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    for (CreatedObject o : ledger.closeForCleanup()) {
+      String key = o.describe();
+      if (cleanupLeavesNamespace && o.kind().equals("Namespace")) {
+        problems.add(key + " still present after 1s");
+        continue;
+      }
+      if (existing.remove(key)) {
+        deleted.add(key);
+        deletionOrder.add(key);
+      } else {
+        gone.add(key);
+      }
+    }
+    return new CleanupReport(deleted, gone, List.of(), problems);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+}

@@ -1,0 +1,342 @@
+package dev.benchplan.validate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+class ValidateServiceTest {
+  @TempDir Path dir;
+  final FakeValidateCluster cluster = new FakeValidateCluster();
+  final StringWriter errText = new StringWriter();
+  final List<Runnable> hooks = new ArrayList<>();
+  final List<ScriptedRunner> runners = new ArrayList<>();
+
+  ValidateService service(BenchmarkRunner runner) {
+    ValidateService.AbortHooks h = new ValidateService.AbortHooks() {
+      @Override
+      public Object add(Runnable r) {
+        hooks.add(r);
+        return r;
+      }
+
+      @Override
+      public void remove(Object handle) {
+        hooks.remove(handle);
+      }
+    };
+    return new ValidateService(o -> cluster, runner, Clock.systemUTC(), new PrintWriter(errText, true), h, "test");
+  }
+
+  ValidateOptions options(Path recipe, String dgd, boolean keep) {
+    return new ValidateOptions(null, recipe, dgd, null, null, Map.of(), 16, 128, 128, keep, dir.resolve("report"),
+        "0.4.0", null, null, null, ValidateTimeouts.defaults());
+  }
+
+  ScriptedRunner gate(double throughput, double ttft) {
+    ScriptedRunner r = ScriptedRunner.gate(cluster, throughput, ttft);
+    runners.add(r);
+    return r;
+  }
+
+  BenchmarkRunner.BenchmarkRequest seen() {
+    return runners.get(runners.size() - 1).request.get();
+  }
+
+  static DgdCandidate existing(String ns, String name, int workers) {
+    DgdView v = new DgdView("nvidia.com/v1alpha1", ns, name, "uid-" + name, "successful",
+        List.of(new DgdComponent("Frontend", DgdComponent.Role.FRONTEND, 1, 1, List.of(), null),
+            new DgdComponent("VllmDecodeWorker", DgdComponent.Role.WORKER, workers, workers,
+                List.of("Qwen/Qwen3-0.6B"), null)));
+    return new DgdCandidate(v, new FrontendMatch(new ServiceInfo(ns, name + "-frontend", Map.of(), List.of(),
+        List.of(new ServiceInfo.Port("http", 8000))), 8000, "name", true), List.of());
+  }
+
+  @Test
+  @DisplayName("an existing DGD passes: exit 0, verdict/CTRF/JUnit written, the DGD never touched, the Job cleaned")
+  void passOnExisting() throws Exception {
+    cluster.dgds.add(existing("team-a", "vllm-agg", 2));
+    cluster.existing.add("DynamoGraphDeployment team-a/vllm-agg");
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.verdict()).isEqualTo("pass");
+    assertThat(seen().shape().concurrency()).isEqualTo(32);
+    assertThat(seen().target().endpointUrl()).isEqualTo("http://vllm-agg-frontend.team-a.svc.cluster.local:8000");
+    assertThat(cluster.existing).containsExactly("DynamoGraphDeployment team-a/vllm-agg");
+    assertThat(cluster.deletionOrder).containsExactly("Job team-a/bp-job", "ConfigMap team-a/bp-cm");
+    assertThat(cluster.closed).isTrue();
+    assertThat(hooks).isEmpty();
+
+    JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
+    assertThat(verdict.path("target").path("origin").asString()).isEqualTo("discovered");
+    assertThat(verdict.path("target").path("model").asString()).isEqualTo("Qwen/Qwen3-0.6B");
+    assertThat(verdict.path("target").path("model_source").asString()).isEqualTo("dgd:VllmDecodeWorker");
+    assertThat(verdict.path("constraints").get(0).path("measured").asDouble()).isEqualTo(6000.0);
+    JsonNode ctrf = Json.JSON.readTree(Files.readString(dir.resolve("report/ctrf-report.json")));
+    assertThat(ctrf.path("results").path("tests")).hasSize(1);
+    JsonNode test = ctrf.path("results").path("tests").get(0);
+    assertThat(test.path("name").asString()).isEqualTo("inference-perf");
+    assertThat(test.path("status").asString()).isEqualTo("passed");
+    assertThat(test.path("message").asString()).contains("output token throughput 6000 tokens/sec")
+        .contains("TTFT p99 150 ms").contains("team-a/vllm-agg");
+    assertThat(ctrf.path("results").path("summary").path("passed").asInt()).isEqualTo(1);
+    var junit = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(dir.resolve("report/junit.xml").toFile());
+    assertThat(junit.getElementsByTagName("testcase").item(0).getAttributes().getNamedItem("name").getNodeValue())
+        .isEqualTo("inference-perf");
+    assertThat(junit.getElementsByTagName("failure").getLength()).isZero();
+    assertThat(errText.toString()).contains("validate [discovery]").contains("validate [cleanup]");
+  }
+
+  @Test
+  @DisplayName("throughput under 0.9 x threshold fails: exit 1, CTRF failed, JUnit <failure>")
+  void fail() throws Exception {
+    cluster.dgds.add(existing("team-a", "vllm-agg", 1));
+    ValidateResult r = service(gate(4499, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(Files.readString(dir.resolve("report/junit.xml"))).contains("<failure");
+    assertThat(Files.readString(dir.resolve("report/ctrf-report.json"))).contains("\"status\" : \"failed\"");
+  }
+
+  @Test
+  @DisplayName("an overlay that does not list the check skips without contacting the cluster")
+  void skipUnlisted() throws Exception {
+    Path overlay = dir.resolve("o.yaml");
+    Files.writeString(overlay, "validation: {performance: {checks: [nccl-all-reduce-bw]}}");
+    ValidateService s = new ValidateService(o -> {
+      throw new AssertionError("must not connect");
+    }, gate(1, 1), Clock.systemUTC(), new PrintWriter(errText), ValidateService.AbortHooks.jvm(), "t");
+    ValidateResult r = s.execute(options(overlay, null, false));
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.verdict()).isEqualTo("skip");
+    JsonNode ctrf = Json.JSON.readTree(Files.readString(dir.resolve("report/ctrf-report.json")));
+    assertThat(ctrf.path("results").path("summary").path("skipped").asInt()).isEqualTo(1);
+    assertThat(ctrf.path("results").path("tests").get(0).path("message").asString()).contains("nccl-all-reduce-bw");
+  }
+
+  @Test
+  @DisplayName("no DGD CRD: skip, exit 0, nothing looked up beyond discovery")
+  void skipNoCrd() {
+    cluster.api = new DgdApi("nvidia.com", List.of());
+    ValidateResult r = service(gate(1, 1)).execute(options(null, null, false));
+    assertThat(r.verdict()).isEqualTo("skip");
+    assertThat(r.document().path("reason").asString()).contains("not installed");
+    assertThat(cluster.calls).containsExactly("dgdApi");
+  }
+
+  @Test
+  @DisplayName("two DGDs: exit 2 listing both, nothing written; --dgd picks one")
+  void ambiguous() {
+    cluster.dgds.add(existing("a", "x", 1));
+    cluster.dgds.add(existing("b", "y", 1));
+    ValidateResult r = service(gate(6000, 100)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.verdict()).isEqualTo("invalid");
+    assertThat(r.document().path("candidates")).hasSize(2);
+    assertThat(errText.toString()).contains("a/x/x-frontend:8000/Qwen/Qwen3-0.6B").contains("b/y/y-frontend:8000");
+    assertThat(dir.resolve("report")).doesNotExist();
+
+    ValidateResult picked = service(gate(6000, 100)).execute(options(null, "b/y", false));
+    assertThat(picked.exitCode()).isZero();
+    assertThat(picked.document().path("target").path("dgd").asString()).isEqualTo("y");
+  }
+
+  @Test
+  @DisplayName("bad --dgd is invalid input: exit 2, nothing written")
+  void badDgd() {
+    cluster.dgds.add(existing("a", "x", 1));
+    assertThatThrownBy(() -> service(gate(1, 1)).execute(options(null, "nope", false)))
+        .isInstanceOf(BenchplanException.class).hasMessageContaining("no DynamoGraphDeployment nope");
+    assertThat(dir.resolve("report")).doesNotExist();
+  }
+
+  @Test
+  @DisplayName("auto-deploy on a node with 4 free GPUs: 4 workers, concurrency 64, 200 requests; cleanup in reverse")
+  void autoDeploy() throws Exception {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of("kubernetes.io/hostname", "gpu-a"), 4, 0, false, true,
+        List.of(new NodeTaint("nvidia.com/gpu", null, "NoSchedule"))));
+    cluster.nodes.add(new GpuNode("gpu-b", Map.of(), 8, 6, false, true, List.of()));
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isZero();
+    BenchmarkRunner.BenchmarkRequest req = seen();
+    assertThat(req.target().origin()).isEqualTo("deployed");
+    assertThat(req.target().workers()).isEqualTo(4);
+    assertThat(req.shape().concurrency()).isEqualTo(64);
+    assertThat(req.shape().requestCount()).isEqualTo(200);
+    assertThat(req.target().namespace()).matches("benchplan-validate-[0-9a-f]{8}");
+    assertThat(cluster.lastManifest.path("spec").path("services").path("VllmDecodeWorker").path("replicas").asInt())
+        .isEqualTo(4);
+    String ns = req.target().namespace();
+    assertThat(cluster.deletionOrder).containsExactly("Job " + ns + "/bp-job", "ConfigMap " + ns + "/bp-cm",
+        "DynamoGraphDeployment " + ns + "/benchplan-validate", "Namespace " + ns);
+    assertThat(cluster.existing).isEmpty();
+    assertThat(r.document().path("deployment").path("node").asString()).isEqualTo("gpu-a");
+    assertThat(r.document().path("cleanup").path("deleted")).hasSize(4);
+  }
+
+  @Test
+  @DisplayName("plan and render come before anything is created: a plan failure leaves the cluster untouched")
+  void planFirst() throws Exception {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 4, 0, false, true, List.of()));
+    ValidateResult ok = service(gate(6000, 150)).execute(options(null, null, false));
+    List<String> order = new ArrayList<>();
+    ok.document().path("steps").forEach(st -> order.add(st.path("step").asString()));
+    assertThat(order).containsSubsequence("node-selection", "plan", "render", "namespace", "deploy", "readiness",
+        "run", "cleanup");
+
+    cluster.calls.clear();
+    ScriptedRunner failing = gate(6000, 150);
+    failing.failPlan = BenchplanException.runtime("AIPerf index unreachable");
+    ValidateResult r = service(failing).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("plan");
+    assertThat(r.document().path("cleanup").path("created")).isEmpty();
+    assertThat(cluster.calls).doesNotContain("createNamespace");
+
+    ScriptedRunner blocked = gate(6000, 150);
+    blocked.failPlan = BenchplanException.invalid("blocker AIPERF_VERSION_UNRESOLVED");
+    assertThatThrownBy(() -> service(blocked).execute(options(null, null, false)))
+        .hasMessageContaining("AIPERF_VERSION_UNRESOLVED");
+  }
+
+  @Test
+  @DisplayName("a readiness timeout: exit 3, failed_step readiness, the DGD and namespace deleted")
+  void readinessFails() throws Exception {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
+    cluster.failReadiness = BenchplanException.runtime("DGD x not ready after 10m0s: state pending");
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
+    assertThat(r.document().path("reason").asString()).contains("not ready after 10m0s");
+    assertThat(cluster.existing).isEmpty();
+    assertThat(cluster.deletionOrder).hasSize(2);
+    assertThat(Files.readString(dir.resolve("report/junit.xml"))).contains("<error type=\"readiness\"");
+  }
+
+  @Test
+  @DisplayName("namespace creation denied: failed_step namespace, nothing left")
+  void namespaceDenied() {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
+    cluster.failCreateNamespace = BenchplanException.runtime("creating namespace x failed: HTTP 403 Forbidden");
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("namespace");
+    assertThat(r.document().path("cleanup").path("already_gone")).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("no free GPU: exit 3 at node-selection with the reason, nothing created")
+  void noGpu() {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 2, false, true, List.of()));
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("node-selection");
+    assertThat(r.document().path("reason").asString()).contains("gpu-a: 2 allocatable, 2 requested, 0 free");
+  }
+
+  @Test
+  @DisplayName("a runner failure names its step; cleanup still runs")
+  void runnerFails() {
+    cluster.dgds.add(existing("a", "x", 1));
+    ScriptedRunner failing = new ScriptedRunner(cluster, req ->
+        new BenchmarkOutcome("error", "Job a/bp-job failed: pod exited 1", ValidateStep.RUN, List.of(), null, null,
+            null));
+    ValidateResult r = service(failing).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("run");
+    assertThat(cluster.existing).isEmpty();
+  }
+
+  @Test
+  @DisplayName("--keep leaves everything and lists it")
+  void keep() {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 1, 0, false, true, List.of()));
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, true));
+    assertThat(r.exitCode()).isZero();
+    assertThat(cluster.existing).hasSize(4);
+    assertThat(r.document().path("cleanup").path("kept").asBoolean()).isTrue();
+    assertThat(r.document().path("cleanup").path("created")).hasSize(4);
+  }
+
+  @Test
+  @DisplayName("a cleanup that cannot finish turns a pass into an error at step cleanup")
+  void cleanupIncomplete() {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 1, 0, false, true, List.of()));
+    cluster.cleanupLeavesNamespace = true;
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("cleanup");
+    assertThat(r.document().path("reason").asString()).contains("after a pass verdict").contains("still present");
+  }
+
+  @Test
+  @DisplayName("Ctrl-C during the run: the hook cleans up and records an error naming the step")
+  void interrupted() throws Exception {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 1, 0, false, true, List.of()));
+    CountDownLatch inRun = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ScriptedRunner blocking = new ScriptedRunner(cluster, req -> {
+      inRun.countDown();
+      try {
+        release.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      throw BenchplanException.runtime("watch closed");
+    });
+    ValidateService s = service(blocking);
+    AtomicReference<ValidateResult> result = new AtomicReference<>();
+    Thread main = new Thread(() -> result.set(s.execute(options(null, null, false))));
+    main.start();
+    assertThat(inRun.await(10, TimeUnit.SECONDS)).isTrue();
+    hooks.get(0).run(); // what the JVM does on SIGINT
+    assertThat(cluster.existing).isEmpty();
+    JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
+    assertThat(verdict.path("verdict").asString()).isEqualTo("error");
+    assertThat(verdict.path("reason").asString()).contains("interrupted").contains("during step run");
+    release.countDown();
+    main.join(10_000);
+    assertThat(result.get().document().path("reason").asString()).contains("interrupted");
+  }
+
+  @Test
+  @DisplayName("the ledger refuses creations once cleanup began (a creation racing Ctrl-C undoes itself)")
+  void ledgerClosed() {
+    CreatedObjects l = new CreatedObjects();
+    assertThat(l.record(new CreatedObject("v1", "Namespace", null, "a", "k", "v"))).isTrue();
+    assertThat(l.closeForCleanup()).hasSize(1);
+    assertThat(l.record(new CreatedObject("v1", "ConfigMap", "a", "b", "k", "v"))).isFalse();
+    assertThat(l.closeForCleanup()).extracting(CreatedObject::kind).containsExactly("ConfigMap", "Namespace");
+  }
+
+  @Test
+  @DisplayName("progress lines carry elapsed time against the phase's bound")
+  void progressLines() {
+    StringWriter w = new StringWriter();
+    PhaseProgress p = new PhaseProgress(new PrintWriter(w), Clock.systemUTC());
+    p.start(ValidateStep.READINESS, Duration.ofMinutes(10), "waiting");
+    p.update("state pending, VllmDecodeWorker 0/4 ready");
+    p.update("state pending, VllmDecodeWorker 0/4 ready"); // unchanged: not repeated
+    p.end("ready");
+    assertThat(w.toString().lines()).hasSize(3)
+        .allMatch(l -> l.matches("validate \\[readiness] \\d+ms / 10m0s: .*"));
+  }
+}

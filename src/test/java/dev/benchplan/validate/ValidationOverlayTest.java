@@ -1,0 +1,186 @@
+package dev.benchplan.validate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.testing.SharedData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ValidationOverlayTest {
+  @TempDir Path dir;
+
+  private Path write(String yaml) throws IOException {
+    Path p = dir.resolve("overlay.yaml");
+    Files.writeString(p, yaml);
+    return p;
+  }
+
+  @Test
+  @DisplayName("AICR's real RecipeMetadata overlay: inference-perf listed, >= 5000 tok/s and <= 200 ms at 10%")
+  void realAicrOverlay() {
+    Path overlay = SharedData.require("aicr/pr641/recipes/overlays/h100-eks-ubuntu-inference-dynamo.yaml");
+    PerformanceRequest r = ValidationOverlay.load(overlay);
+    assertThat(r.runs()).isTrue();
+    assertThat(r.checks()).containsExactly("inference-perf");
+    assertThat(r.constraints()).extracting(PerformanceConstraint::name, PerformanceConstraint::operator,
+            PerformanceConstraint::threshold)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("inference-throughput", ">=", 5000.0),
+            org.assertj.core.groups.Tuple.tuple("inference-ttft-p99", "<=", 200.0));
+    assertThat(r.constraints().get(0).effectiveThreshold()).isEqualTo(4500.0);
+    assertThat(r.constraints().get(1).effectiveThreshold()).isEqualTo(220.0);
+  }
+
+  @Test
+  @DisplayName("the seed's top-level validation.performance with check inference-throughput runs")
+  void seedForm() throws IOException {
+    PerformanceRequest r = ValidationOverlay.load(write("""
+        validation:
+          performance:
+            checks:
+              - inference-throughput
+            constraints:
+              - name: inference-throughput
+                value: ">= 5000"
+              - name: inference-ttft-p99
+                value: "<= 200"
+        """));
+    assertThat(r.runs()).isTrue();
+    assertThat(r.constraints()).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("a check that is not listed skips, naming what is listed")
+  void notListed() throws IOException {
+    PerformanceRequest r = ValidationOverlay.load(write("""
+        kind: RecipeMetadata
+        spec:
+          validation:
+            performance:
+              checks: [nccl-all-reduce-bw]
+              constraints:
+                - {name: inference-throughput, value: ">= 5000"}
+        """));
+    assertThat(r.runs()).isFalse();
+    assertThat(r.skipReason()).contains("/spec/validation/performance/checks").contains("nccl-all-reduce-bw");
+  }
+
+  @Test
+  @DisplayName("listed without any inference constraint skips (other checks' constraints are ignored)")
+  void noConstraint() throws IOException {
+    PerformanceRequest r = ValidationOverlay.load(write("""
+        validation:
+          performance:
+            checks: [inference-perf]
+            constraints:
+              - {name: nccl-all-reduce-bw, value: ">= 100"}
+        """));
+    assertThat(r.runs()).isFalse();
+    assertThat(r.skipReason()).contains("nothing to gate on");
+  }
+
+  @Test
+  @DisplayName("one constraint is enough to run")
+  void oneConstraint() throws IOException {
+    PerformanceRequest r = ValidationOverlay.load(write("""
+        validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: "<=250.5"}]}}
+        """));
+    assertThat(r.runs()).isTrue();
+    assertThat(r.constraints()).singleElement().extracting(PerformanceConstraint::threshold).isEqualTo(250.5);
+  }
+
+  @Test
+  @DisplayName("no performance section: skip")
+  void noSection() throws IOException {
+    PerformanceRequest r = ValidationOverlay.load(write("""
+        kind: RecipeMetadata
+        spec:
+          validation:
+            deployment: {checks: [operator-health]}
+        """));
+    assertThat(r.runs()).isFalse();
+    assertThat(r.skipReason()).contains("no /spec/validation/performance section");
+  }
+
+  @Test
+  @DisplayName("throughput written with <= is invalid, naming the JSON pointer")
+  void wrongOperatorThroughput() throws IOException {
+    Path p = write("""
+        validation:
+          performance:
+            checks: [inference-perf]
+            constraints:
+              - {name: inference-ttft-p99, value: "<= 200"}
+              - {name: inference-throughput, value: "<= 5000"}
+        """);
+    assertThatThrownBy(() -> ValidationOverlay.load(p))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("/validation/performance/constraints/1")
+        .hasMessageContaining("inference-throughput takes only >=")
+        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("TTFT written with >= or without an operator is invalid")
+  void wrongOperatorTtft() throws IOException {
+    Path p1 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \">= 200\"}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p1)).hasMessageContaining("takes only <=");
+    Path p2 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"200\"}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p2))
+        .hasMessageContaining("/constraints/0/value: cannot parse '200': expected an operator and a number");
+  }
+
+  @Test
+  @DisplayName("values are read by the gate's own reader: a unit is converted to the canonical one (0.2 s -> 200 ms)")
+  void unitsThroughTheGateReader() throws IOException {
+    PerformanceRequest r = ValidationOverlay.load(write(
+        "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"<= 0.2 s\"}]}}"));
+    assertThat(r.constraints()).singleElement().satisfies(c -> {
+      assertThat(c.threshold()).isEqualTo(200.0);
+      assertThat(c.unit()).isEqualTo("ms");
+    });
+  }
+
+  @Test
+  @DisplayName("a number instead of a string, garbage, zero, duplicates: invalid with pointer")
+  void badValues() throws IOException {
+    Path p1 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: 5000}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p1))
+        .hasMessageContaining("/validation/performance/constraints/0/value: expected an expression such as");
+    Path p2 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= lots\"}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p2)).hasMessageContaining("operator and a number");
+    Path p3 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 0\"}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p3)).hasMessageContaining("positive threshold");
+    Path p4 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1\"}, {name: inference-throughput, value: \">= 2\"}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p4)).hasMessageContaining("/constraints/1/name: constraint 'inference-throughput' is listed twice");
+    Path p5 = write("validation: {performance: {checks: inference-perf}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p5)).hasMessageContaining("/validation/performance/checks: expected a list");
+  }
+
+  @Test
+  @DisplayName("missing file and broken YAML: exit 2 naming the file")
+  void unreadable() throws IOException {
+    Path missing = dir.resolve("nope.yaml");
+    assertThatThrownBy(() -> ValidationOverlay.load(missing))
+        .hasMessageContaining(missing.toString()).hasMessageContaining("not found");
+    Path broken = write("validation: [unclosed");
+    assertThatThrownBy(() -> ValidationOverlay.load(broken))
+        .hasMessageContaining(broken.toString()).hasMessageContaining("not valid YAML")
+        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("defaults: >= 5000 tok/s and TTFT p99 <= 200 ms, 10% tolerance")
+  void defaults() {
+    PerformanceRequest r = PerformanceRequest.defaults();
+    assertThat(r.runs()).isTrue();
+    assertThat(r.constraints()).extracting(PerformanceConstraint::effectiveThreshold)
+        .containsExactly(4500.0, 220.0);
+  }
+}
