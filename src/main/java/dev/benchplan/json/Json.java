@@ -17,12 +17,16 @@ public final class Json {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
-  /** YAML: block style, no document start marker, minimal quotes. */
+  /**
+   * YAML: block style, no document start marker, minimal quotes — but strings that look like
+   * numbers stay quoted, so "600" reads back as a string (Kubernetes env values, labels).
+   */
   public static final YAMLMapper YAML =
       YAMLMapper.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
           .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+          .enable(YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
           .build();
 
   private Json() {}

@@ -11,7 +11,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
-import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
 /**
  * Writes and reads multi-document YAML from Jackson trees. Strings that look like numbers are
@@ -20,8 +19,7 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  */
 public final class YamlDocuments {
   /** The shared YAML mapper with numeric-looking strings always quoted. */
-  public static final YAMLMapper MAPPER =
-      Json.YAML.rebuild().enable(YAMLWriteFeature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS).build();
+  public static final YAMLMapper MAPPER = Json.YAML;
 
   private YamlDocuments() {}
 
