@@ -66,31 +66,47 @@ print("benchplan: trace %s matches the plan (SHA-256 %s)" % (path, expected), fi
   fi
 fi
 
-# Bounded wait: the frontend answers /health before workers are ready, so wait until
-# /v1/models lists the served model, at most BENCHPLAN_MODEL_WAIT_SECONDS.
+# Bounded wait: the frontend answers /health (and may list the model) before workers are ready,
+# so wait until /v1/models lists the served model AND one real chat completion succeeds, all
+# within BENCHPLAN_MODEL_WAIT_SECONDS.
 if ! "$py" -c '
 import json, os, sys, time, urllib.request
-url = os.environ["BENCHPLAN_ENDPOINT"] + "/v1/models"
+base = os.environ["BENCHPLAN_ENDPOINT"]
+url = base + "/v1/models"
+chat = base + "/v1/chat/completions"
 model = os.environ["BENCHPLAN_MODEL"]
 limit = int(os.environ["BENCHPLAN_MODEL_WAIT_SECONDS"])
 poll = float(os.environ.get("BENCHPLAN_MODEL_POLL_SECONDS", "5"))
 deadline = time.monotonic() + limit
 # direct, like AIPerf itself: an HTTP proxy from the environment must not answer for the frontend
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+body = json.dumps({"model": model, "messages": [{"role": "user", "content": "Say OK."}],
+                   "max_tokens": 1, "stream": False}).encode()
+listed = False
 while True:
     try:
-        with opener.open(url, timeout=min(10, limit)) as response:
-            ids = [m.get("id") for m in json.load(response).get("data", [])]
-        if model in ids:
+        if not listed:
+            with opener.open(url, timeout=min(10, limit)) as response:
+                ids = [m.get("id") for m in json.load(response).get("data", [])]
+            if model not in ids:
+                raise LookupError("listed: %r" % (ids,))
+            listed = True
             print("benchplan: %s lists %r" % (url, model), file=sys.stderr)
-            sys.exit(0)
-        seen = "listed: %r" % (ids,)
+        request = urllib.request.Request(chat, data=body, headers={"Content-Type": "application/json"})
+        with opener.open(request, timeout=min(30, limit)) as response:
+            choices = json.load(response).get("choices") or []
+        if not choices:
+            raise ValueError("a chat completion without choices")
+        print("benchplan: %s answered a chat completion for %r" % (chat, model), file=sys.stderr)
+        sys.exit(0)
     except Exception as e:
         seen = "%s: %s" % (type(e).__name__, e)
     if time.monotonic() >= deadline:
-        print("benchplan: %s did not list %r within %d s (%s)" % (url, model, limit, seen), file=sys.stderr)
+        what = "answer a chat completion for" if listed else "list"
+        where = chat if listed else url
+        print("benchplan: %s did not %s %r within %d s (%s)" % (where, what, model, limit, seen), file=sys.stderr)
         sys.exit(1)
-    print("benchplan: waiting for %r at %s (%s)" % (model, url, seen), file=sys.stderr)
+    print("benchplan: waiting for %r at %s (%s)" % (model, chat if listed else url, seen), file=sys.stderr)
     time.sleep(min(poll, max(0.1, deadline - time.monotonic())))
 '; then
   preflight_failed model-not-listed 124

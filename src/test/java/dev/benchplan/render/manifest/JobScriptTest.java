@@ -36,6 +36,8 @@ class JobScriptTest {
   HttpServer server;
   AtomicInteger polls = new AtomicInteger();
   volatile int listAfterPolls;
+  AtomicInteger chats = new AtomicInteger();
+  volatile int answerAfterChats;
   Path artifacts;
   Path bin;
 
@@ -50,6 +52,19 @@ class JobScriptTest {
       String ids = n > listAfterPolls ? "{\"id\": \"" + MODEL + "\"}" : "{\"id\": \"other/model\"}";
       byte[] body = ("{\"object\": \"list\", \"data\": [" + ids + "]}").getBytes(StandardCharsets.UTF_8);
       ex.sendResponseHeaders(200, body.length);
+      try (OutputStream os = ex.getResponseBody()) {
+        os.write(body);
+      }
+    });
+    server.createContext("/v1/chat/completions", ex -> {
+      String request = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      boolean ready = chats.incrementAndGet() > answerAfterChats
+          && "POST".equals(ex.getRequestMethod()) && request.contains("\"" + MODEL + "\"");
+      byte[] body = (ready
+              ? "{\"choices\": [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": \"OK\"}}]}"
+              : "{\"error\": \"no workers yet\"}")
+          .getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(ready ? 200 : 503, body.length);
       try (OutputStream os = ex.getResponseBody()) {
         os.write(body);
       }
@@ -145,6 +160,26 @@ class JobScriptTest {
     assertThat(Files.exists(tmp.resolve("args.txt"))).isFalse();
     assertThat(o.out()).isEqualTo("==== benchplan:preflight-failed:model-not-listed ====\n==== benchplan:aiperf-exit:124 ====\n");
     assertThat(o.err()).contains("did not list 'Qwen/Qwen3-0.6B' within 2 s", "other/model");
+  }
+
+  @Test
+  @DisplayName("a listed model is not enough: the wait lasts until a real chat completion succeeds")
+  void waitsForChatCompletion() throws Exception {
+    answerAfterChats = 3;
+    Outcome o = run(Map.of());
+    assertThat(o.exit()).as(o.err()).isZero();
+    assertThat(chats.get()).isEqualTo(4);
+    assertThat(o.err()).contains("answered a chat completion for 'Qwen/Qwen3-0.6B'", "HTTPError");
+  }
+
+  @Test
+  @DisplayName("a frontend that lists the model but never completes a chat fails within the bound, without aiperf")
+  void chatNeverAnswers() throws Exception {
+    answerAfterChats = Integer.MAX_VALUE;
+    Outcome o = run(Map.of("BENCHPLAN_MODEL_WAIT_SECONDS", "2"));
+    assertThat(o.exit()).isEqualTo(JobScript.EXIT_MODEL_NOT_LISTED);
+    assertThat(Files.exists(tmp.resolve("args.txt"))).isFalse();
+    assertThat(o.err()).contains("did not answer a chat completion for 'Qwen/Qwen3-0.6B' within 2 s");
   }
 
   @Test
