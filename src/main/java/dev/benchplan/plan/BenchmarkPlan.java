@@ -1,7 +1,7 @@
 package dev.benchplan.plan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.benchplan.plan.rules.Decision;
+import dev.benchplan.rules.Decision;
 import dev.benchplan.workload.GpuAllocation;
 import java.math.BigDecimal;
 import java.util.List;

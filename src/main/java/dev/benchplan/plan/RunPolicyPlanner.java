@@ -1,8 +1,8 @@
 package dev.benchplan.plan;
 
-import dev.benchplan.plan.rules.BlockerCode;
-import dev.benchplan.plan.rules.RuleFile;
-import dev.benchplan.plan.rules.RuleLog;
+import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.RuleFile;
+import dev.benchplan.rules.RuleLog;
 import java.util.Optional;
 
 /**

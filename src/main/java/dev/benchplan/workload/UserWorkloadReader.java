@@ -1,8 +1,8 @@
 package dev.benchplan.workload;
 
 import dev.benchplan.json.SchemaValidator;
-import dev.benchplan.plan.rules.BlockerCode;
-import dev.benchplan.plan.rules.RuleLog;
+import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.RuleLog;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.plan.rules.PlanBlockedException;
+import dev.benchplan.rules.PlanBlockedException;
 import dev.benchplan.testing.SharedData;
 import dev.benchplan.workload.ScannerTraceInspector;
 import java.io.IOException;

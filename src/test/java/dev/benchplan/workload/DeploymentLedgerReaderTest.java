@@ -3,8 +3,8 @@ package dev.benchplan.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.Sha256;
-import dev.benchplan.plan.rules.Blocker;
-import dev.benchplan.plan.rules.RuleLog;
+import dev.benchplan.rules.Blocker;
+import dev.benchplan.rules.RuleLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

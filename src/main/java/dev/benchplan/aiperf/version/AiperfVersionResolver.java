@@ -2,9 +2,9 @@ package dev.benchplan.aiperf.version;
 
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.plan.rules.BlockerCode;
-import dev.benchplan.plan.rules.RuleFile;
-import dev.benchplan.plan.rules.RuleLog;
+import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.RuleFile;
+import dev.benchplan.rules.RuleLog;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.plan.rules.Blocker;
-import dev.benchplan.plan.rules.RuleLog;
+import dev.benchplan.rules.Blocker;
+import dev.benchplan.rules.RuleLog;
 import dev.benchplan.testing.SharedData;
 import java.io.IOException;
 import java.io.OutputStream;

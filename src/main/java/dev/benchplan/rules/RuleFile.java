@@ -1,4 +1,4 @@
-package dev.benchplan.plan.rules;
+package dev.benchplan.rules;
 
 /**
  * The project's rule files, relative to {@code agent-docs/rules/}. Every decision and every blocker

@@ -1,4 +1,4 @@
-package dev.benchplan.plan.rules;
+package dev.benchplan.rules;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;

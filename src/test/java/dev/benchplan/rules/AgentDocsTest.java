@@ -1,4 +1,4 @@
-package dev.benchplan.plan.rules;
+package dev.benchplan.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

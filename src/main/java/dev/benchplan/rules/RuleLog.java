@@ -1,4 +1,4 @@
-package dev.benchplan.plan.rules;
+package dev.benchplan.rules;
 
 import java.util.ArrayList;
 import java.util.Collections;

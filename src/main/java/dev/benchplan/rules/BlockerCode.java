@@ -1,4 +1,4 @@
-package dev.benchplan.plan.rules;
+package dev.benchplan.rules;
 
 /**
  * Every blocker {@code benchplan plan} can raise, with the rule file it enforces. Each rule file

@@ -1,7 +1,0 @@
-/**
- * The vocabulary of planning rules: the rule files under {@code agent-docs/rules/} ({@link
- * dev.benchplan.plan.rules.RuleFile}), a violated rule ({@link dev.benchplan.plan.rules.Blocker}), a
- * decision taken under a rule ({@link dev.benchplan.plan.rules.Decision}), and the log that collects
- * them while a plan is built ({@link dev.benchplan.plan.rules.RuleLog}).
- */
-package dev.benchplan.plan.rules;
