@@ -1,5 +1,6 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.validate.AiperfBenchmarkRunner;
 import dev.benchplan.validate.ValidateService;
 import java.io.PrintWriter;
 import java.time.Clock;

@@ -11,6 +11,7 @@ import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.testing.SharedData;
+import dev.benchplan.validate.AiperfBenchmarkRunner;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateResult;

@@ -1,4 +1,4 @@
-package dev.benchplan.kube.validate;
+package dev.benchplan.validate;
 
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
@@ -26,16 +26,6 @@ import dev.benchplan.plan.Question;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
-import dev.benchplan.validate.BenchmarkOutcome;
-import dev.benchplan.validate.BenchmarkRunner;
-import dev.benchplan.validate.BenchmarkShape;
-import dev.benchplan.validate.ConstraintResult;
-import dev.benchplan.validate.CreatedObject;
-import dev.benchplan.validate.FrontendTarget;
-import dev.benchplan.validate.PerformanceConstraint;
-import dev.benchplan.validate.ProgressSink;
-import dev.benchplan.validate.ValidateStep;
-import dev.benchplan.validate.ValidateStepException;
 import dev.benchplan.workload.DeploymentRecord;
 import dev.benchplan.workload.GpuAllocation;
 import dev.benchplan.workload.InputDocument;
