@@ -136,7 +136,7 @@ public final class ValidateCommand implements Callable<Integer> {
     if (format.json()) {
       FormatMixin.printJson(out, result.document());
     } else if (!result.verdict().equals("invalid")) {
-      ValidateText.lines(result.document()).forEach(out::println);
+      ValidateText.lines(result.verdictDocument()).forEach(out::println);
       out.flush();
     }
     return result.exitCode();

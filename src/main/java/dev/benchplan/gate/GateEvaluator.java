@@ -82,6 +82,10 @@ public final class GateEvaluator {
     BigDecimal effective = c.effectiveThreshold(tolerance);
     Optional<MetricSummary> metric = export.metric(c.metric());
     if (metric.isEmpty()) {
+      export.notMetric(c.metric()).ifPresent(found -> {
+        throw BenchplanException.invalid(export.path() + ": " + found + ": expected a metric object"
+            + " {\"unit\": ..., \"" + c.stat() + "\": <number>} for constraint " + c.name());
+      });
       String why = c.metric().equals("time_to_first_token") || c.metric().equals("inter_token_latency")
           ? " (AIPerf reports it only for streaming runs)" : "";
       return missing(c, tolerance, effective, null,

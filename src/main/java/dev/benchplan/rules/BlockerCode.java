@@ -1,8 +1,10 @@
 package dev.benchplan.rules;
 
 /**
- * Every blocker {@code benchplan plan} can raise, with the rule file it enforces. Each rule file
- * under {@code agent-docs/rules/} lists its codes (a test keeps the two in step).
+ * Every blocker {@code benchplan plan} can raise, every refusal of {@code benchplan run}'s isolation
+ * preflight, and every finding that makes a run ineligible as evidence, with the rule file it
+ * enforces. Each rule file under {@code agent-docs/rules/} lists its codes (a test keeps the two in
+ * step).
  */
 public enum BlockerCode {
   // user-workload
@@ -73,7 +75,19 @@ public enum BlockerCode {
   REPEAT_WITHOUT_RATIONALE(RuleFile.COMPARISON_UNCERTAINTY),
   REPETITIONS_OUT_OF_RANGE(RuleFile.COMPARISON_UNCERTAINTY),
   PILOT_CONFLICT(RuleFile.COMPARISON_UNCERTAINTY),
-  PILOT_ONCE_PER_SERIES(RuleFile.COMPARISON_UNCERTAINTY);
+  PILOT_ONCE_PER_SERIES(RuleFile.COMPARISON_UNCERTAINTY),
+  // benchmark-isolation: the preflight of `benchplan run` refuses (exit 2, nothing applied)
+  RUN_NAMESPACE_MISSING(RuleFile.BENCHMARK_ISOLATION),
+  RUN_OBJECTS_EXIST(RuleFile.BENCHMARK_ISOLATION),
+  ENDPOINT_BUSY(RuleFile.BENCHMARK_ISOLATION),
+  SERVING_GPUS_IN_USE(RuleFile.BENCHMARK_ISOLATION),
+  // evidence-eligibility: `benchplan run` records the finding; the run is not eligible as evidence
+  ISOLATION_UNVERIFIED(RuleFile.EVIDENCE_ELIGIBILITY),
+  SERVING_GPUS_SHARED(RuleFile.EVIDENCE_ELIGIBILITY),
+  RUN_NOT_MEASURED(RuleFile.EVIDENCE_ELIGIBILITY),
+  RUN_CANCELLED(RuleFile.EVIDENCE_ELIGIBILITY),
+  AIPERF_VERSION_MISMATCH(RuleFile.EVIDENCE_ELIGIBILITY),
+  AIPERF_IMAGE_MISMATCH(RuleFile.EVIDENCE_ELIGIBILITY);
 
   private final RuleFile rule;
 

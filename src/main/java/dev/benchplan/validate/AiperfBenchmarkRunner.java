@@ -9,11 +9,10 @@ import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.kube.run.KubeRunServices;
+import dev.benchplan.gate.Constraint;
+import dev.benchplan.gate.ConstraintReader;
+import dev.benchplan.kube.run.RunService;
 import dev.benchplan.kube.run.PerfYaml;
-import dev.benchplan.kube.run.RunOutcome;
-import dev.benchplan.kube.run.RunRequest;
-import dev.benchplan.kube.run.ShutdownHooks;
 import dev.benchplan.plan.EndpointType;
 import dev.benchplan.plan.ExperimentType;
 import dev.benchplan.plan.Intent;
@@ -26,11 +25,13 @@ import dev.benchplan.plan.Question;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
+import dev.benchplan.run.RunOutcome;
+import dev.benchplan.run.RunRequest;
+import dev.benchplan.run.ShutdownHooks;
 import dev.benchplan.workload.DeploymentRecord;
 import dev.benchplan.workload.GpuAllocation;
 import dev.benchplan.workload.InputDocument;
 import dev.benchplan.workload.SmokeEvidence;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -44,7 +45,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -61,18 +62,19 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
   /** The file the measured DGD is recorded in (canonical JSON). */
   static final String DGD_FILE = "dgd.json";
 
-  private final Supplier<KubernetesClient> client;
+  private final Function<ShutdownHooks, RunService> runs;
   private final Clock clock;
   private final Map<String, String> env;
   private final AtomicReference<Runnable> runInterrupt = new AtomicReference<>();
 
   /**
-   * @param client the client validate connected with (read when the run starts)
+   * @param runs run's service on the cluster validate connected to, given the hooks it registers
+   *     its interrupt action with (called when the run starts)
    * @param clock the clock for the plan and the render run ID
    * @param env the environment (for {@code BENCHPLAN_AIPERF_INDEX_URL})
    */
-  public AiperfBenchmarkRunner(Supplier<KubernetesClient> client, Clock clock, Map<String, String> env) {
-    this.client = Objects.requireNonNull(client, "client");
+  public AiperfBenchmarkRunner(Function<ShutdownHooks, RunService> runs, Clock clock, Map<String, String> env) {
+    this.runs = Objects.requireNonNull(runs, "runs");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.env = Map.copyOf(env);
   }
@@ -144,18 +146,15 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     traffic.putArray("concurrency").add(s.concurrency());
     traffic.put("request_count", s.requestCount());
     ArrayNode slos = w.putObject("objectives").putArray("custom_slos");
-    for (PerformanceConstraint c : req.constraints().constraints()) {
+    for (Constraint c : req.constraints().constraints()) {
       ObjectNode o = slos.addObject();
-      if (c.name().equals(PerformanceConstraint.THROUGHPUT)) {
-        o.put("metric", "output_token_throughput").put("stat", "avg").put("min", c.threshold());
-      } else {
-        o.put("metric", "time_to_first_token").put("stat", "p99").put("max", c.threshold());
-      }
-      o.put("unit", c.unit());
+      o.put("metric", c.metric()).put("stat", c.stat());
+      o.put(c.name().equals(ConstraintReader.THROUGHPUT) ? "min" : "max", c.threshold());
+      o.put("unit", c.unit().text());
     }
     w.put("notes", "written by benchplan validate run " + req.run().runId() + " for " + t.origin() + " DGD "
-        + t.namespace() + "/" + t.dgdName() + "; gate tolerance " + (int) Math.round(
-            PerformanceConstraint.DEFAULT_TOLERANCE * 100) + "% as AICR applies it");
+        + t.namespace() + "/" + t.dgdName() + "; gate tolerance "
+        + tolerancePercent() + "% as AICR applies it");
     return w;
   }
 
@@ -164,11 +163,15 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         .append('/').append(req.target().dgdName()).append(" (").append(req.target().model())
         .append(") meet ");
     List<String> parts = new ArrayList<>();
-    for (PerformanceConstraint c : req.constraints().constraints()) {
-      parts.add(c.name() + " " + c.operator() + " " + plain(c.threshold()) + " " + c.unit());
+    for (Constraint c : req.constraints().constraints()) {
+      parts.add(c.name() + " " + c.operator().symbol() + " " + c.threshold().toPlainString() + " " + c.unit().text());
     }
-    return sb.append(String.join(" and ", parts)).append(" within ")
-        .append((int) Math.round(PerformanceConstraint.DEFAULT_TOLERANCE * 100)).append("%?").toString();
+    return sb.append(String.join(" and ", parts)).append(" within ").append(tolerancePercent()).append("%?")
+        .toString();
+  }
+
+  private static String tolerancePercent() {
+    return PerformanceRequest.GATE_OPTIONS.tolerance().movePointRight(2).stripTrailingZeros().toPlainString();
   }
 
   private VersionRequest versionRequest(BenchmarkRequest req) {
@@ -247,7 +250,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     RunRequest runRequest = new RunRequest(rendered.deployRoot(), null, rendered.namespace(),
         req.options().recipe(), req.options().timeouts().job(), req.options().timeouts().podScheduling(),
         req.options().keep(), false);
-    RunOutcome outcome = KubeRunServices.using(client.get(), hooks).run(runRequest,
+    RunOutcome outcome = runs.apply(hooks).run(runRequest,
         (phase, elapsed, detail) -> progress.update(phase + (detail == null ? "" : ": " + detail)));
     return outcome(outcome);
   }
@@ -260,40 +263,18 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     }
   }
 
+  /** The run's gate verdict, as validate reports it; a run that ended early is a run error. */
   static BenchmarkOutcome outcome(RunOutcome o) {
     Verdict v = o.verdict();
-    List<ConstraintResult> results = new ArrayList<>();
-    Double throughput = null;
-    Double ttft = null;
-    for (dev.benchplan.gate.ConstraintResult c : v.constraints()) {
-      Double measured = c.measured() == null ? null : c.measured().doubleValue();
-      results.add(new ConstraintResult(c.name(), c.operator().symbol(), c.threshold().doubleValue(),
-          c.tolerance().doubleValue(), c.effectiveThreshold().doubleValue(), measured, c.unit(),
-          status(c.status())));
-      if (c.metric().equals("output_token_throughput") && c.stat().equals("avg")) {
-        throughput = measured;
-      } else if (c.metric().equals("time_to_first_token") && c.stat().equals("p99")) {
-        ttft = measured;
-      }
-    }
-    String verdict = status(v.verdict());
-    ValidateStep failed = null;
-    if (verdict.equals("error")) {
-      failed = "completed".equals(o.exitReason()) ? ValidateStep.GATE : ValidateStep.RUN;
-    }
-    String message = v.message() + (verdict.equals("error") && !"completed".equals(o.exitReason())
-        ? " (run ended: " + o.exitReason() + ")" : "");
-    return new BenchmarkOutcome(verdict, message, failed, results, throughput, ttft, o.runDir().toString());
-  }
-
-  private static String status(Status s) {
-    return switch (s.name().toLowerCase(Locale.ROOT)) {
-      case "pass" -> "pass";
-      case "fail" -> "fail";
-      case "skip" -> throw new ValidateStepException(ValidateStep.GATE, dev.benchplan.error.ExitCode.RUNTIME,
+    if (v.verdict() == Status.SKIP) {
+      throw new ValidateStepException(ValidateStep.GATE, dev.benchplan.error.ExitCode.RUNTIME,
           "the gate found no constraint to judge", null);
-      default -> "error";
-    };
+    }
+    boolean completed = "completed".equals(o.exitReason());
+    ValidateStep failed = v.verdict() == Status.ERROR ? (completed ? ValidateStep.GATE : ValidateStep.RUN) : null;
+    String message = v.message() + (v.verdict() == Status.ERROR && !completed
+        ? " (run ended: " + o.exitReason() + ")" : "");
+    return new BenchmarkOutcome(v, message, failed, o.runDir().toString());
   }
 
   private static byte[] readBytes(Path p) {
@@ -302,9 +283,5 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     } catch (IOException e) {
       throw BenchplanException.runtime(p + ": cannot read the plan just written: " + e.getMessage(), e);
     }
-  }
-
-  private static String plain(double d) {
-    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
   }
 }

@@ -1,28 +1,47 @@
 package dev.benchplan.validate;
 
-import java.util.List;
+import dev.benchplan.gate.ConstraintReader;
+import dev.benchplan.gate.ConstraintResult;
+import dev.benchplan.gate.Status;
+import dev.benchplan.gate.Verdict;
+import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * The result of running and gating the benchmark.
+ * The result of running and gating the benchmark: the gate's own verdict.
  *
- * @param verdict the gate's verdict: {@code pass}, {@code fail} or {@code error}
- * @param message the gate's one-line summary (or why the run failed)
- * @param failedStep for {@code error}: {@link ValidateStep#RUN} when the Job or AIPerf failed,
+ * @param gate the gate's verdict (pass, fail or error; never skip: validate always gates)
+ * @param message the one-line summary (the gate's, or why the run failed)
+ * @param failedStep for an error: {@link ValidateStep#RUN} when the Job or AIPerf failed,
  *     {@link ValidateStep#GATE} when the export could not be judged; null otherwise
- * @param results each constraint with its measured value
- * @param throughput measured output token throughput (tokens/s), or null
- * @param ttftP99 measured time to first token p99 (ms), or null
  * @param runDir the run folder with the AIPerf artifacts and run.json, or null
  */
-public record BenchmarkOutcome(
-    String verdict, String message, ValidateStep failedStep, List<ConstraintResult> results,
-    Double throughput, Double ttftP99, String runDir) {
+public record BenchmarkOutcome(Verdict gate, String message, ValidateStep failedStep, String runDir) {
   public BenchmarkOutcome {
-    Objects.requireNonNull(verdict, "verdict");
-    results = List.copyOf(results);
-    if (!verdict.equals("pass") && !verdict.equals("fail") && !verdict.equals("error")) {
-      throw new IllegalArgumentException("verdict must be pass, fail or error, got " + verdict);
+    Objects.requireNonNull(gate, "gate");
+    Objects.requireNonNull(message, "message");
+    if (gate.verdict() == Status.SKIP) {
+      throw new IllegalArgumentException("the gate found no constraint to judge");
     }
+  }
+
+  /** {@code pass}, {@code fail} or {@code error}. */
+  public String verdict() {
+    return gate.verdict().json();
+  }
+
+  /** Measured output token throughput (tokens/sec), or null. */
+  public BigDecimal throughput() {
+    return measured(ConstraintReader.THROUGHPUT);
+  }
+
+  /** Measured time to first token p99 (ms), or null. */
+  public BigDecimal ttftP99() {
+    return measured(ConstraintReader.TTFT_P99);
+  }
+
+  private BigDecimal measured(String name) {
+    return gate.constraints().stream().filter(c -> c.name().equals(name)).map(ConstraintResult::measured)
+        .filter(Objects::nonNull).findFirst().orElse(null);
   }
 }

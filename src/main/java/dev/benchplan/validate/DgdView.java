@@ -77,7 +77,7 @@ public record DgdView(
   /** Reads a DGD document (as returned by the API server). */
   public static DgdView of(JsonNode doc) {
     JsonNode meta = doc.path("metadata");
-    String apiVersion = JsonFields.string(doc.path("apiVersion"));
+    String apiVersion = string(doc.path("apiVersion"));
     JsonNode spec = doc.path("spec");
     JsonNode status = doc.path("status");
     List<DgdComponent> components = new ArrayList<>();
@@ -91,15 +91,15 @@ public record DgdView(
         env.putAll(envMap(main.path("env")));
         components.add(component(
             e.getKey(),
-            role(JsonFields.string(svc.path("componentType")), JsonFields.string(svc.path("subComponentType"))),
-            JsonFields.integer(svc.path("replicas"), 1),
+            role(string(svc.path("componentType")), string(svc.path("subComponentType"))),
+            integer(svc.path("replicas"), 1),
             ready(status.path("services").path(e.getKey())),
             main, env));
       }
     } else if (spec.path("components").isArray()) {
       Map<String, String> graphEnv = envMap(spec.path("env"));
       for (JsonNode comp : spec.path("components").values()) {
-        String cname = JsonFields.string(comp.path("name"));
+        String cname = string(comp.path("name"));
         if (cname == null) {
           continue;
         }
@@ -108,29 +108,29 @@ public record DgdView(
         env.putAll(envMap(main.path("env")));
         components.add(component(
             cname,
-            role(JsonFields.string(comp.path("type")), null),
-            JsonFields.integer(comp.path("replicas"), 1),
+            role(string(comp.path("type")), null),
+            integer(comp.path("replicas"), 1),
             ready(status.path("components").path(cname)),
             main, env));
       }
     }
     return new DgdView(
         apiVersion,
-        JsonFields.string(meta.path("namespace")),
-        Objects.requireNonNullElse(JsonFields.string(meta.path("name")), ""),
-        JsonFields.string(meta.path("uid")),
-        JsonFields.string(status.path("state")),
+        string(meta.path("namespace")),
+        Objects.requireNonNullElse(string(meta.path("name")), ""),
+        string(meta.path("uid")),
+        string(status.path("state")),
         components);
   }
 
   private static int ready(JsonNode s) {
-    return s.isObject() ? JsonFields.integer(s.path("readyReplicas"), 0) : -1;
+    return s.isObject() ? integer(s.path("readyReplicas"), 0) : -1;
   }
 
   private static JsonNode mainContainer(JsonNode containers) {
     JsonNode first = tools.jackson.databind.node.MissingNode.getInstance();
     for (JsonNode c : containers.values()) {
-      if ("main".equals(JsonFields.string(c.path("name")))) {
+      if ("main".equals(string(c.path("name")))) {
         return c;
       }
       if (first.isMissingNode()) {
@@ -155,8 +155,8 @@ public record DgdView(
   private static Map<String, String> envMap(JsonNode envs) {
     Map<String, String> out = new LinkedHashMap<>();
     for (JsonNode e : envs.values()) {
-      String n = JsonFields.string(e.path("name"));
-      String v = JsonFields.string(e.path("value"));
+      String n = string(e.path("name"));
+      String v = string(e.path("value"));
       if (n != null && v != null) {
         out.put(n, v);
       }
@@ -167,10 +167,10 @@ public record DgdView(
   private static DgdComponent component(
       String name, DgdComponent.Role role, int replicas, int ready, JsonNode main, Map<String, String> env) {
     List<String> tokens = new ArrayList<>();
-    for (String s : JsonFields.strings(main.path("command"))) {
+    for (String s : strings(main.path("command"))) {
       tokens.addAll(split(s));
     }
-    for (String s : JsonFields.strings(main.path("args"))) {
+    for (String s : strings(main.path("args"))) {
       tokens.addAll(split(s));
     }
     String served = option(tokens, "--served-model-name");
@@ -238,5 +238,42 @@ public record DgdView(
     }
     m.appendTail(sb);
     return sb.toString();
+  }
+
+  // typed reads of the DGD document as the API server returned it: a wrong type reads as absent
+  /** The string at {@code node}, or null when it is absent or not a string. */
+  private static String string(JsonNode node) {
+    return node != null && node.isString() ? node.stringValue() : null;
+  }
+
+  /** The integer at {@code node}, or {@code fallback} when absent or not an integer. */
+  private static int integer(JsonNode node, int fallback) {
+    if (node == null) {
+      return fallback;
+    }
+    if (node.isIntegralNumber() && node.canConvertToInt()) {
+      return node.intValue();
+    }
+    if (node.isString()) {
+      try {
+        return Integer.parseInt(node.stringValue().trim());
+      } catch (NumberFormatException e) {
+        return fallback;
+      }
+    }
+    return fallback;
+  }
+
+  /** The strings of an array node (non-strings skipped); empty when absent. */
+  private static List<String> strings(JsonNode node) {
+    List<String> out = new ArrayList<>();
+    if (node != null && node.isArray()) {
+      for (JsonNode n : node.values()) {
+        if (n.isString()) {
+          out.add(n.stringValue());
+        }
+      }
+    }
+    return out;
   }
 }

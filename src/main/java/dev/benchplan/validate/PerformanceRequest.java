@@ -1,11 +1,20 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.aiperf.export.MetricUnit;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Constraint;
+import dev.benchplan.gate.ConstraintReader;
+import dev.benchplan.gate.ConstraintSet;
+import dev.benchplan.gate.GateOptions;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * What the overlay asks of the inference performance check: whether it runs, with which
- * constraints, and, when it does not run, why.
+ * What the overlay asks of the inference performance check: whether it runs, with which of the
+ * gate's constraints, and, when it does not run, why. The constraints are the gate's own
+ * ({@link Constraint}), in canonical units (tokens/sec, ms), judged by the gate with AICR's
+ * tolerance ({@link #GATE_OPTIONS}).
  *
  * @param source where the constraints came from (the overlay path, or {@code defaults})
  * @param checks the checks the overlay lists under {@code validation.performance.checks}
@@ -13,9 +22,11 @@ import java.util.Objects;
  * @param skipReason null when the check runs; otherwise why it is skipped
  */
 public record PerformanceRequest(
-    String source, List<String> checks, List<PerformanceConstraint> constraints, String skipReason) {
+    String source, List<String> checks, List<Constraint> constraints, String skipReason) {
   /** The check names that select this check: AICR's merged name and the seed's name. */
   public static final List<String> CHECK_NAMES = List.of("inference-perf", "inference-throughput");
+  /** AICR's tolerance (10%) and the gate's default maximum error rate. */
+  public static final GateOptions GATE_OPTIONS = GateOptions.defaults();
 
   public PerformanceRequest {
     Objects.requireNonNull(source, "source");
@@ -31,9 +42,29 @@ public record PerformanceRequest(
     return skipReason == null;
   }
 
-  /** Validate without an overlay: the check runs with the default constraints. */
+  /** The constraints as the gate's set. */
+  public ConstraintSet set() {
+    return new ConstraintSet(constraints, List.of(), source);
+  }
+
+  /** Validate without an overlay: the check runs with >= 5000 tokens/sec and TTFT p99 <= 200 ms. */
   public static PerformanceRequest defaults() {
-    return new PerformanceRequest(
-        "defaults", List.of("inference-perf"), PerformanceConstraint.defaults(), null);
+    List<Constraint> cs = ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200")).constraints()
+        .stream().map(PerformanceRequest::canonical).toList();
+    return new PerformanceRequest("defaults", List.of("inference-perf"), cs, null);
+  }
+
+  /** An AICR constraint with its threshold in the canonical unit; a threshold of 0 gates nothing. */
+  static Constraint canonical(Constraint c) {
+    MetricUnit canonical = MetricUnit.parse(c.name().equals(ConstraintReader.THROUGHPUT) ? "tokens/sec" : "ms")
+        .orElseThrow();
+    BigDecimal t = c.unit() == null ? c.threshold() : c.unit().convert(c.threshold(), canonical);
+    if (t.signum() <= 0) {
+      throw BenchplanException.invalid(c.origin() + "/value: " + c.name()
+          + " needs a positive threshold, got " + c.threshold().toPlainString());
+    }
+    BigDecimal plain = t.stripTrailingZeros();
+    plain = plain.scale() < 0 ? plain.setScale(0) : plain; // 5000, not 5E+3
+    return new Constraint(c.name(), c.metric(), c.stat(), c.operator(), plain, canonical, c.origin());
   }
 }

@@ -2,6 +2,7 @@ package dev.benchplan.validate;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.run.ShutdownHooks;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,40 +31,6 @@ public final class ValidateService {
     ValidateCluster connect(ValidateOptions options);
   }
 
-  /** Registers the Ctrl-C / SIGTERM handler; tests replace the JVM's hooks. */
-  public interface AbortHooks {
-    /** Registers {@code onAbort}; returns a handle for {@link #remove}. */
-    Object add(Runnable onAbort);
-
-    /** Unregisters a handler (no-op when the JVM is already shutting down). */
-    void remove(Object handle);
-
-    /** The JVM's shutdown hooks: clean up, write the verdict, then halt with exit code 3. */
-    static AbortHooks jvm() {
-      return new AbortHooks() {
-        @Override
-        public Object add(Runnable onAbort) {
-          Thread t = new Thread(() -> {
-            onAbort.run();
-            // interrupted: exit 3 (as the verdict says) once everything is cleaned up and written
-            Runtime.getRuntime().halt(ExitCode.RUNTIME);
-          }, "benchplan-validate-cleanup");
-          Runtime.getRuntime().addShutdownHook(t);
-          return t;
-        }
-
-        @Override
-        public void remove(Object handle) {
-          try {
-            Runtime.getRuntime().removeShutdownHook((Thread) handle);
-          } catch (IllegalStateException shuttingDown) {
-            // the hook is running or about to: it finishes the cleanup itself
-          }
-        }
-      };
-    }
-  }
-
   /** The GPU model label of NVIDIA's GPU feature discovery, recorded with the deployment. */
   static final String GPU_PRODUCT_LABEL = "nvidia.com/gpu.product";
 
@@ -71,12 +38,12 @@ public final class ValidateService {
   private final BenchmarkRunner runner;
   private final Clock clock;
   private final PrintWriter err;
-  private final AbortHooks hooks;
+  private final ShutdownHooks hooks;
   private final String toolVersion;
 
   public ValidateService(
       ClusterConnector connector, BenchmarkRunner runner, Clock clock, PrintWriter err,
-      AbortHooks hooks, String toolVersion) {
+      ShutdownHooks hooks, String toolVersion) {
     this.connector = Objects.requireNonNull(connector, "connector");
     this.runner = Objects.requireNonNull(runner, "runner");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -92,11 +59,16 @@ public final class ValidateService {
    */
   public ValidateResult execute(ValidateOptions options) {
     Execution ex = new Execution(options);
-    Object hook = hooks.add(ex::abort);
+    // Ctrl-C / SIGTERM: clean up and write the verdict; the JVM hooks then halt with exit 3
+    AutoCloseable hook = hooks.onInterrupt(ex::abort);
     try {
       return ex.execute();
     } finally {
-      hooks.remove(hook);
+      try {
+        hook.close();
+      } catch (Exception e) {
+        // unregistering cannot change the verdict
+      }
     }
   }
 
@@ -116,6 +88,7 @@ public final class ValidateService {
     private final ValidateRun run;
     private final PhaseProgress progress;
     private final VerdictDocument doc;
+    private PerformanceRequest requested;
     private final CreatedObjects ledger = new CreatedObjects();
     private final ReentrantLock lifecycle = new ReentrantLock();
     private volatile ValidateStep current;
@@ -141,7 +114,8 @@ public final class ValidateService {
       } catch (ValidateStepException e) {
         throw e; // exit 2, nothing written
       }
-      doc.constraints(request, List.of());
+      requested = request;
+      doc.constraints(request);
       if (!request.runs()) {
         return complete("skip", ExitCode.OK, request.skipReason(), null);
       }
@@ -152,8 +126,10 @@ public final class ValidateService {
           closeQuietly();
           throw e; // bad input found before anything was created: nothing written
         }
-        return complete("error", e.exitCode() == ExitCode.INVALID ? ExitCode.INVALID : ExitCode.RUNTIME,
-            e.getMessage(), e.step());
+        // invalid input (2) and bugs (4) keep their code; every other failure is the cluster's or the run's (3)
+        int code = e.exitCode() == ExitCode.INVALID || e.exitCode() == ExitCode.INTERNAL ? e.exitCode()
+            : ExitCode.RUNTIME;
+        return complete("error", code, e.getMessage(), e.step());
       }
     }
 
@@ -239,8 +215,7 @@ public final class ValidateService {
           () -> runner.run(req, planned, rendered, progress.sink()),
           BenchmarkOutcome::message);
       doc.benchmark(shape, planned, rendered, outcome.runDir());
-      doc.constraints(request, outcome.results());
-      doc.measured(outcome.throughput(), outcome.ttftP99());
+      doc.gated(outcome);
       return switch (outcome.verdict()) {
         case "pass" -> complete("pass", ExitCode.OK, outcome.message(), null);
         case "fail" -> complete("fail", ExitCode.GATE_FAILED, outcome.message(), null);
@@ -284,20 +259,12 @@ public final class ValidateService {
     private ValidateResult ambiguous(DiscoveryDecision.Ambiguous a, String scope, List<DgdCandidate> seen) {
       doc.discovery(scope, seen, "ambiguous", a.message());
       doc.finish("invalid", ExitCode.INVALID, a.message(), ValidateStep.DISCOVERY, clock.instant());
-      tools.jackson.databind.node.ArrayNode arr = doc.node().putArray("candidates");
-      for (DgdCandidate c : a.candidates()) {
-        tools.jackson.databind.node.ObjectNode o = arr.addObject();
-        o.put("namespace", c.dgd().namespace());
-        o.put("dgd", c.dgd().name());
-        o.put("service", c.frontend() == null ? null : c.frontend().service().name());
-        o.put("model", String.join(",", c.dgd().servedModels()));
-        o.put("state", c.dgd().state());
-      }
+      doc.candidates(a.candidates());
       err.println("benchplan: " + a.message());
       err.flush();
       lifecycle.lock();
       try {
-        result = new ValidateResult(ExitCode.INVALID, "invalid", doc.node(), Map.of());
+        result = new ValidateResult(ExitCode.INVALID, "invalid", doc.build(), Map.of());
         return result;
       } finally {
         lifecycle.unlock();
@@ -346,12 +313,13 @@ public final class ValidateService {
           }
         }
         doc.finish(finalVerdict, finalCode, finalReason, finalStep, clock.instant());
-        Map<String, Path> reports = ValidateReports.write(options.reportDir(), doc.node(), toolVersion);
+        ValidateReports.Written written = ValidateReports.write(options.reportDir(), doc.build(), doc.gate(),
+            requested == null ? PerformanceRequest.defaults().set() : requested.set());
         err.println("validate: " + finalVerdict + " (exit " + finalCode + ")"
             + (finalStep == null ? "" : " at step " + finalStep.id()) + ": " + finalReason);
         err.println("validate: reports in " + options.reportDir().toAbsolutePath());
         err.flush();
-        result = new ValidateResult(finalCode, finalVerdict, doc.node(), reports);
+        result = new ValidateResult(finalCode, finalVerdict, written.verdict(), written.paths());
         return result;
       } finally {
         closeQuietly();

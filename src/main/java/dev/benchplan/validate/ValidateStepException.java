@@ -13,15 +13,16 @@ public final class ValidateStepException extends BenchplanException {
     this.step = Objects.requireNonNull(step, "step");
   }
 
-  /** Wraps a failure of {@code step}, keeping its exit code and message. */
+  /** Wraps a failure of {@code step}, keeping its exit code and message; an unexpected exception is exit 4. */
   public static ValidateStepException of(ValidateStep step, RuntimeException e) {
     if (e instanceof ValidateStepException v) {
       return v;
     }
-    int code = e instanceof BenchplanException b ? b.exitCode() : dev.benchplan.error.ExitCode.RUNTIME;
+    // a BenchplanException carries its code (API and endpoint failures: 3); anything else is a bug: 4
+    int code = e instanceof BenchplanException b ? b.exitCode() : dev.benchplan.error.ExitCode.INTERNAL;
     String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (!(e instanceof BenchplanException)) {
-      msg = e.getClass().getSimpleName() + ": " + msg;
+      msg = "internal error (a bug in benchplan): " + e.getClass().getName() + ": " + msg;
     }
     return new ValidateStepException(step, code, msg, e);
   }

@@ -1,56 +1,51 @@
 package dev.benchplan.validate;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import tools.jackson.databind.JsonNode;
 
-/** The human summary of a verdict document ({@code --format text}). */
+/** The human summary of a verdict ({@code --format text}). */
 public final class ValidateText {
   private ValidateText() {}
 
   /** A few lines: verdict, what was measured, each constraint, where the reports are. */
-  public static List<String> lines(JsonNode doc) {
+  public static List<String> lines(ValidateVerdict doc) {
     List<String> out = new ArrayList<>();
-    String verdict = JsonFields.string(doc.path("verdict"));
-    out.add("verdict: " + verdict + " (exit " + doc.path("exit_code").asInt() + ")"
-        + (doc.path("failed_step").isString() ? " at step " + doc.path("failed_step").stringValue() : ""));
-    if (doc.path("reason").isString()) {
-      out.add("reason: " + doc.path("reason").stringValue());
+    out.add("verdict: " + doc.verdict() + " (exit " + doc.exitCode() + ")"
+        + (doc.failedStep() == null ? "" : " at step " + doc.failedStep()));
+    if (doc.reason() != null) {
+      out.add("reason: " + doc.reason());
     }
-    JsonNode t = doc.path("target");
-    if (t.isObject()) {
-      out.add("target: " + JsonFields.string(t.path("origin")) + " DGD " + JsonFields.string(t.path("namespace"))
-          + "/" + JsonFields.string(t.path("dgd")) + ", Service " + JsonFields.string(t.path("service")) + ":"
-          + t.path("port").asInt() + ", model " + JsonFields.string(t.path("model")) + " ("
-          + JsonFields.string(t.path("model_source")) + "), " + t.path("workers").asInt() + " worker(s)");
+    ValidateVerdict.Target t = doc.target();
+    if (t != null) {
+      out.add("target: " + t.origin() + " DGD " + t.namespace() + "/" + t.dgd() + ", Service " + t.service() + ":"
+          + t.port() + ", model " + t.model() + " (" + t.modelSource() + "), " + t.workers() + " worker(s)");
     }
-    JsonNode b = doc.path("benchmark");
-    if (b.isObject()) {
-      out.add("load: concurrency " + b.path("concurrency").asInt() + " (" + b.path("concurrency_per_worker").asInt()
-          + " x " + b.path("workers").asInt() + "), " + b.path("request_count").asInt() + " requests, ISL/OSL "
-          + b.path("isl").asInt() + "/" + b.path("osl").asInt()
-          + (b.path("aiperf_version").isString() ? ", AIPerf " + b.path("aiperf_version").stringValue() : ""));
+    ValidateVerdict.Benchmark b = doc.benchmark();
+    if (b != null) {
+      out.add("load: concurrency " + b.concurrency() + " (" + b.concurrencyPerWorker() + " x " + b.workers() + "), "
+          + b.requestCount() + " requests, ISL/OSL " + b.isl() + "/" + b.osl()
+          + (b.aiperfVersion() == null ? "" : ", AIPerf " + b.aiperfVersion()));
     }
-    for (JsonNode c : doc.path("constraints").values()) {
-      JsonNode m = c.path("measured");
-      out.add(JsonFields.string(c.path("name")) + ": " + (m.isNumber() ? format(m.asDouble()) + " "
-          + JsonFields.string(c.path("unit")) : "not measured") + " (" + JsonFields.string(c.path("operator")) + " "
-          + format(c.path("threshold").asDouble()) + ", effective " + format(c.path("effective_threshold").asDouble())
-          + "): " + JsonFields.string(c.path("status")));
+    for (ValidateVerdict.ConstraintLine c : doc.constraints()) {
+      out.add(c.name() + ": " + (c.measured() == null ? "not measured" : format(c.measured()) + " " + c.unit())
+          + " (" + c.operator() + " " + format(c.threshold()) + ", effective " + format(c.effectiveThreshold())
+          + "): " + c.status());
     }
-    JsonNode reports = doc.path("reports");
-    if (reports.isObject()) {
-      out.add("reports: " + JsonFields.string(reports.path("verdict")) + ", "
-          + JsonFields.string(reports.path("ctrf")) + ", " + JsonFields.string(reports.path("junit")));
+    ValidateVerdict.Reports reports = doc.reports();
+    if (reports != null) {
+      out.add("reports: " + reports.verdict() + ", " + reports.ctrf() + ", " + reports.junit());
     }
     return out;
   }
 
-  private static String format(double d) {
-    if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-      return Long.toString((long) d);
+  /** Whole numbers as written, others to one decimal. */
+  private static String format(BigDecimal d) {
+    BigDecimal s = d.stripTrailingZeros();
+    if (s.scale() <= 0) {
+      return s.toPlainString();
     }
-    return String.format(Locale.ROOT, "%.1f", d);
+    return d.setScale(1, RoundingMode.HALF_EVEN).toPlainString();
   }
 }

@@ -1,11 +1,9 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
-import java.math.BigDecimal;
 import dev.benchplan.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,23 +36,15 @@ public final class ValidationOverlay {
       return new PerformanceRequest(listed.source(), listed.checks(), List.of(), listed.skipReason());
     }
     ConstraintSet set = ConstraintReader.fromOverlay(path);
-    List<PerformanceConstraint> constraints = new ArrayList<>();
+    List<Constraint> constraints = new ArrayList<>();
     for (Constraint c : set.constraints()) {
-      if (c.name().equals(PerformanceConstraint.THROUGHPUT) || c.name().equals(PerformanceConstraint.TTFT_P99)) {
-        BigDecimal t = c.unit() == null ? c.threshold()
-            : c.unit().convert(c.threshold(), MetricUnit.canonical(c.unit().dimension()));
-        if (t.signum() <= 0) {
-          throw BenchplanException.invalid(c.origin() + "/value: " + c.name()
-              + " needs a positive threshold, got " + c.threshold().toPlainString());
-        }
-        constraints.add(new PerformanceConstraint(c.name(), c.operator().symbol(), t.doubleValue(),
-            PerformanceConstraint.DEFAULT_TOLERANCE));
+      if (c.name().equals(ConstraintReader.THROUGHPUT) || c.name().equals(ConstraintReader.TTFT_P99)) {
+        constraints.add(PerformanceRequest.canonical(c));
       }
     }
     if (constraints.isEmpty()) {
       return new PerformanceRequest(listed.source(), listed.checks(), List.of(), path + ": no "
-          + PerformanceConstraint.THROUGHPUT + " or " + PerformanceConstraint.TTFT_P99
-          + " constraint: nothing to gate on");
+          + ConstraintReader.THROUGHPUT + " or " + ConstraintReader.TTFT_P99 + " constraint: nothing to gate on");
     }
     return new PerformanceRequest(listed.source(), listed.checks(), constraints, null);
   }
@@ -91,7 +81,7 @@ public final class ValidationOverlay {
     }
     String base;
     JsonNode validation;
-    if ("RecipeMetadata".equals(JsonFields.string(root.path("kind")))) {
+    if (root.path("kind").isString() && "RecipeMetadata".equals(root.path("kind").stringValue())) {
       base = "/spec/validation";
       validation = root.path("spec").path("validation");
     } else if (root.has("validation")) {
@@ -116,10 +106,10 @@ public final class ValidationOverlay {
           + String.join(" nor ", PerformanceRequest.CHECK_NAMES)
           + (checks.isEmpty() ? "" : " (it lists " + String.join(", ", checks) + ")"));
     }
-    if (!names(perf.path("constraints")).stream().anyMatch(n -> n.equals(PerformanceConstraint.THROUGHPUT)
-        || n.equals(PerformanceConstraint.TTFT_P99))) {
+    if (!names(perf.path("constraints")).stream().anyMatch(n -> n.equals(ConstraintReader.THROUGHPUT)
+        || n.equals(ConstraintReader.TTFT_P99))) {
       return new Listing(source, checks, source + ": " + base + "/performance/constraints has neither "
-          + PerformanceConstraint.THROUGHPUT + " nor " + PerformanceConstraint.TTFT_P99
+          + ConstraintReader.THROUGHPUT + " nor " + ConstraintReader.TTFT_P99
           + ": nothing to gate on");
     }
     return new Listing(source, checks, null);
@@ -129,9 +119,8 @@ public final class ValidationOverlay {
   private static List<String> names(JsonNode constraints) {
     List<String> out = new ArrayList<>();
     for (JsonNode c : constraints.values()) {
-      String n = JsonFields.string(c.path("name"));
-      if (n != null) {
-        out.add(n.trim());
+      if (c.path("name").isString()) {
+        out.add(c.path("name").stringValue().trim());
       }
     }
     return out;

@@ -1,236 +1,155 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.json.Json;
+import dev.benchplan.gate.Constraint;
+import dev.benchplan.gate.ConstraintResult;
+import dev.benchplan.gate.Verdict;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
-/** Builds the verdict JSON of one validate run, part by part, as the steps go. */
+/** Collects the parts of one validate run's {@link ValidateVerdict}, step by step. */
 final class VerdictDocument {
-  private final ObjectNode doc = Json.JSON.createObjectNode();
-  private final ArrayNode steps;
+  private final ValidateRun run;
+  private final Instant startedAt;
+  private final List<ValidateVerdict.Step> steps = new ArrayList<>();
+  private String verdict;
+  private Integer exitCode;
+  private String reason;
+  private String failedStep;
+  private Instant finishedAt;
+  private String cluster;
+  private ValidateVerdict.ConstraintsSource constraintsSource;
+  private List<ValidateVerdict.ConstraintLine> constraints = List.of();
+  private ValidateVerdict.Measured measured;
+  private ValidateVerdict.Discovery discovery;
+  private ValidateVerdict.Deployment deployment;
+  private ValidateVerdict.Target target;
+  private ValidateVerdict.Benchmark benchmark;
+  private ValidateVerdict.Cleanup cleanup;
+  private List<ValidateVerdict.Candidate> candidates;
+  private Verdict gate;
 
   VerdictDocument(ValidateRun run, Instant startedAt) {
-    doc.put("schema_version", "1");
-    doc.put("check", ValidateReports.TEST_NAME);
-    doc.putNull("verdict");
-    doc.putNull("exit_code");
-    doc.putNull("reason");
-    doc.putNull("failed_step");
-    doc.put("run_id", run.runId());
-    doc.put("started_at", startedAt.toString());
-    doc.putNull("finished_at");
-    steps = doc.putArray("steps");
+    this.run = run;
+    this.startedAt = startedAt;
   }
 
-  ObjectNode node() {
-    return doc;
+  /** The verdict as it stands. */
+  ValidateVerdict build() {
+    return new ValidateVerdict(ValidateVerdict.SCHEMA_VERSION, ValidateReports.TEST_NAME, verdict, exitCode, reason,
+        failedStep, run.runId(), startedAt.toString(), finishedAt == null ? null : finishedAt.toString(), steps,
+        cluster, constraintsSource, constraints, measured, discovery, deployment, target, benchmark, cleanup,
+        candidates, null);
+  }
+
+  /** The gate's verdict on the benchmark, once it ran; null before. */
+  Verdict gate() {
+    return gate;
+  }
+
+  Instant startedAt() {
+    return startedAt;
   }
 
   void step(ValidateStep s, String status, Duration elapsed, Duration bound, String detail) {
-    ObjectNode o = steps.addObject();
-    o.put("step", s.id());
-    o.put("status", status);
-    o.put("elapsed_s", elapsed.toMillis() / 1000.0);
-    if (bound == null) {
-      o.putNull("bound_s");
-    } else {
-      o.put("bound_s", bound.toSeconds());
-    }
-    if (detail == null) {
-      o.putNull("detail");
-    } else {
-      o.put("detail", detail);
-    }
+    steps.add(new ValidateVerdict.Step(s.id(), status, elapsed.toMillis() / 1000.0,
+        bound == null ? null : bound.toSeconds(), detail));
   }
 
   void cluster(String description) {
-    doc.put("cluster", description);
+    cluster = description;
   }
 
-  /**
-   * The constraints: the gate's results when the benchmark ran (every constraint it judged), else
-   * the requested constraints marked {@code not_run}.
-   */
-  void constraints(PerformanceRequest req, List<ConstraintResult> results) {
-    ObjectNode src = doc.putObject("constraints_source");
-    src.put("source", req.source());
-    ArrayNode checks = src.putArray("checks");
-    req.checks().forEach(checks::add);
-    ArrayNode arr = doc.putArray("constraints");
-    if (!results.isEmpty()) {
-      for (ConstraintResult r : results) {
-        ObjectNode o = arr.addObject();
-        o.put("name", r.name());
-        o.put("operator", r.operator());
-        o.put("threshold", r.threshold());
-        o.put("tolerance", r.tolerance());
-        o.put("effective_threshold", round(r.effectiveThreshold()));
-        if (r.measured() == null) {
-          o.putNull("measured");
-        } else {
-          o.put("measured", r.measured());
-        }
-        o.put("unit", r.unit());
-        o.put("status", r.status());
-      }
-      return;
-    }
-    for (PerformanceConstraint c : req.constraints()) {
-      ObjectNode o = arr.addObject();
-      o.put("name", c.name());
-      o.put("operator", c.operator());
-      o.put("threshold", c.threshold());
-      o.put("tolerance", c.tolerance());
-      o.put("effective_threshold", round(c.effectiveThreshold()));
-      o.putNull("measured");
-      o.put("unit", c.unit());
-      o.put("status", "not_run");
-    }
+  /** The requested constraints, not yet run. */
+  void constraints(PerformanceRequest req) {
+    constraintsSource = new ValidateVerdict.ConstraintsSource(req.source(), req.checks());
+    BigDecimal tolerance = PerformanceRequest.GATE_OPTIONS.tolerance();
+    constraints = req.constraints().stream().map(c -> new ValidateVerdict.ConstraintLine(c.name(), c.metric(),
+        c.stat(), c.operator().symbol(), c.threshold(), tolerance, c.effectiveThreshold(tolerance), null,
+        unit(c), "not_run", null)).toList();
   }
 
-  void measured(Double throughput, Double ttftP99) {
-    ObjectNode m = doc.putObject("measured");
-    if (throughput == null) {
-      m.putNull("output_token_throughput");
-    } else {
-      m.put("output_token_throughput", throughput);
+  /** The gate's verdict on the benchmark: every constraint it judged and the two measurements. */
+  void gated(BenchmarkOutcome outcome) {
+    gate = outcome.gate();
+    List<ValidateVerdict.ConstraintLine> lines = new ArrayList<>();
+    for (ConstraintResult r : gate.constraints()) {
+      lines.add(new ValidateVerdict.ConstraintLine(r.name(), r.metric(), r.stat(), r.operator().symbol(),
+          r.threshold(), r.tolerance(), r.effectiveThreshold(), r.measured(), r.unit(), r.status().json(),
+          r.message()));
     }
-    m.put("output_token_throughput_unit", "tokens/sec");
-    if (ttftP99 == null) {
-      m.putNull("time_to_first_token_p99");
-    } else {
-      m.put("time_to_first_token_p99", ttftP99);
+    if (!lines.isEmpty()) {
+      constraints = lines;
     }
-    m.put("time_to_first_token_p99_unit", "ms");
+    measured = new ValidateVerdict.Measured(outcome.throughput(), "tokens/sec", outcome.ttftP99(), "ms");
   }
 
-  void discovery(String scope, List<DgdCandidate> seen, String decision, String reason) {
-    ObjectNode d = doc.putObject("discovery");
-    d.put("scope", scope);
-    d.put("decision", decision);
-    d.put("reason", reason);
-    ArrayNode arr = d.putArray("seen");
+  void discovery(String scope, List<DgdCandidate> seen, String decision, String why) {
+    List<ValidateVerdict.Seen> out = new ArrayList<>();
     for (DgdCandidate c : seen) {
-      ObjectNode o = arr.addObject();
-      o.put("namespace", c.dgd().namespace());
-      o.put("dgd", c.dgd().name());
-      o.put("state", c.dgd().state());
-      o.put("service", c.frontend() == null ? null : c.frontend().service().name());
-      if (c.frontend() == null) {
-        o.putNull("port");
-      } else {
-        o.put("port", c.frontend().port());
-      }
-      ArrayNode models = o.putArray("models");
-      c.dgd().servedModels().forEach(models::add);
-      o.put("usable", c.usable());
-      ArrayNode problems = o.putArray("problems");
-      c.problems().forEach(problems::add);
+      out.add(new ValidateVerdict.Seen(c.dgd().namespace(), c.dgd().name(), c.dgd().state(),
+          c.frontend() == null ? null : c.frontend().service().name(),
+          c.frontend() == null ? null : c.frontend().port(), List.copyOf(c.dgd().servedModels()), c.usable(),
+          List.copyOf(c.problems())));
     }
+    discovery = new ValidateVerdict.Discovery(scope, decision, why, out);
   }
 
   void deployment(GpuNodeChoice choice, DefaultDeployment d) {
-    ObjectNode o = doc.putObject("deployment");
-    o.put("node", choice.node().name());
-    o.put("free_gpus", choice.workers());
-    o.put("workers", d.workers());
-    o.put("namespace", d.namespace());
-    o.put("dgd", d.name());
-    o.put("api_version", d.apiVersion());
-    o.put("model", d.model());
-    o.put("image", d.image());
-    ArrayNode considered = o.putArray("nodes_considered");
-    choice.considered().forEach(considered::add);
-    ArrayNode tol = o.putArray("tolerated_taints");
-    d.taints().forEach(t -> tol.add(t.key() + (t.value() == null ? "" : "=" + t.value())
-        + (t.effect() == null ? "" : ":" + t.effect())));
+    deployment = new ValidateVerdict.Deployment(choice.node().name(), choice.workers(), d.workers(), d.namespace(),
+        d.name(), d.apiVersion(), d.model(), d.image(), List.copyOf(choice.considered()),
+        d.taints().stream().map(t -> t.key() + (t.value() == null ? "" : "=" + t.value())
+            + (t.effect() == null ? "" : ":" + t.effect())).toList());
   }
 
   void target(FrontendTarget t) {
-    ObjectNode o = doc.putObject("target");
-    o.put("origin", t.origin());
-    o.put("namespace", t.namespace());
-    o.put("dgd", t.dgdName());
-    o.put("dgd_uid", t.dgdUid());
-    o.put("api_version", t.apiVersion());
-    o.put("service", t.service());
-    o.put("port", t.port());
-    o.put("matched_by", t.matchedBy());
-    o.put("endpoint_url", t.endpointUrl());
-    o.put("model", t.model());
-    o.put("model_source", t.modelSource());
-    o.put("workers", t.workers());
-    o.put("node", t.node());
+    target = new ValidateVerdict.Target(t.origin(), t.namespace(), t.dgdName(), t.dgdUid(), t.apiVersion(),
+        t.service(), t.port(), t.matchedBy(), t.endpointUrl(), t.model(), t.modelSource(), t.workers(), t.node());
   }
 
   void benchmark(BenchmarkShape s, BenchmarkRunner.PlannedBenchmark plan,
       BenchmarkRunner.RenderedBenchmark rendered, String runDir) {
-    ObjectNode o = doc.putObject("benchmark");
-    o.put("workers", s.workers());
-    o.put("concurrency_per_worker", s.concurrencyPerWorker());
-    o.put("concurrency", s.concurrency());
-    o.put("request_count", s.requestCount());
-    o.put("warmup_requests", s.warmupRequests());
-    o.put("isl", s.isl());
-    o.put("osl", s.osl());
-    o.put("isl_stddev", 0);
-    o.put("osl_stddev", 0);
-    o.put("ignore_eos", true);
-    o.put("streaming", true);
-    o.put("endpoint_type", "chat");
-    o.put("measurement_limit_s", BenchmarkShape.MEASUREMENT_LIMIT_S);
-    if (plan != null) {
-      o.put("aiperf_version", plan.aiperfVersion());
-      o.put("aiperf_resolution", plan.aiperfResolution());
-      o.put("series_id", plan.seriesId());
-      o.put("plan_path", plan.planPath().toAbsolutePath().toString());
-      o.put("plan_sha256", plan.planSha256());
-    }
-    if (rendered != null) {
-      o.put("deploy_root", rendered.deployRoot().toAbsolutePath().toString());
-      o.put("perf_yaml", rendered.perfYaml().toAbsolutePath().toString());
-      o.put("perf_yaml_sha256", rendered.perfYamlSha256());
-      o.put("job", rendered.namespace() + "/" + rendered.jobName());
-      o.put("render_run_id", rendered.runId());
-    }
-    if (runDir != null) {
-      o.put("run_dir", runDir);
-    }
+    benchmark = new ValidateVerdict.Benchmark(s.workers(), s.concurrencyPerWorker(), s.concurrency(),
+        s.requestCount(), s.warmupRequests(), s.isl(), s.osl(), 0, 0, true, true, "chat",
+        BenchmarkShape.MEASUREMENT_LIMIT_S,
+        plan == null ? null : plan.aiperfVersion(),
+        plan == null ? null : plan.aiperfResolution(),
+        plan == null ? null : plan.seriesId(),
+        plan == null ? null : plan.planPath().toAbsolutePath().toString(),
+        plan == null ? null : plan.planSha256(),
+        rendered == null ? null : rendered.deployRoot().toAbsolutePath().toString(),
+        rendered == null ? null : rendered.perfYaml().toAbsolutePath().toString(),
+        rendered == null ? null : rendered.perfYamlSha256(),
+        rendered == null ? null : rendered.namespace() + "/" + rendered.jobName(),
+        rendered == null ? null : rendered.runId(),
+        runDir);
   }
 
   void cleanup(boolean kept, List<CreatedObject> created, CleanupReport report) {
-    ObjectNode o = doc.putObject("cleanup");
-    o.put("kept", kept);
-    ArrayNode c = o.putArray("created");
-    created.forEach(x -> c.add(x.describe()));
-    if (report != null) {
-      ArrayNode deleted = o.putArray("deleted");
-      report.deleted().forEach(deleted::add);
-      ArrayNode gone = o.putArray("already_gone");
-      report.alreadyGone().forEach(gone::add);
-      ArrayNode skipped = o.putArray("left_alone");
-      report.skipped().forEach(skipped::add);
-      ArrayNode problems = o.putArray("problems");
-      report.problems().forEach(problems::add);
-    }
+    List<String> c = created.stream().map(CreatedObject::describe).toList();
+    cleanup = report == null
+        ? new ValidateVerdict.Cleanup(kept, c, null, null, null, null)
+        : new ValidateVerdict.Cleanup(kept, c, List.copyOf(report.deleted()), List.copyOf(report.alreadyGone()),
+            List.copyOf(report.skipped()), List.copyOf(report.problems()));
+  }
+
+  void candidates(List<DgdCandidate> ambiguous) {
+    candidates = ambiguous.stream().map(c -> new ValidateVerdict.Candidate(c.dgd().namespace(), c.dgd().name(),
+        c.frontend() == null ? null : c.frontend().service().name(), String.join(",", c.dgd().servedModels()),
+        c.dgd().state())).toList();
   }
 
   void finish(String verdict, int exitCode, String reason, ValidateStep failedStep, Instant finishedAt) {
-    doc.put("verdict", verdict);
-    doc.put("exit_code", exitCode);
-    doc.put("reason", reason);
-    if (failedStep == null) {
-      doc.putNull("failed_step");
-    } else {
-      doc.put("failed_step", failedStep.id());
-    }
-    doc.put("finished_at", finishedAt.toString());
+    this.verdict = verdict;
+    this.exitCode = exitCode;
+    this.reason = reason;
+    this.failedStep = failedStep == null ? null : failedStep.id();
+    this.finishedAt = finishedAt;
   }
 
-  private static double round(double d) {
-    return Math.round(d * 1e6) / 1e6;
+  private static String unit(Constraint c) {
+    return c.unit() == null ? "(unit of " + c.metric() + ")" : c.unit().text();
   }
 }

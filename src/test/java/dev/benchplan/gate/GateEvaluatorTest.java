@@ -281,4 +281,48 @@ class GateEvaluatorTest {
     assertThatThrownBy(() -> options("-0.1")).hasMessageContaining("--tolerance");
     assertThatThrownBy(() -> new GateOptions(BigDecimal.ZERO, new BigDecimal("1.5"))).hasMessageContaining("--max-error-rate");
   }
+
+  /** The real export with {@code output_token_throughput.avg} written as {@code literal}, byte for byte. */
+  private Path exportWithThroughput(String literal) throws java.io.IOException {
+    ObjectNode tree = ExportVariants.withStat(ExportVariants.realTree(), "output_token_throughput", "avg",
+        "987654.3210123");
+    String json = dev.benchplan.json.Json.JSON.writeValueAsString(tree);
+    assertThat(json).contains("987654.3210123");
+    Path p = tmp.resolve("export-" + System.nanoTime() + ".json");
+    java.nio.file.Files.writeString(p, json.replace("987654.3210123", literal));
+    return p;
+  }
+
+  @ParameterizedTest(name = "throughput {0} is invalid input (exit 2) naming the pointer")
+  @CsvSource(delimiter = '|', value = {
+      "1e400|expected a finite number, found 1E+400 (beyond the range of a double)",
+      "-1e400|expected a finite number, found -1E+400 (beyond the range of a double)",
+      "NaN|expected a finite number, found NaN",
+      "Infinity|expected a finite number, found Infinity",
+      "\"fast\"|expected a number or null, found the string \"fast\""})
+  void nonFiniteOrNonNumericMeasurement(String literal, String expected) throws Exception {
+    Path file = exportWithThroughput(literal);
+    assertThatThrownBy(() -> GateEvaluator.evaluate(AiperfExportReader.read(file),
+            ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2))
+        .hasMessage(file + ": /output_token_throughput/avg: " + expected);
+  }
+
+  @Test
+  @DisplayName("a gated metric written as a plain string (\"fast\") is invalid input naming the pointer, not absent")
+  void metricAsString() throws Exception {
+    ObjectNode tree = ExportVariants.realTree();
+    tree.put("output_token_throughput", "fast");
+    Path file = ExportVariants.write(tmp, "fast.json", tree);
+    AiperfExport e = AiperfExportReader.read(file);
+    assertThatThrownBy(() -> GateEvaluator.evaluate(e, ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2))
+        .hasMessage(file + ": /output_token_throughput is the string \"fast\": expected a metric object"
+            + " {\"unit\": ..., \"avg\": <number>} for constraint inference-throughput");
+    // not gated: a stray value elsewhere does not matter
+    assertThat(GateEvaluator.evaluate(e, ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults()).verdict())
+        .isEqualTo(Status.PASS);
+  }
 }

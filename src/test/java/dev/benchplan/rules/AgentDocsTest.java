@@ -52,6 +52,45 @@ class AgentDocsTest {
   }
 
   @Test
+  @DisplayName("every blocker code is raised by the code (no code documented but never used)")
+  void codesUsed() throws IOException {
+    String main = sources(Path.of("src/main/java"));
+    for (BlockerCode code : BlockerCode.values()) {
+      assertThat(Pattern.compile("\\b" + code.name() + "\\b").matcher(main).find())
+          .as(code + " (documented in " + code.rule().path() + ") is raised somewhere in src/main/java").isTrue();
+    }
+  }
+
+  @Test
+  @DisplayName("run's isolation preflight and eligibility checks raise exactly the codes of their two rule files")
+  void runCodes() throws IOException {
+    String run = sources(Path.of("src/main/java/dev/benchplan/kube/run"));
+    Set<String> raised = new HashSet<>();
+    Matcher m = Pattern.compile("BlockerCode\\.([A-Z][A-Z0-9_]+)").matcher(run);
+    while (m.find()) {
+      raised.add(m.group(1));
+    }
+    Set<String> expected = new HashSet<>();
+    Arrays.stream(BlockerCode.values())
+        .filter(c -> c.rule() == RuleFile.BENCHMARK_ISOLATION || c.rule() == RuleFile.EVIDENCE_ELIGIBILITY)
+        .forEach(c -> expected.add(c.name()));
+    assertThat(expected).as("codes of benchmark-isolation.md and evidence-eligibility.md").isNotEmpty();
+    assertThat(raised).isEqualTo(expected);
+  }
+
+  /** The text of every .java file under {@code root}, with BlockerCode.java itself left out. */
+  private static String sources(Path root) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    try (var files = Files.walk(root)) {
+      for (Path p : files.filter(p -> p.toString().endsWith(".java")
+          && !p.getFileName().toString().equals("BlockerCode.java")).sorted().toList()) {
+        sb.append(Files.readString(p)).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  @Test
   @DisplayName("the skill names the commands it drives")
   void skill() throws IOException {
     String skill = Files.readString(Path.of("agent-docs/skills/configure-aiperf-benchmark.md"));

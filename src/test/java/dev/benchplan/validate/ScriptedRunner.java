@@ -22,13 +22,7 @@ class ScriptedRunner implements BenchmarkRunner {
 
   /** Passes or fails on the measured values, with the constraints' tolerance. */
   static ScriptedRunner gate(FakeValidateCluster cluster, double throughput, double ttft) {
-    return new ScriptedRunner(cluster, req -> {
-      List<ConstraintResult> results = req.constraints().constraints().stream()
-          .map(c -> ConstraintResult.judge(c, c.name().equals(PerformanceConstraint.THROUGHPUT) ? throughput : ttft))
-          .toList();
-      String verdict = results.stream().anyMatch(r -> r.status().equals("fail")) ? "fail" : "pass";
-      return new BenchmarkOutcome(verdict, "gate " + verdict, null, results, throughput, ttft, "runs/x");
-    });
+    return new ScriptedRunner(cluster, req -> GateScript.measured(req.constraints(), throughput, ttft));
   }
 
   @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.SchemaValidator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -18,30 +19,57 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 class ValidateServiceTest {
+  static final SchemaValidator SCHEMA = SchemaValidator.bundled("validate-verdict.schema.json");
+
   @TempDir Path dir;
+  /** The documents a test produced that must match the schema (verdict.json is added when written). */
+  final List<JsonNode> produced = new ArrayList<>();
+
+  /** Every verdict.json a test run wrote, read back from the file, matches its schema. */
+  @AfterEach
+  void verdictMatchesSchema() throws Exception {
+    Path written = dir.resolve("report/verdict.json");
+    if (Files.exists(written)) {
+      produced.add(Json.JSON.readTree(Files.readString(written)));
+    }
+    for (JsonNode doc : produced) {
+      assertThat(SCHEMA.validate(doc)).as("schemas/validate-verdict.schema.json on %s", doc).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("the schema bites: an unknown status, a pass with exit 3, a missing key are rejected")
+  void schemaRejects() throws Exception {
+    cluster.dgds.add(existing("team-a", "vllm-agg", 1));
+    service(gate(6000, 150)).execute(options(null, null, false));
+    JsonNode ok = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
+    assertThat(SCHEMA.validate(ok)).isEmpty();
+    tools.jackson.databind.node.ObjectNode badStatus = (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
+    ((tools.jackson.databind.node.ObjectNode) badStatus.path("constraints").get(0)).put("status", "maybe");
+    assertThat(SCHEMA.validate(badStatus)).isNotEmpty();
+    tools.jackson.databind.node.ObjectNode badExit = (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
+    badExit.put("exit_code", 3);
+    assertThat(SCHEMA.validate(badExit)).isNotEmpty();
+    tools.jackson.databind.node.ObjectNode missing = (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
+    missing.remove("run_id");
+    assertThat(SCHEMA.validate(missing)).isNotEmpty();
+  }
   final FakeValidateCluster cluster = new FakeValidateCluster();
   final StringWriter errText = new StringWriter();
   final List<Runnable> hooks = new ArrayList<>();
   final List<ScriptedRunner> runners = new ArrayList<>();
 
   ValidateService service(BenchmarkRunner runner) {
-    ValidateService.AbortHooks h = new ValidateService.AbortHooks() {
-      @Override
-      public Object add(Runnable r) {
-        hooks.add(r);
-        return r;
-      }
-
-      @Override
-      public void remove(Object handle) {
-        hooks.remove(handle);
-      }
+    dev.benchplan.run.ShutdownHooks h = r -> {
+      hooks.add(r);
+      return () -> hooks.remove(r);
     };
     return new ValidateService(o -> cluster, runner, Clock.systemUTC(), new PrintWriter(errText, true), h, "test");
   }
@@ -90,18 +118,20 @@ class ValidateServiceTest {
     assertThat(verdict.path("target").path("model").asString()).isEqualTo("Qwen/Qwen3-0.6B");
     assertThat(verdict.path("target").path("model_source").asString()).isEqualTo("dgd:VllmDecodeWorker");
     assertThat(verdict.path("constraints").get(0).path("measured").asDouble()).isEqualTo(6000.0);
+    // CTRF and JUnit are the gate's own reports on the gate's verdict: one test per constraint + the error rate
     JsonNode ctrf = Json.JSON.readTree(Files.readString(dir.resolve("report/ctrf-report.json")));
-    assertThat(ctrf.path("results").path("tests")).hasSize(1);
+    List<String> names = new ArrayList<>();
+    ctrf.path("results").path("tests").forEach(t -> names.add(t.path("name").asString()));
+    assertThat(names).containsExactly("inference-throughput", "inference-ttft-p99", "request-error-rate");
     JsonNode test = ctrf.path("results").path("tests").get(0);
-    assertThat(test.path("name").asString()).isEqualTo("inference-perf");
     assertThat(test.path("status").asString()).isEqualTo("passed");
-    assertThat(test.path("message").asString()).contains("output token throughput 6000 tokens/sec")
-        .contains("TTFT p99 150 ms").contains("team-a/vllm-agg");
-    assertThat(ctrf.path("results").path("summary").path("passed").asInt()).isEqualTo(1);
+    assertThat(test.path("message").asString())
+        .isEqualTo("inference-throughput: output_token_throughput avg 6000 tokens/sec >= 4500 (5000 -10%)");
+    assertThat(ctrf.path("results").path("summary").path("passed").asInt()).isEqualTo(3);
     var junit = DocumentBuilderFactory.newInstance().newDocumentBuilder()
         .parse(dir.resolve("report/junit.xml").toFile());
     assertThat(junit.getElementsByTagName("testcase").item(0).getAttributes().getNamedItem("name").getNodeValue())
-        .isEqualTo("inference-perf");
+        .isEqualTo("inference-throughput");
     assertThat(junit.getElementsByTagName("failure").getLength()).isZero();
     assertThat(errText.toString()).contains("validate [discovery]").contains("validate [cleanup]");
   }
@@ -113,7 +143,7 @@ class ValidateServiceTest {
     ValidateResult r = service(gate(4499, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(Files.readString(dir.resolve("report/junit.xml"))).contains("<failure");
-    assertThat(Files.readString(dir.resolve("report/ctrf-report.json"))).contains("\"status\" : \"failed\"");
+    assertThat(Files.readString(dir.resolve("report/ctrf-report.json"))).contains("\"status\": \"failed\"");
   }
 
   @Test
@@ -123,7 +153,7 @@ class ValidateServiceTest {
     Files.writeString(overlay, "validation: {performance: {checks: [nccl-all-reduce-bw]}}");
     ValidateService s = new ValidateService(o -> {
       throw new AssertionError("must not connect");
-    }, gate(1, 1), Clock.systemUTC(), new PrintWriter(errText), ValidateService.AbortHooks.jvm(), "t");
+    }, gate(1, 1), Clock.systemUTC(), new PrintWriter(errText), dev.benchplan.run.ShutdownHooks.jvm(), "t");
     ValidateResult r = s.execute(options(overlay, null, false));
     assertThat(r.exitCode()).isZero();
     assertThat(r.verdict()).isEqualTo("skip");
@@ -151,6 +181,7 @@ class ValidateServiceTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.verdict()).isEqualTo("invalid");
     assertThat(r.document().path("candidates")).hasSize(2);
+    produced.add(r.document()); // printed with --format json: the same schema
     assertThat(errText.toString()).contains("a/x/x-frontend:8000/Qwen/Qwen3-0.6B").contains("b/y/y-frontend:8000");
     assertThat(dir.resolve("report")).doesNotExist();
 
@@ -228,7 +259,9 @@ class ValidateServiceTest {
     assertThat(r.document().path("reason").asString()).contains("not ready after 10m0s");
     assertThat(cluster.existing).isEmpty();
     assertThat(cluster.deletionOrder).hasSize(2);
-    assertThat(Files.readString(dir.resolve("report/junit.xml"))).contains("<error type=\"readiness\"");
+    assertThat(Files.readString(dir.resolve("report/junit.xml")))
+        .contains("<error message=\"inference-throughput: not measured: validate error at step readiness: DGD x not"
+            + " ready after 10m0s");
   }
 
   @Test
@@ -257,8 +290,7 @@ class ValidateServiceTest {
   void runnerFails() {
     cluster.dgds.add(existing("a", "x", 1));
     ScriptedRunner failing = new ScriptedRunner(cluster, req ->
-        new BenchmarkOutcome("error", "Job a/bp-job failed: pod exited 1", ValidateStep.RUN, List.of(), null, null,
-            null));
+        GateScript.runFailed(req.constraints(), "Job a/bp-job failed: pod exited 1"));
     ValidateResult r = service(failing).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.document().path("failed_step").asString()).isEqualTo("run");

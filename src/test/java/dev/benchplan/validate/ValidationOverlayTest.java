@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Constraint;
 import dev.benchplan.testing.SharedData;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,13 +29,16 @@ class ValidationOverlayTest {
     PerformanceRequest r = ValidationOverlay.load(overlay);
     assertThat(r.runs()).isTrue();
     assertThat(r.checks()).containsExactly("inference-perf");
-    assertThat(r.constraints()).extracting(PerformanceConstraint::name, PerformanceConstraint::operator,
-            PerformanceConstraint::threshold)
+    assertThat(r.constraints()).extracting(Constraint::name, c -> c.operator().symbol(), c -> c.unit().text())
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("inference-throughput", ">=", 5000.0),
-            org.assertj.core.groups.Tuple.tuple("inference-ttft-p99", "<=", 200.0));
-    assertThat(r.constraints().get(0).effectiveThreshold()).isEqualTo(4500.0);
-    assertThat(r.constraints().get(1).effectiveThreshold()).isEqualTo(220.0);
+            org.assertj.core.groups.Tuple.tuple("inference-throughput", ">=", "tokens/sec"),
+            org.assertj.core.groups.Tuple.tuple("inference-ttft-p99", "<=", "ms"));
+    assertThat(r.constraints().get(0).threshold()).isEqualByComparingTo("5000");
+    assertThat(r.constraints().get(1).threshold()).isEqualByComparingTo("200");
+    assertThat(r.constraints().get(0).effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance()))
+        .isEqualByComparingTo("4500");
+    assertThat(r.constraints().get(1).effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance()))
+        .isEqualByComparingTo("220");
   }
 
   @Test
@@ -92,7 +96,7 @@ class ValidationOverlayTest {
         validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: "<=250.5"}]}}
         """));
     assertThat(r.runs()).isTrue();
-    assertThat(r.constraints()).singleElement().extracting(PerformanceConstraint::threshold).isEqualTo(250.5);
+    assertThat(r.constraints()).singleElement().satisfies(c -> assertThat(c.threshold()).isEqualByComparingTo("250.5"));
   }
 
   @Test
@@ -142,8 +146,8 @@ class ValidationOverlayTest {
     PerformanceRequest r = ValidationOverlay.load(write(
         "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"<= 0.2 s\"}]}}"));
     assertThat(r.constraints()).singleElement().satisfies(c -> {
-      assertThat(c.threshold()).isEqualTo(200.0);
-      assertThat(c.unit()).isEqualTo("ms");
+      assertThat(c.threshold()).isEqualByComparingTo("200");
+      assertThat(c.unit().text()).isEqualTo("ms");
     });
   }
 
@@ -180,7 +184,8 @@ class ValidationOverlayTest {
   void defaults() {
     PerformanceRequest r = PerformanceRequest.defaults();
     assertThat(r.runs()).isTrue();
-    assertThat(r.constraints()).extracting(PerformanceConstraint::effectiveThreshold)
-        .containsExactly(4500.0, 220.0);
+    assertThat(r.constraints()).extracting(c -> c.effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance())
+            .stripTrailingZeros().toPlainString())
+        .containsExactly("4500", "220");
   }
 }

@@ -22,6 +22,9 @@ import java.util.Optional;
  * @param metrics metric tag to summary, for every metric block present (null blocks are absent)
  * @param startTime {@code start_time} as written, when present
  * @param endTime {@code end_time} as written, when present
+ * @param notMetrics top-level entries that are a value (string, number, boolean) where a metric
+ *     block could stand: tag to a description naming the JSON pointer, so that a gate on that tag
+ *     can call it invalid rather than absent
  */
 public record AiperfExport(
     Path path,
@@ -33,7 +36,8 @@ public record AiperfExport(
     List<ErrorCount> errorSummary,
     Map<String, MetricSummary> metrics,
     String startTime,
-    String endTime) {
+    String endTime,
+    Map<String, String> notMetrics) {
 
   public AiperfExport {
     Objects.requireNonNull(path, "path");
@@ -41,6 +45,12 @@ public record AiperfExport(
     Objects.requireNonNull(layout, "layout");
     errorSummary = List.copyOf(errorSummary);
     metrics = Map.copyOf(metrics);
+    notMetrics = Map.copyOf(notMetrics);
+  }
+
+  /** What stands at a metric's place when it is a plain value rather than a metric block. */
+  public Optional<String> notMetric(String tag) {
+    return Optional.ofNullable(notMetrics.get(tag));
   }
 
   /** A metric block, when present. */

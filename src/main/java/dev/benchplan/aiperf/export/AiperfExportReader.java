@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -26,7 +27,9 @@ import tools.jackson.databind.ObjectReader;
 public final class AiperfExportReader {
   // exact decimals: 4500.0 must compare equal to 0.9 x 5000, not to 4499.999...
   private static final ObjectReader READER =
-      Json.JSON.readerFor(JsonNode.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+      Json.JSON.readerFor(JsonNode.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          // AIPerf is Python: json.dumps writes NaN/Infinity; read them so the message can name the pointer
+          .with(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
 
   private AiperfExportReader() {}
 
@@ -64,7 +67,11 @@ public final class AiperfExportReader {
   }
 
   /** The state of one parse: the source for messages and the root node. */
-  private record Parse(Path source, JsonNode root) {
+  private record Parse(Path source, JsonNode root, Map<String, String> notMetrics) {
+    Parse(Path source, JsonNode root) {
+      this(source, root, new LinkedHashMap<>());
+    }
+
     AiperfExport export(String sha256) {
       ExportLayout layout;
       Map<String, MetricSummary> metrics;
@@ -79,6 +86,8 @@ public final class AiperfExportReader {
           JsonNode block = root.get(name);
           if (isMetricBlock(block)) {
             metrics.put(name, metric(name, block, "/" + escape(name)));
+          } else if (block != null && block.isValueNode() && !block.isNull()) {
+            notMetrics.put(name, "/" + escape(name) + " is " + describe(block));
           }
         }
       }
@@ -98,7 +107,8 @@ public final class AiperfExportReader {
           errorSummary(),
           metrics,
           text("start_time"),
-          text("end_time"));
+          text("end_time"),
+          notMetrics);
     }
 
     private Map<String, MetricSummary> recordsMetrics(JsonNode records) {
@@ -129,6 +139,27 @@ public final class AiperfExportReader {
       return metrics;
     }
 
+    /** How a number that no double can hold is shown, or null when it is finite. */
+    private static String nonFinite(JsonNode v) {
+      if (v.isBigDecimal()) {
+        return Double.isFinite(v.decimalValue().doubleValue()) ? null
+            : v.decimalValue() + " (beyond the range of a double)";
+      }
+      if (v.isBigInteger()) {
+        return Double.isFinite(v.bigIntegerValue().doubleValue()) ? null
+            : v.bigIntegerValue() + " (beyond the range of a double)";
+      }
+      if (v.isDouble() || v.isFloat()) {
+        double d = v.asDouble();
+        return Double.isFinite(d) ? null : Double.toString(d);
+      }
+      return null;
+    }
+
+    private static String describe(JsonNode v) {
+      return (v.isString() ? "the string " : v.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " ") + v;
+    }
+
     private static boolean isMetricBlock(JsonNode node) {
       return node != null && node.isObject() && node.has("unit");
     }
@@ -146,7 +177,12 @@ public final class AiperfExportReader {
           continue; // not computed: absent, never zero
         }
         if (!v.isNumber()) {
-          throw invalid(pointer + "/" + stat, "expected a number or null, found " + v.getNodeType() + " " + v);
+          throw invalid(pointer + "/" + stat, "expected a number or null, found " + describe(v));
+        }
+        String nonFinite = nonFinite(v);
+        if (nonFinite != null) {
+          // NaN, Infinity, or a decimal such as 1e400 beyond any double: not a measurement
+          throw invalid(pointer + "/" + stat, "expected a finite number, found " + nonFinite);
         }
         stats.put(stat, v.decimalValue());
       }

@@ -1,6 +1,7 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.aiperf.export.AiperfPodLog;
+import dev.benchplan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;

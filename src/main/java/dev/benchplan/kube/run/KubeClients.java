@@ -1,9 +1,7 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.error.BenchplanException;
-import io.fabric8.kubernetes.client.Config;
+import dev.benchplan.kube.KubeConnection;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /** Opens a Kubernetes client for a kubeconfig context. */
 @FunctionalInterface
@@ -31,16 +29,11 @@ interface KubeClients {
     };
   }
 
-  /** Clients from the kubeconfig ($KUBECONFIG or ~/.kube/config), as kubectl resolves them. */
+  /**
+   * Clients from the kubeconfig ($KUBECONFIG or ~/.kube/config) as kubectl resolves them, or the
+   * in-cluster service account: {@link KubeConnection#open}.
+   */
   static KubeClients kubeconfig() {
-    return context -> {
-      Config config = Config.autoConfigure(context);
-      if (context != null
-          && (config.getCurrentContext() == null || !context.equals(config.getCurrentContext().getName()))) {
-        throw BenchplanException.invalid("--context: context '" + context + "' is not in the kubeconfig"
-            + " ($KUBECONFIG or ~/.kube/config)");
-      }
-      return new KubernetesClientBuilder().withConfig(config).build();
-    };
+    return context -> KubeConnection.open(context).client();
   }
 }

@@ -1,6 +1,9 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.rules.Blocker;
+import dev.benchplan.rules.BlockerCode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
@@ -28,8 +31,6 @@ import tools.jackson.databind.node.ObjectNode;
  * name. Blockers are invalid input (exit 2) naming the rule; everything found is recorded.
  */
 final class Preflight {
-  /** The rule file cited in blocker messages. */
-  static final String ISOLATION_RULE = "agent-docs/rules/benchmarking/benchmark-isolation.md";
   /** Label the Dynamo operator puts on every pod of a DGD. */
   static final String DGD_LABEL = "nvidia.com/dynamo-graph-deployment-name";
   /** Label the Job controller puts on a Job's pods. */
@@ -61,8 +62,8 @@ final class Preflight {
     nsRec.put("name", namespace);
     try {
       if (client.namespaces().withName(namespace).get() == null) {
-        throw BenchplanException.invalid("namespace '" + namespace + "' does not exist in the cluster"
-            + " (use --namespace, or create it)");
+        throw blocker(BlockerCode.RUN_NAMESPACE_MISSING, "namespace '" + namespace + "' does not exist in the"
+            + " cluster (use --namespace, or create it)");
       }
       nsRec.put("exists", true);
     } catch (KubernetesClientException e) {
@@ -82,7 +83,7 @@ final class Preflight {
       throw ApiErrors.map("read Job " + namespace + "/" + jobName, e);
     }
     if (existingJob && !replace) {
-      throw BenchplanException.invalid("Job " + namespace + "/" + jobName + " already exists (an earlier run of"
+      throw blocker(BlockerCode.RUN_OBJECTS_EXIST, "Job " + namespace + "/" + jobName + " already exists (an earlier run of"
           + " this perf.yaml, kept or still running): use --replace to delete it and run again, or re-render"
           + " for a new run-id");
     }
@@ -98,7 +99,7 @@ final class Preflight {
       }
     }
     if (!existingConfigMaps.isEmpty() && !replace) {
-      throw BenchplanException.invalid("ConfigMap(s) " + existingConfigMaps + " already exist in namespace "
+      throw blocker(BlockerCode.RUN_OBJECTS_EXIST, "ConfigMap(s) " + existingConfigMaps + " already exist in namespace "
           + namespace + ": use --replace to replace them, or re-render for a new run-id");
     }
 
@@ -118,8 +119,8 @@ final class Preflight {
         throw ApiErrors.map("list benchplan Jobs in namespace " + namespace, e2);
       }
       others.put("scope", "namespace");
-      problems.add("other benchmarks of " + endpoint + " were looked for only in namespace " + namespace
-          + " (listing Jobs in all namespaces is forbidden)");
+      problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "other benchmarks of " + endpoint + " were looked for only in namespace " + namespace
+          + " (listing Jobs in all namespaces is forbidden)"));
     }
     ArrayNode active = others.putArray("active_same_endpoint");
     for (Job j : jobs) {
@@ -134,8 +135,8 @@ final class Preflight {
       }
     }
     if (!active.isEmpty()) {
-      throw BenchplanException.invalid("blocker: Job " + active.get(0).asString() + " is already benchmarking "
-          + endpoint + "; never two benchmarks against one endpoint at once (" + ISOLATION_RULE + ")");
+      throw blocker(BlockerCode.ENDPOINT_BUSY, "Job " + active.get(0).asString() + " is already benchmarking "
+          + endpoint + "; never two benchmarks against one endpoint at once");
     }
 
     // the DGD's serving pods and their nodes
@@ -152,7 +153,8 @@ final class Preflight {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("list pods of DGD " + perf.annotation(PerfYaml.DGD), e);
       }
-      problems.add("cannot list the DGD's pods in namespace " + dgd[0] + " (403): isolation not verified");
+      problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot list the DGD's pods in namespace " + dgd[0]
+          + " (403): isolation not verified"));
     }
     for (Pod p : serving) {
       if (terminal(p)) {
@@ -169,8 +171,8 @@ final class Preflight {
       }
     }
     if (servingRec.isEmpty() && problems.stream().noneMatch(s -> s.startsWith("cannot list the DGD"))) {
-      problems.add("no running pods carry " + DGD_LABEL + "=" + dgd[1] + " in namespace " + dgd[0]
-          + ": the serving side could not be checked");
+      problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "no running pods carry " + DGD_LABEL + "=" + dgd[1]
+          + " in namespace " + dgd[0] + ": the serving side could not be checked"));
     }
 
     ArrayNode nodesRec = iso.putArray("serving_nodes");
@@ -198,15 +200,16 @@ final class Preflight {
           String strategy = labels.get("nvidia.com/gpu.sharing-strategy");
           if ((replicas != null && !replicas.equals("1") && !replicas.equals("0"))
               || (strategy != null && !strategy.equals("none"))) {
-            problems.add("GPUs on serving node " + nodeName + " are shared (sharing-strategy=" + strategy
-                + ", gpu.replicas=" + replicas + ")");
+            problems.add(finding(BlockerCode.SERVING_GPUS_SHARED, "GPUs on serving node " + nodeName
+                + " are shared (sharing-strategy=" + strategy + ", gpu.replicas=" + replicas + ")"));
           }
         }
       } catch (KubernetesClientException e) {
         if (!ApiErrors.forbidden(e)) {
           throw ApiErrors.map("read node " + nodeName, e);
         }
-        problems.add("cannot read node " + nodeName + " (403): GPU sharing not checked");
+        problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot read node " + nodeName
+            + " (403): GPU sharing not checked"));
       }
       ArrayNode neighbours = n.putArray("other_pods");
       try {
@@ -229,15 +232,26 @@ final class Preflight {
         if (!ApiErrors.forbidden(e)) {
           throw ApiErrors.map("list pods on node " + nodeName, e);
         }
-        problems.add("cannot list pods on serving node " + nodeName + " (403): competing work not checked");
+        problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot list pods on serving node " + nodeName
+            + " (403): competing work not checked"));
       }
     }
     if (!gpuNeighbours.isEmpty()) {
-      throw BenchplanException.invalid("blocker: other pods use GPUs on the serving nodes: " + gpuNeighbours
-          + "; serving GPUs must be exclusive during a benchmark (" + ISOLATION_RULE + ")");
+      throw blocker(BlockerCode.SERVING_GPUS_IN_USE, "other pods use GPUs on the serving nodes: " + gpuNeighbours
+          + "; serving GPUs must be exclusive during a benchmark");
     }
     iso.putObject("client"); // filled in once the AIPerf pod is placed
     return new Result(iso, problems, existingJob, existingConfigMaps, servingNodes);
+  }
+
+  /** A refusal of the isolation preflight: exit 2, its code and rule file in the message. */
+  static BenchplanException blocker(BlockerCode code, String message) {
+    return BenchplanException.invalid(Blocker.of(code, message).toString());
+  }
+
+  /** A finding recorded in run.json that makes the run ineligible as evidence: its code, then the text. */
+  static String finding(BlockerCode code, String message) {
+    return code.name() + ": " + message;
   }
 
   /** True when a Job has a Complete or Failed condition that is True. */

@@ -7,6 +7,8 @@ import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -162,18 +164,21 @@ final class RunRecord {
 
     List<String> ineligible = new ArrayList<>();
     if (f.verdict().verdict() != Status.PASS && f.verdict().verdict() != Status.FAIL) {
-      ineligible.add("the run has no valid measurement (verdict " + f.verdict().verdict().json() + ")");
+      ineligible.add(Preflight.finding(BlockerCode.RUN_NOT_MEASURED,
+          "the run has no valid measurement (verdict " + f.verdict().verdict().json() + ")"));
     }
     if (Boolean.FALSE.equals(versionMatch)) {
-      ineligible.add("AIPerf " + measured + " ran, but the series pins " + planned);
+      ineligible.add(Preflight.finding(BlockerCode.AIPERF_VERSION_MISMATCH,
+          "AIPerf " + measured + " ran, but the series pins " + planned));
     }
     if (!imageMatch) {
-      ineligible.add("the Job's image " + f.perf().image() + " is not the plan's " + f.plan().aiperfImage());
+      ineligible.add(Preflight.finding(BlockerCode.AIPERF_IMAGE_MISMATCH,
+          "the Job's image " + f.perf().image() + " is not the plan's " + f.plan().aiperfImage()));
     }
     if (f.export() != null && f.export().wasCancelled()) {
-      ineligible.add("AIPerf reports the run as cancelled");
+      ineligible.add(Preflight.finding(BlockerCode.RUN_CANCELLED, "AIPerf reports the run as cancelled"));
     }
-    problems.forEach(p -> ineligible.add("isolation: " + p));
+    ineligible.addAll(problems); // each already carries its code
     r.put("eligible", ineligible.isEmpty());
     KubeRunService.strings(r, "ineligible_reasons", ineligible);
     r.put("keep", f.request().keep());

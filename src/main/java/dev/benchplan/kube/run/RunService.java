@@ -1,5 +1,8 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.RunOutcome;
+import dev.benchplan.run.RunRequest;
+
 /** Runs a rendered benchmark (perf.yaml) end to end. */
 public interface RunService {
   /**

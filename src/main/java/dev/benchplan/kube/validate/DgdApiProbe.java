@@ -1,5 +1,6 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.validate.DgdApi;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResourceList;
@@ -22,7 +23,7 @@ final class DgdApiProbe {
     try {
       g = client.getApiGroup(group); // null on 404
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("API discovery of group " + group, e);
+      throw ApiErrors.map("API discovery of group " + group, e);
     }
     List<String> served = new ArrayList<>();
     if (g == null || g.getVersions() == null) {
@@ -34,7 +35,7 @@ final class DgdApiProbe {
       try {
         resources = client.getApiResources(gv);
       } catch (KubernetesClientException e) {
-        throw ApiErrors.of("API discovery of " + gv, e);
+        throw ApiErrors.map("API discovery of " + gv, e);
       }
       if (resources != null && resources.getResources() != null
           && resources.getResources().stream().anyMatch(r -> DgdApi.PLURAL.equals(r.getName()))) {

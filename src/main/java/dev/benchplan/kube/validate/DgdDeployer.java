@@ -1,6 +1,7 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DgdApi;
@@ -45,7 +46,7 @@ final class DgdDeployer {
     try {
       created = op.resource(r).create();
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("creating DynamoGraphDeployment " + ns + "/" + name, e);
+      throw ApiErrors.map("creating DynamoGraphDeployment " + ns + "/" + name, e);
     }
     if (ledger.closed()) {
       op.withName(name).delete();
@@ -76,7 +77,7 @@ final class DgdDeployer {
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " not ready after "
           + PhaseProgress.format(bound) + ": " + (v == null ? "not found" : status(v, desired)));
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("watching DGD " + ns + "/" + name, e);
+      throw ApiErrors.map("watching DGD " + ns + "/" + name, e);
     }
     if (deleted.get()) {
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " was deleted while validate waited for it");
@@ -111,7 +112,7 @@ final class DgdDeployer {
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
       if (c instanceof KubernetesClientException k) {
-        throw ApiErrors.of("watching Services in namespace " + ns, k);
+        throw ApiErrors.map("watching Services in namespace " + ns, k);
       }
       throw BenchplanException.runtime("watching Services in namespace " + ns + " failed: " + c, c);
     }

@@ -1,6 +1,7 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdCandidate;
 import dev.benchplan.validate.DgdView;
@@ -34,7 +35,7 @@ final class DgdDiscoverer {
         throw BenchplanException.runtime("listing " + DgdApi.PLURAL + " in all namespaces was denied ("
             + ApiErrors.describe(e) + "); name the namespace with --namespace");
       }
-      throw ApiErrors.of("listing " + DgdApi.PLURAL + (namespace == null ? " in all namespaces"
+      throw ApiErrors.map("listing " + DgdApi.PLURAL + (namespace == null ? " in all namespaces"
           : " in namespace " + namespace), e);
     }
     Map<String, List<ServiceInfo>> servicesByNamespace = new HashMap<>();
@@ -46,7 +47,7 @@ final class DgdDiscoverer {
           return client.services().inNamespace(ns).list().getItems().stream()
               .map(KubeDocuments::service).toList();
         } catch (KubernetesClientException e) {
-          throw ApiErrors.of("listing Services in namespace " + ns, e);
+          throw ApiErrors.map("listing Services in namespace " + ns, e);
         }
       });
       List<String> problems = new ArrayList<>();

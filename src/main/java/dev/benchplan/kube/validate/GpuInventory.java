@@ -1,5 +1,6 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.validate.GpuNode;
 import dev.benchplan.validate.NodeTaint;
 import io.fabric8.kubernetes.api.model.Container;
@@ -29,12 +30,12 @@ final class GpuInventory {
     try {
       nodes = client.nodes().list().getItems();
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("listing nodes", e);
+      throw ApiErrors.map("listing nodes", e);
     }
     try {
       pods = client.pods().inAnyNamespace().list().getItems();
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("listing pods in all namespaces (to count GPUs in use)", e);
+      throw ApiErrors.map("listing pods in all namespaces (to count GPUs in use)", e);
     }
     Map<String, Long> requested = new HashMap<>();
     for (Pod p : pods) {

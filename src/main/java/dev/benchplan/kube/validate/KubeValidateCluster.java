@@ -1,6 +1,8 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.KubeConnection;
 import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DgdApi;
@@ -11,10 +13,7 @@ import dev.benchplan.validate.ProgressSink;
 import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateRun;
-import io.fabric8.kubernetes.api.model.NamedContext;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,22 +44,8 @@ public final class KubeValidateCluster implements ValidateCluster {
 
   /** Connects with the kubeconfig's context {@code options.kubeContext()} (or its current one). */
   public static KubeValidateCluster connect(ValidateOptions options) {
-    Config config;
-    try {
-      config = Config.autoConfigure(options.kubeContext());
-    } catch (RuntimeException e) {
-      throw BenchplanException.runtime("cannot load the kubeconfig: " + e.getMessage(), e);
-    }
-    NamedContext current = config.getCurrentContext();
-    if (options.kubeContext() != null
-        && (current == null || !options.kubeContext().equals(current.getName()))) {
-      throw BenchplanException.invalid("option --context: context '" + options.kubeContext()
-          + "' not found in the kubeconfig" + (config.getContexts() == null || config.getContexts().isEmpty()
-              ? "" : " (it has: " + String.join(", ", config.getContexts().stream().map(NamedContext::getName).toList()) + ")"));
-    }
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-    String ctx = current == null ? "(no context: in-cluster or default)" : current.getName();
-    return new KubeValidateCluster(client, "context " + ctx + ", server " + config.getMasterUrl(), DgdApi.GROUP, true);
+    KubeConnection c = KubeConnection.open(options.kubeContext());
+    return new KubeValidateCluster(c.client(), c.description(), DgdApi.GROUP, true);
   }
 
   /** The underlying client (for the benchmark runner, which shares it). */
@@ -75,12 +60,12 @@ public final class KubeValidateCluster implements ValidateCluster {
 
   @Override
   public DgdApi dgdApi() {
-    return DgdApiProbe.probe(client, dgdGroup);
+    return api("API discovery of group " + dgdGroup, () -> DgdApiProbe.probe(client, dgdGroup));
   }
 
   @Override
   public List<DgdCandidate> discover(DgdApi api, String namespace) {
-    return DgdDiscoverer.discover(client, api, namespace);
+    return api("discovering DGDs", () -> DgdDiscoverer.discover(client, api, namespace));
   }
 
   @Override
@@ -90,7 +75,7 @@ public final class KubeValidateCluster implements ValidateCluster {
       r = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(namespace)
           .withName(name).get();
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-      throw ApiErrors.of("reading DGD " + namespace + "/" + name, e);
+      throw ApiErrors.map("reading DGD " + namespace + "/" + name, e);
     }
     if (r == null) {
       throw BenchplanException.runtime("DGD " + namespace + "/" + name + " disappeared during discovery");
@@ -100,40 +85,59 @@ public final class KubeValidateCluster implements ValidateCluster {
 
   @Override
   public List<GpuNode> gpuNodes() {
-    return GpuInventory.read(client);
+    return api("reading GPU nodes", () -> GpuInventory.read(client));
   }
 
   @Override
   public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
-    ValidateNamespaces.awaitOldGone(client, bound, progress);
+    api("waiting for earlier validate namespaces to be gone", () -> {
+      ValidateNamespaces.awaitOldGone(client, bound, progress);
+      return null;
+    });
   }
 
   @Override
   public void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound,
       ProgressSink progress) {
-    ValidateNamespaces.create(client, run, name, ledger, bound, progress);
+    api("creating namespace " + name, () -> {
+      ValidateNamespaces.create(client, run, name, ledger, bound, progress);
+      return null;
+    });
   }
 
   @Override
   public DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
-    return DgdDeployer.create(client, api, manifest, ledger);
+    return api("creating the DGD", () -> DgdDeployer.create(client, api, manifest, ledger));
   }
 
   @Override
   public DgdCandidate awaitReady(DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
       Duration bound, ProgressSink progress) {
-    return DgdDeployer.awaitReady(client, api, namespace, name, desiredWorkers, bound, progress);
+    return api("waiting for DGD " + namespace + "/" + name,
+        () -> DgdDeployer.awaitReady(client, api, namespace, name, desiredWorkers, bound, progress));
   }
 
   @Override
   public CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress) {
-    return ValidateCleaner.cleanup(client, ledger, boundEach, progress);
+    return api("cleaning up", () -> ValidateCleaner.cleanup(client, ledger, boundEach, progress));
   }
 
   @Override
   public void close() {
     if (ownsClient) {
       client.close();
+    }
+  }
+
+  /**
+   * Runs one cluster operation: an API failure the helpers did not map themselves is still an API
+   * failure (the one policy of {@link ApiErrors}), never mistaken for a bug (exit 4).
+   */
+  private static <T> T api(String what, java.util.function.Supplier<T> body) {
+    try {
+      return body.get();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      throw ApiErrors.map(what, e);
     }
   }
 }

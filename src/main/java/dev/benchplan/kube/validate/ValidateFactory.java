@@ -1,5 +1,7 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.kube.run.KubeRunServices;
+import dev.benchplan.run.ShutdownHooks;
 import dev.benchplan.validate.AiperfBenchmarkRunner;
 import dev.benchplan.validate.ValidateService;
 import java.io.PrintWriter;
@@ -16,12 +18,13 @@ public final class ValidateFactory {
   /** The service with the fabric8 cluster, the AIPerf pipeline and the JVM's shutdown hooks. */
   public static ValidateService service(PrintWriter err, String toolVersion) {
     AtomicReference<KubeValidateCluster> connected = new AtomicReference<>();
-    AiperfBenchmarkRunner runner = new AiperfBenchmarkRunner(() -> connected.get().client(), Clock.systemUTC(),
+    AiperfBenchmarkRunner runner = new AiperfBenchmarkRunner(
+        hooks -> KubeRunServices.using(connected.get().client(), hooks), Clock.systemUTC(),
         System.getenv());
     return new ValidateService(options -> {
       KubeValidateCluster c = KubeValidateCluster.connect(options);
       connected.set(c);
       return c;
-    }, runner, Clock.systemUTC(), err, ValidateService.AbortHooks.jvm(), toolVersion);
+    }, runner, Clock.systemUTC(), err, ShutdownHooks.jvm(), toolVersion);
   }
 }

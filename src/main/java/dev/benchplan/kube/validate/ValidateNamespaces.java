@@ -1,6 +1,7 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.PhaseProgress;
@@ -35,7 +36,7 @@ final class ValidateNamespaces {
           .withLabel(ValidateRun.COMPONENT, "validate")
           .list().getItems().stream().filter(ValidateNamespaces::terminating).toList();
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("listing earlier validate namespaces", e);
+      throw ApiErrors.map("listing earlier validate namespaces", e);
     }
     for (Namespace ns : old) {
       awaitGone(client, ns.getMetadata().getName(), deadline, bound, progress,
@@ -54,7 +55,7 @@ final class ValidateNamespaces {
       throw BenchplanException.runtime(what + " " + name + " is still terminating after "
           + PhaseProgress.format(bound) + "; its pods may still hold GPUs. Try again later");
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("waiting for namespace " + name + " to be gone", e);
+      throw ApiErrors.map("waiting for namespace " + name + " to be gone", e);
     }
   }
 
@@ -66,7 +67,7 @@ final class ValidateNamespaces {
     try {
       existing = client.namespaces().withName(name).get();
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("reading namespace " + name, e);
+      throw ApiErrors.map("reading namespace " + name, e);
     }
     if (existing != null) {
       if (!terminating(existing)) {
@@ -84,7 +85,7 @@ final class ValidateNamespaces {
     try {
       client.namespaces().resource(ns).create();
     } catch (KubernetesClientException e) {
-      throw ApiErrors.of("creating namespace " + name, e);
+      throw ApiErrors.map("creating namespace " + name, e);
     }
     if (ledger.closed()) {
       // cleanup ran while the create was in flight: undo it here

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.run.RunOutcome;
+import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -373,7 +375,8 @@ class KubeRunServiceTest {
     other.getMetadata().setNamespace("team-b");
     client.batch().v1().jobs().inNamespace("team-b").resource(other).create();
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageContaining("Job team-b/bp-someone-else-20261130t090000z-ffff is already benchmarking " + RunFixture.ENDPOINT)
+        .hasMessageStartingWith("ENDPOINT_BUSY: Job team-b/bp-someone-else-20261130t090000z-ffff is already"
+            + " benchmarking " + RunFixture.ENDPOINT)
         .hasMessageContaining("benchmark-isolation.md")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get()).isNull();
@@ -418,7 +421,8 @@ class KubeRunServiceTest {
         .withNewResources().addToLimits("nvidia.com/gpu", new Quantity("2")).endResources().endContainer().endSpec()
         .withNewStatus().withPhase("Running").endStatus().build()).create());
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageContaining("other pods use GPUs on the serving nodes: [ml/trainer-0 on gpu-node-1]")
+        .hasMessageContaining("SERVING_GPUS_IN_USE: other pods use GPUs on the serving nodes: [ml/trainer-0 on gpu-node-1]")
+        .hasMessageEndingWith("(rule: benchmarking/benchmark-isolation.md)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
@@ -437,7 +441,7 @@ class KubeRunServiceTest {
     assertThat(o.exitCode()).isZero();
     JsonNode run = json(f.runDir().resolve("run.json"));
     assertThat(run.get("eligible").asBoolean()).isFalse();
-    assertThat(run.get("ineligible_reasons").get(0).asString()).contains("GPUs on serving node gpu-node-1 are shared");
+    assertThat(run.get("ineligible_reasons").get(0).asString()).contains("SERVING_GPUS_SHARED: GPUs on serving node gpu-node-1 are shared");
     JsonNode node = run.get("isolation").get("serving_nodes").get(0);
     assertThat(node.get("gpu_sharing").get("gpu_replicas").asString()).isEqualTo("4");
     assertThat(node.get("other_pods").get(0).get("pod").asString()).isEqualTo("default/log-shipper");
@@ -457,7 +461,7 @@ class KubeRunServiceTest {
     assertThat(run.get("aiperf").get("export_version").asString()).isEqualTo("0.12.0");
     assertThat(run.get("aiperf").get("version_match").asBoolean()).isFalse();
     assertThat(run.get("eligible").asBoolean()).isFalse();
-    assertThat(run.get("ineligible_reasons").get(0).asString()).isEqualTo("AIPerf 0.12.0 ran, but the series pins 0.13.0");
+    assertThat(run.get("ineligible_reasons").get(0).asString()).isEqualTo("AIPERF_VERSION_MISMATCH: AIPerf 0.12.0 ran, but the series pins 0.13.0");
   }
 
   @Test
@@ -491,7 +495,8 @@ class KubeRunServiceTest {
             .build()).once();
     assertThatThrownBy(() -> run(f, request(f)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("forbidden (403): create Job " + NS + "/" + RunFixture.JOB)
+        .hasMessageContaining("create Job " + NS + "/" + RunFixture.JOB + ": HTTP 403 Forbidden")
+        .hasMessageContaining("RBAC: the context's user may not create Job " + NS + "/" + RunFixture.JOB)
         .hasMessageContaining("cannot create resource \"jobs\"");
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();

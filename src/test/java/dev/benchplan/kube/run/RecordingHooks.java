@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.ShutdownHooks;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** {@link ShutdownHooks} for tests: keeps the registered action so a test can "press Ctrl-C". */

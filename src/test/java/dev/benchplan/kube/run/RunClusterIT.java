@@ -14,6 +14,8 @@ import dev.benchplan.kubetest.FakeNode;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
+import dev.benchplan.run.RunOutcome;
+import dev.benchplan.run.RunRequest;
 import dev.benchplan.testing.SharedData;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -304,7 +306,7 @@ class RunClusterIT {
     assertThatThrownBy(() -> run(nobody, request(f, Duration.ofMinutes(2), Duration.ofSeconds(60), false, false)))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("forbidden (403)")
+        .hasMessageContaining("HTTP 403 Forbidden")
         .hasMessageContaining("benchplan-user");
     assertClean();
 
@@ -320,7 +322,7 @@ class RunClusterIT {
     client.rbac().roleBindings().withName("runner-no-jobs").waitUntilCondition(java.util.Objects::nonNull, 10, TimeUnit.SECONDS);
     assertThatThrownBy(() -> run(nobody, request(f, Duration.ofMinutes(2), Duration.ofSeconds(60), false, false)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("forbidden (403): create Job " + kube.namespace() + "/" + jobName);
+        .hasMessageContaining("create Job " + kube.namespace() + "/" + jobName + ": HTTP 403 Forbidden");
     assertClean();
   }
 

@@ -146,7 +146,7 @@ class ValidateDiscoveryIT {
     ValidateResult r = new dev.benchplan.validate.ValidateService(
         o -> new KubeValidateCluster(kube.client(), "it", "absent.benchplan.dev", false), runner,
         java.time.Clock.systemUTC(), new java.io.PrintWriter(new StringWriter()),
-        dev.benchplan.validate.ValidateService.AbortHooks.jvm(), "it")
+        dev.benchplan.run.ShutdownHooks.jvm(), "it")
         .execute(ValidateItSupport.options(kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isZero();
     assertThat(r.verdict()).isEqualTo("skip");

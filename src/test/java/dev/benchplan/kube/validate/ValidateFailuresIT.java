@@ -82,7 +82,7 @@ class ValidateFailuresIT {
   }
 
   @Test
-  @DisplayName("DGD rejected by the real CRD (422): exit 3 at step deploy; the namespace is deleted")
+  @DisplayName("DGD rejected by the real CRD (422): invalid object, exit 2 at step deploy; the namespace is deleted")
   void dgdRejected(KubeTestContext kube) {
     ValidateResult r = ValidateItSupport.service(kube.client(), new ValidateItSupport.RecordingRunner(),
         new StringWriter(), c -> new ForwardingCluster(c) {
@@ -92,7 +92,7 @@ class ValidateFailuresIT {
             return super.createDgd(api, manifest, ledger);
           }
         }).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir, ValidateItSupport.fast()));
-    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.document().path("failed_step").asString()).isEqualTo("deploy");
     assertThat(r.document().path("reason").asString()).contains("HTTP 422").contains("backendFramework");
     assertThat(r.document().path("cleanup").path("deleted").toString()).contains("Namespace");

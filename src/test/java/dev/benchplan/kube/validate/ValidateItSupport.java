@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.validate.BenchmarkOutcome;
 import dev.benchplan.validate.BenchmarkRunner;
-import dev.benchplan.validate.ConstraintResult;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateOptions;
@@ -61,9 +60,7 @@ final class ValidateItSupport {
     @Override
     public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
         dev.benchplan.validate.ProgressSink progress) {
-      List<ConstraintResult> results = req.constraints().constraints().stream()
-          .map(c -> ConstraintResult.judge(c, c.operator().equals(">=") ? 6000.0 : 100.0)).toList();
-      return new BenchmarkOutcome("pass", "recorded", null, results, 6000.0, 100.0, null);
+      return dev.benchplan.validate.GateScript.measured(req.constraints(), 6000.0, 100.0);
     }
   }
 
@@ -72,15 +69,7 @@ final class ValidateItSupport {
       UnaryOperator<ValidateCluster> decorate) {
     return new ValidateService(o -> decorate.apply(new KubeValidateCluster(client, "kube-test-env",
         DgdApi.GROUP, false)), runner, Clock.systemUTC(), new PrintWriter(err, true),
-        new ValidateService.AbortHooks() {
-          @Override
-          public Object add(Runnable r) {
-            return r;
-          }
-
-          @Override
-          public void remove(Object h) {}
-        }, "it");
+        r -> () -> { }, "it");
   }
 
   /** Nothing carrying the run's label is left in the cluster. */

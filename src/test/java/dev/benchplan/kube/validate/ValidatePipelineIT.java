@@ -80,16 +80,9 @@ class ValidatePipelineIT {
 
   static ValidateService realService(KubernetesClient client, StringWriter err) {
     KubeValidateCluster cluster = new KubeValidateCluster(client, "kube-test-env", DgdApi.GROUP, false);
-    return new ValidateService(o -> cluster, new AiperfBenchmarkRunner(() -> client, Clock.systemUTC(), Map.of()),
-        Clock.systemUTC(), new PrintWriter(err, true), new ValidateService.AbortHooks() {
-          @Override
-          public Object add(Runnable r) {
-            return r;
-          }
-
-          @Override
-          public void remove(Object h) {}
-        }, "it");
+    return new ValidateService(o -> cluster, new AiperfBenchmarkRunner(
+        hooks -> dev.benchplan.kube.run.KubeRunServices.using(client, hooks), Clock.systemUTC(), Map.of()),
+        Clock.systemUTC(), new PrintWriter(err, true), r -> () -> { }, "it");
   }
 
   static ValidateOptions options(KubeTestContext kube, String selectorTag, Path reportDir, ValidateTimeouts t) {

@@ -1,4 +1,4 @@
-package dev.benchplan.kube.run;
+package dev.benchplan.run;
 
 /**
  * Registers what must happen if the process is interrupted (Ctrl-C, SIGTERM) mid-run: the cleanup.
@@ -8,7 +8,7 @@ public interface ShutdownHooks {
   /** Registers {@code action}; closing the handle unregisters it (the run ended normally). */
   AutoCloseable onInterrupt(Runnable action);
 
-  /** The JVM's shutdown hooks: runs the action, then halts with exit code 3. */
+  /** The JVM's shutdown hooks (run and validate): runs the action, then halts with exit code 3. */
   static ShutdownHooks jvm() {
     return action -> {
       Thread hook = new Thread(() -> {

@@ -1,0 +1,148 @@
+package dev.benchplan.validate;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.math.BigDecimal;
+import java.util.List;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * validate's {@code verdict.json} (schemas/validate-verdict.schema.json), as typed values; Jackson
+ * writes it only at the file edge ({@link ValidateReports}). Its constraints are the gate's
+ * results (or the requested constraints marked {@code not_run}), and its CTRF and JUnit reports
+ * are the gate's writers' output on the same verdict.
+ *
+ * @param schemaVersion always {@code "1"}
+ * @param check AICR's check name, {@value ValidateReports#TEST_NAME}
+ * @param verdict pass, fail, skip, error, or invalid (ambiguous discovery)
+ * @param exitCode the process exit code
+ * @param reason one line saying why
+ * @param failedStep the step that failed, or null
+ * @param runId the validate run ID
+ * @param startedAt ISO-8601 instant
+ * @param finishedAt ISO-8601 instant
+ * @param steps each step in order
+ * @param cluster context and server, once connected
+ * @param constraintsSource where the constraints came from
+ * @param constraints the constraints and their results
+ * @param measured the two AICR measurements, once the benchmark ran
+ * @param discovery what discovery saw and decided
+ * @param deployment the auto-deployed DGD
+ * @param target the frontend measured
+ * @param benchmark the load and the pipeline's artifacts
+ * @param cleanup what was created and removed
+ * @param candidates the candidates of an ambiguous discovery
+ * @param reports the report files written
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record ValidateVerdict(
+    String schemaVersion,
+    String check,
+    String verdict,
+    Integer exitCode,
+    String reason,
+    String failedStep,
+    String runId,
+    String startedAt,
+    String finishedAt,
+    List<Step> steps,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String cluster,
+    ConstraintsSource constraintsSource,
+    List<ConstraintLine> constraints,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Measured measured,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Discovery discovery,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Deployment deployment,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Target target,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Benchmark benchmark,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Cleanup cleanup,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<Candidate> candidates,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Reports reports) {
+  /** The document's schema version. */
+  public static final String SCHEMA_VERSION = "1";
+
+  public ValidateVerdict {
+    steps = List.copyOf(steps);
+    constraints = List.copyOf(constraints);
+    candidates = candidates == null ? null : List.copyOf(candidates);
+  }
+
+  /** This verdict with the report paths recorded. */
+  public ValidateVerdict withReports(Reports r) {
+    return new ValidateVerdict(schemaVersion, check, verdict, exitCode, reason, failedStep, runId, startedAt,
+        finishedAt, steps, cluster, constraintsSource, constraints, measured, discovery, deployment, target,
+        benchmark, cleanup, candidates, r);
+  }
+
+  /** One step: its ID, {@code ok} or {@code failed}, seconds taken, its bound, and a detail. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Step(String step, String status, double elapsedS, Long boundS, String detail) {}
+
+  /** Where the constraints came from and the checks the overlay lists. */
+  public record ConstraintsSource(String source, List<String> checks) {
+    public ConstraintsSource {
+      checks = List.copyOf(checks);
+    }
+  }
+
+  /**
+   * One constraint: the gate's result ({@code pass}, {@code fail}, {@code error}) or, when the
+   * benchmark did not run, {@code not_run}. Thresholds and measurements are in {@code unit}.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ConstraintLine(
+      String name, String metric, String stat, String operator, BigDecimal threshold, BigDecimal tolerance,
+      BigDecimal effectiveThreshold, BigDecimal measured, String unit, String status, String message) {}
+
+  /** The two AICR measurements (null when not measured). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Measured(
+      BigDecimal outputTokenThroughput, String outputTokenThroughputUnit, BigDecimal timeToFirstTokenP99,
+      String timeToFirstTokenP99Unit) {}
+
+  /** Discovery: the scope searched, every DGD seen, the decision and why. */
+  public record Discovery(String scope, String decision, String reason, List<Seen> seen) {
+    public Discovery {
+      seen = List.copyOf(seen);
+    }
+  }
+
+  /** One DGD discovery saw. */
+  public record Seen(
+      String namespace, String dgd, String state, String service, Integer port, List<String> models,
+      boolean usable, List<String> problems) {}
+
+  /** The DGD validate deployed. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Deployment(
+      String node, int freeGpus, int workers, String namespace, String dgd, String apiVersion, String model,
+      String image, List<String> nodesConsidered, List<String> toleratedTaints) {}
+
+  /** The frontend measured. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Target(
+      String origin, String namespace, String dgd, String dgdUid, String apiVersion, String service, int port,
+      String matchedBy, String endpointUrl, String model, String modelSource, int workers, String node) {}
+
+  /** The load and, as far as the pipeline got, its plan, render and run. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Benchmark(
+      int workers, int concurrencyPerWorker, int concurrency, int requestCount, int warmupRequests, int isl,
+      int osl, int islStddev, int oslStddev, boolean ignoreEos, boolean streaming, String endpointType,
+      int measurementLimitS, String aiperfVersion, String aiperfResolution, String seriesId, String planPath,
+      String planSha256, String deployRoot, String perfYaml, String perfYamlSha256, String job,
+      String renderRunId, String runDir) {}
+
+  /** What validate created and what cleanup did (absent lists: cleanup did not run). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Cleanup(
+      boolean kept, List<String> created, List<String> deleted, List<String> alreadyGone, List<String> leftAlone,
+      List<String> problems) {}
+
+  /** One candidate of an ambiguous discovery. */
+  public record Candidate(String namespace, String dgd, String service, String model, String state) {}
+
+  /** The three report files. */
+  public record Reports(String verdict, String ctrf, String junit) {}
+}

@@ -1,0 +1,99 @@
+package dev.benchplan.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.error.BenchplanException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KubeConnectionTest {
+  @TempDir Path tmp;
+
+  private static final String KUBECONFIG = """
+      apiVersion: v1
+      kind: Config
+      clusters:
+      - name: c
+        cluster:
+          server: https://127.0.0.1:1
+      users:
+      - name: u
+        user:
+          token: t
+      contexts:
+      - name: ctx
+        context:
+          cluster: c
+          user: u
+      %s
+      """;
+
+  @Test
+  @DisplayName("KUBECONFIG naming a missing file and no service account: exit 2 at once, naming both and the fix")
+  void missingKubeconfig() {
+    Path missing = tmp.resolve("nowhere/config");
+    Path token = tmp.resolve("no-token");
+    Instant start = Instant.now();
+    assertThatThrownBy(() -> KubeConnection.open(null, Map.of("KUBECONFIG", missing.toString()), tmp, token))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessage("no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist and there is"
+            + " no in-cluster service account (" + token + "); set KUBECONFIG to a kubeconfig file (or create"
+            + " ~/.kube/config), then choose a context with --context or 'kubectl config use-context'");
+    // refused before any API call: no connection timeout was waited out
+    assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(3));
+  }
+
+  @Test
+  @DisplayName("no KUBECONFIG and no ~/.kube/config: the message names ~/.kube/config")
+  void noDefaultKubeconfig() {
+    assertThatThrownBy(() -> KubeConnection.check(null, Map.of(), tmp, tmp.resolve("no-token")))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageStartingWith("no Kubernetes cluster configured: ~/.kube/config (" + tmp.resolve(".kube/config")
+            + ") does not exist");
+  }
+
+  @Test
+  @DisplayName("a kubeconfig without current-context and no --context: exit 2 naming the fix")
+  void noCurrentContext() throws Exception {
+    Path kc = Files.writeString(tmp.resolve("config"), KUBECONFIG.formatted(""));
+    assertThatThrownBy(() -> KubeConnection.check(null, Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessage("no Kubernetes context selected: KUBECONFIG=" + kc + " sets no current-context; pass"
+            + " --context NAME or run 'kubectl config use-context NAME'");
+    // naming the context is enough
+    assertThatCode(() -> KubeConnection.check("ctx", Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  @DisplayName("an in-cluster service account is a cluster even without a kubeconfig")
+  void inCluster() throws Exception {
+    Path token = Files.writeString(tmp.resolve("token"), "t");
+    assertThatCode(() -> KubeConnection.check(null,
+        Map.of("KUBECONFIG", tmp.resolve("missing").toString(), "KUBERNETES_SERVICE_HOST", "10.0.0.1"), tmp, token))
+        .doesNotThrowAnyException();
+    // the host variable without the token is not a service account
+    assertThatThrownBy(() -> KubeConnection.check(null,
+        Map.of("KUBECONFIG", tmp.resolve("missing").toString(), "KUBERNETES_SERVICE_HOST", "10.0.0.1"), tmp,
+        tmp.resolve("missing-token")))
+        .isInstanceOf(BenchplanException.class);
+  }
+
+  @Test
+  @DisplayName("a kubeconfig with a current context passes the check")
+  void currentContext() throws Exception {
+    Path kc = Files.writeString(tmp.resolve("config"), KUBECONFIG.formatted("current-context: ctx"));
+    assertThatCode(() -> KubeConnection.check(null, Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
+        .doesNotThrowAnyException();
+  }
+}
