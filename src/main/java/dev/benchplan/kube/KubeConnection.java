@@ -33,7 +33,17 @@ public record KubeConnection(KubernetesClient client, String description) {
 
   /** Opens {@code context} (null: the kubeconfig's current context) from the process environment. */
   public static KubeConnection open(String context) {
-    return open(context, System.getenv(), Path.of(System.getProperty("user.home")), SERVICE_ACCOUNT_TOKEN);
+    // fabric8 reads the system properties before the environment variables: so does the check
+    Map<String, String> env = new java.util.HashMap<>(System.getenv());
+    String kubeconfig = System.getProperty("kubeconfig");
+    if (kubeconfig != null && !kubeconfig.isBlank()) {
+      env.put("KUBECONFIG", kubeconfig);
+    }
+    String master = System.getProperty("kubernetes.master");
+    if (master != null && !master.isBlank()) {
+      env.put("KUBERNETES_MASTER", master);
+    }
+    return open(context, env, Path.of(System.getProperty("user.home")), SERVICE_ACCOUNT_TOKEN);
   }
 
   /** Opens {@code context} given the environment, the home folder and the service account token path. */

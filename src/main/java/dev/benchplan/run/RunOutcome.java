@@ -1,6 +1,7 @@
 package dev.benchplan.run;
 
 import dev.benchplan.gate.Verdict;
+import dev.benchplan.json.Json;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -14,18 +15,23 @@ import tools.jackson.databind.node.ObjectNode;
  * @param verdict the gate's verdict
  * @param exitCode 0 pass/skip, 1 gate failed, 3 cluster or run error
  * @param exitReason why the run ended (completed, job-failed, deadline-exceeded, ...)
- * @param record the run record written as run.json
+ * @param run the run record written as run.json
  * @param cleanup what was deleted (or kept) afterwards
  */
 public record RunOutcome(
-    String runId, Path runDir, Verdict verdict, int exitCode, String exitReason, ObjectNode record,
+    String runId, Path runDir, Verdict verdict, int exitCode, String exitReason, RunRecordDocument run,
     List<String> cleanup) {
   public RunOutcome {
     Objects.requireNonNull(runId, "runId");
     Objects.requireNonNull(runDir, "runDir");
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(exitReason, "exitReason");
-    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(run, "run");
     cleanup = List.copyOf(cleanup);
+  }
+
+  /** The run record as JSON, exactly as run.json holds it (for printing). */
+  public ObjectNode record() {
+    return Json.JSON.valueToTree(run);
   }
 }

@@ -96,4 +96,26 @@ class KubeConnectionTest {
     assertThatCode(() -> KubeConnection.check(null, Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
         .doesNotThrowAnyException();
   }
+
+  @Test
+  @DisplayName("the entry point run and validate use honours fabric8's 'kubeconfig' property: a missing file is exit 2")
+  void entryPointMissingKubeconfig() {
+    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isRegularFile(KubeConnection.SERVICE_ACCOUNT_TOKEN)
+        && System.getenv("KUBERNETES_SERVICE_HOST") != null, "running inside a cluster: a service account exists");
+    org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("KUBERNETES_MASTER") == null, "KUBERNETES_MASTER set");
+    Path missing = tmp.resolve("missing-kubeconfig");
+    String previous = System.setProperty("kubeconfig", missing.toString());
+    try {
+      assertThatThrownBy(() -> KubeConnection.open(null))
+          .isInstanceOf(BenchplanException.class)
+          .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+          .hasMessageStartingWith("no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist");
+    } finally {
+      if (previous == null) {
+        System.clearProperty("kubeconfig");
+      } else {
+        System.setProperty("kubeconfig", previous);
+      }
+    }
+  }
 }

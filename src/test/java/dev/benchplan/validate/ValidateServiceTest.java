@@ -298,6 +298,24 @@ class ValidateServiceTest {
   }
 
   @Test
+  @DisplayName("an unexpected exception (a bug) is exit 4, not a cluster error; the verdict is still written and cleanup runs")
+  void bugIsExit4() throws Exception {
+    cluster.dgds.add(existing("a", "x", 1));
+    ScriptedRunner buggy = new ScriptedRunner(cluster, req -> {
+      throw new IllegalStateException("index 3 out of bounds");
+    });
+    ValidateResult r = service(buggy).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(4);
+    assertThat(r.verdict()).isEqualTo("error");
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("run");
+    assertThat(r.document().path("reason").asString())
+        .isEqualTo("internal error (a bug in benchplan): java.lang.IllegalStateException: index 3 out of bounds");
+    assertThat(cluster.existing).isEmpty();
+    assertThat(Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json"))).path("exit_code").asInt())
+        .isEqualTo(4);
+  }
+
+  @Test
   @DisplayName("--keep leaves everything and lists it")
   void keep() {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 1, 0, false, true, List.of()));

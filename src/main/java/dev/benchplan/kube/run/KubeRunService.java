@@ -16,6 +16,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.run.RunOutcome;
+import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.run.RunRequest;
 import dev.benchplan.run.ShutdownHooks;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -37,7 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@link RunService} against a real (or mock) Kubernetes API server through fabric8. */
@@ -123,7 +123,7 @@ final class KubeRunService implements RunService {
               ? List.of("kept Job " + namespace + "/" + perf.jobName() + " and its ConfigMaps (--keep)")
               : cleanup.run();
           progress.report("done", c.verdict().verdict().json() + " -> " + c.runDir());
-          return new RunOutcome(perf.runId(), c.runDir(), c.verdict(), c.exitCode(), c.exitReason(), c.record(), cleaned);
+          return new RunOutcome(perf.runId(), c.runDir(), c.verdict(), c.exitCode(), c.exitReason(), c.run(), cleaned);
         } catch (RuntimeException e) {
           if (!request.keep()) {
             cleanup.run();
@@ -165,7 +165,7 @@ final class KubeRunService implements RunService {
   }
 
   /** What collection produced. */
-  private record Collected(Path runDir, Verdict verdict, int exitCode, String exitReason, ObjectNode record) {}
+  private record Collected(Path runDir, Verdict verdict, int exitCode, String exitReason, RunRecordDocument run) {}
 
   private Collected collect(RunRequest request, PerfYaml perf, PlanReference plan, ConstraintSet constraints,
       Preflight.Result pre, KubernetesClient client, PodLogSource logs, String namespace, RunDirectory dir,
@@ -229,7 +229,7 @@ final class KubeRunService implements RunService {
     }
     files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collectedAt)));
 
-    ObjectNode record = RunRecord.build(new RunRecord.Facts(
+    RunRecordDocument record = RunRecord.build(new RunRecord.Facts(
         request, perf, plan, client.getConfiguration().getCurrentContext() == null ? request.context()
             : client.getConfiguration().getCurrentContext().getName(),
         client.getMasterUrl() == null ? null : client.getMasterUrl().toString(), namespace, created, watched,
@@ -276,11 +276,5 @@ final class KubeRunService implements RunService {
 
   static ContainerStatus aiperfStatus(Pod pod) {
     return JobWatch.containerStatus(pod);
-  }
-
-  static ArrayNode strings(ObjectNode parent, String name, List<String> values) {
-    ArrayNode a = parent.putArray(name);
-    values.stream().filter(Objects::nonNull).forEach(a::add);
-    return a;
   }
 }

@@ -4,6 +4,7 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.run.RunRecordDocument;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
@@ -20,9 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Checks before anything is applied, following the benchmark-isolation rule: the namespace exists;
@@ -41,37 +39,39 @@ final class Preflight {
   /**
    * What preflight found.
    *
-   * @param isolation the isolation record (run.json {@code isolation})
+   * @param endpoint the endpoint under test
+   * @param namespace whether the run's namespace exists
+   * @param otherBenchmarks other benchplan Jobs on the same endpoint, and where they were looked for
+   * @param dgd the DGD's serving pods
+   * @param nodes the serving nodes, their GPU sharing and the other pods on them
    * @param problems isolation problems that make the run ineligible as evidence (not blockers)
    * @param existingJob a Job of the same name exists (allowed only with --replace)
    * @param existingConfigMaps ConfigMaps of the same names that exist (allowed only with --replace)
    * @param servingNodes the nodes the DGD's pods run on
    */
-  record Result(ObjectNode isolation, List<String> problems, boolean existingJob,
+  record Result(String endpoint, RunRecordDocument.NamespaceCheck namespace,
+      RunRecordDocument.OtherBenchmarks otherBenchmarks, RunRecordDocument.DgdPods dgd,
+      List<RunRecordDocument.ServingNode> nodes, List<String> problems, boolean existingJob,
       List<String> existingConfigMaps, Set<String> servingNodes) {}
 
   static Result run(KubernetesClient client, PerfYaml perf, String namespace, boolean replace) {
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    ObjectNode iso = f.objectNode();
     List<String> problems = new ArrayList<>();
     String endpoint = perf.annotation(PerfYaml.ENDPOINT);
-    iso.put("endpoint", endpoint);
 
     // namespace
-    ObjectNode nsRec = iso.putObject("namespace");
-    nsRec.put("name", namespace);
+    RunRecordDocument.NamespaceCheck nsRec;
     try {
       if (client.namespaces().withName(namespace).get() == null) {
         throw blocker(BlockerCode.RUN_NAMESPACE_MISSING, "namespace '" + namespace + "' does not exist in the"
             + " cluster (use --namespace, or create it)");
       }
-      nsRec.put("exists", true);
+      nsRec = new RunRecordDocument.NamespaceCheck(namespace, true, null);
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("read namespace " + namespace, e);
       }
-      nsRec.putNull("exists"); // namespace-scoped users cannot read namespaces; creating the Job will tell
-      nsRec.put("note", "cannot read namespaces (403); existence not checked");
+      // namespace-scoped users cannot read namespaces; creating the Job will tell
+      nsRec = new RunRecordDocument.NamespaceCheck(namespace, null, "cannot read namespaces (403); existence not checked");
     }
 
     // same-name Job and ConfigMaps
@@ -104,11 +104,11 @@ final class Preflight {
     }
 
     // other benchmarks of the same endpoint
-    ObjectNode others = iso.putObject("other_benchmarks");
+    String scope;
     List<Job> jobs;
     try {
       jobs = client.batch().v1().jobs().inAnyNamespace().withLabel(PerfYaml.MANAGED_BY, "benchplan").list().getItems();
-      others.put("scope", "all-namespaces");
+      scope = "all-namespaces";
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("list benchplan Jobs in all namespaces", e);
@@ -118,11 +118,11 @@ final class Preflight {
       } catch (KubernetesClientException e2) {
         throw ApiErrors.map("list benchplan Jobs in namespace " + namespace, e2);
       }
-      others.put("scope", "namespace");
-      problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "other benchmarks of " + endpoint + " were looked for only in namespace " + namespace
-          + " (listing Jobs in all namespaces is forbidden)"));
+      scope = "namespace";
+      problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "other benchmarks of " + endpoint
+          + " were looked for only in namespace " + namespace + " (listing Jobs in all namespaces is forbidden)"));
     }
-    ArrayNode active = others.putArray("active_same_endpoint");
+    List<String> active = new ArrayList<>();
     for (Job j : jobs) {
       String jn = j.getMetadata().getNamespace() + "/" + j.getMetadata().getName();
       boolean self = Objects.equals(j.getMetadata().getNamespace(), namespace) && jobName.equals(j.getMetadata().getName());
@@ -135,16 +135,14 @@ final class Preflight {
       }
     }
     if (!active.isEmpty()) {
-      throw blocker(BlockerCode.ENDPOINT_BUSY, "Job " + active.get(0).asString() + " is already benchmarking "
+      throw blocker(BlockerCode.ENDPOINT_BUSY, "Job " + active.get(0) + " is already benchmarking "
           + endpoint + "; never two benchmarks against one endpoint at once");
     }
 
     // the DGD's serving pods and their nodes
     String[] dgd = perf.annotation(PerfYaml.DGD).split("/", 2);
-    ObjectNode dgdRec = iso.putObject("dgd");
-    dgdRec.put("namespace", dgd[0]);
-    dgdRec.put("name", dgd[1]);
-    ArrayNode servingRec = dgdRec.putArray("serving_pods");
+    List<RunRecordDocument.ServingPod> servingRec = new ArrayList<>();
+    boolean podsListed = true;
     Set<String> servingNodes = new TreeSet<>();
     List<Pod> serving = List.of();
     try {
@@ -153,6 +151,7 @@ final class Preflight {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("list pods of DGD " + perf.annotation(PerfYaml.DGD), e);
       }
+      podsListed = false;
       problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot list the DGD's pods in namespace " + dgd[0]
           + " (403): isolation not verified"));
     }
@@ -160,42 +159,35 @@ final class Preflight {
       if (terminal(p)) {
         continue;
       }
-      ObjectNode o = servingRec.addObject();
-      o.put("name", p.getMetadata().getName());
-      o.put("component_type", label(p, "nvidia.com/dynamo-component-type"));
-      o.put("node", p.getSpec() == null ? null : p.getSpec().getNodeName());
-      o.put("phase", p.getStatus() == null ? null : p.getStatus().getPhase());
-      o.put("gpus", gpuRequest(p));
+      servingRec.add(new RunRecordDocument.ServingPod(p.getMetadata().getName(),
+          label(p, "nvidia.com/dynamo-component-type"), p.getSpec() == null ? null : p.getSpec().getNodeName(),
+          p.getStatus() == null ? null : p.getStatus().getPhase(), gpuRequest(p)));
       if (p.getSpec() != null && p.getSpec().getNodeName() != null) {
         servingNodes.add(p.getSpec().getNodeName());
       }
     }
-    if (servingRec.isEmpty() && problems.stream().noneMatch(s -> s.startsWith("cannot list the DGD"))) {
+    if (servingRec.isEmpty() && podsListed) {
       problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "no running pods carry " + DGD_LABEL + "=" + dgd[1]
           + " in namespace " + dgd[0] + ": the serving side could not be checked"));
     }
 
-    ArrayNode nodesRec = iso.putArray("serving_nodes");
+    List<RunRecordDocument.ServingNode> nodesRec = new ArrayList<>();
     List<String> gpuNeighbours = new ArrayList<>();
     for (String nodeName : servingNodes) {
-      ObjectNode n = nodesRec.addObject();
-      n.put("name", nodeName);
+      java.util.Optional<String> gpuProduct = null; // absent: the node could not be read
+      RunRecordDocument.GpuSharing sharing = null;
       try {
         Node node = client.nodes().withName(nodeName).get();
         if (node != null) {
-          ObjectNode sharing = n.putObject("gpu_sharing");
           Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-          n.put("gpu_product", labels.get("nvidia.com/gpu.product"));
-          sharing.put("mig_strategy", labels.get("nvidia.com/mig.strategy"));
-          sharing.put("mig_config", labels.get("nvidia.com/mig.config"));
-          sharing.put("sharing_strategy", labels.get("nvidia.com/gpu.sharing-strategy"));
-          sharing.put("gpu_replicas", labels.get("nvidia.com/gpu.replicas"));
+          gpuProduct = java.util.Optional.ofNullable(labels.get("nvidia.com/gpu.product"));
           List<String> migResources = new ArrayList<>();
           Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null
               ? Map.of() : node.getStatus().getAllocatable();
           alloc.keySet().stream().filter(k -> k.startsWith("nvidia.com/mig-")).sorted().forEach(migResources::add);
-          ArrayNode mr = sharing.putArray("mig_resources");
-          migResources.forEach(mr::add);
+          sharing = new RunRecordDocument.GpuSharing(labels.get("nvidia.com/mig.strategy"),
+              labels.get("nvidia.com/mig.config"), labels.get("nvidia.com/gpu.sharing-strategy"),
+              labels.get("nvidia.com/gpu.replicas"), List.copyOf(migResources));
           String replicas = labels.get("nvidia.com/gpu.replicas");
           String strategy = labels.get("nvidia.com/gpu.sharing-strategy");
           if ((replicas != null && !replicas.equals("1") && !replicas.equals("0"))
@@ -211,7 +203,7 @@ final class Preflight {
         problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot read node " + nodeName
             + " (403): GPU sharing not checked"));
       }
-      ArrayNode neighbours = n.putArray("other_pods");
+      List<RunRecordDocument.OtherPod> neighbours = new ArrayList<>();
       try {
         List<Pod> onNode = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
         for (Pod p : onNode) {
@@ -220,10 +212,9 @@ final class Preflight {
               || dgd[1].equals(label(p, DGD_LABEL)) && dgd[0].equals(p.getMetadata().getNamespace())) {
             continue;
           }
-          ObjectNode o = neighbours.addObject();
-          o.put("pod", p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
           long gpus = gpuRequest(p);
-          o.put("gpus", gpus);
+          neighbours.add(new RunRecordDocument.OtherPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(),
+              gpus));
           if (gpus > 0) {
             gpuNeighbours.add(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() + " on " + nodeName);
           }
@@ -235,13 +226,15 @@ final class Preflight {
         problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot list pods on serving node " + nodeName
             + " (403): competing work not checked"));
       }
+      nodesRec.add(new RunRecordDocument.ServingNode(nodeName, gpuProduct, sharing, List.copyOf(neighbours)));
     }
     if (!gpuNeighbours.isEmpty()) {
       throw blocker(BlockerCode.SERVING_GPUS_IN_USE, "other pods use GPUs on the serving nodes: " + gpuNeighbours
           + "; serving GPUs must be exclusive during a benchmark");
     }
-    iso.putObject("client"); // filled in once the AIPerf pod is placed
-    return new Result(iso, problems, existingJob, existingConfigMaps, servingNodes);
+    return new Result(endpoint, nsRec, new RunRecordDocument.OtherBenchmarks(scope, List.copyOf(active)),
+        new RunRecordDocument.DgdPods(dgd[0], dgd[1], List.copyOf(servingRec)), List.copyOf(nodesRec), problems,
+        existingJob, existingConfigMaps, servingNodes);
   }
 
   /** A refusal of the isolation preflight: exit 2, its code and rule file in the message. */

@@ -5,20 +5,22 @@ import dev.benchplan.aiperf.export.AiperfPodLog;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 
 /**
  * run.json (schemas/run-record.schema.json): what ran (plan, perf.yaml, Job, pod, node, image),
@@ -39,80 +41,34 @@ final class RunRecord {
       AiperfPodLog log, Verdict verdict, String exitReason, int exitCode, Instant start, Instant applied,
       Instant collected, Map<String, byte[]> files) {}
 
-  static ObjectNode build(Facts f) {
-    JsonNodeFactory n = JsonNodeFactory.instance;
-    ObjectNode r = n.objectNode();
-    r.put("schema_version", SCHEMA_VERSION);
-    r.put("run_id", f.perf().runId());
-    r.put("series_id", f.plan().seriesId() == null ? f.perf().series() : f.plan().seriesId());
-    r.put("plan_id", f.plan().planId());
-    ObjectNode plan = r.putObject("plan");
-    plan.put("path", f.plan().path().toString());
-    plan.put("sha256", f.plan().sha256());
-    ObjectNode perf = r.putObject("perf_yaml");
-    perf.put("path", f.perf().file().toAbsolutePath().toString());
-    perf.put("sha256", f.perf().sha256());
-    ObjectNode cluster = r.putObject("cluster");
-    cluster.put("context", f.context());
-    cluster.put("server", f.server());
-    cluster.put("namespace", f.namespace());
-    r.put("endpoint", f.perf().annotation(PerfYaml.ENDPOINT));
-    r.put("dgd", f.perf().annotation(PerfYaml.DGD));
-
+  static RunRecordDocument build(Facts f) {
     Job job = f.watched().job() != null ? f.watched().job() : f.created();
-    ObjectNode jobRec = r.putObject("job");
-    jobRec.put("name", f.perf().jobName());
-    jobRec.put("uid", f.created().getMetadata().getUid());
-    if (f.perf().activeDeadlineSeconds() == null) {
-      jobRec.putNull("active_deadline_seconds");
-    } else {
-      jobRec.put("active_deadline_seconds", f.perf().activeDeadlineSeconds());
-    }
-    KubeRunService.strings(jobRec, "conditions", KubeRunService.conditions(job));
+    RunRecordDocument.Job jobRec = new RunRecordDocument.Job(f.perf().jobName(), f.created().getMetadata().getUid(),
+        f.perf().activeDeadlineSeconds() == null ? null : f.perf().activeDeadlineSeconds().longValue(),
+        List.copyOf(KubeRunService.conditions(job)));
 
     Pod pod = f.watched().pod();
-    if (pod == null) {
-      r.putNull("pod");
-    } else {
-      ObjectNode p = r.putObject("pod");
-      p.put("name", pod.getMetadata().getName());
-      p.put("node", KubeRunService.podNode(pod));
-      p.put("phase", pod.getStatus() == null ? null : pod.getStatus().getPhase());
+    RunRecordDocument.Pod podRec = null;
+    if (pod != null) {
       ContainerStatus cs = KubeRunService.aiperfStatus(pod);
       var terminated = cs == null || cs.getState() == null ? null : cs.getState().getTerminated();
-      if (terminated == null || terminated.getExitCode() == null) {
-        p.putNull("exit_code");
-      } else {
-        p.put("exit_code", terminated.getExitCode());
-      }
-      p.put("container_reason", terminated == null ? null : terminated.getReason());
-      p.put("restarts", cs == null || cs.getRestartCount() == null ? 0 : cs.getRestartCount());
-      p.put("image_id", cs == null ? null : blankToNull(cs.getImageID()));
+      podRec = new RunRecordDocument.Pod(pod.getMetadata().getName(), KubeRunService.podNode(pod),
+          pod.getStatus() == null ? null : pod.getStatus().getPhase(),
+          terminated == null ? null : terminated.getExitCode(),
+          terminated == null ? null : terminated.getReason(),
+          cs == null || cs.getRestartCount() == null ? 0 : cs.getRestartCount(),
+          cs == null ? null : blankToNull(cs.getImageID()));
     }
-    r.put("image", f.perf().image());
 
-    ObjectNode aiperf = r.putObject("aiperf");
     String planned = f.plan().aiperfVersion();
     String measured = f.export() == null ? null : f.export().aiperfVersion();
-    aiperf.put("planned_version", planned);
-    aiperf.put("planned_image", f.plan().aiperfImage());
-    aiperf.put("manifest_version", f.perf().annotation(PerfYaml.AIPERF_VERSION));
-    aiperf.put("export_version", measured);
     Boolean versionMatch = measured == null || planned == null ? null : measured.equals(planned);
-    if (versionMatch == null) {
-      aiperf.putNull("version_match");
-    } else {
-      aiperf.put("version_match", versionMatch);
-    }
     boolean imageMatch = f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
-    aiperf.put("image_match", imageMatch);
-    aiperf.put("exit_code", f.log() == null ? null : f.log().exitCode());
+    RunRecordDocument.Aiperf aiperf = new RunRecordDocument.Aiperf(planned, f.plan().aiperfImage(),
+        f.perf().annotation(PerfYaml.AIPERF_VERSION), measured, versionMatch, imageMatch,
+        f.log() == null ? null : f.log().exitCode());
 
-    ObjectNode times = r.putObject("times");
-    times.put("started_at", f.start().toString());
-    times.put("applied_at", f.applied().toString());
     Instant scheduled = KubeRunService.scheduledAt(pod);
-    times.put("pod_scheduled_at", scheduled == null ? null : scheduled.toString());
     ContainerStatus cs = KubeRunService.aiperfStatus(pod);
     String startedAt = null;
     String finishedAt = null;
@@ -124,43 +80,28 @@ final class RunRecord {
         startedAt = cs.getState().getRunning().getStartedAt();
       }
     }
-    times.put("container_started_at", startedAt);
-    times.put("container_finished_at", finishedAt);
-    times.put("observed_end_at", f.watched().observedEnd().toString());
-    times.put("collected_at", f.collected().toString());
+    RunRecordDocument.Times times = new RunRecordDocument.Times(f.start().toString(), f.applied().toString(),
+        scheduled == null ? null : scheduled.toString(), startedAt, finishedAt,
+        f.watched().observedEnd().toString(), f.collected().toString());
 
-    ObjectNode iso = f.pre().isolation().deepCopy();
-    ObjectNode client = iso.putObject("client");
     String node = KubeRunService.podNode(pod);
-    client.put("node", node);
-    if (node == null) {
-      client.putNull("on_serving_node");
-    } else {
-      client.put("on_serving_node", f.pre().servingNodes().contains(node));
-    }
-    List<String> problems = new ArrayList<>(f.pre().problems());
-    KubeRunService.strings(iso, "problems", problems);
-    iso.put("verified", problems.isEmpty());
+    List<String> problems = List.copyOf(f.pre().problems());
     List<String> warnings = new ArrayList<>();
     if (node != null && f.pre().servingNodes().contains(node)) {
       warnings.add("the AIPerf client ran on serving node " + node + " (keep it off the serving nodes when possible)");
     }
-    KubeRunService.strings(iso, "warnings", warnings);
-    r.set("isolation", iso);
+    Preflight.Result pre = f.pre();
+    RunRecordDocument.Isolation iso = new RunRecordDocument.Isolation(pre.endpoint(), pre.namespace(),
+        pre.otherBenchmarks(), pre.dgd(), pre.nodes(),
+        new RunRecordDocument.Client(node, node == null ? null : pre.servingNodes().contains(node)), problems,
+        List.copyOf(warnings), problems.isEmpty());
 
-    ObjectNode artifacts = r.putObject("artifacts");
-    artifacts.put("volume", f.perf().annotation(PerfYaml.ARTIFACTS));
-    artifacts.put("summary_source", f.log() != null && f.log().summary() != null ? "pod-log-markers" : null);
-    artifacts.put("volume_collection", PVC_NOTE);
-    ObjectNode files = artifacts.putObject("files");
+    Map<String, String> files = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> e : f.files().entrySet()) {
       files.put(e.getKey(), Sha256.hex(e.getValue()));
     }
-
-    r.put("exit_reason", f.exitReason());
-    r.put("message", f.verdict().message());
-    r.put("verdict", f.verdict().verdict().json());
-    r.put("exit_code", f.exitCode());
+    RunRecordDocument.Artifacts artifacts = new RunRecordDocument.Artifacts(f.perf().annotation(PerfYaml.ARTIFACTS),
+        f.log() != null && f.log().summary() != null ? "pod-log-markers" : null, PVC_NOTE, files);
 
     List<String> ineligible = new ArrayList<>();
     if (f.verdict().verdict() != Status.PASS && f.verdict().verdict() != Status.FAIL) {
@@ -179,19 +120,25 @@ final class RunRecord {
       ineligible.add(Preflight.finding(BlockerCode.RUN_CANCELLED, "AIPerf reports the run as cancelled"));
     }
     ineligible.addAll(problems); // each already carries its code
-    r.put("eligible", ineligible.isEmpty());
-    KubeRunService.strings(r, "ineligible_reasons", ineligible);
-    r.put("keep", f.request().keep());
-    return r;
+
+    return new RunRecordDocument(SCHEMA_VERSION, f.perf().runId(),
+        f.plan().seriesId() == null ? f.perf().series() : f.plan().seriesId(), f.plan().planId(),
+        new RunRecordDocument.FileRef(f.plan().path().toString(), f.plan().sha256()),
+        new RunRecordDocument.FileRef(f.perf().file().toAbsolutePath().toString(), f.perf().sha256()),
+        new RunRecordDocument.Cluster(f.context(), f.server(), f.namespace()),
+        f.perf().annotation(PerfYaml.ENDPOINT), f.perf().annotation(PerfYaml.DGD), jobRec, podRec, f.perf().image(),
+        aiperf, times, iso, artifacts, f.exitReason(), f.verdict().message(), f.verdict().verdict().json(),
+        f.exitCode(), ineligible.isEmpty(), List.copyOf(ineligible), f.request().keep());
   }
 
   /** run.json's canonical bytes, checked against the bundled schema (a mismatch is a bug here). */
-  static byte[] bytes(ObjectNode record) {
-    List<SchemaValidator.Problem> problems = SchemaValidator.bundled("run-record.schema.json").validate(record);
+  static byte[] bytes(RunRecordDocument record) {
+    JsonNode tree = Json.JSON.valueToTree(record);
+    List<SchemaValidator.Problem> problems = SchemaValidator.bundled("run-record.schema.json").validate(tree);
     if (!problems.isEmpty()) {
       throw new IllegalStateException("run record does not match run-record.schema.json: " + problems);
     }
-    return CanonicalJson.bytes(record);
+    return CanonicalJson.bytes(tree);
   }
 
   private static String blankToNull(String s) {

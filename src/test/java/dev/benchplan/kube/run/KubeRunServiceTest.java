@@ -509,12 +509,14 @@ class KubeRunServiceTest {
     server.expect().post().withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
         .andReturn(409, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(409).withReason("AlreadyExists")
             .withMessage("jobs.batch \"" + RunFixture.JOB + "\" already exists").build()).once();
-    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("conflict (409): create Job")
+    assertThatThrownBy(() -> run(f, request(f)))
+        .hasMessageStartingWith("create Job ").hasMessageContaining(": HTTP 409 Conflict: ")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     server.expect().post().withPath("/api/v1/namespaces/" + NS + "/configmaps")
         .andReturn(503, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(503)
             .withMessage("etcdserver: leader changed").build()).always();
-    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("API server error (503): create ConfigMap")
+    assertThatThrownBy(() -> run(f, request(f)))
+        .hasMessageStartingWith("create ConfigMap ").hasMessageContaining(": HTTP 503 Service Unavailable: ")
         .hasMessageContaining("leader changed");
     assertNothingLeft();
   }

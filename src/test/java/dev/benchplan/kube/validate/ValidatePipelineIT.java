@@ -131,7 +131,9 @@ class ValidatePipelineIT {
       assertThat(r.document().path("measured").path("output_token_throughput").asDouble()).isEqualTo(6123.4);
       JsonNode ctrf = Json.JSON.readTree(Files.readString(report.resolve("ctrf-report.json")));
       assertThat(ctrf.path("results").path("tests").get(0).path("message").asString())
-          .contains("output token throughput 6123.4 tokens/sec").contains("TTFT p99 150.5 ms");
+          .contains("output_token_throughput avg 6123.4 tokens/sec");
+      assertThat(ctrf.path("results").path("tests").get(1).path("message").asString())
+          .contains("time_to_first_token p99 150.5 ms");
       assertThat(Files.readString(report.resolve("junit.xml"))).doesNotContain("<failure").doesNotContain("<error");
       // run deletes its own Job and ConfigMaps; validate's cleanup finds them gone and removes the rest
       assertThat(r.document().path("cleanup").path("created").toString())

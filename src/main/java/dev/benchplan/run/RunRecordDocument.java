@@ -1,0 +1,93 @@
+package dev.benchplan.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * run.json (schemas/run-record.schema.json) as typed values: what ran (plan, perf.yaml, Job, pod,
+ * node, image), against what (endpoint, DGD, isolation preflight), with which instrument, when, how
+ * it ended, and whether it may serve as evidence. Jackson writes it only at the file edge, in
+ * canonical form.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record RunRecordDocument(
+    String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
+    Cluster cluster, String endpoint, String dgd, Job job, Pod pod, String image, Aiperf aiperf, Times times,
+    Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
+    boolean eligible, List<String> ineligibleReasons, boolean keep) {
+
+  /** A file and the SHA-256 of its bytes. */
+  public record FileRef(String path, String sha256) {}
+
+  /** The cluster the run used. */
+  public record Cluster(String context, String server, String namespace) {}
+
+  /** The Job as it ended. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Job(String name, String uid, Long activeDeadlineSeconds, List<String> conditions) {}
+
+  /** The AIPerf pod, when one was seen. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Pod(String name, String node, String phase, Integer exitCode, String containerReason, int restarts,
+      String imageId) {}
+
+  /** The instrument: planned versus what ran. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Aiperf(String plannedVersion, String plannedImage, String manifestVersion, String exportVersion,
+      Boolean versionMatch, boolean imageMatch, Integer exitCode) {}
+
+  /** When each stage happened (ISO-8601). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Times(String startedAt, String appliedAt, String podScheduledAt, String containerStartedAt,
+      String containerFinishedAt, String observedEndAt, String collectedAt) {}
+
+  /** The isolation preflight's record, completed with the client's placement. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Isolation(String endpoint, NamespaceCheck namespace, OtherBenchmarks otherBenchmarks,
+      DgdPods dgd, List<ServingNode> servingNodes, Client client, List<String> problems, List<String> warnings,
+      boolean verified) {}
+
+  /** Whether the namespace exists (null: not readable), and why not checked. */
+  public record NamespaceCheck(String name, Boolean exists, @JsonInclude(JsonInclude.Include.NON_NULL) String note) {}
+
+  /** Other benchplan Jobs benchmarking the same endpoint, and where they were looked for. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record OtherBenchmarks(String scope, List<String> activeSameEndpoint) {}
+
+  /** The DGD and its serving pods. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DgdPods(String namespace, String name, List<ServingPod> servingPods) {}
+
+  /** One serving pod. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ServingPod(String name, String componentType, String node, String phase, long gpus) {}
+
+  /**
+   * A node serving the DGD: its GPU product and sharing labels when the node could be read (absent
+   * otherwise), and the other pods on it.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ServingNode(String name,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Optional<String> gpuProduct,
+      @JsonInclude(JsonInclude.Include.NON_NULL) GpuSharing gpuSharing, List<OtherPod> otherPods) {}
+
+  /** The GPU sharing labels of a node and its MIG resources. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record GpuSharing(String migStrategy, String migConfig, String sharingStrategy, String gpuReplicas,
+      List<String> migResources) {}
+
+  /** Another pod on a serving node and the GPUs it requests. */
+  public record OtherPod(String pod, long gpus) {}
+
+  /** Where the AIPerf client ran. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Client(String node, Boolean onServingNode) {}
+
+  /** The artifacts collected and their SHA-256. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Artifacts(String volume, String summarySource, String volumeCollection, Map<String, String> files) {}
+}
