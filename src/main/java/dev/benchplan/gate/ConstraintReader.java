@@ -73,6 +73,10 @@ public final class ConstraintReader {
   }
 
   private static BigDecimal nonNegative(BigDecimal v, String flag) {
+    if (!Double.isFinite(v.doubleValue())) {
+      throw BenchplanException.invalid(
+          flag + ": expected a finite number, got " + v + " (beyond the range of a double)");
+    }
     if (v.signum() < 0) {
       throw BenchplanException.invalid(flag + ": expected a non-negative number, got " + v.toPlainString());
     }
@@ -230,6 +234,10 @@ public final class ConstraintReader {
     }
     Operator op = Operator.fromSymbol(m.group(1)).orElseThrow();
     BigDecimal value = new BigDecimal(m.group(2));
+    if (!Double.isFinite(value.doubleValue())) {
+      throw BenchplanException.invalid(where + ": '" + text + "': expected a finite number, got " + value
+          + " (beyond the range of a double)");
+    }
     MetricUnit unit = null;
     if (m.group(3) != null) {
       String u = m.group(3);

@@ -196,4 +196,19 @@ class ConstraintReaderTest {
     assertThat(ConstraintReader.planGateOptions(gates).maxErrorRate())
         .isEqualByComparingTo(GateOptions.DEFAULT_MAX_ERROR_RATE);
   }
+
+  @Test
+  @DisplayName("a threshold beyond the range of a double (1e999) is invalid input, from a flag or an overlay")
+  void infiniteThreshold() throws Exception {
+    assertThatThrownBy(() -> ConstraintReader.fromFlags(new BigDecimal("1e999"), null))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessage("--min-throughput: expected a finite number, got 1E+999 (beyond the range of a double)");
+    Path overlay = Files.writeString(tmp.resolve("inf.yaml"),
+        "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1e999\"}]}}");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(overlay))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessageContaining("expected a finite number, got 1E+999");
+  }
 }
