@@ -441,9 +441,14 @@ class KubeRunServiceTest {
     assertThat(o.exitCode()).isZero();
     JsonNode run = json(f.runDir().resolve("run.json"));
     assertThat(run.get("eligible").asBoolean()).isFalse();
-    assertThat(run.get("ineligible_reasons").get(0).asString()).contains("SERVING_GPUS_SHARED: GPUs on serving node gpu-node-1 are shared");
+    assertThat(run.get("ineligible_reasons").get(0).asString())
+        .contains("SERVING_GPUS_SHARED: GPUs on serving node gpu-node-1 are shared");
     JsonNode node = run.get("isolation").get("serving_nodes").get(0);
     assertThat(node.get("gpu_sharing").get("gpu_replicas").asString()).isEqualTo("4");
+    // a node that was read records its GPU product, an explicit null when unlabelled (absent only when unreadable)
+    assertThat(node.has("gpu_product")).isTrue();
+    assertThat(node.get("gpu_product").isString() || node.get("gpu_product").isNull()).isTrue();
+    assertThat(node.get("gpu_sharing").get("mig_resources").isArray()).isTrue();
     assertThat(node.get("other_pods").get(0).get("pod").asString()).isEqualTo("default/log-shipper");
     assertThat(run.get("isolation").get("verified").asBoolean()).isFalse();
   }
