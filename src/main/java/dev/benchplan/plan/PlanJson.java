@@ -4,6 +4,7 @@ import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -13,6 +14,10 @@ public final class PlanJson {
   private static final JsonMapper MAPPER = JsonMapper.builder()
       .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .build();
+  // the schema allows keys beyond the required ones: a reader ignores those it does not know
+  private static final ObjectReader READER = MAPPER.reader()
+      .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private PlanJson() {}
 
@@ -31,5 +36,14 @@ public final class PlanJson {
     return Json.JSON.readerFor(JsonNode.class)
         .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .readValue(bytes);
+  }
+
+  /**
+   * A plan tree (or one of its sections) as its typed record.
+   *
+   * @throws tools.jackson.databind.DatabindException when the tree does not fit the record
+   */
+  public static <T> T read(JsonNode tree, Class<T> type) {
+    return READER.forType(type).readValue(tree);
   }
 }
