@@ -26,6 +26,11 @@ public final class PlanJson {
     return MAPPER.valueToTree(plan);
   }
 
+  /** A section of a plan (a record or a list of them) as the JSON tree the plan writes. */
+  public static JsonNode sectionTree(Object section) {
+    return MAPPER.valueToTree(section);
+  }
+
   /** The plan's canonical bytes (what is written and hashed). */
   public static byte[] canonical(BenchmarkPlan plan) {
     return CanonicalJson.bytes(tree(plan));

@@ -178,7 +178,7 @@ public final class PlanService {
       stopIfBlocked(log);
     }
     return new PlanResult(path, Sha256.hex(bytes), seriesId, plan.planId(),
-        selection.source().name(), aiperf.version(), log.warnings(), false);
+        selection.source().name(), aiperf.version(), log.warnings(), false, plan);
   }
 
   private static void checkQuestion(Question q, PlanOptions o, RuleLog log) {
@@ -437,10 +437,10 @@ public final class PlanService {
           + " frozen field(s): " + String.join("; ", described) + "; plan a new series instead");
       stopIfBlocked(log);
     }
-    JsonNode t = existing.tree();
+    BenchmarkPlan plan = PlanJson.read(existing.tree(), BenchmarkPlan.class);
     return new PlanResult(existing.path(), existing.sha256(), existing.seriesId(),
-        t.path("plan_id").asString(), t.at("/workload/source").asString(),
-        t.at("/aiperf/version").asString(), log.warnings(), true);
+        plan.planId(), plan.workload().source(), plan.aiperf().version(), log.warnings(), true,
+        plan);
   }
 
   private static void stopIfBlocked(RuleLog log) {

@@ -6,6 +6,8 @@ import dev.benchplan.aiperf.config.Endpoint;
 import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.config.Phase;
 import dev.benchplan.aiperf.config.PhaseType;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.VerifiedPlan;
 
 /**
  * Maps a plan and one load point to the AIPerf settings of one run: the measured phase bounded by
@@ -28,12 +30,13 @@ public final class AiperfSettingsFactory {
    * @param artifactDir the run's artifact folder in the pod
    */
   public static AiperfSettings forRun(
-      RenderPlan plan, LoadPoint point, String tracePathInPod, String artifactDir) {
-    RenderPlan.Experiment e = plan.experiment();
+      VerifiedPlan verified, LoadPoint point, String tracePathInPod, String artifactDir) {
+    BenchmarkPlan plan = verified.plan();
+    BenchmarkPlan.Experiment e = plan.experiment();
     int timeout = e.requestTimeoutS() != null ? e.requestTimeoutS() : e.measurementLimitS();
     Endpoint endpoint =
         new Endpoint(
-            plan.deployment().endpointUrl(),
+            verified.endpointUrl(),
             EndpointType.of(plan.endpoint().type()),
             plan.endpoint().path(),
             plan.endpoint().streaming(),
@@ -44,8 +47,8 @@ public final class AiperfSettingsFactory {
     if (usesTrace(plan)) {
       dataset = new Dataset.MooncakeTrace(tracePathInPod);
     } else {
-      RenderPlan.Synthetic syn = plan.workload().synthetic();
-      int entries =
+      BenchmarkPlan.Synthetic syn = plan.workload().synthetic();
+      long entries =
           e.requestCount() != null
               ? e.requestCount() + e.warmupRequests()
               : DURATION_BOUND_SYNTHETIC_ENTRIES;
@@ -53,8 +56,11 @@ public final class AiperfSettingsFactory {
       ignoreEos = syn.ignoreEos();
     }
 
+    // the schema caps both at 1800 s
     int duration =
-        e.durationS() != null ? Math.min(e.durationS(), e.measurementLimitS()) : e.measurementLimitS();
+        e.durationS() != null
+            ? (int) Math.min(e.durationS(), e.measurementLimitS())
+            : e.measurementLimitS();
     Phase profiling;
     Phase warmup = null;
     int warmupCount = e.warmupRequests();
@@ -75,7 +81,7 @@ public final class AiperfSettingsFactory {
                   PhaseType.CONCURRENCY,
                   Math.min(point.concurrency(), warmupCount),
                   null,
-                  warmupCount,
+                  (long) warmupCount,
                   JobBudget.WARMUP_LIMIT_SECONDS,
                   null,
                   null);
@@ -96,11 +102,17 @@ public final class AiperfSettingsFactory {
         if (warmupCount > 0) {
           warmup =
               new Phase(
-                  type, null, point.rate(), warmupCount, JobBudget.WARMUP_LIMIT_SECONDS, null, null);
+                  type,
+                  null,
+                  point.rate(),
+                  (long) warmupCount,
+                  JobBudget.WARMUP_LIMIT_SECONDS,
+                  null,
+                  null);
         }
       }
       default -> {
-        RenderPlan.Window w = plan.workload().trace().window();
+        BenchmarkPlan.TraceWindowRows w = plan.workload().trace().window();
         profiling =
             new Phase(
                 PhaseType.FIXED_SCHEDULE,
@@ -117,7 +129,7 @@ public final class AiperfSettingsFactory {
                   PhaseType.CONCURRENCY,
                   1,
                   null,
-                  warmupCount,
+                  (long) warmupCount,
                   JobBudget.WARMUP_LIMIT_SECONDS,
                   null,
                   null);
@@ -132,13 +144,13 @@ public final class AiperfSettingsFactory {
         ignoreEos,
         warmup,
         profiling,
-        plan.goodput(),
+        plan.objectives().goodput(),
         plan.experiment().seed(),
         artifactDir);
   }
 
   /** True when the prompts come from the plan's trace (a user trace), not synthetic lengths. */
-  public static boolean usesTrace(RenderPlan plan) {
+  public static boolean usesTrace(BenchmarkPlan plan) {
     return plan.workload().trace() != null
         && ("user_trace".equals(plan.workload().source()) || plan.workload().synthetic() == null);
   }

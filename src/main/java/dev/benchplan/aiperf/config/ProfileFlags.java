@@ -37,7 +37,7 @@ public final class ProfileFlags {
       b.add(ProfileOption.ISL_STDDEV, Integer.toString(syn.islStddev()));
       b.add(ProfileOption.OSL_MEAN, Integer.toString(syn.oslMean()));
       b.add(ProfileOption.OSL_STDDEV, Integer.toString(syn.oslStddev()));
-      b.add(ProfileOption.NUM_DATASET_ENTRIES, Integer.toString(syn.entries()));
+      b.add(ProfileOption.NUM_DATASET_ENTRIES, Long.toString(syn.entries()));
     } else if (s.dataset() instanceof Dataset.MooncakeTrace trace) {
       b.add(ProfileOption.INPUT_FILE, trace.path());
       b.add(ProfileOption.CUSTOM_DATASET_TYPE, "mooncake_trace");
@@ -79,7 +79,7 @@ public final class ProfileFlags {
       duration = null;
     }
     if (p.requests() != null) {
-      b.add(ProfileOption.REQUEST_COUNT, Integer.toString(p.requests()));
+      b.add(ProfileOption.REQUEST_COUNT, Long.toString(p.requests()));
     }
     if (duration != null) {
       b.add(ProfileOption.BENCHMARK_DURATION, Integer.toString(duration));
@@ -95,7 +95,7 @@ public final class ProfileFlags {
             source + ": a warmup bounded only by time cannot be rendered as flags for AIPerf "
                 + release + ": expected /experiment/warmup_requests >= 1");
       }
-      b.add(ProfileOption.WARMUP_REQUEST_COUNT, Integer.toString(w.requests()));
+      b.add(ProfileOption.WARMUP_REQUEST_COUNT, Long.toString(w.requests()));
       notes.add(
           "warmup: "
               + w.requests()

@@ -14,6 +14,7 @@ import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.gate.VerdictSource;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.render.JobContract;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -173,7 +174,7 @@ final class KubeRunService implements RunService {
     String logProblem = null;
     if (podName != null) {
       try {
-        log = logs.fetch(namespace, podName, PerfYaml.CONTAINER);
+        log = logs.fetch(namespace, podName, JobContract.CONTAINER);
       } catch (BenchplanException e) {
         logProblem = e.getMessage();
       }

@@ -1,6 +1,7 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.render.JobContract;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
@@ -30,8 +31,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class Preflight {
   /** The rule file cited in blocker messages. */
   static final String ISOLATION_RULE = "agent-docs/rules/benchmarking/benchmark-isolation.md";
-  /** Label the Dynamo operator puts on every pod of a DGD. */
-  static final String DGD_LABEL = "nvidia.com/dynamo-graph-deployment-name";
   /** Label the Job controller puts on a Job's pods. */
   static final String JOB_NAME_LABEL = "job-name";
 
@@ -53,7 +52,7 @@ final class Preflight {
     JsonNodeFactory f = JsonNodeFactory.instance;
     ObjectNode iso = f.objectNode();
     List<String> problems = new ArrayList<>();
-    String endpoint = perf.annotation(PerfYaml.ENDPOINT);
+    String endpoint = perf.annotation(JobContract.ENDPOINT);
     iso.put("endpoint", endpoint);
 
     // namespace
@@ -106,14 +105,14 @@ final class Preflight {
     ObjectNode others = iso.putObject("other_benchmarks");
     List<Job> jobs;
     try {
-      jobs = client.batch().v1().jobs().inAnyNamespace().withLabel(PerfYaml.MANAGED_BY, "benchplan").list().getItems();
+      jobs = client.batch().v1().jobs().inAnyNamespace().withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems();
       others.put("scope", "all-namespaces");
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("list benchplan Jobs in all namespaces", e);
       }
       try {
-        jobs = client.batch().v1().jobs().inNamespace(namespace).withLabel(PerfYaml.MANAGED_BY, "benchplan").list().getItems();
+        jobs = client.batch().v1().jobs().inNamespace(namespace).withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems();
       } catch (KubernetesClientException e2) {
         throw ApiErrors.map("list benchplan Jobs in namespace " + namespace, e2);
       }
@@ -128,7 +127,7 @@ final class Preflight {
       if (self || finished(j)) {
         continue;
       }
-      String other = annotation(j, PerfYaml.ENDPOINT);
+      String other = annotation(j, JobContract.ENDPOINT);
       if (endpoint.equals(other)) {
         active.add(jn);
       }
@@ -139,7 +138,7 @@ final class Preflight {
     }
 
     // the DGD's serving pods and their nodes
-    String[] dgd = perf.annotation(PerfYaml.DGD).split("/", 2);
+    String[] dgd = perf.annotation(JobContract.DGD).split("/", 2);
     ObjectNode dgdRec = iso.putObject("dgd");
     dgdRec.put("namespace", dgd[0]);
     dgdRec.put("name", dgd[1]);
@@ -147,10 +146,10 @@ final class Preflight {
     Set<String> servingNodes = new TreeSet<>();
     List<Pod> serving = List.of();
     try {
-      serving = client.pods().inNamespace(dgd[0]).withLabel(DGD_LABEL, dgd[1]).list().getItems();
+      serving = client.pods().inNamespace(dgd[0]).withLabel(JobContract.DGD_POD_LABEL, dgd[1]).list().getItems();
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
-        throw ApiErrors.map("list pods of DGD " + perf.annotation(PerfYaml.DGD), e);
+        throw ApiErrors.map("list pods of DGD " + perf.annotation(JobContract.DGD), e);
       }
       problems.add("cannot list the DGD's pods in namespace " + dgd[0] + " (403): isolation not verified");
     }
@@ -169,7 +168,7 @@ final class Preflight {
       }
     }
     if (servingRec.isEmpty() && problems.stream().noneMatch(s -> s.startsWith("cannot list the DGD"))) {
-      problems.add("no running pods carry " + DGD_LABEL + "=" + dgd[1] + " in namespace " + dgd[0]
+      problems.add("no running pods carry " + JobContract.DGD_POD_LABEL + "=" + dgd[1] + " in namespace " + dgd[0]
           + ": the serving side could not be checked");
     }
 
@@ -214,7 +213,7 @@ final class Preflight {
         for (Pod p : onNode) {
           // the field selector already filters; checking again keeps servers that ignore it honest
           if (p.getSpec() == null || !nodeName.equals(p.getSpec().getNodeName()) || terminal(p)
-              || dgd[1].equals(label(p, DGD_LABEL)) && dgd[0].equals(p.getMetadata().getNamespace())) {
+              || dgd[1].equals(label(p, JobContract.DGD_POD_LABEL)) && dgd[0].equals(p.getMetadata().getNamespace())) {
             continue;
           }
           ObjectNode o = neighbours.addObject();

@@ -7,6 +7,7 @@ import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.render.JobContract;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -54,8 +55,8 @@ final class RunRecord {
     cluster.put("context", f.context());
     cluster.put("server", f.server());
     cluster.put("namespace", f.namespace());
-    r.put("endpoint", f.perf().annotation(PerfYaml.ENDPOINT));
-    r.put("dgd", f.perf().annotation(PerfYaml.DGD));
+    r.put("endpoint", f.perf().annotation(JobContract.ENDPOINT));
+    r.put("dgd", f.perf().annotation(JobContract.DGD));
 
     Job job = f.watched().job() != null ? f.watched().job() : f.created();
     ObjectNode jobRec = r.putObject("job");
@@ -94,7 +95,7 @@ final class RunRecord {
     String measured = f.export() == null ? null : f.export().aiperfVersion();
     aiperf.put("planned_version", planned);
     aiperf.put("planned_image", f.plan().aiperfImage());
-    aiperf.put("manifest_version", f.perf().annotation(PerfYaml.AIPERF_VERSION));
+    aiperf.put("manifest_version", f.perf().annotation(JobContract.AIPERF_VERSION));
     aiperf.put("export_version", measured);
     Boolean versionMatch = measured == null || planned == null ? null : measured.equals(planned);
     if (versionMatch == null) {
@@ -147,7 +148,7 @@ final class RunRecord {
     r.set("isolation", iso);
 
     ObjectNode artifacts = r.putObject("artifacts");
-    artifacts.put("volume", f.perf().annotation(PerfYaml.ARTIFACTS));
+    artifacts.put("volume", f.perf().annotation(JobContract.ARTIFACTS));
     artifacts.put("summary_source", f.log() != null && f.log().summary() != null ? "pod-log-markers" : null);
     artifacts.put("volume_collection", PVC_NOTE);
     ObjectNode files = artifacts.putObject("files");

@@ -23,6 +23,8 @@ import dev.benchplan.plan.PlanRequest;
 import dev.benchplan.plan.PlanResult;
 import dev.benchplan.plan.PlanService;
 import dev.benchplan.plan.Question;
+import dev.benchplan.plan.VerifiedPlan;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
@@ -126,9 +128,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         .aiperf(versionRequest(req))
         .build();
     PlanResult result = new PlanService().plan(PlanRequest.of(workload, deployment, question, options, clock));
-    String mechanism = Json.JSON.readTree(readBytes(result.planPath())).path("aiperf").path("resolution")
-        .path("mechanism").asString("unknown");
-    return new PlannedBenchmark(result.planPath(), result.sha256(), result.seriesId(), result.aiperfVersion(),
+    VerifiedPlan verified = result.verified();
+    String mechanism = verified.plan().aiperf().resolution().mechanism();
+    return new PlannedBenchmark(verified.path(), verified.sha256(), result.seriesId(), result.aiperfVersion(),
         mechanism);
   }
 
@@ -235,9 +237,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     String ns = r.namespace();
     List<CreatedObject> objects = new ArrayList<>();
     for (String cm : perf.configMapNames()) {
-      objects.add(new CreatedObject("v1", "ConfigMap", ns, cm, PerfYaml.RUN_ID, perf.runId()));
+      objects.add(new CreatedObject("v1", "ConfigMap", ns, cm, JobContract.RUN_ID, perf.runId()));
     }
-    objects.add(new CreatedObject("batch/v1", "Job", ns, perf.jobName(), PerfYaml.RUN_ID, perf.runId()));
+    objects.add(new CreatedObject("batch/v1", "Job", ns, perf.jobName(), JobContract.RUN_ID, perf.runId()));
     return new RenderedBenchmark(deployRoot, r.perfYaml(), r.perfYamlSha256(), r.jobName(), ns, r.runId(), objects);
   }
 
@@ -304,14 +306,6 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
           "the gate found no constraint to judge", null);
       default -> "error";
     };
-  }
-
-  private static byte[] readBytes(Path p) {
-    try {
-      return Files.readAllBytes(p);
-    } catch (IOException e) {
-      throw BenchplanException.runtime(p + ": cannot read the plan just written: " + e.getMessage(), e);
-    }
   }
 
   private static String plain(double d) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.render.JobContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -30,7 +31,7 @@ class PerfYamlTest {
     assertThat(p.namespace()).isEqualTo("bench");
     assertThat(p.activeDeadlineSeconds()).isEqualTo(1860L);
     assertThat(p.image()).isEqualTo(RunFixture.IMAGE);
-    assertThat(p.annotation(PerfYaml.ENDPOINT)).isEqualTo(RunFixture.ENDPOINT);
+    assertThat(p.annotation(JobContract.ENDPOINT)).isEqualTo(RunFixture.ENDPOINT);
     assertThat(p.sha256()).isEqualTo(Sha256.ofFile(f.perfYaml()));
     PlanReference plan = PlanReference.verify(p);
     assertThat(plan.aiperfVersion()).isEqualTo("0.13.0");
