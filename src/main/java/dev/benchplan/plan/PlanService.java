@@ -1,5 +1,6 @@
 package dev.benchplan.plan;
 
+import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.aiperf.version.VersionResolution;

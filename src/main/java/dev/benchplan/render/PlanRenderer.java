@@ -1,7 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.aiperf.config.AiperfInvocation;
-import dev.benchplan.aiperf.config.AiperfRelease;
+import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.aiperf.config.AiperfSettings;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -34,9 +33,6 @@ public final class PlanRenderer {
   public static final String AIPERF_CONFIG = "aiperf-config.yaml";
   /** The manifest file name. */
   public static final String PERF_YAML = "perf.yaml";
-
-  private static final Pattern VERSION_TAG =
-      Pattern.compile("\\d+\\.\\d+\\.\\d+([.-]?(post|rc|a|b)\\d+)?");
 
   private PlanRenderer() {}
 
@@ -60,7 +56,7 @@ public final class PlanRenderer {
     VerifiedPlan verified = PlanFile.verify(req.plan(), req.planSha256());
     BenchmarkPlan plan = verified.plan();
     String source = verified.path().toString();
-    AiperfRelease release = AiperfRelease.parse(plan.aiperf().version(), source + " /aiperf/version");
+    AiperfVersion release = AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
     ImageReference image = image(req.image(), plan, release, source);
     String namespace = req.namespace() != null ? req.namespace() : plan.deployment().namespace();
     KubeNames.requireDns1123Label(namespace, source + " /deployment/namespace");
@@ -171,12 +167,12 @@ public final class PlanRenderer {
   }
 
   private static ImageReference image(
-      String override, BenchmarkPlan plan, AiperfRelease release, String source) {
+      String override, BenchmarkPlan plan, AiperfVersion release, String source) {
     String what = override != null ? "--image" : source + " /aiperf/image";
     ImageReference image =
         ImageReference.parse(override != null ? override : plan.aiperf().image(), what);
-    if (image.tag() != null && VERSION_TAG.matcher(image.tag()).matches()) {
-      AiperfRelease tagged = AiperfRelease.parse(image.tag(), what);
+    if (AiperfVersion.isPlanForm(image.tag())) {
+      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what);
       if (tagged.compareTo(release) != 0) {
         throw BenchplanException.invalid(
             what + ": image tag " + image.tag() + " differs from the plan's AIPerf pin "

@@ -1,5 +1,6 @@
 package dev.benchplan.aiperf.config;
 
+import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ public final class ProfileFlags {
    *
    * @param source names the plan in error messages (e.g. its path)
    */
-  public static FlagRendering render(AiperfSettings s, AiperfRelease release, String source) {
+  public static FlagRendering render(AiperfSettings s, AiperfVersion release, String source) {
     Builder b = new Builder(release, source);
     List<String> notes = new ArrayList<>();
     b.add(ProfileOption.MODEL, s.model());
@@ -146,11 +147,11 @@ public final class ProfileFlags {
   }
 
   private static final class Builder {
-    private final AiperfRelease release;
+    private final AiperfVersion release;
     private final String source;
     private final List<String> args = new ArrayList<>();
 
-    Builder(AiperfRelease release, String source) {
+    Builder(AiperfVersion release, String source) {
       this.release = release;
       this.source = source;
     }

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.BenchplanException;
@@ -14,7 +15,6 @@ import dev.benchplan.kube.run.PerfYaml;
 import dev.benchplan.kube.run.RunOutcome;
 import dev.benchplan.kube.run.RunRequest;
 import dev.benchplan.kube.run.ShutdownHooks;
-import dev.benchplan.plan.EndpointType;
 import dev.benchplan.plan.ExperimentType;
 import dev.benchplan.plan.Intent;
 import dev.benchplan.plan.MeasurementMode;

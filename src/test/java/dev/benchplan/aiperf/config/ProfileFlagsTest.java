@@ -3,6 +3,7 @@ package dev.benchplan.aiperf.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.benchplan.aiperf.version.AiperfVersion;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,8 +12,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class ProfileFlagsTest {
-  static AiperfRelease v(String s) {
-    return AiperfRelease.parse(s, "test");
+  static AiperfVersion v(String s) {
+    return AiperfVersion.parse(s, "test");
   }
 
   static AiperfSettings settings(Phase profiling, Phase warmup, Dataset dataset, Map<String, BigDecimal> slos) {
