@@ -68,25 +68,24 @@ public final class PerfManifests {
   }
 
   private static ObjectNode configMap(JobInputs in, String name) {
-    ObjectNode cm = YamlDocuments.object();
-    cm.put("apiVersion", "v1");
-    cm.put("kind", "ConfigMap");
-    ObjectNode meta = cm.putObject("metadata");
+    return object("v1", "ConfigMap", name, in);
+  }
+
+  /** An object's header: apiVersion, kind, name, namespace and the run's labels. */
+  private static ObjectNode object(String apiVersion, String kind, String name, JobInputs in) {
+    ObjectNode o = YamlDocuments.object();
+    o.put("apiVersion", apiVersion);
+    o.put("kind", kind);
+    ObjectNode meta = o.putObject("metadata");
     meta.put("name", name);
     meta.put("namespace", in.namespace());
     putAll(meta.putObject("labels"), in.labels());
-    return cm;
+    return o;
   }
 
   private static ObjectNode job(JobInputs in, int modelWaitSeconds) {
-    ObjectNode job = YamlDocuments.object();
-    job.put("apiVersion", "batch/v1");
-    job.put("kind", "Job");
-    ObjectNode meta = job.putObject("metadata");
-    meta.put("name", in.jobName());
-    meta.put("namespace", in.namespace());
-    putAll(meta.putObject("labels"), in.labels());
-    putAll(meta.putObject("annotations"), in.jobAnnotations());
+    ObjectNode job = object("batch/v1", "Job", in.jobName(), in);
+    putAll(job.withObject("/metadata").putObject("annotations"), in.jobAnnotations());
 
     ObjectNode spec = job.putObject("spec");
     // a benchmark is never retried: a second attempt would measure a different system state
