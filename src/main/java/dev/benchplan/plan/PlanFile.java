@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
-import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -77,7 +76,8 @@ public final class PlanFile {
     BenchmarkPlan plan;
     try {
       plan = PlanJson.read(tree, BenchmarkPlan.class);
-    } catch (DatabindException e) {
+    } catch (JacksonException e) {
+      // a value the schema allows but the plan's records cannot hold (e.g. beyond long)
       throw BenchplanException.invalid(path + ": " + pointer(e) + ": "
           + e.getOriginalMessage() + ": expected a value of the plan schema", e);
     }
@@ -85,7 +85,7 @@ public final class PlanFile {
     return new VerifiedPlan(path, actual, plan);
   }
 
-  private static String pointer(DatabindException e) {
+  private static String pointer(JacksonException e) {
     StringBuilder sb = new StringBuilder();
     for (var ref : e.getPath()) {
       sb.append('/');

@@ -83,6 +83,19 @@ class PerfYamlTest {
   }
 
   @Test
+  @DisplayName("run reads the plan through PlanFile: a plan that hashes right but breaks its schema is invalid (exit 2)")
+  void planSchema() {
+    RunFixture f = RunFixture.create(tmp, "bench", 50, 35)
+        .editPlan(p -> p.withObject("/experiment").put("measurement_limit_s", 0));
+    PerfYaml p = PerfYaml.read(f.perfYaml());
+    assertThatThrownBy(() -> PlanReference.verify(p))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessageContaining(f.planFile.toString())
+        .hasMessageContaining("/experiment/measurement_limit_s");
+  }
+
+  @Test
   @DisplayName("the Job must be last, be batch/v1, have the aiperf container and the artifacts volume")
   void structure() throws Exception {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
