@@ -1,6 +1,7 @@
 package dev.benchplan.plan;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ExitCode;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
@@ -25,6 +26,33 @@ public final class PlanFile {
 
   private PlanFile() {}
 
+  /** What was wrong with a plan file, for callers that report each case in their own terms. */
+  public enum Problem {
+    /** The expected SHA-256 is not 64 hex characters. */
+    SHA256_MALFORMED,
+    /** The file does not exist or cannot be read. */
+    MISSING,
+    /** The bytes hash to another SHA-256. */
+    SHA256_MISMATCH,
+    /** Not JSON, not the schema, or a cross-field rule broken. */
+    INVALID
+  }
+
+  /** A plan file that failed verification: invalid input (exit 2) with its {@link Problem}. */
+  public static final class Failure extends BenchplanException {
+    private final Problem problem;
+
+    Failure(Problem problem, String message, Throwable cause) {
+      super(ExitCode.INVALID, message, cause);
+      this.problem = problem;
+    }
+
+    /** Which check failed. */
+    public Problem problem() {
+      return problem;
+    }
+  }
+
   /** Verifies a plan whose SHA-256 was given with {@code --plan-sha256}. */
   public static VerifiedPlan verify(Path file, String sha256) {
     return verify(file, sha256, "--plan-sha256");
@@ -40,28 +68,39 @@ public final class PlanFile {
    *     rule does not hold
    */
   public static VerifiedPlan verify(Path file, String sha256, String shaSource) {
+    try {
+      return read(file, sha256, shaSource);
+    } catch (Failure e) {
+      throw e;
+    } catch (BenchplanException e) {
+      // schema and cross-field checks report through BenchplanException.invalid
+      throw new Failure(Problem.INVALID, e.getMessage(), e);
+    }
+  }
+
+  private static VerifiedPlan read(Path file, String sha256, String shaSource) {
     if (sha256 == null || !Sha256.isSha256(sha256)) {
-      throw BenchplanException.invalid(
-          shaSource + " '" + sha256 + "': expected 64 hexadecimal characters");
+      throw new Failure(Problem.SHA256_MALFORMED,
+          shaSource + " '" + sha256 + "': expected 64 hexadecimal characters", null);
     }
     String expected = sha256.toLowerCase(Locale.ROOT);
     Path path = file.toAbsolutePath().normalize();
     if (!Files.isRegularFile(path)) {
-      throw BenchplanException.invalid(path + ": plan file does not exist: expected the plan"
-          + " written by `benchplan plan`");
+      throw new Failure(Problem.MISSING, path + ": plan file does not exist: expected the plan"
+          + " written by `benchplan plan`", null);
     }
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
-      throw BenchplanException.invalid(path + ": cannot read plan: " + e.getMessage(), e);
+      throw new Failure(Problem.MISSING, path + ": cannot read plan: " + e.getMessage(), e);
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
-      throw BenchplanException.invalid(
+      throw new Failure(Problem.SHA256_MISMATCH,
           path + ": SHA-256 is " + actual + ", not " + expected + " (" + shaSource + "): the plan"
               + " was edited or another file was named; expected the plan exactly as it was"
-              + " written");
+              + " written", null);
     }
     JsonNode tree;
     try {
