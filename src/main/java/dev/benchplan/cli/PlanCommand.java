@@ -1,11 +1,11 @@
 package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.HttpIndexFetcher;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.ExitCode;
-import dev.benchplan.plan.EndpointType;
 import dev.benchplan.plan.ExperimentType;
 import dev.benchplan.plan.Intent;
 import dev.benchplan.plan.MeasurementMode;

@@ -6,7 +6,6 @@ import dev.benchplan.workload.GpuAllocation;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A series plan as written to {@code <EXP_ROOT>/inputs/benchmark-plans/<series-id>.json} (schema:
@@ -35,11 +34,137 @@ public record BenchmarkPlan(
   /** The plan format version. */
   public static final String SCHEMA_VERSION = "1.0";
 
+  /** A builder with {@link #SCHEMA_VERSION} set: every other field is set once, by name. */
+  public static Builder builder() {
+    return new Builder().schemaVersion(SCHEMA_VERSION);
+  }
+
+  /** A builder holding this plan's fields, to change some of them by name. */
+  public Builder toBuilder() {
+    return new Builder().schemaVersion(schemaVersion).planId(planId).seriesId(seriesId)
+        .createdAt(createdAt).question(question).userWorkload(userWorkload).deployment(deployment)
+        .workload(workload).experiment(experiment).samples(samples).runPolicy(runPolicy)
+        .endpoint(endpoint).objectives(objectives).aiperf(aiperf).rulesApplied(rulesApplied)
+        .warnings(warnings).seriesIdentity(seriesIdentity);
+  }
+
   /** The same plan with another ID (the ID is derived from the rest of the content). */
   public BenchmarkPlan withPlanId(String id) {
-    return new BenchmarkPlan(schemaVersion, id, seriesId, createdAt, question, userWorkload,
-        deployment, workload, experiment, samples, runPolicy, endpoint, objectives, aiperf,
-        rulesApplied, warnings, seriesIdentity);
+    return toBuilder().planId(id).build();
+  }
+
+  /** Builds a {@link BenchmarkPlan} field by field, by name. */
+  public static final class Builder {
+    private String schemaVersion;
+    private String planId;
+    private String seriesId;
+    private String createdAt;
+    private Question question;
+    private UserWorkloadRef userWorkload;
+    private Deployment deployment;
+    private Workload workload;
+    private Experiment experiment;
+    private List<SampleBasis> samples;
+    private RunPolicy runPolicy;
+    private Endpoint endpoint;
+    private Objectives objectives;
+    private Aiperf aiperf;
+    private List<Decision> rulesApplied;
+    private List<String> warnings;
+    private List<String> seriesIdentity;
+
+    private Builder() {}
+
+    public Builder schemaVersion(String v) {
+      schemaVersion = v;
+      return this;
+    }
+
+    public Builder planId(String v) {
+      planId = v;
+      return this;
+    }
+
+    public Builder seriesId(String v) {
+      seriesId = v;
+      return this;
+    }
+
+    public Builder createdAt(String v) {
+      createdAt = v;
+      return this;
+    }
+
+    public Builder question(Question v) {
+      question = v;
+      return this;
+    }
+
+    public Builder userWorkload(UserWorkloadRef v) {
+      userWorkload = v;
+      return this;
+    }
+
+    public Builder deployment(Deployment v) {
+      deployment = v;
+      return this;
+    }
+
+    public Builder workload(Workload v) {
+      workload = v;
+      return this;
+    }
+
+    public Builder experiment(Experiment v) {
+      experiment = v;
+      return this;
+    }
+
+    public Builder samples(List<SampleBasis> v) {
+      samples = v;
+      return this;
+    }
+
+    public Builder runPolicy(RunPolicy v) {
+      runPolicy = v;
+      return this;
+    }
+
+    public Builder endpoint(Endpoint v) {
+      endpoint = v;
+      return this;
+    }
+
+    public Builder objectives(Objectives v) {
+      objectives = v;
+      return this;
+    }
+
+    public Builder aiperf(Aiperf v) {
+      aiperf = v;
+      return this;
+    }
+
+    public Builder rulesApplied(List<Decision> v) {
+      rulesApplied = v;
+      return this;
+    }
+
+    public Builder warnings(List<String> v) {
+      warnings = v;
+      return this;
+    }
+
+    public Builder seriesIdentity(List<String> v) {
+      seriesIdentity = v;
+      return this;
+    }
+
+    public BenchmarkPlan build() {
+      return new BenchmarkPlan(schemaVersion, planId, seriesId, createdAt, question, userWorkload,
+          deployment, workload, experiment, samples, runPolicy, endpoint, objectives, aiperf,
+          rulesApplied, warnings, seriesIdentity);
+    }
   }
 
   /** The user workload the plan was made from. */
@@ -64,7 +189,39 @@ public record BenchmarkPlan(
   /** What is sent: the source and its trace, synthetic shape or proxy. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Workload(String source, String selectionRationale, String traceOrigin,
-      ObjectNode trace, Synthetic synthetic, Proxy proxy, List<Transformation> transformations) {}
+      Trace trace, Synthetic synthetic, Proxy proxy, List<Transformation> transformations) {}
+
+  /**
+   * The selected trace: the full {@code trace inspect --format json} report, plus {@code window}
+   * (null without an explicit replay window).
+   *
+   * @param path the trace as named (absolute, or relative to the plan file's folder)
+   */
+  public record Trace(String path, String sha256, long bytes, long rows, long blankLines,
+      TimestampStats timestampMs, LengthStats inputLength, LengthStats outputLength,
+      HashBlockStats hashIds, ContextStats context, TraceWindowRows window, boolean valid,
+      long problemsTotal, List<TraceProblem> problems) {}
+
+  /** Timestamps of the rows that have one (min, max and span null when none has). */
+  public record TimestampStats(long presentRows, Long min, Long max, Long span,
+      long nonMonotonicRows) {}
+
+  /** A token-length distribution (statistics null when {@code count} is 0). */
+  public record LengthStats(long count, Long min, Long max, Double mean, Long p50, Long p90,
+      Long p95, Long p99) {}
+
+  /** Prefix reuse by hash block. */
+  public record HashBlockStats(int blockSize, long rowsWithHashIds, long uniqueBlocks,
+      long blockRuleViolations, Double infiniteCacheHitRate, long hashedTokens, long hitTokens) {}
+
+  /** Rows whose input + output exceed the served context (never dropped). */
+  public record ContextStats(Long limit, long rowsOverLimit, List<Long> firstOverLimitLines) {}
+
+  /** An explicit inclusive replay window in trace milliseconds, and the rows inside it. */
+  public record TraceWindowRows(Long startMs, Long endMs, long rows) {}
+
+  /** One invalid-row problem of the trace. */
+  public record TraceProblem(long line, String field, String message) {}
 
   /** An exact synthetic request shape. */
   public record Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos) {}
@@ -80,7 +237,7 @@ public record BenchmarkPlan(
   /** The load and its bounds. */
   public record Experiment(String type, String measurementMode, List<Integer> concurrency,
       List<BigDecimal> requestRate, String arrivalPattern, Long requestCount, int warmupRequests,
-      Long durationS, int measurementLimitS, int requestTimeoutS, long seed, String limitControl,
+      Long durationS, int measurementLimitS, Integer requestTimeoutS, long seed, String limitControl,
       int loadPoints, Grid grid, Long expectedMeasuredRequests) {}
 
   /** Where the load points came from. */

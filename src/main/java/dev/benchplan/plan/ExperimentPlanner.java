@@ -331,19 +331,12 @@ final class ExperimentPlanner {
                 + " benchmark duration cap of " + (durationS != null ? durationS : limit)
                 + " s, whichever comes first; a point stopped by the cap is flagged by its measured"
                 + " request count");
-    int warmup = o.warmupRequests() != null ? o.warmupRequests() : maxPoint;
-    log.decide(RuleFile.SERIES_BOUNDARIES, "experiment.warmup_requests = " + warmup,
-        o.warmupRequests() != null ? "requested with --warmup-requests" : "one warmup request per"
-            + " concurrent slot (the recipes' 1 x concurrency), excluded from results");
-    int timeout = timeout(o, limit, log);
-    if (timeout < 0) {
-      return Optional.empty();
-    }
-    long seed = seed(o, log);
-    BenchmarkPlan.Experiment e = new BenchmarkPlan.Experiment(type.name(),
-        MeasurementMode.closed_loop.name(), points, null, null, requestCount, warmup, durationS,
-        limit, timeout, seed, control, points.size(), grid, requestCount);
-    return Optional.of(new Result(e, synthetic, List.of()));
+    Optional<Bounds> b = bounds(o, () -> maxPoint, "one warmup request per concurrent slot (the"
+        + " recipes' 1 x concurrency), excluded from results", limit, log);
+    return b.map(x -> new Result(new BenchmarkPlan.Experiment(type.name(),
+        MeasurementMode.closed_loop.name(), points, null, null, requestCount, x.warmup(), durationS,
+        limit, x.timeout(), x.seed(), control, points.size(), grid, requestCount), synthetic,
+        List.of()));
   }
 
   private static Optional<Result> openLoop(Inputs in, ExperimentType type, int limit,
@@ -414,20 +407,32 @@ final class ExperimentPlanner {
             : requestCount + " requests at >= " + minRate.toPlainString() + " req/s finish within "
                 + limit + " s");
     BigDecimal maxPoint = Collections.max(points);
-    int warmup = o.warmupRequests() != null ? o.warmupRequests()
-        : maxPoint.multiply(BigDecimal.TEN).setScale(0, RoundingMode.CEILING).intValueExact();
+    Optional<Bounds> b = bounds(o,
+        () -> maxPoint.multiply(BigDecimal.TEN).setScale(0, RoundingMode.CEILING).intValueExact(),
+        "ten seconds of traffic at the highest rate, excluded from results", limit, log);
+    return b.map(x -> new Result(new BenchmarkPlan.Experiment(type.name(),
+        MeasurementMode.open_loop.name(), null, points, arrival, requestCount, x.warmup(),
+        durationS, limit, x.timeout(), x.seed(), control, points.size(), grid, expected),
+        synthetic, List.of()));
+  }
+
+  /** The warmup, per-request timeout and seed of a load experiment. */
+  private record Bounds(int warmup, int timeout, long seed) {}
+
+  /**
+   * Decides the warmup ({@code --warmup-requests}, else {@code defaultWarmup} for {@code
+   * defaultReason}), the timeout and the seed; empty when the timeout is blocked.
+   */
+  private static Optional<Bounds> bounds(PlanOptions o, java.util.function.IntSupplier defaultWarmup,
+      String defaultReason, int limit, RuleLog log) {
+    int warmup = o.warmupRequests() != null ? o.warmupRequests() : defaultWarmup.getAsInt();
     log.decide(RuleFile.SERIES_BOUNDARIES, "experiment.warmup_requests = " + warmup,
-        o.warmupRequests() != null ? "requested with --warmup-requests" : "ten seconds of traffic"
-            + " at the highest rate, excluded from results");
+        o.warmupRequests() != null ? "requested with --warmup-requests" : defaultReason);
     int timeout = timeout(o, limit, log);
     if (timeout < 0) {
       return Optional.empty();
     }
-    long seed = seed(o, log);
-    BenchmarkPlan.Experiment e = new BenchmarkPlan.Experiment(type.name(),
-        MeasurementMode.open_loop.name(), null, points, arrival, requestCount, warmup, durationS,
-        limit, timeout, seed, control, points.size(), grid, expected);
-    return Optional.of(new Result(e, synthetic, List.of()));
+    return Optional.of(new Bounds(warmup, timeout, seed(o, log)));
   }
 
   private static int timeout(PlanOptions o, int limit, RuleLog log) {

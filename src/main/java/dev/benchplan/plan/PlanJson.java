@@ -4,6 +4,7 @@ import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -13,12 +14,21 @@ public final class PlanJson {
   private static final JsonMapper MAPPER = JsonMapper.builder()
       .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .build();
+  // the schema allows keys beyond the required ones: a reader ignores those it does not know
+  private static final ObjectReader READER = MAPPER.reader()
+      .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private PlanJson() {}
 
   /** The plan as a JSON tree. */
   public static ObjectNode tree(BenchmarkPlan plan) {
     return MAPPER.valueToTree(plan);
+  }
+
+  /** A section of a plan (a record or a list of them) as the JSON tree the plan writes. */
+  public static JsonNode sectionTree(Object section) {
+    return MAPPER.valueToTree(section);
   }
 
   /** The plan's canonical bytes (what is written and hashed). */
@@ -31,5 +41,14 @@ public final class PlanJson {
     return Json.JSON.readerFor(JsonNode.class)
         .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .readValue(bytes);
+  }
+
+  /**
+   * A plan tree (or one of its sections) as its typed record.
+   *
+   * @throws tools.jackson.databind.DatabindException when the tree does not fit the record
+   */
+  public static <T> T read(JsonNode tree, Class<T> type) {
+    return READER.forType(type).readValue(tree);
   }
 }

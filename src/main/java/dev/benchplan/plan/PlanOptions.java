@@ -1,5 +1,6 @@
 package dev.benchplan.plan;
 
+import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.VersionRequest;
 import java.math.BigDecimal;
 import java.nio.file.Path;

@@ -15,12 +15,20 @@ import java.util.Objects;
  * @param aiperfVersion the AIPerf version of the series
  * @param warnings what the user should know (also written into a new plan)
  * @param reused true when an existing series plan was reused and nothing was written
+ * @param plan the plan the file holds
  */
 public record PlanResult(Path planPath, String sha256, String seriesId, String planId,
-    String workloadSource, String aiperfVersion, List<String> warnings, boolean reused) {
+    String workloadSource, String aiperfVersion, List<String> warnings, boolean reused,
+    BenchmarkPlan plan) {
   public PlanResult {
     Objects.requireNonNull(planPath, "planPath");
     Objects.requireNonNull(sha256, "sha256");
+    Objects.requireNonNull(plan, "plan");
     warnings = List.copyOf(warnings);
+  }
+
+  /** The plan file as verified: written (or found) with this SHA-256, schema-valid. */
+  public VerifiedPlan verified() {
+    return new VerifiedPlan(planPath, sha256, plan);
   }
 }

@@ -1,5 +1,6 @@
 package dev.benchplan.plan;
 
+import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.aiperf.version.VersionResolution;
@@ -29,7 +30,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +107,7 @@ public final class PlanService {
     SourceSelection selection =
         WorkloadSourceSelector.select(w, o.trace(), gridDeclared, d, log).orElse(null);
     stopIfBlocked(log);
-    ObjectNode traceReport = null;
+    BenchmarkPlan.Trace traceReport = null;
     TraceFacts facts = null;
     if (selection.source() == WorkloadSource.user_trace) {
       traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(), log);
@@ -134,18 +134,31 @@ public final class PlanService {
     stopIfBlocked(log);
 
     recordScope(q, d, existing, log);
-    BenchmarkPlan draft = new BenchmarkPlan(BenchmarkPlan.SCHEMA_VERSION, "pending", "pending",
-        Instant.now(request.clock()).truncatedTo(ChronoUnit.SECONDS).toString(), q,
-        userWorkload(w), deployment(d), workloadSection(selection, traceReport,
-            experiment.get()),
-        experiment.get().experiment(), samples, runPolicy.orElseThrow(), endpoint, objectives,
-        aiperf, List.of(), List.of(), SeriesIdentity.POINTERS);
+    BenchmarkPlan draft = BenchmarkPlan.builder()
+        .planId("pending")
+        .seriesId("pending")
+        .createdAt(Instant.now(request.clock()).truncatedTo(ChronoUnit.SECONDS).toString())
+        .question(q)
+        .userWorkload(userWorkload(w))
+        .deployment(deployment(d))
+        .workload(workloadSection(selection, traceReport, experiment.get()))
+        .experiment(experiment.get().experiment())
+        .samples(samples)
+        .runPolicy(runPolicy.orElseThrow())
+        .endpoint(endpoint)
+        .objectives(objectives)
+        .aiperf(aiperf)
+        .rulesApplied(List.of())
+        .warnings(List.of())
+        .seriesIdentity(SeriesIdentity.POINTERS)
+        .build();
     String seriesId = seriesId(draft, w, o, existing, request, log);
     stopIfBlocked(log);
-    BenchmarkPlan plan = new BenchmarkPlan(draft.schemaVersion(), "pending", seriesId,
-        draft.createdAt(), q, draft.userWorkload(), draft.deployment(), draft.workload(),
-        draft.experiment(), samples, draft.runPolicy(), endpoint, objectives, aiperf,
-        log.decisions(), log.warnings(), SeriesIdentity.POINTERS);
+    BenchmarkPlan plan = draft.toBuilder()
+        .seriesId(seriesId)
+        .rulesApplied(log.decisions())
+        .warnings(log.warnings())
+        .build();
     plan = plan.withPlanId(seriesId + "." + Sha256.hex(PlanJson.canonical(plan)).substring(0, 12));
     ObjectNode tree = PlanJson.tree(plan);
     List<SchemaValidator.Problem> problems =
@@ -166,7 +179,7 @@ public final class PlanService {
       stopIfBlocked(log);
     }
     return new PlanResult(path, Sha256.hex(bytes), seriesId, plan.planId(),
-        selection.source().name(), aiperf.version(), log.warnings(), false);
+        selection.source().name(), aiperf.version(), log.warnings(), false, plan);
   }
 
   private static void checkQuestion(Question q, PlanOptions o, RuleLog log) {
@@ -230,7 +243,7 @@ public final class PlanService {
     return g.stream().map(x -> x.gpuCount() + " x " + x.gpuType()).toList().toString();
   }
 
-  private static ObjectNode inspectTrace(TraceInspector inspector, SourceSelection selection,
+  private static BenchmarkPlan.Trace inspectTrace(TraceInspector inspector, SourceSelection selection,
       DeploymentRecord d, TraceWindow window, RuleLog log) {
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     TraceInspector.Inspection inspection;
@@ -242,10 +255,7 @@ public final class PlanService {
           + e.getMessage());
       return null;
     }
-    ObjectNode report = inspection.report().deepCopy();
-    if (!report.has("window")) {
-      report.putNull("window");
-    }
+    BenchmarkPlan.Trace report = PlanJson.read(inspection.report(), BenchmarkPlan.Trace.class);
     TraceFacts f = TraceFacts.of(report);
     if (!inspection.valid()) {
       log.block(BlockerCode.TRACE_INVALID, "trace " + selection.trace() + " (named at "
@@ -255,11 +265,11 @@ public final class PlanService {
       return null;
     }
     log.decide(rule, "workload.trace = " + selection.trace() + " (sha256 "
-        + report.path("sha256").asString() + ")", f.rows() + " rows, timestamps " + f.minMs()
+        + report.sha256() + ")", f.rows() + " rows, timestamps " + f.minMs()
         + ".." + f.maxMs() + " ms (" + ExperimentPlanner.minutes(f.spanMs() == null ? 0 : f.spanMs())
-        + "), input_length p50 " + report.at("/input_length/p50").asString("?") + " / p99 "
-        + report.at("/input_length/p99").asString("?") + ", prefix-cache hit rate "
-        + report.at("/hash_ids/infinite_cache_hit_rate").asString("?") + " with " + TRACE_BLOCK_SIZE
+        + "), input_length p50 " + orUnknown(report.inputLength().p50()) + " / p99 "
+        + orUnknown(report.inputLength().p99()) + ", prefix-cache hit rate "
+        + orUnknown(report.hashIds().infiniteCacheHitRate()) + " with " + TRACE_BLOCK_SIZE
         + "-token blocks; recorded in full from the trace report");
     if (f.rowsOverContext() != null && f.rowsOverContext() > 0) {
       log.warn(rule, "trace " + selection.trace() + ": " + f.rowsOverContext() + " rows exceed the"
@@ -268,6 +278,10 @@ public final class PlanService {
           + " unchanged, never removed — expect them to fail");
     }
     return report;
+  }
+
+  private static String orUnknown(Object value) {
+    return value == null ? "?" : value.toString();
   }
 
   private static BenchmarkPlan.Endpoint endpoint(PlanOptions o, List<Slo> slos, RuleLog log) {
@@ -309,11 +323,12 @@ public final class PlanService {
       RuleLog log) {
     VersionRequest v = request.options().aiperf();
     if (existing != null && v.pinnedVersion() == null && v.referenceRecipe() == null) {
-      JsonNode a = existing.tree().path("aiperf");
-      log.decide(RuleFile.TOOL_VERSION, "aiperf.version = " + a.path("version").asString()
+      BenchmarkPlan.Aiperf a = PlanJson.read(existing.tree().path("aiperf"),
+          BenchmarkPlan.Aiperf.class);
+      log.decide(RuleFile.TOOL_VERSION, "aiperf.version = " + a.version()
           + " (the series' version)", "one AIPerf version for every run of a series; reusing "
           + existing.path());
-      return fromTree(a);
+      return a;
     }
     Optional<VersionResolution> r =
         new AiperfVersionResolver(request.indexFetcher(), request.clock()).resolve(v, log);
@@ -327,23 +342,6 @@ public final class PlanService {
         res.mechanism(), res.query(), res.outputSha256(), res.versionsSeen(),
         res.excluded().stream().map(x -> new BenchmarkPlan.ExcludedVersion(x.version(), x.reason()))
             .toList(), res.date(), res.sourceCommit(), res.note()));
-  }
-
-  private static BenchmarkPlan.Aiperf fromTree(JsonNode a) {
-    JsonNode r = a.path("resolution");
-    List<String> seen = new ArrayList<>();
-    r.path("versions_seen").forEach(x -> seen.add(x.asString()));
-    List<BenchmarkPlan.ExcludedVersion> excluded = new ArrayList<>();
-    r.path("excluded").forEach(x -> excluded.add(new BenchmarkPlan.ExcludedVersion(
-        x.path("version").asString(), x.path("reason").asString())));
-    return new BenchmarkPlan.Aiperf(a.path("version").asString(), a.path("image").asString(),
-        new BenchmarkPlan.Resolution(r.path("mechanism").asString(), text(r, "query"),
-            text(r, "output_sha256"), seen, excluded, r.path("date").asString(),
-            text(r, "source_commit"), text(r, "note")));
-  }
-
-  private static String text(JsonNode n, String field) {
-    return n.path(field).isString() ? n.get(field).asString() : null;
   }
 
   private static void recordScope(Question q, DeploymentRecord d, SeriesStore.ExistingPlan existing,
@@ -389,7 +387,8 @@ public final class PlanService {
         d.maxContextLength(), smoke, d.secrets());
   }
 
-  private static BenchmarkPlan.Workload workloadSection(SourceSelection s, ObjectNode trace,
+  private static BenchmarkPlan.Workload workloadSection(SourceSelection s,
+      BenchmarkPlan.Trace trace,
       ExperimentPlanner.Result r) {
     BenchmarkPlan.Proxy proxy = null;
     if (s.recipe() != null) {
@@ -439,10 +438,10 @@ public final class PlanService {
           + " frozen field(s): " + String.join("; ", described) + "; plan a new series instead");
       stopIfBlocked(log);
     }
-    JsonNode t = existing.tree();
+    BenchmarkPlan plan = PlanJson.read(existing.tree(), BenchmarkPlan.class);
     return new PlanResult(existing.path(), existing.sha256(), existing.seriesId(),
-        t.path("plan_id").asString(), t.at("/workload/source").asString(),
-        t.at("/aiperf/version").asString(), log.warnings(), true);
+        plan.planId(), plan.workload().source(), plan.aiperf().version(), log.warnings(), true,
+        plan);
   }
 
   private static void stopIfBlocked(RuleLog log) {

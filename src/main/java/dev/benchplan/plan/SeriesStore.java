@@ -1,8 +1,6 @@
 package dev.benchplan.plan;
 
 import dev.benchplan.json.AtomicFiles;
-import dev.benchplan.json.SchemaValidator;
-import dev.benchplan.json.Sha256;
 import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.rules.RuleLog;
 import java.io.IOException;
@@ -10,10 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -83,47 +78,20 @@ public final class SeriesStore {
    * REUSE_PLAN_INVALID and returns empty when it cannot be reused.
    */
   public static Optional<ExistingPlan> loadForReuse(ReuseRequest reuse, RuleLog log) {
-    Path path = reuse.plan().toAbsolutePath().normalize();
-    String expected = reuse.sha256().toLowerCase(Locale.ROOT);
-    if (!Sha256.isSha256(expected)) {
-      log.block(BlockerCode.REUSE_PLAN_INVALID, "--reuse-sha256 '" + reuse.sha256()
-          + "': expected the 64-hex-character SHA-256 of the plan file");
-      return Optional.empty();
-    }
-    if (!Files.isRegularFile(path)) {
-      log.block(BlockerCode.REUSE_PLAN_MISSING, "--reuse-plan " + path + ": file not found; reuse"
-          + " needs the exact existing plan path");
-      return Optional.empty();
-    }
-    byte[] bytes;
+    VerifiedPlan v;
     try {
-      bytes = Files.readAllBytes(path);
-    } catch (IOException e) {
-      log.block(BlockerCode.REUSE_PLAN_MISSING, "--reuse-plan " + path + ": cannot read ("
-          + e.getMessage() + ")");
+      v = PlanFile.verify(reuse.plan(), reuse.sha256(), "--reuse-sha256");
+    } catch (PlanFile.Failure e) {
+      BlockerCode code = switch (e.problem()) {
+        case MISSING -> BlockerCode.REUSE_PLAN_MISSING;
+        case SHA256_MISMATCH -> BlockerCode.REUSE_SHA256_MISMATCH;
+        case SHA256_MALFORMED, INVALID -> BlockerCode.REUSE_PLAN_INVALID;
+      };
+      log.block(code, "--reuse-plan " + e.getMessage() + (code == BlockerCode.REUSE_SHA256_MISMATCH
+          ? "; a series plan never changes, so this is not the plan the series was measured under"
+          : ""));
       return Optional.empty();
     }
-    String actual = Sha256.hex(bytes);
-    if (!actual.equals(expected)) {
-      log.block(BlockerCode.REUSE_SHA256_MISMATCH, "--reuse-plan " + path + " hashes to " + actual
-          + ", not --reuse-sha256 " + expected + "; a series plan never changes, so this is not"
-          + " the plan the series was measured under");
-      return Optional.empty();
-    }
-    JsonNode tree;
-    try {
-      tree = PlanJson.parse(bytes);
-    } catch (JacksonException e) {
-      log.block(BlockerCode.REUSE_PLAN_INVALID, "--reuse-plan " + path + ": not valid JSON");
-      return Optional.empty();
-    }
-    List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(tree);
-    if (!problems.isEmpty()) {
-      log.block(BlockerCode.REUSE_PLAN_INVALID, "--reuse-plan " + path + ": does not match " + SCHEMA
-          + ": " + problems.get(0) + (problems.size() > 1 ? " (and " + (problems.size() - 1)
-              + " more)" : ""));
-      return Optional.empty();
-    }
-    return Optional.of(new ExistingPlan(path, actual, tree));
+    return Optional.of(new ExistingPlan(v.path(), v.sha256(), PlanJson.tree(v.plan())));
   }
 }

@@ -2,8 +2,6 @@ package dev.benchplan.plan;
 
 import java.util.ArrayList;
 import java.util.List;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The facts planning needs from a trace report ({@code trace inspect --format json} keys).
@@ -27,29 +25,22 @@ public record TraceFacts(String path, long rows, long timestampRows, Long minMs,
     firstProblems = List.copyOf(firstProblems);
   }
 
-  /** Reads the facts from a report. */
-  public static TraceFacts of(ObjectNode report) {
-    List<Long> over = new ArrayList<>();
-    report.at("/context/first_over_limit_lines").forEach(n -> over.add(n.asLong()));
+  /** Reads the facts from a trace report. */
+  public static TraceFacts of(BenchmarkPlan.Trace report) {
     List<String> problems = new ArrayList<>();
-    for (JsonNode p : report.path("problems")) {
+    for (BenchmarkPlan.TraceProblem p : report.problems()) {
       if (problems.size() == 3) {
         break;
       }
-      problems.add("line " + p.path("line").asString("?") + " " + p.path("field").asString("")
-          + ": " + p.path("message").asString(""));
+      problems.add("line " + p.line() + " " + (p.field() == null ? "" : p.field()) + ": "
+          + (p.message() == null ? "" : p.message()));
     }
-    JsonNode window = report.path("window");
-    return new TraceFacts(report.path("path").asString(""), report.path("rows").asLong(),
-        report.at("/timestamp_ms/present_rows").asLong(),
-        number(report.at("/timestamp_ms/min")), number(report.at("/timestamp_ms/max")),
-        window.isObject() ? window.path("rows").asLong() : null,
-        number(report.at("/context/rows_over_limit")), over,
-        report.path("problems_total").asLong(), problems);
-  }
-
-  private static Long number(JsonNode n) {
-    return n.isNumber() ? n.asLong() : null;
+    BenchmarkPlan.TimestampStats ts = report.timestampMs();
+    BenchmarkPlan.ContextStats context = report.context();
+    return new TraceFacts(report.path() == null ? "" : report.path(), report.rows(),
+        ts.presentRows(), ts.min(), ts.max(),
+        report.window() == null ? null : report.window().rows(),
+        context.rowsOverLimit(), context.firstOverLimitLines(), report.problemsTotal(), problems);
   }
 
   /** The timestamp span in ms of the whole trace, or null without timestamps. */

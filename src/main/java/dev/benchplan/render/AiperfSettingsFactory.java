@@ -6,6 +6,9 @@ import dev.benchplan.aiperf.config.Endpoint;
 import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.config.Phase;
 import dev.benchplan.aiperf.config.PhaseType;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.VerifiedPlan;
+import java.math.BigDecimal;
 
 /**
  * Maps a plan and one load point to the AIPerf settings of one run: the measured phase bounded by
@@ -28,12 +31,13 @@ public final class AiperfSettingsFactory {
    * @param artifactDir the run's artifact folder in the pod
    */
   public static AiperfSettings forRun(
-      RenderPlan plan, LoadPoint point, String tracePathInPod, String artifactDir) {
-    RenderPlan.Experiment e = plan.experiment();
+      VerifiedPlan verified, LoadPoint point, String tracePathInPod, String artifactDir) {
+    BenchmarkPlan plan = verified.plan();
+    BenchmarkPlan.Experiment e = plan.experiment();
     int timeout = e.requestTimeoutS() != null ? e.requestTimeoutS() : e.measurementLimitS();
     Endpoint endpoint =
         new Endpoint(
-            plan.deployment().endpointUrl(),
+            verified.endpointUrl(),
             EndpointType.of(plan.endpoint().type()),
             plan.endpoint().path(),
             plan.endpoint().streaming(),
@@ -44,8 +48,8 @@ public final class AiperfSettingsFactory {
     if (usesTrace(plan)) {
       dataset = new Dataset.MooncakeTrace(tracePathInPod);
     } else {
-      RenderPlan.Synthetic syn = plan.workload().synthetic();
-      int entries =
+      BenchmarkPlan.Synthetic syn = plan.workload().synthetic();
+      long entries =
           e.requestCount() != null
               ? e.requestCount() + e.warmupRequests()
               : DURATION_BOUND_SYNTHETIC_ENTRIES;
@@ -53,75 +57,32 @@ public final class AiperfSettingsFactory {
       ignoreEos = syn.ignoreEos();
     }
 
+    // the schema caps both at 1800 s
     int duration =
-        e.durationS() != null ? Math.min(e.durationS(), e.measurementLimitS()) : e.measurementLimitS();
+        e.durationS() != null
+            ? (int) Math.min(e.durationS(), e.measurementLimitS())
+            : e.measurementLimitS();
     Phase profiling;
-    Phase warmup = null;
+    Phase warmup;
     int warmupCount = e.warmupRequests();
     switch (e.measurementMode()) {
       case "closed_loop" -> {
-        profiling =
-            new Phase(
-                PhaseType.CONCURRENCY,
-                point.concurrency(),
-                null,
-                e.requestCount(),
-                duration,
-                JobBudget.GRACE_PERIOD_SECONDS,
-                null);
-        if (warmupCount > 0) {
-          warmup =
-              new Phase(
-                  PhaseType.CONCURRENCY,
-                  Math.min(point.concurrency(), warmupCount),
-                  null,
-                  warmupCount,
-                  JobBudget.WARMUP_LIMIT_SECONDS,
-                  null,
-                  null);
-        }
+        profiling = measured(PhaseType.CONCURRENCY, point.concurrency(), null, e, duration, null);
+        warmup = warmup(PhaseType.CONCURRENCY, Math.min(point.concurrency(), warmupCount), null,
+            warmupCount);
       }
       case "open_loop" -> {
         PhaseType type =
             "constant".equals(e.arrivalPattern()) ? PhaseType.CONSTANT : PhaseType.POISSON;
-        profiling =
-            new Phase(
-                type,
-                null,
-                point.rate(),
-                e.requestCount(),
-                duration,
-                JobBudget.GRACE_PERIOD_SECONDS,
-                null);
-        if (warmupCount > 0) {
-          warmup =
-              new Phase(
-                  type, null, point.rate(), warmupCount, JobBudget.WARMUP_LIMIT_SECONDS, null, null);
-        }
+        profiling = measured(type, null, point.rate(), e, duration, null);
+        warmup = warmup(type, null, point.rate(), warmupCount);
       }
       default -> {
-        RenderPlan.Window w = plan.workload().trace().window();
-        profiling =
-            new Phase(
-                PhaseType.FIXED_SCHEDULE,
-                null,
-                null,
-                null,
-                duration,
-                JobBudget.GRACE_PERIOD_SECONDS,
-                w == null ? null : new Phase.ReplayWindow(w.startMs(), w.endMs()));
-        if (warmupCount > 0) {
-          // the trace's timing has no concurrency to copy: warm up one request at a time
-          warmup =
-              new Phase(
-                  PhaseType.CONCURRENCY,
-                  1,
-                  null,
-                  warmupCount,
-                  JobBudget.WARMUP_LIMIT_SECONDS,
-                  null,
-                  null);
-        }
+        BenchmarkPlan.TraceWindowRows w = plan.workload().trace().window();
+        profiling = measured(PhaseType.FIXED_SCHEDULE, null, null, null, duration,
+            w == null ? null : new Phase.ReplayWindow(w.startMs(), w.endMs()));
+        // the trace's timing has no concurrency to copy: warm up one request at a time
+        warmup = warmup(PhaseType.CONCURRENCY, 1, null, warmupCount);
       }
     }
     return new AiperfSettings(
@@ -132,13 +93,30 @@ public final class AiperfSettingsFactory {
         ignoreEos,
         warmup,
         profiling,
-        plan.goodput(),
+        plan.objectives().goodput(),
         plan.experiment().seed(),
         artifactDir);
   }
 
+  /**
+   * The measured phase: bounded by the plan's request count (none for a replay, {@code e} null)
+   * and by {@code duration} with the grace period.
+   */
+  private static Phase measured(PhaseType type, Integer concurrency, BigDecimal rate,
+      BenchmarkPlan.Experiment e, int duration, Phase.ReplayWindow window) {
+    return new Phase(type, concurrency, rate, e == null ? null : e.requestCount(), duration,
+        JobBudget.GRACE_PERIOD_SECONDS, window);
+  }
+
+  /** A warmup phase of {@code count} requests within the warmup limit, or null for none. */
+  private static Phase warmup(PhaseType type, Integer concurrency, BigDecimal rate, int count) {
+    return count > 0
+        ? new Phase(type, concurrency, rate, (long) count, JobBudget.WARMUP_LIMIT_SECONDS, null, null)
+        : null;
+  }
+
   /** True when the prompts come from the plan's trace (a user trace), not synthetic lengths. */
-  public static boolean usesTrace(RenderPlan plan) {
+  public static boolean usesTrace(BenchmarkPlan plan) {
     return plan.workload().trace() != null
         && ("user_trace".equals(plan.workload().source()) || plan.workload().synthetic() == null);
   }

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.plan.BenchmarkPlan;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -33,7 +34,7 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
    * Picks the point to measure. A plan with one point needs no choice; a grid of several needs
    * {@code requested}, which must be one of them.
    */
-  public static LoadPoint select(RenderPlan.Experiment e, String requested, String source) {
+  public static LoadPoint select(BenchmarkPlan.Experiment e, String requested, String source) {
     switch (e.measurementMode()) {
       case "closed_loop" -> {
         List<Integer> points = e.concurrency();

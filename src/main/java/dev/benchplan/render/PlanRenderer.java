@@ -1,11 +1,14 @@
 package dev.benchplan.render;
 
 import dev.benchplan.aiperf.config.AiperfInvocation;
-import dev.benchplan.aiperf.config.AiperfRelease;
+import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.aiperf.config.AiperfSettings;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.PlanFile;
+import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.render.manifest.JobInputs;
 import dev.benchplan.render.manifest.PerfManifests;
 import dev.benchplan.render.manifest.YamlDocuments;
@@ -16,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -31,9 +33,6 @@ public final class PlanRenderer {
   public static final String AIPERF_CONFIG = "aiperf-config.yaml";
   /** The manifest file name. */
   public static final String PERF_YAML = "perf.yaml";
-
-  private static final Pattern VERSION_TAG =
-      Pattern.compile("\\d+\\.\\d+\\.\\d+([.-]?(post|rc|a|b)\\d+)?");
 
   private PlanRenderer() {}
 
@@ -54,10 +53,10 @@ public final class PlanRenderer {
               + " DEPLOY_ROOT folder");
     }
 
-    VerifiedPlan verified = VerifiedPlan.read(req.plan(), req.planSha256());
-    RenderPlan plan = verified.plan();
+    VerifiedPlan verified = PlanFile.verify(req.plan(), req.planSha256());
+    BenchmarkPlan plan = verified.plan();
     String source = verified.path().toString();
-    AiperfRelease release = AiperfRelease.parse(plan.aiperfVersion(), source + " /aiperf/version");
+    AiperfVersion release = AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
     ImageReference image = image(req.image(), plan, release, source);
     String namespace = req.namespace() != null ? req.namespace() : plan.deployment().namespace();
     KubeNames.requireDns1123Label(namespace, source + " /deployment/namespace");
@@ -77,7 +76,7 @@ public final class PlanRenderer {
     String artifactDir = PodPaths.artifactDir(runId);
     AiperfSettings settings =
         AiperfSettingsFactory.forRun(
-            plan,
+            verified,
             point,
             trace == null ? null : PerfManifests.tracePathInPod(trace.volume()),
             artifactDir);
@@ -93,27 +92,28 @@ public final class PlanRenderer {
     String configSha = Sha256.hex(configBytes);
 
     Map<String, String> labels = new LinkedHashMap<>();
-    labels.put("app.kubernetes.io/managed-by", "benchplan");
-    labels.put("app.kubernetes.io/name", "aiperf");
-    labels.put("benchplan.dev/series", KubeNames.seriesLabel(plan.seriesId()));
-    labels.put("benchplan.dev/plan-sha256", verified.sha256().substring(0, 12));
-    labels.put("benchplan.dev/run-id", runId.value());
+    labels.put(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE);
+    labels.put(JobContract.NAME, JobContract.NAME_VALUE);
+    labels.put(JobContract.SERIES, KubeNames.seriesLabel(plan.seriesId()));
+    labels.put(JobContract.PLAN_SHA256,
+        verified.sha256().substring(0, JobContract.PLAN_SHA256_LABEL_LENGTH));
+    labels.put(JobContract.RUN_ID, runId.value());
     Map<String, String> annotations = new LinkedHashMap<>();
-    annotations.put("benchplan.dev/plan-path", verified.path().toString());
-    annotations.put("benchplan.dev/plan-sha256", verified.sha256());
-    annotations.put("benchplan.dev/plan-id", plan.planId());
-    annotations.put("benchplan.dev/series", plan.seriesId());
-    annotations.put("benchplan.dev/endpoint", plan.deployment().endpointUrl());
-    annotations.put("benchplan.dev/aiperf-version", release.toString());
-    annotations.put("benchplan.dev/aiperf-mode", invocation.mode().label());
+    annotations.put(JobContract.PLAN_PATH, verified.path().toString());
+    annotations.put(JobContract.PLAN_SHA256, verified.sha256());
+    annotations.put(JobContract.PLAN_ID, plan.planId());
+    annotations.put(JobContract.SERIES, plan.seriesId());
+    annotations.put(JobContract.ENDPOINT, verified.endpointUrl());
+    annotations.put(JobContract.AIPERF_VERSION, release.toString());
+    annotations.put(JobContract.AIPERF_MODE, invocation.mode().label());
     annotations.put(
-        "benchplan.dev/dgd", plan.deployment().namespace() + "/" + plan.deployment().dgdName());
-    annotations.put("benchplan.dev/artifacts", artifacts.describe());
+        JobContract.DGD, plan.deployment().namespace() + "/" + plan.deployment().dgdName());
+    annotations.put(JobContract.ARTIFACTS, artifacts.describe());
     if (trace != null) {
-      annotations.put("benchplan.dev/trace-source", trace.describe());
+      annotations.put(JobContract.TRACE_SOURCE, trace.describe());
     }
     if (point.describe() != null) {
-      annotations.put("benchplan.dev/load-point", point.describe());
+      annotations.put(JobContract.LOAD_POINT, point.describe());
     }
     JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(), settings.warmup() != null,
         req.modelWait());
@@ -131,7 +131,7 @@ public final class PlanRenderer {
             artifacts.subPath(),
             image.reference(),
             invocation.profileArgs(),
-            plan.deployment().endpointUrl(),
+            verified.endpointUrl(),
             plan.deployment().servedModel(),
             artifactDir,
             hfTokenSecret(plan.deployment().secrets()),
@@ -167,12 +167,12 @@ public final class PlanRenderer {
   }
 
   private static ImageReference image(
-      String override, RenderPlan plan, AiperfRelease release, String source) {
+      String override, BenchmarkPlan plan, AiperfVersion release, String source) {
     String what = override != null ? "--image" : source + " /aiperf/image";
     ImageReference image =
-        ImageReference.parse(override != null ? override : plan.aiperfImage(), what);
-    if (image.tag() != null && VERSION_TAG.matcher(image.tag()).matches()) {
-      AiperfRelease tagged = AiperfRelease.parse(image.tag(), what);
+        ImageReference.parse(override != null ? override : plan.aiperf().image(), what);
+    if (AiperfVersion.isPlanForm(image.tag())) {
+      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what);
       if (tagged.compareTo(release) != 0) {
         throw BenchplanException.invalid(
             what + ": image tag " + image.tag() + " differs from the plan's AIPerf pin "

@@ -2,6 +2,8 @@ package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.render.manifest.TraceVolume;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,7 +28,7 @@ public record TracePlacement(TraceVolume volume, String sha256, Path localFile) 
 
   /** Places the trace of {@code plan}, resolving a relative path against the plan's folder. */
   public static TracePlacement place(VerifiedPlan verified, TraceSource source) {
-    RenderPlan.Trace trace = verified.plan().workload().trace();
+    BenchmarkPlan.Trace trace = verified.plan().workload().trace();
     String planRef = verified.path() + " /workload/trace";
     Path file = Path.of(trace.path());
     if (!file.isAbsolute()) {

@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.BenchplanException;
@@ -13,7 +14,6 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.run.PerfYaml;
 import dev.benchplan.kube.run.RunService;
-import dev.benchplan.plan.EndpointType;
 import dev.benchplan.plan.ExperimentType;
 import dev.benchplan.plan.Intent;
 import dev.benchplan.plan.MeasurementMode;
@@ -22,6 +22,8 @@ import dev.benchplan.plan.PlanRequest;
 import dev.benchplan.plan.PlanResult;
 import dev.benchplan.plan.PlanService;
 import dev.benchplan.plan.Question;
+import dev.benchplan.plan.VerifiedPlan;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
@@ -118,9 +120,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         .aiperf(versionRequest(req))
         .build();
     PlanResult result = new PlanService().plan(PlanRequest.of(workload, deployment, question, options, clock));
-    String mechanism = Json.JSON.readTree(readBytes(result.planPath())).path("aiperf").path("resolution")
-        .path("mechanism").asString("unknown");
-    return new PlannedBenchmark(result.planPath(), result.sha256(), result.seriesId(), result.aiperfVersion(),
+    VerifiedPlan verified = result.verified();
+    String mechanism = verified.plan().aiperf().resolution().mechanism();
+    return new PlannedBenchmark(verified.path(), verified.sha256(), result.seriesId(), result.aiperfVersion(),
         mechanism);
   }
 
@@ -228,9 +230,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     String ns = r.namespace();
     List<CreatedObject> objects = new ArrayList<>();
     for (String cm : perf.configMapNames()) {
-      objects.add(new CreatedObject("v1", "ConfigMap", ns, cm, PerfYaml.RUN_ID, perf.runId()));
+      objects.add(new CreatedObject("v1", "ConfigMap", ns, cm, JobContract.RUN_ID, perf.runId()));
     }
-    objects.add(new CreatedObject("batch/v1", "Job", ns, perf.jobName(), PerfYaml.RUN_ID, perf.runId()));
+    objects.add(new CreatedObject("batch/v1", "Job", ns, perf.jobName(), JobContract.RUN_ID, perf.runId()));
     return new RenderedBenchmark(deployRoot, r.perfYaml(), r.perfYamlSha256(), r.jobName(), ns, r.runId(), objects);
   }
 

@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.aiperf.version.AiperfVersion;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -55,8 +56,6 @@ public record ValidateOptions(
       Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   private static final Pattern LABEL_KEY =
       Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-  private static final Pattern AIPERF_VERSION =
-      Pattern.compile("\\d+\\.\\d+\\.\\d+([.-]?(post|rc|a|b)\\d+)?");
   private static final Pattern LABEL_VALUE =
       Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
 
@@ -83,7 +82,7 @@ public record ValidateOptions(
     if (model != null && model.isBlank()) {
       throw invalid("--model", "a model name", "an empty string");
     }
-    if (aiperfVersion != null && !AIPERF_VERSION.matcher(aiperfVersion).matches()) {
+    if (aiperfVersion != null && !AiperfVersion.isPlanForm(aiperfVersion)) {
       throw invalid("--aiperf-version", "an exact release such as 0.4.0 or 0.6.0.post1", aiperfVersion);
     }
     if (hfTokenSecret != null

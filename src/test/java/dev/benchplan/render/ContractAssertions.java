@@ -46,7 +46,7 @@ final class ContractAssertions {
     assertThat(pod.path("restartPolicy").asString()).isEqualTo("Never");
     assertThat(pod.toString()).doesNotContain("hostPath");
     JsonNode c = r.container();
-    assertThat(c.path("name").asString()).isEqualTo(PerfManifests.CONTAINER);
+    assertThat(c.path("name").asString()).isEqualTo(JobContract.CONTAINER);
     assertThat(c.path("image").asString()).isEqualTo("nvcr.io/nvidia/ai-dynamo/aiperf:" + version);
     assertThat(c.at("/resources/requests/cpu").asString()).isNotEmpty();
     assertThat(c.at("/resources/requests/memory").asString()).isNotEmpty();

@@ -2,7 +2,7 @@ package dev.benchplan.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.benchplan.aiperf.config.AiperfRelease;
+import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.aiperf.config.ProfileOption;
 import java.util.List;
 
@@ -11,7 +11,7 @@ final class FlagAssertions {
   private FlagAssertions() {}
 
   static void assertFlagsValidFor(List<String> args, String version) {
-    AiperfRelease release = AiperfRelease.parse(version, "test");
+    AiperfVersion release = AiperfVersion.parse(version, "test");
     for (String a : args) {
       if (a.startsWith("--")) {
         assertThat(ProfileOption.isValidFlag(a, release))
@@ -20,13 +20,13 @@ final class FlagAssertions {
       }
     }
     // facts from aiperf.md, restated independently of the table
-    if (release.compareTo(AiperfRelease.of(0, 2, 0)) < 0) {
+    if (release.compareTo(AiperfVersion.of(0, 2, 0)) < 0) {
       assertThat(args).doesNotContain("--goodput");
     }
-    if (release.compareTo(AiperfRelease.of(0, 3, 0)) < 0) {
+    if (release.compareTo(AiperfVersion.of(0, 3, 0)) < 0) {
       assertThat(args).doesNotContain("--export-level");
     }
-    if (release.compareTo(AiperfRelease.of(0, 8, 0)) < 0) {
+    if (release.compareTo(AiperfVersion.of(0, 8, 0)) < 0) {
       assertThat(args.contains("--request-count") && args.contains("--benchmark-duration"))
           .as("AIPerf %s refuses a request count together with a duration", version)
           .isFalse();

@@ -291,7 +291,7 @@ class PlanRendererTest {
     assertThat(command.get(1).asString()).isEqualTo("-c");
     assertThat(command.get(2).asString()).isEqualTo(JobScript.text());
     assertThat(JobScript.text())
-        .contains(JobScript.SUMMARY_BEGIN, JobScript.SUMMARY_END, JobScript.EXIT_PREFIX)
+        .contains(JobContract.SUMMARY_BEGIN, JobContract.SUMMARY_END, JobContract.EXIT_PREFIX)
         .contains("/v1/models")
         .doesNotContain("pip install", "apt-get", "curl ", "wget");
     assertThat(envValue(r, "BENCHPLAN_MODEL_WAIT_SECONDS")).isEqualTo("600");

@@ -1,5 +1,6 @@
 package dev.benchplan.aiperf.config;
 
+import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.json.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +21,14 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public record AiperfInvocation(
     InvocationMode mode,
-    AiperfRelease release,
+    AiperfVersion release,
     ObjectNode document,
     List<String> header,
     List<String> profileArgs,
     List<String> notes) {
+  /** The first release that reads the native YAML config ({@code aiperf profile --config}). */
+  public static final AiperfVersion NATIVE_CONFIG = AiperfVersion.of(0, 11, 0);
+
   public AiperfInvocation {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(release, "release");
@@ -39,6 +43,11 @@ public record AiperfInvocation(
     }
   }
 
+  /** True when {@code release} reads the native schemaVersion "2.0" config file. */
+  public static boolean readsNativeConfig(AiperfVersion release) {
+    return release.compareTo(NATIVE_CONFIG) >= 0;
+  }
+
   /**
    * Chooses the mode for {@code release} and renders the settings.
    *
@@ -48,13 +57,13 @@ public record AiperfInvocation(
    */
   public static AiperfInvocation of(
       AiperfSettings settings,
-      AiperfRelease release,
+      AiperfVersion release,
       String configPathInPod,
       List<String> context,
       String source) {
     ObjectNode config = NativeConfig.render(settings);
     List<String> header = new ArrayList<>();
-    if (release.readsNativeConfig()) {
+    if (readsNativeConfig(release)) {
       header.add(
           "AIPerf "
               + release
@@ -76,7 +85,7 @@ public record AiperfInvocation(
         "AIPerf "
             + release
             + " reads no native config file (that needs "
-            + AiperfRelease.NATIVE_CONFIG
+            + AiperfInvocation.NATIVE_CONFIG
             + " or later).");
     header.add(
         "The Job passes these settings to `aiperf profile` as command-line flags (see `flags`);");

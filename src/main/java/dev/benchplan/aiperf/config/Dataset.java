@@ -10,7 +10,7 @@ public sealed interface Dataset {
    * @param entries unique prompts generated (each measured request gets its own when possible, so a
    *     warm prefix cache cannot inflate results)
    */
-  record Synthetic(int islMean, int islStddev, int oslMean, int oslStddev, int entries)
+  record Synthetic(int islMean, int islStddev, int oslMean, int oslStddev, long entries)
       implements Dataset {
     public Synthetic {
       if (islMean < 1 || oslMean < 1) {

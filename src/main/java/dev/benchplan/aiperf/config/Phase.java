@@ -20,7 +20,7 @@ public record Phase(
     PhaseType type,
     Integer concurrency,
     BigDecimal rate,
-    Integer requests,
+    Long requests,
     Integer durationSeconds,
     Integer gracePeriodSeconds,
     ReplayWindow window) {

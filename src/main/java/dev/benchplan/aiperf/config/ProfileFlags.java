@@ -1,5 +1,6 @@
 package dev.benchplan.aiperf.config;
 
+import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ public final class ProfileFlags {
    *
    * @param source names the plan in error messages (e.g. its path)
    */
-  public static FlagRendering render(AiperfSettings s, AiperfRelease release, String source) {
+  public static FlagRendering render(AiperfSettings s, AiperfVersion release, String source) {
     Builder b = new Builder(release, source);
     List<String> notes = new ArrayList<>();
     b.add(ProfileOption.MODEL, s.model());
@@ -37,7 +38,7 @@ public final class ProfileFlags {
       b.add(ProfileOption.ISL_STDDEV, Integer.toString(syn.islStddev()));
       b.add(ProfileOption.OSL_MEAN, Integer.toString(syn.oslMean()));
       b.add(ProfileOption.OSL_STDDEV, Integer.toString(syn.oslStddev()));
-      b.add(ProfileOption.NUM_DATASET_ENTRIES, Integer.toString(syn.entries()));
+      b.add(ProfileOption.NUM_DATASET_ENTRIES, Long.toString(syn.entries()));
     } else if (s.dataset() instanceof Dataset.MooncakeTrace trace) {
       b.add(ProfileOption.INPUT_FILE, trace.path());
       b.add(ProfileOption.CUSTOM_DATASET_TYPE, "mooncake_trace");
@@ -79,7 +80,7 @@ public final class ProfileFlags {
       duration = null;
     }
     if (p.requests() != null) {
-      b.add(ProfileOption.REQUEST_COUNT, Integer.toString(p.requests()));
+      b.add(ProfileOption.REQUEST_COUNT, Long.toString(p.requests()));
     }
     if (duration != null) {
       b.add(ProfileOption.BENCHMARK_DURATION, Integer.toString(duration));
@@ -95,7 +96,7 @@ public final class ProfileFlags {
             source + ": a warmup bounded only by time cannot be rendered as flags for AIPerf "
                 + release + ": expected /experiment/warmup_requests >= 1");
       }
-      b.add(ProfileOption.WARMUP_REQUEST_COUNT, Integer.toString(w.requests()));
+      b.add(ProfileOption.WARMUP_REQUEST_COUNT, Long.toString(w.requests()));
       notes.add(
           "warmup: "
               + w.requests()
@@ -146,11 +147,11 @@ public final class ProfileFlags {
   }
 
   private static final class Builder {
-    private final AiperfRelease release;
+    private final AiperfVersion release;
     private final String source;
     private final List<String> args = new ArrayList<>();
 
-    Builder(AiperfRelease release, String source) {
+    Builder(AiperfVersion release, String source) {
       this.release = release;
       this.source = source;
     }

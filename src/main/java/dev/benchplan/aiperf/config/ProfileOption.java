@@ -1,5 +1,6 @@
 package dev.benchplan.aiperf.config;
 
+import dev.benchplan.aiperf.version.AiperfVersion;
 import java.util.List;
 import java.util.Optional;
 
@@ -52,10 +53,10 @@ public enum ProfileOption {
    * Up to 0.7 a request count and a benchmark duration are mutually exclusive (aiperf.md); from
    * 0.8.0 both may bound one run, whichever is reached first.
    */
-  public static final AiperfRelease COUNT_WITH_DURATION = AiperfRelease.of(0, 8, 0);
+  public static final AiperfVersion COUNT_WITH_DURATION = AiperfVersion.of(0, 8, 0);
 
   /** One name, valid from {@code since} until the next entry's {@code since}. */
-  record Naming(AiperfRelease since, String flag) {}
+  record Naming(AiperfVersion since, String flag) {}
 
   private final List<Naming> names;
 
@@ -64,11 +65,11 @@ public enum ProfileOption {
   }
 
   private static Naming named(String since, String flag) {
-    return new Naming(AiperfRelease.parse(since, "flag table"), flag);
+    return new Naming(AiperfVersion.parse(since, "flag table"), flag);
   }
 
   /** The flag this release accepts for the option, or empty when the release lacks it. */
-  public Optional<String> flagIn(AiperfRelease release) {
+  public Optional<String> flagIn(AiperfVersion release) {
     String found = null;
     for (Naming n : names) {
       if (release.compareTo(n.since()) >= 0) {
@@ -79,12 +80,12 @@ public enum ProfileOption {
   }
 
   /** The first release that has the option. */
-  public AiperfRelease since() {
+  public AiperfVersion since() {
     return names.get(0).since();
   }
 
   /** True when {@code flag} is the name of some option in {@code release} (the table check). */
-  public static boolean isValidFlag(String flag, AiperfRelease release) {
+  public static boolean isValidFlag(String flag, AiperfVersion release) {
     for (ProfileOption o : values()) {
       if (o.flagIn(release).filter(flag::equals).isPresent()) {
         return true;

@@ -27,10 +27,12 @@ public record AiperfPodLog(String summary, Integer exitCode, String summaryProbl
   public static final String BEGIN = "==== benchplan:aiperf-summary:begin ====";
   /** The line that closes the summary block. */
   public static final String END = "==== benchplan:aiperf-summary:end ====";
+  /** The exit line's prefix; the line is {@code ==== benchplan:aiperf-exit:<code> ====}. */
+  public static final String EXIT_PREFIX = "==== benchplan:aiperf-exit:";
   /** How many log lines the tail keeps. */
   public static final int TAIL_LINES = 20;
 
-  private static final Pattern EXIT = Pattern.compile("==== benchplan:aiperf-exit:(-?\\d{1,9}) ====");
+  private static final Pattern EXIT = Pattern.compile(Pattern.quote(EXIT_PREFIX) + "(-?\\d{1,9}) ====");
   private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[ -/]*[@-~]");
 
   public AiperfPodLog {
@@ -42,7 +44,7 @@ public record AiperfPodLog(String summary, Integer exitCode, String summaryProbl
 
   /** The exit line for an AIPerf exit code, as the Job prints it. */
   public static String exitLine(int code) {
-    return "==== benchplan:aiperf-exit:" + code + " ====";
+    return EXIT_PREFIX + code + " ====";
   }
 
   /** True when AIPerf exited 0 and printed a complete summary block. */

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -32,9 +31,6 @@ public final class AiperfVersionResolver {
   public static final String IMAGE_REPOSITORY = "nvcr.io/nvidia/ai-dynamo/aiperf";
   /** Environment variable naming the index JSON document when {@code --aiperf-index-url} is absent. */
   public static final String INDEX_URL_ENV = "BENCHPLAN_AIPERF_INDEX_URL";
-  /** Versions the plan schema (and the image tags) accept. */
-  private static final Pattern PLAN_VERSION =
-      Pattern.compile("\\d+\\.\\d+\\.\\d+([.-]?(post|rc|a|b)\\d+)?");
   private static final RuleFile RULE = RuleFile.TOOL_VERSION;
 
   private final IndexFetcher fetcher;
@@ -73,8 +69,8 @@ public final class AiperfVersionResolver {
 
   private Optional<VersionResolution> operatorPin(VersionRequest request, Recipe recipe, String date,
       RuleLog log) {
-    Pep440Version v = Pep440Version.tryParse(request.pinnedVersion());
-    if (v == null || !PLAN_VERSION.matcher(v.normalized()).matches()) {
+    AiperfVersion v = AiperfVersion.tryParse(request.pinnedVersion());
+    if (v == null || !AiperfVersion.isPlanForm(v.normalized())) {
       log.block(BlockerCode.AIPERF_VERSION_INVALID, "--aiperf-version '" + request.pinnedVersion()
           + "': expected a release version X.Y.Z (optionally .postN, aN, bN or rcN)");
       return Optional.empty();
@@ -115,8 +111,8 @@ public final class AiperfVersionResolver {
       return Optional.empty();
     }
     String listed = pin.versions().get(0);
-    Pep440Version v = Pep440Version.tryParse(listed);
-    if (v == null || !PLAN_VERSION.matcher(v.normalized()).matches()) {
+    AiperfVersion v = AiperfVersion.tryParse(listed);
+    if (v == null || !AiperfVersion.isPlanForm(v.normalized())) {
       log.block(BlockerCode.AIPERF_VERSION_INVALID, "reference recipe " + recipe.path()
           + ": pins AIPerf '" + listed + "', expected a release version X.Y.Z");
       return Optional.empty();
@@ -191,7 +187,7 @@ public final class AiperfVersionResolver {
       return Optional.empty();
     }
     String version = latest.get().parsed().normalized();
-    if (!PLAN_VERSION.matcher(version).matches()) {
+    if (!AiperfVersion.isPlanForm(version)) {
       log.block(BlockerCode.AIPERF_VERSION_INVALID, "package index " + url + ": the latest stable"
           + " release '" + latest.get().version() + "' is not of the form X.Y.Z; pin the version"
           + " with --aiperf-version");

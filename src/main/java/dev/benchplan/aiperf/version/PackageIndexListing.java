@@ -25,7 +25,7 @@ public record PackageIndexListing(List<Release> releases) {
    * @param files how many files were uploaded for it
    * @param yankedFiles how many of those are yanked
    */
-  public record Release(String version, Pep440Version parsed, int files, int yankedFiles) {
+  public record Release(String version, AiperfVersion parsed, int files, int yankedFiles) {
     /** Why this version is not a candidate for "latest stable", or null when it is one. */
     public String exclusion() {
       if (parsed == null) {
@@ -73,7 +73,7 @@ public record PackageIndexListing(List<Release> releases) {
           }
         }
       }
-      out.add(new Release(version, Pep440Version.tryParse(version), total, yanked));
+      out.add(new Release(version, AiperfVersion.tryParse(version), total, yanked));
     }
     out.sort(Comparator.comparing(Release::parsed,
         Comparator.nullsLast(Comparator.naturalOrder())));

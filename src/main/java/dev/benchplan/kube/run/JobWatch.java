@@ -2,6 +2,7 @@ package dev.benchplan.kube.run;
 
 import dev.benchplan.aiperf.export.AiperfPodLog;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.render.JobContract;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -159,7 +160,7 @@ final class JobWatch {
           if (!pod.getMetadata().getName().equals(followedPod)) {
             close(following);
             followedPod = pod.getMetadata().getName();
-            following = logs.follow(namespace, followedPod, PerfYaml.CONTAINER, latestLine::accept);
+            following = logs.follow(namespace, followedPod, JobContract.CONTAINER, latestLine::accept);
           }
         }
 
@@ -262,7 +263,7 @@ final class JobWatch {
     String s = "; pod " + pod.getMetadata().getName();
     if (cs != null && cs.getState() != null && cs.getState().getTerminated() != null) {
       var t = cs.getState().getTerminated();
-      s += " container " + PerfYaml.CONTAINER + " exited " + t.getExitCode()
+      s += " container " + JobContract.CONTAINER + " exited " + t.getExitCode()
           + (t.getReason() == null ? "" : " (" + t.getReason() + ")");
     } else if (pod.getStatus() != null && pod.getStatus().getReason() != null) {
       s += " " + pod.getStatus().getReason() + (pod.getStatus().getMessage() == null ? "" : ": " + pod.getStatus().getMessage());
@@ -288,7 +289,7 @@ final class JobWatch {
       return null;
     }
     return pod.getStatus().getContainerStatuses().stream()
-        .filter(c -> PerfYaml.CONTAINER.equals(c.getName())).findFirst().orElse(null);
+        .filter(c -> JobContract.CONTAINER.equals(c.getName())).findFirst().orElse(null);
   }
 
   static JobCondition condition(Job job, String type) {

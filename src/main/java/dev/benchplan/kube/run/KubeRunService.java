@@ -15,6 +15,7 @@ import dev.benchplan.gate.VerdictSource;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.run.RunRequest;
@@ -177,7 +178,7 @@ final class KubeRunService implements RunService {
     String logProblem = null;
     if (podName != null) {
       try {
-        log = logs.fetch(namespace, podName, PerfYaml.CONTAINER);
+        log = logs.fetch(namespace, podName, JobContract.CONTAINER);
       } catch (BenchplanException e) {
         logProblem = e.getMessage();
       }

@@ -3,6 +3,7 @@ package dev.benchplan.kube.run;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.render.JobContract;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -31,19 +32,6 @@ import tools.jackson.databind.node.ObjectNode;
  * @param job the Job document
  */
 public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, ObjectNode job) {
-  public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
-  public static final String SERIES = "benchplan.dev/series";
-  public static final String PLAN_SHA_LABEL = "benchplan.dev/plan-sha256";
-  public static final String RUN_ID = "benchplan.dev/run-id";
-  public static final String PLAN_PATH = "benchplan.dev/plan-path";
-  public static final String PLAN_SHA = "benchplan.dev/plan-sha256";
-  public static final String ENDPOINT = "benchplan.dev/endpoint";
-  public static final String AIPERF_VERSION = "benchplan.dev/aiperf-version";
-  public static final String DGD = "benchplan.dev/dgd";
-  public static final String ARTIFACTS = "benchplan.dev/artifacts";
-  /** The AIPerf container's name. */
-  public static final String CONTAINER = "aiperf";
-
   static final Pattern RUN_ID_PATTERN = Pattern.compile("\\d{8}T\\d{6}Z-[0-9a-f]{4}");
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS1123_SUBDOMAIN =
@@ -128,19 +116,20 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
             + (kind.equals("Job") ? " of at most 63 characters" : "") + ", got '" + name + "'");
       }
       JsonNode labels = d.path("metadata").path("labels");
-      requireLabel(labels, MANAGED_BY, where);
-      if (!labels.path(MANAGED_BY).asString("").equals("benchplan")) {
-        throw BenchplanException.invalid(where + ": " + labelPointer(MANAGED_BY) + ": expected 'benchplan'");
+      requireLabel(labels, JobContract.MANAGED_BY, where);
+      if (!labels.path(JobContract.MANAGED_BY).asString("").equals(JobContract.MANAGED_BY_VALUE)) {
+        throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.MANAGED_BY) + ": expected '"
+            + JobContract.MANAGED_BY_VALUE + "'");
       }
-      String s = requireLabel(labels, SERIES, where);
-      String shaLabel = requireLabel(labels, PLAN_SHA_LABEL, where);
+      String s = requireLabel(labels, JobContract.SERIES, where);
+      String shaLabel = requireLabel(labels, JobContract.PLAN_SHA256, where);
       if (!HEX12.matcher(shaLabel).matches()) {
-        throw BenchplanException.invalid(where + ": " + labelPointer(PLAN_SHA_LABEL)
+        throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.PLAN_SHA256)
             + ": expected the first 12 hex characters of the plan SHA-256, got '" + shaLabel + "'");
       }
-      String r = requireLabel(labels, RUN_ID, where);
+      String r = requireLabel(labels, JobContract.RUN_ID, where);
       if (!RUN_ID_PATTERN.matcher(r).matches()) {
-        throw BenchplanException.invalid(where + ": " + labelPointer(RUN_ID)
+        throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.RUN_ID)
             + ": expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>, got '" + r + "'");
       }
       if (runId != null && (!runId.equals(r) || !series.equals(s))) {
@@ -155,37 +144,37 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     String where = file + ": document " + docs.size() + " (Job " + job.path("metadata").path("name").asString() + ")";
     JsonNode ann = job.path("metadata").path("annotations");
-    String planPath = requireAnnotation(ann, PLAN_PATH, where);
+    String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where);
     if (!Path.of(planPath).isAbsolute()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(PLAN_PATH) + ": expected an absolute path, got '" + planPath + "'");
+      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.PLAN_PATH) + ": expected an absolute path, got '" + planPath + "'");
     }
-    String planSha = requireAnnotation(ann, PLAN_SHA, where);
+    String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where);
     if (!HEX64.matcher(planSha).matches()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(PLAN_SHA) + ": expected 64 lowercase hex characters");
+      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.PLAN_SHA256) + ": expected 64 lowercase hex characters");
     }
-    String shaLabel = job.path("metadata").path("labels").path(PLAN_SHA_LABEL).asString();
+    String shaLabel = job.path("metadata").path("labels").path(JobContract.PLAN_SHA256).asString();
     if (!planSha.startsWith(shaLabel)) {
-      throw BenchplanException.invalid(where + ": " + labelPointer(PLAN_SHA_LABEL) + " '" + shaLabel
-          + "' is not the start of " + annotationPointer(PLAN_SHA) + " '" + planSha + "'");
+      throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.PLAN_SHA256) + " '" + shaLabel
+          + "' is not the start of " + annotationPointer(JobContract.PLAN_SHA256) + " '" + planSha + "'");
     }
-    String endpoint = requireAnnotation(ann, ENDPOINT, where);
+    String endpoint = requireAnnotation(ann, JobContract.ENDPOINT, where);
     if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(ENDPOINT) + ": expected an http(s) URL, got '" + endpoint + "'");
+      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.ENDPOINT) + ": expected an http(s) URL, got '" + endpoint + "'");
     }
-    requireAnnotation(ann, AIPERF_VERSION, where);
-    String dgd = requireAnnotation(ann, DGD, where);
+    requireAnnotation(ann, JobContract.AIPERF_VERSION, where);
+    String dgd = requireAnnotation(ann, JobContract.DGD, where);
     if (!DGD_REF.matcher(dgd).matches()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(DGD) + ": expected <namespace>/<dgd-name>, got '" + dgd + "'");
+      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.DGD) + ": expected <namespace>/<dgd-name>, got '" + dgd + "'");
     }
-    String artifacts = requireAnnotation(ann, ARTIFACTS, where);
+    String artifacts = requireAnnotation(ann, JobContract.ARTIFACTS, where);
     if (!ARTIFACTS_REF.matcher(artifacts).matches()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(ARTIFACTS) + ": expected emptyDir or pvc:CLAIM[/SUBPATH], got '" + artifacts + "'");
+      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.ARTIFACTS) + ": expected emptyDir or pvc:CLAIM[/SUBPATH], got '" + artifacts + "'");
     }
     JsonNode podSpec = job.path("spec").path("template").path("spec");
-    if (findNamed(podSpec.path("containers"), CONTAINER) == null) {
-      throw BenchplanException.invalid(where + ": /spec/template/spec/containers: expected a container named '" + CONTAINER + "'");
+    if (findNamed(podSpec.path("containers"), JobContract.CONTAINER) == null) {
+      throw BenchplanException.invalid(where + ": /spec/template/spec/containers: expected a container named '" + JobContract.CONTAINER + "'");
     }
-    if (findNamed(podSpec.path("volumes"), "artifacts") == null) {
+    if (findNamed(podSpec.path("volumes"), JobContract.ARTIFACTS_VOLUME) == null) {
       throw BenchplanException.invalid(where + ": /spec/template/spec/volumes: expected a volume named 'artifacts'");
     }
     JsonNode deadline = job.path("spec").get("activeDeadlineSeconds");
@@ -259,12 +248,12 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
 
   /** The run-id label. */
   public String runId() {
-    return job.path("metadata").path("labels").path(RUN_ID).asString();
+    return job.path("metadata").path("labels").path(JobContract.RUN_ID).asString();
   }
 
   /** The series label. */
   public String series() {
-    return job.path("metadata").path("labels").path(SERIES).asString();
+    return job.path("metadata").path("labels").path(JobContract.SERIES).asString();
   }
 
   /** A Job annotation (one of the keys above). */
@@ -290,7 +279,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
 
   /** The AIPerf container's image. */
   public String image() {
-    return findNamed(job.path("spec").path("template").path("spec").path("containers"), CONTAINER)
+    return findNamed(job.path("spec").path("template").path("spec").path("containers"), JobContract.CONTAINER)
         .path("image").asString(null);
   }
 

@@ -1,86 +1,76 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
-import dev.benchplan.json.Sha256;
-import java.io.IOException;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.PlanFile;
+import dev.benchplan.plan.PlanJson;
+import dev.benchplan.plan.VerifiedPlan;
+import dev.benchplan.render.JobContract;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The plan a perf.yaml was rendered from, found through the Job's {@code benchplan.dev/plan-path}
- * annotation and verified against {@code benchplan.dev/plan-sha256}: a run never executes a
- * manifest whose plan changed or vanished.
+ * annotation and verified by {@link PlanFile} against {@code benchplan.dev/plan-sha256}: a run
+ * never executes a manifest whose plan changed, vanished or breaks the plan schema.
  *
- * @param path the plan file
- * @param sha256 its SHA-256 (equal to the annotation)
- * @param plan the plan document
+ * @param verified the plan file, its SHA-256 (equal to the annotation) and the typed plan
  */
-public record PlanReference(Path path, String sha256, ObjectNode plan) {
+public record PlanReference(VerifiedPlan verified) {
   public PlanReference {
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(sha256, "sha256");
-    Objects.requireNonNull(plan, "plan");
+    Objects.requireNonNull(verified, "verified");
   }
 
-  /** Finds and verifies the plan named by perf.yaml (exit 2 when missing, changed or not JSON). */
+  /** Finds and verifies the plan named by perf.yaml (exit 2 when missing, changed or invalid). */
   public static PlanReference verify(PerfYaml perf) {
-    Path path = Path.of(perf.annotation(PerfYaml.PLAN_PATH));
-    String expected = perf.annotation(PerfYaml.PLAN_SHA);
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(path);
-    } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(perf.file() + ": the plan it was rendered from is missing: " + path
-          + " (Job annotation " + PerfYaml.PLAN_PATH + ")", e);
-    } catch (IOException e) {
-      throw BenchplanException.invalid(path + ": cannot read the plan: " + e.getMessage(), e);
+    Path path = Path.of(perf.annotation(JobContract.PLAN_PATH));
+    if (!Files.exists(path)) {
+      throw BenchplanException.invalid(perf.file() + ": the plan it was rendered from is missing: "
+          + path + " (Job annotation " + JobContract.PLAN_PATH + ")");
     }
-    String actual = Sha256.hex(bytes);
-    if (!actual.equals(expected)) {
-      throw BenchplanException.invalid(path + ": SHA-256 " + actual + " differs from " + expected
-          + " recorded in " + perf.file() + " (" + PerfYaml.PLAN_SHA + "): the plan changed after render;"
-          + " re-render from the plan you mean to run");
-    }
-    JsonNode plan;
-    try {
-      plan = Json.JSON.readTree(bytes);
-    } catch (JacksonException e) {
-      throw BenchplanException.invalid(path + ": not valid JSON: " + e.getOriginalMessage(), e);
-    }
-    if (!(plan instanceof ObjectNode obj)) {
-      throw BenchplanException.invalid(path + ": /: expected a plan object");
-    }
-    return new PlanReference(path, actual, obj);
+    return new PlanReference(PlanFile.verify(path, perf.annotation(JobContract.PLAN_SHA256),
+        "recorded in " + perf.file() + " as " + JobContract.PLAN_SHA256 + "; re-render from the"
+            + " plan you mean to run"));
   }
 
-  /** The AIPerf version the series pins ({@code /aiperf/version}), or null. */
+  /** The plan file. */
+  public Path path() {
+    return verified.path();
+  }
+
+  /** Its SHA-256. */
+  public String sha256() {
+    return verified.sha256();
+  }
+
+  private BenchmarkPlan plan() {
+    return verified.plan();
+  }
+
+  /** The AIPerf version the series pins ({@code /aiperf/version}). */
   public String aiperfVersion() {
-    return plan.path("aiperf").path("version").asString(null);
+    return plan().aiperf().version();
   }
 
-  /** The AIPerf image the plan names ({@code /aiperf/image}), or null. */
+  /** The AIPerf image the plan names ({@code /aiperf/image}). */
   public String aiperfImage() {
-    return plan.path("aiperf").path("image").asString(null);
+    return plan().aiperf().image();
   }
 
-  /** {@code /series_id}, or null. */
+  /** {@code /series_id}. */
   public String seriesId() {
-    return plan.path("series_id").asString(null);
+    return plan().seriesId();
   }
 
-  /** {@code /plan_id}, or null. */
+  /** {@code /plan_id}. */
   public String planId() {
-    return plan.path("plan_id").asString(null);
+    return plan().planId();
   }
 
-  /** {@code /objectives/gates} (may be missing). */
+  /** {@code /objectives/gates}, as the tree the gate's plan-gate reader takes. */
   public JsonNode gates() {
-    return plan.path("objectives").path("gates");
+    return PlanJson.sectionTree(plan().objectives().gates());
   }
 }

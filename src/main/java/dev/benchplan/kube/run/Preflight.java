@@ -2,6 +2,7 @@ package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.run.RunRecordDocument;
@@ -29,8 +30,6 @@ import java.util.TreeSet;
  * name. Blockers are invalid input (exit 2) naming the rule; everything found is recorded.
  */
 final class Preflight {
-  /** Label the Dynamo operator puts on every pod of a DGD. */
-  static final String DGD_LABEL = "nvidia.com/dynamo-graph-deployment-name";
   /** Label the Job controller puts on a Job's pods. */
   static final String JOB_NAME_LABEL = "job-name";
 
@@ -56,7 +55,7 @@ final class Preflight {
 
   static Result run(KubernetesClient client, PerfYaml perf, String namespace, boolean replace) {
     List<String> problems = new ArrayList<>();
-    String endpoint = perf.annotation(PerfYaml.ENDPOINT);
+    String endpoint = perf.annotation(JobContract.ENDPOINT);
 
     // namespace
     RunRecordDocument.NamespaceCheck nsRec;
@@ -107,14 +106,14 @@ final class Preflight {
     String scope;
     List<Job> jobs;
     try {
-      jobs = client.batch().v1().jobs().inAnyNamespace().withLabel(PerfYaml.MANAGED_BY, "benchplan").list().getItems();
+      jobs = client.batch().v1().jobs().inAnyNamespace().withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems();
       scope = "all-namespaces";
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("list benchplan Jobs in all namespaces", e);
       }
       try {
-        jobs = client.batch().v1().jobs().inNamespace(namespace).withLabel(PerfYaml.MANAGED_BY, "benchplan").list().getItems();
+        jobs = client.batch().v1().jobs().inNamespace(namespace).withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems();
       } catch (KubernetesClientException e2) {
         throw ApiErrors.map("list benchplan Jobs in namespace " + namespace, e2);
       }
@@ -129,7 +128,7 @@ final class Preflight {
       if (self || finished(j)) {
         continue;
       }
-      String other = annotation(j, PerfYaml.ENDPOINT);
+      String other = annotation(j, JobContract.ENDPOINT);
       if (endpoint.equals(other)) {
         active.add(jn);
       }
@@ -140,16 +139,16 @@ final class Preflight {
     }
 
     // the DGD's serving pods and their nodes
-    String[] dgd = perf.annotation(PerfYaml.DGD).split("/", 2);
+    String[] dgd = perf.annotation(JobContract.DGD).split("/", 2);
     List<RunRecordDocument.ServingPod> servingRec = new ArrayList<>();
     boolean podsListed = true;
     Set<String> servingNodes = new TreeSet<>();
     List<Pod> serving = List.of();
     try {
-      serving = client.pods().inNamespace(dgd[0]).withLabel(DGD_LABEL, dgd[1]).list().getItems();
+      serving = client.pods().inNamespace(dgd[0]).withLabel(JobContract.DGD_POD_LABEL, dgd[1]).list().getItems();
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
-        throw ApiErrors.map("list pods of DGD " + perf.annotation(PerfYaml.DGD), e);
+        throw ApiErrors.map("list pods of DGD " + perf.annotation(JobContract.DGD), e);
       }
       podsListed = false;
       problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot list the DGD's pods in namespace " + dgd[0]
@@ -167,7 +166,7 @@ final class Preflight {
       }
     }
     if (servingRec.isEmpty() && podsListed) {
-      problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "no running pods carry " + DGD_LABEL + "=" + dgd[1]
+      problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "no running pods carry " + JobContract.DGD_POD_LABEL + "=" + dgd[1]
           + " in namespace " + dgd[0] + ": the serving side could not be checked"));
     }
 
@@ -209,7 +208,7 @@ final class Preflight {
         for (Pod p : onNode) {
           // the field selector already filters; checking again keeps servers that ignore it honest
           if (p.getSpec() == null || !nodeName.equals(p.getSpec().getNodeName()) || terminal(p)
-              || dgd[1].equals(label(p, DGD_LABEL)) && dgd[0].equals(p.getMetadata().getNamespace())) {
+              || dgd[1].equals(label(p, JobContract.DGD_POD_LABEL)) && dgd[0].equals(p.getMetadata().getNamespace())) {
             continue;
           }
           long gpus = gpuRequest(p);

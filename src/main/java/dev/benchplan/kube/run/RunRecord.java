@@ -8,6 +8,7 @@ import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.run.RunRequest;
@@ -65,7 +66,7 @@ final class RunRecord {
     Boolean versionMatch = measured == null || planned == null ? null : measured.equals(planned);
     boolean imageMatch = f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
     RunRecordDocument.Aiperf aiperf = new RunRecordDocument.Aiperf(planned, f.plan().aiperfImage(),
-        f.perf().annotation(PerfYaml.AIPERF_VERSION), measured, versionMatch, imageMatch,
+        f.perf().annotation(JobContract.AIPERF_VERSION), measured, versionMatch, imageMatch,
         f.log() == null ? null : f.log().exitCode());
 
     Instant scheduled = KubeRunService.scheduledAt(pod);
@@ -100,7 +101,7 @@ final class RunRecord {
     for (Map.Entry<String, byte[]> e : f.files().entrySet()) {
       files.put(e.getKey(), Sha256.hex(e.getValue()));
     }
-    RunRecordDocument.Artifacts artifacts = new RunRecordDocument.Artifacts(f.perf().annotation(PerfYaml.ARTIFACTS),
+    RunRecordDocument.Artifacts artifacts = new RunRecordDocument.Artifacts(f.perf().annotation(JobContract.ARTIFACTS),
         f.log() != null && f.log().summary() != null ? "pod-log-markers" : null, PVC_NOTE, files);
 
     List<String> ineligible = new ArrayList<>();
@@ -126,7 +127,7 @@ final class RunRecord {
         new RunRecordDocument.FileRef(f.plan().path().toString(), f.plan().sha256()),
         new RunRecordDocument.FileRef(f.perf().file().toAbsolutePath().toString(), f.perf().sha256()),
         new RunRecordDocument.Cluster(f.context(), f.server(), f.namespace()),
-        f.perf().annotation(PerfYaml.ENDPOINT), f.perf().annotation(PerfYaml.DGD), jobRec, podRec, f.perf().image(),
+        f.perf().annotation(JobContract.ENDPOINT), f.perf().annotation(JobContract.DGD), jobRec, podRec, f.perf().image(),
         aiperf, times, iso, artifacts, f.exitReason(), f.verdict().message(), f.verdict().verdict().json(),
         f.exitCode(), ineligible.isEmpty(), List.copyOf(ineligible), f.request().keep());
   }

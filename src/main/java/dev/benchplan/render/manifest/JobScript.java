@@ -9,16 +9,10 @@ import java.nio.charset.StandardCharsets;
  * The fixed entrypoint of the AIPerf container ({@code aiperf-job.sh} in this package's
  * resources): check the trace's SHA-256, wait (bounded) until {@code /v1/models} lists the served
  * model, run {@code aiperf profile} with the arguments it is given, then print the summary between
- * the marker lines and the exit line. Run-specific values reach it only through environment
+ * the marker lines and the exit line ({@link dev.benchplan.render.JobContract}). Run-specific values reach it only through environment
  * variables and arguments, so the text is identical for every run.
  */
 public final class JobScript {
-  /** Printed before the unchanged summary JSON. */
-  public static final String SUMMARY_BEGIN = "==== benchplan:aiperf-summary:begin ====";
-  /** Printed after the summary JSON. */
-  public static final String SUMMARY_END = "==== benchplan:aiperf-summary:end ====";
-  /** The exit line prefix; the line is {@code ==== benchplan:aiperf-exit:<code> ====}. */
-  public static final String EXIT_PREFIX = "==== benchplan:aiperf-exit:";
   /** Exit code when the model was not listed within the wait bound (AIPerf did not run). */
   public static final int EXIT_MODEL_NOT_LISTED = 124;
   /** Exit code when the trace in the pod does not hash to the plan's SHA-256. */

@@ -1,5 +1,6 @@
 package dev.benchplan.render.manifest;
 
+import dev.benchplan.render.JobContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,12 +12,6 @@ import tools.jackson.databind.node.ObjectNode;
  * the trace travels in one, then exactly one batch/v1 Job (always last).
  */
 public final class PerfManifests {
-  /** The AIPerf container's name (a contract with {@code run}). */
-  public static final String CONTAINER = "aiperf";
-  /** The artifact volume's name (a contract with {@code run}). */
-  public static final String ARTIFACTS_VOLUME = "artifacts";
-  /** The pod label the Dynamo operator puts on every pod of a DGD. */
-  public static final String DGD_POD_LABEL = "nvidia.com/dynamo-graph-deployment-name";
   /** Requested CPU for the AIPerf client (its workers are processes). */
   public static final String CPU_REQUEST = "4";
   /** Requested memory for the AIPerf client. */
@@ -57,14 +52,14 @@ public final class PerfManifests {
     ObjectNode config = configMap(in, in.configMapName());
     config.withObject("/metadata")
         .withObject("/annotations")
-        .put("benchplan.dev/aiperf-config-sha256", in.configSha256());
+        .put(JobContract.AIPERF_CONFIG_SHA256, in.configSha256());
     config.putObject("data").put(CONFIG_KEY, in.configYaml());
     docs.add(config);
     if (in.trace() instanceof TraceVolume.InConfigMap inMap) {
       ObjectNode trace = configMap(in, in.traceConfigMapName());
       trace.withObject("/metadata")
           .withObject("/annotations")
-          .put("benchplan.dev/trace-sha256", in.traceSha256());
+          .put(JobContract.TRACE_SHA256, in.traceSha256());
       trace.putObject("data").put(TRACE_KEY, inMap.content());
       docs.add(trace);
     }
@@ -73,25 +68,24 @@ public final class PerfManifests {
   }
 
   private static ObjectNode configMap(JobInputs in, String name) {
-    ObjectNode cm = YamlDocuments.object();
-    cm.put("apiVersion", "v1");
-    cm.put("kind", "ConfigMap");
-    ObjectNode meta = cm.putObject("metadata");
+    return object("v1", "ConfigMap", name, in);
+  }
+
+  /** An object's header: apiVersion, kind, name, namespace and the run's labels. */
+  private static ObjectNode object(String apiVersion, String kind, String name, JobInputs in) {
+    ObjectNode o = YamlDocuments.object();
+    o.put("apiVersion", apiVersion);
+    o.put("kind", kind);
+    ObjectNode meta = o.putObject("metadata");
     meta.put("name", name);
     meta.put("namespace", in.namespace());
     putAll(meta.putObject("labels"), in.labels());
-    return cm;
+    return o;
   }
 
   private static ObjectNode job(JobInputs in, int modelWaitSeconds) {
-    ObjectNode job = YamlDocuments.object();
-    job.put("apiVersion", "batch/v1");
-    job.put("kind", "Job");
-    ObjectNode meta = job.putObject("metadata");
-    meta.put("name", in.jobName());
-    meta.put("namespace", in.namespace());
-    putAll(meta.putObject("labels"), in.labels());
-    putAll(meta.putObject("annotations"), in.jobAnnotations());
+    ObjectNode job = object("batch/v1", "Job", in.jobName(), in);
+    putAll(job.withObject("/metadata").putObject("annotations"), in.jobAnnotations());
 
     ObjectNode spec = job.putObject("spec");
     // a benchmark is never retried: a second attempt would measure a different system state
@@ -106,7 +100,7 @@ public final class PerfManifests {
     pod.set("affinity", antiAffinity(in));
 
     ObjectNode c = pod.putArray("containers").addObject();
-    c.put("name", CONTAINER);
+    c.put("name", JobContract.CONTAINER);
     c.put("image", in.image());
     c.put("imagePullPolicy", "IfNotPresent");
     c.putArray("command").add("bash").add("-c").add(JobScript.text()).add(JobScript.SCRIPT_NAME);
@@ -136,8 +130,8 @@ public final class PerfManifests {
       }
     }
     ObjectNode artifactMount =
-        mounts.addObject().put("name", ARTIFACTS_VOLUME).put("mountPath", ARTIFACTS_ROOT);
-    ObjectNode artifactVolume = volumes.addObject().put("name", ARTIFACTS_VOLUME);
+        mounts.addObject().put("name", JobContract.ARTIFACTS_VOLUME).put("mountPath", ARTIFACTS_ROOT);
+    ObjectNode artifactVolume = volumes.addObject().put("name", JobContract.ARTIFACTS_VOLUME);
     if (in.artifactClaim() != null) {
       artifactVolume.putObject("persistentVolumeClaim").put("claimName", in.artifactClaim());
       if (in.artifactSubPath() != null) {
@@ -165,7 +159,7 @@ public final class PerfManifests {
     term.putObject("labelSelector")
         .putArray("matchExpressions")
         .addObject()
-        .put("key", DGD_POD_LABEL)
+        .put("key", JobContract.DGD_POD_LABEL)
         .put("operator", "In")
         .putArray("values")
         .add(in.dgdName());

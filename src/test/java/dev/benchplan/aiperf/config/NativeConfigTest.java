@@ -42,12 +42,12 @@ class NativeConfigTest {
   void everyShapeValid() {
     Dataset syn = new Dataset.Synthetic(550, 50, 150, 25, 5000);
     Dataset trace = new Dataset.MooncakeTrace("/benchplan/trace/trace.jsonl");
-    Phase warm = new Phase(PhaseType.CONCURRENCY, 8, null, 100, 300, null, null);
+    Phase warm = new Phase(PhaseType.CONCURRENCY, 8, null, 100L, 300, null, null);
     List<AiperfSettings> all = List.of(
-        ProfileFlagsTest.settings(new Phase(PhaseType.CONCURRENCY, 64, null, 1000, 600, 30, null), warm, syn,
+        ProfileFlagsTest.settings(new Phase(PhaseType.CONCURRENCY, 64, null, 1000L, 600, 30, null), warm, syn,
             Map.of("time_to_first_token", new BigDecimal("200"))),
         ProfileFlagsTest.settings(new Phase(PhaseType.POISSON, null, new BigDecimal("2.5"), null, 120, 30, null), null, syn, Map.of()),
-        ProfileFlagsTest.settings(new Phase(PhaseType.CONSTANT, null, new BigDecimal("10"), 500, null, null, null), warm, syn, Map.of()),
+        ProfileFlagsTest.settings(new Phase(PhaseType.CONSTANT, null, new BigDecimal("10"), 500L, null, null, null), warm, syn, Map.of()),
         ProfileFlagsTest.settings(new Phase(PhaseType.FIXED_SCHEDULE, null, null, null, 900, 30, null), warm, trace, Map.of()),
         ProfileFlagsTest.settings(new Phase(PhaseType.FIXED_SCHEDULE, null, null, null, 900, 30,
             new Phase.ReplayWindow(0, 60000)), null, trace, Map.of("inter_token_latency", new BigDecimal("25"))));
@@ -69,8 +69,8 @@ class NativeConfigTest {
   @Test
   @DisplayName("the config says exactly what the settings say")
   void expressesSettings() {
-    Phase p = new Phase(PhaseType.CONCURRENCY, 64, null, 1000, 600, 30, null);
-    Phase w = new Phase(PhaseType.CONCURRENCY, 8, null, 100, 300, null, null);
+    Phase p = new Phase(PhaseType.CONCURRENCY, 64, null, 1000L, 600, 30, null);
+    Phase w = new Phase(PhaseType.CONCURRENCY, 8, null, 100L, 300, null, null);
     JsonNode c = NativeConfig.render(ProfileFlagsTest.settings(p, w, ProfileFlagsTest.SYN,
         Map.of("time_to_first_token", new BigDecimal("200"))));
     assertThat(c.path("schemaVersion").asString()).isEqualTo("2.0");

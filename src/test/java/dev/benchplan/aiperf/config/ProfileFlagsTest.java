@@ -3,6 +3,7 @@ package dev.benchplan.aiperf.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.benchplan.aiperf.version.AiperfVersion;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,8 +12,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class ProfileFlagsTest {
-  static AiperfRelease v(String s) {
-    return AiperfRelease.parse(s, "test");
+  static AiperfVersion v(String s) {
+    return AiperfVersion.parse(s, "test");
   }
 
   static AiperfSettings settings(Phase profiling, Phase warmup, Dataset dataset, Map<String, BigDecimal> slos) {
@@ -30,8 +31,8 @@ class ProfileFlagsTest {
   }
 
   static final Dataset SYN = new Dataset.Synthetic(128, 10, 256, 0, 700);
-  static final Phase CLOSED = new Phase(PhaseType.CONCURRENCY, 16, null, 640, 600, 30, null);
-  static final Phase WARM = new Phase(PhaseType.CONCURRENCY, 16, null, 16, 300, null, null);
+  static final Phase CLOSED = new Phase(PhaseType.CONCURRENCY, 16, null, 640L, 600, 30, null);
+  static final Phase WARM = new Phase(PhaseType.CONCURRENCY, 16, null, 16L, 300, null, null);
 
   /** The value after a flag. */
   static String after(List<String> args, String flag) {
@@ -73,7 +74,7 @@ class ProfileFlagsTest {
   @Test
   @DisplayName("--request-rate-mode before 0.8.0, --arrival-pattern from 0.8.0")
   void arrivalPatternRename() {
-    Phase rate = new Phase(PhaseType.CONSTANT, null, new BigDecimal("2.50"), 100, null, null, null);
+    Phase rate = new Phase(PhaseType.CONSTANT, null, new BigDecimal("2.50"), 100L, null, null, null);
     List<String> old = ProfileFlags.render(settings(rate, null, SYN, Map.of()), v("0.6.0.post1"), "p").args();
     assertThat(after(old, "--request-rate")).isEqualTo("2.5");
     assertThat(after(old, "--request-rate-mode")).isEqualTo("constant");

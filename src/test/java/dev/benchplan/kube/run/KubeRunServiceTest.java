@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -65,7 +66,7 @@ class KubeRunServiceTest {
 
   void servingPod(String name, String type, int gpus) {
     var b = new PodBuilder().withNewMetadata().withName(name).withNamespace(RunFixture.DGD_NAMESPACE)
-        .addToLabels(Preflight.DGD_LABEL, RunFixture.DGD).addToLabels("nvidia.com/dynamo-component-type", type).endMetadata()
+        .addToLabels(JobContract.DGD_POD_LABEL, RunFixture.DGD).addToLabels("nvidia.com/dynamo-component-type", type).endMetadata()
         .withNewSpec().withNodeName(GPU_NODE).addNewContainer().withName("main").withImage("vllm")
         .withNewResources().addToLimits(gpus > 0 ? java.util.Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus))) : java.util.Map.of())
         .endResources().endContainer().endSpec()
@@ -483,8 +484,8 @@ class KubeRunServiceTest {
   void planChecks() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     Files.writeString(f.planFile, Files.readString(f.planFile).replace("5000", "5001") + " ");
-    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("differs from")
-        .hasMessageContaining("the plan changed after render")
+    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("SHA-256 is ")
+        .hasMessageContaining("was edited").hasMessageContaining("re-render from the plan you mean to run")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     Files.delete(f.planFile);
     assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("the plan it was rendered from is missing: " + f.planFile);

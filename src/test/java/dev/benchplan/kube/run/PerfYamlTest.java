@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.render.JobContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -30,7 +31,7 @@ class PerfYamlTest {
     assertThat(p.namespace()).isEqualTo("bench");
     assertThat(p.activeDeadlineSeconds()).isEqualTo(1860L);
     assertThat(p.image()).isEqualTo(RunFixture.IMAGE);
-    assertThat(p.annotation(PerfYaml.ENDPOINT)).isEqualTo(RunFixture.ENDPOINT);
+    assertThat(p.annotation(JobContract.ENDPOINT)).isEqualTo(RunFixture.ENDPOINT);
     assertThat(p.sha256()).isEqualTo(Sha256.ofFile(f.perfYaml()));
     PlanReference plan = PlanReference.verify(p);
     assertThat(plan.aiperfVersion()).isEqualTo("0.13.0");
@@ -79,6 +80,19 @@ class PerfYamlTest {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     f.editJob(where.equals("label") ? label(key, value) : annotation(key, value));
     expectInvalid(f, f.perfYaml() + ": document 2 (Job " + RunFixture.JOB + ")", expected);
+  }
+
+  @Test
+  @DisplayName("run reads the plan through PlanFile: a plan that hashes right but breaks its schema is invalid (exit 2)")
+  void planSchema() {
+    RunFixture f = RunFixture.create(tmp, "bench", 50, 35)
+        .editPlan(p -> p.withObject("/experiment").put("measurement_limit_s", 0));
+    PerfYaml p = PerfYaml.read(f.perfYaml());
+    assertThatThrownBy(() -> PlanReference.verify(p))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessageContaining(f.planFile.toString())
+        .hasMessageContaining("/experiment/measurement_limit_s");
   }
 
   @Test

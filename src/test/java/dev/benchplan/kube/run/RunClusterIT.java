@@ -14,6 +14,7 @@ import dev.benchplan.kubetest.FakeNode;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import dev.benchplan.testing.SharedData;
@@ -153,9 +154,9 @@ class RunClusterIT {
 
   /** Nothing benchplan created is left: no Job, ConfigMap or pod of the run. */
   private void assertClean() {
-    assertThat(client.batch().v1().jobs().withLabel(PerfYaml.MANAGED_BY, "benchplan").list().getItems())
+    assertThat(client.batch().v1().jobs().withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems())
         .as("benchplan Jobs left").isEmpty();
-    assertThat(client.configMaps().withLabel(PerfYaml.MANAGED_BY, "benchplan").list().getItems())
+    assertThat(client.configMaps().withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems())
         .as("benchplan ConfigMaps left").isEmpty();
     assertThat(client.pods().withLabel("job-name", jobName).list().getItems())
         .as("pods of the Job left").isEmpty();

@@ -1,5 +1,6 @@
 package dev.benchplan.render.manifest;
 
+import dev.benchplan.render.JobContract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
@@ -124,11 +125,11 @@ class JobScriptTest {
     assertThat(Files.readAllLines(tmp.resolve("args.txt")))
         .containsExactly("profile", "--config", "/benchplan/config/aiperf-config.yaml", hostile);
     String out = o.out();
-    int begin = out.indexOf(JobScript.SUMMARY_BEGIN + "\n");
-    int end = out.indexOf("\n" + JobScript.SUMMARY_END + "\n");
+    int begin = out.indexOf(JobContract.SUMMARY_BEGIN + "\n");
+    int end = out.indexOf("\n" + JobContract.SUMMARY_END + "\n");
     assertThat(begin).isNotNegative();
     assertThat(end).isGreaterThan(begin);
-    String between = out.substring(begin + JobScript.SUMMARY_BEGIN.length() + 1, end + 1);
+    String between = out.substring(begin + JobContract.SUMMARY_BEGIN.length() + 1, end + 1);
     assertThat(Sha256.hex(between.getBytes(StandardCharsets.UTF_8))).isEqualTo(Sha256.ofFile(summary));
     assertThat(out).startsWith("aiperf log line\n").endsWith("==== benchplan:aiperf-exit:0 ====\n");
     assertThat(o.err()).contains("waiting for 'Qwen/Qwen3-0.6B'", "lists 'Qwen/Qwen3-0.6B'");
@@ -139,7 +140,7 @@ class JobScriptTest {
   void aiperfFails() throws Exception {
     Outcome o = run(Map.of("FAKE_EXIT", "3"), "--config", "x");
     assertThat(o.exit()).isEqualTo(3);
-    assertThat(o.out()).doesNotContain(JobScript.SUMMARY_BEGIN).endsWith("==== benchplan:aiperf-exit:3 ====\n");
+    assertThat(o.out()).doesNotContain(JobContract.SUMMARY_BEGIN).endsWith("==== benchplan:aiperf-exit:3 ====\n");
   }
 
   @Test
@@ -147,7 +148,7 @@ class JobScriptTest {
   void summaryWithoutNewline() throws Exception {
     Path summary = Files.writeString(tmp.resolve("s.json"), "{\"request_count\": {\"avg\": 5}}");
     Outcome o = run(Map.of("FAKE_SUMMARY", summary.toString()));
-    assertThat(o.out()).contains(JobScript.SUMMARY_BEGIN + "\n{\"request_count\": {\"avg\": 5}}\n" + JobScript.SUMMARY_END + "\n");
+    assertThat(o.out()).contains(JobContract.SUMMARY_BEGIN + "\n{\"request_count\": {\"avg\": 5}}\n" + JobContract.SUMMARY_END + "\n");
   }
 
   @Test

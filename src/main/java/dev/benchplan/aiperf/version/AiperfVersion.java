@@ -1,5 +1,6 @@
 package dev.benchplan.aiperf.version;
 
+import dev.benchplan.error.BenchplanException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +10,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A version string parsed and ordered as PEP 440 specifies (epoch, release, pre-release, post
- * release, dev release; local labels are kept but do not make a version a release). Spelling
- * variants are normalized: {@code 1.0-RC1}, {@code 1.0rc1} and {@code 1.0.rc.1} are equal.
+ * An AIPerf version: parsed and ordered as PEP 440 specifies (epoch, release, pre-release, post
+ * release, dev release; local labels are kept but do not make a version a release), so {@code
+ * compareTo} is consistent with {@code equals}: {@code a1 < b1 < rc1 < final < post1}. Spelling
+ * variants are normalized: {@code 1.0-RC1}, {@code 1.0rc1} and {@code 1.0.rc.1} are equal. A plan
+ * pins only the {@link #PLAN_FORM} ({@code X.Y.Z} with an optional a/b/rc/post suffix).
  */
-public final class Pep440Version implements Comparable<Pep440Version> {
+public final class AiperfVersion implements Comparable<AiperfVersion> {
+  /**
+   * The versions a plan pins and image tags carry: {@code X.Y.Z} and an optional a/b/rc/post
+   * suffix (the plan schema's {@code /aiperf/version} pattern).
+   */
+  public static final Pattern PLAN_FORM =
+      Pattern.compile("\\d+\\.\\d+\\.\\d+([.-]?(post|rc|a|b)\\d+)?");
+
   private static final Pattern PATTERN = Pattern.compile(
       "v?(?:(?<epoch>[0-9]+)!)?(?<release>[0-9]+(?:\\.[0-9]+)*)"
           + "(?<pre>[-_.]?(?<prel>alpha|beta|preview|pre|a|b|c|rc)[-_.]?(?<pren>[0-9]+)?)?"
@@ -31,7 +41,7 @@ public final class Pep440Version implements Comparable<Pep440Version> {
   private final BigInteger dev; // null when absent
   private final String local;
 
-  private Pep440Version(String original, BigInteger epoch, List<BigInteger> release, String preLabel,
+  private AiperfVersion(String original, BigInteger epoch, List<BigInteger> release, String preLabel,
       BigInteger preNumber, BigInteger post, BigInteger dev, String local) {
     this.original = original;
     this.epoch = epoch;
@@ -48,7 +58,7 @@ public final class Pep440Version implements Comparable<Pep440Version> {
    *
    * @throws IllegalArgumentException when the string is not a PEP 440 version
    */
-  public static Pep440Version parse(String s) {
+  public static AiperfVersion parse(String s) {
     Objects.requireNonNull(s, "version");
     Matcher m = PATTERN.matcher(s.trim());
     if (!m.matches()) {
@@ -80,11 +90,33 @@ public final class Pep440Version implements Comparable<Pep440Version> {
       dev = m.group("devn") == null ? BigInteger.ZERO : new BigInteger(m.group("devn"));
     }
     String local = m.group("local") == null ? null : m.group("local").toLowerCase(Locale.ROOT);
-    return new Pep440Version(s, epoch, release, preLabel, preNumber, post, dev, local);
+    return new AiperfVersion(s, epoch, release, preLabel, preNumber, post, dev, local);
+  }
+
+  /**
+   * Parses a version in the {@link #PLAN_FORM}; anything else is invalid input (exit 2) naming
+   * {@code source}.
+   */
+  public static AiperfVersion parse(String text, String source) {
+    if (text == null || !isPlanForm(text.trim())) {
+      throw BenchplanException.invalid(
+          source + ": '" + text + "' is not an AIPerf version: expected e.g. 0.11.0 or 0.6.0.post1");
+    }
+    return parse(text);
+  }
+
+  /** True when {@code text} is in the {@link #PLAN_FORM}. */
+  public static boolean isPlanForm(String text) {
+    return text != null && PLAN_FORM.matcher(text).matches();
+  }
+
+  /** A final release {@code major.minor.patch}. */
+  public static AiperfVersion of(int major, int minor, int patch) {
+    return parse(major + "." + minor + "." + patch);
   }
 
   /** Parses, or returns null when the string is not a PEP 440 version. */
-  public static Pep440Version tryParse(String s) {
+  public static AiperfVersion tryParse(String s) {
     try {
       return parse(s);
     } catch (IllegalArgumentException e) {
@@ -137,7 +169,7 @@ public final class Pep440Version implements Comparable<Pep440Version> {
   }
 
   @Override
-  public int compareTo(Pep440Version o) {
+  public int compareTo(AiperfVersion o) {
     int c = epoch.compareTo(o.epoch);
     if (c != 0) {
       return c;
@@ -215,7 +247,7 @@ public final class Pep440Version implements Comparable<Pep440Version> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Pep440Version v && compareTo(v) == 0;
+    return o instanceof AiperfVersion v && compareTo(v) == 0;
   }
 
   @Override

@@ -1,0 +1,31 @@
+package dev.benchplan.plan;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A series plan read by {@link PlanFile#verify}: its bytes hash to the SHA-256 the caller named,
+ * and it passes the plan schema and the cross-field rules.
+ *
+ * @param path the plan file, absolute and normalised
+ * @param sha256 its SHA-256 (lowercase hex)
+ * @param plan the typed plan
+ */
+public record VerifiedPlan(Path path, String sha256, BenchmarkPlan plan) {
+  public VerifiedPlan {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(sha256, "sha256");
+    Objects.requireNonNull(plan, "plan");
+  }
+
+  /** The directory a relative trace path in the plan is resolved against. */
+  public Path folder() {
+    return path.getParent();
+  }
+
+  /** The frontend's base URL ({@code /deployment/endpoint_url}) without a trailing slash. */
+  public String endpointUrl() {
+    String url = plan.deployment().endpointUrl();
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}
