@@ -25,17 +25,28 @@ public final class TraceScanner {
    * load than 4 chunks).
    */
   private static final int CHUNK_COUNT = 16;
+  /**
+   * The longest line a trace may have, in bytes (16 MiB; a row with a 1M-token prompt as text is
+   * about 4 MiB). A longer line is no trace row: the scan stops with exit 2 instead of buffering
+   * without bound (an endless file such as /dev/zero, or a binary file without newlines).
+   */
+  public static final int MAX_LINE_BYTES = 16 << 20;
+  /** How much of the start of a file is checked for binary content (NUL bytes, a gzip header). */
+  static final int SNIFF_BYTES = 64 << 10;
 
   private final TraceStatistics stats;
-  private final JsonlLineParser parser = new JsonlLineParser();
+  private final MooncakeLineParser parser = new MooncakeLineParser();
   /**
    * A line that started in an earlier chunk; always completed with a '\n' before parsing, and
-   * always followed by {@link JsonlLineParser#PADDING} spare bytes.
+   * always followed by {@link MooncakeLineParser#PADDING} spare bytes.
    */
   private byte[] carry = new byte[1 << 16];
   private int carryLength;
 
-  private TraceScanner(TraceScanOptions options) {
+  private final Path path;
+
+  private TraceScanner(Path path, TraceScanOptions options) {
+    this.path = path;
     this.stats = new TraceStatistics(options);
   }
 
@@ -62,14 +73,18 @@ public final class TraceScanner {
     if (Files.isDirectory(file)) {
       throw BenchplanException.invalid(file + ": cannot read the trace: it is a directory");
     }
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      throw BenchplanException.invalid(file + ": cannot read the trace: not a regular file (a"
+          + " device, pipe or socket); expected a JSONL file");
+    }
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      TraceScanner scanner = new TraceScanner(options);
+      TraceScanner scanner = new TraceScanner(file, options);
       long size = channel.size();
       // a small file gets a chunk just big enough (one read, no 4 MiB buffer to clear)
       int capacity = (int) Math.max(1, Math.min(chunkSize, size + 1));
       try (HashingChunkReader reader =
-          new HashingChunkReader(channel, capacity, CHUNK_COUNT, JsonlLineParser.PADDING)) {
-        scanner.run(reader, size, progress);
+          new HashingChunkReader(channel, capacity, CHUNK_COUNT, MooncakeLineParser.PADDING)) {
+        scanner.run(file, reader, size, progress);
         return scanner.stats.toReport(
             file.toAbsolutePath().normalize().toString(), reader.sha256(), reader.bytes());
       }
@@ -83,7 +98,7 @@ public final class TraceScanner {
     }
   }
 
-  private void run(HashingChunkReader reader, long size, ScanProgress progress)
+  private void run(Path file, HashingChunkReader reader, long size, ScanProgress progress)
       throws IOException, InterruptedException {
     long done = 0;
     HashingChunkReader.Chunk chunk;
@@ -91,6 +106,9 @@ public final class TraceScanner {
       byte[] data = chunk.data;
       int length = chunk.length;
       int start = 0;
+      if (done == 0) {
+        refuseBinary(file, data, length);
+      }
       if (carryLength > 0) {
         int newline = indexOf(data, start, length, (byte) '\n');
         if (newline < 0) {
@@ -121,7 +139,7 @@ public final class TraceScanner {
 
   /** Parses complete lines; {@code data[end - 1]} is a '\n'. */
   private void parseLines(byte[] data, int start, int end) {
-    JsonlLineParser p = parser;
+    MooncakeLineParser p = parser;
     TraceStatistics s = stats;
     int pos = start;
     while (pos < end) {
@@ -140,12 +158,32 @@ public final class TraceScanner {
     if (n <= 0) {
       return;
     }
-    int needed = carryLength + n + JsonlLineParser.PADDING;
+    if ((long) carryLength + n > MAX_LINE_BYTES + 1L) { // + 1: the line's own '\n'
+      throw BenchplanException.invalid(path + ": line " + (stats.lines() + 1) + ": longer than "
+          + (MAX_LINE_BYTES >> 20) + " MiB, the maximum line length of a trace; expected one JSON"
+          + " object per line (is this a JSONL trace?)");
+    }
+    int needed = carryLength + n + MooncakeLineParser.PADDING;
     if (needed > carry.length) {
       carry = Arrays.copyOf(carry, Math.max(carry.length * 2, needed));
     }
     System.arraycopy(data, from, carry, carryLength, n);
     carryLength += n;
+  }
+
+  /** Refuses content that cannot be a JSONL trace: a NUL byte or a gzip header near the start. */
+  private static void refuseBinary(Path file, byte[] data, int length) {
+    if (length >= 2 && data[0] == (byte) 0x1F && data[1] == (byte) 0x8B) {
+      throw BenchplanException.invalid(file + ": cannot read the trace: it is gzip-compressed;"
+          + " expected a JSONL text file (decompress it first)");
+    }
+    int n = Math.min(length, SNIFF_BYTES);
+    for (int i = 0; i < n; i++) {
+      if (data[i] == 0) {
+        throw BenchplanException.invalid(file + ": cannot read the trace: binary content (a NUL"
+            + " byte at offset " + i + "); expected a JSONL text file, one JSON object per line");
+      }
+    }
   }
 
   private static int indexOf(byte[] data, int from, int to, byte b) {
