@@ -216,6 +216,23 @@ class PlanTraceTest {
   }
 
   @Test
+  @DisplayName("any workload: an error-rate limit above 1% needs its rationale, which the plan"
+      + " records; at or below 1% none is asked")
+  void rationaleForAnyWorkload() throws IOException {
+    String raised = PlanFixtures.STATIC_WORKLOAD.replace("objectives:\n",
+        "objectives:\n  error_rate_max: 0.05\n");
+    assertThat(raised).contains("error_rate_max: 0.05");
+    assertThat(blocked(raised, b -> {})).containsExactly("ERROR_RATE_RATIONALE_MISSING");
+    JsonNode plan = read(plan(raised.replace("error_rate_max: 0.05\n",
+        "error_rate_max: 0.05\n  error_rate_max_rationale: retries are cheap here\n"),
+        b -> {}).planPath());
+    assertThat(plan.at("/rules_applied").toString()).contains("objectives.error_rate_max = 0.05")
+        .contains("retries are cheap here");
+    assertThat(plan(PlanFixtures.STATIC_WORKLOAD.replace("objectives:\n",
+        "objectives:\n  error_rate_max: 0.01\n"), b -> {}).planPath()).exists();
+  }
+
+  @Test
   @DisplayName("rows over the context below the limit: a warning with the figure, rows kept")
   void overContextBelowLimit() throws IOException {
     StringBuilder rows = new StringBuilder();
