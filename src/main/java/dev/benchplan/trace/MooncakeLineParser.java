@@ -48,11 +48,24 @@ final class MooncakeLineParser {
 
   private final JsonScanner j = new JsonScanner();
   private final RowFields row = new RowFields();
-  private boolean firstLine = true;
+  private boolean firstLine;
   private int outcome;
   private String badMessage;
   /** The end of the key {@link #readKey} just read. */
   private int keyEnd;
+
+  /** A parser for a file's lines from its first (where a byte-order mark is accepted). */
+  MooncakeLineParser() {
+    this(true);
+  }
+
+  /**
+   * A parser for lines from the start of a file, or (false) for lines further in, which a
+   * byte-order mark cannot start.
+   */
+  MooncakeLineParser(boolean fromFileStart) {
+    this.firstLine = fromFileStart;
+  }
 
   RowFields row() {
     return row;

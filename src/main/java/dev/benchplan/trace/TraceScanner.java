@@ -36,6 +36,10 @@ public final class TraceScanner {
 
   private final TraceStatistics stats;
   private final MooncakeLineParser parser = new MooncakeLineParser();
+  /** The reader thread's parser, for the chunks it parses (never the first). */
+  private final MooncakeLineParser laneParser = new MooncakeLineParser(false);
+  /** Where replayed lines are unpacked for the statistics. */
+  private final RowFields replayRow = new RowFields();
   /**
    * A line that started in an earlier chunk; always completed with a '\n' before parsing, and
    * always followed by {@link MooncakeLineParser#PADDING} spare bytes.
@@ -83,7 +87,8 @@ public final class TraceScanner {
       // a small file gets a chunk just big enough (one read, no 4 MiB buffer to clear)
       int capacity = (int) Math.max(1, Math.min(chunkSize, size + 1));
       try (HashingChunkReader reader =
-          new HashingChunkReader(channel, capacity, CHUNK_COUNT, MooncakeLineParser.PADDING)) {
+          new HashingChunkReader(channel, capacity, CHUNK_COUNT, MooncakeLineParser.PADDING,
+              scanner::laneParse)) {
         scanner.run(file, reader, size, progress);
         return scanner.stats.toReport(
             file.toAbsolutePath().normalize().toString(), reader.sha256(), reader.bytes());
@@ -121,7 +126,16 @@ public final class TraceScanner {
         }
       }
       int lastNewline = lastIndexOf(data, start, length, (byte) '\n');
-      if (lastNewline >= start) {
+      if (chunk.parsedFrom >= 0) {
+        // the reader thread parsed these lines: it starts where this thread would have
+        if (chunk.parsedFrom != start || chunk.parsedTo != lastNewline + 1) {
+          throw new IllegalStateException("the parallel lane parsed bytes [" + chunk.parsedFrom
+              + ", " + chunk.parsedTo + ") of a chunk whose lines are [" + start + ", "
+              + (lastNewline + 1) + ")");
+        }
+        chunk.batch.replay(stats, replayRow);
+        appendCarry(data, lastNewline + 1, length);
+      } else if (lastNewline >= start) {
         parseLines(data, start, lastNewline + 1);
         appendCarry(data, lastNewline + 1, length);
       } else {
@@ -146,6 +160,38 @@ public final class TraceScanner {
       pos = p.parseLine(data, pos);
       s.accept(p);
     }
+  }
+
+  /**
+   * On the reader thread: parses the complete lines of a chunk into its batch. A line starts the
+   * chunk when the chunk before ended with '\n'; else the chunk's first line is the rest of one
+   * that began earlier, which the scanning thread completes and parses itself.
+   */
+  private void laneParse(HashingChunkReader.Chunk c, byte previousLastByte) {
+    byte[] data = c.data;
+    int length = c.length;
+    int from = 0;
+    if (previousLastByte != '\n') {
+      from = indexOf(data, 0, length, (byte) '\n') + 1;
+      if (from == 0) {
+        return; // no line ends here: all of it continues a line
+      }
+    }
+    int to = lastIndexOf(data, from, length, (byte) '\n') + 1;
+    if (to <= from) {
+      return;
+    }
+    RowBatch batch = c.batch == null ? new RowBatch() : c.batch;
+    c.batch = batch;
+    batch.clear();
+    MooncakeLineParser p = laneParser;
+    int pos = from;
+    while (pos < to) {
+      pos = p.parseLine(data, pos);
+      batch.add(p);
+    }
+    c.parsedFrom = from;
+    c.parsedTo = to;
   }
 
   private void parseCarry() {

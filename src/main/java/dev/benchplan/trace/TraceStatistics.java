@@ -66,13 +66,18 @@ final class TraceStatistics {
 
   /** Records the outcome of the parser's last line. */
   void accept(MooncakeLineParser parser) {
+    accept(parser.outcome(), parser.row(), parser.badMessage());
+  }
+
+  /** Records the next line: its outcome, its fields (a row) or why it is not JSON (bad). */
+  void accept(int outcome, RowFields row, String badMessage) {
     long line = ++lines;
-    switch (parser.outcome()) {
+    switch (outcome) {
       case MooncakeLineParser.BLANK -> blankLines++;
-      case MooncakeLineParser.ROW -> acceptRow(parser.row(), line);
+      case MooncakeLineParser.ROW -> acceptRow(row, line);
       default -> {
         rows++;
-        problems.add(line, null, parser.badMessage());
+        problems.add(line, null, badMessage);
       }
     }
   }

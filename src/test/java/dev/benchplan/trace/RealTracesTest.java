@@ -46,6 +46,25 @@ class RealTracesTest {
     assertThat(report.timestampMs().span()).isEqualTo(oracle.maxTimestamp() - oracle.minTimestamp());
   }
 
+  @ParameterizedTest(name = "{0}, chunks of {1} bytes")
+  @CsvSource({
+    "mooncake/conversation_trace.jsonl, 4096",
+    "mooncake/conversation_trace.jsonl, 65536",
+    "mooncake/conversation_trace.jsonl, 1000003",
+    "mooncake/synthetic_trace.jsonl, 77777",
+    "aiperf/production_trace.jsonl, 97",
+  })
+  @DisplayName("the reader thread's lane (every second chunk parsed there, replayed in order) gives"
+      + " exactly the one-chunk report")
+  void parallelLaneAgrees(String file, int chunk) throws Exception {
+    Path trace = SharedData.require(file);
+    TraceScanOptions options =
+        TraceScanOptions.defaults().withMaxContext(40960L).withWindow(100_000L, 900_000L);
+    TraceReport one = TraceScanner.scan(trace, options, ScanProgress.NONE, Integer.MAX_VALUE - 64);
+    TraceReport chunked = TraceScanner.scan(trace, options, ScanProgress.NONE, chunk);
+    assertThat(chunked).isEqualTo(one);
+  }
+
   @Test
   @DisplayName("issue 20: the conversation trace's window 0:1500000 replays 4,673 rows, 265 of them"
       + " over a 40,960-token context (574 in the whole trace)")
