@@ -12,7 +12,7 @@ import java.util.concurrent.BlockingQueue;
  * Reads a file in large chunks on a background thread that also feeds every chunk to SHA-256, so
  * hashing overlaps the caller's parsing. A small fixed pool of buffers bounds memory: the reader
  * refills a buffer only after the caller {@link #release released} it. Hashing alone leaves that
- * thread idle most of the time, so a {@link Lane} may give it work on every second chunk (hashed
+ * thread idle most of the time, so a {@link Lane} may give it work on most chunks (hashed
  * first, then worked on, then handed over), which puts both cores to use.
  */
 final class HashingChunkReader implements AutoCloseable {
@@ -63,12 +63,19 @@ final class HashingChunkReader implements AutoCloseable {
   private int chunks;
 
   private final Lane lane;
+  /**
+   * The lane works on every chunk but those whose index is a multiple of this: the scanning
+   * thread parses one chunk in 4 and replays the rest into its statistics (which need file
+   * order), the reader thread hashes all and parses 3 in 4. Profiled on a 450 MB trace, 4 gives
+   * both threads about the same work (2: 40 vs 74 samples; 3: 40 vs 55; all: 55 vs 39).
+   */
+  static final int LANE_EVERY = 4;
 
   HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding) {
     this(channel, chunkSize, maxChunks, padding, null);
   }
 
-  /** A reader that also runs {@code lane} (when not null) on every second chunk. */
+  /** A reader that also runs {@code lane} (when not null) on the chunks {@link #LANE_EVERY} says. */
   HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding, Lane lane) {
     this.lane = lane;
     this.channel = channel;
@@ -108,7 +115,7 @@ final class HashingChunkReader implements AutoCloseable {
           c.parsedFrom = -1;
           byte previous = lastByte;
           lastByte = c.data[n - 1];
-          if (lane != null && (index & 1) == 1) {
+          if (lane != null && index % LANE_EVERY != 0) {
             digest.update(c.data, 0, n);
             lane.work(c, previous);
             full.put(c);

@@ -13,9 +13,13 @@ import java.util.Objects;
 /**
  * Validates, hashes and characterises a Mooncake-format JSONL trace in one streaming pass.
  *
- * <p>A background thread reads the file in large chunks and hashes them while the calling thread
- * splits the same chunks into lines and parses them with a byte-level JSON parser (no object tree
- * per row). Memory is bounded by the chunk pool, the length histograms and the block-id set.
+ * <p>A background thread reads the file in large chunks and hashes them; it also parses 3 chunks
+ * in 4 into {@link RowBatch}es (the lines it can: a line across a chunk border is left to the
+ * calling thread). The calling thread parses the other chunks and the border lines itself and
+ * feeds every line to the statistics in file order (line numbers, prefix reuse and timestamp
+ * order depend on it), so both cores work. Parsing is a byte-level JSON scanner (no object tree
+ * per row). Memory is bounded by the chunk pool (and its batches), the length histograms and the
+ * block-id set.
  */
 public final class TraceScanner {
   private static final int CHUNK_SIZE = 4 << 20;
