@@ -10,7 +10,12 @@
 # The generated files are deleted afterwards.
 #
 # Environment: BENCH_REPEAT (runs per tool and size, best kept; default 3), BENCH_PYTHON=0 to skip
-# the Python reader, BENCH_SIZES_MB (default "45 450"), BENCH_TMP (parent of the temp dir).
+# the Python reader, BENCH_SIZES_MB (default "45 450"), BENCH_TMP (parent of the temp dir),
+# BENCH_BASELINE_JAR (another build's benchplan.jar, e.g. the previous commit's, measured in the
+# same run as "benchplan (baseline)" so before/after figures share the machine's load; it gets its
+# own class-data archive beside it, so copy it to a writable folder first).
+# The load average is printed before and after: on a shared machine, compare ratios to openssl
+# from the same run, not wall times across runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -159,6 +164,13 @@ results="$tmp/results.tsv"
 : >"$results"
 java_bin="java"; [ -n "${JAVA_HOME:-}" ] && java_bin="$JAVA_HOME/bin/java"
 
+baseline_jar="${BENCH_BASELINE_JAR:-}"
+if [ -n "$baseline_jar" ]; then
+  [ -f "$baseline_jar" ] || { log "BENCH_BASELINE_JAR: no such file: $baseline_jar"; exit 2; }
+  baseline_jar="$(cd "$(dirname "$baseline_jar")" && pwd)/$(basename "$baseline_jar")"
+fi
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+
 # start-up baseline: the same command on a one-row trace, to separate fixed cost from per-MB cost
 head -n 1 "$base" >"$tmp/one-row.jsonl"
 best "benchplan (1 row)" "$tmp/report.json" bin/benchplan trace inspect "$tmp/one-row.jsonl" --format json
@@ -177,6 +189,11 @@ for mb in $sizes; do
   best "benchplan" "$tmp/report.json" bin/benchplan trace inspect "$trace" --format json
   echo -e "$mb\t$bytes\tbenchplan trace inspect\t$best_s\t$best_rss\t$best_cpu" >>"$results"
   bp_sha=$(grep -o '"sha256" : "[0-9a-f]*"' "$tmp/report.json" | grep -o '[0-9a-f]\{64\}')
+  if [ -n "$baseline_jar" ]; then
+    best "benchplan (baseline)" "$tmp/report-baseline.json" \
+      env BENCHPLAN_JAR="$baseline_jar" bin/benchplan trace inspect "$trace" --format json
+    echo -e "$mb\t$bytes\tbaseline trace inspect\t$best_s\t$best_rss\t$best_cpu" >>"$results"
+  fi
   bp_rows=$(grep -o '"rows" : [0-9]*' "$tmp/report.json" | head -1 | grep -o '[0-9]*$')
 
   best "openssl" "$tmp/openssl.txt" openssl dgst -sha256 "$trace"
@@ -194,7 +211,7 @@ for mb in $sizes; do
 done
 
 echo
-echo "trace inspect benchmark ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); best of $repeat runs; $(date -u +%Y-%m-%dT%H:%M:%SZ))"
+echo "trace inspect benchmark ($(nproc) cores, load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after; best of $repeat runs; $(date -u +%Y-%m-%dT%H:%M:%SZ))"
 awk -F'\t' '
   !header++ { printf "%-8s %-30s %9s %10s %9s %9s %9s\n", "file", "tool", "wall s", "MB/s", "ms/MB", "CPU s", "RSS MB" }
   $1 == 0 { printf "%-8s %-30s %9.3f %10s %9s %9.2f %9d\n", "1 row", $3, $4, "-", "-", $6, $5; next }
@@ -202,6 +219,7 @@ awk -F'\t' '
     printf "%-8s %-30s %9.3f %10.1f %9.2f %9.2f %9d\n", sprintf("%.0f MB", mb), $3, s, mb / s, 1000 * s / mb, $6, $5
     if ($3 ~ /^benchplan/) { bp[$1] = s; bpms[$1] = 1000 * s / mb; bprss[$1] = $5; bpmb[$1] = mb }
     if ($3 ~ /^openssl/) { ssl[$1] = s }
+    if ($3 ~ /^baseline/) { base[$1] = s }
     sizes[$1] = 1 }
   END {
     n = 0; small = ""; large = ""
@@ -209,6 +227,7 @@ awk -F'\t' '
     print ""
     ratio = bp[large] / ssl[large]
     printf "target: benchplan <= 2x openssl on %s MB: %.2fx -> %s\n", large, ratio, ratio <= 2 ? "MET" : "MISSED"
+    if (large in base) printf "        baseline jar on %s MB: %.2fx openssl (same run)\n", large, base[large] / ssl[large]
     maxrss = 0; for (k in bprss) if (bprss[k] > maxrss) maxrss = bprss[k]
     printf "target: peak RSS <= 512 MB: %d MB -> %s\n", maxrss, maxrss <= 512 ? "MET" : "MISSED"
     if (n > 1) {

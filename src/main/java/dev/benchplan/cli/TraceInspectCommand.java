@@ -1,6 +1,8 @@
 package dev.benchplan.cli;
 
+import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.plan.TraceWindow;
 import dev.benchplan.trace.ScanProgress;
 import dev.benchplan.trace.TraceReport;
 import dev.benchplan.trace.TraceReportText;
@@ -48,14 +50,31 @@ public final class TraceInspectCommand implements Callable<Integer> {
   int blockSize;
 
   @Option(
-      names = "--max-context",
+      names = {"--max-context", "--max-context-length"},
       paramLabel = "N",
       description = "Count (never drop) rows whose input_length + output_length exceed N tokens.")
   Long maxContext;
 
+  @Option(
+      names = "--window",
+      paramLabel = "START_MS:END_MS",
+      description = "Also report the rows a replay of this window sends (inclusive trace"
+          + " milliseconds, as plan --trace-window): rows, rate, input/output lengths and rows"
+          + " over --max-context, beside the whole trace's.")
+  String window;
+
   @Override
   public Integer call() {
-    TraceScanOptions options = new TraceScanOptions(blockSize, maxContext, null, null);
+    TraceWindow w = null;
+    if (window != null) {
+      try {
+        w = TraceWindow.parse(window);
+      } catch (IllegalArgumentException e) {
+        throw BenchplanException.invalid("--window: " + e.getMessage());
+      }
+    }
+    TraceScanOptions options = new TraceScanOptions(blockSize, maxContext,
+        w == null ? null : w.startMs(), w == null ? null : w.endMs());
     PrintWriter err = spec.commandLine().getErr();
     ScanProgress progress = showProgress() ? new TerminalProgress(err) : ScanProgress.NONE;
     TraceReport report = TraceScanner.scan(trace, options, progress);

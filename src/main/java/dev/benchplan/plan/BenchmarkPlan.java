@@ -217,8 +217,14 @@ public record BenchmarkPlan(
   /** Rows whose input + output exceed the served context (never dropped). */
   public record ContextStats(Long limit, long rowsOverLimit, List<Long> firstOverLimitLines) {}
 
-  /** An explicit inclusive replay window in trace milliseconds, and the rows inside it. */
-  public record TraceWindowRows(Long startMs, Long endMs, long rows) {}
+  /**
+   * An explicit inclusive replay window in trace milliseconds, and the figures of the rows inside
+   * it from the same scan (those are what the replay sends; the whole-trace figures stay beside).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record TraceWindowRows(Long startMs, Long endMs, long rows, Long firstMs, Long lastMs,
+      Long spanMs, Double requestsPerS, LengthStats inputLength, LengthStats outputLength,
+      ContextStats context) {}
 
   /** One invalid-row problem of the trace. */
   public record TraceProblem(long line, String field, String message) {}

@@ -25,6 +25,7 @@ import dev.benchplan.workload.UserWorkload;
 import dev.benchplan.workload.UserWorkloadReader;
 import dev.benchplan.workload.WorkloadSource;
 import dev.benchplan.workload.WorkloadSourceSelector;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -122,6 +123,10 @@ public final class PlanService {
         new ExperimentPlanner.Inputs(selection, w, d, o, facts, latencySlos), log);
     BenchmarkPlan.Endpoint endpoint = endpoint(o, w.slos(), log);
     BenchmarkPlan.Objectives objectives = ObjectivePlanner.plan(w.slos(), d.gpuTotal(), log);
+    BigDecimal errorRateLimit = TraceReplayChecks.errorRateLimit(w, log);
+    if (facts != null) {
+      TraceReplayChecks.check(facts, o.traceWindow(), d.maxContextLength(), errorRateLimit, log);
+    }
     List<BenchmarkPlan.SampleBasis> samples = experiment.isEmpty() ? List.of()
         : ObjectivePlanner.samples(objectives.gates(),
             experiment.get().experiment().expectedMeasuredRequests(), sampleBasis(experiment.get()),
@@ -271,13 +276,7 @@ public final class PlanService {
         + orUnknown(report.inputLength().p99()) + ", prefix-cache hit rate "
         + orUnknown(report.hashIds().infiniteCacheHitRate()) + " with " + TRACE_BLOCK_SIZE
         + "-token blocks; recorded in full from the trace report");
-    if (f.rowsOverContext() != null && f.rowsOverContext() > 0) {
-      log.warn(rule, "trace " + selection.trace() + ": " + f.rowsOverContext() + " rows exceed the"
-          + " served max_context_length " + d.maxContextLength() + " (first at lines "
-          + f.firstOverContextLines() + "); they are listed in workload.trace.context and replayed"
-          + " unchanged, never removed — expect them to fail");
-    }
-    return report;
+    return report; // rows over the context: TraceReplayChecks, on the rows replayed
   }
 
   private static String orUnknown(Object value) {

@@ -28,7 +28,9 @@ public enum RuleFile {
   /** Exclusive use of the endpoint and its GPUs while measuring. */
   BENCHMARK_ISOLATION("benchmarking/benchmark-isolation.md"),
   /** Which runs may support a claim. */
-  EVIDENCE_ELIGIBILITY("benchmarking/evidence-eligibility.md");
+  EVIDENCE_ELIGIBILITY("benchmarking/evidence-eligibility.md"),
+  /** Failures a plan can foresee, and the error-rate limit a run uses. */
+  EXPECTED_ERRORS("benchmarking/expected-errors.md");
 
   private final String path;
 

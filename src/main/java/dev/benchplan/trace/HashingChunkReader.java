@@ -11,7 +11,9 @@ import java.util.concurrent.BlockingQueue;
 /**
  * Reads a file in large chunks on a background thread that also feeds every chunk to SHA-256, so
  * hashing overlaps the caller's parsing. A small fixed pool of buffers bounds memory: the reader
- * refills a buffer only after the caller {@link #release released} it.
+ * refills a buffer only after the caller {@link #release released} it. Hashing alone leaves that
+ * thread idle most of the time, so a {@link Lane} may give it work on most chunks (hashed
+ * first, then worked on, then handed over), which puts both cores to use.
  */
 final class HashingChunkReader implements AutoCloseable {
   /**
@@ -22,6 +24,11 @@ final class HashingChunkReader implements AutoCloseable {
     final byte[] data;
     final int capacity;
     int length;
+    /** The lines the lane parsed, or null; reused with the chunk. */
+    RowBatch batch;
+    /** The bytes [parsedFrom, parsedTo) the lane parsed into {@link #batch}; -1 when it did not. */
+    int parsedFrom = -1;
+    int parsedTo;
 
     Chunk(int capacity, int padding) {
       this.capacity = capacity;
@@ -30,6 +37,16 @@ final class HashingChunkReader implements AutoCloseable {
   }
 
   private static final Chunk END = new Chunk(0, 0);
+
+  /** Work the reader thread does on a chunk after hashing it, before handing it over. */
+  interface Lane {
+    /**
+     * Works on a chunk (never the first).
+     *
+     * @param previousLastByte the last byte of the chunk before it
+     */
+    void work(Chunk c, byte previousLastByte);
+  }
 
   private final FileChannel channel;
   private final BlockingQueue<Chunk> free;
@@ -45,7 +62,22 @@ final class HashingChunkReader implements AutoCloseable {
   /** Chunks made so far; only the reader thread makes them, lazily (small files need one). */
   private int chunks;
 
+  private final Lane lane;
+  /**
+   * The lane works on every chunk but those whose index is a multiple of this: the scanning
+   * thread parses one chunk in 4 and replays the rest into its statistics (which need file
+   * order), the reader thread hashes all and parses 3 in 4. Profiled on a 450 MB trace, 4 gives
+   * both threads about the same work (2: 40 vs 74 samples; 3: 40 vs 55; all: 55 vs 39).
+   */
+  static final int LANE_EVERY = 4;
+
   HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding) {
+    this(channel, chunkSize, maxChunks, padding, null);
+  }
+
+  /** A reader that also runs {@code lane} (when not null) on the chunks {@link #LANE_EVERY} says. */
+  HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding, Lane lane) {
+    this.lane = lane;
     this.channel = channel;
     this.chunkSize = chunkSize;
     this.maxChunks = maxChunks;
@@ -65,6 +97,8 @@ final class HashingChunkReader implements AutoCloseable {
   private void readAndHash() {
     MessageDigest digest = Sha256.newDigest();
     long total = 0;
+    long index = 0;
+    byte lastByte = 0;
     try {
       while (true) {
         Chunk c = free.poll();
@@ -78,10 +112,20 @@ final class HashingChunkReader implements AutoCloseable {
         }
         int n = fill(c);
         if (n > 0) {
-          full.put(c);
-          // the caller only reads the chunk, and it comes back to `free` no earlier than
-          // this update finishes (this thread takes it), so sharing it is safe
-          digest.update(c.data, 0, n);
+          c.parsedFrom = -1;
+          byte previous = lastByte;
+          lastByte = c.data[n - 1];
+          if (lane != null && index % LANE_EVERY != 0) {
+            digest.update(c.data, 0, n);
+            lane.work(c, previous);
+            full.put(c);
+          } else {
+            full.put(c);
+            // the caller only reads the chunk, and it comes back to `free` no earlier than
+            // this update finishes (this thread takes it), so sharing it is safe
+            digest.update(c.data, 0, n);
+          }
+          index++;
           total += n;
         }
         if (n < c.capacity) {

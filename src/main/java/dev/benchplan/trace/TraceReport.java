@@ -239,18 +239,55 @@ public record TraceReport(
   }
 
   /**
-   * Rows whose timestamp lies in an explicit replay window (inclusive bounds; null = open).
+   * The rows a replay of an explicit window sends: those whose timestamp lies in the window
+   * (inclusive bounds; null = open), with the same figures the report gives for the whole trace.
    *
    * @param startMs window start, or null
    * @param endMs window end, or null
    * @param rows rows with a valid timestamp inside the window
+   * @param firstMs the smallest timestamp in the window, or null when no row is in it
+   * @param lastMs the largest timestamp in the window, or null when no row is in it
+   * @param inputLength input_length distribution of the window's rows
+   * @param outputLength output_length distribution of the window's rows
+   * @param context the window's rows over the context limit
    */
-  public record WindowSummary(Long startMs, Long endMs, long rows) {
+  public record WindowSummary(Long startMs, Long endMs, long rows, Long firstMs, Long lastMs,
+      LengthSummary inputLength, LengthSummary outputLength, ContextSummary context) {
+    public WindowSummary {
+      Objects.requireNonNull(inputLength, "inputLength");
+      Objects.requireNonNull(outputLength, "outputLength");
+      Objects.requireNonNull(context, "context");
+      if ((firstMs == null) != (rows == 0) || context.rowsOverLimit() > rows) {
+        throw new IllegalArgumentException("window figures disagree with its " + rows + " rows");
+      }
+    }
+
+    /** Milliseconds from the window's first to its last row (0 for one row), or null. */
+    public Long spanMs() {
+      return firstMs == null ? null : lastMs - firstMs;
+    }
+
+    /**
+     * The mean arrival rate the replay sends, rows per second over the window's span; null when
+     * the span is 0.
+     */
+    public Double requestsPerSecond() {
+      Long span = spanMs();
+      return span == null || span == 0 ? null : rows * 1000.0 / span;
+    }
+
     Map<String, Object> toMap() {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("start_ms", startMs);
       o.put("end_ms", endMs);
       o.put("rows", rows);
+      o.put("first_ms", firstMs);
+      o.put("last_ms", lastMs);
+      o.put("span_ms", spanMs());
+      o.put("requests_per_s", requestsPerSecond());
+      o.put("input_length", inputLength.toMap());
+      o.put("output_length", outputLength.toMap());
+      o.put("context", context.toMap());
       return o;
     }
   }

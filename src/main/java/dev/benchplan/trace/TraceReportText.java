@@ -12,6 +12,9 @@ public final class TraceReportText {
     line(out, "trace", r.path());
     line(out, "sha256", r.sha256());
     line(out, "size", n(r.bytes()) + " bytes (" + humanBytes(r.bytes()) + ")");
+    if (r.window() != null) {
+      out.append("whole trace:\n");
+    }
     line(out, "rows", n(r.rows()) + " (" + n(r.blankLines()) + " blank lines)");
     line(out, "span", span(r.timestampMs()));
     line(out, "input", lengths(r.inputLength()));
@@ -20,10 +23,16 @@ public final class TraceReportText {
     line(out, "context", context(r.context()));
     if (r.window() != null) {
       TraceReport.WindowSummary w = r.window();
-      line(out, "window", String.format(Locale.ROOT, "%s .. %s ms: %s rows",
+      out.append(String.format(Locale.ROOT, "window %s .. %s ms (the rows a replay sends):%n",
           w.startMs() == null ? "start" : n(w.startMs()),
-          w.endMs() == null ? "end" : n(w.endMs()),
-          n(w.rows())));
+          w.endMs() == null ? "end" : n(w.endMs())));
+      line(out, "rows", n(w.rows()) + " of " + n(r.rows()) + (w.rows() == 0 ? "" : ", "
+          + n(w.firstMs()) + " .. " + n(w.lastMs()) + " ms, " + (w.requestsPerSecond() == null
+              ? "all at one instant" : String.format(Locale.ROOT, "%.2f requests/s",
+                  w.requestsPerSecond()))));
+      line(out, "input", lengths(w.inputLength()));
+      line(out, "output", lengths(w.outputLength()));
+      line(out, "context", context(w.context()));
     }
     if (r.valid()) {
       line(out, "problems", "none: the trace is valid");

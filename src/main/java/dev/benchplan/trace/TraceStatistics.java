@@ -29,7 +29,8 @@ final class TraceStatistics {
   private long timestampMax = Long.MIN_VALUE;
   private long previousTimestamp;
   private long nonMonotonicRows;
-  private long windowRows;
+  /** The replay window's own figures (null without a window): the rows the replay sends. */
+  private final WindowTally window;
 
   /** Rows with / without a timestamp key, and the first lines of each (for the mixed-rows rule). */
   private long rowsWithTimestampKey;
@@ -52,6 +53,7 @@ final class TraceStatistics {
     this.contextLimit = options.maxContext() == null ? Long.MAX_VALUE : options.maxContext();
     this.windowStart = options.windowStartMs() == null ? Long.MIN_VALUE : options.windowStartMs();
     this.windowEnd = options.windowEndMs() == null ? Long.MAX_VALUE : options.windowEndMs();
+    this.window = options.hasWindow() ? new WindowTally() : null;
   }
 
   long rows() {
@@ -63,14 +65,19 @@ final class TraceStatistics {
   }
 
   /** Records the outcome of the parser's last line. */
-  void accept(JsonlLineParser parser) {
+  void accept(MooncakeLineParser parser) {
+    accept(parser.outcome(), parser.row(), parser.badMessage());
+  }
+
+  /** Records the next line: its outcome, its fields (a row) or why it is not JSON (bad). */
+  void accept(int outcome, RowFields row, String badMessage) {
     long line = ++lines;
-    switch (parser.outcome()) {
-      case JsonlLineParser.BLANK -> blankLines++;
-      case JsonlLineParser.ROW -> acceptRow(parser.row(), line);
+    switch (outcome) {
+      case MooncakeLineParser.BLANK -> blankLines++;
+      case MooncakeLineParser.ROW -> acceptRow(row, line);
       default -> {
         rows++;
-        problems.add(line, null, parser.badMessage());
+        problems.add(line, null, badMessage);
       }
     }
   }
@@ -99,14 +106,20 @@ final class TraceStatistics {
     if (r.hasHashIds) {
       acceptHashIds(r, line);
     }
+    boolean over = false;
     if (r.inputValid && (r.outputValid || !r.hasOutput)) {
       long total = r.input + (r.outputValid ? r.output : 0);
       if (total > contextLimit) {
+        over = true;
         rowsOverContext++;
         if (firstOverContextLines.size() < TraceReport.ContextSummary.MAX_LISTED_LINES) {
           firstOverContextLines.add(line);
         }
       }
+    }
+    if (window != null && r.timestampValid && r.timestamp >= windowStart
+        && r.timestamp <= windowEnd) {
+      window.accept(r, line, over);
     }
   }
 
@@ -136,9 +149,6 @@ final class TraceStatistics {
     }
     if (t > timestampMax) {
       timestampMax = t;
-    }
-    if (t >= windowStart && t <= windowEnd) {
-      windowRows++;
     }
   }
 
@@ -271,10 +281,7 @@ final class TraceStatistics {
         new TraceReport.ContextSummary(
             options.maxContext(), rowsOverContext, firstOverContextLines);
     TraceReport.WindowSummary window =
-        options.hasWindow()
-            ? new TraceReport.WindowSummary(
-                options.windowStartMs(), options.windowEndMs(), windowRows)
-            : null;
+        this.window == null ? null : this.window.toSummary(options);
     return new TraceReport(
         path,
         sha256,
@@ -319,5 +326,41 @@ final class TraceStatistics {
     listed.clear();
     listed.addAll(merged);
     return count;
+  }
+
+  /** What the rows inside the replay window add up to: the same figures as the whole trace's. */
+  private static final class WindowTally {
+    private long rows;
+    private long first = Long.MAX_VALUE;
+    private long last = Long.MIN_VALUE;
+    private final LengthHistogram input = new LengthHistogram();
+    private final LengthHistogram output = new LengthHistogram();
+    private long overContext;
+    private final List<Long> firstOverContextLines = new ArrayList<>();
+
+    void accept(RowFields r, long line, boolean overContext) {
+      rows++;
+      first = Math.min(first, r.timestamp);
+      last = Math.max(last, r.timestamp);
+      if (r.inputValid) {
+        input.add(r.input);
+      }
+      if (r.outputValid) {
+        output.add(r.output);
+      }
+      if (overContext) {
+        this.overContext++;
+        if (firstOverContextLines.size() < TraceReport.ContextSummary.MAX_LISTED_LINES) {
+          firstOverContextLines.add(line);
+        }
+      }
+    }
+
+    TraceReport.WindowSummary toSummary(TraceScanOptions options) {
+      return new TraceReport.WindowSummary(options.windowStartMs(), options.windowEndMs(), rows,
+          rows == 0 ? null : first, rows == 0 ? null : last, input.toSummary(),
+          output.toSummary(), new TraceReport.ContextSummary(
+              options.maxContext(), overContext, firstOverContextLines));
+    }
   }
 }

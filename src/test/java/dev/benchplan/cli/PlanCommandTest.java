@@ -117,8 +117,10 @@ class PlanCommandTest {
     var tooLong = CommandHarness.run(args("workload-trace.yaml", "--aiperf-version", "0.13.0",
         "--trace", conversation.toString())).expectExit(2);
     assertThat(tooLong.err()).contains("blocker TRACE_EXCEEDS_LIMIT");
+    // the window's 265 of 4,673 rows over the served context (5.67%) exceed the run's 1% limit
     var windowed = CommandHarness.run(args("workload-trace.yaml", "--aiperf-version", "0.13.0",
-        "--trace", conversation.toString(), "--trace-window", "0:1500000")).expectOk();
-    assertThat(windowed.out()).contains("workload source: user_trace");
+        "--trace", conversation.toString(), "--trace-window", "0:1500000")).expectExit(2);
+    assertThat(windowed.err()).contains("blocker TRACE_ERROR_RATE_EXCEEDS_LIMIT")
+        .contains("265 of 4673 rows in the window 0:1500000 (5.67%)");
   }
 }

@@ -46,6 +46,62 @@ class RealTracesTest {
     assertThat(report.timestampMs().span()).isEqualTo(oracle.maxTimestamp() - oracle.minTimestamp());
   }
 
+  @ParameterizedTest(name = "{0}, chunks of {1} bytes")
+  @CsvSource({
+    "mooncake/conversation_trace.jsonl, 4096",
+    "mooncake/conversation_trace.jsonl, 65536",
+    "mooncake/conversation_trace.jsonl, 1000003",
+    "mooncake/synthetic_trace.jsonl, 77777",
+    "aiperf/production_trace.jsonl, 97",
+  })
+  @DisplayName("the reader thread's lane (3 chunks in 4 parsed there, replayed in order) gives"
+      + " exactly the one-chunk report")
+  void parallelLaneAgrees(String file, int chunk) throws Exception {
+    Path trace = SharedData.require(file);
+    TraceScanOptions options =
+        TraceScanOptions.defaults().withMaxContext(40960L).withWindow(100_000L, 900_000L);
+    TraceReport one = TraceScanner.scan(trace, options, ScanProgress.NONE, Integer.MAX_VALUE - 64);
+    TraceReport chunked = TraceScanner.scan(trace, options, ScanProgress.NONE, chunk);
+    assertThat(chunked).isEqualTo(one);
+  }
+
+  @Test
+  @DisplayName("issue 20: the conversation trace's window 0:1500000 replays 4,673 rows, 265 of them"
+      + " over a 40,960-token context (574 in the whole trace)")
+  void conversationWindow() throws Exception {
+    Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
+
+    TraceReport r = TraceScanner.scan(trace,
+        TraceScanOptions.defaults().withMaxContext(40960L).withWindow(0L, 1_500_000L));
+
+    assertThat(r.rows()).isEqualTo(12031);
+    assertThat(r.context().rowsOverLimit()).isEqualTo(574);
+    TraceReport.WindowSummary w = r.window();
+    assertThat(w.rows()).isEqualTo(4673);
+    assertThat(w.context().rowsOverLimit()).isEqualTo(265);
+    assertThat(w.inputLength().count()).isEqualTo(4673);
+    assertThat(w.outputLength().count()).isEqualTo(4673);
+    // the window's figures against an independent reading of the same rows
+    java.util.List<Long> inputs = new java.util.ArrayList<>();
+    long over = 0;
+    long last = Long.MIN_VALUE;
+    for (String line : java.nio.file.Files.readAllLines(trace)) {
+      tools.jackson.databind.JsonNode row = dev.benchplan.json.Json.JSON.readTree(line);
+      long t = row.get("timestamp").asLong();
+      if (t <= 1_500_000L) {
+        long in = row.get("input_length").asLong();
+        inputs.add(in);
+        over += in + row.get("output_length").asLong() > 40960 ? 1 : 0;
+        last = Math.max(last, t);
+      }
+    }
+    java.util.Collections.sort(inputs);
+    assertLengths(w.inputLength(), inputs);
+    assertThat(over).isEqualTo(265);
+    assertThat(w.lastMs()).isEqualTo(last);
+    assertThat(w.requestsPerSecond()).isCloseTo(4673 * 1000.0 / (last - w.firstMs()), within(1e-9));
+  }
+
   private static void assertLengths(TraceReport.LengthSummary s, java.util.List<Long> sorted) {
     assertThat(s.count()).isEqualTo(sorted.size());
     assertThat(s.min()).isEqualTo(sorted.get(0));

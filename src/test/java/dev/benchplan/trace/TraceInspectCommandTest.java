@@ -57,6 +57,42 @@ class TraceInspectCommandTest {
   }
 
   @Test
+  @DisplayName("--window: the window's rows, rate, lengths and rows over --max-context-length"
+      + " beside the whole trace's, in JSON and text")
+  void window() {
+    Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
+    var r = CommandHarness.run("trace", "inspect", trace.toString(), "--format", "json",
+        "--max-context-length", "40960", "--window", "0:1500000").expectOk();
+    JsonNode json = Json.JSON.readTree(r.out());
+    assertThat(json.at("/context/rows_over_limit").asLong()).isEqualTo(574);
+    assertThat(json.at("/window/start_ms").asLong()).isZero();
+    assertThat(json.at("/window/end_ms").asLong()).isEqualTo(1_500_000);
+    assertThat(json.at("/window/rows").asLong()).isEqualTo(4673);
+    assertThat(json.at("/window/context/rows_over_limit").asLong()).isEqualTo(265);
+    assertThat(json.at("/window/context/limit").asLong()).isEqualTo(40960);
+    assertThat(json.at("/window/requests_per_s").asDouble()).isBetween(3.0, 3.2);
+    assertThat(keys(json.get("window"))).containsExactly("start_ms", "end_ms", "rows", "first_ms",
+        "last_ms", "span_ms", "requests_per_s", "input_length", "output_length", "context");
+
+    var text = CommandHarness.run("trace", "inspect", trace.toString(),
+        "--max-context-length", "40960", "--window", "0:1500000").expectOk();
+    assertThat(text.out()).contains("whole trace:\n")
+        .contains("context   574 rows over 40,960 tokens")
+        .contains("window 0 .. 1,500,000 ms (the rows a replay sends):\nrows      4,673 of 12,031")
+        .contains("context   265 rows over 40,960 tokens");
+  }
+
+  @Test
+  @DisplayName("--window that is not START_MS:END_MS: exit 2 naming the option")
+  void badWindow() {
+    var r = CommandHarness.run("trace", "inspect", "whatever.jsonl", "--window", "5:1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--window: trace window must satisfy 0 <= START_MS <= END_MS,"
+        + " got 5:1");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
   @DisplayName("problems: exit 2 and the report still printed (json and text)")
   void invalidTraceExit2() {
     Path trace = SharedData.require("aiperf/production_trace.jsonl");

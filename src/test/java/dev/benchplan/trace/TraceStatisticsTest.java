@@ -110,13 +110,35 @@ class TraceStatisticsTest {
   }
 
   @Test
-  @DisplayName("window: rows whose timestamp lies in [start, end], inclusive; open bounds")
+  @DisplayName("window: rows whose timestamp lies in [start, end], inclusive; open bounds; the"
+      + " window's lengths, rate and rows over the context are its own rows', beside the whole"
+      + " trace's")
   void window() {
-    Path trace = lines(dir, row(0, 5, 5), row(100, 5, 5), row(200, 5, 5), row(300, 5, 5),
-        row(150, 5, 5));
-    TraceReport r = TraceScanner.scan(trace, TraceScanOptions.defaults().withWindow(100L, 200L));
-    assertThat(r.window()).isEqualTo(new TraceReport.WindowSummary(100L, 200L, 3));
+    Path trace = lines(dir, row(0, 5, 5), row(100, 50, 5), row(200, 7, 5), row(300, 90, 5),
+        row(150, 60, 6));
+    TraceReport r = TraceScanner.scan(trace,
+        TraceScanOptions.defaults().withWindow(100L, 200L).withMaxContext(20L));
+    TraceReport.WindowSummary w = r.window();
+    assertThat(w.rows()).isEqualTo(3);
+    assertThat(w.firstMs()).isEqualTo(100L);
+    assertThat(w.lastMs()).isEqualTo(200L);
+    assertThat(w.spanMs()).isEqualTo(100L);
+    assertThat(w.requestsPerSecond()).isEqualTo(30.0);
+    assertThat(w.inputLength().count()).isEqualTo(3);
+    assertThat(w.inputLength().max()).isEqualTo(60L);
+    assertThat(w.inputLength().min()).isEqualTo(7L);
+    assertThat(w.outputLength().max()).isEqualTo(6L);
+    assertThat(w.context().rowsOverLimit()).isEqualTo(2);
+    assertThat(w.context().firstOverLimitLines()).containsExactly(2L, 5L);
+    assertThat(r.context().rowsOverLimit()).isEqualTo(3); // the whole trace: lines 2, 4 and 5
     assertThat(r.toJson().get("window").get("rows").asLong()).isEqualTo(3);
+    assertThat(r.toJson().at("/window/context/rows_over_limit").asLong()).isEqualTo(2);
+    assertThat(r.toJson().at("/context/rows_over_limit").asLong()).isEqualTo(3);
+    TraceReport.WindowSummary empty = TraceScanner.scan(trace,
+        TraceScanOptions.defaults().withWindow(400L, 500L)).window();
+    assertThat(empty.rows()).isZero();
+    assertThat(empty.firstMs()).isNull();
+    assertThat(empty.requestsPerSecond()).isNull();
     assertThat(TraceScanner.scan(trace, TraceScanOptions.defaults().withWindow(200L, null))
         .window().rows()).isEqualTo(2);
     assertThat(scan(trace).window()).isNull();
