@@ -1,5 +1,6 @@
 package dev.benchplan.cli;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.trace.ScanProgress;
 import dev.benchplan.trace.TraceReport;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import tools.jackson.databind.node.ObjectNode;
 
 /** {@code benchplan trace inspect}: validate, hash and characterise a Mooncake trace. */
 @Command(
@@ -43,6 +45,7 @@ public final class TraceInspectCommand implements Callable<Integer> {
   @Option(
       names = "--block-size",
       defaultValue = "512",
+      converter = NumericOptions.Tokens.class,
       paramLabel = "N",
       description = "Tokens per hash block (default: ${DEFAULT-VALUE}).")
   int blockSize;
@@ -50,6 +53,7 @@ public final class TraceInspectCommand implements Callable<Integer> {
   @Option(
       names = "--max-context",
       paramLabel = "N",
+      converter = NumericOptions.ContextTokens.class,
       description = "Count (never drop) rows whose input_length + output_length exceed N tokens.")
   Long maxContext;
 
@@ -62,14 +66,21 @@ public final class TraceInspectCommand implements Callable<Integer> {
     if (progress instanceof TerminalProgress t) {
       t.finish();
     }
-    PrintWriter out = spec.commandLine().getOut();
-    if (format.json()) {
-      out.println(report.toJsonText());
-    } else {
+    return Printer.print(spec.commandLine(), format, new Output(report),
+        report.valid() ? ExitCode.OK : ExitCode.INVALID);
+  }
+
+  /** The trace report: in JSON, {@link TraceReport#toJson()}. */
+  record Output(TraceReport report) implements CommandOutput {
+    @JsonValue
+    ObjectNode json() {
+      return report.toJson();
+    }
+
+    @Override
+    public void printText(PrintWriter out) {
       out.print(TraceReportText.render(report));
     }
-    out.flush();
-    return report.valid() ? ExitCode.OK : ExitCode.INVALID;
   }
 
   private boolean showProgress() {

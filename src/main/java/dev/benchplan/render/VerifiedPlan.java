@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -47,7 +47,7 @@ public record VerifiedPlan(Path path, String sha256, RenderPlan plan) {
     try {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
-      throw BenchplanException.invalid(path + ": cannot read plan: " + e.getMessage(), e);
+      throw InputErrors.unreadable("plan", path, e);
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
@@ -59,10 +59,7 @@ public record VerifiedPlan(Path path, String sha256, RenderPlan plan) {
     try {
       node = Json.JSON.readTree(bytes);
     } catch (JacksonException e) {
-      TokenStreamLocation loc = e.getLocation();
-      String where = loc == null ? "" : " line " + loc.getLineNr() + " column " + loc.getColumnNr();
-      throw BenchplanException.invalid(
-          path + ":" + where + ": not valid JSON: " + e.getOriginalMessage(), e);
+      throw InputErrors.unparsable("plan", path, e);
     }
     SchemaValidator.bundled(SCHEMA).requireValid(node, path.toString());
     return new VerifiedPlan(path, actual, RenderPlan.fromJson(node, path.toString()));

@@ -1,6 +1,7 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public record PlanReference(Path path, String sha256, ObjectNode plan) {
       throw BenchplanException.invalid(perf.file() + ": the plan it was rendered from is missing: " + path
           + " (Job annotation " + PerfYaml.PLAN_PATH + ")", e);
     } catch (IOException e) {
-      throw BenchplanException.invalid(path + ": cannot read the plan: " + e.getMessage(), e);
+      throw InputErrors.unreadable("plan", path, e);
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
@@ -51,7 +52,7 @@ public record PlanReference(Path path, String sha256, ObjectNode plan) {
     try {
       plan = Json.JSON.readTree(bytes);
     } catch (JacksonException e) {
-      throw BenchplanException.invalid(path + ": not valid JSON: " + e.getOriginalMessage(), e);
+      throw InputErrors.unparsable("plan", path, e);
     }
     if (!(plan instanceof ObjectNode obj)) {
       throw BenchplanException.invalid(path + ": /: expected a plan object");
