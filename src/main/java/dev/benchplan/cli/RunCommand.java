@@ -5,7 +5,8 @@ import dev.benchplan.gate.Verdict;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.kube.run.RunOutcome;
-import dev.benchplan.kube.run.RunProgress;
+import dev.benchplan.progress.ProgressRenderer;
+import dev.benchplan.progress.RunProgress;
 import dev.benchplan.kube.run.RunRequest;
 import dev.benchplan.kube.run.RunServices;
 import java.io.PrintWriter;
@@ -72,13 +73,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter err = spec.commandLine().getErr();
-    RunProgress progress = (phase, elapsed, detail) -> {
-      long s = elapsed.getSeconds();
-      err.printf(Locale.ROOT, "benchplan run [%d:%02d] %s%s%n", s / 60, s % 60, phase,
-          detail == null || detail.isBlank() ? "" : ": " + detail.replace('\n', ' '));
-      err.flush();
-    };
+    RunProgress progress = ProgressRenderer.forStderr("run", spec.commandLine().getErr());
     RunOutcome outcome = RunServices.kubernetes().run(
         new RunRequest(deployRoot, context, namespace, constraints, timeout, scheduleTimeout, keep, replace), progress);
     return Printer.print(spec.commandLine(), format, Output.of(outcome), outcome.exitCode());

@@ -2,6 +2,7 @@ package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.progress.ProgressRenderer;
 import dev.benchplan.trace.ScanProgress;
 import dev.benchplan.trace.TraceReport;
 import dev.benchplan.trace.TraceReportText;
@@ -60,11 +61,20 @@ public final class TraceInspectCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     TraceScanOptions options = new TraceScanOptions(blockSize, maxContext, null, null);
-    PrintWriter err = spec.commandLine().getErr();
-    ScanProgress progress = showProgress() ? new TerminalProgress(err) : ScanProgress.NONE;
-    TraceReport report = TraceScanner.scan(trace, options, progress);
-    if (progress instanceof TerminalProgress t) {
-      t.finish();
+    ProgressRenderer renderer = ProgressRenderer.forStderr("trace inspect", spec.commandLine().getErr());
+    ScanProgress progress = renderer.rich() && large()
+        ? new ScanProgress() {
+            @Override
+            public void update(long bytesDone, long totalBytes, long rows) {
+              renderer.count("scan", bytesDone, totalBytes, rows);
+            }
+          }
+        : ScanProgress.NONE;
+    TraceReport report;
+    try {
+      report = TraceScanner.scan(trace, options, progress);
+    } finally {
+      renderer.finishCount();
     }
     return Printer.print(spec.commandLine(), format, new Output(report),
         report.valid() ? ExitCode.OK : ExitCode.INVALID);
@@ -83,45 +93,11 @@ public final class TraceInspectCommand implements Callable<Integer> {
     }
   }
 
-  private boolean showProgress() {
+  private boolean large() {
     try {
-      return System.console() != null && Files.size(trace) >= PROGRESS_MIN_BYTES;
+      return Files.size(trace) >= PROGRESS_MIN_BYTES;
     } catch (java.io.IOException e) {
       return false; // the scan reports an unreadable file with its own message
-    }
-  }
-
-  /** Rows/s and percent of bytes on one rewritten stderr line, at most a few times a second. */
-  private static final class TerminalProgress implements ScanProgress {
-    private final PrintWriter err;
-    private final long started = System.nanoTime();
-    private long lastShown;
-    private boolean shown;
-
-    TerminalProgress(PrintWriter err) {
-      this.err = err;
-    }
-
-    @Override
-    public void update(long bytesDone, long totalBytes, long rows) {
-      long now = System.nanoTime();
-      if (now - lastShown < 250_000_000L) {
-        return;
-      }
-      lastShown = now;
-      shown = true;
-      double seconds = Math.max(1e-9, (now - started) / 1e9);
-      err.printf(Locale.ROOT, "\rtrace inspect: %3.0f%% of %,d bytes, %,d rows (%,.0f rows/s)",
-          totalBytes == 0 ? 100.0 : 100.0 * bytesDone / totalBytes, totalBytes, rows,
-          rows / seconds);
-      err.flush();
-    }
-
-    void finish() {
-      if (shown) {
-        err.print("\r\033[K");
-        err.flush();
-      }
     }
   }
 }

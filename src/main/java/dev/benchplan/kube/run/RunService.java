@@ -1,5 +1,7 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.progress.RunProgress;
+
 /** Runs a rendered benchmark (perf.yaml) end to end. */
 public interface RunService {
   /**

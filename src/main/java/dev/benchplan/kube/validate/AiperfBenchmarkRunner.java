@@ -33,7 +33,7 @@ import dev.benchplan.validate.ConstraintResult;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.FrontendTarget;
 import dev.benchplan.validate.PerformanceConstraint;
-import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateStep;
 import dev.benchplan.validate.ValidateStepException;
 import dev.benchplan.workload.DeploymentRecord;

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.progress.ProgressSink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.validate.BenchmarkOutcome;
@@ -60,7 +61,7 @@ final class ValidateItSupport {
 
     @Override
     public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
-        dev.benchplan.validate.ProgressSink progress) {
+        ProgressSink progress) {
       List<ConstraintResult> results = req.constraints().constraints().stream()
           .map(c -> ConstraintResult.judge(c, c.operator().equals(">=") ? 6000.0 : 100.0)).toList();
       return new BenchmarkOutcome("pass", "recorded", null, results, 6000.0, 100.0, null);
