@@ -76,7 +76,10 @@ public final class Cli {
     String message = ex.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
     err.println("benchplan: " + message);
     CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
-    err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+    // a bad value is said in its one line; a wrong or missing argument also points at the usage
+    if (ex.getArgSpec() == null || ex instanceof CommandLine.MissingParameterException) {
+      err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+    }
     err.flush();
     if (wantsJson(List.of(args))) {
       ArgSpec arg = ex.getArgSpec();

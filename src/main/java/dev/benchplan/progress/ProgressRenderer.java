@@ -11,7 +11,7 @@ import java.util.Objects;
  * The one progress renderer: every command's progress on stderr in one line format,
  * {@code <command> [<phase>] <elapsed>[ / <bound>]: <detail>}, e.g.
  * {@code validate [readiness] 35.2s / 10m0s: state pending, worker 2/4 ready} or
- * {@code run [Running] 1m5s: 40% requests}. A line is printed when a phase starts, on every change
+ * {@code run [Running] 1m5s: on node-1: Profiling: 40%}. A line is printed when a phase starts, on every change
  * of what it waits for (and at most every {@link #HEARTBEAT} otherwise), and when it ends. Counters
  * (bytes and rows of a scan) are rich output: one line rewritten in place, only when stderr is a
  * terminal, and erased when done.
@@ -96,8 +96,12 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
   /** A run's report: the phase and the time since the run started, measured by the run's clock. */
   @Override
   public synchronized void report(String runPhase, Duration sinceStart, String detail) {
-    phase = runPhase;
-    print(format(sinceStart), detail == null || detail.isBlank() ? runPhase : detail.replace('\n', ' '));
+    // "Running on node-1" is phase "Running" with detail "on node-1"
+    int space = runPhase.indexOf(' ');
+    phase = space < 0 ? runPhase : runPhase.substring(0, space);
+    String text = (space < 0 ? "" : runPhase.substring(space + 1))
+        + (detail == null || detail.isBlank() ? "" : (space < 0 ? "" : ": ") + detail.replace('\n', ' '));
+    print(format(sinceStart), text);
   }
 
   /** A counter (rich only): {@code done} of {@code total} bytes and {@code rows} rows, a few times a second. */
@@ -132,7 +136,7 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
 
   private void print(String time, String detail) {
     finishCount();
-    err.println(command + " [" + (phase == null ? "-" : phase) + "] " + time + ": " + detail);
+    err.println(command + " [" + (phase == null ? "-" : phase) + "] " + time + (detail.isEmpty() ? "" : ": " + detail));
     err.flush();
   }
 

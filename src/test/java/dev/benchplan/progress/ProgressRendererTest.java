@@ -60,11 +60,13 @@ class ProgressRendererTest {
     ProgressRenderer p = new ProgressRenderer("run", new PrintWriter(w), new ManualClock(), false);
     p.report("preflight", Duration.ofMillis(120), "namespace bench, Job j");
     p.report("Running", Duration.ofSeconds(65), "line one\nline two");
+    p.report("Running on node-1", Duration.ofSeconds(66), "Profiling: 40%");
     p.report("collecting", Duration.ofSeconds(70), null);
     assertThat(w.toString().lines()).containsExactly(
         "run [preflight] 120ms: namespace bench, Job j",
         "run [Running] 1m5s: line one line two",
-        "run [collecting] 1m10s: collecting");
+        "run [Running] 1m6s: on node-1: Profiling: 40%",
+        "run [collecting] 1m10s");
   }
 
   @Test
