@@ -97,7 +97,7 @@ class RunCommandTest {
       assertThat(out.get("cleanup").get(0).asString()).contains("deleted");
       assertThat(Path.of(out.get("run_dir").asString()).resolve("run.json")).exists();
       assertThat(r.err()).contains("run [preflight] ").contains(": namespace bench")
-          .contains("] applied: Job bench/").contains("] done: pass");
+          .contains("run [applied] ").contains(": Job bench/").contains("run [done] ").contains(": pass -> ");
     } finally {
       stopController.run();
     }
