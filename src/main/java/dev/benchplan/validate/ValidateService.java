@@ -153,7 +153,8 @@ public final class ValidateService {
           closeQuietly();
           throw e; // bad input found before anything was created: nothing written
         }
-        return complete("error", e.exitCode() == ExitCode.INVALID ? ExitCode.INVALID : ExitCode.RUNTIME,
+        return complete("error", e.exitCode() == ExitCode.INVALID || e.exitCode() == ExitCode.INTERNAL
+            ? e.exitCode() : ExitCode.RUNTIME,
             e.getMessage(), e.step());
       }
     }

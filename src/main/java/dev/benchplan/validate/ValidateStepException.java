@@ -18,7 +18,8 @@ public final class ValidateStepException extends BenchplanException {
     if (e instanceof ValidateStepException v) {
       return v;
     }
-    int code = e instanceof BenchplanException b ? b.exitCode() : dev.benchplan.error.ExitCode.RUNTIME;
+    // an unexpected exception is a bug (exit 4), as everywhere; parser and file errors are input (2)
+    int code = e instanceof BenchplanException b ? b.exitCode() : dev.benchplan.error.ErrorMapper.map(e).exitCode();
     String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (!(e instanceof BenchplanException)) {
       msg = e.getClass().getSimpleName() + ": " + msg;
