@@ -213,6 +213,18 @@ class ErrorOutputTest {
     }
 
     @Test
+    @DisplayName("a metric of the wrong JSON type: exit 2 with file, pointer and field")
+    void wrongType() throws IOException {
+      Path export = Files.writeString(dir.resolve("typed.json"),
+          "{\"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": \"fast\"}}\n");
+      JsonNode e = error(2, "gate", "--results", export.toString(), "--min-throughput", "5");
+      assertThat(e.get("file").asString()).isEqualTo(export.toString());
+      assertThat(e.get("pointer").asString()).isEqualTo("/output_token_throughput/avg");
+      assertThat(e.get("field").asString()).isEqualTo("avg");
+      error(2, "gate", "--results", wrongType.toString());
+    }
+
+    @Test
     @DisplayName("--min-throughput 1e999, NaN, abc, -1; --tolerance 1: exit 2 naming the option and range")
     void numericOptions() {
       for (String v : List.of("1e999", "NaN", "abc", "-1", "Infinity", "0")) {
@@ -298,6 +310,20 @@ class ErrorOutputTest {
       JsonNode t = error(2, "smoke", "--url", "http://127.0.0.1:1", "--model", "m", "--timeout", "soon");
       assertThat(t.get("field").asString()).isEqualTo("--timeout");
       assertThat(dir.resolve("s.json")).doesNotExist();
+    }
+
+    @Test
+    @DisplayName("an endpoint that fails: exit 3, one document with the artifact and an error member in error.schema.json's shape")
+    void endpointFails() {
+      var r = CommandHarness.run("smoke", "--url", "http://127.0.0.1:1", "--model", "m",
+          "--out", dir.resolve("s.json").toString(), "--timeout", "10s", "--format", "json").expectExit(3);
+      JsonNode doc = Json.JSON.readTree(r.out());
+      assertThat(doc.get("success").asBoolean()).isFalse();
+      JsonNode wrapped = Json.JSON.createObjectNode().set("error", doc.get("error"));
+      assertThat(SchemaValidator.bundled("error.schema.json").validate(wrapped)).isEmpty();
+      assertThat(doc.at("/error/code").asString()).isEqualTo("run_error");
+      assertThat(r.err()).contains("benchplan: " + doc.at("/error/message").asString());
+      assertThat(dir.resolve("s.json")).exists();
     }
   }
 
