@@ -1,13 +1,19 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.ErrorMapper;
+import dev.benchplan.error.ErrorReport;
 import dev.benchplan.error.ExitCode;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Builds the configured {@link CommandLine}: the one place where exceptions become a one-line
- * message on stderr and an exit code.
+ * Builds the configured {@link CommandLine}: the one place where exceptions become an exit code
+ * (2 invalid input, 3 cluster/endpoint/run error, 4 a bug), a one-line message on stderr and, with
+ * {@code --format json}, one {@code {"error": {...}}} document on stdout.
  */
 public final class Cli {
   private Cli() {}
@@ -17,50 +23,27 @@ public final class Cli {
     CommandLine cl = new CommandLine(new BenchplanCommand());
     cl.setExecutionExceptionHandler(Cli::onExecutionException);
     cl.setParameterExceptionHandler(Cli::onParameterException);
-    cl.setExitCodeExceptionMapper(Cli::exitCodeOf);
+    cl.setExitCodeExceptionMapper(t -> ErrorMapper.map(t).exitCode());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    NumericOptions.register(cl);
     return cl;
-  }
-
-  static int exitCodeOf(Throwable t) {
-    if (t instanceof BenchplanException e) {
-      return e.exitCode();
-    }
-    if (t instanceof CommandLine.ParameterException) {
-      return ExitCode.INVALID;
-    }
-    return ExitCode.INTERNAL;
   }
 
   private static int onExecutionException(
       Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+    ErrorReport report = ErrorMapper.map(ex);
     PrintWriter err = cl.getErr();
-    Throwable root = unwrap(ex);
-    int code = exitCodeOf(root);
-    String message = root.getMessage() == null ? root.getClass().getName() : root.getMessage();
-    if (code == ExitCode.INTERNAL) {
-      err.println("benchplan: internal error: " + root.getClass().getName() + ": " + message);
-    } else {
-      err.println("benchplan: " + message);
-    }
+    err.println("benchplan: " + report.message());
     if (wantsStacktrace(parseResult)) {
-      root.printStackTrace(err);
-    } else if (code == ExitCode.INTERNAL) {
+      ErrorMapper.unwrap(ex).printStackTrace(err);
+    } else if (report.exitCode() == ExitCode.INTERNAL) {
       err.println("benchplan: run again with --stacktrace for details");
     }
     err.flush();
-    return code;
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    Throwable cur = t;
-    while (!(cur instanceof BenchplanException) && cur.getCause() != null
-        && (cur instanceof java.util.concurrent.ExecutionException
-            || cur instanceof java.util.concurrent.CompletionException
-            || cur instanceof java.lang.reflect.UndeclaredThrowableException)) {
-      cur = cur.getCause();
+    if (wantsJson(parseResult.originalArgs())) {
+      Printer.printError(cl.getOut(), report);
     }
-    return cur;
+    return report.exitCode();
   }
 
   private static boolean wantsStacktrace(CommandLine.ParseResult parseResult) {
@@ -74,14 +57,36 @@ public final class Cli {
     return false;
   }
 
+  /** {@code --format json} (or {@code --format=json}) among the arguments, parsed or not. */
+  static boolean wantsJson(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equalsIgnoreCase("--format=json")
+          || (a.equals("--format") && i + 1 < args.size() && args.get(i + 1).equalsIgnoreCase("json"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** A bad argument: the error, a suggestion, and how to get help; not the whole usage. */
   private static int onParameterException(CommandLine.ParameterException ex, String[] args) {
     CommandLine cl = ex.getCommandLine();
     PrintWriter err = cl.getErr();
-    err.println("benchplan: " + ex.getMessage());
+    String message = ex.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
+    err.println("benchplan: " + message);
     CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
-    err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+    // a bad value is said in its one line; a wrong or missing argument also points at the usage
+    if (ex.getArgSpec() == null || ex instanceof CommandLine.MissingParameterException) {
+      err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+    }
     err.flush();
+    if (wantsJson(List.of(args))) {
+      ArgSpec arg = ex.getArgSpec();
+      String field = arg instanceof OptionSpec o ? o.longestName() : arg == null ? null : arg.paramLabel();
+      Printer.printError(cl.getOut(),
+          ErrorReport.of(ErrorReport.INVALID_OPTION, ExitCode.INVALID, message, ErrorLocation.option(field)));
+    }
     return ExitCode.INVALID;
   }
 }

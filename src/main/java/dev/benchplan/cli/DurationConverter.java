@@ -22,17 +22,21 @@ public final class DurationConverter implements ITypeConverter<Duration> {
     Matcher m = SIMPLE.matcher(v);
     Duration d;
     if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      d = switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofHours(n);
-      };
+      try {
+        long n = Long.parseLong(m.group(1));
+        d = switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          case "m" -> Duration.ofMinutes(n);
+          default -> Duration.ofHours(n);
+        };
+      } catch (NumberFormatException | ArithmeticException e) {
+        throw new TypeConversionException("'" + value + "' is too long a duration; expected e.g. 30s, 5m, 1h");
+      }
     } else {
       try {
         d = Duration.parse(v);
-      } catch (DateTimeParseException e) {
+      } catch (DateTimeParseException | ArithmeticException e) {
         throw new TypeConversionException(
             "'" + value + "' is not a duration: expected e.g. 30s, 5m, 1h or PT30S");
       }

@@ -1,10 +1,11 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.json.Json;
-import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
-/** {@code --format text|json}, shared by every command; JSON is one document on stdout. */
+/**
+ * {@code --format text|json}, shared by every command; JSON is one document on stdout, on every
+ * exit path (errors as {@code {"error": {...}}}, printed by {@link Cli}).
+ */
 public final class FormatMixin {
   @Option(
       names = "--format",
@@ -15,11 +16,5 @@ public final class FormatMixin {
 
   public boolean json() {
     return format == OutputFormat.json;
-  }
-
-  /** Prints a value as one pretty JSON document. */
-  public static void printJson(PrintWriter out, Object value) {
-    out.println(Json.JSON.writeValueAsString(value));
-    out.flush();
   }
 }

@@ -9,7 +9,8 @@ import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
+import com.fasterxml.jackson.annotation.JsonValue;
+import tools.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
@@ -46,23 +47,23 @@ public final class GateCommand implements Callable<Integer> {
           + " validation.performance.constraints.")
   Path overlay;
 
-  @Option(names = "--min-throughput", paramLabel = "TOKENS_PER_SEC",
-      description = "inference-throughput >= X (output_token_throughput avg, tokens/sec).")
+  @Option(names = "--min-throughput", paramLabel = "TOKENS_PER_SEC", converter = NumericOptions.Throughput.class,
+      description = "inference-throughput >= X (output_token_throughput avg, tokens/sec; above 0, at most 1e12).")
   BigDecimal minThroughput;
 
-  @Option(names = "--max-ttft-p99", paramLabel = "MS",
-      description = "inference-ttft-p99 <= Y (time_to_first_token p99, ms).")
+  @Option(names = "--max-ttft-p99", paramLabel = "MS", converter = NumericOptions.Millis.class,
+      description = "inference-ttft-p99 <= Y (time_to_first_token p99, ms; above 0, at most 1e9).")
   BigDecimal maxTtftP99;
 
-  @Option(names = "--tolerance", defaultValue = "0.10", paramLabel = "FRACTION",
-      description = "Relative tolerance on every threshold (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--tolerance", defaultValue = "0.10", paramLabel = "FRACTION", converter = NumericOptions.Tolerance.class,
+      description = "Relative tolerance on every threshold, 0 to below 1 (default: ${DEFAULT-VALUE}).")
   BigDecimal tolerance;
 
-  @Option(names = "--max-error-rate", defaultValue = "0.01", paramLabel = "FRACTION",
-      description = "Largest acceptable share of failed requests (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--max-error-rate", defaultValue = "0.01", paramLabel = "FRACTION", converter = NumericOptions.Fraction.class,
+      description = "Largest acceptable share of failed requests, 0 to 1 (default: ${DEFAULT-VALUE}).")
   BigDecimal maxErrorRate;
 
-  @Option(names = "--report-dir", paramLabel = "DIR",
+  @Option(names = "--report-dir", paramLabel = "DIR", converter = DirectoryConverter.class,
       description = "Also write verdict.json, ctrf-report.json and junit.xml into DIR.")
   Path reportDir;
 
@@ -72,15 +73,20 @@ public final class GateCommand implements Callable<Integer> {
         new GateService.Request(results, overlay, minThroughput, maxTtftP99,
             new GateOptions(tolerance, maxErrorRate), reportDir),
         Clock.systemUTC());
-    Verdict v = outcome.verdict();
-    PrintWriter out = spec.commandLine().getOut();
-    if (format.json()) {
-      out.print(new String(VerdictReports.verdictBytes(v), StandardCharsets.UTF_8));
-    } else {
-      printText(out, outcome);
+    return Printer.print(spec.commandLine(), format, new Output(outcome), outcome.verdict().exitCode());
+  }
+
+  /** The gate's result: in JSON, the verdict document (schemas/verdict.schema.json). */
+  record Output(GateService.Outcome outcome) implements CommandOutput {
+    @JsonValue
+    ObjectNode json() {
+      return outcome.verdict().toJson();
     }
-    out.flush();
-    return v.exitCode();
+
+    @Override
+    public void printText(PrintWriter out) {
+      GateCommand.printText(out, outcome);
+    }
   }
 
   private static void printText(PrintWriter out, GateService.Outcome outcome) {

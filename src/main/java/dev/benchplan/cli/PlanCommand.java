@@ -85,6 +85,7 @@ public final class PlanCommand implements Callable<Integer> {
   MeasurementMode measurementMode;
 
   @Option(names = "--exp-root", defaultValue = "experiments", paramLabel = "DIR",
+      converter = DirectoryConverter.class,
       description = "Experiment root (default: ${DEFAULT-VALUE}).")
   Path expRoot;
 
@@ -101,18 +102,20 @@ public final class PlanCommand implements Callable<Integer> {
           + " transformation.")
   String traceWindow;
 
-  @Option(names = "--max-concurrency", paramLabel = "N",
-      description = "Declared maximum of a powers-of-two concurrency grid.")
+  @Option(names = "--max-concurrency", paramLabel = "N", converter = NumericOptions.Concurrency.class,
+      description = "Declared maximum of a powers-of-two concurrency grid (1 to 100000).")
   Integer maxConcurrency;
 
-  @Option(names = "--max-request-rate", paramLabel = "RPS",
-      description = "Declared maximum of a powers-of-two request-rate grid.")
+  @Option(names = "--max-request-rate", paramLabel = "RPS", converter = NumericOptions.RequestRate.class,
+      description = "Declared maximum of a powers-of-two request-rate grid (above 0, at most 1000000).")
   BigDecimal maxRequestRate;
 
-  @Option(names = "--warmup-requests", paramLabel = "N", description = "Warmup requests.")
+  @Option(names = "--warmup-requests", paramLabel = "N", converter = NumericOptions.RequestCount.class,
+      description = "Warmup requests (0 to 10000000).")
   Integer warmupRequests;
 
-  @Option(names = "--seed", paramLabel = "N", description = "Random seed (default: 100).")
+  @Option(names = "--seed", paramLabel = "N", converter = NumericOptions.Seed.class,
+      description = "Random seed, 0 to 2147483647 (default: 100).")
   Long seed;
 
   @Option(names = "--measurement-limit", paramLabel = "DURATION",
@@ -131,8 +134,8 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--no-streaming", description = "Do not stream responses (loses TTFT and ITL).")
   boolean noStreaming;
 
-  @Option(names = "--repetitions", paramLabel = "N",
-      description = "Measured runs per load point (default 1; more needs --repeat-rationale).")
+  @Option(names = "--repetitions", paramLabel = "N", converter = NumericOptions.Repetitions.class,
+      description = "Measured runs per load point, 1 to 100 (default 1; more needs --repeat-rationale).")
   Integer repetitions;
 
   @Option(names = "--repeat-rationale", paramLabel = "TEXT",
@@ -200,42 +203,20 @@ public final class PlanCommand implements Callable<Integer> {
         .reuse(reusePlan == null ? null : new ReuseRequest(reusePlan, reuseSha256))
         .build();
     Question q = new Question(question, intent, targetRegion, references);
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
     PlanResult result;
     try {
       result = new PlanService().planFiles(workload, ledger, q, options,
           PlanClock.fromEnvironment(env), new HttpIndexFetcher(), new ScannerTraceInspector());
     } catch (PlanBlockedException e) {
-      printBlockers(e.blockers(), out, err);
-      return ExitCode.INVALID;
-    }
-    if (format.json()) {
-      FormatMixin.printJson(out, Output.of(result));
-    } else {
-      out.println((result.reused() ? "reused series plan: " : "plan written: ") + result.planPath());
-      out.println("sha256:          " + result.sha256());
-      out.println("series:          " + result.seriesId());
-      out.println("plan id:         " + result.planId());
-      out.println("workload source: " + result.workloadSource());
-      out.println("aiperf version:  " + result.aiperfVersion());
-      for (String w : result.warnings()) {
-        out.println("warning: " + w);
+      PrintWriter err = spec.commandLine().getErr();
+      for (Blocker b : e.blockers()) {
+        err.println("benchplan: blocker " + b.code() + ": " + b.message());
       }
-      out.flush();
+      err.println("benchplan: " + e.blockers().size() + " blocker(s); nothing written");
+      err.flush();
+      return Printer.print(spec.commandLine(), format, new BlockersOutput(e.blockers()), ExitCode.INVALID);
     }
-    return ExitCode.OK;
-  }
-
-  private void printBlockers(List<Blocker> blockers, PrintWriter out, PrintWriter err) {
-    if (format.json()) {
-      FormatMixin.printJson(out, Map.of("blockers", blockers));
-    }
-    for (Blocker b : blockers) {
-      err.println("benchplan: blocker " + b.code() + ": " + b.message());
-    }
-    err.println("benchplan: " + blockers.size() + " blocker(s); nothing written");
-    err.flush();
+    return Printer.print(spec.commandLine(), format, Output.of(result), ExitCode.OK);
   }
 
   private TraceWindow window(String text) {
@@ -278,10 +259,32 @@ public final class PlanCommand implements Callable<Integer> {
       @JsonProperty("workload_source") String workloadSource,
       @JsonProperty("aiperf_version") String aiperfVersion,
       @JsonProperty("warnings") List<String> warnings,
-      @JsonProperty("reused") boolean reused) {
+      @JsonProperty("reused") boolean reused) implements CommandOutput {
     static Output of(PlanResult r) {
       return new Output(r.planPath().toString(), r.sha256(), r.seriesId(), r.planId(),
           r.workloadSource(), r.aiperfVersion(), r.warnings(), r.reused());
     }
+
+    @Override
+    public void printText(PrintWriter out) {
+      out.println((reused ? "reused series plan: " : "plan written: ") + planPath);
+      out.println("sha256:          " + sha256);
+      out.println("series:          " + seriesId);
+      out.println("plan id:         " + planId);
+      out.println("workload source: " + workloadSource);
+      out.println("aiperf version:  " + aiperfVersion);
+      for (String w : warnings) {
+        out.println("warning: " + w);
+      }
+    }
+  }
+
+  /**
+   * The {@code --format json} result of a blocked plan (schemas/plan-blockers.schema.json); in
+   * text, the blockers go to stderr only.
+   */
+  record BlockersOutput(@JsonProperty("blockers") List<Blocker> blockers) implements CommandOutput {
+    @Override
+    public void printText(PrintWriter out) {}
   }
 }

@@ -1,5 +1,6 @@
 package dev.benchplan.cli;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
@@ -8,8 +9,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,6 +45,7 @@ public final class RenderCommand implements Callable<Integer> {
       names = "--deploy-root",
       required = true,
       paramLabel = "DIR",
+      converter = DirectoryConverter.class,
       description = "Existing folder; files go to DIR/benchmark/.")
   Path deployRoot;
 
@@ -102,37 +102,36 @@ public final class RenderCommand implements Callable<Integer> {
                 loadPoint,
                 Clock.systemUTC(),
                 new SecureRandom()));
-    PrintWriter out = spec.commandLine().getOut();
-    if (format.json()) {
-      FormatMixin.printJson(out, toJson(r));
-    } else {
-      out.printf("aiperf-config.yaml  %s%n  sha256 %s%n", r.aiperfConfig(), r.aiperfConfigSha256());
-      out.printf("perf.yaml           %s%n  sha256 %s%n", r.perfYaml(), r.perfYamlSha256());
-      out.printf(
-          "job %s in namespace %s, run %s, AIPerf %s mode%s%n",
-          r.jobName(),
-          r.namespace(),
-          r.runId(),
-          r.mode(),
-          r.loadPoint() == null ? "" : ", load point " + r.loadPoint());
-      out.flush();
-    }
-    return ExitCode.OK;
+    return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
 
-  private static Map<String, Object> toJson(RenderResult r) {
-    Map<String, Object> sha = new LinkedHashMap<>();
-    sha.put("aiperf_config", r.aiperfConfigSha256());
-    sha.put("perf_yaml", r.perfYamlSha256());
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("aiperf_config", r.aiperfConfig().toString());
-    m.put("perf_yaml", r.perfYaml().toString());
-    m.put("sha256", sha);
-    m.put("job_name", r.jobName());
-    m.put("namespace", r.namespace());
-    m.put("mode", r.mode());
-    m.put("run_id", r.runId());
-    m.put("load_point", r.loadPoint());
-    return m;
+  /** The result of {@code render}: the two files, their SHA-256, and the Job they describe. */
+  record Output(
+      @JsonProperty("aiperf_config") String aiperfConfig,
+      @JsonProperty("perf_yaml") String perfYaml,
+      @JsonProperty("sha256") Sha sha256,
+      @JsonProperty("job_name") String jobName,
+      @JsonProperty("namespace") String namespace,
+      @JsonProperty("mode") String mode,
+      @JsonProperty("run_id") String runId,
+      @JsonProperty("load_point") String loadPoint) implements CommandOutput {
+    static Output of(RenderResult r) {
+      return new Output(r.aiperfConfig().toString(), r.perfYaml().toString(),
+          new Sha(r.aiperfConfigSha256(), r.perfYamlSha256()), r.jobName(), r.namespace(),
+          r.mode(), r.runId(), r.loadPoint());
+    }
+
+    @Override
+    public void printText(PrintWriter out) {
+      out.printf("aiperf-config.yaml  %s%n  sha256 %s%n", aiperfConfig, sha256.aiperfConfig());
+      out.printf("perf.yaml           %s%n  sha256 %s%n", perfYaml, sha256.perfYaml());
+      out.printf("job %s in namespace %s, run %s, AIPerf %s mode%s%n", jobName, namespace, runId, mode,
+          loadPoint == null ? "" : ", load point " + loadPoint);
+    }
   }
+
+  /** The SHA-256 of each rendered file. */
+  record Sha(
+      @JsonProperty("aiperf_config") String aiperfConfig,
+      @JsonProperty("perf_yaml") String perfYaml) {}
 }

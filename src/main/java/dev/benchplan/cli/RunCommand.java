@@ -2,8 +2,10 @@ package dev.benchplan.cli;
 
 import dev.benchplan.gate.ConstraintResult;
 import dev.benchplan.gate.Verdict;
-import dev.benchplan.json.Json;
-import dev.benchplan.kube.run.RunProgress;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.progress.ProgressRenderer;
+import dev.benchplan.progress.RunProgress;
 import dev.benchplan.kube.run.RunServices;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
@@ -17,7 +19,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import tools.jackson.databind.node.ArrayNode;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code benchplan run}: run a rendered perf.yaml in the cluster, collect artifacts, gate, clean up. */
@@ -38,7 +41,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--deploy-root", required = true, paramLabel = "DIR",
+  @Option(names = "--deploy-root", required = true, paramLabel = "DIR", converter = DirectoryConverter.class,
       description = "DEPLOY_ROOT holding benchmark/perf.yaml (from 'benchplan render').")
   Path deployRoot;
 
@@ -70,37 +73,32 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter err = spec.commandLine().getErr();
-    RunProgress progress = (phase, elapsed, detail) -> {
-      long s = elapsed.getSeconds();
-      err.printf(Locale.ROOT, "benchplan run [%d:%02d] %s%s%n", s / 60, s % 60, phase,
-          detail == null || detail.isBlank() ? "" : ": " + detail.replace('\n', ' '));
-      err.flush();
-    };
+    RunProgress progress = ProgressRenderer.forStderr("run", spec.commandLine().getErr());
     RunOutcome outcome = RunServices.kubernetes().run(
         new RunRequest(deployRoot, context, namespace, constraints, timeout, scheduleTimeout, keep, replace), progress);
-    PrintWriter out = spec.commandLine().getOut();
-    if (format.json()) {
-      FormatMixin.printJson(out, toJson(outcome));
-    } else {
-      printText(out, outcome);
-    }
-    out.flush();
-    return outcome.exitCode();
+    return Printer.print(spec.commandLine(), format, Output.of(outcome), outcome.exitCode());
   }
 
-  private static ObjectNode toJson(RunOutcome o) {
-    ObjectNode root = Json.JSON.createObjectNode();
-    root.put("run_id", o.runId());
-    root.put("run_dir", o.runDir().toString());
-    root.put("exit_reason", o.exitReason());
-    root.put("exit_code", o.exitCode());
-    root.put("eligible", o.record().path("eligible").asBoolean());
-    root.set("verdict", o.verdict().toJson());
-    root.set("run", o.record());
-    ArrayNode cleanup = root.putArray("cleanup");
-    o.cleanup().forEach(cleanup::add);
-    return root;
+  /** The result of {@code run}: the run, its verdict, its run record, and what was cleaned up. */
+  record Output(
+      @JsonProperty("run_id") String runId,
+      @JsonProperty("run_dir") String runDir,
+      @JsonProperty("exit_reason") String exitReason,
+      @JsonProperty("exit_code") int exitCode,
+      @JsonProperty("eligible") boolean eligible,
+      @JsonProperty("verdict") ObjectNode verdict,
+      @JsonProperty("run") JsonNode run,
+      @JsonProperty("cleanup") List<String> cleanup,
+      @JsonIgnore RunOutcome outcome) implements CommandOutput {
+    static Output of(RunOutcome o) {
+      return new Output(o.runId(), o.runDir().toString(), o.exitReason(), o.exitCode(),
+          o.record().path("eligible").asBoolean(), o.verdict().toJson(), o.record(), o.cleanup(), o);
+    }
+
+    @Override
+    public void printText(PrintWriter out) {
+      RunCommand.printText(out, outcome);
+    }
   }
 
   private static void printText(PrintWriter out, RunOutcome o) {

@@ -1,6 +1,10 @@
 package dev.benchplan.cli;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorReport;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.smoke.EndpointUrl;
 import dev.benchplan.smoke.SmokeArtifact;
@@ -10,8 +14,6 @@ import dev.benchplan.smoke.SmokeTest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -76,33 +78,50 @@ public final class SmokeCommand implements Callable<Integer> {
   public Integer call() {
     SmokeOutcome outcome = SmokeTest.run(options());
     SmokeArtifact artifact = outcome.artifact();
-    PrintWriter out = spec.commandLine().getOut();
-    if (format.json()) {
-      Map<String, Object> doc = new LinkedHashMap<>();
-      doc.put("artifact", outcome.artifactPath().toString());
-      doc.put("sha256", outcome.sha256());
-      doc.put("success", artifact.success());
-      doc.put("reason", artifact.reason());
-      doc.put("ttft_ms", artifact.ttftMs());
-      doc.put("total_ms", artifact.totalMs());
-      FormatMixin.printJson(out, doc);
-    } else {
-      out.printf("success:  %s%n", artifact.success());
-      if (!artifact.success()) {
-        out.printf("reason:   %s%n", artifact.reason());
-      }
-      out.printf("model:    %s%n", artifact.model());
-      out.printf("url:      %s%n", artifact.url());
-      out.printf("ttft_ms:  %s%n", artifact.ttftMs());
-      out.printf("total_ms: %s%n", artifact.totalMs());
-      out.printf("artifact: %s%n", outcome.artifactPath());
-      out.printf("sha256:   %s%n", outcome.sha256());
-      out.flush();
-    }
+    ErrorReport error = null;
     if (!artifact.success()) {
-      throw new BenchplanException(ExitCode.RUNTIME, "smoke test failed: " + artifact.reason());
+      error = ErrorReport.of(ErrorReport.RUN_ERROR, ExitCode.RUNTIME, "smoke test failed: " + artifact.reason(),
+          null);
+      spec.commandLine().getErr().println("benchplan: " + error.message());
+      spec.commandLine().getErr().flush();
     }
-    return ExitCode.OK;
+    return Printer.print(spec.commandLine(), format, Output.of(outcome, error),
+        error == null ? ExitCode.OK : ExitCode.RUNTIME);
+  }
+
+  /**
+   * The result of {@code smoke}: the artifact written (in both outcomes) and, when the endpoint
+   * failed, the error (exit 3) in the shape of schemas/error.schema.json.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Output(
+      @JsonProperty("artifact") String artifact,
+      @JsonProperty("sha256") String sha256,
+      @JsonProperty("success") boolean success,
+      @JsonProperty("reason") @JsonInclude(JsonInclude.Include.ALWAYS) String reason,
+      @JsonProperty("ttft_ms") @JsonInclude(JsonInclude.Include.ALWAYS) Object ttftMs,
+      @JsonProperty("total_ms") @JsonInclude(JsonInclude.Include.ALWAYS) Object totalMs,
+      @JsonProperty("error") ErrorReport error,
+      @JsonIgnore SmokeArtifact details) implements CommandOutput {
+    static Output of(SmokeOutcome o, ErrorReport error) {
+      SmokeArtifact a = o.artifact();
+      return new Output(o.artifactPath().toString(), o.sha256(), a.success(), a.reason(), a.ttftMs(),
+          a.totalMs(), error, a);
+    }
+
+    @Override
+    public void printText(PrintWriter out) {
+      out.printf("success:  %s%n", success);
+      if (!success) {
+        out.printf("reason:   %s%n", reason);
+      }
+      out.printf("model:    %s%n", details.model());
+      out.printf("url:      %s%n", details.url());
+      out.printf("ttft_ms:  %s%n", ttftMs);
+      out.printf("total_ms: %s%n", totalMs);
+      out.printf("artifact: %s%n", artifact);
+      out.printf("sha256:   %s%n", sha256);
+    }
   }
 
   private SmokeOptions options() {

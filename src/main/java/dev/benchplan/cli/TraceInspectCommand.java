@@ -1,8 +1,10 @@
 package dev.benchplan.cli;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.plan.TraceWindow;
+import dev.benchplan.progress.ProgressRenderer;
 import dev.benchplan.trace.ScanProgress;
 import dev.benchplan.trace.TraceReport;
 import dev.benchplan.trace.TraceReportText;
@@ -19,6 +21,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import tools.jackson.databind.node.ObjectNode;
 
 /** {@code benchplan trace inspect}: validate, hash and characterise a Mooncake trace. */
 @Command(
@@ -45,6 +48,7 @@ public final class TraceInspectCommand implements Callable<Integer> {
   @Option(
       names = "--block-size",
       defaultValue = "512",
+      converter = NumericOptions.Tokens.class,
       paramLabel = "N",
       description = "Tokens per hash block (default: ${DEFAULT-VALUE}).")
   int blockSize;
@@ -52,6 +56,7 @@ public final class TraceInspectCommand implements Callable<Integer> {
   @Option(
       names = {"--max-context", "--max-context-length"},
       paramLabel = "N",
+      converter = NumericOptions.ContextTokens.class,
       description = "Count (never drop) rows whose input_length + output_length exceed N tokens.")
   Long maxContext;
 
@@ -75,61 +80,43 @@ public final class TraceInspectCommand implements Callable<Integer> {
     }
     TraceScanOptions options = new TraceScanOptions(blockSize, maxContext,
         w == null ? null : w.startMs(), w == null ? null : w.endMs());
-    PrintWriter err = spec.commandLine().getErr();
-    ScanProgress progress = showProgress() ? new TerminalProgress(err) : ScanProgress.NONE;
-    TraceReport report = TraceScanner.scan(trace, options, progress);
-    if (progress instanceof TerminalProgress t) {
-      t.finish();
-    }
-    PrintWriter out = spec.commandLine().getOut();
-    if (format.json()) {
-      out.println(report.toJsonText());
-    } else {
-      out.print(TraceReportText.render(report));
-    }
-    out.flush();
-    return report.valid() ? ExitCode.OK : ExitCode.INVALID;
-  }
-
-  private boolean showProgress() {
+    ProgressRenderer renderer = ProgressRenderer.forStderr("trace inspect", spec.commandLine().getErr());
+    ScanProgress progress = renderer.rich() && large()
+        ? new ScanProgress() {
+            @Override
+            public void update(long bytesDone, long totalBytes, long rows) {
+              renderer.count("scan", bytesDone, totalBytes, rows);
+            }
+          }
+        : ScanProgress.NONE;
+    TraceReport report;
     try {
-      return System.console() != null && Files.size(trace) >= PROGRESS_MIN_BYTES;
-    } catch (java.io.IOException e) {
-      return false; // the scan reports an unreadable file with its own message
+      report = TraceScanner.scan(trace, options, progress);
+    } finally {
+      renderer.finishCount();
     }
+    return Printer.print(spec.commandLine(), format, new Output(report),
+        report.valid() ? ExitCode.OK : ExitCode.INVALID);
   }
 
-  /** Rows/s and percent of bytes on one rewritten stderr line, at most a few times a second. */
-  private static final class TerminalProgress implements ScanProgress {
-    private final PrintWriter err;
-    private final long started = System.nanoTime();
-    private long lastShown;
-    private boolean shown;
-
-    TerminalProgress(PrintWriter err) {
-      this.err = err;
+  /** The trace report: in JSON, {@link TraceReport#toJson()}. */
+  record Output(TraceReport report) implements CommandOutput {
+    @JsonValue
+    ObjectNode json() {
+      return report.toJson();
     }
 
     @Override
-    public void update(long bytesDone, long totalBytes, long rows) {
-      long now = System.nanoTime();
-      if (now - lastShown < 250_000_000L) {
-        return;
-      }
-      lastShown = now;
-      shown = true;
-      double seconds = Math.max(1e-9, (now - started) / 1e9);
-      err.printf(Locale.ROOT, "\rtrace inspect: %3.0f%% of %,d bytes, %,d rows (%,.0f rows/s)",
-          totalBytes == 0 ? 100.0 : 100.0 * bytesDone / totalBytes, totalBytes, rows,
-          rows / seconds);
-      err.flush();
+    public void printText(PrintWriter out) {
+      out.print(TraceReportText.render(report));
     }
+  }
 
-    void finish() {
-      if (shown) {
-        err.print("\r\033[K");
-        err.flush();
-      }
+  private boolean large() {
+    try {
+      return Files.size(trace) >= PROGRESS_MIN_BYTES;
+    } catch (java.io.IOException e) {
+      return false; // the scan reports an unreadable file with its own message
     }
   }
 }

@@ -1,5 +1,8 @@
 package dev.benchplan.cli;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.ErrorReport;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateResult;
 import dev.benchplan.validate.ValidateText;
@@ -15,6 +18,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import tools.jackson.databind.JsonNode;
 
 /** {@code benchplan validate}: the one-shot inference performance gate for a cluster. */
 @Command(
@@ -65,19 +69,21 @@ public final class ValidateCommand implements Callable<Integer> {
   Map<String, String> nodeSelector = new LinkedHashMap<>();
 
   @Option(names = "--concurrency-per-worker", paramLabel = "N", defaultValue = "16",
+      converter = NumericOptions.Concurrency.class,
       description = "Concurrency per worker replica (default: ${DEFAULT-VALUE}).")
   int concurrencyPerWorker;
 
-  @Option(names = "--isl", paramLabel = "TOKENS", defaultValue = "128", description = "Input tokens (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--isl", paramLabel = "TOKENS", defaultValue = "128", converter = NumericOptions.Tokens.class, description = "Input tokens (default: ${DEFAULT-VALUE}).")
   int isl;
 
-  @Option(names = "--osl", paramLabel = "TOKENS", defaultValue = "128", description = "Output tokens (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--osl", paramLabel = "TOKENS", defaultValue = "128", converter = NumericOptions.Tokens.class, description = "Output tokens (default: ${DEFAULT-VALUE}).")
   int osl;
 
   @Option(names = "--keep", description = "Keep what validate created (no cleanup).")
   boolean keep;
 
   @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "validate-report",
+      converter = DirectoryConverter.class,
       description = "Where verdict.json, ctrf-report.json, junit.xml, the plan and the run record go"
           + " (default: ${DEFAULT-VALUE}).")
   Path reportDir;
@@ -129,16 +135,31 @@ public final class ValidateCommand implements Callable<Integer> {
         concurrencyPerWorker, isl, osl, keep, reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage,
         hfTokenSecret, new ValidateTimeouts(timeoutOldNamespace, timeoutDgdReady, timeoutEndpointReady,
             timeoutPodScheduling, timeoutJob, timeoutCleanup));
-    PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     String version = new VersionProvider().getVersion()[0];
     ValidateResult result = dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);
-    if (format.json()) {
-      FormatMixin.printJson(out, result.document());
-    } else if (!result.verdict().equals("invalid")) {
-      ValidateText.lines(result.verdictDocument()).forEach(out::println);
-      out.flush();
+    if (result.verdict().equals("invalid")) {
+      // nothing was written: an invalid-input error like any other command's (the service said why on stderr)
+      if (format.json()) {
+        Printer.printError(spec.commandLine().getOut(), ErrorReport.of(ErrorReport.INVALID_INPUT,
+            result.exitCode(), result.document().path("message").asString("invalid input"),
+            ErrorLocation.NONE));
+      }
+      return result.exitCode();
     }
-    return result.exitCode();
+    return Printer.print(spec.commandLine(), format, new Output(result), result.exitCode());
+  }
+
+  /** The result of {@code validate}: in JSON, the verdict document. */
+  record Output(ValidateResult result) implements CommandOutput {
+    @JsonValue
+    JsonNode json() {
+      return result.document();
+    }
+
+    @Override
+    public void printText(PrintWriter out) {
+      ValidateText.lines(result.verdictDocument()).forEach(out::println);
+    }
   }
 }

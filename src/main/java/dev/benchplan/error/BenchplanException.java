@@ -7,19 +7,30 @@ package dev.benchplan.error;
 public class BenchplanException extends RuntimeException {
   private static final long serialVersionUID = 1L;
   private final int exitCode;
+  private final transient ErrorLocation location;
 
   public BenchplanException(int exitCode, String message) {
-    super(message);
-    this.exitCode = exitCode;
+    this(exitCode, message, null, ErrorLocation.NONE);
   }
 
   public BenchplanException(int exitCode, String message, Throwable cause) {
+    this(exitCode, message, cause, ErrorLocation.NONE);
+  }
+
+  /** A failure whose place is known in parts (printed in {@code --format json} errors). */
+  public BenchplanException(int exitCode, String message, Throwable cause, ErrorLocation location) {
     super(message, cause);
     this.exitCode = exitCode;
+    this.location = location == null ? ErrorLocation.NONE : location;
   }
 
   public int exitCode() {
     return exitCode;
+  }
+
+  /** Where the error sits, as far as the thrower knew; never null. */
+  public ErrorLocation location() {
+    return location == null ? ErrorLocation.NONE : location;
   }
 
   /** Invalid input (exit 2). */

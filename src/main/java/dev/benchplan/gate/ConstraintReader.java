@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.aiperf.export.MetricUnit.Dimension;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -17,7 +18,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -294,11 +294,9 @@ public final class ConstraintReader {
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(file + ": constraints overlay not found", e);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read constraints overlay: " + e.getMessage(), e);
+      throw InputErrors.unreadable("constraints overlay", file, e);
     } catch (JacksonException e) {
-      TokenStreamLocation loc = e.getLocation();
-      String where = loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
-      throw BenchplanException.invalid(file + where + ": not valid YAML: " + e.getOriginalMessage(), e);
+      throw InputErrors.unparsable("constraints overlay", file, e);
     }
   }
 }

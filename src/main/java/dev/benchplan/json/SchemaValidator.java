@@ -69,8 +69,13 @@ public final class SchemaValidator {
   /** Validates and returns every problem, sorted by pointer. */
   public List<Problem> validate(JsonNode instance) {
     List<Problem> problems = new ArrayList<>();
+    // YAML's .inf and .nan parse as non-finite doubles, whose JSON type the validator calls "unknown"
+    nonFinite(instance, "", problems);
     for (Error error : schema.validate(instance)) {
-      problems.add(new Problem(pointer(error.getInstanceLocation()), message(error)));
+      String pointer = pointer(error.getInstanceLocation());
+      if (problems.stream().noneMatch(p -> p.pointer().equals(pointer) && p.message().startsWith(NOT_FINITE))) {
+        problems.add(new Problem(pointer, message(error)));
+      }
     }
     problems.sort((a, b) -> a.pointer().compareTo(b.pointer()));
     return problems;
@@ -92,6 +97,26 @@ public final class SchemaValidator {
         sb.append("; and ").append(problems.size() - shown).append(" more");
       }
       throw BenchplanException.invalid(sb.toString());
+    }
+  }
+
+  private static final String NOT_FINITE = "not a finite number";
+
+  private static void nonFinite(JsonNode node, String pointer, List<Problem> problems) {
+    if (node == null) {
+      return;
+    }
+    if (node.isFloatingPointNumber() && !node.isBigDecimal() && !Double.isFinite(node.asDouble())) {
+      problems.add(new Problem(pointer, NOT_FINITE + " (" + (Double.isNaN(node.asDouble()) ? ".nan" : ".inf")
+          + "); expected a finite number"));
+    } else if (node.isObject()) {
+      for (var e : node.properties()) {
+        nonFinite(e.getValue(), pointer + "/" + e.getKey().replace("~", "~0").replace("/", "~1"), problems);
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        nonFinite(node.get(i), pointer + "/" + i, problems);
+      }
     }
   }
 

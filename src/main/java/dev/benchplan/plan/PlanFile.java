@@ -10,8 +10,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import dev.benchplan.error.InputErrors;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -93,7 +93,7 @@ public final class PlanFile {
     try {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
-      throw new Failure(Problem.MISSING, path + ": cannot read plan: " + e.getMessage(), e);
+      throw new Failure(Problem.MISSING, path + ": cannot read plan: " + InputErrors.describe(e), e);
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
@@ -106,10 +106,7 @@ public final class PlanFile {
     try {
       tree = PlanJson.parse(bytes);
     } catch (JacksonException e) {
-      TokenStreamLocation loc = e.getLocation();
-      String where = loc == null ? "" : " line " + loc.getLineNr() + " column " + loc.getColumnNr();
-      throw BenchplanException.invalid(
-          path + ":" + where + ": not valid JSON: " + e.getOriginalMessage(), e);
+      throw InputErrors.unparsable(null, path, e);
     }
     SchemaValidator.bundled(SCHEMA).requireValid(tree, path.toString());
     BenchmarkPlan plan;
@@ -118,7 +115,7 @@ public final class PlanFile {
     } catch (JacksonException e) {
       // a value the schema allows but the plan's records cannot hold (e.g. beyond long)
       throw BenchplanException.invalid(path + ": " + pointer(e) + ": "
-          + e.getOriginalMessage() + ": expected a value of the plan schema", e);
+          + InputErrors.describe(e) + ": expected a value of the plan schema", e);
     }
     checkRules(plan, path.toString());
     return new VerifiedPlan(path, actual, plan);

@@ -76,14 +76,6 @@ public record TraceReport(
     return Json.JSON.valueToTree(toMap());
   }
 
-  /**
-   * The same document as {@link #toJson()}, as pretty-printed text, written without Jackson (so
-   * {@code trace inspect} starts fast).
-   */
-  public String toJsonText() {
-    return PrettyJson.write(toMap());
-  }
-
   /** The JSON document as ordered maps and lists: the one place that names its keys. */
   private Map<String, Object> toMap() {
     Map<String, Object> root = new LinkedHashMap<>();

@@ -30,6 +30,7 @@ import dev.benchplan.render.RenderResult;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import dev.benchplan.run.ShutdownHooks;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.workload.DeploymentRecord;
 import dev.benchplan.workload.GpuAllocation;
 import dev.benchplan.workload.InputDocument;

@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.progress.ProgressRenderer;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.run.ShutdownHooks;
@@ -86,7 +87,7 @@ public final class ValidateService {
   private final class Execution {
     private final ValidateOptions options;
     private final ValidateRun run;
-    private final PhaseProgress progress;
+    private final ProgressRenderer progress;
     private final VerdictDocument doc;
     private PerformanceRequest requested;
     private final CreatedObjects ledger = new CreatedObjects();
@@ -100,7 +101,7 @@ public final class ValidateService {
       this.options = options;
       Instant now = clock.instant();
       this.run = ValidateRun.start(now);
-      this.progress = new PhaseProgress(err, clock);
+      this.progress = new ProgressRenderer("validate", err, clock, false);
       this.doc = new VerdictDocument(run, now);
     }
 
@@ -275,7 +276,7 @@ public final class ValidateService {
     private <T> T step(ValidateStep s, Duration bound, String what, Supplier<T> body,
         java.util.function.Function<T, String> outcome) {
       current = s;
-      progress.start(s, bound, what);
+      progress.start(s.id(), bound, what);
       try {
         T value = body.get();
         String detail = outcome.apply(value);
@@ -351,7 +352,7 @@ public final class ValidateService {
       }
       ValidateStep before = current;
       Duration bound = options.timeouts().cleanup();
-      progress.start(ValidateStep.CLEANUP, bound, "deleting " + created.size() + " object(s) in reverse order");
+      progress.start(ValidateStep.CLEANUP.id(), bound, "deleting " + created.size() + " object(s) in reverse order");
       try {
         cleanup = cluster.cleanup(ledger, bound, progress.sink());
       } catch (RuntimeException e) {

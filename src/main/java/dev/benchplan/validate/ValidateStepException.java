@@ -18,11 +18,13 @@ public final class ValidateStepException extends BenchplanException {
     if (e instanceof ValidateStepException v) {
       return v;
     }
-    // a BenchplanException carries its code (API and endpoint failures: 3); anything else is a bug: 4
-    int code = e instanceof BenchplanException b ? b.exitCode() : dev.benchplan.error.ExitCode.INTERNAL;
+    // an unexpected exception is a bug (exit 4), as everywhere; parser and file errors are input (2)
+    int code = e instanceof BenchplanException b ? b.exitCode() : dev.benchplan.error.ErrorMapper.map(e).exitCode();
     String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (!(e instanceof BenchplanException)) {
-      msg = "internal error (a bug in benchplan): " + e.getClass().getName() + ": " + msg;
+      msg = code == dev.benchplan.error.ExitCode.INTERNAL
+          ? "internal error (a bug in benchplan): " + e.getClass().getName() + ": " + msg
+          : dev.benchplan.error.ErrorMapper.map(e).message();
     }
     return new ValidateStepException(step, code, msg, e);
   }

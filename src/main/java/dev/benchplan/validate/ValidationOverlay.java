@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
@@ -59,14 +60,13 @@ public final class ValidationOverlay {
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(path + ": recipe overlay not found");
     } catch (IOException e) {
-      throw BenchplanException.invalid(path + ": cannot read the recipe overlay: " + e.getMessage());
+      throw InputErrors.unreadable("recipe overlay", path, e);
     }
     JsonNode root;
     try {
       root = Json.YAML.readTree(text);
     } catch (JacksonException e) {
-      throw BenchplanException.invalid(
-          path + ": not valid YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+      throw InputErrors.unparsable("recipe overlay", path, e);
     }
     return read(root, path.toString());
   }

@@ -1,6 +1,7 @@
 package dev.benchplan.workload;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -56,7 +56,7 @@ public record InputDocument(
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(what + " " + abs + ": file not found");
     } catch (IOException e) {
-      throw BenchplanException.invalid(what + " " + abs + ": cannot read: " + e.getMessage(), e);
+      throw InputErrors.unreadable(what, abs, e);
     }
     boolean json = abs.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
     ObjectMapper mapper = json ? Json.JSON : Json.YAML;
@@ -66,11 +66,7 @@ public record InputDocument(
           .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .readValue(bytes);
     } catch (JacksonException e) {
-      TokenStreamLocation loc = e.getLocation();
-      String where = loc == null || loc.getLineNr() < 1 ? "" : ":" + loc.getLineNr()
-          + (loc.getColumnNr() > 0 ? ":" + loc.getColumnNr() : "");
-      throw BenchplanException.invalid(what + " " + abs + where + ": not valid "
-          + (json ? "JSON" : "YAML") + ": " + firstLine(e.getOriginalMessage()), e);
+      throw InputErrors.unparsable(what, abs, e);
     }
     if (tree == null || tree.isMissingNode() || tree.isNull()) {
       throw BenchplanException.invalid(what + " " + abs + ": empty document; expected a mapping");
@@ -115,14 +111,5 @@ public record InputDocument(
           + ", which has no folder to resolve it against; use an absolute path");
     }
     return baseDir.resolve(p).normalize();
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "parse error";
-    }
-    int nl = s.indexOf('\n');
-    // parser messages may quote the offending token; never echo something that could be a secret
-    return (nl < 0 ? s : s.substring(0, nl)).trim().replaceAll("'[^']{9,}'", "'...'");
   }
 }

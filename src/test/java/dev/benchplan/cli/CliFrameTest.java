@@ -32,6 +32,10 @@ class CliFrameTest {
     assertThat(DurationConverter.parse("PT30S").getSeconds()).isEqualTo(30);
     assertThatThrownBy(() -> DurationConverter.parse("soon"))
         .hasMessageContaining("expected e.g. 30s, 5m, 1h or PT30S");
+    assertThatThrownBy(() -> DurationConverter.parse("99999999999999999999s"))
+        .hasMessageContaining("too long a duration");
+    assertThatThrownBy(() -> DurationConverter.parse("9999999999999999h"))
+        .hasMessageContaining("too long a duration");
   }
 
   @Test

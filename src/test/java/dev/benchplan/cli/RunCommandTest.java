@@ -96,8 +96,8 @@ class RunCommandTest {
       assertThat(out.get("run").get("cluster").get("namespace").asString()).isEqualTo("bench");
       assertThat(out.get("cleanup").get(0).asString()).contains("deleted");
       assertThat(Path.of(out.get("run_dir").asString()).resolve("run.json")).exists();
-      assertThat(r.err()).contains("benchplan run [0:0").contains("] preflight: namespace bench")
-          .contains("] applied: Job bench/").contains("] done: pass");
+      assertThat(r.err()).contains("run [preflight] ").contains(": namespace bench")
+          .contains("run [applied] ").contains(": Job bench/").contains("run [done] ").contains(": pass -> ");
     } finally {
       stopController.run();
     }

@@ -97,7 +97,7 @@ class RenderBadInputTest {
   void notJson() throws Exception {
     Path p = tmp.resolve("p.json");
     Files.writeString(p, "{\"schema_version\": \"1.0\",\n  oops\n}");
-    expectBlocker(render(p, Sha256.ofFile(p), root), p.toString(), "line 2", "not valid JSON");
+    expectBlocker(render(p, Sha256.ofFile(p), root), p + ":2:", "not valid JSON");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.error.BenchplanException;
 import java.time.Duration;
 import java.util.ArrayList;

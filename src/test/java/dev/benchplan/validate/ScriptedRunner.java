@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.progress.ProgressSink;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;

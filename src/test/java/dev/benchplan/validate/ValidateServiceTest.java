@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.progress.ProgressRenderer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -375,18 +376,5 @@ class ValidateServiceTest {
     assertThat(l.closeForCleanup()).hasSize(1);
     assertThat(l.record(new CreatedObject("v1", "ConfigMap", "a", "b", "k", "v"))).isFalse();
     assertThat(l.closeForCleanup()).extracting(CreatedObject::kind).containsExactly("ConfigMap", "Namespace");
-  }
-
-  @Test
-  @DisplayName("progress lines carry elapsed time against the phase's bound")
-  void progressLines() {
-    StringWriter w = new StringWriter();
-    PhaseProgress p = new PhaseProgress(new PrintWriter(w), Clock.systemUTC());
-    p.start(ValidateStep.READINESS, Duration.ofMinutes(10), "waiting");
-    p.update("state pending, VllmDecodeWorker 0/4 ready");
-    p.update("state pending, VllmDecodeWorker 0/4 ready"); // unchanged: not repeated
-    p.end("ready");
-    assertThat(w.toString().lines()).hasSize(3)
-        .allMatch(l -> l.matches("validate \\[readiness] \\d+ms / 10m0s: .*"));
   }
 }

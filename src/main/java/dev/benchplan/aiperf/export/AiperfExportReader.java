@@ -1,6 +1,7 @@
 package dev.benchplan.aiperf.export;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
@@ -41,7 +42,7 @@ public final class AiperfExportReader {
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(file + ": AIPerf export not found", e);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read AIPerf export: " + e.getMessage(), e);
+      throw InputErrors.unreadable("AIPerf export", file, e);
     }
     return parse(bytes, file);
   }
@@ -52,11 +53,7 @@ public final class AiperfExportReader {
     try {
       root = READER.readValue(bytes);
     } catch (JacksonException e) {
-      TokenStreamLocation loc = e.getLocation();
-      String where = loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
-      throw BenchplanException.invalid(
-          source + where + ": not valid JSON: " + e.getOriginalMessage()
-              + "; expected an AIPerf profile_export_aiperf.json", e);
+      throw InputErrors.unparsable("AIPerf export", source, e);
     }
     if (root == null || !root.isObject()) {
       throw BenchplanException.invalid(

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.progress.RunProgress;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.AiperfPodLog;

@@ -1,6 +1,7 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.render.JobContract;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,7 +56,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(file + ": perf.yaml not found; run 'benchplan render' first", e);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage(), e);
+      throw InputErrors.unreadable(null, file, e);
     }
     List<ObjectNode> docs = new ArrayList<>();
     try (MappingIterator<JsonNode> it = Json.YAML.readerFor(JsonNode.class).readValues(bytes)) {
@@ -73,9 +73,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
         docs.add((ObjectNode) doc);
       }
     } catch (JacksonException e) {
-      TokenStreamLocation loc = e.getLocation();
-      String where = loc == null ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
-      throw BenchplanException.invalid(file + where + ": not valid YAML: " + e.getOriginalMessage(), e);
+      throw InputErrors.unparsable(null, file, e);
     }
     return check(file, Sha256.hex(bytes), docs);
   }

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.progress.RunProgress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.progress.RunProgress;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 

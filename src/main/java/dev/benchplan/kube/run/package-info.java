@@ -3,7 +3,7 @@
  * preflights isolation, watches the pod and the Job, collects the AIPerf summary and the pod log
  * into {@code DEPLOY_ROOT/benchmark/runs/<run-id>/}, gates the result and cleans up. The public
  * surface ({@link dev.benchplan.kube.run.RunService}, {@link dev.benchplan.run.RunRequest},
- * {@link dev.benchplan.run.RunOutcome}, {@link dev.benchplan.kube.run.RunProgress},
+ * {@link dev.benchplan.run.RunOutcome}, {@link dev.benchplan.progress.RunProgress},
  * {@link dev.benchplan.kube.run.RunServices}) carries no fabric8 types, so the CLI can hold it
  * without loading the Kubernetes client.
  */

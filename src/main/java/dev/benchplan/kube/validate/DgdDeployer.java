@@ -9,8 +9,8 @@ import dev.benchplan.validate.DgdCandidate;
 import dev.benchplan.validate.DgdComponent;
 import dev.benchplan.validate.DgdView;
 import dev.benchplan.validate.FrontendMatch;
-import dev.benchplan.validate.PhaseProgress;
-import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.progress.ProgressRenderer;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ServiceInfo;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -75,7 +75,7 @@ final class DgdDeployer {
     } catch (KubernetesClientTimeoutException e) {
       DgdView v = last.get();
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " not ready after "
-          + PhaseProgress.format(bound) + ": " + (v == null ? "not found" : status(v, desired)));
+          + ProgressRenderer.format(bound) + ": " + (v == null ? "not found" : status(v, desired)));
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("watching DGD " + ns + "/" + name, e);
     }
@@ -105,7 +105,7 @@ final class DgdDeployer {
         why = String.join("; ", problems);
       }
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " is successful but has no usable"
-          + " frontend Service after " + PhaseProgress.format(bound) + ": " + why);
+          + " frontend Service after " + ProgressRenderer.format(bound) + ": " + why);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw BenchplanException.runtime("interrupted while waiting for the frontend Service of " + ns + "/" + name);

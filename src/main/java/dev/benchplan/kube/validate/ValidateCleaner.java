@@ -4,8 +4,8 @@ import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
-import dev.benchplan.validate.PhaseProgress;
-import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.progress.ProgressRenderer;
+import dev.benchplan.progress.ProgressSink;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -62,7 +62,7 @@ final class ValidateCleaner {
           r.waitUntilCondition(x -> x == null, boundEach.toMillis(), TimeUnit.MILLISECONDS);
           deleted.add(o.describe());
         } catch (KubernetesClientTimeoutException e) {
-          problems.add(o.describe() + " still present after " + PhaseProgress.format(boundEach));
+          problems.add(o.describe() + " still present after " + ProgressRenderer.format(boundEach));
         }
       } catch (KubernetesClientException e) {
         if (ApiErrors.notFound(e)) {

@@ -4,8 +4,8 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
-import dev.benchplan.validate.PhaseProgress;
-import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.progress.ProgressRenderer;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -53,7 +53,7 @@ final class ValidateNamespaces {
       client.namespaces().withName(name).waitUntilCondition(n -> n == null, remaining, TimeUnit.MILLISECONDS);
     } catch (KubernetesClientTimeoutException e) {
       throw BenchplanException.runtime(what + " " + name + " is still terminating after "
-          + PhaseProgress.format(bound) + "; its pods may still hold GPUs. Try again later");
+          + ProgressRenderer.format(bound) + "; its pods may still hold GPUs. Try again later");
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("waiting for namespace " + name + " to be gone", e);
     }

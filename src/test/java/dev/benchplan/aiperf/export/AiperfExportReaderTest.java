@@ -117,7 +117,7 @@ class AiperfExportReaderTest {
     Path notJson = Files.writeString(tmp.resolve("bad.json"), "{\"a\": 1,\n \"b\": }");
     assertThatThrownBy(() -> AiperfExportReader.read(notJson))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(notJson + " (line 2")
+        .hasMessageContaining(notJson + ":2:")
         .hasMessageContaining("not valid JSON")
         .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2));
 

@@ -349,7 +349,8 @@ class RunClusterIT {
       transcript.append("$ benchplan run --deploy-root ").append(f.deployRoot).append(" --context benchplan-test\n")
           .append(pass.err()).append(pass.out()).append("(exit ").append(pass.exitCode()).append(")\n===\n");
       pass.expectOk();
-      assertThat(pass.err()).contains("] preflight: namespace " + kube.namespace()).contains("] done: pass");
+      assertThat(pass.err()).contains("run [preflight] ").contains(": namespace " + kube.namespace())
+          .contains("run [done] ").contains(": pass -> ");
       assertThat(pass.out()).startsWith("run " + RunFixture.RUN_ID + ": PASS (completed)");
       assertClean();
 

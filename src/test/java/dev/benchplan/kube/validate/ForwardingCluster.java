@@ -6,7 +6,7 @@ import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdCandidate;
 import dev.benchplan.validate.DgdView;
 import dev.benchplan.validate.GpuNode;
-import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateRun;
 import java.time.Duration;

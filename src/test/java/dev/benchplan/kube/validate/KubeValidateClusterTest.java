@@ -11,7 +11,7 @@ import dev.benchplan.validate.DefaultDeployment;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdCandidate;
 import dev.benchplan.validate.GpuNode;
-import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;

@@ -12,7 +12,7 @@ import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DefaultDeployment;
 import dev.benchplan.validate.DgdApi;
-import dev.benchplan.validate.ProgressSink;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateResult;
 import dev.benchplan.validate.ValidateRun;

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.progress.ProgressSink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.validate.BenchmarkOutcome;
@@ -59,7 +60,7 @@ final class ValidateItSupport {
 
     @Override
     public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
-        dev.benchplan.validate.ProgressSink progress) {
+        dev.benchplan.progress.ProgressSink progress) {
       return dev.benchplan.validate.GateScript.measured(req.constraints(), 6000.0, 100.0);
     }
   }

@@ -1,4 +1,4 @@
-package dev.benchplan.kube.run;
+package dev.benchplan.progress;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dev.benchplan.validate;
+package dev.benchplan.progress;
 
 /** Where long waits report what they are waiting for; the sink adds elapsed time and bound. */
 @FunctionalInterface

@@ -1,0 +1,45 @@
+package dev.benchplan.error;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+/**
+ * One error as a user or agent sees it: a stable code, the exit code, one line of message, and
+ * where (file, line, column, JSON pointer, field or option) as far as known. Printed on stderr as
+ * {@code benchplan: <message>}, and with {@code --format json} as {@code {"error": {...}}} on
+ * stdout (schemas/error.schema.json).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"code", "exit_code", "message", "file", "line", "column", "pointer", "field"})
+public record ErrorReport(
+    @JsonProperty("code") String code,
+    @JsonProperty("exit_code") int exitCode,
+    @JsonProperty("message") String message,
+    @JsonProperty("file") String file,
+    @JsonProperty("line") Integer line,
+    @JsonProperty("column") Integer column,
+    @JsonProperty("pointer") String pointer,
+    @JsonProperty("field") String field) {
+
+  /** Invalid input or a configuration blocker (exit 2). */
+  public static final String INVALID_INPUT = "invalid_input";
+  /** A bad command-line option or argument (exit 2). */
+  public static final String INVALID_OPTION = "invalid_option";
+  /** A cluster, endpoint, run or I/O error (exit 3). */
+  public static final String RUN_ERROR = "run_error";
+  /** An unexpected exception: a bug (exit 4). */
+  public static final String INTERNAL_ERROR = "internal_error";
+
+  public ErrorReport {
+    if (code == null || message == null) {
+      throw new IllegalArgumentException("an error report needs a code and a message");
+    }
+  }
+
+  /** A report with a location. */
+  public static ErrorReport of(String code, int exitCode, String message, ErrorLocation where) {
+    ErrorLocation w = where == null ? ErrorLocation.NONE : where;
+    return new ErrorReport(code, exitCode, message, w.file(), w.line(), w.column(), w.pointer(), w.field());
+  }
+}

@@ -1,0 +1,127 @@
+package dev.benchplan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.json.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 20 item 1: a built checkout copied ({@code cp -r}, {@code cp -rp}) or moved ({@code mv})
+ * keeps working through {@code bin/benchplan} without a class-data-sharing warning: the launcher
+ * notices that the archive belongs to another jar path and records it again. JVM warnings that
+ * are not about CDS still reach stderr.
+ */
+class LauncherCopyIT {
+  @TempDir Path dir;
+  Path trace;
+
+  private record Run(int exit, String out, String err) {}
+
+  @BeforeEach
+  void checkout() throws IOException {
+    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
+    Assumptions.assumeTrue(Files.isRegularFile(jar),
+        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Path a = dir.resolve("a");
+    Files.createDirectories(a.resolve("bin"));
+    Files.createDirectories(a.resolve("target"));
+    Path launcher = Files.copy(Paths.get("bin", "benchplan"), a.resolve("bin/benchplan"));
+    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.copy(jar, a.resolve("target/benchplan.jar"));
+    trace = Files.writeString(dir.resolve("t.jsonl"),
+        "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [1, 2]}\n");
+  }
+
+  private Run launch(Path checkout, Map<String, String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(checkout.resolve("bin/benchplan").toString());
+    command.addAll(List.of(args));
+    Path out = dir.resolve("out.txt");
+    Path err = dir.resolve("err.txt");
+    ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().remove("BENCHPLAN_CDS");
+    pb.environment().remove("BENCHPLAN_JAVA_OPTS");
+    pb.environment().remove("BENCHPLAN_JAR");
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished in time").isTrue();
+    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private void shell(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).inheritIO().start();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(String.join(" ", command)).isZero();
+  }
+
+  /** A call that works, prints exactly the JSON report, and says nothing on stderr. */
+  private void silentCall(Path checkout) throws Exception {
+    Run r = launch(checkout, Map.of(), "trace", "inspect", trace.toString(), "--format", "json");
+    assertThat(r.exit()).as("exit; stderr: %s", r.err()).isZero();
+    assertThat(Json.JSON.readTree(r.out()).get("rows").asLong()).isEqualTo(1);
+    assertThat(r.err()).as("stderr of %s", checkout).isEmpty();
+    Path owner = checkout.resolve("target/benchplan.jsa.id");
+    assertThat(owner).exists();
+    assertThat(Files.readString(owner)).as("the archive belongs to this checkout's jar")
+        .contains("jar=" + checkout.toRealPath().resolve("target/benchplan.jar") + " ");
+  }
+
+  @Test
+  @DisplayName("cp -r, cp -rp and mv of a built checkout: every call silent and working, archive re-recorded")
+  void copiedAndMoved() throws Exception {
+    Path a = dir.resolve("a");
+    silentCall(a);
+    Thread.sleep(1100); // a copy's mtime must differ from the original's (seconds resolution)
+    shell("cp", "-r", a.toString(), dir.resolve("copied").toString());
+    silentCall(dir.resolve("copied"));
+    silentCall(dir.resolve("copied"));
+    shell("cp", "-rp", a.toString(), dir.resolve("copied-p").toString());
+    silentCall(dir.resolve("copied-p"));
+    shell("mv", dir.resolve("copied-p").toString(), dir.resolve("moved").toString());
+    silentCall(dir.resolve("moved"));
+    silentCall(dir.resolve("moved"));
+    silentCall(a);
+  }
+
+  @Test
+  @DisplayName("an archive the JVM cannot use (recorded for another path) never prints a CDS warning")
+  void foreignArchiveSkipped() throws Exception {
+    Path a = dir.resolve("a");
+    silentCall(a);
+    Thread.sleep(1100);
+    shell("cp", "-rp", a.toString(), dir.resolve("b").toString());
+    // the launcher's own guard (a different owner) and the JVM's (cds logging off) both hold:
+    // feed the JVM the foreign archive directly, as a stale launcher would have
+    Run r = launch(dir.resolve("b"), Map.of("BENCHPLAN_CDS", "0",
+        "BENCHPLAN_JAVA_OPTS", "-XX:SharedArchiveFile=" + dir.resolve("b/target/benchplan.jsa")),
+        "trace", "inspect", trace.toString(), "--format", "json");
+    assertThat(r.exit()).isZero();
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("JVM warnings that are not about class-data sharing still reach stderr (never stdout)")
+  void otherWarningsStillShown() throws Exception {
+    Assumptions.assumeTrue(Runtime.version().feature() < 18, "UseBiasedLocking is gone after JDK 17");
+    Run r = launch(dir.resolve("a"), Map.of("BENCHPLAN_JAVA_OPTS", "-XX:+UseBiasedLocking"),
+        "trace", "inspect", trace.toString(), "--format", "json");
+    assertThat(r.exit()).isZero();
+    assertThat(r.err()).contains("UseBiasedLocking").doesNotContain("cds");
+    assertThat(Json.JSON.readTree(r.out()).get("rows").asLong()).isEqualTo(1);
+  }
+}
