@@ -34,7 +34,9 @@ public final class RunLocator {
   public static List<RunSource> locate(Path arg) {
     Path start = arg;
     if (Files.isRegularFile(arg) && arg.getFileName().toString().equals(SUMMARY)) {
-      start = arg.toAbsolutePath().getParent();
+      // a summary file names exactly one run: its directory, without looking further down
+      Path dir = arg.toAbsolutePath().getParent();
+      return List.of(source(dir.getParent() == null ? dir : dir.getParent(), dir, null, null));
     }
     if (!Files.isDirectory(start)) {
       throw BenchplanException.invalid(arg + ": not found or not a directory; expected a benchplan run directory"

@@ -15,7 +15,8 @@ package dev.benchplan.analysis.stats;
  *     paired_t} (AB/BA pairs), {@code series_noise_floor} (n = 1 on a side), {@code none}
  * @param degreesOfFreedom the t distribution's degrees of freedom, NaN for {@code none}
  * @param mdePct the minimum detectable effect used (percent of the reference)
- * @param mdeSource {@code --mde}, {@code data} (80% power at the spread used) or {@code none}
+ * @param mdeSource {@code --mde}, {@code series_noise_floor}, {@code data} (80% power at the spread used) or
+ *     {@code none}
  * @param verdict the verdict
  */
 public record Effect(double referenceMean, double candidateMean, double delta, double deltaPct, double ciLow,

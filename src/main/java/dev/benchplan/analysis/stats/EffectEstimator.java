@@ -8,7 +8,10 @@ import org.apache.commons.statistics.distribution.TDistribution;
  * AB/BA pairs when the runs are paired, from the series noise floor when a side has one run, and
  * otherwise there is none (inconclusive). The verdict: {@code no_change} when the whole interval
  * lies inside plus/minus the MDE; {@code regressed}/{@code improved} when the interval excludes
- * zero on that side and the effect reaches the MDE; {@code inconclusive} otherwise.
+ * zero on that side and the effect reaches the MDE; {@code inconclusive} otherwise. The MDE is the
+ * stated one ({@code --mde}), else the series noise floor's for these run counts, else the data's
+ * own (80% power); an MDE taken from the compared data itself never supports {@code no_change}
+ * (its margin grows with the noise).
  */
 public final class EffectEstimator {
   private EffectEstimator() {}
@@ -73,10 +76,25 @@ public final class EffectEstimator {
     double pct = scale == 0 ? Double.NaN : delta / scale * 100;
     double lowPct = scale == 0 ? Double.NaN : (delta - half) / scale * 100;
     double highPct = scale == 0 ? Double.NaN : (delta + half) / scale * 100;
-    double mde = mdeOverridePct != null ? mdeOverridePct : scale == 0 ? Double.NaN : (tCrit + tPower) * se / scale * 100;
+    double mde;
+    String mdeSource;
+    if (mdeOverridePct != null) {
+      mde = mdeOverridePct;
+      mdeSource = "--mde";
+    } else if (floor != null && Double.isFinite(floor.cv()) && floor.runs() >= 2) {
+      mde = NoiseFloor.mdePct(floor.cv(), floor.degreesOfFreedom(), nr, nc);
+      mdeSource = "series_noise_floor";
+    } else {
+      mde = scale == 0 ? Double.NaN : (tCrit + tPower) * se / scale * 100;
+      mdeSource = "data";
+    }
     EffectVerdict verdict = verdict(pct, lowPct, highPct, mde, direction);
-    return new Effect(mr, mc, delta, pct, delta - half, delta + half, lowPct, highPct, method, df, mde,
-        mdeOverridePct != null ? "--mde" : "data", verdict);
+    if (verdict == EffectVerdict.NO_CHANGE && mdeSource.equals("data")) {
+      // an equivalence margin taken from the same noisy data grows with the noise: it proves nothing
+      verdict = EffectVerdict.INCONCLUSIVE;
+    }
+    return new Effect(mr, mc, delta, pct, delta - half, delta + half, lowPct, highPct, method, df, mde, mdeSource,
+        verdict);
   }
 
   static EffectVerdict verdict(double pct, double lowPct, double highPct, double mde, Direction direction) {
