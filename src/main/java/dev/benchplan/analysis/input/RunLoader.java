@@ -72,7 +72,8 @@ public final class RunLoader {
     RecordScan scan = Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
     JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
     PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord());
-    Map<String, String> identity = identity(plan, inputConfig, export, source.runRecord());
+    Map<String, String> identity = identity(plan, inputConfig, export, source.runRecord(),
+        lenientRoot == null ? null : text(lenientRoot.path("aiperf_version")));
     String loadPoint = loadPoint(inputConfig, source.runRecord());
     String seriesId = seriesId(source.runRecord(), plan, identity);
     GpuCount gpus = gpus(gpusFlag, plan, lenientRoot, source.dir());
@@ -141,7 +142,8 @@ public final class RunLoader {
   }
 
   /** The fields two runs must share to be compared (eligibility), in a fixed order. */
-  static Map<String, String> identity(PlanInfo plan, JsonNode ic, AiperfExport export, ObjectNode run) {
+  static Map<String, String> identity(PlanInfo plan, JsonNode ic, AiperfExport export, ObjectNode run,
+      String rawVersion) {
     JsonNode p = plan != null && plan.plan() != null ? plan.plan() : null;
     JsonNode icNode = ic == null ? tools.jackson.databind.node.MissingNode.getInstance() : ic;
     Map<String, String> id = new LinkedHashMap<>();
@@ -156,7 +158,7 @@ public final class RunLoader {
         text(icNode.path("input").path("prompt").path("output_tokens").path("mean"))));
     id.put("osl_stddev", first(syn == null ? null : text(syn.path("osl_stddev")),
         text(icNode.path("input").path("prompt").path("output_tokens").path("stddev"))));
-    id.put("aiperf_version", first(export == null ? null : export.aiperfVersion(),
+    id.put("aiperf_version", first(export == null ? rawVersion : export.aiperfVersion(),
         run == null ? null : text(run.path("aiperf").path("export_version")),
         p == null ? null : text(p.path("aiperf").path("version"))));
     id.put("endpoint_type", first(p == null ? null : text(p.path("endpoint").path("type")),
