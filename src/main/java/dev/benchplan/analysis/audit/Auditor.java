@@ -441,7 +441,7 @@ public final class Auditor {
           continue;
         }
         double mine = org.apache.commons.statistics.descriptive.Quantile.withDefaults()
-            .with(org.apache.commons.statistics.descriptive.Quantile.EstimationMethod.HF7)
+            .with(org.apache.commons.statistics.descriptive.Quantile.EstimationMethod.HF7).withCopy(true)
             .evaluate(v, Integer.parseInt(p.substring(1)) / 100.0);
         double r = reported.get().doubleValue();
         if (Math.abs(mine - r) > SHAPE_TOLERANCE * Math.abs(r)) {

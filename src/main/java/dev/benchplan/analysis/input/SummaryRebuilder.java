@@ -20,7 +20,7 @@ import org.apache.commons.statistics.descriptive.Statistic;
  * from the first request start to the last request end.
  */
 public final class SummaryRebuilder {
-  private static final Quantile HF7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7);
+  private static final Quantile HF7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7).withCopy(true);
   private static final double[] PS = {0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99};
   private static final String[] PNAMES = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
 

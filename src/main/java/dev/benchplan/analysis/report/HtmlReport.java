@@ -86,7 +86,8 @@ public final class HtmlReport {
           .append("</td><td>").append(AnalysisMarkdown.num(e.path("candidate_mean"))).append("</td><td>")
           .append(AnalysisMarkdown.signed(e.path("delta_pct"))).append("</td><td>")
           .append(AnalysisMarkdown.signed(e.path("ci_low_pct"))).append(" .. ").append(AnalysisMarkdown.signed(e.path("ci_high_pct")))
-          .append("</td><td>").append(AnalysisMarkdown.num(e.path("mde_pct"))).append("%</td><td>")
+          .append("</td><td>").append(e.path("mde_pct").isNumber() ? AnalysisMarkdown.num(e.path("mde_pct")) + "%" : "n/a")
+          .append("</td><td>")
           .append(esc(e.path("method").asString())).append("</td><td class=\"").append(esc(m.path("verdict").asString()))
           .append("\">").append(esc(m.path("verdict").asString())).append("</td></tr>\n");
     }

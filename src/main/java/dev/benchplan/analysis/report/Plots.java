@@ -141,6 +141,17 @@ public final class Plots {
     }
   }
 
+  /** At least 10% of the largest magnitude: identical values get a readable axis, not 1e-9 ticks. */
+  private static double minimumSize(XYSeriesCollection data, boolean domain) {
+    double max = 0;
+    for (int i = 0; i < data.getSeriesCount(); i++) {
+      for (int j = 0; j < data.getItemCount(i); j++) {
+        max = Math.max(max, Math.abs(domain ? data.getXValue(i, j) : data.getYValue(i, j)));
+      }
+    }
+    return max > 0 ? max * 0.1 : 1.0;
+  }
+
   static String xy(String title, String xLabel, String yLabel, XYSeriesCollection data, boolean lines, double[] band) {
     JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL,
         true, false, false);
@@ -164,9 +175,14 @@ public final class Plots {
     }
     if (plot.getDomainAxis() instanceof org.jfree.chart.axis.NumberAxis na) {
       na.setAutoRangeIncludesZero(false);
+      na.setAutoRangeMinimumSize(minimumSize(data, true));
+      if (xLabel.equals("run")) {
+        na.setStandardTickUnits(org.jfree.chart.axis.NumberAxis.createIntegerTickUnits());
+      }
     }
     if (plot.getRangeAxis() instanceof org.jfree.chart.axis.NumberAxis na) {
       na.setAutoRangeIncludesZero(false);
+      na.setAutoRangeMinimumSize(minimumSize(data, false));
     }
     SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, HEIGHT);
     g2.setDefsKeyPrefix("bp"); // the default prefix is time-based: fixed for byte-identical output

@@ -34,7 +34,8 @@ public final class BootstrapPercentiles {
    */
   public static final int TAIL_MINIMUM = 10;
 
-  private static final Quantile HF7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7);
+  // withCopy: the sorted input is indexed afterwards and must not be reordered by selection
+  private static final Quantile HF7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7).withCopy(true);
 
   private BootstrapPercentiles() {}
 
