@@ -94,6 +94,8 @@ class AnalyzeCommandTest {
     assertThat(p99.path("ci_low").asDouble()).isLessThanOrEqualTo(p99.path("value").asDouble());
     assertThat(p99.path("ci_high").asDouble()).isGreaterThanOrEqualTo(p99.path("value").asDouble());
     assertThat(s.path("recomputed_percentiles").path("method").path("resamples").asInt()).isEqualTo(2000);
+    assertThat(s.path("inputs").get(1).path("role").asString()).isEqualTo("records");
+    assertThat(s.path("inputs").get(1).path("sha256").asString()).isEqualTo(Sha256.ofFile(run.resolve("profile_export.jsonl")));
     CommandHarness.run("analyze", run.toString(), "--exp-root", exp.toString(), "--report-dir", tmp.resolve("c").toString())
         .expectOk();
     byte[] after = Files.readAllBytes(exp.resolve("analysis/performance_findings.jsonl"));
@@ -123,6 +125,24 @@ class AnalyzeCommandTest {
     assertThat(read(tmp.resolve("out/runs/dup/benchmark_audit.json")).path("next_action").asString())
         .isEqualTo("rerun_benchmark");
     assertSchemas(tmp.resolve("out"));
+  }
+
+  @Test
+  @DisplayName("a malformed record line makes the run invalid, naming the line; the file is not changed")
+  void malformedLine() throws Exception {
+    Path run = new GeneratedRun().write(tmp.resolve("bad"));
+    Path records = run.resolve("profile_export.jsonl");
+    List<String> lines = new java.util.ArrayList<>(Files.readAllLines(records));
+    lines.set(6, lines.get(6).substring(0, 40));
+    Files.write(records, lines);
+    String sha = Sha256.ofFile(records);
+    var r = CommandHarness.run("analyze", run.toString(), "--exp-root", tmp.resolve("exp").toString(), "--report-dir",
+        tmp.resolve("out").toString()).expectOk();
+    assertThat(r.out()).contains("blocker: malformed_records: 1 malformed lines in profile_export.jsonl, first line 7: not valid JSON");
+    assertThat(Sha256.ofFile(records)).isEqualTo(sha);
+    JsonNode audit = read(tmp.resolve("out/runs/bad/benchmark_audit.json"));
+    assertThat(audit.path("status").asString()).isEqualTo("invalid");
+    assertThat(audit.path("requests").path("records").path("attempted").asInt()).isEqualTo(199);
   }
 
   @Test

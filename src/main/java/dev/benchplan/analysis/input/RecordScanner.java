@@ -22,13 +22,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One streaming pass over AIPerf's per-request records. Never throws on bad content: a malformed
+ * One streaming pass over AIPerf's per-request records (a token stream per line: no tree, and the
+ * long inter_chunk_latency arrays are checked value by value without being kept). Never throws on bad content: a malformed
  * line, NaN, a duplicate id or a negative latency is counted and named for the audit (the raw file
  * is evidence either way); only an unreadable file is an error.
  */
@@ -38,13 +40,48 @@ public final class RecordScanner {
       "request_latency", "time_to_second_token", "output_token_throughput_per_user", "output_sequence_length",
       "input_sequence_length");
   // NaN and Infinity are read, not rejected: the audit must see and name them
-  private static final ObjectReader READER = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().readerFor(JsonNode.class);
+  private static final JsonMapper MAPPER = JsonMapper.builder()
+      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
   private RecordScanner() {}
 
-  /** Scans a records file. */
+  /**
+   * Scans a records file: one byte-stream parser over the whole file (fast), and when anything in it
+   * is not one JSON object per line, a second pass line by line that names each bad line.
+   */
   public static RecordScan scan(Path file) {
+    RecordScan fast = streamed(file);
+    return fast != null ? fast : lineByLine(file);
+  }
+
+  private static RecordScan streamed(Path file) {
+    MessageDigest digest = Sha256.newDigest();
+    State s = new State();
+    try (InputStream raw = Files.newInputStream(file);
+        DigestInputStream in = new DigestInputStream(new java.io.BufferedInputStream(raw, 1 << 16), digest);
+        JsonParser p = MAPPER.createParser(in)) {
+      long lastLine = 0;
+      JsonToken t;
+      // the parser reads to the end of the file (the digest sees every byte) before nextToken is null
+      while ((t = p.nextToken()) != null) {
+        long lineNo = p.currentTokenLocation().getLineNr();
+        if (t != JsonToken.START_OBJECT || lineNo <= lastLine) {
+          return null; // not one object per line: the line-by-line pass reports it
+        }
+        if (!s.record(p, lineNo)) {
+          return null;
+        }
+        lastLine = p.currentTokenLocation().getLineNr();
+      }
+    } catch (JacksonException e) {
+      return null;
+    } catch (IOException e) {
+      throw BenchplanException.invalid(file + ": cannot read per-request records: " + e.getMessage(), e);
+    }
+    return s.result(file, digest);
+  }
+
+  private static RecordScan lineByLine(Path file) {
     MessageDigest digest = Sha256.newDigest();
     State s = new State();
     try (InputStream raw = Files.newInputStream(file);
@@ -61,10 +98,7 @@ public final class RecordScanner {
     } catch (IOException e) {
       throw BenchplanException.invalid(file + ": cannot read per-request records: " + e.getMessage(), e);
     }
-    return new RecordScan(file.toString(), Sha256.hex(digest), s.lines, s.malformed, s.firstMalformed,
-        s.profiling, s.warmup, s.cancelled, s.errors, new TreeMap<>(s.errorKinds), s.duplicates, s.firstDuplicate,
-        s.nonFinite, s.firstNonFinite, s.negative, s.firstNegative, s.badTimestamps, s.firstBadTimestamp,
-        new TreeMap<>(s.units), List.copyOf(s.unitProblems), s.minStart, s.maxEnd, s.values);
+    return s.result(file, digest);
   }
 
   private static final class State {
@@ -98,74 +132,161 @@ public final class RecordScanner {
       }
     }
 
+    RecordScan result(Path file, MessageDigest digest) {
+      return new RecordScan(file.toString(), Sha256.hex(digest), lines, malformed, firstMalformed, profiling, warmup,
+          cancelled, errors, new TreeMap<>(errorKinds), duplicates, firstDuplicate, nonFinite, firstNonFinite, negative,
+          firstNegative, badTimestamps, firstBadTimestamp, new TreeMap<>(units), List.copyOf(unitProblems), minStart,
+          maxEnd, values);
+    }
+
     void line(String text, long lineNo) {
-      lines++;
-      JsonNode rec;
-      try {
-        rec = READER.readValue(text);
+      try (JsonParser p = MAPPER.createParser(text)) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          lines++;
+          bad(lineNo, "expected an object with \"metadata\", \"metrics\" and \"error\"");
+          return;
+        }
+        if (record(p, lineNo) && p.nextToken() != null) {
+          bad(lineNo, "more than one JSON value on the line");
+        }
       } catch (JacksonException e) {
         bad(lineNo, "not valid JSON: " + e.getOriginalMessage());
-        return;
       }
-      if (rec == null || !rec.isObject() || !rec.path("metadata").isObject()) {
+    }
+
+    // per line, reused: metric tag -> value of the current record (NaN when absent)
+    private final Map<String, Double> current = new HashMap<>();
+
+    /** One record, the parser just past its START_OBJECT; false when it is not a record. */
+    boolean record(JsonParser p, long lineNo) {
+      lines++;
+      current.clear();
+      String id = null;
+      String phase = "profiling";
+      boolean wasCancelled = false;
+      boolean failed = false;
+      String errorKind = null;
+      boolean sawMetadata = false;
+      JsonNode start = null;
+      JsonNode end = null;
+      {
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+          String field = p.currentName();
+          JsonToken t = p.nextToken();
+          switch (field) {
+            case "metadata" -> {
+              if (t != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+              }
+              sawMetadata = true;
+              while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                String m = p.currentName();
+                JsonToken v = p.nextToken();
+                switch (m) {
+                  case "x_request_id" -> id = v == JsonToken.VALUE_STRING ? p.getString() : null;
+                  case "benchmark_phase" -> phase = v == JsonToken.VALUE_STRING ? p.getString() : phase;
+                  case "was_cancelled" -> wasCancelled = v == JsonToken.VALUE_TRUE;
+                  case "request_start_ns" -> start = p.readValueAsTree();
+                  case "request_end_ns" -> end = p.readValueAsTree();
+                  default -> p.skipChildren();
+                }
+              }
+            }
+            case "metrics" -> {
+              if (t != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+              }
+              while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                String tag = p.currentName();
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                  p.skipChildren();
+                  continue;
+                }
+                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                  String k = p.currentName();
+                  JsonToken v = p.nextToken();
+                  if (k.equals("value")) {
+                    if (v == JsonToken.START_ARRAY) {
+                      while ((v = p.nextToken()) != JsonToken.END_ARRAY) {
+                        if (v.isNumeric()) {
+                          // the first character tells negative, NaN or Infinity: no conversion of
+                          // millions of inter-chunk values that are never kept
+                          char c = p.getStringCharacters()[p.getStringOffset()];
+                          if (c == '-' || c == 'N' || c == 'I' || c == '+') {
+                            check(tag, p.getDoubleValue(), lineNo);
+                          }
+                        } else {
+                          p.skipChildren();
+                        }
+                      }
+                    } else if (v.isNumeric()) {
+                      double d = p.getDoubleValue();
+                      check(tag, d, lineNo);
+                      current.put(tag, d);
+                    } else {
+                      p.skipChildren();
+                    }
+                  } else if (k.equals("unit") && v == JsonToken.VALUE_STRING) {
+                    unit(tag, p.getString());
+                  } else {
+                    p.skipChildren();
+                  }
+                }
+              }
+            }
+            case "error" -> {
+              if (t == JsonToken.START_OBJECT) {
+                failed = true;
+                JsonNode error = p.readValueAsTree();
+                String kind = error.path("type").asString("")
+                    + (error.has("code") ? " " + error.path("code").asString("") : "");
+                errorKind = kind.isBlank() ? "unknown error" : kind.strip();
+              } else if (t != JsonToken.VALUE_NULL) {
+                failed = true;
+                errorKind = "unknown error";
+                p.skipChildren();
+              }
+            }
+            default -> p.skipChildren();
+          }
+        }
+      }
+      if (!sawMetadata) {
         bad(lineNo, "expected an object with \"metadata\", \"metrics\" and \"error\"");
-        return;
+        return false;
       }
-      JsonNode meta = rec.get("metadata");
-      String phase = meta.path("benchmark_phase").asString("profiling");
       if (phase.equals("warmup")) {
         warmup++;
-        return;
+        return true;
       }
       profiling++;
-      JsonNode idNode = meta.path("x_request_id");
-      String id = idNode.isString() ? idNode.asString() : null;
       if (id != null && !ids.add(id)) {
         duplicates++;
         if (firstDuplicate == null) {
           firstDuplicate = "line " + lineNo + ": x_request_id " + id;
         }
       }
-      boolean wasCancelled = meta.path("was_cancelled").asBoolean(false);
-      JsonNode error = rec.get("error");
-      boolean failed = error != null && !error.isNull();
       if (wasCancelled) {
         cancelled++;
       } else if (failed) {
         errors++;
-        String kind = error.path("type").asString("") + (error.has("code") ? " " + error.path("code").asString("") : "");
-        errorKinds.merge(kind.isBlank() ? "unknown error" : kind.strip(), 1L, Long::sum);
+        errorKinds.merge(errorKind, 1L, Long::sum);
       }
-      timestamps(meta, lineNo);
-      JsonNode metrics = rec.path("metrics");
-      boolean keep = !wasCancelled && !failed;
-      for (String tag : metrics.propertyNames()) {
-        JsonNode m = metrics.get(tag);
-        JsonNode v = m.path("value");
-        if (v.isArray()) {
-          for (JsonNode e : v) {
-            check(tag, e, lineNo);
-          }
-          continue;
-        }
-        check(tag, v, lineNo);
-        unit(tag, m.path("unit").asString(null));
-      }
-      if (keep) {
+      timestamps(start, end, lineNo);
+      if (!wasCancelled && !failed) {
         for (Map.Entry<String, DoubleList> e : values.entrySet()) {
-          JsonNode v = metrics.path(e.getKey()).path("value");
-          double d = v.isNumber() ? v.asDouble() : Double.NaN;
+          Double d = current.get(e.getKey());
           Double f = factors.get(e.getKey());
-          e.getValue().add(f == null ? d : d * f);
+          double v = d == null ? Double.NaN : d;
+          e.getValue().add(f == null ? v : v * f);
         }
       }
+      return true;
     }
 
-    private void check(String tag, JsonNode v, long lineNo) {
-      if (!v.isNumber()) {
-        return;
-      }
-      double d = v.asDouble();
+    private void check(String tag, double d, long lineNo) {
       if (!Double.isFinite(d)) {
         nonFinite++;
         if (firstNonFinite == null) {
@@ -202,9 +323,7 @@ public final class RecordScanner {
       }
     }
 
-    private void timestamps(JsonNode meta, long lineNo) {
-      JsonNode s = meta.get("request_start_ns");
-      JsonNode e = meta.get("request_end_ns");
+    private void timestamps(JsonNode s, JsonNode e, long lineNo) {
       if (s == null || e == null || !s.isIntegralNumber() || !e.isIntegralNumber()) {
         badTimestamp(lineNo, "request_start_ns/request_end_ns missing or not integers");
         return;
