@@ -110,29 +110,32 @@ java "$tmp/GenRun.java" "$tmp/run" "$requests" "$icl" "$tmp/trace.jsonl"
 run_mb=$(( $(stat -c %s "$tmp/run/profile_export.jsonl") / 1048576 ))
 trace_mb=$(( $(stat -c %s "$tmp/trace.jsonl") / 1048576 ))
 
-measure() { # name, command...: prints "wall_s rss_mb" of the best of $repeat runs
+measure() { # name, command...: prints "wall_s rss_mb cpu_s" of the best of $repeat runs (by wall)
   local name="$1"; shift
-  local best_wall="" best_rss=""
+  local best_wall="" best_rss="" best_cpu=""
   for _ in $(seq "$repeat"); do
     /usr/bin/time -v -o "$tmp/time.txt" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || {
       rc=$?; [ "$name" = analyze ] || [ "$rc" -le 1 ] || { log "$name failed ($rc): $(cat "$tmp/$name.err")"; exit 3; }; }
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$tmp/time.txt")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$tmp/time.txt")
-    if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; best_rss=$rss; fi
+    cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {printf "%.2f", s}' "$tmp/time.txt")
+    if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; best_rss=$rss; best_cpu=$cpu; fi
   done
-  echo "$best_wall $best_rss"
+  echo "$best_wall $best_rss $best_cpu"
 }
 
 log "analyze (${repeat}x)"
-read -r a_wall a_rss < <(measure analyze bin/benchplan analyze "$tmp/run" --exp-root "$tmp/exp" --report-dir "$tmp/out")
+read -r a_wall a_rss a_cpu < <(measure analyze bin/benchplan analyze "$tmp/run" --exp-root "$tmp/exp" --report-dir "$tmp/out")
 log "trace inspect (${repeat}x)"
-read -r t_wall t_rss < <(measure trace bin/benchplan trace inspect "$tmp/trace.jsonl" --format json)
+read -r t_wall t_rss t_cpu < <(measure trace bin/benchplan trace inspect "$tmp/trace.jsonl" --format json)
 
 ratio=$(awk "BEGIN{printf \"%.2f\", $a_wall / $t_wall}")
-printf '\n%-32s %10s %10s %12s\n' "command" "input MB" "wall s" "peak RSS MB"
-printf '%-32s %10s %10s %12s\n' "analyze (${requests} requests)" "$run_mb" "$a_wall" "$a_rss"
-printf '%-32s %10s %10s %12s\n' "trace inspect (same size)" "$trace_mb" "$t_wall" "$t_rss"
-printf 'analyze / trace inspect wall: %sx (goal <= 2x); analyze peak RSS %s MB (goal < 512 MB)\n' "$ratio" "$a_rss"
+cpu_ratio=$(awk "BEGIN{printf \"%.2f\", $a_cpu / $t_cpu}")
+printf '\n%-32s %10s %10s %10s %12s\n' "command" "input MB" "wall s" "CPU s" "peak RSS MB"
+printf '%-32s %10s %10s %10s %12s\n' "analyze (${requests} requests)" "$run_mb" "$a_wall" "$a_cpu" "$a_rss"
+printf '%-32s %10s %10s %10s %12s\n' "trace inspect (same size)" "$trace_mb" "$t_wall" "$t_cpu" "$t_rss"
+printf 'analyze / trace inspect: wall %sx, CPU %sx (goal <= 2x); analyze peak RSS %s MB (goal < 512 MB); load average %s\n' \
+  "$ratio" "$cpu_ratio" "$a_rss" "$(cut -d' ' -f1-3 /proc/loadavg)"
 ok=0
 awk "BEGIN{exit !($ratio <= 2.0)}" || { log "goal missed: analyze takes ${ratio}x trace inspect"; ok=1; }
 [ "$a_rss" -lt 512 ] || { log "goal missed: analyze peak RSS ${a_rss} MB"; ok=1; }
