@@ -124,7 +124,8 @@ public final class AnalysisMarkdown {
   }
 
   static String signed(JsonNode n) {
-    return n.isNumber() ? String.format(Locale.ROOT, "%+.2f%%", n.asDouble()) : "n/a";
+    // -0.00% reads as a change: a value that rounds to zero prints as +0.00%
+    return n.isNumber() ? String.format(Locale.ROOT, "%+.2f%%", Math.abs(n.asDouble()) < 0.005 ? 0.0 : n.asDouble()) : "n/a";
   }
 
   static String pct(double d) {

@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
 public final class HtmlReport {
   private static final String CSS = "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}"
       + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left}"
-      + "th{background:#eee}.pass,.valid,.improved,.no_change{color:#176317}.fail,.invalid,.regressed{color:#a31515}"
+      + "th{background:#eee}td{white-space:nowrap}.pass,.valid,.improved,.no_change{color:#176317}.fail,.invalid,.regressed{color:#a31515}"
       + ".inconclusive,.warn,.valid_with_recovery{color:#8a5a00}.verdict{font-size:1.4em;font-weight:bold}"
       + "figure{margin:1em 0}code{background:#f4f4f4;padding:0 .2em}";
 
@@ -86,7 +86,7 @@ public final class HtmlReport {
           .append("</td><td>").append(AnalysisMarkdown.num(e.path("candidate_mean"))).append("</td><td>")
           .append(AnalysisMarkdown.signed(e.path("delta_pct"))).append("</td><td>")
           .append(AnalysisMarkdown.signed(e.path("ci_low_pct"))).append(" .. ").append(AnalysisMarkdown.signed(e.path("ci_high_pct")))
-          .append("</td><td>").append(e.path("mde_pct").isNumber() ? AnalysisMarkdown.num(e.path("mde_pct")) + "%" : "n/a")
+          .append("</td><td>").append(e.path("mde_pct").isNumber() ? String.format(java.util.Locale.ROOT, "%.2f%%", e.path("mde_pct").asDouble()) : "n/a")
           .append("</td><td>")
           .append(esc(e.path("method").asString())).append("</td><td class=\"").append(esc(m.path("verdict").asString()))
           .append("\">").append(esc(m.path("verdict").asString())).append("</td></tr>\n");
