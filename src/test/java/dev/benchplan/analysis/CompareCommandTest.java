@@ -78,6 +78,30 @@ class CompareCommandTest {
   }
 
   @Test
+  @DisplayName("1 vs 1 with the series noise floor from --exp-root: a 20% drop is regressed; a 0.2% change is no_change")
+  void noiseFloorFromSeries() throws Exception {
+    double[] tp = {4950, 5050, 5000};
+    for (int i = 0; i < 3; i++) {
+      new GeneratedRun().throughput(tp[i]).seed(30 + i).write(tmp.resolve("pilot/run_000" + i));
+    }
+    Path exp = tmp.resolve("exp");
+    CommandHarness.run("analyze", tmp.resolve("pilot").toString(), "--exp-root", exp.toString(), "--report-dir",
+        tmp.resolve("pilot-out").toString()).expectOk();
+    Path ref = new GeneratedRun().throughput(5000).seed(40).write(tmp.resolve("ref"));
+    Path worse = new GeneratedRun().throughput(4000).seed(41).write(tmp.resolve("worse"));
+    Path same = new GeneratedRun().throughput(5010).seed(40).write(tmp.resolve("same"));
+    JsonNode bad = Json.JSON.readTree(CommandHarness.run("compare", "--reference", ref.toString(), "--candidate",
+        worse.toString(), "--exp-root", exp.toString(), "--format", "json").expectExit(1).out());
+    JsonNode t = find(bad, "output_token_throughput.avg");
+    assertThat(t.path("effect").path("method").asString()).isEqualTo("series_noise_floor");
+    assertThat(t.path("effect").path("mde_source").asString()).isEqualTo("series_noise_floor");
+    assertThat(t.path("verdict").asString()).isEqualTo("regressed");
+    JsonNode ok = Json.JSON.readTree(CommandHarness.run("compare", "--reference", ref.toString(), "--candidate",
+        same.toString(), "--exp-root", exp.toString(), "--format", "json").expectOk().out());
+    assertThat(find(ok, "output_token_throughput.avg").path("verdict").asString()).isEqualTo("no_change");
+  }
+
+  @Test
   @DisplayName("a different AIPerf version or ISL is exit 2 naming the field, nothing written")
   void ineligible() throws Exception {
     Path a = new GeneratedRun().write(tmp.resolve("a"));
