@@ -1,8 +1,8 @@
 package dev.benchplan.analysis;
 
 import dev.benchplan.analysis.compare.Slo;
-import dev.benchplan.analysis.input.RunEvidence;
-import dev.benchplan.analysis.input.RunLoader;
+import dev.benchplan.analysis.evidence.RunEvidence;
+import dev.benchplan.analysis.evidence.RunLoader;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.report.AnalysisMarkdown;

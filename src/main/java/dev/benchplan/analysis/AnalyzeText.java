@@ -1,6 +1,6 @@
 package dev.benchplan.analysis;
 
-import dev.benchplan.analysis.input.RunEvidence;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import java.util.List;
 import java.util.Locale;
 import tools.jackson.databind.JsonNode;

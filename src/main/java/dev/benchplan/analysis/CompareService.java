@@ -2,7 +2,7 @@ package dev.benchplan.analysis;
 
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.MetricSpec;
-import dev.benchplan.analysis.input.RunEvidence;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;

@@ -1,6 +1,6 @@
 package dev.benchplan.analysis.compare;
 
-import dev.benchplan.analysis.input.RunEvidence;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,6 +1,6 @@
 package dev.benchplan.analysis.compare;
 
-import dev.benchplan.analysis.input.RunEvidence;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.stats.Direction;
 import java.util.List;
 import java.util.Optional;

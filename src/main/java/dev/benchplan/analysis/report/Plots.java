@@ -1,6 +1,6 @@
 package dev.benchplan.analysis.report;
 
-import dev.benchplan.analysis.input.RunEvidence;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;

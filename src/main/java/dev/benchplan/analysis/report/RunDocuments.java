@@ -3,7 +3,7 @@ package dev.benchplan.analysis.report;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.analysis.audit.AuditCheck;
 import dev.benchplan.analysis.input.RecordScanner;
-import dev.benchplan.analysis.input.RunEvidence;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.analysis.stats.PercentileEstimate;
 import java.math.BigDecimal;

@@ -4,7 +4,7 @@ import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.Pareto;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.input.DoubleList;
-import dev.benchplan.analysis.input.RunEvidence;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import java.util.ArrayList;

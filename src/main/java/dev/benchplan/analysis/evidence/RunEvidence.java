@@ -1,5 +1,9 @@
-package dev.benchplan.analysis.input;
+package dev.benchplan.analysis.evidence;
 
+import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.analysis.input.RecordScan;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.GpuCount;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.audit.RunAudit;
 import java.util.Map;
