@@ -1,5 +1,6 @@
 package dev.benchplan.analysis;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import java.util.List;
 import java.util.Locale;
@@ -10,13 +11,17 @@ public final class AnalyzeText {
   private AnalyzeText() {}
 
   /** One run in the output. */
-  public record RunLine(String label, String loadPoint, String auditStatus, String nextAction, List<String> blockers) {}
+  public record RunLine(String label, @JsonProperty("load_point") String loadPoint,
+      @JsonProperty("audit_status") String auditStatus, @JsonProperty("next_action") String nextAction,
+      List<String> blockers) {}
 
   /** One series in the output. */
-  public record SeriesLine(String seriesId, String verdict, String repeatDecision, String rationale) {}
+  public record SeriesLine(@JsonProperty("series_id") String seriesId, String verdict,
+      @JsonProperty("repeat_decision") String repeatDecision, String rationale) {}
 
   /** The JSON output of analyze. */
-  public record Output(String analysisId, String verdict, String outputDir, String findingsLog, List<RunLine> runs,
+  public record Output(@JsonProperty("analysis_id") String analysisId, String verdict,
+      @JsonProperty("output_dir") String outputDir, @JsonProperty("findings_log") String findingsLog, List<RunLine> runs,
       List<SeriesLine> series) {}
 
   /** The output record of an outcome. */

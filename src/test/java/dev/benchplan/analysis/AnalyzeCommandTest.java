@@ -49,6 +49,8 @@ class AnalyzeCommandTest {
     JsonNode o = Json.JSON.readTree(r.out());
     assertThat(o.path("verdict").asString()).isEqualTo("slo_feasible");
     assertThat(o.path("runs")).hasSize(3);
+    assertThat(o.path("runs").get(0).path("audit_status").asString()).isEqualTo("valid");
+    assertThat(o.path("output_dir").asString()).isEqualTo(tmp.resolve("out").toString());
     Path out = tmp.resolve("out");
     assertSchemas(out);
     JsonNode a = read(out.resolve("performance_analysis.json"));
