@@ -12,6 +12,8 @@ need_pkgs=()
 command -v java >/dev/null 2>&1 || need_pkgs+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need_pkgs+=(maven)
 command -v python3 >/dev/null 2>&1 || need_pkgs+=(python3)
+# the HTML report of analyze/compare is opened in a real headless browser (ReportBrowserTest)
+command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   log "installing ${need_pkgs[*]}"
   apt-get update -qq

@@ -1,0 +1,244 @@
+package dev.benchplan.analysis;
+
+import dev.benchplan.analysis.compare.Slo;
+import dev.benchplan.analysis.evidence.RunEvidence;
+import dev.benchplan.analysis.evidence.RunLoader;
+import dev.benchplan.analysis.input.RunLocator;
+import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.analysis.report.AnalysisMarkdown;
+import dev.benchplan.analysis.report.HtmlReport;
+import dev.benchplan.analysis.report.Nodes;
+import dev.benchplan.analysis.report.Plots;
+import dev.benchplan.analysis.report.RunDocuments;
+import dev.benchplan.analysis.series.FindingsLog;
+import dev.benchplan.analysis.series.SeriesAnalysis;
+import dev.benchplan.analysis.stats.BootstrapPercentiles;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.AtomicFiles;
+import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.json.Sha256;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code benchplan analyze}: audit every run, summarize it, analyse the valid runs of each series
+ * against its history, write the documents (all or nothing) and append one finding per series to
+ * {@code <EXP_ROOT>/analysis/performance_findings.jsonl}.
+ */
+public final class AnalyzeService {
+  public static final String AUDIT = "benchmark_audit.json";
+  public static final String SUMMARY = "benchmark_summary.json";
+  public static final String ANALYSIS = "performance_analysis.json";
+  public static final String ANALYSIS_MD = "performance_analysis.md";
+  public static final String REPEAT_DECISION = "repeat_decision.json";
+
+  private AnalyzeService() {}
+
+  /**
+   * One analyze request.
+   *
+   * @param runs RUN arguments
+   * @param expRoot the experiment root (series history and findings log)
+   * @param reportDir where documents go, or null for {@code <EXP_ROOT>/analysis/<analysis-id>/}
+   * @param gpus a GPU count for runs that do not record one, or null
+   * @param slos {@code --slo} values
+   */
+  public record Request(List<Path> runs, Path expRoot, Path reportDir, Integer gpus, List<String> slos) {
+    public Request {
+      runs = List.copyOf(runs);
+      slos = List.copyOf(slos);
+      Objects.requireNonNull(expRoot, "expRoot");
+      if (runs.isEmpty()) {
+        throw BenchplanException.invalid("analyze: give at least one RUN (a run directory or AIPerf artifact directory)");
+      }
+      if (gpus != null && gpus <= 0) {
+        throw BenchplanException.invalid("--gpus " + gpus + ": expected a positive GPU count");
+      }
+    }
+  }
+
+  /**
+   * What analyze produced.
+   *
+   * @param analysisId the analysis id
+   * @param outputDir where the documents are
+   * @param analysis performance_analysis.json
+   * @param runs the evidence, in argument order
+   * @param findingsLog the findings log appended to
+   */
+  public record Outcome(String analysisId, Path outputDir, ObjectNode analysis, List<RunEvidence> runs,
+      Path findingsLog) {}
+
+  /** Runs the analysis; bad input throws (exit 2) before anything is written. */
+  public static Outcome analyze(Request request) {
+    List<Slo> slos = Slo.parseFlags(request.slos());
+    List<RunEvidence> runs = load(request.runs(), request.gpus());
+    List<JsonNode> history = FindingsLog.read(request.expRoot());
+    String analysisId = analysisId(runs);
+
+    Map<String, List<RunEvidence>> bySeries = new LinkedHashMap<>();
+    runs.forEach(r -> bySeries.computeIfAbsent(r.seriesId(), k -> new ArrayList<>()).add(r));
+    List<SeriesAnalysis.Result> results = new ArrayList<>();
+    for (Map.Entry<String, List<RunEvidence>> e : bySeries.entrySet()) {
+      results.add(SeriesAnalysis.analyze(e.getKey(), e.getValue(), slos, history, analysisId));
+    }
+
+    ObjectNode analysis = Nodes.object();
+    analysis.put("schema_version", RunDocuments.SCHEMA_VERSION);
+    analysis.put("kind", "performance_analysis");
+    analysis.put("analysis_id", analysisId);
+    RunEvidence planned = runs.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst().orElse(null);
+    analysis.put("question", planned == null ? null : planned.plan().plan().path("question").path("text").asString(null));
+    analysis.set("plan", planned == null ? Nodes.F.nullNode()
+        : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+    analysis.put("exp_root", request.expRoot().toString());
+    ArrayNode inputs = analysis.putArray("inputs");
+    for (RunEvidence r : runs) {
+      ObjectNode in = inputs.addObject();
+      in.set("run", RunDocuments.run(r));
+      in.put("audit_status", r.audit().status());
+      in.set("files", RunDocuments.inputs(r));
+    }
+    analysis.set("method", method());
+    ArrayNode series = analysis.putArray("series");
+    results.forEach(r -> series.add(r.json()));
+    String verdict = results.size() == 1 ? results.get(0).verdict()
+        : results.stream().map(SeriesAnalysis.Result::verdict).distinct().count() == 1 ? results.get(0).verdict() : "mixed";
+    analysis.put("verdict", verdict);
+    analysis.set("limitations", Nodes.strings(limitations(runs)));
+    SchemaValidator.bundled("performance-analysis.schema.json").validate(analysis).stream().findFirst().ifPresent(p -> {
+      throw new IllegalStateException("performance_analysis.json does not match its schema: " + p);
+    });
+
+    Path out = request.reportDir() != null ? request.reportDir()
+        : request.expRoot().resolve("analysis").resolve(analysisId);
+    Map<Path, byte[]> files = new LinkedHashMap<>();
+    Set<String> names = new HashSet<>();
+    for (RunEvidence r : runs) {
+      String dirName = safe(r.source().label());
+      while (!names.add(dirName)) {
+        dirName = dirName + "_";
+      }
+      Path d = out.resolve("runs").resolve(dirName);
+      files.put(d.resolve(AUDIT), validated(RunDocuments.audit(r), "benchmark-audit.schema.json"));
+      files.put(d.resolve(SUMMARY), validated(RunDocuments.summary(r), "benchmark-summary.schema.json"));
+    }
+    byte[] analysisBytes = CanonicalJson.bytes(analysis);
+    files.put(out.resolve(ANALYSIS), analysisBytes);
+    files.put(out.resolve(ANALYSIS_MD), AnalysisMarkdown.render(analysis).getBytes(StandardCharsets.UTF_8));
+    String analysisSha = Sha256.hex(analysisBytes);
+    for (SeriesAnalysis.Result r : results) {
+      ObjectNode rd = repeatDecision(r, analysisId, analysisSha, planned);
+      String name = results.size() == 1 ? REPEAT_DECISION : "repeat_decision-" + safe(r.json().path("series_id").asString())
+          + ".json";
+      files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
+    }
+    Map<String, String> svgs = Plots.forAnalysis(analysis, runs);
+    svgs.forEach((name, svg) -> files.put(out.resolve("plots").resolve(name), svg.getBytes(StandardCharsets.UTF_8)));
+    files.put(out.resolve("report.html"), HtmlReport.analysis(analysis, runs, svgs).getBytes(StandardCharsets.UTF_8));
+    files.put(out.resolve("summary.md"), AnalysisMarkdown.prSummary(analysis).getBytes(StandardCharsets.UTF_8));
+    AtomicFiles.writeAll(files);
+    for (SeriesAnalysis.Result r : results) {
+      ObjectNode finding = r.finding().deepCopy();
+      finding.put("analysis_sha256", analysisSha);
+      finding.put("analysis_path", out.resolve(ANALYSIS).toString());
+      FindingsLog.append(request.expRoot(), finding);
+    }
+    return new Outcome(analysisId, out, analysis, runs, FindingsLog.path(request.expRoot()));
+  }
+
+  /** Locates and loads every run; the same run directory twice is invalid input. */
+  public static List<RunEvidence> load(List<Path> args, Integer gpus) {
+    List<RunEvidence> runs = new ArrayList<>();
+    Set<Path> seen = new HashSet<>();
+    for (Path arg : args) {
+      for (RunSource s : RunLocator.locate(arg)) {
+        if (!seen.add(s.dir().toAbsolutePath().normalize())) {
+          throw BenchplanException.invalid(arg + ": run " + s.dir() + " is given twice (a run counted twice would fake"
+              + " a noise floor)");
+        }
+        runs.add(RunLoader.load(s, gpus));
+      }
+    }
+    return runs;
+  }
+
+  static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, RunEvidence planned) {
+    ObjectNode rd = Nodes.object();
+    rd.put("schema_version", RunDocuments.SCHEMA_VERSION);
+    rd.put("kind", "repeat_decision");
+    rd.put("series_id", r.json().path("series_id").asString());
+    rd.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+    rd.put("decision", r.repeatDecision().path("decision").asString());
+    rd.put("rationale", r.repeatDecision().path("rationale").asString());
+    rd.set("pilot", r.repeatDecision().path("pilot").deepCopy());
+    ObjectNode src = rd.putObject("source");
+    src.put("analysis_id", analysisId);
+    src.put("analysis_sha256", analysisSha);
+    return rd;
+  }
+
+  static byte[] validated(ObjectNode doc, String schema) {
+    var problems = SchemaValidator.bundled(schema).validate(doc);
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException(doc.path("kind").asString() + " does not match " + schema + ": " + problems);
+    }
+    return CanonicalJson.bytes(doc);
+  }
+
+  static ObjectNode method() {
+    ObjectNode m = Nodes.object();
+    m.set("percentiles", RunDocuments.percentileMethod());
+    m.put("noise_floor", "per-metric coefficient of variation over n >= 2 runs of one configuration; 95% interval"
+        + " from the chi-square distribution of the sample variance (Apache Commons Statistics)");
+    m.put("mde", "(t(0.975, df) + t(0.80, df)) x CV x sqrt(1/nA + 1/nB) x 100: alpha 0.05 two-sided, power 0.80");
+    Nodes.num(m, "small_delta_pct", SeriesAnalysis.SMALL_DELTA_PCT);
+    m.put("small_delta_rationale", "without a noise floor a change below 15% (AIPerf's run-to-run variance at 50-100"
+        + " requests) cannot be told from noise");
+    m.put("bootstrap_seed", BootstrapPercentiles.SEED);
+    return m;
+  }
+
+  static List<String> limitations(List<RunEvidence> runs) {
+    List<String> l = new ArrayList<>();
+    l.add("client-side measurements only: no server-side root cause is claimed");
+    if (runs.stream().anyMatch(r -> r.plan() == null)) {
+      l.add("plain AIPerf directories: AIPerf's input_config stands in for the plan; checks that need the plan say"
+          + " \"not checked: no plan\"");
+    }
+    if (runs.stream().anyMatch(r -> r.gpus().value() == null)) {
+      l.add("GPU count unknown for some runs: per-GPU throughput is not computed for them");
+    }
+    if (runs.stream().anyMatch(r -> r.scan() != null && r.export() != null
+        && r.export().requestCount().map(c -> c.longValue() > r.scan().successes()).orElse(false))) {
+      l.add("per-request records are incomplete for some runs: recomputed percentiles and goodput cover the records present");
+    }
+    if (runs.stream().anyMatch(r -> r.plan() != null && r.plan().plan() != null
+        && r.plan().plan().path("workload").path("source").asString("").equals("proxy"))) {
+      l.add("proxy workload: results are proxy-scoped");
+    }
+    return l;
+  }
+
+  static String analysisId(List<RunEvidence> runs) {
+    StringBuilder sb = new StringBuilder();
+    runs.stream().map(r -> r.source().label() + "=" + r.summarySha256() + "/" + (r.scan() == null ? "" : r.scan().sha256()))
+        .sorted().forEach(s -> sb.append(s).append('\n'));
+    return "analysis-" + Sha256.hex(sb.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
+  }
+
+  static String safe(String label) {
+    return label.replaceAll("[^A-Za-z0-9._=-]+", "_");
+  }
+}

@@ -1,0 +1,82 @@
+package dev.benchplan.analysis.compare;
+
+import dev.benchplan.analysis.evidence.RunEvidence;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * May these runs be compared? Every run valid under the audit; the same series, workload (trace
+ * SHA-256 or synthetic shape), AIPerf version, endpoint type, streaming, model and tokenizer; the
+ * same load points on both sides. Anything else is a list of problems naming every differing field.
+ */
+public final class Eligibility {
+  private Eligibility() {}
+
+  /**
+   * The result.
+   *
+   * @param fields the shared identity (field to value), when eligible
+   * @param problems every problem, empty when eligible
+   */
+  public record Result(Map<String, String> fields, List<String> problems) {
+    public boolean eligible() {
+      return problems.isEmpty();
+    }
+  }
+
+  /** Checks both sides. */
+  public static Result check(List<RunEvidence> reference, List<RunEvidence> candidate) {
+    List<String> problems = new ArrayList<>();
+    for (RunEvidence r : reference) {
+      invalid(problems, "reference", r);
+    }
+    for (RunEvidence r : candidate) {
+      invalid(problems, "candidate", r);
+    }
+    Map<String, String> shared = new LinkedHashMap<>();
+    List<RunEvidence> all = new ArrayList<>(reference);
+    all.addAll(candidate);
+    List<String> keys = new ArrayList<>(all.get(0).identity().keySet());
+    keys.add("series_id");
+    for (String key : keys) {
+      Set<String> refValues = values(reference, key);
+      Set<String> candValues = values(candidate, key);
+      Set<String> allValues = new LinkedHashSet<>(refValues);
+      allValues.addAll(candValues);
+      if (allValues.size() == 1) {
+        shared.put(key, allValues.iterator().next());
+      } else {
+        problems.add(key + " differs: reference " + String.join(" | ", refValues) + ", candidate "
+            + String.join(" | ", candValues));
+      }
+    }
+    Set<String> refPoints = new TreeSet<>(reference.stream().map(RunEvidence::loadPoint).toList());
+    Set<String> candPoints = new TreeSet<>(candidate.stream().map(RunEvidence::loadPoint).toList());
+    if (!refPoints.equals(candPoints)) {
+      problems.add("load_point differs: reference " + refPoints + ", candidate " + candPoints);
+    } else {
+      shared.put("load_points", String.join(", ", refPoints));
+    }
+    return new Result(shared, problems);
+  }
+
+  private static void invalid(List<String> problems, String side, RunEvidence r) {
+    if (!r.valid()) {
+      problems.add(side + " run " + r.source().label() + " is invalid under the audit: "
+          + String.join("; ", r.audit().blockers()));
+    }
+  }
+
+  private static Set<String> values(List<RunEvidence> runs, String key) {
+    Set<String> v = new LinkedHashSet<>();
+    for (RunEvidence r : runs) {
+      v.add(key.equals("series_id") ? r.seriesId() : r.identity().get(key));
+    }
+    return v;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.benchplan.analysis.evidence;
+
+import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.analysis.input.RecordScan;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.GpuCount;
+import dev.benchplan.aiperf.export.AiperfExport;
+import dev.benchplan.analysis.audit.RunAudit;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Everything analyze and compare know about one run: its files, the parsed summary (AIPerf's, or
+ * rebuilt from complete records when the audit says {@code valid_with_recovery}), the record scan,
+ * the plan, its identity and its audit.
+ *
+ * @param source where it is
+ * @param export the summary, or null when there is none to use
+ * @param summarySha256 SHA-256 of the summary file as on disk, or null when absent
+ * @param summaryProblem why AIPerf's summary could not be used, or null
+ * @param inputConfig AIPerf's {@code input_config}, or null
+ * @param scan the per-request records scan, or null without records
+ * @param plan the plan named by run.json, or null for a plain AIPerf directory
+ * @param identity the comparison identity (field to value; "not recorded" when unknown)
+ * @param seriesId the series the run belongs to
+ * @param loadPoint e.g. {@code concurrency=4}
+ * @param gpus the GPU count and its source
+ * @param audit the audit
+ */
+public record RunEvidence(RunSource source, AiperfExport export, String summarySha256, String summaryProblem,
+    JsonNode inputConfig, RecordScan scan, PlanInfo plan, Map<String, String> identity, String seriesId,
+    String loadPoint, GpuCount gpus, RunAudit audit) {
+
+  /** A statistic of a summary metric as a double, when present. */
+  public Optional<Double> stat(String metric, String stat) {
+    if (export == null) {
+      return Optional.empty();
+    }
+    return export.metric(metric).flatMap(m -> m.stat(stat)).map(java.math.BigDecimal::doubleValue);
+  }
+
+  /** True when the audit allows the run as evidence. */
+  public boolean valid() {
+    return audit.usable();
+  }
+}

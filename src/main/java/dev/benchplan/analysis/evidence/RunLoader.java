@@ -1,0 +1,269 @@
+package dev.benchplan.analysis.evidence;
+
+import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.analysis.input.RecordScan;
+import dev.benchplan.analysis.input.RecordScanner;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.GpuCount;
+import dev.benchplan.analysis.input.SummaryRebuilder;
+import dev.benchplan.aiperf.export.AiperfExport;
+import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.analysis.audit.Auditor;
+import dev.benchplan.analysis.audit.RunAudit;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.Sha256;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Reads one located run into {@link RunEvidence} and audits it; raw files are only read. */
+public final class RunLoader {
+  /** Written where a field was not recorded by the run. */
+  public static final String NOT_RECORDED = "not recorded";
+  private static final ObjectReader LENIENT = JsonMapper.builder()
+      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().readerFor(JsonNode.class);
+
+  private RunLoader() {}
+
+  /**
+   * Loads and audits a run.
+   *
+   * @param source the located run
+   * @param gpusFlag a GPU count given on the command line, or null
+   */
+  public static RunEvidence load(RunSource source, Integer gpusFlag) {
+    String summarySha = null;
+    String summaryProblem = null;
+    String nonFinite = null;
+    AiperfExport export = null;
+    JsonNode lenientRoot = null;
+    if (Files.isRegularFile(source.summaryFile())) {
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(source.summaryFile());
+      } catch (IOException e) {
+        throw BenchplanException.invalid(source.summaryFile() + ": cannot read: " + e.getMessage(), e);
+      }
+      summarySha = Sha256.hex(bytes);
+      try {
+        lenientRoot = LENIENT.readValue(bytes);
+        nonFinite = firstNonFinite(lenientRoot, "");
+      } catch (JacksonException e) {
+        summaryProblem = "not valid JSON: " + e.getOriginalMessage();
+      }
+      if (summaryProblem == null && nonFinite != null) {
+        summaryProblem = "non-finite number at " + nonFinite;
+      } else if (summaryProblem == null) {
+        try {
+          export = AiperfExportReader.parse(bytes, source.summaryFile());
+        } catch (BenchplanException e) {
+          summaryProblem = e.getMessage();
+        }
+      }
+    } else {
+      summaryProblem = "missing: " + source.summaryFile();
+    }
+    RecordScan scan = Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
+    JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
+    PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord());
+    Map<String, String> identity = identity(plan, inputConfig, export, source.runRecord(),
+        lenientRoot == null ? null : text(lenientRoot.path("aiperf_version")));
+    String loadPoint = loadPoint(inputConfig, source.runRecord());
+    String seriesId = seriesId(source.runRecord(), plan, identity);
+    GpuCount gpus = gpus(gpusFlag, plan, lenientRoot, source.dir());
+    boolean recoverable = export == null && scan != null && scan.malformed() == 0 && scan.successes() > 0
+        && nonFinite == null && (lenientRoot == null || !lenientRoot.path("was_cancelled").asBoolean(false));
+    AiperfExport used = export;
+    if (recoverable) {
+      used = SummaryRebuilder.rebuild(scan, source.recordsFile());
+    }
+    RunAudit audit = Auditor.audit(new Auditor.Facts(source, export, used, summaryProblem, nonFinite, lenientRoot,
+        inputConfig, scan, plan, recoverable));
+    return new RunEvidence(source, used, summarySha, summaryProblem, inputConfig, scan, plan, identity, seriesId,
+        loadPoint, gpus, audit);
+  }
+
+  static String firstNonFinite(JsonNode n, String pointer) {
+    if (n == null) {
+      return null;
+    }
+    if (n.isNumber() && n.isFloatingPointNumber() && !Double.isFinite(n.asDouble())) {
+      return pointer.isEmpty() ? "/" : pointer;
+    }
+    if (n.isObject()) {
+      for (String name : n.propertyNames()) {
+        String hit = firstNonFinite(n.get(name), pointer + "/" + name.replace("~", "~0").replace("/", "~1"));
+        if (hit != null) {
+          return hit;
+        }
+      }
+    } else if (n.isArray()) {
+      for (int i = 0; i < n.size(); i++) {
+        String hit = firstNonFinite(n.get(i), pointer + "/" + i);
+        if (hit != null) {
+          return hit;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static PlanInfo plan(ObjectNode run) {
+    String path = run.path("plan").path("path").asString(null);
+    String recorded = run.path("plan").path("sha256").asString(null);
+    if (path == null) {
+      return new PlanInfo(null, recorded, null, null, "run.json names no plan (/plan/path)");
+    }
+    Path p = Path.of(path);
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(p);
+    } catch (IOException e) {
+      return new PlanInfo(path, recorded, null, null, "the plan " + path + " cannot be read: " + e.getMessage());
+    }
+    String actual = Sha256.hex(bytes);
+    if (!actual.equals(recorded)) {
+      return new PlanInfo(path, recorded, actual, null, "the plan " + path + " hashes to " + actual
+          + ", run.json records " + recorded + ": it changed after the run");
+    }
+    try {
+      JsonNode n = Json.JSON.readTree(bytes);
+      return n instanceof ObjectNode o ? new PlanInfo(path, recorded, actual, o, null)
+          : new PlanInfo(path, recorded, actual, null, "the plan " + path + " is not a JSON object");
+    } catch (JacksonException e) {
+      return new PlanInfo(path, recorded, actual, null, "the plan " + path + " is not valid JSON");
+    }
+  }
+
+  /** The fields two runs must share to be compared (eligibility), in a fixed order. */
+  static Map<String, String> identity(PlanInfo plan, JsonNode ic, AiperfExport export, ObjectNode run,
+      String rawVersion) {
+    JsonNode p = plan != null && plan.plan() != null ? plan.plan() : null;
+    JsonNode icNode = ic == null ? tools.jackson.databind.node.MissingNode.getInstance() : ic;
+    Map<String, String> id = new LinkedHashMap<>();
+    String trace = p == null ? null : text(p.path("workload").path("trace").path("sha256"));
+    id.put("workload_trace_sha256", first(trace, text(icNode.path("input").path("file"))));
+    JsonNode syn = p == null ? null : p.path("workload").path("synthetic");
+    id.put("isl", first(syn == null ? null : text(syn.path("isl")),
+        text(icNode.path("input").path("prompt").path("input_tokens").path("mean"))));
+    id.put("isl_stddev", first(syn == null ? null : text(syn.path("isl_stddev")),
+        text(icNode.path("input").path("prompt").path("input_tokens").path("stddev"))));
+    id.put("osl", first(syn == null ? null : text(syn.path("osl")),
+        text(icNode.path("input").path("prompt").path("output_tokens").path("mean"))));
+    id.put("osl_stddev", first(syn == null ? null : text(syn.path("osl_stddev")),
+        text(icNode.path("input").path("prompt").path("output_tokens").path("stddev"))));
+    id.put("aiperf_version", first(export == null ? rawVersion : export.aiperfVersion(),
+        run == null ? null : text(run.path("aiperf").path("export_version")),
+        p == null ? null : text(p.path("aiperf").path("version"))));
+    id.put("endpoint_type", first(p == null ? null : text(p.path("endpoint").path("type")),
+        text(icNode.path("endpoint").path("type"))));
+    id.put("streaming", first(p == null ? null : text(p.path("endpoint").path("streaming")),
+        text(icNode.path("endpoint").path("streaming"))));
+    id.put("model", first(p == null ? null : text(p.path("deployment").path("served_model")),
+        text(icNode.path("endpoint").path("model_names").path(0))));
+    id.put("tokenizer", first(p == null ? null : text(p.path("deployment").path("tokenizer")),
+        text(icNode.path("tokenizer").path("name"))));
+    return id;
+  }
+
+  private static String loadPoint(JsonNode ic, ObjectNode run) {
+    if (ic != null) {
+      JsonNode lg = ic.path("loadgen");
+      if (lg.hasNonNull("concurrency")) {
+        return "concurrency=" + lg.get("concurrency").asString();
+      }
+      if (lg.hasNonNull("request_rate")) {
+        return "request_rate=" + lg.get("request_rate").asString();
+      }
+    }
+    if (run != null && run.hasNonNull("load_point")) {
+      return run.get("load_point").asString();
+    }
+    return NOT_RECORDED;
+  }
+
+  private static String seriesId(ObjectNode run, PlanInfo plan, Map<String, String> identity) {
+    String s = run == null ? null : text(run.path("series_id"));
+    if (s == null && plan != null && plan.plan() != null) {
+      s = text(plan.plan().path("series_id"));
+    }
+    if (s != null) {
+      return s;
+    }
+    // a plain AIPerf directory: its series is its identity (same workload, tool, endpoint, model)
+    return "unplanned-" + Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
+  }
+
+  private static GpuCount gpus(Integer flag, PlanInfo plan, JsonNode summary, Path dir) {
+    if (flag != null) {
+      return new GpuCount(flag, "--gpus");
+    }
+    if (plan != null && plan.plan() != null && plan.plan().path("deployment").path("gpu_total").isIntegralNumber()) {
+      return new GpuCount(plan.plan().path("deployment").path("gpu_total").asInt(), "plan /deployment/gpu_total");
+    }
+    if (summary != null && summary.path("telemetry_data").path("endpoints").isObject()) {
+      TreeSet<String> ids = new TreeSet<>();
+      JsonNode eps = summary.path("telemetry_data").path("endpoints");
+      for (String ep : eps.propertyNames()) {
+        JsonNode g = eps.get(ep).path("gpus");
+        for (String name : g.propertyNames()) {
+          ids.add(g.get(name).path("gpu_uuid").asString(ep + "/" + name));
+        }
+      }
+      if (!ids.isEmpty()) {
+        return new GpuCount(ids.size(), "AIPerf GPU telemetry in the summary (/telemetry_data, distinct gpu_uuid)");
+      }
+    }
+    Path telemetry = dir.resolve("gpu_telemetry_export.jsonl");
+    if (Files.isRegularFile(telemetry)) {
+      TreeSet<String> ids = new TreeSet<>();
+      try (BufferedReader r = Files.newBufferedReader(telemetry, StandardCharsets.UTF_8)) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          if (!line.isBlank()) {
+            JsonNode n = LENIENT.readValue(line);
+            ids.add(n.path("gpu_uuid").asString(n.path("dcgm_url").asString("") + "#" + n.path("gpu_index").asString()));
+          }
+        }
+      } catch (IOException | JacksonException e) {
+        return new GpuCount(null, "unknown: gpu_telemetry_export.jsonl unreadable (" + e.getMessage() + ")");
+      }
+      if (!ids.isEmpty()) {
+        return new GpuCount(ids.size(), "AIPerf GPU telemetry (gpu_telemetry_export.jsonl, distinct gpu_uuid)");
+      }
+    }
+    return new GpuCount(null, "unknown: no plan, no --gpus, no GPU telemetry");
+  }
+
+  private static String first(String... values) {
+    for (String v : values) {
+      if (v != null && !v.isBlank()) {
+        return v;
+      }
+    }
+    return NOT_RECORDED;
+  }
+
+  private static String text(JsonNode n) {
+    if (n == null || n.isMissingNode() || n.isNull()) {
+      return null;
+    }
+    if (n.isNumber()) {
+      // 100 and 100.0 are the same shape
+      return new java.math.BigDecimal(n.asString()).stripTrailingZeros().toPlainString();
+    }
+    return n.isValueNode() ? n.asString() : null;
+  }
+}

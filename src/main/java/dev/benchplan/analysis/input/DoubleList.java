@@ -1,0 +1,43 @@
+package dev.benchplan.analysis.input;
+
+import java.util.Arrays;
+
+/** A growable array of doubles (per-request values; a boxed list would triple the memory). */
+public final class DoubleList {
+  private double[] values = new double[256];
+  private int size;
+
+  public void add(double v) {
+    if (size == values.length) {
+      values = Arrays.copyOf(values, size * 2);
+    }
+    values[size++] = v;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public double get(int i) {
+    return values[i];
+  }
+
+  /** A copy of the values. */
+  public double[] toArray() {
+    return Arrays.copyOf(values, size);
+  }
+
+  /** A sorted copy of the finite values (NaN marks a value the record did not have). */
+  public double[] sortedFinite() {
+    double[] out = new double[size];
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      if (Double.isFinite(values[i])) {
+        out[n++] = values[i];
+      }
+    }
+    double[] trimmed = Arrays.copyOf(out, n);
+    Arrays.sort(trimmed);
+    return trimmed;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.benchplan.analysis.input;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one pass over {@code profile_export.jsonl} found: counts by phase and outcome, integrity
+ * problems (first occurrence named by line), and the per-request values of the profiling phase's
+ * successful requests, aligned by request (NaN where a record lacks the metric).
+ *
+ * @param file the records file
+ * @param sha256 its SHA-256
+ * @param lines non-blank lines
+ * @param malformed lines that are not a JSON object record; {@code firstMalformed} names the first
+ * @param firstMalformed "line N: why", or null
+ * @param profiling records in the profiling phase
+ * @param warmup records in the warmup phase
+ * @param cancelled profiling records marked cancelled
+ * @param errors profiling records with an error
+ * @param errorKinds error description to count
+ * @param duplicateIds request ids seen more than once
+ * @param firstDuplicate "line N: id", or null
+ * @param nonFinite NaN or infinite metric values
+ * @param firstNonFinite "line N: metric", or null
+ * @param negative negative durations, counts or rates
+ * @param firstNegative "line N: metric = value", or null
+ * @param badTimestamps records whose end precedes their start or lacks one
+ * @param firstBadTimestamp "line N: why", or null
+ * @param units metric tag to the unit seen first
+ * @param unitProblems unknown or inconsistent units ("metric: ...")
+ * @param minStartNs earliest profiling request start (ns), or null
+ * @param maxEndNs latest profiling request end (ns), or null
+ * @param values metric tag to per-request values (successful profiling requests)
+ */
+public record RecordScan(String file, String sha256, long lines, long malformed, String firstMalformed,
+    long profiling, long warmup, long cancelled, long errors, Map<String, Long> errorKinds, long duplicateIds,
+    String firstDuplicate, long nonFinite, String firstNonFinite, long negative, String firstNegative,
+    long badTimestamps, String firstBadTimestamp, Map<String, String> units, List<String> unitProblems,
+    Long minStartNs, Long maxEndNs, Map<String, DoubleList> values) {
+
+  /** Successful profiling requests (the sample behind every recomputed statistic). */
+  public long successes() {
+    return profiling - errors - cancelled;
+  }
+
+  /** Values of one metric, or an empty list. */
+  public DoubleList values(String metric) {
+    DoubleList v = values.get(metric);
+    return v == null ? new DoubleList() : v;
+  }
+}

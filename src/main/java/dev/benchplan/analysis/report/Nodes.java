@@ -1,0 +1,53 @@
+package dev.benchplan.analysis.report;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.Collection;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Small helpers to build the analysis documents as canonical JSON trees. */
+public final class Nodes {
+  /** Significant digits kept for computed values (enough for any measurement AIPerf reports). */
+  static final MathContext DIGITS = new MathContext(10);
+  public static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  private Nodes() {}
+
+  public static ObjectNode object() {
+    return F.objectNode();
+  }
+
+  /** Puts a computed double; NaN and infinity become null (JSON has neither). */
+  public static void num(ObjectNode o, String key, double v) {
+    if (Double.isFinite(v)) {
+      o.put(key, new BigDecimal(v, DIGITS).stripTrailingZeros());
+    } else {
+      o.putNull(key);
+    }
+  }
+
+  /** Adds a computed double to an array. */
+  public static void add(ArrayNode a, double v) {
+    if (Double.isFinite(v)) {
+      a.add(new BigDecimal(v, DIGITS).stripTrailingZeros());
+    } else {
+      a.addNull();
+    }
+  }
+
+  public static ArrayNode strings(Collection<String> values) {
+    ArrayNode a = F.arrayNode();
+    values.forEach(a::add);
+    return a;
+  }
+
+  /** {@code {"path": ..., "sha256": ...}}. */
+  public static ObjectNode file(String path, String sha256) {
+    ObjectNode o = object();
+    o.put("path", path);
+    o.put("sha256", sha256);
+    return o;
+  }
+}

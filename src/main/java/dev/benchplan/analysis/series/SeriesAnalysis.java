@@ -1,0 +1,475 @@
+package dev.benchplan.analysis.series;
+
+import dev.benchplan.analysis.compare.MetricSpec;
+import dev.benchplan.analysis.compare.Pareto;
+import dev.benchplan.analysis.compare.Slo;
+import dev.benchplan.analysis.input.DoubleList;
+import dev.benchplan.analysis.evidence.RunEvidence;
+import dev.benchplan.analysis.report.Nodes;
+import dev.benchplan.analysis.stats.NoiseFloor;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The analysis of the valid runs of one series: per load point metrics, SLOs and goodput, the
+ * noise floor (from a pilot in these runs, else carried forward from the series' findings),
+ * history and comparisons, the Pareto frontiers of a grid, the repeat decision and the verdict.
+ */
+public final class SeriesAnalysis {
+  /**
+   * Below this change (percent) a single-run comparison without a noise floor is a small delta that
+   * needs the pilot: AIPerf's own guidance puts run-to-run variance at +-15% for 50-100 requests.
+   */
+  public static final double SMALL_DELTA_PCT = 15.0;
+  /** The decision rationale that pre-authorizes the series pilot. */
+  public static final String PILOT_RATIONALE = "series noise-floor pilot (n=3 total)";
+
+  private SeriesAnalysis() {}
+
+  /**
+   * The result for one series.
+   *
+   * @param json the series block of performance_analysis.json
+   * @param finding the line for performance_findings.jsonl (analysis_sha256 added by the caller)
+   * @param verdict the series verdict
+   * @param repeatDecision the repeat decision block
+   */
+  public record Result(ObjectNode json, ObjectNode finding, String verdict, ObjectNode repeatDecision) {}
+
+  /** Analyses one series. */
+  public static Result analyze(String seriesId, List<RunEvidence> runs, List<Slo> flagSlos, List<JsonNode> history,
+      String analysisId) {
+    List<RunEvidence> valid = runs.stream().filter(RunEvidence::valid).toList();
+    ObjectNode s = Nodes.object();
+    s.put("series_id", seriesId);
+    s.set("runs", Nodes.strings(valid.stream().map(r -> r.source().label()).toList()));
+    s.set("invalid_runs", Nodes.strings(runs.stream().filter(r -> !r.valid())
+        .map(r -> r.source().label() + ": " + String.join("; ", r.audit().blockers())).toList()));
+    List<Slo> slos = new ArrayList<>(flagSlos);
+    runs.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst()
+        .ifPresent(r -> slos.addAll(Slo.fromPlan(r.plan().plan())));
+    ArrayNode sloDefs = s.putArray("slos");
+    for (Slo slo : slos) {
+      ObjectNode d = sloDefs.addObject();
+      d.put("metric", slo.metric());
+      d.put("stat", slo.stat());
+      d.put("operator", slo.operator());
+      Nodes.num(d, "threshold", slo.threshold());
+      d.put("source", slo.source());
+    }
+
+    Map<String, List<RunEvidence>> byPoint = new LinkedHashMap<>();
+    valid.stream().sorted(Comparator.comparingDouble((RunEvidence r) -> pointOrder(r.loadPoint()))
+        .thenComparing(r -> r.source().label()))
+        .forEach(r -> byPoint.computeIfAbsent(r.loadPoint(), k -> new ArrayList<>()).add(r));
+
+    ArrayNode points = s.putArray("load_points");
+    Map<String, Map<String, Double>> means = new LinkedHashMap<>();
+    Map<String, Boolean> feasible = new LinkedHashMap<>();
+    for (Map.Entry<String, List<RunEvidence>> e : byPoint.entrySet()) {
+      ObjectNode p = points.addObject();
+      p.put("load_point", e.getKey());
+      p.put("runs", e.getValue().size());
+      ObjectNode metrics = p.putObject("metrics");
+      Map<String, Double> m = new LinkedHashMap<>();
+      for (MetricSpec spec : MetricSpec.STANDARD) {
+        double[] v = values(spec, e.getValue());
+        if (v.length == 0) {
+          continue;
+        }
+        ObjectNode mn = metrics.putObject(spec.key());
+        mn.put("unit", spec.unit());
+        mn.put("better", spec.direction().json());
+        double mean = mean(v);
+        Nodes.num(mn, "mean", mean);
+        ArrayNode vals = mn.putArray("values");
+        for (double x : v) {
+          Nodes.add(vals, x);
+        }
+        m.put(spec.key(), mean);
+      }
+      means.put(e.getKey(), m);
+      ArrayNode sloEval = p.putArray("slo_evaluation");
+      boolean allMet = !slos.isEmpty();
+      for (Slo slo : slos) {
+        ObjectNode se = sloEval.addObject();
+        se.put("slo", slo.key() + " " + slo.operator() + " " + slo.threshold());
+        double[] v = e.getValue().stream().map(r -> r.stat(slo.metric(), slo.stat())).filter(Optional::isPresent)
+            .mapToDouble(Optional::get).toArray();
+        if (v.length == 0) {
+          se.putNull("observed");
+          se.put("status", "missing_evidence");
+          allMet = false;
+          continue;
+        }
+        double obs = mean(v);
+        Nodes.num(se, "observed", obs);
+        boolean met = slo.met(obs);
+        se.put("status", met ? "pass" : "fail");
+        allMet &= met;
+      }
+      feasible.put(e.getKey(), allMet);
+      if (slos.isEmpty()) {
+        p.putNull("slo_feasible");
+      } else {
+        p.put("slo_feasible", allMet);
+      }
+      p.set("goodput", goodput(e.getValue(), slos));
+    }
+
+    // noise floor: a pilot here (n >= 2 runs of one load point), else carried forward
+    ObjectNode floor = s.putObject("noise_floor");
+    Map<String, NoiseFloor> floors = new LinkedHashMap<>();
+    Optional<Map.Entry<String, List<RunEvidence>>> pilot = byPoint.entrySet().stream()
+        .filter(e -> e.getValue().size() >= 2).max(Comparator.comparingInt(e -> e.getValue().size()));
+    List<JsonNode> mine = history.stream().filter(h -> h.path("series_id").asString().equals(seriesId)).toList();
+    if (pilot.isPresent()) {
+      floor.put("source", "this analysis: " + pilot.get().getValue().size() + " runs at " + pilot.get().getKey());
+      for (MetricSpec spec : MetricSpec.STANDARD) {
+        double[] v = values(spec, pilot.get().getValue());
+        if (v.length >= 2) {
+          floors.put(spec.key(), NoiseFloor.of(spec.key(), v));
+        }
+      }
+    } else {
+      Optional<JsonNode> carried = mine.stream().filter(h -> h.path("noise_floor").isObject()
+          && !h.path("noise_floor").isEmpty()).reduce((a, b) -> b);
+      if (carried.isPresent()) {
+        floor.put("source", "carried forward from analysis " + carried.get().path("analysis_id").asString());
+        JsonNode nf = carried.get().path("noise_floor");
+        for (String key : nf.propertyNames()) {
+          JsonNode f = nf.get(key);
+          floors.put(key, new NoiseFloor(key, f.path("runs").asInt(), f.path("mean").asDouble(),
+              f.path("std_dev").asDouble(), f.path("cv").asDouble(), f.path("cv_ci_low").asDouble(),
+              f.path("cv_ci_high").asDouble(), f.path("mde_pct_1v1").asDouble(), f.path("mde_pct_3v3").asDouble()));
+        }
+      } else {
+        floor.putNull("source");
+      }
+    }
+    ObjectNode fm = floor.putObject("metrics");
+    for (NoiseFloor nf : floors.values()) {
+      fm.set(nf.metric(), floorJson(nf));
+    }
+    floor.put("note", floors.isEmpty() ? "no noise floor: the series has no pilot (n=3 runs of one configuration)"
+        : "with n = 3 the CV interval is wide (about 0.52-6.3 x the sample CV): the MDE is uncertain by as much");
+
+    // history
+    ObjectNode hist = s.putObject("history");
+    List<JsonNode> validHistory = mine.stream().filter(h -> h.path("valid_runs").asInt(0) > 0).toList();
+    ArrayNode hl = hist.putArray("history");
+    validHistory.forEach(h -> hl.add(summaryOf(h)));
+    hist.set("series_baseline", validHistory.isEmpty() ? Nodes.F.nullNode() : summaryOf(validHistory.get(0)));
+    hist.set("previous_valid", validHistory.isEmpty() ? Nodes.F.nullNode()
+        : summaryOf(validHistory.get(validHistory.size() - 1)));
+    ObjectNode best = hist.putObject("best_prior");
+    for (MetricSpec spec : MetricSpec.STANDARD) {
+      JsonNode bestLine = null;
+      String bestPoint = null;
+      double bestValue = Double.NaN;
+      for (JsonNode h : validHistory) {
+        JsonNode lps = h.path("load_points");
+        for (String lp : lps.propertyNames()) {
+          JsonNode v = lps.get(lp).path(spec.key());
+          boolean ok = slos.isEmpty() || h.path("slo_feasible").path(lp).asBoolean(false);
+          if (!v.isNumber() || !ok) {
+            continue;
+          }
+          double d = v.asDouble();
+          if (Double.isNaN(bestValue) || spec.direction().sign() * (d - bestValue) > 0) {
+            bestValue = d;
+            bestLine = h;
+            bestPoint = lp;
+          }
+        }
+      }
+      if (bestLine != null) {
+        ObjectNode b = best.putObject(spec.key());
+        b.put("analysis_id", bestLine.path("analysis_id").asString());
+        b.put("load_point", bestPoint);
+        Nodes.num(b, "value", bestValue);
+        b.put("slo_feasible_only", !slos.isEmpty());
+      }
+    }
+    ArrayNode missing = hist.putArray("missing_references");
+    if (validHistory.isEmpty()) {
+      missing.add("no earlier valid analysis of series " + seriesId + " under --exp-root: nothing to compare with");
+    }
+
+    // comparisons with the previous valid analysis and the baseline
+    ArrayNode comps = s.putArray("comparisons");
+    boolean smallNoFloor = false;
+    boolean regressed = false;
+    boolean improved = false;
+    boolean withinNoise = false;
+    if (!validHistory.isEmpty()) {
+      Map<String, JsonNode> against = new LinkedHashMap<>();
+      against.put("previous_valid", validHistory.get(validHistory.size() - 1));
+      if (validHistory.size() > 1) {
+        against.put("series_baseline", validHistory.get(0));
+      }
+      for (Map.Entry<String, JsonNode> a : against.entrySet()) {
+        JsonNode lps = a.getValue().path("load_points");
+        for (Map.Entry<String, Map<String, Double>> cur : means.entrySet()) {
+          JsonNode prior = lps.path(cur.getKey());
+          if (!prior.isObject()) {
+            continue;
+          }
+          for (MetricSpec spec : MetricSpec.STANDARD) {
+            Double now = cur.getValue().get(spec.key());
+            JsonNode before = prior.path(spec.key());
+            if (now == null || !before.isNumber() || before.asDouble() == 0) {
+              continue;
+            }
+            double change = (now - before.asDouble()) / Math.abs(before.asDouble()) * 100;
+            NoiseFloor nf = floors.get(spec.key());
+            String assessment;
+            double better = change * spec.direction().sign();
+            if (nf != null && Double.isFinite(nf.mdePct1v1())) {
+              if (Math.abs(change) >= nf.mdePct1v1()) {
+                assessment = better > 0 ? "improved_beyond_noise" : "regressed_beyond_noise";
+              } else {
+                assessment = "within_noise";
+              }
+            } else if (Math.abs(change) >= SMALL_DELTA_PCT) {
+              assessment = better > 0 ? "improved_single_run_evidence" : "regressed_single_run_evidence";
+            } else {
+              assessment = "small_delta_no_noise_floor";
+            }
+            if (a.getKey().equals("previous_valid")) {
+              smallNoFloor |= assessment.equals("small_delta_no_noise_floor") && spec.gated();
+              regressed |= assessment.startsWith("regressed") && spec.gated();
+              improved |= assessment.startsWith("improved") && spec.gated();
+              withinNoise |= assessment.equals("within_noise") && spec.gated();
+            }
+            ObjectNode c = comps.addObject();
+            c.put("against", a.getKey());
+            c.put("analysis_id", a.getValue().path("analysis_id").asString());
+            c.put("load_point", cur.getKey());
+            c.put("metric", spec.key());
+            c.put("better", spec.direction().json());
+            c.put("gated", spec.gated());
+            Nodes.num(c, "prior", before.asDouble());
+            Nodes.num(c, "current", now);
+            Nodes.num(c, "change_pct", change);
+            Nodes.num(c, "mde_pct", nf == null ? Double.NaN : nf.mdePct1v1());
+            c.put("assessment", assessment);
+          }
+        }
+      }
+    }
+
+    // Pareto frontiers of a grid
+    ObjectNode pareto = s.putObject("pareto");
+    boolean grid = byPoint.size() >= 2;
+    pareto.put("grid", grid);
+    if (grid) {
+      boolean perGpu = means.values().stream().allMatch(m -> m.containsKey("output_token_throughput_per_gpu"));
+      String xKey = perGpu ? "output_token_throughput_per_gpu" : "output_token_throughput.avg";
+      pareto.put("throughput_metric", xKey);
+      pareto.set("throughput_vs_ttft_p99", frontier(means, xKey, "time_to_first_token.p99", false));
+      pareto.set("throughput_vs_interactivity", frontier(means, xKey, "output_token_throughput_per_user.avg", true));
+      String bestSlo = null;
+      double bestX = Double.NEGATIVE_INFINITY;
+      for (Map.Entry<String, Map<String, Double>> e : means.entrySet()) {
+        Double x = e.getValue().get(xKey);
+        if (!slos.isEmpty() && feasible.get(e.getKey()) && x != null && x > bestX) {
+          bestX = x;
+          bestSlo = e.getKey();
+        }
+      }
+      pareto.put("highest_slo_feasible_point", bestSlo);
+    }
+
+    // repeat decision and verdict
+    ObjectNode rd = Nodes.object();
+    rd.put("series_id", seriesId);
+    String decision;
+    String rationale;
+    if (valid.isEmpty()) {
+      decision = "necessary";
+      rationale = "no valid run: the benchmark must be rerun before any claim";
+    } else if (smallNoFloor) {
+      decision = "necessary";
+      rationale = PILOT_RATIONALE + ": a gated metric changed by less than " + SMALL_DELTA_PCT
+          + "% against the previous valid run and the series has no noise floor to tell it from noise";
+    } else if (withinNoise && !regressed && !improved) {
+      decision = "not_justified";
+      rationale = "the change is at or below the series noise floor: it is noise; another run would not resolve a"
+          + " consequential decision and is not worth its GPU cost";
+    } else {
+      decision = "not_needed";
+      rationale = validHistory.isEmpty() ? "a characterization: no decision rests on a small delta"
+          : "the comparison is decided (beyond the noise floor, or a large single-run change)";
+    }
+    rd.put("decision", decision);
+    rd.put("rationale", rationale);
+    if (decision.equals("necessary") && rationale.startsWith(PILOT_RATIONALE)) {
+      ObjectNode pilotSpec = rd.putObject("pilot");
+      pilotSpec.put("repetitions", 3);
+      pilotSpec.put("load_point", byPoint.keySet().stream().findFirst().orElse(null));
+      pilotSpec.put("configuration", "unchanged: the current candidate");
+    } else {
+      rd.putNull("pilot");
+    }
+    s.set("repeat_decision", rd);
+
+    String verdict;
+    if (valid.isEmpty() || decision.equals("necessary")) {
+      verdict = "inconclusive";
+    } else if (regressed && improved) {
+      verdict = "mixed";
+    } else if (regressed) {
+      verdict = "regressed";
+    } else if (improved) {
+      verdict = "pareto_improving";
+    } else if (!slos.isEmpty() && feasible.containsValue(true)) {
+      verdict = "slo_feasible";
+    } else {
+      verdict = "characterized";
+    }
+    s.put("verdict", verdict);
+    s.put("evidence", valid.size() == 1 ? "single-run evidence" : valid.size() + " valid runs");
+
+    ObjectNode finding = Nodes.object();
+    finding.put("analysis_id", analysisId);
+    finding.put("series_id", seriesId);
+    finding.put("valid_runs", valid.size());
+    finding.put("invalid_runs", runs.size() - valid.size());
+    ArrayNode fr = finding.putArray("runs");
+    for (RunEvidence r : runs) {
+      ObjectNode rn = fr.addObject();
+      rn.put("label", r.source().label());
+      rn.put("summary_sha256", r.summarySha256());
+      rn.put("status", r.audit().status());
+    }
+    ObjectNode flp = finding.putObject("load_points");
+    means.forEach((lp, m) -> {
+      ObjectNode o = flp.putObject(lp);
+      m.forEach((k, v) -> Nodes.num(o, k, v));
+    });
+    ObjectNode ff = finding.putObject("slo_feasible");
+    if (!slos.isEmpty()) {
+      feasible.forEach(ff::put);
+    }
+    ObjectNode fnf = finding.putObject("noise_floor");
+    floors.values().forEach(nf -> fnf.set(nf.metric(), floorJson(nf)));
+    finding.put("verdict", verdict);
+    finding.put("repeat_decision", decision);
+    return new Result(s, finding, verdict, rd);
+  }
+
+  static ObjectNode floorJson(NoiseFloor nf) {
+    ObjectNode o = Nodes.object();
+    o.put("runs", nf.runs());
+    Nodes.num(o, "mean", nf.mean());
+    Nodes.num(o, "std_dev", nf.stdDev());
+    Nodes.num(o, "cv", nf.cv());
+    Nodes.num(o, "cv_ci_low", nf.cvLow());
+    Nodes.num(o, "cv_ci_high", nf.cvHigh());
+    Nodes.num(o, "mde_pct_1v1", nf.mdePct1v1());
+    Nodes.num(o, "mde_pct_3v3", nf.mdePct3v3());
+    return o;
+  }
+
+  private static ObjectNode summaryOf(JsonNode h) {
+    ObjectNode o = Nodes.object();
+    o.put("analysis_id", h.path("analysis_id").asString());
+    o.put("verdict", h.path("verdict").asString());
+    o.set("load_points", h.path("load_points").deepCopy());
+    return o;
+  }
+
+  private static ArrayNode frontier(Map<String, Map<String, Double>> means, String xKey, String yKey, boolean yHigher) {
+    List<Pareto.Point> pts = new ArrayList<>();
+    means.forEach((lp, m) -> pts.add(new Pareto.Point(lp, m.getOrDefault(xKey, Double.NaN),
+        m.getOrDefault(yKey, Double.NaN))));
+    List<Boolean> on = Pareto.frontier(pts, true, yHigher);
+    ArrayNode a = Nodes.F.arrayNode();
+    for (int i = 0; i < pts.size(); i++) {
+      ObjectNode o = a.addObject();
+      o.put("load_point", pts.get(i).label());
+      Nodes.num(o, "x", pts.get(i).x());
+      Nodes.num(o, "y", pts.get(i).y());
+      o.put("y_metric", yKey);
+      o.put("on_frontier", on.get(i));
+    }
+    return a;
+  }
+
+  private static ObjectNode goodput(List<RunEvidence> runs, List<Slo> slos) {
+    ObjectNode g = Nodes.object();
+    List<Slo> perRequest = slos.stream().filter(s -> List.of("time_to_first_token", "inter_token_latency",
+        "request_latency").contains(s.metric()) && s.operator().equals("<=")).toList();
+    double aiperf = runs.stream().map(r -> r.stat("goodput", "avg")).filter(Optional::isPresent)
+        .mapToDouble(Optional::get).average().orElse(Double.NaN);
+    Nodes.num(g, "aiperf_goodput", aiperf);
+    if (perRequest.isEmpty()) {
+      g.put("note", "no per-request latency SLO: goodput not computed");
+      return g;
+    }
+    long good = 0;
+    long total = 0;
+    double seconds = 0;
+    for (RunEvidence r : runs) {
+      if (r.scan() == null) {
+        continue;
+      }
+      Map<String, DoubleList> v = r.scan().values();
+      int n = v.get("time_to_first_token").size();
+      for (int i = 0; i < n; i++) {
+        boolean ok = true;
+        for (Slo s : perRequest) {
+          double x = v.get(s.metric()).get(i);
+          ok &= Double.isFinite(x) && s.met(x);
+        }
+        good += ok ? 1 : 0;
+      }
+      total += n;
+      if (r.scan().minStartNs() != null) {
+        seconds += (r.scan().maxEndNs() - r.scan().minStartNs()) / 1e9;
+      }
+    }
+    g.put("good_requests", good);
+    g.put("requests", total);
+    Nodes.num(g, "good_fraction", total == 0 ? Double.NaN : good / (double) total);
+    Nodes.num(g, "goodput_requests_per_sec", seconds <= 0 ? Double.NaN : good / seconds);
+    g.put("rule", "a request is good when it meets every per-request SLO (" + perRequest.stream()
+        .map(s -> s.metric() + " " + s.operator() + " " + s.threshold()).toList() + "), over the records present");
+    return g;
+  }
+
+  static double[] values(MetricSpec spec, List<RunEvidence> runs) {
+    return runs.stream().map(spec::value).filter(Optional::isPresent).mapToDouble(Optional::get).toArray();
+  }
+
+  static double mean(double[] v) {
+    double s = 0;
+    for (double x : v) {
+      s += x;
+    }
+    return s / v.length;
+  }
+
+  static double pointOrder(String lp) {
+    int eq = lp.indexOf('=');
+    try {
+      return eq < 0 ? Double.MAX_VALUE : Double.parseDouble(lp.substring(eq + 1));
+    } catch (NumberFormatException e) {
+      return Double.MAX_VALUE;
+    }
+  }
+
+  /** Formats a percentage for text. */
+  public static String pct(double v) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.1f%%", v) : "n/a";
+  }
+}

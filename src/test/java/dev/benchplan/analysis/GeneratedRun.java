@@ -1,0 +1,146 @@
+package dev.benchplan.analysis;
+
+import dev.benchplan.json.Json;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Writes an AIPerf-shaped run directory (summary export + per-request records) whose answers the
+ * tests know by construction. Per-request TTFT is drawn around {@code ttftMs}; the summary's
+ * throughput is {@code throughput} exactly.
+ */
+final class GeneratedRun {
+  int requests = 200;
+  double throughput = 5000;
+  double ttftMs = 100;
+  double itlMs = 10;
+  String aiperfVersion = "0.13.0";
+  int isl = 1000;
+  int osl = 200;
+  int concurrency = 16;
+  long seed = 1;
+  boolean nanInSummary;
+  boolean duplicateIds;
+  boolean cancelled;
+  boolean summary = true;
+
+  GeneratedRun throughput(double t) {
+    throughput = t;
+    return this;
+  }
+
+  GeneratedRun ttft(double t) {
+    ttftMs = t;
+    return this;
+  }
+
+  GeneratedRun seed(long s) {
+    seed = s;
+    return this;
+  }
+
+  GeneratedRun concurrency(int c) {
+    concurrency = c;
+    return this;
+  }
+
+  GeneratedRun version(String v) {
+    aiperfVersion = v;
+    return this;
+  }
+
+  GeneratedRun isl(int v) {
+    isl = v;
+    return this;
+  }
+
+  GeneratedRun requests(int n) {
+    requests = n;
+    return this;
+  }
+
+  Path write(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    SplittableRandom r = new SplittableRandom(seed);
+    double[] ttft = new double[requests];
+    double[] itl = new double[requests];
+    double[] lat = new double[requests];
+    long t0 = 1_762_551_534_000_000_000L;
+    try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("profile_export.jsonl"), StandardCharsets.UTF_8)) {
+      for (int i = 0; i < requests; i++) {
+        ttft[i] = ttftMs * (0.8 + 0.4 * r.nextDouble());
+        itl[i] = itlMs * (0.9 + 0.2 * r.nextDouble());
+        lat[i] = ttft[i] + itl[i] * (osl - 1);
+        long start = t0 + (long) i * 50_000_000L;
+        long end = start + (long) (lat[i] * 1e6);
+        String id = duplicateIds && i == 5 ? "req-4" : "req-" + i;
+        w.write(String.format(Locale.ROOT, "{\"metadata\": {\"x_request_id\": \"%s\", \"request_start_ns\": %d,"
+            + " \"request_end_ns\": %d, \"benchmark_phase\": \"profiling\", \"was_cancelled\": false},"
+            + " \"metrics\": {\"time_to_first_token\": {\"value\": %s, \"unit\": \"ms\"},"
+            + " \"inter_token_latency\": {\"value\": %s, \"unit\": \"ms\"},"
+            + " \"request_latency\": {\"value\": %s, \"unit\": \"ms\"},"
+            + " \"output_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
+            + " \"input_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
+            + " \"output_token_throughput_per_user\": {\"value\": %s, \"unit\": \"tokens/sec/user\"}}, \"error\": null}\n",
+            id, start, end, ttft[i], itl[i], lat[i], osl, isl, 1000.0 / itl[i]));
+      }
+    }
+    if (!summary) {
+      return dir;
+    }
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    ObjectNode s = f.objectNode();
+    if (aiperfVersion != null) {
+      s.put("aiperf_version", aiperfVersion);
+      s.put("schema_version", "1.0");
+    }
+    metric(s, "output_token_throughput", "tokens/sec", throughput, null);
+    metric(s, "request_throughput", "requests/sec", throughput / osl, null);
+    metric(s, "request_count", "requests", requests, null);
+    metric(s, "time_to_first_token", "ms", mean(ttft), ttft);
+    metric(s, "inter_token_latency", "ms", mean(itl), itl);
+    metric(s, "request_latency", "ms", mean(lat), lat);
+    metric(s, "output_token_throughput_per_user", "tokens/sec/user", 1000.0 / itlMs, null);
+    metric(s, "input_sequence_length", "tokens", isl, null);
+    metric(s, "output_sequence_length", "tokens", osl, null);
+    ObjectNode ic = s.putObject("input_config");
+    ic.putObject("endpoint").put("type", "chat").put("streaming", true).putArray("model_names").add("Qwen/Qwen3-0.6B");
+    ObjectNode prompt = ic.putObject("input").put("random_seed", 100).putObject("prompt");
+    prompt.putObject("input_tokens").put("mean", isl).put("stddev", 0);
+    prompt.putObject("output_tokens").put("mean", osl).put("stddev", 0);
+    ic.putObject("loadgen").put("concurrency", concurrency).put("request_count", requests);
+    s.put("was_cancelled", cancelled);
+    String json = Json.JSON.writeValueAsString(s);
+    if (nanInSummary) {
+      json = json.replaceFirst("\"avg\" : [0-9.E-]+", "\"avg\" : NaN");
+    }
+    Files.writeString(dir.resolve("profile_export_aiperf.json"), json, StandardCharsets.UTF_8);
+    return dir;
+  }
+
+  private static void metric(ObjectNode s, String tag, String unit, double avg, double[] values) {
+    ObjectNode m = s.putObject(tag);
+    m.put("unit", unit);
+    m.put("avg", avg);
+    if (values != null) {
+      double[] v = values.clone();
+      Arrays.sort(v);
+      m.put("p50", v[(int) (0.5 * (v.length - 1))]);
+      m.put("p99", v[(int) Math.round(0.99 * (v.length - 1))]);
+      m.put("min", v[0]);
+      m.put("max", v[v.length - 1]);
+    }
+  }
+
+  private static double mean(double[] v) {
+    return Arrays.stream(v).average().orElse(Double.NaN);
+  }
+}
