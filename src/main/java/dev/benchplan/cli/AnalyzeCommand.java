@@ -51,13 +51,19 @@ public final class AnalyzeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     AnalyzeService.Outcome outcome = AnalyzeService.analyze(new AnalyzeService.Request(runs, expRoot, reportDir, gpus, slos));
-    var out = spec.commandLine().getOut();
-    if (format.json()) {
-      FormatMixin.printJson(out, AnalyzeText.output(outcome));
-    } else {
-      out.print(AnalyzeText.text(outcome));
-      out.flush();
+    return Printer.print(spec.commandLine(), format, new Output(outcome), 0);
+  }
+
+  /** The result of {@code analyze}: in JSON, {@link AnalyzeText#output}. */
+  record Output(AnalyzeService.Outcome outcome) implements CommandOutput {
+    @com.fasterxml.jackson.annotation.JsonValue
+    AnalyzeText.Output json() {
+      return AnalyzeText.output(outcome);
     }
-    return 0;
+
+    @Override
+    public void printText(java.io.PrintWriter out) {
+      out.print(AnalyzeText.text(outcome));
+    }
   }
 }

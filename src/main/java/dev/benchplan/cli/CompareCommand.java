@@ -55,13 +55,19 @@ public final class CompareCommand implements Callable<Integer> {
   public Integer call() {
     CompareService.Outcome o = CompareService.compare(
         new CompareService.Request(reference, candidate, mde, paired, expRoot, reportDir, gpus));
-    var out = spec.commandLine().getOut();
-    if (format.json()) {
-      out.print(new String(dev.benchplan.json.CanonicalJson.bytes(o.comparison()), StandardCharsets.UTF_8));
-    } else {
-      out.print(CompareService.text(o));
+    return Printer.print(spec.commandLine(), format, new Output(o), o.exitCode());
+  }
+
+  /** The result of {@code compare}: in JSON, the comparison document (comparison.json). */
+  record Output(CompareService.Outcome outcome) implements CommandOutput {
+    @com.fasterxml.jackson.annotation.JsonValue
+    tools.jackson.databind.JsonNode json() {
+      return outcome.comparison();
     }
-    out.flush();
-    return o.exitCode();
+
+    @Override
+    public void printText(java.io.PrintWriter out) {
+      out.print(CompareService.text(outcome));
+    }
   }
 }

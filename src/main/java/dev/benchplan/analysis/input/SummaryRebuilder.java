@@ -71,7 +71,7 @@ public final class SummaryRebuilder {
           Map.of("avg", dec(osl / seconds)), "records:output_token_throughput"));
     }
     return new AiperfExport(recordsFile, scan.sha256(), ExportLayout.TOP_LEVEL, null, null, false, List.of(),
-        metrics, null, null);
+        metrics, null, null, Map.of());
   }
 
   static String unit(String tag) {
