@@ -469,7 +469,8 @@ class RunClusterIT {
     }
     String err = Files.readString(tmp.resolve("cli.err"));
     assertThat(p.exitValue()).as(err).isEqualTo(3);
-    assertThat(err).contains("interrupted: cleaning up: [Job " + kube.namespace() + "/" + jobName + ": deleted");
+    assertThat(err).contains("run [interrupted]")
+        .contains("cleaning up: [Job " + kube.namespace() + "/" + jobName + ": deleted");
     assertClean();
     assertThat(f.runDir().getParent()).satisfiesAnyOf(
         d -> assertThat(d).doesNotExist(), d -> assertThat(d).isEmptyDirectory());
