@@ -81,7 +81,7 @@ public record PlanOptions(
     }
     BigDecimal v = value instanceof BigDecimal d ? d : BigDecimal.valueOf(value.longValue());
     if (!f.accepts(v)) {
-      log.block(BlockerCode.OPTION_OUT_OF_RANGE, option + " " + v.toPlainString()
+      log.block(BlockerCode.OPTION_OUT_OF_RANGE, option + " " + InputRanges.shown(v)
           + ": out of range, expected " + f.describe());
     }
   }

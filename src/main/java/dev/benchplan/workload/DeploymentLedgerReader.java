@@ -45,6 +45,10 @@ public final class DeploymentLedgerReader {
     }
     java.util.Set<String> outOfRange = InputRanges.check(ledger, InputRanges.LEDGER,
         "deployment ledger", BlockerCode.LEDGER_SCHEMA, log);
+    if (!outOfRange.isEmpty()) {
+      // an enormous number can overflow the schema validator's own arithmetic: stop here
+      return Optional.empty();
+    }
     List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(ledger.tree())
         .stream().filter(p -> !outOfRange.contains(SchemaProblemPointer.of(p))).toList();
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {

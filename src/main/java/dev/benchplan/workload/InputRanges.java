@@ -154,11 +154,10 @@ public final class InputRanges {
     return v.decimalValue().stripTrailingZeros().toBigIntegerExact().longValueExact();
   }
 
-  /** A value as written, shortened when enormous (a 400-digit number is not worth repeating). */
-  static String shown(BigDecimal v) {
-    String s = v.abs().compareTo(new BigDecimal("1e20")) > 0 ? v.round(
-        new java.math.MathContext(3)).toString() : v.toPlainString();
-    return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+  /** A value as written, or to 3 digits when enormous (a 400-digit number is not worth repeating). */
+  public static String shown(BigDecimal v) {
+    String plain = v.stripTrailingZeros().toPlainString();
+    return plain.length() <= 40 ? plain : v.round(new java.math.MathContext(3)).toString();
   }
 
   /** The concrete pointers a pattern matches in the tree ({@code *}: every array item). */

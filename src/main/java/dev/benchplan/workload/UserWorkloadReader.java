@@ -36,6 +36,10 @@ public final class UserWorkloadReader {
     // ranges first: their message names the value and the range; the schema says the same less well
     java.util.Set<String> outOfRange =
         InputRanges.check(doc, InputRanges.WORKLOAD, "user workload", BlockerCode.WORKLOAD_SCHEMA, log);
+    if (!outOfRange.isEmpty()) {
+      // an enormous number can overflow the schema validator's own arithmetic: stop here
+      return Optional.empty();
+    }
     List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(doc.tree())
         .stream().filter(p -> !outOfRange.contains(SchemaProblemPointer.of(p))).toList();
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
