@@ -75,4 +75,18 @@ class GateSampleWarningsTest {
     assertThat(v.toJson().get("warnings").isArray()).isTrue();
     assertThat(Json.JSON.valueToTree(v.toJson().get("warnings")).size()).isZero();
   }
+
+  @Test
+  @DisplayName("gate on the real export (64 requests) with a p99 constraint: exit 0, and the text and"
+      + " JSON outputs carry the warning with the count")
+  void command() {
+    String export = ExportVariants.real().toString();
+    var text = dev.benchplan.testing.CommandHarness.run("gate", "--results", export,
+        "--min-throughput", "50", "--max-ttft-p99", "35").expectOk();
+    assertThat(text.out()).contains("warning: constraint inference-ttft-p99 (p99) rests on 64"
+        + " measured requests");
+    var json = dev.benchplan.testing.CommandHarness.run("gate", "--results", export,
+        "--min-throughput", "50", "--max-ttft-p99", "35", "--format", "json").expectOk();
+    assertThat(Json.JSON.readTree(json.out()).toString()).contains("rests on 64 measured requests");
+  }
 }
