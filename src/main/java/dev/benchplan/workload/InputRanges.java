@@ -134,6 +134,12 @@ public final class InputRanges {
         if (!v.isNumber()) {
           continue;
         }
+        if (!finite(v)) {
+          log.block(code, what + " " + doc.at(pointer) + ": " + v.asString()
+              + " is not a finite number: expected " + f.describe());
+          blocked.add(pointer);
+          continue;
+        }
         BigDecimal value = v.decimalValue();
         if (!f.accepts(value)) {
           log.block(code, what + " " + doc.at(pointer) + ": " + shown(value)
@@ -145,10 +151,15 @@ public final class InputRanges {
     return blocked;
   }
 
+  /** False for the infinities and NaN YAML can write ({@code .inf}, {@code .nan}). */
+  static boolean finite(JsonNode v) {
+    return !(v.isDouble() || v.isFloat()) || Double.isFinite(v.doubleValue());
+  }
+
   /** The exact whole value of an in-range integer field, or null when absent or not a number. */
   public static Long wholeValue(JsonNode t, String pointer) {
     JsonNode v = t.at(pointer);
-    if (!v.isNumber()) {
+    if (!v.isNumber() || !finite(v)) {
       return null;
     }
     return v.decimalValue().stripTrailingZeros().toBigIntegerExact().longValueExact();

@@ -108,6 +108,20 @@ class PlanNumbersTest {
         .contains("expected " + range);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @DisplayName("YAML infinities and NaN in numeric fields: exit 2 naming the pointer and range")
+  @CsvSource(delimiter = '|', value = {
+      "{input_tokens: .inf, output_tokens: 10, concurrency: [1]}|/traffic/input_tokens",
+      "{input_tokens: 10, output_tokens: 10, request_rate: [.nan]}|/traffic/request_rate/0",
+      "{input_tokens: 10, output_tokens: 10, request_rate: -.inf}|/traffic/request_rate",
+  })
+  void notFinite(String trafficYaml, String pointer) {
+    List<Blocker> b = blockers(traffic(trafficYaml));
+    assertThat(b).extracting(Blocker::code).containsExactly("WORKLOAD_SCHEMA");
+    assertThat(b.get(0).message()).contains(pointer + ":").contains("not a finite number")
+        .contains("expected ");
+  }
+
   @Test
   @DisplayName("hardware gpu_count 99999999999 and an objective of 1e308 are refused, not accepted")
   void hardwareAndObjectives() {
