@@ -106,6 +106,9 @@ public final class GateCommand implements Callable<Integer> {
     for (String ignored : v.ignored()) {
       out.println("  ignored " + ignored);
     }
+    for (String w : v.warnings()) {
+      out.println("warning: " + w);
+    }
     out.println("constraints: " + v.constraintsSource());
     out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
         + v.source().layout() + ", aiperf_version "

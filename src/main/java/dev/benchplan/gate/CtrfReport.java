@@ -89,6 +89,8 @@ public final class CtrfReport {
     extra.put("message", v.message());
     extra.put("source", v.source().path());
     extra.put("source_sha256", v.source().sha256());
+    ArrayNode warnings = extra.putArray("warnings");
+    v.warnings().forEach(warnings::add);
     return root;
   }
 }

@@ -5,6 +5,7 @@ import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.Verdict.Decimals;
+import dev.benchplan.rules.PercentileSamples;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -55,7 +56,31 @@ public final class GateEvaluator {
           + Decimals.human(requests.errors()) + " of " + Decimals.human(requests.total())
           + " requests failed (max " + Decimals.percent(options.maxErrorRate()) + ")";
     }
-    return new Verdict(status, message, results, set.ignored(), set.source(), requests, source);
+    return new Verdict(status, message, results, set.ignored(), set.source(), requests, source,
+        sampleWarnings(export, results));
+  }
+
+  /**
+   * The percentile sample rule (concurrency-grid.md, {@link PercentileSamples}, the same rule
+   * {@code plan} enforces): a measured percentile on fewer than 100 requests, or with fewer than
+   * 10 beyond it, is a warning giving the count. Nothing to say when the count is unknown.
+   */
+  static List<String> sampleWarnings(AiperfExport export, List<ConstraintResult> results) {
+    Optional<BigDecimal> count = export.requestCount();
+    List<String> out = new ArrayList<>();
+    if (count.isEmpty()) {
+      return out;
+    }
+    long n = count.get().setScale(0, java.math.RoundingMode.FLOOR).longValue();
+    for (ConstraintResult r : results) {
+      if (r.measured() == null) {
+        continue;
+      }
+      PercentileSamples.assess(r.stat(), n)
+          .filter(a -> a.level() != PercentileSamples.Level.OK)
+          .ifPresent(a -> out.add(a.warning("constraint " + r.name())));
+    }
+    return out;
   }
 
   /**

@@ -68,6 +68,9 @@ public final class JunitReport {
         property(doc, props, "aiperf.version", v.source().aiperfVersion());
       }
       property(doc, props, "constraints.source", v.constraintsSource());
+      for (int i = 0; i < v.warnings().size(); i++) {
+        property(doc, props, "warning." + (i + 1), v.warnings().get(i));
+      }
 
       for (CtrfReport.Test t : tests) {
         Element tc = doc.createElement("testcase");

@@ -19,6 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param constraintsSource where the constraints came from
  * @param requests request accounting and the error-rate check
  * @param source the export the verdict was computed from
+ * @param warnings what the verdict rests on that a reader should know, e.g. a percentile on too
+ *     few requests (they never change the verdict)
  */
 public record Verdict(
     Status verdict,
@@ -27,12 +29,20 @@ public record Verdict(
     List<String> ignored,
     String constraintsSource,
     RequestSummary requests,
-    VerdictSource source) {
+    VerdictSource source,
+    List<String> warnings) {
 
   /** The verdict document's schema version. */
   public static final String SCHEMA_VERSION = "1";
 
+  /** A verdict without warnings. */
+  public Verdict(Status verdict, String message, List<ConstraintResult> constraints,
+      List<String> ignored, String constraintsSource, RequestSummary requests, VerdictSource source) {
+    this(verdict, message, constraints, ignored, constraintsSource, requests, source, List.of());
+  }
+
   public Verdict {
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(message, "message");
     constraints = List.copyOf(constraints);
@@ -95,6 +105,8 @@ public record Verdict(
       o.put("message", e.message());
       o.put("count", e.count());
     }
+    ArrayNode ws = root.putArray("warnings");
+    warnings.forEach(ws::add);
     ObjectNode src = root.putObject("source");
     src.put("path", source.path());
     src.put("sha256", source.sha256());

@@ -240,11 +240,41 @@ public record BenchmarkPlan(
   public record Transformation(String type, String reason, Long startMs, Long endMs, Long rowsKept,
       Long rowsTotal) {}
 
-  /** The load and its bounds. */
+  /**
+   * The load and its bounds.
+   *
+   * @param warmupRequests the largest warmup of any point (the one value of plans before
+   *     per-point warmup)
+   * @param warmupRequestsPerPoint warmup requests of each load point, in the order of the points
+   *     (null for a replay, and in plans written before per-point warmup)
+   * @param runEstimate the estimated length of the longest measured run and its basis, or null
+   */
   public record Experiment(String type, String measurementMode, List<Integer> concurrency,
       List<BigDecimal> requestRate, String arrivalPattern, Long requestCount, int warmupRequests,
       Long durationS, int measurementLimitS, Integer requestTimeoutS, long seed, String limitControl,
-      int loadPoints, Grid grid, Long expectedMeasuredRequests) {}
+      int loadPoints, Grid grid, Long expectedMeasuredRequests,
+      List<Integer> warmupRequestsPerPoint, RunEstimate runEstimate) {
+    /**
+     * The warmup requests of the load point at {@code index}: its own when the plan records
+     * per-point warmup, else the plan's one value.
+     */
+    public int warmupAt(int index) {
+      return warmupRequestsPerPoint == null || index < 0 || index >= warmupRequestsPerPoint.size()
+          ? warmupRequests : warmupRequestsPerPoint.get(index);
+    }
+  }
+
+  /**
+   * How long the longest measured run of the plan is expected to take (agent-docs/rules/
+   * benchmarking/measurement-limit.md), by {@link RunLengthEstimator}.
+   *
+   * @param seconds the estimate in seconds (a lower bound), or null when nothing to estimate from
+   * @param loadPoint the load point it is for, or null
+   * @param requestMs the least time of one request in ms, or null
+   * @param basis the measurements and arithmetic it rests on
+   */
+  public record RunEstimate(BigDecimal seconds, String loadPoint, BigDecimal requestMs,
+      String basis) {}
 
   /** Where the load points came from. */
   public record Grid(String axis, String origin, BigDecimal declaredMax, String reason) {}

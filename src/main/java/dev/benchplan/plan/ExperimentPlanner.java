@@ -181,7 +181,7 @@ final class ExperimentPlanner {
         MeasurementMode.fixed_schedule.name(), null, null, null, requests, warmup, null, limit,
         timeout, seed, "trace_span", 1,
         new BenchmarkPlan.Grid("schedule", "trace", null, "one replay of the trace's own schedule"),
-        requests);
+        requests, null, null);
     return Optional.of(new Result(e, null, transformations));
   }
 
@@ -323,6 +323,15 @@ final class ExperimentPlanner {
         : "max(1000, 10 x the largest concurrency " + maxPoint + "): recipes use 10 x concurrency;"
             + " 1000 puts at least 10 measured requests beyond a p99";
     log.decide(RuleFile.CONCURRENCY_GRID, "experiment.request_count = " + requestCount, countReason);
+    BenchmarkPlan.RunEstimate estimate = null;
+    if (requestCount != null) {
+      Optional<BenchmarkPlan.RunEstimate> e = closedLoopEstimate(in, synthetic, points, requestCount,
+          userCount != null, durationS, limit, log);
+      if (e.isEmpty()) {
+        return Optional.empty();
+      }
+      estimate = e.get();
+    }
     String control = requestCount == null ? "duration"
         : durationS != null ? "request_count+duration" : "request_count+limit_cap";
     log.decide(RuleFile.MEASUREMENT_LIMIT, "experiment.limit_control = " + control,
@@ -331,12 +340,15 @@ final class ExperimentPlanner {
                 + " benchmark duration cap of " + (durationS != null ? durationS : limit)
                 + " s, whichever comes first; a point stopped by the cap is flagged by its measured"
                 + " request count");
-    Optional<Bounds> b = bounds(o, () -> maxPoint, "one warmup request per concurrent slot (the"
-        + " recipes' 1 x concurrency), excluded from results", limit, log);
+    List<Integer> warmups = points.stream()
+        .map(c -> o.warmupRequests() != null ? o.warmupRequests() : c).toList();
+    Optional<Bounds> b = bounds(o, warmups, "one warmup request per concurrent slot of each point"
+        + " (the recipes' 1 x concurrency), excluded from results", limit, log);
+    BenchmarkPlan.RunEstimate runEstimate = estimate;
     return b.map(x -> new Result(new BenchmarkPlan.Experiment(type.name(),
         MeasurementMode.closed_loop.name(), points, null, null, requestCount, x.warmup(), durationS,
-        limit, x.timeout(), x.seed(), control, points.size(), grid, requestCount), synthetic,
-        List.of()));
+        limit, x.timeout(), x.seed(), control, points.size(), grid, requestCount, warmups,
+        runEstimate), synthetic, List.of()));
   }
 
   private static Optional<Result> openLoop(Inputs in, ExperimentType type, int limit,
@@ -384,8 +396,10 @@ final class ExperimentPlanner {
     }
     BigDecimal minRate = Collections.min(points);
     Long expected;
+    BigDecimal estimateS;
     if (requestCount != null && durationS == null) {
-      BigDecimal seconds = BigDecimal.valueOf(requestCount).divide(minRate, 0, RoundingMode.CEILING);
+      BigDecimal seconds = RunLengthEstimator.openLoopSeconds(requestCount, minRate);
+      estimateS = seconds;
       if (seconds.compareTo(BigDecimal.valueOf(limit)) > 0) {
         log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, "user workload "
             + in.workload().document().at("/traffic/request_count") + ": " + requestCount
@@ -396,6 +410,7 @@ final class ExperimentPlanner {
       }
       expected = requestCount;
     } else {
+      estimateS = BigDecimal.valueOf(durationS);
       long byDuration = minRate.multiply(BigDecimal.valueOf(durationS))
           .setScale(0, RoundingMode.FLOOR).longValueExact();
       expected = requestCount == null ? byDuration : Math.min(requestCount, byDuration);
@@ -406,27 +421,81 @@ final class ExperimentPlanner {
             + " s" + (t.durationS() == null ? " (default: 10 minutes, MLPerf's minimum run)" : "")
             : requestCount + " requests at >= " + minRate.toPlainString() + " req/s finish within "
                 + limit + " s");
-    BigDecimal maxPoint = Collections.max(points);
-    Optional<Bounds> b = bounds(o,
-        () -> maxPoint.multiply(BigDecimal.TEN).setScale(0, RoundingMode.CEILING).intValueExact(),
-        "ten seconds of traffic at the highest rate, excluded from results", limit, log);
+    List<Integer> warmups = points.stream().map(r -> o.warmupRequests() != null
+        ? o.warmupRequests() : r.multiply(BigDecimal.TEN).setScale(0, RoundingMode.CEILING)
+            .intValueExact()).toList();
+    Optional<Bounds> b = bounds(o, warmups,
+        "ten seconds of traffic at each point's rate, excluded from results", limit, log);
+    BenchmarkPlan.RunEstimate estimate = new BenchmarkPlan.RunEstimate(estimateS,
+        minRate.toPlainString(), null, durationS != null ? "AIPerf's benchmark duration of "
+            + durationS + " s bounds every rate point" : requestCount + " requests arrive over "
+            + estimateS.toPlainString() + " s at the lowest rate " + minRate.toPlainString()
+            + " req/s");
+    log.decide(RuleFile.MEASUREMENT_LIMIT, "experiment.run_estimate = " + estimateS.toPlainString()
+        + " s (request rate " + minRate.toPlainString() + ")", estimate.basis());
     return b.map(x -> new Result(new BenchmarkPlan.Experiment(type.name(),
         MeasurementMode.open_loop.name(), null, points, arrival, requestCount, x.warmup(),
-        durationS, limit, x.timeout(), x.seed(), control, points.size(), grid, expected),
-        synthetic, List.of()));
+        durationS, limit, x.timeout(), x.seed(), control, points.size(), grid, expected, warmups,
+        estimate), synthetic, List.of()));
+  }
+
+  /**
+   * Estimates the longest closed-loop point (the lowest concurrency) with {@link
+   * RunLengthEstimator} and refuses a request count that cannot finish within the limit: AIPerf's
+   * duration cap would cut the run, a silent truncation. When the user gave a duration too, the
+   * duration bounds the run as they allowed, and the cut is a warning.
+   */
+  private static Optional<BenchmarkPlan.RunEstimate> closedLoopEstimate(Inputs in,
+      BenchmarkPlan.Synthetic synthetic, List<Integer> points, long requestCount, boolean userCount,
+      Long durationS, int limit, RuleLog log) {
+    RuleFile rule = RuleFile.MEASUREMENT_LIMIT;
+    Optional<RunLengthEstimator.RequestTime> rt = RunLengthEstimator.requestTime(
+        in.deployment().smoke(), synthetic.isl(), synthetic.osl());
+    if (rt.isEmpty()) {
+      String basis = "no request time is known (the deployment's smoke evidence is "
+          + in.deployment().smoke().kind() + " without timings); AIPerf's duration cap of "
+          + (durationS != null ? durationS : limit) + " s bounds each point";
+      log.decide(rule, "experiment.run_estimate = unknown", basis);
+      return Optional.of(new BenchmarkPlan.RunEstimate(null, null, null, basis));
+    }
+    int slowest = Collections.min(points);
+    BigDecimal seconds = RunLengthEstimator.closedLoopSeconds(requestCount, slowest, rt.get());
+    String basis = requestCount + " requests at concurrency " + slowest + " (the lowest point): "
+        + ((requestCount + slowest - 1) / slowest) + " requests per slot x " + rt.get().basis();
+    BenchmarkPlan.RunEstimate estimate = new BenchmarkPlan.RunEstimate(seconds,
+        Integer.toString(slowest), rt.get().ms(), basis);
+    String count = userCount ? "user workload " + in.workload().document().at(
+        "/traffic/request_count") + ": " + requestCount : "the default request count " + requestCount;
+    if (durationS != null && seconds.compareTo(BigDecimal.valueOf(durationS)) > 0) {
+      log.warn(rule, count + " takes at least " + seconds.toPlainString() + " s at concurrency "
+          + slowest + ", so traffic.duration_s " + durationS + " s ends that point first, with"
+          + " fewer measured requests (" + basis + ")");
+    } else if (seconds.compareTo(BigDecimal.valueOf(limit)) > 0) {
+      log.block(BlockerCode.MEASUREMENT_LIMIT_EXCEEDED, count + " requests at concurrency "
+          + slowest + " take at least " + seconds.toPlainString() + " s, more than the " + limit
+          + " s measurement limit, so AIPerf's cap would cut the run (" + basis + "); lower"
+          + " traffic.request_count, raise the lowest concurrency, or bound the run by time with"
+          + " traffic.duration_s");
+      return Optional.empty();
+    }
+    log.decide(rule, "experiment.run_estimate = at least " + seconds.toPlainString()
+        + " s (concurrency " + slowest + ")", basis);
+    return Optional.of(estimate);
   }
 
   /** The warmup, per-request timeout and seed of a load experiment. */
   private record Bounds(int warmup, int timeout, long seed) {}
 
   /**
-   * Decides the warmup ({@code --warmup-requests}, else {@code defaultWarmup} for {@code
-   * defaultReason}), the timeout and the seed; empty when the timeout is blocked.
+   * Decides the warmup (per point: {@code --warmup-requests}, else each point's own default for
+   * {@code defaultReason}; {@code warmup_requests} is the largest), the timeout and the seed; empty
+   * when the timeout is blocked.
    */
-  private static Optional<Bounds> bounds(PlanOptions o, java.util.function.IntSupplier defaultWarmup,
+  private static Optional<Bounds> bounds(PlanOptions o, List<Integer> warmups,
       String defaultReason, int limit, RuleLog log) {
-    int warmup = o.warmupRequests() != null ? o.warmupRequests() : defaultWarmup.getAsInt();
-    log.decide(RuleFile.SERIES_BOUNDARIES, "experiment.warmup_requests = " + warmup,
+    int warmup = Collections.max(warmups);
+    log.decide(RuleFile.SERIES_BOUNDARIES, "experiment.warmup_requests_per_point = " + warmups
+        + " (warmup_requests = " + warmup + ")",
         o.warmupRequests() != null ? "requested with --warmup-requests" : defaultReason);
     int timeout = timeout(o, limit, log);
     if (timeout < 0) {

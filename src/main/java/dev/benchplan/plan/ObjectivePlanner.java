@@ -1,6 +1,7 @@
 package dev.benchplan.plan;
 
 import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.PercentileSamples;
 import dev.benchplan.rules.RuleFile;
 import dev.benchplan.rules.RuleLog;
 import dev.benchplan.workload.MetricCatalog;
@@ -23,9 +24,7 @@ final class ObjectivePlanner {
   /** The gate name of the TTFT p99 constraint (AICR: inference-ttft-p99). */
   static final String TTFT_P99_GATE = "inference-ttft-p99";
   /** Fewer measured requests than this never carry a gated percentile. */
-  static final int MIN_SAMPLES = 100;
-  /** Fewer requests than this beyond the percentile earn a warning (p99: 1,000 requests). */
-  static final int WARN_BEYOND = 10;
+  static final int MIN_SAMPLES = PercentileSamples.MIN_SAMPLES;
 
   private ObjectivePlanner() {}
 
@@ -107,30 +106,28 @@ final class ObjectivePlanner {
     List<BenchmarkPlan.SampleBasis> out = new ArrayList<>();
     RuleFile rule = RuleFile.CONCURRENCY_GRID;
     for (BenchmarkPlan.Gate g : gates) {
-      if (!g.stat().matches("p\\d+(\\.\\d+)?")) {
+      if (PercentileSamples.percentile(g.stat()).isEmpty()) {
         continue;
       }
-      BigDecimal p = new BigDecimal(g.stat().substring(1));
       if (measuredRequests == null) {
         log.block(BlockerCode.SAMPLES_UNKNOWN, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
             + "): " + basis + ", so the number of measured requests the percentile rests on is"
             + " unknown; give traffic.request_count");
         continue;
       }
-      // exact: n x (100 - p) / 100, so 1000 requests put exactly 10.0 beyond a p99
-      BigDecimal beyond = BigDecimal.valueOf(measuredRequests)
-          .multiply(BigDecimal.valueOf(100).subtract(p)).divide(BigDecimal.valueOf(100));
-      if (measuredRequests < MIN_SAMPLES) {
+      PercentileSamples.Assessment a =
+          PercentileSamples.assess(g.stat(), measuredRequests).orElseThrow();
+      BigDecimal p = a.percentile();
+      BigDecimal beyond = a.beyond();
+      if (a.level() == PercentileSamples.Level.TOO_FEW) {
         log.block(BlockerCode.SAMPLES_TOO_FEW, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
             + ") would rest on " + measuredRequests + " measured requests per run; a gated"
             + " percentile needs at least " + MIN_SAMPLES + " (raise traffic.request_count or the"
             + " duration)");
         continue;
       }
-      if (beyond.compareTo(BigDecimal.valueOf(WARN_BEYOND)) < 0) {
-        log.warn(rule, "gate " + g.name() + " (" + g.stat() + ") rests on " + measuredRequests
-            + " measured requests: only " + beyond.stripTrailingZeros().toPlainString()
-            + " lie beyond the percentile (a p99 wants >= 1,000 requests)");
+      if (a.level() == PercentileSamples.Level.FEW_BEYOND) {
+        log.warn(rule, a.warning("gate " + g.name()));
       }
       log.decide(rule, "samples: " + g.name() + " rests on " + measuredRequests + " measured"
           + " requests", basis + "; " + beyond.stripTrailingZeros().toPlainString()

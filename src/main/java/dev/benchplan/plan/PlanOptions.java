@@ -2,6 +2,9 @@ package dev.benchplan.plan;
 
 import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.VersionRequest;
+import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.RuleLog;
+import dev.benchplan.workload.InputRanges;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -53,6 +56,34 @@ public record PlanOptions(
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
+  }
+
+  /**
+   * Blocks (OPTION_OUT_OF_RANGE) every numeric option outside its range ({@link InputRanges}),
+   * naming the option, the value and the range. The limit, timeout and repetitions are checked by
+   * the rules that use them.
+   */
+  void checkRanges(RuleLog log) {
+    range("--max-concurrency", maxConcurrency, InputRanges.integer("", 1,
+        InputRanges.MAX_CONCURRENCY), log);
+    if (maxRequestRate != null) {
+      range("--max-request-rate", maxRequestRate, new InputRanges.Field("", false,
+          InputRanges.MIN_REQUEST_RATE, false, InputRanges.MAX_REQUEST_RATE), log);
+    }
+    range("--warmup-requests", warmupRequests, InputRanges.integer("", 0,
+        InputRanges.MAX_WARMUP_REQUESTS), log);
+    range("--seed", seed, InputRanges.integer("", 0, InputRanges.MAX_SEED), log);
+  }
+
+  private static void range(String option, Number value, InputRanges.Field f, RuleLog log) {
+    if (value == null) {
+      return;
+    }
+    BigDecimal v = value instanceof BigDecimal d ? d : BigDecimal.valueOf(value.longValue());
+    if (!f.accepts(v)) {
+      log.block(BlockerCode.OPTION_OUT_OF_RANGE, option + " " + InputRanges.shown(v)
+          + ": out of range, expected " + f.describe());
+    }
   }
 
   public static Builder builder() {

@@ -89,6 +89,8 @@ public final class PlanService {
     PlanOptions o = request.options();
     Question q = request.question();
     checkQuestion(q, o, log);
+    FreeTextSecrets.check(q, o, log);
+    o.checkRanges(log);
     Optional<UserWorkload> workload = UserWorkloadReader.read(request.workload(), log);
     Optional<DeploymentRecord> deployment = request.deployment() != null
         ? Optional.of(request.deployment())

@@ -51,7 +51,7 @@ public final class AiperfSettingsFactory {
       BenchmarkPlan.Synthetic syn = plan.workload().synthetic();
       long entries =
           e.requestCount() != null
-              ? e.requestCount() + e.warmupRequests()
+              ? e.requestCount() + warmupOf(e, point)
               : DURATION_BOUND_SYNTHETIC_ENTRIES;
       dataset = new Dataset.Synthetic(syn.isl(), syn.islStddev(), syn.osl(), syn.oslStddev(), entries);
       ignoreEos = syn.ignoreEos();
@@ -64,7 +64,7 @@ public final class AiperfSettingsFactory {
             : e.measurementLimitS();
     Phase profiling;
     Phase warmup;
-    int warmupCount = e.warmupRequests();
+    int warmupCount = warmupOf(e, point);
     switch (e.measurementMode()) {
       case "closed_loop" -> {
         profiling = measured(PhaseType.CONCURRENCY, point.concurrency(), null, e, duration, null);
@@ -113,6 +113,21 @@ public final class AiperfSettingsFactory {
     return count > 0
         ? new Phase(type, concurrency, rate, (long) count, JobBudget.WARMUP_LIMIT_SECONDS, null, null)
         : null;
+  }
+
+  /** The warmup requests of this point: the plan's per-point value, else its one value. */
+  static int warmupOf(BenchmarkPlan.Experiment e, LoadPoint point) {
+    int index = -1;
+    if (point.concurrency() != null && e.concurrency() != null) {
+      index = e.concurrency().indexOf(point.concurrency());
+    } else if (point.rate() != null && e.requestRate() != null) {
+      for (int i = 0; i < e.requestRate().size() && index < 0; i++) {
+        if (e.requestRate().get(i).compareTo(point.rate()) == 0) {
+          index = i;
+        }
+      }
+    }
+    return e.warmupAt(index);
   }
 
   /** True when the prompts come from the plan's trace (a user trace), not synthetic lengths. */

@@ -43,7 +43,14 @@ public final class DeploymentLedgerReader {
           + ledger.at(f.pointer()) + ": looks like " + f.kind()
           + " (value not shown); the ledger lists Secret names only");
     }
-    List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(ledger.tree());
+    java.util.Set<String> outOfRange = InputRanges.check(ledger, InputRanges.LEDGER,
+        "deployment ledger", BlockerCode.LEDGER_SCHEMA, log);
+    if (!outOfRange.isEmpty()) {
+      // an enormous number can overflow the schema validator's own arithmetic: stop here
+      return Optional.empty();
+    }
+    List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(ledger.tree())
+        .stream().filter(p -> !outOfRange.contains(SchemaProblemPointer.of(p))).toList();
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
       SchemaValidator.Problem p = problems.get(i);
       log.block(BlockerCode.LEDGER_SCHEMA, "deployment ledger "
@@ -74,13 +81,13 @@ public final class DeploymentLedgerReader {
     secrets.addAll(dgdSecrets);
     List<GpuAllocation> gpus = new ArrayList<>();
     t.get("gpus").forEach(g -> gpus.add(new GpuAllocation(g.get("gpu_type").asString(),
-        g.get("gpu_count").asInt())));
+        InputRanges.wholeValue(g, "/gpu_count").intValue())));
     JsonNode ctx = t.get("max_context_length");
     return Optional.of(new DeploymentRecord(ledger.location(), ledger.sha256(), dgdName,
         t.get("kube_context").asString(), t.get("namespace").asString(), dgdPath.toString(),
         t.at("/applied_dgd/sha256").asString(), t.at("/frontend/service").asString(),
-        t.at("/frontend/port").asInt(), servedModel, t.get("tokenizer").asString(), gpus,
-        ctx.isIntegralNumber() ? ctx.asLong() : null, smoke, new ArrayList<>(secrets)));
+        InputRanges.wholeValue(t, "/frontend/port").intValue(), servedModel, t.get("tokenizer").asString(), gpus,
+        ctx.isNumber() ? InputRanges.wholeValue(t, "/max_context_length") : null, smoke, new ArrayList<>(secrets)));
   }
 
   private static List<String> checkDgd(InputDocument ledger, Path dgdPath, String expectedSha,
@@ -189,7 +196,24 @@ public final class DeploymentLedgerReader {
     }
     return new SmokeEvidence.Artifact(path.toString(), actual, model,
         artifact.path("url").isString() ? artifact.get("url").asString() : null,
-        artifact.path("timestamp").isString() ? artifact.get("timestamp").asString() : null);
+        artifact.path("timestamp").isString() ? artifact.get("timestamp").asString() : null,
+        timing(artifact));
+  }
+
+  /** The smoke request's timings, or null when absent or inconsistent (no estimate then). */
+  private static SmokeTiming timing(JsonNode artifact) {
+    JsonNode ttft = artifact.at("/timings/ttft_ms");
+    JsonNode total = artifact.at("/timings/total_ms");
+    if (!ttft.isNumber() || !total.isNumber() || ttft.decimalValue().signum() < 0
+        || total.decimalValue().compareTo(ttft.decimalValue()) < 0) {
+      return null;
+    }
+    JsonNode prompt = artifact.at("/response/usage/prompt_tokens");
+    JsonNode completion = artifact.at("/response/usage/completion_tokens");
+    return new SmokeTiming(ttft.decimalValue(), total.decimalValue(),
+        prompt.isIntegralNumber() && prompt.canConvertToLong() ? prompt.asLong() : null,
+        completion.isIntegralNumber() && completion.canConvertToLong()
+            ? completion.asLong() : null);
   }
 
   private static Path resolve(InputDocument ledger, String pointer, BlockerCode code,

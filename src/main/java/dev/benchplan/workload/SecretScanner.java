@@ -74,6 +74,15 @@ public final class SecretScanner {
     }
   }
 
+  /**
+   * What a free text looks like when it holds a credential (e.g. "a Hugging Face token (hf_...)"),
+   * or null when it does not. The same patterns as {@link #scan}; for texts given outside a
+   * document (a command-line question, a rationale).
+   */
+  public static String kindOf(String text) {
+    return text == null ? null : valueKind(text);
+  }
+
   static String valueKind(String value) {
     for (Map.Entry<String, Pattern> e : VALUE_PATTERNS) {
       if (e.getValue().matcher(value).find()) {

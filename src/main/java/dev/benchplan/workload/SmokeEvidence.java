@@ -20,9 +20,10 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
    * @param model the model the smoke test asked for
    * @param url the URL it reached
    * @param timestamp when it ran (ISO-8601 UTC), or null
+   * @param timing what the smoke request measured, or null when the artifact does not say
    */
-  record Artifact(String path, String sha256, String model, String url, String timestamp)
-      implements SmokeEvidence {
+  record Artifact(String path, String sha256, String model, String url, String timestamp,
+      SmokeTiming timing) implements SmokeEvidence {
     public Artifact {
       Objects.requireNonNull(path, "path");
       if (!Sha256.isSha256(sha256)) {

@@ -33,7 +33,15 @@ public final class UserWorkloadReader {
           + ": looks like " + f.kind() + " (value not shown); a workload references secrets by the"
           + " name of an existing Kubernetes Secret, never by value");
     }
-    List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(doc.tree());
+    // ranges first: their message names the value and the range; the schema says the same less well
+    java.util.Set<String> outOfRange =
+        InputRanges.check(doc, InputRanges.WORKLOAD, "user workload", BlockerCode.WORKLOAD_SCHEMA, log);
+    if (!outOfRange.isEmpty()) {
+      // an enormous number can overflow the schema validator's own arithmetic: stop here
+      return Optional.empty();
+    }
+    List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(doc.tree())
+        .stream().filter(p -> !outOfRange.contains(SchemaProblemPointer.of(p))).toList();
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
       SchemaValidator.Problem p = problems.get(i);
       log.block(BlockerCode.WORKLOAD_SCHEMA, "user workload " + doc.at(SchemaProblemPointer.of(p))
@@ -65,7 +73,7 @@ public final class UserWorkloadReader {
     }
     List<GpuAllocation> hardware = new ArrayList<>();
     for (JsonNode h : t.at("/hardware")) {
-      hardware.add(new GpuAllocation(h.get("gpu_type").asString(), h.get("gpu_count").asInt()));
+      hardware.add(new GpuAllocation(h.get("gpu_type").asString(), InputRanges.wholeValue(h, "/gpu_count").intValue()));
     }
     return Optional.of(new UserWorkload(doc,
         t.at("/profile/name").asString(),
@@ -99,7 +107,7 @@ public final class UserWorkloadReader {
     if (c.isArray()) {
       concurrency = new ArrayList<>();
       for (JsonNode v : c) {
-        concurrency.add(v.asInt());
+        concurrency.add(InputRanges.wholeValue(v, "").intValue());
       }
     }
     JsonNode maxRate = t.at("/traffic/max_request_rate");
@@ -178,13 +186,13 @@ public final class UserWorkloadReader {
     return v.isString() ? v.asString() : null;
   }
 
+  // whole numbers written as 60.0 or 1e3 are integers to JSON Schema: read them exactly
   private static Integer integer(JsonNode t, String pointer) {
-    JsonNode v = t.at(pointer);
-    return v.isIntegralNumber() ? v.asInt() : null;
+    Long v = InputRanges.wholeValue(t, pointer);
+    return v == null ? null : Math.toIntExact(v);
   }
 
   private static Long longValue(JsonNode t, String pointer) {
-    JsonNode v = t.at(pointer);
-    return v.isIntegralNumber() ? v.asLong() : null;
+    return InputRanges.wholeValue(t, pointer);
   }
 }

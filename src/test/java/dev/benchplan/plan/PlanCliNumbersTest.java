@@ -1,0 +1,51 @@
+package dev.benchplan.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.testing.CommandHarness;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue 15 items 3 and 4 through the command line, on the committed examples: exit 2 (never 4),
+ * the reason on stderr, nothing written, the secret never echoed.
+ */
+class PlanCliNumbersTest {
+  static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
+  static final String TOKEN = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123";
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "{0}")
+  @DisplayName("out-of-range options and a token in --question: exit 2, named, nothing written")
+  @CsvSource(delimiter = '|', value = {
+      "--max-concurrency 2147483647 --experiment capacity|OPTION_OUT_OF_RANGE|--max-concurrency",
+      "--warmup-requests 2000000|OPTION_OUT_OF_RANGE|--warmup-requests",
+      "--seed 4294967296|OPTION_OUT_OF_RANGE|--seed",
+      "--question-token|PLAN_TEXT_SECRET|--question",
+  })
+  void refused(String extra, String code, String named) throws Exception {
+    Path exp = dir.resolve("exp");
+    List<String> args = new ArrayList<>(List.of("plan",
+        "--workload", EXAMPLES.resolve("workload-static.yaml").toString(),
+        "--ledger", EXAMPLES.resolve("deployment-ledger.yaml").toString(),
+        "--aiperf-version", "0.13.0", "--exp-root", exp.toString()));
+    if (extra.equals("--question-token")) {
+      args.addAll(List.of("--question", "My token is " + TOKEN + ", how fast is it?"));
+    } else {
+      args.addAll(List.of("--question", "How fast?"));
+      args.addAll(List.of(extra.split(" ")));
+    }
+    var r = CommandHarness.run(args.toArray(String[]::new)).expectExit(2);
+    assertThat(r.err()).contains(code).contains(named).doesNotContain(TOKEN);
+    assertThat(r.out()).doesNotContain(TOKEN);
+    assertThat(Files.exists(exp.resolve("inputs/benchmark-plans"))
+        && Files.list(exp.resolve("inputs/benchmark-plans")).findAny().isPresent())
+        .as("nothing written").isFalse();
+  }
+}
