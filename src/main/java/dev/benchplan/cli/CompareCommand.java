@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Compare candidate runs with reference runs: eligibility first (same workload, AIPerf version, endpoint,"
-          + " streaming, model, tokenizer, load points; every run valid), then per metric the effect with its 95%"
+          + " streaming, model, tokenizer, load points; every run valid), then per metric the effect with its 95%%"
           + " interval, the MDE and a verdict: improved, regressed, no_change (interval inside +-MDE) or inconclusive."
     },
     footerHeading = "%nExit codes:%n",
@@ -35,7 +35,7 @@ public final class CompareCommand implements Callable<Integer> {
   List<Path> candidate;
 
   @Option(names = "--mde", paramLabel = "PCT",
-      description = "Minimum detectable effect in percent (default: the data's, at 80% power).")
+      description = "Minimum detectable effect in percent (default: the data's, at 80%% power).")
   Double mde;
 
   @Option(names = "--paired", description = "Reference[i] and candidate[i] are AB/BA pairs: analyse paired differences.")

@@ -160,8 +160,8 @@ class ErrorOutputTest {
       JsonNode doc = Json.JSON.readTree(r.out());
       assertThat(SchemaValidator.bundled("plan-blockers.schema.json").validate(doc)).isEmpty();
       assertThat(r.out()).doesNotContain("unknown found")
-          .contains("/objectives/ttft_ms_p95_max: not a finite number (.inf)")
-          .contains("/objectives/output_tput_per_gpu_min: not a finite number (.nan)");
+          .contains("/objectives/ttft_ms_p95_max: Infinity is not a finite number")
+          .contains("/objectives/output_tput_per_gpu_min: NaN is not a finite number");
       assertThat(dir.resolve("exp")).doesNotExist();
     }
   }

@@ -24,9 +24,9 @@ class PlanCliNumbersTest {
   @ParameterizedTest(name = "{0}")
   @DisplayName("out-of-range options and a token in --question: exit 2, named, nothing written")
   @CsvSource(delimiter = '|', value = {
-      "--max-concurrency 2147483647 --experiment capacity|OPTION_OUT_OF_RANGE|--max-concurrency",
+      "--max-concurrency 2147483647 --experiment capacity|out of range|--max-concurrency",
       "--warmup-requests 2000000|OPTION_OUT_OF_RANGE|--warmup-requests",
-      "--seed 4294967296|OPTION_OUT_OF_RANGE|--seed",
+      "--seed 4294967296|out of range|--seed",
       "--question-token|PLAN_TEXT_SECRET|--question",
   })
   void refused(String extra, String code, String named) throws Exception {
