@@ -81,6 +81,15 @@ public final class RenderCommand implements Callable<Integer> {
   String traceSource;
 
   @Option(
+      names = "--ledger",
+      paramLabel = "FILE",
+      description =
+          "The deployment ledger of the candidate to measure (a series' next candidate): checked"
+              + " like plan checks it, its frozen fields must equal the series'. Default: the"
+              + " ledger the plan records, re-read by its SHA-256.")
+  Path ledger;
+
+  @Option(
       names = "--load-point",
       paramLabel = "VALUE",
       description = "The concurrency or request rate to measure when the plan has several.")
@@ -101,7 +110,9 @@ public final class RenderCommand implements Callable<Integer> {
                 traceSource,
                 loadPoint,
                 Clock.systemUTC(),
-                new SecureRandom()));
+                new SecureRandom(),
+                null,
+                ledger));
     PrintWriter out = spec.commandLine().getOut();
     if (format.json()) {
       FormatMixin.printJson(out, toJson(r));
@@ -115,6 +126,8 @@ public final class RenderCommand implements Callable<Integer> {
           r.runId(),
           r.mode(),
           r.loadPoint() == null ? "" : ", load point " + r.loadPoint());
+      out.printf("candidate %s at %s%n  ledger %s (sha256 %s)%n", r.candidateDgd(), r.endpoint(),
+          r.ledger(), r.ledgerSha256());
       out.flush();
     }
     return ExitCode.OK;
@@ -133,6 +146,12 @@ public final class RenderCommand implements Callable<Integer> {
     m.put("mode", r.mode());
     m.put("run_id", r.runId());
     m.put("load_point", r.loadPoint());
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("dgd", r.candidateDgd());
+    c.put("endpoint", r.endpoint());
+    c.put("ledger", r.ledger());
+    c.put("ledger_sha256", r.ledgerSha256());
+    m.put("candidate", c);
     return m;
   }
 }
