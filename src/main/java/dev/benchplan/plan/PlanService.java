@@ -504,6 +504,9 @@ public final class PlanService {
     if (o.pilot()) {
       b.append(" --pilot");
     }
+    if (o.smokeMaxAgeS() != null) {
+      b.append(" --smoke-max-age ").append(o.smokeMaxAgeS()).append('s');
+    }
     b.append(" --exp-root ").append(shellQuote(o.expRoot().toString()));
     b.append(" --reuse-plan ").append(shellQuote(e.path().toString()));
     b.append(" --reuse-sha256 ").append(e.sha256());
