@@ -123,6 +123,12 @@ public final class PlanCommand implements Callable<Integer> {
       description = "Per-run measurement limit, at most 30m (default: 30m).")
   Duration measurementLimit;
 
+  @Option(names = "--smoke-max-age", paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "The oldest smoke-test artifact the plan accepts (default: 72h); older ones"
+          + " block with SMOKE_STALE. Past 1h the plan warns with its age.")
+  Duration smokeMaxAge;
+
   @Option(names = "--request-timeout", paramLabel = "DURATION",
       converter = DurationConverter.class, description = "Per-request timeout.")
   Duration requestTimeout;
@@ -201,6 +207,7 @@ public final class PlanCommand implements Callable<Integer> {
             indexUri(indexUrl != null ? indexUrl : env.get(AiperfVersionResolver.INDEX_URL_ENV)),
             aiperfImage))
         .reuse(reusePlan == null ? null : new ReuseRequest(reusePlan, reuseSha256))
+        .smokeMaxAgeS(smokeMaxAge == null ? null : smokeMaxAge.toSeconds())
         .build();
     Question q = new Question(question, intent, targetRegion, references);
     PlanResult result;

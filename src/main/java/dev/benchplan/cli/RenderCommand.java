@@ -81,6 +81,15 @@ public final class RenderCommand implements Callable<Integer> {
   String traceSource;
 
   @Option(
+      names = "--ledger",
+      paramLabel = "FILE",
+      description =
+          "The deployment ledger of the candidate to measure (a series' next candidate): checked"
+              + " like plan checks it, its frozen fields must equal the series'. Default: the"
+              + " ledger the plan records, re-read by its SHA-256.")
+  Path ledger;
+
+  @Option(
       names = "--load-point",
       paramLabel = "VALUE",
       description = "The concurrency or request rate to measure when the plan has several.")
@@ -101,11 +110,13 @@ public final class RenderCommand implements Callable<Integer> {
                 traceSource,
                 loadPoint,
                 Clock.systemUTC(),
-                new SecureRandom()));
+                new SecureRandom(),
+                null,
+                ledger));
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
 
-  /** The result of {@code render}: the two files, their SHA-256, and the Job they describe. */
+  /** The result of {@code render}: the two files, their SHA-256, the Job and the candidate measured. */
   record Output(
       @JsonProperty("aiperf_config") String aiperfConfig,
       @JsonProperty("perf_yaml") String perfYaml,
@@ -114,11 +125,13 @@ public final class RenderCommand implements Callable<Integer> {
       @JsonProperty("namespace") String namespace,
       @JsonProperty("mode") String mode,
       @JsonProperty("run_id") String runId,
-      @JsonProperty("load_point") String loadPoint) implements CommandOutput {
+      @JsonProperty("load_point") String loadPoint,
+      @JsonProperty("candidate") Candidate candidate) implements CommandOutput {
     static Output of(RenderResult r) {
       return new Output(r.aiperfConfig().toString(), r.perfYaml().toString(),
           new Sha(r.aiperfConfigSha256(), r.perfYamlSha256()), r.jobName(), r.namespace(),
-          r.mode(), r.runId(), r.loadPoint());
+          r.mode(), r.runId(), r.loadPoint(),
+          new Candidate(r.candidateDgd(), r.endpoint(), r.ledger(), r.ledgerSha256()));
     }
 
     @Override
@@ -127,7 +140,17 @@ public final class RenderCommand implements Callable<Integer> {
       out.printf("perf.yaml           %s%n  sha256 %s%n", perfYaml, sha256.perfYaml());
       out.printf("job %s in namespace %s, run %s, AIPerf %s mode%s%n", jobName, namespace, runId, mode,
           loadPoint == null ? "" : ", load point " + loadPoint);
+      out.printf("candidate %s at %s%n  ledger %s (sha256 %s)%n", candidate.dgd(), candidate.endpoint(),
+          candidate.ledger(), candidate.ledgerSha256());
     }
+  }
+
+  /** The candidate the rendered Job measures, and the ledger it came from. */
+  record Candidate(
+      @JsonProperty("dgd") String dgd,
+      @JsonProperty("endpoint") String endpoint,
+      @JsonProperty("ledger") String ledger,
+      @JsonProperty("ledger_sha256") String ledgerSha256) {
   }
 
   /** The SHA-256 of each rendered file. */

@@ -180,11 +180,14 @@ public record BenchmarkPlan(
 
   /**
    * The smoke evidence. For {@code kind: in_cluster_readiness} the path names the declaration and
-   * sha256 is the SHA-256 of the canonical JSON of {@code readiness}.
+   * sha256 is the SHA-256 of the canonical JSON of {@code readiness}. {@code age_s} (seconds from
+   * the artifact's timestamp to the plan's creation) and {@code target} (what the smoke test
+   * reached, against the in-cluster endpoint) are its provenance, checked by
+   * {@link dev.benchplan.workload.SmokeEvidence#provenance}.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record SmokeTest(String kind, String path, String sha256, boolean success, String model,
-      String url, String timestamp, Map<String, String> readiness) {}
+      String url, String timestamp, Map<String, String> readiness, Long ageS, String target) {}
 
   /** What is sent: the source and its trace, synthetic shape or proxy. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -32,6 +32,8 @@ import java.util.Objects;
  * @param pilot true for the pre-authorized once-per-series noise-floor pilot (n = 3)
  * @param aiperf how to find the AIPerf version
  * @param reuse an existing series plan to reuse, or null for a new series
+ * @param smokeMaxAgeS the oldest smoke-test artifact a plan accepts, in seconds, or null for
+ *     {@link dev.benchplan.workload.SmokeEvidence#DEFAULT_MAX_AGE}
  */
 public record PlanOptions(
     Path expRoot,
@@ -52,7 +54,8 @@ public record PlanOptions(
     String repeatRationale,
     boolean pilot,
     VersionRequest aiperf,
-    ReuseRequest reuse) {
+    ReuseRequest reuse,
+    Long smokeMaxAgeS) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -111,6 +114,7 @@ public record PlanOptions(
     private boolean pilot;
     private VersionRequest aiperf = VersionRequest.none();
     private ReuseRequest reuse;
+    private Long smokeMaxAgeS;
 
     private Builder() {}
 
@@ -209,10 +213,16 @@ public record PlanOptions(
       return this;
     }
 
+    public Builder smokeMaxAgeS(Long v) {
+      smokeMaxAgeS = v;
+      return this;
+    }
+
     public PlanOptions build() {
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
-          endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse);
+          endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
+          smokeMaxAgeS);
     }
   }
 }

@@ -101,6 +101,11 @@ public final class PlanService {
     UserWorkload w = workload.orElseThrow();
     DeploymentRecord d = deployment.orElseThrow();
     recordInputs(w, d, log);
+    SmokeEvidence.Provenance smokeProvenance = d.smoke() instanceof SmokeEvidence.Artifact a
+        ? SmokeEvidence.provenance(a, Instant.now(request.clock()), d.endpointUrl(), d.kubeContext(),
+            o.smokeMaxAgeS() == null ? SmokeEvidence.DEFAULT_MAX_AGE.toSeconds() : o.smokeMaxAgeS(),
+            log)
+        : null;
     if (existing == null && o.seriesId() != null
         && Files.exists(SeriesStore.planPath(o.expRoot(), o.seriesId()))) {
       blockExists(SeriesStore.planPath(o.expRoot(), o.seriesId()), log);
@@ -147,7 +152,7 @@ public final class PlanService {
         .createdAt(Instant.now(request.clock()).truncatedTo(ChronoUnit.SECONDS).toString())
         .question(q)
         .userWorkload(userWorkload(w))
-        .deployment(deployment(d))
+        .deployment(deployment(d, smokeProvenance))
         .workload(workloadSection(selection, traceReport, experiment.get()))
         .experiment(experiment.get().experiment())
         .samples(samples)
@@ -178,7 +183,7 @@ public final class PlanService {
     byte[] bytes = CanonicalJson.bytes(tree);
 
     if (existing != null) {
-      return reuse(existing, PlanJson.parse(bytes), log);
+      return reuse(existing, PlanJson.parse(bytes), d, log);
     }
     Path path = SeriesStore.planPath(o.expRoot(), seriesId);
     if (!SeriesStore.create(path, bytes)) {
@@ -369,18 +374,28 @@ public final class PlanService {
         w.profileName(), w.profileType(), w.modelSource(), w.modelRevision(), w.origin());
   }
 
-  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d) {
+  /**
+   * The plan's deployment section for a candidate: the one mapping from a {@link DeploymentRecord}
+   * to {@code /deployment}, used by plan and by render when it binds the candidate of a run.
+   */
+  public static BenchmarkPlan.Deployment deployment(DeploymentRecord d) {
+    return deployment(d, null);
+  }
+
+  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d,
+      SmokeEvidence.Provenance provenance) {
     BenchmarkPlan.SmokeTest smoke;
     if (d.smoke() instanceof SmokeEvidence.Artifact a) {
       smoke = new BenchmarkPlan.SmokeTest(a.kind(), a.path(), a.sha256(), true, a.model(), a.url(),
-          a.timestamp(), null);
+          a.timestamp(), null, provenance == null ? null : provenance.ageS(),
+          provenance == null ? null : provenance.target());
     } else {
       SmokeEvidence.InClusterReadiness r = (SmokeEvidence.InClusterReadiness) d.smoke();
       Map<String, String> declaration = new TreeMap<>(Map.of("declared_by", r.declaredBy(),
           "description", r.description(), "dgd", d.namespace() + "/" + d.dgdName()));
       smoke = new BenchmarkPlan.SmokeTest(r.kind(), "in-cluster-readiness:" + d.namespace() + "/"
           + d.dgdName(), Sha256.hex(CanonicalJson.bytes(declaration)), true, d.servedModel(),
-          d.endpointUrl(), null, declaration);
+          d.endpointUrl(), null, declaration, null, null);
     }
     return new BenchmarkPlan.Deployment(d.source(), d.sourceSha256(), d.dgdName(), d.kubeContext(),
         d.namespace(), d.dgdPath(), d.dgdSha256(), d.frontendService(), d.frontendPort(),
@@ -411,7 +426,16 @@ public final class PlanService {
       log.decide(rule, "series_id = " + o.seriesId(), "requested with --series-id");
       return o.seriesId();
     }
-    String identity = Sha256.hex(CanonicalJson.bytes(SeriesIdentity.of(PlanJson.tree(draft))));
+    String identity = SeriesIdentity.sha256(PlanJson.tree(draft));
+    Optional<SeriesStore.ExistingPlan> same = SeriesStore.findByIdentity(o.expRoot(), identity);
+    if (same.isPresent()) {
+      SeriesStore.ExistingPlan e = same.get();
+      log.block(BlockerCode.SERIES_EXISTS, "series " + e.seriesId() + " (" + e.path() + ") already"
+          + " asks this question: its frozen fields hash to the same series identity " + identity
+          + "; continue it with: " + reuseCommand(request, o, e) + " — or start a new series on"
+          + " purpose with --series-id NEW-ID");
+      return "pending";
+    }
     String id = SeriesIds.derive(w.profileName(),
         Instant.now(request.clock()).atZone(ZoneOffset.UTC).toLocalDate(), identity);
     log.decide(rule, "series_id = " + id, "derived from the profile name, the date and the first"
@@ -422,6 +446,79 @@ public final class PlanService {
     return id;
   }
 
+  /** The exact command that continues series {@code e} with this request's inputs. */
+  private static String reuseCommand(PlanRequest request, PlanOptions o,
+      SeriesStore.ExistingPlan e) {
+    StringBuilder b = new StringBuilder("benchplan plan");
+    if (request.workload() != null) {
+      b.append(" --workload ").append(shellQuote(request.workload().location()));
+    }
+    if (request.ledger() != null) {
+      b.append(" --ledger ").append(shellQuote(request.ledger().location()));
+    }
+    b.append(" --question ").append(shellQuote(request.question().text()));
+    if (request.question().intent() != Intent.characterization) {
+      b.append(" --intent ").append(request.question().intent());
+      request.question().references().forEach(r -> b.append(" --reference ").append(shellQuote(r)));
+    }
+    if (o.experiment() != null) {
+      b.append(" --experiment ").append(o.experiment());
+    }
+    if (o.measurementMode() != null) {
+      b.append(" --measurement-mode ").append(o.measurementMode());
+    }
+    if (o.trace() != null) {
+      b.append(" --trace ").append(shellQuote(o.trace().toString()));
+    }
+    if (o.traceWindow() != null) {
+      b.append(" --trace-window ").append(o.traceWindow());
+    }
+    if (o.maxConcurrency() != null) {
+      b.append(" --max-concurrency ").append(o.maxConcurrency());
+    }
+    if (o.maxRequestRate() != null) {
+      b.append(" --max-request-rate ").append(o.maxRequestRate().toPlainString());
+    }
+    if (o.warmupRequests() != null) {
+      b.append(" --warmup-requests ").append(o.warmupRequests());
+    }
+    if (o.seed() != null) {
+      b.append(" --seed ").append(o.seed());
+    }
+    if (o.measurementLimitS() != null) {
+      b.append(" --measurement-limit ").append(o.measurementLimitS()).append('s');
+    }
+    if (o.requestTimeoutS() != null) {
+      b.append(" --request-timeout ").append(o.requestTimeoutS()).append('s');
+    }
+    if (o.endpointType() != null) {
+      b.append(" --endpoint-type ").append(o.endpointType());
+    }
+    if (Boolean.FALSE.equals(o.streaming())) {
+      b.append(" --no-streaming");
+    }
+    if (o.repetitions() != null) {
+      b.append(" --repetitions ").append(o.repetitions());
+    }
+    if (o.repeatRationale() != null) {
+      b.append(" --repeat-rationale ").append(shellQuote(o.repeatRationale()));
+    }
+    if (o.pilot()) {
+      b.append(" --pilot");
+    }
+    if (o.smokeMaxAgeS() != null) {
+      b.append(" --smoke-max-age ").append(o.smokeMaxAgeS()).append('s');
+    }
+    b.append(" --exp-root ").append(shellQuote(o.expRoot().toString()));
+    b.append(" --reuse-plan ").append(shellQuote(e.path().toString()));
+    b.append(" --reuse-sha256 ").append(e.sha256());
+    return b.toString();
+  }
+
+  private static String shellQuote(String s) {
+    return s.matches("[A-Za-z0-9_./:=@%+-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+  }
+
   private static void blockExists(Path path, RuleLog log) {
     log.block(BlockerCode.SERIES_EXISTS, "plan " + path + " already exists; a"
         + " series plan is never overwritten — reuse it with --reuse-plan " + path
@@ -429,7 +526,7 @@ public final class PlanService {
   }
 
   private static PlanResult reuse(SeriesStore.ExistingPlan existing, JsonNode candidate,
-      RuleLog log) {
+      DeploymentRecord d, RuleLog log) {
     List<String> diffs = SeriesIdentity.differences(existing.tree(), candidate);
     if (!diffs.isEmpty()) {
       List<String> described = diffs.stream()
@@ -440,6 +537,15 @@ public final class PlanService {
       stopIfBlocked(log);
     }
     BenchmarkPlan plan = PlanJson.read(existing.tree(), BenchmarkPlan.class);
+    if (!d.sourceSha256().equals(plan.deployment().ledgerSha256())) {
+      // the plan is the series' and never changes: the candidate of this run is bound at render
+      log.warn(RuleFile.SERIES_BOUNDARIES, "series " + existing.seriesId() + " continues with"
+          + " candidate " + d.namespace() + "/" + d.dgdName() + " at " + d.endpointUrl()
+          + " (ledger " + d.source() + "); render it with: benchplan render --plan "
+          + existing.path() + " --plan-sha256 " + existing.sha256() + " --ledger " + d.source()
+          + " --deploy-root DIR — without --ledger, render measures the candidate the plan"
+          + " records, " + plan.deployment().namespace() + "/" + plan.deployment().dgdName());
+    }
     return new PlanResult(existing.path(), existing.sha256(), existing.seriesId(),
         plan.planId(), plan.workload().source(), plan.aiperf().version(), log.warnings(), true,
         plan);

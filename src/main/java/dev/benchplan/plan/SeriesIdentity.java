@@ -58,6 +58,11 @@ public final class SeriesIdentity {
     return out;
   }
 
+  /** SHA-256 (hex) of the canonical JSON of {@link #of}: the series identity hash. */
+  public static String sha256(JsonNode plan) {
+    return dev.benchplan.json.Sha256.hex(CanonicalJson.bytes(of(plan)));
+  }
+
   /** The frozen fields whose canonical values differ between two plans, in pointer order. */
   public static List<String> differences(JsonNode existing, JsonNode candidate) {
     List<String> out = new ArrayList<>();

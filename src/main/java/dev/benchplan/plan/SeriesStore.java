@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
+import dev.benchplan.json.Sha256;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -71,6 +74,36 @@ public final class SeriesStore {
     public String seriesId() {
       return tree.path("series_id").asString();
     }
+  }
+
+  /**
+   * The first series under {@code expRoot} (by file name) whose frozen fields hash to {@code
+   * identitySha256} ({@link SeriesIdentity}), read as written; plans that cannot be read are
+   * skipped (they are not series this request could continue).
+   */
+  public static Optional<ExistingPlan> findByIdentity(Path expRoot, String identitySha256) {
+    Path dir = planPath(expRoot, "x").getParent();
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    List<Path> plans;
+    try (Stream<Path> files = Files.list(dir)) {
+      plans = files.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    for (Path f : plans) {
+      try {
+        byte[] bytes = Files.readAllBytes(f);
+        JsonNode tree = PlanJson.parse(bytes);
+        if (tree.isObject() && identitySha256.equals(SeriesIdentity.sha256(tree))) {
+          return Optional.of(new ExistingPlan(f, Sha256.hex(bytes), tree));
+        }
+      } catch (IOException | RuntimeException e) {
+        // not a readable plan: not a series this request continues
+      }
+    }
+    return Optional.empty();
   }
 
   /**

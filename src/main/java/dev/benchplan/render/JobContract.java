@@ -40,6 +40,10 @@ public final class JobContract {
   public static final String AIPERF_MODE = "benchplan.dev/aiperf-mode";
   /** Job annotation: the DGD measured, as {@code namespace/name}. */
   public static final String DGD = "benchplan.dev/dgd";
+  /** Job annotation: the deployment ledger the measured candidate came from. */
+  public static final String LEDGER = "benchplan.dev/ledger";
+  /** Job annotation: that ledger's SHA-256. */
+  public static final String LEDGER_SHA256 = "benchplan.dev/ledger-sha256";
   /** Job annotation: where artifacts go ({@code emptyDir} or {@code pvc:CLAIM[/PATH]}). */
   public static final String ARTIFACTS = "benchplan.dev/artifacts";
   /** Job annotation: how the trace reaches the pod. */

@@ -57,16 +57,22 @@ public final class KubeNames {
     if (seriesId.length() <= MAX_LABEL && LABEL_VALUE.matcher(seriesId).matches()) {
       return seriesId;
     }
-    String hash =
-        dev.benchplan.json.Sha256.hex(seriesId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-            .substring(0, 8);
+    String hash = shortHash(seriesId);
     String head = seriesId.substring(0, Math.min(seriesId.length(), 50)).replaceAll("[^a-z0-9]+$", "");
     return head + "-" + hash;
   }
 
+  /** 8 hex digits of the SHA-256 of a series ID: what a cut name keeps of the whole. */
+  static String shortHash(String seriesId) {
+    return dev.benchplan.json.Sha256.hex(
+            seriesId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .substring(0, 8);
+  }
+
   /**
-   * The Job name for a series and run: {@code bp-<series>-<run-id lowercased>}, the series cut so
-   * the whole fits 63 characters and its characters mapped to the DNS-1123 alphabet.
+   * The Job name for a series and run: {@code bp-<series>-<run-id lowercased>}, its characters
+   * mapped to the DNS-1123 alphabet. When the whole would pass 63 characters the series is cut and
+   * ends in 8 hex of the SHA-256 of the full series ID, so two series never share a Job name prefix.
    */
   public static String jobName(String seriesId, RunId runId) {
     String suffix = "-" + runId.value().toLowerCase(java.util.Locale.ROOT);
@@ -75,7 +81,9 @@ public final class KubeNames {
     String series = seriesId.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
     series = series.replaceAll("-{2,}", "-");
     if (series.length() > room) {
-      series = series.substring(0, room);
+      // cut, but keep 8 hex of the full series id's SHA-256 so two series never read the same
+      String hash = shortHash(seriesId);
+      series = series.substring(0, room - hash.length() - 1).replaceAll("-+$", "") + "-" + hash;
     }
     series = series.replaceAll("^-+", "").replaceAll("-+$", "");
     String name = series.isEmpty() ? "bp" + suffix : prefix + series + suffix;

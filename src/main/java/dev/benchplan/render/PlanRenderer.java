@@ -53,7 +53,10 @@ public final class PlanRenderer {
               + " DEPLOY_ROOT folder");
     }
 
-    VerifiedPlan verified = PlanFile.verify(req.plan(), req.planSha256());
+    VerifiedPlan series = PlanFile.verify(req.plan(), req.planSha256());
+    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger());
+    // the plan with /deployment bound to the candidate measured now; path and SHA-256 stay the plan's
+    VerifiedPlan verified = candidate.plan();
     BenchmarkPlan plan = verified.plan();
     String source = verified.path().toString();
     AiperfVersion release = AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
@@ -84,7 +87,9 @@ public final class PlanRenderer {
         List.of(
             "plan " + plan.planId() + " (series " + plan.seriesId() + "), sha256 "
                 + verified.sha256(),
-            "run " + runId + (point.describe() == null ? "" : ", load point " + point.describe()));
+            "run " + runId + (point.describe() == null ? "" : ", load point " + point.describe()),
+            "candidate " + candidate.dgd() + " at " + verified.endpointUrl() + ", ledger "
+                + candidate.ledgerPath() + " (sha256 " + candidate.ledgerSha256() + ")");
     AiperfInvocation invocation =
         AiperfInvocation.of(
             settings, release, PerfManifests.configPathInPod(), context, source);
@@ -108,6 +113,8 @@ public final class PlanRenderer {
     annotations.put(JobContract.AIPERF_MODE, invocation.mode().label());
     annotations.put(
         JobContract.DGD, plan.deployment().namespace() + "/" + plan.deployment().dgdName());
+    annotations.put(JobContract.LEDGER, candidate.ledgerPath());
+    annotations.put(JobContract.LEDGER_SHA256, candidate.ledgerSha256());
     annotations.put(JobContract.ARTIFACTS, artifacts.describe());
     if (trace != null) {
       annotations.put(JobContract.TRACE_SOURCE, trace.describe());
@@ -144,6 +151,7 @@ public final class PlanRenderer {
             "benchplan render: the AIPerf Job of one run, and the ConfigMaps it mounts",
             context.get(0),
             context.get(1),
+            context.get(2),
             "Apply as is: kubectl apply -f perf.yaml (ConfigMaps first, then the Job).");
     byte[] perfBytes = YamlDocuments.write(perfHeader, docs);
 
@@ -163,7 +171,11 @@ public final class PlanRenderer {
         namespace,
         invocation.mode().label(),
         runId.value(),
-        point.describe());
+        point.describe(),
+        candidate.dgd(),
+        verified.endpointUrl(),
+        candidate.ledgerPath(),
+        candidate.ledgerSha256());
   }
 
   private static ImageReference image(

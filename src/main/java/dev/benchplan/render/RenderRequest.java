@@ -12,6 +12,8 @@ import java.util.random.RandomGenerator;
  * @param clock and {@code random} choose the run id (fixed in tests)
  * @param modelWaitSeconds how long the Job waits for the frontend to list the model, or null for
  *     {@link JobBudget#MODEL_WAIT_SECONDS} ({@code validate} passes its endpoint-ready bound)
+ * @param ledger the deployment ledger of the candidate to measure ({@code --ledger}), or null for
+ *     the ledger the plan records ({@link CandidateBinding})
  */
 public record RenderRequest(
     Path plan,
@@ -25,13 +27,22 @@ public record RenderRequest(
     String loadPoint,
     Clock clock,
     RandomGenerator random,
-    Integer modelWaitSeconds) {
+    Integer modelWaitSeconds,
+    Path ledger) {
+  /** A request for the plan's own candidate. */
+  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
+      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
+      RandomGenerator random, Integer modelWaitSeconds) {
+    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
+        random, modelWaitSeconds, null);
+  }
+
   /** A request with the default model wait. */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
       String image, String artifacts, String traceSource, String loadPoint, Clock clock,
       RandomGenerator random) {
     this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
-        random, null);
+        random, null, null);
   }
 
   public RenderRequest {

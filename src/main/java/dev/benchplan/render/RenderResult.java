@@ -14,6 +14,10 @@ import java.nio.file.Path;
  * @param mode {@code config} or {@code flags}
  * @param runId the run id chosen at render time
  * @param loadPoint the measured load point, or null for a fixed-schedule replay
+ * @param candidateDgd {@code namespace/name} of the DGD measured
+ * @param endpoint the endpoint measured
+ * @param ledger the deployment ledger the candidate came from
+ * @param ledgerSha256 its SHA-256
  */
 public record RenderResult(
     Path aiperfConfig,
@@ -24,4 +28,8 @@ public record RenderResult(
     String namespace,
     String mode,
     String runId,
-    String loadPoint) {}
+    String loadPoint,
+    String candidateDgd,
+    String endpoint,
+    String ledger,
+    String ledgerSha256) {}

@@ -1,13 +1,124 @@
 package dev.benchplan.workload;
 
 import dev.benchplan.json.Sha256;
+import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.RuleFile;
+import dev.benchplan.rules.RuleLog;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Proof that the deployed endpoint serves before anything is planned
  * (agent-docs/rules/execution/deployment-ledger.md).
  */
 public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvidence.InClusterReadiness {
+  /** The oldest smoke artifact a plan accepts unless {@code --smoke-max-age} says otherwise. */
+  Duration DEFAULT_MAX_AGE = Duration.ofHours(72);
+  /** Past this age a plan warns, giving the age. */
+  Duration WARN_AGE = Duration.ofHours(1);
+
+  /**
+   * Where a smoke artifact came from, as the plan records it.
+   *
+   * @param ageS seconds from the artifact's timestamp to the plan's creation, or null when it has
+   *     no timestamp
+   * @param target what it reached: {@code in-cluster} (the frontend Service's address), {@code
+   *     loopback} (127.0.0.1/localhost: a port-forward or a local server) or {@code other:HOST}
+   */
+  record Provenance(Long ageS, String target) {}
+
+  /**
+   * Checks a smoke artifact's age and target against the deployment planned for: warns when it is
+   * older than {@link #WARN_AGE}, has no timestamp, is dated in the future or reached anything but
+   * the in-cluster endpoint; blocks (SMOKE_STALE) when it is older than {@code maxAgeS}.
+   */
+  static Provenance provenance(Artifact a, Instant now, String endpointUrl, String kubeContext,
+      long maxAgeS, RuleLog log) {
+    RuleFile rule = RuleFile.DEPLOYMENT_LEDGER;
+    Long age = null;
+    if (a.timestamp() == null) {
+      log.warn(rule, "smoke test artifact " + a.path() + " has no timestamp: its age is unknown");
+    } else {
+      try {
+        age = Duration.between(Instant.parse(a.timestamp()), now).toSeconds();
+      } catch (DateTimeParseException e) {
+        log.warn(rule, "smoke test artifact " + a.path() + " /timestamp '" + a.timestamp()
+            + "' is not an ISO-8601 instant: its age is unknown");
+      }
+    }
+    if (age != null) {
+      if (age > maxAgeS) {
+        log.block(BlockerCode.SMOKE_STALE, "smoke test artifact " + a.path() + " /timestamp "
+            + a.timestamp() + " is " + human(age) + " old, past the limit of " + human(maxAgeS)
+            + ": run `benchplan smoke` against the endpoint again and record the new artifact in"
+            + " the ledger (or raise the limit with --smoke-max-age)");
+      } else if (age < -60) {
+        log.warn(rule, "smoke test artifact " + a.path() + " /timestamp " + a.timestamp()
+            + " is " + human(-age) + " in the future: check the clocks");
+      } else if (age > WARN_AGE.toSeconds()) {
+        log.warn(rule, "smoke test artifact " + a.path() + " is " + human(age) + " old (from "
+            + a.timestamp() + "): it shows the endpoint served then, not now");
+      }
+    }
+    String target = target(a.url(), endpointUrl);
+    if (target.equals("loopback")) {
+      log.warn(rule, "smoke test artifact " + a.path() + " reached " + a.url() + " (loopback: a"
+          + " port-forward or a local server), not the in-cluster endpoint " + endpointUrl
+          + " of context '" + kubeContext + "': it proves the served model answered through that"
+          + " path only");
+    } else if (!target.equals("in-cluster")) {
+      log.warn(rule, "smoke test artifact " + a.path() + " reached " + a.url() + ", not the"
+          + " in-cluster endpoint " + endpointUrl + " of context '" + kubeContext + "'");
+    }
+    return new Provenance(age, target);
+  }
+
+  private static String target(String url, String endpointUrl) {
+    String host = host(url);
+    if (host == null) {
+      return "other:unknown";
+    }
+    if (LOOPBACK.contains(host) || host.startsWith("127.")) {
+      return "loopback";
+    }
+    String endpointHost = host(endpointUrl);
+    if (host.equals(endpointHost) || (endpointHost != null
+        && endpointHost.startsWith(host + "."))) {
+      return "in-cluster";
+    }
+    return "other:" + host;
+  }
+
+  private static String host(String url) {
+    if (url == null) {
+      return null;
+    }
+    try {
+      String h = URI.create(url).getHost();
+      return h == null ? null : h.toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static String human(long seconds) {
+    if (seconds >= 2 * 86400) {
+      return (seconds / 3600) + " h (" + (seconds / 86400) + " days)";
+    }
+    if (seconds >= 3600) {
+      return (seconds / 3600) + " h " + (seconds % 3600 / 60) + " min";
+    }
+    return seconds + " s";
+  }
+
+  /** Host names that mean "this machine". */
+  Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1", "0.0.0.0");
+
   /** {@code smoke_artifact} or {@code in_cluster_readiness}, as recorded in the plan. */
   String kind();
 

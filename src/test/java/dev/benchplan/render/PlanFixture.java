@@ -163,7 +163,35 @@ final class PlanFixture {
     return this;
   }
 
+  /**
+   * The frontend address: a {@code http://SERVICE.NAMESPACE[.svc[.cluster.local]]:PORT} URL sets the
+   * Service, namespace and port the ledger records (the plan's URL is derived from them, as plan
+   * derives it); any other URL is written into the plan as is, and no ledger can agree with it.
+   */
   PlanFixture endpointUrl(String url) {
+    java.util.regex.Matcher m = java.util.regex.Pattern
+        .compile("http://([a-z0-9-]+)\\.([a-z0-9-]+)(\\.svc(\\.cluster\\.local)?)?:(\\d+)").matcher(url);
+    if (m.matches()) {
+      plan.withObject("/deployment").put("frontend_service", m.group(1)).put("namespace", m.group(2))
+          .put("frontend_port", Integer.parseInt(m.group(5)));
+      fixedUrl = null;
+    } else {
+      fixedUrl = url;
+    }
+    return this;
+  }
+
+  private String fixedUrl;
+
+  /** Keeps the plan's deployment as written (no ledger agrees with it). */
+  PlanFixture noLedger() {
+    noLedger = true;
+    return this;
+  }
+
+  private boolean noLedger;
+
+  private PlanFixture legacyEndpointUrl(String url) {
     plan.withObject("/deployment").put("endpoint_url", url);
     return this;
   }
@@ -198,6 +226,14 @@ final class PlanFixture {
 
   /** Validates against the real plan schema and writes canonical JSON to {@code file}. */
   Written write(Path file) {
+    if (!noLedger) {
+      Path f = file.toAbsolutePath().normalize();
+      String base = f.getFileName().toString().replaceAll("\\.json$", "");
+      LedgerFixture.writeFor(plan, f.getParent().resolve("ledgers"), base);
+    }
+    if (fixedUrl != null) {
+      legacyEndpointUrl(fixedUrl);
+    }
     SchemaValidator.bundled("benchmark-plan.schema.json").requireValid(plan, "fixture " + file);
     byte[] bytes = CanonicalJson.bytes(plan);
     try {

@@ -46,7 +46,10 @@ class RenderDiffTest {
           Pattern.compile("config(/settings)?/benchmark/artifacts/dir"),
           Pattern.compile("config(/flags/\\d+)@artifact-dir"),
           Pattern.compile("(config|perf)#run"),
-          // endpoint address
+          // endpoint address: the candidate measured and the ledger it came from
+          Pattern.compile("(config|perf)#candidate"),
+          Pattern.compile("doc\\d/metadata/annotations/benchplan\\.dev~1(ledger|ledger-sha256|dgd)"),
+          Pattern.compile("doc\\d/spec/template/spec/affinity(/.*)?"),
           Pattern.compile("doc\\d/metadata/annotations/benchplan\\.dev~1endpoint"),
           Pattern.compile("doc\\d/spec/template/spec/containers/0/env/\\d+/value@BENCHPLAN_ENDPOINT"),
           Pattern.compile("doc\\d/spec/template/spec/containers/0/args/\\d+@url"),
@@ -89,7 +92,7 @@ class RenderDiffTest {
   void movedEndpoint() throws Exception {
     PlanFixture.Written p1 = PlanFixture.userStatic().aiperf("0.8.0").write(tmp.resolve("p1.json"));
     PlanFixture.Written p2 =
-        PlanFixture.userStatic().aiperf("0.8.0").endpointUrl("http://vllm-agg-frontend.other.svc:8000")
+        PlanFixture.userStatic().aiperf("0.8.0").endpointUrl("http://vllm-agg-frontend-moved.dynamo.svc.cluster.local:8000")
             .write(tmp.resolve("p2.json"));
     Rendered a = Rendered.render(p1, Files.createDirectories(tmp.resolve("a")));
     Rendered b = Rendered.render(p2, Files.createDirectories(tmp.resolve("b")));
@@ -153,11 +156,11 @@ class RenderDiffTest {
     }
     flatten("config", YamlDocuments.read(r.configText()).get(0), out);
     for (String line : r.configText().lines().filter(l -> l.startsWith("#")).toList()) {
-      String key = line.startsWith("# run ") ? "config#run" : line.startsWith("# plan ") ? "config#plan" : "config#" + line;
+      String key = line.startsWith("# run ") ? "config#run" : line.startsWith("# candidate ") ? "config#candidate" : line.startsWith("# plan ") ? "config#plan" : "config#" + line;
       out.put(key, line);
     }
     for (String line : r.perfText().lines().filter(l -> l.startsWith("#")).toList()) {
-      String key = line.startsWith("# run ") ? "perf#run" : line.startsWith("# plan ") ? "perf#plan" : "perf#" + line;
+      String key = line.startsWith("# run ") ? "perf#run" : line.startsWith("# candidate ") ? "perf#candidate" : line.startsWith("# plan ") ? "perf#plan" : "perf#" + line;
       out.put(key, line);
     }
     return out;
