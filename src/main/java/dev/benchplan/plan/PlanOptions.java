@@ -29,6 +29,7 @@ import java.util.Objects;
  * @param pilot true for the pre-authorized once-per-series noise-floor pilot (n = 3)
  * @param aiperf how to find the AIPerf version
  * @param reuse an existing series plan to reuse, or null for a new series
+ * @param origin what makes the plan (tool, clock source, invocation), or null for one built in code
  */
 public record PlanOptions(
     Path expRoot,
@@ -49,7 +50,8 @@ public record PlanOptions(
     String repeatRationale,
     boolean pilot,
     VersionRequest aiperf,
-    ReuseRequest reuse) {
+    ReuseRequest reuse,
+    PlanOrigin origin) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -80,6 +82,7 @@ public record PlanOptions(
     private boolean pilot;
     private VersionRequest aiperf = VersionRequest.none();
     private ReuseRequest reuse;
+    private PlanOrigin origin;
 
     private Builder() {}
 
@@ -178,10 +181,15 @@ public record PlanOptions(
       return this;
     }
 
+    public Builder origin(PlanOrigin v) {
+      origin = v;
+      return this;
+    }
+
     public PlanOptions build() {
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
-          endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse);
+          endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse, origin);
     }
   }
 }

@@ -85,6 +85,22 @@ public final class PlanService {
    * @throws PlanBlockedException (exit 2) with every blocker found; nothing was written
    */
   public PlanResult plan(PlanRequest request) {
+    return plan(request, true);
+  }
+
+  /**
+   * Derives the plan a request gives without writing or reusing anything, and without the
+   * "already exists" check: what {@code verify} compares a written plan against.
+   *
+   * @return the plan's exact bytes
+   * @throws PlanBlockedException (exit 2) with every blocker found
+   */
+  public byte[] derive(PlanRequest request) {
+    PlanResult r = plan(request, false);
+    return CanonicalJson.bytes(PlanJson.tree(r.plan()));
+  }
+
+  private PlanResult plan(PlanRequest request, boolean write) {
     RuleLog log = new RuleLog();
     PlanOptions o = request.options();
     Question q = request.question();
@@ -93,13 +109,13 @@ public final class PlanService {
     Optional<DeploymentRecord> deployment = request.deployment() != null
         ? Optional.of(request.deployment())
         : DeploymentLedgerReader.read(request.ledger(), log);
-    SeriesStore.ExistingPlan existing = o.reuse() == null ? null
+    SeriesStore.ExistingPlan existing = o.reuse() == null || !write ? null
         : SeriesStore.loadForReuse(o.reuse(), log).orElse(null);
     stopIfBlocked(log);
     UserWorkload w = workload.orElseThrow();
     DeploymentRecord d = deployment.orElseThrow();
-    recordInputs(w, d, log);
-    if (existing == null && o.seriesId() != null
+    recordInputs(w, d, o.expRoot(), log);
+    if (write && existing == null && o.seriesId() != null
         && Files.exists(SeriesStore.planPath(o.expRoot(), o.seriesId()))) {
       blockExists(SeriesStore.planPath(o.expRoot(), o.seriesId()), log);
     }
@@ -111,7 +127,8 @@ public final class PlanService {
     BenchmarkPlan.Trace traceReport = null;
     TraceFacts facts = null;
     if (selection.source() == WorkloadSource.user_trace) {
-      traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(), log);
+      traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(),
+          o.expRoot(), log);
       stopIfBlocked(log);
       facts = TraceFacts.of(traceReport);
     } else if (o.traceWindow() != null) {
@@ -144,8 +161,8 @@ public final class PlanService {
         .seriesId("pending")
         .createdAt(Instant.now(request.clock()).truncatedTo(ChronoUnit.SECONDS).toString())
         .question(q)
-        .userWorkload(userWorkload(w))
-        .deployment(deployment(d))
+        .userWorkload(userWorkload(w, o.expRoot()))
+        .deployment(deployment(d, o.expRoot()))
         .workload(workloadSection(selection, traceReport, experiment.get()))
         .experiment(experiment.get().experiment())
         .samples(samples)
@@ -156,8 +173,9 @@ public final class PlanService {
         .rulesApplied(List.of())
         .warnings(List.of())
         .seriesIdentity(SeriesIdentity.POINTERS)
+        .provenance(provenance(o))
         .build();
-    String seriesId = seriesId(draft, w, o, existing, request, log);
+    String seriesId = seriesId(draft, w, o, existing, request, write, log);
     stopIfBlocked(log);
     BenchmarkPlan plan = draft.toBuilder()
         .seriesId(seriesId)
@@ -179,12 +197,18 @@ public final class PlanService {
       return reuse(existing, PlanJson.parse(bytes), log);
     }
     Path path = SeriesStore.planPath(o.expRoot(), seriesId);
-    if (!SeriesStore.create(path, bytes)) {
+    if (write && !SeriesStore.create(path, bytes)) {
       blockExists(path, log);
       stopIfBlocked(log);
     }
     return new PlanResult(path, Sha256.hex(bytes), seriesId, plan.planId(),
         selection.source().name(), aiperf.version(), log.warnings(), false, plan);
+  }
+
+  private static BenchmarkPlan.Provenance provenance(PlanOptions o) {
+    PlanOrigin origin = o.origin() != null ? o.origin() : PlanOrigin.inCode();
+    return new BenchmarkPlan.Provenance(Map.of(PlanPaths.EXP_ROOT, "../.."), origin.tool(),
+        origin.clockSource(), origin.invocation());
   }
 
   private static void checkQuestion(Question q, PlanOptions o, RuleLog log) {
@@ -202,13 +226,22 @@ public final class PlanService {
     }
   }
 
-  private static void recordInputs(UserWorkload w, DeploymentRecord d, RuleLog log) {
-    log.decide(RuleFile.USER_WORKLOAD, "user_workload = " + w.document().location() + " (sha256 "
+  /** A path as the plan records it: relative to the experiment root (names stay names). */
+  private static String recorded(Path expRoot, String location) {
+    return location != null && Path.of(location).isAbsolute()
+        ? PlanPaths.relative(expRoot, location) : location;
+  }
+
+  private static void recordInputs(UserWorkload w, DeploymentRecord d, Path expRoot,
+      RuleLog log) {
+    log.decide(RuleFile.USER_WORKLOAD, "user_workload = "
+        + recorded(expRoot, w.document().location()) + " (sha256 "
         + w.document().sha256() + ")", "the workload is identified by path and SHA-256 and frozen"
         + " from here on; user values are kept exactly");
     SmokeEvidence smoke = d.smoke();
     if (smoke instanceof SmokeEvidence.Artifact a) {
-      log.decide(RuleFile.DEPLOYMENT_LEDGER, "deployment.smoke_test = " + a.path(), "the smoke"
+      log.decide(RuleFile.DEPLOYMENT_LEDGER, "deployment.smoke_test = "
+          + recorded(expRoot, a.path()), "the smoke"
           + " test artifact exists, hashes to the ledger's SHA-256 " + a.sha256() + " and reports"
           + " success for " + a.model());
     } else if (smoke instanceof SmokeEvidence.InClusterReadiness r) {
@@ -249,7 +282,7 @@ public final class PlanService {
   }
 
   private static BenchmarkPlan.Trace inspectTrace(TraceInspector inspector, SourceSelection selection,
-      DeploymentRecord d, TraceWindow window, RuleLog log) {
+      DeploymentRecord d, TraceWindow window, Path expRoot, RuleLog log) {
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     TraceInspector.Inspection inspection;
     try {
@@ -260,7 +293,12 @@ public final class PlanService {
           + e.getMessage());
       return null;
     }
-    BenchmarkPlan.Trace report = PlanJson.read(inspection.report(), BenchmarkPlan.Trace.class);
+    BenchmarkPlan.Trace read = PlanJson.read(inspection.report(), BenchmarkPlan.Trace.class);
+    BenchmarkPlan.Trace report = new BenchmarkPlan.Trace(
+        PlanPaths.relative(expRoot, selection.trace()), read.sha256(), read.bytes(), read.rows(),
+        read.blankLines(), read.timestampMs(), read.inputLength(), read.outputLength(),
+        read.hashIds(), read.context(), read.window(), read.valid(), read.problemsTotal(),
+        read.problems());
     TraceFacts f = TraceFacts.of(report);
     if (!inspection.valid()) {
       log.block(BlockerCode.TRACE_INVALID, "trace " + selection.trace() + " (named at "
@@ -269,7 +307,7 @@ public final class PlanService {
           + " dropped (`benchplan trace inspect` lists them all)");
       return null;
     }
-    log.decide(rule, "workload.trace = " + selection.trace() + " (sha256 "
+    log.decide(rule, "workload.trace = " + report.path() + " (sha256 "
         + report.sha256() + ")", f.rows() + " rows, timestamps " + f.minMs()
         + ".." + f.maxMs() + " ms (" + ExperimentPlanner.minutes(f.spanMs() == null ? 0 : f.spanMs())
         + "), input_length p50 " + orUnknown(report.inputLength().p50()) + " / p99 "
@@ -362,15 +400,15 @@ public final class PlanService {
         + " raw outputs unchanged, may support a claim in this series");
   }
 
-  private static BenchmarkPlan.UserWorkloadRef userWorkload(UserWorkload w) {
-    return new BenchmarkPlan.UserWorkloadRef(w.document().location(), w.document().sha256(),
+  private static BenchmarkPlan.UserWorkloadRef userWorkload(UserWorkload w, Path expRoot) {
+    return new BenchmarkPlan.UserWorkloadRef(recorded(expRoot, w.document().location()), w.document().sha256(),
         w.profileName(), w.profileType(), w.modelSource(), w.modelRevision(), w.origin());
   }
 
-  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d) {
+  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d, Path expRoot) {
     BenchmarkPlan.SmokeTest smoke;
     if (d.smoke() instanceof SmokeEvidence.Artifact a) {
-      smoke = new BenchmarkPlan.SmokeTest(a.kind(), a.path(), a.sha256(), true, a.model(), a.url(),
+      smoke = new BenchmarkPlan.SmokeTest(a.kind(), recorded(expRoot, a.path()), a.sha256(), true, a.model(), a.url(),
           a.timestamp(), null);
     } else {
       SmokeEvidence.InClusterReadiness r = (SmokeEvidence.InClusterReadiness) d.smoke();
@@ -380,8 +418,8 @@ public final class PlanService {
           + d.dgdName(), Sha256.hex(CanonicalJson.bytes(declaration)), true, d.servedModel(),
           d.endpointUrl(), null, declaration);
     }
-    return new BenchmarkPlan.Deployment(d.source(), d.sourceSha256(), d.dgdName(), d.kubeContext(),
-        d.namespace(), d.dgdPath(), d.dgdSha256(), d.frontendService(), d.frontendPort(),
+    return new BenchmarkPlan.Deployment(recorded(expRoot, d.source()), d.sourceSha256(),
+        d.dgdName(), d.kubeContext(), d.namespace(), recorded(expRoot, d.dgdPath()), d.dgdSha256(), d.frontendService(), d.frontendPort(),
         d.endpointUrl(), d.servedModel(), d.tokenizer(), d.gpus(), d.gpuTotal(),
         d.maxContextLength(), smoke, d.secrets());
   }
@@ -400,7 +438,7 @@ public final class PlanService {
   }
 
   private static String seriesId(BenchmarkPlan draft, UserWorkload w, PlanOptions o,
-      SeriesStore.ExistingPlan existing, PlanRequest request, RuleLog log) {
+      SeriesStore.ExistingPlan existing, PlanRequest request, boolean write, RuleLog log) {
     RuleFile rule = RuleFile.BENCHMARK_PLAN;
     if (existing != null) {
       return existing.seriesId();
@@ -414,7 +452,7 @@ public final class PlanService {
         Instant.now(request.clock()).atZone(ZoneOffset.UTC).toLocalDate(), identity);
     log.decide(rule, "series_id = " + id, "derived from the profile name, the date and the first"
         + " 8 hex digits of the SHA-256 of the series-identity fields (" + identity + ")");
-    if (Files.exists(SeriesStore.planPath(o.expRoot(), id))) {
+    if (write && Files.exists(SeriesStore.planPath(o.expRoot(), id))) {
       blockExists(SeriesStore.planPath(o.expRoot(), id), log);
     }
     return id;
