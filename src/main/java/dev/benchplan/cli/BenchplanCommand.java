@@ -22,6 +22,7 @@ import picocli.CommandLine.ScopeType;
       RenderCommand.class,
       RunCommand.class,
       GateCommand.class,
+      VerifyCommand.class,
       ValidateCommand.class,
       AutoComplete.GenerateCompletion.class
     },
