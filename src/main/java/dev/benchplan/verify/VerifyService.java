@@ -29,12 +29,17 @@ public final class VerifyService {
         throw BenchplanException.invalid("--sha256 applies to a plan file; " + path
             + " is a directory");
       }
+      if (Files.isRegularFile(path.resolve(dev.benchplan.render.PlanRenderer.BENCHMARK_DIR)
+          .resolve(dev.benchplan.render.RenderManifest.FILE))) {
+        return new DeployRootVerifier(plans).verify(path);
+      }
       if (Files.isRegularFile(path.resolve("run.json"))
           || Files.isRegularFile(path.resolve(ArtifactsManifest.NAME))) {
         return new RunDirVerifier(plans).verify(path);
       }
       throw BenchplanException.invalid(path + ": neither run.json nor "
-          + ArtifactsManifest.NAME + " is here: expected a plan file or a run directory"
+          + ArtifactsManifest.NAME + " is here: expected a plan file, a DEPLOY_ROOT"
+          + " (with benchmark/render-manifest.json) or a run directory"
           + " (<DEPLOY_ROOT>/benchmark/runs/<run-id>/)");
     }
     return plans.verify(path, sha256);

@@ -81,6 +81,14 @@ class VerifyCommandTest {
             + "\"../examples/deployment-ledger.yaml\",\"--question\","
             + "\"What TTFT does vllm-agg give the agent trace?\",\"--aiperf-version\",\"0.13.0\","
             + "\"--exp-root\",\".\"]");
+    // the worked example of the series-hash recipe in the plan rules is this very plan
+    String rules = Files.readString(Path.of("agent-docs/rules/execution/benchmark-plan.md"));
+    String seriesId = plan.get("series_id").asString();
+    assertThat(rules).contains("series ID\n`" + seriesId + "`");
+    String identity = dev.benchplan.json.Sha256.hex(dev.benchplan.json.CanonicalJson.bytes(
+        dev.benchplan.plan.SeriesIdentity.of(plan)));
+    assertThat(rules).contains("`" + identity + "`");
+    assertThat(seriesId).endsWith("-" + identity.substring(0, 8));
     for (Path p : List.of(a, b)) {
       var r = CommandHarness.run("verify", p.toString(), "--sha256", Sha256.ofFile(p)).expectOk();
       assertThat(r.out()).contains("verified: plan").contains("re-derived offline");
@@ -173,5 +181,41 @@ class VerifyCommandTest {
         .contains(run + "/aiperf/logs.txt /: SHA-256 is ")
         .contains(run + "/aiperf/extra.csv /: present but not listed in artifacts.sha256");
     assertThat(r.out().lines().filter(l -> l.startsWith(run.toString()))).hasSize(3);
+  }
+
+  @Test
+  @DisplayName("the plan_id recipe's worked example in the plan rules holds")
+  void planIdWorkedExample() throws Exception {
+    String rules = Files.readString(Path.of("agent-docs/rules/execution/benchmark-plan.md"));
+    var doc = (tools.jackson.databind.node.ObjectNode) Json.JSON.readTree("{\"experiment\":"
+        + " {\"seed\": 100, \"warmup_requests\": 0}, \"plan_id\": \"x\", \"series_id\":"
+        + " \"demo-20260101-0123abcd\"}");
+    assertThat(rules).contains(doc.toString().replace(",", ", ").replace(":", ": "));
+    assertThat(rules).contains("has plan_id `" + PlanVerifier.planId(doc) + "`");
+  }
+
+  @Test
+  @DisplayName("render writes benchmark/render-manifest.json (schema-valid); verify DEPLOY_ROOT"
+      + " re-renders it byte for byte, and names an edited perf.yaml")
+  void deployRoot() throws Exception {
+    Path plan = planIn(tmp);
+    Path deploy = Files.createDirectories(tmp.resolve("deploy"));
+    CommandHarness.run("render", "--plan", plan.toString(), "--plan-sha256",
+        Sha256.ofFile(plan), "--deploy-root", deploy.toString()).expectOk();
+    JsonNode manifest = Json.JSON.readTree(
+        Files.readAllBytes(deploy.resolve("benchmark/render-manifest.json")));
+    assertThat(dev.benchplan.json.SchemaValidator.bundled("render-manifest.schema.json")
+        .validate(manifest)).isEmpty();
+    assertThat(manifest.at("/plan/path").asString())
+        .isEqualTo("../experiments/inputs/benchmark-plans/" + plan.getFileName());
+    assertThat(manifest.at("/files/1/sha256").asString())
+        .isEqualTo(Sha256.ofFile(deploy.resolve("benchmark/perf.yaml")));
+    CommandHarness.run("verify", deploy.toString()).expectOk();
+
+    Path perf = deploy.resolve("benchmark/perf.yaml");
+    Files.writeString(perf, Files.readString(perf).replace("backoffLimit: 0", "backoffLimit: 3"));
+    var r = CommandHarness.run("verify", deploy.toString()).expectExit(1);
+    assertThat(r.out()).contains("/files/1/sha256: benchmark/perf.yaml hashes to")
+        .contains("benchmark/perf.yaml line ").contains("the bytes differ");
   }
 }
