@@ -297,9 +297,16 @@ public record BenchmarkPlan(
    * @param clock where created_at came from: SOURCE_DATE_EPOCH, system_clock or caller_clock
    * @param invocation the command line, paths relative to exp_root, secrets removed (null for a
    *     plan built in code)
+   * @param bundledExamples inputs that are benchplan's own bundled examples (by content)
+   * @param modelRevisionPinned whether user_workload.model_revision is given
+   * @param aiperfImagePinning how the AIPerf image is pinned: {@code tag} or {@code digest}
    */
   public record Provenance(Map<String, String> anchors, Tool benchplan, String clock,
-      Invocation invocation) {}
+      Invocation invocation, List<BundledInput> bundledExamples, boolean modelRevisionPinned,
+      String aiperfImagePinning) {}
+
+  /** An input recognised by content as one of benchplan's bundled examples. */
+  public record BundledInput(String pointer, String example) {}
 
   /** benchplan's version and git commit. */
   public record Tool(String version, String commit) {}

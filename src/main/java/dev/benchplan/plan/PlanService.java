@@ -173,7 +173,7 @@ public final class PlanService {
         .rulesApplied(List.of())
         .warnings(List.of())
         .seriesIdentity(SeriesIdentity.POINTERS)
-        .provenance(provenance(o))
+        .provenance(provenance(o, w, d, traceReport, aiperf, q, objectives, log))
         .build();
     String seriesId = seriesId(draft, w, o, existing, request, write, log);
     stopIfBlocked(log);
@@ -205,10 +205,46 @@ public final class PlanService {
         selection.source().name(), aiperf.version(), log.warnings(), false, plan);
   }
 
-  private static BenchmarkPlan.Provenance provenance(PlanOptions o) {
+  private static BenchmarkPlan.Provenance provenance(PlanOptions o, UserWorkload w,
+      DeploymentRecord d, BenchmarkPlan.Trace trace, BenchmarkPlan.Aiperf aiperf, Question q,
+      BenchmarkPlan.Objectives objectives, RuleLog log) {
     PlanOrigin origin = o.origin() != null ? o.origin() : PlanOrigin.inCode();
+    if (objectives.gates().isEmpty()) {
+      log.warn(RuleFile.EVIDENCE_ELIGIBILITY, "the plan has no gates: its runs will verdict skip"
+          + " (a run whose error rate is above the limit still fails) and count as"
+          + " characterisation only");
+    }
+    Map<String, String> inputs = new java.util.LinkedHashMap<>();
+    inputs.put("/user_workload/sha256", w.document().sha256());
+    inputs.put("/deployment/ledger_sha256", d.sourceSha256());
+    inputs.put("/deployment/dgd_sha256", d.dgdSha256());
+    if (d.smoke() instanceof SmokeEvidence.Artifact a) {
+      inputs.put("/deployment/smoke_test/sha256", a.sha256());
+    }
+    if (trace != null) {
+      inputs.put("/workload/trace/sha256", trace.sha256());
+    }
+    List<BenchmarkPlan.BundledInput> bundled = new java.util.ArrayList<>();
+    inputs.forEach((pointer, sha) -> BundledExamples.named(sha)
+        .ifPresent(name -> bundled.add(new BenchmarkPlan.BundledInput(pointer, name))));
+    if (!bundled.isEmpty()) {
+      log.warn(RuleFile.EVIDENCE_ELIGIBILITY, "built on benchplan's bundled example(s) "
+          + bundled.stream().map(BenchmarkPlan.BundledInput::example).toList()
+          + ": evidence built on an example is not evidence about a deployment");
+    }
+    boolean revisionPinned = w.modelRevision() != null && !w.modelRevision().isBlank();
+    if (!revisionPinned && q.intent() == Intent.comparison) {
+      log.warn(RuleFile.SERIES_BOUNDARIES, "user_workload.model_revision is not pinned: in a"
+          + " comparison series the model can change between runs; pin the revision");
+    }
+    String pinning = aiperf.image().contains("@sha256:") ? "digest" : "tag";
+    if (pinning.equals("tag") && o.aiperf().image() != null) {
+      log.warn(RuleFile.TOOL_VERSION, "--aiperf-image " + aiperf.image() + " is pinned by tag,"
+          + " which can be moved; pin it by digest (@sha256:...) — run records the digest the"
+          + " pod ran");
+    }
     return new BenchmarkPlan.Provenance(Map.of(PlanPaths.EXP_ROOT, "../.."), origin.tool(),
-        origin.clockSource(), origin.invocation());
+        origin.clockSource(), origin.invocation(), List.copyOf(bundled), revisionPinned, pinning);
   }
 
   private static void checkQuestion(Question q, PlanOptions o, RuleLog log) {

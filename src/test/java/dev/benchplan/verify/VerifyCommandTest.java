@@ -76,6 +76,13 @@ class VerifyCommandTest {
     JsonNode plan = Json.JSON.readTree(text);
     assertThat(plan.at("/provenance/clock").asString()).isEqualTo("SOURCE_DATE_EPOCH");
     assertThat(plan.at("/provenance/anchors/exp_root").asString()).isEqualTo("../..");
+    // provenance a reviewer sees at once: examples recognised by content, pins
+    assertThat(plan.at("/provenance/bundled_examples/0").toString())
+        .isEqualTo("{\"example\":\"examples/workload-trace.yaml\",\"pointer\":\"/user_workload/sha256\"}");
+    assertThat(plan.at("/provenance/bundled_examples").size()).isEqualTo(5);
+    assertThat(plan.at("/warnings").toString()).contains("bundled example(s)");
+    assertThat(plan.at("/provenance/model_revision_pinned").asBoolean()).isFalse();
+    assertThat(plan.at("/provenance/aiperf_image_pinning").asString()).isEqualTo("tag");
     assertThat(plan.at("/provenance/invocation/arguments").toString())
         .isEqualTo("[\"--workload\",\"../examples/workload-trace.yaml\",\"--ledger\","
             + "\"../examples/deployment-ledger.yaml\",\"--question\","
@@ -217,5 +224,21 @@ class VerifyCommandTest {
     var r = CommandHarness.run("verify", deploy.toString()).expectExit(1);
     assertThat(r.out()).contains("/files/1/sha256: benchmark/perf.yaml hashes to")
         .contains("benchmark/perf.yaml line ").contains("the bytes differ");
+  }
+
+  @Test
+  @DisplayName("the packaged list of bundled examples is examples/ exactly (name and SHA-256)")
+  void bundledExamplesList() throws Exception {
+    StringBuilder expected = new StringBuilder();
+    try (Stream<Path> s = Files.walk(EXAMPLES)) {
+      for (Path p : s.filter(Files::isRegularFile).sorted().toList()) {
+        expected.append(Sha256.ofFile(p)).append("  examples/")
+            .append(EXAMPLES.relativize(p).toString().replace('\\', '/')).append('\n');
+      }
+    }
+    String packaged = Files.readString(Path.of("src/main/resources/dev/benchplan/plan/"
+        + dev.benchplan.plan.BundledExamples.RESOURCE));
+    assertThat(packaged.lines().sorted().toList())
+        .isEqualTo(expected.toString().lines().sorted().toList());
   }
 }
