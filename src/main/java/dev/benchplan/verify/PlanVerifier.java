@@ -54,6 +54,8 @@ final class PlanVerifier {
       new Input("/deployment/smoke_test/path", "/deployment/smoke_test/sha256", "smoke artifact"),
       new Input("/workload/trace/path", "/workload/trace/sha256", "trace"));
 
+  private static final Input TRACE = INPUTS.get(4);
+
   /**
    * @throws BenchplanException (exit 2) when the file is missing, unreadable, not JSON or not a
    *     JSON object, or the given SHA-256 is malformed
@@ -110,7 +112,9 @@ final class PlanVerifier {
       return new VerifyReport("plan", name, sha, checks, findings, notes);
     }
     checks.add("inputs re-hashed");
-    boolean inputsHold = checkInputs(name, tree, expRoot, findings);
+    // a re-derivation scans (and hashes) the trace anyway: it is not read twice
+    boolean rederivable = rederivable(tree);
+    boolean inputsHold = checkInputs(name, tree, expRoot, rederivable, findings);
     checks.add("cited rules exist");
     checkRules(name, tree, expRoot, findings, notes);
     checks.add("re-derived offline");
@@ -169,8 +173,13 @@ final class PlanVerifier {
     }
   }
 
+  private static boolean rederivable(JsonNode tree) {
+    return tree.at("/provenance/invocation").isObject()
+        && "operator_pin".equals(tree.at("/aiperf/resolution/mechanism").asString(""));
+  }
+
   private static boolean checkInputs(String name, JsonNode tree, Path expRoot,
-      List<Finding> findings) {
+      boolean traceHashedByRederivation, List<Finding> findings) {
     boolean hold = true;
     for (Input in : INPUTS) {
       JsonNode p = tree.at(in.pathPointer());
@@ -188,6 +197,9 @@ final class PlanVerifier {
             + p.asString() + " is missing (looked for " + file + ")"));
         hold = false;
         continue;
+      }
+      if (traceHashedByRederivation && in.pathPointer().equals(TRACE.pathPointer())) {
+        continue; // hashed by the re-derivation's scan, compared there
       }
       String actual = Sha256.ofFile(file);
       if (!actual.equals(recordedSha)) {
@@ -220,6 +232,24 @@ final class PlanVerifier {
     }
   }
 
+  /** Hashes the trace (when the plan has one) and lists it when it changed. */
+  private static boolean traceChanged(String name, JsonNode tree, Path expRoot,
+      List<Finding> findings) {
+    JsonNode p = tree.at(TRACE.pathPointer());
+    if (!p.isString()) {
+      return false;
+    }
+    Path file = PlanPaths.resolve(expRoot, p.asString());
+    String recorded = tree.at(TRACE.shaPointer()).asString("");
+    String actual = Files.isRegularFile(file) ? Sha256.ofFile(file) : recorded;
+    if (actual.equals(recorded)) {
+      return false;
+    }
+    findings.add(new Finding(name, TRACE.shaPointer(), "the trace " + p.asString()
+        + " changed since planning: recorded " + recorded + ", now " + actual));
+    return true;
+  }
+
   private void rederive(String name, byte[] bytes, JsonNode tree, Path expRoot,
       List<Finding> findings, List<String> notes) {
     BenchmarkPlan plan = PlanJson.read(tree, BenchmarkPlan.class);
@@ -247,10 +277,16 @@ final class PlanVerifier {
       again = replay.replay(prov.invocation().arguments(), expRoot, clock,
           new PlanOrigin(prov.benchplan(), prov.clock(), prov.invocation()));
     } catch (PlanBlockedException e) {
+      if (traceChanged(name, tree, expRoot, findings)) {
+        return; // the changed trace is why it no longer plans
+      }
       e.blockers().forEach(b -> findings.add(new Finding(name, "/provenance/invocation",
           "re-deriving is blocked: " + b.code() + ": " + b.message())));
       return;
     } catch (BenchplanException | picocli.CommandLine.ParameterException e) {
+      if (traceChanged(name, tree, expRoot, findings)) {
+        return;
+      }
       findings.add(new Finding(name, "/provenance/invocation", "the recorded invocation does"
           + " not re-derive: " + e.getMessage()));
       return;
@@ -258,7 +294,17 @@ final class PlanVerifier {
     if (Arrays.equals(bytes, again)) {
       return;
     }
-    List<JsonDiff.Difference> diffs = JsonDiff.of(tree, PlanJson.parse(again));
+    JsonNode derived = PlanJson.parse(again);
+    String traceSha = tree.at(TRACE.shaPointer()).asString("");
+    String traceNow = derived.at(TRACE.shaPointer()).asString("");
+    if (!traceSha.equals(traceNow)) {
+      findings.add(new Finding(name, TRACE.shaPointer(), "the trace "
+          + tree.at(TRACE.pathPointer()).asString() + " changed since planning: recorded "
+          + traceSha + ", now " + traceNow));
+      notes.add("the re-derived plan was not compared: an input changed (listed above)");
+      return;
+    }
+    List<JsonDiff.Difference> diffs = JsonDiff.of(tree, derived);
     if (diffs.isEmpty()) {
       findings.add(new Finding(name, "", "re-derived plan has the same content in other bytes"));
     }
