@@ -2,9 +2,14 @@
 # The main job on the bundled examples: builds benchplan (if needed), then
 #   1. trace inspect  on the example trace,
 #   2. plan           the static and the trace example workloads against the example ledger,
-#   3. render         each plan into aiperf-config.yaml + perf.yaml,
-#   4. gate           a real AIPerf export (from ../shared/data, when present) on the default
-#                     constraints (>= 5000 tok/s, TTFT p99 <= 200 ms, 10% tolerance).
+#   3. render         each plan into aiperf-config.yaml + perf.yaml + render-manifest.json,
+#   4. verify         each plan (inputs re-hashed, re-derived offline) and each DEPLOY_ROOT
+#                     (re-rendered byte for byte),
+#   5. gate           a real AIPerf export (from ../shared/data, when present; skipped otherwise,
+#                     so a fresh clone runs every other step) on the default constraints
+#                     (>= 5000 tok/s, TTFT p99 <= 200 ms, 10% tolerance).
+# examples/ is copied to OUT/project and planned from there with relative paths, so the plans are
+# location-independent: the same SOURCE_DATE_EPOCH gives the same plan bytes in any folder.
 # Everything is written under OUT (default: a fresh temporary folder), never into the repository.
 # Usage: scripts/examples.sh [OUT]
 set -euo pipefail
@@ -23,17 +28,24 @@ step() { printf '\n+ %s\n' "$*" >&2; "$@"; }
 
 step "${bp[@]}" trace inspect examples/traces/example_trace.jsonl
 
+mkdir -p "$out/project"
+cp -R examples "$out/project/"
+cd "$out/project"
+
 for kind in static trace; do
   json="$(step "${bp[@]}" plan --workload "examples/workload-$kind.yaml" \
     --ledger examples/deployment-ledger.yaml \
     --question "What output throughput and TTFT does vllm-agg deliver for the $kind example workload?" \
-    --aiperf-version 0.13.0 --exp-root "$out/experiments" --format json)"
+    --aiperf-version 0.13.0 --exp-root experiments --format json)"
   echo "$json"
   plan_path="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["plan_path"])')"
   plan_sha="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sha256"])')"
   mkdir -p "$out/deploy-$kind"
   step "${bp[@]}" render --plan "$plan_path" --plan-sha256 "$plan_sha" --deploy-root "$out/deploy-$kind"
+  step "${bp[@]}" verify "$plan_path" --sha256 "$plan_sha"
+  step "${bp[@]}" verify "$out/deploy-$kind"
 done
+cd "$home"
 
 export_file="$home/../shared/data/aiperf/profile_export_aiperf.json"
 if [ -f "$export_file" ]; then

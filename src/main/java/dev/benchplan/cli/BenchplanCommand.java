@@ -23,6 +23,7 @@ import picocli.CommandLine.ScopeType;
       RunCommand.class,
       GateCommand.class,
       AnalyzeCommand.class, CompareCommand.class,
+      VerifyCommand.class,
       ValidateCommand.class,
       AutoComplete.GenerateCompletion.class
     },

@@ -11,6 +11,7 @@ import dev.benchplan.plan.Intent;
 import dev.benchplan.plan.MeasurementMode;
 import dev.benchplan.plan.PlanClock;
 import dev.benchplan.plan.PlanOptions;
+import dev.benchplan.plan.PlanOrigin;
 import dev.benchplan.plan.PlanResult;
 import dev.benchplan.plan.PlanService;
 import dev.benchplan.plan.Question;
@@ -185,7 +186,52 @@ public final class PlanCommand implements Callable<Integer> {
           "--reuse-plan and --reuse-sha256 go together: reuse needs the plan's exact path and SHA-256");
     }
     Map<String, String> env = System.getenv();
-    PlanOptions options = PlanOptions.builder()
+    PlanOptions options = options(env, new PlanOrigin(PlanOrigin.runningTool(),
+        PlanClock.source(env),
+        PlanOrigin.plan(RecordedInvocation.of(spec.commandLine().getParseResult(), expRoot))));
+    Question q = new Question(question, intent, targetRegion, references);
+    PrintWriter err = spec.commandLine().getErr();
+    PlanResult result;
+    try {
+      result = new PlanService().planFiles(workload, ledger, q, options,
+          PlanClock.fromEnvironment(env), new HttpIndexFetcher(), new ScannerTraceInspector());
+    } catch (PlanBlockedException e) {
+      for (Blocker b : e.blockers()) {
+        err.println("benchplan: blocker " + b.code() + ": " + b.message());
+      }
+      err.println("benchplan: " + e.blockers().size() + " blocker(s); nothing written");
+      err.flush();
+      return Printer.print(spec.commandLine(), format, new BlockersOutput(e.blockers()), ExitCode.INVALID);
+    }
+    return Printer.print(spec.commandLine(), format, Output.of(result), ExitCode.OK);
+  }
+
+  /**
+   * Re-derives, offline and without writing, the plan a recorded invocation wrote: its paths
+   * anchored to {@code expRoot}, the recorded clock and origin; the package index is never asked
+   * (a plan resolved through it is re-derived only when its version was pinned).
+   *
+   * @return the plan's exact bytes
+   * @throws PlanBlockedException when the recorded inputs no longer plan
+   */
+  static byte[] replay(List<String> recorded, Path expRoot, java.time.Clock clock,
+      PlanOrigin origin) {
+    PlanCommand c = new PlanCommand();
+    CommandLine cl = new CommandLine(c);
+    cl.parseArgs(RecordedInvocation.anchored(cl, recorded, expRoot).toArray(String[]::new));
+    PlanOptions options = c.options(Map.of(), origin);
+    Question q = new Question(c.question, c.intent, c.targetRegion, c.references);
+    dev.benchplan.plan.PlanRequest request = new dev.benchplan.plan.PlanRequest(
+        dev.benchplan.workload.InputDocument.read(c.workload, "user workload"),
+        dev.benchplan.workload.InputDocument.read(c.ledger, "deployment ledger"), null, q, options,
+        clock, uri -> {
+          throw new java.io.IOException("verify re-derives offline; the package index is not asked");
+        }, new ScannerTraceInspector());
+    return new PlanService().derive(request);
+  }
+
+  private PlanOptions options(Map<String, String> env, PlanOrigin origin) {
+    return PlanOptions.builder()
         .expRoot(expRoot)
         .seriesId(seriesId)
         .experiment(experiment)
@@ -208,22 +254,8 @@ public final class PlanCommand implements Callable<Integer> {
             aiperfImage))
         .reuse(reusePlan == null ? null : new ReuseRequest(reusePlan, reuseSha256))
         .smokeMaxAgeS(smokeMaxAge == null ? null : smokeMaxAge.toSeconds())
+        .origin(origin)
         .build();
-    Question q = new Question(question, intent, targetRegion, references);
-    PlanResult result;
-    try {
-      result = new PlanService().planFiles(workload, ledger, q, options,
-          PlanClock.fromEnvironment(env), new HttpIndexFetcher(), new ScannerTraceInspector());
-    } catch (PlanBlockedException e) {
-      PrintWriter err = spec.commandLine().getErr();
-      for (Blocker b : e.blockers()) {
-        err.println("benchplan: blocker " + b.code() + ": " + b.message());
-      }
-      err.println("benchplan: " + e.blockers().size() + " blocker(s); nothing written");
-      err.flush();
-      return Printer.print(spec.commandLine(), format, new BlockersOutput(e.blockers()), ExitCode.INVALID);
-    }
-    return Printer.print(spec.commandLine(), format, Output.of(result), ExitCode.OK);
   }
 
   private TraceWindow window(String text) {

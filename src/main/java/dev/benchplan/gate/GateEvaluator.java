@@ -41,6 +41,12 @@ public final class GateEvaluator {
       status = Status.ERROR;
       message = "error: the AIPerf run was cancelled (was_cancelled: true in " + export.path()
           + "); its numbers are not a complete measurement";
+    } else if (set.isEmpty() && requests(export, options, true).status() == Status.FAIL) {
+      // the error-rate check applies with or without gates: such a run is not valid evidence
+      requests = requests(export, options, true);
+      status = Status.FAIL;
+      message = "fail: " + problems(results, requests, Status.FAIL) + " — the error-rate check"
+          + " applies even with no constraints: a run above the limit is not valid evidence";
     } else if (set.isEmpty()) {
       status = Status.SKIP;
       message = "skip: no constraints to gate on (" + set.source() + ")";

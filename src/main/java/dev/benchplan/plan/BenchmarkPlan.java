@@ -29,7 +29,8 @@ public record BenchmarkPlan(
     Aiperf aiperf,
     List<Decision> rulesApplied,
     List<String> warnings,
-    List<String> seriesIdentity) {
+    List<String> seriesIdentity,
+    Provenance provenance) {
 
   /** The plan format version. */
   public static final String SCHEMA_VERSION = "1.0";
@@ -45,7 +46,7 @@ public record BenchmarkPlan(
         .createdAt(createdAt).question(question).userWorkload(userWorkload).deployment(deployment)
         .workload(workload).experiment(experiment).samples(samples).runPolicy(runPolicy)
         .endpoint(endpoint).objectives(objectives).aiperf(aiperf).rulesApplied(rulesApplied)
-        .warnings(warnings).seriesIdentity(seriesIdentity);
+        .warnings(warnings).seriesIdentity(seriesIdentity).provenance(provenance);
   }
 
   /** The same plan with another ID (the ID is derived from the rest of the content). */
@@ -72,6 +73,7 @@ public record BenchmarkPlan(
     private List<Decision> rulesApplied;
     private List<String> warnings;
     private List<String> seriesIdentity;
+    private Provenance provenance;
 
     private Builder() {}
 
@@ -160,10 +162,15 @@ public record BenchmarkPlan(
       return this;
     }
 
+    public Builder provenance(Provenance v) {
+      provenance = v;
+      return this;
+    }
+
     public BenchmarkPlan build() {
       return new BenchmarkPlan(schemaVersion, planId, seriesId, createdAt, question, userWorkload,
           deployment, workload, experiment, samples, runPolicy, endpoint, objectives, aiperf,
-          rulesApplied, warnings, seriesIdentity);
+          rulesApplied, warnings, seriesIdentity, provenance);
     }
   }
 
@@ -312,6 +319,33 @@ public record BenchmarkPlan(
   public record Resolution(String mechanism, String query, String outputSha256,
       List<String> versionsSeen, List<ExcludedVersion> excluded, String date, String sourceCommit,
       String note) {}
+
+  /**
+   * What made the plan and what a reviewer should see at once; no field of it is series identity
+   * or an input of the series hash.
+   *
+   * @param anchors named folders recorded paths are relative to: {@code exp_root}, written
+   *     relative to the plan's own folder ({@code ../..})
+   * @param benchplan the tool that wrote the plan
+   * @param clock where created_at came from: SOURCE_DATE_EPOCH, system_clock or caller_clock
+   * @param invocation the command line, paths relative to exp_root, secrets removed (null for a
+   *     plan built in code)
+   * @param bundledExamples inputs that are benchplan's own bundled examples (by content)
+   * @param modelRevisionPinned whether user_workload.model_revision is given
+   * @param aiperfImagePinning how the AIPerf image is pinned: {@code tag} or {@code digest}
+   */
+  public record Provenance(Map<String, String> anchors, Tool benchplan, String clock,
+      Invocation invocation, List<BundledInput> bundledExamples, boolean modelRevisionPinned,
+      String aiperfImagePinning) {}
+
+  /** An input recognised by content as one of benchplan's bundled examples. */
+  public record BundledInput(String pointer, String example) {}
+
+  /** benchplan's version and git commit. */
+  public record Tool(String version, String commit) {}
+
+  /** A command and its arguments. */
+  public record Invocation(String command, List<String> arguments) {}
 
   /** A listed version that was not a candidate, and why. */
   public record ExcludedVersion(String version, String reason) {}

@@ -16,6 +16,12 @@ public final class PlanClock {
 
   private PlanClock() {}
 
+  /** Where {@link #fromEnvironment} takes the time from: {@code SOURCE_DATE_EPOCH} or {@code system_clock}. */
+  public static String source(Map<String, String> env) {
+    String epoch = env.get(SOURCE_DATE_EPOCH);
+    return epoch == null || epoch.isBlank() ? "system_clock" : SOURCE_DATE_EPOCH;
+  }
+
   /**
    * The clock for an environment.
    *

@@ -34,6 +34,7 @@ import java.util.Objects;
  * @param reuse an existing series plan to reuse, or null for a new series
  * @param smokeMaxAgeS the oldest smoke-test artifact a plan accepts, in seconds, or null for
  *     {@link dev.benchplan.workload.SmokeEvidence#DEFAULT_MAX_AGE}
+ * @param origin what makes the plan (tool, clock source, invocation), or null for one built in code
  */
 public record PlanOptions(
     Path expRoot,
@@ -55,7 +56,8 @@ public record PlanOptions(
     boolean pilot,
     VersionRequest aiperf,
     ReuseRequest reuse,
-    Long smokeMaxAgeS) {
+    Long smokeMaxAgeS,
+    PlanOrigin origin) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -115,6 +117,7 @@ public record PlanOptions(
     private VersionRequest aiperf = VersionRequest.none();
     private ReuseRequest reuse;
     private Long smokeMaxAgeS;
+    private PlanOrigin origin;
 
     private Builder() {}
 
@@ -218,11 +221,16 @@ public record PlanOptions(
       return this;
     }
 
+    public Builder origin(PlanOrigin v) {
+      origin = v;
+      return this;
+    }
+
     public PlanOptions build() {
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
           endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS);
+          smokeMaxAgeS, origin);
     }
   }
 }

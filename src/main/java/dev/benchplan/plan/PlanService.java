@@ -85,6 +85,22 @@ public final class PlanService {
    * @throws PlanBlockedException (exit 2) with every blocker found; nothing was written
    */
   public PlanResult plan(PlanRequest request) {
+    return plan(request, true);
+  }
+
+  /**
+   * Derives the plan a request gives without writing or reusing anything, and without the
+   * "already exists" check: what {@code verify} compares a written plan against.
+   *
+   * @return the plan's exact bytes
+   * @throws PlanBlockedException (exit 2) with every blocker found
+   */
+  public byte[] derive(PlanRequest request) {
+    PlanResult r = plan(request, false);
+    return CanonicalJson.bytes(PlanJson.tree(r.plan()));
+  }
+
+  private PlanResult plan(PlanRequest request, boolean write) {
     RuleLog log = new RuleLog();
     PlanOptions o = request.options();
     Question q = request.question();
@@ -95,18 +111,18 @@ public final class PlanService {
     Optional<DeploymentRecord> deployment = request.deployment() != null
         ? Optional.of(request.deployment())
         : DeploymentLedgerReader.read(request.ledger(), log);
-    SeriesStore.ExistingPlan existing = o.reuse() == null ? null
+    SeriesStore.ExistingPlan existing = o.reuse() == null || !write ? null
         : SeriesStore.loadForReuse(o.reuse(), log).orElse(null);
     stopIfBlocked(log);
     UserWorkload w = workload.orElseThrow();
     DeploymentRecord d = deployment.orElseThrow();
-    recordInputs(w, d, log);
+    recordInputs(w, d, o.expRoot(), log);
     SmokeEvidence.Provenance smokeProvenance = d.smoke() instanceof SmokeEvidence.Artifact a
-        ? SmokeEvidence.provenance(a, Instant.now(request.clock()), d.endpointUrl(), d.kubeContext(),
+        ? SmokeEvidence.provenance(a, recorded(o.expRoot(), a.path()), Instant.now(request.clock()), d.endpointUrl(), d.kubeContext(),
             o.smokeMaxAgeS() == null ? SmokeEvidence.DEFAULT_MAX_AGE.toSeconds() : o.smokeMaxAgeS(),
             log)
         : null;
-    if (existing == null && o.seriesId() != null
+    if (write && existing == null && o.seriesId() != null
         && Files.exists(SeriesStore.planPath(o.expRoot(), o.seriesId()))) {
       blockExists(SeriesStore.planPath(o.expRoot(), o.seriesId()), log);
     }
@@ -118,7 +134,8 @@ public final class PlanService {
     BenchmarkPlan.Trace traceReport = null;
     TraceFacts facts = null;
     if (selection.source() == WorkloadSource.user_trace) {
-      traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(), log);
+      traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(),
+          o.expRoot(), log);
       stopIfBlocked(log);
       facts = TraceFacts.of(traceReport);
     } else if (o.traceWindow() != null) {
@@ -151,8 +168,8 @@ public final class PlanService {
         .seriesId("pending")
         .createdAt(Instant.now(request.clock()).truncatedTo(ChronoUnit.SECONDS).toString())
         .question(q)
-        .userWorkload(userWorkload(w))
-        .deployment(deployment(d, smokeProvenance))
+        .userWorkload(userWorkload(w, o.expRoot()))
+        .deployment(deployment(d, o.expRoot(), smokeProvenance))
         .workload(workloadSection(selection, traceReport, experiment.get()))
         .experiment(experiment.get().experiment())
         .samples(samples)
@@ -163,8 +180,9 @@ public final class PlanService {
         .rulesApplied(List.of())
         .warnings(List.of())
         .seriesIdentity(SeriesIdentity.POINTERS)
+        .provenance(provenance(o, w, d, traceReport, aiperf, q, objectives, log))
         .build();
-    String seriesId = seriesId(draft, w, o, existing, request, log);
+    String seriesId = seriesId(draft, w, o, existing, request, write, log);
     stopIfBlocked(log);
     BenchmarkPlan plan = draft.toBuilder()
         .seriesId(seriesId)
@@ -186,12 +204,54 @@ public final class PlanService {
       return reuse(existing, PlanJson.parse(bytes), d, log);
     }
     Path path = SeriesStore.planPath(o.expRoot(), seriesId);
-    if (!SeriesStore.create(path, bytes)) {
+    if (write && !SeriesStore.create(path, bytes)) {
       blockExists(path, log);
       stopIfBlocked(log);
     }
     return new PlanResult(path, Sha256.hex(bytes), seriesId, plan.planId(),
         selection.source().name(), aiperf.version(), log.warnings(), false, plan);
+  }
+
+  private static BenchmarkPlan.Provenance provenance(PlanOptions o, UserWorkload w,
+      DeploymentRecord d, BenchmarkPlan.Trace trace, BenchmarkPlan.Aiperf aiperf, Question q,
+      BenchmarkPlan.Objectives objectives, RuleLog log) {
+    PlanOrigin origin = o.origin() != null ? o.origin() : PlanOrigin.inCode();
+    if (objectives.gates().isEmpty()) {
+      log.warn(RuleFile.EVIDENCE_ELIGIBILITY, "the plan has no gates: its runs will verdict skip"
+          + " (a run whose error rate is above the limit still fails) and count as"
+          + " characterisation only");
+    }
+    Map<String, String> inputs = new java.util.LinkedHashMap<>();
+    inputs.put("/user_workload/sha256", w.document().sha256());
+    inputs.put("/deployment/ledger_sha256", d.sourceSha256());
+    inputs.put("/deployment/dgd_sha256", d.dgdSha256());
+    if (d.smoke() instanceof SmokeEvidence.Artifact a) {
+      inputs.put("/deployment/smoke_test/sha256", a.sha256());
+    }
+    if (trace != null) {
+      inputs.put("/workload/trace/sha256", trace.sha256());
+    }
+    List<BenchmarkPlan.BundledInput> bundled = new java.util.ArrayList<>();
+    inputs.forEach((pointer, sha) -> BundledExamples.named(sha)
+        .ifPresent(name -> bundled.add(new BenchmarkPlan.BundledInput(pointer, name))));
+    if (!bundled.isEmpty()) {
+      log.warn(RuleFile.EVIDENCE_ELIGIBILITY, "built on benchplan's bundled example(s) "
+          + bundled.stream().map(BenchmarkPlan.BundledInput::example).toList()
+          + ": evidence built on an example is not evidence about a deployment");
+    }
+    boolean revisionPinned = w.modelRevision() != null && !w.modelRevision().isBlank();
+    if (!revisionPinned && q.intent() == Intent.comparison) {
+      log.warn(RuleFile.SERIES_BOUNDARIES, "user_workload.model_revision is not pinned: in a"
+          + " comparison series the model can change between runs; pin the revision");
+    }
+    String pinning = aiperf.image().contains("@sha256:") ? "digest" : "tag";
+    if (pinning.equals("tag") && o.aiperf().image() != null) {
+      log.warn(RuleFile.TOOL_VERSION, "--aiperf-image " + aiperf.image() + " is pinned by tag,"
+          + " which can be moved; pin it by digest (@sha256:...) — run records the digest the"
+          + " pod ran");
+    }
+    return new BenchmarkPlan.Provenance(Map.of(PlanPaths.EXP_ROOT, "../.."), origin.tool(),
+        origin.clockSource(), origin.invocation(), List.copyOf(bundled), revisionPinned, pinning);
   }
 
   private static void checkQuestion(Question q, PlanOptions o, RuleLog log) {
@@ -209,13 +269,22 @@ public final class PlanService {
     }
   }
 
-  private static void recordInputs(UserWorkload w, DeploymentRecord d, RuleLog log) {
-    log.decide(RuleFile.USER_WORKLOAD, "user_workload = " + w.document().location() + " (sha256 "
+  /** A path as the plan records it: relative to the experiment root (names stay names). */
+  private static String recorded(Path expRoot, String location) {
+    return expRoot != null && location != null && Path.of(location).isAbsolute()
+        ? PlanPaths.relative(expRoot, location) : location;
+  }
+
+  private static void recordInputs(UserWorkload w, DeploymentRecord d, Path expRoot,
+      RuleLog log) {
+    log.decide(RuleFile.USER_WORKLOAD, "user_workload = "
+        + recorded(expRoot, w.document().location()) + " (sha256 "
         + w.document().sha256() + ")", "the workload is identified by path and SHA-256 and frozen"
         + " from here on; user values are kept exactly");
     SmokeEvidence smoke = d.smoke();
     if (smoke instanceof SmokeEvidence.Artifact a) {
-      log.decide(RuleFile.DEPLOYMENT_LEDGER, "deployment.smoke_test = " + a.path(), "the smoke"
+      log.decide(RuleFile.DEPLOYMENT_LEDGER, "deployment.smoke_test = "
+          + recorded(expRoot, a.path()), "the smoke"
           + " test artifact exists, hashes to the ledger's SHA-256 " + a.sha256() + " and reports"
           + " success for " + a.model());
     } else if (smoke instanceof SmokeEvidence.InClusterReadiness r) {
@@ -256,7 +325,7 @@ public final class PlanService {
   }
 
   private static BenchmarkPlan.Trace inspectTrace(TraceInspector inspector, SourceSelection selection,
-      DeploymentRecord d, TraceWindow window, RuleLog log) {
+      DeploymentRecord d, TraceWindow window, Path expRoot, RuleLog log) {
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     TraceInspector.Inspection inspection;
     try {
@@ -267,7 +336,12 @@ public final class PlanService {
           + e.getMessage());
       return null;
     }
-    BenchmarkPlan.Trace report = PlanJson.read(inspection.report(), BenchmarkPlan.Trace.class);
+    BenchmarkPlan.Trace read = PlanJson.read(inspection.report(), BenchmarkPlan.Trace.class);
+    BenchmarkPlan.Trace report = new BenchmarkPlan.Trace(
+        PlanPaths.relative(expRoot, selection.trace()), read.sha256(), read.bytes(), read.rows(),
+        read.blankLines(), read.timestampMs(), read.inputLength(), read.outputLength(),
+        read.hashIds(), read.context(), read.window(), read.valid(), read.problemsTotal(),
+        read.problems());
     TraceFacts f = TraceFacts.of(report);
     if (!inspection.valid()) {
       log.block(BlockerCode.TRACE_INVALID, "trace " + selection.trace() + " (named at "
@@ -276,7 +350,7 @@ public final class PlanService {
           + " dropped (`benchplan trace inspect` lists them all)");
       return null;
     }
-    log.decide(rule, "workload.trace = " + selection.trace() + " (sha256 "
+    log.decide(rule, "workload.trace = " + report.path() + " (sha256 "
         + report.sha256() + ")", f.rows() + " rows, timestamps " + f.minMs()
         + ".." + f.maxMs() + " ms (" + ExperimentPlanner.minutes(f.spanMs() == null ? 0 : f.spanMs())
         + "), input_length p50 " + orUnknown(report.inputLength().p50()) + " / p99 "
@@ -369,25 +443,26 @@ public final class PlanService {
         + " raw outputs unchanged, may support a claim in this series");
   }
 
-  private static BenchmarkPlan.UserWorkloadRef userWorkload(UserWorkload w) {
-    return new BenchmarkPlan.UserWorkloadRef(w.document().location(), w.document().sha256(),
+  private static BenchmarkPlan.UserWorkloadRef userWorkload(UserWorkload w, Path expRoot) {
+    return new BenchmarkPlan.UserWorkloadRef(recorded(expRoot, w.document().location()), w.document().sha256(),
         w.profileName(), w.profileType(), w.modelSource(), w.modelRevision(), w.origin());
   }
 
   /**
    * The plan's deployment section for a candidate: the one mapping from a {@link DeploymentRecord}
-   * to {@code /deployment}, used by plan and by render when it binds the candidate of a run.
+   * to {@code /deployment}, used by plan and by render when it binds the candidate of a run (paths
+   * as the record holds them; render compares only the non-path fields).
    */
   public static BenchmarkPlan.Deployment deployment(DeploymentRecord d) {
-    return deployment(d, null);
+    return deployment(d, null, null);
   }
 
-  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d,
+  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d, Path expRoot,
       SmokeEvidence.Provenance provenance) {
     BenchmarkPlan.SmokeTest smoke;
     if (d.smoke() instanceof SmokeEvidence.Artifact a) {
-      smoke = new BenchmarkPlan.SmokeTest(a.kind(), a.path(), a.sha256(), true, a.model(), a.url(),
-          a.timestamp(), null, provenance == null ? null : provenance.ageS(),
+      smoke = new BenchmarkPlan.SmokeTest(a.kind(), recorded(expRoot, a.path()), a.sha256(), true,
+          a.model(), a.url(), a.timestamp(), null, provenance == null ? null : provenance.ageS(),
           provenance == null ? null : provenance.target());
     } else {
       SmokeEvidence.InClusterReadiness r = (SmokeEvidence.InClusterReadiness) d.smoke();
@@ -397,8 +472,8 @@ public final class PlanService {
           + d.dgdName(), Sha256.hex(CanonicalJson.bytes(declaration)), true, d.servedModel(),
           d.endpointUrl(), null, declaration, null, null);
     }
-    return new BenchmarkPlan.Deployment(d.source(), d.sourceSha256(), d.dgdName(), d.kubeContext(),
-        d.namespace(), d.dgdPath(), d.dgdSha256(), d.frontendService(), d.frontendPort(),
+    return new BenchmarkPlan.Deployment(recorded(expRoot, d.source()), d.sourceSha256(),
+        d.dgdName(), d.kubeContext(), d.namespace(), recorded(expRoot, d.dgdPath()), d.dgdSha256(), d.frontendService(), d.frontendPort(),
         d.endpointUrl(), d.servedModel(), d.tokenizer(), d.gpus(), d.gpuTotal(),
         d.maxContextLength(), smoke, d.secrets());
   }
@@ -417,7 +492,7 @@ public final class PlanService {
   }
 
   private static String seriesId(BenchmarkPlan draft, UserWorkload w, PlanOptions o,
-      SeriesStore.ExistingPlan existing, PlanRequest request, RuleLog log) {
+      SeriesStore.ExistingPlan existing, PlanRequest request, boolean write, RuleLog log) {
     RuleFile rule = RuleFile.BENCHMARK_PLAN;
     if (existing != null) {
       return existing.seriesId();
@@ -427,7 +502,9 @@ public final class PlanService {
       return o.seriesId();
     }
     String identity = SeriesIdentity.sha256(PlanJson.tree(draft));
-    Optional<SeriesStore.ExistingPlan> same = SeriesStore.findByIdentity(o.expRoot(), identity);
+    // re-deriving (verify) writes nothing and meets the very plan it checks: no SERIES_EXISTS then
+    Optional<SeriesStore.ExistingPlan> same = write
+        ? SeriesStore.findByIdentity(o.expRoot(), identity) : Optional.empty();
     if (same.isPresent()) {
       SeriesStore.ExistingPlan e = same.get();
       log.block(BlockerCode.SERIES_EXISTS, "series " + e.seriesId() + " (" + e.path() + ") already"
@@ -440,7 +517,7 @@ public final class PlanService {
         Instant.now(request.clock()).atZone(ZoneOffset.UTC).toLocalDate(), identity);
     log.decide(rule, "series_id = " + id, "derived from the profile name, the date and the first"
         + " 8 hex digits of the SHA-256 of the series-identity fields (" + identity + ")");
-    if (Files.exists(SeriesStore.planPath(o.expRoot(), id))) {
+    if (write && Files.exists(SeriesStore.planPath(o.expRoot(), id))) {
       blockExists(SeriesStore.planPath(o.expRoot(), id), log);
     }
     return id;

@@ -18,9 +18,13 @@ public record VerifiedPlan(Path path, String sha256, BenchmarkPlan plan) {
     Objects.requireNonNull(plan, "plan");
   }
 
-  /** The directory a relative trace path in the plan is resolved against. */
+  /**
+   * The anchor every relative path in the plan resolves against: the experiment root
+   * ({@code <root>/inputs/benchmark-plans/<plan>}), or the plan's folder when it lies elsewhere.
+   */
   public Path folder() {
-    return path.getParent();
+    Path root = PlanPaths.expRootOf(path);
+    return root != null ? root : path.getParent();
   }
 
   /** The frontend's base URL ({@code /deployment/endpoint_url}) without a trailing slash. */

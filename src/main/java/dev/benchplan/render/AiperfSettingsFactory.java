@@ -58,10 +58,12 @@ public final class AiperfSettingsFactory {
     }
 
     // the schema caps both at 1800 s
+    // duration + grace period within the limit, counted whole (issue 21 item 6)
     int duration =
-        e.durationS() != null
-            ? (int) Math.min(e.durationS(), e.measurementLimitS())
-            : e.measurementLimitS();
+        (int) Math.max(1, Math.min(
+            e.durationS() != null ? Math.min(e.durationS(), e.measurementLimitS())
+                : e.measurementLimitS(),
+            e.measurementLimitS() - JobBudget.GRACE_PERIOD_SECONDS));
     Phase profiling;
     Phase warmup;
     int warmupCount = warmupOf(e, point);

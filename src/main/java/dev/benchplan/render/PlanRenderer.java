@@ -161,6 +161,8 @@ public final class PlanRenderer {
     Map<Path, byte[]> files = new LinkedHashMap<>();
     files.put(configPath, configBytes);
     files.put(perfPath, perfBytes);
+    files.put(dir.resolve(RenderManifest.FILE), RenderManifest.of(req, deployRoot, verified,
+        runId.value(), jobName, namespace, new LinkedHashMap<>(files)));
     AtomicFiles.writeAll(files);
     return new RenderResult(
         configPath,

@@ -35,19 +35,20 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
   /**
    * Checks a smoke artifact's age and target against the deployment planned for: warns when it is
    * older than {@link #WARN_AGE}, has no timestamp, is dated in the future or reached anything but
-   * the in-cluster endpoint; blocks (SMOKE_STALE) when it is older than {@code maxAgeS}.
+   * the in-cluster endpoint; blocks (SMOKE_STALE) when it is older than {@code maxAgeS}. Warnings
+   * name the artifact by {@code shownPath} (as the plan records it: location-independent).
    */
-  static Provenance provenance(Artifact a, Instant now, String endpointUrl, String kubeContext,
-      long maxAgeS, RuleLog log) {
+  static Provenance provenance(Artifact a, String shownPath, Instant now, String endpointUrl,
+      String kubeContext, long maxAgeS, RuleLog log) {
     RuleFile rule = RuleFile.DEPLOYMENT_LEDGER;
     Long age = null;
     if (a.timestamp() == null) {
-      log.warn(rule, "smoke test artifact " + a.path() + " has no timestamp: its age is unknown");
+      log.warn(rule, "smoke test artifact " + shownPath + " has no timestamp: its age is unknown");
     } else {
       try {
         age = Duration.between(Instant.parse(a.timestamp()), now).toSeconds();
       } catch (DateTimeParseException e) {
-        log.warn(rule, "smoke test artifact " + a.path() + " /timestamp '" + a.timestamp()
+        log.warn(rule, "smoke test artifact " + shownPath + " /timestamp '" + a.timestamp()
             + "' is not an ISO-8601 instant: its age is unknown");
       }
     }
@@ -58,21 +59,21 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
             + ": run `benchplan smoke` against the endpoint again and record the new artifact in"
             + " the ledger (or raise the limit with --smoke-max-age)");
       } else if (age < -60) {
-        log.warn(rule, "smoke test artifact " + a.path() + " /timestamp " + a.timestamp()
+        log.warn(rule, "smoke test artifact " + shownPath + " /timestamp " + a.timestamp()
             + " is " + human(-age) + " in the future: check the clocks");
       } else if (age > WARN_AGE.toSeconds()) {
-        log.warn(rule, "smoke test artifact " + a.path() + " is " + human(age) + " old (from "
+        log.warn(rule, "smoke test artifact " + shownPath + " is " + human(age) + " old (from "
             + a.timestamp() + "): it shows the endpoint served then, not now");
       }
     }
     String target = target(a.url(), endpointUrl);
     if (target.equals("loopback")) {
-      log.warn(rule, "smoke test artifact " + a.path() + " reached " + a.url() + " (loopback: a"
+      log.warn(rule, "smoke test artifact " + shownPath + " reached " + a.url() + " (loopback: a"
           + " port-forward or a local server), not the in-cluster endpoint " + endpointUrl
           + " of context '" + kubeContext + "': it proves the served model answered through that"
           + " path only");
     } else if (!target.equals("in-cluster")) {
-      log.warn(rule, "smoke test artifact " + a.path() + " reached " + a.url() + ", not the"
+      log.warn(rule, "smoke test artifact " + shownPath + " reached " + a.url() + ", not the"
           + " in-cluster endpoint " + endpointUrl + " of context '" + kubeContext + "'");
     }
     return new Provenance(age, target);

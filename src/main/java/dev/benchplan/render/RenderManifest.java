@@ -1,0 +1,61 @@
+package dev.benchplan.render;
+
+import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.PlanOrigin;
+import dev.benchplan.plan.PlanPaths;
+import dev.benchplan.plan.VerifiedPlan;
+import java.nio.file.Path;
+import java.util.Map;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code DEPLOY_ROOT/benchmark/render-manifest.json} (schema {@code render-manifest.schema.json}):
+ * the plan's path (relative to DEPLOY_ROOT, {@code /}) and SHA-256, benchplan's version and commit,
+ * the render options as given, the run id, Job name and namespace chosen, and the SHA-256 of every
+ * file written, so {@code benchplan verify DEPLOY_ROOT} can re-render with the same choices and
+ * require identical bytes.
+ */
+public final class RenderManifest {
+  /** The manifest's file name, beside the rendered files. */
+  public static final String FILE = "render-manifest.json";
+  /** Its schema in schemas/. */
+  public static final String SCHEMA = "render-manifest.schema.json";
+
+  private RenderManifest() {}
+
+  /** The manifest's canonical bytes for the files about to be written (absolute path -> bytes). */
+  static byte[] of(RenderRequest req, Path deployRoot, VerifiedPlan plan, String runId,
+      String jobName, String namespace, Map<Path, byte[]> files) {
+    ObjectNode m = Json.JSON.createObjectNode();
+    m.put("schema_version", "1.0");
+    ObjectNode p = m.putObject("plan");
+    p.put("path", PlanPaths.relative(deployRoot, plan.path()));
+    p.put("sha256", plan.sha256());
+    BenchmarkPlan.Tool tool = PlanOrigin.runningTool();
+    ObjectNode b = m.putObject("benchplan");
+    b.put("version", tool.version());
+    b.put("commit", tool.commit());
+    ObjectNode o = m.putObject("options");
+    o.put("namespace", req.namespace());
+    o.put("job_name", req.jobName());
+    o.put("image", req.image());
+    o.put("artifacts", req.artifacts());
+    o.put("trace_source", req.traceSource());
+    o.put("load_point", req.loadPoint());
+    o.put("model_wait_seconds", req.modelWaitSeconds());
+    m.put("run_id", runId);
+    m.put("job_name", jobName);
+    m.put("namespace", namespace);
+    ArrayNode list = m.putArray("files");
+    for (Map.Entry<Path, byte[]> e : files.entrySet()) {
+      ObjectNode f = list.addObject();
+      f.put("path", PlanPaths.relative(deployRoot, e.getKey()));
+      f.put("sha256", Sha256.hex(e.getValue()));
+    }
+    return CanonicalJson.bytes(m);
+  }
+}
