@@ -294,7 +294,7 @@ class RunClusterIT {
     assertThat(o.exitCode()).isZero();
     assertThat(client.batch().v1().jobs().withName(jobName).get()).isNotNull();
     assertThat(client.configMaps().withName(RunFixture.CONFIG_MAP).get()).isNotNull();
-    new Cleanup(client, kube.namespace(), jobName, List.of(RunFixture.CONFIG_MAP), Duration.ofSeconds(60)).run();
+    new Cleanup(dev.benchplan.kube.ClusterAccess.of(client), kube.namespace(), jobName, List.of(RunFixture.CONFIG_MAP), Duration.ofSeconds(60)).run();
     assertClean();
   }
 
