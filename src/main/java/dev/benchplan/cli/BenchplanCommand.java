@@ -23,6 +23,7 @@ import picocli.CommandLine.ScopeType;
       RunCommand.class,
       GateCommand.class,
       ValidateCommand.class,
+      RbacCommand.class,
       AutoComplete.GenerateCompletion.class
     },
     footerHeading = "%nExit codes:%n",

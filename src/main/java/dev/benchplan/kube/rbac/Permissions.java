@@ -10,7 +10,7 @@ import java.util.Map;
 public final class Permissions {
   private Permissions() {}
 
-  /** Every (verb, resource, where) the command cannot do without, in table order, once each. */
+  /** Every (verb, resource, where) the command cannot do without, per table row, in table order. */
   public static List<Permission> required(RbacTargets targets) {
     return collect(targets, KubeCall.Need.REQUIRED);
   }
@@ -39,27 +39,28 @@ public final class Permissions {
         && (held.resourceName() == null || held.resourceName().equals(wanted.resourceName()));
   }
 
-  private static List<Permission> collect(RbacTargets targets, KubeCall.Need need) {
+  /** One permission per (verb, resource, where), whichever row needs it first. */
+  public static List<Permission> distinct(List<Permission> permissions) {
     Map<String, Permission> out = new LinkedHashMap<>();
+    permissions.forEach(p -> out.putIfAbsent(p.key(), p));
+    return new ArrayList<>(out.values());
+  }
+
+  /**
+   * Per row of the table, in its order, each verb where the targets put it. The same pair can come
+   * from several rows (each step's rule names it); {@link #distinct} keeps one.
+   */
+  private static List<Permission> collect(RbacTargets targets, KubeCall.Need need) {
+    List<Permission> out = new ArrayList<>();
     for (KubeCall row : KubeCall.values()) {
       if (row.need() != need || !row.commands().contains(targets.command())) {
         continue;
       }
       for (String verb : row.verbs()) {
-        Permission p = new Permission(verb, row.group(), row.resource(), row.subresource(),
-            targets.namespaceOf(row), targets.resourceNameOf(row), row);
-        out.putIfAbsent(p.key(), p);
+        out.add(new Permission(verb, row.group(), row.resource(), row.subresource(),
+            targets.namespaceOf(row), targets.resourceNameOf(row), row));
       }
     }
-    // a narrower permission that a broader one of the same need grants adds nothing
-    List<Permission> all = new ArrayList<>(out.values());
-    List<Permission> kept = new ArrayList<>();
-    for (Permission p : all) {
-      boolean covered = all.stream().anyMatch(o -> o != p && grants(o, p) && !grants(p, o));
-      if (!covered) {
-        kept.add(p);
-      }
-    }
-    return kept;
+    return out;
   }
 }
