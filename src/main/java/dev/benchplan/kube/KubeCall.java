@@ -22,7 +22,7 @@ public enum KubeCall {
   RUN_NAMESPACE_GET(verbs("get"), "", "namespaces", null, Where.RUN_NAMESPACE_BY_NAME, Need.ISOLATION,
       "run preflight: the run's namespace exists (403: existence not checked)", Command.ALL),
   RUN_JOB_GET(verbs("get"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
-      "run preflight: no Job of the same name / cleanup: wait until the Job is gone", Command.ALL),
+      "run preflight: no Job of the same name", Command.ALL),
   RUN_CONFIGMAP_GET(verbs("get"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
       "run preflight: no ConfigMap of the same name", Command.ALL),
   RUN_JOBS_LIST_ALL(verbs("list"), "batch", "jobs", null, Where.ALL_NAMESPACES, Need.ISOLATION,
