@@ -29,7 +29,7 @@ public record Permission(String verb, String group, String resource, String subr
   }
 
   /** The same permission, ignoring the row (for de-duplication). */
-  String key() {
+  public String key() {
     return verb + " " + resourceRef() + " " + namespace + " " + resourceName;
   }
 
