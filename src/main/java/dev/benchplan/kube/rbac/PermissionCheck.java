@@ -24,7 +24,14 @@ public final class PermissionCheck {
    * @throws BenchplanException (exit 3) when a required permission is missing
    */
   public static List<Permission> require(ClusterAccess access, RbacTargets targets, String rbacCommand) {
-    List<Permission> missing = missing(access, Permissions.distinct(Permissions.required(targets)));
+    return require(access, targets, rbacCommand, row -> true);
+  }
+
+  /** As {@link #require(ClusterAccess, RbacTargets, String)}, for the rows {@code rows} accepts only. */
+  public static List<Permission> require(ClusterAccess access, RbacTargets targets, String rbacCommand,
+      java.util.function.Predicate<dev.benchplan.kube.KubeCall> rows) {
+    List<Permission> missing = missing(access, Permissions.distinct(Permissions.required(targets)).stream()
+        .filter(p -> rows.test(p.row())).toList());
     if (!missing.isEmpty()) {
       StringBuilder sb = new StringBuilder("the Kubernetes user of this context lacks " + missing.size()
           + " permission(s) " + label(targets) + " needs, so nothing was created: ");
@@ -34,7 +41,8 @@ public final class PermissionCheck {
       sb.append(". Print the Role(s) to grant with: ").append(rbacCommand);
       throw BenchplanException.runtime(sb.toString());
     }
-    return missing(access, Permissions.distinct(Permissions.isolation(targets)));
+    return missing(access, Permissions.distinct(Permissions.isolation(targets)).stream()
+        .filter(p -> rows.test(p.row())).toList());
   }
 
   /** The permissions of {@code wanted} the server denies (an unanswered review counts as allowed). */

@@ -74,6 +74,10 @@ public final class KubeValidateCluster implements ValidateCluster {
   @Override
   public List<DgdCandidate> discover(DgdApi api, String namespace) {
     discoveryNamespace = namespace;
+    // discovery's own permissions first (whether validate then deploys or benchmarks a DGD, it needs them)
+    PermissionCheck.require(access, RbacTargets.validateDeploy(namespace),
+        "benchplan rbac validate [--dgd NS/NAME]" + (namespace == null ? "" : " --namespace " + namespace),
+        row -> row.where() == KubeCall.Where.DISCOVERY);
     return api("discovering DGDs", () -> DgdDiscoverer.discover(access, api, namespace));
   }
 
