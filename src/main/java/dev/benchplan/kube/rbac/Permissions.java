@@ -31,7 +31,7 @@ public final class Permissions {
   }
 
   /** True when holding {@code held} allows {@code wanted}. */
-  static boolean grants(Permission held, Permission wanted) {
+  public static boolean grants(Permission held, Permission wanted) {
     return held.verb().equals(wanted.verb()) && held.group().equals(wanted.group())
         && held.resource().equals(wanted.resource())
         && java.util.Objects.equals(held.subresource(), wanted.subresource())

@@ -245,6 +245,9 @@ class RbacValidateIT {
 
       int i = 0;
       for (Permission missing : pairs) {
+        if (pairs.stream().anyMatch(p -> !p.key().equals(missing.key()) && Permissions.grants(p, missing))) {
+          continue; // a broader pair of another step (e.g. a cluster-wide list) grants it as well
+        }
         Identity one = identity(kube);
         bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, one)), RbacValidateIT::required, missing);
         pairs.stream().filter(p -> !p.key().equals(missing.key())).limit(1).forEach(p -> awaitAllowed(one, p));
