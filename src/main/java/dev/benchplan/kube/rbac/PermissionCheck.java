@@ -33,7 +33,7 @@ public final class PermissionCheck {
     List<Permission> missing = missing(access, Permissions.distinct(Permissions.required(targets)).stream()
         .filter(p -> rows.test(p.row())).toList());
     if (!missing.isEmpty()) {
-      StringBuilder sb = new StringBuilder("the Kubernetes user of this context lacks " + missing.size()
+      StringBuilder sb = new StringBuilder("the API server denied the user of this context " + missing.size()
           + " permission(s) " + label(targets) + " needs, so nothing was created: ");
       for (int i = 0; i < missing.size(); i++) {
         sb.append(i == 0 ? "" : "; ").append(missing.get(i).describe());

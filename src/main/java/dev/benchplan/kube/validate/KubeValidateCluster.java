@@ -76,7 +76,8 @@ public final class KubeValidateCluster implements ValidateCluster {
     discoveryNamespace = namespace;
     // discovery's own permissions first (whether validate then deploys or benchmarks a DGD, it needs them)
     PermissionCheck.require(access, RbacTargets.validateDeploy(namespace),
-        "benchplan rbac validate [--dgd NS/NAME]" + (namespace == null ? "" : " --namespace " + namespace),
+        "benchplan rbac validate [--dgd NS/NAME]" + (namespace == null
+            ? " (or keep discovery to one namespace with --namespace NS)" : " --namespace " + namespace),
         row -> row.where() == KubeCall.Where.DISCOVERY);
     return api("discovering DGDs", () -> DgdDiscoverer.discover(access, api, namespace));
   }

@@ -520,7 +520,7 @@ class KubeRunServiceTest {
     denied.add("get pods/log " + NS);
     assertThatThrownBy(() -> run(f, request(f)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("lacks 2 permission(s) run needs, so nothing was created")
+        .hasMessageContaining("denied the user of this context 2 permission(s) run needs, so nothing was created")
         .hasMessageContaining("create jobs.batch in namespace " + NS + " (run apply: the AIPerf Job)")
         .hasMessageContaining("get pods/log in namespace " + NS)
         .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);

@@ -253,7 +253,7 @@ class RbacRunIT {
       assertThatThrownBy(() -> run(who, f)).as("without " + missing.describe())
           .isInstanceOf(BenchplanException.class)
           .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-          .hasMessageContaining("lacks 1 permission(s) run needs, so nothing was created: " + missing.describe())
+          .hasMessageContaining("denied the user of this context 1 permission(s) run needs, so nothing was created: " + missing.describe())
           .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
       assertNothingCreated();
       unbind();
