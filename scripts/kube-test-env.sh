@@ -364,7 +364,19 @@ cmd_up() {
     --initial-cluster "benchplan=http://127.0.0.1:$ETCD_PEER_PORT"
   # TaintNodesByCondition would put a not-ready taint on every new Node that no node-lifecycle
   # controller ever lifts; ServiceAccount would require a token controller. Both are off.
+  # audit: every request at Metadata level (verb, resource, namespace, user), for the tests that
+  # compare the calls benchplan makes with its table (issue 19); the log lives with the state
+  cat > "$STATE/run/audit-policy.yaml" <<'POLICY'
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+- level: Metadata
+POLICY
+  : > "$STATE/log/audit.log"
   launch kube-apiserver "$STATE/log/kube-apiserver.log" "$CACHE/kube-apiserver" \
+    --audit-policy-file="$STATE/run/audit-policy.yaml" --audit-log-path="$STATE/log/audit.log" \
+    --audit-log-format=json --audit-log-maxsize=200 --audit-log-maxbackup=1 \
     --etcd-servers="http://127.0.0.1:$ETCD_PORT" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
     --secure-port="$API_PORT" --insecure-port=0 --cert-dir="$STATE/apiserver-certs" \
     --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" --client-ca-file="$pki/ca.crt" \
@@ -423,6 +435,7 @@ export KUBECONFIG=$STATE/kubeconfig
 export BENCHPLAN_KUBE_STATE=$STATE
 export BENCHPLAN_KUBE_API_URL=https://127.0.0.1:$API_PORT
 export BENCHPLAN_KUBE_USER_KUBECONFIG=$STATE/user.kubeconfig
+export BENCHPLAN_KUBE_AUDIT_LOG=$STATE/log/audit.log
 export BENCHPLAN_KUBE_CA_CERT=$STATE/pki/ca.crt
 export BENCHPLAN_KUBE_KUBELET_CERT=$STATE/pki/kubelet.crt
 export BENCHPLAN_KUBE_KUBELET_KEY=$STATE/pki/kubelet.key

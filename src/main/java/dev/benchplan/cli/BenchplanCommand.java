@@ -25,6 +25,7 @@ import picocli.CommandLine.ScopeType;
       AnalyzeCommand.class, CompareCommand.class,
       VerifyCommand.class,
       ValidateCommand.class,
+      RbacCommand.class,
       AutoComplete.GenerateCompletion.class
     },
     footerHeading = "%nExit codes:%n",

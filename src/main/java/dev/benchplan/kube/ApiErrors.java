@@ -39,6 +39,11 @@ public final class ApiErrors {
     return "HTTP " + code + (reason.isEmpty() ? "" : " " + reason) + ": " + msg;
   }
 
+  /** The HTTP status code (0 or less: the server was not reached). */
+  public static int code(KubernetesClientException e) {
+    return e.getCode();
+  }
+
   /** True for a 404. */
   public static boolean notFound(KubernetesClientException e) {
     return e.getCode() == 404;

@@ -142,7 +142,10 @@ class KubeTestEnvScriptIT {
       assertThat(status.out()).contains("apiserver ready https://127.0.0.1:").contains("dgd-crd 2026-08");
       Result printed = script(state, env, "env");
       assertThat(printed.out()).contains("export KUBECONFIG=" + state.resolve("kubeconfig"))
-          .contains("export BENCHPLAN_KUBE_STATE=" + state);
+          .contains("export BENCHPLAN_KUBE_STATE=" + state)
+          .contains("export BENCHPLAN_KUBE_AUDIT_LOG=" + state.resolve("log").resolve("audit.log"));
+      // the API server audits every request (issue 19's comparison of calls with the call table)
+      assertThat(Files.size(state.resolve("log").resolve("audit.log"))).isPositive();
       Map<Long, List<String>> listeners = listeners();
       for (long pid : pids) {
         assertThat(listeners.getOrDefault(pid, List.of())).allMatch(a -> a.startsWith("127.0.0.1:"));

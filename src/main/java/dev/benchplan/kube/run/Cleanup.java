@@ -1,29 +1,26 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.kube.ApiErrors;
-import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Deletes what a run created: the Job (foreground propagation, so its pods go first) and its
  * ConfigMaps. Idempotent: objects already gone are fine, and a second call does nothing more.
  */
 final class Cleanup {
-  private final KubernetesClient client;
+  private final ClusterAccess client;
   private final String namespace;
   private final String jobName;
   private final List<String> configMaps;
   private final Duration wait;
   private List<String> done;
 
-  Cleanup(KubernetesClient client, String namespace, String jobName, List<String> configMaps, Duration wait) {
+  Cleanup(ClusterAccess client, String namespace, String jobName, List<String> configMaps, Duration wait) {
     this.client = client;
     this.namespace = namespace;
     this.jobName = jobName;
@@ -48,17 +45,12 @@ final class Cleanup {
     List<String> out = new ArrayList<>();
     String job = "Job " + namespace + "/" + jobName;
     try {
-      var resource = client.batch().v1().jobs().inNamespace(namespace).withName(jobName);
-      var details = resource.withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
-      if (details == null || details.isEmpty()) {
+      if (!client.deleteJob(KubeCall.RUN_JOB_DELETE, namespace, jobName)) {
         out.add(job + ": already gone");
+      } else if (client.awaitJobGone(KubeCall.RUN_JOBS_WATCH, namespace, jobName, wait.toMillis())) {
+        out.add(job + ": deleted");
       } else {
-        try {
-          resource.waitUntilCondition(Objects::isNull, wait.toMillis(), TimeUnit.MILLISECONDS);
-          out.add(job + ": deleted");
-        } catch (KubernetesClientTimeoutException e) {
-          out.add(job + ": deletion requested, still terminating after " + JobWatch.human(wait));
-        }
+        out.add(job + ": deletion requested, still terminating after " + JobWatch.human(wait));
       }
     } catch (KubernetesClientException e) {
       out.add(job + ": NOT deleted: " + ApiErrors.map("delete " + job, e).getMessage());
@@ -66,8 +58,8 @@ final class Cleanup {
     for (String cm : configMaps) {
       String what = "ConfigMap " + namespace + "/" + cm;
       try {
-        var details = client.configMaps().inNamespace(namespace).withName(cm).delete();
-        out.add(what + (details == null || details.isEmpty() ? ": already gone" : ": deleted"));
+        out.add(what + (client.deleteConfigMap(KubeCall.RUN_CONFIGMAP_DELETE, namespace, cm) ? ": deleted"
+            : ": already gone"));
       } catch (KubernetesClientException e) {
         out.add(what + ": NOT deleted: " + ApiErrors.map("delete " + what, e).getMessage());
       }

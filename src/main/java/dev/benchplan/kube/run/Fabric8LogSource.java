@@ -1,25 +1,25 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.kube.ApiErrors;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.LogWatch;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /** Pod logs through the API server ({@code pods/log}). */
 final class Fabric8LogSource implements PodLogSource {
-  private final KubernetesClient client;
+  private final ClusterAccess client;
 
-  Fabric8LogSource(KubernetesClient client) {
+  Fabric8LogSource(ClusterAccess client) {
     this.client = client;
   }
 
   @Override
   public String fetch(String namespace, String pod, String container) {
     try {
-      String log = client.pods().inNamespace(namespace).withName(pod).inContainer(container).getLog();
+      String log = client.podLog(KubeCall.RUN_POD_LOG, namespace, pod, container);
       return log == null ? "" : log;
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("read the log of pod " + namespace + "/" + pod + " container " + container, e);
@@ -40,8 +40,7 @@ final class Fabric8LogSource implements PodLogSource {
       }
     };
     try {
-      LogWatch watch = client.pods().inNamespace(namespace).withName(pod).inContainer(container).watchLog(sink);
-      return watch::close;
+      return client.followPodLog(KubeCall.RUN_POD_LOG, namespace, pod, container, sink);
     } catch (KubernetesClientException e) {
       return () -> {}; // progress only: a log we cannot follow is not a run failure
     }

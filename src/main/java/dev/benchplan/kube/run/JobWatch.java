@@ -2,6 +2,8 @@ package dev.benchplan.kube.run;
 
 import dev.benchplan.aiperf.export.AiperfPodLog;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.render.JobContract;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -9,10 +11,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +51,7 @@ final class JobWatch {
     }
   }
 
-  private final KubernetesClient client;
+  private final ClusterAccess client;
   private final String namespace;
   private final String jobName;
   private final String jobUid;
@@ -61,7 +60,7 @@ final class JobWatch {
   private final ProgressReporter progress;
   private final Duration progressEvery;
 
-  JobWatch(KubernetesClient client, String namespace, String jobName, String jobUid, Clock clock,
+  JobWatch(ClusterAccess client, String namespace, String jobName, String jobUid, Clock clock,
       PodLogSource logs, ProgressReporter progress, Duration progressEvery) {
     this.client = client;
     this.namespace = namespace;
@@ -76,28 +75,13 @@ final class JobWatch {
   /** Waits for the Job to end, bounded by {@code startBound} for the pod start and {@code runBound} overall. */
   Result await(Instant created, Duration startBound, Duration runBound) {
     BlockingQueue<Object> wake = new LinkedBlockingQueue<>();
-    ResourceEventHandler<Object> handler = new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(Object obj) {
-        wake.offer(obj);
-      }
-
-      @Override
-      public void onUpdate(Object oldObj, Object newObj) {
-        wake.offer(newObj);
-      }
-
-      @Override
-      public void onDelete(Object obj, boolean deletedFinalStateUnknown) {
-        wake.offer(obj);
-      }
-    };
+    java.util.function.Consumer<Object> handler = wake::offer;
     AiperfPodLog.ProgressTracker latestLine = new AiperfPodLog.ProgressTracker();
     AutoCloseable following = null;
     String followedPod = null;
-    try (SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inNamespace(namespace).withName(jobName).inform(handler);
-        SharedIndexInformer<Pod> pods = client.pods().inNamespace(namespace).withLabel(Preflight.JOB_NAME_LABEL, jobName)
-            .inform(handler)) {
+    try (ClusterAccess.Informer<Job> jobs = client.informJob(KubeCall.RUN_JOBS_WATCH, namespace, jobName, handler);
+        ClusterAccess.Informer<Pod> pods = client.informPods(KubeCall.RUN_PODS_WATCH, namespace,
+            Preflight.JOB_NAME_LABEL, jobName, handler)) {
       Instant startDeadline = created.plus(startBound);
       Instant runDeadline = created.plus(runBound);
       String lastPhase = null;
@@ -105,8 +89,8 @@ final class JobWatch {
       String waitingReason = null;
       while (true) {
         Instant now = clock.instant();
-        Job job = jobs.getStore().list().stream().filter(j -> jobName.equals(j.getMetadata().getName())).findFirst().orElse(null);
-        Pod pod = newest(pods.getStore().list());
+        Job job = jobs.list().stream().filter(j -> jobName.equals(j.getMetadata().getName())).findFirst().orElse(null);
+        Pod pod = newest(pods.list());
         ContainerStatus cs = containerStatus(pod);
 
         JobCondition failed = condition(job, "Failed");
@@ -195,7 +179,7 @@ final class JobWatch {
 
   private Pod fresh(Pod cached) {
     try {
-      Pod p = client.pods().inNamespace(namespace).withName(cached.getMetadata().getName()).get();
+      Pod p = client.getPod(KubeCall.RUN_POD_GET, namespace, cached.getMetadata().getName());
       return p == null ? cached : p;
     } catch (KubernetesClientException e) {
       return cached;
@@ -224,8 +208,8 @@ final class JobWatch {
 
   private String jobEvents() {
     try {
-      List<String> msgs = client.v1().events().inNamespace(namespace)
-          .withField("involvedObject.name", jobName).list().getItems().stream()
+      List<String> msgs = client.listEvents(KubeCall.RUN_EVENTS_LIST, namespace, "involvedObject.name", jobName)
+          .stream()
           .filter(e -> jobName.equals(e.getInvolvedObject().getName()))
           .map(e -> e.getReason() + ": " + e.getMessage()).toList();
       return msgs.isEmpty() ? "" : "; Job events: " + String.join("; ", msgs);

@@ -11,7 +11,7 @@ interface KubeClients {
 
   /** Gives a client back after the run (closes clients this factory opened). */
   default void release(KubernetesClient client) {
-    client.close();
+    dev.benchplan.kube.ClusterAccess.of(client).close();
   }
 
   /** Always {@code client}, whatever the context; never closed (its owner closes it). */

@@ -16,6 +16,11 @@ import dev.benchplan.gate.VerdictSource;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
+import dev.benchplan.kube.rbac.Permission;
+import dev.benchplan.kube.rbac.PermissionCheck;
+import dev.benchplan.kube.rbac.RbacTargets;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRecordDocument;
@@ -29,7 +34,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,13 +54,13 @@ final class KubeRunService implements RunService {
   static final Duration DEFAULT_RUN_BOUND = Duration.ofMinutes(35);
 
   private final KubeClients clients;
-  private final java.util.function.Function<KubernetesClient, PodLogSource> logSources;
+  private final java.util.function.Function<ClusterAccess, PodLogSource> logSources;
   private final ShutdownHooks hooks;
   private final Clock clock;
   private final Duration progressEvery;
   private final Duration cleanupWait;
 
-  KubeRunService(KubeClients clients, java.util.function.Function<KubernetesClient, PodLogSource> logSources,
+  KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
       ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait) {
     this.clients = clients;
     this.logSources = logSources;
@@ -81,12 +85,22 @@ final class KubeRunService implements RunService {
           + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
     }
 
-    KubernetesClient client = clients.open(request.context());
+    KubernetesClient opened = clients.open(request.context());
+    ClusterAccess client = ClusterAccess.of(opened);
     try {
       String namespace = request.namespace() != null ? request.namespace()
           : perf.namespace() != null ? perf.namespace()
-          : client.getNamespace() != null ? client.getNamespace() : "default";
+          : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
       progress.report("preflight", "namespace " + namespace + ", Job " + perf.jobName());
+      // every required permission, asked of the API server before anything is created (issue 19)
+      List<Permission> skipped = PermissionCheck.require(client,
+          RbacTargets.run(namespace, perf.annotation(JobContract.DGD).split("/", 2)[0]),
+          "benchplan rbac run --deploy-root " + request.deployRoot()
+              + (namespace.equals(perf.namespace()) ? "" : " --namespace " + namespace));
+      if (!skipped.isEmpty()) {
+        progress.report("permissions", "isolation checks without permission (recorded as not verified): "
+            + String.join("; ", skipped.stream().map(Permission::describe).toList()));
+      }
       Preflight.Result pre = Preflight.run(client, perf, namespace, request.replace());
       Cleanup cleanup = new Cleanup(client, namespace, perf.jobName(), perf.configMapNames(), cleanupWait);
       java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
@@ -140,25 +154,24 @@ final class KubeRunService implements RunService {
         }
       }
     } finally {
-      clients.release(client);
+      clients.release(opened);
     }
   }
 
   /** Creates the ConfigMaps and then the Job; on a failure, removes what was created and throws. */
-  private Job apply(KubernetesClient client, PerfYaml perf, String namespace, Cleanup cleanup) {
-    KubernetesSerialization ser = client.getKubernetesSerialization();
+  private Job apply(ClusterAccess client, PerfYaml perf, String namespace, Cleanup cleanup) {
     String current = null;
     try {
       for (ObjectNode doc : perf.configMaps()) {
-        ConfigMap cm = ser.unmarshal(Json.JSON.writeValueAsString(doc), ConfigMap.class);
+        ConfigMap cm = client.unmarshal(Json.JSON.writeValueAsString(doc), ConfigMap.class);
         cm.getMetadata().setNamespace(namespace);
         current = "create ConfigMap " + namespace + "/" + cm.getMetadata().getName();
-        client.configMaps().inNamespace(namespace).resource(cm).create();
+        client.createConfigMap(KubeCall.RUN_CONFIGMAP_CREATE, namespace, cm);
       }
-      Job job = ser.unmarshal(Json.JSON.writeValueAsString(perf.job()), Job.class);
+      Job job = client.unmarshal(Json.JSON.writeValueAsString(perf.job()), Job.class);
       job.getMetadata().setNamespace(namespace);
       current = "create Job " + namespace + "/" + perf.jobName();
-      return client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
+      return client.createJob(KubeCall.RUN_JOB_CREATE, namespace, job);
     } catch (KubernetesClientException e) {
       BenchplanException mapped = ApiErrors.map(current, e);
       cleanup.run(); // never leave half an apply behind
@@ -170,7 +183,7 @@ final class KubeRunService implements RunService {
   private record Collected(Path runDir, Verdict verdict, int exitCode, String exitReason, RunRecordDocument run) {}
 
   private Collected collect(RunRequest request, PerfYaml perf, PlanReference plan, ConstraintSet constraints,
-      Preflight.Result pre, KubernetesClient client, PodLogSource logs, String namespace, RunDirectory dir,
+      Preflight.Result pre, ClusterAccess client, PodLogSource logs, String namespace, RunDirectory dir,
       Job created, JobWatch.Result watched, Instant start, Instant applied) {
     Path finalDir = dir.finalDir();
     Pod pod = watched.pod();
@@ -232,9 +245,8 @@ final class KubeRunService implements RunService {
     files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collectedAt)));
 
     RunRecordDocument record = RunRecord.build(new RunRecord.Facts(
-        request, perf, plan, client.getConfiguration().getCurrentContext() == null ? request.context()
-            : client.getConfiguration().getCurrentContext().getName(),
-        client.getMasterUrl() == null ? null : client.getMasterUrl().toString(), namespace, created, watched,
+        request, perf, plan, client.contextName() == null ? request.context() : client.contextName(),
+        client.serverUrl(), namespace, created, watched,
         pre, export, parsed, verdict, exitReason, exitCode, start, applied, collectedAt, files));
     files.put("run.json", RunRecord.bytes(record));
     Path written = dir.write(files, request.replace(), clock.instant());

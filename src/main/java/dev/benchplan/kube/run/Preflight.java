@@ -2,6 +2,8 @@ package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.BlockerCode;
@@ -13,7 +15,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,14 +54,14 @@ final class Preflight {
       List<RunRecordDocument.ServingNode> nodes, List<String> problems, boolean existingJob,
       List<String> existingConfigMaps, Set<String> servingNodes) {}
 
-  static Result run(KubernetesClient client, PerfYaml perf, String namespace, boolean replace) {
+  static Result run(ClusterAccess client, PerfYaml perf, String namespace, boolean replace) {
     List<String> problems = new ArrayList<>();
     String endpoint = perf.annotation(JobContract.ENDPOINT);
 
     // namespace
     RunRecordDocument.NamespaceCheck nsRec;
     try {
-      if (client.namespaces().withName(namespace).get() == null) {
+      if (client.getNamespace(KubeCall.RUN_NAMESPACE_GET, namespace) == null) {
         throw blocker(BlockerCode.RUN_NAMESPACE_MISSING, "namespace '" + namespace + "' does not exist in the"
             + " cluster (use --namespace, or create it)");
       }
@@ -70,14 +71,14 @@ final class Preflight {
         throw ApiErrors.map("read namespace " + namespace, e);
       }
       // namespace-scoped users cannot read namespaces; creating the Job will tell
-      nsRec = new RunRecordDocument.NamespaceCheck(namespace, null, "cannot read namespaces (403); existence not checked");
+      nsRec = new RunRecordDocument.NamespaceCheck(namespace, null, "cannot read namespaces (403: get namespaces); existence not checked");
     }
 
     // same-name Job and ConfigMaps
     boolean existingJob;
     String jobName = perf.jobName();
     try {
-      existingJob = client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get() != null;
+      existingJob = client.getJob(KubeCall.RUN_JOB_GET, namespace, jobName) != null;
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("read Job " + namespace + "/" + jobName, e);
     }
@@ -89,7 +90,7 @@ final class Preflight {
     List<String> existingConfigMaps = new ArrayList<>();
     for (String cm : perf.configMapNames()) {
       try {
-        ConfigMap existing = client.configMaps().inNamespace(namespace).withName(cm).get();
+        ConfigMap existing = client.getConfigMap(KubeCall.RUN_CONFIGMAP_GET, namespace, cm);
         if (existing != null) {
           existingConfigMaps.add(cm);
         }
@@ -106,20 +107,20 @@ final class Preflight {
     String scope;
     List<Job> jobs;
     try {
-      jobs = client.batch().v1().jobs().inAnyNamespace().withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems();
+      jobs = client.listJobs(KubeCall.RUN_JOBS_LIST_ALL, null, JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE);
       scope = "all-namespaces";
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("list benchplan Jobs in all namespaces", e);
       }
       try {
-        jobs = client.batch().v1().jobs().inNamespace(namespace).withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems();
+        jobs = client.listJobs(KubeCall.RUN_JOBS_WATCH, namespace, JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE);
       } catch (KubernetesClientException e2) {
         throw ApiErrors.map("list benchplan Jobs in namespace " + namespace, e2);
       }
       scope = "namespace";
       problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "other benchmarks of " + endpoint
-          + " were looked for only in namespace " + namespace + " (listing Jobs in all namespaces is forbidden)"));
+          + " were looked for only in namespace " + namespace + " (403: list jobs.batch in all namespaces)"));
     }
     List<String> active = new ArrayList<>();
     for (Job j : jobs) {
@@ -145,14 +146,14 @@ final class Preflight {
     Set<String> servingNodes = new TreeSet<>();
     List<Pod> serving = List.of();
     try {
-      serving = client.pods().inNamespace(dgd[0]).withLabel(JobContract.DGD_POD_LABEL, dgd[1]).list().getItems();
+      serving = client.listPods(KubeCall.RUN_DGD_PODS_LIST, dgd[0], JobContract.DGD_POD_LABEL, dgd[1]);
     } catch (KubernetesClientException e) {
       if (!ApiErrors.forbidden(e)) {
         throw ApiErrors.map("list pods of DGD " + perf.annotation(JobContract.DGD), e);
       }
       podsListed = false;
       problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot list the DGD's pods in namespace " + dgd[0]
-          + " (403): isolation not verified"));
+          + " (403: list pods): isolation not verified"));
     }
     for (Pod p : serving) {
       if (terminal(p)) {
@@ -176,7 +177,7 @@ final class Preflight {
       java.util.Optional<String> gpuProduct = null; // absent: the node could not be read
       RunRecordDocument.GpuSharing sharing = null;
       try {
-        Node node = client.nodes().withName(nodeName).get();
+        Node node = client.getNode(KubeCall.RUN_NODE_GET, nodeName);
         if (node != null) {
           Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
           gpuProduct = java.util.Optional.ofNullable(labels.get("nvidia.com/gpu.product"));
@@ -200,11 +201,11 @@ final class Preflight {
           throw ApiErrors.map("read node " + nodeName, e);
         }
         problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot read node " + nodeName
-            + " (403): GPU sharing not checked"));
+            + " (403: get nodes): GPU sharing not checked"));
       }
       List<RunRecordDocument.OtherPod> neighbours = new ArrayList<>();
       try {
-        List<Pod> onNode = client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+        List<Pod> onNode = client.listPodsInAnyNamespace(KubeCall.RUN_NODE_PODS_LIST, Map.of("spec.nodeName", nodeName));
         for (Pod p : onNode) {
           // the field selector already filters; checking again keeps servers that ignore it honest
           if (p.getSpec() == null || !nodeName.equals(p.getSpec().getNodeName()) || terminal(p)
@@ -223,7 +224,7 @@ final class Preflight {
           throw ApiErrors.map("list pods on node " + nodeName, e);
         }
         problems.add(finding(BlockerCode.ISOLATION_UNVERIFIED, "cannot list pods on serving node " + nodeName
-            + " (403): competing work not checked"));
+            + " (403: list pods in all namespaces): competing work not checked"));
       }
       nodesRec.add(new RunRecordDocument.ServingNode(nodeName, gpuProduct, sharing, List.copyOf(neighbours)));
     }

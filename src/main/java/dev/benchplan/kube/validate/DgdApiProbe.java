@@ -1,11 +1,11 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
 import dev.benchplan.validate.DgdApi;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +18,10 @@ import java.util.List;
 final class DgdApiProbe {
   private DgdApiProbe() {}
 
-  static DgdApi probe(KubernetesClient client, String group) {
+  static DgdApi probe(ClusterAccess client, String group) {
     APIGroup g;
     try {
-      g = client.getApiGroup(group); // null on 404
+      g = client.apiGroup(group); // null on 404
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("API discovery of group " + group, e);
     }
@@ -33,7 +33,7 @@ final class DgdApiProbe {
       String gv = v.getGroupVersion() != null ? v.getGroupVersion() : group + "/" + v.getVersion();
       APIResourceList resources;
       try {
-        resources = client.getApiResources(gv);
+        resources = client.apiResources(gv);
       } catch (KubernetesClientException e) {
         throw ApiErrors.map("API discovery of " + gv, e);
       }

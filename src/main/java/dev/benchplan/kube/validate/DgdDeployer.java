@@ -2,6 +2,8 @@ package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DgdApi;
@@ -14,9 +16,7 @@ import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ServiceInfo;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class DgdDeployer {
   private DgdDeployer() {}
 
-  static DgdView create(KubernetesClient client, DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
+  static DgdView create(ClusterAccess client, DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
     GenericKubernetesResource r = KubeDocuments.generic(client, manifest);
     String ns = r.getMetadata().getNamespace();
     String name = r.getMetadata().getName();
@@ -42,27 +42,27 @@ final class DgdDeployer {
       throw BenchplanException.runtime("interrupted before creating DGD " + ns + "/" + name);
     }
     GenericKubernetesResource created;
-    var op = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(ns);
+    var ctx = KubeDocuments.dgdContext(api);
     try {
-      created = op.resource(r).create();
+      created = client.createCustom(KubeCall.DEPLOY_DGD_CREATE, ctx, ns, r);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("creating DynamoGraphDeployment " + ns + "/" + name, e);
     }
     if (ledger.closed()) {
-      op.withName(name).delete();
+      client.deleteCustom(KubeCall.DEPLOY_DGD_CLEANUP, ctx, ns, name);
       throw BenchplanException.runtime("interrupted while creating DGD " + ns + "/" + name);
     }
     return KubeDocuments.dgd(client, created);
   }
 
-  static DgdCandidate awaitReady(KubernetesClient client, DgdApi api, String ns, String name,
+  static DgdCandidate awaitReady(ClusterAccess client, DgdApi api, String ns, String name,
       Map<String, Integer> desired, Duration bound, ProgressSink progress) {
     Instant deadline = Instant.now().plus(bound);
     AtomicReference<DgdView> last = new AtomicReference<>();
     AtomicReference<Boolean> deleted = new AtomicReference<>(false);
-    var resource = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(ns).withName(name);
+    boolean done;
     try {
-      resource.waitUntilCondition(r -> {
+      done = client.awaitCustom(KubeCall.DEPLOY_DGD_WATCH, KubeDocuments.dgdContext(api), ns, name, r -> {
         if (r == null) {
           deleted.set(last.get() != null);
           return deleted.get();
@@ -71,13 +71,14 @@ final class DgdDeployer {
         last.set(v);
         progress.update(status(v, desired));
         return ready(v, desired);
-      }, bound.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (KubernetesClientTimeoutException e) {
+      }, bound.toMillis());
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.map("watching DGD " + ns + "/" + name, e);
+    }
+    if (!done) {
       DgdView v = last.get();
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " not ready after "
           + ProgressRenderer.format(bound) + ": " + (v == null ? "not found" : status(v, desired)));
-    } catch (KubernetesClientException e) {
-      throw ApiErrors.map("watching DGD " + ns + "/" + name, e);
     }
     if (deleted.get()) {
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " was deleted while validate waited for it");
@@ -88,7 +89,7 @@ final class DgdDeployer {
     long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
     AtomicReference<FrontendMatch> match = new AtomicReference<>();
     try {
-      client.services().inNamespace(ns).informOnCondition(list -> {
+      client.awaitServices(KubeCall.DEPLOY_SERVICES_WATCH, ns, list -> {
         List<ServiceInfo> infos = list.stream().map(KubeDocuments::service).toList();
         List<String> p = new ArrayList<>();
         FrontendMatch m = FrontendMatch.find(dgd, infos, p).orElse(null);

@@ -2,13 +2,14 @@ package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdCandidate;
 import dev.benchplan.validate.DgdView;
 import dev.benchplan.validate.FrontendMatch;
 import dev.benchplan.validate.ServiceInfo;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,14 +25,12 @@ import java.util.Map;
 final class DgdDiscoverer {
   private DgdDiscoverer() {}
 
-  static List<DgdCandidate> discover(KubernetesClient client, DgdApi api, String namespace) {
+  static List<DgdCandidate> discover(ClusterAccess client, DgdApi api, String namespace) {
     List<GenericKubernetesResource> items;
-    var op = client.genericKubernetesResources(KubeDocuments.dgdContext(api));
     try {
-      items = namespace == null ? op.inAnyNamespace().list().getItems()
-          : op.inNamespace(namespace).list().getItems();
+      items = client.listCustom(KubeCall.VALIDATE_DGDS_LIST, KubeDocuments.dgdContext(api), namespace);
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 403 && namespace == null) {
+      if (ApiErrors.code(e) == 403 && namespace == null) {
         throw BenchplanException.runtime("listing " + DgdApi.PLURAL + " in all namespaces was denied ("
             + ApiErrors.describe(e) + "); name the namespace with --namespace");
       }
@@ -44,7 +43,7 @@ final class DgdDiscoverer {
       DgdView dgd = KubeDocuments.dgd(client, r);
       List<ServiceInfo> services = servicesByNamespace.computeIfAbsent(dgd.namespace(), ns -> {
         try {
-          return client.services().inNamespace(ns).list().getItems().stream()
+          return client.listServices(KubeCall.VALIDATE_SERVICES_LIST, ns).stream()
               .map(KubeDocuments::service).toList();
         } catch (KubernetesClientException e) {
           throw ApiErrors.map("listing Services in namespace " + ns, e);

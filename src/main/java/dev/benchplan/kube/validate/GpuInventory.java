@@ -1,6 +1,8 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.validate.GpuNode;
 import dev.benchplan.validate.NodeTaint;
 import io.fabric8.kubernetes.api.model.Container;
@@ -9,7 +11,6 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -24,16 +25,16 @@ import java.util.Map;
 final class GpuInventory {
   private GpuInventory() {}
 
-  static List<GpuNode> read(KubernetesClient client) {
+  static List<GpuNode> read(ClusterAccess client) {
     List<Node> nodes;
     List<Pod> pods;
     try {
-      nodes = client.nodes().list().getItems();
+      nodes = client.listNodes(KubeCall.DEPLOY_NODES_LIST);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("listing nodes", e);
     }
     try {
-      pods = client.pods().inAnyNamespace().list().getItems();
+      pods = client.listPodsInAnyNamespace(KubeCall.DEPLOY_PODS_LIST_ALL, Map.of());
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("listing pods in all namespaces (to count GPUs in use)", e);
     }

@@ -1,6 +1,7 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.json.Json;
+import dev.benchplan.kube.ClusterAccess;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdView;
 import dev.benchplan.validate.ServiceInfo;
@@ -18,13 +19,7 @@ final class KubeDocuments {
 
   /** The resource context of DGDs in {@code version} of {@code group}. */
   static ResourceDefinitionContext dgdContext(String group, String version) {
-    return new ResourceDefinitionContext.Builder()
-        .withGroup(group)
-        .withVersion(version)
-        .withPlural(DgdApi.PLURAL)
-        .withKind(DgdApi.KIND)
-        .withNamespaced(true)
-        .build();
+    return ClusterAccess.context(group, version, DgdApi.PLURAL, DgdApi.KIND);
   }
 
   static ResourceDefinitionContext dgdContext(DgdApi api) {
@@ -32,18 +27,22 @@ final class KubeDocuments {
   }
 
   /** A generic resource as a JSON tree (through the client's own serialization). */
-  static JsonNode tree(KubernetesClient client, Object resource) {
-    return Json.JSON.readTree(client.getKubernetesSerialization().asJson(resource));
+  static JsonNode tree(ClusterAccess client, Object resource) {
+    return Json.JSON.readTree(client.asJson(resource));
   }
 
-  static DgdView dgd(KubernetesClient client, GenericKubernetesResource r) {
+  static DgdView dgd(ClusterAccess client, GenericKubernetesResource r) {
     return DgdView.of(tree(client, r));
   }
 
   /** A JSON tree as a generic resource. */
+  static GenericKubernetesResource generic(ClusterAccess client, ObjectNode doc) {
+    return client.unmarshal(Json.JSON.writeValueAsString(doc), GenericKubernetesResource.class);
+  }
+
+  /** A JSON tree as a generic resource, through {@code client}'s serialization (the client stays open). */
   static GenericKubernetesResource generic(KubernetesClient client, ObjectNode doc) {
-    return client.getKubernetesSerialization()
-        .unmarshal(Json.JSON.writeValueAsString(doc), GenericKubernetesResource.class);
+    return generic(ClusterAccess.of(client), doc);
   }
 
   static ServiceInfo service(Service s) {

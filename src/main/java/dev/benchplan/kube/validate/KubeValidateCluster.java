@@ -2,7 +2,11 @@ package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.kube.KubeConnection;
+import dev.benchplan.kube.rbac.PermissionCheck;
+import dev.benchplan.kube.rbac.RbacTargets;
 import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DgdApi;
@@ -23,7 +27,10 @@ import tools.jackson.databind.node.ObjectNode;
 /** {@link ValidateCluster} on the fabric8 Kubernetes client. */
 public final class KubeValidateCluster implements ValidateCluster {
   private final KubernetesClient client;
+  private final ClusterAccess access;
   private final String description;
+  /** validate's --namespace as given to discovery (null: all namespaces). */
+  private String discoveryNamespace;
   private final String dgdGroup;
   private final boolean ownsClient;
 
@@ -37,6 +44,7 @@ public final class KubeValidateCluster implements ValidateCluster {
    */
   public KubeValidateCluster(KubernetesClient client, String description, String dgdGroup, boolean ownsClient) {
     this.client = Objects.requireNonNull(client, "client");
+    this.access = ClusterAccess.of(client);
     this.description = Objects.requireNonNull(description, "description");
     this.dgdGroup = Objects.requireNonNull(dgdGroup, "dgdGroup");
     this.ownsClient = ownsClient;
@@ -60,38 +68,50 @@ public final class KubeValidateCluster implements ValidateCluster {
 
   @Override
   public DgdApi dgdApi() {
-    return api("API discovery of group " + dgdGroup, () -> DgdApiProbe.probe(client, dgdGroup));
+    return api("API discovery of group " + dgdGroup, () -> DgdApiProbe.probe(access, dgdGroup));
   }
 
   @Override
   public List<DgdCandidate> discover(DgdApi api, String namespace) {
-    return api("discovering DGDs", () -> DgdDiscoverer.discover(client, api, namespace));
+    discoveryNamespace = namespace;
+    // discovery's own permissions first (whether validate then deploys or benchmarks a DGD, it needs them)
+    PermissionCheck.require(access, RbacTargets.validateDeploy(namespace),
+        "benchplan rbac validate [--dgd NS/NAME]" + (namespace == null
+            ? " (or keep discovery to one namespace with --namespace NS)" : " --namespace " + namespace),
+        row -> row.where() == KubeCall.Where.DISCOVERY);
+    return api("discovering DGDs", () -> DgdDiscoverer.discover(access, api, namespace));
   }
 
   @Override
   public ObjectNode dgdDocument(DgdApi api, String namespace, String name) {
+    // the DGD to benchmark is known: every permission validate needs is checked before anything is created
+    PermissionCheck.require(access, RbacTargets.validateDgd(namespace, discoveryNamespace),
+        "benchplan rbac validate --dgd " + namespace + "/" + name
+            + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace));
     io.fabric8.kubernetes.api.model.GenericKubernetesResource r;
     try {
-      r = client.genericKubernetesResources(KubeDocuments.dgdContext(api)).inNamespace(namespace)
-          .withName(name).get();
+      r = access.getCustom(KubeCall.VALIDATE_DGD_GET, KubeDocuments.dgdContext(api), namespace, name);
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
       throw ApiErrors.map("reading DGD " + namespace + "/" + name, e);
     }
     if (r == null) {
       throw BenchplanException.runtime("DGD " + namespace + "/" + name + " disappeared during discovery");
     }
-    return (ObjectNode) KubeDocuments.tree(client, r);
+    return (ObjectNode) KubeDocuments.tree(access, r);
   }
 
   @Override
   public List<GpuNode> gpuNodes() {
-    return api("reading GPU nodes", () -> GpuInventory.read(client));
+    return api("reading GPU nodes", () -> GpuInventory.read(access));
   }
 
   @Override
   public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
+    // the first step of a deployment: every permission it needs is checked before anything is created
+    PermissionCheck.require(access, RbacTargets.validateDeploy(discoveryNamespace),
+        "benchplan rbac validate" + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace));
     api("waiting for earlier validate namespaces to be gone", () -> {
-      ValidateNamespaces.awaitOldGone(client, bound, progress);
+      ValidateNamespaces.awaitOldGone(access, bound, progress);
       return null;
     });
   }
@@ -100,32 +120,32 @@ public final class KubeValidateCluster implements ValidateCluster {
   public void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound,
       ProgressSink progress) {
     api("creating namespace " + name, () -> {
-      ValidateNamespaces.create(client, run, name, ledger, bound, progress);
+      ValidateNamespaces.create(access, run, name, ledger, bound, progress);
       return null;
     });
   }
 
   @Override
   public DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
-    return api("creating the DGD", () -> DgdDeployer.create(client, api, manifest, ledger));
+    return api("creating the DGD", () -> DgdDeployer.create(access, api, manifest, ledger));
   }
 
   @Override
   public DgdCandidate awaitReady(DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
       Duration bound, ProgressSink progress) {
     return api("waiting for DGD " + namespace + "/" + name,
-        () -> DgdDeployer.awaitReady(client, api, namespace, name, desiredWorkers, bound, progress));
+        () -> DgdDeployer.awaitReady(access, api, namespace, name, desiredWorkers, bound, progress));
   }
 
   @Override
   public CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress) {
-    return api("cleaning up", () -> ValidateCleaner.cleanup(client, ledger, boundEach, progress));
+    return api("cleaning up", () -> ValidateCleaner.cleanup(access, ledger, boundEach, progress));
   }
 
   @Override
   public void close() {
     if (ownsClient) {
-      client.close();
+      access.close();
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.benchplan.kube.validate;
 
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
@@ -8,15 +10,11 @@ import dev.benchplan.progress.ProgressRenderer;
 import dev.benchplan.progress.ProgressSink;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Deletes what a validate run created, in reverse creation order (Job, ConfigMaps, DGD,
@@ -27,22 +25,24 @@ import java.util.concurrent.TimeUnit;
 final class ValidateCleaner {
   private ValidateCleaner() {}
 
-  static CleanupReport cleanup(KubernetesClient client, CreatedObjects ledger, Duration boundEach,
+  static CleanupReport cleanup(ClusterAccess client, CreatedObjects ledger, Duration boundEach,
       ProgressSink progress) {
     List<String> deleted = new ArrayList<>();
     List<String> gone = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (CreatedObject o : ledger.closeForCleanup()) {
-      Resource<? extends HasMetadata> r;
+      ClusterAccess.Created r;
+      KubeCall row;
       try {
-        r = resource(client, o);
+        r = created(o);
+        row = row(o);
       } catch (IllegalArgumentException e) {
         problems.add(o.describe() + ": " + e.getMessage());
         continue;
       }
       try {
-        HasMetadata current = r.get();
+        HasMetadata current = client.getCreated(row, r);
         if (current == null) {
           gone.add(o.describe());
           continue;
@@ -53,15 +53,13 @@ final class ValidateCleaner {
           continue;
         }
         progress.update("deleting " + o.describe());
-        List<?> result = r.withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
-        if (result.isEmpty()) {
+        if (!client.deleteCreated(row, r)) {
           gone.add(o.describe());
           continue;
         }
-        try {
-          r.waitUntilCondition(x -> x == null, boundEach.toMillis(), TimeUnit.MILLISECONDS);
+        if (client.awaitCreatedGone(row, r, boundEach.toMillis())) {
           deleted.add(o.describe());
-        } catch (KubernetesClientTimeoutException e) {
+        } else {
           problems.add(o.describe() + " still present after " + ProgressRenderer.format(boundEach));
         }
       } catch (KubernetesClientException e) {
@@ -75,23 +73,28 @@ final class ValidateCleaner {
     return new CleanupReport(deleted, gone, skipped, problems);
   }
 
-  private static Resource<? extends HasMetadata> resource(KubernetesClient client, CreatedObject o) {
+  /** The object as the cluster access names it; only the kinds validate creates. */
+  private static ClusterAccess.Created created(CreatedObject o) {
     return switch (o.kind()) {
-      case "Namespace" -> client.namespaces().withName(o.name());
-      case "ConfigMap" -> client.configMaps().inNamespace(o.namespace()).withName(o.name());
-      case "Job" -> client.batch().v1().jobs().inNamespace(o.namespace()).withName(o.name());
+      case "Namespace", "ConfigMap", "Job" -> new ClusterAccess.Created(o.apiVersion(), o.kind(), null,
+          o.namespace(), o.name());
       default -> {
-        if (!o.apiVersion().contains("/")) {
+        if (!o.apiVersion().contains("/") || !o.kind().equals(dev.benchplan.validate.DgdApi.KIND)) {
           throw new IllegalArgumentException("validate does not delete " + o.kind() + " objects");
         }
-        String group = o.apiVersion().substring(0, o.apiVersion().indexOf('/'));
-        String version = o.apiVersion().substring(o.apiVersion().indexOf('/') + 1);
-        if (!o.kind().equals(dev.benchplan.validate.DgdApi.KIND)) {
-          throw new IllegalArgumentException("validate does not delete " + o.kind() + " objects");
-        }
-        yield client.genericKubernetesResources(KubeDocuments.dgdContext(group, version))
-            .inNamespace(o.namespace()).withName(o.name());
+        yield new ClusterAccess.Created(o.apiVersion(), o.kind(), dev.benchplan.validate.DgdApi.PLURAL,
+            o.namespace(), o.name());
       }
+    };
+  }
+
+  /** The table row of cleaning up an object of this kind. */
+  private static KubeCall row(CreatedObject o) {
+    return switch (o.kind()) {
+      case "Namespace" -> KubeCall.DEPLOY_NAMESPACE_CLEANUP;
+      case "ConfigMap" -> KubeCall.VALIDATE_CONFIGMAP_CLEANUP;
+      case "Job" -> KubeCall.VALIDATE_JOB_CLEANUP;
+      default -> KubeCall.DEPLOY_DGD_CLEANUP;
     };
   }
 }

@@ -2,6 +2,8 @@ package dev.benchplan.kube.validate;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
+import dev.benchplan.kube.ClusterAccess;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.progress.ProgressRenderer;
@@ -9,13 +11,11 @@ import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /** The run's namespace: waiting for earlier ones to go, and creating a fresh one. */
 final class ValidateNamespaces {
@@ -27,14 +27,12 @@ final class ValidateNamespaces {
   }
 
   /** Waits until no namespace labelled as a validate namespace is terminating. */
-  static void awaitOldGone(KubernetesClient client, Duration bound, ProgressSink progress) {
+  static void awaitOldGone(ClusterAccess client, Duration bound, ProgressSink progress) {
     Instant deadline = Instant.now().plus(bound);
     List<Namespace> old;
     try {
-      old = client.namespaces()
-          .withLabel(ValidateRun.MANAGED_BY, "benchplan")
-          .withLabel(ValidateRun.COMPONENT, "validate")
-          .list().getItems().stream().filter(ValidateNamespaces::terminating).toList();
+      old = client.listNamespaces(KubeCall.DEPLOY_NAMESPACES_WATCH,
+              Map.of(ValidateRun.MANAGED_BY, "benchplan", ValidateRun.COMPONENT, "validate")).stream().filter(ValidateNamespaces::terminating).toList();
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("listing earlier validate namespaces", e);
     }
@@ -45,27 +43,29 @@ final class ValidateNamespaces {
   }
 
   /** Waits for a terminating namespace to disappear before {@code deadline}. */
-  static void awaitGone(KubernetesClient client, String name, Instant deadline, Duration bound,
+  static void awaitGone(ClusterAccess client, String name, Instant deadline, Duration bound,
       ProgressSink progress, String what) {
     progress.update("waiting for " + what + " " + name + " (Terminating) to be gone");
     long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
+    boolean gone;
     try {
-      client.namespaces().withName(name).waitUntilCondition(n -> n == null, remaining, TimeUnit.MILLISECONDS);
-    } catch (KubernetesClientTimeoutException e) {
-      throw BenchplanException.runtime(what + " " + name + " is still terminating after "
-          + ProgressRenderer.format(bound) + "; its pods may still hold GPUs. Try again later");
+      gone = client.awaitNamespaceGone(KubeCall.DEPLOY_NAMESPACES_WATCH, name, remaining);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("waiting for namespace " + name + " to be gone", e);
+    }
+    if (!gone) {
+      throw BenchplanException.runtime(what + " " + name + " is still terminating after "
+          + ProgressRenderer.format(bound) + "; its pods may still hold GPUs. Try again later");
     }
   }
 
   /** Creates the run's namespace, recording it first; an active namespace of that name is refused. */
-  static void create(KubernetesClient client, ValidateRun run, String name, CreatedObjects ledger,
+  static void create(ClusterAccess client, ValidateRun run, String name, CreatedObjects ledger,
       Duration bound, ProgressSink progress) {
     Instant deadline = Instant.now().plus(bound);
     Namespace existing;
     try {
-      existing = client.namespaces().withName(name).get();
+      existing = client.getNamespace(KubeCall.DEPLOY_NAMESPACE_GET, name);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("reading namespace " + name, e);
     }
@@ -83,13 +83,13 @@ final class ValidateNamespaces {
     Namespace ns = new NamespaceBuilder().withNewMetadata().withName(name).withLabels(run.labels())
         .endMetadata().build();
     try {
-      client.namespaces().resource(ns).create();
+      client.createNamespace(KubeCall.DEPLOY_NAMESPACE_CREATE, ns);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("creating namespace " + name, e);
     }
     if (ledger.closed()) {
       // cleanup ran while the create was in flight: undo it here
-      client.namespaces().withName(name).delete();
+      client.deleteNamespace(KubeCall.DEPLOY_NAMESPACE_CLEANUP, name);
       throw BenchplanException.runtime("interrupted while creating namespace " + name);
     }
   }

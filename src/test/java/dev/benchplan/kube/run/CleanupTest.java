@@ -25,14 +25,14 @@ class CleanupTest {
         .endContainer().endSpec().endTemplate().endSpec().build()).create();
     client.configMaps().inNamespace("bench").resource(new ConfigMapBuilder().withNewMetadata().withName("bp-j-config")
         .endMetadata().build()).create();
-    Cleanup c = new Cleanup(client, "bench", "bp-j", List.of("bp-j-config", "bp-j-extra"), Duration.ofSeconds(5));
+    Cleanup c = new Cleanup(dev.benchplan.kube.ClusterAccess.of(client), "bench", "bp-j", List.of("bp-j-config", "bp-j-extra"), Duration.ofSeconds(5));
     List<String> first = c.run();
     assertThat(first).containsExactly("Job bench/bp-j: deleted", "ConfigMap bench/bp-j-config: deleted",
         "ConfigMap bench/bp-j-extra: already gone");
     assertThat(c.run()).isSameAs(first);
     assertThat(client.batch().v1().jobs().inNamespace("bench").withName("bp-j").get()).isNull();
     assertThat(client.configMaps().inNamespace("bench").withName("bp-j-config").get()).isNull();
-    Cleanup again = new Cleanup(client, "bench", "bp-j", List.of("bp-j-config"), Duration.ofSeconds(5));
+    Cleanup again = new Cleanup(dev.benchplan.kube.ClusterAccess.of(client), "bench", "bp-j", List.of("bp-j-config"), Duration.ofSeconds(5));
     assertThat(again.run()).containsExactly("Job bench/bp-j: already gone", "ConfigMap bench/bp-j-config: already gone");
     assertThat(Cleanup.clean(again.run())).isTrue();
   }

@@ -53,8 +53,13 @@ class KubeRunServiceTest {
   final RecordingHooks hooks = new RecordingHooks();
   final ScriptedLogs logs = new ScriptedLogs();
 
+  dev.benchplan.kube.AccessReviews reviews;
+  /** SelfSubjectAccessReview questions the mock answers "no" to. */
+  final java.util.Set<String> denied = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   @BeforeEach
   void cluster() {
+    reviews = dev.benchplan.kube.AccessReviews.install(server, denied::contains);
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(RunFixture.DGD_NAMESPACE).endMetadata().build()).create();
     client.nodes().resource(new NodeBuilder().withNewMetadata().withName(GPU_NODE)
@@ -506,6 +511,37 @@ class KubeRunServiceTest {
         .hasMessageContaining("cannot create resource \"jobs\"");
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();
+  }
+
+  @Test
+  @DisplayName("every missing required permission is named (exit 3) with the rbac command, before anything is created")
+  void missingPermissions() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    denied.add("create jobs.batch " + NS);
+    denied.add("get pods/log " + NS);
+    assertThatThrownBy(() -> run(f, request(f)))
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
+        .hasMessageContaining("denied the user of this context 2 permission(s) run needs, so nothing was created")
+        .hasMessageContaining("create jobs.batch in namespace " + NS + " (run apply: the AIPerf Job)")
+        .hasMessageContaining("get pods/log in namespace " + NS)
+        .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
+    assertNothingLeft();
+    assertThat(f.runDir().getParent()).doesNotExist();
+    // every required pair of the table was asked about, in the namespaces rbac prints
+    assertThat(reviews.asked()).contains("create jobs.batch " + NS, "create configmaps " + NS,
+        "list pods " + NS, "watch jobs.batch " + NS, "delete configmaps " + NS);
+  }
+
+  @Test
+  @DisplayName("a missing isolation permission is not an error: the run goes on and says which check is skipped")
+  void missingIsolationPermission() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    denied.add("get nodes *");
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).as(o.verdict().message()).isZero();
+    assertThat(progress).anyMatch(p -> p.startsWith("permissions: isolation checks without permission")
+        && p.contains("get nodes (run preflight: GPU sharing on the serving nodes"));
   }
 
   @Test

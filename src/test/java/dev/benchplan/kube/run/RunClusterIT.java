@@ -295,20 +295,22 @@ class RunClusterIT {
     assertThat(o.exitCode()).isZero();
     assertThat(client.batch().v1().jobs().withName(jobName).get()).isNotNull();
     assertThat(client.configMaps().withName(RunFixture.CONFIG_MAP).get()).isNotNull();
-    new Cleanup(client, kube.namespace(), jobName, List.of(RunFixture.CONFIG_MAP), Duration.ofSeconds(60)).run();
+    new Cleanup(dev.benchplan.kube.ClusterAccess.of(client), kube.namespace(), jobName, List.of(RunFixture.CONFIG_MAP), Duration.ofSeconds(60)).run();
     assertClean();
   }
 
   @Test
-  @DisplayName("RBAC: no rights -> exit 3 at preflight; a namespaced Role without 'create jobs' -> exit 3, ConfigMap removed")
+  @DisplayName("RBAC: no rights -> exit 3 naming every missing permission; a namespaced Role without 'create jobs' -> exit 3 naming it, nothing created")
   void rbacDenial() {
     RunFixture f = fixture(50, 35, "rbac");
     KubernetesClient nobody = kube.userClient();
     assertThatThrownBy(() -> run(nobody, request(f, Duration.ofMinutes(2), Duration.ofSeconds(60), false, false)))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("HTTP 403 Forbidden")
-        .hasMessageContaining("benchplan-user");
+        // asked of the API server before anything is created (issue 19): every missing permission named
+        .hasMessageContaining("permission(s) run needs, so nothing was created")
+        .hasMessageContaining("create jobs.batch in namespace " + kube.namespace())
+        .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
     assertClean();
 
     client.rbac().roles().resource(new RoleBuilder().withNewMetadata().withName("runner-no-jobs").endMetadata()
@@ -323,7 +325,8 @@ class RunClusterIT {
     client.rbac().roleBindings().withName("runner-no-jobs").waitUntilCondition(java.util.Objects::nonNull, 10, TimeUnit.SECONDS);
     assertThatThrownBy(() -> run(nobody, request(f, Duration.ofMinutes(2), Duration.ofSeconds(60), false, false)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("create Job " + kube.namespace() + "/" + jobName + ": HTTP 403 Forbidden");
+        .hasMessageContaining("denied the user of this context 1 permission(s) run needs, so nothing was created: "
+            + "create jobs.batch in namespace " + kube.namespace() + " (run apply: the AIPerf Job)");
     assertClean();
   }
 

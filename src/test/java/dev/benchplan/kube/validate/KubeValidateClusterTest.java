@@ -45,6 +45,7 @@ class KubeValidateClusterTest {
   @BeforeEach
   void setUp() {
     server.expectCustomResource(MockDgds.V1ALPHA1);
+    dev.benchplan.kube.AccessReviews.install(server, review -> false); // validate asks before it lists or creates
     cluster = new KubeValidateCluster(client, "mock", DgdApi.GROUP, false);
   }
 

@@ -58,7 +58,7 @@ class ValidateFailuresIT {
   }
 
   @Test
-  @DisplayName("namespace creation denied by RBAC: exit 3 at step namespace, nothing created")
+  @DisplayName("namespace creation denied by RBAC: exit 3 before the deployment starts, naming it; nothing created")
   void namespaceDenied(KubeTestContext kube) {
     // everything validate reads, but no right to create namespaces
     kube.client().rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(role)
@@ -76,8 +76,11 @@ class ValidateFailuresIT {
     ValidateResult r = ValidateItSupport.service(user, new ValidateItSupport.RecordingRunner(), new StringWriter(),
         c -> c).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("namespace");
-    assertThat(r.document().path("reason").asString()).contains("HTTP 403 Forbidden").contains("creating namespace");
+    // the deployment's permissions are asked of the API server at its first step, before anything is created
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("old-namespaces");
+    assertThat(r.document().path("reason").asString()).contains("permission(s) validate with its default deployment"
+        + " needs, so nothing was created").contains("create namespaces (validate deploy: the run's fresh namespace)")
+        .contains("benchplan rbac validate");
     ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
   }
 

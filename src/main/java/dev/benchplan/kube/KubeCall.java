@@ -1,0 +1,221 @@
+package dev.benchplan.kube;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * THE table of every Kubernetes API call benchplan makes, one row per call site kind: its verbs,
+ * API group, resource, subresource, where (which namespace, or the cluster), whether the command
+ * needs it ({@link Need#REQUIRED}) or it only serves an isolation check that continues after a 403
+ * ({@link Need#ISOLATION}), the step that makes it, and the commands that make it.
+ *
+ * <p>Every call goes through {@link ClusterAccess}, whose methods take the row they serve and refuse
+ * a row that does not name their verb and resource; an ArchUnit test keeps the client's API out of
+ * every other class. The RBAC rules ({@code benchplan rbac}) and the permission check before a run
+ * or validate creates anything are both derived from this table. API discovery and
+ * SelfSubjectAccessReview are allowed to every authenticated user and need no row.
+ */
+public enum KubeCall {
+  // --- run: preflight (also run by validate's benchmark step) ---
+  RUN_NAMESPACE_GET(verbs("get"), "", "namespaces", null, Where.RUN_NAMESPACE_BY_NAME, Need.ISOLATION,
+      "run preflight: the run's namespace exists (403: existence not checked)", Command.ALL),
+  RUN_JOB_GET(verbs("get"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run preflight: no Job of the same name", Command.ALL),
+  RUN_CONFIGMAP_GET(verbs("get"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run preflight: no ConfigMap of the same name", Command.ALL),
+  RUN_JOBS_LIST_ALL(verbs("list"), "batch", "jobs", null, Where.ALL_NAMESPACES, Need.ISOLATION,
+      "run preflight: other benchplan Jobs on the same endpoint in every namespace (403: only the run's namespace)",
+      Command.ALL),
+  RUN_JOBS_WATCH(verbs("list", "watch"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run preflight: other benchplan Jobs in the run's namespace / watch the Job / cleanup: wait until it is gone",
+      Command.ALL),
+  RUN_DGD_PODS_LIST(verbs("list"), "", "pods", null, Where.DGD_NAMESPACE, Need.ISOLATION,
+      "run preflight: the DGD's serving pods and their nodes (403: isolation not verified)", Command.ALL),
+  RUN_NODE_GET(verbs("get"), "", "nodes", null, Where.CLUSTER, Need.ISOLATION,
+      "run preflight: GPU sharing on the serving nodes (403: not checked)", Command.ALL),
+  RUN_NODE_PODS_LIST(verbs("list"), "", "pods", null, Where.ALL_NAMESPACES, Need.ISOLATION,
+      "run preflight: other pods using GPUs on the serving nodes (403: not checked)", Command.ALL),
+  // --- run: apply, watch, collect, clean up ---
+  RUN_CONFIGMAP_CREATE(verbs("create"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run apply: the AIPerf ConfigMaps", Command.ALL),
+  RUN_JOB_CREATE(verbs("create"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run apply: the AIPerf Job", Command.ALL),
+  RUN_PODS_WATCH(verbs("list", "watch"), "", "pods", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run watch: the Job's pod", Command.ALL),
+  RUN_POD_GET(verbs("get"), "", "pods", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run watch: the pod's final status", Command.ALL),
+  RUN_POD_LOG(verbs("get"), "", "pods", "log", Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run watch and collect: the AIPerf pod log (progress and summary)", Command.ALL),
+  RUN_EVENTS_LIST(verbs("list"), "", "events", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run watch: the Job's events when no pod starts", Command.ALL),
+  RUN_JOB_DELETE(verbs("delete"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run cleanup (and --replace): the Job", Command.ALL),
+  RUN_CONFIGMAP_DELETE(verbs("delete"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run cleanup (and --replace): the ConfigMaps", Command.ALL),
+
+  // --- validate: discovery ---
+  VALIDATE_DGDS_LIST(verbs("list"), DgdGroup.GROUP, "dynamographdeployments", null, Where.DISCOVERY,
+      Need.REQUIRED, "validate discovery: the DGDs (all namespaces, or --namespace)", Command.VALIDATE),
+  VALIDATE_SERVICES_LIST(verbs("list"), "", "services", null, Where.DISCOVERY, Need.REQUIRED,
+      "validate discovery: each DGD's frontend Service in its namespace", Command.VALIDATE),
+  VALIDATE_DGD_GET(verbs("get"), DgdGroup.GROUP, "dynamographdeployments", null, Where.DGD_NAMESPACE,
+      Need.REQUIRED, "validate discovery: record the DGD under test as read", EnumSet.of(Command.VALIDATE_DGD)),
+  VALIDATE_JOB_CLEANUP(verbs("get", "delete", "list", "watch"), "batch", "jobs", null, Where.RUN_NAMESPACE,
+      Need.REQUIRED, "validate cleanup: the AIPerf Job (only when it still carries the run's label)",
+      Command.VALIDATE),
+  VALIDATE_CONFIGMAP_CLEANUP(verbs("get", "delete", "list", "watch"), "", "configmaps", null,
+      Where.RUN_NAMESPACE, Need.REQUIRED, "validate cleanup: the AIPerf ConfigMaps (only when labelled)",
+      Command.VALIDATE),
+
+  // --- validate: auto-deploy ---
+  DEPLOY_NAMESPACES_WATCH(verbs("list", "watch"), "", "namespaces", null, Where.CLUSTER, Need.REQUIRED,
+      "validate deploy: wait until earlier validate namespaces are gone", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_NODES_LIST(verbs("list"), "", "nodes", null, Where.CLUSTER, Need.REQUIRED,
+      "validate deploy: choose the GPU node", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_PODS_LIST_ALL(verbs("list"), "", "pods", null, Where.ALL_NAMESPACES, Need.REQUIRED,
+      "validate deploy: GPUs already requested on each node", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_NAMESPACE_GET(verbs("get"), "", "namespaces", null, Where.CLUSTER, Need.REQUIRED,
+      "validate deploy: refuse an active namespace of the same name", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_NAMESPACE_CREATE(verbs("create"), "", "namespaces", null, Where.CLUSTER, Need.REQUIRED,
+      "validate deploy: the run's fresh namespace", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_DGD_CREATE(verbs("create"), DgdGroup.GROUP, "dynamographdeployments", null, Where.NEW_NAMESPACE,
+      Need.REQUIRED, "validate deploy: the default DGD", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_DGD_WATCH(verbs("list", "watch"), DgdGroup.GROUP, "dynamographdeployments", null, Where.NEW_NAMESPACE,
+      Need.REQUIRED, "validate deploy: wait until the DGD is successful", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_SERVICES_WATCH(verbs("list", "watch"), "", "services", null, Where.NEW_NAMESPACE, Need.REQUIRED,
+      "validate deploy: wait for the DGD's frontend Service", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_DGD_CLEANUP(verbs("get", "delete", "list", "watch"), DgdGroup.GROUP, "dynamographdeployments", null,
+      Where.NEW_NAMESPACE, Need.REQUIRED, "validate cleanup: the default DGD (only when labelled)",
+      EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_NAMESPACE_CLEANUP(verbs("get", "delete", "list", "watch"), "", "namespaces", null, Where.CLUSTER,
+      Need.REQUIRED, "validate cleanup: the run's namespace (only when labelled)",
+      EnumSet.of(Command.VALIDATE_DEPLOY));
+
+  /** The API group of DynamoGraphDeployments (kept here so the table names no validate type). */
+  public static final class DgdGroup {
+    public static final String GROUP = "nvidia.com";
+
+    private DgdGroup() {}
+  }
+
+  /** The commands whose calls the table lists. */
+  public enum Command {
+    /** {@code benchplan run}. */
+    RUN,
+    /** {@code benchplan validate --dgd NS/NAME} (or one DGD discovered): benchmark an existing DGD. */
+    VALIDATE_DGD,
+    /** {@code benchplan validate} deploying its default DGD. */
+    VALIDATE_DEPLOY;
+
+    static final Set<Command> ALL = EnumSet.allOf(Command.class);
+    static final Set<Command> VALIDATE = EnumSet.of(VALIDATE_DGD, VALIDATE_DEPLOY);
+  }
+
+  /** Whether a command fails without the permission. */
+  public enum Need {
+    /** The command fails without it: checked before anything is created. */
+    REQUIRED,
+    /** Only an isolation check, which continues after a 403 and records what it could not check. */
+    ISOLATION
+  }
+
+  /** Where the call is made. */
+  public enum Where {
+    /** The namespace the AIPerf Job runs in (validate: the DGD's, or its fresh namespace). */
+    RUN_NAMESPACE,
+    /** The run's namespace object itself (a cluster-scoped read of one named namespace). */
+    RUN_NAMESPACE_BY_NAME,
+    /** The namespace of the DGD under test. */
+    DGD_NAMESPACE,
+    /** validate's discovery: every namespace, or the one named by {@code --namespace}. */
+    DISCOVERY,
+    /** A namespaced resource across all namespaces. */
+    ALL_NAMESPACES,
+    /** A cluster-scoped resource. */
+    CLUSTER,
+    /** validate's fresh namespace, whose name is known only when it runs: granted cluster-wide. */
+    NEW_NAMESPACE
+  }
+
+  private final List<String> verbs;
+  private final String group;
+  private final String resource;
+  private final String subresource;
+  private final Where where;
+  private final Need need;
+  private final String step;
+  private final Set<Command> commands;
+
+  KubeCall(List<String> verbs, String group, String resource, String subresource, Where where, Need need,
+      String step, Set<Command> commands) {
+    this.verbs = verbs;
+    this.group = group;
+    this.resource = resource;
+    this.subresource = subresource;
+    this.where = where;
+    this.need = need;
+    this.step = step;
+    this.commands = EnumSet.copyOf(commands);
+  }
+
+  private static List<String> verbs(String... v) {
+    return List.of(v);
+  }
+
+  public List<String> verbs() {
+    return verbs;
+  }
+
+  /** The API group ("" for the core group). */
+  public String group() {
+    return group;
+  }
+
+  public String resource() {
+    return resource;
+  }
+
+  /** The subresource, or null. */
+  public String subresource() {
+    return subresource;
+  }
+
+  /** {@code resource} or {@code resource/subresource}, as RBAC rules name it. */
+  public String rbacResource() {
+    return subresource == null ? resource : resource + "/" + subresource;
+  }
+
+  public Where where() {
+    return where;
+  }
+
+  public Need need() {
+    return need;
+  }
+
+  /** The step that makes the call, for rule comments and messages. */
+  public String step() {
+    return step;
+  }
+
+  public Set<Command> commands() {
+    return EnumSet.copyOf(commands);
+  }
+
+  /** True when a cluster-scoped resource (namespaces, nodes) is called. */
+  public boolean clusterScopedResource() {
+    return resource.equals("namespaces") || resource.equals("nodes");
+  }
+
+  /** Refuses (a bug: exit 4) a row that does not allow {@code verb} on {@code group/resource[/sub]}. */
+  void require(String verb, String group, String resource, String subresource) {
+    if (!verbs.contains(verb) || !this.group.equals(group) || !this.resource.equals(resource)
+        || !Objects.equals(this.subresource, subresource)) {
+      throw new IllegalStateException("Kubernetes call " + verb + " " + (group.isEmpty() ? "" : group + "/")
+          + resource + (subresource == null ? "" : "/" + subresource) + " is not what table row " + name()
+          + " declares (" + verbs + " " + rbacResource() + ")");
+    }
+  }
+}

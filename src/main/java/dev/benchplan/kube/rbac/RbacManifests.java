@@ -1,0 +1,91 @@
+package dev.benchplan.kube.rbac;
+
+import dev.benchplan.render.JobContract;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.kube.run.PerfYaml;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** What {@code benchplan rbac run|validate} prints: the command's targets made into {@link RbacManifest}. */
+public final class RbacManifests {
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final String NO_RULE = "API discovery and SelfSubjectAccessReview (the permission check) need no"
+      + " rule: every authenticated user may make them";
+
+  private RbacManifests() {}
+
+  /**
+   * For {@code benchplan run --deploy-root DIR}: the Job's namespace ({@code namespace}, else the
+   * rendered perf.yaml's) and the DGD's namespace from DIR/benchmark/perf.yaml.
+   *
+   * @param subject who to bind, or null for the placeholder ServiceAccount benchplan in the Job's namespace
+   */
+  public static RbacManifest run(Path deployRoot, String namespace, RbacManifest.Subject subject) {
+    Path perfFile = deployRoot.resolve("benchmark").resolve("perf.yaml");
+    if (!Files.isRegularFile(perfFile)) {
+      throw BenchplanException.invalid(perfFile + ": not found; option --deploy-root: expected the DEPLOY_ROOT"
+          + " 'benchplan render' wrote (holding benchmark/perf.yaml)");
+    }
+    PerfYaml perf = PerfYaml.read(perfFile);
+    String ns = namespace != null ? checkNamespace(namespace, "option --namespace") : perf.namespace();
+    if (ns == null) {
+      throw BenchplanException.invalid(perfFile + ": /metadata/namespace: the rendered Job names no namespace"
+          + " (run would use the kubeconfig context's): pass --namespace NS");
+    }
+    String dgdNamespace = perf.annotation(JobContract.DGD).split("/", 2)[0];
+    List<String> notes = new ArrayList<>();
+    notes.add("read from " + perfFile + ": engine job (one AIPerf pod), Job " + ns + "/" + perf.jobName() + ", "
+        + perf.configMapNames().size() + " ConfigMap(s), DGD " + perf.annotation(JobContract.DGD));
+    String artifacts = perf.annotation(JobContract.ARTIFACTS);
+    notes.add("volumes: artifacts on " + artifacts + (artifacts.startsWith("pvc:")
+        ? " (mounted by the pod: benchplan itself needs no rule on persistentvolumeclaims)" : ""));
+    notes.add(NO_RULE);
+    notes.add("apply: kubectl apply -f (after filling in the subjects); check: kubectl auth can-i --list -n " + ns);
+    return RbacManifest.build("RBAC for benchplan run --deploy-root " + deployRoot
+        + (namespace == null ? "" : " --namespace " + namespace), notes, RbacTargets.run(ns, dgdNamespace),
+        "benchplan-run", subject != null ? subject : new RbacManifest.Subject("ServiceAccount", "benchplan", ns));
+  }
+
+  /**
+   * For {@code benchplan validate}: with {@code dgd} (NAMESPACE/NAME), an existing DGD; without it,
+   * the auto-deployment.
+   *
+   * @param namespace validate's {@code --namespace} (discovery in one namespace), or null
+   */
+  public static RbacManifest validate(String dgd, String namespace, RbacManifest.Subject subject) {
+    String discovery = namespace == null ? null : checkNamespace(namespace, "option --namespace");
+    List<String> notes = new ArrayList<>();
+    notes.add("discovery lists DGDs " + (discovery == null ? "in all namespaces (pass --namespace to both"
+        + " commands to keep it to one)" : "in namespace " + discovery));
+    notes.add(NO_RULE);
+    if (dgd != null) {
+      int slash = dgd.indexOf('/');
+      if (slash <= 0 || slash == dgd.length() - 1) {
+        throw BenchplanException.invalid("option --dgd: expected NAMESPACE/NAME (the DGD's namespace decides where"
+            + " the AIPerf Job runs), got '" + dgd + "'");
+      }
+      String ns = checkNamespace(dgd.substring(0, slash), "option --dgd");
+      notes.add("the AIPerf Job runs in the DGD's namespace " + ns);
+      return RbacManifest.build("RBAC for benchplan validate --dgd " + dgd
+          + (namespace == null ? "" : " --namespace " + namespace), notes,
+          RbacTargets.validateDgd(ns, discovery), "benchplan-validate",
+          subject != null ? subject : new RbacManifest.Subject("ServiceAccount", "benchplan", ns));
+    }
+    notes.add("auto-deploy: validate creates a fresh namespace whose name is known only when it runs, so what it"
+        + " does inside it is granted cluster-wide");
+    return RbacManifest.build("RBAC for benchplan validate (auto-deploy)"
+        + (namespace == null ? "" : " --namespace " + namespace), notes, RbacTargets.validateDeploy(discovery),
+        "benchplan-validate-deploy", subject != null ? subject
+            : new RbacManifest.Subject("ServiceAccount", "benchplan", discovery == null ? "default" : discovery));
+  }
+
+  private static String checkNamespace(String ns, String where) {
+    if (ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
+      throw BenchplanException.invalid(where + ": expected a namespace name (lower-case DNS label), got '" + ns + "'");
+    }
+    return ns;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.benchplan.kube.rbac;
+
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.kube.KubeCall;
+import java.util.Objects;
+
+/**
+ * Which namespaces a command's calls go to: the table's {@link KubeCall.Where} made concrete.
+ *
+ * @param command the command
+ * @param runNamespace where the AIPerf Job runs (run, validate --dgd); null for auto-deploy
+ * @param dgdNamespace the DGD's namespace (run, validate --dgd); null for auto-deploy
+ * @param discoveryNamespace validate's {@code --namespace}, or null for all namespaces (validate only)
+ */
+public record RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
+    String discoveryNamespace) {
+  public RbacTargets {
+    Objects.requireNonNull(command, "command");
+    if (command != KubeCall.Command.VALIDATE_DEPLOY && (runNamespace == null || dgdNamespace == null)) {
+      throw BenchplanException.invalid(command + " needs the run's and the DGD's namespaces");
+    }
+  }
+
+  /** run: the Job's namespace and the DGD's. */
+  public static RbacTargets run(String runNamespace, String dgdNamespace) {
+    return new RbacTargets(KubeCall.Command.RUN, runNamespace, dgdNamespace, null);
+  }
+
+  /** validate of an existing DGD (its Job runs in the DGD's namespace). */
+  public static RbacTargets validateDgd(String dgdNamespace, String discoveryNamespace) {
+    return new RbacTargets(KubeCall.Command.VALIDATE_DGD, dgdNamespace, dgdNamespace, discoveryNamespace);
+  }
+
+  /** validate deploying its default DGD in a fresh namespace. */
+  public static RbacTargets validateDeploy(String discoveryNamespace) {
+    return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace);
+  }
+
+  /** The namespace a row's call goes to; null: all namespaces (or a cluster-scoped resource). */
+  public String namespaceOf(KubeCall row) {
+    if (row.clusterScopedResource()) {
+      return null;
+    }
+    return switch (row.where()) {
+      case RUN_NAMESPACE -> runNamespace;
+      case DGD_NAMESPACE -> dgdNamespace;
+      case DISCOVERY -> discoveryNamespace;
+      case ALL_NAMESPACES, CLUSTER, NEW_NAMESPACE, RUN_NAMESPACE_BY_NAME -> null;
+    };
+  }
+
+  /** The one object a row's call names, when the rule can be limited to it (the run's namespace). */
+  public String resourceNameOf(KubeCall row) {
+    return row.where() == KubeCall.Where.RUN_NAMESPACE_BY_NAME ? runNamespace : null;
+  }
+}

@@ -1,0 +1,267 @@
+package dev.benchplan.kube.validate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.json.Json;
+import dev.benchplan.kube.rbac.Permission;
+import dev.benchplan.kube.rbac.Permissions;
+import dev.benchplan.kube.rbac.RbacManifest;
+import dev.benchplan.kube.rbac.RbacManifests;
+import dev.benchplan.kube.rbac.RbacTargets;
+import dev.benchplan.kubetest.AiperfPodLog;
+import dev.benchplan.kubetest.FakeDynamoOperator;
+import dev.benchplan.kubetest.FakeKubelet;
+import dev.benchplan.kubetest.FakeNode;
+import dev.benchplan.kubetest.KubeTestContext;
+import dev.benchplan.kubetest.KubeTestEnv;
+import dev.benchplan.kubetest.PodScript;
+import dev.benchplan.testing.SharedData;
+import dev.benchplan.validate.ValidateOptions;
+import dev.benchplan.validate.ValidateResult;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Least privilege for {@code validate} on the real control plane (issue 19), as a ServiceAccount
+ * with no rights: what {@code benchplan rbac validate} prints is enough for an existing DGD and for
+ * the auto-deployment; without any one required pair validate stops with exit 3 naming it before it
+ * creates anything; without the isolation rules it passes and the run records the skipped checks.
+ */
+@KubeTestEnv
+class RbacValidateIT {
+  static String tag;
+  static int counter;
+  @TempDir Path dir;
+  final List<HasMetadata> created = new ArrayList<>();
+  KubernetesClient admin;
+
+  @BeforeAll
+  static void setUp(KubeTestContext kube) {
+    tag = kube.namespace();
+    kube.startOperator(KubeTestContext.Scope.ALL_NAMESPACES, FakeDynamoOperator.Mode.AUTO);
+  }
+
+  @AfterEach
+  void unbind() {
+    for (HasMetadata o : created) {
+      admin.resource(o).delete();
+    }
+    created.clear();
+  }
+
+  record Identity(String name, KubernetesClient client) {}
+
+  Identity identity(KubeTestContext kube) {
+    String name = "rbac-v-" + (++counter);
+    return new Identity(name, kube.clientWithToken(kube.serviceAccountToken(name)));
+  }
+
+  RbacManifest.Subject subject(KubeTestContext kube, Identity who) {
+    return new RbacManifest.Subject("ServiceAccount", who.name(), kube.namespace());
+  }
+
+  /** Creates the printed objects {@code keep} keeps, without {@code without}'s verb, unique to this step. */
+  void bind(KubeTestContext kube, RbacManifest m, Predicate<ObjectNode> keep, Permission without) {
+    admin = kube.client();
+    String suffix = "-v" + (++counter);
+    for (RbacManifest.Item item : m.objects()) {
+      ObjectNode o = item.object().deepCopy();
+      if (!keep.test(o)) {
+        continue;
+      }
+      String name = o.path("metadata").path("name").asString() + suffix;
+      ((ObjectNode) o.path("metadata")).put("name", name);
+      if (o.has("roleRef")) {
+        ((ObjectNode) o.path("roleRef")).put("name", name);
+      }
+      if (without != null && o.has("rules")) {
+        boolean nsMatches = o.path("kind").asString().equals("ClusterRole") ? without.namespace() == null
+            : o.path("metadata").path("namespace").asString().equals(without.namespace());
+        for (JsonNode rule : o.path("rules")) {
+          if (nsMatches && rule.path("apiGroups").get(0).asString().equals(without.group())
+              && rule.path("resources").get(0).asString().equals(without.row().rbacResource())) {
+            ArrayNode verbs = (ArrayNode) rule.path("verbs");
+            for (int i = verbs.size() - 1; i >= 0; i--) {
+              if (verbs.get(i).asString().equals(without.verb())) {
+                verbs.remove(i);
+              }
+            }
+            if (verbs.isEmpty()) {
+              verbs.add("deletecollection");
+            }
+          }
+        }
+      }
+      HasMetadata obj = admin.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(o), HasMetadata.class);
+      created.add(admin.resource(obj).create());
+    }
+  }
+
+  static void awaitAllowed(Identity who, Permission p) {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < end) {
+      var r = who.client().authorization().v1().selfSubjectAccessReview().create(new SelfSubjectAccessReviewBuilder()
+          .withNewSpec().withNewResourceAttributes().withVerb(p.verb()).withGroup(p.group()).withResource(p.resource())
+          .withSubresource(p.subresource()).withNamespace(p.namespace()).withName(p.resourceName())
+          .endResourceAttributes().endSpec().build());
+      if (Boolean.TRUE.equals(r.getStatus().getAllowed())) {
+        return;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    throw new AssertionError(who.name() + " still may not " + p.describe());
+  }
+
+  static boolean required(ObjectNode o) {
+    return o.path("metadata").path("labels").path(RbacManifest.NEED_LABEL).asString().equals("required");
+  }
+
+  /** A DGD of its own namespace, successful, with a kubelet that runs AIPerf pods there. */
+  String existingDgd(KubeTestContext kube, List<FakeKubelet> kubelets) throws Exception {
+    String ns = kube.createNamespace("rbac-dgd");
+    FakeKubelet k = FakeKubelet.start(kube.client(), null, kube.cluster().kubeletTls(),
+        List.of(FakeNode.withGpus(ns + "-cpu", 0), FakeNode.withGpus(ns + "-gpu", 1)));
+    kubelets.add(k);
+    k.when(ValidatePipelineIT.aiperfPods(ns), PodScript.replayLog(
+        AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0));
+    ObjectNode doc = (ObjectNode) Json.YAML.readTree(Files.readString(
+        SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
+    ((ObjectNode) doc.get("metadata")).put("namespace", ns);
+    var dgds = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns);
+    dgds.resource(KubeDocuments.generic(kube.client(), doc)).create();
+    dgds.withName("vllm-agg").waitUntilCondition(d -> d != null && d.getAdditionalProperties().get("status")
+        instanceof Map<?, ?> st && "successful".equals(st.get("state")), 60, TimeUnit.SECONDS);
+    return ns;
+  }
+
+  ValidateOptions dgdOptions(String ns, Path report) {
+    return new ValidateOptions(null, null, ns + "/vllm-agg", ns, null, Map.of(), 16, 128, 128, false, report,
+        "0.4.0", null, null, null, ValidateItSupport.fast());
+  }
+
+  static List<JsonNode> runJsons(Path report) throws Exception {
+    List<JsonNode> out = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(report)) {
+      for (Path p : s.filter(p -> p.getFileName().toString().equals("run.json")).toList()) {
+        out.add(Json.JSON.readTree(Files.readAllBytes(p)));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  @DisplayName("validate --dgd: the printed rules suffice; each required pair missing -> exit 3 naming it, nothing created;"
+      + " isolation rules missing -> passes, skipped checks recorded")
+  void existingDgd(KubeTestContext kube) throws Exception {
+    List<FakeKubelet> kubelets = new ArrayList<>();
+    try {
+      String ns = existingDgd(kube, kubelets);
+      RbacTargets targets = RbacTargets.validateDgd(ns, ns);
+      List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
+
+      // happy path with everything printed
+      Identity who = identity(kube);
+      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, who)), o -> true, null);
+      pairs.forEach(p -> awaitAllowed(who, p));
+      StringWriter err = new StringWriter();
+      ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(dgdOptions(ns, dir.resolve("ok")));
+      assertThat(r.exitCode()).as(err.toString()).isZero();
+      assertThat(runJsons(dir.resolve("ok"))).singleElement()
+          .satisfies(run -> assertThat(run.path("isolation").path("problems").toString()).doesNotContain("403"));
+      unbind();
+
+      // without the isolation rules
+      Identity bare = identity(kube);
+      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)), RbacValidateIT::required, null);
+      pairs.forEach(p -> awaitAllowed(bare, p));
+      StringWriter err2 = new StringWriter();
+      ValidateResult r2 = ValidatePipelineIT.realService(bare.client(), err2).execute(dgdOptions(ns, dir.resolve("bare")));
+      assertThat(r2.exitCode()).as(err2.toString()).isZero();
+      assertThat(runJsons(dir.resolve("bare"))).singleElement()
+          .satisfies(run -> assertThat(run.path("isolation").path("problems").toString())
+              .contains("403: list jobs.batch in all namespaces"));
+      unbind();
+
+      // each required pair removed
+      int i = 0;
+      for (Permission missing : pairs) {
+        Identity one = identity(kube);
+        bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, one)), RbacValidateIT::required, missing);
+        pairs.stream().filter(p -> !p.key().equals(missing.key())).limit(1).forEach(p -> awaitAllowed(one, p));
+        StringWriter e = new StringWriter();
+        ValidateResult x = ValidatePipelineIT.realService(one.client(), e).execute(dgdOptions(ns, dir.resolve("m" + i++)));
+        assertThat(x.exitCode()).as("without " + missing.describe() + "\n" + e).isEqualTo(3);
+        assertThat(e.toString()).as("without " + missing.describe())
+            .contains("permission(s)").contains(missing.verb() + " " + missing.resourceRef())
+            .contains("benchplan rbac validate");
+        assertThat(kube.client().batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
+        unbind();
+      }
+    } finally {
+      kubelets.forEach(FakeKubelet::close);
+    }
+  }
+
+  @Test
+  @DisplayName("validate auto-deploy: the printed rules suffice; a required pair missing -> exit 3, nothing created")
+  void autoDeploy(KubeTestContext kube) throws Exception {
+    try (FakeKubelet gpus = ValidatePipelineIT.kubelet(kube, tag + "-rb", 2, PodScript.replayLog(
+        AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0))) {
+      assertThat(gpus.nodes()).hasSize(1);
+      RbacTargets targets = RbacTargets.validateDeploy(kube.namespace());
+      List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
+      Identity who = identity(kube);
+      bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, who)), o -> true, null);
+      pairs.forEach(p -> awaitAllowed(who, p));
+      StringWriter err = new StringWriter();
+      ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(
+          ValidatePipelineIT.options(kube, tag + "-rb", dir.resolve("ok"), ValidateItSupport.fast()));
+      assertThat(r.exitCode()).as(err.toString()).isZero();
+      assertThat(r.verdict()).isEqualTo("pass");
+      unbind();
+
+      int i = 0;
+      for (Permission missing : pairs) {
+        if (pairs.stream().anyMatch(p -> !p.key().equals(missing.key()) && Permissions.grants(p, missing))) {
+          continue; // a broader pair of another step (e.g. a cluster-wide list) grants it as well
+        }
+        Identity one = identity(kube);
+        bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, one)), RbacValidateIT::required, missing);
+        pairs.stream().filter(p -> !p.key().equals(missing.key())).limit(1).forEach(p -> awaitAllowed(one, p));
+        StringWriter e = new StringWriter();
+        ValidateResult x = ValidatePipelineIT.realService(one.client(), e).execute(
+            ValidatePipelineIT.options(kube, tag + "-rb", dir.resolve("m" + i++), ValidateItSupport.fast()));
+        assertThat(x.exitCode()).as("without " + missing.describe() + "\n" + e).isEqualTo(3);
+        assertThat(e.toString()).as("without " + missing.describe())
+            .contains("permission(s)").contains(missing.verb() + " " + missing.resourceRef());
+        assertThat(kube.client().namespaces().withLabel("app.kubernetes.io/component", "validate").list().getItems()
+            .stream().filter(n -> n.getMetadata().getDeletionTimestamp() == null).toList())
+            .as("validate namespaces created without " + missing.describe()).isEmpty();
+        unbind();
+      }
+    }
+  }
+}
