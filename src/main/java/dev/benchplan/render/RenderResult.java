@@ -13,7 +13,11 @@ import java.nio.file.Path;
  * @param namespace where the objects go
  * @param mode {@code config} or {@code flags}
  * @param runId the run id chosen at render time
- * @param loadPoint the measured load point, or null for a fixed-schedule replay
+ * @param loadPoint the measured load point ({@code [1, 2, 4]} for a grid), or null for a
+ *     fixed-schedule replay
+ * @param mechanism how the measured runs execute ({@link MeasuredRuns})
+ * @param measuredRuns load points times repetitions
+ * @param artifactEstimateBytes the artifact tree's estimated size
  */
 public record RenderResult(
     Path aiperfConfig,
@@ -24,4 +28,7 @@ public record RenderResult(
     String namespace,
     String mode,
     String runId,
-    String loadPoint) {}
+    String loadPoint,
+    String mechanism,
+    int measuredRuns,
+    long artifactEstimateBytes) {}

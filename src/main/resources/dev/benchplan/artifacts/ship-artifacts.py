@@ -1,16 +1,19 @@
-# benchplan artifact channel, encoder side (python3 ship-artifacts.py DIR): prints every regular file
+# benchplan artifact channel, encoder side (python3 ship-artifacts.py DIR [MAX_BYTES]): prints every regular file
 # under DIR to stdout as one verified block (dev.benchplan.artifacts.ArtifactChannel decodes it).
 #   ==== benchplan:artifacts:begin v1 ====
-#   F {"path": "<relative, '/'-separated>", "size": N, "sha256": "<hex>"}    one per file, sorted
-#   C <seq> <sha256 of the chunk's bytes> <base64 of the chunk>             gzip stream of all files
+#   F {"path": "<relative path, slash-separated>", "size": N, "sha256": "<hex>"}    one per file, sorted
+#   C <seq> <sha256 of the chunk bytes> <base64 of the chunk>             gzip stream of all files
 #   ==== benchplan:artifacts:end files=<n> bytes=<total> chunks=<k> manifest_sha256=<hex> gzip_sha256=<hex> ====
+# A tree larger than MAX_BYTES (the log channel bound) is not shipped: one line
+#   ==== benchplan:artifacts:too-large files=<n> bytes=<total> max=<MAX_BYTES> ====
 # manifest_sha256 covers the F lines (each with its newline) as printed.
-# The gzip stream is the files' bytes concatenated in manifest order; chunks are small enough that
+# The gzip stream is the bytes of the files concatenated in manifest order; chunks are small enough that
 # no container runtime splits a log line (16 KiB). Standard library only: the AIPerf image has no tar.
 import base64, gzip, hashlib, json, os, sys, zlib
 
 CHUNK = 3 * 1024  # raw bytes per chunk: 4 KiB of base64 per log line
 root = sys.argv[1]
+limit = int(sys.argv[2]) if len(sys.argv) > 2 else None
 out = sys.stdout
 files = []
 for d, dirs, names in os.walk(root):
@@ -20,6 +23,12 @@ for d, dirs, names in os.walk(root):
         if os.path.isfile(p) and not os.path.islink(p):
             files.append(os.path.relpath(p, root).replace(os.sep, "/"))
 files.sort()
+if limit is not None:
+    size = sum(os.path.getsize(os.path.join(root, rel)) for rel in files)
+    if size > limit:
+        out.write("==== benchplan:artifacts:too-large files=%d bytes=%d max=%d ====\n" % (len(files), size, limit))
+        out.flush()
+        sys.exit(0)
 total = 0
 listing = hashlib.sha256()
 out.write("==== benchplan:artifacts:begin v1 ====\n")
