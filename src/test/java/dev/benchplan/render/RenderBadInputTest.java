@@ -164,7 +164,7 @@ class RenderBadInputTest {
   void gridNeedsLoadPoint() throws Exception {
     PlanFixture.Written plan = PlanFixture.recipeProxy().write(tmp.resolve("p.json"));
     expectBlocker(render(plan), "/experiment", "3 measured run(s)", "estimated at", "MiB",
-        "pod-log channel carries (24.0 MiB)", "--artifacts pvc:CLAIM", "--load-point");
+        "pod-log channel carries (12.0 MiB)", "--artifacts pvc:CLAIM", "--load-point");
     expectBlocker(render(plan, "--load-point", "48"), "--load-point '48'", "[16, 32, 64]");
     PlanFixture.Written rates = PlanFixture.userStatic().openLoop("poisson", 1.5, 3.0).write(tmp.resolve("r.json"));
     expectBlocker(render(rates, "--load-point", "fast"), "not a number");
