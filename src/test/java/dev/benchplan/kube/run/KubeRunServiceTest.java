@@ -205,6 +205,11 @@ class KubeRunServiceTest {
     }
     String manifest = Files.readString(f.runDir().resolve("artifacts.sha256"));
     assertThat(manifest).contains("  aiperf/concurrency4/profile_export.jsonl\n");
+    // run.json chains the manifest: its SHA-256 and how the tree came back
+    JsonNode artifacts = json(f.runDir().resolve("run.json")).get("artifacts");
+    assertThat(artifacts.get("files").get("artifacts.sha256").asString())
+        .isEqualTo(dev.benchplan.json.Sha256.ofFile(f.runDir().resolve("artifacts.sha256")));
+    assertThat(artifacts.get("volume_collection").asString()).startsWith("collected: every file AIPerf wrote");
     Process check = new ProcessBuilder("sha256sum", "--strict", "-c", "artifacts.sha256")
         .directory(f.runDir().toFile()).redirectErrorStream(true).start();
     String out = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
