@@ -85,7 +85,9 @@ public record DeploymentRecord(
 
   /**
    * A record built in code (e.g. by {@code benchplan validate}, which deploys its own DGD). Its
-   * source SHA-256 is that of the canonical JSON of its fields.
+   * source SHA-256 is that of the canonical JSON of its fields; the DGD enters by content
+   * ({@code dgd_sha256}), not by path, so the hash does not depend on where the files lie (a plan
+   * records paths relative to its experiment root, and render re-derives this hash from the plan).
    *
    * @param name what to call it in the plan, e.g. {@code validate:in-cluster}
    */
@@ -95,7 +97,7 @@ public record DeploymentRecord(
       SmokeEvidence smoke, List<String> secrets) {
     ObjectNode n = Json.JSON.createObjectNode();
     n.put("dgd_name", dgdName).put("kube_context", kubeContext).put("namespace", namespace)
-        .put("dgd_path", dgdPath).put("dgd_sha256", dgdSha256)
+        .put("dgd_sha256", dgdSha256)
         .put("frontend_service", frontendService).put("frontend_port", frontendPort)
         .put("served_model", servedModel).put("tokenizer", tokenizer)
         .put("max_context_length", maxContextLength).put("smoke_kind", smoke.kind());

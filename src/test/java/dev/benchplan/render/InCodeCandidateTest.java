@@ -39,7 +39,9 @@ class InCodeCandidateTest {
   void inCodePlan() throws Exception {
     Clock clock = Clock.fixed(Instant.parse("2026-11-30T10:30:00Z"), ZoneOffset.UTC);
     DeploymentRecord d = DeploymentRecord.inMemory("validate:deployed", "vllm-agg", "current",
-        "dynamo", "dgd.json", "a".repeat(64), "vllm-agg-frontend", 8000, "Qwen/Qwen3-0.6B",
+        // an absolute DGD path, as validate writes it: the plan records it relative to its
+        // experiment root, and the in-code record's hash must not change with that
+        "dynamo", tmp.resolve("runs/dgd.json").toString(), "a".repeat(64), "vllm-agg-frontend", 8000, "Qwen/Qwen3-0.6B",
         "Qwen/Qwen3-0.6B", List.of(new GpuAllocation("H100", 1)), null,
         new SmokeEvidence.InClusterReadiness("benchplan validate", "the Job waits for the model"),
         List.of("hf-token-secret"));
