@@ -8,8 +8,11 @@ package dev.benchplan.render;
  * @param measurementLimitSeconds the plan's {@code experiment.measurement_limit_s}
  * @param warmup whether a warmup phase runs
  * @param modelWaitSeconds the longest wait for {@code /v1/models} to list the served model
+ * @param measuredRuns how many measured runs the Job executes one after another (load points
+ *     times repetitions); each keeps its own measurement limit, warmup, grace period and finish
  */
-public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWaitSeconds) {
+public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWaitSeconds,
+    int measuredRuns) {
   /** Longest wait for {@code /v1/models} to list the served model. */
   public static final int MODEL_WAIT_SECONDS = 600;
   /** Image start, tokenizer download, dataset generation, AIPerf service start. */
@@ -28,6 +31,14 @@ public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWa
     if (modelWaitSeconds < 1) {
       throw new IllegalArgumentException("model wait must be >= 1 s");
     }
+    if (measuredRuns < 1) {
+      throw new IllegalArgumentException("a Job measures at least one run");
+    }
+  }
+
+  /** A budget for one measured run. */
+  public JobBudget(int measurementLimitSeconds, boolean warmup, int modelWaitSeconds) {
+    this(measurementLimitSeconds, warmup, modelWaitSeconds, 1);
   }
 
   /** A budget with the default model wait. */
@@ -35,17 +46,22 @@ public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWa
     this(measurementLimitSeconds, warmup, MODEL_WAIT_SECONDS);
   }
 
-  /** The bounded margin added to the measurement limit. */
+  /** The bounded margin of one measured run (model wait and setup happen once per Job). */
   public int setupMarginSeconds() {
-    return modelWaitSeconds
-        + SETUP_SECONDS
-        + (warmup ? WARMUP_LIMIT_SECONDS : 0)
-        + GRACE_PERIOD_SECONDS
-        + FINISH_SECONDS;
+    return modelWaitSeconds + SETUP_SECONDS + perRunMarginSeconds();
   }
 
-  /** The Job's {@code activeDeadlineSeconds}. */
+  /** What each measured run adds beyond its measurement limit. */
+  public int perRunMarginSeconds() {
+    return (warmup ? WARMUP_LIMIT_SECONDS : 0) + GRACE_PERIOD_SECONDS + FINISH_SECONDS;
+  }
+
+  /**
+   * The Job's {@code activeDeadlineSeconds}: readiness and setup once, then every measured run's
+   * own limit and margin.
+   */
   public long activeDeadlineSeconds() {
-    return (long) measurementLimitSeconds + setupMarginSeconds();
+    return (long) modelWaitSeconds + SETUP_SECONDS
+        + (long) measuredRuns * (measurementLimitSeconds + perRunMarginSeconds());
   }
 }

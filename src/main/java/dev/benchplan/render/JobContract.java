@@ -50,6 +50,13 @@ public final class JobContract {
   public static final String TRACE_SOURCE = "benchplan.dev/trace-source";
   /** Job annotation: the load point measured. */
   public static final String LOAD_POINT = "benchplan.dev/load-point";
+  /**
+   * Job annotation: every measured run of the Job and how it executes ({@link MeasuredRuns} as
+   * one-line JSON).
+   */
+  public static final String MEASURED_RUNS = "benchplan.dev/measured-runs";
+  /** Job annotation: the artifact tree's estimated size in bytes (render's estimate). */
+  public static final String ARTIFACT_ESTIMATE = "benchplan.dev/artifact-estimate-bytes";
   /** ConfigMap annotation: SHA-256 of aiperf-config.yaml. */
   public static final String AIPERF_CONFIG_SHA256 = "benchplan.dev/aiperf-config-sha256";
   /** ConfigMap annotation: SHA-256 of the trace. */

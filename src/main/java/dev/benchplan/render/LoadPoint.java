@@ -30,6 +30,27 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
     return rate == null ? null : plain(rate);
   }
 
+  /** Every load point of the plan, in the plan's order (one, none, or the grid's). */
+  public static List<LoadPoint> all(BenchmarkPlan.Experiment e) {
+    return switch (e.measurementMode()) {
+      case "closed_loop" -> e.concurrency().stream().map(c -> new LoadPoint(c, null)).toList();
+      case "open_loop" -> e.requestRate().stream().map(r -> new LoadPoint(null, r)).toList();
+      default -> List.of(none());
+    };
+  }
+
+  /**
+   * The folder of this point's run(s) inside the run's artifact tree when the Job measures
+   * several points ({@code concurrency_16}, {@code request_rate_2.5}: AIPerf's own sweep naming,
+   * {@code <param>_<value>}), or null for none.
+   */
+  public String directoryName() {
+    if (concurrency != null) {
+      return "concurrency_" + concurrency;
+    }
+    return rate == null ? null : "request_rate_" + plain(rate);
+  }
+
   /**
    * Picks the point to measure. A plan with one point needs no choice; a grid of several needs
    * {@code requested}, which must be one of them.

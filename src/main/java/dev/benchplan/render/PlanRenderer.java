@@ -72,28 +72,72 @@ public final class PlanRenderer {
           "--trace-source " + req.traceSource() + ": " + source + " /workload/source is "
               + plan.workload().source() + ", which replays no trace: expected no --trace-source");
     }
-    LoadPoint point = LoadPoint.select(plan.experiment(), req.loadPoint(), source);
+    List<LoadPoint> points = req.loadPoint() == null
+        ? LoadPoint.all(plan.experiment())
+        : List.of(LoadPoint.select(plan.experiment(), req.loadPoint(), source));
+    BenchmarkPlan.RunPolicy policy = plan.runPolicy();
+    MeasuredRuns runs = MeasuredRuns.of(points, policy == null ? 1 : policy.repetitions(),
+        policy != null && policy.pilot());
+    String pointsShown = req.loadPoint() != null || points.size() == 1
+        ? points.get(0).describe()
+        : points.stream().map(LoadPoint::describe).toList().toString();
 
     RunId runId = RunId.generate(req.clock(), req.random());
     String jobName = req.jobName() != null ? req.jobName() : KubeNames.jobName(plan.seriesId(), runId);
     String artifactDir = PodPaths.artifactDir(runId);
-    AiperfSettings settings =
-        AiperfSettingsFactory.forRun(
-            verified,
-            point,
-            trace == null ? null : PerfManifests.tracePathInPod(trace.volume()),
-            artifactDir);
     List<String> context =
         List.of(
             "plan " + plan.planId() + " (series " + plan.seriesId() + "), sha256 "
                 + verified.sha256(),
-            "run " + runId + (point.describe() == null ? "" : ", load point " + point.describe()),
+            "run " + runId + (pointsShown == null ? "" : ", load point " + pointsShown)
+                + ", " + runs.count() + " measured run(s): " + runs.mechanism(),
             "candidate " + candidate.dgd() + " at " + verified.endpointUrl() + ", ledger "
                 + candidate.ledgerPath() + " (sha256 " + candidate.ledgerSha256() + ")");
-    AiperfInvocation invocation =
-        AiperfInvocation.of(
-            settings, release, PerfManifests.configPathInPod(), context, source);
-    byte[] configBytes = YamlDocuments.write(invocation.header(), List.of(invocation.document()));
+    List<AiperfInvocation> invocations = new java.util.ArrayList<>();
+    AiperfSettings settings = null;
+    for (int i = 0; i < points.size(); i++) {
+      String dir = runs.points().get(i).directory();
+      AiperfSettings s =
+          AiperfSettingsFactory.forRun(
+              verified,
+              points.get(i),
+              trace == null ? null : PerfManifests.tracePathInPod(trace.volume()),
+              dir == null ? artifactDir : artifactDir + "/" + dir);
+      settings = settings == null ? s : settings;
+      AiperfInvocation inv =
+          AiperfInvocation.of(s, release, PerfManifests.configPathInPod(), context, source);
+      if (runs.count() > 1 && inv.mode() != dev.benchplan.aiperf.config.InvocationMode.CONFIG) {
+        throw BenchplanException.invalid(
+            source + " /aiperf/version: AIPerf " + release + " reads no native config, and"
+                + " benchplan measures several runs in one Job (" + runs.count() + ": "
+                + points.size() + " load point(s) x " + runs.repetitions()
+                + " repetition(s)) only through the native config (multiRun.numRuns, one config"
+                + " per point; AIPerf " + AiperfInvocation.NATIVE_CONFIG + " or later): expected"
+                + " --load-point with a plan of one repetition, or a plan pinned to "
+                + AiperfInvocation.NATIVE_CONFIG + " or later");
+      }
+      if (runs.repetitions() > 1) {
+        // AIPerf's own multi-run: each trial keeps the phase's bounds; numRuns is capped at 10
+        // by AIPerf's schema, as run_policy.repetitions is by the plan's
+        inv.document().putObject("multiRun").put("numRuns", runs.repetitions());
+      }
+      invocations.add(inv);
+    }
+    AiperfInvocation invocation = invocations.get(0);
+    ArtifactEstimate estimate = ArtifactEstimate.of(plan, runs.count());
+    // one run past the bound keeps today's contract (the summary in the log; the Job says
+    // artifacts:too-large); several runs would lose every run's evidence: refused
+    if (!estimate.fitsLogChannel() && !artifacts.isPvc() && runs.count() > 1) {
+      throw BenchplanException.invalid(
+          source + " /experiment: the artifacts of " + runs.count() + " measured run(s) are"
+              + " estimated at " + estimate.mib() + " (from the planned request count), more than"
+              + " the pod-log channel carries ("
+              + new ArtifactEstimate(ArtifactEstimate.LOG_CHANNEL_MAX_BYTES).mib()
+              + "): expected --artifacts pvc:CLAIM (the tree stays on the claim), --load-point"
+              + " to measure one point per Job, or fewer requests");
+    }
+    byte[] configBytes = YamlDocuments.write(invocation.header(),
+        invocations.stream().map(AiperfInvocation::document).toList());
     String configSha = Sha256.hex(configBytes);
 
     Map<String, String> labels = new LinkedHashMap<>();
@@ -119,11 +163,13 @@ public final class PlanRenderer {
     if (trace != null) {
       annotations.put(JobContract.TRACE_SOURCE, trace.describe());
     }
-    if (point.describe() != null) {
-      annotations.put(JobContract.LOAD_POINT, point.describe());
+    if (pointsShown != null) {
+      annotations.put(JobContract.LOAD_POINT, pointsShown);
     }
+    annotations.put(JobContract.MEASURED_RUNS, runs.toJson());
+    annotations.put(JobContract.ARTIFACT_ESTIMATE, Long.toString(estimate.bytes()));
     JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(), settings.warmup() != null,
-        req.modelWait());
+        req.modelWait(), runs.count());
     JobInputs inputs =
         new JobInputs(
             jobName,
@@ -144,7 +190,11 @@ public final class PlanRenderer {
             hfTokenSecret(plan.deployment().secrets()),
             plan.deployment().dgdName(),
             plan.deployment().namespace(),
-            budget.activeDeadlineSeconds());
+            budget.activeDeadlineSeconds(),
+            runs.sequence()
+                ? runs.points().stream().map(MeasuredRuns.Point::directory).toList()
+                : List.of(),
+            ArtifactEstimate.LOG_CHANNEL_MAX_BYTES);
     List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds());
     List<String> perfHeader =
         List.of(
@@ -152,6 +202,9 @@ public final class PlanRenderer {
             context.get(0),
             context.get(1),
             context.get(2),
+            "artifacts: estimated " + estimate.mib() + " (" + estimate.bytes() + " bytes), "
+                + (estimate.fitsLogChannel() ? "shipped back through the pod log (verified)"
+                    : "beyond the pod-log channel: they stay on " + artifacts.describe()),
             "Apply as is: kubectl apply -f perf.yaml (ConfigMaps first, then the Job).");
     byte[] perfBytes = YamlDocuments.write(perfHeader, docs);
 
@@ -173,11 +226,14 @@ public final class PlanRenderer {
         namespace,
         invocation.mode().label(),
         runId.value(),
-        point.describe(),
+        pointsShown,
         candidate.dgd(),
         verified.endpointUrl(),
         candidate.ledgerPath(),
-        candidate.ledgerSha256());
+        candidate.ledgerSha256(),
+        runs.mechanism(),
+        runs.count(),
+        estimate.bytes());
   }
 
   private static ImageReference image(

@@ -13,11 +13,15 @@ import java.nio.file.Path;
  * @param namespace where the objects go
  * @param mode {@code config} or {@code flags}
  * @param runId the run id chosen at render time
- * @param loadPoint the measured load point, or null for a fixed-schedule replay
+ * @param loadPoint the measured load point ({@code [1, 2, 4]} for a grid), or null for a
+ *     fixed-schedule replay
  * @param candidateDgd {@code namespace/name} of the DGD measured
  * @param endpoint the endpoint measured
  * @param ledger the deployment ledger the candidate came from
  * @param ledgerSha256 its SHA-256
+ * @param mechanism how the measured runs execute ({@link MeasuredRuns})
+ * @param measuredRuns load points times repetitions
+ * @param artifactEstimateBytes the artifact tree's estimated size
  */
 public record RenderResult(
     Path aiperfConfig,
@@ -32,4 +36,7 @@ public record RenderResult(
     String candidateDgd,
     String endpoint,
     String ledger,
-    String ledgerSha256) {}
+    String ledgerSha256,
+    String mechanism,
+    int measuredRuns,
+    long artifactEstimateBytes) {}

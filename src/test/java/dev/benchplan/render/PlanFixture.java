@@ -97,6 +97,17 @@ final class PlanFixture {
     return this;
   }
 
+  /** run_policy: {@code n} repetitions, marked as the series' noise-floor pilot or not. */
+  PlanFixture repetitions(int n, boolean pilot) {
+    ObjectNode rp = plan.withObject("/run_policy");
+    rp.put("repetitions", n).put("repeat_decision", pilot ? "necessary" : "approved")
+        .put("repeat_rationale", pilot ? "noise-floor pilot" : "approved by the user");
+    if (pilot) {
+      rp.put("pilot", true);
+    }
+    return this;
+  }
+
   PlanFixture type(String type) {
     plan.withObject("/experiment").put("type", type);
     return this;

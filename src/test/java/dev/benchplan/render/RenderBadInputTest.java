@@ -160,13 +160,13 @@ class RenderBadInputTest {
   }
 
   @Test
-  @DisplayName("a grid of load points needs --load-point, naming the points")
+  @DisplayName("a grid whose artifacts cannot travel the pod log is refused with the fix; --load-point must name a point")
   void gridNeedsLoadPoint() throws Exception {
     PlanFixture.Written plan = PlanFixture.recipeProxy().write(tmp.resolve("p.json"));
-    expectBlocker(render(plan), "/experiment/concurrency", "[16, 32, 64]", "one Job measures one point", "--load-point");
+    expectBlocker(render(plan), "/experiment", "3 measured run(s)", "estimated at", "MiB",
+        "pod-log channel carries (12.0 MiB)", "--artifacts pvc:CLAIM", "--load-point");
     expectBlocker(render(plan, "--load-point", "48"), "--load-point '48'", "[16, 32, 64]");
     PlanFixture.Written rates = PlanFixture.userStatic().openLoop("poisson", 1.5, 3.0).write(tmp.resolve("r.json"));
-    expectBlocker(render(rates), "/experiment/request_rate", "[1.5, 3]");
     expectBlocker(render(rates, "--load-point", "fast"), "not a number");
     render(rates, "--load-point", "3.00").expectOk();
   }

@@ -4,6 +4,11 @@ import dev.benchplan.progress.RunProgress;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.AiperfPodLog;
+import dev.benchplan.artifacts.ArtifactChannel;
+import dev.benchplan.artifacts.ArtifactChannelException;
+import dev.benchplan.artifacts.ArtifactManifest;
+import java.io.BufferedReader;
+import java.io.StringReader;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
@@ -236,6 +241,22 @@ final class KubeRunService implements RunService {
     Instant collectedAt = clock.instant();
 
     Map<String, byte[]> files = new LinkedHashMap<>();
+    Path tree = null;
+    if (log != null && ArtifactChannel.present(log)) {
+      // every file AIPerf wrote, verified against the pod's manifest before anything is published
+      tree = dir.stageArtifacts();
+      try (BufferedReader r = new BufferedReader(new StringReader(log))) {
+        ArtifactManifest manifest = ArtifactChannel.decode(r, tree,
+            "pod " + namespace + "/" + podName + " log");
+        files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
+      } catch (ArtifactChannelException e) {
+        Path aside = dir.keepIncomplete(tree, clock.instant());
+        throw BenchplanException.runtime(e.getMessage() + "; the partial copy is kept aside in " + aside
+            + " (incomplete, not a run)", e);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
     if (log != null) {
       files.put("pod.log", log.getBytes(StandardCharsets.UTF_8));
     }
@@ -249,7 +270,7 @@ final class KubeRunService implements RunService {
         client.serverUrl(), namespace, created, watched,
         pre, export, parsed, verdict, exitReason, exitCode, start, applied, collectedAt, files));
     files.put("run.json", RunRecord.bytes(record));
-    Path written = dir.write(files, request.replace(), clock.instant());
+    Path written = dir.write(files, tree, request.replace(), clock.instant());
     return new Collected(written, verdict, exitCode, exitReason, record);
   }
 

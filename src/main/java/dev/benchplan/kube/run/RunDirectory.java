@@ -35,6 +35,39 @@ final class RunDirectory {
     this.runId = runId;
   }
 
+  /** The folder of AIPerf's own tree inside a run directory. */
+  static final String AIPERF_DIR = "aiperf";
+
+  /**
+   * A fresh hidden staging folder beside the run directories; the tree is restored into its
+   * {@code aiperf} child (not yet created).
+   */
+  Path stageArtifacts() {
+    try {
+      Files.createDirectories(runsDir);
+      Path stage = runsDir.resolve("." + runId + ".artifacts-" + UUID.randomUUID().toString().substring(0, 8));
+      Files.createDirectory(stage);
+      return stage.resolve(AIPERF_DIR);
+    } catch (IOException e) {
+      throw BenchplanException.runtime(runsDir + ": cannot stage the artifact tree: " + e, e);
+    }
+  }
+
+  /**
+   * Keeps a tree whose verification failed aside as {@code <run-id>.incomplete-<UTC time>} (its
+   * name says so; it is never read as a run) and returns where it went.
+   */
+  Path keepIncomplete(Path stagedTree, Instant now) {
+    Path aside = runsDir.resolve(runId + ".incomplete-" + STAMP.format(now));
+    try {
+      Path stage = stagedTree.getParent();
+      Files.move(stage, aside, StandardCopyOption.ATOMIC_MOVE);
+      return aside;
+    } catch (IOException e) {
+      return stagedTree.getParent();
+    }
+  }
+
   /** Where the run ends up. */
   Path finalDir() {
     return runsDir.resolve(runId);
@@ -51,6 +84,14 @@ final class RunDirectory {
    * {@code <run-id>.replaced-<UTC time>}; without it, an existing one is an error.
    */
   Path write(Map<String, byte[]> files, boolean replace, Instant now) {
+    return write(files, null, replace, now);
+  }
+
+  /**
+   * As {@link #write(Map, boolean, Instant)}, with a verified artifact tree (restored beside the
+   * run directory, see {@link #stageArtifacts()}) moved in as {@code aiperf/} before the rename.
+   */
+  Path write(Map<String, byte[]> files, Path artifactTree, boolean replace, Instant now) {
     try {
       Files.createDirectories(runsDir);
       Path tmp = runsDir.resolve("." + runId + ".partial-" + UUID.randomUUID().toString().substring(0, 8));
@@ -65,6 +106,10 @@ final class RunDirectory {
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
           ch.force(true); // the rename below must not publish files still in the page cache only
         }
+      }
+      if (artifactTree != null) {
+        Files.move(artifactTree, tmp.resolve(AIPERF_DIR), StandardCopyOption.ATOMIC_MOVE);
+        Files.deleteIfExists(artifactTree.getParent());
       }
       Path target = finalDir();
       if (Files.exists(target)) {

@@ -34,6 +34,10 @@ final class RunRecord {
   static final String PVC_NOTE = "not collected: benchplan takes the summary from the pod log markers;"
       + " copying the artifact volume (PVC) is not implemented";
 
+  /** volume_collection when the whole tree came back verified through the pod log. */
+  static final String TREE_NOTE = "collected: every file AIPerf wrote, through the pod log's verified"
+      + " artifact block, in aiperf/; artifacts.sha256 (sha256sum format) lists each file's SHA-256";
+
   private RunRecord() {}
 
   /** Everything the record is built from. */
@@ -102,7 +106,8 @@ final class RunRecord {
       files.put(e.getKey(), Sha256.hex(e.getValue()));
     }
     RunRecordDocument.Artifacts artifacts = new RunRecordDocument.Artifacts(f.perf().annotation(JobContract.ARTIFACTS),
-        f.log() != null && f.log().summary() != null ? "pod-log-markers" : null, PVC_NOTE, files);
+        f.log() != null && f.log().summary() != null ? "pod-log-markers" : null,
+        f.files().containsKey(dev.benchplan.artifacts.ArtifactManifest.FILE_NAME) ? TREE_NOTE : PVC_NOTE, files);
 
     List<String> ineligible = new ArrayList<>();
     if (f.verdict().verdict() != Status.PASS && f.verdict().verdict() != Status.FAIL) {

@@ -28,6 +28,9 @@ import java.util.Objects;
  * @param dgdName the DynamoGraphDeployment whose pods the client avoids
  * @param dgdNamespace the DGD's namespace
  * @param activeDeadlineSeconds the Job's backstop deadline
+ * @param runDirs the folder of each load point when the Job measures several one after another
+ *     (document i of aiperf-config.yaml is run i's config), else empty
+ * @param artifactLogMaxBytes the largest artifact tree shipped through the pod log
  */
 public record JobInputs(
     String jobName,
@@ -48,7 +51,9 @@ public record JobInputs(
     String hfTokenSecret,
     String dgdName,
     String dgdNamespace,
-    long activeDeadlineSeconds) {
+    long activeDeadlineSeconds,
+    List<String> runDirs,
+    long artifactLogMaxBytes) {
   public JobInputs {
     Objects.requireNonNull(jobName, "jobName");
     Objects.requireNonNull(namespace, "namespace");
@@ -57,6 +62,12 @@ public record JobInputs(
     Objects.requireNonNull(configYaml, "configYaml");
     Objects.requireNonNull(image, "image");
     profileArgs = List.copyOf(profileArgs);
+    runDirs = List.copyOf(runDirs);
+    for (String d : runDirs) {
+      if (d.isEmpty() || d.contains(" ") || d.contains("/")) {
+        throw new IllegalArgumentException("a run folder is one path segment without spaces: " + d);
+      }
+    }
     if ((trace == null) != (traceSha256 == null)) {
       throw new IllegalArgumentException("a trace needs its SHA-256, and only a trace has one");
     }

@@ -175,6 +175,11 @@ public final class PerfManifests {
     addEnv(env, "BENCHPLAN_MODEL", in.model());
     addEnv(env, "BENCHPLAN_MODEL_WAIT_SECONDS", Integer.toString(modelWaitSeconds));
     addEnv(env, "BENCHPLAN_ARTIFACT_DIR", in.artifactDir());
+    addEnv(env, "BENCHPLAN_ARTIFACT_LOG_MAX_BYTES", Long.toString(in.artifactLogMaxBytes()));
+    if (!in.runDirs().isEmpty()) {
+      addEnv(env, "BENCHPLAN_CONFIG_PATH", configPathInPod());
+      addEnv(env, "BENCHPLAN_RUN_DIRS", String.join(" ", in.runDirs()));
+    }
     if (in.trace() != null) {
       addEnv(env, "BENCHPLAN_TRACE_PATH", tracePathInPod(in.trace()));
       addEnv(env, "BENCHPLAN_TRACE_SHA256", in.traceSha256());

@@ -2,16 +2,25 @@
 # Everything run-specific arrives in BENCHPLAN_* environment variables and the arguments; this
 # text is the same for every run. Only bash builtins and python3 are used (the AIPerf image is
 # distroless: no curl, jq, cat or mkdir on PATH).
-# stdout ends with the summary JSON between marker lines (when AIPerf wrote one) and always with
+# stdout ends with the summary JSON between marker lines (when AIPerf wrote one at the top of the
+# artifact dir), then every file AIPerf wrote as one verified artifact block (ship-artifacts.py, see
+# dev.benchplan.artifacts.ArtifactChannel; bounded by BENCHPLAN_ARTIFACT_LOG_MAX_BYTES), and always
 #   ==== benchplan:aiperf-exit:<code> ====
+# BENCHPLAN_RUN_DIRS (space-separated) makes one Job measure several load points one after another:
+# document i of the config file is run i's config, written to AIPerf's artifact dir + /<dir i>;
+# each run is framed by ==== benchplan:aiperf-run:begin <dir> <epoch s> ==== and
+# ==== benchplan:aiperf-run:end <dir> <exit> <epoch s> ====; the Job's code is the first non-zero.
 # Codes when AIPerf did not run: 124 model not listed in time, 65 trace SHA-256 mismatch,
 # 73 artifact directory not writable, 127 python3 or aiperf missing.
 set -u
 
 say() { echo "benchplan: $*" >&2; }
 
+SHIP_ARTIFACTS_PY='@SHIP_ARTIFACTS_PY@'
+
 finish() {
   local code="$1"
+  local ship="${2:-ship}"
   local summary="${BENCHPLAN_ARTIFACT_DIR}/profile_export_aiperf.json"
   if [ -n "${py:-}" ] && [ -s "$summary" ]; then
     echo '==== benchplan:aiperf-summary:begin ===='
@@ -25,13 +34,19 @@ sys.stdout.flush()
 ' "$summary"
     echo '==== benchplan:aiperf-summary:end ===='
   fi
+  if [ "$ship" = ship ] && [ -n "${py:-}" ] && [ -d "$BENCHPLAN_ARTIFACT_DIR" ]; then
+    if ! "$py" -c "$SHIP_ARTIFACTS_PY" "$BENCHPLAN_ARTIFACT_DIR" ${BENCHPLAN_ARTIFACT_LOG_MAX_BYTES:+"$BENCHPLAN_ARTIFACT_LOG_MAX_BYTES"}; then
+      say "shipping the artifacts failed"
+      echo '==== benchplan:artifacts:failed ===='
+    fi
+  fi
   echo "==== benchplan:aiperf-exit:${code} ===="
   exit "$code"
 }
 
 preflight_failed() {
   echo "==== benchplan:preflight-failed:$1 ===="
-  finish "$2"
+  finish "$2" no-ship
 }
 
 py="$(command -v python3 || command -v python || true)"
@@ -116,6 +131,42 @@ if ! command -v aiperf >/dev/null 2>&1; then
   say "aiperf is not on PATH"
   preflight_failed no-aiperf 127
 fi
-say "aiperf profile $*"
-aiperf profile "$@"
-finish "$?"
+if [ -z "${BENCHPLAN_RUN_DIRS:-}" ]; then
+  say "aiperf profile $*"
+  aiperf profile "$@"
+  finish "$?"
+fi
+
+# several load points: split the config file into one document per run, then run them in order
+configs="${BENCHPLAN_ARTIFACT_DIR%/}.configs"
+read -r -a dirs <<< "$BENCHPLAN_RUN_DIRS"
+if ! "$py" -c '
+import os, sys
+text, out, n = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2], int(sys.argv[3])
+docs, current = [], []
+for line in text.splitlines(keepends=True):
+    if line.rstrip("\r\n") == "---":
+        docs.append("".join(current)); current = []
+    else:
+        current.append(line)
+docs.append("".join(current))
+if len(docs) != n:
+    print("benchplan: %s holds %d documents, BENCHPLAN_RUN_DIRS names %d runs" % (sys.argv[1], len(docs), n), file=sys.stderr)
+    sys.exit(1)
+os.makedirs(out, exist_ok=True)
+for i, d in enumerate(docs):
+    with open(os.path.join(out, "%d.yaml" % i), "w", encoding="utf-8") as f:
+        f.write(d)
+' "$BENCHPLAN_CONFIG_PATH" "$configs" "${#dirs[@]}"; then
+  preflight_failed config-split 73
+fi
+overall=0
+for i in "${!dirs[@]}"; do
+  echo "==== benchplan:aiperf-run:begin ${dirs[$i]} ${EPOCHREALTIME:-$SECONDS} ===="
+  say "aiperf profile --config ${configs}/${i}.yaml (${dirs[$i]})"
+  aiperf profile --config "${configs}/${i}.yaml"
+  code=$?
+  echo "==== benchplan:aiperf-run:end ${dirs[$i]} ${code} ${EPOCHREALTIME:-$SECONDS} ===="
+  if [ "$overall" = 0 ]; then overall=$code; fi
+done
+finish "$overall"

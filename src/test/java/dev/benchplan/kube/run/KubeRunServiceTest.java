@@ -177,6 +177,74 @@ class KubeRunServiceTest {
     return new RunRequest(f.deployRoot, null, null, null, timeout, schedule, keep, replace);
   }
 
+  /** The real encoder's block for the real sweep (python3 as in the AIPerf image). */
+  private static String artifactBlock(Path tmp) throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        new ProcessBuilder("python3", "-c", "pass").start().waitFor() == 0, "python3 is needed for the encoder");
+    Path tree = dev.benchplan.testing.SharedData.require("aiperf/sweep-qwen3-0.6b");
+    Path script = Files.writeString(tmp.resolve("ship.py"), dev.benchplan.artifacts.ArtifactChannel.encoderScript());
+    Process p = new ProcessBuilder("python3", script.toString(), tree.toString()).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).isZero();
+    return out;
+  }
+
+  private static String withBlock(String log, String block) {
+    int exit = log.lastIndexOf("==== benchplan:aiperf-exit:");
+    return log.substring(0, exit) + block + log.substring(exit);
+  }
+
+  @Test
+  @DisplayName("every artifact: the tree lands in aiperf/ with AIPerf's paths, artifacts.sha256 verifies with sha256sum -c")
+  void artifactsCollected() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    logs.set(POD, withBlock(RunFixture.logWithRealSummary(0), artifactBlock(tmp)));
+    RunOutcome o = runWith(f, request(f), completes(0));
+    assertThat(o.exitCode()).as(o.verdict().message()).isZero();
+    Path tree = f.runDir().resolve("aiperf");
+    for (int c : new int[] {1, 2, 4}) {
+      for (String name : List.of("profile_export_aiperf.json", "profile_export.jsonl", "gpu_telemetry_export.jsonl")) {
+        Path original = dev.benchplan.testing.SharedData.require("aiperf/sweep-qwen3-0.6b/concurrency" + c + "/" + name);
+        assertThat(Files.readAllBytes(tree.resolve("concurrency" + c + "/" + name))).isEqualTo(Files.readAllBytes(original));
+      }
+    }
+    String manifest = Files.readString(f.runDir().resolve("artifacts.sha256"));
+    assertThat(manifest).contains("  aiperf/concurrency4/profile_export.jsonl\n");
+    // run.json chains the manifest: its SHA-256 and how the tree came back
+    JsonNode artifacts = json(f.runDir().resolve("run.json")).get("artifacts");
+    assertThat(artifacts.get("files").get("artifacts.sha256").asString())
+        .isEqualTo(dev.benchplan.json.Sha256.ofFile(f.runDir().resolve("artifacts.sha256")));
+    assertThat(artifacts.get("volume_collection").asString()).startsWith("collected: every file AIPerf wrote");
+    Process check = new ProcessBuilder("sha256sum", "--strict", "-c", "artifacts.sha256")
+        .directory(f.runDir().toFile()).redirectErrorStream(true).start();
+    String out = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(check.waitFor()).as(out).isZero();
+    try (Stream<Path> s = Files.list(f.runDir().getParent())) {
+      assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly(f.runDir().getFileName().toString());
+    }
+    assertNothingLeft();
+  }
+
+  @Test
+  @DisplayName("a log cut in the artifact block: exit 3 naming the cut, the partial copy kept aside as incomplete, no run dir, cluster clean")
+  void artifactsCut() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    String block = artifactBlock(tmp);
+    String cut = block.substring(0, block.indexOf("\nC 5 ") + 1);
+    logs.set(POD, RunFixture.logWithRealSummary(0).replace("==== benchplan:aiperf-exit:0 ====\n", "") + cut);
+    assertThatThrownBy(() -> runWith(f, request(f), completes(0)))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("the artifact block is cut after 5 chunk(s)")
+        .hasMessageContaining(".incomplete-")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
+    assertThat(f.runDir()).doesNotExist();
+    try (Stream<Path> s = Files.list(f.runDir().getParent())) {
+      assertThat(s.map(p -> p.getFileName().toString()).toList())
+          .singleElement().satisfies(n -> assertThat(n).startsWith(f.runDir().getFileName() + ".incomplete-"));
+    }
+    assertNothingLeft();
+  }
+
   @Test
   @DisplayName("fail: the real run against AICR's thresholds fails the gate (exit 1), run dir still complete")
   void fail() throws Exception {

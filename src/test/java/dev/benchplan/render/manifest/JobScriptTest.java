@@ -77,8 +77,13 @@ class JobScriptTest {
     Path fake = bin.resolve("aiperf");
     Files.writeString(fake, String.join("\n",
         "#!/usr/bin/env bash",
-        "printf '%s\\n' \"$@\" > \"$FAKE_ARGS_FILE\"",
-        "if [ -n \"${FAKE_SUMMARY:-}\" ]; then python3 -c 'import shutil, sys; shutil.copyfile(sys.argv[1], sys.argv[2])' \"$FAKE_SUMMARY\" \"$BENCHPLAN_ARTIFACT_DIR/profile_export_aiperf.json\"; fi",
+        "printf '%s\\n' \"$@\" >> \"$FAKE_ARGS_FILE\"",
+        // the artifact dir a config names (sequence mode), else the Job's
+        "out=$(python3 -c 'import re, sys; m = re.search(r\"^\\s*dir: *\\\"?([^\\\"\\n]+)\", open(sys.argv[1]).read(), re.M) if len(sys.argv) > 1 else None; print(m.group(1) if m else \"\")' \"${3:-}\" 2>/dev/null)",
+        "out=\"${out:-$BENCHPLAN_ARTIFACT_DIR}\"",
+        "python3 -c 'import os, sys; os.makedirs(sys.argv[1], exist_ok=True)' \"$out\"",
+        "if [ -n \"${FAKE_SUMMARY:-}\" ]; then python3 -c 'import shutil, sys; shutil.copyfile(sys.argv[1], sys.argv[2])' \"$FAKE_SUMMARY\" \"$out/profile_export_aiperf.json\"; fi",
+        "if [ -n \"${FAKE_TREE:-}\" ]; then python3 -c 'import shutil, sys; shutil.copytree(sys.argv[1], sys.argv[2], dirs_exist_ok=True)' \"$FAKE_TREE\" \"$out\"; fi",
         "echo 'aiperf log line'",
         "exit \"${FAKE_EXIT:-0}\"", ""));
     Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -133,6 +138,56 @@ class JobScriptTest {
     assertThat(Sha256.hex(between.getBytes(StandardCharsets.UTF_8))).isEqualTo(Sha256.ofFile(summary));
     assertThat(out).startsWith("aiperf log line\n").endsWith("==== benchplan:aiperf-exit:0 ====\n");
     assertThat(o.err()).contains("waiting for 'Qwen/Qwen3-0.6B'", "lists 'Qwen/Qwen3-0.6B'");
+  }
+
+  @Test
+  @DisplayName("after AIPerf, every file it wrote travels the log as a verified block the decoder restores byte for byte")
+  void shipsArtifacts() throws Exception {
+    Path tree = SharedData.require("aiperf/sweep-qwen3-0.6b/concurrency2");
+    Outcome o = run(Map.of("FAKE_TREE", tree.toString()), "--config", "x");
+    assertThat(o.exit()).as(o.err()).isZero();
+    assertThat(o.out()).contains(dev.benchplan.artifacts.ArtifactChannel.BEGIN)
+        .endsWith("==== benchplan:aiperf-exit:0 ====\n");
+    dev.benchplan.artifacts.ArtifactManifest m = dev.benchplan.artifacts.ArtifactChannel.decode(
+        new java.io.BufferedReader(new java.io.StringReader(o.out())), tmp.resolve("restored"), "stdout");
+    assertThat(m.paths()).containsExactly(
+        "gpu_telemetry_export.jsonl", "profile_export.jsonl", "profile_export_aiperf.json");
+    for (String f : m.paths()) {
+      assertThat(Sha256.ofFile(tmp.resolve("restored").resolve(f))).isEqualTo(Sha256.ofFile(tree.resolve(f)));
+    }
+  }
+
+  @Test
+  @DisplayName("past the log bound the tree is not shipped, and the log says so")
+  void tooLarge() throws Exception {
+    Path tree = SharedData.require("aiperf/sweep-qwen3-0.6b/concurrency2");
+    Outcome o = run(Map.of("FAKE_TREE", tree.toString(), "BENCHPLAN_ARTIFACT_LOG_MAX_BYTES", "1000"), "--config", "x");
+    assertThat(o.out()).containsPattern("==== benchplan:artifacts:too-large files=3 bytes=7\\d{4} max=1000 ====")
+        .doesNotContain(dev.benchplan.artifacts.ArtifactChannel.BEGIN);
+  }
+
+  @Test
+  @DisplayName("several load points: the config is split per document, AIPerf runs once per point in order, each framed, the first failure is the Job's code")
+  void sequence() throws Exception {
+    Path config = tmp.resolve("aiperf-config.yaml");
+    Files.writeString(config, "# header\nbenchmark:\n  artifacts:\n    dir: \"" + artifacts + "/concurrency_1\"\n---\n"
+        + "benchmark:\n  artifacts:\n    dir: \"" + artifacts + "/concurrency_2\"\n");
+    Path summary = SharedData.require("aiperf/profile_export_aiperf.json");
+    Outcome o = run(Map.of("FAKE_SUMMARY", summary.toString(), "BENCHPLAN_CONFIG_PATH", config.toString(),
+        "BENCHPLAN_RUN_DIRS", "concurrency_1 concurrency_2"), "--config", config.toString());
+    assertThat(o.exit()).as(o.err()).isZero();
+    assertThat(Files.readAllLines(tmp.resolve("args.txt"))).containsExactly(
+        "profile", "--config", artifacts + ".configs/0.yaml", "profile", "--config", artifacts + ".configs/1.yaml");
+    assertThat(Files.readString(Path.of(artifacts + ".configs/1.yaml"))).contains("concurrency_2").doesNotContain("---");
+    assertThat(o.out()).containsPattern("==== benchplan:aiperf-run:begin concurrency_1 [0-9.,]+ ====\n")
+        .containsPattern("==== benchplan:aiperf-run:end concurrency_2 0 [0-9.,]+ ====\n");
+    dev.benchplan.artifacts.ArtifactManifest m = dev.benchplan.artifacts.ArtifactChannel.decode(
+        new java.io.BufferedReader(new java.io.StringReader(o.out())), tmp.resolve("restored"), "stdout");
+    assertThat(m.paths()).containsExactly("concurrency_1/profile_export_aiperf.json", "concurrency_2/profile_export_aiperf.json");
+
+    Outcome wrongCount = run(Map.of("BENCHPLAN_CONFIG_PATH", config.toString(), "BENCHPLAN_RUN_DIRS", "a b c"));
+    assertThat(wrongCount.exit()).isEqualTo(JobScript.EXIT_ARTIFACT_DIR);
+    assertThat(wrongCount.err()).contains("holds 2 documents, BENCHPLAN_RUN_DIRS names 3 runs");
   }
 
   @Test
