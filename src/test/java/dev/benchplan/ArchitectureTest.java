@@ -1,6 +1,7 @@
 package dev.benchplan;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -37,5 +38,11 @@ class ArchitectureTest {
             "dev.benchplan.gate..", "dev.benchplan.cli..", "dev.benchplan.analysis..",
             "dev.benchplan.verify..", "dev.benchplan.trace..", "dev.benchplan.workload..")
         .check(main);
+  }
+
+  @Test
+  @DisplayName("no cycles between the top-level packages")
+  void noCycles() {
+    slices().matching("dev.benchplan.(*)..").should().beFreeOfCycles().check(main);
   }
 }

@@ -2,7 +2,7 @@ package dev.benchplan.kube.rbac;
 
 import dev.benchplan.render.JobContract;
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.kube.run.PerfYaml;
+import dev.benchplan.run.PerfYaml;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.PlanReference;
+import dev.benchplan.run.RunService;
+import dev.benchplan.run.PerfYaml;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.RunService;
 import dev.benchplan.run.ShutdownHooks;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;

@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.PerfYaml;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.kube.ClusterAccess;

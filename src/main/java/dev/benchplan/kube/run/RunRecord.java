@@ -1,5 +1,7 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.PlanReference;
+import dev.benchplan.run.PerfYaml;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfPodLog;
 import dev.benchplan.gate.Status;

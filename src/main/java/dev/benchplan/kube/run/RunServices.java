@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.RunService;
 import dev.benchplan.run.ShutdownHooks;
 import java.time.Clock;
 import java.time.Duration;

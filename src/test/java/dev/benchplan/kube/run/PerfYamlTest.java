@@ -1,5 +1,7 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.run.PlanReference;
+import dev.benchplan.run.PerfYaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

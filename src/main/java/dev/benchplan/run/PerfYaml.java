@@ -1,4 +1,4 @@
-package dev.benchplan.kube.run;
+package dev.benchplan.run;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.InputErrors;

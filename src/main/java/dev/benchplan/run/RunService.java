@@ -1,4 +1,4 @@
-package dev.benchplan.kube.run;
+package dev.benchplan.run;
 
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.run.RunOutcome;
