@@ -18,6 +18,9 @@ cd "$home"
 out="${1:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-examples.XXXXXX")}"
 mkdir -p "$out"
 bp=("$home/bin/benchplan")
+# the examples' clock: the bundled smoke artifact is dated 2026-11-30, and plan refuses one older than
+# 72 h (SMOKE_STALE); a fixed clock also makes the example plans byte-identical on every run
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-1796034600}"
 
 if [ ! -f target/benchplan.jar ] || [ -n "$(find src schemas pom.xml -newer target/benchplan.jar -print -quit)" ]; then
   echo "+ mvn -q -B -Dstyle.color=never -DskipTests package" >&2
