@@ -30,7 +30,8 @@ public record BenchmarkPlan(
     List<Decision> rulesApplied,
     List<String> warnings,
     List<String> seriesIdentity,
-    Provenance provenance) {
+    Provenance provenance,
+    @JsonInclude(JsonInclude.Include.NON_NULL) LoadGenerator loadGenerator) {
 
   /** The plan format version. */
   public static final String SCHEMA_VERSION = "1.0";
@@ -46,7 +47,8 @@ public record BenchmarkPlan(
         .createdAt(createdAt).question(question).userWorkload(userWorkload).deployment(deployment)
         .workload(workload).experiment(experiment).samples(samples).runPolicy(runPolicy)
         .endpoint(endpoint).objectives(objectives).aiperf(aiperf).rulesApplied(rulesApplied)
-        .warnings(warnings).seriesIdentity(seriesIdentity).provenance(provenance);
+        .warnings(warnings).seriesIdentity(seriesIdentity).provenance(provenance)
+        .loadGenerator(loadGenerator);
   }
 
   /** The same plan with another ID (the ID is derived from the rest of the content). */
@@ -70,6 +72,7 @@ public record BenchmarkPlan(
     private Endpoint endpoint;
     private Objectives objectives;
     private Aiperf aiperf;
+    private LoadGenerator loadGenerator;
     private List<Decision> rulesApplied;
     private List<String> warnings;
     private List<String> seriesIdentity;
@@ -142,6 +145,11 @@ public record BenchmarkPlan(
       return this;
     }
 
+    public Builder loadGenerator(LoadGenerator v) {
+      loadGenerator = v;
+      return this;
+    }
+
     public Builder aiperf(Aiperf v) {
       aiperf = v;
       return this;
@@ -170,7 +178,7 @@ public record BenchmarkPlan(
     public BenchmarkPlan build() {
       return new BenchmarkPlan(schemaVersion, planId, seriesId, createdAt, question, userWorkload,
           deployment, workload, experiment, samples, runPolicy, endpoint, objectives, aiperf,
-          rulesApplied, warnings, seriesIdentity, provenance);
+          rulesApplied, warnings, seriesIdentity, provenance, loadGenerator);
     }
   }
 
@@ -349,4 +357,36 @@ public record BenchmarkPlan(
 
   /** A listed version that was not a candidate, and why. */
   public record ExcludedVersion(String version, String reason) {}
+
+  /**
+   * How the load is generated (agent-docs/rules/benchmarking/load-generator.md): the engine
+   * {@code plan} chose and AIPerf's sizing at every load point. Null in plans written before the
+   * rule; such plans render as {@code job}.
+   *
+   * @param engine {@code job} (one pod running AIPerf) or {@code aiperf-operator} (AIPerf's own
+   *     operator: one AIPerfJob per measured run)
+   * @param requested what {@code plan --engine} asked for: {@code auto}, {@code job} or
+   *     {@code aiperf-operator}
+   * @param reason why this engine, in the user's terms
+   * @param points AIPerf's sizing at each load point, in the order of the points
+   */
+  public record LoadGenerator(String engine, String requested, String reason,
+      List<PointSizing> points) {
+    /** The plain Kubernetes Job engine. */
+    public static final String JOB = "job";
+    /** AIPerf's own Kubernetes operator (AIPerfJob). */
+    public static final String AIPERF_OPERATOR = "aiperf-operator";
+  }
+
+  /**
+   * AIPerf's size at one load point: {@code benchmark.runtime.workers} and the pod's requests.
+   *
+   * @param loadPoint the load point as the plan names it (e.g. {@code concurrency=16})
+   * @param workers AIPerf worker processes (ceil(C / 100) closed loop, ceil(rate / 50) open loop)
+   * @param cpuCores CPU request in cores (ceil(0.4 x workers) + 1)
+   * @param memoryMib memory request in MiB (2048 + 256 x workers)
+   * @param connectionsPerWorker connections each worker opens (the operator engine), or null
+   */
+  public record PointSizing(String loadPoint, int workers, int cpuCores, int memoryMib,
+      Integer connectionsPerWorker) {}
 }
