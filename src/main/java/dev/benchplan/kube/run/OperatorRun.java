@@ -515,7 +515,8 @@ final class OperatorRun {
       client.patchCustom(KubeCall.RUN_AIPERFJOB_CANCEL, AIPERFJOBS, namespace, name, "{\"spec\":{\"cancel\":true}}");
       return "set spec.cancel on AIPerfJob " + namespace + "/" + name;
     } catch (KubernetesClientException e) {
-      return "could not set spec.cancel on AIPerfJob " + namespace + "/" + name + ": " + e.getMessage();
+      return "could not set spec.cancel on AIPerfJob " + namespace + "/" + name + ": "
+          + ApiErrors.map("patch AIPerfJob " + namespace + "/" + name, e).getMessage();
     }
   }
 
