@@ -122,6 +122,9 @@ class OperatorRunIT {
     assertThat(String.join("\n", progress)).contains("profiling, 40/80 requests").contains("Completed");
     assertThat(dir.resolve("verdict.json")).exists();
     assertNoAiperfJobs();
+    progress.forEach(l -> System.out.println("[OperatorRunIT] " + l));
+    System.out.println("[OperatorRunIT] sha256sum -c: " + out.lines().limit(3).toList());
+    System.out.println("[OperatorRunIT] cleanup: " + o.cleanup());
   }
 
   @Test
