@@ -128,7 +128,8 @@ public final class PlanRenderer {
     ArtifactEstimate estimate = ArtifactEstimate.of(plan, runs.count());
     // one run past the bound keeps today's contract (the summary in the log; the Job says
     // artifacts:too-large); several runs would lose every run's evidence: refused
-    if (!estimate.fitsLogChannel() && !artifacts.isPvc() && runs.count() > 1) {
+    boolean operator = OperatorRender.chosen(plan);
+    if (!operator && !estimate.fitsLogChannel() && !artifacts.isPvc() && runs.count() > 1) {
       throw BenchplanException.invalid(
           source + " /experiment: the artifacts of " + runs.count() + " measured run(s) are"
               + " estimated at " + estimate.mib() + " (from the planned request count), more than"
@@ -169,6 +170,12 @@ public final class PlanRenderer {
     }
     annotations.put(JobContract.MEASURED_RUNS, runs.toJson());
     annotations.put(JobContract.ARTIFACT_ESTIMATE, Long.toString(estimate.bytes()));
+    if (operator) {
+      // the engine plan chose: one AIPerfJob per measured run, AIPerf's operator keeps the results
+      return OperatorRender.render(new OperatorRender.Inputs(req, deployRoot, verified, candidate, release,
+          image, namespace, points, runs, runId, jobName, req.jobName() != null, labels, annotations,
+          invocations, configBytes, context, trace != null, hfTokenSecret(plan.deployment().secrets())));
+    }
     JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(), settings.warmup() != null,
         req.modelWait(), runs.count());
     JobInputs inputs =
@@ -217,8 +224,10 @@ public final class PlanRenderer {
     files.put(configPath, configBytes);
     files.put(perfPath, perfBytes);
     files.put(dir.resolve(RenderManifest.FILE), RenderManifest.of(req, deployRoot, verified,
-        runId.value(), jobName, namespace, new LinkedHashMap<>(files)));
+        runId.value(), jobName, namespace, AiperfJobContract.JOB_ENGINE, new LinkedHashMap<>(files)));
     AtomicFiles.writeAll(files);
+    // AIPerfJobs rendered earlier into the same root would otherwise be run instead
+    AtomicFiles.deleteQuietly(dir.resolve(AiperfJobContract.FILE));
     return new RenderResult(
         configPath,
         configSha,

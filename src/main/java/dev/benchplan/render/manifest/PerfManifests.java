@@ -147,6 +147,14 @@ public final class PerfManifests {
   }
 
   private static ObjectNode antiAffinity(JobInputs in) {
+    return antiAffinity(in.dgdName(), in.dgdNamespace());
+  }
+
+  /**
+   * The client's preferred anti-affinity to the DGD's pods (benchmark-isolation.md): the plain
+   * Job's, and the operator engine's podTemplate ({@link AiperfJobs}).
+   */
+  static ObjectNode antiAffinity(String dgdName, String dgdNamespace) {
     ObjectNode affinity = YamlDocuments.object();
     // preferred, not required: benchmark-isolation.md keeps the client off the serving nodes "when
     // possible"; a required term leaves the Job Pending forever on a single-node cluster
@@ -163,9 +171,9 @@ public final class PerfManifests {
         .put("key", JobContract.DGD_POD_LABEL)
         .put("operator", "In")
         .putArray("values")
-        .add(in.dgdName());
+        .add(dgdName);
     // the DGD may live in another namespace than the Job
-    term.putArray("namespaces").add(in.dgdNamespace());
+    term.putArray("namespaces").add(dgdNamespace);
     term.put("topologyKey", "kubernetes.io/hostname");
     return affinity;
   }
