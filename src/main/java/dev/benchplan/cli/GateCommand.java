@@ -38,8 +38,10 @@ public final class GateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--results", required = true, paramLabel = "FILE",
-      description = "AIPerf summary export (profile_export_aiperf.json).")
+  @Option(names = "--results", required = true, paramLabel = "FILE|DIR",
+      description = "AIPerf summary export (profile_export_aiperf.json), or an AIPerf artifact directory in any"
+          + " layout (profile_runs/run_NNNN, <param>_<value>, trials): every run in it is gated, with the"
+          + " capacity under the gates for a sweep.")
   Path results;
 
   @Option(names = "--constraints", paramLabel = "OVERLAY",
@@ -108,6 +110,15 @@ public final class GateCommand implements Callable<Integer> {
     }
     for (String w : v.warnings()) {
       out.println("warning: " + w);
+    }
+    if (v.runs() != null) {
+      for (dev.benchplan.gate.RunVerdicts.Entry e : v.runs().runs()) {
+        out.printf(Locale.ROOT, "  run %-5s %s (%s)%n", e.verdict().verdict().json(), e.label(),
+            e.directory().isEmpty() ? "." : e.directory());
+      }
+      if (v.runs().capacity() != null) {
+        out.println(v.runs().capacity().message());
+      }
     }
     out.println("constraints: " + v.constraintsSource());
     out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
