@@ -1,7 +1,9 @@
 package dev.benchplan.kube.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.kubetest.FakeKubelet;
@@ -137,5 +139,67 @@ class SeriesRunIT {
     assertThat(o.runDir().resolve("aiperf/aggregate/profile_export_aiperf_aggregate.json")).exists();
     sha256sumVerifies(o.runDir());
     assertClean(client, r.jobName());
+  }
+
+  @Test
+  @DisplayName("a log cut in the middle of the artifact block: exit 3 naming what is missing, the partial copy kept aside as incomplete, no run directory, nothing left")
+  void logCut(KubeTestContext kube, KubernetesClient client) throws Exception {
+    RenderedPerf r = RenderedPerf.create(tmp, kube.namespace(), w -> w
+        .replace("concurrency: [16]", "concurrency: [1, 2, 4]").replace("request_count: 1000", "request_count: 200"));
+    // the three runs' records grown to 1 MB each: the block is far longer than the 200 kB served
+    kubelet.when(FakeKubelet.labelled("job-name", r.jobName()),
+        PodScript.execute(PodExecution.in(work.resolve("cut")).aiperfRecordsBytes(1_000_000).cutLogAt(200_000)));
+    assertThatThrownBy(() -> run(client, r.deployRoot()))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
+        .hasMessageContaining("kept aside").hasMessageContaining("incomplete");
+    Path runs = r.deployRoot().resolve("benchmark/runs");
+    assertThat(runs.resolve(r.runId())).doesNotExist();
+    try (Stream<Path> s = Files.list(runs)) {
+      assertThat(s.map(p -> p.getFileName().toString()).toList()).anySatisfy(n ->
+          assertThat(n).startsWith(r.runId() + ".incomplete-"));
+    }
+    assertClean(client, r.jobName());
+  }
+
+  @Test
+  @DisplayName("transport figures: pod completion -> verified run directory for 1 MB and 10 MB trees (printed, written to target/)")
+  void transportFigures(KubeTestContext kube, KubernetesClient client) throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (long mb : List.of(1L, 10L)) {
+      Path root = tmp.resolve("t" + mb);
+      RenderedPerf r = RenderedPerf.create(root, kube.namespace(), w -> w.replace("request_count: 1000", "request_count: 200"));
+      kubelet.when(FakeKubelet.labelled("job-name", r.jobName()),
+          PodScript.execute(PodExecution.in(work.resolve("t" + mb)).aiperfRecordsBytes(mb * 1_000_000)));
+      java.util.concurrent.atomic.AtomicReference<java.time.Instant> completed = new java.util.concurrent.atomic.AtomicReference<>();
+      var watch = client.pods().withLabel("job-name", r.jobName()).inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<io.fabric8.kubernetes.api.model.Pod>() {
+        @Override public void onAdd(io.fabric8.kubernetes.api.model.Pod p) { seen(p); }
+        @Override public void onUpdate(io.fabric8.kubernetes.api.model.Pod o, io.fabric8.kubernetes.api.model.Pod p) { seen(p); }
+        @Override public void onDelete(io.fabric8.kubernetes.api.model.Pod p, boolean u) {}
+        private void seen(io.fabric8.kubernetes.api.model.Pod p) {
+          if (p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase())) {
+            completed.compareAndSet(null, java.time.Instant.now());
+          }
+        }
+      });
+      RunOutcome o;
+      try {
+        o = run(client, r.deployRoot());
+      } finally {
+        watch.close();
+      }
+      java.time.Instant onDisk = Files.getLastModifiedTime(o.runDir().getParent()).toInstant();
+      long tree;
+      try (Stream<Path> s = Files.walk(o.runDir().resolve("aiperf"))) {
+        tree = s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+      }
+      sha256sumVerifies(o.runDir());
+      lines.add(String.format(java.util.Locale.ROOT, "tree %d bytes, pod.log %d bytes: pod Succeeded -> verified run directory %.2f s",
+          tree, Files.size(o.runDir().resolve("pod.log")), java.time.Duration.between(completed.get(), onDisk).toMillis() / 1000.0));
+      assertClean(client, r.jobName());
+    }
+    System.out.println("[SeriesRunIT] " + String.join("; ", lines));
+    Files.createDirectories(Path.of("target"));
+    Files.writeString(Path.of("target", "run-transport.txt"), String.join("\n", lines) + "\n");
   }
 }
