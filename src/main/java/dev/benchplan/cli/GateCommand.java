@@ -95,7 +95,9 @@ public final class GateCommand implements Callable<Integer> {
     Verdict v = outcome.verdict();
     String head = "verdict: " + v.verdict().json().toUpperCase(Locale.ROOT);
     // with constraint lines below, the message would only repeat them
-    out.println(v.constraints().isEmpty() ? head + "  " + v.message() : head);
+    // with constraint lines below, the message would only repeat them (not so over several runs:
+    // it names the run the lines belong to)
+    out.println(v.constraints().isEmpty() || v.runs() != null ? head + "  " + v.message() : head);
     for (ConstraintResult c : v.constraints()) {
       out.printf(Locale.ROOT, "  %-5s %s%n", c.status().json(), c.message());
     }
@@ -121,9 +123,14 @@ public final class GateCommand implements Callable<Integer> {
       }
     }
     out.println("constraints: " + v.constraintsSource());
-    out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
-        + v.source().layout() + ", aiperf_version "
-        + (v.source().aiperfVersion() == null ? "not recorded" : v.source().aiperfVersion()) + ")");
+    if (v.runs() != null) {
+      out.println("source: " + v.source().path() + " (" + v.runs().runs().size() + " measured run(s); each run's"
+          + " export and SHA-256 in --format json runs[].source)");
+    } else {
+      out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
+          + v.source().layout() + ", aiperf_version "
+          + (v.source().aiperfVersion() == null ? "not recorded" : v.source().aiperfVersion()) + ")");
+    }
     if (outcome.reportDir() != null) {
       out.println("reports: " + outcome.reportDir().resolve(VerdictReports.VERDICT) + ", "
           + outcome.reportDir().resolve(VerdictReports.CTRF) + ", " + outcome.reportDir().resolve(VerdictReports.JUNIT));
