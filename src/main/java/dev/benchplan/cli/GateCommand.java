@@ -38,8 +38,10 @@ public final class GateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--results", required = true, paramLabel = "FILE",
-      description = "AIPerf summary export (profile_export_aiperf.json).")
+  @Option(names = "--results", required = true, paramLabel = "FILE|DIR",
+      description = "AIPerf summary export (profile_export_aiperf.json), or an AIPerf artifact directory in any"
+          + " layout (profile_runs/run_NNNN, <param>_<value>, trials): every run in it is gated, with the"
+          + " capacity under the gates for a sweep.")
   Path results;
 
   @Option(names = "--constraints", paramLabel = "OVERLAY",
@@ -93,7 +95,9 @@ public final class GateCommand implements Callable<Integer> {
     Verdict v = outcome.verdict();
     String head = "verdict: " + v.verdict().json().toUpperCase(Locale.ROOT);
     // with constraint lines below, the message would only repeat them
-    out.println(v.constraints().isEmpty() ? head + "  " + v.message() : head);
+    // with constraint lines below, the message would only repeat them (not so over several runs:
+    // it names the run the lines belong to)
+    out.println(v.constraints().isEmpty() || v.runs() != null ? head + "  " + v.message() : head);
     for (ConstraintResult c : v.constraints()) {
       out.printf(Locale.ROOT, "  %-5s %s%n", c.status().json(), c.message());
     }
@@ -109,10 +113,24 @@ public final class GateCommand implements Callable<Integer> {
     for (String w : v.warnings()) {
       out.println("warning: " + w);
     }
+    if (v.runs() != null) {
+      for (dev.benchplan.gate.RunVerdicts.Entry e : v.runs().runs()) {
+        out.printf(Locale.ROOT, "  run %-5s %s (%s)%n", e.verdict().verdict().json(), e.label(),
+            e.directory().isEmpty() ? "." : e.directory());
+      }
+      if (v.runs().capacity() != null) {
+        out.println(v.runs().capacity().message());
+      }
+    }
     out.println("constraints: " + v.constraintsSource());
-    out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
-        + v.source().layout() + ", aiperf_version "
-        + (v.source().aiperfVersion() == null ? "not recorded" : v.source().aiperfVersion()) + ")");
+    if (v.runs() != null) {
+      out.println("source: " + v.source().path() + " (" + v.runs().runs().size() + " measured run(s); each run's"
+          + " export and SHA-256 in --format json runs[].source)");
+    } else {
+      out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
+          + v.source().layout() + ", aiperf_version "
+          + (v.source().aiperfVersion() == null ? "not recorded" : v.source().aiperfVersion()) + ")");
+    }
     if (outcome.reportDir() != null) {
       out.println("reports: " + outcome.reportDir().resolve(VerdictReports.VERDICT) + ", "
           + outcome.reportDir().resolve(VerdictReports.CTRF) + ", " + outcome.reportDir().resolve(VerdictReports.JUNIT));

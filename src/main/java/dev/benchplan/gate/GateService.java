@@ -16,7 +16,7 @@ public final class GateService {
   /**
    * One gate request.
    *
-   * @param results the AIPerf summary export
+   * @param results the AIPerf summary export, or an AIPerf artifact directory (every run in it)
    * @param overlay an AICR-style overlay with the constraints, or null
    * @param minThroughput {@code --min-throughput} (tokens/sec), or null
    * @param maxTtftP99 {@code --max-ttft-p99} (ms), or null
@@ -42,11 +42,18 @@ public final class GateService {
   /** Runs the gate; invalid input throws (exit 2) before anything is written. */
   public static Outcome gate(Request request, Clock clock) {
     Instant start = clock.instant();
-    AiperfExport export = AiperfExportReader.read(request.results());
     ConstraintSet constraints = request.overlay() != null
         ? ConstraintReader.fromOverlay(request.overlay())
         : ConstraintReader.fromFlags(request.minThroughput(), request.maxTtftP99());
-    Verdict verdict = GateEvaluator.evaluate(export, constraints, request.options());
+    Verdict verdict;
+    if (java.nio.file.Files.isDirectory(request.results())) {
+      // an AIPerf artifact directory in any layout: every run it holds is gated
+      Path tree = request.results().toAbsolutePath().normalize();
+      verdict = RunVerdicts.gateTree(tree, constraints, request.options()).overall(tree.toString());
+    } else {
+      AiperfExport export = AiperfExportReader.read(request.results());
+      verdict = GateEvaluator.evaluate(export, constraints, request.options());
+    }
     if (request.reportDir() != null) {
       VerdictReports.write(request.reportDir(), verdict, new ReportTiming(start, clock.instant()));
     }

@@ -21,6 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param source the export the verdict was computed from
  * @param warnings what the verdict rests on that a reader should know, e.g. a percentile on too
  *     few requests (they never change the verdict)
+ * @param runs the verdict of every measured run and the capacity under the gates, when the verdict
+ *     covers an artifact tree of several runs (or a run's tree); null for a single export
  */
 public record Verdict(
     Status verdict,
@@ -30,7 +32,8 @@ public record Verdict(
     String constraintsSource,
     RequestSummary requests,
     VerdictSource source,
-    List<String> warnings) {
+    List<String> warnings,
+    RunVerdicts runs) {
 
   /** The verdict document's schema version. */
   public static final String SCHEMA_VERSION = "1";
@@ -38,7 +41,19 @@ public record Verdict(
   /** A verdict without warnings. */
   public Verdict(Status verdict, String message, List<ConstraintResult> constraints,
       List<String> ignored, String constraintsSource, RequestSummary requests, VerdictSource source) {
-    this(verdict, message, constraints, ignored, constraintsSource, requests, source, List.of());
+    this(verdict, message, constraints, ignored, constraintsSource, requests, source, List.of(), null);
+  }
+
+  /** A verdict on one export (no per-run breakdown). */
+  public Verdict(Status verdict, String message, List<ConstraintResult> constraints,
+      List<String> ignored, String constraintsSource, RequestSummary requests, VerdictSource source,
+      List<String> warnings) {
+    this(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, null);
+  }
+
+  /** This verdict with the per-run breakdown {@code runs}. */
+  public Verdict withRuns(RunVerdicts runs) {
+    return new Verdict(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, runs);
   }
 
   public Verdict {
@@ -114,6 +129,10 @@ public record Verdict(
     src.put("layout", source.layout());
     src.put("schema_version", source.schemaVersion());
     src.put("was_cancelled", source.wasCancelled());
+    if (runs != null) {
+      runs.runsJson(root.putArray("runs"));
+      runs.capacityJson(root);
+    }
     return root;
   }
 

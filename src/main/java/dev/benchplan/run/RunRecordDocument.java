@@ -18,7 +18,42 @@ public record RunRecordDocument(
     String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
     Cluster cluster, String endpoint, String dgd, Job job, Pod pod, String image, Aiperf aiperf, Times times,
     Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
-    boolean eligible, List<String> ineligibleReasons, boolean keep) {
+    boolean eligible, List<String> ineligibleReasons, boolean keep,
+    @JsonInclude(JsonInclude.Include.NON_NULL) MeasuredRuns measuredRuns) {
+
+  /** A record without the measured-run list (a Job rendered before it was annotated). */
+  public RunRecordDocument(
+      String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
+      Cluster cluster, String endpoint, String dgd, Job job, Pod pod, String image, Aiperf aiperf, Times times,
+      Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
+      boolean eligible, List<String> ineligibleReasons, boolean keep) {
+    this(schemaVersion, runId, seriesId, planId, plan, perfYaml, cluster, endpoint, dgd, job, pod, image, aiperf,
+        times, isolation, artifacts, exitReason, message, verdict, exitCode, eligible, ineligibleReasons, keep, null);
+  }
+
+  /**
+   * Every measured run of the Job and how they were executed.
+   *
+   * @param mechanism aiperf-single-run, aiperf-multi-run (one Job, AIPerf repeats), job-sequence (one
+   *     AIPerf invocation per load point inside the Job), or job-sequence+aiperf-multi-run
+   * @param repetitions planned repetitions per load point
+   * @param pilot true when the repetitions are the series' noise-floor pilot
+   * @param loadPoints the planned load points, in order
+   * @param runs every measured run found in AIPerf's tree
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record MeasuredRuns(String mechanism, int repetitions, boolean pilot, List<String> loadPoints,
+      List<MeasuredRun> runs) {}
+
+  /**
+   * One measured run.
+   *
+   * @param role noise-floor-pilot (a repetition of the series' pilot) or measurement
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record MeasuredRun(String loadPoint, Integer repetition, String directory, String summarySha256,
+      java.math.BigDecimal requests, java.math.BigDecimal errors, String startedAt, String endedAt, String verdict,
+      String role) {}
 
   /** A file and the SHA-256 of its bytes. */
   public record FileRef(String path, String sha256) {}

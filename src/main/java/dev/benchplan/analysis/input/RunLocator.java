@@ -26,6 +26,8 @@ public final class RunLocator {
   public static final String RECORDS = "profile_export.jsonl";
   public static final String RUN_JSON = "run.json";
   private static final Pattern TRIAL = Pattern.compile("(?:run|trial)_(\\d+)");
+  /** A sweep folder: {@code <param>_<value>}, e.g. {@code concurrency_16}, {@code request_rate_2.5}. */
+  private static final Pattern SWEEP = Pattern.compile("([a-z][a-z_]*?)_(\\d+(?:\\.\\d+)?)");
   private static final int MAX_DEPTH = 5;
 
   private RunLocator() {}
@@ -81,6 +83,35 @@ public final class RunLocator {
       }
     }
     return new RunSource(label, dir, dir.resolve(SUMMARY), dir.resolve(RECORDS), runJson, record, trial);
+  }
+
+  /**
+   * The sweep point of a run folder: the last {@code <param>_<value>} segment of {@code dir}
+   * below {@code base} (not a {@code run_NNNN}/{@code trial_NNNN} one), as {@code {param, value}};
+   * null when the run is not part of a sweep.
+   */
+  public static String[] sweepPoint(Path base, Path dir) {
+    String[] found = null;
+    for (Path part : base.relativize(dir)) {
+      String name = part.toString();
+      Matcher m = SWEEP.matcher(name);
+      if (m.matches() && !TRIAL.matcher(name).matches()) {
+        found = new String[] {m.group(1), m.group(2)};
+      }
+    }
+    return found;
+  }
+
+  /** The repetition of a run folder from its {@code run_NNNN}/{@code trial_NNNN} segment below {@code base}, else null. */
+  public static Integer repetition(Path base, Path dir) {
+    Integer trial = null;
+    for (Path part : base.relativize(dir)) {
+      Matcher m = TRIAL.matcher(part.toString());
+      if (m.matches()) {
+        trial = Integer.parseInt(m.group(1));
+      }
+    }
+    return trial;
   }
 
   private static void collect(Path dir, int depth, List<Path> out) {

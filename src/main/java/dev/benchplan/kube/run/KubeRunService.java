@@ -18,6 +18,8 @@ import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.ReportTiming;
+import dev.benchplan.gate.RunVerdicts;
+import dev.benchplan.render.MeasuredRuns;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.gate.VerdictSource;
@@ -227,15 +229,57 @@ final class KubeRunService implements RunService {
     GateOptions options = request.constraintsOverlay() != null
         ? GateOptions.defaults()
         : ConstraintReader.planGateOptions(plan.gates());
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    Path tree = null;
+    if (log != null && ArtifactChannel.present(log)) {
+      // every file AIPerf wrote, verified against the pod's manifest before anything is published
+      tree = dir.stageArtifacts();
+      try (BufferedReader r = new BufferedReader(new StringReader(log))) {
+        ArtifactManifest manifest = ArtifactChannel.decode(r, tree,
+            "pod " + namespace + "/" + podName + " log");
+        files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
+      } catch (ArtifactChannelException e) {
+        Path aside = dir.keepIncomplete(tree, clock.instant());
+        throw BenchplanException.runtime(e.getMessage() + "; the partial copy is kept aside in " + aside
+            + " (incomplete, not a run)", e);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    MeasuredRuns measured = measuredRuns(perf);
+    RunVerdicts perRun = null;
+    if (tree != null) {
+      // every measured run AIPerf wrote is gated on its own (issue 12)
+      try {
+        perRun = RunVerdicts.gateTree(tree, finalDir.resolve(RunDirectory.AIPERF_DIR), constraints, options);
+      } catch (BenchplanException e) {
+        perRun = null; // no run in the tree: the verdict below says what is missing
+      }
+    }
     Verdict verdict;
     AiperfExport export = null;
     String exitReason = watched.reason();
     String logPath = finalDir.resolve("pod.log").toString();
     String logSha = log == null ? null : Sha256.hex(log.getBytes(StandardCharsets.UTF_8));
-    if (watched.completed() && parsed != null && parsed.succeeded()) {
+    boolean several = measured != null && measured.count() > 1;
+    if (watched.completed() && several && perRun != null) {
+      int found = perRun.runs().size();
+      if (found != measured.count()) {
+        exitReason = "no-summary";
+        verdict = GateEvaluator.runFailed("the Job planned " + measured.count() + " measured run(s) ("
+            + measured.points().size() + " load point(s) x " + measured.repetitions() + " repetition(s), "
+            + measured.mechanism() + "), AIPerf's tree holds " + found, constraints, options,
+            VerdictSource.withoutExport(finalDir.resolve(RunDirectory.AIPERF_DIR).toString(), null)).withRuns(perRun);
+      } else {
+        verdict = perRun.overall(finalDir.resolve(RunDirectory.AIPERF_DIR).toString());
+      }
+    } else if (watched.completed() && parsed != null && parsed.succeeded()) {
       try {
         export = AiperfExportReader.parse(parsed.summaryBytes(), finalDir.resolve("profile_export_aiperf.json"));
         verdict = GateEvaluator.evaluate(export, constraints, options);
+        if (perRun != null) {
+          verdict = verdict.withRuns(perRun);
+        }
       } catch (BenchplanException e) {
         exitReason = "bad-summary";
         verdict = GateEvaluator.runFailed("the AIPerf summary in the pod log is unusable: " + e.getMessage(),
@@ -260,23 +304,6 @@ final class KubeRunService implements RunService {
     int exitCode = verdict.exitCode();
     Instant collectedAt = clock.instant();
 
-    Map<String, byte[]> files = new LinkedHashMap<>();
-    Path tree = null;
-    if (log != null && ArtifactChannel.present(log)) {
-      // every file AIPerf wrote, verified against the pod's manifest before anything is published
-      tree = dir.stageArtifacts();
-      try (BufferedReader r = new BufferedReader(new StringReader(log))) {
-        ArtifactManifest manifest = ArtifactChannel.decode(r, tree,
-            "pod " + namespace + "/" + podName + " log");
-        files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
-      } catch (ArtifactChannelException e) {
-        Path aside = dir.keepIncomplete(tree, clock.instant());
-        throw BenchplanException.runtime(e.getMessage() + "; the partial copy is kept aside in " + aside
-            + " (incomplete, not a run)", e);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
     if (log != null) {
       files.put("pod.log", log.getBytes(StandardCharsets.UTF_8));
     }
@@ -288,10 +315,24 @@ final class KubeRunService implements RunService {
     RunRecordDocument record = RunRecord.build(new RunRecord.Facts(
         request, perf, plan, client.contextName() == null ? request.context() : client.contextName(),
         client.serverUrl(), namespace, created, watched,
-        pre, export, parsed, verdict, exitReason, exitCode, start, applied, collectedAt, files));
+        pre, export, parsed, verdict, exitReason, exitCode, start, applied, collectedAt, files,
+        measured, perRun));
     files.put("run.json", RunRecord.bytes(record));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     return new Collected(written, verdict, exitCode, exitReason, record);
+  }
+
+  /** The Job's measured-runs annotation, or null when it has none (or an unreadable one). */
+  static MeasuredRuns measuredRuns(PerfYaml perf) {
+    String json = perf.annotation(JobContract.MEASURED_RUNS);
+    if (json == null) {
+      return null;
+    }
+    try {
+      return MeasuredRuns.parse(json);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   static String podNode(Pod pod) {

@@ -4,7 +4,9 @@ import dev.benchplan.run.PlanReference;
 import dev.benchplan.run.PerfYaml;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfPodLog;
+import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.Status;
+import dev.benchplan.render.MeasuredRuns;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
@@ -46,7 +48,7 @@ final class RunRecord {
   record Facts(RunRequest request, PerfYaml perf, PlanReference plan, String context, String server,
       String namespace, Job created, JobWatch.Result watched, Preflight.Result pre, AiperfExport export,
       AiperfPodLog log, Verdict verdict, String exitReason, int exitCode, Instant start, Instant applied,
-      Instant collected, Map<String, byte[]> files) {}
+      Instant collected, Map<String, byte[]> files, MeasuredRuns measured, RunVerdicts perRun) {}
 
   static RunRecordDocument build(Facts f) {
     Job job = f.watched().job() != null ? f.watched().job() : f.created();
@@ -136,7 +138,27 @@ final class RunRecord {
         new RunRecordDocument.Cluster(f.context(), f.server(), f.namespace()),
         f.perf().annotation(JobContract.ENDPOINT), f.perf().annotation(JobContract.DGD), jobRec, podRec, f.perf().image(),
         aiperf, times, iso, artifacts, f.exitReason(), f.verdict().message(), f.verdict().verdict().json(),
-        f.exitCode(), ineligible.isEmpty(), List.copyOf(ineligible), f.request().keep());
+        f.exitCode(), ineligible.isEmpty(), List.copyOf(ineligible), f.request().keep(), measuredRuns(f));
+  }
+
+  /** run.json's measured_runs: the Job's plan of runs and every run found in AIPerf's tree. */
+  static RunRecordDocument.MeasuredRuns measuredRuns(Facts f) {
+    MeasuredRuns m = f.measured();
+    if (m == null) {
+      return null;
+    }
+    List<RunRecordDocument.MeasuredRun> runs = new ArrayList<>();
+    if (f.perRun() != null) {
+      for (RunVerdicts.Entry e : f.perRun().runs()) {
+        Verdict v = e.verdict();
+        runs.add(new RunRecordDocument.MeasuredRun(e.loadPoint() != null ? e.loadPoint()
+                : m.points().size() == 1 ? m.points().get(0).loadPoint() : null,
+            e.repetition(), e.directory(), v.source().sha256(), v.requests().total(), v.requests().errors(),
+            e.startTime(), e.endTime(), v.verdict().json(), m.pilot() ? "noise-floor-pilot" : "measurement"));
+      }
+    }
+    return new RunRecordDocument.MeasuredRuns(m.mechanism(), m.repetitions(), m.pilot(),
+        m.points().stream().map(MeasuredRuns.Point::loadPoint).toList(), runs);
   }
 
   /** run.json's canonical bytes, checked against the bundled schema (a mismatch is a bug here). */

@@ -19,11 +19,36 @@ import tools.jackson.databind.JsonNode;
  */
 record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, String namespace) {
   static RenderedPerf create(Path root, String namespace) throws Exception {
+    return create(root, namespace, w -> w);
+  }
+
+  /**
+   * As {@link #create(Path, String)}, with the example workload's text edited by {@code workloadEdit}
+   * (the examples are copied under {@code root} first) and extra {@code plan} flags (e.g. --pilot).
+   */
+  static RenderedPerf create(Path root, String namespace, java.util.function.UnaryOperator<String> workloadEdit,
+      String... planFlags) throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
-    var plan = CommandHarness.run("plan", "--workload", examples.resolve("workload-static.yaml").toString(),
+    Path copy = root.resolve("examples");
+    try (java.util.stream.Stream<Path> s = Files.walk(examples)) {
+      for (Path p : s.toList()) {
+        Path to = copy.resolve(examples.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(p, to);
+        }
+      }
+    }
+    examples = copy;
+    Path workload = examples.resolve("workload-static.yaml");
+    Files.writeString(workload, workloadEdit.apply(Files.readString(workload)));
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("plan", "--workload", workload.toString(),
         "--ledger", examples.resolve("deployment-ledger.yaml").toString(),
         "--question", "What throughput does vllm-agg sustain within the support SLOs?",
-        "--aiperf-version", "0.13.0", "--exp-root", root.resolve("exp").toString(), "--format", "json").expectOk();
+        "--aiperf-version", "0.13.0", "--exp-root", root.resolve("exp").toString(), "--format", "json"));
+    args.addAll(java.util.List.of(planFlags));
+    var plan = CommandHarness.run(args.toArray(String[]::new)).expectOk();
     JsonNode p = Json.JSON.readTree(plan.out());
     Path deployRoot = Files.createDirectories(root.resolve("deploy"));
     var render = CommandHarness.run("render", "--plan", p.get("plan_path").asString(),
