@@ -1,6 +1,7 @@
 package dev.benchplan.gate;
 
 import dev.benchplan.aiperf.export.ErrorCount;
+import dev.benchplan.diagnostics.Finding;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param source the export the verdict was computed from
  * @param warnings what the verdict rests on that a reader should know, e.g. a percentile on too
  *     few requests (they never change the verdict)
+ * @param findings what the diagnostics found in the per-request records and AIPerf's log (a suspected
+ *     stalled worker never changes the verdict; a client-bound run makes it an error:
+ *     {@link GateEvaluator#withFindings})
  */
 public record Verdict(
     Status verdict,
@@ -30,7 +34,8 @@ public record Verdict(
     String constraintsSource,
     RequestSummary requests,
     VerdictSource source,
-    List<String> warnings) {
+    List<String> warnings,
+    List<Finding> findings) {
 
   /** The verdict document's schema version. */
   public static final String SCHEMA_VERSION = "1";
@@ -41,8 +46,15 @@ public record Verdict(
     this(verdict, message, constraints, ignored, constraintsSource, requests, source, List.of());
   }
 
+  /** A verdict without findings. */
+  public Verdict(Status verdict, String message, List<ConstraintResult> constraints, List<String> ignored,
+      String constraintsSource, RequestSummary requests, VerdictSource source, List<String> warnings) {
+    this(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, List.of());
+  }
+
   public Verdict {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    findings = findings == null ? List.of() : List.copyOf(findings);
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(message, "message");
     constraints = List.copyOf(constraints);
@@ -107,6 +119,8 @@ public record Verdict(
     }
     ArrayNode ws = root.putArray("warnings");
     warnings.forEach(ws::add);
+    ArrayNode fs = root.putArray("findings");
+    findings.forEach(x -> fs.add(x.toJson()));
     ObjectNode src = root.putObject("source");
     src.put("path", source.path());
     src.put("sha256", source.sha256());

@@ -79,14 +79,19 @@ public final class RunDiagnostics {
     return new Diagnosis(findings, client);
   }
 
-  /** Diagnoses a located run, reading its files. */
+  /** Diagnoses a located run, reading its files (AIPerf's log included). */
   public static Diagnosis diagnose(RunSource source) {
+    Path logBase = source.runJson() != null ? source.runJson().getParent() : null;
+    return diagnose(source, log(source.dir(), logBase));
+  }
+
+  /** Diagnoses a located run with AIPerf's log already parsed. */
+  public static Diagnosis diagnose(RunSource source, AiperfLogWarnings log) {
     if (!Files.isRegularFile(source.recordsFile())) {
       return Diagnosis.none();
     }
     RecordScan scan = RecordScanner.scan(source.recordsFile());
-    Path logBase = source.runJson() != null ? source.runJson().getParent() : null;
-    return diagnose(scan, readTree(source.summaryFile()), source.runRecord(), log(source.dir(), logBase));
+    return diagnose(scan, readTree(source.summaryFile()), source.runRecord(), log);
   }
 
   /**
@@ -94,6 +99,14 @@ public final class RunDiagnostics {
    * several runs name their run.
    */
   public static Diagnosis diagnoseAll(Path dir) {
+    return diagnoseAll(dir, null);
+  }
+
+  /**
+   * Diagnoses every run under a directory with AIPerf's log given (run's pod log, read before the run
+   * directory is written); null looks for the log on disk.
+   */
+  public static Diagnosis diagnoseAll(Path dir, AiperfLogWarnings log) {
     List<RunSource> runs;
     try {
       runs = RunLocator.locate(dir);
@@ -104,7 +117,7 @@ public final class RunDiagnostics {
     ClientBoundCheck.Result bound = null;
     ClientBoundCheck.Result first = null;
     for (RunSource run : runs) {
-      Diagnosis d = diagnose(run);
+      Diagnosis d = log == null ? diagnose(run) : diagnose(run, log);
       for (Finding f : d.findings()) {
         findings.add(runs.size() > 1 ? f.inRun(run.label()) : f);
       }
@@ -117,7 +130,7 @@ public final class RunDiagnostics {
   }
 
   /** AIPerf's warnings from the first log found: {@code logs/aiperf.log} in the run's directory, else pod.log. */
-  static AiperfLogWarnings log(Path runDir, Path benchplanRunDir) {
+  public static AiperfLogWarnings log(Path runDir, Path benchplanRunDir) {
     List<Path> candidates = new ArrayList<>();
     candidates.add(runDir.resolve(AIPERF_LOG));
     if (benchplanRunDir != null) {
