@@ -97,7 +97,7 @@ public final class ClientBoundCheck {
             StallDetector.num(export.creditDropLatencyMs()), CREDIT_DROP_LATENCY_MS));
       }
     }
-    String records = records(t, target, figures, fired, said);
+    String records = records(t, target, export.measuredRequests(), figures, fired, said);
     String detail = target + "; " + records + "; " + log.describe();
     if (!fired.isEmpty()) {
       Finding f = new Finding(FindingKind.CLIENT_BOUND, null,
@@ -116,10 +116,13 @@ public final class ClientBoundCheck {
     return new Result(Status.OK, detail, null);
   }
 
-  private static String records(RequestTimeline t, LoadTarget target, Map<String, Double> figures, List<String> fired,
-      List<String> said) {
+  private static String records(RequestTimeline t, LoadTarget target, double measured, Map<String, Double> figures,
+      List<String> fired, List<String> said) {
     int n = t.size();
     figures.put("requests", (double) n);
+    String trimmed = Double.isFinite(measured) && n < measured
+        ? "not judged: the records hold " + n + " of the summary's " + (long) measured
+            + " measured requests (incomplete or trimmed)" : null;
     switch (target.mode()) {
       case UNKNOWN -> {
         return "not judged: " + target;
@@ -130,6 +133,9 @@ public final class ClientBoundCheck {
         long needed = (long) REQUESTS_PER_SLOT * c;
         if (n < needed) {
           return "not judged: " + n + " measured requests, fewer than " + REQUESTS_PER_SLOT + " x " + c + " = " + needed;
+        }
+        if (trimmed != null) {
+          return trimmed;
         }
         long[] s = t.sortedStarts();
         long a = s[c - 1];
@@ -157,6 +163,9 @@ public final class ClientBoundCheck {
         if (n < needed) {
           return "not judged: " + n + " measured requests, fewer than " + needed + " (" + REQUESTS_PER_SLOT
               + " x rate x median latency, at least " + MIN_OPEN_LOOP_REQUESTS + ")";
+        }
+        if (trimmed != null) {
+          return trimmed;
         }
         long[] s = t.sortedStarts();
         int lo = (int) Math.floor(OPEN_LOOP_TRIM * n);

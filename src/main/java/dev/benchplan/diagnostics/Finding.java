@@ -41,6 +41,12 @@ public record Finding(FindingKind kind, String run, String message, List<String>
     evidence = List.copyOf(evidence.size() > MAX_EVIDENCE ? evidence.subList(0, MAX_EVIDENCE) : evidence);
   }
 
+  /** A non-integral figure at 16 significant digits, in plain notation. */
+  public static BigDecimal figure(double v) {
+    BigDecimal d = new BigDecimal(v).round(MathContext.DECIMAL64).stripTrailingZeros();
+    return d.scale() < 0 ? d.setScale(0) : d;
+  }
+
   /** The same finding attributed to one run of several. */
   public Finding inRun(String label) {
     return new Finding(kind, label, message, signals, figures, evidence, recommendation);
@@ -65,7 +71,13 @@ public record Finding(FindingKind kind, String run, String message, List<String>
     o.put("message", message);
     signals.forEach(o.putArray("signals")::add);
     ObjectNode fig = o.putObject("figures");
-    figures.forEach((k, v) -> fig.put(k, new BigDecimal(v).round(MathContext.DECIMAL64).stripTrailingZeros()));
+    figures.forEach((k, v) -> {
+      if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+        fig.put(k, (long) v.doubleValue()); // counts as integers, one form in every writer
+      } else {
+        fig.put(k, figure(v));
+      }
+    });
     evidence.forEach(o.putArray("evidence")::add);
     o.put("recommendation", recommendation);
     o.put("rule", rule());

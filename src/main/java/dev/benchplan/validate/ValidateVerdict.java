@@ -84,8 +84,7 @@ public record ValidateVerdict(
       java.util.Map<String, BigDecimal> figures, List<String> evidence, String recommendation, String rule) {
     static FindingLine of(dev.benchplan.diagnostics.Finding f) {
       java.util.Map<String, BigDecimal> figures = new java.util.LinkedHashMap<>();
-      f.figures().forEach((k, v) -> figures.put(k,
-          new BigDecimal(v).round(java.math.MathContext.DECIMAL64).stripTrailingZeros()));
+      f.figures().forEach((k, v) -> figures.put(k, dev.benchplan.diagnostics.Finding.figure(v)));
       return new FindingLine(f.kind().json(), f.kind().severity(), f.run(), f.message(), f.signals(), figures,
           f.evidence(), f.recommendation(), f.rule());
     }

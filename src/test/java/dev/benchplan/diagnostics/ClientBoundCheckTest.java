@@ -86,7 +86,7 @@ class ClientBoundCheckTest {
   @DisplayName("AIPerf's effective_concurrency below 90% of C fires where the export has it")
   void effectiveConcurrency() {
     ClientBoundCheck.Result r = ClientBoundCheck.check(closed(64, 100), LoadTarget.concurrency(64, "test"), QUIET,
-        new ExportSignals(41.5, Double.NaN));
+        new ExportSignals(41.5, Double.NaN, Double.NaN));
     assertThat(r.status()).isEqualTo(ClientBoundCheck.Status.CLIENT_BOUND);
     assertThat(r.finding().signals()).containsExactly("effective_concurrency");
   }

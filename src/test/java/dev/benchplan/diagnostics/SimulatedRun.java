@@ -7,11 +7,11 @@ import java.util.function.DoubleSupplier;
  * Closed- and open-loop runs simulated request by request with a seeded RNG, so each test knows its
  * answer by construction: a slot (closed loop) sends its next request when the previous one ends.
  */
-final class SimulatedRun {
+public final class SimulatedRun {
   static final long T0 = 1_762_551_940_000_000_000L;
 
   /** How a request's TTFT is drawn, given the Dynamo worker it lands on (round robin over {@code workers}). */
-  interface Ttft {
+  public interface Ttft {
     double draw(int worker, SplittableRandom r);
   }
 
@@ -21,7 +21,7 @@ final class SimulatedRun {
    * @param decodeMs time from first token to the end of a request
    * @param holdFromS/holdToS completions due in this window (seconds into the run) are held to its end
    */
-  static RequestTimeline closedLoop(long seed, int slots, int requests, int workers, Ttft ttft, double decodeMs,
+  public static RequestTimeline closedLoop(long seed, int slots, int requests, int workers, Ttft ttft, double decodeMs,
       double holdFromS, double holdToS) {
     SplittableRandom r = new SplittableRandom(seed);
     long[] free = new long[slots];
@@ -48,7 +48,7 @@ final class SimulatedRun {
     return b.build();
   }
 
-  static RequestTimeline closedLoop(long seed, int slots, int requests, int workers, Ttft ttft) {
+  public static RequestTimeline closedLoop(long seed, int slots, int requests, int workers, Ttft ttft) {
     return closedLoop(seed, slots, requests, workers, ttft, 2000, -1, -1);
   }
 

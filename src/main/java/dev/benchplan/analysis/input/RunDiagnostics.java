@@ -182,8 +182,11 @@ public final class RunDiagnostics {
     if (summary == null) {
       return ExportSignals.none();
     }
+    double ok = avg(summary.path("request_count"), false);
+    double failed = avg(summary.path("error_request_count"), false);
     return new ExportSignals(avg(summary.path("effective_concurrency"), false),
-        avg(summary.path("credit_drop_latency"), true));
+        avg(summary.path("credit_drop_latency"), true), Double.isNaN(ok) ? Double.NaN
+            : ok + (Double.isNaN(failed) ? 0 : failed));
   }
 
   private static double avg(JsonNode metric, boolean toMs) {
