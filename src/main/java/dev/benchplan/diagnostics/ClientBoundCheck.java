@@ -108,7 +108,7 @@ public final class ClientBoundCheck {
     }
     if (records.startsWith("not judged")) {
       Finding f = new Finding(FindingKind.CLIENT_LOAD_NOT_JUDGED, null,
-          "client load not judged: " + records + "; " + log.describe(), List.of(records), figures, List.of(),
+          "client load " + records + "; " + log.describe(), List.of(records), figures, List.of(),
           "to have it judged, measure at least " + REQUESTS_PER_SLOT + " x C requests per point"
               + " (agent-docs/rules/benchmarking/client-bound.md)");
       return new Result(Status.NOT_JUDGED, detail, f);
