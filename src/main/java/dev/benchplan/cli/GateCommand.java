@@ -1,5 +1,6 @@
 package dev.benchplan.cli;
 
+import dev.benchplan.diagnostics.Finding;
 import dev.benchplan.gate.ConstraintResult;
 import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.GateService;
@@ -32,16 +33,19 @@ import picocli.CommandLine.Spec;
           + " its ceiling; a missing gated metric or a cancelled run is an error, never a pass."
     },
     footerHeading = "%nExit codes:%n",
-    footer = {"  0  pass or skip", "  1  fail", "  2  invalid input", "  3  error (metric missing, run cancelled)"})
+    footer = {"  0  pass or skip", "  1  fail", "  2  invalid input",
+        "  3  error (metric missing, run cancelled, client-bound run: the load generator was the bottleneck)"})
 public final class GateCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
 
   @Spec CommandSpec spec;
 
   @Option(names = "--results", required = true, paramLabel = "FILE|DIR",
-      description = "AIPerf summary export (profile_export_aiperf.json), or an AIPerf artifact directory in any"
-          + " layout (profile_runs/run_NNNN, <param>_<value>, trials): every run in it is gated, with the"
-          + " capacity under the gates for a sweep.")
+      description = "AIPerf summary export (profile_export_aiperf.json), or a run directory or an AIPerf artifact"
+          + " directory in any layout (profile_runs/run_NNNN, <param>_<value>, trials): every run in it is gated,"
+          + " with the capacity under the gates for a sweep. Per-request records (profile_export.jsonl) and"
+          + " AIPerf's log feed the diagnostics: a suspected stalled worker is reported, a client-bound run is an"
+          + " error.")
   Path results;
 
   @Option(names = "--constraints", paramLabel = "OVERLAY",
@@ -121,6 +125,13 @@ public final class GateCommand implements Callable<Integer> {
       if (v.runs().capacity() != null) {
         out.println(v.runs().capacity().message());
       }
+    }
+    for (Finding f : v.findings()) {
+      out.println("finding: " + f.kind().json() + " (" + f.kind().severity() + "): " + f.message());
+      for (String e : f.evidence()) {
+        out.println("  log: " + e);
+      }
+      out.println("  recommendation: " + f.recommendation());
     }
     out.println("constraints: " + v.constraintsSource());
     if (v.runs() != null) {

@@ -154,6 +154,13 @@ public final class NumericOptions {
     }
   }
 
+  /** validate's measurements of one configuration: 1 to 10 (AIPerf's multiRun.numRuns cap). */
+  public static final class Repeats extends IntIn {
+    public Repeats() {
+      super(1, 10);
+    }
+  }
+
   /** A random seed: 0 to 2^31-1. */
   public static final class Seed extends LongIn {
     public Seed() {

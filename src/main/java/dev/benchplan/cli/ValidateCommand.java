@@ -79,6 +79,12 @@ public final class ValidateCommand implements Callable<Integer> {
   @Option(names = "--osl", paramLabel = "TOKENS", defaultValue = "128", converter = NumericOptions.Tokens.class, description = "Output tokens (default: ${DEFAULT-VALUE}).")
   int osl;
 
+  @Option(names = "--repeats", paramLabel = "N", defaultValue = "1", converter = NumericOptions.Repeats.class,
+      description = "Measure N times (1 to 10; AIPerf's own multi-run, multiRun.numRuns, in one Job) and gate on"
+          + " the median of each gated metric; every repeat is listed, and repeats that disagree on a gate are"
+          + " flagged unstable (default: ${DEFAULT-VALUE}).")
+  int repeats;
+
   @Option(names = "--keep", description = "Keep what validate created (no cleanup).")
   boolean keep;
 
@@ -134,7 +140,7 @@ public final class ValidateCommand implements Callable<Integer> {
     ValidateOptions options = new ValidateOptions(context, recipe, dgd, namespace, model, nodeSelector,
         concurrencyPerWorker, isl, osl, keep, reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage,
         hfTokenSecret, new ValidateTimeouts(timeoutOldNamespace, timeoutDgdReady, timeoutEndpointReady,
-            timeoutPodScheduling, timeoutJob, timeoutCleanup));
+            timeoutPodScheduling, timeoutJob, timeoutCleanup), repeats);
     PrintWriter err = spec.commandLine().getErr();
     String version = new VersionProvider().getVersion()[0];
     ValidateResult result = dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);

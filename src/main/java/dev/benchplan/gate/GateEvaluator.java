@@ -3,6 +3,8 @@ package dev.benchplan.gate;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.aiperf.export.MetricUnit;
+import dev.benchplan.diagnostics.Finding;
+import dev.benchplan.diagnostics.FindingKind;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.Verdict.Decimals;
 import dev.benchplan.rules.PercentileSamples;
@@ -87,6 +89,31 @@ public final class GateEvaluator {
           .ifPresent(a -> out.add(a.warning("constraint " + r.name())));
     }
     return out;
+  }
+
+  /**
+   * The verdict with the diagnostics' findings. A suspected stalled worker (or any other warning)
+   * leaves it as it is. A client-bound run is not a measurement of the deployment: the verdict becomes
+   * an error naming the load generator and the fix (exit 3), never a gate failure; its constraint
+   * results are kept for the record.
+   */
+  public static Verdict withFindings(Verdict v, List<Finding> findings) {
+    if (findings.isEmpty()) {
+      return v;
+    }
+    List<Finding> all = new ArrayList<>(v.findings());
+    all.addAll(findings);
+    Optional<Finding> bound = findings.stream().filter(f -> f.kind() == FindingKind.CLIENT_BOUND).findFirst();
+    if (bound.isEmpty()) {
+      return new Verdict(v.verdict(), v.message(), v.constraints(), v.ignored(), v.constraintsSource(), v.requests(),
+          v.source(), v.warnings(), v.runs(), all);
+    }
+    Finding f = bound.get();
+    String message = "error: " + (f.run() == null ? "" : f.run() + ": ") + f.message() + ". Fix: "
+        + f.recommendation() + " (" + "agent-docs/rules/" + f.rule() + ")"
+        + (v.verdict() == Status.ERROR ? "; also " + v.message() : "");
+    return new Verdict(Status.ERROR, message, v.constraints(), v.ignored(), v.constraintsSource(), v.requests(),
+        v.source(), v.warnings(), v.runs(), all);
   }
 
   /**

@@ -2,7 +2,12 @@ package dev.benchplan.gate;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.analysis.input.RunDiagnostics;
+import dev.benchplan.analysis.input.RunLocator;
+import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.error.BenchplanException;
+import java.nio.file.Files;
+import java.util.List;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,7 +21,8 @@ public final class GateService {
   /**
    * One gate request.
    *
-   * @param results the AIPerf summary export, or an AIPerf artifact directory (every run in it)
+   * @param results the AIPerf summary export, or a run directory or AIPerf artifact directory (every
+   *     run in it is gated)
    * @param overlay an AICR-style overlay with the constraints, or null
    * @param minThroughput {@code --min-throughput} (tokens/sec), or null
    * @param maxTtftP99 {@code --max-ttft-p99} (ms), or null
@@ -39,6 +45,35 @@ public final class GateService {
   /** The verdict and where its reports went (null when none were written). */
   public record Outcome(Verdict verdict, Path reportDir) {}
 
+  /**
+   * The one run {@code --results} names: a summary export (its directory's per-request records and
+   * log, when present, feed the diagnostics), or a run directory / AIPerf artifact directory holding
+   * exactly one run with a summary.
+   */
+  static RunSource locate(Path results) {
+    if (Files.isRegularFile(results)) {
+      Path dir = results.toAbsolutePath().getParent();
+      // any file name: the summary is what was given, the records and log are looked for beside it
+      return new RunSource(dir.getFileName() == null ? "." : dir.getFileName().toString(), dir, results,
+          dir.resolve(RunLocator.RECORDS), null, null, null);
+    }
+    if (!Files.isDirectory(results)) {
+      throw BenchplanException.invalid(results + ": AIPerf export not found");
+    }
+    List<RunSource> runs = RunLocator.locate(results);
+    if (runs.size() != 1) {
+      throw BenchplanException.invalid(results + ": holds " + runs.size() + " measured runs ("
+          + String.join(", ", runs.stream().map(RunSource::label).limit(5).toList())
+          + (runs.size() > 5 ? ", ..." : "") + "): give the directory or summary export of one");
+    }
+    RunSource run = runs.get(0);
+    if (!Files.isRegularFile(run.summaryFile())) {
+      throw BenchplanException.invalid(run.dir() + ": no " + RunLocator.SUMMARY
+          + " (the gate reads AIPerf's summary; per-request records alone are for analyze)");
+    }
+    return run;
+  }
+
   /** Runs the gate; invalid input throws (exit 2) before anything is written. */
   public static Outcome gate(Request request, Clock clock) {
     Instant start = clock.instant();
@@ -46,13 +81,18 @@ public final class GateService {
         ? ConstraintReader.fromOverlay(request.overlay())
         : ConstraintReader.fromFlags(request.minThroughput(), request.maxTtftP99());
     Verdict verdict;
-    if (java.nio.file.Files.isDirectory(request.results())) {
-      // an AIPerf artifact directory in any layout: every run it holds is gated
+    if (Files.isDirectory(request.results())) {
+      // a run directory or an AIPerf artifact directory in any layout: every run it holds is gated,
+      // and the diagnostics read every run's records and log (findings name their run)
       Path tree = request.results().toAbsolutePath().normalize();
-      verdict = RunVerdicts.gateTree(tree, constraints, request.options()).overall(tree.toString());
+      verdict = GateEvaluator.withFindings(
+          RunVerdicts.gateTree(tree, constraints, request.options()).overall(tree.toString()),
+          RunDiagnostics.diagnoseAll(tree).findings());
     } else {
-      AiperfExport export = AiperfExportReader.read(request.results());
-      verdict = GateEvaluator.evaluate(export, constraints, request.options());
+      RunSource run = locate(request.results());
+      AiperfExport export = AiperfExportReader.read(run.summaryFile());
+      verdict = GateEvaluator.withFindings(GateEvaluator.evaluate(export, constraints, request.options()),
+          RunDiagnostics.diagnose(run).findings());
     }
     if (request.reportDir() != null) {
       VerdictReports.write(request.reportDir(), verdict, new ReportTiming(start, clock.instant()));

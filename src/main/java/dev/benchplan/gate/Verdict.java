@@ -1,6 +1,7 @@
 package dev.benchplan.gate;
 
 import dev.benchplan.aiperf.export.ErrorCount;
+import dev.benchplan.diagnostics.Finding;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
@@ -23,6 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  *     few requests (they never change the verdict)
  * @param runs the verdict of every measured run and the capacity under the gates, when the verdict
  *     covers an artifact tree of several runs (or a run's tree); null for a single export
+ * @param findings what the diagnostics found in the per-request records and AIPerf's log (a suspected
+ *     stalled worker never changes the verdict; a client-bound run makes it an error:
+ *     {@link GateEvaluator#withFindings})
  */
 public record Verdict(
     Status verdict,
@@ -33,7 +37,8 @@ public record Verdict(
     RequestSummary requests,
     VerdictSource source,
     List<String> warnings,
-    RunVerdicts runs) {
+    RunVerdicts runs,
+    List<Finding> findings) {
 
   /** The verdict document's schema version. */
   public static final String SCHEMA_VERSION = "1";
@@ -41,23 +46,27 @@ public record Verdict(
   /** A verdict without warnings. */
   public Verdict(Status verdict, String message, List<ConstraintResult> constraints,
       List<String> ignored, String constraintsSource, RequestSummary requests, VerdictSource source) {
-    this(verdict, message, constraints, ignored, constraintsSource, requests, source, List.of(), null);
+    this(verdict, message, constraints, ignored, constraintsSource, requests, source, List.of(), null,
+        List.of());
   }
 
-  /** A verdict on one export (no per-run breakdown). */
+  /** A verdict on one export (no per-run breakdown, no findings). */
   public Verdict(Status verdict, String message, List<ConstraintResult> constraints,
       List<String> ignored, String constraintsSource, RequestSummary requests, VerdictSource source,
       List<String> warnings) {
-    this(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, null);
+    this(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, null,
+        List.of());
   }
 
   /** This verdict with the per-run breakdown {@code runs}. */
   public Verdict withRuns(RunVerdicts runs) {
-    return new Verdict(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, runs);
+    return new Verdict(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, runs,
+        findings);
   }
 
   public Verdict {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    findings = findings == null ? List.of() : List.copyOf(findings);
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(message, "message");
     constraints = List.copyOf(constraints);
@@ -122,6 +131,8 @@ public record Verdict(
     }
     ArrayNode ws = root.putArray("warnings");
     warnings.forEach(ws::add);
+    ArrayNode fs = root.putArray("findings");
+    findings.forEach(x -> fs.add(x.toJson()));
     ObjectNode src = root.putObject("source");
     src.put("path", source.path());
     src.put("sha256", source.sha256());

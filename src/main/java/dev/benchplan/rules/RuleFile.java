@@ -34,7 +34,11 @@ public enum RuleFile {
   /** Which runs may support a claim. */
   EVIDENCE_ELIGIBILITY("benchmarking/evidence-eligibility.md"),
   /** Failures a plan can foresee, and the error-rate limit a run uses. */
-  EXPECTED_ERRORS("benchmarking/expected-errors.md");
+  EXPECTED_ERRORS("benchmarking/expected-errors.md"),
+  /** A suspected stalled worker, diagnosed from the per-request records. */
+  STALL_DIAGNOSIS("benchmarking/stall-diagnosis.md"),
+  /** The load generator is never the bottleneck: client-bound runs are errors. */
+  CLIENT_BOUND("benchmarking/client-bound.md");
 
   private final String path;
 

@@ -2,6 +2,7 @@ package dev.benchplan.validate;
 
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintResult;
+import dev.benchplan.gate.MedianGate;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import java.math.BigDecimal;
@@ -15,8 +16,16 @@ import java.util.Objects;
  * @param failedStep for an error: {@link ValidateStep#RUN} when the Job or AIPerf failed,
  *     {@link ValidateStep#GATE} when the export could not be judged; null otherwise
  * @param runDir the run folder with the AIPerf artifacts and run.json, or null
+ * @param repeats with {@code --repeats} above 1: every repeat's verdict and whether they disagree
+ *     ({@code gate} is then the median's verdict); null for one measurement
  */
-public record BenchmarkOutcome(Verdict gate, String message, ValidateStep failedStep, String runDir) {
+public record BenchmarkOutcome(Verdict gate, String message, ValidateStep failedStep, String runDir,
+    MedianGate.Result repeats) {
+  /** The outcome of one measurement. */
+  public BenchmarkOutcome(Verdict gate, String message, ValidateStep failedStep, String runDir) {
+    this(gate, message, failedStep, runDir, null);
+  }
+
   public BenchmarkOutcome {
     Objects.requireNonNull(gate, "gate");
     Objects.requireNonNull(message, "message");

@@ -43,7 +43,20 @@ public record ValidateOptions(
     String aiperfIndexUrl,
     String runtimeImage,
     String hfTokenSecret,
-    ValidateTimeouts timeouts) {
+    ValidateTimeouts timeouts,
+    int repeats) {
+
+  /** {@code --repeats}: the most measurements one validate takes (AIPerf's multiRun.numRuns cap). */
+  public static final int MAX_REPEATS = 10;
+
+  /** Options measuring once. */
+  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
+      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
+      String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
+      ValidateTimeouts timeouts) {
+    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1);
+  }
 
   /** The model deployed (and assumed) when none is given: small, public, fast to load. */
   public static final String DEFAULT_MODEL = "Qwen/Qwen3-0.6B";
@@ -66,6 +79,9 @@ public record ValidateOptions(
     runtimeImage = runtimeImage == null ? DEFAULT_RUNTIME_IMAGE : runtimeImage;
     if (concurrencyPerWorker < 1) {
       throw invalid("--concurrency-per-worker", "a positive integer", concurrencyPerWorker);
+    }
+    if (repeats < 1 || repeats > MAX_REPEATS) {
+      throw invalid("--repeats", "1 to " + MAX_REPEATS, repeats);
     }
     if (isl < 1) {
       throw invalid("--isl", "a positive number of tokens", isl);

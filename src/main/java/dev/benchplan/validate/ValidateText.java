@@ -33,6 +33,22 @@ public final class ValidateText {
           + " (" + c.operator() + " " + format(c.threshold()) + ", effective " + format(c.effectiveThreshold())
           + "): " + c.status());
     }
+    ValidateVerdict.Repeats rep = doc.repeats();
+    if (rep != null) {
+      out.add("repeats: " + rep.count() + ", gated on the median" + (rep.unstable() ? ", UNSTABLE: "
+          + String.join("; ", rep.disagreements()) : ", stable"));
+      for (ValidateVerdict.Repeat r : rep.runs()) {
+        out.add("  " + r.run() + ": " + r.verdict() + " (" + String.join(", ", r.constraints().stream()
+            .map(c -> c.name() + " " + (c.measured() == null ? "not measured" : format(c.measured()) + " " + c.unit()))
+            .toList()) + ")");
+      }
+    }
+    if (doc.findings() != null) {
+      for (ValidateVerdict.FindingLine f : doc.findings()) {
+        out.add("finding: " + f.kind() + " (" + f.severity() + "): " + f.message());
+        out.add("  recommendation: " + f.recommendation());
+      }
+    }
     ValidateVerdict.Reports reports = doc.reports();
     if (reports != null) {
       out.add("reports: " + reports.verdict() + ", " + reports.ctrf() + ", " + reports.junit());

@@ -32,6 +32,9 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param benchmark the load and the pipeline's artifacts
  * @param cleanup what was created and removed
  * @param candidates the candidates of an ambiguous discovery
+ * @param findings what the diagnostics found in the run's records and AIPerf's log (stalled worker,
+ *     client bound), once the benchmark ran
+ * @param repeats {@code --repeats} above 1: each repeat's figures and whether they disagree
  * @param reports the report files written
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -56,6 +59,8 @@ public record ValidateVerdict(
     @JsonInclude(JsonInclude.Include.NON_NULL) Benchmark benchmark,
     @JsonInclude(JsonInclude.Include.NON_NULL) Cleanup cleanup,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<Candidate> candidates,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<FindingLine> findings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Repeats repeats,
     @JsonInclude(JsonInclude.Include.NON_NULL) Reports reports) {
   /** The document's schema version. */
   public static final String SCHEMA_VERSION = "1";
@@ -70,8 +75,36 @@ public record ValidateVerdict(
   public ValidateVerdict withReports(Reports r) {
     return new ValidateVerdict(schemaVersion, check, verdict, exitCode, reason, failedStep, runId, startedAt,
         finishedAt, steps, cluster, constraintsSource, constraints, measured, discovery, deployment, target,
-        benchmark, cleanup, candidates, r);
+        benchmark, cleanup, candidates, findings, repeats, r);
   }
+
+  /** A finding as verdict.schema.json's {@code findings[]} describes it. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record FindingLine(String kind, String severity, String run, String message, List<String> signals,
+      java.util.Map<String, BigDecimal> figures, List<String> evidence, String recommendation, String rule) {
+    static FindingLine of(dev.benchplan.diagnostics.Finding f) {
+      java.util.Map<String, BigDecimal> figures = new java.util.LinkedHashMap<>();
+      f.figures().forEach((k, v) -> figures.put(k, dev.benchplan.diagnostics.Finding.figure(v)));
+      return new FindingLine(f.kind().json(), f.kind().severity(), f.run(), f.message(), f.signals(), figures,
+          f.evidence(), f.recommendation(), f.rule());
+    }
+  }
+
+  /**
+   * {@code --repeats}: the gate took the median of each gated metric over {@code count} measurements.
+   *
+   * @param count the repeats measured
+   * @param mechanism how: AIPerf's own multi-run in one Job
+   * @param unstable the repeats disagree on a gate
+   * @param disagreements which gate, who passed and who failed
+   * @param runs each repeat with its verdict and figures
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Repeats(int count, String mechanism, boolean unstable, List<String> disagreements, List<Repeat> runs) {}
+
+  /** One repeat: its label, its own verdict and what it measured for each constraint. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Repeat(String run, String verdict, String message, List<ConstraintLine> constraints) {}
 
   /** One step: its ID, {@code ok} or {@code failed}, seconds taken, its bound, and a detail. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

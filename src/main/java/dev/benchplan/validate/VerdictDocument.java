@@ -30,6 +30,8 @@ final class VerdictDocument {
   private ValidateVerdict.Cleanup cleanup;
   private List<ValidateVerdict.Candidate> candidates;
   private Verdict gate;
+  private List<ValidateVerdict.FindingLine> findings;
+  private ValidateVerdict.Repeats repeats;
 
   VerdictDocument(ValidateRun run, Instant startedAt) {
     this.run = run;
@@ -41,7 +43,7 @@ final class VerdictDocument {
     return new ValidateVerdict(ValidateVerdict.SCHEMA_VERSION, ValidateReports.TEST_NAME, verdict, exitCode, reason,
         failedStep, run.runId(), startedAt.toString(), finishedAt == null ? null : finishedAt.toString(), steps,
         cluster, constraintsSource, constraints, measured, discovery, deployment, target, benchmark, cleanup,
-        candidates, null);
+        candidates, findings, repeats, null);
   }
 
   /** The gate's verdict on the benchmark, once it ran; null before. */
@@ -74,16 +76,27 @@ final class VerdictDocument {
   /** The gate's verdict on the benchmark: every constraint it judged and the two measurements. */
   void gated(BenchmarkOutcome outcome) {
     gate = outcome.gate();
-    List<ValidateVerdict.ConstraintLine> lines = new ArrayList<>();
-    for (ConstraintResult r : gate.constraints()) {
-      lines.add(new ValidateVerdict.ConstraintLine(r.name(), r.metric(), r.stat(), r.operator().symbol(),
-          r.threshold(), r.tolerance(), r.effectiveThreshold(), r.measured(), r.unit(), r.status().json(),
-          r.message()));
+    findings = gate.findings().stream().map(ValidateVerdict.FindingLine::of).toList();
+    if (outcome.repeats() != null) {
+      List<ValidateVerdict.Repeat> runs = new ArrayList<>();
+      for (dev.benchplan.gate.MedianGate.Labeled l : outcome.repeats().repeats()) {
+        runs.add(new ValidateVerdict.Repeat(l.label(), l.verdict().verdict().json(), l.verdict().message(),
+            l.verdict().constraints().stream().map(VerdictDocument::line).toList()));
+      }
+      repeats = new ValidateVerdict.Repeats(runs.size(), "aiperf-multi-run (multiRun.numRuns), median of each gated"
+          + " metric", outcome.repeats().unstable(), outcome.repeats().disagreements(), runs);
     }
+    List<ValidateVerdict.ConstraintLine> lines = gate.constraints().stream().map(VerdictDocument::line).toList();
     if (!lines.isEmpty()) {
       constraints = lines;
     }
     measured = new ValidateVerdict.Measured(outcome.throughput(), "tokens/sec", outcome.ttftP99(), "ms");
+  }
+
+  private static ValidateVerdict.ConstraintLine line(ConstraintResult r) {
+    return new ValidateVerdict.ConstraintLine(r.name(), r.metric(), r.stat(), r.operator().symbol(),
+        r.threshold(), r.tolerance(), r.effectiveThreshold(), r.measured(), r.unit(), r.status().json(),
+        r.message());
   }
 
   void discovery(String scope, List<DgdCandidate> seen, String decision, String why) {

@@ -3,6 +3,8 @@ package dev.benchplan.analysis.audit;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.RunDiagnostics;
+import dev.benchplan.diagnostics.ClientBoundCheck;
 import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.json.Sha256;
@@ -41,10 +43,19 @@ public final class Auditor {
    * @param scan the records scan, or null
    * @param plan the plan, or null without one
    * @param recovered whether {@code used} was rebuilt from records
+   * @param diagnosis the diagnostics on the records and AIPerf's log, or null when not run
    */
   public record Facts(RunSource source, AiperfExport aiperfExport, AiperfExport used, String summaryProblem,
       String nonFinite, JsonNode summaryRoot, JsonNode inputConfig, RecordScan scan, PlanInfo plan,
-      boolean recovered) {}
+      boolean recovered, RunDiagnostics.Diagnosis diagnosis) {
+    /** Facts without a diagnosis. */
+    public Facts(RunSource source, AiperfExport aiperfExport, AiperfExport used, String summaryProblem,
+        String nonFinite, JsonNode summaryRoot, JsonNode inputConfig, RecordScan scan, PlanInfo plan,
+        boolean recovered) {
+      this(source, aiperfExport, used, summaryProblem, nonFinite, summaryRoot, inputConfig, scan, plan, recovered,
+          null);
+    }
+  }
 
   /** Runs every check. */
   public static RunAudit audit(Facts f) {
@@ -67,6 +78,7 @@ public final class Auditor {
     checks.add(negatives(f));
     checks.add(manifest(f));
     checks.add(percentiles(f));
+    checks.add(clientBound(f));
     List<String> blockers = checks.stream().filter(c -> c.status().equals("fail")).map(c -> c.id() + ": " + c.detail())
         .toList();
     String status = !blockers.isEmpty() ? "invalid" : recoveries.isEmpty() ? "valid" : "valid_with_recovery";
@@ -416,6 +428,24 @@ public final class Auditor {
     if (!actual.equalsIgnoreCase(expected)) {
       bad.add(file.getFileName() + " hashes to " + actual + ", recorded " + expected);
     }
+  }
+
+  /**
+   * The load generator kept the load it was given (agent-docs/rules/benchmarking/client-bound.md): a
+   * client-bound run is invalid, with the figures and the signal that fired.
+   */
+  private static AuditCheck clientBound(Facts f) {
+    String id = "client_bound";
+    if (f.diagnosis() == null || f.diagnosis().clientLoad() == null) {
+      return AuditCheck.notChecked(id, "no per-request records");
+    }
+    ClientBoundCheck.Result r = f.diagnosis().clientLoad();
+    return switch (r.status()) {
+      case CLIENT_BOUND -> AuditCheck.fail(id, r.finding().message() + " [signals: "
+          + String.join(", ", r.finding().signals()) + "; " + r.detail() + "]. Fix: " + r.finding().recommendation());
+      case NOT_JUDGED -> AuditCheck.notChecked(id, r.detail());
+      case OK -> AuditCheck.pass(id, r.detail());
+    };
   }
 
   private static AuditCheck percentiles(Facts f) {

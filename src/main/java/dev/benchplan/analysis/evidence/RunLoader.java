@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.evidence;
 
 import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RecordScanner;
 import dev.benchplan.analysis.input.PlanInfo;
@@ -89,8 +90,10 @@ public final class RunLoader {
     if (recoverable) {
       used = SummaryRebuilder.rebuild(scan, source.recordsFile());
     }
+    RunDiagnostics.Diagnosis diagnosis = RunDiagnostics.diagnose(scan, lenientRoot, source.runRecord(),
+        RunDiagnostics.log(source.dir(), source.runJson() == null ? null : source.runJson().getParent()));
     RunAudit audit = Auditor.audit(new Auditor.Facts(source, export, used, summaryProblem, nonFinite, lenientRoot,
-        inputConfig, scan, plan, recoverable));
+        inputConfig, scan, plan, recoverable, diagnosis));
     return new RunEvidence(source, used, summarySha, summaryProblem, inputConfig, scan, plan, identity, seriesId,
         loadPoint, gpus, audit);
   }

@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.input;
 
+import dev.benchplan.diagnostics.RequestTimeline;
 import java.util.List;
 import java.util.Map;
 
@@ -31,12 +32,14 @@ import java.util.Map;
  * @param minStartNs earliest profiling request start (ns), or null
  * @param maxEndNs latest profiling request end (ns), or null
  * @param values metric tag to per-request values (successful profiling requests)
+ * @param timeline start, end and TTFT of every profiling request with usable timestamps (failed and
+ *     cancelled ones included: they were in flight), for the diagnostics
  */
 public record RecordScan(String file, String sha256, long lines, long malformed, String firstMalformed,
     long profiling, long warmup, long cancelled, long errors, Map<String, Long> errorKinds, long duplicateIds,
     String firstDuplicate, long nonFinite, String firstNonFinite, long negative, String firstNegative,
     long badTimestamps, String firstBadTimestamp, Map<String, String> units, List<String> unitProblems,
-    Long minStartNs, Long maxEndNs, Map<String, DoubleList> values) {
+    Long minStartNs, Long maxEndNs, Map<String, DoubleList> values, RequestTimeline timeline) {
 
   /** Successful profiling requests (the sample behind every recomputed statistic). */
   public long successes() {

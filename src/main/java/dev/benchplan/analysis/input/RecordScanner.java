@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.input;
 
 import dev.benchplan.aiperf.export.MetricUnit;
+import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Sha256;
 import java.io.BufferedReader;
@@ -125,6 +126,8 @@ public final class RecordScanner {
     Long minStart;
     Long maxEnd;
     final Map<String, DoubleList> values = new LinkedHashMap<>();
+    // every measured request with usable timestamps, for the diagnostics (stall, client bound)
+    final RequestTimeline.Builder timeline = new RequestTimeline.Builder();
 
     State() {
       for (String m : TRACKED) {
@@ -136,7 +139,7 @@ public final class RecordScanner {
       return new RecordScan(file.toString(), Sha256.hex(digest), lines, malformed, firstMalformed, profiling, warmup,
           cancelled, errors, new TreeMap<>(errorKinds), duplicates, firstDuplicate, nonFinite, firstNonFinite, negative,
           firstNegative, badTimestamps, firstBadTimestamp, new TreeMap<>(units), List.copyOf(unitProblems), minStart,
-          maxEnd, values);
+          maxEnd, values, timeline.build());
     }
 
     void line(String text, long lineNo) {
@@ -274,7 +277,12 @@ public final class RecordScanner {
         errors++;
         errorKinds.merge(errorKind, 1L, Long::sum);
       }
-      timestamps(start, end, lineNo);
+      if (timestamps(start, end, lineNo)) {
+        Double ttft = current.get("time_to_first_token");
+        Double f = factors.get("time_to_first_token");
+        double ms = ttft == null ? Double.NaN : f == null ? ttft : ttft * f;
+        timeline.add(start.asLong(), end.asLong(), ms, !wasCancelled && !failed);
+      }
       if (!wasCancelled && !failed) {
         for (Map.Entry<String, DoubleList> e : values.entrySet()) {
           Double d = current.get(e.getKey());
@@ -323,19 +331,21 @@ public final class RecordScanner {
       }
     }
 
-    private void timestamps(JsonNode s, JsonNode e, long lineNo) {
+    /** Checks and counts a record's timestamps; true when they are usable. */
+    private boolean timestamps(JsonNode s, JsonNode e, long lineNo) {
       if (s == null || e == null || !s.isIntegralNumber() || !e.isIntegralNumber()) {
         badTimestamp(lineNo, "request_start_ns/request_end_ns missing or not integers");
-        return;
+        return false;
       }
       long start = s.asLong();
       long end = e.asLong();
       if (end < start) {
         badTimestamp(lineNo, "request_end_ns " + end + " precedes request_start_ns " + start);
-        return;
+        return false;
       }
       minStart = minStart == null ? start : Math.min(minStart, start);
       maxEnd = maxEnd == null ? end : Math.max(maxEnd, end);
+      return true;
     }
 
     private void badTimestamp(long lineNo, String why) {

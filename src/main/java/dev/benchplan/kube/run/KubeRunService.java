@@ -15,6 +15,8 @@ import java.io.StringReader;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
+import dev.benchplan.analysis.input.RunDiagnostics;
+import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.ReportTiming;
@@ -304,6 +306,13 @@ final class KubeRunService implements RunService {
     int exitCode = verdict.exitCode();
     Instant collectedAt = clock.instant();
 
+    if (tree != null) {
+      // the per-request records and AIPerf's log: a suspected stalled worker is reported, a client-bound
+      // run makes the verdict an error (issues 17, 18)
+      verdict = GateEvaluator.withFindings(verdict, RunDiagnostics.diagnoseAll(tree,
+          log == null ? AiperfLogWarnings.absent() : AiperfLogWarnings.parse(log)).findings());
+      exitCode = verdict.exitCode();
+    }
     if (log != null) {
       files.put("pod.log", log.getBytes(StandardCharsets.UTF_8));
     }

@@ -1,0 +1,219 @@
+package dev.benchplan.analysis.input;
+
+import dev.benchplan.diagnostics.AiperfLogWarnings;
+import dev.benchplan.diagnostics.ClientBoundCheck;
+import dev.benchplan.diagnostics.ExportSignals;
+import dev.benchplan.diagnostics.Finding;
+import dev.benchplan.diagnostics.LoadTarget;
+import dev.benchplan.diagnostics.StallDetector;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs the diagnostics ({@link StallDetector}, {@link ClientBoundCheck}) on runs found on disk: the
+ * per-request records through {@link RecordScanner} (the one reader), the load target from AIPerf's
+ * {@code input_config} (or run.json's load point), AIPerf's client figures from its summary, and its
+ * warnings from its log ({@code pod.log} of a benchplan run directory, {@code logs/aiperf.log} of an
+ * AIPerf artifact directory). A run without per-request records gets no findings.
+ */
+public final class RunDiagnostics {
+  /** AIPerf's own log inside its artifact directory. */
+  public static final String AIPERF_LOG = "logs/aiperf.log";
+  /** The Job's pod log inside a benchplan run directory. */
+  public static final String POD_LOG = "pod.log";
+  private static final ObjectReader LENIENT = JsonMapper.builder()
+      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().readerFor(JsonNode.class);
+
+  private RunDiagnostics() {}
+
+  /**
+   * The diagnosis of one run.
+   *
+   * @param findings the stall finding and the client-load finding, when there are any
+   * @param clientLoad the client-bound check, or null when the run has no per-request records
+   */
+  public record Diagnosis(List<Finding> findings, ClientBoundCheck.Result clientLoad) {
+    public Diagnosis {
+      findings = List.copyOf(findings);
+    }
+
+    /** Nothing to diagnose from. */
+    public static Diagnosis none() {
+      return new Diagnosis(List.of(), null);
+    }
+
+    public boolean clientBound() {
+      return clientLoad != null && clientLoad.clientBound();
+    }
+  }
+
+  /**
+   * Diagnoses one run from what is already read.
+   *
+   * @param scan the records scan, or null without records
+   * @param summaryRoot the summary export as a tree, or null
+   * @param runRecord run.json, or null
+   * @param log AIPerf's log lines, parsed, or {@link AiperfLogWarnings#absent()}
+   */
+  public static Diagnosis diagnose(RecordScan scan, JsonNode summaryRoot, JsonNode runRecord, AiperfLogWarnings log) {
+    if (scan == null) {
+      return Diagnosis.none();
+    }
+    List<Finding> findings = new ArrayList<>();
+    StallDetector.detect(scan.timeline()).ifPresent(findings::add);
+    ClientBoundCheck.Result client = ClientBoundCheck.check(scan.timeline(), target(summaryRoot, runRecord), log,
+        signals(summaryRoot));
+    if (client.finding() != null) {
+      findings.add(client.finding());
+    }
+    return new Diagnosis(findings, client);
+  }
+
+  /** Diagnoses a located run, reading its files (AIPerf's log included). */
+  public static Diagnosis diagnose(RunSource source) {
+    Path logBase = source.runJson() != null ? source.runJson().getParent() : null;
+    return diagnose(source, log(source.dir(), logBase));
+  }
+
+  /** Diagnoses a located run with AIPerf's log already parsed. */
+  public static Diagnosis diagnose(RunSource source, AiperfLogWarnings log) {
+    if (!Files.isRegularFile(source.recordsFile())) {
+      return Diagnosis.none();
+    }
+    RecordScan scan = RecordScanner.scan(source.recordsFile());
+    return diagnose(scan, readTree(source.summaryFile()), source.runRecord(), log);
+  }
+
+  /**
+   * Diagnoses every run under a directory (a run directory or AIPerf's tree); findings of a tree with
+   * several runs name their run.
+   */
+  public static Diagnosis diagnoseAll(Path dir) {
+    return diagnoseAll(dir, null);
+  }
+
+  /**
+   * Diagnoses every run under a directory with AIPerf's log given (run's pod log, read before the run
+   * directory is written); null looks for the log on disk.
+   */
+  public static Diagnosis diagnoseAll(Path dir, AiperfLogWarnings log) {
+    List<RunSource> runs;
+    try {
+      runs = RunLocator.locate(dir);
+    } catch (RuntimeException e) {
+      return Diagnosis.none();
+    }
+    List<Finding> findings = new ArrayList<>();
+    ClientBoundCheck.Result bound = null;
+    ClientBoundCheck.Result first = null;
+    for (RunSource run : runs) {
+      Diagnosis d = log == null ? diagnose(run) : diagnose(run, log);
+      for (Finding f : d.findings()) {
+        findings.add(runs.size() > 1 ? f.inRun(run.label()) : f);
+      }
+      if (d.clientLoad() != null) {
+        first = first == null ? d.clientLoad() : first;
+        bound = bound == null && d.clientBound() ? d.clientLoad() : bound;
+      }
+    }
+    return new Diagnosis(findings, bound != null ? bound : first);
+  }
+
+  /** AIPerf's warnings from the first log found: {@code logs/aiperf.log} in the run's directory, else pod.log. */
+  public static AiperfLogWarnings log(Path runDir, Path benchplanRunDir) {
+    List<Path> candidates = new ArrayList<>();
+    candidates.add(runDir.resolve(AIPERF_LOG));
+    if (benchplanRunDir != null) {
+      candidates.add(benchplanRunDir.resolve(POD_LOG));
+      candidates.add(benchplanRunDir.resolve("aiperf").resolve(AIPERF_LOG));
+    }
+    candidates.add(runDir.resolve(POD_LOG));
+    for (Path p : candidates) {
+      if (Files.isRegularFile(p)) {
+        try {
+          return AiperfLogWarnings.parse(Files.readAllLines(p, StandardCharsets.UTF_8));
+        } catch (IOException | java.io.UncheckedIOException e) {
+          return AiperfLogWarnings.absent();
+        }
+      }
+    }
+    return AiperfLogWarnings.absent();
+  }
+
+  /** The load AIPerf was given: input_config's loadgen, else run.json's load_point. */
+  static LoadTarget target(JsonNode summary, JsonNode run) {
+    JsonNode lg = summary == null ? null : summary.path("input_config").path("loadgen");
+    if (lg != null) {
+      if (lg.path("request_rate").isNumber() && lg.path("request_rate").asDouble() > 0) {
+        return LoadTarget.rate(lg.path("request_rate").asDouble(), "input_config /loadgen/request_rate");
+      }
+      if (lg.path("concurrency").isIntegralNumber() && lg.path("concurrency").asInt() > 0) {
+        return LoadTarget.concurrency(lg.path("concurrency").asInt(), "input_config /loadgen/concurrency");
+      }
+    }
+    String point = run == null ? null : run.path("load_point").asString(null);
+    if (point != null) {
+      String[] kv = point.split("=", 2);
+      try {
+        if (kv.length == 2 && kv[0].equals("concurrency")) {
+          return LoadTarget.concurrency(Integer.parseInt(kv[1].strip()), "run.json /load_point");
+        }
+        if (kv.length == 2 && kv[0].equals("request_rate")) {
+          return LoadTarget.rate(Double.parseDouble(kv[1].strip()), "run.json /load_point");
+        }
+      } catch (NumberFormatException e) {
+        // not a load point benchplan wrote: unknown below
+      }
+    }
+    return LoadTarget.unknown("neither input_config /loadgen nor run.json /load_point names a concurrency or rate");
+  }
+
+  static ExportSignals signals(JsonNode summary) {
+    if (summary == null) {
+      return ExportSignals.none();
+    }
+    double ok = avg(summary.path("request_count"), false);
+    double failed = avg(summary.path("error_request_count"), false);
+    return new ExportSignals(avg(summary.path("effective_concurrency"), false),
+        avg(summary.path("credit_drop_latency"), true), Double.isNaN(ok) ? Double.NaN
+            : ok + (Double.isNaN(failed) ? 0 : failed));
+  }
+
+  private static double avg(JsonNode metric, boolean toMs) {
+    JsonNode avg = metric.path("avg");
+    if (!avg.isNumber()) {
+      return Double.NaN;
+    }
+    double v = avg.asDouble();
+    if (!toMs) {
+      return v;
+    }
+    return switch (metric.path("unit").asString("ms").toLowerCase(Locale.ROOT)) {
+      case "ns" -> v / 1e6;
+      case "us" -> v / 1e3;
+      case "s", "sec" -> v * 1e3;
+      default -> v;
+    };
+  }
+
+  private static JsonNode readTree(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try {
+      return LENIENT.readValue(Files.readAllBytes(file));
+    } catch (IOException | JacksonException e) {
+      return null; // the gate and the audit report a bad summary; the diagnosis goes without it
+    }
+  }
+}
