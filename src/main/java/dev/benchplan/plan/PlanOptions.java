@@ -35,6 +35,10 @@ import java.util.Objects;
  * @param smokeMaxAgeS the oldest smoke-test artifact a plan accepts, in seconds, or null for
  *     {@link dev.benchplan.workload.SmokeEvidence#DEFAULT_MAX_AGE}
  * @param origin what makes the plan (tool, clock source, invocation), or null for one built in code
+ * @param datasetEntries synthetic prompts to generate (validate: AICR's 100), or null for one per
+ *     request
+ * @param temperature sampling temperature sent with every request (validate: AICR's 0), or null
+ *     for the server's default
  */
 public record PlanOptions(
     Path expRoot,
@@ -57,7 +61,9 @@ public record PlanOptions(
     VersionRequest aiperf,
     ReuseRequest reuse,
     Long smokeMaxAgeS,
-    PlanOrigin origin) {
+    PlanOrigin origin,
+    Integer datasetEntries,
+    BigDecimal temperature) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -118,6 +124,8 @@ public record PlanOptions(
     private ReuseRequest reuse;
     private Long smokeMaxAgeS;
     private PlanOrigin origin;
+    private Integer datasetEntries;
+    private BigDecimal temperature;
 
     private Builder() {}
 
@@ -226,11 +234,21 @@ public record PlanOptions(
       return this;
     }
 
+    public Builder datasetEntries(Integer v) {
+      datasetEntries = v;
+      return this;
+    }
+
+    public Builder temperature(BigDecimal v) {
+      temperature = v;
+      return this;
+    }
+
     public PlanOptions build() {
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
           endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS, origin);
+          smokeMaxAgeS, origin, datasetEntries, temperature);
     }
   }
 }

@@ -50,9 +50,11 @@ public final class AiperfSettingsFactory {
     } else {
       BenchmarkPlan.Synthetic syn = plan.workload().synthetic();
       long entries =
-          e.requestCount() != null
-              ? e.requestCount() + warmupOf(e, point)
-              : DURATION_BOUND_SYNTHETIC_ENTRIES;
+          syn.datasetEntries() != null
+              ? syn.datasetEntries()
+              : e.requestCount() != null
+                  ? e.requestCount() + warmupOf(e, point)
+                  : DURATION_BOUND_SYNTHETIC_ENTRIES;
       dataset = new Dataset.Synthetic(syn.isl(), syn.islStddev(), syn.osl(), syn.oslStddev(), entries);
       ignoreEos = syn.ignoreEos();
     }
@@ -97,7 +99,8 @@ public final class AiperfSettingsFactory {
         profiling,
         plan.objectives().goodput(),
         plan.experiment().seed(),
-        artifactDir);
+        artifactDir,
+        usesTrace(plan) ? null : plan.workload().synthetic().temperature());
   }
 
   /**

@@ -23,9 +23,12 @@ import java.util.regex.Pattern;
  * @param reportDir where the verdict, CTRF and JUnit reports, plan and run record go
  * @param aiperfVersion an operator pin of the AIPerf version, null to resolve it as {@code plan} does
  * @param aiperfIndexUrl the package index JSON URL for AIPerf version resolution, null for the default
- * @param runtimeImage the Dynamo vLLM runtime image of the default deployment
+ * @param runtimeImage the Dynamo vLLM runtime image of the default deployment, or null to follow the
+ *     Dynamo platform version ({@link RuntimeImage})
  * @param hfTokenSecret the name of a Secret with a Hugging Face token for the workers, or null
  * @param timeouts the bound of every waiting phase
+ * @param flags the inputs resolved with the recipe ({@link ValidateInputs}): which were given, the
+ *     {@code BENCHPLAN_VALIDATE_*} environment, {@code --defaults}
  */
 public record ValidateOptions(
     String kubeContext,
@@ -43,13 +46,17 @@ public record ValidateOptions(
     String aiperfIndexUrl,
     String runtimeImage,
     String hfTokenSecret,
-    ValidateTimeouts timeouts) {
+    ValidateTimeouts timeouts,
+    InputFlags flags) {
 
   /** The model deployed (and assumed) when none is given: small, public, fast to load. */
   public static final String DEFAULT_MODEL = "Qwen/Qwen3-0.6B";
 
-  /** The runtime image of the default deployment: pinned, the Dynamo release AICR validated. */
-  public static final String DEFAULT_RUNTIME_IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.0";
+  /**
+   * The runtime image of the default deployment when neither the recipe nor the cluster names the
+   * Dynamo platform version: pinned, the one AICR's template uses today.
+   */
+  public static final String DEFAULT_RUNTIME_IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1-cuda13";
 
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DGD_REF =
@@ -63,7 +70,7 @@ public record ValidateOptions(
     Objects.requireNonNull(reportDir, "reportDir");
     Objects.requireNonNull(timeouts, "timeouts");
     nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(new TreeMap<>(nodeSelector));
-    runtimeImage = runtimeImage == null ? DEFAULT_RUNTIME_IMAGE : runtimeImage;
+    flags = flags == null ? InputFlags.legacy() : flags;
     if (concurrencyPerWorker < 1) {
       throw invalid("--concurrency-per-worker", "a positive integer", concurrencyPerWorker);
     }
@@ -89,8 +96,8 @@ public record ValidateOptions(
         && (hfTokenSecret.length() > 253 || !DNS1123.matcher(hfTokenSecret).matches())) {
       throw invalid("--hf-token-secret", "a Secret name (DNS-1123)", hfTokenSecret);
     }
-    if (runtimeImage.isBlank() || runtimeImage.endsWith(":latest") || !runtimeImage.contains(":")
-        && !runtimeImage.contains("@")) {
+    if (runtimeImage != null && (runtimeImage.isBlank() || runtimeImage.endsWith(":latest")
+        || !runtimeImage.contains(":") && !runtimeImage.contains("@"))) {
       throw invalid("--runtime-image", "an image pinned to a tag or digest (never :latest)", runtimeImage);
     }
     nodeSelector.forEach(
@@ -102,6 +109,15 @@ public record ValidateOptions(
             throw invalid("--node-selector", "KEY=VALUE with a valid label value", k + "=" + v);
           }
         });
+  }
+
+  /** The options as before the resolved inputs: {@link InputFlags#legacy()}. */
+  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
+      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
+      String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
+      ValidateTimeouts timeouts) {
+    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, InputFlags.legacy());
   }
 
   /** The model to deploy or to expect: the one given, else {@link #DEFAULT_MODEL}. */

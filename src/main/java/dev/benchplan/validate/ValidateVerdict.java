@@ -3,6 +3,7 @@ package dev.benchplan.validate;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -32,6 +33,12 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param benchmark the load and the pipeline's artifacts
  * @param cleanup what was created and removed
  * @param candidates the candidates of an ambiguous discovery
+ * @param inputs every resolved input (model, load, routing, cache class, runtime image, AICR's load
+ *     figures) with its value and source
+ * @param warnings what the run should tell the user (ignored constraint names, thresholds judged
+ *     with other inputs than AICR calibrated them for, a runtime older than the platform)
+ * @param gpus the GPUs the load and the per-GPU figures rest on
+ * @param floorScaling the throughput floor's scaling on a partly occupied node, or null
  * @param reports the report files written
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -56,6 +63,10 @@ public record ValidateVerdict(
     @JsonInclude(JsonInclude.Include.NON_NULL) Benchmark benchmark,
     @JsonInclude(JsonInclude.Include.NON_NULL) Cleanup cleanup,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<Candidate> candidates,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, ResolvedInput> inputs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<String> warnings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Gpus gpus,
+    @JsonInclude(JsonInclude.Include.NON_NULL) FloorScaling floorScaling,
     @JsonInclude(JsonInclude.Include.NON_NULL) Reports reports) {
   /** The document's schema version. */
   public static final String SCHEMA_VERSION = "1";
@@ -64,13 +75,15 @@ public record ValidateVerdict(
     steps = List.copyOf(steps);
     constraints = List.copyOf(constraints);
     candidates = candidates == null ? null : List.copyOf(candidates);
+    inputs = inputs == null ? null : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(inputs));
+    warnings = warnings == null ? null : List.copyOf(warnings);
   }
 
   /** This verdict with the report paths recorded. */
   public ValidateVerdict withReports(Reports r) {
     return new ValidateVerdict(schemaVersion, check, verdict, exitCode, reason, failedStep, runId, startedAt,
         finishedAt, steps, cluster, constraintsSource, constraints, measured, discovery, deployment, target,
-        benchmark, cleanup, candidates, r);
+        benchmark, cleanup, candidates, inputs, warnings, gpus, floorScaling, r);
   }
 
   /** One step: its ID, {@code ok} or {@code failed}, seconds taken, its bound, and a detail. */
@@ -93,11 +106,29 @@ public record ValidateVerdict(
       String name, String metric, String stat, String operator, BigDecimal threshold, BigDecimal tolerance,
       BigDecimal effectiveThreshold, BigDecimal measured, String unit, String status, String message) {}
 
-  /** The two AICR measurements (null when not measured). */
+  /**
+   * The two AICR measurements (null when not measured) and the output throughput per GPU (null
+   * when the GPU count is unknown, e.g. GPUs from DRA claims).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Measured(
       BigDecimal outputTokenThroughput, String outputTokenThroughputUnit, BigDecimal timeToFirstTokenP99,
-      String timeToFirstTokenP99Unit) {}
+      String timeToFirstTokenP99Unit, BigDecimal outputTokenThroughputPerGpu, Integer gpuCount,
+      String gpuCountSource) {}
+
+  /**
+   * The GPUs behind the target: their count (null when it has no per-GPU figure), where the count
+   * came from, and why there is none.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Gpus(Integer count, String source, String note) {}
+
+  /**
+   * AICR's scaling of the throughput floor on a partly occupied node: floor x free / node GPUs.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record FloorScaling(String node, long freeGpus, long nodeGpus, BigDecimal factor, BigDecimal floor,
+      BigDecimal scaledFloor) {}
 
   /** Discovery: the scope searched, every DGD seen, the decision and why. */
   public record Discovery(String scope, String decision, String reason, List<Seen> seen) {
@@ -127,8 +158,10 @@ public record ValidateVerdict(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Benchmark(
-      int workers, int concurrencyPerWorker, int concurrency, int requestCount, int warmupRequests, int isl,
+      int workers, Integer concurrencyPerWorker, Integer concurrencyPerGpu, Integer gpus, String concurrencyBasis,
+      int concurrency, int requestCount, int warmupRequests, int isl,
       int osl, int islStddev, int oslStddev, boolean ignoreEos, boolean streaming, String endpointType,
+      int datasetEntries, long seed, BigDecimal temperature,
       int measurementLimitS, String aiperfVersion, String aiperfResolution, String seriesId, String planPath,
       String planSha256, String deployRoot, String perfYaml, String perfYamlSha256, String job,
       String renderRunId, String runDir) {}

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param slos goodput SLOs: metric tag to threshold in display units (ms); empty for none
  * @param randomSeed seed for prompt generation and sampling
  * @param artifactDir absolute directory in the pod for every AIPerf artifact
+ * @param temperature the sampling temperature sent with every request, or null for none
  */
 public record AiperfSettings(
     String model,
@@ -30,7 +31,8 @@ public record AiperfSettings(
     Phase profiling,
     Map<String, BigDecimal> slos,
     long randomSeed,
-    String artifactDir) {
+    String artifactDir,
+    BigDecimal temperature) {
   public AiperfSettings {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(endpoint, "endpoint");
@@ -52,5 +54,14 @@ public record AiperfSettings(
       throw new IllegalArgumentException("a fixed-schedule phase replays a trace dataset");
     }
     slos = slos == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(slos));
+    if (temperature != null && temperature.signum() < 0) {
+      throw new IllegalArgumentException("temperature must be >= 0");
+    }
+  }
+
+  /** Settings without a temperature (the server's default). */
+  public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset, boolean ignoreEos,
+      Phase warmup, Phase profiling, Map<String, BigDecimal> slos, long randomSeed, String artifactDir) {
+    this(model, endpoint, tokenizer, dataset, ignoreEos, warmup, profiling, slos, randomSeed, artifactDir, null);
   }
 }
