@@ -98,14 +98,16 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
     // concurrency: one basis, per GPU or per worker; the flags exclude each other, so do the variables
     Row g = row(CONCURRENCY_PER_GPU);
     Row w = row(CONCURRENCY_PER_WORKER);
+    // the recipe's value is checked even when a flag wins: a malformed overlay fails closed, as AICR's does
+    Integer recipePerGpu = recipe.get(g.recipe()) == null ? null
+        : positive(recipe.get(g.recipe()), recipe.where(g.recipe()) + "/value: " + g.recipe());
     ResolvedInput load;
     if (f.concurrencyPerGpu() != null) {
       load = new ResolvedInput(f.concurrencyPerGpu(), "flag", g.flag());
     } else if (f.concurrencyPerWorkerGiven()) {
       load = new ResolvedInput(o.concurrencyPerWorker(), "flag", w.flag());
-    } else if (recipe.get(g.recipe()) != null) {
-      load = new ResolvedInput(positive(recipe.get(g.recipe()), recipe.where(g.recipe()) + "/value: " + g.recipe()),
-          "recipe", recipe.where(g.recipe()));
+    } else if (recipePerGpu != null) {
+      load = new ResolvedInput(recipePerGpu, "recipe", recipe.where(g.recipe()) + " (" + g.recipe() + ")");
     } else if (env.containsKey(g.env()) && env.containsKey(w.env())) {
       throw BenchplanException.invalid("environment variables " + g.env() + " and " + w.env()
           + " exclude each other: set one");
