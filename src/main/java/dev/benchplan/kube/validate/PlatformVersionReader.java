@@ -33,7 +33,7 @@ final class PlatformVersionReader {
       found = access.listDeploymentsInAnyNamespace(KubeCall.VALIDATE_OPERATOR_DEPLOYMENTS_LIST, PART_OF, OPERATOR);
     } catch (KubernetesClientException e) {
       return RuntimeImage.PlatformVersion.unknown((ApiErrors.forbidden(e) ? "forbidden to list Deployments ("
-          + e.getCode() + ")" : "listing Deployments failed (" + e.getCode() + ")") + ": the operator's version"
+          + ApiErrors.code(e) + ")" : "listing Deployments failed (" + ApiErrors.describe(e) + ")") + ": the operator's version"
           + " was not read");
     }
     TreeSet<String> versions = new TreeSet<>();
