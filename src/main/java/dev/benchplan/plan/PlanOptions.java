@@ -35,6 +35,9 @@ import java.util.Objects;
  * @param smokeMaxAgeS the oldest smoke-test artifact a plan accepts, in seconds, or null for
  *     {@link dev.benchplan.workload.SmokeEvidence#DEFAULT_MAX_AGE}
  * @param origin what makes the plan (tool, clock source, invocation), or null for one built in code
+ * @param allowShortPoints accept load points below the steady-state minimum, recorded as such
+ *     (agent-docs/rules/benchmarking/steady-state.md)
+ * @param engine the engine asked for with {@code --engine}, or null for {@code auto}
  * @param datasetEntries synthetic prompts to generate (validate: AICR's 100), or null for one per
  *     request
  * @param temperature sampling temperature sent with every request (validate: AICR's 0), or null
@@ -62,6 +65,8 @@ public record PlanOptions(
     ReuseRequest reuse,
     Long smokeMaxAgeS,
     PlanOrigin origin,
+    boolean allowShortPoints,
+    EngineRequest engine,
     Integer datasetEntries,
     BigDecimal temperature) {
   public PlanOptions {
@@ -124,10 +129,22 @@ public record PlanOptions(
     private ReuseRequest reuse;
     private Long smokeMaxAgeS;
     private PlanOrigin origin;
+    private boolean allowShortPoints;
+    private EngineRequest engine;
     private Integer datasetEntries;
     private BigDecimal temperature;
 
     private Builder() {}
+
+    public Builder allowShortPoints(boolean v) {
+      allowShortPoints = v;
+      return this;
+    }
+
+    public Builder engine(EngineRequest v) {
+      engine = v;
+      return this;
+    }
 
     public Builder expRoot(Path v) {
       expRoot = v;
@@ -248,7 +265,7 @@ public record PlanOptions(
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
           endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS, origin, datasetEntries, temperature);
+          smokeMaxAgeS, origin, allowShortPoints, engine, datasetEntries, temperature);
     }
   }
 }

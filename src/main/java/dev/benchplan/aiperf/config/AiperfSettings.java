@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param slos goodput SLOs: metric tag to threshold in display units (ms); empty for none
  * @param randomSeed seed for prompt generation and sampling
  * @param artifactDir absolute directory in the pod for every AIPerf artifact
+ * @param workers AIPerf worker processes ({@code benchmark.runtime.workers}), or null to leave the
+ *     count to AIPerf (agent-docs/rules/benchmarking/load-generator.md)
  * @param temperature the sampling temperature sent with every request, or null for none
  */
 public record AiperfSettings(
@@ -32,7 +34,24 @@ public record AiperfSettings(
     Map<String, BigDecimal> slos,
     long randomSeed,
     String artifactDir,
+    Integer workers,
     BigDecimal temperature) {
+  /** Settings that leave the worker count to AIPerf, without a temperature. */
+  public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset,
+      boolean ignoreEos, Phase warmup, Phase profiling, Map<String, BigDecimal> slos,
+      long randomSeed, String artifactDir) {
+    this(model, endpoint, tokenizer, dataset, ignoreEos, warmup, profiling, slos, randomSeed,
+        artifactDir, null, null);
+  }
+
+  /** Settings with a worker count, without a temperature (the server's default). */
+  public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset,
+      boolean ignoreEos, Phase warmup, Phase profiling, Map<String, BigDecimal> slos,
+      long randomSeed, String artifactDir, Integer workers) {
+    this(model, endpoint, tokenizer, dataset, ignoreEos, warmup, profiling, slos, randomSeed,
+        artifactDir, workers, null);
+  }
+
   public AiperfSettings {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(endpoint, "endpoint");
@@ -53,15 +72,12 @@ public record AiperfSettings(
         && !(dataset instanceof Dataset.MooncakeTrace)) {
       throw new IllegalArgumentException("a fixed-schedule phase replays a trace dataset");
     }
+    if (workers != null && workers < 1) {
+      throw new IllegalArgumentException("workers must be >= 1");
+    }
     slos = slos == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(slos));
     if (temperature != null && temperature.signum() < 0) {
       throw new IllegalArgumentException("temperature must be >= 0");
     }
-  }
-
-  /** Settings without a temperature (the server's default). */
-  public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset, boolean ignoreEos,
-      Phase warmup, Phase profiling, Map<String, BigDecimal> slos, long randomSeed, String artifactDir) {
-    this(model, endpoint, tokenizer, dataset, ignoreEos, warmup, profiling, slos, randomSeed, artifactDir, null);
   }
 }
