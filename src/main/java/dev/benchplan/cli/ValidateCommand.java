@@ -3,6 +3,9 @@ package dev.benchplan.cli;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.ErrorReport;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.validate.InputFlags;
+import dev.benchplan.validate.ValidateInputs;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateResult;
 import dev.benchplan.validate.ValidateText;
@@ -29,18 +32,24 @@ import tools.jackson.databind.JsonNode;
       "One-shot inference performance gate for a cluster (AICR's inference-perf check).",
       "",
       "Reads the constraints of a recipe overlay (or the defaults: throughput >= 5000 tokens/s,"
-          + " TTFT p99 <= 200 ms, 10%% tolerance); skips when the check is not requested or the"
-          + " DynamoGraphDeployment CRD is absent; benchmarks the one successful DGD with a frontend"
-          + " Service (refusing when several qualify unless --dgd names one) or deploys a default DGD"
-          + " (one vLLM worker per free GPU on the node with the most) in a fresh namespace; plans,"
-          + " renders and runs AIPerf at 16 x workers concurrency; gates; cleans up what it created."
+          + " TTFT p99 <= 200 ms, 10%% tolerance) and its inputs (inference-model,"
+          + " inference-concurrency-per-gpu, inference-routing-mode, inference-model-cache-storage-class),"
+          + " each resolved as flag > recipe > BENCHPLAN_VALIDATE_* variable > default and recorded with"
+          + " its source; skips when the check is not requested or Dynamo is not in the recipe; benchmarks"
+          + " the one successful DGD with a frontend Service (refusing when several qualify unless --dgd"
+          + " names one) or deploys a default DGD (one vLLM worker per free GPU on the node with the"
+          + " most, its runtime following the Dynamo platform version) in a fresh namespace; plans,"
+          + " renders and runs AIPerf with AICR's load (max(1000, 8 x C) requests, C warmup, ISL = OSL ="
+          + " 128, 100 dataset entries, seed 100, temperature 0); gates; cleans up what it created."
     },
     footerHeading = "%nExit codes:%n",
     footer = {
-      "  0  pass, or skip (check not requested, CRD absent)",
+      "  0  pass, or skip (check not requested; Dynamo not in the recipe; CRD absent and the recipe"
+          + " names no dynamo-platform)",
       "  1  a constraint failed",
       "  2  invalid input, or several DGDs qualify (nothing written)",
-      "  3  cluster, deployment or run error (the verdict names the step)"
+      "  3  cluster, deployment or run error (the verdict names the step); the recipe names"
+          + " dynamo-platform but the DGD CRD is absent"
     })
 public final class ValidateCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
@@ -68,10 +77,27 @@ public final class ValidateCommand implements Callable<Integer> {
       description = "Only nodes with this label host the default deployment (repeatable).")
   Map<String, String> nodeSelector = new LinkedHashMap<>();
 
-  @Option(names = "--concurrency-per-worker", paramLabel = "N", defaultValue = "16",
+  @Option(names = "--concurrency-per-worker", paramLabel = "N",
       converter = NumericOptions.Concurrency.class,
-      description = "Concurrency per worker replica (default: ${DEFAULT-VALUE}).")
-  int concurrencyPerWorker;
+      description = "Concurrency per worker replica (default: 16; excludes --concurrency-per-gpu).")
+  Integer concurrencyPerWorker;
+
+  @Option(names = "--concurrency-per-gpu", paramLabel = "N", converter = NumericOptions.Concurrency.class,
+      description = "Concurrency per GPU (AICR's inference-concurrency-per-gpu; --defaults aicr: 256).")
+  Integer concurrencyPerGpu;
+
+  @Option(names = "--routing-mode", paramLabel = "MODE",
+      description = "Frontend routing: dynamo-router (default; gateway-epp is not supported yet).")
+  String routingMode;
+
+  @Option(names = "--model-cache-storage-class", paramLabel = "CLASS",
+      description = "StorageClass of the model-weights cache (default: the cluster's default class).")
+  String modelCacheStorageClass;
+
+  @Option(names = "--defaults", paramLabel = "SET", defaultValue = "benchplan",
+      description = "Built-in defaults: benchplan (Qwen/Qwen3-0.6B, 16 per worker) or aicr (Qwen/Qwen3-8B,"
+          + " 256 per GPU) (default: ${DEFAULT-VALUE}).")
+  String defaults;
 
   @Option(names = "--isl", paramLabel = "TOKENS", defaultValue = "128", converter = NumericOptions.Tokens.class, description = "Input tokens (default: ${DEFAULT-VALUE}).")
   int isl;
@@ -103,7 +129,8 @@ public final class ValidateCommand implements Callable<Integer> {
   String aiperfIndexUrl;
 
   @Option(names = "--runtime-image", paramLabel = "IMAGE",
-      description = "Dynamo vLLM runtime image of the default deployment (default: "
+      description = "Dynamo vLLM runtime image of the default deployment (default: the Dynamo platform"
+          + " version's, from the recipe's componentRefs or the cluster's operator, else "
           + ValidateOptions.DEFAULT_RUNTIME_IMAGE + ").")
   String runtimeImage;
 
@@ -137,10 +164,21 @@ public final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    InputFlags.Defaults set = switch (defaults) {
+      case "benchplan" -> InputFlags.Defaults.BENCHPLAN;
+      case "aicr" -> InputFlags.Defaults.AICR;
+      default -> throw BenchplanException.invalid("option --defaults: expected benchplan or aicr, got '"
+          + defaults + "'");
+    };
+    var parsed = spec.commandLine().getParseResult();
+    InputFlags flags = new InputFlags(concurrencyPerGpu, concurrencyPerWorker != null,
+        parsed.hasMatchedOption("--isl"), parsed.hasMatchedOption("--osl"), routingMode, modelCacheStorageClass, set,
+        System.getenv());
     ValidateOptions options = new ValidateOptions(context, recipe, dgd, namespace, model, nodeSelector,
-        concurrencyPerWorker, isl, osl, keep, reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage,
+        concurrencyPerWorker == null ? ValidateInputs.DEFAULT_CONCURRENCY_PER_WORKER : concurrencyPerWorker, isl, osl,
+        keep, reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage,
         hfTokenSecret, new ValidateTimeouts(timeoutOldNamespace, timeoutDgdReady, timeoutEndpointReady,
-            timeoutPodScheduling, timeoutJob, timeoutCleanup), repeats);
+            timeoutPodScheduling, timeoutJob, timeoutCleanup), repeats, flags);
     PrintWriter err = spec.commandLine().getErr();
     String version = new VersionProvider().getVersion()[0];
     ValidateResult result = dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);

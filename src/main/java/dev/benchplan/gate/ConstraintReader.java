@@ -31,10 +31,15 @@ public final class ConstraintReader {
   public static final String THROUGHPUT = "inference-throughput";
   /** AICR's TTFT constraint: time_to_first_token p99, ms, only {@code <=}. */
   public static final String TTFT_P99 = "inference-ttft-p99";
+  /**
+   * benchplan's own per-GPU throughput floor (AICR's floor is per node): gated by {@code validate},
+   * which knows the GPU count; read and ignored here.
+   */
+  public static final String THROUGHPUT_PER_GPU = "inference-throughput-per-gpu";
 
   /** AICR performance settings that are not thresholds: read, recorded, never gated. */
-  private static final Set<String> AICR_SETTINGS =
-      Set.of("inference-model", "inference-concurrency-per-gpu", "inference-routing-mode");
+  public static final Set<String> AICR_SETTINGS = Set.of("inference-model", "inference-concurrency-per-gpu",
+      "inference-routing-mode", "inference-model-cache-storage-class");
 
   private static final Pattern EXPRESSION =
       Pattern.compile(
@@ -52,7 +57,8 @@ public final class ConstraintReader {
 
   private static Known known(String name) {
     return switch (name) {
-      case THROUGHPUT -> new Known("output_token_throughput", "avg", Operator.GE, Dimension.TOKEN_RATE);
+      case THROUGHPUT, THROUGHPUT_PER_GPU ->
+          new Known("output_token_throughput", "avg", Operator.GE, Dimension.TOKEN_RATE);
       case TTFT_P99 -> new Known("time_to_first_token", "p99", Operator.LE, Dimension.DURATION);
       default -> null;
     };
@@ -129,15 +135,17 @@ public final class ConstraintReader {
         ignored.add(n + " (an AICR benchmark setting, not a threshold)");
         continue;
       }
+      if (n.equals(THROUGHPUT_PER_GPU)) {
+        perGpuFloor(entry.get("value"), file + ": " + p); // malformed is invalid here too
+        ignored.add(n + " (benchplan validate's per-GPU floor: gated by validate, which knows the GPU count)");
+        continue;
+      }
       boolean aicr = known(n) != null;
       Matcher generic = GENERIC_NAME.matcher(n);
       if (!aicr && !generic.matches()) {
-        if (n.startsWith("inference-")) {
-          throw BenchplanException.invalid(
-              file + ": " + p + "/name: unknown inference constraint '" + n + "': expected " + THROUGHPUT
-                  + ", " + TTFT_P99 + ", one of " + AICR_SETTINGS + ", or <metric>-<stat>");
-        }
-        ignored.add(n + " (not an inference performance constraint)");
+        // AICR adds names: a newer overlay must not break an older benchplan
+        ignored.add(n + (n.startsWith("inference-") ? " (unknown inference constraint name: ignored)"
+            : " (not an inference performance constraint)"));
         continue;
       }
       JsonNode value = entry.get("value");
@@ -151,6 +159,20 @@ public final class ConstraintReader {
       out.add(aicr ? aicr(n, e, origin) : generic(n, generic.group(1), generic.group(2), e, origin));
     }
     return new ConstraintSet(out, ignored, file.toString());
+  }
+
+  /**
+   * Reads the value of an {@code inference-throughput-per-gpu} entry ({@code ">= N"} tokens/sec per
+   * GPU, only {@code >=}) as a throughput floor named {@link #THROUGHPUT_PER_GPU}, its threshold per
+   * GPU; {@code origin} names the entry (file and JSON pointer). Malformed is invalid input.
+   */
+  public static Constraint perGpuFloor(JsonNode value, String origin) {
+    if (value == null || !value.isString()) {
+      throw BenchplanException.invalid(origin + "/value: " + THROUGHPUT_PER_GPU
+          + ": expected an expression such as \">= 6000\" (a string), found "
+          + (value == null ? "nothing" : value.getNodeType() + " " + value));
+    }
+    return aicr(THROUGHPUT_PER_GPU, parseExpression(value.asString(), origin + "/value"), origin);
   }
 
   /**

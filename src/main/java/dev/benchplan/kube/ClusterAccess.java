@@ -172,6 +172,15 @@ public final class ClusterAccess implements AutoCloseable {
     return client.nodes().list().getItems();
   }
 
+  // ---- deployments ----
+
+  /** Deployments of every namespace labelled {@code key=value}. */
+  public List<io.fabric8.kubernetes.api.model.apps.Deployment> listDeploymentsInAnyNamespace(KubeCall row,
+      String key, String value) {
+    row.require("list", "apps", "deployments", null);
+    return client.apps().deployments().inAnyNamespace().withLabel(key, value).list().getItems();
+  }
+
   // ---- pods ----
 
   /** Pods of {@code namespace} labelled {@code key=value}. */

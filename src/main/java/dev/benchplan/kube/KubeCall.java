@@ -87,6 +87,9 @@ public enum KubeCall {
   VALIDATE_CONFIGMAP_CLEANUP(verbs("get", "delete", "list", "watch"), "", "configmaps", null,
       Where.RUN_NAMESPACE, Need.REQUIRED, "validate cleanup: the AIPerf ConfigMaps (only when labelled)",
       Command.VALIDATE),
+  VALIDATE_OPERATOR_DEPLOYMENTS_LIST(verbs("list"), "apps", "deployments", null, Where.ALL_NAMESPACES,
+      Need.ISOLATION, "validate: the Dynamo platform version on its operator Deployment's labels"
+          + " (403: the built-in runtime image)", Command.VALIDATE),
 
   // --- validate: auto-deploy ---
   DEPLOY_NAMESPACES_WATCH(verbs("list", "watch"), "", "namespaces", null, Where.CLUSTER, Need.REQUIRED,

@@ -247,8 +247,19 @@ public record BenchmarkPlan(
   /** One invalid-row problem of the trace. */
   public record TraceProblem(long line, String field, String message) {}
 
-  /** An exact synthetic request shape. */
-  public record Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos) {}
+  /**
+   * An exact synthetic request shape.
+   *
+   * @param datasetEntries synthetic prompts generated, or null for one per request (and warmup)
+   * @param temperature the sampling temperature sent, or null for the server's default
+   */
+  public record Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Integer datasetEntries,
+      @JsonInclude(JsonInclude.Include.NON_NULL) BigDecimal temperature) {
+    public Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos) {
+      this(isl, osl, islStddev, oslStddev, ignoreEos, null, null);
+    }
+  }
 
   /** The recipe a proxy workload comes from, why, and how it differs from the user's traffic. */
   public record Proxy(String recipe, String rationale, List<String> mismatches, String model,

@@ -194,7 +194,8 @@ final class ExperimentPlanner {
         ? new BenchmarkPlan.Synthetic(recipe.isl(), recipe.osl(), 0, 0, true)
         : new BenchmarkPlan.Synthetic(t.inputTokens(), t.outputTokens(),
             t.inputTokensStddev() == null ? 0 : t.inputTokensStddev(),
-            t.outputTokensStddev() == null ? 0 : t.outputTokensStddev(), true);
+            t.outputTokensStddev() == null ? 0 : t.outputTokensStddev(), true, o.datasetEntries(),
+            o.temperature());
     log.decide(RuleFile.PROXY_WORKLOAD_SELECTION, "workload.synthetic = ISL " + synthetic.isl()
         + " (stddev " + synthetic.islStddev() + "), OSL " + synthetic.osl() + " (stddev "
         + synthetic.oslStddev() + "), ignore_eos", (proxy ? "the recipe's shape" : "the user's exact"

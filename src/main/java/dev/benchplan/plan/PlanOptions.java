@@ -38,6 +38,10 @@ import java.util.Objects;
  * @param allowShortPoints accept load points below the steady-state minimum, recorded as such
  *     (agent-docs/rules/benchmarking/steady-state.md)
  * @param engine the engine asked for with {@code --engine}, or null for {@code auto}
+ * @param datasetEntries synthetic prompts to generate (validate: AICR's 100), or null for one per
+ *     request
+ * @param temperature sampling temperature sent with every request (validate: AICR's 0), or null
+ *     for the server's default
  */
 public record PlanOptions(
     Path expRoot,
@@ -62,7 +66,9 @@ public record PlanOptions(
     Long smokeMaxAgeS,
     PlanOrigin origin,
     boolean allowShortPoints,
-    EngineRequest engine) {
+    EngineRequest engine,
+    Integer datasetEntries,
+    BigDecimal temperature) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -125,6 +131,8 @@ public record PlanOptions(
     private PlanOrigin origin;
     private boolean allowShortPoints;
     private EngineRequest engine;
+    private Integer datasetEntries;
+    private BigDecimal temperature;
 
     private Builder() {}
 
@@ -243,11 +251,21 @@ public record PlanOptions(
       return this;
     }
 
+    public Builder datasetEntries(Integer v) {
+      datasetEntries = v;
+      return this;
+    }
+
+    public Builder temperature(BigDecimal v) {
+      temperature = v;
+      return this;
+    }
+
     public PlanOptions build() {
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
           endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS, origin, allowShortPoints, engine);
+          smokeMaxAgeS, origin, allowShortPoints, engine, datasetEntries, temperature);
     }
   }
 }

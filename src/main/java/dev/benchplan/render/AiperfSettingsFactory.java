@@ -51,9 +51,11 @@ public final class AiperfSettingsFactory {
     } else {
       BenchmarkPlan.Synthetic syn = plan.workload().synthetic();
       long entries =
-          e.requestCount() != null
-              ? e.requestCount() + warmupOf(e, point)
-              : DURATION_BOUND_SYNTHETIC_ENTRIES;
+          syn.datasetEntries() != null
+              ? syn.datasetEntries()
+              : e.requestCount() != null
+                  ? e.requestCount() + warmupOf(e, point)
+                  : DURATION_BOUND_SYNTHETIC_ENTRIES;
       dataset = new Dataset.Synthetic(syn.isl(), syn.islStddev(), syn.osl(), syn.oslStddev(), entries);
       ignoreEos = syn.ignoreEos();
     }
@@ -99,7 +101,8 @@ public final class AiperfSettingsFactory {
         plan.objectives().goodput(),
         plan.experiment().seed(),
         artifactDir,
-        sizingOf(plan, point).map(BenchmarkPlan.PointSizing::workers).orElse(null));
+        sizingOf(plan, point).map(BenchmarkPlan.PointSizing::workers).orElse(null),
+        usesTrace(plan) ? null : plan.workload().synthetic().temperature());
   }
 
   /**

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param keep keep the Job and ConfigMaps after the run
  * @param replace replace an existing Job/ConfigMaps of the same names (and keep an earlier run
  *     directory of the same run-id under a new name)
+ * @param constraints constraints given in code (validate's, resolved for its load: a scaled floor,
+ *     a per-GPU floor times the GPUs), or null; they take the place of the overlay's and the plan's
  */
 public record RunRequest(
     Path deployRoot,
@@ -27,7 +29,8 @@ public record RunRequest(
     Duration timeout,
     Duration scheduleTimeout,
     boolean keep,
-    boolean replace) {
+    boolean replace,
+    dev.benchplan.gate.ConstraintSet constraints) {
 
   /** The default bound on scheduling and container start (AICR's). */
   public static final Duration DEFAULT_SCHEDULE_TIMEOUT = Duration.ofMinutes(5);
@@ -41,6 +44,12 @@ public record RunRequest(
     if (scheduleTimeout.isNegative() || scheduleTimeout.isZero()) {
       throw BenchplanException.invalid("--schedule-timeout: expected a positive duration, got " + scheduleTimeout);
     }
+  }
+
+  /** A request whose constraints come from the overlay or the plan. */
+  public RunRequest(Path deployRoot, String context, String namespace, Path constraintsOverlay, Duration timeout,
+      Duration scheduleTimeout, boolean keep, boolean replace) {
+    this(deployRoot, context, namespace, constraintsOverlay, timeout, scheduleTimeout, keep, replace, null);
   }
 
   /** DEPLOY_ROOT/benchmark/perf.yaml. */

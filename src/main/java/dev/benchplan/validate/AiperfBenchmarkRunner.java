@@ -115,6 +115,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         .experiment(ExperimentType.static_shape)
         .measurementMode(MeasurementMode.closed_loop)
         .warmupRequests(shape.warmupRequests())
+        .seed(BenchmarkShape.SEED)
+        .datasetEntries(BenchmarkShape.DATASET_ENTRIES)
+        .temperature(BenchmarkShape.TEMPERATURE)
         .measurementLimitS(BenchmarkShape.MEASUREMENT_LIMIT_S)
         .endpointType(EndpointType.chat)
         .streaming(true)
@@ -140,8 +143,10 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     profile.put("name", "benchplan-validate");
     profile.put("type", "chat");
     profile.put("description", "inference-perf gate: static ISL/OSL " + s.isl() + "/" + s.osl()
-        + " (stddev 0, ignore_eos), streaming chat, concurrency " + s.concurrencyPerWorker() + " x "
-        + s.workers() + " worker(s)");
+        + " (stddev 0, ignore_eos), streaming chat, concurrency " + s.concurrency() + " (" + s.basis() + "),"
+        + " AICR's load: " + s.requestCount() + " requests, " + s.warmupRequests() + " warmup, "
+        + BenchmarkShape.DATASET_ENTRIES + " dataset entries, seed " + BenchmarkShape.SEED + ", temperature "
+        + BenchmarkShape.TEMPERATURE);
     w.putObject("model").put("source", t.model());
     ArrayNode hw = w.putArray("hardware");
     hw.addObject().put("gpu_type", req.gpuType()).put("gpu_count", t.workers());
@@ -153,16 +158,30 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     traffic.putArray("concurrency").add(s.concurrency());
     traffic.put("request_count", s.requestCount());
     ArrayNode slos = w.putObject("objectives").putArray("custom_slos");
+    java.util.Set<String> seen = new java.util.HashSet<>();
     for (Constraint c : req.constraints().constraints()) {
+      if (!seen.add(c.metric() + "-" + c.stat())) {
+        continue; // the per-GPU floor and AICR's floor gate the same statistic: the run gates both
+      }
       ObjectNode o = slos.addObject();
       o.put("metric", c.metric()).put("stat", c.stat());
-      o.put(c.name().equals(ConstraintReader.THROUGHPUT) ? "min" : "max", c.threshold());
+      o.put(c.operator() == dev.benchplan.gate.Operator.GE ? "min" : "max", c.threshold());
       o.put("unit", c.unit().text());
     }
     w.put("notes", "written by benchplan validate run " + req.run().runId() + " for " + t.origin() + " DGD "
         + t.namespace() + "/" + t.dgdName() + "; gate tolerance "
-        + tolerancePercent() + "% as AICR applies it");
+        + tolerancePercent() + "% as AICR applies it" + inputsNote(req.inputs()));
     return w;
+  }
+
+  /** The resolved inputs with their sources, for the workload the plan hashes. */
+  static String inputsNote(ValidateInputs inputs) {
+    if (inputs == null) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    inputs.values().forEach((k, v) -> parts.add(k + "=" + v.value() + " (" + v.source() + ": " + v.origin() + ")"));
+    return "; inputs: " + String.join("; ", parts);
   }
 
   private static String question(BenchmarkRequest req) {
@@ -254,9 +273,10 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       runInterrupt.set(action);
       return () -> runInterrupt.set(null);
     };
+    // validate's constraints as resolved for this load (scaled floor, per-GPU floor x GPUs), not the file's
     RunRequest runRequest = new RunRequest(rendered.deployRoot(), null, rendered.namespace(),
-        req.options().recipe(), req.options().timeouts().job(), req.options().timeouts().podScheduling(),
-        req.options().keep(), false);
+        null, req.options().timeouts().job(), req.options().timeouts().podScheduling(),
+        req.options().keep(), false, req.constraints().set());
     RunOutcome outcome = runs.apply(hooks).run(runRequest,
         (phase, elapsed, detail) -> progress.update(phase + (detail == null ? "" : ": " + detail)));
     return req.options().repeats() > 1 ? RepeatsOutcome.of(outcome, req.constraints()) : outcome(outcome);

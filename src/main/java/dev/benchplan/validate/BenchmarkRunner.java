@@ -42,6 +42,7 @@ public interface BenchmarkRunner {
    *     {@code unknown})
    * @param workDir the run's evidence folder under --report-dir
    * @param ledger the created-objects ledger
+   * @param inputs the resolved inputs and their sources (recorded with the plan), or null
    */
   record BenchmarkRequest(
       ValidateRun run,
@@ -52,7 +53,8 @@ public interface BenchmarkRunner {
       ObjectNode dgdDocument,
       String gpuType,
       Path workDir,
-      CreatedObjects ledger) {
+      CreatedObjects ledger,
+      ValidateInputs inputs) {
     public BenchmarkRequest {
       Objects.requireNonNull(run, "run");
       Objects.requireNonNull(target, "target");

@@ -53,17 +53,26 @@ public record FrontendTarget(
    * given with {@code --model} must be one of them (or is used when the DGD does not say).
    */
   public static FrontendTarget discovered(DgdCandidate c, String modelOption) {
+    return discovered(c, modelOption, "option --model");
+  }
+
+  /**
+   * As {@link #discovered(DgdCandidate, String)}, the model given by {@code modelFrom} (an option,
+   * or a recipe entry) named in the message when the DGD does not serve it.
+   */
+  public static FrontendTarget discovered(DgdCandidate c, String modelOption, String modelFrom) {
     DgdView dgd = c.dgd();
     java.util.Set<String> served = dgd.servedModels();
     String model;
     String source;
     if (modelOption != null) {
       if (!served.isEmpty() && !served.contains(modelOption)) {
-        throw dev.benchplan.error.BenchplanException.invalid("option --model: DynamoGraphDeployment "
+        throw dev.benchplan.error.BenchplanException.invalid(modelFrom + ": DynamoGraphDeployment "
             + dgd.ref() + " serves " + String.join(", ", served) + ", not " + modelOption);
       }
       model = modelOption;
-      source = served.isEmpty() ? "--model (the DGD does not name its model)" : "--model, matching the DGD";
+      String from = modelFrom.equals("option --model") ? "--model" : modelFrom;
+      source = served.isEmpty() ? from + " (the DGD does not name its model)" : from + ", matching the DGD";
     } else if (served.size() == 1) {
       model = served.iterator().next();
       source = "dgd:" + dgd.components().stream()
@@ -96,10 +105,15 @@ public record FrontendTarget(
    * {@code <dgd>-frontend} on port 8000 (checked against the real Service after readiness).
    */
   public static FrontendTarget planned(DefaultDeployment d, String nodeName, boolean modelGiven) {
+    return planned(d, nodeName, modelGiven ? "--model" : "default model");
+  }
+
+  /** As {@link #planned(DefaultDeployment, String, boolean)}, with where the model came from. */
+  public static FrontendTarget planned(DefaultDeployment d, String nodeName, String modelSource) {
     String service = new DgdComponent(DefaultDeployment.FRONTEND, DgdComponent.Role.FRONTEND, 1, -1,
         java.util.List.of(), null).serviceName(d.name());
     return new FrontendTarget("deployed", d.namespace(), d.name(), null, d.apiVersion(), service, 8000,
-        "planned", d.model(), modelGiven ? "--model" : "default model", d.workers(), nodeName);
+        "planned", d.model(), modelSource, d.workers(), nodeName);
   }
 
   /** The in-cluster base URL of the frontend (no path). */

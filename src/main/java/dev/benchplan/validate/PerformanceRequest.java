@@ -54,10 +54,51 @@ public record PerformanceRequest(
     return new PerformanceRequest("defaults", List.of("inference-perf"), cs, null);
   }
 
+  /** The per-GPU floor, if the request has one (threshold per GPU). */
+  public Constraint perGpuFloor() {
+    return constraints.stream().filter(c -> c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU)).findFirst()
+        .orElse(null);
+  }
+
+  /** AICR's per-node floor, if the request has one. */
+  public Constraint throughputFloor() {
+    return constraints.stream().filter(c -> c.name().equals(ConstraintReader.THROUGHPUT)).findFirst().orElse(null);
+  }
+
+  /**
+   * The constraints gated for this load: AICR's throughput floor multiplied by {@code floorScale}
+   * (free GPUs / node GPUs on a partly occupied node, as AICR does; 1 otherwise), and the per-GPU
+   * floor multiplied by {@code gpus} (the total the gate compares). A per-GPU floor without a GPU
+   * count is invalid input.
+   */
+  public PerformanceRequest forLoad(Integer gpus, String gpuWhy, BigDecimal floorScale, String scaleWhy) {
+    List<Constraint> out = new java.util.ArrayList<>();
+    for (Constraint c : constraints) {
+      if (c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU)) {
+        if (gpus == null) {
+          throw BenchplanException.invalid(c.origin() + ": " + c.name() + " needs a GPU count, but " + gpuWhy);
+        }
+        out.add(new Constraint(c.name(), c.metric(), c.stat(), c.operator(),
+            c.threshold().multiply(BigDecimal.valueOf(gpus)), c.unit(), c.origin() + " ("
+                + c.threshold().toPlainString() + " per GPU x " + gpus + " GPUs)"));
+      } else if (c.name().equals(ConstraintReader.THROUGHPUT) && floorScale != null
+          && floorScale.compareTo(BigDecimal.ONE) < 0) {
+        BigDecimal t = c.threshold().multiply(floorScale).setScale(2, java.math.RoundingMode.HALF_UP)
+            .stripTrailingZeros();
+        t = t.scale() < 0 ? t.setScale(0) : t;
+        out.add(new Constraint(c.name(), c.metric(), c.stat(), c.operator(), t, c.unit(),
+            c.origin() + " (" + c.threshold().toPlainString() + " scaled by " + scaleWhy + ")"));
+      } else {
+        out.add(c);
+      }
+    }
+    return new PerformanceRequest(source, checks, out, skipReason);
+  }
+
   /** An AICR constraint with its threshold in the canonical unit; a threshold of 0 gates nothing. */
   static Constraint canonical(Constraint c) {
-    MetricUnit canonical = MetricUnit.parse(c.name().equals(ConstraintReader.THROUGHPUT) ? "tokens/sec" : "ms")
-        .orElseThrow();
+    boolean rate = c.name().equals(ConstraintReader.THROUGHPUT) || c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU);
+    MetricUnit canonical = MetricUnit.parse(rate ? "tokens/sec" : "ms").orElseThrow();
     BigDecimal t = c.unit() == null ? c.threshold() : c.unit().convert(c.threshold(), canonical);
     if (t.signum() <= 0) {
       throw BenchplanException.invalid(c.origin() + "/value: " + c.name()

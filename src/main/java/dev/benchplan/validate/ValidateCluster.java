@@ -27,6 +27,14 @@ public interface ValidateCluster extends AutoCloseable {
   /** The DGD document as the API server returns it now (for the record of what was measured). */
   ObjectNode dgdDocument(DgdApi api, String namespace, String name);
 
+  /**
+   * The Dynamo platform version the cluster shows (its operator Deployment's labels); an optional
+   * read: forbidden or absent gives an unknown version with why, never an error.
+   */
+  default RuntimeImage.PlatformVersion dynamoPlatformVersion() {
+    return RuntimeImage.PlatformVersion.unknown("the cluster was not asked");
+  }
+
   /** The nodes with their GPU figures. */
   List<GpuNode> gpuNodes();
 

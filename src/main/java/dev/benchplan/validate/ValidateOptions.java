@@ -23,9 +23,13 @@ import java.util.regex.Pattern;
  * @param reportDir where the verdict, CTRF and JUnit reports, plan and run record go
  * @param aiperfVersion an operator pin of the AIPerf version, null to resolve it as {@code plan} does
  * @param aiperfIndexUrl the package index JSON URL for AIPerf version resolution, null for the default
- * @param runtimeImage the Dynamo vLLM runtime image of the default deployment
+ * @param runtimeImage the Dynamo vLLM runtime image of the default deployment, or null to follow the
+ *     Dynamo platform version ({@link RuntimeImage})
  * @param hfTokenSecret the name of a Secret with a Hugging Face token for the workers, or null
  * @param timeouts the bound of every waiting phase
+ * @param repeats how many times to measure ({@code --repeats}; the gate takes the median)
+ * @param flags the inputs resolved with the recipe ({@link ValidateInputs}): which were given, the
+ *     {@code BENCHPLAN_VALIDATE_*} environment, {@code --defaults}
  */
 public record ValidateOptions(
     String kubeContext,
@@ -44,25 +48,38 @@ public record ValidateOptions(
     String runtimeImage,
     String hfTokenSecret,
     ValidateTimeouts timeouts,
-    int repeats) {
+    int repeats,
+    InputFlags flags) {
 
   /** {@code --repeats}: the most measurements one validate takes (AIPerf's multiRun.numRuns cap). */
   public static final int MAX_REPEATS = 10;
 
-  /** Options measuring once. */
+  /** Options measuring once, with the given resolved-input flags. */
   public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
       Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
       String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
-      ValidateTimeouts timeouts) {
+      ValidateTimeouts timeouts, InputFlags flags) {
     this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
-        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1);
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, flags);
+  }
+
+  /** Options measuring {@code repeats} times, inputs as before the resolved inputs. */
+  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
+      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
+      String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
+      ValidateTimeouts timeouts, int repeats) {
+    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, repeats, InputFlags.legacy());
   }
 
   /** The model deployed (and assumed) when none is given: small, public, fast to load. */
   public static final String DEFAULT_MODEL = "Qwen/Qwen3-0.6B";
 
-  /** The runtime image of the default deployment: pinned, the Dynamo release AICR validated. */
-  public static final String DEFAULT_RUNTIME_IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.0";
+  /**
+   * The runtime image of the default deployment when neither the recipe nor the cluster names the
+   * Dynamo platform version: pinned, the one AICR's template uses today.
+   */
+  public static final String DEFAULT_RUNTIME_IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1-cuda13";
 
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DGD_REF =
@@ -76,7 +93,7 @@ public record ValidateOptions(
     Objects.requireNonNull(reportDir, "reportDir");
     Objects.requireNonNull(timeouts, "timeouts");
     nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(new TreeMap<>(nodeSelector));
-    runtimeImage = runtimeImage == null ? DEFAULT_RUNTIME_IMAGE : runtimeImage;
+    flags = flags == null ? InputFlags.legacy() : flags;
     if (concurrencyPerWorker < 1) {
       throw invalid("--concurrency-per-worker", "a positive integer", concurrencyPerWorker);
     }
@@ -105,8 +122,8 @@ public record ValidateOptions(
         && (hfTokenSecret.length() > 253 || !DNS1123.matcher(hfTokenSecret).matches())) {
       throw invalid("--hf-token-secret", "a Secret name (DNS-1123)", hfTokenSecret);
     }
-    if (runtimeImage.isBlank() || runtimeImage.endsWith(":latest") || !runtimeImage.contains(":")
-        && !runtimeImage.contains("@")) {
+    if (runtimeImage != null && (runtimeImage.isBlank() || runtimeImage.endsWith(":latest")
+        || !runtimeImage.contains(":") && !runtimeImage.contains("@"))) {
       throw invalid("--runtime-image", "an image pinned to a tag or digest (never :latest)", runtimeImage);
     }
     nodeSelector.forEach(
@@ -118,6 +135,15 @@ public record ValidateOptions(
             throw invalid("--node-selector", "KEY=VALUE with a valid label value", k + "=" + v);
           }
         });
+  }
+
+  /** The options as before the resolved inputs: {@link InputFlags#legacy()}. */
+  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
+      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
+      String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
+      ValidateTimeouts timeouts) {
+    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, InputFlags.legacy());
   }
 
   /** The model to deploy or to expect: the one given, else {@link #DEFAULT_MODEL}. */

@@ -73,6 +73,18 @@ public final class ValidateService {
     }
   }
 
+  private static String describeInputs(ValidateInputs in) {
+    List<String> parts = new java.util.ArrayList<>();
+    for (String k : List.of(ValidateInputs.MODEL, ValidateInputs.CONCURRENCY_PER_GPU,
+        ValidateInputs.CONCURRENCY_PER_WORKER, ValidateInputs.ROUTING_MODE, ValidateInputs.MODEL_CACHE_STORAGE_CLASS)) {
+      ResolvedInput r = in.values().get(k);
+      if (r != null) {
+        parts.add(k + " " + (r.value() == null ? "(cluster default)" : r.value()) + " [" + r.source() + "]");
+      }
+    }
+    return String.join(", ", parts);
+  }
+
   private static String describe(DiscoveryDecision d) {
     if (d instanceof DiscoveryDecision.Use u) {
       return "benchmarking existing " + u.candidate().describe();
@@ -90,6 +102,14 @@ public final class ValidateService {
     private final ProgressRenderer progress;
     private final VerdictDocument doc;
     private PerformanceRequest requested;
+    /** The recipe's settings (none without --recipe). */
+    private RecipeSettings recipe = RecipeSettings.none();
+    /**
+     * Every input resolved, with its source. The default deployment reads its routing mode
+     * ({@link ValidateInputs#routingMode()}) and model-cache class
+     * ({@link ValidateInputs#modelCacheStorageClass()}) here.
+     */
+    private ValidateInputs inputs;
     private final CreatedObjects ledger = new CreatedObjects();
     private final ReentrantLock lifecycle = new ReentrantLock();
     private volatile ValidateStep current;
@@ -120,6 +140,20 @@ public final class ValidateService {
       if (!request.runs()) {
         return complete("skip", ExitCode.OK, request.skipReason(), null);
       }
+      // every input resolved before the cluster is touched: a bad value is exit 2 with nothing written
+      recipe = step(ValidateStep.CONSTRAINTS, null, "resolving inputs (flag > recipe > "
+          + InputFlags.ENV_PREFIX + "* > " + options.flags().defaults().source() + ")",
+          () -> options.recipe() == null ? RecipeSettings.none() : ValidationOverlay.settings(options.recipe()),
+          r -> r.settings().isEmpty() ? "no inputs in the recipe" : "recipe sets " + r.settings().keySet());
+      inputs = step(ValidateStep.CONSTRAINTS, null, "resolving model and load",
+          () -> ValidateInputs.resolve(options, recipe, options.recipe() != null),
+          ValidateService::describeInputs);
+      doc.inputs(inputs);
+      inputs.warnings().forEach(w -> err.println("validate: warning: " + w));
+      if (recipe.componentRefs() && !recipe.dynamoPlatform()) {
+        return complete("skip", ExitCode.OK, options.recipe() + ": spec.componentRefs does not include "
+            + RecipeSettings.DYNAMO_PLATFORM + ": no Dynamo platform to validate", null);
+      }
       try {
         return benchmark(request);
       } catch (ValidateStepException e) {
@@ -141,6 +175,11 @@ public final class ValidateService {
       DgdApi api = step(ValidateStep.CRD_CHECK, null, "looking up " + DgdApi.PLURAL + "." + DgdApi.GROUP,
           cluster::dgdApi, a -> a.installed() ? "served versions " + a.servedVersions() + ", using "
               + a.apiVersion() : "not installed");
+      if (!api.installed() && recipe.dynamoPlatform()) {
+        return complete("error", ExitCode.RUNTIME, options.recipe() + " lists " + RecipeSettings.DYNAMO_PLATFORM
+            + " in spec.componentRefs, but the DynamoGraphDeployment CRD (" + DgdApi.PLURAL + "." + api.group()
+            + ") is not installed in the cluster: the platform is missing or broken", ValidateStep.CRD_CHECK);
+      }
       if (!api.installed()) {
         return complete("skip", ExitCode.OK, "the DynamoGraphDeployment CRD (" + DgdApi.PLURAL + "."
             + api.group() + ") is not installed in the cluster: no Dynamo platform to validate", null);
@@ -154,19 +193,38 @@ public final class ValidateService {
       DefaultDeployment deployment = null;
       ObjectNode dgdDocument;
       String gpuType;
+      GpuCount gpus;
+      ResolvedInput platform = step(ValidateStep.CRD_CHECK, null, "reading the Dynamo platform version",
+          () -> RuntimeImage.platformVersion(recipe, cluster::dynamoPlatformVersion),
+          v -> v.value() == null ? "unknown (" + v.origin() + ")" : v.value() + " (" + v.source() + ": "
+              + v.origin() + ")");
+      inputs = inputs.with("dynamo_platform_version", platform);
+      doc.inputs(inputs);
       if (decision instanceof DiscoveryDecision.Ambiguous a) {
         closeQuietly();
         return ambiguous(a, scope, seen);
       } else if (decision instanceof DiscoveryDecision.Use u) {
         doc.discovery(scope, seen, "discovered", "exactly one usable DGD"
             + (options.dgd() == null ? "" : " (named with --dgd)"));
+        ResolvedInput m = inputs.values().get(ValidateInputs.MODEL);
         FrontendTarget t = step(ValidateStep.DISCOVERY, null, "reading the served model",
-            () -> FrontendTarget.discovered(u.candidate(), options.model()),
+            () -> FrontendTarget.discovered(u.candidate(), inputs.modelGiven() ? inputs.model() : null,
+                m.source().equals("flag") ? "option --model" : m.origin()),
             x -> x.model() + " (" + x.modelSource() + ")");
         target = t;
+        if (!inputs.modelGiven()) {
+          inputs = inputs.with(ValidateInputs.MODEL, new ResolvedInput(t.model(), "dgd", t.modelSource()));
+        }
         dgdDocument = step(ValidateStep.DISCOVERY, null, "recording DGD " + t.namespace() + "/" + t.dgdName(),
             () -> cluster.dgdDocument(api, t.namespace(), t.dgdName()), d -> "recorded as read");
         gpuType = "unknown";
+        gpus = DgdGpus.count(dgdDocument);
+        String older = RuntimeImage.olderThanPlatform(t.namespace() + "/" + t.dgdName(), DgdGpus.images(dgdDocument),
+            platform);
+        if (older != null) {
+          doc.warn(older);
+          err.println("validate: warning: " + older);
+        }
       } else {
         DiscoveryDecision.Deploy p = (DiscoveryDecision.Deploy) decision;
         doc.discovery(scope, seen, "deploy", p.reason());
@@ -180,22 +238,43 @@ public final class ValidateService {
             + (options.nodeSelector().isEmpty() ? "" : " matching " + options.nodeSelector()),
             () -> GpuNodeChoice.choose(cluster.gpuNodes(), options.nodeSelector()),
             c -> c.node().name() + " with " + c.workers() + " free GPU(s) -> " + c.workers() + " worker(s)");
+        ResolvedInput image = RuntimeImage.image(options.runtimeImage(), platform);
+        inputs = inputs.with("runtime_image", image);
         deployment = new DefaultDeployment(run, api.apiVersion(), run.namespace(),
-            options.modelOrDefault(), choice.workers(),
+            inputs.model(), choice.workers(),
             choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL, choice.node().name()),
-            choice.node().taints(), options.runtimeImage(), options.hfTokenSecret());
+            choice.node().taints(), image.text(), options.hfTokenSecret());
         doc.deployment(choice, deployment);
-        target = FrontendTarget.planned(deployment, choice.node().name(), options.modelGiven());
+        ResolvedInput m = inputs.values().get(ValidateInputs.MODEL);
+        target = FrontendTarget.planned(deployment, choice.node().name(), m.source() + ": " + m.origin());
+        gpus = new GpuCount(choice.workers(), "default deployment: 1 " + GpuNode.GPU_RESOURCE + " x "
+            + choice.workers() + " worker(s) on node " + choice.node().name(), null);
+        scaleFloor(choice);
         dgdDocument = deployment.manifest();
         gpuType = choice.node().labels().getOrDefault(GPU_PRODUCT_LABEL, "unknown");
       }
       doc.target(target);
-      BenchmarkShape shape = new BenchmarkShape(
-          target.workers(), options.concurrencyPerWorker(), options.isl(), options.osl());
+      doc.gpus(gpus);
+      inputs = inputs.with("gpus", new ResolvedInput(gpus.gpus(), gpus.known() ? "dgd" : "none",
+          gpus.known() ? gpus.source() : gpus.note()));
+      if (!gpus.known()) {
+        doc.warn("no output throughput per GPU: " + gpus.note());
+      }
+      FrontendTarget measured = target;
+      BenchmarkShape shape = step(ValidateStep.PLAN, null, "sizing the load", () -> shape(measured, gpus),
+          s -> "concurrency " + s.concurrency() + " (" + s.basis() + ")");
+      recordLoad(shape);
+      GpuCount g = gpus;
+      request = step(ValidateStep.PLAN, null, "resolving the constraints for this load",
+          () -> requested.forLoad(g.gpus(), g.note(), floorScale, floorWhy), r -> r.constraints().size()
+              + " constraint(s)");
+      requested = request;
+      doc.constraints(request);
+      doc.inputs(inputs);
       doc.benchmark(shape, null, null, null);
       Path workDir = options.reportDir().resolve("runs").resolve(run.runId());
       BenchmarkRunner.BenchmarkRequest req = new BenchmarkRunner.BenchmarkRequest(
-          run, options, target, shape, request, dgdDocument, gpuType, workDir, ledger);
+          run, options, target, shape, request, dgdDocument, gpuType, workDir, ledger, inputs);
       // plan and render before anything is created: a problem with them costs no deployment
       BenchmarkRunner.PlannedBenchmark planned = step(ValidateStep.PLAN, null,
           "planning concurrency " + shape.concurrency() + ", " + shape.requestCount() + " requests, ISL/OSL "
@@ -223,6 +302,65 @@ public final class ValidateService {
         default -> complete("error", ExitCode.RUNTIME, outcome.message(),
             outcome.failedStep() == null ? ValidateStep.GATE : outcome.failedStep());
       };
+    }
+
+    private java.math.BigDecimal floorScale;
+    private String floorWhy;
+
+    /**
+     * AICR's rule on a partly occupied node: the throughput floor times free GPUs / node GPUs,
+     * recorded with the figures.
+     */
+    private void scaleFloor(GpuNodeChoice choice) {
+      GpuNode n = choice.node();
+      long free = n.freeGpus();
+      long all = n.allocatableGpus();
+      if (all < 1 || free >= all) {
+        return;
+      }
+      floorScale = java.math.BigDecimal.valueOf(free).divide(java.math.BigDecimal.valueOf(all), 6,
+          java.math.RoundingMode.HALF_UP).stripTrailingZeros();
+      floorWhy = "free / node GPUs " + free + "/" + all + " on node " + n.name();
+      dev.benchplan.gate.Constraint floor = requested.throughputFloor();
+      if (floor != null) {
+        PerformanceRequest scaled = requested.forLoad(null, null, floorScale, floorWhy);
+        doc.floorScaling(new ValidateVerdict.FloorScaling(n.name(), free, all, floorScale, floor.threshold(),
+            scaled.throughputFloor().threshold()));
+        err.println("validate: throughput floor " + floor.threshold().toPlainString() + " scaled to "
+            + scaled.throughputFloor().threshold().toPlainString() + " (" + floorWhy + "), as AICR does");
+      }
+    }
+
+    /** C = per GPU x GPUs, or per worker x workers; a per-GPU load without a GPU count is invalid. */
+    private BenchmarkShape shape(FrontendTarget target, GpuCount gpus) {
+      Integer perGpu = inputs.concurrencyPerGpu();
+      if (perGpu != null) {
+        if (!gpus.known()) {
+          throw BenchplanException.invalid(inputs.load().origin() + ": a per-GPU concurrency (" + perGpu
+              + ") needs a GPU count, but " + target.namespace() + "/" + target.dgdName() + ": " + gpus.note()
+              + "; give --concurrency-per-worker instead");
+        }
+        return BenchmarkShape.perGpu(target.workers(), gpus.gpus(), perGpu, options.isl(), options.osl());
+      }
+      return new BenchmarkShape(target.workers(), inputs.concurrencyPerWorker(), options.isl(), options.osl());
+    }
+
+    /** AICR's load figures, each with where it comes from. */
+    private void recordLoad(BenchmarkShape s) {
+      ResolvedInput load = inputs.load();
+      inputs = inputs
+          .with("concurrency", new ResolvedInput(s.concurrency(), load.source(), s.basis()))
+          .with("request_count", new ResolvedInput(s.requestCount(), "aicr", "max(" + BenchmarkShape.MIN_REQUESTS
+              + ", " + BenchmarkShape.REQUESTS_PER_SLOT + " x " + s.concurrency() + ")"))
+          .with("warmup_requests", new ResolvedInput(s.warmupRequests(), "aicr", BenchmarkShape.WARMUP_PER_SLOT
+              + " per concurrency slot"))
+          .with("isl_stddev", new ResolvedInput(0, "aicr", "zero spread"))
+          .with("osl_stddev", new ResolvedInput(0, "aicr", "zero spread"))
+          .with("ignore_eos", new ResolvedInput(true, "aicr", "fixed output length"))
+          .with("dataset_entries", new ResolvedInput(BenchmarkShape.DATASET_ENTRIES, "aicr",
+              "AICR's synthetic dataset size"))
+          .with("seed", new ResolvedInput(BenchmarkShape.SEED, "aicr", "AICR's random seed"))
+          .with("temperature", new ResolvedInput(BenchmarkShape.TEMPERATURE, "aicr", "AICR's sampling temperature"));
     }
 
     /** Creates the namespace and the default DGD and waits until it serves as planned. */

@@ -24,9 +24,19 @@ public final class ValidateText {
     }
     ValidateVerdict.Benchmark b = doc.benchmark();
     if (b != null) {
-      out.add("load: concurrency " + b.concurrency() + " (" + b.concurrencyPerWorker() + " x " + b.workers() + "), "
+      out.add("load: concurrency " + b.concurrency() + " (" + b.concurrencyBasis() + "), "
           + b.requestCount() + " requests, ISL/OSL " + b.isl() + "/" + b.osl()
           + (b.aiperfVersion() == null ? "" : ", AIPerf " + b.aiperfVersion()));
+    }
+    ValidateVerdict.Measured m = doc.measured();
+    if (m != null && m.outputTokenThroughputPerGpu() != null) {
+      out.add("per GPU: " + format(m.outputTokenThroughputPerGpu()) + " tokens/sec over " + m.gpuCount()
+          + " GPU(s) (" + m.gpuCountSource() + ")");
+    }
+    if (doc.floorScaling() != null) {
+      ValidateVerdict.FloorScaling f = doc.floorScaling();
+      out.add("throughput floor " + format(f.floor()) + " scaled to " + format(f.scaledFloor()) + " (free/node GPUs "
+          + f.freeGpus() + "/" + f.nodeGpus() + " on " + f.node() + ")");
     }
     for (ValidateVerdict.ConstraintLine c : doc.constraints()) {
       out.add(c.name() + ": " + (c.measured() == null ? "not measured" : format(c.measured()) + " " + c.unit())
@@ -48,6 +58,9 @@ public final class ValidateText {
         out.add("finding: " + f.kind() + " (" + f.severity() + "): " + f.message());
         out.add("  recommendation: " + f.recommendation());
       }
+    }
+    if (doc.warnings() != null) {
+      doc.warnings().forEach(w -> out.add("warning: " + w));
     }
     ValidateVerdict.Reports reports = doc.reports();
     if (reports != null) {

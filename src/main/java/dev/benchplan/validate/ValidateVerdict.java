@@ -3,6 +3,7 @@ package dev.benchplan.validate;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -35,6 +36,12 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param findings what the diagnostics found in the run's records and AIPerf's log (stalled worker,
  *     client bound), once the benchmark ran
  * @param repeats {@code --repeats} above 1: each repeat's figures and whether they disagree
+ * @param inputs every resolved input (model, load, routing, cache class, runtime image, AICR's load
+ *     figures) with its value and source
+ * @param warnings what the run should tell the user (ignored constraint names, thresholds judged
+ *     with other inputs than AICR calibrated them for, a runtime older than the platform)
+ * @param gpus the GPUs the load and the per-GPU figures rest on
+ * @param floorScaling the throughput floor's scaling on a partly occupied node, or null
  * @param reports the report files written
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -61,6 +68,10 @@ public record ValidateVerdict(
     @JsonInclude(JsonInclude.Include.NON_NULL) List<Candidate> candidates,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<FindingLine> findings,
     @JsonInclude(JsonInclude.Include.NON_NULL) Repeats repeats,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, ResolvedInput> inputs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<String> warnings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Gpus gpus,
+    @JsonInclude(JsonInclude.Include.NON_NULL) FloorScaling floorScaling,
     @JsonInclude(JsonInclude.Include.NON_NULL) Reports reports) {
   /** The document's schema version. */
   public static final String SCHEMA_VERSION = "1";
@@ -69,13 +80,15 @@ public record ValidateVerdict(
     steps = List.copyOf(steps);
     constraints = List.copyOf(constraints);
     candidates = candidates == null ? null : List.copyOf(candidates);
+    inputs = inputs == null ? null : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(inputs));
+    warnings = warnings == null ? null : List.copyOf(warnings);
   }
 
   /** This verdict with the report paths recorded. */
   public ValidateVerdict withReports(Reports r) {
     return new ValidateVerdict(schemaVersion, check, verdict, exitCode, reason, failedStep, runId, startedAt,
         finishedAt, steps, cluster, constraintsSource, constraints, measured, discovery, deployment, target,
-        benchmark, cleanup, candidates, findings, repeats, r);
+        benchmark, cleanup, candidates, findings, repeats, inputs, warnings, gpus, floorScaling, r);
   }
 
   /** A finding as verdict.schema.json's {@code findings[]} describes it. */
@@ -126,11 +139,29 @@ public record ValidateVerdict(
       String name, String metric, String stat, String operator, BigDecimal threshold, BigDecimal tolerance,
       BigDecimal effectiveThreshold, BigDecimal measured, String unit, String status, String message) {}
 
-  /** The two AICR measurements (null when not measured). */
+  /**
+   * The two AICR measurements (null when not measured) and the output throughput per GPU (null
+   * when the GPU count is unknown, e.g. GPUs from DRA claims).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Measured(
       BigDecimal outputTokenThroughput, String outputTokenThroughputUnit, BigDecimal timeToFirstTokenP99,
-      String timeToFirstTokenP99Unit) {}
+      String timeToFirstTokenP99Unit, BigDecimal outputTokenThroughputPerGpu, Integer gpuCount,
+      String gpuCountSource) {}
+
+  /**
+   * The GPUs behind the target: their count (null when it has no per-GPU figure), where the count
+   * came from, and why there is none.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Gpus(Integer count, String source, String note) {}
+
+  /**
+   * AICR's scaling of the throughput floor on a partly occupied node: floor x free / node GPUs.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record FloorScaling(String node, long freeGpus, long nodeGpus, BigDecimal factor, BigDecimal floor,
+      BigDecimal scaledFloor) {}
 
   /** Discovery: the scope searched, every DGD seen, the decision and why. */
   public record Discovery(String scope, String decision, String reason, List<Seen> seen) {
@@ -160,8 +191,10 @@ public record ValidateVerdict(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Benchmark(
-      int workers, int concurrencyPerWorker, int concurrency, int requestCount, int warmupRequests, int isl,
+      int workers, Integer concurrencyPerWorker, Integer concurrencyPerGpu, Integer gpus, String concurrencyBasis,
+      int concurrency, int requestCount, int warmupRequests, int isl,
       int osl, int islStddev, int oslStddev, boolean ignoreEos, boolean streaming, String endpointType,
+      int datasetEntries, long seed, BigDecimal temperature,
       int measurementLimitS, String aiperfVersion, String aiperfResolution, String seriesId, String planPath,
       String planSha256, String deployRoot, String perfYaml, String perfYamlSha256, String job,
       String renderRunId, String runDir) {}

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -43,11 +45,91 @@ public final class ValidationOverlay {
         constraints.add(PerformanceRequest.canonical(c));
       }
     }
+    RecipeSettings settings = settings(path);
+    if (settings.perGpuFloor() != null) {
+      constraints.add(PerformanceRequest.canonical(settings.perGpuFloor()));
+    }
     if (constraints.isEmpty()) {
       return new PerformanceRequest(listed.source(), listed.checks(), List.of(), path + ": no "
           + ConstraintReader.THROUGHPUT + " or " + ConstraintReader.TTFT_P99 + " constraint: nothing to gate on");
     }
     return new PerformanceRequest(listed.source(), listed.checks(), constraints, null);
+  }
+
+  /**
+   * Reads the overlay's benchmark settings, its per-GPU floor, the names nobody here knows and its
+   * Dynamo platform component (see {@link RecipeSettings}). Structure errors are the gate reader's
+   * to report; a setting whose value is not a scalar is invalid input naming its pointer.
+   */
+  public static RecipeSettings settings(Path path) {
+    JsonNode root = readTree(path);
+    String source = path.toString();
+    JsonNode spec = root.path("spec");
+    String base = root.path("spec").has("validation") ? "/spec/validation" : "/validation";
+    JsonNode constraints = (base.equals("/spec/validation") ? spec.path("validation") : root.path("validation"))
+        .path("performance").path("constraints");
+    Map<String, String> values = new LinkedHashMap<>();
+    Map<String, String> pointers = new LinkedHashMap<>();
+    List<String> unknown = new ArrayList<>();
+    Constraint perGpu = null;
+    int i = 0;
+    for (JsonNode c : constraints.values()) {
+      String pointer = source + ": " + base + "/performance/constraints/" + i++;
+      if (!c.path("name").isString()) {
+        continue; // the gate reader names this one
+      }
+      String name = c.path("name").stringValue().trim();
+      if (ConstraintReader.AICR_SETTINGS.contains(name)) {
+        JsonNode v = c.path("value");
+        if (!v.isValueNode() || v.isNull()) {
+          throw BenchplanException.invalid(pointer + "/value: " + name + ": expected a value (a string), found "
+              + (v.isMissingNode() ? "nothing" : v.getNodeType().toString()));
+        }
+        values.put(name, v.asString().trim());
+        pointers.put(name, pointer);
+      } else if (name.equals(ConstraintReader.THROUGHPUT_PER_GPU)) {
+        perGpu = ConstraintReader.perGpuFloor(c.get("value"), pointer);
+      } else if (!KNOWN_GATES.contains(name) && !GENERIC.matcher(name).matches()) {
+        unknown.add(name);
+      }
+    }
+    boolean platform = false;
+    String version = null;
+    for (JsonNode ref : spec.path("componentRefs").values()) {
+      if (RecipeSettings.DYNAMO_PLATFORM.equals(ref.path("name").asString(""))) {
+        platform = true;
+        JsonNode v = ref.path("version");
+        version = v.isValueNode() && !v.isNull() && !v.asString().isBlank() ? v.asString().trim() : null;
+      }
+    }
+    boolean refs = spec.path("componentRefs").isArray() && !spec.path("componentRefs").isEmpty();
+    return new RecipeSettings(source, values, pointers, perGpu, unknown, refs, platform, version);
+  }
+
+  private static final java.util.Set<String> KNOWN_GATES =
+      java.util.Set.of(ConstraintReader.THROUGHPUT, ConstraintReader.TTFT_P99);
+  /** The gate's generic {@code <metric>-<stat>} names: gated by the gate, not unknown. */
+  private static final java.util.regex.Pattern GENERIC =
+      java.util.regex.Pattern.compile("([a-z][a-z0-9_]*)-(avg|min|max|std|count|sum|p\\d{1,3})");
+
+  private static JsonNode readTree(Path path) {
+    String text;
+    try {
+      text = Files.readString(path);
+    } catch (NoSuchFileException e) {
+      throw BenchplanException.invalid(path + ": recipe overlay not found");
+    } catch (IOException e) {
+      throw InputErrors.unreadable("recipe overlay", path, e);
+    }
+    try {
+      JsonNode root = Json.YAML.readTree(text);
+      if (root == null || !root.isObject()) {
+        throw BenchplanException.invalid(path + ": expected a mapping at the top level");
+      }
+      return root;
+    } catch (JacksonException e) {
+      throw InputErrors.unparsable("recipe overlay", path, e);
+    }
   }
 
   /** What the overlay lists: the checks, and why the check is skipped (null when it runs). */
@@ -107,7 +189,7 @@ public final class ValidationOverlay {
           + (checks.isEmpty() ? "" : " (it lists " + String.join(", ", checks) + ")"));
     }
     if (!names(perf.path("constraints")).stream().anyMatch(n -> n.equals(ConstraintReader.THROUGHPUT)
-        || n.equals(ConstraintReader.TTFT_P99))) {
+        || n.equals(ConstraintReader.TTFT_P99) || n.equals(ConstraintReader.THROUGHPUT_PER_GPU))) {
       return new Listing(source, checks, source + ": " + base + "/performance/constraints has neither "
           + ConstraintReader.THROUGHPUT + " nor " + ConstraintReader.TTFT_P99
           + ": nothing to gate on");

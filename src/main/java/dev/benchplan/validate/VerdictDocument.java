@@ -32,6 +32,10 @@ final class VerdictDocument {
   private Verdict gate;
   private List<ValidateVerdict.FindingLine> findings;
   private ValidateVerdict.Repeats repeats;
+  private ValidateInputs inputs;
+  private final List<String> extraWarnings = new ArrayList<>();
+  private ValidateVerdict.Gpus gpus;
+  private ValidateVerdict.FloorScaling floorScaling;
 
   VerdictDocument(ValidateRun run, Instant startedAt) {
     this.run = run;
@@ -43,7 +47,33 @@ final class VerdictDocument {
     return new ValidateVerdict(ValidateVerdict.SCHEMA_VERSION, ValidateReports.TEST_NAME, verdict, exitCode, reason,
         failedStep, run.runId(), startedAt.toString(), finishedAt == null ? null : finishedAt.toString(), steps,
         cluster, constraintsSource, constraints, measured, discovery, deployment, target, benchmark, cleanup,
-        candidates, findings, repeats, null);
+        candidates, findings, repeats, inputs == null ? null : inputs.values(), warnings(), gpus, floorScaling, null);
+  }
+
+  private List<String> warnings() {
+    List<String> w = new ArrayList<>(inputs == null ? List.of() : inputs.warnings());
+    w.addAll(extraWarnings);
+    return w.isEmpty() ? null : w;
+  }
+
+  /** The resolved inputs (replaced as more are resolved) and their warnings. */
+  void inputs(ValidateInputs resolved) {
+    inputs = resolved;
+  }
+
+  /** A warning found outside the inputs. */
+  void warn(String warning) {
+    extraWarnings.add(warning);
+  }
+
+  /** The GPUs behind the target. */
+  void gpus(GpuCount count) {
+    gpus = new ValidateVerdict.Gpus(count.gpus(), count.source(), count.note());
+  }
+
+  /** AICR's floor scaling on a partly occupied node. */
+  void floorScaling(ValidateVerdict.FloorScaling scaling) {
+    floorScaling = scaling;
   }
 
   /** The gate's verdict on the benchmark, once it ran; null before. */
@@ -90,7 +120,11 @@ final class VerdictDocument {
     if (!lines.isEmpty()) {
       constraints = lines;
     }
-    measured = new ValidateVerdict.Measured(outcome.throughput(), "tokens/sec", outcome.ttftP99(), "ms");
+    Integer count = gpus == null ? null : gpus.count();
+    BigDecimal perGpu = outcome.throughput() == null || count == null || count < 1 ? null
+        : outcome.throughput().divide(BigDecimal.valueOf(count), 2, java.math.RoundingMode.HALF_UP);
+    measured = new ValidateVerdict.Measured(outcome.throughput(), "tokens/sec", outcome.ttftP99(), "ms", perGpu,
+        count, gpus == null ? "unknown" : gpus.source());
   }
 
   private static ValidateVerdict.ConstraintLine line(ConstraintResult r) {
@@ -124,8 +158,9 @@ final class VerdictDocument {
 
   void benchmark(BenchmarkShape s, BenchmarkRunner.PlannedBenchmark plan,
       BenchmarkRunner.RenderedBenchmark rendered, String runDir) {
-    benchmark = new ValidateVerdict.Benchmark(s.workers(), s.concurrencyPerWorker(), s.concurrency(),
-        s.requestCount(), s.warmupRequests(), s.isl(), s.osl(), 0, 0, true, true, "chat",
+    benchmark = new ValidateVerdict.Benchmark(s.workers(), s.perWorker(), s.perGpu(), s.gpus(), s.basis(),
+        s.concurrency(), s.requestCount(), s.warmupRequests(), s.isl(), s.osl(), 0, 0, true, true, "chat",
+        BenchmarkShape.DATASET_ENTRIES, BenchmarkShape.SEED, BenchmarkShape.TEMPERATURE,
         BenchmarkShape.MEASUREMENT_LIMIT_S,
         plan == null ? null : plan.aiperfVersion(),
         plan == null ? null : plan.aiperfResolution(),

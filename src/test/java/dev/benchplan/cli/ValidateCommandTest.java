@@ -32,6 +32,13 @@ class ValidateCommandTest {
     assertThat(ver.err()).contains("--aiperf-version");
     var dur = CommandHarness.run("validate", "--timeout-dgd-ready", "soon").expectExit(2);
     assertThat(dur.err()).contains("expected e.g. 30s");
+    var both = CommandHarness.run("validate", "--concurrency-per-gpu", "8", "--concurrency-per-worker", "8",
+        "--format", "json").expectExit(2);
+    assertThat(both.err()).contains("--concurrency-per-gpu and --concurrency-per-worker exclude each other");
+    assertThat(Json.JSON.readTree(both.out()).path("error").path("exit_code").asInt()).isEqualTo(2);
+    var defaults = CommandHarness.run("validate", "--defaults", "nvidia").expectExit(2);
+    assertThat(defaults.err()).contains("option --defaults: expected benchplan or aicr, got 'nvidia'");
+    CommandHarness.run("validate", "--concurrency-per-gpu", "0").expectExit(2);
   }
 
   @Test

@@ -15,6 +15,16 @@ final class FakeValidateCluster implements ValidateCluster {
   DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
   List<DgdCandidate> dgds = new ArrayList<>();
   List<GpuNode> nodes = new ArrayList<>();
+  /** DGD documents by namespace/name (default: metadata only). */
+  final java.util.Map<String, ObjectNode> documents = new java.util.HashMap<>();
+  /** What the cluster's operator Deployment shows. */
+  RuntimeImage.PlatformVersion platform = RuntimeImage.PlatformVersion.unknown("no operator Deployment (fake)");
+
+  @Override
+  public RuntimeImage.PlatformVersion dynamoPlatformVersion() {
+    calls.add("platformVersion");
+    return platform;
+  }
   final Set<String> existing = new LinkedHashSet<>();
   final List<String> deletionOrder = new ArrayList<>();
   final List<String> calls = new ArrayList<>();
@@ -44,6 +54,9 @@ final class FakeValidateCluster implements ValidateCluster {
   @Override
   public ObjectNode dgdDocument(DgdApi a, String namespace, String name) {
     calls.add("dgdDocument " + namespace + "/" + name);
+    if (documents.containsKey(namespace + "/" + name)) {
+      return documents.get(namespace + "/" + name).deepCopy();
+    }
     ObjectNode doc = dev.benchplan.json.Json.JSON.createObjectNode();
     doc.putObject("metadata").put("name", name).put("namespace", namespace);
     return doc;

@@ -201,7 +201,7 @@ class ValidateServiceTest {
   }
 
   @Test
-  @DisplayName("auto-deploy on a node with 4 free GPUs: 4 workers, concurrency 64, 200 requests; cleanup in reverse")
+  @DisplayName("auto-deploy on a node with 4 free GPUs: 4 workers, concurrency 64, 1000 requests (AICR: max(1000, 8C)); cleanup in reverse")
   void autoDeploy() throws Exception {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of("kubernetes.io/hostname", "gpu-a"), 4, 0, false, true,
         List.of(new NodeTaint("nvidia.com/gpu", null, "NoSchedule"))));
@@ -212,7 +212,7 @@ class ValidateServiceTest {
     assertThat(req.target().origin()).isEqualTo("deployed");
     assertThat(req.target().workers()).isEqualTo(4);
     assertThat(req.shape().concurrency()).isEqualTo(64);
-    assertThat(req.shape().requestCount()).isEqualTo(512);
+    assertThat(req.shape().requestCount()).isEqualTo(1000);
     assertThat(req.target().namespace()).matches("benchplan-validate-[0-9a-f]{8}");
     assertThat(cluster.lastManifest.path("spec").path("services").path("VllmDecodeWorker").path("replicas").asInt())
         .isEqualTo(4);

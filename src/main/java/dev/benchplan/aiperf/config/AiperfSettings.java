@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param artifactDir absolute directory in the pod for every AIPerf artifact
  * @param workers AIPerf worker processes ({@code benchmark.runtime.workers}), or null to leave the
  *     count to AIPerf (agent-docs/rules/benchmarking/load-generator.md)
+ * @param temperature the sampling temperature sent with every request, or null for none
  */
 public record AiperfSettings(
     String model,
@@ -33,13 +34,22 @@ public record AiperfSettings(
     Map<String, BigDecimal> slos,
     long randomSeed,
     String artifactDir,
-    Integer workers) {
-  /** Settings that leave the worker count to AIPerf. */
+    Integer workers,
+    BigDecimal temperature) {
+  /** Settings that leave the worker count to AIPerf, without a temperature. */
   public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset,
       boolean ignoreEos, Phase warmup, Phase profiling, Map<String, BigDecimal> slos,
       long randomSeed, String artifactDir) {
     this(model, endpoint, tokenizer, dataset, ignoreEos, warmup, profiling, slos, randomSeed,
-        artifactDir, null);
+        artifactDir, null, null);
+  }
+
+  /** Settings with a worker count, without a temperature (the server's default). */
+  public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset,
+      boolean ignoreEos, Phase warmup, Phase profiling, Map<String, BigDecimal> slos,
+      long randomSeed, String artifactDir, Integer workers) {
+    this(model, endpoint, tokenizer, dataset, ignoreEos, warmup, profiling, slos, randomSeed,
+        artifactDir, workers, null);
   }
 
   public AiperfSettings {
@@ -66,5 +76,8 @@ public record AiperfSettings(
       throw new IllegalArgumentException("workers must be >= 1");
     }
     slos = slos == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(slos));
+    if (temperature != null && temperature.signum() < 0) {
+      throw new IllegalArgumentException("temperature must be >= 0");
+    }
   }
 }

@@ -32,9 +32,15 @@ public final class NativeConfig {
     endpoint.put("path", s.endpoint().path());
     endpoint.put("streaming", s.endpoint().streaming());
     endpoint.put("timeout", s.endpoint().timeoutSeconds());
-    if (s.ignoreEos()) {
-      // honour the requested output length (sent as max_completion_tokens) instead of stopping at EOS
-      endpoint.putObject("extra").put("ignore_eos", true);
+    if (s.ignoreEos() || s.temperature() != null) {
+      ObjectNode extra = endpoint.putObject("extra");
+      if (s.ignoreEos()) {
+        // honour the requested output length (sent as max_completion_tokens) instead of stopping at EOS
+        extra.put("ignore_eos", true);
+      }
+      if (s.temperature() != null) {
+        extra.put("temperature", s.temperature());
+      }
     }
 
     benchmark.putObject("tokenizer").put("name", s.tokenizer());

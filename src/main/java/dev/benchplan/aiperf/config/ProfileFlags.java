@@ -46,6 +46,9 @@ public final class ProfileFlags {
     if (s.ignoreEos()) {
       b.add(ProfileOption.EXTRA_INPUTS, "ignore_eos:true");
     }
+    if (s.temperature() != null) {
+      b.add(ProfileOption.EXTRA_INPUTS, "temperature:" + s.temperature().toPlainString());
+    }
 
     Phase p = s.profiling();
     switch (p.type()) {

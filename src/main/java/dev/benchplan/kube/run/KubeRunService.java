@@ -105,7 +105,8 @@ final class KubeRunService implements RunService {
     ProgressReporter progress = new ProgressReporter(sink, clock, start);
     PerfYaml perf = PerfYaml.read(request.perfYaml());
     PlanReference plan = PlanReference.verify(perf);
-    ConstraintSet constraints = request.constraintsOverlay() != null
+    ConstraintSet constraints = request.constraints() != null ? request.constraints()
+        : request.constraintsOverlay() != null
         ? ConstraintReader.fromOverlay(request.constraintsOverlay())
         : ConstraintReader.fromPlanGates(plan.gates(), plan.path().toString());
     RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
@@ -228,7 +229,7 @@ final class KubeRunService implements RunService {
     }
     AiperfPodLog parsed = log == null ? null : AiperfPodLog.parse(log);
     // a plan's error_rate gate (the workload's error_rate_max) is the gate's maximum error rate
-    GateOptions options = request.constraintsOverlay() != null
+    GateOptions options = request.constraints() != null || request.constraintsOverlay() != null
         ? GateOptions.defaults()
         : ConstraintReader.planGateOptions(plan.gates());
     Map<String, byte[]> files = new LinkedHashMap<>();

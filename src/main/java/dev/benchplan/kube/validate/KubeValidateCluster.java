@@ -72,6 +72,11 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
+  public dev.benchplan.validate.RuntimeImage.PlatformVersion dynamoPlatformVersion() {
+    return PlatformVersionReader.read(access);
+  }
+
+  @Override
   public List<DgdCandidate> discover(DgdApi api, String namespace) {
     discoveryNamespace = namespace;
     // discovery's own permissions first (whether validate then deploys or benchmarks a DGD, it needs them)

@@ -110,7 +110,7 @@ class ValidatePipelineIT {
 
       JsonNode plan = plan(r);
       assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[64]");
-      assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(200);
+      assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(1000);
       assertThat(plan.path("experiment").path("warmup_requests").asInt()).isEqualTo(64);
       assertThat(plan.path("experiment").path("measurement_limit_s").asInt()).isEqualTo(1800);
       assertThat(plan.path("workload").path("synthetic").toString())
@@ -160,7 +160,7 @@ class ValidatePipelineIT {
       assertThat(r.exitCode()).as(err.toString()).isZero();
       JsonNode plan = plan(r);
       assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[" + 16 * n + "]");
-      assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(Math.max(200, 128 * n));
+      assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(Math.max(1000, 128 * n));
       assertThat(r.document().path("deployment").path("workers").asInt()).isEqualTo(n);
       String perf = Files.readString(Path.of(r.document().path("benchmark").path("perf_yaml").asString()));
       assertThat(perf).containsPattern("- --concurrency\\s+- \"?" + 16 * n + "\"?");

@@ -1,0 +1,130 @@
+package dev.benchplan.validate;
+
+import dev.benchplan.error.BenchplanException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The default deployment's runtime image follows the Dynamo platform version (AICR moved its
+ * runtime in lockstep with its operator chart after a 0.9.0 runtime under a 1.0.2 operator
+ * panicked): {@code --runtime-image}, else the recipe's {@code componentRefs} entry for
+ * {@code dynamo-platform}, else what the cluster's operator Deployment shows, else
+ * {@link ValidateOptions#DEFAULT_RUNTIME_IMAGE}.
+ */
+public final class RuntimeImage {
+  /** The vLLM runtime repository of the Dynamo releases. */
+  public static final String REPOSITORY = "nvcr.io/nvidia/ai-dynamo/vllm-runtime";
+
+  private static final Pattern VERSION = Pattern.compile("v?(\\d+(?:\\.\\d+){0,3})([-+._A-Za-z0-9]*)");
+  private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
+
+  private RuntimeImage() {}
+
+  /**
+   * The Dynamo platform version the cluster shows, or null with why not.
+   *
+   * @param version e.g. {@code 1.2.1}, or null
+   * @param detail where it was read (Deployment and label) or why it could not be
+   */
+  public record PlatformVersion(String version, String detail) {
+    /** Nothing read. */
+    public static PlatformVersion unknown(String why) {
+      return new PlatformVersion(null, why);
+    }
+  }
+
+  /**
+   * The platform version: the recipe's componentRefs entry, else the cluster's (read only when
+   * the recipe names none); null value when neither says.
+   */
+  public static ResolvedInput platformVersion(RecipeSettings recipe, Supplier<PlatformVersion> cluster) {
+    if (recipe.dynamoPlatformVersion() != null) {
+      String v = recipe.dynamoPlatformVersion();
+      if (!TAG.matcher(v.startsWith("v") ? v.substring(1) : v).matches()) {
+        throw BenchplanException.invalid(recipe.source() + ": /spec/componentRefs (" + RecipeSettings.DYNAMO_PLATFORM
+            + ")/version: expected a release such as 1.2.1, got '" + v + "'");
+      }
+      return new ResolvedInput(v, "recipe", recipe.source() + ": /spec/componentRefs (" + RecipeSettings.DYNAMO_PLATFORM
+          + ").version");
+    }
+    PlatformVersion p = cluster.get();
+    if (p != null && p.version() != null) {
+      return new ResolvedInput(p.version(), "cluster", p.detail());
+    }
+    return new ResolvedInput(null, "default", p == null ? "not read" : p.detail());
+  }
+
+  /** The runtime image: the flag, else the platform version's, else the built-in default. */
+  public static ResolvedInput image(String flag, ResolvedInput platform) {
+    if (flag != null) {
+      return new ResolvedInput(flag, "flag", "--runtime-image");
+    }
+    if (platform.value() != null) {
+      String v = platform.text().startsWith("v") ? platform.text().substring(1) : platform.text();
+      return new ResolvedInput(REPOSITORY + ":" + v, platform.source(), "the Dynamo platform version "
+          + platform.text() + " (" + platform.origin() + ")");
+    }
+    return new ResolvedInput(ValidateOptions.DEFAULT_RUNTIME_IMAGE, "default",
+        "built-in default (no Dynamo platform version in the recipe or the cluster: " + platform.origin() + ")");
+  }
+
+  /**
+   * A warning when a Dynamo runtime image of the DGD is older than the platform version; null
+   * when none is (or nothing can be compared).
+   */
+  public static String olderThanPlatform(String dgdRef, Set<String> images, ResolvedInput platform) {
+    if (platform.value() == null) {
+      return null;
+    }
+    int[] p = numbers(platform.text());
+    if (p == null) {
+      return null;
+    }
+    List<String> older = new ArrayList<>();
+    for (String image : images) {
+      if (!image.contains("/ai-dynamo/") || !image.contains(":") || image.contains("@")) {
+        continue;
+      }
+      int[] v = numbers(image.substring(image.lastIndexOf(':') + 1));
+      if (v != null && compare(v, p) < 0) {
+        older.add(image);
+      }
+    }
+    return older.isEmpty() ? null : "DGD " + dgdRef + " runs " + String.join(", ", older)
+        + ", older than the Dynamo platform " + platform.text() + " (" + platform.source() + "): AICR saw a"
+        + " runtime older than its operator panic under load; align the runtime with the platform";
+  }
+
+  /** The numeric release of a tag ({@code 1.2.1-cuda13} -> 1, 2, 1), or null. */
+  static int[] numbers(String tag) {
+    Matcher m = VERSION.matcher(tag.trim());
+    if (!m.matches()) {
+      return null;
+    }
+    String[] parts = m.group(1).split("\\.");
+    int[] out = new int[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        out[i] = Integer.parseInt(parts[i]);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  static int compare(int[] a, int[] b) {
+    for (int i = 0; i < Math.max(a.length, b.length); i++) {
+      int x = i < a.length ? a[i] : 0;
+      int y = i < b.length ? b[i] : 0;
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+    }
+    return 0;
+  }
+}
