@@ -195,7 +195,7 @@ public final class PlanRenderer {
                 ? runs.points().stream().map(MeasuredRuns.Point::directory).toList()
                 : List.of(),
             ArtifactEstimate.LOG_CHANNEL_MAX_BYTES);
-    List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds());
+    List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds(), req.readyRequestTimeout());
     List<String> perfHeader =
         List.of(
             "benchplan render: the AIPerf Job of one run, and the ConfigMaps it mounts",

@@ -26,6 +26,12 @@ import java.util.regex.Pattern;
  * @param runtimeImage the Dynamo vLLM runtime image of the default deployment
  * @param hfTokenSecret the name of a Secret with a Hugging Face token for the workers, or null
  * @param timeouts the bound of every waiting phase
+ * @param modelCache whether the default deployment caches the model weights on a PVC ({@code
+ *     --no-model-cache} turns it off)
+ * @param modelCacheSize the cache PVC's size, a Kubernetes quantity ({@code --model-cache-size})
+ * @param modelCacheStorageClass the StorageClass of the cache PVC: {@code
+ *     --model-cache-storage-class}, else the recipe's {@code inference-model-cache-storage-class},
+ *     else null for the cluster's default class
  */
 public record ValidateOptions(
     String kubeContext,
@@ -43,7 +49,25 @@ public record ValidateOptions(
     String aiperfIndexUrl,
     String runtimeImage,
     String hfTokenSecret,
-    ValidateTimeouts timeouts) {
+    ValidateTimeouts timeouts,
+    boolean modelCache,
+    String modelCacheSize,
+    String modelCacheStorageClass) {
+
+  /** The cache PVC's size when none is given: AICR's. */
+  public static final String DEFAULT_MODEL_CACHE_SIZE = "100Gi";
+
+  /**
+   * Options without a model cache (callers from before the cache; the command line turns the cache
+   * on unless {@code --no-model-cache}).
+   */
+  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
+      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep,
+      Path reportDir, String aiperfVersion, String aiperfIndexUrl, String runtimeImage,
+      String hfTokenSecret, ValidateTimeouts timeouts) {
+    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep,
+        reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, false, null, null);
+  }
 
   /** The model deployed (and assumed) when none is given: small, public, fast to load. */
   public static final String DEFAULT_MODEL = "Qwen/Qwen3-0.6B";
@@ -51,6 +75,11 @@ public record ValidateOptions(
   /** The runtime image of the default deployment: pinned, the Dynamo release AICR validated. */
   public static final String DEFAULT_RUNTIME_IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.0";
 
+  /** A Kubernetes quantity validate accepts for a volume size: a positive number and a binary/decimal suffix. */
+  private static final Pattern QUANTITY =
+      Pattern.compile("([0-9]+(\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?");
+  private static final Pattern DNS1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DGD_REF =
       Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
@@ -64,6 +93,17 @@ public record ValidateOptions(
     Objects.requireNonNull(timeouts, "timeouts");
     nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(new TreeMap<>(nodeSelector));
     runtimeImage = runtimeImage == null ? DEFAULT_RUNTIME_IMAGE : runtimeImage;
+    modelCacheSize = modelCacheSize == null ? DEFAULT_MODEL_CACHE_SIZE : modelCacheSize.strip();
+    var q = QUANTITY.matcher(modelCacheSize);
+    if (!q.matches() || new java.math.BigDecimal(q.group(1)).signum() <= 0) {
+      throw invalid("--model-cache-size", "a positive Kubernetes quantity such as 100Gi or 500G",
+          modelCacheSize);
+    }
+    if (modelCacheStorageClass != null && (modelCacheStorageClass.length() > 253
+        || !DNS1123_SUBDOMAIN.matcher(modelCacheStorageClass).matches())) {
+      throw invalid("--model-cache-storage-class", "a StorageClass name (DNS-1123 subdomain)",
+          modelCacheStorageClass);
+    }
     if (concurrencyPerWorker < 1) {
       throw invalid("--concurrency-per-worker", "a positive integer", concurrencyPerWorker);
     }
