@@ -205,11 +205,19 @@ public final class ValidateService {
       BenchmarkRunner.RenderedBenchmark rendered = step(ValidateStep.RENDER, null, "rendering the AIPerf Job",
           () -> runner.render(req, planned), r -> r.perfYaml() + " (Job " + r.jobName() + ")");
       doc.benchmark(shape, planned, rendered, null);
+      ValidateTimeouts t = options.timeouts();
       if (deployment != null) {
         target = deploy(api, deployment, target);
         doc.target(target);
+      } else {
+        // a DGD can say successful while a component has no ready replica: nothing is benchmarked until each has
+        FrontendTarget existing = target;
+        step(ValidateStep.READINESS, t.dgdReady(), "waiting for every component of DGD " + existing.namespace()
+            + "/" + existing.dgdName() + " to have its ready replicas",
+            () -> cluster.awaitComponentsReady(api, existing.namespace(), existing.dgdName(), t.dgdReady(),
+                progress.sink()),
+            DgdView::readiness);
       }
-      ValidateTimeouts t = options.timeouts();
       Duration runBound = t.podScheduling().plus(t.endpointReady()).plus(t.job());
       BenchmarkOutcome outcome = step(ValidateStep.RUN, runBound, "running Job " + rendered.namespace() + "/"
           + rendered.jobName() + " and gating",
@@ -238,7 +246,8 @@ public final class ValidateService {
           + " on " + planned.node() + ")",
           () -> cluster.createDgd(api, deployment.manifest(), ledger), v -> "created " + v.ref());
       DgdCandidate ready = step(ValidateStep.READINESS, t.dgdReady(), "waiting for DGD "
-          + created.ref() + " to be successful with " + deployment.workers() + " ready worker(s)",
+          + created.ref() + " to be successful with every component ready (" + deployment.workers()
+          + " worker(s))",
           () -> {
             DgdCandidate c = cluster.awaitReady(api, ns, deployment.name(), deployment.desiredWorkers(),
                 t.dgdReady(), progress.sink());

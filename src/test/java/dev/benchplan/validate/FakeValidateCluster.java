@@ -97,6 +97,19 @@ final class FakeValidateCluster implements ValidateCluster {
   }
 
   @Override
+  public DgdView awaitComponentsReady(DgdApi a, String namespace, String name, Duration bound,
+      ProgressSink progress) {
+    calls.add("awaitComponentsReady " + namespace + "/" + name);
+    DgdView v = dgds.stream().map(DgdCandidate::dgd)
+        .filter(x -> x.namespace().equals(namespace) && x.name().equals(name)).findFirst().orElseThrow();
+    if (!v.ready()) {
+      throw BenchplanException.runtime("DGD " + namespace + "/" + name + " not ready after " + bound
+          + ": components " + String.join(", ", v.shortComponents()) + " ready (ready/spec)");
+    }
+    return v;
+  }
+
+  @Override
   public CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress) {
     List<String> deleted = new ArrayList<>();
     List<String> gone = new ArrayList<>();

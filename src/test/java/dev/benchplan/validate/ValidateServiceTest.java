@@ -100,6 +100,25 @@ class ValidateServiceTest {
   }
 
   @Test
+  @DisplayName("an existing DGD successful with a worker at 0 ready replicas: exit 3 at readiness naming it (ready/spec), no Job created")
+  void existingWorkerNotReady() throws Exception {
+    DgdCandidate c = existing("team-a", "vllm-agg", 2);
+    DgdView v = c.dgd();
+    DgdView shortOne = new DgdView(v.apiVersion(), v.namespace(), v.name(), v.uid(), "successful",
+        List.of(v.components().get(0), new DgdComponent("VllmDecodeWorker", DgdComponent.Role.WORKER, 2, 0,
+            List.of("Qwen/Qwen3-0.6B"), null)));
+    cluster.dgds.add(new DgdCandidate(shortOne, c.frontend(), List.of()));
+    cluster.existing.add("DynamoGraphDeployment team-a/vllm-agg");
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
+    assertThat(r.document().path("reason").asString()).contains("VllmDecodeWorker 0/2 ready (ready/spec)");
+    assertThat(cluster.existing).containsExactly("DynamoGraphDeployment team-a/vllm-agg");
+    assertThat(cluster.deletionOrder).isEmpty();
+    assertThat(cluster.calls).contains("awaitComponentsReady team-a/vllm-agg");
+  }
+
+  @Test
   @DisplayName("an existing DGD passes: exit 0, verdict/CTRF/JUnit written, the DGD never touched, the Job cleaned")
   void passOnExisting() throws Exception {
     cluster.dgds.add(existing("team-a", "vllm-agg", 2));

@@ -134,7 +134,14 @@ public final class KubeValidateCluster implements ValidateCluster {
   public DgdCandidate awaitReady(DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
       Duration bound, ProgressSink progress) {
     return api("waiting for DGD " + namespace + "/" + name,
-        () -> DgdDeployer.awaitReady(access, api, namespace, name, desiredWorkers, bound, progress));
+        () -> DgdDeployer.awaitReady(access, api, namespace, name, bound, progress));
+  }
+
+  @Override
+  public DgdView awaitComponentsReady(DgdApi api, String namespace, String name, Duration bound,
+      ProgressSink progress) {
+    return api("waiting for DGD " + namespace + "/" + name, () -> DgdDeployer.awaitComponents(access,
+        KubeCall.VALIDATE_DGD_WATCH, api, namespace, name, bound, progress));
   }
 
   @Override
