@@ -42,6 +42,19 @@ public interface ValidateCluster extends AutoCloseable {
    */
   void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink progress);
 
+  /**
+   * The StorageClass of the model cache: {@code named} when it exists, else (null) the cluster's
+   * default class. A named class that does not exist, or no default and none named, is invalid
+   * input (exit 2) whose message gives the fix. Creates nothing.
+   */
+  String modelCacheStorageClass(String named);
+
+  /**
+   * Creates the model-cache PVC and its populate Job in the run's namespace (removed with it) and
+   * waits until the Job completed within the cache's bound; a failure or timeout is exit 3.
+   */
+  void populateModelCache(ModelCache cache, ProgressSink progress);
+
   /** Creates the DGD (recorded in {@code ledger} first) and returns it as stored. */
   DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger);
 

@@ -180,10 +180,24 @@ public final class ValidateService {
             + (options.nodeSelector().isEmpty() ? "" : " matching " + options.nodeSelector()),
             () -> GpuNodeChoice.choose(cluster.gpuNodes(), options.nodeSelector()),
             c -> c.node().name() + " with " + c.workers() + " free GPU(s) -> " + c.workers() + " worker(s)");
+        String hostname = choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL,
+            choice.node().name());
+        ModelCache cache = null;
+        if (options.modelCache()) {
+          // resolved before anything is created: a missing class is exit 2 with nothing left behind
+          String named = options.modelCacheStorageClass();
+          String storageClass = step(ValidateStep.MODEL_CACHE, null, named == null
+              ? "finding the cluster's default StorageClass for the model cache"
+              : "checking StorageClass " + named + " for the model cache",
+              () -> cluster.modelCacheStorageClass(named), x -> x + (named == null ? " (cluster default)" : ""));
+          cache = new ModelCache(run, run.namespace(), options.modelOrDefault(), storageClass,
+              named == null ? "cluster-default" : "named", options.modelCacheSize(), options.runtimeImage(),
+              options.hfTokenSecret(), hostname, choice.node().taints(),
+              Math.max(1, t.modelCache().toSeconds()));
+        }
         deployment = new DefaultDeployment(run, api.apiVersion(), run.namespace(),
-            options.modelOrDefault(), choice.workers(),
-            choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL, choice.node().name()),
-            choice.node().taints(), options.runtimeImage(), options.hfTokenSecret());
+            options.modelOrDefault(), choice.workers(), hostname,
+            choice.node().taints(), options.runtimeImage(), options.hfTokenSecret(), cache);
         doc.deployment(choice, deployment);
         target = FrontendTarget.planned(deployment, choice.node().name(), options.modelGiven());
         dgdDocument = deployment.manifest();
@@ -241,6 +255,14 @@ public final class ValidateService {
         cluster.createNamespace(run, ns, ledger, t.oldNamespace(), progress.sink());
         return ns;
       }, x -> "created " + x);
+      ModelCache cache = deployment.modelCache();
+      if (cache != null) {
+        step(ValidateStep.MODEL_CACHE, t.modelCache(), "downloading " + cache.model() + " into PVC "
+            + ModelCache.CLAIM + " (" + cache.storageClass() + ", " + cache.size() + ")", () -> {
+              cluster.populateModelCache(cache, progress.sink());
+              return cache;
+            }, c -> "cached; workers mount it read-only, offline");
+      }
       DgdView created = step(ValidateStep.DEPLOY, null, "creating DGD " + ns + "/" + deployment.name()
           + " (" + api.apiVersion() + ", " + deployment.workers() + " x " + DefaultDeployment.WORKER
           + " on " + planned.node() + ")",

@@ -22,6 +22,9 @@ final class FakeValidateCluster implements ValidateCluster {
   RuntimeException failCreateNamespace;
   boolean cleanupLeavesNamespace;
   ObjectNode lastManifest;
+  String defaultStorageClass = "standard";
+  Set<String> storageClasses = new LinkedHashSet<>(List.of("standard", "fast-nvme"));
+  ModelCache lastCache;
   boolean closed;
 
   @Override
@@ -107,6 +110,27 @@ final class FakeValidateCluster implements ValidateCluster {
           + ": components " + String.join(", ", v.shortComponents()) + " ready (ready/spec)");
     }
     return v;
+  }
+
+  @Override
+  public String modelCacheStorageClass(String named) {
+    calls.add("modelCacheStorageClass " + named);
+    if (named == null) {
+      if (defaultStorageClass == null) {
+        throw BenchplanException.invalid("model cache: the cluster has no default StorageClass");
+      }
+      return defaultStorageClass;
+    }
+    if (!storageClasses.contains(named)) {
+      throw BenchplanException.invalid("model cache: StorageClass '" + named + "' does not exist");
+    }
+    return named;
+  }
+
+  @Override
+  public void populateModelCache(ModelCache cache, ProgressSink progress) {
+    calls.add("populateModelCache " + cache.storageClass());
+    lastCache = cache;
   }
 
   @Override

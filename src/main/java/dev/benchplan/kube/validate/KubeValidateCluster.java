@@ -126,6 +126,19 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
+  public String modelCacheStorageClass(String named) {
+    return api("resolving the model-cache StorageClass", () -> ModelCacheStore.storageClass(access, named));
+  }
+
+  @Override
+  public void populateModelCache(dev.benchplan.validate.ModelCache cache, ProgressSink progress) {
+    api("populating the model cache", () -> {
+      ModelCacheStore.populate(access, cache, progress);
+      return null;
+    });
+  }
+
+  @Override
   public DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
     return api("creating the DGD", () -> DgdDeployer.create(access, api, manifest, ledger));
   }

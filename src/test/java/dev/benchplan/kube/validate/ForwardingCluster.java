@@ -75,6 +75,16 @@ class ForwardingCluster implements ValidateCluster {
   }
 
   @Override
+  public String modelCacheStorageClass(String named) {
+    return d.modelCacheStorageClass(named);
+  }
+
+  @Override
+  public void populateModelCache(dev.benchplan.validate.ModelCache cache, ProgressSink progress) {
+    d.populateModelCache(cache, progress);
+  }
+
+  @Override
   public CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress) {
     return d.cleanup(ledger, boundEach, progress);
   }
