@@ -381,6 +381,78 @@ public final class ClusterAccess implements AutoCloseable {
     }
   }
 
+  /** Merge-patches one custom resource (e.g. {@code {"spec":{"cancel":true}}}). */
+  public GenericKubernetesResource patchCustom(KubeCall row, ResourceDefinitionContext ctx, String namespace,
+      String name, String mergePatchJson) {
+    requireCustom(row, "patch", ctx);
+    return client.genericKubernetesResources(ctx).inNamespace(namespace).withName(name)
+        .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), mergePatchJson);
+  }
+
+  /** Watches one custom resource; {@code onEvent} gets each change (and its deletion). */
+  public Informer<GenericKubernetesResource> informCustom(KubeCall row, ResourceDefinitionContext ctx,
+      String namespace, String name, java.util.function.Consumer<Object> onEvent) {
+    requireCustom(row, "list", ctx);
+    requireCustom(row, "watch", ctx);
+    return informer(client.genericKubernetesResources(ctx).inNamespace(namespace).withName(name)
+        .inform(handler(onEvent)));
+  }
+
+  // ---- CustomResourceDefinitions ----
+
+  /** True when the CRD exists and is Established; false when absent (or not yet established). */
+  public boolean crdEstablished(KubeCall row, String name) {
+    row.require("get", "apiextensions.k8s.io", "customresourcedefinitions", null);
+    var crd = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+    if (crd == null) {
+      return false;
+    }
+    return crd.getStatus() != null && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  // ---- the API server's service proxy ----
+
+  /** What a GET through the service proxy answered. */
+  public record ProxyAnswer(int code, long bytes, String error) {}
+
+  /**
+   * GET {@code path} of a Service through the API server's proxy
+   * ({@code /api/v1/namespaces/NS/services/NAME:PORT/proxy/PATH}), with the client's credentials;
+   * a 200 body is copied to {@code sink}, any other answer's first 2 KiB come back as its error.
+   * Asks for the identity encoding: the bytes are the file's own.
+   */
+  public ProxyAnswer proxyGet(KubeCall row, String namespace, String service, String port, String path,
+      OutputStream sink, long timeoutMillis) throws java.io.IOException {
+    row.require("get", "", "services", "proxy");
+    String base = client.getMasterUrl().toString();
+    String url = (base.endsWith("/") ? base : base + "/") + "api/v1/namespaces/" + namespace + "/services/"
+        + service + ":" + port + "/proxy" + path;
+    var http = client.getHttpClient();
+    var request = http.newHttpRequestBuilder().uri(url).header("Accept-Encoding", "identity")
+        .timeout(timeoutMillis, TimeUnit.MILLISECONDS).build();
+    io.fabric8.kubernetes.client.http.HttpResponse<java.io.InputStream> response;
+    try {
+      response = http.sendAsync(request, java.io.InputStream.class).get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted: GET " + url);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new java.io.IOException("GET " + url + ": " + (e.getCause() == null ? e : e.getCause()), e);
+    }
+    try (java.io.InputStream body = response.body()) {
+      if (response.code() != 200) {
+        byte[] head = body == null ? new byte[0] : body.readNBytes(2048);
+        return new ProxyAnswer(response.code(), head.length,
+            new String(head, java.nio.charset.StandardCharsets.UTF_8));
+      }
+      long n = body == null ? 0 : body.transferTo(sink);
+      return new ProxyAnswer(200, n, null);
+    }
+  }
+
   // ---- objects validate created, by kind (cleanup) ----
 
   /**

@@ -55,6 +55,25 @@ public enum KubeCall {
   RUN_CONFIGMAP_DELETE(verbs("delete"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
       "run cleanup (and --replace): the ConfigMaps", Command.ALL),
 
+  // --- run, engine aiperf-operator: one AIPerfJob per measured run, results from the operator ---
+  RUN_OPERATOR_CRD_GET(verbs("get"), "apiextensions.k8s.io", "customresourcedefinitions", null, Where.CLUSTER,
+      Need.REQUIRED, "run (operator) preflight: the CRDs aiperfjobs.aiperf.nvidia.com and jobsets.jobset.x-k8s.io exist",
+      EnumSet.of(Command.RUN_OPERATOR)),
+  RUN_AIPERFJOB_CREATE(verbs("get", "create"), AiperfGroup.GROUP, "aiperfjobs", null, Where.RUN_NAMESPACE,
+      Need.REQUIRED, "run (operator) apply: no AIPerfJob of the same name, then each AIPerfJob in turn",
+      EnumSet.of(Command.RUN_OPERATOR)),
+  RUN_AIPERFJOB_WATCH(verbs("get", "list", "watch"), AiperfGroup.GROUP, "aiperfjobs", null, Where.RUN_NAMESPACE,
+      Need.REQUIRED, "run (operator) watch: the AIPerfJob's status (phase, currentPhase, requests) / cleanup: wait until it is gone",
+      EnumSet.of(Command.RUN_OPERATOR)),
+  RUN_AIPERFJOB_CANCEL(verbs("patch"), AiperfGroup.GROUP, "aiperfjobs", null, Where.RUN_NAMESPACE,
+      Need.REQUIRED, "run (operator) on Ctrl-C or timeout: set spec.cancel", EnumSet.of(Command.RUN_OPERATOR)),
+  RUN_AIPERFJOB_DELETE(verbs("delete"), AiperfGroup.GROUP, "aiperfjobs", null, Where.RUN_NAMESPACE,
+      Need.REQUIRED, "run (operator) cleanup (and --replace): the AIPerfJob (the operator keeps its results)",
+      EnumSet.of(Command.RUN_OPERATOR)),
+  RUN_OPERATOR_RESULTS(verbs("get"), "", "services", "proxy", Where.OPERATOR_NAMESPACE, Need.REQUIRED,
+      "run (operator) collect: the operator's results API through the API server's service proxy",
+      EnumSet.of(Command.RUN_OPERATOR)),
+
   // --- validate: discovery ---
   VALIDATE_DGDS_LIST(verbs("list"), DgdGroup.GROUP, "dynamographdeployments", null, Where.DISCOVERY,
       Need.REQUIRED, "validate discovery: the DGDs (all namespaces, or --namespace)", Command.VALIDATE),
@@ -115,6 +134,13 @@ public enum KubeCall {
     private DgdGroup() {}
   }
 
+  /** The API group of AIPerf's operator (AIPerfJob). */
+  public static final class AiperfGroup {
+    public static final String GROUP = "aiperf.nvidia.com";
+
+    private AiperfGroup() {}
+  }
+
   /** The commands whose calls the table lists. */
   public enum Command {
     /** {@code benchplan run}. */
@@ -122,9 +148,12 @@ public enum KubeCall {
     /** {@code benchplan validate --dgd NS/NAME} (or one DGD discovered): benchmark an existing DGD. */
     VALIDATE_DGD,
     /** {@code benchplan validate} deploying its default DGD. */
-    VALIDATE_DEPLOY;
+    VALIDATE_DEPLOY,
+    /** {@code benchplan run} of a deploy root rendered for the {@code aiperf-operator} engine. */
+    RUN_OPERATOR;
 
-    static final Set<Command> ALL = EnumSet.allOf(Command.class);
+    /** Every command that runs the plain Job engine. */
+    static final Set<Command> ALL = EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY);
     static final Set<Command> VALIDATE = EnumSet.of(VALIDATE_DGD, VALIDATE_DEPLOY);
   }
 
@@ -151,7 +180,9 @@ public enum KubeCall {
     /** A cluster-scoped resource. */
     CLUSTER,
     /** validate's fresh namespace, whose name is known only when it runs: granted cluster-wide. */
-    NEW_NAMESPACE
+    NEW_NAMESPACE,
+    /** The namespace of AIPerf's operator and its results Service (aiperf-system by default). */
+    OPERATOR_NAMESPACE
   }
 
   private final List<String> verbs;
@@ -221,7 +252,8 @@ public enum KubeCall {
 
   /** True when a cluster-scoped resource (namespaces, nodes, storageclasses) is called. */
   public boolean clusterScopedResource() {
-    return resource.equals("namespaces") || resource.equals("nodes") || resource.equals("storageclasses");
+    return resource.equals("namespaces") || resource.equals("nodes")
+        || resource.equals("customresourcedefinitions") || resource.equals("storageclasses");
   }
 
   /** Refuses (a bug: exit 4) a row that does not allow {@code verb} on {@code group/resource[/sub]}. */

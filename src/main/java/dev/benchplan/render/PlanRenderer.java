@@ -10,6 +10,7 @@ import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.render.manifest.JobInputs;
+import dev.benchplan.render.manifest.JobResources;
 import dev.benchplan.render.manifest.PerfManifests;
 import dev.benchplan.render.manifest.YamlDocuments;
 import java.nio.charset.StandardCharsets;
@@ -127,7 +128,8 @@ public final class PlanRenderer {
     ArtifactEstimate estimate = ArtifactEstimate.of(plan, runs.count());
     // one run past the bound keeps today's contract (the summary in the log; the Job says
     // artifacts:too-large); several runs would lose every run's evidence: refused
-    if (!estimate.fitsLogChannel() && !artifacts.isPvc() && runs.count() > 1) {
+    boolean operator = OperatorRender.chosen(plan);
+    if (!operator && !estimate.fitsLogChannel() && !artifacts.isPvc() && runs.count() > 1) {
       throw BenchplanException.invalid(
           source + " /experiment: the artifacts of " + runs.count() + " measured run(s) are"
               + " estimated at " + estimate.mib() + " (from the planned request count), more than"
@@ -168,6 +170,12 @@ public final class PlanRenderer {
     }
     annotations.put(JobContract.MEASURED_RUNS, runs.toJson());
     annotations.put(JobContract.ARTIFACT_ESTIMATE, Long.toString(estimate.bytes()));
+    if (operator) {
+      // the engine plan chose: one AIPerfJob per measured run, AIPerf's operator keeps the results
+      return OperatorRender.render(new OperatorRender.Inputs(req, deployRoot, verified, candidate, release,
+          image, namespace, points, runs, runId, jobName, req.jobName() != null, labels, annotations,
+          invocations, configBytes, context, trace != null, hfTokenSecret(plan.deployment().secrets())));
+    }
     JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(), settings.warmup() != null,
         req.modelWait(), runs.count());
     JobInputs inputs =
@@ -194,7 +202,8 @@ public final class PlanRenderer {
             runs.sequence()
                 ? runs.points().stream().map(MeasuredRuns.Point::directory).toList()
                 : List.of(),
-            ArtifactEstimate.LOG_CHANNEL_MAX_BYTES);
+            ArtifactEstimate.LOG_CHANNEL_MAX_BYTES,
+            resources(plan, points));
     List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds(), req.readyRequestTimeout());
     List<String> perfHeader =
         List.of(
@@ -215,8 +224,10 @@ public final class PlanRenderer {
     files.put(configPath, configBytes);
     files.put(perfPath, perfBytes);
     files.put(dir.resolve(RenderManifest.FILE), RenderManifest.of(req, deployRoot, verified,
-        runId.value(), jobName, namespace, new LinkedHashMap<>(files)));
+        runId.value(), jobName, namespace, AiperfJobContract.JOB_ENGINE, new LinkedHashMap<>(files)));
     AtomicFiles.writeAll(files);
+    // AIPerfJobs rendered earlier into the same root would otherwise be run instead
+    AtomicFiles.deleteQuietly(dir.resolve(AiperfJobContract.FILE));
     return new RenderResult(
         configPath,
         configSha,
@@ -234,6 +245,19 @@ public final class PlanRenderer {
         runs.mechanism(),
         runs.count(),
         estimate.bytes());
+  }
+
+  /**
+   * The Job's size: the largest rendered point's sizing from the plan's load_generator (one Job
+   * runs its points one after another), or the fixed size of a plan written before the rule.
+   */
+  static JobResources resources(BenchmarkPlan plan, List<LoadPoint> points) {
+    return points.stream()
+        .map(p -> AiperfSettingsFactory.sizingOf(plan, p))
+        .flatMap(java.util.Optional::stream)
+        .max(java.util.Comparator.comparingInt(BenchmarkPlan.PointSizing::workers))
+        .map(s -> JobResources.of(s.cpuCores(), s.memoryMib()))
+        .orElse(JobResources.UNSIZED);
   }
 
   private static ImageReference image(

@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code DEPLOY_ROOT/benchmark/render-manifest.json} (schema {@code render-manifest.schema.json}):
  * the plan's path (relative to DEPLOY_ROOT, {@code /}) and SHA-256, benchplan's version and commit,
- * the render options as given, the run id, Job name and namespace chosen, and the SHA-256 of every
+ * the render options as given, the run id, Job name and namespace chosen, the engine rendered
+ * ({@code job}: perf.yaml; {@code aiperf-operator}: aiperfjobs.yaml), and the SHA-256 of every
  * file written, so {@code benchplan verify DEPLOY_ROOT} can re-render with the same choices and
  * require identical bytes.
  */
@@ -29,7 +30,7 @@ public final class RenderManifest {
 
   /** The manifest's canonical bytes for the files about to be written (absolute path -> bytes). */
   static byte[] of(RenderRequest req, Path deployRoot, VerifiedPlan plan, String runId,
-      String jobName, String namespace, Map<Path, byte[]> files) {
+      String jobName, String namespace, String engine, Map<Path, byte[]> files) {
     ObjectNode m = Json.JSON.createObjectNode();
     m.put("schema_version", "1.0");
     ObjectNode p = m.putObject("plan");
@@ -51,6 +52,7 @@ public final class RenderManifest {
     m.put("run_id", runId);
     m.put("job_name", jobName);
     m.put("namespace", namespace);
+    m.put("engine", engine);
     ArrayNode list = m.putArray("files");
     for (Map.Entry<Path, byte[]> e : files.entrySet()) {
       ObjectNode f = list.addObject();

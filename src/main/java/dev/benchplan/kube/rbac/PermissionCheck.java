@@ -69,6 +69,7 @@ public final class PermissionCheck {
       case RUN -> "run";
       case VALIDATE_DGD -> "validate of an existing DGD";
       case VALIDATE_DEPLOY -> "validate with its default deployment";
+      case RUN_OPERATOR -> "run (engine aiperf-operator)";
     };
   }
 }

@@ -182,6 +182,7 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
       case RUN -> "benchplan run";
       case VALIDATE_DGD -> "benchplan validate --dgd";
       case VALIDATE_DEPLOY -> "benchplan validate (auto-deploy)";
+      case RUN_OPERATOR -> "benchplan run (engine aiperf-operator)";
     };
   }
 

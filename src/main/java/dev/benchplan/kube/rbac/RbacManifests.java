@@ -1,6 +1,8 @@
 package dev.benchplan.kube.rbac;
 
+import dev.benchplan.render.AiperfJobContract;
 import dev.benchplan.render.JobContract;
+import dev.benchplan.render.manifest.YamlDocuments;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.run.PerfYaml;
 import java.nio.file.Files;
@@ -25,6 +27,10 @@ public final class RbacManifests {
    */
   public static RbacManifest run(Path deployRoot, String namespace, RbacManifest.Subject subject) {
     Path perfFile = deployRoot.resolve("benchmark").resolve("perf.yaml");
+    Path jobsFile = deployRoot.resolve("benchmark").resolve(AiperfJobContract.FILE);
+    if (!Files.isRegularFile(perfFile) && Files.isRegularFile(jobsFile)) {
+      return runOperator(deployRoot, jobsFile, namespace, subject);
+    }
     if (!Files.isRegularFile(perfFile)) {
       throw BenchplanException.invalid(perfFile + ": not found; option --deploy-root: expected the DEPLOY_ROOT"
           + " 'benchplan render' wrote (holding benchmark/perf.yaml)");
@@ -47,6 +53,42 @@ public final class RbacManifests {
     return RbacManifest.build("RBAC for benchplan run --deploy-root " + deployRoot
         + (namespace == null ? "" : " --namespace " + namespace), notes, RbacTargets.run(ns, dgdNamespace),
         "benchplan-run", subject != null ? subject : new RbacManifest.Subject("ServiceAccount", "benchplan", ns));
+  }
+
+  /** run of a deploy root rendered for the aiperf-operator engine (AIPerfJobs instead of perf.yaml). */
+  private static RbacManifest runOperator(Path deployRoot, Path jobsFile, String namespace,
+      RbacManifest.Subject subject) {
+    List<tools.jackson.databind.JsonNode> docs;
+    try {
+      docs = YamlDocuments.read(Files.readString(jobsFile));
+    } catch (java.io.IOException e) {
+      throw BenchplanException.invalid(jobsFile + ": cannot read: " + e.getMessage());
+    }
+    if (docs.isEmpty()) {
+      throw BenchplanException.invalid(jobsFile + ": holds no AIPerfJob: expected what benchplan render wrote");
+    }
+    tools.jackson.databind.JsonNode first = docs.get(0);
+    String ns = namespace != null ? checkNamespace(namespace, "option --namespace")
+        : first.at("/metadata/namespace").asString(null);
+    if (ns == null) {
+      throw BenchplanException.invalid(jobsFile + ": /metadata/namespace: the rendered AIPerfJob names no namespace:"
+          + " pass --namespace NS");
+    }
+    tools.jackson.databind.JsonNode a = first.at("/metadata/annotations");
+    String dgd = a.path(JobContract.DGD).asString("");
+    String results = a.path(AiperfJobContract.RESULTS_SERVICE).asString(AiperfJobContract.DEFAULT_RESULTS_SERVICE);
+    String operatorNs = results.substring(0, Math.max(0, results.indexOf('/')));
+    List<String> notes = new ArrayList<>();
+    notes.add("read from " + jobsFile + ": engine " + AiperfJobContract.ENGINE + " (AIPerf's own operator), "
+        + docs.size() + " AIPerfJob(s) in " + ns + ", DGD " + dgd);
+    notes.add("results: the operator's results API " + results + " through the API server's service proxy"
+        + " (services/proxy get in " + operatorNs + "); no port-forward, no pod exec");
+    notes.add("the operator itself (its ClusterRole) creates the JobSet, pods and ConfigMaps; benchplan needs none");
+    notes.add(NO_RULE);
+    return RbacManifest.build("RBAC for benchplan run --deploy-root " + deployRoot
+        + (namespace == null ? "" : " --namespace " + namespace), notes,
+        RbacTargets.runOperator(ns, dgd.split("/", 2)[0], operatorNs), "benchplan-run-operator",
+        subject != null ? subject : new RbacManifest.Subject("ServiceAccount", "benchplan", ns));
   }
 
   /**

@@ -30,13 +30,15 @@ public final class RbacTable {
     boolean deploy = command == KubeCall.Command.VALIDATE_DEPLOY;
     return switch (row.where()) {
       case RUN_NAMESPACE -> deploy ? "validate's namespace (cluster-wide)" : command == KubeCall.Command.RUN
-          ? "the Job's namespace" : "the DGD's namespace";
+          ? "the Job's namespace" : command == KubeCall.Command.RUN_OPERATOR ? "the AIPerfJobs' namespace"
+          : "the DGD's namespace";
       case RUN_NAMESPACE_BY_NAME -> deploy ? "cluster (any namespace)" : "cluster (the run's namespace by name)";
       case DGD_NAMESPACE -> deploy ? "validate's namespace (cluster-wide)" : "the DGD's namespace";
       case DISCOVERY -> "all namespaces, or --namespace";
       case ALL_NAMESPACES -> "all namespaces";
       case CLUSTER -> "cluster";
       case NEW_NAMESPACE -> "validate's namespace (cluster-wide)";
+      case OPERATOR_NAMESPACE -> "the operator's namespace (aiperf-system)";
     };
   }
 }

@@ -11,9 +11,16 @@ import java.util.Objects;
  * @param runNamespace where the AIPerf Job runs (run, validate --dgd); null for auto-deploy
  * @param dgdNamespace the DGD's namespace (run, validate --dgd); null for auto-deploy
  * @param discoveryNamespace validate's {@code --namespace}, or null for all namespaces (validate only)
+ * @param operatorNamespace where AIPerf's operator serves its results (run of the operator engine)
  */
 public record RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-    String discoveryNamespace) {
+    String discoveryNamespace, String operatorNamespace) {
+  /** Targets of a command that does not reach AIPerf's operator. */
+  public RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
+      String discoveryNamespace) {
+    this(command, runNamespace, dgdNamespace, discoveryNamespace, null);
+  }
+
   public RbacTargets {
     Objects.requireNonNull(command, "command");
     if (command != KubeCall.Command.VALIDATE_DEPLOY && (runNamespace == null || dgdNamespace == null)) {
@@ -24,6 +31,11 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   /** run: the Job's namespace and the DGD's. */
   public static RbacTargets run(String runNamespace, String dgdNamespace) {
     return new RbacTargets(KubeCall.Command.RUN, runNamespace, dgdNamespace, null);
+  }
+
+  /** run of the operator engine: the AIPerfJobs' namespace, the DGD's, and the operator's. */
+  public static RbacTargets runOperator(String runNamespace, String dgdNamespace, String operatorNamespace) {
+    return new RbacTargets(KubeCall.Command.RUN_OPERATOR, runNamespace, dgdNamespace, null, operatorNamespace);
   }
 
   /** validate of an existing DGD (its Job runs in the DGD's namespace). */
@@ -45,6 +57,7 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
       case RUN_NAMESPACE -> runNamespace;
       case DGD_NAMESPACE -> dgdNamespace;
       case DISCOVERY -> discoveryNamespace;
+      case OPERATOR_NAMESPACE -> operatorNamespace;
       case ALL_NAMESPACES, CLUSTER, NEW_NAMESPACE, RUN_NAMESPACE_BY_NAME -> null;
     };
   }

@@ -68,8 +68,16 @@ final class KubeRunService implements RunService {
   private final Duration progressEvery;
   private final Duration cleanupWait;
 
+  private final OperatorRun.Settings operator;
+
   KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
       ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait) {
+    this(clients, logSources, hooks, clock, progressEvery, cleanupWait, OperatorRun.Settings.defaults());
+  }
+
+  KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
+      ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait, OperatorRun.Settings operator) {
+    this.operator = operator;
     this.clients = clients;
     this.logSources = logSources;
     this.hooks = hooks;
@@ -80,6 +88,15 @@ final class KubeRunService implements RunService {
 
   @Override
   public RunOutcome run(RunRequest request, RunProgress sink) {
+    if (OperatorRun.applies(request)) {
+      // engine aiperf-operator: AIPerfJobs instead of perf.yaml (render decided, from the plan)
+      KubernetesClient opened = clients.open(request.context());
+      try {
+        return new OperatorRun(ClusterAccess.of(opened), operator, hooks, clock, progressEvery).run(request, sink);
+      } finally {
+        clients.release(opened);
+      }
+    }
     Instant start = clock.instant();
     ProgressReporter progress = new ProgressReporter(sink, clock, start);
     PerfYaml perf = PerfYaml.read(request.perfYaml());

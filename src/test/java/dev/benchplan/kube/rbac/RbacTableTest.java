@@ -28,7 +28,8 @@ class RbacTableTest {
       assertThat(row.commands()).isNotEmpty();
     }
     for (KubeCall.Command c : KubeCall.Command.values()) {
-      assertThat(RbacTable.markdown(c).lines().count()).isGreaterThan(10);
+      // the operator engine's run needs few rules: AIPerf's operator creates its own objects
+      assertThat(RbacTable.markdown(c).lines().count()).isGreaterThan(c == KubeCall.Command.RUN_OPERATOR ? 6 : 10);
     }
   }
 }

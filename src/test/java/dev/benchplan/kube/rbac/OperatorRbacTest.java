@@ -1,0 +1,29 @@
+package dev.benchplan.kube.rbac;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.render.AiperfJobContract;
+import dev.benchplan.render.OperatorPlans;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OperatorRbacTest {
+  @TempDir Path tmp;
+
+  @Test
+  @DisplayName("rbac run --deploy-root of an operator-engine root: AIPerfJobs, the two CRDs, the results Service's proxy in aiperf-system; no Job rules")
+  void operatorRules() {
+    Path root = OperatorPlans.render(tmp, "bench", AiperfJobContract.DEFAULT_RESULTS_SERVICE,
+        Clock.fixed(Instant.parse("2026-11-30T12:00:00Z"), ZoneOffset.UTC), 3, 4096);
+    RbacManifest m = RbacManifests.run(root, null, null);
+    String yaml = m.yaml();
+    assertThat(yaml).contains("aiperfjobs").contains("customresourcedefinitions").contains("services/proxy")
+        .contains("namespace: aiperf-system").contains("namespace: bench").contains("- patch")
+        .doesNotContain("batch").doesNotContain("pods/log");
+  }
+}

@@ -1,0 +1,289 @@
+package dev.benchplan.kubetest;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.EndpointsBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * A stand-in for AIPerf's Kubernetes operator in one namespace: it watches AIPerfJobs, moves each
+ * one's status through Pending, Running (warmup, then profiling with request counts) to Completed
+ * (or Failed), and serves the files of a real AIPerf artifact tree at the results API's paths
+ * ({@code /api/v1/results/NS/JOB/runs/EPOCH[/FILE]}, with the ready marker) from an HTTP server
+ * behind a Service that the API server's service proxy reaches.
+ *
+ * <p>How the proxy reaches it here: kube-apiserver refuses loopback endpoint addresses, and 1.20
+ * only proxies to an Endpoints address whose {@code targetRef} is a Pod listing that IP in
+ * {@code status.podIPs}. So the server binds the machine's first non-loopback IPv4 address, and a
+ * placeholder Pod (never scheduled) carries that IP, as the operator's own pod would.
+ */
+public final class FakeAiperfOperator implements AutoCloseable {
+  public static final ResourceDefinitionContext AIPERFJOBS = new ResourceDefinitionContext.Builder()
+      .withGroup("aiperf.nvidia.com").withVersion("v1alpha1").withPlural("aiperfjobs").withKind("AIPerfJob")
+      .withNamespaced(true).build();
+  public static final String SERVICE = "aiperf-operator";
+  public static final String READY_MARKER = ".aiperf_results_ready.json";
+
+  /** How the stand-in ends a job. */
+  public enum Mode { COMPLETE, FAIL, SHORT_FILE }
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final HttpServer server;
+  private final SharedIndexInformer<GenericKubernetesResource> informer;
+  private final ExecutorService workers = Executors.newCachedThreadPool();
+  private final Map<String, Map<String, byte[]>> stored = new ConcurrentHashMap<>();
+  private final Map<String, Long> epochs = new ConcurrentHashMap<>();
+  private final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+  private volatile Mode mode = Mode.COMPLETE;
+  private volatile Function<GenericKubernetesResource, Path> results;
+  private volatile String shortFile = "profile_export.jsonl";
+
+  private FakeAiperfOperator(KubernetesClient client, String namespace, HttpServer server) {
+    this.client = client;
+    this.namespace = namespace;
+    this.server = server;
+    this.informer = client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace)
+        .inform(new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(GenericKubernetesResource r) {
+            String name = r.getMetadata().getName();
+            seen.add(name);
+            Mode m = mode;
+            workers.submit(() -> drive(name, r, m));
+          }
+
+          @Override
+          public void onUpdate(GenericKubernetesResource o, GenericKubernetesResource n) {}
+
+          @Override
+          public void onDelete(GenericKubernetesResource r, boolean unknown) {}
+        });
+  }
+
+  /** Installs both test CRDs (idempotent; CRDs are cluster-scoped and the env is shared). */
+  public static void installCrds(KubernetesClient client) {
+    for (String file : List.of("aiperfjob-crd.yaml", "jobset-crd.yaml")) {
+      CustomResourceDefinition crd;
+      try (InputStream in = FakeAiperfOperator.class.getResourceAsStream(file)) {
+        crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      try {
+        client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+      }
+      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
+              && c.getStatus().getConditions().stream()
+                  .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+              30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Starts the stand-in in {@code namespace}: HTTP server, placeholder pod, Service and Endpoints.
+   *
+   * @param results the artifact folder each AIPerfJob's run "wrote"
+   */
+  public static FakeAiperfOperator start(KubernetesClient client, String namespace,
+      Function<GenericKubernetesResource, Path> results) throws IOException {
+    InetAddress address = nonLoopback();
+    HttpServer server = HttpServer.create(new InetSocketAddress(address, 0), 0);
+    server.setExecutor(Executors.newFixedThreadPool(4));
+    FakeAiperfOperator op = new FakeAiperfOperator(client, namespace, server);
+    op.results = results;
+    server.createContext("/api/v1/results/", op::serve);
+    server.start();
+    int port = server.getAddress().getPort();
+    String ip = address.getHostAddress();
+    Pod pod = client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata()
+        .withName(SERVICE + "-results").endMetadata().withNewSpec().addNewContainer().withName("results-server")
+        .withImage("aiperf-operator-stand-in").endContainer().endSpec().build()).create();
+    pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPodIP(ip)
+        .withPodIPs(new PodIP(ip)).withPhase("Running").build());
+    client.pods().inNamespace(namespace).resource(pod).updateStatus();
+    client.services().inNamespace(namespace).resource(new ServiceBuilder().withNewMetadata().withName(SERVICE)
+        .endMetadata().withNewSpec().addNewPort().withName("results").withPort(8081)
+        .withNewTargetPort(port).endPort().endSpec().build()).create();
+    client.endpoints().inNamespace(namespace).resource(new EndpointsBuilder().withNewMetadata().withName(SERVICE)
+        .endMetadata().addNewSubset().addNewAddress().withIp(ip).withNewTargetRef().withKind("Pod")
+        .withName(SERVICE + "-results").withNamespace(namespace).endTargetRef().endAddress()
+        .addNewPort().withName("results").withPort(port).endPort().endSubset().build()).create();
+    return op;
+  }
+
+  /** The results-service annotation value pointing at this stand-in. */
+  public String resultsService() {
+    return namespace + "/" + SERVICE + ":8081";
+  }
+
+  public void mode(Mode m) {
+    mode = m;
+  }
+
+  /** AIPerfJob names seen, in order of creation. */
+  public List<String> seen() {
+    return List.copyOf(seen);
+  }
+
+  private void drive(String name, GenericKubernetesResource created, Mode m) {
+    try {
+      status(name, Map.of("phase", "Pending"));
+      Thread.sleep(200);
+      status(name, Map.of("phase", "Running", "currentPhase", "warmup"));
+      Thread.sleep(200);
+      status(name, Map.of("phase", "Running", "currentPhase", "profiling", "requestsCompleted", 40,
+          "requestsTotal", 80));
+      Thread.sleep(200);
+      if (m == Mode.FAIL) {
+        status(name, Map.of("phase", "Failed", "error", "worker pods lost: 2 of 3 workers exited"));
+        return;
+      }
+      long epoch = 1_780_000_000L + seen.size();
+      Map<String, byte[]> files = new LinkedHashMap<>();
+      Path dir = results.apply(created);
+      try (var s = Files.list(dir)) {
+        for (Path p : s.sorted().toList()) {
+          files.put(p.getFileName().toString(), Files.readAllBytes(p));
+        }
+      }
+      files.put(READY_MARKER, ("{\"was_cancelled\": false, \"terminal_phase\": \"Completed\", \"job\": \"" + name
+          + "\"}").getBytes(StandardCharsets.UTF_8));
+      stored.put(name + "/" + epoch, files);
+      epochs.put(name, epoch);
+      if (m == Mode.SHORT_FILE) {
+        shortFiles.put(name + "/" + epoch, shortFile);
+      }
+      status(name, Map.of("phase", "Completed", "requestsCompleted", 80, "requestsTotal", 80, "runEpoch", epoch));
+    } catch (Exception e) {
+      e.printStackTrace();
+    }
+  }
+
+  private final Map<String, String> shortFiles = new ConcurrentHashMap<>();
+
+  private void status(String name, Map<String, Object> status) {
+    for (int attempt = 0; attempt < 10; attempt++) {
+      GenericKubernetesResource r = client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace)
+          .withName(name).get();
+      if (r == null) {
+        return;
+      }
+      r.getAdditionalProperties().put("status", new LinkedHashMap<>(status));
+      try {
+        client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace).resource(r).updateStatus();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private void serve(HttpExchange ex) throws IOException {
+    try (ex) {
+      // /api/v1/results/NS/JOB/runs/EPOCH[/FILE]
+      String[] parts = ex.getRequestURI().getPath().split("/", 9);
+      if (parts.length < 8 || !parts[6].equals("runs")) {
+        send(ex, 409, "{\"detail\": \"pin a run: /runs/{epoch}\"}".getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      String key = parts[5] + "/" + parts[7];
+      Map<String, byte[]> files = stored.get(key);
+      if (files == null) {
+        send(ex, 404, "{\"detail\": \"no results\"}".getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      if (parts.length == 8) {
+        StringBuilder sb = new StringBuilder("{\"namespace\": \"" + parts[4] + "\", \"job_id\": \"" + parts[5]
+            + "\", \"files\": [");
+        int i = 0;
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+          sb.append(i++ == 0 ? "" : ", ").append("{\"name\": \"").append(e.getKey()).append("\", \"stored_name\": \"")
+              .append(e.getKey()).append("\", \"size_bytes\": ").append(e.getValue().length)
+              .append(", \"compressed\": false}");
+        }
+        send(ex, 200, sb.append("]}").toString().getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      byte[] body = files.get(parts[8]);
+      if (body == null) {
+        send(ex, 404, "{\"detail\": \"no such file\"}".getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      if (parts[8].equals(shortFiles.get(key))) {
+        // a broken stream: the body ends early, and only its length shows it (chunked, no length)
+        ex.sendResponseHeaders(200, 0);
+        try (OutputStream out = ex.getResponseBody()) {
+          out.write(body, 0, body.length / 2);
+        }
+        return;
+      }
+      send(ex, 200, body);
+    }
+  }
+
+  private static void send(HttpExchange ex, int code, byte[] body) throws IOException {
+    ex.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private static InetAddress nonLoopback() throws IOException {
+    for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      if (!ni.isUp() || ni.isLoopback()) {
+        continue;
+      }
+      for (InetAddress a : Collections.list(ni.getInetAddresses())) {
+        if (a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
+          return a;
+        }
+      }
+    }
+    throw new IOException("no non-loopback IPv4 address: the API server's service proxy cannot reach a local server");
+  }
+
+  @Override
+  public void close() {
+    informer.close();
+    server.stop(0);
+    workers.shutdownNow();
+  }
+}

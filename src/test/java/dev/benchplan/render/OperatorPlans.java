@@ -1,0 +1,41 @@
+package dev.benchplan.render;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Random;
+
+/** Renders an operator-engine plan for tests outside this package (the cluster tier). */
+public final class OperatorPlans {
+  private OperatorPlans() {}
+
+  /**
+   * Writes an operator-engine plan (AIPerf 0.13.0, closed loop at {@code concurrency}), renders it
+   * into {@code dir/deploy} for {@code namespace}, and points the AIPerfJobs' results-service
+   * annotation at {@code resultsService} (the stand-in operator's Service).
+   *
+   * @return the deploy root
+   */
+  public static Path render(Path dir, String namespace, String resultsService, Clock clock, long seed,
+      int... concurrency) {
+    try {
+      int[] cpw = new int[concurrency.length];
+      java.util.Arrays.fill(cpw, 100);
+      PlanFixture.Written plan = OperatorRenderTest.operator(PlanFixture.userStatic().aiperf("0.13.0")
+          .closedLoop(concurrency).requestCount(80), cpw).write(dir.resolve("plan.json"));
+      Path root = Files.createDirectories(dir.resolve("deploy"));
+      RenderResult r = PlanRenderer.render(new RenderRequest(plan.path(), plan.sha256(), root, namespace, null,
+          null, null, null, null, clock, new Random(seed)));
+      Path jobs = r.perfYaml();
+      String text = Files.readString(jobs, StandardCharsets.UTF_8)
+          .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
+      Files.writeString(jobs, text, StandardCharsets.UTF_8);
+      return root;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
