@@ -210,6 +210,29 @@ public final class NumericOptions {
     }
   }
 
+  /**
+   * A readiness request's bound in whole seconds, 1 to 3600: a number of seconds ({@code 120}) or
+   * a duration ({@code 2m}, {@code 90s}).
+   */
+  public static final class RequestTimeoutSeconds implements ITypeConverter<Integer> {
+    static final int MIN = 1;
+    static final int MAX = 3600;
+
+    @Override
+    public Integer convert(String value) {
+      String v = value.strip();
+      if (v.chars().allMatch(Character::isDigit) && !v.isEmpty()) {
+        return (int) LongIn.parse(v, MIN, MAX);
+      }
+      java.time.Duration d = DurationConverter.parse(v);
+      if (d.toMillis() % 1000 != 0 || d.getSeconds() < MIN || d.getSeconds() > MAX) {
+        throw new TypeConversionException("'" + value + "' is out of range; expected whole seconds from "
+            + MIN + " to " + MAX + " (e.g. 120 or 2m)");
+      }
+      return (int) d.getSeconds();
+    }
+  }
+
   /** A fraction from 0 to 1 (an error rate). */
   public static final class Fraction extends DecimalIn {
     public Fraction() {

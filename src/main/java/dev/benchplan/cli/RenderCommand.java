@@ -2,6 +2,7 @@ package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.render.JobBudget;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
@@ -95,6 +96,17 @@ public final class RenderCommand implements Callable<Integer> {
       description = "The concurrency or request rate to measure when the plan has several.")
   String loadPoint;
 
+  @Option(
+      names = "--timeout-ready-request",
+      paramLabel = "SECONDS",
+      converter = NumericOptions.RequestTimeoutSeconds.class,
+      description =
+          "How long each readiness request of the Job (model list, first chat completion) may take,"
+              + " inside the overall wait for the model (1 to 3600 s, or e.g. 2m; default: "
+              + JobBudget.READY_REQUEST_SECONDS + "). A fresh worker's first completion can take"
+              + " ~45 s and starts over when the client gives up.")
+  Integer readyRequestTimeout;
+
   @Override
   public Integer call() {
     RenderResult r =
@@ -112,7 +124,8 @@ public final class RenderCommand implements Callable<Integer> {
                 Clock.systemUTC(),
                 new SecureRandom(),
                 null,
-                ledger));
+                ledger,
+                readyRequestTimeout));
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
 

@@ -91,7 +91,9 @@ public final class ValidateCommand implements Callable<Integer> {
   String routingMode;
 
   @Option(names = "--model-cache-storage-class", paramLabel = "CLASS",
-      description = "StorageClass of the model-weights cache (default: the cluster's default class).")
+      description = "StorageClass of the model-weights cache PVC (default: the recipe's"
+          + " inference-model-cache-storage-class, then BENCHPLAN_VALIDATE_MODEL_CACHE_STORAGE_CLASS, else the"
+          + " cluster's default class).")
   String modelCacheStorageClass;
 
   @Option(names = "--defaults", paramLabel = "SET", defaultValue = "benchplan",
@@ -138,6 +140,15 @@ public final class ValidateCommand implements Callable<Integer> {
       description = "Secret (name) with a Hugging Face token for the default deployment's workers.")
   String hfTokenSecret;
 
+  @Option(names = "--no-model-cache", negatable = false,
+      description = "Do not cache the model weights on a PVC for the default deployment (workers then"
+          + " download them themselves).")
+  boolean noModelCache;
+
+  @Option(names = "--model-cache-size", paramLabel = "QUANTITY", defaultValue = ValidateOptions.DEFAULT_MODEL_CACHE_SIZE,
+      description = "Size of the model-cache PVC, a Kubernetes quantity (default: ${DEFAULT-VALUE}).")
+  String modelCacheSize;
+
   @Option(names = "--timeout-old-namespace", paramLabel = "DURATION", defaultValue = "5m",
       converter = DurationConverter.class, description = "Wait for an earlier validate namespace to go (default: ${DEFAULT-VALUE}).")
   Duration timeoutOldNamespace;
@@ -157,6 +168,18 @@ public final class ValidateCommand implements Callable<Integer> {
   @Option(names = "--timeout-job", paramLabel = "DURATION", defaultValue = "15m",
       converter = DurationConverter.class, description = "Bound of the AIPerf Job (default: ${DEFAULT-VALUE}).")
   Duration timeoutJob;
+
+  @Option(names = "--timeout-ready-request", paramLabel = "SECONDS", defaultValue = "120",
+      converter = NumericOptions.RequestTimeoutSeconds.class,
+      description = "Bound of each readiness request of the AIPerf Job (model list, first chat"
+          + " completion), inside --timeout-endpoint-ready (1 to 3600 s, or e.g. 2m; default: ${DEFAULT-VALUE})."
+          + " A fresh worker's first completion can take ~45 s and starts over when cut off.")
+  int timeoutReadyRequest;
+
+  @Option(names = "--timeout-model-cache", paramLabel = "DURATION", defaultValue = "13m",
+      converter = DurationConverter.class,
+      description = "Bound of the Job that downloads the model into the cache (default: ${DEFAULT-VALUE}).")
+  Duration timeoutModelCache;
 
   @Option(names = "--timeout-cleanup", paramLabel = "DURATION", defaultValue = "5m",
       converter = DurationConverter.class, description = "Wait for each deleted object to be gone (default: ${DEFAULT-VALUE}).")
@@ -178,7 +201,8 @@ public final class ValidateCommand implements Callable<Integer> {
         concurrencyPerWorker == null ? ValidateInputs.DEFAULT_CONCURRENCY_PER_WORKER : concurrencyPerWorker, isl, osl,
         keep, reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage,
         hfTokenSecret, new ValidateTimeouts(timeoutOldNamespace, timeoutDgdReady, timeoutEndpointReady,
-            timeoutPodScheduling, timeoutJob, timeoutCleanup), repeats, flags);
+            timeoutPodScheduling, timeoutJob, timeoutCleanup, Duration.ofSeconds(timeoutReadyRequest),
+            timeoutModelCache), repeats, flags, !noModelCache, modelCacheSize, null);
     PrintWriter err = spec.commandLine().getErr();
     String version = new VersionProvider().getVersion()[0];
     ValidateResult result = dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);

@@ -181,6 +181,24 @@ public final class ClusterAccess implements AutoCloseable {
     return client.apps().deployments().inAnyNamespace().withLabel(key, value).list().getItems();
   }
 
+  // ---- storage ----
+
+  public io.fabric8.kubernetes.api.model.storage.StorageClass getStorageClass(KubeCall row, String name) {
+    row.require("get", "storage.k8s.io", "storageclasses", null);
+    return client.storage().v1().storageClasses().withName(name).get();
+  }
+
+  public List<io.fabric8.kubernetes.api.model.storage.StorageClass> listStorageClasses(KubeCall row) {
+    row.require("list", "storage.k8s.io", "storageclasses", null);
+    return client.storage().v1().storageClasses().list().getItems();
+  }
+
+  public void createPersistentVolumeClaim(KubeCall row, String namespace,
+      io.fabric8.kubernetes.api.model.PersistentVolumeClaim pvc) {
+    row.require("create", "", "persistentvolumeclaims", null);
+    client.persistentVolumeClaims().inNamespace(namespace).resource(pvc).create();
+  }
+
   // ---- pods ----
 
   /** Pods of {@code namespace} labelled {@code key=value}. */
@@ -256,6 +274,22 @@ public final class ClusterAccess implements AutoCloseable {
     row.require("list", "batch", "jobs", null);
     row.require("watch", "batch", "jobs", null);
     return informer(client.batch().v1().jobs().inNamespace(namespace).withName(name).inform(handler(onEvent)));
+  }
+
+  /**
+   * Watches one Job until {@code condition} holds: false when it did not within {@code millis}
+   * (the last state seen goes to {@code condition} too).
+   */
+  public boolean awaitJob(KubeCall row, String namespace, String name, Predicate<Job> condition, long millis) {
+    row.require("list", "batch", "jobs", null);
+    row.require("watch", "batch", "jobs", null);
+    try {
+      client.batch().v1().jobs().inNamespace(namespace).withName(name)
+          .waitUntilCondition(condition, millis, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (KubernetesClientTimeoutException e) {
+      return false;
+    }
   }
 
   /** Deletes a Job, its pods first (foreground); false when it was already gone. */

@@ -81,6 +81,9 @@ public enum KubeCall {
       "validate discovery: each DGD's frontend Service in its namespace", Command.VALIDATE),
   VALIDATE_DGD_GET(verbs("get"), DgdGroup.GROUP, "dynamographdeployments", null, Where.DGD_NAMESPACE,
       Need.REQUIRED, "validate discovery: record the DGD under test as read", EnumSet.of(Command.VALIDATE_DGD)),
+  VALIDATE_DGD_WATCH(verbs("list", "watch"), DgdGroup.GROUP, "dynamographdeployments", null, Where.DGD_NAMESPACE,
+      Need.REQUIRED, "validate readiness: wait until every component of the DGD under test has its ready replicas",
+      EnumSet.of(Command.VALIDATE_DGD)),
   VALIDATE_JOB_CLEANUP(verbs("get", "delete", "list", "watch"), "batch", "jobs", null, Where.RUN_NAMESPACE,
       Need.REQUIRED, "validate cleanup: the AIPerf Job (only when it still carries the run's label)",
       Command.VALIDATE),
@@ -105,7 +108,19 @@ public enum KubeCall {
   DEPLOY_DGD_CREATE(verbs("create"), DgdGroup.GROUP, "dynamographdeployments", null, Where.NEW_NAMESPACE,
       Need.REQUIRED, "validate deploy: the default DGD", EnumSet.of(Command.VALIDATE_DEPLOY)),
   DEPLOY_DGD_WATCH(verbs("list", "watch"), DgdGroup.GROUP, "dynamographdeployments", null, Where.NEW_NAMESPACE,
-      Need.REQUIRED, "validate deploy: wait until the DGD is successful", EnumSet.of(Command.VALIDATE_DEPLOY)),
+      Need.REQUIRED, "validate deploy: wait until the DGD is successful with every component ready", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_STORAGECLASS_GET(verbs("get"), "storage.k8s.io", "storageclasses", null, Where.CLUSTER, Need.REQUIRED,
+      "validate deploy: the named model-cache StorageClass exists", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_STORAGECLASSES_LIST(verbs("list"), "storage.k8s.io", "storageclasses", null, Where.CLUSTER,
+      Need.REQUIRED, "validate deploy: the cluster's default StorageClass for the model cache",
+      EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_PVC_CREATE(verbs("create"), "", "persistentvolumeclaims", null, Where.NEW_NAMESPACE, Need.REQUIRED,
+      "validate deploy: the model-cache PVC (removed with the namespace)", EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_CACHE_JOB_CREATE(verbs("create"), "batch", "jobs", null, Where.NEW_NAMESPACE, Need.REQUIRED,
+      "validate deploy: the Job that downloads the model into the cache (removed with the namespace)",
+      EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_CACHE_JOB_WATCH(verbs("list", "watch"), "batch", "jobs", null, Where.NEW_NAMESPACE, Need.REQUIRED,
+      "validate deploy: wait until the model-cache Job completed", EnumSet.of(Command.VALIDATE_DEPLOY)),
   DEPLOY_SERVICES_WATCH(verbs("list", "watch"), "", "services", null, Where.NEW_NAMESPACE, Need.REQUIRED,
       "validate deploy: wait for the DGD's frontend Service", EnumSet.of(Command.VALIDATE_DEPLOY)),
   DEPLOY_DGD_CLEANUP(verbs("get", "delete", "list", "watch"), DgdGroup.GROUP, "dynamographdeployments", null,
@@ -238,10 +253,10 @@ public enum KubeCall {
     return EnumSet.copyOf(commands);
   }
 
-  /** True when a cluster-scoped resource (namespaces, nodes) is called. */
+  /** True when a cluster-scoped resource (namespaces, nodes, storageclasses) is called. */
   public boolean clusterScopedResource() {
     return resource.equals("namespaces") || resource.equals("nodes")
-        || resource.equals("customresourcedefinitions");
+        || resource.equals("customresourcedefinitions") || resource.equals("storageclasses");
   }
 
   /** Refuses (a bug: exit 4) a row that does not allow {@code verb} on {@code group/resource[/sub]}. */

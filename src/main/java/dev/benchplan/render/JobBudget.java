@@ -15,6 +15,11 @@ public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWa
     int measuredRuns) {
   /** Longest wait for {@code /v1/models} to list the served model. */
   public static final int MODEL_WAIT_SECONDS = 600;
+  /**
+   * Longest single readiness request (model list, first chat completion): AICR's 120 s, since a
+   * fresh worker's first inference can take ~45 s and is lost when the client gives up.
+   */
+  public static final int READY_REQUEST_SECONDS = 120;
   /** Image start, tokenizer download, dataset generation, AIPerf service start. */
   public static final int SETUP_SECONDS = 300;
   /** Upper bound on the warmup phase (AIPerf stops it after this long). */

@@ -204,7 +204,7 @@ public final class PlanRenderer {
                 : List.of(),
             ArtifactEstimate.LOG_CHANNEL_MAX_BYTES,
             resources(plan, points));
-    List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds());
+    List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds(), req.readyRequestTimeout());
     List<String> perfHeader =
         List.of(
             "benchplan render: the AIPerf Job of one run, and the ConfigMaps it mounts",

@@ -48,6 +48,7 @@ public final class RenderManifest {
     o.put("trace_source", req.traceSource());
     o.put("load_point", req.loadPoint());
     o.put("model_wait_seconds", req.modelWaitSeconds());
+    o.put("ready_request_timeout_seconds", req.readyRequestTimeoutSeconds());
     m.put("run_id", runId);
     m.put("job_name", jobName);
     m.put("namespace", namespace);

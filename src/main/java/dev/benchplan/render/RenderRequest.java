@@ -14,6 +14,10 @@ import java.util.random.RandomGenerator;
  *     {@link JobBudget#MODEL_WAIT_SECONDS} ({@code validate} passes its endpoint-ready bound)
  * @param ledger the deployment ledger of the candidate to measure ({@code --ledger}), or null for
  *     the ledger the plan records ({@link CandidateBinding})
+ * @param readyRequestTimeoutSeconds how long each readiness request of the Job (model list, first
+ *     chat completion) may take ({@code --timeout-ready-request}), or null for {@link
+ *     JobBudget#READY_REQUEST_SECONDS}; a slow first completion (a fresh worker compiling) must not
+ *     be cut off, or it starts over
  */
 public record RenderRequest(
     Path plan,
@@ -28,7 +32,16 @@ public record RenderRequest(
     Clock clock,
     RandomGenerator random,
     Integer modelWaitSeconds,
-    Path ledger) {
+    Path ledger,
+    Integer readyRequestTimeoutSeconds) {
+  /** A request with the default readiness-request timeout. */
+  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
+      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
+      RandomGenerator random, Integer modelWaitSeconds, Path ledger) {
+    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
+        random, modelWaitSeconds, ledger, null);
+  }
+
   /** A request for the plan's own candidate. */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
       String image, String artifacts, String traceSource, String loadPoint, Clock clock,
@@ -54,10 +67,18 @@ public record RenderRequest(
     if (modelWaitSeconds != null && modelWaitSeconds < 1) {
       throw new IllegalArgumentException("modelWaitSeconds must be positive");
     }
+    if (readyRequestTimeoutSeconds != null && readyRequestTimeoutSeconds < 1) {
+      throw new IllegalArgumentException("readyRequestTimeoutSeconds must be positive");
+    }
   }
 
   /** The model wait in effect. */
   public int modelWait() {
     return modelWaitSeconds == null ? JobBudget.MODEL_WAIT_SECONDS : modelWaitSeconds;
+  }
+
+  /** The per-request readiness timeout in effect. */
+  public int readyRequestTimeout() {
+    return readyRequestTimeoutSeconds == null ? JobBudget.READY_REQUEST_SECONDS : readyRequestTimeoutSeconds;
   }
 }

@@ -249,7 +249,8 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     }
     int modelWait = (int) Math.min(Integer.MAX_VALUE, req.options().timeouts().endpointReady().toSeconds());
     RenderResult r = PlanRenderer.render(new RenderRequest(plan.planPath(), plan.planSha256(), deployRoot,
-        null, null, null, null, null, null, clock, new SecureRandom(), Math.max(1, modelWait)));
+        null, null, null, null, null, null, clock, new SecureRandom(), Math.max(1, modelWait), null,
+        (int) Math.max(1, Math.min(Integer.MAX_VALUE, req.options().timeouts().readyRequest().toSeconds()))));
     PerfYaml perf = PerfYaml.read(r.perfYaml());
     String ns = r.namespace();
     List<CreatedObject> objects = new ArrayList<>();

@@ -22,6 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param taints the node's taints, all tolerated
  * @param image the Dynamo vLLM runtime image (frontend and workers)
  * @param hfTokenSecret a Secret with a Hugging Face token for the workers, or null
+ * @param modelCache the model-weights cache the workers mount read-only and run offline from, or
+ *     null (they download the model themselves)
  */
 public record DefaultDeployment(
     ValidateRun run,
@@ -32,12 +34,28 @@ public record DefaultDeployment(
     String node,
     List<NodeTaint> taints,
     String image,
-    String hfTokenSecret) {
+    String hfTokenSecret,
+    ModelCache modelCache) {
+
+  /** A deployment without a model cache. */
+  public DefaultDeployment(ValidateRun run, String apiVersion, String namespace, String model, int workers,
+      String node, List<NodeTaint> taints, String image, String hfTokenSecret) {
+    this(run, apiVersion, namespace, model, workers, node, taints, image, hfTokenSecret, null);
+  }
 
   /** The frontend component's name. */
   public static final String FRONTEND = "Frontend";
   /** The worker component's name. */
   public static final String WORKER = "VllmDecodeWorker";
+  /**
+   * The frontend's router mode ({@code DYN_ROUTER_MODE}, the env form of the Dynamo frontend's
+   * {@code --router-mode}: round-robin, random, kv, least-loaded, ...): least-loaded, AICR's fix
+   * for one worker stalling at its sequence cap while the others idle at 2048 in flight (round-robin
+   * keeps feeding the stalled one; kv concentrates low-diversity synthetic prompts).
+   */
+  public static final String ROUTER_MODE = "least-loaded";
+  /** The frontend's environment variable for the router mode. */
+  public static final String ROUTER_MODE_ENV = "DYN_ROUTER_MODE";
   /** The node label every pod is pinned with. */
   public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
@@ -89,6 +107,7 @@ public record DefaultDeployment(
     fe.put("replicas", 1);
     ArrayNode feEnv = fe.putArray("envs");
     env(feEnv, "SERVED_MODEL_NAME", model);
+    env(feEnv, ROUTER_MODE_ENV, ROUTER_MODE);
     runtimeEnv(feEnv);
     ObjectNode fePod = fe.putObject("extraPodSpec");
     placement(fePod);
@@ -100,13 +119,17 @@ public record DefaultDeployment(
     if (hfTokenSecret != null) {
       w.put("envFromSecret", hfTokenSecret);
     }
-    runtimeEnv(w.putArray("envs"));
+    ArrayNode wEnv = w.putArray("envs");
+    runtimeEnv(wEnv);
+    cacheEnv(wEnv);
     ObjectNode res = w.putObject("resources");
     res.putObject("requests").put("gpu", "1");
     res.putObject("limits").put("gpu", "1");
     ObjectNode wPod = w.putObject("extraPodSpec");
     placement(wPod);
-    workerContainer(wPod.putObject("mainContainer"));
+    ObjectNode main = wPod.putObject("mainContainer");
+    workerContainer(main);
+    cacheVolume(wPod, main);
   }
 
   private void v1beta1(ArrayNode components) {
@@ -121,6 +144,7 @@ public record DefaultDeployment(
     feMain.put("image", image);
     ArrayNode feEnv = feMain.putArray("env");
     env(feEnv, "SERVED_MODEL_NAME", model);
+    env(feEnv, ROUTER_MODE_ENV, ROUTER_MODE);
     runtimeEnv(feEnv);
 
     ObjectNode w = components.addObject();
@@ -132,7 +156,10 @@ public record DefaultDeployment(
     ObjectNode main = wPod.putArray("containers").addObject();
     main.put("name", "main");
     workerContainer(main);
-    runtimeEnv(main.putArray("env"));
+    ArrayNode wEnv = main.putArray("env");
+    runtimeEnv(wEnv);
+    cacheEnv(wEnv);
+    cacheVolume(wPod, main);
     if (hfTokenSecret != null) {
       main.putArray("envFrom").addObject().putObject("secretRef").put("name", hfTokenSecret);
     }
@@ -149,6 +176,24 @@ public record DefaultDeployment(
     c.putArray("args").add("--model").add(model);
   }
 
+  /** Workers read the weights from the cache and never reach the Hub (AICR: read-only, offline). */
+  private void cacheEnv(ArrayNode env) {
+    if (modelCache != null) {
+      env(env, "HF_HOME", ModelCache.MOUNT_PATH);
+      env(env, "HF_HUB_OFFLINE", "1");
+    }
+  }
+
+  private void cacheVolume(ObjectNode podSpec, ObjectNode container) {
+    if (modelCache == null) {
+      return;
+    }
+    podSpec.putArray("volumes").addObject().put("name", ModelCache.VOLUME).putObject("persistentVolumeClaim")
+        .put("claimName", ModelCache.CLAIM).put("readOnly", true);
+    container.putArray("volumeMounts").addObject().put("name", ModelCache.VOLUME)
+        .put("mountPath", ModelCache.MOUNT_PATH).put("readOnly", true);
+  }
+
   private static void runtimeEnv(ArrayNode env) {
     // as AICR's template: in-memory KV store and ZMQ events, so no etcd/NATS are needed
     env(env, "DYN_STORE_KV", "mem");
@@ -163,6 +208,11 @@ public record DefaultDeployment(
 
   private void placement(ObjectNode podSpec) {
     podSpec.putObject("nodeSelector").put(HOSTNAME_LABEL, node);
+    tolerations(podSpec, taints);
+  }
+
+  /** Tolerates every taint of the node (AICR copies the node's taints). */
+  static void tolerations(ObjectNode podSpec, List<NodeTaint> taints) {
     if (!taints.isEmpty()) {
       ArrayNode tol = podSpec.putArray("tolerations");
       for (NodeTaint t : taints) {

@@ -43,6 +43,37 @@ public record DgdView(
     return SUCCESSFUL.equalsIgnoreCase(state == null ? "" : state);
   }
 
+  /**
+   * The components whose ready replicas are below their spec (a status not reported counts as 0
+   * ready), each as {@code "Name ready/spec"}: AICR's readiness rule, Frontend included, since a
+   * DGD can say {@code successful} while a worker has no ready replica.
+   */
+  public List<String> shortComponents() {
+    List<String> out = new ArrayList<>();
+    for (DgdComponent c : components) {
+      int ready = Math.max(0, c.readyReplicas());
+      if (ready < c.replicas()) {
+        out.add(c.name() + " " + ready + "/" + c.replicas());
+      }
+    }
+    return out;
+  }
+
+  /** Successful, and every component has ready replicas >= its spec. */
+  public boolean ready() {
+    return successful() && !components.isEmpty() && shortComponents().isEmpty();
+  }
+
+  /** The state and every component's ready/spec count, for progress and messages. */
+  public String readiness() {
+    StringBuilder sb = new StringBuilder("state " + (state == null ? "not reported" : state));
+    for (DgdComponent c : components) {
+      sb.append(", ").append(c.name()).append(' ').append(Math.max(0, c.readyReplicas())).append('/')
+          .append(c.replicas()).append(" ready");
+    }
+    return sb.toString();
+  }
+
   /** {@code namespace/name}. */
   public String ref() {
     return namespace + "/" + name;

@@ -50,16 +50,37 @@ public interface ValidateCluster extends AutoCloseable {
    */
   void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink progress);
 
+  /**
+   * The StorageClass of the model cache: {@code named} when it exists, else (null) the cluster's
+   * default class. A named class that does not exist, or no default and none named, is invalid
+   * input (exit 2) whose message gives the fix. Creates nothing.
+   */
+  String modelCacheStorageClass(String named);
+
+  /**
+   * Creates the model-cache PVC and its populate Job in the run's namespace (removed with it) and
+   * waits until the Job completed within the cache's bound; a failure or timeout is exit 3.
+   */
+  void populateModelCache(ModelCache cache, ProgressSink progress);
+
   /** Creates the DGD (recorded in {@code ledger} first) and returns it as stored. */
   DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger);
 
   /**
-   * Waits until the DGD is {@code successful} and each named worker component reports ready
-   * replicas equal to the desired count, then until its frontend Service exists.
+   * Waits until the DGD is {@code successful} and every component (Frontend included) reports ready
+   * replicas >= its spec, then until its frontend Service exists. {@code desiredWorkers} names the
+   * worker counts the deployment asked for (the DGD's own spec is what is judged).
    */
   DgdCandidate awaitReady(
       DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
       Duration bound, ProgressSink progress);
+
+  /**
+   * Waits until an existing DGD is {@code successful} with every component (Frontend included) at
+   * ready replicas >= its spec; throws (exit 3) naming each component still short after {@code
+   * bound}.
+   */
+  DgdView awaitComponentsReady(DgdApi api, String namespace, String name, Duration bound, ProgressSink progress);
 
   /**
    * Deletes the ledger's objects in reverse creation order, each only if it carries the run's

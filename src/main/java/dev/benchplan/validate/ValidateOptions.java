@@ -30,6 +30,12 @@ import java.util.regex.Pattern;
  * @param repeats how many times to measure ({@code --repeats}; the gate takes the median)
  * @param flags the inputs resolved with the recipe ({@link ValidateInputs}): which were given, the
  *     {@code BENCHPLAN_VALIDATE_*} environment, {@code --defaults}
+ * @param modelCache whether the default deployment caches the model weights on a PVC ({@code
+ *     --no-model-cache} turns it off)
+ * @param modelCacheSize the cache PVC's size, a Kubernetes quantity ({@code --model-cache-size})
+ * @param modelCacheStorageClass the StorageClass of the cache PVC: {@code
+ *     --model-cache-storage-class}, else the recipe's {@code inference-model-cache-storage-class},
+ *     else null for the cluster's default class
  */
 public record ValidateOptions(
     String kubeContext,
@@ -49,27 +55,45 @@ public record ValidateOptions(
     String hfTokenSecret,
     ValidateTimeouts timeouts,
     int repeats,
-    InputFlags flags) {
+    InputFlags flags,
+    boolean modelCache,
+    String modelCacheSize,
+    String modelCacheStorageClass) {
 
   /** {@code --repeats}: the most measurements one validate takes (AIPerf's multiRun.numRuns cap). */
   public static final int MAX_REPEATS = 10;
 
-  /** Options measuring once, with the given resolved-input flags. */
+  /** The cache PVC's size when none is given: AICR's. */
+  public static final String DEFAULT_MODEL_CACHE_SIZE = "100Gi";
+
+  /** Options measuring once, with the given resolved-input flags, without a model cache. */
   public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
       Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
       String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
       ValidateTimeouts timeouts, InputFlags flags) {
     this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
-        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, flags);
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, flags, false, null, null);
   }
 
-  /** Options measuring {@code repeats} times, inputs as before the resolved inputs. */
+  /** Options measuring {@code repeats} times, inputs as before the resolved inputs, without a model cache. */
   public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
       Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
       String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
       ValidateTimeouts timeouts, int repeats) {
     this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
-        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, repeats, InputFlags.legacy());
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, repeats, InputFlags.legacy(), false,
+        null, null);
+  }
+
+  /** Options measuring once with a model cache as given, inputs as before the resolved inputs. */
+  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
+      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep,
+      Path reportDir, String aiperfVersion, String aiperfIndexUrl, String runtimeImage,
+      String hfTokenSecret, ValidateTimeouts timeouts, boolean modelCache, String modelCacheSize,
+      String modelCacheStorageClass) {
+    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep,
+        reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, InputFlags.legacy(),
+        modelCache, modelCacheSize, modelCacheStorageClass);
   }
 
   /** The model deployed (and assumed) when none is given: small, public, fast to load. */
@@ -81,6 +105,11 @@ public record ValidateOptions(
    */
   public static final String DEFAULT_RUNTIME_IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1-cuda13";
 
+  /** A Kubernetes quantity validate accepts for a volume size: a positive number and a binary/decimal suffix. */
+  private static final Pattern QUANTITY =
+      Pattern.compile("([0-9]+(\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?");
+  private static final Pattern DNS1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DGD_REF =
       Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
@@ -94,6 +123,17 @@ public record ValidateOptions(
     Objects.requireNonNull(timeouts, "timeouts");
     nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(new TreeMap<>(nodeSelector));
     flags = flags == null ? InputFlags.legacy() : flags;
+    modelCacheSize = modelCacheSize == null ? DEFAULT_MODEL_CACHE_SIZE : modelCacheSize.strip();
+    var q = QUANTITY.matcher(modelCacheSize);
+    if (!q.matches() || new java.math.BigDecimal(q.group(1)).signum() <= 0) {
+      throw invalid("--model-cache-size", "a positive Kubernetes quantity such as 100Gi or 500G",
+          modelCacheSize);
+    }
+    if (modelCacheStorageClass != null && (modelCacheStorageClass.length() > 253
+        || !DNS1123_SUBDOMAIN.matcher(modelCacheStorageClass).matches())) {
+      throw invalid("--model-cache-storage-class", "a StorageClass name (DNS-1123 subdomain)",
+          modelCacheStorageClass);
+    }
     if (concurrencyPerWorker < 1) {
       throw invalid("--concurrency-per-worker", "a positive integer", concurrencyPerWorker);
     }
@@ -143,7 +183,8 @@ public record ValidateOptions(
       String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
       ValidateTimeouts timeouts) {
     this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
-        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, InputFlags.legacy());
+        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, InputFlags.legacy(), false,
+        null, null);
   }
 
   /** The model to deploy or to expect: the one given, else {@link #DEFAULT_MODEL}. */

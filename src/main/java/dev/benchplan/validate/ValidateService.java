@@ -240,10 +240,29 @@ public final class ValidateService {
             c -> c.node().name() + " with " + c.workers() + " free GPU(s) -> " + c.workers() + " worker(s)");
         ResolvedInput image = RuntimeImage.image(options.runtimeImage(), platform);
         inputs = inputs.with("runtime_image", image);
+        String hostname = choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL,
+            choice.node().name());
+        ModelCache cache = null;
+        if (options.modelCache()) {
+          // resolved before anything is created: a missing class is exit 2 with nothing left behind;
+          // the class: --model-cache-storage-class > recipe > BENCHPLAN_VALIDATE_* (resolved inputs) >
+          // the cluster's default class
+          ResolvedInput resolvedClass = inputs.values().get(ValidateInputs.MODEL_CACHE_STORAGE_CLASS);
+          String named = options.modelCacheStorageClass() != null ? options.modelCacheStorageClass()
+              : inputs.modelCacheStorageClass();
+          String classSource = named == null ? "cluster-default"
+              : options.modelCacheStorageClass() == null && resolvedClass != null ? resolvedClass.source() : "flag";
+          String storageClass = step(ValidateStep.MODEL_CACHE, null, named == null
+              ? "finding the cluster's default StorageClass for the model cache"
+              : "checking StorageClass " + named + " for the model cache",
+              () -> cluster.modelCacheStorageClass(named), x -> x + (named == null ? " (cluster default)" : ""));
+          cache = new ModelCache(run, run.namespace(), inputs.model(), storageClass, classSource,
+              options.modelCacheSize(), image.text(), options.hfTokenSecret(), hostname, choice.node().taints(),
+              Math.max(1, t.modelCache().toSeconds()));
+        }
         deployment = new DefaultDeployment(run, api.apiVersion(), run.namespace(),
-            inputs.model(), choice.workers(),
-            choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL, choice.node().name()),
-            choice.node().taints(), image.text(), options.hfTokenSecret());
+            inputs.model(), choice.workers(), hostname,
+            choice.node().taints(), image.text(), options.hfTokenSecret(), cache);
         doc.deployment(choice, deployment);
         ResolvedInput m = inputs.values().get(ValidateInputs.MODEL);
         target = FrontendTarget.planned(deployment, choice.node().name(), m.source() + ": " + m.origin());
@@ -284,11 +303,19 @@ public final class ValidateService {
       BenchmarkRunner.RenderedBenchmark rendered = step(ValidateStep.RENDER, null, "rendering the AIPerf Job",
           () -> runner.render(req, planned), r -> r.perfYaml() + " (Job " + r.jobName() + ")");
       doc.benchmark(shape, planned, rendered, null);
+      ValidateTimeouts t = options.timeouts();
       if (deployment != null) {
         target = deploy(api, deployment, target);
         doc.target(target);
+      } else {
+        // a DGD can say successful while a component has no ready replica: nothing is benchmarked until each has
+        FrontendTarget existing = target;
+        step(ValidateStep.READINESS, t.dgdReady(), "waiting for every component of DGD " + existing.namespace()
+            + "/" + existing.dgdName() + " to have its ready replicas",
+            () -> cluster.awaitComponentsReady(api, existing.namespace(), existing.dgdName(), t.dgdReady(),
+                progress.sink()),
+            DgdView::readiness);
       }
-      ValidateTimeouts t = options.timeouts();
       Duration runBound = t.podScheduling().plus(t.endpointReady()).plus(t.job());
       BenchmarkOutcome outcome = step(ValidateStep.RUN, runBound, "running Job " + rendered.namespace() + "/"
           + rendered.jobName() + " and gating",
@@ -371,12 +398,21 @@ public final class ValidateService {
         cluster.createNamespace(run, ns, ledger, t.oldNamespace(), progress.sink());
         return ns;
       }, x -> "created " + x);
+      ModelCache cache = deployment.modelCache();
+      if (cache != null) {
+        step(ValidateStep.MODEL_CACHE, t.modelCache(), "downloading " + cache.model() + " into PVC "
+            + ModelCache.CLAIM + " (" + cache.storageClass() + ", " + cache.size() + ")", () -> {
+              cluster.populateModelCache(cache, progress.sink());
+              return cache;
+            }, c -> "cached; workers mount it read-only, offline");
+      }
       DgdView created = step(ValidateStep.DEPLOY, null, "creating DGD " + ns + "/" + deployment.name()
           + " (" + api.apiVersion() + ", " + deployment.workers() + " x " + DefaultDeployment.WORKER
           + " on " + planned.node() + ")",
           () -> cluster.createDgd(api, deployment.manifest(), ledger), v -> "created " + v.ref());
       DgdCandidate ready = step(ValidateStep.READINESS, t.dgdReady(), "waiting for DGD "
-          + created.ref() + " to be successful with " + deployment.workers() + " ready worker(s)",
+          + created.ref() + " to be successful with every component ready (" + deployment.workers()
+          + " worker(s))",
           () -> {
             DgdCandidate c = cluster.awaitReady(api, ns, deployment.name(), deployment.desiredWorkers(),
                 t.dgdReady(), progress.sink());

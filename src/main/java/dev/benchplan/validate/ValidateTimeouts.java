@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param podScheduling how long the AIPerf pod may stay unscheduled
  * @param job how long the AIPerf Job may run
  * @param cleanup how long to wait for each created object to be gone
+ * @param readyRequest how long each readiness request of the AIPerf Job may take (inside {@code
+ *     endpointReady}): AICR's 120 s, so a slow first completion is never cut off
+ * @param modelCache how long the model-cache populate Job may take (AICR's 13 min)
  */
 public record ValidateTimeouts(
     Duration oldNamespace,
@@ -21,7 +24,20 @@ public record ValidateTimeouts(
     Duration endpointReady,
     Duration podScheduling,
     Duration job,
-    Duration cleanup) {
+    Duration cleanup,
+    Duration readyRequest,
+    Duration modelCache) {
+
+  /** The default per-request readiness bound. */
+  public static final Duration READY_REQUEST = Duration.ofSeconds(120);
+  /** The default bound of the model-cache populate Job. */
+  public static final Duration MODEL_CACHE = Duration.ofMinutes(13);
+
+  /** The bounds with the default readiness-request and model-cache bounds. */
+  public ValidateTimeouts(Duration oldNamespace, Duration dgdReady, Duration endpointReady,
+      Duration podScheduling, Duration job, Duration cleanup) {
+    this(oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, READY_REQUEST, MODEL_CACHE);
+  }
 
   public ValidateTimeouts {
     requirePositive(oldNamespace, "oldNamespace");
@@ -30,6 +46,8 @@ public record ValidateTimeouts(
     requirePositive(podScheduling, "podScheduling");
     requirePositive(job, "job");
     requirePositive(cleanup, "cleanup");
+    requirePositive(readyRequest, "readyRequest");
+    requirePositive(modelCache, "modelCache");
   }
 
   /** AICR's bounds (and 5 min per deletion). */
@@ -45,32 +63,42 @@ public record ValidateTimeouts(
 
   /** The same bounds with the DGD readiness bound replaced. */
   public ValidateTimeouts withDgdReady(Duration d) {
-    return new ValidateTimeouts(oldNamespace, d, endpointReady, podScheduling, job, cleanup);
+    return new ValidateTimeouts(oldNamespace, d, endpointReady, podScheduling, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the old-namespace bound replaced. */
   public ValidateTimeouts withOldNamespace(Duration d) {
-    return new ValidateTimeouts(d, dgdReady, endpointReady, podScheduling, job, cleanup);
+    return new ValidateTimeouts(d, dgdReady, endpointReady, podScheduling, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the Job bound replaced. */
   public ValidateTimeouts withJob(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, d, cleanup);
+    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, d, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the pod-scheduling bound replaced. */
   public ValidateTimeouts withPodScheduling(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, d, job, cleanup);
+    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, d, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the endpoint-ready bound replaced. */
   public ValidateTimeouts withEndpointReady(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, d, podScheduling, job, cleanup);
+    return new ValidateTimeouts(oldNamespace, dgdReady, d, podScheduling, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the cleanup bound replaced. */
   public ValidateTimeouts withCleanup(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, job, d);
+    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, job, d, readyRequest, modelCache);
+  }
+
+  /** The same bounds with the per-request readiness bound replaced. */
+  public ValidateTimeouts withReadyRequest(Duration d) {
+    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, d, modelCache);
+  }
+
+  /** The same bounds with the model-cache populate bound replaced. */
+  public ValidateTimeouts withModelCache(Duration d) {
+    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, readyRequest, d);
   }
 
   private static void requirePositive(Duration d, String name) {

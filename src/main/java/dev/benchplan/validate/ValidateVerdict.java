@@ -179,7 +179,13 @@ public record ValidateVerdict(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Deployment(
       String node, int freeGpus, int workers, String namespace, String dgd, String apiVersion, String model,
-      String image, List<String> nodesConsidered, List<String> toleratedTaints) {}
+      String image, List<String> nodesConsidered, List<String> toleratedTaints, String routerMode,
+      @JsonInclude(JsonInclude.Include.NON_NULL) ModelCacheLine modelCache) {}
+
+  /** The default deployment's model cache: PVC, class and where the class came from, size. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ModelCacheLine(String claim, String storageClass, String storageClassSource, String size,
+      String mountPath, boolean readOnly, boolean offline) {}
 
   /** The frontend measured. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

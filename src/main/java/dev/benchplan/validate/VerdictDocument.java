@@ -148,7 +148,10 @@ final class VerdictDocument {
     deployment = new ValidateVerdict.Deployment(choice.node().name(), choice.workers(), d.workers(), d.namespace(),
         d.name(), d.apiVersion(), d.model(), d.image(), List.copyOf(choice.considered()),
         d.taints().stream().map(t -> t.key() + (t.value() == null ? "" : "=" + t.value())
-            + (t.effect() == null ? "" : ":" + t.effect())).toList());
+            + (t.effect() == null ? "" : ":" + t.effect())).toList(), DefaultDeployment.ROUTER_MODE,
+        d.modelCache() == null ? null : new ValidateVerdict.ModelCacheLine(ModelCache.CLAIM,
+            d.modelCache().storageClass(), d.modelCache().storageClassSource(), d.modelCache().size(),
+            ModelCache.MOUNT_PATH, true, true));
   }
 
   void target(FrontendTarget t) {

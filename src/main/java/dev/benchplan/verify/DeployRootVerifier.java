@@ -116,7 +116,9 @@ final class DeployRootVerifier {
       PlanRenderer.render(new RenderRequest(plan, planSha, scratch, text(o, "namespace"),
           text(o, "job_name"), text(o, "image"), text(o, "artifacts"), text(o, "trace_source"),
           text(o, "load_point"), clock, random,
-          o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt()));
+          o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt(), null,
+          o.path("ready_request_timeout_seconds").isIntegralNumber()
+              ? o.get("ready_request_timeout_seconds").asInt() : null));
       JsonNode files = m.get("files");
       for (int i = 0; i < files.size(); i++) {
         String rel = files.get(i).get("path").asString();

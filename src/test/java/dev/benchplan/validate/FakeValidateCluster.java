@@ -32,6 +32,9 @@ final class FakeValidateCluster implements ValidateCluster {
   RuntimeException failCreateNamespace;
   boolean cleanupLeavesNamespace;
   ObjectNode lastManifest;
+  String defaultStorageClass = "standard";
+  Set<String> storageClasses = new LinkedHashSet<>(List.of("standard", "fast-nvme"));
+  ModelCache lastCache;
   boolean closed;
 
   @Override
@@ -107,6 +110,40 @@ final class FakeValidateCluster implements ValidateCluster {
         List.of(new ServiceInfo.Port("http", 8000)));
     return new DgdCandidate(new DgdView(v.apiVersion(), namespace, name, "uid-new", "successful", v.components()),
         new FrontendMatch(svc, 8000, "name", true), List.of());
+  }
+
+  @Override
+  public DgdView awaitComponentsReady(DgdApi a, String namespace, String name, Duration bound,
+      ProgressSink progress) {
+    calls.add("awaitComponentsReady " + namespace + "/" + name);
+    DgdView v = dgds.stream().map(DgdCandidate::dgd)
+        .filter(x -> x.namespace().equals(namespace) && x.name().equals(name)).findFirst().orElseThrow();
+    if (!v.ready()) {
+      throw BenchplanException.runtime("DGD " + namespace + "/" + name + " not ready after " + bound
+          + ": components " + String.join(", ", v.shortComponents()) + " ready (ready/spec)");
+    }
+    return v;
+  }
+
+  @Override
+  public String modelCacheStorageClass(String named) {
+    calls.add("modelCacheStorageClass " + named);
+    if (named == null) {
+      if (defaultStorageClass == null) {
+        throw BenchplanException.invalid("model cache: the cluster has no default StorageClass");
+      }
+      return defaultStorageClass;
+    }
+    if (!storageClasses.contains(named)) {
+      throw BenchplanException.invalid("model cache: StorageClass '" + named + "' does not exist");
+    }
+    return named;
+  }
+
+  @Override
+  public void populateModelCache(ModelCache cache, ProgressSink progress) {
+    calls.add("populateModelCache " + cache.storageClass());
+    lastCache = cache;
   }
 
   @Override

@@ -99,6 +99,95 @@ class ValidateServiceTest {
         List.of(new ServiceInfo.Port("http", 8000))), 8000, "name", true), List.of());
   }
 
+  ValidateOptions cacheOptions(String storageClass) {
+    ValidateOptions o = options(null, null, false);
+    return new ValidateOptions(o.kubeContext(), o.recipe(), o.dgd(), o.namespace(), o.model(), o.nodeSelector(),
+        o.concurrencyPerWorker(), o.isl(), o.osl(), o.keep(), o.reportDir(), o.aiperfVersion(), o.aiperfIndexUrl(),
+        o.runtimeImage(), "hf-token", o.timeouts(), true, "200Gi", storageClass);
+  }
+
+  @Test
+  @DisplayName("model cache: a named StorageClass that does not exist is exit 2 before anything is created, with the fix")
+  void cacheMissingClass() {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
+    assertThatThrownBy(() -> service(gate(6000, 150)).execute(cacheOptions("no-such-class")))
+        .isInstanceOf(ValidateStepException.class)
+        .hasMessageContaining("StorageClass 'no-such-class' does not exist")
+        .satisfies(e -> assertThat(((ValidateStepException) e).exitCode()).isEqualTo(2));
+    assertThat(cluster.calls).noneMatch(c -> c.startsWith("createNamespace") || c.startsWith("populate"));
+    assertThat(cluster.existing).isEmpty();
+    assertThat(dir.resolve("report/verdict.json")).doesNotExist();
+  }
+
+  @Test
+  @DisplayName("model cache: no default StorageClass and none named is exit 2, nothing created")
+  void cacheNoDefaultClass() {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
+    cluster.defaultStorageClass = null;
+    assertThatThrownBy(() -> service(gate(6000, 150)).execute(cacheOptions(null)))
+        .hasMessageContaining("no default StorageClass");
+    assertThat(cluster.existing).isEmpty();
+  }
+
+  @Test
+  @DisplayName("model cache: the named class's PVC is populated before the DGD, workers mount it read-only and offline, the frontend routes least-loaded; the verdict records it")
+  void cacheNamedClass() throws Exception {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
+    ValidateResult r = service(gate(6000, 150)).execute(cacheOptions("fast-nvme"));
+    assertThat(r.exitCode()).isZero();
+    assertThat(cluster.lastCache.storageClass()).isEqualTo("fast-nvme");
+    assertThat(cluster.lastCache.size()).isEqualTo("200Gi");
+    assertThat(cluster.lastCache.claim().at("/spec/storageClassName").asString()).isEqualTo("fast-nvme");
+    assertThat(cluster.calls.indexOf("populateModelCache fast-nvme")).isGreaterThan(cluster.calls.indexOf("createNamespace"));
+    JsonNode worker = cluster.lastManifest.at("/spec/services/VllmDecodeWorker");
+    assertThat(worker.at("/extraPodSpec/volumes/0/persistentVolumeClaim/claimName").asString())
+        .isEqualTo(ModelCache.CLAIM);
+    assertThat(worker.at("/extraPodSpec/volumes/0/persistentVolumeClaim/readOnly").asBoolean()).isTrue();
+    assertThat(worker.at("/extraPodSpec/mainContainer/volumeMounts/0/readOnly").asBoolean()).isTrue();
+    assertThat(worker.path("envs").toString()).contains("{\"name\":\"HF_HUB_OFFLINE\",\"value\":\"1\"}")
+        .contains("{\"name\":\"HF_HOME\",\"value\":\"/model-cache\"}");
+    assertThat(cluster.lastManifest.at("/spec/services/Frontend/envs").toString())
+        .contains("{\"name\":\"DYN_ROUTER_MODE\",\"value\":\"least-loaded\"}");
+    JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
+    assertThat(verdict.at("/deployment/model_cache/storage_class").asString()).isEqualTo("fast-nvme");
+    assertThat(verdict.at("/deployment/model_cache/storage_class_source").asString()).isEqualTo("named");
+    assertThat(verdict.at("/deployment/router_mode").asString()).isEqualTo("least-loaded");
+  }
+
+  @Test
+  @DisplayName("model cache: without a name the cluster's default class is used; --no-model-cache creates none")
+  void cacheDefaultAndOff() throws Exception {
+    cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
+    service(gate(6000, 150)).execute(cacheOptions(null));
+    assertThat(cluster.lastCache.storageClass()).isEqualTo("standard");
+    assertThat(cluster.lastCache.storageClassSource()).isEqualTo("cluster-default");
+    cluster.lastCache = null;
+    cluster.calls.clear();
+    service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(cluster.lastCache).isNull();
+    assertThat(cluster.calls).noneMatch(c -> c.startsWith("modelCacheStorageClass"));
+    assertThat(cluster.lastManifest.toString()).doesNotContain("model-cache").doesNotContain("HF_HUB_OFFLINE");
+  }
+
+  @Test
+  @DisplayName("an existing DGD successful with a worker at 0 ready replicas: exit 3 at readiness naming it (ready/spec), no Job created")
+  void existingWorkerNotReady() throws Exception {
+    DgdCandidate c = existing("team-a", "vllm-agg", 2);
+    DgdView v = c.dgd();
+    DgdView shortOne = new DgdView(v.apiVersion(), v.namespace(), v.name(), v.uid(), "successful",
+        List.of(v.components().get(0), new DgdComponent("VllmDecodeWorker", DgdComponent.Role.WORKER, 2, 0,
+            List.of("Qwen/Qwen3-0.6B"), null)));
+    cluster.dgds.add(new DgdCandidate(shortOne, c.frontend(), List.of()));
+    cluster.existing.add("DynamoGraphDeployment team-a/vllm-agg");
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
+    assertThat(r.document().path("reason").asString()).contains("VllmDecodeWorker 0/2 ready (ready/spec)");
+    assertThat(cluster.existing).containsExactly("DynamoGraphDeployment team-a/vllm-agg");
+    assertThat(cluster.deletionOrder).isEmpty();
+    assertThat(cluster.calls).contains("awaitComponentsReady team-a/vllm-agg");
+  }
+
   @Test
   @DisplayName("an existing DGD passes: exit 0, verdict/CTRF/JUnit written, the DGD never touched, the Job cleaned")
   void passOnExisting() throws Exception {

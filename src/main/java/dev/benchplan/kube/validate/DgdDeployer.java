@@ -8,7 +8,6 @@ import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdCandidate;
-import dev.benchplan.validate.DgdComponent;
 import dev.benchplan.validate.DgdView;
 import dev.benchplan.validate.FrontendMatch;
 import dev.benchplan.progress.ProgressRenderer;
@@ -21,8 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.StringJoiner;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,35 +52,51 @@ final class DgdDeployer {
     return KubeDocuments.dgd(client, created);
   }
 
-  static DgdCandidate awaitReady(ClusterAccess client, DgdApi api, String ns, String name,
-      Map<String, Integer> desired, Duration bound, ProgressSink progress) {
-    Instant deadline = Instant.now().plus(bound);
+  /**
+   * Watches the DGD until it is successful with every component (Frontend included) at ready
+   * replicas >= its spec; a component still short after {@code bound} is an error naming it.
+   */
+  static DgdView awaitComponents(ClusterAccess client, KubeCall row, DgdApi api, String ns, String name,
+      Duration bound, ProgressSink progress) {
     AtomicReference<DgdView> last = new AtomicReference<>();
     AtomicReference<Boolean> deleted = new AtomicReference<>(false);
     boolean done;
     try {
-      done = client.awaitCustom(KubeCall.DEPLOY_DGD_WATCH, KubeDocuments.dgdContext(api), ns, name, r -> {
+      done = client.awaitCustom(row, KubeDocuments.dgdContext(api), ns, name, r -> {
         if (r == null) {
           deleted.set(last.get() != null);
           return deleted.get();
         }
         DgdView v = KubeDocuments.dgd(client, r);
         last.set(v);
-        progress.update(status(v, desired));
-        return ready(v, desired);
+        progress.update(v.readiness());
+        return v.ready();
       }, bound.toMillis());
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("watching DGD " + ns + "/" + name, e);
     }
     if (!done) {
       DgdView v = last.get();
+      if (v == null) {
+        throw BenchplanException.runtime("DGD " + ns + "/" + name + " not ready after "
+            + ProgressRenderer.format(bound) + ": not found");
+      }
+      List<String> shortOnes = v.shortComponents();
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " not ready after "
-          + ProgressRenderer.format(bound) + ": " + (v == null ? "not found" : status(v, desired)));
+          + ProgressRenderer.format(bound) + ": " + (shortOnes.isEmpty() ? "" : "component"
+          + (shortOnes.size() == 1 ? " " : "s ") + String.join(", ", shortOnes) + " ready (ready/spec); ")
+          + v.readiness());
     }
     if (deleted.get()) {
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " was deleted while validate waited for it");
     }
-    DgdView dgd = last.get();
+    return last.get();
+  }
+
+  static DgdCandidate awaitReady(ClusterAccess client, DgdApi api, String ns, String name,
+      Duration bound, ProgressSink progress) {
+    Instant deadline = Instant.now().plus(bound);
+    DgdView dgd = awaitComponents(client, KubeCall.DEPLOY_DGD_WATCH, api, ns, name, bound, progress);
     progress.update("DGD successful; waiting for its frontend Service");
     List<String> problems = new ArrayList<>();
     long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
@@ -118,30 +131,5 @@ final class DgdDeployer {
       throw BenchplanException.runtime("watching Services in namespace " + ns + " failed: " + c, c);
     }
     return new DgdCandidate(dgd, match.get(), List.of());
-  }
-
-  /** Successful, and every desired worker component reports that many ready replicas. */
-  static boolean ready(DgdView v, Map<String, Integer> desired) {
-    if (!v.successful()) {
-      return false;
-    }
-    for (Map.Entry<String, Integer> e : desired.entrySet()) {
-      DgdComponent c = v.components().stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElse(null);
-      if (c == null || c.readyReplicas() != e.getValue()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  static String status(DgdView v, Map<String, Integer> desired) {
-    StringJoiner j = new StringJoiner(", ");
-    j.add("state " + (v.state() == null ? "not reported" : v.state()));
-    for (Map.Entry<String, Integer> e : desired.entrySet()) {
-      int ready = v.components().stream().filter(x -> x.name().equals(e.getKey()))
-          .mapToInt(DgdComponent::readyReplicas).findFirst().orElse(-1);
-      j.add(e.getKey() + " " + Math.max(ready, 0) + "/" + e.getValue() + " ready");
-    }
-    return j.toString();
   }
 }

@@ -131,6 +131,19 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
+  public String modelCacheStorageClass(String named) {
+    return api("resolving the model-cache StorageClass", () -> ModelCacheStore.storageClass(access, named));
+  }
+
+  @Override
+  public void populateModelCache(dev.benchplan.validate.ModelCache cache, ProgressSink progress) {
+    api("populating the model cache", () -> {
+      ModelCacheStore.populate(access, cache, progress);
+      return null;
+    });
+  }
+
+  @Override
   public DgdView createDgd(DgdApi api, ObjectNode manifest, CreatedObjects ledger) {
     return api("creating the DGD", () -> DgdDeployer.create(access, api, manifest, ledger));
   }
@@ -139,7 +152,14 @@ public final class KubeValidateCluster implements ValidateCluster {
   public DgdCandidate awaitReady(DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
       Duration bound, ProgressSink progress) {
     return api("waiting for DGD " + namespace + "/" + name,
-        () -> DgdDeployer.awaitReady(access, api, namespace, name, desiredWorkers, bound, progress));
+        () -> DgdDeployer.awaitReady(access, api, namespace, name, bound, progress));
+  }
+
+  @Override
+  public DgdView awaitComponentsReady(DgdApi api, String namespace, String name, Duration bound,
+      ProgressSink progress) {
+    return api("waiting for DGD " + namespace + "/" + name, () -> DgdDeployer.awaitComponents(access,
+        KubeCall.VALIDATE_DGD_WATCH, api, namespace, name, bound, progress));
   }
 
   @Override

@@ -46,8 +46,18 @@ public final class PerfManifests {
     return CONFIG_DIR + "/" + CONFIG_KEY;
   }
 
-  /** The objects in apply order: ConfigMap(s) first, the Job last. */
+  /** The objects in apply order, with the default readiness-request timeout. */
   public static List<ObjectNode> build(JobInputs in, int modelWaitSeconds) {
+    return build(in, modelWaitSeconds, dev.benchplan.render.JobBudget.READY_REQUEST_SECONDS);
+  }
+
+  /**
+   * The objects in apply order: ConfigMap(s) first, the Job last.
+   *
+   * @param modelWaitSeconds the overall bound of the Job's readiness loop
+   * @param readyRequestSeconds the bound of each readiness request inside it
+   */
+  public static List<ObjectNode> build(JobInputs in, int modelWaitSeconds, int readyRequestSeconds) {
     List<ObjectNode> docs = new ArrayList<>();
     ObjectNode config = configMap(in, in.configMapName());
     config.withObject("/metadata")
@@ -63,7 +73,7 @@ public final class PerfManifests {
       trace.putObject("data").put(TRACE_KEY, inMap.content());
       docs.add(trace);
     }
-    docs.add(job(in, modelWaitSeconds));
+    docs.add(job(in, modelWaitSeconds, readyRequestSeconds));
     return docs;
   }
 
@@ -83,7 +93,7 @@ public final class PerfManifests {
     return o;
   }
 
-  private static ObjectNode job(JobInputs in, int modelWaitSeconds) {
+  private static ObjectNode job(JobInputs in, int modelWaitSeconds, int readyRequestSeconds) {
     ObjectNode job = object("batch/v1", "Job", in.jobName(), in);
     putAll(job.withObject("/metadata").putObject("annotations"), in.jobAnnotations());
 
@@ -106,7 +116,7 @@ public final class PerfManifests {
     c.putArray("command").add("bash").add("-c").add(JobScript.text()).add(JobScript.SCRIPT_NAME);
     ArrayNode args = c.putArray("args");
     in.profileArgs().forEach(args::add);
-    c.set("env", env(in, modelWaitSeconds));
+    c.set("env", env(in, modelWaitSeconds, readyRequestSeconds));
     ObjectNode resources = c.putObject("resources");
     JobResources size = in.resources();
     resources.putObject("requests").put("cpu", size.cpuRequest()).put("memory", size.memoryRequest());
@@ -178,11 +188,12 @@ public final class PerfManifests {
     return affinity;
   }
 
-  private static ArrayNode env(JobInputs in, int modelWaitSeconds) {
+  private static ArrayNode env(JobInputs in, int modelWaitSeconds, int readyRequestSeconds) {
     ArrayNode env = YamlDocuments.object().arrayNode();
     addEnv(env, "BENCHPLAN_ENDPOINT", in.endpointUrl());
     addEnv(env, "BENCHPLAN_MODEL", in.model());
     addEnv(env, "BENCHPLAN_MODEL_WAIT_SECONDS", Integer.toString(modelWaitSeconds));
+    addEnv(env, "BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS", Integer.toString(readyRequestSeconds));
     addEnv(env, "BENCHPLAN_ARTIFACT_DIR", in.artifactDir());
     addEnv(env, "BENCHPLAN_ARTIFACT_LOG_MAX_BYTES", Long.toString(in.artifactLogMaxBytes()));
     if (!in.runDirs().isEmpty()) {

@@ -82,8 +82,11 @@ print("benchplan: trace %s matches the plan (SHA-256 %s)" % (path, expected), fi
 fi
 
 # Bounded wait: the frontend answers /health (and may list the model) before workers are ready,
-# so wait until /v1/models lists the served model AND one real chat completion succeeds, all
-# within BENCHPLAN_MODEL_WAIT_SECONDS.
+# so wait until /v1/models lists the served model AND one real chat completion answers with
+# non-empty content, all within BENCHPLAN_MODEL_WAIT_SECONDS. Each request may take up to
+# BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS (default 120, inside the overall bound): a fresh worker's
+# first inference can take ~45 s and is lost when the client disconnects, so a shorter cap would
+# start it over forever. (AIPerf's own probe counts any status below 500 as ready: not enough.)
 if ! "$py" -c '
 import json, os, sys, time, urllib.request
 base = os.environ["BENCHPLAN_ENDPOINT"]
@@ -91,31 +94,48 @@ url = base + "/v1/models"
 chat = base + "/v1/chat/completions"
 model = os.environ["BENCHPLAN_MODEL"]
 limit = int(os.environ["BENCHPLAN_MODEL_WAIT_SECONDS"])
+per_request = float(os.environ.get("BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS", "120"))
 poll = float(os.environ.get("BENCHPLAN_MODEL_POLL_SECONDS", "5"))
 deadline = time.monotonic() + limit
 # direct, like AIPerf itself: an HTTP proxy from the environment must not answer for the frontend
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 body = json.dumps({"model": model, "messages": [{"role": "user", "content": "Say OK."}],
-                   "max_tokens": 1, "stream": False}).encode()
+                   "max_tokens": 4, "stream": False}).encode()
+def timeout():
+    # the per-request bound, cut only by what is left of the overall one
+    return max(0.5, min(per_request, deadline - time.monotonic()))
+def content(answer):
+    for choice in answer.get("choices") or []:
+        message = choice.get("message") or {}
+        for key in ("content", "reasoning_content"):
+            value = message.get(key)
+            if isinstance(value, str) and value.strip():
+                return value
+        text = choice.get("text")
+        if isinstance(text, str) and text.strip():
+            return text
+    return None
 listed = False
 while True:
+    started = time.monotonic()
     try:
         if not listed:
-            with opener.open(url, timeout=min(10, limit)) as response:
+            with opener.open(url, timeout=timeout()) as response:
                 ids = [m.get("id") for m in json.load(response).get("data", [])]
             if model not in ids:
                 raise LookupError("listed: %r" % (ids,))
             listed = True
             print("benchplan: %s lists %r" % (url, model), file=sys.stderr)
+            started = time.monotonic()
         request = urllib.request.Request(chat, data=body, headers={"Content-Type": "application/json"})
-        with opener.open(request, timeout=min(30, limit)) as response:
-            choices = json.load(response).get("choices") or []
-        if not choices:
-            raise ValueError("a chat completion without choices")
-        print("benchplan: %s answered a chat completion for %r" % (chat, model), file=sys.stderr)
+        with opener.open(request, timeout=timeout()) as response:
+            answer = json.load(response)
+        if content(answer) is None:
+            raise ValueError("a chat completion without content: %s" % json.dumps(answer)[:200])
+        print("benchplan: %s answered a chat completion for %r in %.1f s" % (chat, model, time.monotonic() - started), file=sys.stderr)
         sys.exit(0)
     except Exception as e:
-        seen = "%s: %s" % (type(e).__name__, e)
+        seen = "%s: %s after %.1f s" % (type(e).__name__, e, time.monotonic() - started)
     if time.monotonic() >= deadline:
         what = "answer a chat completion for" if listed else "list"
         where = chat if listed else url

@@ -69,6 +69,22 @@ class ForwardingCluster implements ValidateCluster {
   }
 
   @Override
+  public dev.benchplan.validate.DgdView awaitComponentsReady(DgdApi api, String namespace, String name,
+      Duration bound, ProgressSink progress) {
+    return d.awaitComponentsReady(api, namespace, name, bound, progress);
+  }
+
+  @Override
+  public String modelCacheStorageClass(String named) {
+    return d.modelCacheStorageClass(named);
+  }
+
+  @Override
+  public void populateModelCache(dev.benchplan.validate.ModelCache cache, ProgressSink progress) {
+    d.populateModelCache(cache, progress);
+  }
+
+  @Override
   public CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress) {
     return d.cleanup(ledger, boundEach, progress);
   }

@@ -240,10 +240,49 @@ class KubeValidateClusterTest {
   }
 
   private void setStatus(String ns, String name, String state, int ready) {
+    setStatus(ns, name, state, 1, ready);
+  }
+
+  private void setStatus(String ns, String name, String state, int frontendReady, int ready) {
     var ops = client.genericKubernetesResources(MockDgds.V1ALPHA1).inNamespace(ns);
     GenericKubernetesResource r = ops.withName(name).get();
     r.setAdditionalProperty("status", Map.of("state", state,
-        "services", Map.of("VllmDecodeWorker", Map.of("readyReplicas", ready, "replicas", ready))));
+        "services", Map.of("VllmDecodeWorker", Map.of("readyReplicas", ready, "replicas", ready),
+            "Frontend", Map.of("readyReplicas", frontendReady, "replicas", 1))));
     ops.resource(r).update();
+  }
+
+  @Test
+  @DisplayName("readiness: a successful DGD whose Frontend has 0 ready replicas is not ready; the timeout names it (ready/spec)")
+  void frontendCounts() {
+    String ns = "fe-ns";
+    DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
+    DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 2, "n", List.of(), "i:1", null);
+    cluster.createDgd(api, d.manifest(), new CreatedObjects());
+    setStatus(ns, d.name(), "successful", 0, 2);
+    MockDgds.frontend(client, ns, "benchplan-validate-frontend", Map.of());
+    assertThatThrownBy(() -> cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), Duration.ofMillis(800),
+        ProgressSink.none()))
+        .hasMessageContaining("not ready after 800ms: component Frontend 0/1 ready (ready/spec)")
+        .hasMessageContaining("state successful");
+  }
+
+  @Test
+  @DisplayName("an existing DGD: successful with a worker at 0 ready replicas waits, then fails naming the worker; ready once it has them")
+  void existingDgdComponents() throws Exception {
+    String ns = "existing-ns";
+    DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
+    DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 1, "n", List.of(), "i:1", null);
+    cluster.createDgd(api, d.manifest(), new CreatedObjects());
+    setStatus(ns, d.name(), "successful", 1, 0);
+    assertThatThrownBy(() -> cluster.awaitComponentsReady(api, ns, d.name(), Duration.ofMillis(800),
+        ProgressSink.none()))
+        .hasMessageContaining("component VllmDecodeWorker 0/1 ready (ready/spec)");
+    CompletableFuture<dev.benchplan.validate.DgdView> ready = CompletableFuture.supplyAsync(() ->
+        cluster.awaitComponentsReady(api, ns, d.name(), Duration.ofSeconds(20), ProgressSink.none()));
+    Thread.sleep(300);
+    assertThat(ready).isNotDone();
+    setStatus(ns, d.name(), "successful", 1, 1);
+    assertThat(ready.get(20, TimeUnit.SECONDS).ready()).isTrue();
   }
 }
