@@ -150,7 +150,7 @@ class ValidateServiceTest {
         .contains("{\"name\":\"DYN_ROUTER_MODE\",\"value\":\"least-loaded\"}");
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(verdict.at("/deployment/model_cache/storage_class").asString()).isEqualTo("fast-nvme");
-    assertThat(verdict.at("/deployment/model_cache/storage_class_source").asString()).isEqualTo("named");
+    assertThat(verdict.at("/deployment/model_cache/storage_class_source").asString()).isEqualTo("flag");
     assertThat(verdict.at("/deployment/router_mode").asString()).isEqualTo("least-loaded");
   }
 
