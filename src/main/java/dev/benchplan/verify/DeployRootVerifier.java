@@ -116,7 +116,8 @@ final class DeployRootVerifier {
       PlanRenderer.render(new RenderRequest(plan, planSha, scratch, text(o, "namespace"),
           text(o, "job_name"), text(o, "image"), text(o, "artifacts"), text(o, "trace_source"),
           text(o, "load_point"), clock, random,
-          o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt()));
+          o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt()),
+          root); // the rendered files name plan and ledger relative to this DEPLOY_ROOT
       JsonNode files = m.get("files");
       for (int i = 0; i < files.size(); i++) {
         String rel = files.get(i).get("path").asString();
