@@ -6,6 +6,7 @@ import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.HttpIndexFetcher;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.plan.EngineRequest;
 import dev.benchplan.plan.ExperimentType;
 import dev.benchplan.plan.Intent;
 import dev.benchplan.plan.MeasurementMode;
@@ -153,6 +154,16 @@ public final class PlanCommand implements Callable<Integer> {
       description = "The once-per-series noise-floor pilot: 3 runs of one configuration.")
   boolean pilot;
 
+  @Option(names = "--engine", paramLabel = "auto|job|aiperf-operator",
+      description = "How the load is generated: job (one AIPerf pod), aiperf-operator (AIPerf's own"
+          + " operator, many pods) or auto (job when one pod drives every point; the default).")
+  String engine;
+
+  @Option(names = "--allow-short-points",
+      description = "Accept load points below the steady-state minimum (recorded in the plan;"
+          + " analysis marks them not steady state).")
+  boolean allowShortPoints;
+
   @Option(names = "--aiperf-version", paramLabel = "X.Y.Z",
       description = "Operator pin of the AIPerf version (wins over every other mechanism).")
   String aiperfVersion;
@@ -255,6 +266,10 @@ public final class PlanCommand implements Callable<Integer> {
         .reuse(reusePlan == null ? null : new ReuseRequest(reusePlan, reuseSha256))
         .smokeMaxAgeS(smokeMaxAge == null ? null : smokeMaxAge.toSeconds())
         .origin(origin)
+        .allowShortPoints(allowShortPoints)
+        .engine(engine == null ? null : EngineRequest.parse(engine).orElseThrow(() ->
+            new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine
+                + ": expected auto, job or aiperf-operator")))
         .build();
   }
 

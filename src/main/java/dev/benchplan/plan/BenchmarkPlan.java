@@ -386,7 +386,43 @@ public record BenchmarkPlan(
    * @param cpuCores CPU request in cores (ceil(0.4 x workers) + 1)
    * @param memoryMib memory request in MiB (2048 + 256 x workers)
    * @param connectionsPerWorker connections each worker opens (the operator engine), or null
+   * @param steadyState whether the point's planned requests reach steady state
+   *     (agent-docs/rules/benchmarking/steady-state.md), or null in plans written before the rule
    */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public record PointSizing(String loadPoint, int workers, int cpuCores, int memoryMib,
-      Integer connectionsPerWorker) {}
+      Integer connectionsPerWorker, SteadyState steadyState) {
+    /** A point's sizing without a steady-state marker (the shape before the steady-state rule). */
+    public PointSizing(String loadPoint, int workers, int cpuCores, int memoryMib,
+        Integer connectionsPerWorker) {
+      this(loadPoint, workers, cpuCores, memoryMib, connectionsPerWorker, null);
+    }
+  }
+
+  /**
+   * The steady-state verdict of one load point's plan (agent-docs/rules/benchmarking/
+   * steady-state.md). Analysis marks points whose status is {@link #SHORT_ACCEPTED} or {@link
+   * #TIME_BOUNDED} as not steady state.
+   *
+   * @param status {@code meets}, {@code short_accepted} (below the minimum, accepted with {@code
+   *     --allow-short-points}), {@code time_bounded} (the measurement limit caps it below the
+   *     minimum), {@code not_enforced} (no request-time estimate) or {@code exempt} (a
+   *     fixed-schedule replay)
+   * @param minimumRequests the steady-state minimum of measured requests, or null when unknown
+   * @param plannedRequests the measured requests the plan expects at the point, or null
+   * @param basis the arithmetic behind the verdict, in one sentence
+   */
+  public record SteadyState(String status, Long minimumRequests, Long plannedRequests,
+      String basis) {
+    public static final String MEETS = "meets";
+    public static final String SHORT_ACCEPTED = "short_accepted";
+    public static final String TIME_BOUNDED = "time_bounded";
+    public static final String NOT_ENFORCED = "not_enforced";
+    public static final String EXEMPT = "exempt";
+
+    /** True when analysis must mark the point as not steady state. */
+    public boolean notSteady() {
+      return SHORT_ACCEPTED.equals(status) || TIME_BOUNDED.equals(status);
+    }
+  }
 }

@@ -35,6 +35,9 @@ import java.util.Objects;
  * @param smokeMaxAgeS the oldest smoke-test artifact a plan accepts, in seconds, or null for
  *     {@link dev.benchplan.workload.SmokeEvidence#DEFAULT_MAX_AGE}
  * @param origin what makes the plan (tool, clock source, invocation), or null for one built in code
+ * @param allowShortPoints accept load points below the steady-state minimum, recorded as such
+ *     (agent-docs/rules/benchmarking/steady-state.md)
+ * @param engine the engine asked for with {@code --engine}, or null for {@code auto}
  */
 public record PlanOptions(
     Path expRoot,
@@ -57,7 +60,9 @@ public record PlanOptions(
     VersionRequest aiperf,
     ReuseRequest reuse,
     Long smokeMaxAgeS,
-    PlanOrigin origin) {
+    PlanOrigin origin,
+    boolean allowShortPoints,
+    EngineRequest engine) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -118,8 +123,20 @@ public record PlanOptions(
     private ReuseRequest reuse;
     private Long smokeMaxAgeS;
     private PlanOrigin origin;
+    private boolean allowShortPoints;
+    private EngineRequest engine;
 
     private Builder() {}
+
+    public Builder allowShortPoints(boolean v) {
+      allowShortPoints = v;
+      return this;
+    }
+
+    public Builder engine(EngineRequest v) {
+      engine = v;
+      return this;
+    }
 
     public Builder expRoot(Path v) {
       expRoot = v;
@@ -230,7 +247,7 @@ public record PlanOptions(
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
           endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS, origin);
+          smokeMaxAgeS, origin, allowShortPoints, engine);
     }
   }
 }

@@ -159,6 +159,12 @@ public final class PlanService {
         : o.seriesId() != null ? o.seriesId() : "this series";
     Optional<BenchmarkPlan.RunPolicy> runPolicy = RunPolicyPlanner.plan(o, seriesLabel,
         experiment.map(e -> e.experiment().loadPoints()).orElse(1), log);
+    BenchmarkPlan.Trace replayed = traceReport;
+    Optional<BenchmarkPlan.LoadGenerator> loadGenerator = experiment.flatMap(x ->
+        LoadGeneratorPlanner.plan(x.experiment(), replayed,
+            SteadyStateRule.check(new SteadyStateRule.Inputs(x.experiment(), x.synthetic(),
+                d.smoke(), o, w.document().at("/traffic/request_count"),
+                w.document().at("/traffic/duration_s")), log), o.engine(), log));
     BenchmarkPlan.Aiperf aiperf = aiperf(request, existing, log);
     stopIfBlocked(log);
 
@@ -181,6 +187,7 @@ public final class PlanService {
         .warnings(List.of())
         .seriesIdentity(SeriesIdentity.POINTERS)
         .provenance(provenance(o, w, d, traceReport, aiperf, q, objectives, log))
+        .loadGenerator(loadGenerator.orElseThrow())
         .build();
     String seriesId = seriesId(draft, w, o, existing, request, write, log);
     stopIfBlocked(log);
@@ -585,6 +592,12 @@ public final class PlanService {
     }
     if (o.smokeMaxAgeS() != null) {
       b.append(" --smoke-max-age ").append(o.smokeMaxAgeS()).append('s');
+    }
+    if (o.engine() != null && o.engine() != EngineRequest.AUTO) {
+      b.append(" --engine ").append(o.engine().label());
+    }
+    if (o.allowShortPoints()) {
+      b.append(" --allow-short-points");
     }
     b.append(" --exp-root ").append(shellQuote(o.expRoot().toString()));
     b.append(" --reuse-plan ").append(shellQuote(e.path().toString()));

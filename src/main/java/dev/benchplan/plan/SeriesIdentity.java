@@ -11,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * What a series freezes (agent-docs/rules/benchmarking/series-boundaries.md), as JSON pointers into
  * a plan: request content and shape, schedule, load policy, endpoint, served model, tokenizer,
- * warmup, SLOs and gates, repetition policy, seed and AIPerf version. Endpoint address, namespace,
+ * warmup, SLOs and gates, repetition policy, seed, AIPerf version and load-generator engine.
+ * Endpoint address, namespace,
  * Job identity and artifact wiring are not frozen: they are what a reused series may change.
  */
 public final class SeriesIdentity {
@@ -44,7 +45,11 @@ public final class SeriesIdentity {
       "/objectives/pareto",
       "/run_policy/repetitions",
       "/run_policy/repeat_decision",
-      "/aiperf/version");
+      "/aiperf/version",
+      "/load_generator/engine");
+
+  /** The engine of plans written before load_generator existed: they render as a plain Job. */
+  private static final String ENGINE = "/load_generator/engine";
 
   private SeriesIdentity() {}
 
@@ -52,7 +57,7 @@ public final class SeriesIdentity {
   public static ObjectNode of(JsonNode plan) {
     ObjectNode out = Json.JSON.createObjectNode();
     for (String p : POINTERS) {
-      JsonNode v = plan.at(p);
+      JsonNode v = at(plan, p);
       out.set(p, v.isMissingNode() ? out.nullNode() : v);
     }
     return out;
@@ -67,7 +72,7 @@ public final class SeriesIdentity {
   public static List<String> differences(JsonNode existing, JsonNode candidate) {
     List<String> out = new ArrayList<>();
     for (String p : POINTERS) {
-      if (!Arrays.equals(canonical(existing.at(p)), canonical(candidate.at(p)))) {
+      if (!Arrays.equals(canonical(at(existing, p)), canonical(at(candidate, p)))) {
         out.add(p);
       }
     }
@@ -76,8 +81,15 @@ public final class SeriesIdentity {
 
   /** One-line "existing -> requested" for a differing field, for messages. */
   static String describe(JsonNode existing, JsonNode candidate, String pointer) {
-    return pointer + " (" + compact(existing.at(pointer)) + " -> " + compact(candidate.at(pointer))
-        + ")";
+    return pointer + " (" + compact(at(existing, pointer)) + " -> "
+        + compact(at(candidate, pointer)) + ")";
+  }
+
+  /** The value at a frozen pointer; a plan without load_generator ran as a plain Job. */
+  private static JsonNode at(JsonNode plan, String pointer) {
+    JsonNode v = plan.at(pointer);
+    return v.isMissingNode() && pointer.equals(ENGINE)
+        ? Json.JSON.getNodeFactory().stringNode(BenchmarkPlan.LoadGenerator.JOB) : v;
   }
 
   private static String compact(JsonNode n) {

@@ -9,6 +9,7 @@ import dev.benchplan.aiperf.config.PhaseType;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.VerifiedPlan;
 import java.math.BigDecimal;
+import java.util.Optional;
 
 /**
  * Maps a plan and one load point to the AIPerf settings of one run: the measured phase bounded by
@@ -97,7 +98,42 @@ public final class AiperfSettingsFactory {
         profiling,
         plan.objectives().goodput(),
         plan.experiment().seed(),
-        artifactDir);
+        artifactDir,
+        sizingOf(plan, point).map(BenchmarkPlan.PointSizing::workers).orElse(null));
+  }
+
+  /**
+   * AIPerf's size at {@code point} as the plan records it in {@code load_generator.points}
+   * (agent-docs/rules/benchmarking/load-generator.md); empty for a plan written before the rule.
+   */
+  public static Optional<BenchmarkPlan.PointSizing> sizingOf(BenchmarkPlan plan, LoadPoint point) {
+    BenchmarkPlan.LoadGenerator lg = plan.loadGenerator();
+    if (lg == null || lg.points() == null) {
+      return Optional.empty();
+    }
+    for (BenchmarkPlan.PointSizing p : lg.points()) {
+      if (matches(p.loadPoint(), point)) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean matches(String label, LoadPoint point) {
+    int eq = label.indexOf('=');
+    if (eq < 0) {
+      return point.concurrency() == null && point.rate() == null;
+    }
+    String axis = label.substring(0, eq);
+    BigDecimal value;
+    try {
+      value = new BigDecimal(label.substring(eq + 1));
+    } catch (NumberFormatException e) {
+      return false;
+    }
+    return axis.equals("concurrency") ? point.concurrency() != null
+        && value.compareTo(BigDecimal.valueOf(point.concurrency())) == 0
+        : axis.equals("request_rate") && point.rate() != null && value.compareTo(point.rate()) == 0;
   }
 
   /**

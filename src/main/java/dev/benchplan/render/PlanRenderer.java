@@ -11,6 +11,7 @@ import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.render.manifest.JobInputs;
+import dev.benchplan.render.manifest.JobResources;
 import dev.benchplan.render.manifest.PerfManifests;
 import dev.benchplan.render.manifest.YamlDocuments;
 import java.nio.charset.StandardCharsets;
@@ -209,7 +210,8 @@ public final class PlanRenderer {
             runs.sequence()
                 ? runs.points().stream().map(MeasuredRuns.Point::directory).toList()
                 : List.of(),
-            ArtifactEstimate.LOG_CHANNEL_MAX_BYTES);
+            ArtifactEstimate.LOG_CHANNEL_MAX_BYTES,
+            resources(plan, points));
     List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds());
     List<String> perfHeader =
         List.of(
@@ -249,6 +251,19 @@ public final class PlanRenderer {
         runs.mechanism(),
         runs.count(),
         estimate.bytes());
+  }
+
+  /**
+   * The Job's size: the largest rendered point's sizing from the plan's load_generator (one Job
+   * runs its points one after another), or the fixed size of a plan written before the rule.
+   */
+  static JobResources resources(BenchmarkPlan plan, List<LoadPoint> points) {
+    return points.stream()
+        .map(p -> AiperfSettingsFactory.sizingOf(plan, p))
+        .flatMap(java.util.Optional::stream)
+        .max(java.util.Comparator.comparingInt(BenchmarkPlan.PointSizing::workers))
+        .map(s -> JobResources.of(s.cpuCores(), s.memoryMib()))
+        .orElse(JobResources.UNSIZED);
   }
 
   private static ImageReference image(

@@ -19,6 +19,10 @@ public enum RuleFile {
   PROXY_WORKLOAD_SELECTION("benchmarking/proxy-workload-selection.md"),
   /** Load points and sample counts. */
   CONCURRENCY_GRID("benchmarking/concurrency-grid.md"),
+  /** Enough measured and warmup requests at every load point to reach steady state. */
+  STEADY_STATE("benchmarking/steady-state.md"),
+  /** AIPerf's size at each load point, and the engine that runs it. */
+  LOAD_GENERATOR("benchmarking/load-generator.md"),
   /** Closed loop, open loop or fixed schedule. */
   MEASUREMENT_MODE("benchmarking/measurement-mode.md"),
   /** The 30-minute bound on every measured run. */

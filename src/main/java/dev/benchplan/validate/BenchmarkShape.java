@@ -2,7 +2,8 @@ package dev.benchplan.validate;
 
 /**
  * The load validate applies: a static shape (ISL/OSL, stddev 0, ignore_eos), streaming chat,
- * concurrency = per-worker concurrency x workers, request count max(200, 2 x concurrency), and a
+ * concurrency = per-worker concurrency x workers, request count max(200, 8 x concurrency) (the
+ * steady-state minimum, agent-docs/rules/benchmarking/steady-state.md), and a
  * warmup of one request per concurrency slot so cold start stays out of the measured window.
  *
  * @param workers token-generating worker replicas
@@ -30,9 +31,9 @@ public record BenchmarkShape(int workers, int concurrencyPerWorker, int isl, int
     return workers * concurrencyPerWorker;
   }
 
-  /** Measured requests: max(200, 2 x concurrency). */
+  /** Measured requests: max(200, 8 x concurrency), the steady-state minimum. */
   public int requestCount() {
-    return Math.max(MIN_REQUESTS, 2 * concurrency());
+    return Math.max(MIN_REQUESTS, 8 * concurrency());
   }
 
   /** Warmup requests, excluded from results: one per concurrency slot. */

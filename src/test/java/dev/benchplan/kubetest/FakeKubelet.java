@@ -55,7 +55,8 @@ import java.util.function.Predicate;
  * matching {@link #when} rule wins, else the {@link #otherwise} script ({@link
  * PodScript#runForever()} unless changed). Register scripts before creating pods. Every container
  * (and every init container, which "exit 0" at once) gets the script's exit code. {@code
- * restartPolicy} is ignored: a terminated pod is never restarted. All work happens on one thread in
+ * restartPolicy} is ignored: a terminated pod is never restarted. {@link PodScript#execute} pods
+ * run their containers' own commands locally ({@link PodExecution}). All work happens on one thread in
  * event order (pod watch events and the script's timers), so runs are deterministic.
  */
 public final class FakeKubelet implements AutoCloseable {
@@ -80,6 +81,7 @@ public final class FakeKubelet implements AutoCloseable {
     final List<ScheduledFuture<?>> timers = new ArrayList<>();
     volatile Stage stage = Stage.NEW;
     volatile Pod pod;
+    volatile PodProcess process;
     String node;
     String unschedulableMessage;
 
@@ -500,6 +502,10 @@ public final class FakeKubelet implements AutoCloseable {
       patchStatus(run, status);
       return;
     }
+    if (script.kind() == PodScript.Kind.EXECUTE) {
+      execute(run);
+      return;
+    }
     // RUN: the logs exist before anyone can see the pod Running
     Map<String, List<String>> pending = new LinkedHashMap<>();
     for (Container c : run.pod.getSpec().getContainers()) {
@@ -536,6 +542,25 @@ public final class FakeKubelet implements AutoCloseable {
       Duration end = script.runFor().compareTo(streamed) > 0 ? script.runFor() : streamed;
       later(run, end, () -> terminate(run, started, script.exitCode()));
     }
+  }
+
+  /** EXECUTE: Running, then the containers' own commands run locally; their exit ends the pod. */
+  private void execute(PodRun run) {
+    for (Container c : run.pod.getSpec().getContainers()) {
+      run.logs.put(c.getName(), new ContainerLog());
+    }
+    if (run.pod.getSpec().getInitContainers() != null) {
+      for (Container c : run.pod.getSpec().getInitContainers()) {
+        ContainerLog log = new ContainerLog();
+        log.finish();
+        run.logs.put(c.getName(), log);
+      }
+    }
+    run.stage = Stage.RUNNING;
+    Instant started = Instant.now();
+    patchStatus(run, runningStatus(run, started));
+    run.process = PodProcess.start(client, run.pod, run.script.execution(), run.logs,
+        code -> submit(() -> terminate(run, started, code)));
   }
 
   private void terminate(PodRun run, Instant started, int exitCode) {
@@ -668,6 +693,10 @@ public final class FakeKubelet implements AutoCloseable {
   }
 
   private void stopRun(PodRun run) {
+    PodProcess process = run.process;
+    if (process != null) {
+      process.close();
+    }
     run.timers.forEach(t -> t.cancel(false));
     run.timers.clear();
     run.logs.values().forEach(ContainerLog::finish);
@@ -759,7 +788,13 @@ public final class FakeKubelet implements AutoCloseable {
       informer.close();
     }
     worker.shutdownNow();
-    runsByName.values().forEach(r -> r.logs.values().forEach(ContainerLog::finish));
+    runsByName.values().forEach(r -> {
+      PodProcess process = r.process;
+      if (process != null) {
+        process.close();
+      }
+      r.logs.values().forEach(ContainerLog::finish);
+    });
     for (FakeNode node : nodes()) {
       try {
         for (Pod pod : client.pods().inAnyNamespace().withField("spec.nodeName", node.name()).list().getItems()) {

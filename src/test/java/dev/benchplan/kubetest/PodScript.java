@@ -16,6 +16,7 @@ import java.util.Objects;
  * PodScript.runForever()                           // Running + Ready until deleted
  * PodScript.stayPending()                          // PodScheduled=False, reason Unschedulable
  * PodScript.imagePullBackOff()                     // bound, containers waiting: ImagePullBackOff
+ * PodScript.execute(PodExecution.in(tmp))          // run the containers' own command locally
  * }</pre>
  *
  * @param kind what happens to the pod
@@ -27,6 +28,7 @@ import java.util.Objects;
  *     appended per interval (the pod terminates after the last line and after {@code runFor})
  * @param message the Unschedulable condition message (STAY_PENDING) or the waiting message
  *     (IMAGE_PULL_BACKOFF); null for RUN
+ * @param execution how EXECUTE pods run locally; null for every other kind
  */
 public record PodScript(
     Kind kind,
@@ -34,7 +36,8 @@ public record PodScript(
     Integer exitCode,
     Duration runFor,
     Duration lineInterval,
-    String message) {
+    String message,
+    PodExecution execution) {
 
   /** What the kubelet stand-in does with the pod. */
   public enum Kind {
@@ -43,7 +46,12 @@ public record PodScript(
     /** Never bind; PodScheduled=False with reason Unschedulable and {@link #message}. */
     STAY_PENDING,
     /** Bind; phase Pending, every container waiting with reason ImagePullBackOff. */
-    IMAGE_PULL_BACKOFF
+    IMAGE_PULL_BACKOFF,
+    /**
+     * Bind, Running, execute every container's command + args locally per {@link #execution}; the
+     * output is the log, the exit code decides Succeeded/Failed.
+     */
+    EXECUTE
   }
 
   /** The key of the log served for every container that has no log of its own. */
@@ -61,10 +69,16 @@ public record PodScript(
     if (exitCode != null && (exitCode < 0 || exitCode > 255)) {
       throw new IllegalArgumentException("exitCode must be 0..255, got " + exitCode);
     }
-    if (kind != Kind.RUN && (exitCode != null || !logs.isEmpty())) {
+    if ((kind == Kind.EXECUTE) != (execution != null)) {
+      throw new IllegalArgumentException("an execution belongs to EXECUTE pods, and only to them");
+    }
+    if (kind == Kind.EXECUTE && (exitCode != null || !logs.isEmpty())) {
+      throw new IllegalArgumentException("EXECUTE pods log and exit as their command does");
+    }
+    if (kind != Kind.RUN && kind != Kind.EXECUTE && (exitCode != null || !logs.isEmpty())) {
       throw new IllegalArgumentException(kind + " pods never run: no exit code, no logs");
     }
-    if (kind != Kind.RUN && (message == null || message.isBlank())) {
+    if (kind != Kind.RUN && kind != Kind.EXECUTE && (message == null || message.isBlank())) {
       throw new IllegalArgumentException(kind + " needs a message");
     }
   }
@@ -76,7 +90,7 @@ public record PodScript(
 
   /** Runs and exits with {@code exitCode} at once (0: Succeeded, else Failed). */
   public static PodScript exit(int exitCode) {
-    return new PodScript(Kind.RUN, Map.of(), exitCode, Duration.ZERO, Duration.ZERO, null);
+    return new PodScript(Kind.RUN, Map.of(), exitCode, Duration.ZERO, Duration.ZERO, null, null);
   }
 
   /** Serves {@code log} for every container, then exits with {@code exitCode}. */
@@ -86,7 +100,7 @@ public record PodScript(
 
   /** Running and Ready until the pod is deleted (a server, e.g. a Dynamo worker). */
   public static PodScript runForever() {
-    return new PodScript(Kind.RUN, Map.of(), null, Duration.ZERO, Duration.ZERO, null);
+    return new PodScript(Kind.RUN, Map.of(), null, Duration.ZERO, Duration.ZERO, null, null);
   }
 
   /** Never scheduled: the message a real scheduler gives when no node has a free GPU. */
@@ -97,7 +111,7 @@ public record PodScript(
   /** Never scheduled, with this Unschedulable message. */
   public static PodScript stayPending(String message) {
     return new PodScript(
-        Kind.STAY_PENDING, Map.of(), null, Duration.ZERO, Duration.ZERO, message);
+        Kind.STAY_PENDING, Map.of(), null, Duration.ZERO, Duration.ZERO, message, null);
   }
 
   /** Bound, but every container waits with reason ImagePullBackOff. */
@@ -108,12 +122,23 @@ public record PodScript(
         null,
         Duration.ZERO,
         Duration.ZERO,
-        "Back-off pulling image: the kubelet stand-in never pulls");
+        "Back-off pulling image: the kubelet stand-in never pulls",
+        null);
+  }
+
+  /**
+   * Executes the pod's containers locally ({@link PodExecution}): their command + args with their
+   * env, a stand-in {@code aiperf} first on PATH, volumes backed by local folders; stdout+stderr is
+   * the log and the exit code decides the phase.
+   */
+  public static PodScript execute(PodExecution execution) {
+    return new PodScript(Kind.EXECUTE, Map.of(), null, Duration.ZERO, Duration.ZERO, null,
+        java.util.Objects.requireNonNull(execution, "execution"));
   }
 
   /** This script, staying Running for {@code runFor} before it terminates. */
   public PodScript after(Duration runFor) {
-    return new PodScript(kind, logs, exitCode, runFor, lineInterval, message);
+    return new PodScript(kind, logs, exitCode, runFor, lineInterval, message, execution);
   }
 
   /** This script, serving {@code log} for every container without a log of its own. */
@@ -125,12 +150,12 @@ public record PodScript(
   public PodScript withLog(String container, String log) {
     Map<String, String> copy = new LinkedHashMap<>(logs);
     copy.put(Objects.requireNonNull(container, "container"), Objects.requireNonNull(log, "log"));
-    return new PodScript(kind, copy, exitCode, runFor, lineInterval, message);
+    return new PodScript(kind, copy, exitCode, runFor, lineInterval, message, execution);
   }
 
   /** This script, emitting its log one line per {@code interval} (for follow/watchLog tests). */
   public PodScript streamingLinesEvery(Duration interval) {
-    return new PodScript(kind, logs, exitCode, runFor, interval, message);
+    return new PodScript(kind, logs, exitCode, runFor, interval, message, execution);
   }
 
   /** The log text for {@code container} ("" when the script has none). */

@@ -556,7 +556,7 @@ class PlanServiceTest {
     var tree = Json.JSON.createObjectNode();
     tree.putObject("profile").put("name", "validate").put("type", "chat");
     tree.putObject("traffic").put("input_tokens", 128).put("output_tokens", 128)
-        .put("request_count", 256).putArray("concurrency").add(128);
+        .put("request_count", 256).putArray("concurrency").add(32);
     tree.putObject("objectives").putArray("custom_slos")
         .add(Json.JSON.createObjectNode().put("metric", "output_token_throughput").put("stat", "avg")
             .put("min", 5000))

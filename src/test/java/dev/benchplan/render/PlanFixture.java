@@ -235,6 +235,25 @@ final class PlanFixture {
     return plan;
   }
 
+  /**
+   * A load_generator section (engine job, requested auto) sizing each {@code label=workers} point
+   * by the load-generator formula (agent-docs/rules/benchmarking/load-generator.md).
+   */
+  PlanFixture sizedPoints(String... labelEqualsWorkers) {
+    ObjectNode lg = plan.putObject("load_generator");
+    lg.put("engine", "job").put("requested", "auto").put("reason", "fixture");
+    ArrayNode points = lg.putArray("points");
+    for (String spec : labelEqualsWorkers) {
+      int at = spec.lastIndexOf('=');
+      int w = Integer.parseInt(spec.substring(at + 1));
+      points.addObject().put("load_point", spec.substring(0, at)).put("workers", w)
+          .put("cpu_cores", dev.benchplan.plan.LoadGeneratorPlanner.cpuCores(w))
+          .put("memory_mib", dev.benchplan.plan.LoadGeneratorPlanner.memoryMib(w))
+          .putNull("connections_per_worker");
+    }
+    return this;
+  }
+
   /** Validates against the real plan schema and writes canonical JSON to {@code file}. */
   Written write(Path file) {
     if (!noLedger) {

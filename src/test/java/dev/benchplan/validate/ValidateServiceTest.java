@@ -212,7 +212,7 @@ class ValidateServiceTest {
     assertThat(req.target().origin()).isEqualTo("deployed");
     assertThat(req.target().workers()).isEqualTo(4);
     assertThat(req.shape().concurrency()).isEqualTo(64);
-    assertThat(req.shape().requestCount()).isEqualTo(200);
+    assertThat(req.shape().requestCount()).isEqualTo(512);
     assertThat(req.target().namespace()).matches("benchplan-validate-[0-9a-f]{8}");
     assertThat(cluster.lastManifest.path("spec").path("services").path("VllmDecodeWorker").path("replicas").asInt())
         .isEqualTo(4);

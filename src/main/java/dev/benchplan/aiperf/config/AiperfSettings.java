@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param slos goodput SLOs: metric tag to threshold in display units (ms); empty for none
  * @param randomSeed seed for prompt generation and sampling
  * @param artifactDir absolute directory in the pod for every AIPerf artifact
+ * @param workers AIPerf worker processes ({@code benchmark.runtime.workers}), or null to leave the
+ *     count to AIPerf (agent-docs/rules/benchmarking/load-generator.md)
  */
 public record AiperfSettings(
     String model,
@@ -30,7 +32,16 @@ public record AiperfSettings(
     Phase profiling,
     Map<String, BigDecimal> slos,
     long randomSeed,
-    String artifactDir) {
+    String artifactDir,
+    Integer workers) {
+  /** Settings that leave the worker count to AIPerf. */
+  public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset,
+      boolean ignoreEos, Phase warmup, Phase profiling, Map<String, BigDecimal> slos,
+      long randomSeed, String artifactDir) {
+    this(model, endpoint, tokenizer, dataset, ignoreEos, warmup, profiling, slos, randomSeed,
+        artifactDir, null);
+  }
+
   public AiperfSettings {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(endpoint, "endpoint");
@@ -50,6 +61,9 @@ public record AiperfSettings(
     if (profiling.type() == PhaseType.FIXED_SCHEDULE
         && !(dataset instanceof Dataset.MooncakeTrace)) {
       throw new IllegalArgumentException("a fixed-schedule phase replays a trace dataset");
+    }
+    if (workers != null && workers < 1) {
+      throw new IllegalArgumentException("workers must be >= 1");
     }
     slos = slos == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(slos));
   }

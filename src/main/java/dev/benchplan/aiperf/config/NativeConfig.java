@@ -59,7 +59,11 @@ public final class NativeConfig {
     artifacts.putArray("records").add("jsonl");
 
     // no TTY in a pod: progress goes to the log, not a dashboard
-    benchmark.putObject("runtime").put("ui", "none");
+    ObjectNode runtime = benchmark.putObject("runtime").put("ui", "none");
+    if (s.workers() != null) {
+      // sized to the load by the plan: never AIPerf's CPU-count guess (load-generator.md)
+      runtime.put("workers", s.workers());
+    }
     return root;
   }
 

@@ -35,7 +35,10 @@ public final class AnalysisMarkdown {
       sb.append("|---|---|---|---|---|---|---|---|\n");
       for (JsonNode lp : s.path("load_points")) {
         JsonNode m = lp.path("metrics");
-        sb.append("| ").append(lp.path("load_point").asString()).append(" | ").append(lp.path("runs").asInt())
+        sb.append("| ").append(lp.path("load_point").asString())
+            .append(lp.path("steady_state").path("steady").asBoolean(true) ? ""
+                : " (not steady state: " + lp.path("steady_state").path("status").asString() + ")")
+            .append(" | ").append(lp.path("runs").asInt())
             .append(" | ").append(v(m, "output_token_throughput.avg")).append(" | ")
             .append(v(m, "output_token_throughput_per_gpu")).append(" | ").append(v(m, "time_to_first_token.p99"))
             .append(" | ").append(v(m, "inter_token_latency.avg")).append(" | ")

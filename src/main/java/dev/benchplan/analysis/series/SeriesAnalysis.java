@@ -44,6 +44,52 @@ public final class SeriesAnalysis {
    */
   public record Result(ObjectNode json, ObjectNode finding, String verdict, ObjectNode repeatDecision) {}
 
+  /**
+   * The plan's steady-state verdict of a load point (agent-docs/rules/benchmarking/
+   * steady-state.md): {@code status}, {@code steady} (false for points accepted short or bounded
+   * by the measurement limit: "not steady state") and the plan's basis; empty when no run's plan
+   * records one.
+   */
+  static Optional<ObjectNode> steadyState(String loadPoint, List<RunEvidence> runs) {
+    for (RunEvidence r : runs) {
+      if (r.plan() == null || r.plan().plan() == null) {
+        continue;
+      }
+      for (JsonNode point : r.plan().plan().path("load_generator").path("points")) {
+        JsonNode ss = point.path("steady_state");
+        if (ss.isObject() && sameLoadPoint(point.path("load_point").asString(""), loadPoint)) {
+          String status = ss.path("status").asString("");
+          boolean notSteady = status.equals("short_accepted") || status.equals("time_bounded");
+          ObjectNode out = Nodes.object();
+          out.put("status", status);
+          out.put("steady", !notSteady);
+          out.put("note", notSteady ? "not steady state: " + ss.path("basis").asString("")
+              : ss.path("basis").asString(""));
+          return Optional.of(out);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** {@code concurrency=16} equals {@code concurrency=16.0}; a replay has one point. */
+  private static boolean sameLoadPoint(String planned, String analysed) {
+    if (planned.equals(analysed)) {
+      return true;
+    }
+    int a = planned.indexOf('=');
+    int b = analysed.indexOf('=');
+    if (a < 0 || b < 0 || !planned.substring(0, a).equals(analysed.substring(0, b))) {
+      return false;
+    }
+    try {
+      return new java.math.BigDecimal(planned.substring(a + 1))
+          .compareTo(new java.math.BigDecimal(analysed.substring(b + 1))) == 0;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
   /** Analyses one series. */
   public static Result analyze(String seriesId, List<RunEvidence> runs, List<Slo> flagSlos, List<JsonNode> history,
       String analysisId) {
@@ -123,6 +169,7 @@ public final class SeriesAnalysis {
         p.put("slo_feasible", allMet);
       }
       p.set("goodput", goodput(e.getValue(), slos));
+      steadyState(e.getKey(), e.getValue()).ifPresent(ss -> p.set("steady_state", ss));
     }
 
     // noise floor: a pilot here (n >= 2 runs of one load point), else carried forward

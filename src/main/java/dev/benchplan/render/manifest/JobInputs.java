@@ -31,6 +31,7 @@ import java.util.Objects;
  * @param runDirs the folder of each load point when the Job measures several one after another
  *     (document i of aiperf-config.yaml is run i's config), else empty
  * @param artifactLogMaxBytes the largest artifact tree shipped through the pod log
+ * @param resources the AIPerf container's requests and memory limit
  */
 public record JobInputs(
     String jobName,
@@ -53,8 +54,23 @@ public record JobInputs(
     String dgdNamespace,
     long activeDeadlineSeconds,
     List<String> runDirs,
-    long artifactLogMaxBytes) {
+    long artifactLogMaxBytes,
+    JobResources resources) {
+  /** Inputs of an unsized Job ({@link JobResources#UNSIZED}). */
+  public JobInputs(String jobName, String namespace, Map<String, String> labels,
+      Map<String, String> jobAnnotations, String configYaml, String configSha256,
+      TraceVolume trace, String traceSha256, String artifactClaim, String artifactSubPath,
+      String image, List<String> profileArgs, String endpointUrl, String model,
+      String artifactDir, String hfTokenSecret, String dgdName, String dgdNamespace,
+      long activeDeadlineSeconds, List<String> runDirs, long artifactLogMaxBytes) {
+    this(jobName, namespace, labels, jobAnnotations, configYaml, configSha256, trace, traceSha256,
+        artifactClaim, artifactSubPath, image, profileArgs, endpointUrl, model, artifactDir,
+        hfTokenSecret, dgdName, dgdNamespace, activeDeadlineSeconds, runDirs, artifactLogMaxBytes,
+        JobResources.UNSIZED);
+  }
+
   public JobInputs {
+    Objects.requireNonNull(resources, "resources");
     Objects.requireNonNull(jobName, "jobName");
     Objects.requireNonNull(namespace, "namespace");
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));

@@ -12,11 +12,11 @@ import tools.jackson.databind.node.ObjectNode;
  * the trace travels in one, then exactly one batch/v1 Job (always last).
  */
 public final class PerfManifests {
-  /** Requested CPU for the AIPerf client (its workers are processes). */
+  /** Requested CPU of an unsized AIPerf client (a plan without load_generator). */
   public static final String CPU_REQUEST = "4";
-  /** Requested memory for the AIPerf client. */
+  /** Requested memory of an unsized AIPerf client. */
   public static final String MEMORY_REQUEST = "8Gi";
-  /** Memory limit for the AIPerf client (no CPU limit: throttling would distort latency). */
+  /** Memory limit of an unsized AIPerf client (no CPU limit: throttling would distort latency). */
   public static final String MEMORY_LIMIT = "16Gi";
   /** Environment variable carrying the Hugging Face token for the tokenizer download. */
   public static final String HF_TOKEN_ENV = "HF_TOKEN";
@@ -108,8 +108,9 @@ public final class PerfManifests {
     in.profileArgs().forEach(args::add);
     c.set("env", env(in, modelWaitSeconds));
     ObjectNode resources = c.putObject("resources");
-    resources.putObject("requests").put("cpu", CPU_REQUEST).put("memory", MEMORY_REQUEST);
-    resources.putObject("limits").put("memory", MEMORY_LIMIT);
+    JobResources size = in.resources();
+    resources.putObject("requests").put("cpu", size.cpuRequest()).put("memory", size.memoryRequest());
+    resources.putObject("limits").put("memory", size.memoryLimit());
     c.putObject("securityContext").put("allowPrivilegeEscalation", false).put("privileged", false);
 
     ArrayNode mounts = c.putArray("volumeMounts");

@@ -91,7 +91,7 @@ class ValidateDeployIT {
       assertThat(req.target().workers()).isEqualTo(4);
       assertThat(req.target().node()).isEqualTo(kube.namespace() + "-gpu4");
       assertThat(req.shape().concurrency()).isEqualTo(64);
-      assertThat(req.shape().requestCount()).isEqualTo(200);
+      assertThat(req.shape().requestCount()).isEqualTo(512);
       assertThat(req.target().service()).isEqualTo("benchplan-validate-frontend");
       assertThat(req.target().namespace()).matches("benchplan-validate-[0-9a-f]{8}");
       ObjectNode m = tap.manifest.get();

@@ -160,7 +160,7 @@ class ValidatePipelineIT {
       assertThat(r.exitCode()).as(err.toString()).isZero();
       JsonNode plan = plan(r);
       assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[" + 16 * n + "]");
-      assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(Math.max(200, 32 * n));
+      assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(Math.max(200, 128 * n));
       assertThat(r.document().path("deployment").path("workers").asInt()).isEqualTo(n);
       String perf = Files.readString(Path.of(r.document().path("benchmark").path("perf_yaml").asString()));
       assertThat(perf).containsPattern("- --concurrency\\s+- \"?" + 16 * n + "\"?");
