@@ -7,7 +7,9 @@
 #                     (re-rendered byte for byte),
 #   5. gate           a real AIPerf export (from ../shared/data, when present; skipped otherwise,
 #                     so a fresh clone runs every other step) on the default constraints
-#                     (>= 5000 tok/s, TTFT p99 <= 200 ms, 10% tolerance).
+#                     (>= 5000 tok/s, TTFT p99 <= 200 ms, 10% tolerance),
+#   6. analyze, compare and verify of both outputs on the real sweep (../shared/data; skipped
+#                     with a message when absent).
 # examples/ is copied to OUT/project and planned from there with relative paths, so the plans are
 # location-independent: the same SOURCE_DATE_EPOCH gives the same plan bytes in any folder.
 # Everything is written under OUT (default: a fresh temporary folder), never into the repository.
@@ -57,5 +59,20 @@ if [ -f "$export_file" ]; then
     --report-dir "$out/gate" || echo "(gate exit code $?)" >&2
 else
   echo "skipped gate: $export_file is absent" >&2
+fi
+
+sweep="$home/../shared/data/aiperf/sweep-qwen3-0.6b"
+if [ -d "$sweep" ]; then
+  # the real 3-point sweep: analyze it (audit, summary, Pareto, series history), compare it with a
+  # copy of itself (1 vs 1 per point, no noise floor: inconclusive, a pilot is necessary), and
+  # verify both output folders (inputs re-hashed, documents recomputed)
+  step "${bp[@]}" analyze "$sweep" --exp-root "$out/project/experiments" --report-dir "$out/analysis"
+  step "${bp[@]}" verify "$out/analysis"
+  cp -R "$sweep" "$out/sweep-copy"
+  step "${bp[@]}" compare --reference "$sweep" --candidate "$out/sweep-copy" --report-dir "$out/comparison" \
+    || echo "(compare exit code $?)" >&2
+  step "${bp[@]}" verify "$out/comparison"
+else
+  echo "skipped analyze, compare and their verify: $sweep is absent" >&2
 fi
 printf '\nall outputs are under %s\n' "$out" >&2

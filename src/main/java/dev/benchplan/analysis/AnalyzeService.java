@@ -80,46 +80,28 @@ public final class AnalyzeService {
   public record Outcome(String analysisId, Path outputDir, ObjectNode analysis, List<RunEvidence> runs,
       Path findingsLog) {}
 
+  /**
+   * What an analysis computes before anything is written: {@code verify} recomputes it from the
+   * recorded runs, SLOs and the findings-log lines that preceded it.
+   *
+   * @param analysisId the analysis id
+   * @param analysis performance_analysis.json
+   * @param results one per series
+   * @param planned the first run with a plan, or null
+   */
+  public record Computed(String analysisId, ObjectNode analysis, List<SeriesAnalysis.Result> results,
+      RunEvidence planned) {}
+
   /** Runs the analysis; bad input throws (exit 2) before anything is written. */
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
     List<RunEvidence> runs = load(request.runs(), request.gpus());
     List<JsonNode> history = FindingsLog.read(request.expRoot());
-    String analysisId = analysisId(runs);
-
-    Map<String, List<RunEvidence>> bySeries = new LinkedHashMap<>();
-    runs.forEach(r -> bySeries.computeIfAbsent(r.seriesId(), k -> new ArrayList<>()).add(r));
-    List<SeriesAnalysis.Result> results = new ArrayList<>();
-    for (Map.Entry<String, List<RunEvidence>> e : bySeries.entrySet()) {
-      results.add(SeriesAnalysis.analyze(e.getKey(), e.getValue(), slos, history, analysisId));
-    }
-
-    ObjectNode analysis = Nodes.object();
-    analysis.put("schema_version", RunDocuments.SCHEMA_VERSION);
-    analysis.put("kind", "performance_analysis");
-    analysis.put("analysis_id", analysisId);
-    RunEvidence planned = runs.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst().orElse(null);
-    analysis.put("question", planned == null ? null : planned.plan().plan().path("question").path("text").asString(null));
-    analysis.set("plan", planned == null ? Nodes.F.nullNode()
-        : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
-    analysis.put("exp_root", request.expRoot().toString());
-    ArrayNode inputs = analysis.putArray("inputs");
-    for (RunEvidence r : runs) {
-      ObjectNode in = inputs.addObject();
-      in.set("run", RunDocuments.run(r));
-      in.put("audit_status", r.audit().status());
-      in.set("files", RunDocuments.inputs(r));
-    }
-    analysis.set("method", method());
-    ArrayNode series = analysis.putArray("series");
-    results.forEach(r -> series.add(r.json()));
-    String verdict = results.size() == 1 ? results.get(0).verdict()
-        : results.stream().map(SeriesAnalysis.Result::verdict).distinct().count() == 1 ? results.get(0).verdict() : "mixed";
-    analysis.put("verdict", verdict);
-    analysis.set("limitations", Nodes.strings(limitations(runs)));
-    SchemaValidator.bundled("performance-analysis.schema.json").validate(analysis).stream().findFirst().ifPresent(p -> {
-      throw new IllegalStateException("performance_analysis.json does not match its schema: " + p);
-    });
+    Computed computed = compute(runs, slos, history, request.expRoot());
+    String analysisId = computed.analysisId();
+    ObjectNode analysis = computed.analysis();
+    List<SeriesAnalysis.Result> results = computed.results();
+    RunEvidence planned = computed.planned();
 
     Path out = request.reportDir() != null ? request.reportDir()
         : request.expRoot().resolve("analysis").resolve(analysisId);
@@ -158,6 +140,47 @@ public final class AnalyzeService {
     return new Outcome(analysisId, out, analysis, runs, FindingsLog.path(request.expRoot()));
   }
 
+  /** The analysis of {@code runs} against {@code history} (the findings log's earlier lines). */
+  public static Computed compute(List<RunEvidence> runs, List<Slo> slos, List<JsonNode> history, Path expRoot) {
+    String analysisId = analysisId(runs);
+
+    Map<String, List<RunEvidence>> bySeries = new LinkedHashMap<>();
+    runs.forEach(r -> bySeries.computeIfAbsent(r.seriesId(), k -> new ArrayList<>()).add(r));
+    List<SeriesAnalysis.Result> results = new ArrayList<>();
+    for (Map.Entry<String, List<RunEvidence>> e : bySeries.entrySet()) {
+      results.add(SeriesAnalysis.analyze(e.getKey(), e.getValue(), slos, history, analysisId));
+    }
+
+    ObjectNode analysis = Nodes.object();
+    analysis.put("schema_version", RunDocuments.SCHEMA_VERSION);
+    analysis.put("kind", "performance_analysis");
+    analysis.put("analysis_id", analysisId);
+    RunEvidence planned = runs.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst().orElse(null);
+    analysis.put("question", planned == null ? null : planned.plan().plan().path("question").path("text").asString(null));
+    analysis.set("plan", planned == null ? Nodes.F.nullNode()
+        : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+    analysis.put("exp_root", expRoot.toString());
+    ArrayNode inputs = analysis.putArray("inputs");
+    for (RunEvidence r : runs) {
+      ObjectNode in = inputs.addObject();
+      in.set("run", RunDocuments.run(r));
+      in.put("audit_status", r.audit().status());
+      in.set("files", RunDocuments.inputs(r));
+    }
+    analysis.set("method", method());
+    ArrayNode series = analysis.putArray("series");
+    results.forEach(r -> series.add(r.json()));
+    String verdict = results.size() == 1 ? results.get(0).verdict()
+        : results.stream().map(SeriesAnalysis.Result::verdict).distinct().count() == 1 ? results.get(0).verdict() : "mixed";
+    analysis.put("verdict", verdict);
+    analysis.set("limitations", Nodes.strings(limitations(runs)));
+    SchemaValidator.bundled("performance-analysis.schema.json").validate(analysis).stream().findFirst().ifPresent(p -> {
+      throw new IllegalStateException("performance_analysis.json does not match its schema: " + p);
+    });
+
+    return new Computed(analysisId, analysis, results, planned);
+  }
+
   /** Locates and loads every run; the same run directory twice is invalid input. */
   public static List<RunEvidence> load(List<Path> args, Integer gpus) {
     List<RunEvidence> runs = new ArrayList<>();
@@ -174,7 +197,7 @@ public final class AnalyzeService {
     return runs;
   }
 
-  static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, RunEvidence planned) {
+  public static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, RunEvidence planned) {
     ObjectNode rd = Nodes.object();
     rd.put("schema_version", RunDocuments.SCHEMA_VERSION);
     rd.put("kind", "repeat_decision");
@@ -238,7 +261,7 @@ public final class AnalyzeService {
     return "analysis-" + Sha256.hex(sb.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
   }
 
-  static String safe(String label) {
+  public static String safe(String label) {
     return label.replaceAll("[^A-Za-z0-9._=-]+", "_");
   }
 }

@@ -321,7 +321,7 @@ public final class CompareService {
     return sb.toString();
   }
 
-  static String summaryMd(JsonNode c) {
+  public static String summaryMd(JsonNode c) {
     StringBuilder sb = new StringBuilder();
     sb.append("**benchplan compare: ").append(c.path("verdict").asString()).append("** (exit ")
         .append(c.path("exit_code").asInt()).append(")\n\n| load point | metric | reference | candidate | change | 95% CI |")

@@ -20,15 +20,18 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Verify a plan file (SHA-256, schema, file name, every input re-hashed, cited rules, and the"
-          + " plan re-derived offline byte for byte) or a run directory (artifacts.sha256 and the"
-          + " plan its run.json names).",
+          + " plan re-derived offline byte for byte), a DEPLOY_ROOT (re-rendered byte for byte), a"
+          + " run directory (artifacts.sha256, run.json's files, the plan it names, the verdict"
+          + " recomputed from the kept summary) or an analysis/comparison directory (inputs"
+          + " re-hashed, documents recomputed).",
       "Exit 0 verified, 1 a finding (each listed: file, JSON pointer, what differs), 2 bad input."
     })
 public final class VerifyCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin FormatMixin format;
 
-  @Parameters(index = "0", paramLabel = "PATH", description = "A plan file or a run directory.")
+  @Parameters(index = "0", paramLabel = "PATH", description = "A plan file, a DEPLOY_ROOT, a run directory, or an analysis or comparison"
+          + " directory.")
   Path path;
 
   @Option(names = "--sha256", paramLabel = "SHA256",

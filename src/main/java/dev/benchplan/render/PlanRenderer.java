@@ -6,6 +6,7 @@ import dev.benchplan.aiperf.config.AiperfSettings;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.VerifiedPlan;
@@ -39,6 +40,16 @@ public final class PlanRenderer {
 
   /** Renders and writes; throws invalid input (exit 2) with nothing written on any problem. */
   public static RenderResult render(RenderRequest req) {
+    return render(req, req.deployRoot());
+  }
+
+  /**
+   * As {@link #render(RenderRequest)}, with the paths the rendered files record (plan, ledger)
+   * relative to {@code anchor} instead of the DEPLOY_ROOT written to: {@code verify} re-renders into
+   * a scratch folder what render wrote into {@code anchor}.
+   */
+  public static RenderResult render(RenderRequest req, Path anchor) {
+    Path recordedRoot = anchor.toAbsolutePath().normalize();
     ArtifactTarget artifacts = ArtifactTarget.parse(req.artifacts());
     TraceSource traceSource = TraceSource.parse(req.traceSource());
     if (req.namespace() != null) {
@@ -83,6 +94,9 @@ public final class PlanRenderer {
         ? points.get(0).describe()
         : points.stream().map(LoadPoint::describe).toList().toString();
 
+    // the rendered files name the ledger relative to DEPLOY_ROOT: no checkout's location in them
+    String ledgerShown = Path.of(candidate.ledgerPath()).isAbsolute()
+        ? PlanPaths.relative(recordedRoot, candidate.ledgerPath()) : candidate.ledgerPath();
     RunId runId = RunId.generate(req.clock(), req.random());
     String jobName = req.jobName() != null ? req.jobName() : KubeNames.jobName(plan.seriesId(), runId);
     String artifactDir = PodPaths.artifactDir(runId);
@@ -93,7 +107,7 @@ public final class PlanRenderer {
             "run " + runId + (pointsShown == null ? "" : ", load point " + pointsShown)
                 + ", " + runs.count() + " measured run(s): " + runs.mechanism(),
             "candidate " + candidate.dgd() + " at " + verified.endpointUrl() + ", ledger "
-                + candidate.ledgerPath() + " (sha256 " + candidate.ledgerSha256() + ")");
+                + ledgerShown + " (sha256 " + candidate.ledgerSha256() + ")");
     List<AiperfInvocation> invocations = new java.util.ArrayList<>();
     AiperfSettings settings = null;
     for (int i = 0; i < points.size(); i++) {
@@ -150,7 +164,8 @@ public final class PlanRenderer {
         verified.sha256().substring(0, JobContract.PLAN_SHA256_LABEL_LENGTH));
     labels.put(JobContract.RUN_ID, runId.value());
     Map<String, String> annotations = new LinkedHashMap<>();
-    annotations.put(JobContract.PLAN_PATH, verified.path().toString());
+    // relative to DEPLOY_ROOT, as render-manifest.json records it: no checkout's location in the file
+    annotations.put(JobContract.PLAN_PATH, PlanPaths.relative(recordedRoot, verified.path()));
     annotations.put(JobContract.PLAN_SHA256, verified.sha256());
     annotations.put(JobContract.PLAN_ID, plan.planId());
     annotations.put(JobContract.SERIES, plan.seriesId());
@@ -159,7 +174,7 @@ public final class PlanRenderer {
     annotations.put(JobContract.AIPERF_MODE, invocation.mode().label());
     annotations.put(
         JobContract.DGD, plan.deployment().namespace() + "/" + plan.deployment().dgdName());
-    annotations.put(JobContract.LEDGER, candidate.ledgerPath());
+    annotations.put(JobContract.LEDGER, ledgerShown);
     annotations.put(JobContract.LEDGER_SHA256, candidate.ledgerSha256());
     annotations.put(JobContract.ARTIFACTS, artifacts.describe());
     if (trace != null) {

@@ -143,8 +143,10 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     String where = file + ": document " + docs.size() + " (Job " + job.path("metadata").path("name").asString() + ")";
     JsonNode ann = job.path("metadata").path("annotations");
     String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where);
-    if (!Path.of(planPath).isAbsolute()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.PLAN_PATH) + ": expected an absolute path, got '" + planPath + "'");
+    if (planPath.isBlank() || planPath.contains("\\")) {
+      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.PLAN_PATH)
+          + ": expected the plan's path relative to DEPLOY_ROOT (written with '/') or an absolute path, got '"
+          + planPath + "'");
     }
     String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where);
     if (!HEX64.matcher(planSha).matches()) {
@@ -252,6 +254,23 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   /** The series label. */
   public String series() {
     return job.path("metadata").path("labels").path(JobContract.SERIES).asString();
+  }
+
+  /**
+   * The plan file the Job's {@code benchplan.dev/plan-path} names: relative to DEPLOY_ROOT (the
+   * folder above {@code benchmark/}), as render writes it; an absolute path (older renders) as is.
+   */
+  public Path planPath() {
+    String recorded = annotation(JobContract.PLAN_PATH);
+    Path p = Path.of(recorded);
+    return p.isAbsolute() ? p : deployRoot().resolve(recorded).normalize();
+  }
+
+  /** The DEPLOY_ROOT this perf.yaml lies in ({@code DEPLOY_ROOT/benchmark/perf.yaml}). */
+  public Path deployRoot() {
+    Path abs = file.toAbsolutePath().normalize();
+    Path benchmark = abs.getParent();
+    return benchmark.getParent() == null ? benchmark : benchmark.getParent();
   }
 
   /** A Job annotation (one of the keys above). */

@@ -25,7 +25,7 @@ public record PlanReference(VerifiedPlan verified) {
 
   /** Finds and verifies the plan named by perf.yaml (exit 2 when missing, changed or invalid). */
   public static PlanReference verify(PerfYaml perf) {
-    Path path = Path.of(perf.annotation(JobContract.PLAN_PATH));
+    Path path = perf.planPath();
     if (!Files.exists(path)) {
       throw BenchplanException.invalid(perf.file() + ": the plan it was rendered from is missing: "
           + path + " (Job annotation " + JobContract.PLAN_PATH + ")");

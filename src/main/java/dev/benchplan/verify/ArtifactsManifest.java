@@ -28,6 +28,14 @@ final class ArtifactsManifest {
 
   /** Every finding of the manifest against {@code dir}; {@code label} names the directory. */
   static List<Finding> check(Path dir, String label) {
+    return check(dir, label, java.util.Set.of());
+  }
+
+  /**
+   * As {@link #check(Path, String)}, where {@code listedElsewhere} are files another record
+   * accounts for (run.json's {@code /artifacts/files}, run.json itself): present, not unlisted.
+   */
+  static List<Finding> check(Path dir, String label, java.util.Set<String> listedElsewhere) {
     Path manifest = dir.resolve(NAME);
     String file = label + "/" + NAME;
     List<Finding> out = new ArrayList<>();
@@ -78,9 +86,10 @@ final class ArtifactsManifest {
       }
     }
     for (String present : present(dir)) {
-      if (!present.equals(NAME) && !listed.containsKey(present)) {
+      if (!present.equals(NAME) && !listed.containsKey(present)
+          && !listedElsewhere.contains(present)) {
         out.add(new Finding(label + "/" + present, "", "present but not listed in " + NAME
-            + ": added after collection"));
+            + (listedElsewhere.isEmpty() ? "" : " or run.json") + ": added after collection"));
       }
     }
     return out;

@@ -118,7 +118,8 @@ final class DeployRootVerifier {
           text(o, "load_point"), clock, random,
           o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt(), null,
           o.path("ready_request_timeout_seconds").isIntegralNumber()
-              ? o.get("ready_request_timeout_seconds").asInt() : null));
+              ? o.get("ready_request_timeout_seconds").asInt() : null),
+          root); // the rendered files name plan and ledger relative to this DEPLOY_ROOT
       JsonNode files = m.get("files");
       for (int i = 0; i < files.size(); i++) {
         String rel = files.get(i).get("path").asString();

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code benchplan verify PATH}: a plan file, or a run directory (one holding {@code run.json} or
- * {@code artifacts.sha256}). Analysis and comparison directories are not verified yet.
+ * {@code benchplan verify PATH}: a plan file, a DEPLOY_ROOT, a run directory (one holding {@code
+ * run.json} or {@code artifacts.sha256}), or what analyze or compare wrote.
  */
 public final class VerifyService {
   private final PlanVerifier plans;
@@ -33,14 +33,21 @@ public final class VerifyService {
           .resolve(dev.benchplan.render.RenderManifest.FILE))) {
         return new DeployRootVerifier(plans).verify(path);
       }
+      if (AnalysisVerifier.isAnalysis(path)) {
+        return AnalysisVerifier.analysis(path);
+      }
+      if (AnalysisVerifier.isComparison(path)) {
+        return AnalysisVerifier.comparison(path);
+      }
       if (Files.isRegularFile(path.resolve("run.json"))
           || Files.isRegularFile(path.resolve(ArtifactsManifest.NAME))) {
         return new RunDirVerifier(plans).verify(path);
       }
       throw BenchplanException.invalid(path + ": neither run.json nor "
           + ArtifactsManifest.NAME + " is here: expected a plan file, a DEPLOY_ROOT"
-          + " (with benchmark/render-manifest.json) or a run directory"
-          + " (<DEPLOY_ROOT>/benchmark/runs/<run-id>/)");
+          + " (with benchmark/render-manifest.json), a run directory"
+          + " (<DEPLOY_ROOT>/benchmark/runs/<run-id>/), or an analysis or comparison directory"
+          + " (with performance_analysis.json or comparison.json)");
     }
     return plans.verify(path, sha256);
   }

@@ -103,8 +103,9 @@ class CandidateReuseTest {
     JsonNode ann = job.at("/metadata/annotations");
     assertThat(ann.path(JobContract.ENDPOINT).asString()).isEqualTo(urlB);
     assertThat(ann.path(JobContract.DGD).asString()).isEqualTo("bench2/vllm-agg-b");
+    // relative to DEPLOY_ROOT, like the plan path: no checkout's location in the rendered files
     assertThat(ann.path(JobContract.LEDGER).asString())
-        .isEqualTo(ledgerB.toAbsolutePath().normalize().toString());
+        .isEqualTo(dev.benchplan.plan.PlanPaths.relative(root, ledgerB)).isEqualTo("../b/ledger-b.yaml");
     assertThat(ann.path(JobContract.LEDGER_SHA256).asString()).isEqualTo(Sha256.ofFile(ledgerB));
     assertThat(ann.path(JobContract.PLAN_SHA256).asString()).isEqualTo(planA.get("sha256").asString());
     assertThat(job.at("/metadata/namespace").asString()).isEqualTo("bench2");

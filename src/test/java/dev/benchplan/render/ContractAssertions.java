@@ -30,8 +30,13 @@ final class ContractAssertions {
     assertThat(jobName).isEqualTo(r.result().jobName());
     assertThat(KubeNames.isDns1123Label(jobName)).isTrue();
     JsonNode ann = job.at("/metadata/annotations");
+    // relative to DEPLOY_ROOT (perf.yaml's ../..), written with '/'
+    java.nio.file.Path deployRoot = r.result().perfYaml().toAbsolutePath().normalize().getParent().getParent();
     assertThat(ann.path("benchplan.dev/plan-path").asString())
-        .isEqualTo(plan.path().toAbsolutePath().normalize().toString());
+        .isEqualTo(dev.benchplan.plan.PlanPaths.relative(deployRoot, plan.path()))
+        .doesNotStartWith("/");
+    assertThat(deployRoot.resolve(ann.path("benchplan.dev/plan-path").asString()).normalize())
+        .isEqualTo(plan.path().toAbsolutePath().normalize());
     assertThat(ann.path("benchplan.dev/plan-sha256").asString()).isEqualTo(plan.sha256());
     assertThat(ann.path("benchplan.dev/endpoint").asString()).startsWith("http://");
     assertThat(ann.path("benchplan.dev/aiperf-version").asString()).isEqualTo(version);

@@ -166,15 +166,18 @@ class VerifyCommandTest {
     Files.createDirectories(run.resolve("aiperf/artifacts"));
     Files.writeString(run.resolve("aiperf/artifacts/profile_export_aiperf.json"), "{\"a\": 1}\n");
     Files.writeString(run.resolve("aiperf/logs.txt"), "line one\nline two\n");
+    // a run that measured nothing (error verdict, no summary kept): nothing to recompute
     Files.writeString(run.resolve("run.json"), "{\"plan\": {\"path\": \"" + plan
-        + "\", \"sha256\": \"" + Sha256.ofFile(plan) + "\"}}\n");
+        + "\", \"sha256\": \"" + Sha256.ofFile(plan) + "\"}, \"verdict\": \"error\"}\n");
+    Files.writeString(run.resolve("verdict.json"), "{\"verdict\": \"error\"}\n");
     StringBuilder manifest = new StringBuilder();
     for (String f : List.of("aiperf/artifacts/profile_export_aiperf.json", "aiperf/logs.txt",
-        "run.json")) {
+        "run.json", "verdict.json")) {
       manifest.append(Sha256.ofFile(run.resolve(f))).append("  ").append(f).append('\n');
     }
     Files.writeString(run.resolve("artifacts.sha256"), manifest);
-    CommandHarness.run("verify", run.toString()).expectOk();
+    assertThat(CommandHarness.run("verify", run.toString()).expectOk().out())
+        .contains("note: the verdict was not recomputed: the run measured nothing");
 
     byte[] log = Files.readAllBytes(run.resolve("aiperf/logs.txt"));
     log[3] ^= 1;
@@ -217,6 +220,10 @@ class VerifyCommandTest {
         .isEqualTo("../experiments/inputs/benchmark-plans/" + plan.getFileName());
     assertThat(manifest.at("/files/1/sha256").asString())
         .isEqualTo(Sha256.ofFile(deploy.resolve("benchmark/perf.yaml")));
+    // perf.yaml names the plan relative to DEPLOY_ROOT, as the manifest does
+    assertThat(Files.readString(deploy.resolve("benchmark/perf.yaml")))
+        .contains("benchplan.dev/plan-path: ../experiments/inputs/benchmark-plans/" + plan.getFileName() + "\n")
+        .doesNotContain(tmp.toString());
     CommandHarness.run("verify", deploy.toString()).expectOk();
 
     Path perf = deploy.resolve("benchmark/perf.yaml");
@@ -240,5 +247,27 @@ class VerifyCommandTest {
         + dev.benchplan.plan.BundledExamples.RESOURCE));
     assertThat(packaged.lines().sorted().toList())
         .isEqualTo(expected.toString().lines().sorted().toList());
+  }
+
+  @Test
+  @DisplayName("a checkout with its plan and DEPLOY_ROOT copied to two other directories: the same bytes,"
+      + " no absolute path in them, and verify holds in each copy")
+  void deployRootCopiedAcrossCheckouts() throws Exception {
+    Path origin = tmp.resolve("origin");
+    Path plan = planIn(origin);
+    Path deploy = Files.createDirectories(origin.resolve("deploy"));
+    CommandHarness.run("render", "--plan", plan.toString(), "--plan-sha256",
+        Sha256.ofFile(plan), "--deploy-root", deploy.toString()).expectOk();
+    for (String name : List.of("benchmark/perf.yaml", "benchmark/render-manifest.json")) {
+      assertThat(Files.readString(deploy.resolve(name))).doesNotContain(tmp.toString());
+    }
+    for (Path copy : List.of(tmp.resolve("cl1"), tmp.resolve("elsewhere/cl2"))) {
+      copy(origin, copy);
+      Path d = copy.resolve("deploy");
+      assertThat(Files.readAllBytes(d.resolve("benchmark/perf.yaml")))
+          .isEqualTo(Files.readAllBytes(deploy.resolve("benchmark/perf.yaml")));
+      var r = CommandHarness.run("verify", d.toString()).expectOk();
+      assertThat(r.out()).contains("verified: deploy_root " + d).contains("re-rendered byte for byte");
+    }
   }
 }

@@ -108,7 +108,7 @@ final class KubeRunService implements RunService {
     ConstraintSet constraints = request.constraints() != null ? request.constraints()
         : request.constraintsOverlay() != null
         ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-        : ConstraintReader.fromPlanGates(plan.gates(), plan.path().toString());
+        : ConstraintReader.fromPlanGates(plan.gates(), perf.annotation(JobContract.PLAN_PATH));
     RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
     if (dir.exists() && !request.replace()) {
       throw BenchplanException.invalid(dir.finalDir() + ": run " + perf.runId() + " was already collected:"

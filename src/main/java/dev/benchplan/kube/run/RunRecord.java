@@ -12,6 +12,7 @@ import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.run.RunRecordDocument;
@@ -133,8 +134,9 @@ final class RunRecord {
 
     return new RunRecordDocument(SCHEMA_VERSION, f.perf().runId(),
         f.plan().seriesId() == null ? f.perf().series() : f.plan().seriesId(), f.plan().planId(),
-        new RunRecordDocument.FileRef(f.plan().path().toString(), f.plan().sha256()),
-        new RunRecordDocument.FileRef(f.perf().file().toAbsolutePath().toString(), f.perf().sha256()),
+        // paths relative to DEPLOY_ROOT (the run directory's ../../..), as render-manifest.json has them
+        new RunRecordDocument.FileRef(PlanPaths.relative(f.perf().deployRoot(), f.plan().path()), f.plan().sha256()),
+        new RunRecordDocument.FileRef(PlanPaths.relative(f.perf().deployRoot(), f.perf().file()), f.perf().sha256()),
         new RunRecordDocument.Cluster(f.context(), f.server(), f.namespace()),
         f.perf().annotation(JobContract.ENDPOINT), f.perf().annotation(JobContract.DGD), jobRec, podRec, f.perf().image(),
         aiperf, times, iso, artifacts, f.exitReason(), f.verdict().message(), f.verdict().verdict().json(),

@@ -670,9 +670,61 @@ class KubeRunServiceTest {
     assertThat(o.verdict().constraints()).extracting(cr -> cr.status().json()).containsExactly("pass", "pass", "fail", "pass");
     JsonNode run = json(o.runDir().resolve("run.json"));
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
-    assertThat(run.get("plan").get("path").asString()).isEqualTo(r.plan().toString());
+    // relative to DEPLOY_ROOT (the run directory's ../../..), written with '/'
+    assertThat(run.get("plan").get("path").asString())
+        .isEqualTo(dev.benchplan.plan.PlanPaths.relative(r.deployRoot(), r.plan()));
+    assertThat(run.get("perf_yaml").get("path").asString()).isEqualTo("benchmark/perf.yaml");
     assertThat(run.get("aiperf").get("image_match").asBoolean()).isTrue();
     assertThat(run.get("dgd").asString()).isEqualTo("bench/vllm-agg");
     assertThat(client.batch().v1().jobs().inNamespace(NS).withName(r.jobName()).get()).isNull();
+  }
+
+  @Test
+  @DisplayName("verify RUN_DIR on a run made by plan + render + run with the real sweep: verified; the verdict"
+      + " recomputed from the kept summary; an edited verdict, a flipped byte, a missing and an extra file: each named")
+  void verifyRunDirectory() throws Exception {
+    RenderedPerf r = RenderedPerf.create(tmp, NS);
+    String pod = r.jobName() + "-v3r1f";
+    logs.set(pod, withBlock(RunFixture.logWithRealSummary(0), artifactBlock(tmp)));
+    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
+        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    RunOutcome o;
+    try {
+      o = run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
+          false, false));
+    } finally {
+      c.close();
+    }
+    Path dir = o.runDir();
+    var ok = dev.benchplan.testing.CommandHarness.run("verify", dir.toString()).expectOk();
+    assertThat(ok.out()).contains("verified: run " + dir).contains("verdict recomputed")
+        .doesNotContain("not recomputed");
+
+    // an edited verdict, re-hashed in run.json so only the recomputation can tell
+    Path verdict = dir.resolve("verdict.json");
+    Files.writeString(verdict, Files.readString(verdict).replace("\"verdict\": \"fail\"", "\"verdict\": \"pass\""));
+    Path runJson = dir.resolve("run.json");
+    JsonNode before = json(runJson);
+    Files.writeString(runJson, Files.readString(runJson).replace(
+        before.at("/artifacts/files/verdict.json").asString(), dev.benchplan.json.Sha256.ofFile(verdict)));
+    var edited = dev.benchplan.testing.CommandHarness.run("verify", dir.toString()).expectExit(1);
+    assertThat(edited.out()).contains(dir + "/verdict.json /verdict: recomputed from the kept profile_export_aiperf.json"
+        + " and the plan's gates: recorded \"pass\", recomputed \"fail\"")
+        .contains(dir + "/run.json /verdict: records fail, but verdict.json says pass");
+
+    Path records = dir.resolve("aiperf/concurrency1/profile_export.jsonl");
+    byte[] b = Files.readAllBytes(records);
+    b[10] ^= 1;
+    Files.write(records, b);
+    Files.delete(dir.resolve("aiperf/concurrency2/profile_export_aiperf.json"));
+    Files.writeString(dir.resolve("aiperf/notes.txt"), "added later\n");
+    Files.writeString(dir.resolve("pod.log"), "\n", java.nio.file.StandardOpenOption.APPEND);
+    var broken = dev.benchplan.testing.CommandHarness.run("verify", dir.toString(), "--format", "json").expectExit(1);
+    JsonNode out = Json.JSON.readTree(broken.out());
+    assertThat(out.get("findings").findValuesAsString("file")).contains(
+        dir + "/aiperf/concurrency1/profile_export.jsonl", dir + "/aiperf/concurrency2/profile_export_aiperf.json",
+        dir + "/aiperf/notes.txt", dir + "/pod.log", dir + "/verdict.json");
+    assertThat(broken.out()).contains("present but not listed in artifacts.sha256 or run.json")
+        .contains("listed in artifacts.sha256 but missing");
   }
 }

@@ -71,7 +71,7 @@ class PerfYamlTest {
     "label, benchplan.dev/run-id, 2026-11-30, /metadata/labels/benchplan.dev~1run-id: expected a run-id",
     "label, benchplan.dev/plan-sha256, xyz, /metadata/labels/benchplan.dev~1plan-sha256: expected the first 12 hex",
     "label, benchplan.dev/series, '', /metadata/labels/benchplan.dev~1series: required label missing",
-    "annotation, benchplan.dev/plan-path, plans/x.json, /metadata/annotations/benchplan.dev~1plan-path: expected an absolute path",
+    "annotation, benchplan.dev/plan-path, plans\\x.json, /metadata/annotations/benchplan.dev~1plan-path: expected the plan's path relative to DEPLOY_ROOT",
     "annotation, benchplan.dev/plan-sha256, abc, /metadata/annotations/benchplan.dev~1plan-sha256: expected 64 lowercase hex",
     "annotation, benchplan.dev/endpoint, vllm:8000, /metadata/annotations/benchplan.dev~1endpoint: expected an http(s) URL",
     "annotation, benchplan.dev/dgd, vllm-agg, /metadata/annotations/benchplan.dev~1dgd: expected <namespace>/<dgd-name>",

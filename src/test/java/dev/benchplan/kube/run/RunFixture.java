@@ -190,7 +190,7 @@ public final class RunFixture {
     }
     labels(meta);
     ObjectNode ann = meta.putObject("annotations");
-    ann.put("benchplan.dev/plan-path", planFile.toString());
+    ann.put("benchplan.dev/plan-path", dev.benchplan.plan.PlanPaths.relative(deployRoot, planFile));
     ann.put("benchplan.dev/plan-sha256", planSha());
     ann.put("benchplan.dev/endpoint", ENDPOINT);
     ann.put("benchplan.dev/aiperf-version", AIPERF_VERSION);

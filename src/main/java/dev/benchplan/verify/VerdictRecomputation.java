@@ -1,0 +1,123 @@
+package dev.benchplan.verify;
+
+import dev.benchplan.aiperf.export.AiperfExport;
+import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.ConstraintReader;
+import dev.benchplan.gate.ConstraintSet;
+import dev.benchplan.gate.GateEvaluator;
+import dev.benchplan.gate.GateOptions;
+import dev.benchplan.gate.Verdict;
+import dev.benchplan.gate.VerdictReports;
+import dev.benchplan.json.Json;
+import dev.benchplan.plan.PlanFile;
+import dev.benchplan.plan.PlanJson;
+import dev.benchplan.plan.VerifiedPlan;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The verdict of a run directory recomputed from what the run kept: the AIPerf summary {@code run}
+ * took from the pod log ({@code profile_export_aiperf.json}) and the gates of the plan {@code
+ * run.json} names, evaluated by the same gate ({@link GateEvaluator}) with the same options; the
+ * result must equal the stored {@code verdict.json} at every JSON pointer.
+ */
+final class VerdictRecomputation {
+  /** The summary a run keeps at its top level (the one the verdict was computed from). */
+  static final String SUMMARY = "profile_export_aiperf.json";
+
+  private VerdictRecomputation() {}
+
+  /**
+   * @param dir the run directory
+   * @param label how findings name it
+   * @param run run.json
+   * @param plan the plan file run.json names (resolved), or null when it names none
+   */
+  static void check(Path dir, String label, JsonNode run, Path plan, List<Finding> findings,
+      List<String> notes) {
+    Path stored = dir.resolve(VerdictReports.VERDICT);
+    String verdictFile = label + "/" + VerdictReports.VERDICT;
+    if (!Files.isRegularFile(stored)) {
+      findings.add(new Finding(verdictFile, "", "missing: a run keeps the verdict it computed"));
+      return;
+    }
+    JsonNode recorded;
+    try {
+      recorded = Json.JSON.readTree(Files.readAllBytes(stored));
+    } catch (IOException | JacksonException e) {
+      findings.add(new Finding(verdictFile, "", "not readable JSON: " + e.getMessage()));
+      return;
+    }
+    String status = recorded.path("verdict").asString("");
+    String runVerdict = run.path("verdict").asString("");
+    if (!runVerdict.equals(status)) {
+      findings.add(new Finding(label + "/run.json", "/verdict", "records " + runVerdict
+          + ", but verdict.json says " + status));
+    }
+    Path summary = dir.resolve(SUMMARY);
+    if (!Files.isRegularFile(summary)) {
+      if (!status.equals("error")) {
+        findings.add(new Finding(verdictFile, "/verdict", "records " + status + ", but the run kept"
+            + " no " + SUMMARY + " to compute it from: only an error verdict has no summary"));
+      } else {
+        notes.add("the verdict was not recomputed: the run measured nothing (error verdict, no "
+            + SUMMARY + "); its reason is in pod.log");
+      }
+      return;
+    }
+    if (plan == null || !Files.isRegularFile(plan)) {
+      notes.add("the verdict was not recomputed: the plan whose gates it applied is not here");
+      return;
+    }
+    String planRecorded = run.at("/plan/path").asString("");
+    String source = recorded.path("constraints_source").asString("");
+    ConstraintSet constraints;
+    GateOptions options;
+    try {
+      if (source.equals(planRecorded) || source.startsWith(planRecorded + " (")) {
+        VerifiedPlan p = PlanFile.verify(plan, run.at("/plan/sha256").asString(""),
+            "run.json /plan/sha256");
+        JsonNode gates = PlanJson.sectionTree(p.plan().objectives().gates());
+        constraints = ConstraintReader.fromPlanGates(gates, planRecorded);
+        options = ConstraintReader.planGateOptions(gates);
+      } else if (Files.isRegularFile(Path.of(source))) {
+        constraints = ConstraintReader.fromOverlay(Path.of(source));
+        options = GateOptions.defaults();
+        notes.add("the verdict was recomputed with the constraints of " + source
+            + " (run --constraints), as it is now");
+      } else {
+        notes.add("the verdict was not recomputed: its constraints came from " + source
+            + ", which is neither the plan run.json names nor a file here");
+        return;
+      }
+    } catch (BenchplanException e) {
+      notes.add("the verdict was not recomputed: the plan's gates cannot be read: " + e.getMessage());
+      return;
+    }
+    Verdict again;
+    try {
+      // the summary is named as the run named it, so every message quoting the path is the same
+      String sourcePath = recorded.at("/source/path").asString("");
+      AiperfExport export = AiperfExportReader.parse(Files.readAllBytes(summary),
+          sourcePath.isEmpty() ? summary : Path.of(sourcePath));
+      again = GateEvaluator.evaluate(export, constraints, options);
+    } catch (BenchplanException e) {
+      findings.add(new Finding(label + "/" + SUMMARY, "", "the kept summary no longer gates: "
+          + e.getMessage()));
+      return;
+    } catch (IOException e) {
+      findings.add(new Finding(label + "/" + SUMMARY, "", "cannot read: " + e.getMessage()));
+      return;
+    }
+    JsonNode recomputed = Json.JSON.readTree(VerdictReports.verdictBytes(again));
+    for (JsonDiff.Difference d : JsonDiff.of(recorded, recomputed)) {
+      findings.add(new Finding(verdictFile, d.pointer(), "recomputed from the kept " + SUMMARY
+          + " and the plan's gates: recorded " + d.before() + ", recomputed " + d.after()));
+    }
+  }
+}
