@@ -1,8 +1,11 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.evidence.RunLoader;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.report.AnalysisMarkdown;
@@ -27,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -98,10 +102,11 @@ public final class AnalyzeService {
     analysis.put("schema_version", RunDocuments.SCHEMA_VERSION);
     analysis.put("kind", "performance_analysis");
     analysis.put("analysis_id", analysisId);
-    RunEvidence planned = runs.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst().orElse(null);
-    analysis.put("question", planned == null ? null : planned.plan().plan().path("question").path("text").asString(null));
+    PlanInfo planned = RunEvidence.firstReadPlan(runs);
+    ObjectNode plannedDoc = planned == null ? null : planned.plan();
+    analysis.put("question", plannedDoc == null ? null : plannedDoc.path("question").path("text").asString(null));
     analysis.set("plan", planned == null ? Nodes.F.nullNode()
-        : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+        : Nodes.file(planned.path(), planned.actualSha256()));
     analysis.put("exp_root", request.expRoot().toString());
     ArrayNode inputs = analysis.putArray("inputs");
     for (RunEvidence r : runs) {
@@ -174,12 +179,12 @@ public final class AnalyzeService {
     return runs;
   }
 
-  static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, RunEvidence planned) {
+  static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, @Nullable PlanInfo planned) {
     ObjectNode rd = Nodes.object();
     rd.put("schema_version", RunDocuments.SCHEMA_VERSION);
     rd.put("kind", "repeat_decision");
     rd.put("series_id", r.json().path("series_id").asString());
-    rd.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+    rd.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
     rd.put("decision", r.repeatDecision().path("decision").asString());
     rd.put("rationale", r.repeatDecision().path("rationale").asString());
     rd.set("pilot", r.repeatDecision().path("pilot").deepCopy());
@@ -220,8 +225,7 @@ public final class AnalyzeService {
     if (runs.stream().anyMatch(r -> r.gpus().value() == null)) {
       l.add("GPU count unknown for some runs: per-GPU throughput is not computed for them");
     }
-    if (runs.stream().anyMatch(r -> r.scan() != null && r.export() != null
-        && r.export().requestCount().map(c -> c.longValue() > r.scan().successes()).orElse(false))) {
+    if (runs.stream().anyMatch(AnalyzeService::recordsIncomplete)) {
       l.add("per-request records are incomplete for some runs: recomputed percentiles and goodput cover the records present");
     }
     if (runs.stream().anyMatch(r -> r.plan() != null && r.plan().plan() != null
@@ -240,5 +244,16 @@ public final class AnalyzeService {
 
   static String safe(String label) {
     return label.replaceAll("[^A-Za-z0-9._=-]+", "_");
+  }
+
+  /** True when the run's export counts more requests than its per-request records hold. */
+  private static boolean recordsIncomplete(RunEvidence r) {
+    RecordScan scan = r.scan();
+    AiperfExport export = r.export();
+    if (scan == null || export == null) {
+      return false;
+    }
+    long successes = scan.successes();
+    return export.requestCount().map(c -> c.longValue() > successes).orElse(false);
   }
 }

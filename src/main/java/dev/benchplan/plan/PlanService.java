@@ -34,8 +34,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -64,16 +66,17 @@ public final class PlanService {
     InputDocument ledger = readDocument(ledgerFile, "deployment ledger",
         BlockerCode.LEDGER_UNREADABLE, log);
     stopIfBlocked(log);
-    return plan(new PlanRequest(workload, ledger, null, question, options, clock, fetcher,
-        inspector));
+    // an unreadable file is a blocker, so past stopIfBlocked both were read
+    return plan(new PlanRequest(Objects.requireNonNull(workload, "workload"), ledger, null, question, options,
+        clock, fetcher, inspector));
   }
 
-  private static InputDocument readDocument(Path file, String what, BlockerCode code,
+  private static @Nullable InputDocument readDocument(Path file, String what, BlockerCode code,
       RuleLog log) {
     try {
       return InputDocument.read(file, what);
     } catch (BenchplanException e) {
-      log.block(code, e.getMessage());
+      log.block(code, String.valueOf(e.getMessage()));
       return null;
     }
   }
@@ -110,7 +113,8 @@ public final class PlanService {
     Optional<UserWorkload> workload = UserWorkloadReader.read(request.workload(), log);
     Optional<DeploymentRecord> deployment = request.deployment() != null
         ? Optional.of(request.deployment())
-        : DeploymentLedgerReader.read(request.ledger(), log);
+        : DeploymentLedgerReader.read(
+            Objects.requireNonNull(request.ledger(), "a request without a deployment record names a ledger"), log);
     SeriesStore.ExistingPlan existing = o.reuse() == null || !write ? null
         : SeriesStore.loadForReuse(o.reuse(), log).orElse(null);
     stopIfBlocked(log);
@@ -128,16 +132,19 @@ public final class PlanService {
     }
 
     boolean gridDeclared = o.maxConcurrency() != null || o.maxRequestRate() != null;
-    SourceSelection selection =
-        WorkloadSourceSelector.select(w, o.trace(), gridDeclared, d, log).orElse(null);
+    Optional<SourceSelection> selected =
+        WorkloadSourceSelector.select(w, o.trace(), gridDeclared, d, log);
     stopIfBlocked(log);
+    // an empty selection always logs a blocker, so stopIfBlocked has thrown
+    SourceSelection selection = selected.orElseThrow();
     BenchmarkPlan.Trace traceReport = null;
     TraceFacts facts = null;
     if (selection.source() == WorkloadSource.user_trace) {
       traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(),
           o.expRoot(), log);
       stopIfBlocked(log);
-      facts = TraceFacts.of(traceReport);
+      // no report always logs a blocker, so stopIfBlocked has thrown
+      facts = TraceFacts.of(Objects.requireNonNull(traceReport, "trace report"));
     } else if (o.traceWindow() != null) {
       log.block(BlockerCode.TRACE_WINDOW_INVALID, "--trace-window "
           + o.traceWindow() + " needs a user trace; the workload source is " + selection.source());
@@ -159,8 +166,10 @@ public final class PlanService {
         : o.seriesId() != null ? o.seriesId() : "this series";
     Optional<BenchmarkPlan.RunPolicy> runPolicy = RunPolicyPlanner.plan(o, seriesLabel,
         experiment.map(e -> e.experiment().loadPoints()).orElse(1), log);
-    BenchmarkPlan.Aiperf aiperf = aiperf(request, existing, log);
+    BenchmarkPlan.Aiperf resolved = aiperf(request, existing, log);
     stopIfBlocked(log);
+    // no resolution always logs a blocker, so stopIfBlocked has thrown
+    BenchmarkPlan.Aiperf aiperf = Objects.requireNonNull(resolved, "aiperf");
 
     recordScope(q, d, existing, log);
     BenchmarkPlan draft = BenchmarkPlan.builder()
@@ -213,7 +222,7 @@ public final class PlanService {
   }
 
   private static BenchmarkPlan.Provenance provenance(PlanOptions o, UserWorkload w,
-      DeploymentRecord d, BenchmarkPlan.Trace trace, BenchmarkPlan.Aiperf aiperf, Question q,
+      DeploymentRecord d, BenchmarkPlan.@Nullable Trace trace, BenchmarkPlan.Aiperf aiperf, Question q,
       BenchmarkPlan.Objectives objectives, RuleLog log) {
     PlanOrigin origin = o.origin() != null ? o.origin() : PlanOrigin.inCode();
     if (objectives.gates().isEmpty()) {
@@ -270,7 +279,7 @@ public final class PlanService {
   }
 
   /** A path as the plan records it: relative to the experiment root (names stay names). */
-  private static String recorded(Path expRoot, String location) {
+  private static String recorded(@Nullable Path expRoot, String location) {
     return expRoot != null && location != null && Path.of(location).isAbsolute()
         ? PlanPaths.relative(expRoot, location) : location;
   }
@@ -324,12 +333,13 @@ public final class PlanService {
     return g.stream().map(x -> x.gpuCount() + " x " + x.gpuType()).toList().toString();
   }
 
-  private static BenchmarkPlan.Trace inspectTrace(TraceInspector inspector, SourceSelection selection,
-      DeploymentRecord d, TraceWindow window, Path expRoot, RuleLog log) {
+  private static BenchmarkPlan.@Nullable Trace inspectTrace(TraceInspector inspector, SourceSelection selection,
+      DeploymentRecord d, @Nullable TraceWindow window, Path expRoot, RuleLog log) {
+    Path trace = Objects.requireNonNull(selection.trace(), "a user_trace selection names its trace");
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     TraceInspector.Inspection inspection;
     try {
-      inspection = inspector.inspect(selection.trace(), TRACE_BLOCK_SIZE, d.maxContextLength(),
+      inspection = inspector.inspect(trace, TRACE_BLOCK_SIZE, d.maxContextLength(),
           window == null ? null : window.startMs(), window == null ? null : window.endMs());
     } catch (BenchplanException e) {
       log.block(BlockerCode.TRACE_MISSING, "trace named at " + selection.traceOrigin() + ": "
@@ -338,7 +348,7 @@ public final class PlanService {
     }
     BenchmarkPlan.Trace read = PlanJson.read(inspection.report(), BenchmarkPlan.Trace.class);
     BenchmarkPlan.Trace report = new BenchmarkPlan.Trace(
-        PlanPaths.relative(expRoot, selection.trace()), read.sha256(), read.bytes(), read.rows(),
+        PlanPaths.relative(expRoot, trace), read.sha256(), read.bytes(), read.rows(),
         read.blankLines(), read.timestampMs(), read.inputLength(), read.outputLength(),
         read.hashIds(), read.context(), read.window(), read.valid(), read.problemsTotal(),
         read.problems());
@@ -399,7 +409,7 @@ public final class PlanService {
     };
   }
 
-  private BenchmarkPlan.Aiperf aiperf(PlanRequest request, SeriesStore.ExistingPlan existing,
+  private BenchmarkPlan.@Nullable Aiperf aiperf(PlanRequest request, SeriesStore.@Nullable ExistingPlan existing,
       RuleLog log) {
     VersionRequest v = request.options().aiperf();
     if (existing != null && v.pinnedVersion() == null && v.referenceRecipe() == null) {
@@ -424,7 +434,7 @@ public final class PlanService {
             .toList(), res.date(), res.sourceCommit(), res.note()));
   }
 
-  private static void recordScope(Question q, DeploymentRecord d, SeriesStore.ExistingPlan existing,
+  private static void recordScope(Question q, DeploymentRecord d, SeriesStore.@Nullable ExistingPlan existing,
       RuleLog log) {
     if (q.intent() == Intent.comparison) {
       log.decide(RuleFile.SERIES_BOUNDARIES, "question.references = " + q.references(),
@@ -457,8 +467,8 @@ public final class PlanService {
     return deployment(d, null, null);
   }
 
-  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d, Path expRoot,
-      SmokeEvidence.Provenance provenance) {
+  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d, @Nullable Path expRoot,
+      SmokeEvidence.@Nullable Provenance provenance) {
     BenchmarkPlan.SmokeTest smoke;
     if (d.smoke() instanceof SmokeEvidence.Artifact a) {
       smoke = new BenchmarkPlan.SmokeTest(a.kind(), recorded(expRoot, a.path()), a.sha256(), true,
@@ -479,7 +489,7 @@ public final class PlanService {
   }
 
   private static BenchmarkPlan.Workload workloadSection(SourceSelection s,
-      BenchmarkPlan.Trace trace,
+      BenchmarkPlan.@Nullable Trace trace,
       ExperimentPlanner.Result r) {
     BenchmarkPlan.Proxy proxy = null;
     if (s.recipe() != null) {
@@ -492,7 +502,7 @@ public final class PlanService {
   }
 
   private static String seriesId(BenchmarkPlan draft, UserWorkload w, PlanOptions o,
-      SeriesStore.ExistingPlan existing, PlanRequest request, boolean write, RuleLog log) {
+      SeriesStore.@Nullable ExistingPlan existing, PlanRequest request, boolean write, RuleLog log) {
     RuleFile rule = RuleFile.BENCHMARK_PLAN;
     if (existing != null) {
       return existing.seriesId();

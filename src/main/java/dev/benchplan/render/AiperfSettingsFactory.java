@@ -9,6 +9,9 @@ import dev.benchplan.aiperf.config.PhaseType;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.VerifiedPlan;
 import java.math.BigDecimal;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Maps a plan and one load point to the AIPerf settings of one run: the measured phase bounded by
@@ -31,7 +34,7 @@ public final class AiperfSettingsFactory {
    * @param artifactDir the run's artifact folder in the pod
    */
   public static AiperfSettings forRun(
-      VerifiedPlan verified, LoadPoint point, String tracePathInPod, String artifactDir) {
+      VerifiedPlan verified, LoadPoint point, @Nullable String tracePathInPod, String artifactDir) {
     BenchmarkPlan plan = verified.plan();
     BenchmarkPlan.Experiment e = plan.experiment();
     int timeout = e.requestTimeoutS() != null ? e.requestTimeoutS() : e.measurementLimitS();
@@ -46,9 +49,11 @@ public final class AiperfSettingsFactory {
     Dataset dataset;
     boolean ignoreEos = false;
     if (usesTrace(plan)) {
-      dataset = new Dataset.MooncakeTrace(tracePathInPod);
+      dataset = new Dataset.MooncakeTrace(
+          Objects.requireNonNull(tracePathInPod, "a trace workload needs its trace path in the pod"));
     } else {
-      BenchmarkPlan.Synthetic syn = plan.workload().synthetic();
+      BenchmarkPlan.Synthetic syn =
+          Objects.requireNonNull(plan.workload().synthetic(), "a synthetic workload needs its lengths");
       long entries =
           e.requestCount() != null
               ? e.requestCount() + warmupOf(e, point)
@@ -70,8 +75,8 @@ public final class AiperfSettingsFactory {
     switch (e.measurementMode()) {
       case "closed_loop" -> {
         profiling = measured(PhaseType.CONCURRENCY, point.concurrency(), null, e, duration, null);
-        warmup = warmup(PhaseType.CONCURRENCY, Math.min(point.concurrency(), warmupCount), null,
-            warmupCount);
+        int concurrency = Objects.requireNonNull(point.concurrency(), "a closed-loop point's concurrency");
+        warmup = warmup(PhaseType.CONCURRENCY, Math.min(concurrency, warmupCount), null, warmupCount);
       }
       case "open_loop" -> {
         PhaseType type =
@@ -80,7 +85,9 @@ public final class AiperfSettingsFactory {
         warmup = warmup(type, null, point.rate(), warmupCount);
       }
       default -> {
-        BenchmarkPlan.TraceWindowRows w = plan.workload().trace().window();
+        // fixed_schedule: PlanFile checks that the plan has its trace
+        BenchmarkPlan.TraceWindowRows w =
+            Objects.requireNonNull(plan.workload().trace(), "the trace of a fixed_schedule plan").window();
         profiling = measured(PhaseType.FIXED_SCHEDULE, null, null, null, duration,
             w == null ? null : new Phase.ReplayWindow(w.startMs(), w.endMs()));
         // the trace's timing has no concurrency to copy: warm up one request at a time
@@ -95,7 +102,7 @@ public final class AiperfSettingsFactory {
         ignoreEos,
         warmup,
         profiling,
-        plan.objectives().goodput(),
+        plan.objectives().goodput() == null ? Map.of() : plan.objectives().goodput(),
         plan.experiment().seed(),
         artifactDir);
   }
@@ -104,14 +111,14 @@ public final class AiperfSettingsFactory {
    * The measured phase: bounded by the plan's request count (none for a replay, {@code e} null)
    * and by {@code duration} with the grace period.
    */
-  private static Phase measured(PhaseType type, Integer concurrency, BigDecimal rate,
-      BenchmarkPlan.Experiment e, int duration, Phase.ReplayWindow window) {
+  private static Phase measured(PhaseType type, @Nullable Integer concurrency, @Nullable BigDecimal rate,
+      BenchmarkPlan.@Nullable Experiment e, int duration, Phase.@Nullable ReplayWindow window) {
     return new Phase(type, concurrency, rate, e == null ? null : e.requestCount(), duration,
         JobBudget.GRACE_PERIOD_SECONDS, window);
   }
 
   /** A warmup phase of {@code count} requests within the warmup limit, or null for none. */
-  private static Phase warmup(PhaseType type, Integer concurrency, BigDecimal rate, int count) {
+  private static @Nullable Phase warmup(PhaseType type, @Nullable Integer concurrency, @Nullable BigDecimal rate, int count) {
     return count > 0
         ? new Phase(type, concurrency, rate, (long) count, JobBudget.WARMUP_LIMIT_SECONDS, null, null)
         : null;

@@ -153,7 +153,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       ObjectNode o = slos.addObject();
       o.put("metric", c.metric()).put("stat", c.stat());
       o.put(c.name().equals(ConstraintReader.THROUGHPUT) ? "min" : "max", c.threshold());
-      o.put("unit", c.unit().text());
+      o.put("unit", c.unit() == null ? null : c.unit().text());
     }
     w.put("notes", "written by benchplan validate run " + req.run().runId() + " for " + t.origin() + " DGD "
         + t.namespace() + "/" + t.dgdName() + "; gate tolerance "
@@ -167,7 +167,8 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         .append(") meet ");
     List<String> parts = new ArrayList<>();
     for (Constraint c : req.constraints().constraints()) {
-      parts.add(c.name() + " " + c.operator().symbol() + " " + c.threshold().toPlainString() + " " + c.unit().text());
+      parts.add(c.name() + " " + c.operator().symbol() + " " + c.threshold().toPlainString()
+          + (c.unit() == null ? "" : " " + c.unit().text()));
     }
     return sb.append(String.join(" and ", parts)).append(" within ").append(tolerancePercent()).append("%?")
         .toString();
@@ -278,13 +279,5 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     String message = v.message() + (v.verdict() == Status.ERROR && !completed
         ? " (run ended: " + o.exitReason() + ")" : "");
     return new BenchmarkOutcome(v, message, failed, o.runDir().toString());
-  }
-
-  private static byte[] readBytes(Path p) {
-    try {
-      return Files.readAllBytes(p);
-    } catch (IOException e) {
-      throw BenchplanException.runtime(p + ": cannot read the plan just written: " + e.getMessage(), e);
-    }
   }
 }

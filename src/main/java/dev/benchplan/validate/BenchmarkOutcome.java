@@ -6,6 +6,7 @@ import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of running and gating the benchmark: the gate's own verdict.
@@ -16,7 +17,7 @@ import java.util.Objects;
  *     {@link ValidateStep#GATE} when the export could not be judged; null otherwise
  * @param runDir the run folder with the AIPerf artifacts and run.json, or null
  */
-public record BenchmarkOutcome(Verdict gate, String message, ValidateStep failedStep, String runDir) {
+public record BenchmarkOutcome(Verdict gate, String message, @Nullable ValidateStep failedStep, String runDir) {
   public BenchmarkOutcome {
     Objects.requireNonNull(gate, "gate");
     Objects.requireNonNull(message, "message");
@@ -31,16 +32,16 @@ public record BenchmarkOutcome(Verdict gate, String message, ValidateStep failed
   }
 
   /** Measured output token throughput (tokens/sec), or null. */
-  public BigDecimal throughput() {
+  public @Nullable BigDecimal throughput() {
     return measured(ConstraintReader.THROUGHPUT);
   }
 
   /** Measured time to first token p99 (ms), or null. */
-  public BigDecimal ttftP99() {
+  public @Nullable BigDecimal ttftP99() {
     return measured(ConstraintReader.TTFT_P99);
   }
 
-  private BigDecimal measured(String name) {
+  private @Nullable BigDecimal measured(String name) {
     return gate.constraints().stream().filter(c -> c.name().equals(name)).map(ConstraintResult::measured)
         .filter(Objects::nonNull).findFirst().orElse(null);
   }

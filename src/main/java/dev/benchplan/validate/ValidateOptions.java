@@ -89,8 +89,8 @@ public record ValidateOptions(
         && (hfTokenSecret.length() > 253 || !DNS1123.matcher(hfTokenSecret).matches())) {
       throw invalid("--hf-token-secret", "a Secret name (DNS-1123)", hfTokenSecret);
     }
-    if (runtimeImage.isBlank() || runtimeImage.endsWith(":latest") || !runtimeImage.contains(":")
-        && !runtimeImage.contains("@")) {
+    if (runtimeImage.isBlank() || runtimeImage.endsWith(":latest") || (!runtimeImage.contains(":")
+        && !runtimeImage.contains("@"))) {
       throw invalid("--runtime-image", "an image pinned to a tag or digest (never :latest)", runtimeImage);
     }
     nodeSelector.forEach(

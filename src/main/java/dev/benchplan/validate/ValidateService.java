@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -40,7 +41,6 @@ public final class ValidateService {
   private final Clock clock;
   private final PrintWriter err;
   private final ShutdownHooks hooks;
-  private final String toolVersion;
 
   public ValidateService(
       ClusterConnector connector, BenchmarkRunner runner, Clock clock, PrintWriter err,
@@ -50,7 +50,7 @@ public final class ValidateService {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.err = Objects.requireNonNull(err, "err");
     this.hooks = Objects.requireNonNull(hooks, "hooks");
-    this.toolVersion = toolVersion;
+    // toolVersion is accepted but not yet recorded anywhere (it never was read)
   }
 
   /**
@@ -89,13 +89,13 @@ public final class ValidateService {
     private final ValidateRun run;
     private final ProgressRenderer progress;
     private final VerdictDocument doc;
-    private PerformanceRequest requested;
+    private @Nullable PerformanceRequest requested;
     private final CreatedObjects ledger = new CreatedObjects();
     private final ReentrantLock lifecycle = new ReentrantLock();
-    private volatile ValidateStep current;
-    private ValidateCluster cluster;
-    private CleanupReport cleanup;
-    private ValidateResult result;
+    private volatile @Nullable ValidateStep current;
+    private @Nullable ValidateCluster cluster;
+    private @Nullable CleanupReport cleanup;
+    private @Nullable ValidateResult result;
 
     Execution(ValidateOptions options) {
       this.options = options;
@@ -135,8 +135,9 @@ public final class ValidateService {
     }
 
     private ValidateResult benchmark(PerformanceRequest request) {
-      cluster = step(ValidateStep.CONNECT, null, "connecting", () -> connector.connect(options),
-          ValidateCluster::describe);
+      ValidateCluster cluster = step(ValidateStep.CONNECT, null, "connecting",
+          () -> connector.connect(options), ValidateCluster::describe);
+      this.cluster = cluster;
       doc.cluster(cluster.describe());
       DgdApi api = step(ValidateStep.CRD_CHECK, null, "looking up " + DgdApi.PLURAL + "." + DgdApi.GROUP,
           cluster::dgdApi, a -> a.installed() ? "served versions " + a.servedVersions() + ", using "
@@ -206,7 +207,7 @@ public final class ValidateService {
           () -> runner.render(req, planned), r -> r.perfYaml() + " (Job " + r.jobName() + ")");
       doc.benchmark(shape, planned, rendered, null);
       if (deployment != null) {
-        target = deploy(api, deployment, target);
+        target = deploy(cluster, api, deployment, target);
         doc.target(target);
       }
       ValidateTimeouts t = options.timeouts();
@@ -226,7 +227,8 @@ public final class ValidateService {
     }
 
     /** Creates the namespace and the default DGD and waits until it serves as planned. */
-    private FrontendTarget deploy(DgdApi api, DefaultDeployment deployment, FrontendTarget planned) {
+    private FrontendTarget deploy(ValidateCluster cluster, DgdApi api, DefaultDeployment deployment,
+        FrontendTarget planned) {
       ValidateTimeouts t = options.timeouts();
       String ns = deployment.namespace();
       step(ValidateStep.NAMESPACE, t.oldNamespace(), "creating namespace " + ns, () -> {
@@ -243,6 +245,9 @@ public final class ValidateService {
             DgdCandidate c = cluster.awaitReady(api, ns, deployment.name(), deployment.desiredWorkers(),
                 t.dgdReady(), progress.sink());
             FrontendMatch f = c.frontend();
+            if (f == null || c.dgd() == null) {
+              throw BenchplanException.runtime(created.ref() + " is ready but has no frontend Service");
+            }
             if (!f.service().name().equals(planned.service()) || f.port() != planned.port()) {
               throw BenchplanException.runtime("the frontend Service of " + created.ref() + " is "
                   + f.service().name() + ":" + f.port() + ", but the plan targets " + planned.service()
@@ -250,9 +255,12 @@ public final class ValidateService {
             }
             return c;
           },
-          c -> "ready; frontend Service " + c.frontend().service().name() + ":" + c.frontend().port());
-      FrontendMatch f = ready.frontend();
-      return new FrontendTarget("deployed", ns, deployment.name(), ready.dgd().uid(), api.apiVersion(),
+          c -> "ready; frontend Service " + Objects.requireNonNull(c.frontend()).service().name() + ":"
+              + Objects.requireNonNull(c.frontend()).port());
+      // the readiness step above has checked both
+      FrontendMatch f = Objects.requireNonNull(ready.frontend(), "frontend");
+      DgdView dgd = Objects.requireNonNull(ready.dgd(), "dgd");
+      return new FrontendTarget("deployed", ns, deployment.name(), dgd.uid(), api.apiVersion(),
           f.service().name(), f.port(), f.matchedBy() + (f.ownedByDgd() ? "+owner" : ""),
           planned.model(), planned.modelSource(), planned.workers(), planned.node());
     }
@@ -273,7 +281,7 @@ public final class ValidateService {
     }
 
     /** Runs one step with progress lines and a step record; failures carry the step's name. */
-    private <T> T step(ValidateStep s, Duration bound, String what, Supplier<T> body,
+    private <T> T step(ValidateStep s, @Nullable Duration bound, String what, Supplier<T> body,
         java.util.function.Function<T, String> outcome) {
       current = s;
       progress.start(s.id(), bound, what);
@@ -292,7 +300,7 @@ public final class ValidateService {
     }
 
     /** Cleans up (unless --keep), writes the reports, closes the client; once. */
-    private ValidateResult complete(String verdict, int exitCode, String reason, ValidateStep failed) {
+    private ValidateResult complete(String verdict, int exitCode, @Nullable String reason, @Nullable ValidateStep failed) {
       lifecycle.lock();
       try {
         if (result != null) {
@@ -302,8 +310,9 @@ public final class ValidateService {
         int finalCode = exitCode;
         String finalReason = reason;
         ValidateStep finalStep = failed;
-        if (!cleanupOnce()) {
-          String problems = String.join("; ", cleanup.problems());
+        CleanupReport cleaned = cleanupOnce();
+        if (!cleaned.complete()) {
+          String problems = String.join("; ", cleaned.problems());
           if (!"error".equals(verdict)) {
             finalVerdict = "error";
             finalCode = ExitCode.RUNTIME;
@@ -328,45 +337,50 @@ public final class ValidateService {
       }
     }
 
-    /** Returns false when some created object could not be removed. */
-    private boolean cleanupOnce() {
-      if (cleanup != null) {
-        return cleanup.complete();
+    /** Cleans up once and returns the report; it is incomplete when some created object could not be removed. */
+    private CleanupReport cleanupOnce() {
+      CleanupReport done = cleanup;
+      if (done != null) {
+        return done;
       }
       List<CreatedObject> created = ledger.snapshot();
       if (options.keep()) {
         ledger.closeForCleanup();
-        cleanup = CleanupReport.empty();
+        done = CleanupReport.empty();
+        cleanup = done;
         doc.cleanup(true, created, null);
         if (!created.isEmpty()) {
           err.println("validate [cleanup]: --keep: leaving " + created.stream()
               .map(CreatedObject::describe).toList());
         }
-        return true;
+        return done;
       }
-      if (cluster == null || created.isEmpty()) {
+      ValidateCluster connected = cluster;
+      if (connected == null || created.isEmpty()) {
         ledger.closeForCleanup();
-        cleanup = CleanupReport.empty();
-        doc.cleanup(false, created, cleanup);
-        return true;
+        done = CleanupReport.empty();
+        cleanup = done;
+        doc.cleanup(false, created, done);
+        return done;
       }
       ValidateStep before = current;
       Duration bound = options.timeouts().cleanup();
       progress.start(ValidateStep.CLEANUP.id(), bound, "deleting " + created.size() + " object(s) in reverse order");
       try {
-        cleanup = cluster.cleanup(ledger, bound, progress.sink());
+        done = connected.cleanup(ledger, bound, progress.sink());
       } catch (RuntimeException e) {
-        cleanup = new CleanupReport(List.of(), List.of(), List.of(),
+        done = new CleanupReport(List.of(), List.of(), List.of(),
             List.of("cleanup failed: " + (e.getMessage() == null ? e.toString() : e.getMessage())));
       }
-      Duration elapsed = progress.end(cleanup.complete()
-          ? "done: deleted " + cleanup.deleted().size() + ", already gone " + cleanup.alreadyGone().size()
-          : "incomplete: " + String.join("; ", cleanup.problems()));
-      doc.step(ValidateStep.CLEANUP, cleanup.complete() ? "ok" : "failed", elapsed, bound,
-          cleanup.complete() ? null : String.join("; ", cleanup.problems()));
-      doc.cleanup(false, created, cleanup);
+      cleanup = done;
+      Duration elapsed = progress.end(done.complete()
+          ? "done: deleted " + done.deleted().size() + ", already gone " + done.alreadyGone().size()
+          : "incomplete: " + String.join("; ", done.problems()));
+      doc.step(ValidateStep.CLEANUP, done.complete() ? "ok" : "failed", elapsed, bound,
+          done.complete() ? null : String.join("; ", done.problems()));
+      doc.cleanup(false, created, done);
       current = before;
-      return cleanup.complete();
+      return done;
     }
 
     /** The Ctrl-C / SIGTERM path: clean up and record an error naming the interrupted step. */

@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -51,7 +52,7 @@ public final class ValidationOverlay {
   }
 
   /** What the overlay lists: the checks, and why the check is skipped (null when it runs). */
-  record Listing(String source, List<String> checks, String skipReason) {}
+  record Listing(String source, List<String> checks, @Nullable String skipReason) {}
 
   private static Listing readListing(Path path) {
     String text;

@@ -54,7 +54,7 @@ final class RunDirVerifier {
           findings.addAll(p.findings());
           p.notes().forEach(n -> notes.add("plan " + planPath + ": " + n));
         } catch (BenchplanException e) {
-          findings.add(new Finding(label + "/run.json", "/plan/path", e.getMessage()));
+          findings.add(new Finding(label + "/run.json", "/plan/path", String.valueOf(e.getMessage())));
         }
       }
     } else {

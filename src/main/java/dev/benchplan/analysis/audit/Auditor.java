@@ -14,7 +14,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The audit of one run, before any interpretation (Dynamo's audit-aiperf-results checklist as
@@ -42,8 +45,8 @@ public final class Auditor {
    * @param plan the plan, or null without one
    * @param recovered whether {@code used} was rebuilt from records
    */
-  public record Facts(RunSource source, AiperfExport aiperfExport, AiperfExport used, String summaryProblem,
-      String nonFinite, JsonNode summaryRoot, JsonNode inputConfig, RecordScan scan, PlanInfo plan,
+  public record Facts(RunSource source, @Nullable AiperfExport aiperfExport, @Nullable AiperfExport used, @Nullable String summaryProblem,
+      @Nullable String nonFinite, @Nullable JsonNode summaryRoot, @Nullable JsonNode inputConfig, @Nullable RecordScan scan, @Nullable PlanInfo plan,
       boolean recovered) {}
 
   /** Runs every check. */
@@ -96,9 +99,10 @@ public final class Auditor {
       return AuditCheck.pass(id, f.source().summaryFile().getFileName() + ": layout " + f.aiperfExport().layout().jsonName()
           + ", " + f.aiperfExport().metrics().size() + " metrics");
     }
-    if (f.recovered()) {
-      recoveries.add("benchmark summary rebuilt from " + f.scan().successes() + " complete per-request records ("
-          + f.source().recordsFile().getFileName() + ", sha256 " + f.scan().sha256() + ") because AIPerf's summary is "
+    RecordScan recoveredFrom = f.scan();
+    if (f.recovered() && recoveredFrom != null) {
+      recoveries.add("benchmark summary rebuilt from " + recoveredFrom.successes() + " complete per-request records ("
+          + f.source().recordsFile().getFileName() + ", sha256 " + recoveredFrom.sha256() + ") because AIPerf's summary is "
           + f.summaryProblem());
       return AuditCheck.warn(id, "AIPerf's summary is " + f.summaryProblem() + "; rebuilt from the per-request records");
     }
@@ -157,7 +161,7 @@ public final class Auditor {
     if (planned.isMissingNode() || planned.isNull() || ran.isMissingNode() || ran.isNull()) {
       return;
     }
-    boolean same = planned.isNumber() && ran.isNumber() ? planned.asDouble() == ran.asDouble()
+    boolean same = (planned.isNumber() && ran.isNumber()) ? planned.asDouble() == ran.asDouble()
         : planned.asString().equals(ran.asString());
     if (!same) {
       diffs.add(field + ": plan " + planned + ", ran " + ran);
@@ -270,7 +274,7 @@ public final class Auditor {
     return w.isEmpty() ? AuditCheck.pass(id, detail) : AuditCheck.warn(id, detail + "; " + String.join("; ", w));
   }
 
-  private static double num(JsonNode syn, String synField, JsonNode prompt, String promptField) {
+  private static double num(@Nullable JsonNode syn, String synField, @Nullable JsonNode prompt, String promptField) {
     if (syn != null && syn.path(synField).isNumber()) {
       return syn.path(synField).asDouble();
     }
@@ -297,7 +301,7 @@ public final class Auditor {
     if (f.scan() == null && start == null) {
       return AuditCheck.notChecked(id, "no records and no start_time/end_time");
     }
-    String span = f.scan() != null && f.scan().minStartNs() != null
+    String span = f.scan() != null && f.scan().minStartNs() != null && f.scan().maxEndNs() != null
         ? String.format(Locale.ROOT, "records span %.3f s", (f.scan().maxEndNs() - f.scan().minStartNs()) / 1e9) : "";
     return AuditCheck.pass(id, (start == null ? "" : start + " .. " + end + "; ") + span);
   }
@@ -395,7 +399,8 @@ public final class Auditor {
         bad.add("artifacts.sha256 unreadable: " + e.getMessage());
       }
     }
-    JsonNode files = f.source().runRecord().path("artifacts").path("files");
+    ObjectNode runRecord = f.source().runRecord();
+    JsonNode files = runRecord == null ? MissingNode.getInstance() : runRecord.path("artifacts").path("files");
     for (String name : files.propertyNames()) {
       checked++;
       verify(dir.resolve(name), files.get(name).asString(), bad);

@@ -2,6 +2,7 @@ package dev.benchplan.analysis.input;
 
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one pass over {@code profile_export.jsonl} found: counts by phase and outcome, integrity
@@ -32,11 +33,11 @@ import java.util.Map;
  * @param maxEndNs latest profiling request end (ns), or null
  * @param values metric tag to per-request values (successful profiling requests)
  */
-public record RecordScan(String file, String sha256, long lines, long malformed, String firstMalformed,
+public record RecordScan(String file, String sha256, long lines, long malformed, @Nullable String firstMalformed,
     long profiling, long warmup, long cancelled, long errors, Map<String, Long> errorKinds, long duplicateIds,
-    String firstDuplicate, long nonFinite, String firstNonFinite, long negative, String firstNegative,
-    long badTimestamps, String firstBadTimestamp, Map<String, String> units, List<String> unitProblems,
-    Long minStartNs, Long maxEndNs, Map<String, DoubleList> values) {
+    @Nullable String firstDuplicate, long nonFinite, @Nullable String firstNonFinite, long negative, @Nullable String firstNegative,
+    long badTimestamps, @Nullable String firstBadTimestamp, Map<String, String> units, List<String> unitProblems,
+    @Nullable Long minStartNs, @Nullable Long maxEndNs, Map<String, DoubleList> values) {
 
   /** Successful profiling requests (the sample behind every recomputed statistic). */
   public long successes() {

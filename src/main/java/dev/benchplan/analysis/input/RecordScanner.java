@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -54,7 +55,7 @@ public final class RecordScanner {
     return fast != null ? fast : lineByLine(file);
   }
 
-  private static RecordScan streamed(Path file) {
+  private static @Nullable RecordScan streamed(Path file) {
     MessageDigest digest = Sha256.newDigest();
     State s = new State();
     try (InputStream raw = Files.newInputStream(file);
@@ -104,7 +105,7 @@ public final class RecordScanner {
   private static final class State {
     long lines;
     long malformed;
-    String firstMalformed;
+    @Nullable String firstMalformed;
     long profiling;
     long warmup;
     long cancelled;
@@ -112,18 +113,18 @@ public final class RecordScanner {
     final Map<String, Long> errorKinds = new HashMap<>();
     final Set<String> ids = new HashSet<>();
     long duplicates;
-    String firstDuplicate;
+    @Nullable String firstDuplicate;
     long nonFinite;
-    String firstNonFinite;
+    @Nullable String firstNonFinite;
     long negative;
-    String firstNegative;
+    @Nullable String firstNegative;
     long badTimestamps;
-    String firstBadTimestamp;
+    @Nullable String firstBadTimestamp;
     final Map<String, String> units = new HashMap<>();
     final Map<String, Double> factors = new HashMap<>();
     final List<String> unitProblems = new ArrayList<>();
-    Long minStart;
-    Long maxEnd;
+    @Nullable Long minStart;
+    @Nullable Long maxEnd;
     final Map<String, DoubleList> values = new LinkedHashMap<>();
 
     State() {
@@ -323,7 +324,7 @@ public final class RecordScanner {
       }
     }
 
-    private void timestamps(JsonNode s, JsonNode e, long lineNo) {
+    private void timestamps(@Nullable JsonNode s, @Nullable JsonNode e, long lineNo) {
       if (s == null || e == null || !s.isIntegralNumber() || !e.isIntegralNumber()) {
         badTimestamp(lineNo, "request_start_ns/request_end_ns missing or not integers");
         return;

@@ -3,6 +3,7 @@ package dev.benchplan.kube.rbac;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.KubeCall;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which namespaces a command's calls go to: the table's {@link KubeCall.Where} made concrete.
@@ -12,8 +13,8 @@ import java.util.Objects;
  * @param dgdNamespace the DGD's namespace (run, validate --dgd); null for auto-deploy
  * @param discoveryNamespace validate's {@code --namespace}, or null for all namespaces (validate only)
  */
-public record RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-    String discoveryNamespace) {
+public record RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
+    @Nullable String discoveryNamespace) {
   public RbacTargets {
     Objects.requireNonNull(command, "command");
     if (command != KubeCall.Command.VALIDATE_DEPLOY && (runNamespace == null || dgdNamespace == null)) {
@@ -27,17 +28,17 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   }
 
   /** validate of an existing DGD (its Job runs in the DGD's namespace). */
-  public static RbacTargets validateDgd(String dgdNamespace, String discoveryNamespace) {
+  public static RbacTargets validateDgd(String dgdNamespace, @Nullable String discoveryNamespace) {
     return new RbacTargets(KubeCall.Command.VALIDATE_DGD, dgdNamespace, dgdNamespace, discoveryNamespace);
   }
 
   /** validate deploying its default DGD in a fresh namespace. */
-  public static RbacTargets validateDeploy(String discoveryNamespace) {
+  public static RbacTargets validateDeploy(@Nullable String discoveryNamespace) {
     return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace);
   }
 
   /** The namespace a row's call goes to; null: all namespaces (or a cluster-scoped resource). */
-  public String namespaceOf(KubeCall row) {
+  public @Nullable String namespaceOf(KubeCall row) {
     if (row.clusterScopedResource()) {
       return null;
     }
@@ -50,7 +51,7 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   }
 
   /** The one object a row's call names, when the rule can be limited to it (the run's namespace). */
-  public String resourceNameOf(KubeCall row) {
+  public @Nullable String resourceNameOf(KubeCall row) {
     return row.where() == KubeCall.Where.RUN_NAMESPACE_BY_NAME ? runNamespace : null;
   }
 }

@@ -52,6 +52,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@link RunService} against a real (or mock) Kubernetes API server through fabric8. */
@@ -277,11 +278,11 @@ final class KubeRunService implements RunService {
     return new Collected(written, verdict, exitCode, exitReason, record);
   }
 
-  static String podNode(Pod pod) {
+  static @Nullable String podNode(@Nullable Pod pod) {
     return pod == null || pod.getSpec() == null ? null : pod.getSpec().getNodeName();
   }
 
-  static Instant scheduledAt(Pod pod) {
+  static @Nullable Instant scheduledAt(@Nullable Pod pod) {
     if (pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
       return null;
     }
@@ -293,7 +294,7 @@ final class KubeRunService implements RunService {
     return null;
   }
 
-  static Instant parseTime(String s) {
+  static @Nullable Instant parseTime(String s) {
     try {
       return s == null ? null : Instant.parse(s);
     } catch (java.time.format.DateTimeParseException e) {
@@ -312,7 +313,7 @@ final class KubeRunService implements RunService {
     return out;
   }
 
-  static ContainerStatus aiperfStatus(Pod pod) {
+  static @Nullable ContainerStatus aiperfStatus(@Nullable Pod pod) {
     return JobWatch.containerStatus(pod);
   }
 }

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,9 +44,9 @@ final class RunRecord {
   private RunRecord() {}
 
   /** Everything the record is built from. */
-  record Facts(RunRequest request, PerfYaml perf, PlanReference plan, String context, String server,
-      String namespace, Job created, JobWatch.Result watched, Preflight.Result pre, AiperfExport export,
-      AiperfPodLog log, Verdict verdict, String exitReason, int exitCode, Instant start, Instant applied,
+  record Facts(RunRequest request, PerfYaml perf, PlanReference plan, @Nullable String context, @Nullable String server,
+      String namespace, Job created, JobWatch.Result watched, Preflight.Result pre, @Nullable AiperfExport export,
+      @Nullable AiperfPodLog log, Verdict verdict, String exitReason, int exitCode, Instant start, Instant applied,
       Instant collected, Map<String, byte[]> files) {}
 
   static RunRecordDocument build(Facts f) {
@@ -69,7 +70,7 @@ final class RunRecord {
 
     String planned = f.plan().aiperfVersion();
     String measured = f.export() == null ? null : f.export().aiperfVersion();
-    Boolean versionMatch = measured == null || planned == null ? null : measured.equals(planned);
+    Boolean versionMatch = (measured == null || planned == null) ? null : measured.equals(planned);
     boolean imageMatch = f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
     RunRecordDocument.Aiperf aiperf = new RunRecordDocument.Aiperf(planned, f.plan().aiperfImage(),
         f.perf().annotation(JobContract.AIPERF_VERSION), measured, versionMatch, imageMatch,
@@ -149,7 +150,7 @@ final class RunRecord {
     return CanonicalJson.bytes(tree);
   }
 
-  private static String blankToNull(String s) {
+  private static @Nullable String blankToNull(String s) {
     return s == null || s.isBlank() ? null : s;
   }
 

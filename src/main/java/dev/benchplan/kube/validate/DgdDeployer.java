@@ -22,10 +22,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.StringJoiner;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -37,7 +39,8 @@ final class DgdDeployer {
     GenericKubernetesResource r = KubeDocuments.generic(client, manifest);
     String ns = r.getMetadata().getNamespace();
     String name = r.getMetadata().getName();
-    String runId = r.getMetadata().getLabels().get(ValidateRun.RUN_LABEL);
+    // the manifest carries the run label (DefaultDeployment sets it), so the created DGD does too
+    String runId = Objects.requireNonNull(r.getMetadata().getLabels().get(ValidateRun.RUN_LABEL), ValidateRun.RUN_LABEL);
     if (!ledger.record(new CreatedObject(api.apiVersion(), DgdApi.KIND, ns, name, ValidateRun.RUN_LABEL, runId))) {
       throw BenchplanException.runtime("interrupted before creating DGD " + ns + "/" + name);
     }
@@ -59,7 +62,7 @@ final class DgdDeployer {
       Map<String, Integer> desired, Duration bound, ProgressSink progress) {
     Instant deadline = Instant.now().plus(bound);
     AtomicReference<DgdView> last = new AtomicReference<>();
-    AtomicReference<Boolean> deleted = new AtomicReference<>(false);
+    AtomicBoolean deleted = new AtomicBoolean(false);
     boolean done;
     try {
       done = client.awaitCustom(KubeCall.DEPLOY_DGD_WATCH, KubeDocuments.dgdContext(api), ns, name, r -> {
@@ -83,7 +86,8 @@ final class DgdDeployer {
     if (deleted.get()) {
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " was deleted while validate waited for it");
     }
-    DgdView dgd = last.get();
+    // the watch ended on a ready (hence seen) DGD
+    DgdView dgd = Objects.requireNonNull(last.get(), "the ready DGD");
     progress.update("DGD successful; waiting for its frontend Service");
     List<String> problems = new ArrayList<>();
     long remaining = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
