@@ -3,6 +3,7 @@ package dev.benchplan.analysis;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.evidence.RunEvidence;
+import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -102,9 +104,10 @@ public final class CompareService {
     ObjectNode c = Nodes.object();
     c.put("schema_version", RunDocuments.SCHEMA_VERSION);
     c.put("kind", "comparison");
-    RunEvidence planned = ref.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst().orElse(null);
-    c.put("question", planned == null ? null : planned.plan().plan().path("question").path("text").asString(null));
-    c.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+    PlanInfo planned = RunEvidence.firstReadPlan(ref);
+    ObjectNode plannedDoc = planned == null ? null : planned.plan();
+    c.put("question", plannedDoc == null ? null : plannedDoc.path("question").path("text").asString(null));
+    c.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
     ObjectNode e = c.putObject("eligibility");
     e.put("eligible", true);
     ObjectNode fields = e.putObject("fields");
@@ -139,7 +142,7 @@ public final class CompareService {
       for (MetricSpec spec : MetricSpec.STANDARD) {
         double[] rv = values(spec, r);
         double[] kv = values(spec, k);
-        if (rv.length == 0 || kv.length == 0 || request.paired() && rv.length != kv.length) {
+        if (rv.length == 0 || kv.length == 0 || (request.paired() && rv.length != kv.length)) {
           continue;
         }
         Effect eff = EffectEstimator.estimate(rv, kv, spec.direction(), request.paired(), floors.get(spec.key()),
@@ -221,7 +224,7 @@ public final class CompareService {
     return new Outcome(c, ref, cand, exit);
   }
 
-  private static double[] band(List<RunEvidence> ref, Map<String, NoiseFloor> floors) {
+  private static double @Nullable [] band(List<RunEvidence> ref, Map<String, NoiseFloor> floors) {
     double[] v = values(MetricSpec.STANDARD.get(0), ref);
     if (v.length == 0) {
       return null;

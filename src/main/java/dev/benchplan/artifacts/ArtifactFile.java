@@ -2,6 +2,7 @@ package dev.benchplan.artifacts;
 
 import dev.benchplan.json.Sha256;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One file of an artifact tree as the pod's manifest names it.
@@ -26,7 +27,7 @@ public record ArtifactFile(String path, long size, String sha256) {
   }
 
   /** Why {@code path} cannot name a file inside the tree, or null when it can. */
-  public static String pathProblem(String path) {
+  public static @Nullable String pathProblem(String path) {
     if (path.isEmpty() || path.startsWith("/") || path.endsWith("/")) {
       return "expected a relative path without a leading or trailing '/'";
     }

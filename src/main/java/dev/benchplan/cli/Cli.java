@@ -73,7 +73,7 @@ public final class Cli {
   private static int onParameterException(CommandLine.ParameterException ex, String[] args) {
     CommandLine cl = ex.getCommandLine();
     PrintWriter err = cl.getErr();
-    String message = ex.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
+    String message = String.valueOf(ex.getMessage()).strip().replaceAll("\\s*\\R\\s*", " ");
     err.println("benchplan: " + message);
     CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
     // a bad value is said in its one line; a wrong or missing argument also points at the usage

@@ -3,6 +3,7 @@ package dev.benchplan.cli;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -82,12 +83,12 @@ public final class NumericOptions {
   /** A finite decimal in a range whose ends may be open, closed or absent. */
   public static class DecimalIn implements ITypeConverter<BigDecimal> {
     private static final int MAX_TEXT = 64;
-    private final BigDecimal min;
+    private final @Nullable BigDecimal min;
     private final boolean minOpen;
-    private final BigDecimal max;
+    private final @Nullable BigDecimal max;
     private final boolean maxOpen;
 
-    DecimalIn(String min, boolean minOpen, String max, boolean maxOpen) {
+    DecimalIn(@Nullable String min, boolean minOpen, @Nullable String max, boolean maxOpen) {
       this.min = min == null ? null : new BigDecimal(min);
       this.minOpen = minOpen;
       this.max = max == null ? null : new BigDecimal(max);
@@ -225,11 +226,11 @@ public final class NumericOptions {
         return (int) LongIn.parse(v, MIN, MAX);
       }
       java.time.Duration d = DurationConverter.parse(v);
-      if (d.toMillis() % 1000 != 0 || d.getSeconds() < MIN || d.getSeconds() > MAX) {
+      if (d.toMillis() % 1000 != 0 || d.toSeconds() < MIN || d.toSeconds() > MAX) {
         throw new TypeConversionException("'" + value + "' is out of range; expected whole seconds from "
             + MIN + " to " + MAX + " (e.g. 120 or 2m)");
       }
-      return (int) d.getSeconds();
+      return (int) d.toSeconds();
     }
   }
 

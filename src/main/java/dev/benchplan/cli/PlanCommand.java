@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -281,18 +282,18 @@ public final class PlanCommand implements Callable<Integer> {
     }
   }
 
-  private Integer seconds(Duration d, String option) {
+  private @Nullable Integer seconds(Duration d, String option) {
     if (d == null) {
       return null;
     }
-    if (d.toMillis() % 1000 != 0 || d.getSeconds() > Integer.MAX_VALUE) {
+    if (d.toMillis() % 1000 != 0 || d.toSeconds() > Integer.MAX_VALUE) {
       throw new CommandLine.ParameterException(spec.commandLine(), option + " " + d
           + ": expected whole seconds");
     }
-    return (int) d.getSeconds();
+    return (int) d.toSeconds();
   }
 
-  private URI indexUri(String text) {
+  private @Nullable URI indexUri(@Nullable String text) {
     if (text == null || text.isBlank()) {
       return null;
     }
@@ -309,7 +310,7 @@ public final class PlanCommand implements Callable<Integer> {
       @JsonProperty("plan_path") String planPath,
       @JsonProperty("sha256") String sha256,
       @JsonProperty("series_id") String seriesId,
-      @JsonProperty("plan_id") String planId,
+      @JsonProperty("plan_id") @Nullable String planId,
       @JsonProperty("workload_source") String workloadSource,
       @JsonProperty("aiperf_version") String aiperfVersion,
       @JsonProperty("warnings") List<String> warnings,

@@ -6,6 +6,7 @@ import dev.benchplan.kube.rbac.RbacManifests;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,7 +40,7 @@ public final class RbacCommand implements Runnable {
     @Option(names = "--user", paramLabel = "NAME", description = "Bind to this user instead of a ServiceAccount.")
     String user;
 
-    RbacManifest.Subject subject() {
+    RbacManifest.@Nullable Subject subject() {
       if (user != null && serviceAccount != null) {
         throw BenchplanException.invalid("options --user and --service-account: give one subject, not both");
       }

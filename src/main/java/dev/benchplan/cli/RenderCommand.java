@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -138,7 +139,7 @@ public final class RenderCommand implements Callable<Integer> {
       @JsonProperty("namespace") String namespace,
       @JsonProperty("mode") String mode,
       @JsonProperty("run_id") String runId,
-      @JsonProperty("load_point") String loadPoint,
+      @JsonProperty("load_point") @Nullable String loadPoint,
       @JsonProperty("candidate") Candidate candidate) implements CommandOutput {
     static Output of(RenderResult r) {
       return new Output(r.aiperfConfig().toString(), r.perfYaml().toString(),

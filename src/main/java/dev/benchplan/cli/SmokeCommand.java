@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -98,12 +99,12 @@ public final class SmokeCommand implements Callable<Integer> {
       @JsonProperty("artifact") String artifact,
       @JsonProperty("sha256") String sha256,
       @JsonProperty("success") boolean success,
-      @JsonProperty("reason") @JsonInclude(JsonInclude.Include.ALWAYS) String reason,
-      @JsonProperty("ttft_ms") @JsonInclude(JsonInclude.Include.ALWAYS) Object ttftMs,
-      @JsonProperty("total_ms") @JsonInclude(JsonInclude.Include.ALWAYS) Object totalMs,
-      @JsonProperty("error") ErrorReport error,
+      @JsonProperty("reason") @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String reason,
+      @JsonProperty("ttft_ms") @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable Object ttftMs,
+      @JsonProperty("total_ms") @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable Object totalMs,
+      @JsonProperty("error") @Nullable ErrorReport error,
       @JsonIgnore SmokeArtifact details) implements CommandOutput {
-    static Output of(SmokeOutcome o, ErrorReport error) {
+    static Output of(SmokeOutcome o, @Nullable ErrorReport error) {
       SmokeArtifact a = o.artifact();
       return new Output(o.artifactPath().toString(), o.sha256(), a.success(), a.reason(), a.ttftMs(),
           a.totalMs(), error, a);

@@ -7,6 +7,7 @@ import dev.benchplan.verify.VerifyService;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,7 +47,7 @@ public final class VerifyCommand implements Callable<Integer> {
   }
 
   /** The {@code --format json} result. */
-  record Output(String kind, String path, String sha256, boolean verified,
+  record Output(String kind, String path, @Nullable String sha256, boolean verified,
       java.util.List<String> checks, java.util.List<Finding> findings,
       java.util.List<String> notes) implements CommandOutput {
     static Output of(VerifyReport r) {

@@ -1,5 +1,7 @@
 package dev.benchplan.error;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A failure with a known exit code and a one-line message naming the file, line or JSON pointer,
  * and field. Thrown by services; mapped to stderr and an exit code in one place (the CLI).
@@ -13,12 +15,12 @@ public class BenchplanException extends RuntimeException {
     this(exitCode, message, null, ErrorLocation.NONE);
   }
 
-  public BenchplanException(int exitCode, String message, Throwable cause) {
+  public BenchplanException(int exitCode, @Nullable String message, @Nullable Throwable cause) {
     this(exitCode, message, cause, ErrorLocation.NONE);
   }
 
   /** A failure whose place is known in parts (printed in {@code --format json} errors). */
-  public BenchplanException(int exitCode, String message, Throwable cause, ErrorLocation location) {
+  public BenchplanException(int exitCode, @Nullable String message, @Nullable Throwable cause, ErrorLocation location) {
     super(message, cause);
     this.exitCode = exitCode;
     this.location = location == null ? ErrorLocation.NONE : location;
@@ -49,7 +51,7 @@ public class BenchplanException extends RuntimeException {
   }
 
   /** A cluster, endpoint or run error (exit 3) with a cause. */
-  public static BenchplanException runtime(String message, Throwable cause) {
+  public static BenchplanException runtime(String message, @Nullable Throwable cause) {
     return new BenchplanException(ExitCode.RUNTIME, message, cause);
   }
 }

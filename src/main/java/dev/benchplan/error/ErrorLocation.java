@@ -1,10 +1,12 @@
 package dev.benchplan.error;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where an error sits: a file, a 1-based line and column, an RFC 6901 JSON pointer, and the field
  * or option; any part may be null when it is not known.
  */
-public record ErrorLocation(String file, Integer line, Integer column, String pointer, String field) {
+public record ErrorLocation(@Nullable String file, @Nullable Integer line, @Nullable Integer column, @Nullable String pointer, @Nullable String field) {
   /** Nothing known. */
   public static final ErrorLocation NONE = new ErrorLocation(null, null, null, null, null);
 
@@ -14,12 +16,12 @@ public record ErrorLocation(String file, Integer line, Integer column, String po
   }
 
   /** A command-line option such as {@code --min-throughput}. */
-  public static ErrorLocation option(String name) {
+  public static ErrorLocation option(@Nullable String name) {
     return new ErrorLocation(null, null, null, null, name);
   }
 
   /** {@code file:line:column} as far as known, or null without a file. */
-  public String prefix() {
+  public @Nullable String prefix() {
     if (file == null) {
       return null;
     }

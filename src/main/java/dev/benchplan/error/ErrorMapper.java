@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -34,14 +35,14 @@ public final class ErrorMapper {
     if (t instanceof BenchplanException b) {
       String code = b.exitCode() == ExitCode.INVALID ? ErrorReport.INVALID_INPUT
           : b.exitCode() == ExitCode.INTERNAL ? ErrorReport.INTERNAL_ERROR : ErrorReport.RUN_ERROR;
-      ErrorLocation where = b.location() == ErrorLocation.NONE ? locate(b.getMessage()) : b.location();
+      ErrorLocation where = b.location().equals(ErrorLocation.NONE) ? locate(b.getMessage()) : b.location();
       return ErrorReport.of(code, b.exitCode(), oneLine(b.getMessage()), where);
     }
     if (t instanceof JacksonException j) {
       BenchplanException b = InputErrors.unparsable(null, "input", j);
       return ErrorReport.of(ErrorReport.INVALID_INPUT, ExitCode.INVALID, b.getMessage(), null);
     }
-    if (t instanceof UncheckedIOException u) {
+    if (t instanceof UncheckedIOException u && u.getCause() != null) { // it always wraps an IOException
       t = u.getCause();
     }
     if (t instanceof NoSuchFileException || t instanceof AccessDeniedException || t instanceof NotDirectoryException) {
@@ -64,10 +65,14 @@ public final class ErrorMapper {
   /** The throwable that says what happened, below executor and proxy wrappers. */
   public static Throwable unwrap(Throwable t) {
     Throwable cur = t;
-    while (!(cur instanceof BenchplanException) && cur.getCause() != null
+    while (!(cur instanceof BenchplanException)
         && (cur instanceof ExecutionException || cur instanceof CompletionException
             || cur instanceof UndeclaredThrowableException)) {
-      cur = cur.getCause();
+      Throwable cause = cur.getCause();
+      if (cause == null) {
+        break;
+      }
+      cur = cause;
     }
     return cur;
   }
@@ -78,7 +83,7 @@ public final class ErrorMapper {
    * ({@code /a/0/b:}); the field is the pointer's last name, or an option such as
    * {@code --exp-root} named in the message.
    */
-  static ErrorLocation locate(String message) {
+  static ErrorLocation locate(@Nullable String message) {
     if (message == null) {
       return ErrorLocation.NONE;
     }
@@ -136,7 +141,7 @@ public final class ErrorMapper {
     }
   }
 
-  private static String lastName(String pointer) {
+  private static @Nullable String lastName(String pointer) {
     String[] parts = pointer.split("/");
     for (int i = parts.length - 1; i >= 0; i--) {
       if (!parts[i].isEmpty() && !parts[i].chars().allMatch(Character::isDigit)) {
@@ -146,7 +151,7 @@ public final class ErrorMapper {
     return null;
   }
 
-  private static Integer integer(String s) {
+  private static @Nullable Integer integer(String s) {
     if (s == null) {
       return null;
     }
@@ -157,7 +162,7 @@ public final class ErrorMapper {
     }
   }
 
-  private static String oneLine(String s) {
+  private static String oneLine(@Nullable String s) {
     if (s == null || s.isBlank()) {
       return "failed";
     }

@@ -3,6 +3,7 @@ package dev.benchplan.error;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One error as a user or agent sees it: a stable code, the exit code, one line of message, and
@@ -15,12 +16,12 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 public record ErrorReport(
     @JsonProperty("code") String code,
     @JsonProperty("exit_code") int exitCode,
-    @JsonProperty("message") String message,
-    @JsonProperty("file") String file,
-    @JsonProperty("line") Integer line,
-    @JsonProperty("column") Integer column,
-    @JsonProperty("pointer") String pointer,
-    @JsonProperty("field") String field) {
+    @JsonProperty("message") @Nullable String message,
+    @JsonProperty("file") @Nullable String file,
+    @JsonProperty("line") @Nullable Integer line,
+    @JsonProperty("column") @Nullable Integer column,
+    @JsonProperty("pointer") @Nullable String pointer,
+    @JsonProperty("field") @Nullable String field) {
 
   /** Invalid input or a configuration blocker (exit 2). */
   public static final String INVALID_INPUT = "invalid_input";
@@ -38,7 +39,7 @@ public record ErrorReport(
   }
 
   /** A report with a location. */
-  public static ErrorReport of(String code, int exitCode, String message, ErrorLocation where) {
+  public static ErrorReport of(String code, int exitCode, @Nullable String message, @Nullable ErrorLocation where) {
     ErrorLocation w = where == null ? ErrorLocation.NONE : where;
     return new ErrorReport(code, exitCode, message, w.file(), w.line(), w.column(), w.pointer(), w.field());
   }

@@ -9,6 +9,7 @@ import java.nio.file.NotDirectoryException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import tools.jackson.core.JacksonException;
@@ -42,7 +43,7 @@ public final class InputErrors {
    * @param what what the document is, e.g. "user workload"; null to name only the file
    * @param file the file or other source, as the user named it
    */
-  public static BenchplanException unparsable(String what, Object file, JacksonException e) {
+  public static BenchplanException unparsable(@Nullable String what, Object file, JacksonException e) {
     ErrorLocation where = locate(e, String.valueOf(file));
     String format = e instanceof JacksonYAMLParseException ? "YAML" : "JSON";
     return new BenchplanException(ExitCode.INVALID,
@@ -50,7 +51,7 @@ public final class InputErrors {
   }
 
   /** A file that cannot be read (exit 2): not found, a folder, no permission. */
-  public static BenchplanException unreadable(String what, Object file, IOException e) {
+  public static BenchplanException unreadable(@Nullable String what, Object file, IOException e) {
     ErrorLocation where = new ErrorLocation(String.valueOf(file), null, null, null, null);
     return new BenchplanException(ExitCode.INVALID,
         (what == null ? "" : what + " ") + file + ": cannot read: " + describe(e), e, where);
@@ -181,7 +182,7 @@ public final class InputErrors {
     };
   }
 
-  private static String oneLine(String s) {
+  private static String oneLine(@Nullable String s) {
     if (s == null) {
       return "";
     }

@@ -3,6 +3,7 @@ package dev.benchplan.gate;
 import dev.benchplan.aiperf.export.MetricUnit;
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One gated objective: a statistic of an AIPerf metric compared with a threshold.
@@ -18,7 +19,7 @@ import java.util.Objects;
  * @param origin where the constraint came from, for messages (file and JSON pointer, or a flag)
  */
 public record Constraint(
-    String name, String metric, String stat, Operator operator, BigDecimal threshold, MetricUnit unit,
+    String name, String metric, String stat, Operator operator, BigDecimal threshold, @Nullable MetricUnit unit,
     String origin) {
 
   public Constraint {

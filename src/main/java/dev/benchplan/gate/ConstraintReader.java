@@ -14,9 +14,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -50,12 +52,12 @@ public final class ConstraintReader {
   private ConstraintReader() {}
 
   /** A parsed {@code "<op> <number> [unit]"} expression. */
-  record Expression(Operator operator, BigDecimal value, MetricUnit unit) {}
+  record Expression(Operator operator, BigDecimal value, @Nullable MetricUnit unit) {}
 
   /** What a constraint name means: which metric/stat, which operator it takes, which unit. */
   private record Known(String metric, String stat, Operator operator, Dimension dimension) {}
 
-  private static Known known(String name) {
+  private static @Nullable Known known(String name) {
     return switch (name) {
       case THROUGHPUT, THROUGHPUT_PER_GPU ->
           new Known("output_token_throughput", "avg", Operator.GE, Dimension.TOKEN_RATE);
@@ -270,7 +272,7 @@ public final class ConstraintReader {
   }
 
   private static Constraint aicr(String name, Expression e, String origin) {
-    Known k = known(name);
+    Known k = Objects.requireNonNull(known(name), () -> "not an AICR constraint: " + name);
     if (e.operator() != k.operator()) {
       throw BenchplanException.invalid(origin + ": " + name + " takes only " + k.operator().symbol()
           + " (as AICR requires), got " + e.operator().symbol());

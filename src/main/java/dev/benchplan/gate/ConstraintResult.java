@@ -2,6 +2,7 @@ package dev.benchplan.gate;
 
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one constraint fared.
@@ -27,9 +28,9 @@ public record ConstraintResult(
     BigDecimal threshold,
     BigDecimal tolerance,
     BigDecimal effectiveThreshold,
-    BigDecimal measured,
+    @Nullable BigDecimal measured,
     String unit,
-    String exportUnit,
+    @Nullable String exportUnit,
     Status status,
     String message) {
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Applies constraints to an AIPerf export and decides pass, fail, skip or error.
@@ -121,7 +122,7 @@ public final class GateEvaluator {
    * Job failed): every constraint is an error carrying {@code reason}; a run with no constraints is
    * still an error, because the run itself failed.
    */
-  public static Verdict runFailed(String reason, ConstraintSet set, GateOptions options, VerdictSource source) {
+  public static Verdict runFailed(@Nullable String reason, ConstraintSet set, GateOptions options, VerdictSource source) {
     List<ConstraintResult> results = new ArrayList<>();
     for (Constraint c : set.constraints()) {
       MetricUnit unit = c.unit();
@@ -177,7 +178,7 @@ public final class GateEvaluator {
   }
 
   private static ConstraintResult missing(
-      Constraint c, BigDecimal tolerance, BigDecimal effective, String exportUnit, String why) {
+      Constraint c, BigDecimal tolerance, BigDecimal effective, @Nullable String exportUnit, String why) {
     String unit = c.unit() != null ? c.unit().text()
         : Optional.ofNullable(exportUnit).flatMap(MetricUnit::parse)
             .map(u -> u.dimension().canonical()).orElse("(unit of " + c.metric() + ")");
@@ -222,7 +223,10 @@ public final class GateEvaluator {
         .collect(Collectors.joining(", ")) + "]";
   }
 
-  private static String firstLine(String s) {
+  private static String firstLine(@Nullable String s) {
+    if (s == null) {
+      return "no reason given";
+    }
     int nl = s.indexOf('\n');
     return nl < 0 ? s : s.substring(0, nl);
   }

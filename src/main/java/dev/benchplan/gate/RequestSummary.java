@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.export.ErrorCount;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Request accounting from the export and the error-rate check.
@@ -16,9 +17,9 @@ import java.util.Objects;
  * @param errorSummary AIPerf's error kinds and counts
  */
 public record RequestSummary(
-    BigDecimal total,
+    @Nullable BigDecimal total,
     BigDecimal errors,
-    BigDecimal errorRate,
+    @Nullable BigDecimal errorRate,
     BigDecimal maxErrorRate,
     Status status,
     List<ErrorCount> errorSummary) {

@@ -5,6 +5,7 @@ import dev.benchplan.diagnostics.Finding;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -161,7 +162,7 @@ public record Verdict(
     }
 
     /** A short human form: at most 6 significant digits, plain notation. */
-    static String human(BigDecimal v) {
+    static String human(@Nullable BigDecimal v) {
       if (v == null) {
         return "n/a";
       }
@@ -172,8 +173,8 @@ public record Verdict(
     }
 
     /** A fraction as a percentage, e.g. 0.10 -> "10%". */
-    static String percent(BigDecimal fraction) {
-      return human(fraction.movePointRight(2)) + "%";
+    static String percent(@Nullable BigDecimal fraction) {
+      return fraction == null ? human(null) : human(fraction.movePointRight(2)) + "%";
     }
   }
 }

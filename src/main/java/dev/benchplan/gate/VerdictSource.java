@@ -2,6 +2,7 @@ package dev.benchplan.gate;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a verdict was computed from.
@@ -14,7 +15,7 @@ import java.util.Objects;
  * @param wasCancelled the export's {@code was_cancelled}
  */
 public record VerdictSource(
-    String path, String sha256, String aiperfVersion, String layout, String schemaVersion,
+    String path, @Nullable String sha256, @Nullable String aiperfVersion, @Nullable String layout, @Nullable String schemaVersion,
     boolean wasCancelled) {
 
   public VerdictSource {
@@ -29,7 +30,7 @@ public record VerdictSource(
   }
 
   /** The source of a verdict where no export could be read (e.g. AIPerf failed). */
-  public static VerdictSource withoutExport(String path, String sha256) {
+  public static VerdictSource withoutExport(String path, @Nullable String sha256) {
     return new VerdictSource(path, sha256, null, null, null, false);
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -103,7 +104,7 @@ public final class AtomicFiles {
   }
 
   private static Path writeTemp(Path target, byte[] content) {
-    Path dir = target.toAbsolutePath().getParent();
+    Path dir = Objects.requireNonNull(target.toAbsolutePath().getParent(), "a file has a parent");
     Path tmp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
     try {
       Files.createDirectories(dir);

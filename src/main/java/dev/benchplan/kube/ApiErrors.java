@@ -2,6 +2,7 @@ package dev.benchplan.kube;
 
 import dev.benchplan.error.BenchplanException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one policy for Kubernetes API failures, for run and validate alike: an object the API server
@@ -14,7 +15,7 @@ public final class ApiErrors {
   private ApiErrors() {}
 
   /** Maps a failure of {@code action} (verb and resource, e.g. "create Job ns/name"). */
-  public static BenchplanException map(String action, KubernetesClientException e) {
+  public static BenchplanException map(@Nullable String action, KubernetesClientException e) {
     int code = e.getCode();
     String line = action + ": " + describe(e);
     return switch (code) {

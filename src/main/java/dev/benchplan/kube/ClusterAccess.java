@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The only class that calls the Kubernetes API (an ArchUnit test holds every other class to it).
@@ -66,13 +67,13 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /** The kubeconfig context's name, or null (in-cluster). */
-  public String contextName() {
+  public @Nullable String contextName() {
     var c = client.getConfiguration().getCurrentContext();
     return c == null ? null : c.getName();
   }
 
   /** The API server's URL, or null. */
-  public String serverUrl() {
+  public @Nullable String serverUrl() {
     return client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
   }
 
@@ -111,8 +112,9 @@ public final class ClusterAccess implements AutoCloseable {
    * @return the answer, or null when the server gave none (a server without an authorizer, such as
    *     a test double): the calls themselves then show what is forbidden
    */
-  public Boolean allowed(String verb, String group, String resource, String subresource, String namespace,
-      String name) {
+  public @Nullable Boolean allowed(String verb, String group, String resource, @Nullable String subresource,
+      @Nullable String namespace,
+      @Nullable String name) {
     SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder().withNewSpec()
         .withResourceAttributes(new io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder()
             .withVerb(verb).withGroup(group).withResource(resource).withSubresource(subresource)
@@ -127,7 +129,7 @@ public final class ClusterAccess implements AutoCloseable {
       }
       throw e;
     }
-    return answer == null || answer.getStatus() == null ? null : answer.getStatus().getAllowed();
+    return (answer == null || answer.getStatus() == null) ? null : answer.getStatus().getAllowed();
   }
 
   // ---- namespaces ----
@@ -237,7 +239,7 @@ public final class ClusterAccess implements AutoCloseable {
   public AutoCloseable followPodLog(KubeCall row, String namespace, String pod, String container, OutputStream sink) {
     row.require("get", "", "pods", "log");
     var watch = client.pods().inNamespace(namespace).withName(pod).inContainer(container).watchLog(sink);
-    return watch::close;
+    return watch;
   }
 
   // ---- events ----
@@ -256,7 +258,7 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /** Jobs labelled {@code key=value} in {@code namespace}, or in every namespace when it is null. */
-  public List<Job> listJobs(KubeCall row, String namespace, String key, String value) {
+  public List<Job> listJobs(KubeCall row, @Nullable String namespace, String key, String value) {
     row.require("list", "batch", "jobs", null);
     var jobs = client.batch().v1().jobs();
     return (namespace == null ? jobs.inAnyNamespace().withLabel(key, value)
@@ -493,7 +495,7 @@ public final class ClusterAccess implements AutoCloseable {
    *
    * @param plural the resource (for a custom kind)
    */
-  public record Created(String apiVersion, String kind, String plural, String namespace, String name) {
+  public record Created(String apiVersion, String kind, @Nullable String plural, @Nullable String namespace, String name) {
     String group() {
       return apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
     }

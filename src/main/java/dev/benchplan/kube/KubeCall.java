@@ -1,9 +1,11 @@
 package dev.benchplan.kube;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * THE table of every Kubernetes API call benchplan makes, one row per call site kind: its verbs,
@@ -188,25 +190,27 @@ public enum KubeCall {
     OPERATOR_NAMESPACE
   }
 
+  @SuppressWarnings("ImmutableEnumChecker") // List.copyOf: unmodifiable
   private final List<String> verbs;
   private final String group;
   private final String resource;
-  private final String subresource;
+  private final @Nullable String subresource;
   private final Where where;
   private final Need need;
   private final String step;
+  @SuppressWarnings("ImmutableEnumChecker") // an unmodifiable view of a private copy
   private final Set<Command> commands;
 
-  KubeCall(List<String> verbs, String group, String resource, String subresource, Where where, Need need,
+  KubeCall(List<String> verbs, String group, String resource, @Nullable String subresource, Where where, Need need,
       String step, Set<Command> commands) {
-    this.verbs = verbs;
+    this.verbs = List.copyOf(verbs);
     this.group = group;
     this.resource = resource;
     this.subresource = subresource;
     this.where = where;
     this.need = need;
     this.step = step;
-    this.commands = EnumSet.copyOf(commands);
+    this.commands = Collections.unmodifiableSet(EnumSet.copyOf(commands));
   }
 
   private static List<String> verbs(String... v) {
@@ -227,7 +231,7 @@ public enum KubeCall {
   }
 
   /** The subresource, or null. */
-  public String subresource() {
+  public @Nullable String subresource() {
     return subresource;
   }
 
@@ -260,7 +264,7 @@ public enum KubeCall {
   }
 
   /** Refuses (a bug: exit 4) a row that does not allow {@code verb} on {@code group/resource[/sub]}. */
-  void require(String verb, String group, String resource, String subresource) {
+  void require(String verb, String group, String resource, @Nullable String subresource) {
     if (!verbs.contains(verb) || !this.group.equals(group) || !this.resource.equals(resource)
         || !Objects.equals(this.subresource, subresource)) {
       throw new IllegalStateException("Kubernetes call " + verb + " " + (group.isEmpty() ? "" : group + "/")

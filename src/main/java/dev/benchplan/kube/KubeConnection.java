@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one way run and validate open a cluster: the kubeconfig context as kubectl resolves it
@@ -32,7 +33,7 @@ public record KubeConnection(KubernetesClient client, String description) {
   }
 
   /** Opens {@code context} (null: the kubeconfig's current context) from the process environment. */
-  public static KubeConnection open(String context) {
+  public static KubeConnection open(@Nullable String context) {
     // fabric8 reads the system properties before the environment variables: so does the check
     Map<String, String> env = new java.util.HashMap<>(System.getenv());
     String kubeconfig = System.getProperty("kubeconfig");
@@ -47,7 +48,7 @@ public record KubeConnection(KubernetesClient client, String description) {
   }
 
   /** Opens {@code context} given the environment, the home folder and the service account token path. */
-  static KubeConnection open(String context, Map<String, String> env, Path home, Path serviceAccountToken) {
+  static KubeConnection open(@Nullable String context, Map<String, String> env, Path home, Path serviceAccountToken) {
     check(context, env, home, serviceAccountToken);
     Config config;
     try {
@@ -72,7 +73,7 @@ public record KubeConnection(KubernetesClient client, String description) {
    * Refuses (exit 2) when no kubeconfig file exists and the process has no in-cluster service
    * account, or when the kubeconfig names no current context and none is given.
    */
-  static void check(String context, Map<String, String> env, Path home, Path serviceAccountToken) {
+  static void check(@Nullable String context, Map<String, String> env, Path home, Path serviceAccountToken) {
     boolean inCluster = !isBlank(env.get("KUBERNETES_SERVICE_HOST")) && Files.isRegularFile(serviceAccountToken);
     if (inCluster || !isBlank(env.get("KUBERNETES_MASTER"))) {
       return;
@@ -110,7 +111,7 @@ public record KubeConnection(KubernetesClient client, String description) {
 
   private static List<Path> kubeconfigPaths(Map<String, String> env, Path home) {
     String kc = env.get("KUBECONFIG");
-    if (isBlank(kc)) {
+    if (kc == null || kc.isBlank()) {
       return List.of(home.resolve(".kube").resolve("config"));
     }
     List<Path> out = new ArrayList<>();
@@ -126,7 +127,7 @@ public record KubeConnection(KubernetesClient client, String description) {
     return String.join(File.pathSeparator, kubeconfigPaths(env, home).stream().map(Path::toString).toList());
   }
 
-  private static boolean isBlank(String s) {
+  private static boolean isBlank(@Nullable String s) {
     return s == null || s.isBlank();
   }
 }

@@ -6,6 +6,8 @@ import dev.benchplan.workload.GpuAllocation;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A series plan as written to {@code <EXP_ROOT>/inputs/benchmark-plans/<series-id>.json} (schema:
@@ -28,10 +30,10 @@ public record BenchmarkPlan(
     Objectives objectives,
     Aiperf aiperf,
     List<Decision> rulesApplied,
-    List<String> warnings,
-    List<String> seriesIdentity,
-    Provenance provenance,
-    @JsonInclude(JsonInclude.Include.NON_NULL) LoadGenerator loadGenerator) {
+    @Nullable List<String> warnings,
+    @Nullable List<String> seriesIdentity,
+    @Nullable Provenance provenance,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable LoadGenerator loadGenerator) {
 
   /** The plan format version. */
   public static final String SCHEMA_VERSION = "1.0";
@@ -58,139 +60,150 @@ public record BenchmarkPlan(
 
   /** Builds a {@link BenchmarkPlan} field by field, by name. */
   public static final class Builder {
-    private String schemaVersion;
-    private String planId;
-    private String seriesId;
-    private String createdAt;
-    private Question question;
-    private UserWorkloadRef userWorkload;
-    private Deployment deployment;
-    private Workload workload;
-    private Experiment experiment;
-    private List<SampleBasis> samples;
-    private RunPolicy runPolicy;
-    private Endpoint endpoint;
-    private Objectives objectives;
-    private Aiperf aiperf;
-    private LoadGenerator loadGenerator;
-    private List<Decision> rulesApplied;
-    private List<String> warnings;
-    private List<String> seriesIdentity;
-    private Provenance provenance;
+    private @Nullable String schemaVersion;
+    private @Nullable String planId;
+    private @Nullable String seriesId;
+    private @Nullable String createdAt;
+    private @Nullable Question question;
+    private @Nullable UserWorkloadRef userWorkload;
+    private @Nullable Deployment deployment;
+    private @Nullable Workload workload;
+    private @Nullable Experiment experiment;
+    private @Nullable List<SampleBasis> samples;
+    private @Nullable RunPolicy runPolicy;
+    private @Nullable Endpoint endpoint;
+    private @Nullable Objectives objectives;
+    private @Nullable Aiperf aiperf;
+    private @Nullable LoadGenerator loadGenerator;
+    private @Nullable List<Decision> rulesApplied;
+    private @Nullable List<String> warnings;
+    private @Nullable List<String> seriesIdentity;
+    private @Nullable Provenance provenance;
 
     private Builder() {}
 
-    public Builder schemaVersion(String v) {
+    public Builder schemaVersion(@Nullable String v) {
       schemaVersion = v;
       return this;
     }
 
-    public Builder planId(String v) {
+    public Builder planId(@Nullable String v) {
       planId = v;
       return this;
     }
 
-    public Builder seriesId(String v) {
+    public Builder seriesId(@Nullable String v) {
       seriesId = v;
       return this;
     }
 
-    public Builder createdAt(String v) {
+    public Builder createdAt(@Nullable String v) {
       createdAt = v;
       return this;
     }
 
-    public Builder question(Question v) {
+    public Builder question(@Nullable Question v) {
       question = v;
       return this;
     }
 
-    public Builder userWorkload(UserWorkloadRef v) {
+    public Builder userWorkload(@Nullable UserWorkloadRef v) {
       userWorkload = v;
       return this;
     }
 
-    public Builder deployment(Deployment v) {
+    public Builder deployment(@Nullable Deployment v) {
       deployment = v;
       return this;
     }
 
-    public Builder workload(Workload v) {
+    public Builder workload(@Nullable Workload v) {
       workload = v;
       return this;
     }
 
-    public Builder experiment(Experiment v) {
+    public Builder experiment(@Nullable Experiment v) {
       experiment = v;
       return this;
     }
 
-    public Builder samples(List<SampleBasis> v) {
+    public Builder samples(@Nullable List<SampleBasis> v) {
       samples = v;
       return this;
     }
 
-    public Builder runPolicy(RunPolicy v) {
+    public Builder runPolicy(@Nullable RunPolicy v) {
       runPolicy = v;
       return this;
     }
 
-    public Builder endpoint(Endpoint v) {
+    public Builder endpoint(@Nullable Endpoint v) {
       endpoint = v;
       return this;
     }
 
-    public Builder objectives(Objectives v) {
+    public Builder objectives(@Nullable Objectives v) {
       objectives = v;
       return this;
     }
 
-    public Builder loadGenerator(LoadGenerator v) {
+    public Builder loadGenerator(@Nullable LoadGenerator v) {
       loadGenerator = v;
       return this;
     }
 
-    public Builder aiperf(Aiperf v) {
+    public Builder aiperf(@Nullable Aiperf v) {
       aiperf = v;
       return this;
     }
 
-    public Builder rulesApplied(List<Decision> v) {
+    public Builder rulesApplied(@Nullable List<Decision> v) {
       rulesApplied = v;
       return this;
     }
 
-    public Builder warnings(List<String> v) {
+    public Builder warnings(@Nullable List<String> v) {
       warnings = v;
       return this;
     }
 
-    public Builder seriesIdentity(List<String> v) {
+    public Builder seriesIdentity(@Nullable List<String> v) {
       seriesIdentity = v;
       return this;
     }
 
-    public Builder provenance(Provenance v) {
+    public Builder provenance(@Nullable Provenance v) {
       provenance = v;
       return this;
     }
 
     public BenchmarkPlan build() {
-      return new BenchmarkPlan(schemaVersion, planId, seriesId, createdAt, question, userWorkload,
-          deployment, workload, experiment, samples, runPolicy, endpoint, objectives, aiperf,
-          rulesApplied, warnings, seriesIdentity, provenance, loadGenerator);
+      return new BenchmarkPlan(required(schemaVersion, "schema_version"), required(planId, "plan_id"),
+          required(seriesId, "series_id"), required(createdAt, "created_at"),
+          required(question, "question"), required(userWorkload, "user_workload"),
+          required(deployment, "deployment"), required(workload, "workload"),
+          required(experiment, "experiment"), required(samples, "samples"),
+          required(runPolicy, "run_policy"), required(endpoint, "endpoint"),
+          required(objectives, "objectives"), required(aiperf, "aiperf"),
+          required(rulesApplied, "rules_applied"), warnings, seriesIdentity, provenance,
+          loadGenerator);
+    }
+
+    /** The schema requires the field; a plan without it is a programming error, not bad input. */
+    private static <T> T required(@Nullable T value, String field) {
+      return Objects.requireNonNull(value, () -> "benchmark plan field " + field + " not set");
     }
   }
 
   /** The user workload the plan was made from. */
   public record UserWorkloadRef(String path, String sha256, String profileName, String profileType,
-      String modelSource, String modelRevision, String origin) {}
+      @Nullable String modelSource, @Nullable String modelRevision, @Nullable String origin) {}
 
   /** The deployed candidate (from the ledger). */
   public record Deployment(String ledgerPath, String ledgerSha256, String dgdName,
       String kubeContext, String namespace, String dgdPath, String dgdSha256,
       String frontendService, int frontendPort, String endpointUrl, String servedModel,
-      String tokenizer, List<GpuAllocation> gpus, int gpuTotal, Long maxContextLength,
+      String tokenizer, List<GpuAllocation> gpus, int gpuTotal, @Nullable Long maxContextLength,
       SmokeTest smokeTest, List<String> secrets) {}
 
   /**
@@ -201,13 +214,13 @@ public record BenchmarkPlan(
    * {@link dev.benchplan.workload.SmokeEvidence#provenance}.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record SmokeTest(String kind, String path, String sha256, boolean success, String model,
-      String url, String timestamp, Map<String, String> readiness, Long ageS, String target) {}
+  public record SmokeTest(String kind, String path, String sha256, boolean success, @Nullable String model,
+      @Nullable String url, @Nullable String timestamp, @Nullable Map<String, String> readiness, @Nullable Long ageS, @Nullable String target) {}
 
   /** What is sent: the source and its trace, synthetic shape or proxy. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Workload(String source, String selectionRationale, String traceOrigin,
-      Trace trace, Synthetic synthetic, Proxy proxy, List<Transformation> transformations) {}
+  public record Workload(String source, String selectionRationale, @Nullable String traceOrigin,
+      @Nullable Trace trace, @Nullable Synthetic synthetic, @Nullable Proxy proxy, List<Transformation> transformations) {}
 
   /**
    * The selected trace: the full {@code trace inspect --format json} report, plus {@code window}
@@ -278,11 +291,11 @@ public record BenchmarkPlan(
    *     (null for a replay, and in plans written before per-point warmup)
    * @param runEstimate the estimated length of the longest measured run and its basis, or null
    */
-  public record Experiment(String type, String measurementMode, List<Integer> concurrency,
-      List<BigDecimal> requestRate, String arrivalPattern, Long requestCount, int warmupRequests,
-      Long durationS, int measurementLimitS, Integer requestTimeoutS, long seed, String limitControl,
-      int loadPoints, Grid grid, Long expectedMeasuredRequests,
-      List<Integer> warmupRequestsPerPoint, RunEstimate runEstimate) {
+  public record Experiment(String type, String measurementMode, @Nullable List<Integer> concurrency,
+      @Nullable List<BigDecimal> requestRate, @Nullable String arrivalPattern, @Nullable Long requestCount, int warmupRequests,
+      @Nullable Long durationS, int measurementLimitS, Integer requestTimeoutS, long seed, String limitControl,
+      int loadPoints, Grid grid, @Nullable Long expectedMeasuredRequests,
+      @Nullable List<Integer> warmupRequestsPerPoint, @Nullable RunEstimate runEstimate) {
     /**
      * The warmup requests of the load point at {@code index}: its own when the plan records
      * per-point warmup, else the plan's one value.
@@ -302,25 +315,25 @@ public record BenchmarkPlan(
    * @param requestMs the least time of one request in ms, or null
    * @param basis the measurements and arithmetic it rests on
    */
-  public record RunEstimate(BigDecimal seconds, String loadPoint, BigDecimal requestMs,
+  public record RunEstimate(@Nullable BigDecimal seconds, @Nullable String loadPoint, @Nullable BigDecimal requestMs,
       String basis) {}
 
   /** Where the load points came from. */
-  public record Grid(String axis, String origin, BigDecimal declaredMax, String reason) {}
+  public record Grid(String axis, String origin, @Nullable BigDecimal declaredMax, String reason) {}
 
   /** How many measured requests a gated percentile rests on (per load point and run). */
   public record SampleBasis(String gate, String metric, String stat, BigDecimal percentile,
       long measuredRequests, BigDecimal requestsBeyondPercentile) {}
 
   /** How many measured runs, and why. */
-  public record RunPolicy(int repetitions, String repeatDecision, String repeatRationale,
+  public record RunPolicy(int repetitions, String repeatDecision, @Nullable String repeatRationale,
       boolean pilot) {}
 
   /** The API called. */
   public record Endpoint(String type, String path, boolean streaming) {}
 
   /** Gates, goodput thresholds and the optimization direction. */
-  public record Objectives(List<Gate> gates, Map<String, BigDecimal> goodput, boolean pareto,
+  public record Objectives(List<Gate> gates, @Nullable Map<String, BigDecimal> goodput, boolean pareto,
       List<SloRecord> slos, String direction) {}
 
   /** One pass/fail constraint on an AIPerf summary statistic. */
@@ -335,8 +348,8 @@ public record BenchmarkPlan(
   public record Aiperf(String version, String image, Resolution resolution) {}
 
   /** How the AIPerf version was found. */
-  public record Resolution(String mechanism, String query, String outputSha256,
-      List<String> versionsSeen, List<ExcludedVersion> excluded, String date, String sourceCommit,
+  public record Resolution(String mechanism, @Nullable String query, @Nullable String outputSha256,
+      List<String> versionsSeen, List<ExcludedVersion> excluded, String date, @Nullable String sourceCommit,
       String note) {}
 
   /**
@@ -354,7 +367,7 @@ public record BenchmarkPlan(
    * @param aiperfImagePinning how the AIPerf image is pinned: {@code tag} or {@code digest}
    */
   public record Provenance(Map<String, String> anchors, Tool benchplan, String clock,
-      Invocation invocation, List<BundledInput> bundledExamples, boolean modelRevisionPinned,
+      @Nullable Invocation invocation, List<BundledInput> bundledExamples, boolean modelRevisionPinned,
       String aiperfImagePinning) {}
 
   /** An input recognised by content as one of benchplan's bundled examples. */

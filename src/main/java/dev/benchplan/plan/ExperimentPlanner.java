@@ -14,7 +14,9 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides the experiment: its type, measurement mode, load points, request count or duration,
@@ -30,7 +32,7 @@ final class ExperimentPlanner {
   static final int MIN_DEFAULT_REQUESTS = 1000;
 
   /** The experiment, the synthetic shape (null for traces), recorded transformations. */
-  record Result(BenchmarkPlan.Experiment experiment, BenchmarkPlan.Synthetic synthetic,
+  record Result(BenchmarkPlan.Experiment experiment, BenchmarkPlan.@Nullable Synthetic synthetic,
       List<BenchmarkPlan.Transformation> transformations) {}
 
   /**
@@ -40,7 +42,7 @@ final class ExperimentPlanner {
    * @param latencySlos true when the workload has latency SLOs (an SLO capacity question)
    */
   record Inputs(SourceSelection selection, UserWorkload workload, DeploymentRecord deployment,
-      PlanOptions options, TraceFacts trace, boolean latencySlos) {}
+      PlanOptions options, @Nullable TraceFacts trace, boolean latencySlos) {}
 
   private ExperimentPlanner() {}
 
@@ -85,8 +87,8 @@ final class ExperimentPlanner {
       return ExperimentType.static_shape;
     }
     Traffic t = in.workload().traffic();
-    int points = (t.hasConcurrency() ? t.concurrency().size() : 0)
-        + (t.hasRequestRate() ? t.requestRate().size() : 0);
+    int points = (t.concurrency() == null ? 0 : t.concurrency().size())
+        + (t.requestRate() == null ? 0 : t.requestRate().size());
     boolean gridMax = in.options().maxConcurrency() != null || in.options().maxRequestRate() != null
         || t.maxConcurrency() != null || t.maxRequestRate() != null;
     return points > 1 || (points == 0 && gridMax) ? ExperimentType.capacity
@@ -95,7 +97,7 @@ final class ExperimentPlanner {
 
   private static Optional<Result> trace(Inputs in, int limit, RuleLog log) {
     PlanOptions o = in.options();
-    TraceFacts f = in.trace();
+    TraceFacts f = Objects.requireNonNull(in.trace(), "a user trace has its scan facts");
     if (o.measurementMode() != null && o.measurementMode() != MeasurementMode.fixed_schedule) {
       log.block(BlockerCode.MEASUREMENT_MODE_INVALID, "--measurement-mode "
           + o.measurementMode() + " with trace_fidelity: a trace replay keeps its fixed schedule");
@@ -129,7 +131,8 @@ final class ExperimentPlanner {
           + w + "]", "the user named an explicit window; " + rows + " of " + f.rows()
           + " rows are replayed, recorded as a transformation (never a silent cut)");
     } else {
-      spanMs = f.spanMs();
+      // every row has a timestamp (checked above), so the span is known
+      spanMs = Objects.requireNonNull(f.spanMs(), "span of a timestamped trace");
       requests = f.rows();
     }
     long limitMs = limit * 1000L;
@@ -189,10 +192,11 @@ final class ExperimentPlanner {
     PlanOptions o = in.options();
     Traffic t = in.workload().traffic();
     boolean proxy = in.selection().source() == WorkloadSource.recipe_proxy;
-    RecipeShape recipe = in.selection().recipe();
     BenchmarkPlan.Synthetic synthetic = proxy
-        ? new BenchmarkPlan.Synthetic(recipe.isl(), recipe.osl(), 0, 0, true)
-        : new BenchmarkPlan.Synthetic(t.inputTokens(), t.outputTokens(),
+        ? new BenchmarkPlan.Synthetic(proxyRecipe(in).isl(), proxyRecipe(in).osl(), 0, 0, true)
+        : new BenchmarkPlan.Synthetic(
+            Objects.requireNonNull(t.inputTokens(), "traffic.input_tokens of a synthetic workload"),
+            Objects.requireNonNull(t.outputTokens(), "traffic.output_tokens of a synthetic workload"),
             t.inputTokensStddev() == null ? 0 : t.inputTokensStddev(),
             t.outputTokensStddev() == null ? 0 : t.outputTokensStddev(), true, o.datasetEntries(),
             o.temperature());
@@ -209,14 +213,14 @@ final class ExperimentPlanner {
       return Optional.empty();
     }
     List<Integer> userConc = proxy
-        ? List.of(recipe.concurrencyPerGpu() * in.deployment().gpuTotal())
+        ? List.of(proxyRecipe(in).concurrencyPerGpu() * in.deployment().gpuTotal())
         : t.hasConcurrency() ? t.concurrency() : null;
     List<BigDecimal> userRate = proxy ? null : t.hasRequestRate() ? t.requestRate() : null;
     Integer maxConc = o.maxConcurrency() != null ? o.maxConcurrency()
         : proxy ? null : t.maxConcurrency();
     BigDecimal maxRate = o.maxRequestRate() != null ? o.maxRequestRate()
         : proxy ? null : t.maxRequestRate();
-    if (proxy && type == ExperimentType.capacity && maxConc == null) {
+    if (proxy && type == ExperimentType.capacity && maxConc == null && userConc != null) {
       maxConc = userConc.get(0);
       userConc = null;
     }
@@ -277,7 +281,7 @@ final class ExperimentPlanner {
   }
 
   private static Optional<Result> closedLoop(Inputs in, ExperimentType type, int limit,
-      BenchmarkPlan.Synthetic synthetic, List<Integer> userConc, Integer maxConc, RuleLog log) {
+      BenchmarkPlan.Synthetic synthetic, @Nullable List<Integer> userConc, @Nullable Integer maxConc, RuleLog log) {
     PlanOptions o = in.options();
     Traffic t = in.workload().traffic();
     boolean proxy = in.selection().source() == WorkloadSource.recipe_proxy;
@@ -286,7 +290,7 @@ final class ExperimentPlanner {
     if (userConc != null) {
       points = userConc;
       String origin = proxy ? "recipe" : "user_values";
-      String reason = proxy ? "the recipe's " + in.selection().recipe().concurrencyPerGpu()
+      String reason = proxy ? "the recipe's " + proxyRecipe(in).concurrencyPerGpu()
           + " concurrent requests per GPU x " + in.deployment().gpuTotal() + " deployment GPUs"
           : "exact user values " + userConc;
       grid = new BenchmarkPlan.Grid("concurrency", origin, null, reason);
@@ -353,7 +357,7 @@ final class ExperimentPlanner {
   }
 
   private static Optional<Result> openLoop(Inputs in, ExperimentType type, int limit,
-      BenchmarkPlan.Synthetic synthetic, List<BigDecimal> userRate, BigDecimal maxRate,
+      BenchmarkPlan.Synthetic synthetic, @Nullable List<BigDecimal> userRate, @Nullable BigDecimal maxRate,
       RuleLog log) {
     PlanOptions o = in.options();
     Traffic t = in.workload().traffic();
@@ -411,8 +415,9 @@ final class ExperimentPlanner {
       }
       expected = requestCount;
     } else {
-      estimateS = BigDecimal.valueOf(durationS);
-      long byDuration = minRate.multiply(BigDecimal.valueOf(durationS))
+      long duration = Objects.requireNonNull(durationS, "traffic.duration_s when no request count bounds the run");
+      estimateS = BigDecimal.valueOf(duration);
+      long byDuration = minRate.multiply(BigDecimal.valueOf(duration))
           .setScale(0, RoundingMode.FLOOR).longValueExact();
       expected = requestCount == null ? byDuration : Math.min(requestCount, byDuration);
     }
@@ -448,7 +453,7 @@ final class ExperimentPlanner {
    */
   private static Optional<BenchmarkPlan.RunEstimate> closedLoopEstimate(Inputs in,
       BenchmarkPlan.Synthetic synthetic, List<Integer> points, long requestCount, boolean userCount,
-      Long durationS, int limit, RuleLog log) {
+      @Nullable Long durationS, int limit, RuleLog log) {
     RuleFile rule = RuleFile.MEASUREMENT_LIMIT;
     Optional<RunLengthEstimator.RequestTime> rt = RunLengthEstimator.requestTime(
         in.deployment().smoke(), synthetic.isl(), synthetic.osl());
@@ -557,5 +562,10 @@ final class ExperimentPlanner {
 
   static String minutes(long ms) {
     return String.format(java.util.Locale.ROOT, "%.1f min", ms / 60000.0);
+  }
+
+  /** The recipe of a recipe-proxy workload (the selection names one for that source). */
+  private static RecipeShape proxyRecipe(Inputs in) {
+    return Objects.requireNonNull(in.selection().recipe(), "a recipe proxy names its recipe");
   }
 }

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the workload's SLOs into gates and AIPerf goodput thresholds, or keeps the
@@ -102,7 +103,7 @@ final class ObjectivePlanner {
 
   /** The sample basis of every gated percentile; blocks when one rests on too few requests. */
   static List<BenchmarkPlan.SampleBasis> samples(List<BenchmarkPlan.Gate> gates,
-      Long measuredRequests, String basis, RuleLog log) {
+      @Nullable Long measuredRequests, String basis, RuleLog log) {
     List<BenchmarkPlan.SampleBasis> out = new ArrayList<>();
     RuleFile rule = RuleFile.CONCURRENCY_GRID;
     for (BenchmarkPlan.Gate g : gates) {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import dev.benchplan.error.InputErrors;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -42,7 +43,7 @@ public final class PlanFile {
   public static final class Failure extends BenchplanException {
     private final Problem problem;
 
-    Failure(Problem problem, String message, Throwable cause) {
+    Failure(Problem problem, @Nullable String message, @Nullable Throwable cause) {
       super(ExitCode.INVALID, message, cause);
       this.problem = problem;
     }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What made a plan (recorded in {@code /provenance}, never a series-identity field): benchplan's
@@ -16,7 +17,7 @@ import java.util.Properties;
  * @param invocation the command and its arguments, or null for a plan built in code
  */
 public record PlanOrigin(BenchmarkPlan.Tool tool, String clockSource,
-    BenchmarkPlan.Invocation invocation) {
+    BenchmarkPlan.@Nullable Invocation invocation) {
   public PlanOrigin {
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(clockSource, "clockSource");

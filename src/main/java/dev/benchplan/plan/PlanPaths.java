@@ -1,6 +1,7 @@
 package dev.benchplan.plan;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a plan writes a file's location so that no checkout's absolute path reaches a hashed file
@@ -37,7 +38,7 @@ public final class PlanPaths {
   }
 
   /** The experiment root of a plan that lies at {@code <root>/inputs/benchmark-plans/x.json}. */
-  public static Path expRootOf(Path planFile) {
+  public static @Nullable Path expRootOf(Path planFile) {
     Path abs = planFile.toAbsolutePath().normalize();
     Path dir = abs.getParent();
     if (dir == null || dir.getParent() == null || dir.getParent().getParent() == null

@@ -6,6 +6,7 @@ import dev.benchplan.workload.InputDocument;
 import dev.benchplan.workload.TraceInspector;
 import java.time.Clock;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One planning request. The deployment comes either from a ledger document (the CLI: its smoke
@@ -22,7 +23,7 @@ import java.util.Objects;
  * @param indexFetcher how the package index is queried
  * @param traceInspector how traces are inspected
  */
-public record PlanRequest(InputDocument workload, InputDocument ledger, DeploymentRecord deployment,
+public record PlanRequest(InputDocument workload, @Nullable InputDocument ledger, @Nullable DeploymentRecord deployment,
     Question question, PlanOptions options, Clock clock, IndexFetcher indexFetcher,
     TraceInspector traceInspector) {
   /**

@@ -3,6 +3,7 @@ package dev.benchplan.plan;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outcome of a successful {@code plan}: a new plan written, or an existing series reused.
@@ -17,7 +18,7 @@ import java.util.Objects;
  * @param reused true when an existing series plan was reused and nothing was written
  * @param plan the plan the file holds
  */
-public record PlanResult(Path planPath, String sha256, String seriesId, String planId,
+public record PlanResult(Path planPath, String sha256, String seriesId, @Nullable String planId,
     String workloadSource, String aiperfVersion, List<String> warnings, boolean reused,
     BenchmarkPlan plan) {
   public PlanResult {

@@ -2,6 +2,7 @@ package dev.benchplan.plan;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The performance question a plan answers.
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param references reference candidates a comparison is made against (at least one for a
  *     comparison)
  */
-public record Question(String text, Intent intent, String targetRegion, List<String> references) {
+public record Question(String text, Intent intent, @Nullable String targetRegion, List<String> references) {
   public Question {
     Objects.requireNonNull(intent, "intent");
     references = references == null ? List.of() : List.copyOf(references);

@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one estimate of how long a measured run takes, from what benchplan knows before it runs: the
@@ -32,7 +33,7 @@ public final class RunLengthEstimator {
    * The least time of one request with {@code osl} output tokens, from the smoke artifact's
    * measured request; empty when the evidence has no timings (e.g. in-cluster readiness).
    */
-  public static Optional<RequestTime> requestTime(SmokeEvidence smoke, int isl, int osl) {
+  public static Optional<RequestTime> requestTime(@Nullable SmokeEvidence smoke, int isl, int osl) {
     if (!(smoke instanceof SmokeEvidence.Artifact a) || a.timing() == null) {
       return Optional.empty();
     }

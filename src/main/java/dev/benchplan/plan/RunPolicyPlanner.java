@@ -3,6 +3,7 @@ package dev.benchplan.plan;
 import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.rules.RuleFile;
 import dev.benchplan.rules.RuleLog;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -69,7 +70,9 @@ final class RunPolicyPlanner {
           + " per candidate by default; OOMs, error storms and wide SLO misses are valid at n = 1");
       return Optional.of(new BenchmarkPlan.RunPolicy(1, "default", null, false));
     }
-    log.decide(rule, "run_policy.repetitions = " + n + " (repeat_decision approved)", rationale);
+    // n > 1 here, and more than one run without a rationale was blocked above
+    log.decide(rule, "run_policy.repetitions = " + n + " (repeat_decision approved)",
+        Objects.requireNonNull(rationale, "rationale"));
     return Optional.of(new BenchmarkPlan.RunPolicy(n, "approved", rationale, false));
   }
 }

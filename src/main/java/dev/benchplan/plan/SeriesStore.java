@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 import dev.benchplan.json.Sha256;
@@ -82,7 +83,7 @@ public final class SeriesStore {
    * skipped (they are not series this request could continue).
    */
   public static Optional<ExistingPlan> findByIdentity(Path expRoot, String identitySha256) {
-    Path dir = planPath(expRoot, "x").getParent();
+    Path dir = Objects.requireNonNull(planPath(expRoot, "x").getParent(), "the plans folder");
     if (!Files.isDirectory(dir)) {
       return Optional.empty();
     }

@@ -2,12 +2,13 @@ package dev.benchplan.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The facts planning needs from a trace report ({@code trace inspect --format json} keys): the
- * whole trace's, and those of the rows a replay sends ({@link #replayed()}: the window's rows when
+ * whole trace's, and those of the rows a replay sends ({@link #replayed(TraceWindow)}: the window's rows when
  * there is a window, else the whole trace's). Every replay check (context, error rate, samples)
- * reads {@link #replayed()}; the whole-trace figures stay beside them for the record.
+ * reads {@link #replayed(TraceWindow)}; the whole-trace figures stay beside them for the record.
  *
  * @param path the trace path as reported
  * @param rows data rows
@@ -24,7 +25,7 @@ import java.util.List;
  */
 public record TraceFacts(String path, long rows, long timestampRows, Long minMs, Long maxMs,
     Long rowsOverContext, List<Long> firstOverContextLines, long problemsTotal,
-    List<String> firstProblems, long nonMonotonicRows, Window window) {
+    List<String> firstProblems, long nonMonotonicRows, @Nullable Window window) {
   public TraceFacts {
     firstOverContextLines = List.copyOf(firstOverContextLines);
     firstProblems = List.copyOf(firstProblems);
@@ -39,7 +40,7 @@ public record TraceFacts(String path, long rows, long timestampRows, Long minMs,
    * @param rowsOverContext the window's rows over the served context, or null when unknown
    * @param firstOverContextLines line numbers of the first such rows
    */
-  public record Window(long rows, Long firstMs, Long lastMs, Long rowsOverContext,
+  public record Window(long rows, Long firstMs, Long lastMs, @Nullable Long rowsOverContext,
       List<Long> firstOverContextLines) {
     public Window {
       firstOverContextLines = List.copyOf(firstOverContextLines);
@@ -55,7 +56,7 @@ public record TraceFacts(String path, long rows, long timestampRows, Long minMs,
    * @param firstOverContextLines line numbers of the first such rows
    * @param label "the window START:END" or "the trace", for messages
    */
-  public record Replay(long rows, Long rowsOverContext, List<Long> firstOverContextLines,
+  public record Replay(long rows, @Nullable Long rowsOverContext, List<Long> firstOverContextLines,
       String label) {}
 
   /** Reads the facts from a trace report (the plan's typed copy of it). */
@@ -82,12 +83,12 @@ public record TraceFacts(String path, long rows, long timestampRows, Long minMs,
   }
 
   /** Rows inside the explicit window, or null without a window. */
-  public Long windowRows() {
+  public @Nullable Long windowRows() {
     return window == null ? null : window.rows();
   }
 
   /** The rows a replay sends: the window's when there is one, else the whole trace's. */
-  public Replay replayed(TraceWindow w) {
+  public Replay replayed(@Nullable TraceWindow w) {
     return window == null
         ? new Replay(rows, rowsOverContext, firstOverContextLines, "the trace")
         : new Replay(window.rows(), window.rowsOverContext(), window.firstOverContextLines(),
@@ -95,7 +96,7 @@ public record TraceFacts(String path, long rows, long timestampRows, Long minMs,
   }
 
   /** The timestamp span in ms of the whole trace, or null without timestamps. */
-  public Long spanMs() {
+  public @Nullable Long spanMs() {
     return minMs == null || maxMs == null ? null : maxMs - minMs;
   }
 }

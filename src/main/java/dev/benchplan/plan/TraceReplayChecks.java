@@ -9,6 +9,7 @@ import dev.benchplan.workload.Slo;
 import dev.benchplan.workload.UserWorkload;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -60,7 +61,7 @@ final class TraceReplayChecks {
    *
    * @param maxContext the served max_context_length, or null when the ledger does not say
    */
-  static void check(TraceFacts f, TraceWindow window, Long maxContext, BigDecimal limit,
+  static void check(TraceFacts f, @Nullable TraceWindow window, @Nullable Long maxContext, BigDecimal limit,
       RuleLog log) {
     if (f.nonMonotonicRows() > 0) {
       log.block(BlockerCode.TRACE_TIMESTAMPS_BACKWARDS, "trace " + f.path() + ": "

@@ -24,7 +24,11 @@ public record VerifiedPlan(Path path, String sha256, BenchmarkPlan plan) {
    */
   public Path folder() {
     Path root = PlanPaths.expRootOf(path);
-    return root != null ? root : path.getParent();
+    if (root != null) {
+      return root;
+    }
+    Path parent = path.getParent();
+    return parent != null ? parent : Path.of(""); // a bare file name lies in the working directory
   }
 
   /** The frontend's base URL ({@code /deployment/endpoint_url}) without a trailing slash. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one progress renderer: every command's progress on stderr in one line format,
@@ -25,11 +26,11 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
   private final PrintWriter err;
   private final Clock clock;
   private final boolean rich;
-  private String phase;
-  private Duration bound;
-  private Instant started;
-  private String last;
-  private Instant lastPrinted;
+  private @Nullable String phase;
+  private @Nullable Duration bound;
+  private @Nullable Instant started;
+  private @Nullable String last;
+  private @Nullable Instant lastPrinted;
   private long counterShownAt;
   private boolean counterShown;
 
@@ -45,6 +46,7 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
   }
 
   /** A renderer for {@code err}, rich when the process has a terminal. */
+  @SuppressWarnings("SystemConsoleNull") // Java 17: Console.isTerminal() (Java 22) does not exist; null is "no terminal"
   public static ProgressRenderer forStderr(String command, PrintWriter err) {
     return new ProgressRenderer(command, err, Clock.systemUTC(), System.console() != null);
   }
@@ -55,7 +57,7 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
   }
 
   /** Starts a phase; {@code bound} may be null for phases without a wait. */
-  public synchronized void start(String newPhase, Duration newBound, String what) {
+  public synchronized void start(String newPhase, @Nullable Duration newBound, String what) {
     phase = newPhase;
     bound = newBound;
     started = clock.instant();
@@ -95,7 +97,7 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
 
   /** A run's report: the phase and the time since the run started, measured by the run's clock. */
   @Override
-  public synchronized void report(String runPhase, Duration sinceStart, String detail) {
+  public synchronized void report(String runPhase, Duration sinceStart, @Nullable String detail) {
     // "Running on node-1" is phase "Running" with detail "on node-1"
     int space = runPhase.indexOf(' ');
     phase = space < 0 ? runPhase : runPhase.substring(0, space);

@@ -1,6 +1,7 @@
 package dev.benchplan.progress;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /** Where a run reports progress (stderr in the CLI): phase changes and periodic status. */
 @FunctionalInterface
@@ -12,7 +13,7 @@ public interface RunProgress {
    * @param elapsed time since the run started
    * @param detail a short detail: the pod's reason, or the latest AIPerf progress line (may be null)
    */
-  void report(String phase, Duration elapsed, String detail);
+  void report(String phase, Duration elapsed, @Nullable String detail);
 
   /** Discards progress. */
   static RunProgress none() {

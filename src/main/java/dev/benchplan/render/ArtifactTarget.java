@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the Job writes AIPerf's artifacts: a fresh emptyDir (the summary still reaches the log
@@ -9,7 +10,7 @@ import dev.benchplan.error.BenchplanException;
  * @param claim the PVC name, or null for emptyDir
  * @param subPath the folder inside the claim, or null for its root
  */
-public record ArtifactTarget(String claim, String subPath) {
+public record ArtifactTarget(@Nullable String claim, @Nullable String subPath) {
   /** The annotation/output form of an emptyDir target. */
   public static final String EMPTY_DIR = "emptyDir";
 
@@ -25,7 +26,7 @@ public record ArtifactTarget(String claim, String subPath) {
   }
 
   /** Parses {@code pvc:CLAIM[/SUBPATH]}; null means emptyDir. */
-  public static ArtifactTarget parse(String spec) {
+  public static ArtifactTarget parse(@Nullable String spec) {
     if (spec == null) {
       return emptyDir();
     }

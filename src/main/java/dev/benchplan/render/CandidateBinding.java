@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -59,7 +60,7 @@ public record CandidateBinding(VerifiedPlan plan, String ledgerPath, String ledg
   }
 
   /** Binds the candidate; throws invalid input (exit 2) naming the fields on any disagreement. */
-  public static CandidateBinding bind(VerifiedPlan verified, Path ledger) {
+  public static CandidateBinding bind(VerifiedPlan verified, @Nullable Path ledger) {
     BenchmarkPlan.Deployment recorded = verified.plan().deployment();
     String source = verified.path().toString();
     if (ledger != null) {

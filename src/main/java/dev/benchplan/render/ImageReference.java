@@ -2,6 +2,7 @@ package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A container image pinned to an exact version: a tag other than {@code latest}, or a digest.
@@ -10,7 +11,7 @@ import java.util.regex.Pattern;
  * @param tag the tag, or null when only a digest pins it
  * @param digest {@code sha256:...}, or null
  */
-public record ImageReference(String reference, String tag, String digest) {
+public record ImageReference(String reference, @Nullable String tag, @Nullable String digest) {
   private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
 

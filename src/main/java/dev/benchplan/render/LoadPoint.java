@@ -4,13 +4,15 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.plan.BenchmarkPlan;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one load point a Job measures: a concurrency (closed loop), a request rate (open loop), or
  * none (fixed-schedule replay keeps the trace's own timing).
  */
-public record LoadPoint(Integer concurrency, BigDecimal rate) {
+public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate) {
   public LoadPoint {
     if (concurrency != null && rate != null) {
       throw new IllegalArgumentException("a load point is a concurrency or a rate, not both");
@@ -23,7 +25,7 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
   }
 
   /** The value as printed ({@code 16}, {@code 2.5}), or null for none. */
-  public String describe() {
+  public @Nullable String describe() {
     if (concurrency != null) {
       return concurrency.toString();
     }
@@ -33,8 +35,8 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
   /** Every load point of the plan, in the plan's order (one, none, or the grid's). */
   public static List<LoadPoint> all(BenchmarkPlan.Experiment e) {
     return switch (e.measurementMode()) {
-      case "closed_loop" -> e.concurrency().stream().map(c -> new LoadPoint(c, null)).toList();
-      case "open_loop" -> e.requestRate().stream().map(r -> new LoadPoint(null, r)).toList();
+      case "closed_loop" -> concurrency(e).stream().map(c -> new LoadPoint(c, null)).toList();
+      case "open_loop" -> requestRate(e).stream().map(r -> new LoadPoint(null, r)).toList();
       default -> List.of(none());
     };
   }
@@ -44,7 +46,7 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
    * several points ({@code concurrency_16}, {@code request_rate_2.5}: AIPerf's own sweep naming,
    * {@code <param>_<value>}), or null for none.
    */
-  public String directoryName() {
+  public @Nullable String directoryName() {
     if (concurrency != null) {
       return "concurrency_" + concurrency;
     }
@@ -55,10 +57,10 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
    * Picks the point to measure. A plan with one point needs no choice; a grid of several needs
    * {@code requested}, which must be one of them.
    */
-  public static LoadPoint select(BenchmarkPlan.Experiment e, String requested, String source) {
+  public static LoadPoint select(BenchmarkPlan.Experiment e, @Nullable String requested, String source) {
     switch (e.measurementMode()) {
       case "closed_loop" -> {
-        List<Integer> points = e.concurrency();
+        List<Integer> points = concurrency(e);
         Integer chosen = null;
         if (requested != null) {
           for (Integer p : points) {
@@ -79,7 +81,7 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
         return new LoadPoint(chosen, null);
       }
       case "open_loop" -> {
-        List<BigDecimal> points = e.requestRate();
+        List<BigDecimal> points = requestRate(e);
         BigDecimal chosen = null;
         String shown = points.stream().map(LoadPoint::plain).collect(Collectors.joining(", ", "[", "]"));
         if (requested != null) {
@@ -131,5 +133,15 @@ public record LoadPoint(Integer concurrency, BigDecimal rate) {
       v = v.setScale(0);
     }
     return v.toPlainString();
+  }
+
+  /** The points of a closed-loop plan (PlanFile checks that closed_loop has them). */
+  private static List<Integer> concurrency(BenchmarkPlan.Experiment e) {
+    return Objects.requireNonNull(e.concurrency(), "/experiment/concurrency of a closed_loop plan");
+  }
+
+  /** The rates of an open-loop plan (PlanFile checks that open_loop has them). */
+  private static List<BigDecimal> requestRate(BenchmarkPlan.Experiment e) {
+    return Objects.requireNonNull(e.requestRate(), "/experiment/request_rate of an open_loop plan");
   }
 }

@@ -3,6 +3,7 @@ package dev.benchplan.render;
 import dev.benchplan.json.Json;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,7 +36,7 @@ public record MeasuredRuns(List<Point> points, int repetitions, boolean pilot, S
    * @param loadPoint the point as printed ({@code 16}), or null for a fixed-schedule replay
    * @param directory its folder in the artifact tree, or null when the Job measures one point
    */
-  public record Point(String loadPoint, String directory) {}
+  public record Point(@Nullable String loadPoint, @Nullable String directory) {}
 
   public MeasuredRuns {
     points = List.copyOf(points);

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What render wrote.
@@ -32,7 +33,7 @@ public record RenderResult(
     String namespace,
     String mode,
     String runId,
-    String loadPoint,
+    @Nullable String loadPoint,
     String candidateDgd,
     String endpoint,
     String ledger,

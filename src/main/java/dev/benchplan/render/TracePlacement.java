@@ -12,6 +12,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides how the plan's trace reaches the pod and checks it has not changed since planning: a
@@ -22,13 +24,14 @@ import java.nio.file.Path;
  * @param sha256 the plan's SHA-256 of the trace (checked again in the pod)
  * @param localFile the trace file here, or null when it is not readable locally
  */
-public record TracePlacement(TraceVolume volume, String sha256, Path localFile) {
+public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path localFile) {
   /** The largest trace carried in a ConfigMap (Kubernetes caps an object at 1 MiB). */
   public static final long CONFIGMAP_BUDGET_BYTES = 900L * 1024;
 
   /** Places the trace of {@code plan}, resolving a relative path against the plan's folder. */
   public static TracePlacement place(VerifiedPlan verified, TraceSource source) {
-    BenchmarkPlan.Trace trace = verified.plan().workload().trace();
+    BenchmarkPlan.Trace trace = Objects.requireNonNull(verified.plan().workload().trace(),
+        "a trace workload names its trace");
     String planRef = verified.path() + " /workload/trace";
     Path file = Path.of(trace.path());
     if (!file.isAbsolute()) {
@@ -47,7 +50,9 @@ public record TracePlacement(TraceVolume volume, String sha256, Path localFile) 
     }
     if (source.kind() == TraceSource.Kind.PVC) {
       return new TracePlacement(
-          new TraceVolume.OnClaim(source.claim(), source.path()),
+          // a PVC source always names its claim and path (TraceSource.parse)
+          new TraceVolume.OnClaim(Objects.requireNonNull(source.claim(), "claim"),
+              Objects.requireNonNull(source.path(), "path")),
           trace.sha256(),
           readable ? file : null);
     }

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the trace reaches the pod: in a ConfigMap (the plan's file, when it fits), or from a PVC
@@ -10,7 +11,7 @@ import dev.benchplan.error.BenchplanException;
  * @param claim the PVC holding the trace (pvc only)
  * @param path the trace file inside the claim (pvc only)
  */
-public record TraceSource(Kind kind, String claim, String path) {
+public record TraceSource(Kind kind, @Nullable String claim, @Nullable String path) {
   /** The choice the user made. */
   public enum Kind {
     AUTO,
@@ -25,7 +26,7 @@ public record TraceSource(Kind kind, String claim, String path) {
   }
 
   /** Parses {@code configmap} or {@code pvc:CLAIM/PATH}; null means auto. */
-  public static TraceSource parse(String spec) {
+  public static TraceSource parse(@Nullable String spec) {
     if (spec == null) {
       return new TraceSource(Kind.AUTO, null, null);
     }

@@ -1,6 +1,7 @@
 package dev.benchplan.rules;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A violated rule: planning stops, exit code 2, nothing is written.

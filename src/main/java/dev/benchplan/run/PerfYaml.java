@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MappingIterator;
@@ -130,7 +131,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
         throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.RUN_ID)
             + ": expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>, got '" + r + "'");
       }
-      if (runId != null && (!runId.equals(r) || !series.equals(s))) {
+      if (runId != null && (!runId.equals(r) || !s.equals(series))) {
         throw BenchplanException.invalid(where + ": run-id/series labels differ from the first document's ("
             + runId + ", " + series + ")");
       }
@@ -195,7 +196,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     return new PerfYaml(file, sha, configMaps, job);
   }
 
-  static JsonNode findNamed(JsonNode array, String name) {
+  static @Nullable JsonNode findNamed(JsonNode array, String name) {
     if (array == null || !array.isArray()) {
       return null;
     }
@@ -279,7 +280,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   }
 
   /** The namespace the manifest names, or null. */
-  public String namespace() {
+  public @Nullable String namespace() {
     String n = job.path("metadata").path("namespace").asString(null);
     if (n != null) {
       return n;
@@ -289,15 +290,16 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   }
 
   /** The Job's activeDeadlineSeconds, or null. */
-  public Long activeDeadlineSeconds() {
+  public @Nullable Long activeDeadlineSeconds() {
     JsonNode d = job.path("spec").get("activeDeadlineSeconds");
     return d == null || d.isNull() ? null : d.asLong();
   }
 
   /** The AIPerf container's image. */
   public String image() {
-    return findNamed(job.path("spec").path("template").path("spec").path("containers"), JobContract.CONTAINER)
-        .path("image").asString(null);
+    // read() has checked that the Job has the AIPerf container
+    return Objects.requireNonNull(findNamed(job.path("spec").path("template").path("spec").path("containers"),
+        JobContract.CONTAINER), JobContract.CONTAINER).path("image").asString(null);
   }
 
   /** The ConfigMaps' names. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -16,7 +17,7 @@ import tools.jackson.databind.annotation.JsonNaming;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record RunRecordDocument(
     String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
-    Cluster cluster, String endpoint, String dgd, Job job, Pod pod, String image, Aiperf aiperf, Times times,
+    Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
     Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
     boolean eligible, List<String> ineligibleReasons, boolean keep,
     @JsonInclude(JsonInclude.Include.NON_NULL) MeasuredRuns measuredRuns) {
@@ -59,26 +60,26 @@ public record RunRecordDocument(
   public record FileRef(String path, String sha256) {}
 
   /** The cluster the run used. */
-  public record Cluster(String context, String server, String namespace) {}
+  public record Cluster(@Nullable String context, @Nullable String server, String namespace) {}
 
   /** The Job as it ended. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Job(String name, String uid, Long activeDeadlineSeconds, List<String> conditions) {}
+  public record Job(String name, String uid, @Nullable Long activeDeadlineSeconds, List<String> conditions) {}
 
   /** The AIPerf pod, when one was seen. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Pod(String name, String node, String phase, Integer exitCode, String containerReason, int restarts,
-      String imageId) {}
+  public record Pod(String name, @Nullable String node, @Nullable String phase, @Nullable Integer exitCode, @Nullable String containerReason, int restarts,
+      @Nullable String imageId) {}
 
   /** The instrument: planned versus what ran. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Aiperf(String plannedVersion, String plannedImage, String manifestVersion, String exportVersion,
-      Boolean versionMatch, boolean imageMatch, Integer exitCode) {}
+  public record Aiperf(String plannedVersion, String plannedImage, String manifestVersion, @Nullable String exportVersion,
+      @Nullable Boolean versionMatch, boolean imageMatch, @Nullable Integer exitCode) {}
 
   /** When each stage happened (ISO-8601). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Times(String startedAt, String appliedAt, String podScheduledAt, String containerStartedAt,
-      String containerFinishedAt, String observedEndAt, String collectedAt) {}
+  public record Times(String startedAt, String appliedAt, @Nullable String podScheduledAt, @Nullable String containerStartedAt,
+      @Nullable String containerFinishedAt, String observedEndAt, String collectedAt) {}
 
   /** The isolation preflight's record, completed with the client's placement. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -87,7 +88,7 @@ public record RunRecordDocument(
       boolean verified) {}
 
   /** Whether the namespace exists (null: not readable), and why not checked. */
-  public record NamespaceCheck(String name, Boolean exists, @JsonInclude(JsonInclude.Include.NON_NULL) String note) {}
+  public record NamespaceCheck(String name, @Nullable Boolean exists, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String note) {}
 
   /** Other benchplan Jobs benchmarking the same endpoint, and where they were looked for. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -99,20 +100,22 @@ public record RunRecordDocument(
 
   /** One serving pod. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record ServingPod(String name, String componentType, String node, String phase, long gpus) {}
+  public record ServingPod(String name, @Nullable String componentType, @Nullable String node, @Nullable String phase, long gpus) {}
 
   /**
    * A node serving the DGD: its GPU product and sharing labels when the node could be read (absent
    * otherwise), and the other pods on it.
    */
+  // gpuProduct has three states on purpose: null = node not read (left out), empty = no label (null)
+  @SuppressWarnings("NullableOptional")
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record ServingNode(String name,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Optional<String> gpuProduct,
-      @JsonInclude(JsonInclude.Include.NON_NULL) GpuSharing gpuSharing, List<OtherPod> otherPods) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Optional<String> gpuProduct,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable GpuSharing gpuSharing, List<OtherPod> otherPods) {}
 
   /** The GPU sharing labels of a node and its MIG resources. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record GpuSharing(String migStrategy, String migConfig, String sharingStrategy, String gpuReplicas,
+  public record GpuSharing(@Nullable String migStrategy, @Nullable String migConfig, @Nullable String sharingStrategy, @Nullable String gpuReplicas,
       List<String> migResources) {}
 
   /** Another pod on a serving node and the GPUs it requests. */
@@ -120,9 +123,9 @@ public record RunRecordDocument(
 
   /** Where the AIPerf client ran. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Client(String node, Boolean onServingNode) {}
+  public record Client(@Nullable String node, @Nullable Boolean onServingNode) {}
 
   /** The artifacts collected and their SHA-256. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Artifacts(String volume, String summarySource, String volumeCollection, Map<String, String> files) {}
+  public record Artifacts(String volume, @Nullable String summarySource, String volumeCollection, Map<String, String> files) {}
 }

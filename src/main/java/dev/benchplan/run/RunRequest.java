@@ -4,6 +4,7 @@ import dev.benchplan.error.BenchplanException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@code benchplan run} was asked to do.
@@ -23,7 +24,7 @@ import java.util.Objects;
  */
 public record RunRequest(
     Path deployRoot,
-    String context,
+    @Nullable String context,
     String namespace,
     Path constraintsOverlay,
     Duration timeout,

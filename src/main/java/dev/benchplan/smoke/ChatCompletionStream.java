@@ -3,6 +3,7 @@ package dev.benchplan.smoke;
 import dev.benchplan.json.Json;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -21,10 +22,10 @@ final class ChatCompletionStream {
   private int chunks;
   private int events;
   private boolean doneSeen;
-  private String finishReason;
-  private JsonNode usage;
-  private String responseModel;
-  private Long firstTokenNanos;
+  private @Nullable String finishReason;
+  private @Nullable JsonNode usage;
+  private @Nullable String responseModel;
+  private @Nullable Long firstTokenNanos;
 
   /** A stream whose request was sent at sentNanos ({@link System#nanoTime()}). */
   ChatCompletionStream(long sentNanos) {

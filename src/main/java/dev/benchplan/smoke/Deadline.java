@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one time limit of a smoke test. The JDK client's request timeout stops at the response
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Deadline implements AutoCloseable {
   private final Duration timeout;
   private final long endNanos;
-  private ScheduledExecutorService timer;
+  private @Nullable ScheduledExecutorService timer;
 
   Deadline(Duration timeout, long startNanos) {
     this.timeout = timeout;
@@ -66,7 +67,7 @@ final class Deadline implements AutoCloseable {
   static final class Guard implements AutoCloseable {
     private final InputStream in;
     private final AtomicBoolean fired = new AtomicBoolean();
-    private ScheduledFuture<?> future;
+    private @Nullable ScheduledFuture<?> future;
 
     private Guard(InputStream in) {
       this.in = in;
@@ -88,7 +89,10 @@ final class Deadline implements AutoCloseable {
 
     @Override
     public void close() {
-      future.cancel(false);
+      ScheduledFuture<?> scheduled = future;
+      if (scheduled != null) { // set as soon as the guard is made
+        scheduled.cancel(false);
+      }
     }
   }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -40,19 +41,19 @@ public record SmokeArtifact(
     String model,
     Instant timestamp,
     boolean success,
-    String reason,
+    @Nullable String reason,
     Duration timeout,
-    String apiKeyEnv,
-    Integer modelsStatus,
-    List<String> servedModels,
+    @Nullable String apiKeyEnv,
+    @Nullable Integer modelsStatus,
+    @Nullable List<String> servedModels,
     URI chatUrl,
     JsonNode requestBody,
-    Integer chatStatus,
-    String contentType,
-    StreamSummary stream,
+    @Nullable Integer chatStatus,
+    @Nullable String contentType,
+    @Nullable StreamSummary stream,
     long sseComments,
-    Long modelsNanos,
-    Long totalNanos,
+    @Nullable Long modelsNanos,
+    @Nullable Long totalNanos,
     List<String> warnings) {
   /** The version of the artifact's layout. */
   public static final String SCHEMA_VERSION = "1";
@@ -79,22 +80,22 @@ public record SmokeArtifact(
     }
   }
 
-  private static boolean is2xx(Integer status) {
+  private static boolean is2xx(@Nullable Integer status) {
     return status != null && status / 100 == 2;
   }
 
   /** Time to first token in milliseconds, or {@code null}. */
-  public BigDecimal ttftMs() {
+  public @Nullable BigDecimal ttftMs() {
     return stream == null ? null : millis(stream.firstTokenNanos());
   }
 
   /** Total latency of the chat completion in milliseconds, or {@code null}. */
-  public BigDecimal totalMs() {
+  public @Nullable BigDecimal totalMs() {
     return millis(totalNanos);
   }
 
   /** Nanoseconds as milliseconds with microsecond precision. */
-  static BigDecimal millis(Long nanos) {
+  static @Nullable BigDecimal millis(@Nullable Long nanos) {
     return nanos == null ? null : BigDecimal.valueOf(nanos / 1000, 3);
   }
 

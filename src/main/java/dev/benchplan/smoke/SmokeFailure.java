@@ -1,5 +1,7 @@
 package dev.benchplan.smoke;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Why a smoke test failed: the endpoint's fault (exit 3), recorded in the artifact as
  * {@code reason}. Never escapes the package: {@link SmokeTest} turns it into a failed artifact.
@@ -7,15 +9,18 @@ package dev.benchplan.smoke;
 final class SmokeFailure extends Exception {
   private static final long serialVersionUID = 1L;
 
+  private final String reason;
+
   SmokeFailure(String reason) {
-    super(reason, null, false, false);
+    this(reason, null);
   }
 
-  SmokeFailure(String reason, Throwable cause) {
+  SmokeFailure(String reason, @Nullable Throwable cause) {
     super(reason, cause, false, false);
+    this.reason = reason;
   }
 
   String reason() {
-    return getMessage();
+    return reason;
   }
 }

@@ -23,10 +23,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -51,14 +53,14 @@ public final class SmokeTest {
   private final Deadline deadline;
   private final HttpClient client;
   private final List<String> warnings = new ArrayList<>();
-  private Integer modelsStatus;
-  private List<String> servedModels;
-  private Long modelsNanos;
-  private Integer chatStatus;
-  private String contentType;
-  private ChatCompletionStream stream;
+  private @Nullable Integer modelsStatus;
+  private @Nullable List<String> servedModels;
+  private @Nullable Long modelsNanos;
+  private @Nullable Integer chatStatus;
+  private @Nullable String contentType;
+  private @Nullable ChatCompletionStream stream;
   private long sseComments;
-  private Long totalNanos;
+  private @Nullable Long totalNanos;
 
   private SmokeTest(SmokeOptions options, long startNanos) {
     this.options = options;
@@ -176,7 +178,7 @@ public final class SmokeTest {
     } finally {
       totalNanos = System.nanoTime() - sent;
     }
-    StreamSummary summary = stream.summary();
+    StreamSummary summary = Objects.requireNonNull(stream, "readStream sets the stream").summary();
     if (!summary.doneSeen()) {
       if (summary.finishReason() == null) {
         throw new SmokeFailure("the stream of " + what + " ended early: no finish_reason and no"
@@ -278,7 +280,7 @@ public final class SmokeTest {
     }
   }
 
-  private SmokeFailure transportFailure(String what, Throwable cause) {
+  private SmokeFailure transportFailure(String what, @Nullable Throwable cause) {
     if (cause instanceof HttpConnectTimeoutException) {
       return timedOut(what, "connecting");
     }
@@ -339,7 +341,7 @@ public final class SmokeTest {
     return out.toByteArray();
   }
 
-  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+  private static boolean hasCause(@Nullable Throwable t, Class<? extends Throwable> type) {
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (type.isInstance(c)) {
         return true;
@@ -348,7 +350,7 @@ public final class SmokeTest {
     return false;
   }
 
-  private static String rootMessage(Throwable t, String fallback) {
+  private static @Nullable String rootMessage(@Nullable Throwable t, @Nullable String fallback) {
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c.getMessage() != null && !c.getMessage().isBlank()) {
         return c.getMessage();
@@ -357,7 +359,10 @@ public final class SmokeTest {
     return fallback;
   }
 
-  private static String describe(Throwable t) {
+  private static String describe(@Nullable Throwable t) {
+    if (t == null) {
+      return "no cause given";
+    }
     String message = rootMessage(t, null);
     return message == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + " (" + message + ")";
   }

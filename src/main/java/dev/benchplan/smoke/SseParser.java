@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An incremental server-sent-events parser following the WHATWG event-stream rules: bytes arrive
@@ -74,7 +75,7 @@ public final class SseParser {
    *
    * @return the data of the discarded event, or {@code null} when the stream ended cleanly
    */
-  public String finish() {
+  public @Nullable String finish() {
     String pending = null;
     if (line.size() > 0) {
       endLine(); // an unterminated last line still belongs to the (discarded) event

@@ -1,6 +1,7 @@
 package dev.benchplan.smoke;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,12 +23,12 @@ public record StreamSummary(
     String contentPreview,
     int contentChars,
     int reasoningChars,
-    String finishReason,
-    JsonNode usage,
-    String responseModel,
+    @Nullable String finishReason,
+    @Nullable JsonNode usage,
+    @Nullable String responseModel,
     int chunks,
     boolean doneSeen,
-    Long firstTokenNanos) {
+    @Nullable Long firstTokenNanos) {
   /** How much of the content the artifact keeps. */
   public static final int PREVIEW_CHARS = 200;
 

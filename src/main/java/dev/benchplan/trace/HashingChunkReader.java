@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.security.MessageDigest;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a file in large chunks on a background thread that also feeds every chunk to SHA-256, so
@@ -25,7 +26,7 @@ final class HashingChunkReader implements AutoCloseable {
     final int capacity;
     int length;
     /** The lines the lane parsed, or null; reused with the chunk. */
-    RowBatch batch;
+    @Nullable RowBatch batch;
     /** The bytes [parsedFrom, parsedTo) the lane parsed into {@link #batch}; -1 when it did not. */
     int parsedFrom = -1;
     int parsedTo;
@@ -52,8 +53,8 @@ final class HashingChunkReader implements AutoCloseable {
   private final BlockingQueue<Chunk> free;
   private final BlockingQueue<Chunk> full;
   private final Thread thread;
-  private volatile Throwable failure;
-  private String sha256;
+  private volatile @Nullable Throwable failure;
+  private @Nullable String sha256;
   private long bytes;
 
   private final int chunkSize;
@@ -62,7 +63,7 @@ final class HashingChunkReader implements AutoCloseable {
   /** Chunks made so far; only the reader thread makes them, lazily (small files need one). */
   private int chunks;
 
-  private final Lane lane;
+  private final @Nullable Lane lane;
   /**
    * The lane works on every chunk but those whose index is a multiple of this: the scanning
    * thread parses one chunk in 4 and replays the rest into its statistics (which need file
@@ -76,7 +77,7 @@ final class HashingChunkReader implements AutoCloseable {
   }
 
   /** A reader that also runs {@code lane} (when not null) on the chunks {@link #LANE_EVERY} says. */
-  HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding, Lane lane) {
+  HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding, @Nullable Lane lane) {
     this.lane = lane;
     this.channel = channel;
     this.chunkSize = chunkSize;
@@ -160,7 +161,7 @@ final class HashingChunkReader implements AutoCloseable {
    *
    * @throws IOException when reading failed
    */
-  Chunk next() throws IOException, InterruptedException {
+  @Nullable Chunk next() throws IOException, InterruptedException {
     Chunk c = full.take();
     if (c != END) {
       return c;
@@ -185,7 +186,7 @@ final class HashingChunkReader implements AutoCloseable {
   }
 
   /** The SHA-256 of all bytes, once {@link #next()} returned null. */
-  String sha256() {
+  @Nullable String sha256() {
     return sha256;
   }
 

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A strict (RFC 8259) byte-level JSON scanner over one line held in a byte array: whitespace,
@@ -46,7 +47,7 @@ final class JsonScanner {
 
   private final Syntax syntax = new Syntax();
   /** The bytes of the current line (and more). */
-  byte[] buf;
+  byte[] buf = new byte[0];
   private int lineStart;
   /** The kind of the number {@link #parseNumber} or {@link #fastNonNegative} just read. */
   int numKind;
@@ -369,14 +370,14 @@ final class JsonScanner {
     }
     int second = b[p + 1] & 0xFF;
     if (lead < 0xF0) {
-      if (lead == 0xE0 && second < 0xA0 || lead == 0xED && second > 0x9F) {
+      if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F)) {
         failUtf8(p); // overlong form, or a UTF-16 surrogate
       }
       continuation(p, 1);
       continuation(p, 2);
       return p + 3;
     }
-    if (lead > 0xF4 || lead == 0xF0 && second < 0x90 || lead == 0xF4 && second > 0x8F) {
+    if (lead > 0xF4 || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F)) {
       failUtf8(p); // overlong form, or above U+10FFFF
     }
     continuation(p, 1);
@@ -487,7 +488,7 @@ final class JsonScanner {
   static final class Syntax extends RuntimeException {
     private static final long serialVersionUID = 1L;
     int position;
-    String why;
+    @Nullable String why;
 
     Syntax() {
       super(null, null, false, false);

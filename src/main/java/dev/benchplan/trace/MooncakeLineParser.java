@@ -2,6 +2,7 @@ package dev.benchplan.trace;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads one line of a Mooncake JSONL trace into {@link RowFields}: the field handling of a trace
@@ -50,7 +51,7 @@ final class MooncakeLineParser {
   private final RowFields row = new RowFields();
   private boolean firstLine;
   private int outcome;
-  private String badMessage;
+  private @Nullable String badMessage;
   /** The end of the key {@link #readKey} just read. */
   private int keyEnd;
 
@@ -75,7 +76,7 @@ final class MooncakeLineParser {
     return outcome;
   }
 
-  String badMessage() {
+  @Nullable String badMessage() {
     return badMessage;
   }
 
@@ -397,7 +398,7 @@ final class MooncakeLineParser {
       if (fast >= 0) {
         ids[count++] = j.numValue;
         p = fast;
-      } else if (c >= '0' && c <= '9' || c == '-') {
+      } else if ((c >= '0' && c <= '9') || c == '-') {
         p = j.parseNumber(p);
         if (j.numKind == JsonScanner.INTEGER) {
           ids[count++] = j.numValue;

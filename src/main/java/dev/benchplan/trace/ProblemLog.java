@@ -2,6 +2,7 @@ package dev.benchplan.trace;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Problems in line order: the first {@link TraceReport#MAX_LISTED_PROBLEMS} kept, all counted. */
 final class ProblemLog {
@@ -13,7 +14,7 @@ final class ProblemLog {
     return listed.size() < TraceReport.MAX_LISTED_PROBLEMS;
   }
 
-  void add(long line, String field, String message) {
+  void add(long line, @Nullable String field, String message) {
     total++;
     if (listing()) {
       listed.add(new TraceProblem(line, field, message));

@@ -1,6 +1,7 @@
 package dev.benchplan.trace;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parsed lines of one chunk, in order, held column by column so another thread can parse
@@ -86,7 +87,7 @@ final class RowBatch {
     problemEnds[i] = problemCount;
   }
 
-  private void problem(String field, String message) {
+  private void problem(@Nullable String field, @Nullable String message) {
     if (problemCount == messages.length) {
       problemFields = Arrays.copyOf(problemFields, problemCount * 2);
       messages = Arrays.copyOf(messages, problemCount * 2);

@@ -10,6 +10,8 @@ public interface ScanProgress {
   };
 
   /**
+   * Reports how far the scan is.
+   *
    * @param bytesDone bytes parsed so far
    * @param totalBytes the file size when the scan started
    * @param rows rows parsed so far

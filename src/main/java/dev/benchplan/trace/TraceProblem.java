@@ -1,6 +1,7 @@
 package dev.benchplan.trace;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One problem found in a trace.
@@ -10,7 +11,7 @@ import java.util.Objects;
  *     the problem concerns the whole line or file
  * @param message what is wrong and what was expected
  */
-public record TraceProblem(long line, String field, String message) {
+public record TraceProblem(long line, @Nullable String field, String message) {
   public TraceProblem {
     if (line < 1) {
       throw new IllegalArgumentException("line must be 1-based, got " + line);

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -41,7 +42,7 @@ public record TraceReport(
     ContextSummary context,
     long problemsTotal,
     List<TraceProblem> problems,
-    WindowSummary window) {
+    @Nullable WindowSummary window) {
 
   /** At most this many problems are listed; {@code problems_total} counts them all. */
   public static final int MAX_LISTED_PROBLEMS = 100;
@@ -116,7 +117,7 @@ public record TraceReport(
    * @param nonMonotonicRows rows whose timestamp is smaller than the previous row's (a warning)
    */
   public record TimestampSummary(
-      long presentRows, Long min, Long max, Long span, long nonMonotonicRows) {
+      long presentRows, @Nullable Long min, @Nullable Long max, @Nullable Long span, long nonMonotonicRows) {
     public TimestampSummary {
       if ((min == null) != (presentRows == 0)) {
         throw new IllegalArgumentException("min must be present exactly when presentRows > 0");
@@ -140,7 +141,7 @@ public record TraceReport(
    * exact.
    */
   public record LengthSummary(
-      long count, Long min, Long max, Double mean, Long p50, Long p90, Long p95, Long p99) {
+      long count, @Nullable Long min, @Nullable Long max, @Nullable Double mean, @Nullable Long p50, @Nullable Long p90, @Nullable Long p95, @Nullable Long p99) {
     public LengthSummary {
       if ((min == null) != (count == 0)) {
         throw new IllegalArgumentException("min must be present exactly when count > 0");
@@ -179,7 +180,7 @@ public record TraceReport(
       long rowsWithHashIds,
       long uniqueBlocks,
       long blockRuleViolations,
-      Double infiniteCacheHitRate,
+      @Nullable Double infiniteCacheHitRate,
       long hashedTokens,
       long hitTokens) {
     public HashBlockSummary {
@@ -209,7 +210,7 @@ public record TraceReport(
    * @param rowsOverLimit rows over it
    * @param firstOverLimitLines line numbers of the first (at most 10) such rows
    */
-  public record ContextSummary(Long limit, long rowsOverLimit, List<Long> firstOverLimitLines) {
+  public record ContextSummary(@Nullable Long limit, long rowsOverLimit, List<Long> firstOverLimitLines) {
     /** At most this many over-limit line numbers are listed. */
     public static final int MAX_LISTED_LINES = 10;
 
@@ -243,7 +244,7 @@ public record TraceReport(
    * @param outputLength output_length distribution of the window's rows
    * @param context the window's rows over the context limit
    */
-  public record WindowSummary(Long startMs, Long endMs, long rows, Long firstMs, Long lastMs,
+  public record WindowSummary(@Nullable Long startMs, @Nullable Long endMs, long rows, @Nullable Long firstMs, @Nullable Long lastMs,
       LengthSummary inputLength, LengthSummary outputLength, ContextSummary context) {
     public WindowSummary {
       Objects.requireNonNull(inputLength, "inputLength");
@@ -255,15 +256,15 @@ public record TraceReport(
     }
 
     /** Milliseconds from the window's first to its last row (0 for one row), or null. */
-    public Long spanMs() {
-      return firstMs == null ? null : lastMs - firstMs;
+    public @Nullable Long spanMs() {
+      return firstMs == null || lastMs == null ? null : lastMs - firstMs;
     }
 
     /**
      * The mean arrival rate the replay sends, rows per second over the window's span; null when
      * the span is 0.
      */
-    public Double requestsPerSecond() {
+    public @Nullable Double requestsPerSecond() {
       Long span = spanMs();
       return span == null || span == 0 ? null : rows * 1000.0 / span;
     }

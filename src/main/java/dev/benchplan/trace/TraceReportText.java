@@ -1,6 +1,8 @@
 package dev.benchplan.trace;
 
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** The compact human summary {@code trace inspect --format text} prints. */
 public final class TraceReportText {
@@ -50,9 +52,10 @@ public final class TraceReportText {
     if (t.presentRows() == 0) {
       return "no timestamps";
     }
-    long s = Math.round(t.span() / 1000.0);
-    String human = t.span() < 60_000
-        ? String.format(Locale.ROOT, "%.1fs", t.span() / 1000.0)
+    long span = Objects.requireNonNull(t.span(), "a span when timestamps are present");
+    long s = Math.round(span / 1000.0);
+    String human = span < 60_000
+        ? String.format(Locale.ROOT, "%.1fs", span / 1000.0)
         : s >= 3600
             ? String.format(Locale.ROOT, "%dh%02dm%02ds", s / 3600, s / 60 % 60, s % 60)
             : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
@@ -114,5 +117,10 @@ public final class TraceReportText {
 
   private static String n(long v) {
     return String.format(Locale.ROOT, "%,d", v);
+  }
+
+  /** A value that is absent only when there is nothing to count (the callers check that first). */
+  private static String n(@Nullable Long v) {
+    return v == null ? "-" : n(v.longValue());
   }
 }

@@ -1,6 +1,7 @@
 package dev.benchplan.trace;
 
 import dev.benchplan.error.BenchplanException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a trace scan checks besides the fixed rules.
@@ -14,7 +15,7 @@ import dev.benchplan.error.BenchplanException;
  *     {@code window} section when either bound is given.
  */
 public record TraceScanOptions(
-    int blockSize, Long maxContext, Long windowStartMs, Long windowEndMs) {
+    int blockSize, @Nullable Long maxContext, @Nullable Long windowStartMs, @Nullable Long windowEndMs) {
   /** The block size Mooncake traces and AIPerf use. */
   public static final int DEFAULT_BLOCK_SIZE = 512;
 

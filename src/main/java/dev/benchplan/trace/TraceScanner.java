@@ -95,7 +95,8 @@ public final class TraceScanner {
               scanner::laneParse)) {
         scanner.run(file, reader, size, progress);
         return scanner.stats.toReport(
-            file.toAbsolutePath().normalize().toString(), reader.sha256(), reader.bytes());
+            file.toAbsolutePath().normalize().toString(),
+            Objects.requireNonNull(reader.sha256(), "the scan has read every byte"), reader.bytes());
       }
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(file + ": cannot read the trace: no such file", e);
@@ -130,14 +131,15 @@ public final class TraceScanner {
         }
       }
       int lastNewline = lastIndexOf(data, start, length, (byte) '\n');
-      if (chunk.parsedFrom >= 0) {
+      RowBatch parsed = chunk.batch;
+      if (chunk.parsedFrom >= 0 && parsed != null) { // the lane fills the batch whenever it parses
         // the reader thread parsed these lines: it starts where this thread would have
         if (chunk.parsedFrom != start || chunk.parsedTo != lastNewline + 1) {
           throw new IllegalStateException("the parallel lane parsed bytes [" + chunk.parsedFrom
               + ", " + chunk.parsedTo + ") of a chunk whose lines are [" + start + ", "
               + (lastNewline + 1) + ")");
         }
-        chunk.batch.replay(stats, replayRow);
+        parsed.replay(stats, replayRow);
         appendCarry(data, lastNewline + 1, length);
       } else if (lastNewline >= start) {
         parseLines(data, start, lastNewline + 1);

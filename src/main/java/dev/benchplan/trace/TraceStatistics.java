@@ -2,6 +2,8 @@ package dev.benchplan.trace;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Accumulates what one pass over a trace learns, row by row in file order, and applies the row
@@ -30,7 +32,7 @@ final class TraceStatistics {
   private long previousTimestamp;
   private long nonMonotonicRows;
   /** The replay window's own figures (null without a window): the rows the replay sends. */
-  private final WindowTally window;
+  private final @Nullable WindowTally window;
 
   /** Rows with / without a timestamp key, and the first lines of each (for the mixed-rows rule). */
   private long rowsWithTimestampKey;
@@ -70,14 +72,14 @@ final class TraceStatistics {
   }
 
   /** Records the next line: its outcome, its fields (a row) or why it is not JSON (bad). */
-  void accept(int outcome, RowFields row, String badMessage) {
+  void accept(int outcome, RowFields row, @Nullable String badMessage) {
     long line = ++lines;
     switch (outcome) {
       case MooncakeLineParser.BLANK -> blankLines++;
       case MooncakeLineParser.ROW -> acceptRow(row, line);
       default -> {
         rows++;
-        problems.add(line, null, badMessage);
+        problems.add(line, null, Objects.requireNonNull(badMessage, "the parser names what is wrong with a bad line"));
       }
     }
   }

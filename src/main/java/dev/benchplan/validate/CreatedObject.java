@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An object validate created (or is about to create), so that cleanup can delete exactly it.
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param labelValue that label's value
  */
 public record CreatedObject(
-    String apiVersion, String kind, String namespace, String name, String labelKey, String labelValue) {
+    String apiVersion, String kind, @Nullable String namespace, String name, String labelKey, String labelValue) {
   public CreatedObject {
     Objects.requireNonNull(apiVersion, "apiVersion");
     Objects.requireNonNull(kind, "kind");

@@ -2,6 +2,7 @@ package dev.benchplan.validate;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A DGD seen during discovery, with its frontend (when one was found) and what keeps it from
@@ -11,7 +12,7 @@ import java.util.Objects;
  * @param frontend its frontend Service, or null
  * @param problems why it cannot be benchmarked (empty when it can)
  */
-public record DgdCandidate(DgdView dgd, FrontendMatch frontend, List<String> problems) {
+public record DgdCandidate(DgdView dgd, @Nullable FrontendMatch frontend, List<String> problems) {
   public DgdCandidate {
     Objects.requireNonNull(dgd, "dgd");
     problems = List.copyOf(problems);

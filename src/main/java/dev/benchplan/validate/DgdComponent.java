@@ -2,6 +2,7 @@ package dev.benchplan.validate;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One component (v1beta1) or service (v1alpha1) of a DGD, as far as validate needs it.
@@ -16,7 +17,7 @@ import java.util.Objects;
  */
 public record DgdComponent(
     String name, Role role, int replicas, int readyReplicas, List<String> models,
-    String unresolvedModel) {
+    @Nullable String unresolvedModel) {
 
   /** What a component does in the graph. */
   public enum Role {

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -25,7 +26,7 @@ import tools.jackson.databind.JsonNode;
  * @param components its components in document order
  */
 public record DgdView(
-    String apiVersion, String namespace, String name, String uid, String state,
+    @Nullable String apiVersion, @Nullable String namespace, String name, @Nullable String uid, @Nullable String state,
     List<DgdComponent> components) {
 
   /** The DGD state the operator reports once every component is up. */
@@ -171,7 +172,7 @@ public record DgdView(
     return first;
   }
 
-  private static DgdComponent.Role role(String type, String subType) {
+  private static DgdComponent.Role role(@Nullable String type, @Nullable String subType) {
     String t = type == null ? "" : type.toLowerCase(Locale.ROOT);
     String s = subType == null ? "" : subType.toLowerCase(Locale.ROOT);
     return switch (t) {
@@ -236,13 +237,13 @@ public record DgdView(
   }
 
   private static String unquote(String t) {
-    if (t.length() >= 2 && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))) {
+    if (t.length() >= 2 && ((t.startsWith("\"") && t.endsWith("\"")) || (t.startsWith("'") && t.endsWith("'")))) {
       return t.substring(1, t.length() - 1);
     }
     return t;
   }
 
-  private static String option(List<String> tokens, String flag) {
+  private static @Nullable String option(List<String> tokens, String flag) {
     for (int i = 0; i < tokens.size(); i++) {
       String t = tokens.get(i);
       if (t.equals(flag) && i + 1 < tokens.size()) {
@@ -256,7 +257,7 @@ public record DgdView(
   }
 
   /** Expands $VAR, ${VAR} and $(VAR) from env; null when a variable is unknown. */
-  private static String expand(String value, Map<String, String> env) {
+  private static @Nullable String expand(String value, Map<String, String> env) {
     Matcher m = VAR.matcher(value);
     StringBuilder sb = new StringBuilder();
     while (m.find()) {
@@ -273,7 +274,7 @@ public record DgdView(
 
   // typed reads of the DGD document as the API server returned it: a wrong type reads as absent
   /** The string at {@code node}, or null when it is absent or not a string. */
-  private static String string(JsonNode node) {
+  private static @Nullable String string(JsonNode node) {
     return node != null && node.isString() ? node.stringValue() : null;
   }
 

@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Exactly what validate benchmarks: the DGD, its frontend Service and port, the served model and
@@ -24,15 +25,15 @@ public record FrontendTarget(
     String origin,
     String namespace,
     String dgdName,
-    String dgdUid,
-    String apiVersion,
+    @Nullable String dgdUid,
+    @Nullable String apiVersion,
     String service,
     int port,
     String matchedBy,
     String model,
     String modelSource,
     int workers,
-    String node) {
+    @Nullable String node) {
 
   public FrontendTarget {
     Objects.requireNonNull(origin, "origin");
@@ -94,8 +95,10 @@ public record FrontendTarget(
       throw dev.benchplan.error.BenchplanException.runtime("DynamoGraphDeployment " + dgd.ref()
           + " has no worker component with replicas: nothing to scale the load by");
     }
-    FrontendMatch f = c.frontend();
-    return new FrontendTarget("discovered", dgd.namespace(), dgd.name(), dgd.uid(), dgd.apiVersion(),
+    // discovery uses only candidates with a frontend Service
+    FrontendMatch f = java.util.Objects.requireNonNull(c.frontend(), "the frontend of a usable DGD");
+    return new FrontendTarget("discovered",
+        java.util.Objects.requireNonNull(dgd.namespace(), "a DGD read from the API has a namespace"), dgd.name(), dgd.uid(), dgd.apiVersion(),
         f.service().name(), f.port(), f.matchedBy() + (f.ownedByDgd() ? "+owner" : ""),
         model, source, workers, null);
   }

@@ -3,6 +3,7 @@ package dev.benchplan.validate;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A node as the GPU choice sees it.
@@ -21,7 +22,7 @@ public record GpuNode(
     long allocatableGpus,
     long requestedGpus,
     boolean unschedulable,
-    Boolean ready,
+    @Nullable Boolean ready,
     List<NodeTaint> taints) {
 
   /** The extended resource the NVIDIA device plugin advertises. */

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The node the default deployment goes to: among schedulable, ready nodes that match
@@ -57,7 +58,7 @@ public record GpuNodeChoice(GpuNode node, int workers, List<String> considered) 
     return new GpuNodeChoice(best, (int) free, considered);
   }
 
-  private static String exclusion(GpuNode n, Map<String, String> selector) {
+  private static @Nullable String exclusion(GpuNode n, Map<String, String> selector) {
     for (Map.Entry<String, String> e : selector.entrySet()) {
       if (!e.getValue().equals(n.labels().get(e.getKey()))) {
         return "label " + e.getKey() + "=" + e.getValue() + " missing";

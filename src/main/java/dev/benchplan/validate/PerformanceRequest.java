@@ -9,6 +9,7 @@ import dev.benchplan.gate.GateOptions;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the overlay asks of the inference performance check: whether it runs, with which of the
@@ -22,7 +23,7 @@ import java.util.Objects;
  * @param skipReason null when the check runs; otherwise why it is skipped
  */
 public record PerformanceRequest(
-    String source, List<String> checks, List<Constraint> constraints, String skipReason) {
+    String source, List<String> checks, List<Constraint> constraints, @Nullable String skipReason) {
   /** The check names that select this check: AICR's merged name and the seed's name. */
   public static final List<String> CHECK_NAMES = List.of("inference-perf", "inference-throughput");
   /** AICR's tolerance (10%) and the gate's default maximum error rate. */

@@ -163,7 +163,7 @@ public record ValidateOptions(
       throw invalid("--hf-token-secret", "a Secret name (DNS-1123)", hfTokenSecret);
     }
     if (runtimeImage != null && (runtimeImage.isBlank() || runtimeImage.endsWith(":latest")
-        || !runtimeImage.contains(":") && !runtimeImage.contains("@"))) {
+        || (!runtimeImage.contains(":") && !runtimeImage.contains("@")))) {
       throw invalid("--runtime-image", "an image pinned to a tag or digest (never :latest)", runtimeImage);
     }
     nodeSelector.forEach(

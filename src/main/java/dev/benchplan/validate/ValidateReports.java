@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a validate run's reports, all three or none: {@code verdict.json} (its
@@ -58,7 +59,7 @@ public final class ValidateReports {
    * @param gate the gate's verdict on the benchmark, or null when it was not gated
    * @param set the constraints requested
    */
-  public static Written write(Path dir, ValidateVerdict verdict, Verdict gate, ConstraintSet set) {
+  public static Written write(Path dir, ValidateVerdict verdict, @Nullable Verdict gate, ConstraintSet set) {
     Map<String, Path> paths = new LinkedHashMap<>();
     paths.put("verdict", dir.resolve(VERDICT));
     paths.put("ctrf", dir.resolve(CTRF));
@@ -87,7 +88,7 @@ public final class ValidateReports {
    * verdict is the gate's; a skip when validate skipped; otherwise the gate's run-failed error
    * with validate's reason (e.g. a discovery error, or a cleanup that left objects behind).
    */
-  static Verdict gateVerdict(ValidateVerdict v, Verdict gate, ConstraintSet set) {
+  static Verdict gateVerdict(ValidateVerdict v, @Nullable Verdict gate, ConstraintSet set) {
     if (gate != null && gate.verdict().json().equals(v.verdict())) {
       return gate;
     }

@@ -40,7 +40,6 @@ public final class ValidateService {
   private final Clock clock;
   private final PrintWriter err;
   private final ShutdownHooks hooks;
-  private final String toolVersion;
 
   public ValidateService(
       ClusterConnector connector, BenchmarkRunner runner, Clock clock, PrintWriter err,
@@ -50,7 +49,6 @@ public final class ValidateService {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.err = Objects.requireNonNull(err, "err");
     this.hooks = Objects.requireNonNull(hooks, "hooks");
-    this.toolVersion = toolVersion;
   }
 
   /**
@@ -155,7 +153,7 @@ public final class ValidateService {
             + RecipeSettings.DYNAMO_PLATFORM + ": no Dynamo platform to validate", null);
       }
       try {
-        return benchmark(request);
+        return benchmark();
       } catch (ValidateStepException e) {
         if (e.exitCode() == ExitCode.INVALID && ledger.snapshot().isEmpty()) {
           closeQuietly();
@@ -168,7 +166,7 @@ public final class ValidateService {
       }
     }
 
-    private ValidateResult benchmark(PerformanceRequest request) {
+    private ValidateResult benchmark() {
       cluster = step(ValidateStep.CONNECT, null, "connecting", () -> connector.connect(options),
           ValidateCluster::describe);
       doc.cluster(cluster.describe());
@@ -284,7 +282,7 @@ public final class ValidateService {
           s -> "concurrency " + s.concurrency() + " (" + s.basis() + ")");
       recordLoad(shape);
       GpuCount g = gpus;
-      request = step(ValidateStep.PLAN, null, "resolving the constraints for this load",
+      PerformanceRequest request = step(ValidateStep.PLAN, null, "resolving the constraints for this load",
           () -> requested.forLoad(g.gpus(), g.note(), floorScale, floorWhy), r -> r.constraints().size()
               + " constraint(s)");
       requested = request;

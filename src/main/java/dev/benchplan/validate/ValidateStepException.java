@@ -2,13 +2,14 @@ package dev.benchplan.validate;
 
 import dev.benchplan.error.BenchplanException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** A failure of one validate step; the verdict names the step. */
 public final class ValidateStepException extends BenchplanException {
   private static final long serialVersionUID = 1L;
   private final transient ValidateStep step;
 
-  public ValidateStepException(ValidateStep step, int exitCode, String message, Throwable cause) {
+  public ValidateStepException(ValidateStep step, int exitCode, @Nullable String message, @Nullable Throwable cause) {
     super(exitCode, message, cause);
     this.step = Objects.requireNonNull(step, "step");
   }

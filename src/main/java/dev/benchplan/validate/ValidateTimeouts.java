@@ -29,7 +29,7 @@ public record ValidateTimeouts(
     Duration modelCache) {
 
   /** The default per-request readiness bound. */
-  public static final Duration READY_REQUEST = Duration.ofSeconds(120);
+  public static final Duration READY_REQUEST = Duration.ofMinutes(2);
   /** The default bound of the model-cache populate Job. */
   public static final Duration MODEL_CACHE = Duration.ofMinutes(13);
 

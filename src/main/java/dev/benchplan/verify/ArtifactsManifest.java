@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -95,7 +96,7 @@ final class ArtifactsManifest {
     return out;
   }
 
-  private static TreeSet<String> present(Path dir) {
+  private static SortedSet<String> present(Path dir) {
     try (Stream<Path> s = Files.walk(dir)) {
       TreeSet<String> out = new TreeSet<>();
       s.filter(Files::isRegularFile)

@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -80,7 +81,7 @@ final class DeployRootVerifier {
       findings.addAll(p.findings());
       p.notes().forEach(n -> notes.add("plan " + m.at("/plan/path").asString() + ": " + n));
     } catch (BenchplanException e) {
-      findings.add(new Finding(label, "/plan/path", e.getMessage()));
+      findings.add(new Finding(label, "/plan/path", String.valueOf(e.getMessage())));
       return new VerifyReport("deploy_root", deployRoot.toString(), null, checks, findings, notes);
     }
     checks.add("re-rendered byte for byte");
@@ -143,7 +144,7 @@ final class DeployRootVerifier {
     }
   }
 
-  private static String text(JsonNode o, String name) {
+  private static @Nullable String text(JsonNode o, String name) {
     JsonNode v = o.get(name);
     return v == null || v.isNull() ? null : v.asString();
   }

@@ -1,6 +1,7 @@
 package dev.benchplan.verify;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One thing that does not match: which file, where in it (a JSON pointer, or a line / relative

@@ -9,6 +9,8 @@ import java.util.List;
 @FunctionalInterface
 public interface PlanReplay {
   /**
+   * Re-derives the plan.
+   *
    * @param arguments the recorded arguments, paths relative to {@code expRoot}
    * @param expRoot the experiment root the plan lies in
    * @param clock the recorded clock (created_at)

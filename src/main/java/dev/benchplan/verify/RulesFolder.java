@@ -3,12 +3,13 @@ package dev.benchplan.verify;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /** Where agent-docs/rules lies: above the experiment root (a project's checkout), or beside the jar. */
 final class RulesFolder {
   private RulesFolder() {}
 
-  static Path find(Path expRoot) {
+  static @Nullable Path find(Path expRoot) {
     for (Path d = expRoot.toAbsolutePath().normalize(); d != null; d = d.getParent()) {
       Path rules = d.resolve("agent-docs").resolve("rules");
       if (Files.isDirectory(rules)) {

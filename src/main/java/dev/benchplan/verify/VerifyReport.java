@@ -1,6 +1,7 @@
 package dev.benchplan.verify;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code verify}: what was verified, every finding (empty when verified), and notes
@@ -13,7 +14,7 @@ import java.util.List;
  * @param findings every mismatch, one per line
  * @param notes checks that were skipped, and why
  */
-public record VerifyReport(String kind, String path, String sha256, List<String> checks,
+public record VerifyReport(String kind, String path, @Nullable String sha256, List<String> checks,
     List<Finding> findings, List<String> notes) {
   public VerifyReport {
     checks = List.copyOf(checks);

@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -81,13 +83,15 @@ public final class DeploymentLedgerReader {
     secrets.addAll(dgdSecrets);
     List<GpuAllocation> gpus = new ArrayList<>();
     t.get("gpus").forEach(g -> gpus.add(new GpuAllocation(g.get("gpu_type").asString(),
-        InputRanges.wholeValue(g, "/gpu_count").intValue())));
+        (int) InputRanges.requiredWhole(g, "/gpu_count"))));
     JsonNode ctx = t.get("max_context_length");
     return Optional.of(new DeploymentRecord(ledger.location(), ledger.sha256(), dgdName,
-        t.get("kube_context").asString(), t.get("namespace").asString(), dgdPath.toString(),
+        t.get("kube_context").asString(), t.get("namespace").asString(),
+        Objects.requireNonNull(dgdPath, "no blocker, so the DGD path resolved").toString(),
         t.at("/applied_dgd/sha256").asString(), t.at("/frontend/service").asString(),
-        InputRanges.wholeValue(t, "/frontend/port").intValue(), servedModel, t.get("tokenizer").asString(), gpus,
-        ctx.isNumber() ? InputRanges.wholeValue(t, "/max_context_length") : null, smoke, new ArrayList<>(secrets)));
+        (int) InputRanges.requiredWhole(t, "/frontend/port"), servedModel, t.get("tokenizer").asString(), gpus,
+        ctx.isNumber() ? InputRanges.wholeValue(t, "/max_context_length") : null,
+        Objects.requireNonNull(smoke, "no blocker, so the smoke evidence was read"), new ArrayList<>(secrets)));
   }
 
   private static List<String> checkDgd(InputDocument ledger, Path dgdPath, String expectedSha,
@@ -109,7 +113,7 @@ public final class DeploymentLedgerReader {
     try {
       manifest = DgdManifest.of(InputDocument.read(dgdPath, "DGD manifest").tree());
     } catch (BenchplanException e) {
-      log.block(BlockerCode.DGD_INVALID, e.getMessage());
+      log.block(BlockerCode.DGD_INVALID, String.valueOf(e.getMessage()));
       return List.of();
     }
     if (!manifest.isDgd()) {
@@ -126,7 +130,7 @@ public final class DeploymentLedgerReader {
     return manifest.secretNames();
   }
 
-  private static SmokeEvidence.Artifact checkSmoke(InputDocument ledger, String servedModel,
+  private static SmokeEvidence.@Nullable Artifact checkSmoke(InputDocument ledger, String servedModel,
       RuleLog log) {
     if (!ledger.tree().at("/smoke_test/success").asBoolean()) {
       log.block(BlockerCode.SMOKE_FAILED, "deployment ledger "
@@ -201,7 +205,7 @@ public final class DeploymentLedgerReader {
   }
 
   /** The smoke request's timings, or null when absent or inconsistent (no estimate then). */
-  private static SmokeTiming timing(JsonNode artifact) {
+  private static @Nullable SmokeTiming timing(JsonNode artifact) {
     JsonNode ttft = artifact.at("/timings/ttft_ms");
     JsonNode total = artifact.at("/timings/total_ms");
     if (!ttft.isNumber() || !total.isNumber() || ttft.decimalValue().signum() < 0
@@ -216,7 +220,7 @@ public final class DeploymentLedgerReader {
             ? completion.asLong() : null);
   }
 
-  private static Path resolve(InputDocument ledger, String pointer, BlockerCode code,
+  private static @Nullable Path resolve(InputDocument ledger, String pointer, BlockerCode code,
       RuleLog log) {
     try {
       return ledger.resolve(ledger.tree().at(pointer).asString());

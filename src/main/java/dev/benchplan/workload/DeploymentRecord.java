@@ -6,6 +6,7 @@ import dev.benchplan.json.Sha256;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -42,7 +43,7 @@ public record DeploymentRecord(
     String servedModel,
     String tokenizer,
     List<GpuAllocation> gpus,
-    Long maxContextLength,
+    @Nullable Long maxContextLength,
     SmokeEvidence smoke,
     List<String> secrets) {
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -93,7 +94,7 @@ public record DeploymentRecord(
    */
   public static DeploymentRecord inMemory(String name, String dgdName, String kubeContext,
       String namespace, String dgdPath, String dgdSha256, String frontendService, int frontendPort,
-      String servedModel, String tokenizer, List<GpuAllocation> gpus, Long maxContextLength,
+      String servedModel, String tokenizer, List<GpuAllocation> gpus, @Nullable Long maxContextLength,
       SmokeEvidence smoke, List<String> secrets) {
     ObjectNode n = Json.JSON.createObjectNode();
     n.put("dgd_name", dgdName).put("kube_context", kubeContext).put("namespace", namespace)

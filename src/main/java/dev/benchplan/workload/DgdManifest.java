@@ -3,6 +3,7 @@ package dev.benchplan.workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -15,7 +16,7 @@ import tools.jackson.databind.JsonNode;
  * @param secretNames Secrets referenced anywhere in it (envFromSecret, secretKeyRef, secretRef,
  *     secretName, imagePullSecrets), sorted
  */
-public record DgdManifest(String apiVersion, String kind, String name, List<String> secretNames) {
+public record DgdManifest(@Nullable String apiVersion, @Nullable String kind, @Nullable String name, List<String> secretNames) {
   public DgdManifest {
     secretNames = List.copyOf(secretNames);
   }
@@ -34,7 +35,7 @@ public record DgdManifest(String apiVersion, String kind, String name, List<Stri
         && apiVersion.startsWith("nvidia.com/");
   }
 
-  private static void collectSecrets(JsonNode node, String key, TreeSet<String> out) {
+  private static void collectSecrets(JsonNode node, @Nullable String key, TreeSet<String> out) {
     if (node.isObject()) {
       for (String name : node.propertyNames()) {
         JsonNode child = node.get(name);
@@ -59,7 +60,7 @@ public record DgdManifest(String apiVersion, String kind, String name, List<Stri
     }
   }
 
-  private static String text(JsonNode n) {
+  private static @Nullable String text(JsonNode n) {
     return n.isString() ? n.asString() : null;
   }
 }

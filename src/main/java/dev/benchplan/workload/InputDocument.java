@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -30,7 +31,7 @@ import tools.jackson.databind.ObjectMapper;
  * @param lines line numbers by JSON pointer
  */
 public record InputDocument(
-    String location, Path file, Path baseDir, String sha256, JsonNode tree, SourceLines lines) {
+    String location, @Nullable Path file, @Nullable Path baseDir, String sha256, JsonNode tree, SourceLines lines) {
   public InputDocument {
     Objects.requireNonNull(location, "location");
     Objects.requireNonNull(tree, "tree");

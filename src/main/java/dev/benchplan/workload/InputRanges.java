@@ -5,6 +5,7 @@ import dev.benchplan.rules.RuleLog;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -156,8 +157,17 @@ public final class InputRanges {
     return !(v.isDouble() || v.isFloat()) || Double.isFinite(v.doubleValue());
   }
 
+  /** A whole number that the schema has already required at {@code pointer}. */
+  public static long requiredWhole(JsonNode t, String pointer) {
+    Long v = wholeValue(t, pointer);
+    if (v == null) {
+      throw new IllegalStateException(pointer + ": expected a whole number, which the schema requires");
+    }
+    return v;
+  }
+
   /** The exact whole value of an in-range integer field, or null when absent or not a number. */
-  public static Long wholeValue(JsonNode t, String pointer) {
+  public static @Nullable Long wholeValue(JsonNode t, String pointer) {
     JsonNode v = t.at(pointer);
     if (!v.isNumber() || !finite(v)) {
       return null;

@@ -1,6 +1,7 @@
 package dev.benchplan.workload;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Units of the AIPerf metric tags benchplan plans objectives for. */
 public final class MetricCatalog {
@@ -35,7 +36,7 @@ public final class MetricCatalog {
   private MetricCatalog() {}
 
   /** The unit AIPerf reports the metric in, or null when benchplan does not know the metric. */
-  public static String unitOf(String metric) {
+  public static @Nullable String unitOf(String metric) {
     return UNITS.get(metric);
   }
 

@@ -1,6 +1,7 @@
 package dev.benchplan.workload;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Dynamo recipe workload shapes benchplan can use as a {@code recipe_proxy}: each recipe's
@@ -32,7 +33,7 @@ public final class RecipeCatalogue {
   private RecipeCatalogue() {}
 
   /** The model family a model name belongs to, or null when none of the catalogue's. */
-  public static String familyOf(String model) {
+  public static @Nullable String familyOf(String model) {
     if (model == null) {
       return null;
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -52,7 +53,7 @@ public final class SecretScanner {
     return findings;
   }
 
-  private static void walk(JsonNode node, String pointer, String key, List<Finding> out) {
+  private static void walk(JsonNode node, String pointer, @Nullable String key, List<Finding> out) {
     if (node.isObject()) {
       for (String name : node.propertyNames()) {
         walk(node.get(name), pointer + "/" + escape(name), name, out);
@@ -79,11 +80,11 @@ public final class SecretScanner {
    * or null when it does not. The same patterns as {@link #scan}; for texts given outside a
    * document (a command-line question, a rationale).
    */
-  public static String kindOf(String text) {
+  public static @Nullable String kindOf(String text) {
     return text == null ? null : valueKind(text);
   }
 
-  static String valueKind(String value) {
+  static @Nullable String valueKind(String value) {
     for (Map.Entry<String, Pattern> e : VALUE_PATTERNS) {
       if (e.getValue().matcher(value).find()) {
         return e.getKey();

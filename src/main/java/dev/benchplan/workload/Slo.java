@@ -2,6 +2,7 @@ package dev.benchplan.workload;
 
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One service-level objective from the user workload, exactly as given (no rounding).
@@ -28,7 +29,7 @@ public record Slo(
   }
 
   /** The percentile this objective rests on (e.g. 99 for p99), or null for avg/min/max/std. */
-  public Double percentile() {
+  public @Nullable Double percentile() {
     return stat.matches("p\\d+(\\.\\d+)?") ? Double.valueOf(stat.substring(1)) : null;
   }
 

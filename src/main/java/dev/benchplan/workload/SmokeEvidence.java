@@ -11,6 +11,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Proof that the deployed endpoint serves before anything is planned
@@ -18,7 +19,7 @@ import java.util.Set;
  */
 public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvidence.InClusterReadiness {
   /** The oldest smoke artifact a plan accepts unless {@code --smoke-max-age} says otherwise. */
-  Duration DEFAULT_MAX_AGE = Duration.ofHours(72);
+  Duration DEFAULT_MAX_AGE = Duration.ofDays(3);
   /** Past this age a plan warns, giving the age. */
   Duration WARN_AGE = Duration.ofHours(1);
 
@@ -30,7 +31,7 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
    * @param target what it reached: {@code in-cluster} (the frontend Service's address), {@code
    *     loopback} (127.0.0.1/localhost: a port-forward or a local server) or {@code other:HOST}
    */
-  record Provenance(Long ageS, String target) {}
+  record Provenance(@Nullable Long ageS, String target) {}
 
   /**
    * Checks a smoke artifact's age and target against the deployment planned for: warns when it is
@@ -79,7 +80,7 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
     return new Provenance(age, target);
   }
 
-  private static String target(String url, String endpointUrl) {
+  private static String target(@Nullable String url, String endpointUrl) {
     String host = host(url);
     if (host == null) {
       return "other:unknown";
@@ -95,7 +96,7 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
     return "other:" + host;
   }
 
-  private static String host(String url) {
+  private static @Nullable String host(@Nullable String url) {
     if (url == null) {
       return null;
     }
@@ -134,8 +135,8 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
    * @param timestamp when it ran (ISO-8601 UTC), or null
    * @param timing what the smoke request measured, or null when the artifact does not say
    */
-  record Artifact(String path, String sha256, String model, String url, String timestamp,
-      SmokeTiming timing) implements SmokeEvidence {
+  record Artifact(String path, String sha256, @Nullable String model, @Nullable String url, @Nullable String timestamp,
+      @Nullable SmokeTiming timing) implements SmokeEvidence {
     public Artifact {
       Objects.requireNonNull(path, "path");
       if (!Sha256.isSha256(sha256)) {

@@ -2,6 +2,7 @@ package dev.benchplan.workload;
 
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the smoke test measured of its one streamed request ({@code timings} and {@code
@@ -13,8 +14,8 @@ import java.util.Objects;
  * @param promptTokens prompt tokens the server counted, or null when it sent no usage
  * @param completionTokens completion tokens the server counted, or null when it sent no usage
  */
-public record SmokeTiming(BigDecimal ttftMs, BigDecimal totalMs, Long promptTokens,
-    Long completionTokens) {
+public record SmokeTiming(BigDecimal ttftMs, BigDecimal totalMs, @Nullable Long promptTokens,
+    @Nullable Long completionTokens) {
   public SmokeTiming {
     Objects.requireNonNull(ttftMs, "ttftMs");
     Objects.requireNonNull(totalMs, "totalMs");

@@ -3,6 +3,7 @@ package dev.benchplan.workload;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The chosen workload source.
@@ -14,8 +15,8 @@ import java.util.Objects;
  * @param rationale why this source (and, for a proxy, why this recipe)
  * @param mismatches known differences between a proxy and the user's workload (proxy only)
  */
-public record SourceSelection(WorkloadSource source, Path trace, String traceOrigin,
-    RecipeShape recipe, String rationale, List<String> mismatches) {
+public record SourceSelection(WorkloadSource source, @Nullable Path trace, @Nullable String traceOrigin,
+    @Nullable RecipeShape recipe, String rationale, List<String> mismatches) {
   public SourceSelection {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(rationale, "rationale");

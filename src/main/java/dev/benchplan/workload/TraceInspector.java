@@ -1,6 +1,7 @@
 package dev.benchplan.workload;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -20,7 +21,7 @@ public interface TraceInspector {
    * @return the full report, as {@code trace inspect --format json} prints it
    * @throws dev.benchplan.error.BenchplanException (exit 2) when the file is missing or unreadable
    */
-  Inspection inspect(Path file, int blockSize, Long maxContext, Long windowStartMs, Long windowEndMs);
+  Inspection inspect(Path file, int blockSize, @Nullable Long maxContext, @Nullable Long windowStartMs, @Nullable Long windowEndMs);
 
   /**
    * A trace report.

@@ -2,6 +2,7 @@ package dev.benchplan.workload;
 
 import java.math.BigDecimal;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The user's exact ISL/OSL and traffic controls; every field is null when the user did not say.
@@ -19,17 +20,17 @@ import java.util.List;
  * @param maxRequestRate declared maximum of a powers-of-two rate grid, or null
  */
 public record Traffic(
-    Integer inputTokens,
-    Integer outputTokens,
-    Integer inputTokensStddev,
-    Integer outputTokensStddev,
-    List<BigDecimal> requestRate,
-    List<Integer> concurrency,
-    String arrivalPattern,
-    Long requestCount,
-    Long durationS,
-    Integer maxConcurrency,
-    BigDecimal maxRequestRate) {
+    @Nullable Integer inputTokens,
+    @Nullable Integer outputTokens,
+    @Nullable Integer inputTokensStddev,
+    @Nullable Integer outputTokensStddev,
+    @Nullable List<BigDecimal> requestRate,
+    @Nullable List<Integer> concurrency,
+    @Nullable String arrivalPattern,
+    @Nullable Long requestCount,
+    @Nullable Long durationS,
+    @Nullable Integer maxConcurrency,
+    @Nullable BigDecimal maxRequestRate) {
   public Traffic {
     requestRate = requestRate == null ? null : List.copyOf(requestRate);
     concurrency = concurrency == null ? null : List.copyOf(concurrency);

@@ -3,6 +3,7 @@ package dev.benchplan.workload;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A validated user workload (agent-docs/rules/execution/user-workload.md). Values are the user's,
@@ -27,14 +28,14 @@ public record UserWorkload(
     InputDocument document,
     String profileName,
     String profileType,
-    String modelSource,
-    String modelRevision,
+    @Nullable String modelSource,
+    @Nullable String modelRevision,
     List<GpuAllocation> hardware,
-    String kubeContext,
-    String namespace,
-    Path dgdPath,
-    String dgdSha256,
-    String origin,
+    @Nullable String kubeContext,
+    @Nullable String namespace,
+    @Nullable Path dgdPath,
+    @Nullable String dgdSha256,
+    @Nullable String origin,
     Traffic traffic,
     List<Slo> slos,
     List<SupportingTrace> supportingTraces) {

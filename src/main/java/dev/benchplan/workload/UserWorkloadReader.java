@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -73,7 +74,7 @@ public final class UserWorkloadReader {
     }
     List<GpuAllocation> hardware = new ArrayList<>();
     for (JsonNode h : t.at("/hardware")) {
-      hardware.add(new GpuAllocation(h.get("gpu_type").asString(), InputRanges.wholeValue(h, "/gpu_count").intValue()));
+      hardware.add(new GpuAllocation(h.get("gpu_type").asString(), (int) InputRanges.requiredWhole(h, "/gpu_count")));
     }
     return Optional.of(new UserWorkload(doc,
         t.at("/profile/name").asString(),
@@ -107,7 +108,7 @@ public final class UserWorkloadReader {
     if (c.isArray()) {
       concurrency = new ArrayList<>();
       for (JsonNode v : c) {
-        concurrency.add(InputRanges.wholeValue(v, "").intValue());
+        concurrency.add((int) InputRanges.requiredWhole(v, ""));
       }
     }
     JsonNode maxRate = t.at("/traffic/max_request_rate");
@@ -167,7 +168,7 @@ public final class UserWorkloadReader {
     }
   }
 
-  private static Path path(InputDocument doc, String pointer, RuleLog log) {
+  private static @Nullable Path path(InputDocument doc, String pointer, RuleLog log) {
     JsonNode v = doc.tree().at(pointer);
     if (!v.isString()) {
       return null;
@@ -181,18 +182,18 @@ public final class UserWorkloadReader {
     }
   }
 
-  static String text(JsonNode t, String pointer) {
+  static @Nullable String text(JsonNode t, String pointer) {
     JsonNode v = t.at(pointer);
     return v.isString() ? v.asString() : null;
   }
 
   // whole numbers written as 60.0 or 1e3 are integers to JSON Schema: read them exactly
-  private static Integer integer(JsonNode t, String pointer) {
+  private static @Nullable Integer integer(JsonNode t, String pointer) {
     Long v = InputRanges.wholeValue(t, pointer);
     return v == null ? null : Math.toIntExact(v);
   }
 
-  private static Long longValue(JsonNode t, String pointer) {
+  private static @Nullable Long longValue(JsonNode t, String pointer) {
     return InputRanges.wholeValue(t, pointer);
   }
 }

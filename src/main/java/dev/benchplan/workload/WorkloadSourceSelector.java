@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Picks the workload source in the order of agent-docs/rules/benchmarking/proxy-workload-selection.md:
@@ -24,7 +25,7 @@ public final class WorkloadSourceSelector {
    * @param gridDeclared true when a grid maximum was declared outside the workload (a load
    *     control for {@code user_static})
    */
-  public static Optional<SourceSelection> select(UserWorkload workload, Path traceOverride,
+  public static Optional<SourceSelection> select(UserWorkload workload, @Nullable Path traceOverride,
       boolean gridDeclared, DeploymentRecord deployment, RuleLog log) {
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     if (traceOverride != null) {
@@ -117,7 +118,7 @@ public final class WorkloadSourceSelector {
    * and OSL the user gave, half a point for another model family, a quarter of the log-ratio of
    * GPU counts.
    */
-  static double distance(RecipeShape r, Traffic t, String family, int gpus) {
+  static double distance(RecipeShape r, Traffic t, @Nullable String family, int gpus) {
     double d = 0;
     if (t.inputTokens() != null) {
       d += Math.abs(Math.log((double) t.inputTokens() / r.isl()));
@@ -132,7 +133,7 @@ public final class WorkloadSourceSelector {
     return d;
   }
 
-  private static String rationale(RecipeShape r, Traffic t, String family, int gpus, int fitting) {
+  private static String rationale(RecipeShape r, Traffic t, @Nullable String family, int gpus, int fitting) {
     StringBuilder sb = new StringBuilder("no user trace and no exact input_tokens/output_tokens with"
         + " traffic controls; ");
     sb.append("closest of ").append(fitting).append(" Dynamo recipe shapes that fit the served"
@@ -153,7 +154,7 @@ public final class WorkloadSourceSelector {
   }
 
   private static List<String> mismatches(RecipeShape r, UserWorkload w, DeploymentRecord d,
-      String family) {
+      @Nullable String family) {
     List<String> m = new ArrayList<>();
     m.add("synthetic prompts of exactly " + r.isl() + " input tokens (stddev 0) instead of the"
         + " user's real input-length distribution");

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything one AIPerf run is told, independent of how it is told (native config or flags).
@@ -29,7 +30,7 @@ public record AiperfSettings(
     String tokenizer,
     Dataset dataset,
     boolean ignoreEos,
-    Phase warmup,
+    @Nullable Phase warmup,
     Phase profiling,
     Map<String, BigDecimal> slos,
     long randomSeed,

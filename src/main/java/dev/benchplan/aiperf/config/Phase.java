@@ -2,6 +2,7 @@ package dev.benchplan.aiperf.config;
 
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One AIPerf phase (warmup or the measured profiling phase) with its load and its bound.
@@ -18,12 +19,12 @@ import java.util.Objects;
  */
 public record Phase(
     PhaseType type,
-    Integer concurrency,
-    BigDecimal rate,
-    Long requests,
+    @Nullable Integer concurrency,
+    @Nullable BigDecimal rate,
+    @Nullable Long requests,
     Integer durationSeconds,
-    Integer gracePeriodSeconds,
-    ReplayWindow window) {
+    @Nullable Integer gracePeriodSeconds,
+    @Nullable ReplayWindow window) {
 
   /** An inclusive window of trace timestamps, in milliseconds. */
   public record ReplayWindow(long startMs, long endMs) {

@@ -6,6 +6,8 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Renders {@link AiperfSettings} as {@code aiperf profile} flags valid for one release, using the
@@ -52,9 +54,10 @@ public final class ProfileFlags {
 
     Phase p = s.profiling();
     switch (p.type()) {
-      case CONCURRENCY -> b.add(ProfileOption.CONCURRENCY, Integer.toString(p.concurrency()));
+      case CONCURRENCY -> b.add(ProfileOption.CONCURRENCY,
+          Integer.toString(Objects.requireNonNull(p.concurrency(), "concurrency of a concurrency phase")));
       case POISSON, CONSTANT -> {
-        b.add(ProfileOption.REQUEST_RATE, plain(p.rate()));
+        b.add(ProfileOption.REQUEST_RATE, plain(Objects.requireNonNull(p.rate(), "rate of a rate phase")));
         b.add(ProfileOption.ARRIVAL_PATTERN, p.type().configName());
       }
       case FIXED_SCHEDULE -> {

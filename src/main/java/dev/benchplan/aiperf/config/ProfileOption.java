@@ -58,6 +58,7 @@ public enum ProfileOption {
   /** One name, valid from {@code since} until the next entry's {@code since}. */
   record Naming(AiperfVersion since, String flag) {}
 
+  @SuppressWarnings("ImmutableEnumChecker") // List.of: unmodifiable
   private final List<Naming> names;
 
   ProfileOption(Naming... names) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed AIPerf summary export ({@code profile_export_aiperf.json}). Unknown keys are ignored;
@@ -30,13 +31,13 @@ public record AiperfExport(
     Path path,
     String sha256,
     ExportLayout layout,
-    String schemaVersion,
-    String aiperfVersion,
+    @Nullable String schemaVersion,
+    @Nullable String aiperfVersion,
     boolean wasCancelled,
     List<ErrorCount> errorSummary,
     Map<String, MetricSummary> metrics,
-    String startTime,
-    String endTime,
+    @Nullable String startTime,
+    @Nullable String endTime,
     Map<String, String> notMetrics) {
 
   public AiperfExport {

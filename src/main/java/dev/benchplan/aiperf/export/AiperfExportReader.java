@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.json.JsonReadFeature;
@@ -137,7 +138,7 @@ public final class AiperfExportReader {
     }
 
     /** How a number that no double can hold is shown, or null when it is finite. */
-    private static String nonFinite(JsonNode v) {
+    private static @Nullable String nonFinite(JsonNode v) {
       if (v.isBigDecimal()) {
         return Double.isFinite(v.decimalValue().doubleValue()) ? null
             : v.decimalValue() + " (beyond the range of a double)";
@@ -186,7 +187,7 @@ public final class AiperfExportReader {
       return new MetricSummary(tag, unit.asString(), stats, pointer);
     }
 
-    private String text(String field) {
+    private @Nullable String text(String field) {
       JsonNode v = root.get(field);
       if (v == null || v.isNull()) {
         return null;
@@ -221,7 +222,7 @@ public final class AiperfExportReader {
         String p = "/error_summary/" + i;
         JsonNode entry = v.get(i);
         JsonNode count = entry.get("count");
-        if (!entry.isObject() || count == null || !count.isIntegralNumber() && !isWholeDecimal(count)
+        if (!entry.isObject() || count == null || (!count.isIntegralNumber() && !isWholeDecimal(count))
             || count.decimalValue().signum() < 0) {
           throw invalid(p + "/count", "expected a non-negative integer count of failed requests");
         }
@@ -245,7 +246,7 @@ public final class AiperfExportReader {
       return n.isNumber() && n.decimalValue().stripTrailingZeros().scale() <= 0;
     }
 
-    private static String optionalText(JsonNode n) {
+    private static @Nullable String optionalText(JsonNode n) {
       return n == null || n.isNull() ? null : n.asString();
     }
 

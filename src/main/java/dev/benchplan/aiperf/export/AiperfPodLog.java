@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The AIPerf container's log as benchplan's Job prints it: AIPerf's own output, then the summary
@@ -22,7 +23,7 @@ import java.util.regex.Pattern;
  * @param summaryProblem why no summary was taken, when {@code summary} is null
  * @param tail the last lines of the log (at most {@link #TAIL_LINES}), for error messages
  */
-public record AiperfPodLog(String summary, Integer exitCode, String summaryProblem, String tail) {
+public record AiperfPodLog(@Nullable String summary, @Nullable Integer exitCode, @Nullable String summaryProblem, String tail) {
   /** The line that opens the summary block. */
   public static final String BEGIN = "==== benchplan:aiperf-summary:begin ====";
   /** The line that closes the summary block. */
@@ -105,7 +106,7 @@ public record AiperfPodLog(String summary, Integer exitCode, String summaryProbl
    * removed and only the last carriage-return segment kept (progress bars redraw with CR). Null
    * when the chunk has none.
    */
-  public static String latestProgressLine(String chunk) {
+  public static @Nullable String latestProgressLine(String chunk) {
     if (chunk == null) {
       return null;
     }
@@ -131,7 +132,7 @@ public record AiperfPodLog(String summary, Integer exitCode, String summaryProbl
   public static final class ProgressTracker {
     private final StringBuilder partial = new StringBuilder();
     private boolean inSummary;
-    private String latest;
+    private @Nullable String latest;
 
     /** Takes the next chunk of the log. */
     public synchronized void accept(String chunk) {
@@ -157,7 +158,7 @@ public record AiperfPodLog(String summary, Integer exitCode, String summaryProbl
     }
 
     /** The latest progress line, or null when there was none yet. */
-    public synchronized String latest() {
+    public synchronized @Nullable String latest() {
       return latest;
     }
 

@@ -1,6 +1,7 @@
 package dev.benchplan.aiperf.export;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One entry of AIPerf's {@code error_summary}: an error kind and how many requests hit it.
@@ -10,7 +11,7 @@ import java.util.Objects;
  * @param message the error message, when given
  * @param count how many requests failed this way
  */
-public record ErrorCount(Integer code, String type, String message, long count) {
+public record ErrorCount(@Nullable Integer code, @Nullable String type, @Nullable String message, long count) {
   public ErrorCount {
     if (count < 0) {
       throw new IllegalArgumentException("error count must not be negative: " + count);

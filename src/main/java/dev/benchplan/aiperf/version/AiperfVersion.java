@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An AIPerf version: parsed and ordered as PEP 440 specifies (epoch, release, pre-release, post
@@ -35,14 +36,14 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
   private final String original;
   private final BigInteger epoch;
   private final List<BigInteger> release;
-  private final String preLabel; // a, b, rc or null
-  private final BigInteger preNumber;
-  private final BigInteger post; // null when absent
-  private final BigInteger dev; // null when absent
-  private final String local;
+  private final @Nullable String preLabel; // a, b, rc or null
+  private final @Nullable BigInteger preNumber;
+  private final @Nullable BigInteger post; // null when absent
+  private final @Nullable BigInteger dev; // null when absent
+  private final @Nullable String local;
 
-  private AiperfVersion(String original, BigInteger epoch, List<BigInteger> release, String preLabel,
-      BigInteger preNumber, BigInteger post, BigInteger dev, String local) {
+  private AiperfVersion(String original, BigInteger epoch, List<BigInteger> release, @Nullable String preLabel,
+      @Nullable BigInteger preNumber, @Nullable BigInteger post, @Nullable BigInteger dev, @Nullable String local) {
     this.original = original;
     this.epoch = epoch;
     this.release = List.copyOf(release);
@@ -97,7 +98,7 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
    * Parses a version in the {@link #PLAN_FORM}; anything else is invalid input (exit 2) naming
    * {@code source}.
    */
-  public static AiperfVersion parse(String text, String source) {
+  public static AiperfVersion parse(@Nullable String text, String source) {
     if (text == null || !isPlanForm(text.trim())) {
       throw BenchplanException.invalid(
           source + ": '" + text + "' is not an AIPerf version: expected e.g. 0.11.0 or 0.6.0.post1");
@@ -106,7 +107,7 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
   }
 
   /** True when {@code text} is in the {@link #PLAN_FORM}. */
-  public static boolean isPlanForm(String text) {
+  public static boolean isPlanForm(@Nullable String text) {
     return text != null && PLAN_FORM.matcher(text).matches();
   }
 
@@ -116,7 +117,7 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
   }
 
   /** Parses, or returns null when the string is not a PEP 440 version. */
-  public static AiperfVersion tryParse(String s) {
+  public static @Nullable AiperfVersion tryParse(String s) {
     try {
       return parse(s);
     } catch (IllegalArgumentException e) {
@@ -182,7 +183,8 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
     if (c != 0) {
       return c;
     }
-    if (preLabel != null) {
+    // a pre-release label always comes with its number (parse sets both)
+    if (preLabel != null && preNumber != null && o.preNumber != null) {
       c = preNumber.compareTo(o.preNumber);
       if (c != 0) {
         return c;
@@ -224,21 +226,21 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
     return 0;
   }
 
-  private static int compareNullsFirst(BigInteger a, BigInteger b) {
+  private static int compareNullsFirst(@Nullable BigInteger a, @Nullable BigInteger b) {
     if (a == null || b == null) {
       return a == null ? (b == null ? 0 : -1) : 1;
     }
     return a.compareTo(b);
   }
 
-  private static int compareNullsLast(BigInteger a, BigInteger b) {
+  private static int compareNullsLast(@Nullable BigInteger a, @Nullable BigInteger b) {
     if (a == null || b == null) {
       return a == null ? (b == null ? 0 : 1) : -1;
     }
     return a.compareTo(b);
   }
 
-  private static int compareNullsFirstText(String a, String b) {
+  private static int compareNullsFirstText(@Nullable String a, @Nullable String b) {
     if (a == null || b == null) {
       return a == null ? (b == null ? 0 : -1) : 1;
     }

@@ -16,7 +16,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -67,9 +69,10 @@ public final class AiperfVersionResolver {
     return packageIndex(request, date, log);
   }
 
-  private Optional<VersionResolution> operatorPin(VersionRequest request, Recipe recipe, String date,
+  private Optional<VersionResolution> operatorPin(VersionRequest request, @Nullable Recipe recipe, String date,
       RuleLog log) {
-    AiperfVersion v = AiperfVersion.tryParse(request.pinnedVersion());
+    String pinned = request.pinnedVersion();
+    AiperfVersion v = pinned == null ? null : AiperfVersion.tryParse(pinned);
     if (v == null || !AiperfVersion.isPlanForm(v.normalized())) {
       log.block(BlockerCode.AIPERF_VERSION_INVALID, "--aiperf-version '" + request.pinnedVersion()
           + "': expected a release version X.Y.Z (optionally .postN, aN, bN or rcN)");
@@ -186,7 +189,8 @@ public final class AiperfVersionResolver {
           + " version with --aiperf-version X.Y.Z");
       return Optional.empty();
     }
-    String version = latest.get().parsed().normalized();
+    // a stable release has a parsed version (exclusion() is null only then)
+    String version = Objects.requireNonNull(latest.get().parsed(), "parsed").normalized();
     if (!AiperfVersion.isPlanForm(version)) {
       log.block(BlockerCode.AIPERF_VERSION_INVALID, "package index " + url + ": the latest stable"
           + " release '" + latest.get().version() + "' is not of the form X.Y.Z; pin the version"
@@ -203,7 +207,7 @@ public final class AiperfVersionResolver {
 
   private record Recipe(Path path, String sha256, ReferenceRecipePin pin) {}
 
-  private Recipe readRecipe(Path file, RuleLog log) {
+  private @Nullable Recipe readRecipe(Path file, RuleLog log) {
     Path abs = file.toAbsolutePath().normalize();
     try {
       byte[] bytes = Files.readAllBytes(abs);
@@ -216,7 +220,7 @@ public final class AiperfVersionResolver {
     }
   }
 
-  private static String firstCommit(Recipe recipe) {
+  private static @Nullable String firstCommit(Recipe recipe) {
     return recipe.pin().commits().isEmpty() ? null : recipe.pin().commits().get(0);
   }
 

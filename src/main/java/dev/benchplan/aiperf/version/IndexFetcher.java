@@ -19,6 +19,7 @@ public interface IndexFetcher {
    * @param status the HTTP status code
    * @param body the raw body bytes, exactly as received
    */
+  @SuppressWarnings("ArrayRecordComponent") // a raw HTTP body, read once; never compared
   record Response(int status, byte[] body) {
     public Response {
       body = body.clone();

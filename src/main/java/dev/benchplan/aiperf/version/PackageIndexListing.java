@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -25,9 +26,9 @@ public record PackageIndexListing(List<Release> releases) {
    * @param files how many files were uploaded for it
    * @param yankedFiles how many of those are yanked
    */
-  public record Release(String version, AiperfVersion parsed, int files, int yankedFiles) {
+  public record Release(String version, @Nullable AiperfVersion parsed, int files, int yankedFiles) {
     /** Why this version is not a candidate for "latest stable", or null when it is one. */
-    public String exclusion() {
+    public @Nullable String exclusion() {
       if (parsed == null) {
         return "not a PEP 440 version";
       }

@@ -2,6 +2,7 @@ package dev.benchplan.aiperf.version;
 
 import java.net.URI;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the AIPerf version should be found; first match wins: operator pin, reference recipe, package
@@ -13,7 +14,7 @@ import java.nio.file.Path;
  *     --aiperf-index-url} or the BENCHPLAN_AIPERF_INDEX_URL environment variable), or null
  * @param image {@code --aiperf-image}, or null for the default image of the version
  */
-public record VersionRequest(String pinnedVersion, Path referenceRecipe, URI indexUrl, String image) {
+public record VersionRequest(@Nullable String pinnedVersion, @Nullable Path referenceRecipe, @Nullable URI indexUrl, @Nullable String image) {
   /** Nothing given: resolution will block with AIPERF_VERSION_UNRESOLVED. */
   public static VersionRequest none() {
     return new VersionRequest(null, null, null, null);

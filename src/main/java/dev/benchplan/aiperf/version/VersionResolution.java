@@ -2,6 +2,7 @@ package dev.benchplan.aiperf.version;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The AIPerf version a series uses and how it was found, as recorded in the plan.
@@ -17,9 +18,9 @@ import java.util.Objects;
  * @param sourceCommit an AIPerf source commit a reference recipe pinned, or null
  * @param note a one-line explanation of the choice
  */
-public record VersionResolution(String version, String image, String mechanism, String query,
-    String outputSha256, List<String> versionsSeen, List<Excluded> excluded, String date,
-    String sourceCommit, String note) {
+public record VersionResolution(String version, String image, String mechanism, @Nullable String query,
+    @Nullable String outputSha256, List<String> versionsSeen, List<Excluded> excluded, String date,
+    @Nullable String sourceCommit, String note) {
   public VersionResolution {
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(image, "image");

@@ -1,5 +1,7 @@
 package dev.benchplan.analysis.audit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One audit check.
  *
@@ -8,7 +10,7 @@ package dev.benchplan.analysis.audit;
  *     {@code not_checked}
  * @param detail what was found, or why it was not checked
  */
-public record AuditCheck(String id, String status, String detail) {
+public record AuditCheck(String id, String status, @Nullable String detail) {
   public static AuditCheck pass(String id, String detail) {
     return new AuditCheck(id, "pass", detail);
   }
@@ -17,7 +19,7 @@ public record AuditCheck(String id, String status, String detail) {
     return new AuditCheck(id, "warn", detail);
   }
 
-  public static AuditCheck fail(String id, String detail) {
+  public static AuditCheck fail(String id, @Nullable String detail) {
     return new AuditCheck(id, "fail", detail);
   }
 

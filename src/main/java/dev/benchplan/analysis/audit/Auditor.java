@@ -169,7 +169,7 @@ public final class Auditor {
     if (planned.isMissingNode() || planned.isNull() || ran.isMissingNode() || ran.isNull()) {
       return;
     }
-    boolean same = planned.isNumber() && ran.isNumber() ? planned.asDouble() == ran.asDouble()
+    boolean same = (planned.isNumber() && ran.isNumber()) ? planned.asDouble() == ran.asDouble()
         : planned.asString().equals(ran.asString());
     if (!same) {
       diffs.add(field + ": plan " + planned + ", ran " + ran);

@@ -6,8 +6,10 @@ import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.GpuCount;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.audit.RunAudit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,9 +30,20 @@ import tools.jackson.databind.JsonNode;
  * @param gpus the GPU count and its source
  * @param audit the audit
  */
-public record RunEvidence(RunSource source, AiperfExport export, String summarySha256, String summaryProblem,
-    JsonNode inputConfig, RecordScan scan, PlanInfo plan, Map<String, String> identity, String seriesId,
+public record RunEvidence(RunSource source, @Nullable AiperfExport export, @Nullable String summarySha256, @Nullable String summaryProblem,
+    @Nullable JsonNode inputConfig, @Nullable RecordScan scan, @Nullable PlanInfo plan, Map<String, String> identity, String seriesId,
     String loadPoint, GpuCount gpus, RunAudit audit) {
+
+  /** The plan of the first run whose plan was read, or null when no run's plan was. */
+  public static @Nullable PlanInfo firstReadPlan(List<RunEvidence> runs) {
+    for (RunEvidence r : runs) {
+      PlanInfo p = r.plan();
+      if (p != null && p.plan() != null) {
+        return p;
+      }
+    }
+    return null;
+  }
 
   /** A statistic of a summary metric as a double, when present. */
   public Optional<Double> stat(String metric, String stat) {

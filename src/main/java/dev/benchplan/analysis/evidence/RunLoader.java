@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.JsonNode;
@@ -87,7 +88,7 @@ public final class RunLoader {
     boolean recoverable = export == null && scan != null && scan.malformed() == 0 && scan.successes() > 0
         && nonFinite == null && (lenientRoot == null || !lenientRoot.path("was_cancelled").asBoolean(false));
     AiperfExport used = export;
-    if (recoverable) {
+    if (recoverable && scan != null) { // recoverable implies a scan
       used = SummaryRebuilder.rebuild(scan, source.recordsFile());
     }
     RunDiagnostics.Diagnosis diagnosis = RunDiagnostics.diagnose(scan, lenientRoot, source.runRecord(),
@@ -98,7 +99,7 @@ public final class RunLoader {
         loadPoint, gpus, audit);
   }
 
-  static String firstNonFinite(JsonNode n, String pointer) {
+  static @Nullable String firstNonFinite(JsonNode n, String pointer) {
     if (n == null) {
       return null;
     }
@@ -151,8 +152,8 @@ public final class RunLoader {
   }
 
   /** The fields two runs must share to be compared (eligibility), in a fixed order. */
-  static Map<String, String> identity(PlanInfo plan, JsonNode ic, AiperfExport export, ObjectNode run,
-      String rawVersion) {
+  static Map<String, String> identity(@Nullable PlanInfo plan, @Nullable JsonNode ic, @Nullable AiperfExport export, @Nullable ObjectNode run,
+      @Nullable String rawVersion) {
     JsonNode p = plan != null && plan.plan() != null ? plan.plan() : null;
     JsonNode icNode = ic == null ? tools.jackson.databind.node.MissingNode.getInstance() : ic;
     Map<String, String> id = new LinkedHashMap<>();
@@ -181,7 +182,7 @@ public final class RunLoader {
     return id;
   }
 
-  private static String loadPoint(JsonNode ic, ObjectNode run) {
+  private static String loadPoint(@Nullable JsonNode ic, @Nullable ObjectNode run) {
     if (ic != null) {
       JsonNode lg = ic.path("loadgen");
       if (lg.hasNonNull("concurrency")) {
@@ -197,7 +198,7 @@ public final class RunLoader {
     return NOT_RECORDED;
   }
 
-  private static String seriesId(ObjectNode run, PlanInfo plan, Map<String, String> identity) {
+  private static String seriesId(@Nullable ObjectNode run, @Nullable PlanInfo plan, Map<String, String> identity) {
     String s = run == null ? null : text(run.path("series_id"));
     if (s == null && plan != null && plan.plan() != null) {
       s = text(plan.plan().path("series_id"));
@@ -209,7 +210,7 @@ public final class RunLoader {
     return "unplanned-" + Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
   }
 
-  private static GpuCount gpus(Integer flag, PlanInfo plan, JsonNode summary, Path dir) {
+  private static GpuCount gpus(Integer flag, @Nullable PlanInfo plan, @Nullable JsonNode summary, Path dir) {
     if (flag != null) {
       return new GpuCount(flag, "--gpus");
     }
@@ -250,7 +251,7 @@ public final class RunLoader {
     return new GpuCount(null, "unknown: no plan, no --gpus, no GPU telemetry");
   }
 
-  private static String first(String... values) {
+  private static String first(@Nullable String... values) {
     for (String v : values) {
       if (v != null && !v.isBlank()) {
         return v;
@@ -259,7 +260,7 @@ public final class RunLoader {
     return NOT_RECORDED;
   }
 
-  private static String text(JsonNode n) {
+  private static @Nullable String text(JsonNode n) {
     if (n == null || n.isMissingNode() || n.isNull()) {
       return null;
     }

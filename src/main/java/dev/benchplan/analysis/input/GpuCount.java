@@ -1,5 +1,7 @@
 package dev.benchplan.analysis.input;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How many GPUs served a run, and where that number came from.
  *
@@ -7,4 +9,4 @@ package dev.benchplan.analysis.input;
  * @param source e.g. {@code plan /deployment/gpu_total}, {@code --gpus}, {@code AIPerf GPU
  *     telemetry (/telemetry_data)}, or why it is unknown
  */
-public record GpuCount(Integer value, String source) {}
+public record GpuCount(@Nullable Integer value, String source) {}

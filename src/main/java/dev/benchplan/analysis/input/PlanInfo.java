@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.input;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -11,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param plan the parsed plan, or null
  * @param problem why the plan cannot be used, or null
  */
-public record PlanInfo(String path, String recordedSha256, String actualSha256, ObjectNode plan, String problem) {
+public record PlanInfo(@Nullable String path, String recordedSha256, @Nullable String actualSha256, @Nullable ObjectNode plan, @Nullable String problem) {
   /** True when the plan was read and hashes to what run.json recorded. */
   public boolean verified() {
     return problem == null && plan != null;

@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,7 +39,7 @@ public final class RunLocator {
     Path start = arg;
     if (Files.isRegularFile(arg) && arg.getFileName().toString().equals(SUMMARY)) {
       // a summary file names exactly one run: its directory, without looking further down
-      Path dir = arg.toAbsolutePath().getParent();
+      Path dir = Objects.requireNonNull(arg.toAbsolutePath().getParent(), "a file has a parent");
       return List.of(source(dir.getParent() == null ? dir : dir.getParent(), dir, null, null));
     }
     if (!Files.isDirectory(start)) {
@@ -71,7 +73,7 @@ public final class RunLocator {
     return out;
   }
 
-  private static RunSource source(Path base, Path dir, Path runJson, ObjectNode record) {
+  private static RunSource source(Path base, Path dir, @Nullable Path runJson, @Nullable ObjectNode record) {
     String rel = base.relativize(dir).toString();
     String label = rel.isEmpty() ? base.toAbsolutePath().normalize().getFileName().toString()
         : base.toAbsolutePath().normalize().getFileName() + "/" + rel;

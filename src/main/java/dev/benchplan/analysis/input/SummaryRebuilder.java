@@ -12,6 +12,7 @@ import java.util.Map;
 import org.apache.commons.statistics.descriptive.DoubleStatistics;
 import org.apache.commons.statistics.descriptive.Quantile;
 import org.apache.commons.statistics.descriptive.Statistic;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Rebuilds a summary from complete per-request records when AIPerf's own summary is missing or

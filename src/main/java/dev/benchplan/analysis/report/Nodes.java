@@ -3,6 +3,7 @@ package dev.benchplan.analysis.report;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Collection;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -44,7 +45,7 @@ public final class Nodes {
   }
 
   /** {@code {"path": ..., "sha256": ...}}. */
-  public static ObjectNode file(String path, String sha256) {
+  public static ObjectNode file(@Nullable String path, @Nullable String sha256) {
     ObjectNode o = object();
     o.put("path", path);
     o.put("sha256", sha256);

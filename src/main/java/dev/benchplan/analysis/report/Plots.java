@@ -17,6 +17,7 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -76,7 +77,7 @@ public final class Plots {
   }
 
   /** The plots of a comparison: name to SVG. */
-  public static Map<String, String> forComparison(Group reference, Group candidate, double[] band) {
+  public static Map<String, String> forComparison(Group reference, Group candidate, double @Nullable [] band) {
     Map<String, String> out = new LinkedHashMap<>();
     XYSeriesCollection pareto = new XYSeriesCollection();
     XYSeriesCollection tput = new XYSeriesCollection();
@@ -152,7 +153,7 @@ public final class Plots {
     return max > 0 ? max * 0.1 : 1.0;
   }
 
-  static String xy(String title, String xLabel, String yLabel, XYSeriesCollection data, boolean lines, double[] band) {
+  static String xy(String title, String xLabel, String yLabel, XYSeriesCollection data, boolean lines, double @Nullable [] band) {
     JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL,
         true, false, false);
     chart.setBackgroundPaint(Color.WHITE);

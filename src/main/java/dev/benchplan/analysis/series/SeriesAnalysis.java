@@ -4,6 +4,8 @@ import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.Pareto;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.input.DoubleList;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.stats.NoiseFloor;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -100,8 +103,11 @@ public final class SeriesAnalysis {
     s.set("invalid_runs", Nodes.strings(runs.stream().filter(r -> !r.valid())
         .map(r -> r.source().label() + ": " + String.join("; ", r.audit().blockers())).toList()));
     List<Slo> slos = new ArrayList<>(flagSlos);
-    runs.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst()
-        .ifPresent(r -> slos.addAll(Slo.fromPlan(r.plan().plan())));
+    PlanInfo planned = RunEvidence.firstReadPlan(runs);
+    ObjectNode plannedDoc = planned == null ? null : planned.plan();
+    if (plannedDoc != null) {
+      slos.addAll(Slo.fromPlan(plannedDoc));
+    }
     ArrayNode sloDefs = s.putArray("slos");
     for (Slo slo : slos) {
       ObjectNode d = sloDefs.addObject();
@@ -328,7 +334,7 @@ public final class SeriesAnalysis {
       double bestX = Double.NEGATIVE_INFINITY;
       for (Map.Entry<String, Map<String, Double>> e : means.entrySet()) {
         Double x = e.getValue().get(xKey);
-        if (!slos.isEmpty() && feasible.get(e.getKey()) && x != null && x > bestX) {
+        if (!slos.isEmpty() && Boolean.TRUE.equals(feasible.get(e.getKey())) && x != null && x > bestX) {
           bestX = x;
           bestSlo = e.getKey();
         }
@@ -467,22 +473,26 @@ public final class SeriesAnalysis {
     long total = 0;
     double seconds = 0;
     for (RunEvidence r : runs) {
-      if (r.scan() == null) {
+      RecordScan scan = r.scan();
+      if (scan == null) {
         continue;
       }
-      Map<String, DoubleList> v = r.scan().values();
-      int n = v.get("time_to_first_token").size();
+      Map<String, DoubleList> v = scan.values();
+      // the scan keeps a value list for every tracked metric, the per-request SLO metrics among them
+      int n = Objects.requireNonNull(v.get("time_to_first_token"), "time_to_first_token").size();
       for (int i = 0; i < n; i++) {
         boolean ok = true;
         for (Slo s : perRequest) {
-          double x = v.get(s.metric()).get(i);
+          double x = Objects.requireNonNull(v.get(s.metric()), s.metric()).get(i);
           ok &= Double.isFinite(x) && s.met(x);
         }
         good += ok ? 1 : 0;
       }
       total += n;
-      if (r.scan().minStartNs() != null) {
-        seconds += (r.scan().maxEndNs() - r.scan().minStartNs()) / 1e9;
+      Long minStart = scan.minStartNs();
+      Long maxEnd = scan.maxEndNs();
+      if (minStart != null && maxEnd != null) {
+        seconds += (maxEnd - minStart) / 1e9;
       }
     }
     g.put("good_requests", good);

@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.stats;
 
 import org.apache.commons.statistics.distribution.TDistribution;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The candidate-vs-reference effect on one metric with a Student-t interval and a four-valued
@@ -27,7 +28,7 @@ public final class EffectEstimator {
    * @param mdeOverridePct a stated MDE in percent ({@code --mde}), or null
    */
   public static Effect estimate(double[] reference, double[] candidate, Direction direction, boolean paired,
-      NoiseFloor floor, Double mdeOverridePct) {
+      @Nullable NoiseFloor floor, Double mdeOverridePct) {
     int nr = reference.length;
     int nc = candidate.length;
     double mr = mean(reference);

@@ -2,6 +2,7 @@ package dev.benchplan.kube.rbac;
 
 import dev.benchplan.kube.KubeCall;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One (verb, resource) pair a command needs, where, and the table row that needs it.
@@ -14,8 +15,8 @@ import java.util.Objects;
  * @param resourceName the one object, or null
  * @param row the table row
  */
-public record Permission(String verb, String group, String resource, String subresource, String namespace,
-    String resourceName, KubeCall row) {
+public record Permission(String verb, String group, String resource, @Nullable String subresource, @Nullable String namespace,
+    @Nullable String resourceName, KubeCall row) {
   public Permission {
     Objects.requireNonNull(verb, "verb");
     Objects.requireNonNull(group, "group");

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -58,7 +59,7 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
    * @param name its name
    * @param namespace the ServiceAccount's namespace (null for a User)
    */
-  public record Subject(String kind, String name, String namespace) {
+  public record Subject(String kind, String name, @Nullable String namespace) {
     public Subject {
       if (!kind.equals("ServiceAccount") && !kind.equals("User")) {
         throw BenchplanException.invalid("subject kind: expected ServiceAccount or User, got '" + kind + "'");
@@ -163,9 +164,9 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
     }
   }
 
-  private record Rule(String group, String resource, String resourceName, Set<String> verbs, Set<String> steps) {}
+  private record Rule(String group, String resource, @Nullable String resourceName, Set<String> verbs, Set<String> steps) {}
 
-  private static ObjectNode metadata(ObjectNode o, String name, String namespace, String need) {
+  private static ObjectNode metadata(ObjectNode o, String name, @Nullable String namespace, String need) {
     ObjectNode meta = o.putObject("metadata");
     meta.put("name", name);
     if (namespace != null) {

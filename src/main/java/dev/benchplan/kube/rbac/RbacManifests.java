@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** What {@code benchplan rbac run|validate} prints: the command's targets made into {@link RbacManifest}. */
 public final class RbacManifests {
@@ -25,7 +26,7 @@ public final class RbacManifests {
    *
    * @param subject who to bind, or null for the placeholder ServiceAccount benchplan in the Job's namespace
    */
-  public static RbacManifest run(Path deployRoot, String namespace, RbacManifest.Subject subject) {
+  public static RbacManifest run(Path deployRoot, String namespace, RbacManifest.@Nullable Subject subject) {
     Path perfFile = deployRoot.resolve("benchmark").resolve("perf.yaml");
     Path jobsFile = deployRoot.resolve("benchmark").resolve(AiperfJobContract.FILE);
     if (!Files.isRegularFile(perfFile) && Files.isRegularFile(jobsFile)) {
@@ -97,7 +98,7 @@ public final class RbacManifests {
    *
    * @param namespace validate's {@code --namespace} (discovery in one namespace), or null
    */
-  public static RbacManifest validate(String dgd, String namespace, RbacManifest.Subject subject) {
+  public static RbacManifest validate(String dgd, String namespace, RbacManifest.@Nullable Subject subject) {
     String discovery = namespace == null ? null : checkNamespace(namespace, "option --namespace");
     List<String> notes = new ArrayList<>();
     notes.add("discovery lists DGDs " + (discovery == null ? "in all namespaces (pass --namespace to both"

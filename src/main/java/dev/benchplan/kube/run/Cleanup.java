@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deletes what a run created: the Job (foreground propagation, so its pods go first) and its
@@ -18,7 +19,7 @@ final class Cleanup {
   private final String jobName;
   private final List<String> configMaps;
   private final Duration wait;
-  private List<String> done;
+  private @Nullable List<String> done;
 
   Cleanup(ClusterAccess client, String namespace, String jobName, List<String> configMaps, Duration wait) {
     this.client = client;

@@ -21,6 +21,7 @@ final class CollectWarmUp {
   private CollectWarmUp() {}
 
   /** Starts the warm-up on a daemon thread; failures are ignored (collection loads lazily anyway). */
+  @SuppressWarnings("ThreadPriorityCheck") // a hint that the warm-up yields to the run; nothing relies on it
   static void start() {
     Thread t = new Thread(CollectWarmUp::warm, "benchplan-collect-warm-up");
     t.setDaemon(true);

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches the AIPerf Job and its pod through informers (no polling): the pod must be scheduled and
@@ -45,7 +46,7 @@ final class JobWatch {
    * @param job the Job as last seen
    * @param observedEnd when this process saw the container terminate (or the Job end)
    */
-  record Result(String reason, String message, Pod pod, Job job, Instant observedEnd) {
+  record Result(String reason, @Nullable String message, @Nullable Pod pod, @Nullable Job job, Instant observedEnd) {
     boolean completed() {
       return reason.equals("completed");
     }
@@ -135,7 +136,7 @@ final class JobWatch {
                 pod, job, clock.instant());
           }
           waitingReason = detail;
-        } else if (cs.getState().getTerminated() != null) {
+        } else if (cs != null && cs.getState().getTerminated() != null) { // started: cs is set
           phase = "container exited " + cs.getState().getTerminated().getExitCode() + "; waiting for the Job";
           detail = latestLine.latest();
         } else {
@@ -186,7 +187,7 @@ final class JobWatch {
     }
   }
 
-  private Result startTimeout(Pod pod, ContainerStatus cs, Job job, Duration bound, String waitingReason) {
+  private Result startTimeout(@Nullable Pod pod, @Nullable ContainerStatus cs, @Nullable Job job, Duration bound, @Nullable String waitingReason) {
     if (pod == null) {
       return new Result("pod-start-timeout", "no pod was created for Job " + namespace + "/" + jobName + " within "
           + human(bound) + jobEvents(), null, job, clock.instant());
@@ -219,7 +220,7 @@ final class JobWatch {
   }
 
   /** The pod's own reason for not running yet: scheduling condition, then container waiting state. */
-  static String pendingReason(Pod pod, ContainerStatus cs) {
+  static String pendingReason(Pod pod, @Nullable ContainerStatus cs) {
     if (cs != null && cs.getState() != null && cs.getState().getWaiting() != null
         && cs.getState().getWaiting().getReason() != null
         && !"ContainerCreating".equals(cs.getState().getWaiting().getReason())) {
@@ -240,7 +241,7 @@ final class JobWatch {
         ? "scheduled on " + pod.getSpec().getNodeName() : "ContainerCreating on " + pod.getSpec().getNodeName();
   }
 
-  private String podSuffix(Pod pod, ContainerStatus cs) {
+  private String podSuffix(@Nullable Pod pod, @Nullable ContainerStatus cs) {
     if (pod == null) {
       return "";
     }
@@ -255,7 +256,7 @@ final class JobWatch {
     return s;
   }
 
-  private Pod newest(List<Pod> pods) {
+  private @Nullable Pod newest(List<Pod> pods) {
     return pods.stream()
         .filter(p -> jobUid == null || owners(p).isEmpty() || owners(p).stream().anyMatch(o -> jobUid.equals(o.getUid())))
         .max(Comparator.comparing((Pod p) -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""))
@@ -268,7 +269,7 @@ final class JobWatch {
   }
 
   /** The AIPerf container's status in a pod, or null. */
-  static ContainerStatus containerStatus(Pod pod) {
+  static @Nullable ContainerStatus containerStatus(@Nullable Pod pod) {
     if (pod == null || pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
       return null;
     }
@@ -276,7 +277,7 @@ final class JobWatch {
         .filter(c -> JobContract.CONTAINER.equals(c.getName())).findFirst().orElse(null);
   }
 
-  static JobCondition condition(Job job, String type) {
+  static @Nullable JobCondition condition(@Nullable Job job, String type) {
     if (job == null || job.getStatus() == null || job.getStatus().getConditions() == null) {
       return null;
     }
@@ -289,11 +290,11 @@ final class JobWatch {
   }
 
   static String human(Duration d) {
-    long s = d.getSeconds();
+    long s = d.toSeconds();
     return s >= 60 && s % 60 == 0 ? (s / 60) + "m" : s + "s";
   }
 
-  private static void close(AutoCloseable c) {
+  private static void close(@Nullable AutoCloseable c) {
     if (c == null) {
       return;
     }

@@ -2,12 +2,13 @@ package dev.benchplan.kube.run;
 
 import dev.benchplan.kube.KubeConnection;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.jspecify.annotations.Nullable;
 
 /** Opens a Kubernetes client for a kubeconfig context. */
 @FunctionalInterface
 interface KubeClients {
   /** A client for {@code context} (null: the kubeconfig's current context). */
-  KubernetesClient open(String context);
+  KubernetesClient open(@Nullable String context);
 
   /** Gives a client back after the run (closes clients this factory opened). */
   default void release(KubernetesClient client) {
@@ -18,7 +19,7 @@ interface KubeClients {
   static KubeClients shared(KubernetesClient client) {
     return new KubeClients() {
       @Override
-      public KubernetesClient open(String context) {
+      public KubernetesClient open(@Nullable String context) {
         return client;
       }
 

@@ -224,7 +224,7 @@ final class OperatorRun {
           Long epoch = status(end).path("runEpoch").isNumber() ? status(end).path("runEpoch").asLong() : null;
           progress.report("collecting", "AIPerfJob " + name + " from the operator's results API (" + TRANSPORT + ")");
           Path target = dirName.isEmpty() ? tree : tree.resolve(dirName);
-          Collected c = collect(results, namespace, name, epoch, target, dirName, dir, tree);
+          Collected c = collect(results, namespace, name, epoch, target, dir, tree);
           AiperfExport export = null;
           Path summary = target.resolve("profile_export_aiperf.json");
           if (Files.isRegularFile(summary)) {
@@ -321,7 +321,7 @@ final class OperatorRun {
    * Waits for the ready marker in the run's listing, then fetches every listed file into
    * {@code target}, counting and hashing the bytes as they arrive.
    */
-  private Collected collect(Service svc, String namespace, String job, Long epoch, Path target, String dirName,
+  private Collected collect(Service svc, String namespace, String job, Long epoch, Path target,
       RunDirectory dir, Path tree) {
     String listPath = epoch == null ? "/api/v1/results/" + namespace + "/" + job
         : AiperfJobContract.resultsPath(namespace, job, epoch);

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks before anything is applied, following the benchmark-isolation rule: the namespace exists;
@@ -210,7 +211,7 @@ final class Preflight {
         for (Pod p : onNode) {
           // the field selector already filters; checking again keeps servers that ignore it honest
           if (p.getSpec() == null || !nodeName.equals(p.getSpec().getNodeName()) || terminal(p)
-              || dgd[1].equals(label(p, JobContract.DGD_POD_LABEL)) && dgd[0].equals(p.getMetadata().getNamespace())) {
+              || (dgd[1].equals(label(p, JobContract.DGD_POD_LABEL)) && dgd[0].equals(p.getMetadata().getNamespace()))) {
             continue;
           }
           long gpus = gpuRequest(p);
@@ -266,12 +267,12 @@ final class Preflight {
     return "Succeeded".equals(phase) || "Failed".equals(phase);
   }
 
-  static String annotation(Job j, String key) {
+  static @Nullable String annotation(Job j, String key) {
     Map<String, String> a = j.getMetadata().getAnnotations();
     return a == null ? null : a.get(key);
   }
 
-  private static String label(Pod p, String key) {
+  private static @Nullable String label(Pod p, String key) {
     Map<String, String> l = p.getMetadata().getLabels();
     return l == null ? null : l.get(key);
   }

@@ -4,6 +4,7 @@ import dev.benchplan.progress.RunProgress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /** Adds the elapsed time to progress reports. */
 final class ProgressReporter {
@@ -17,7 +18,7 @@ final class ProgressReporter {
     this.start = start;
   }
 
-  void report(String phase, String detail) {
+  void report(String phase, @Nullable String detail) {
     sink.report(phase, Duration.between(start, clock.instant()), detail);
   }
 }

@@ -17,6 +17,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code DEPLOY_ROOT/benchmark/runs/<run-id>/}: written under a hidden temporary name
@@ -28,7 +29,7 @@ final class RunDirectory {
 
   private final Path runsDir;
   private final String runId;
-  private volatile Path partial;
+  private volatile @Nullable Path partial;
 
   RunDirectory(Path runsDir, String runId) {
     this.runsDir = runsDir;
@@ -57,7 +58,7 @@ final class RunDirectory {
    * Keeps a tree whose verification failed aside as {@code <run-id>.incomplete-<UTC time>} (its
    * name says so; it is never read as a run) and returns where it went.
    */
-  Path keepIncomplete(Path stagedTree, Instant now) {
+  @Nullable Path keepIncomplete(Path stagedTree, Instant now) {
     Path aside = runsDir.resolve(runId + ".incomplete-" + STAMP.format(now));
     try {
       Path stage = stagedTree.getParent();
@@ -91,7 +92,7 @@ final class RunDirectory {
    * As {@link #write(Map, boolean, Instant)}, with a verified artifact tree (restored beside the
    * run directory, see {@link #stageArtifacts()}) moved in as {@code aiperf/} before the rename.
    */
-  Path write(Map<String, byte[]> files, Path artifactTree, boolean replace, Instant now) {
+  Path write(Map<String, byte[]> files, @Nullable Path artifactTree, boolean replace, Instant now) {
     try {
       Files.createDirectories(runsDir);
       Path tmp = runsDir.resolve("." + runId + ".partial-" + UUID.randomUUID().toString().substring(0, 8));

@@ -72,7 +72,7 @@ final class RunRecord {
 
     String planned = f.plan().aiperfVersion();
     String measured = f.export() == null ? null : f.export().aiperfVersion();
-    Boolean versionMatch = measured == null || planned == null ? null : measured.equals(planned);
+    Boolean versionMatch = (measured == null || planned == null) ? null : measured.equals(planned);
     boolean imageMatch = f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
     RunRecordDocument.Aiperf aiperf = new RunRecordDocument.Aiperf(planned, f.plan().aiperfImage(),
         f.perf().annotation(JobContract.AIPERF_VERSION), measured, versionMatch, imageMatch,

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads every node's allocatable {@code nvidia.com/gpu} and the GPUs requested by the
@@ -91,7 +92,7 @@ final class GpuInventory {
     return out;
   }
 
-  private static long whole(Quantity q) {
+  private static long whole(@Nullable Quantity q) {
     if (q == null) {
       return 0;
     }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@link ValidateCluster} on the fabric8 Kubernetes client. */
@@ -30,7 +31,7 @@ public final class KubeValidateCluster implements ValidateCluster {
   private final ClusterAccess access;
   private final String description;
   /** validate's --namespace as given to discovery (null: all namespaces). */
-  private String discoveryNamespace;
+  private @Nullable String discoveryNamespace;
   private final String dgdGroup;
   private final boolean ownsClient;
 

@@ -48,7 +48,7 @@ final class ValidateCleaner {
           continue;
         }
         Map<String, String> labels = current.getMetadata().getLabels();
-        if (labels == null || !o.labelValue().equals(labels.get(o.labelKey()))) {
+        if (labels == null || o.labelValue() == null || !o.labelValue().equals(labels.get(o.labelKey()))) {
           skipped.add(o.describe() + " (no label " + o.labelKey() + "=" + o.labelValue() + ": not ours)");
           continue;
         }

@@ -6,6 +6,7 @@ import dev.benchplan.validate.AiperfBenchmarkRunner;
 import dev.benchplan.validate.ValidateService;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -19,7 +20,9 @@ public final class ValidateFactory {
   public static ValidateService service(PrintWriter err, String toolVersion) {
     AtomicReference<KubeValidateCluster> connected = new AtomicReference<>();
     AiperfBenchmarkRunner runner = new AiperfBenchmarkRunner(
-        hooks -> KubeRunServices.using(connected.get().client(), hooks), Clock.systemUTC(),
+        // the runner runs only after the service has connected
+        hooks -> KubeRunServices.using(Objects.requireNonNull(connected.get(), "connected").client(), hooks),
+        Clock.systemUTC(),
         System.getenv());
     return new ValidateService(options -> {
       KubeValidateCluster c = KubeValidateCluster.connect(options);

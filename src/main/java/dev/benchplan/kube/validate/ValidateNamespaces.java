@@ -23,7 +23,7 @@ final class ValidateNamespaces {
 
   static boolean terminating(Namespace ns) {
     return ns != null && (ns.getMetadata().getDeletionTimestamp() != null
-        || ns.getStatus() != null && "Terminating".equals(ns.getStatus().getPhase()));
+        || (ns.getStatus() != null && "Terminating".equals(ns.getStatus().getPhase())));
   }
 
   /** Waits until no namespace labelled as a validate namespace is terminating. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the perf.yaml objects are built from, as plain values.
@@ -40,16 +41,16 @@ public record JobInputs(
     Map<String, String> jobAnnotations,
     String configYaml,
     String configSha256,
-    TraceVolume trace,
-    String traceSha256,
-    String artifactClaim,
-    String artifactSubPath,
+    @Nullable TraceVolume trace,
+    @Nullable String traceSha256,
+    @Nullable String artifactClaim,
+    @Nullable String artifactSubPath,
     String image,
     List<String> profileArgs,
     String endpointUrl,
     String model,
     String artifactDir,
-    String hfTokenSecret,
+    @Nullable String hfTokenSecret,
     String dgdName,
     String dgdNamespace,
     long activeDeadlineSeconds,

@@ -4,6 +4,7 @@ import dev.benchplan.render.JobContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -220,7 +221,7 @@ public final class PerfManifests {
     return env;
   }
 
-  private static void addEnv(ArrayNode env, String name, String value) {
+  private static void addEnv(ArrayNode env, String name, @Nullable String value) {
     env.addObject().put("name", name).put("value", value);
   }
 
