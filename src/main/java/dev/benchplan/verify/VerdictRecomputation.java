@@ -5,7 +5,10 @@ import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
+import dev.benchplan.analysis.input.RunDiagnostics;
+import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.gate.GateEvaluator;
+import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
@@ -14,6 +17,7 @@ import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.PlanJson;
 import dev.benchplan.plan.VerifiedPlan;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +33,8 @@ import tools.jackson.databind.JsonNode;
 final class VerdictRecomputation {
   /** The summary a run keeps at its top level (the one the verdict was computed from). */
   static final String SUMMARY = "profile_export_aiperf.json";
+  /** AIPerf's kept artifact tree in a run directory. */
+  static final String AIPERF_DIR = "aiperf";
 
   private VerdictRecomputation() {}
 
@@ -106,6 +112,32 @@ final class VerdictRecomputation {
       AiperfExport export = AiperfExportReader.parse(Files.readAllBytes(summary),
           sourcePath.isEmpty() ? summary : Path.of(sourcePath));
       again = GateEvaluator.evaluate(export, constraints, options);
+      Path tree = dir.resolve(AIPERF_DIR);
+      if (Files.isDirectory(tree)) {
+        // as run gated it: every measured run of the kept tree on its own, then the diagnostics'
+        // findings from the per-request records and AIPerf's log (issues 12, 17, 18)
+        Path shown = sourcePath.isEmpty() ? tree
+            : sourcePath.endsWith(SUMMARY) ? Path.of(sourcePath).resolveSibling(AIPERF_DIR)
+            : Path.of(sourcePath);
+        RunVerdicts perRun = null;
+        try {
+          perRun = RunVerdicts.gateTree(tree, shown, constraints, options);
+        } catch (BenchplanException e) {
+          perRun = null; // no run in the tree, as run found
+        }
+        if (perRun != null) {
+          // several measured runs planned (run.json /measured_runs): the verdict is the runs' overall
+          JsonNode planned = run.path("measured_runs");
+          boolean several = planned.isObject()
+              && planned.path("load_points").size() * Math.max(1, planned.path("repetitions").asInt(1)) > 1;
+          again = several ? perRun.overall(shown.toString()) : again.withRuns(perRun);
+        }
+        Path podLog = dir.resolve("pod.log");
+        AiperfLogWarnings log = Files.isRegularFile(podLog)
+            ? AiperfLogWarnings.parse(Files.readString(podLog, StandardCharsets.UTF_8))
+            : AiperfLogWarnings.absent();
+        again = GateEvaluator.withFindings(again, RunDiagnostics.diagnoseAll(tree, log).findings());
+      }
     } catch (BenchplanException e) {
       findings.add(new Finding(label + "/" + SUMMARY, "", "the kept summary no longer gates: "
           + e.getMessage()));
