@@ -575,11 +575,17 @@ final class OperatorRun {
       throw BenchplanException.invalid(file + ": /metadata/annotations: " + JobContract.PLAN_PATH + " and "
           + JobContract.PLAN_SHA256 + " are required: expected what benchplan render wrote");
     }
-    if (!Files.exists(Path.of(path))) {
+    // render names the plan relative to DEPLOY_ROOT (<DEPLOY_ROOT>/benchmark/aiperfjobs.yaml); older
+    // renders named it absolutely
+    Path recorded = Path.of(path);
+    Path abs = file.toAbsolutePath().getParent();
+    Path plan = recorded.isAbsolute() || abs == null || abs.getParent() == null ? recorded
+        : abs.getParent().resolve(recorded).normalize();
+    if (!Files.exists(plan)) {
       throw BenchplanException.invalid(file + ": the plan it was rendered from is missing: " + path
           + " (annotation " + JobContract.PLAN_PATH + ")");
     }
-    return PlanFile.verify(Path.of(path), sha, "recorded in " + file + " as " + JobContract.PLAN_SHA256
+    return PlanFile.verify(plan, sha, "recorded in " + file + " as " + JobContract.PLAN_SHA256
         + "; re-render from the plan you mean to run");
   }
 

@@ -55,6 +55,9 @@ class ValidateCliIT {
 
   Run validate(KubeTestContext kube, String name, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of("bin", "benchplan").toAbsolutePath().toString(), "validate"));
+    // the test control plane has no StorageClass: these runs test discovery, deployment and gating,
+    // so the model-weights cache is off (its refusal without a class is ValidateServiceTest's)
+    cmd.add("--no-model-cache");
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("KUBECONFIG", kube.cluster().kubeconfig().toString());
@@ -95,7 +98,7 @@ class ValidateCliIT {
           "--node-selector", "benchplan.dev/validate-it=" + tag + "-h100", "--aiperf-version", "0.4.0",
           "--report-dir", report.toString());
       assertThat(r.exit()).as(r.err()).isZero();
-      assertThat(r.out()).contains("verdict: pass (exit 0)").contains("concurrency 64 (16 x 4)")
+      assertThat(r.out()).contains("verdict: pass (exit 0)").contains("concurrency 64 (16 per worker x 4 worker(s))")
           .contains("inference-throughput: 38367.2 tokens/sec (>= 5000, effective 4500): pass")
           .contains("inference-ttft-p99: 128.4 ms (<= 200, effective 220): pass");
       assertThat(r.err()).contains("validate [node-selection]").contains("validate [readiness]")

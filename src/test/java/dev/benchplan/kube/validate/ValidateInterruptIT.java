@@ -46,7 +46,8 @@ class ValidateInterruptIT {
     Instant before = Instant.now();
     ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "validate", "--namespace", kube.namespace(),
         "--node-selector", "benchplan.dev/validate-it=" + tag, "--aiperf-version", "0.4.0",
-        "--timeout-dgd-ready", "5m", "--report-dir", report.toString(), "--format", "json");
+        "--timeout-dgd-ready", "5m", "--no-model-cache", // no StorageClass on the test control plane
+        "--report-dir", report.toString(), "--format", "json");
     pb.environment().put("KUBECONFIG", kube.cluster().kubeconfig().toString());
     pb.redirectErrorStream(true);
     pb.redirectOutput(dir.resolve("output.txt").toFile());
