@@ -7,7 +7,6 @@ import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.error.BenchplanException;
 import java.nio.file.Files;
-import java.util.List;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,32 +45,17 @@ public final class GateService {
   public record Outcome(Verdict verdict, Path reportDir) {}
 
   /**
-   * The one run {@code --results} names: a summary export (its directory's per-request records and
-   * log, when present, feed the diagnostics), or a run directory / AIPerf artifact directory holding
-   * exactly one run with a summary.
+   * The one run a summary file names: its directory's per-request records and log, when present,
+   * feed the diagnostics (a directory is gated as a tree of runs by {@link #gate}).
    */
   static RunSource locate(Path results) {
-    if (Files.isRegularFile(results)) {
-      Path dir = results.toAbsolutePath().getParent();
-      // any file name: the summary is what was given, the records and log are looked for beside it
-      return new RunSource(dir.getFileName() == null ? "." : dir.getFileName().toString(), dir, results,
-          dir.resolve(RunLocator.RECORDS), null, null, null);
-    }
-    if (!Files.isDirectory(results)) {
+    if (!Files.isRegularFile(results)) {
       throw BenchplanException.invalid(results + ": AIPerf export not found");
     }
-    List<RunSource> runs = RunLocator.locate(results);
-    if (runs.size() != 1) {
-      throw BenchplanException.invalid(results + ": holds " + runs.size() + " measured runs ("
-          + String.join(", ", runs.stream().map(RunSource::label).limit(5).toList())
-          + (runs.size() > 5 ? ", ..." : "") + "): give the directory or summary export of one");
-    }
-    RunSource run = runs.get(0);
-    if (!Files.isRegularFile(run.summaryFile())) {
-      throw BenchplanException.invalid(run.dir() + ": no " + RunLocator.SUMMARY
-          + " (the gate reads AIPerf's summary; per-request records alone are for analyze)");
-    }
-    return run;
+    Path dir = results.toAbsolutePath().getParent();
+    // any file name: the summary is what was given, the records and log are looked for beside it
+    return new RunSource(dir.getFileName() == null ? "." : dir.getFileName().toString(), dir, results,
+        dir.resolve(RunLocator.RECORDS), null, null, null);
   }
 
   /** Runs the gate; invalid input throws (exit 2) before anything is written. */
