@@ -17,6 +17,8 @@ import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateResult;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -179,18 +181,25 @@ class ValidateDeployIT {
               ValidateItSupport.options(kube.namespace(), null, selector(kube, "wait"), dir, ValidateItSupport.fast())));
       Thread.sleep(3000);
       assertThat(later).isNotDone();
-      kube.client().configMaps().inNamespace(old).withName("hold")
-          .edit(cm -> new ConfigMapBuilder(cm).editMetadata().withFinalizers(List.of()).endMetadata().build());
+      releaseHold(kube, old);
       ValidateResult r = later.get(120, TimeUnit.SECONDS);
       assertThat(r.exitCode()).as(err.toString()).isZero();
       assertThat(Duration.between(start, Instant.now())).isGreaterThan(Duration.ofSeconds(3));
       assertThat(err.toString()).contains("waiting for an earlier validate namespace " + old);
     } finally {
-      var cm = kube.client().configMaps().inNamespace(old).withName("hold");
-      if (cm.get() != null) {
-        cm.edit(x -> new ConfigMapBuilder(x).editMetadata().withFinalizers(List.of()).endMetadata().build());
+      if (kube.client().configMaps().inNamespace(old).withName("hold").get() != null) {
+        releaseHold(kube, old);
       }
     }
+  }
+
+  /**
+   * Drops the test finalizer with a merge patch that carries no resourceVersion: the namespace controller
+   * updates the Terminating ConfigMap concurrently, so a read-modify-write edit can lose the race (409).
+   */
+  private static void releaseHold(KubeTestContext kube, String namespace) {
+    kube.client().configMaps().inNamespace(namespace).withName("hold")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
   }
 
   @Test
