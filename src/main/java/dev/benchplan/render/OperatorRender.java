@@ -67,13 +67,15 @@ final class OperatorRender {
         : "bp-" + in.runId().value().toLowerCase(Locale.ROOT);
     List<ObjectNode> jobs = new ArrayList<>();
     List<String> names = new ArrayList<>();
+    List<OperatorSizing> splits = new ArrayList<>();
     int reps = in.runs().repetitions();
     for (int i = 0; i < in.points().size(); i++) {
       LoadPoint point = in.points().get(i);
       int index = all.indexOf(point);
       BenchmarkPlan.PointSizing size = index >= 0 && index < sizing.size() ? sizing.get(index) : null;
-      int cpw = size != null && size.connectionsPerWorker() != null ? size.connectionsPerWorker()
-          : AiperfJobContract.DEFAULT_CONNECTIONS_PER_WORKER;
+      // the plan's figures are the load's totals; the AIPerfJob is sized per worker pod
+      OperatorSizing split = OperatorSizing.split(size, point);
+      splits.add(split);
       String pointDir = in.runs().points().get(i).directory();
       for (int r = 1; r <= reps; r++) {
         String suffix = (in.points().size() > 1 ? "-p" + (i + 1) : "") + (reps > 1 ? "-r" + r : "");
@@ -91,8 +93,9 @@ final class OperatorRender {
         annotations.put(AiperfJobContract.RUN_REPETITION, Integer.toString(r));
         annotations.put(AiperfJobContract.RUN_DIRECTORY, dir);
         annotations.put(AiperfJobContract.RESULTS_SERVICE, AiperfJobContract.DEFAULT_RESULTS_SERVICE);
+        annotations.put(AiperfJobContract.SIZING, split.describe());
         jobs.add(AiperfJobs.build(new AiperfJobs.Inputs(name, in.namespace(), in.labels(), annotations,
-            in.invocations().get(i).document(), in.image().reference(), cpw, timeout, modelWait,
+            in.invocations().get(i).document(), in.image().reference(), split, timeout, modelWait,
             plan.deployment().dgdName(), plan.deployment().namespace(), in.hfTokenSecret())));
         names.add(name);
       }
@@ -117,7 +120,7 @@ final class OperatorRender {
     files.put(jobsPath, jobsBytes);
     files.put(dir.resolve(RenderManifest.FILE), RenderManifest.of(in.req(), in.deployRoot(), in.verified(),
         in.runId().value(), names.get(0), in.namespace(), AiperfJobContract.ENGINE,
-        new LinkedHashMap<>(files)));
+        new LinkedHashMap<>(files), splits));
     AtomicFiles.writeAll(files);
     // a plain Job rendered earlier into the same root would otherwise be run instead
     AtomicFiles.deleteQuietly(dir.resolve(PlanRenderer.PERF_YAML));

@@ -59,7 +59,9 @@ class OperatorRenderTest {
     long plainDeadline = plain.job().at("/spec/activeDeadlineSeconds").asLong();
 
     List<String> names = new ArrayList<>();
-    int[] cpw = {100, 128, 128};
+    // the plan's figures are totals (11, 21, 41 workers); the AIPerfJob gets them per worker pod
+    int[] cpw = {94, 98, 100}; // ceil(C / workers): C spread evenly over the workers
+    int[] pods = {2, 3, 5}; // ceil(workers / 10)
     String[] dirs = {"concurrency_1024", "concurrency_2048", "concurrency_4096"};
     for (int i = 0; i < 6; i++) {
       JsonNode job = r.docs().get(i);
@@ -80,6 +82,7 @@ class OperatorRenderTest {
       ep.putArray("urls").add(ep.remove("url").asString());
       ep.put("waitForModelTimeout", JobBudget.MODEL_WAIT_SECONDS).put("waitForModelMode", "models");
       expected.withObject("/artifacts").put("dir", "/results");
+      expected.withObject("/runtime").put("workersPerPod", 10);
       assertThat(spec.path("benchmark")).isEqualTo(expected);
       assertThat(spec.path("randomSeed").asLong()).isEqualTo(configs.get(point).path("randomSeed").asLong());
       assertThat(spec.has("multiRun")).as("one run per AIPerfJob").isFalse();
@@ -90,7 +93,10 @@ class OperatorRenderTest {
       assertThat(spec.path("timeoutSeconds").asLong()).isEqualTo(plainDeadline);
       assertThat(spec.path("ttlSecondsAfterFinished").asInt()).isEqualTo(300);
       assertThat(spec.at("/podTemplate/affinity")).isEqualTo(plainAffinity);
+      assertThat(spec.at("/benchmark/runtime/workers").asInt()).isEqualTo(List.of(11, 21, 41).get(point));
       JsonNode a = job.at("/metadata/annotations");
+      assertThat(a.path(AiperfJobContract.SIZING).asString()).contains(pods[point] + " worker pod(s) x 10 worker(s)")
+          .contains(cpw[point] + " connection(s) per worker").contains("5 CPU and 4608 MiB per pod");
       assertThat(a.path(AiperfJobContract.RUN_DIRECTORY).asString()).isEqualTo(dirs[point] + "/repetition_" + rep);
       assertThat(a.path(AiperfJobContract.RUN_REPETITION).asString()).isEqualTo(Integer.toString(rep));
       assertThat(a.path(JobContract.PLAN_SHA256).asString()).isEqualTo(plan.sha256());
@@ -101,9 +107,16 @@ class OperatorRenderTest {
     JsonNode manifest = Json.JSON.readTree(Files.readString(root.resolve("benchmark/render-manifest.json")));
     assertThat(SchemaValidator.bundled("render-manifest.schema.json").validate(manifest)).isEmpty();
     assertThat(manifest.path("engine").asString()).isEqualTo("aiperf-operator");
+    // both recorded: the plan's totals and the split per worker pod
+    JsonNode sizing = manifest.path("operator_sizing");
+    assertThat(sizing).hasSize(3);
+    assertThat(sizing.get(2).toString()).isEqualTo("{\"connections_per_worker\":100,\"load_point\":\"concurrency=4096\","
+        + "\"per_worker_pod\":{\"cpu_cores\":5,\"memory_mib\":4608,\"workers\":10},"
+        + "\"total\":{\"cpu_cores\":18,\"memory_mib\":12544,\"workers\":41},\"worker_pods\":5}");
     assertThat(manifest.toString()).contains("benchmark/aiperfjobs.yaml");
     JsonNode plainManifest = Json.JSON.readTree(Files.readString(tmp.resolve("plain/benchmark/render-manifest.json")));
     assertThat(plainManifest.path("engine").asString()).isEqualTo("job");
+    assertThat(plainManifest.has("operator_sizing")).isFalse();
   }
 
   @Test

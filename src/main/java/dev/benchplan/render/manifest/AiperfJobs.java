@@ -1,6 +1,7 @@
 package dev.benchplan.render.manifest;
 
 import dev.benchplan.render.AiperfJobContract;
+import dev.benchplan.render.OperatorSizing;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -27,13 +28,14 @@ public final class AiperfJobs {
    * What one AIPerfJob carries.
    *
    * @param config the aiperf-config.yaml document of its load point (left unchanged)
-   * @param connectionsPerWorker the plan's sizing for the point
+   * @param sizing the point's sizing split per worker pod (workers in total and per pod,
+   *     connections per worker)
    * @param timeoutSeconds the run's bound (measurement limit plus readiness and setup)
    * @param modelWaitSeconds how long AIPerf waits for the frontend to list the model
    * @param hfTokenSecret the Secret holding the Hugging Face token, or null
    */
   public record Inputs(String name, String namespace, Map<String, String> labels,
-      Map<String, String> annotations, JsonNode config, String image, int connectionsPerWorker,
+      Map<String, String> annotations, JsonNode config, String image, OperatorSizing sizing,
       long timeoutSeconds, int modelWaitSeconds, String dgdName, String dgdNamespace,
       String hfTokenSecret) {}
 
@@ -61,11 +63,14 @@ public final class AiperfJobs {
     endpoint.put("waitForModelTimeout", in.modelWaitSeconds());
     endpoint.put("waitForModelMode", "models");
     body.withObject("/benchmark/artifacts").put("dir", RESULTS_DIR);
+    // the plan's workers are the load's total; the operator spreads them over pods of this many
+    body.withObject("/benchmark/runtime").put("workers", in.sizing().totalWorkers())
+        .put("workersPerPod", in.sizing().workersPerPod());
     spec.setAll(body);
 
     spec.put("image", in.image());
     spec.put("imagePullPolicy", "IfNotPresent");
-    spec.put("connectionsPerWorker", in.connectionsPerWorker());
+    spec.put("connectionsPerWorker", in.sizing().connectionsPerWorker());
     spec.put("timeoutSeconds", in.timeoutSeconds());
     spec.put("ttlSecondsAfterFinished", AiperfJobContract.TTL_SECONDS_AFTER_FINISHED);
     ObjectNode pod = spec.putObject("podTemplate");
