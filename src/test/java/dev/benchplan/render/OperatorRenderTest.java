@@ -153,4 +153,84 @@ class OperatorRenderTest {
     assertThat(root.resolve("benchmark/aiperfjobs.yaml")).doesNotExist();
     assertThat(root.resolve("benchmark/perf.yaml")).exists();
   }
+
+  /** The plan's load_generator for a replay on the operator engine (one fixed-schedule point). */
+  static PlanFixture operatorReplay(PlanFixture f) {
+    ObjectNode lg = f.json().putObject("load_generator");
+    lg.put("engine", "aiperf-operator").put("requested", "aiperf-operator")
+        .put("reason", "requested with --engine aiperf-operator");
+    lg.putArray("points").addObject().put("load_point", "fixed_schedule").put("workers", 1).put("cpu_cores", 2)
+        .put("memory_mib", 2304).put("connections_per_worker", 100);
+    return f;
+  }
+
+  /** Runs the AIPerfJob's trace-check init container's own command here, on {@code file}. */
+  static int runTraceCheck(JsonNode init, Path file, String sha) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    init.path("command").forEach(n -> cmd.add(n.asString()));
+    cmd.set(cmd.size() - 2, file.toString());
+    cmd.set(cmd.size() - 1, sha);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    return p.waitFor();
+  }
+
+  @Test
+  @DisplayName("a trace replay on the operator engine: the trace's ConfigMap first, mounted in every pod where the"
+      + " body's dataset points, its SHA-256 checked by an init container (run here: 0 on the trace, 65 on a changed one)")
+  void traceReplay() throws Exception {
+    Path trace = dev.benchplan.testing.SharedData.require("aiperf/precise_schedule.jsonl");
+    PlanFixture.Written plan = operatorReplay(PlanFixture.userTrace(trace, trace.toString()).aiperf("0.13.0"))
+        .write(tmp.resolve("p.json"));
+    Path root = Files.createDirectories(tmp.resolve("deploy"));
+    Rendered r = Rendered.render(plan, root);
+    assertThat(r.docs()).hasSize(2);
+    JsonNode map = r.docs().get(0);
+    JsonNode job = r.docs().get(1);
+    String sha = dev.benchplan.json.Sha256.ofFile(trace);
+    assertThat(map.path("kind").asString()).isEqualTo("ConfigMap");
+    assertThat(map.at("/data/trace.jsonl").asString()).isEqualTo(Files.readString(trace));
+    assertThat(map.at("/metadata/annotations").path(JobContract.TRACE_SHA256).asString()).isEqualTo(sha);
+    assertThat(map.at("/metadata/namespace").asString()).isEqualTo(job.at("/metadata/namespace").asString());
+    assertThat(job.path("kind").asString()).isEqualTo("AIPerfJob");
+    JsonNode pod = job.at("/spec/podTemplate");
+    assertThat(pod.at("/volumes/0/configMap/name").asString()).isEqualTo(map.at("/metadata/name").asString());
+    assertThat(pod.at("/volumeMounts/0/mountPath").asString()).isEqualTo("/benchplan/trace");
+    assertThat(pod.at("/volumeMounts/0/readOnly").asBoolean()).isTrue();
+    JsonNode init = pod.at("/initContainers/0");
+    assertThat(init.path("image").asString()).isEqualTo(job.at("/spec/image").asString());
+    assertThat(init.at("/volumeMounts/0")).isEqualTo(pod.at("/volumeMounts/0"));
+    List<String> cmd = new ArrayList<>();
+    init.path("command").forEach(n -> cmd.add(n.asString()));
+    assertThat(cmd.subList(cmd.size() - 2, cmd.size())).containsExactly("/benchplan/trace/trace.jsonl", sha);
+    // the body replays the mounted file, and AIPerf's schema holds
+    assertThat(job.at("/spec/benchmark").toString()).contains("/benchplan/trace/trace.jsonl").contains("fixed_schedule");
+    ObjectNode envelope = Json.JSON.createObjectNode();
+    envelope.put("schemaVersion", job.at("/spec/schemaVersion").asString());
+    envelope.set("benchmark", job.at("/spec/benchmark"));
+    assertThat(Rendered.Schemas.aiperf().validate(envelope)).isEmpty();
+    assertThat(job.at("/metadata/annotations").path(JobContract.TRACE_SOURCE).asString()).isEqualTo("configmap");
+    // the init container's own check, run here
+    assertThat(runTraceCheck(init, trace, sha)).isZero();
+    Path changed = tmp.resolve("changed.jsonl");
+    Files.writeString(changed, Files.readString(trace) + "\n");
+    assertThat(runTraceCheck(init, changed, sha)).isEqualTo(65);
+  }
+
+  @Test
+  @DisplayName("a trace replay from a PVC on the operator engine: no ConfigMap, the claim mounted read-only in every pod")
+  void traceReplayFromPvc() throws Exception {
+    Path trace = dev.benchplan.testing.SharedData.require("aiperf/precise_schedule.jsonl");
+    PlanFixture.Written plan = operatorReplay(PlanFixture.userTrace(trace, trace.toString()).aiperf("0.13.0"))
+        .write(tmp.resolve("p.json"));
+    Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("deploy")),
+        "--trace-source", "pvc:traces/aiperf/precise_schedule.jsonl");
+    assertThat(r.docs()).hasSize(1);
+    JsonNode pod = r.docs().get(0).at("/spec/podTemplate");
+    assertThat(pod.at("/volumes/0/persistentVolumeClaim/claimName").asString()).isEqualTo("traces");
+    assertThat(pod.at("/volumes/0/persistentVolumeClaim/readOnly").asBoolean()).isTrue();
+    List<String> cmd = new ArrayList<>();
+    pod.at("/initContainers/0/command").forEach(n -> cmd.add(n.asString()));
+    assertThat(cmd.get(cmd.size() - 2)).isEqualTo("/benchplan/trace/aiperf/precise_schedule.jsonl");
+  }
 }
