@@ -45,7 +45,7 @@ public final class RunLoader {
    * @param source the located run
    * @param gpusFlag a GPU count given on the command line, or null
    */
-  public static RunEvidence load(RunSource source, Integer gpusFlag) {
+  public static RunEvidence load(RunSource source, @Nullable Integer gpusFlag) {
     String summarySha = null;
     String summaryProblem = null;
     String nonFinite = null;
