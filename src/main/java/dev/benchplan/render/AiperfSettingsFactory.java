@@ -9,6 +9,7 @@ import dev.benchplan.aiperf.config.PhaseType;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.VerifiedPlan;
 import java.math.BigDecimal;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -101,7 +102,7 @@ public final class AiperfSettingsFactory {
         ignoreEos,
         warmup,
         profiling,
-        Objects.requireNonNull(plan.objectives().goodput()) /* the planner always writes goodput */,
+        goodput(plan),
         plan.experiment().seed(),
         artifactDir,
         sizingOf(plan, point).map(BenchmarkPlan.PointSizing::workers).orElse(null),
@@ -178,5 +179,11 @@ public final class AiperfSettingsFactory {
   public static boolean usesTrace(BenchmarkPlan plan) {
     return plan.workload().trace() != null
         && ("user_trace".equals(plan.workload().source()) || plan.workload().synthetic() == null);
+  }
+
+  /** The plan's goodput thresholds; none when the plan has none (AiperfSettings reads null as none too). */
+  private static Map<String, BigDecimal> goodput(BenchmarkPlan plan) {
+    Map<String, BigDecimal> goodput = plan.objectives().goodput();
+    return goodput == null ? Map.of() : goodput;
   }
 }
