@@ -38,7 +38,7 @@ public final class AiperfJobs {
   public record Inputs(String name, String namespace, Map<String, String> labels,
       Map<String, String> annotations, JsonNode config, String image, OperatorSizing sizing,
       long timeoutSeconds, int modelWaitSeconds, String dgdName, String dgdNamespace,
-      String hfTokenSecret, @Nullable Trace trace) {}
+      @Nullable String hfTokenSecret, @Nullable Trace trace) {}
 
   /**
    * A replayed trace for every pod of the AIPerfJob: its volume (the ConfigMap {@code configMap}
