@@ -163,7 +163,8 @@ class KubeRunServiceTest {
     assertThat(run.get("artifacts").get("summary_source").asString()).isEqualTo("pod-log-markers");
     JsonNode verdict = json(f.runDir().resolve("verdict.json"));
     assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict)).isEmpty();
-    assertThat(verdict.get("source").get("path").asString()).isEqualTo(f.runDir().resolve("profile_export_aiperf.json").toString());
+    // relative to the run directory that holds verdict.json (issue 14: no absolute path in a hashed file)
+    assertThat(verdict.get("source").get("path").asString()).isEqualTo("profile_export_aiperf.json");
     assertThat(Files.readString(f.runDir().resolve("profile_export_aiperf.json")).strip())
         .isEqualTo(Files.readString(dev.benchplan.aiperf.export.ExportVariants.real()).strip());
     assertNothingLeft();
@@ -726,5 +727,51 @@ class KubeRunServiceTest {
         dir + "/aiperf/notes.txt", dir + "/pod.log", dir + "/verdict.json");
     assertThat(broken.out()).contains("present but not listed in artifacts.sha256 or run.json")
         .contains("listed in artifacts.sha256 but missing");
+  }
+
+  /** plan + render + run of the example with the real sweep's artifact block, under {@code root}. */
+  private RunOutcome renderedRun(Path root, String podSuffix, String block) throws Exception {
+    RenderedPerf r = RenderedPerf.create(root, NS);
+    String pod = r.jobName() + podSuffix;
+    logs.set(pod, withBlock(RunFixture.logWithRealSummary(0), block));
+    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
+        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    try {
+      return run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
+          false, false));
+    } finally {
+      c.close();
+    }
+  }
+
+  @Test
+  @DisplayName("two checkouts in different directories run the same plan: verdict.json and artifacts.sha256 are"
+      + " byte-identical, no file of either run directory holds an absolute path, and a copied run verifies")
+  void runDirectoryLocationIndependent() throws Exception {
+    String block = artifactBlock(tmp);
+    RunOutcome a = renderedRun(tmp.resolve("cl1"), "-a1b2c", block);
+    RunOutcome b = renderedRun(tmp.resolve("second-checkout/deeper"), "-d3e4f", block);
+    for (String name : List.of("verdict.json", "artifacts.sha256", "profile_export_aiperf.json")) {
+      assertThat(Files.readAllBytes(b.runDir().resolve(name))).as(name)
+          .isEqualTo(Files.readAllBytes(a.runDir().resolve(name)));
+    }
+    JsonNode verdict = json(a.runDir().resolve("verdict.json"));
+    assertThat(verdict.at("/source/path").asString()).isEqualTo("profile_export_aiperf.json");
+    assertThat(verdict.at("/runs/0/source/path").asString())
+        .isEqualTo("aiperf/concurrency1/profile_export_aiperf.json");
+    for (RunOutcome o : List.of(a, b)) {
+      try (Stream<Path> s = Files.list(o.runDir())) {
+        for (Path f : s.filter(Files::isRegularFile).toList()) {
+          assertThat(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1)).as(f.toString())
+              .doesNotContain(tmp.toString());
+        }
+      }
+    }
+    Path moved = tmp.resolve("moved/again");
+    Files.createDirectories(moved.getParent());
+    Files.move(tmp.resolve("cl1"), moved);
+    Path runDir = moved.resolve(tmp.resolve("cl1").relativize(a.runDir()).toString());
+    var ok = dev.benchplan.testing.CommandHarness.run("verify", runDir.toString()).expectOk();
+    assertThat(ok.out()).contains("verdict recomputed").doesNotContain("not recomputed");
   }
 }
