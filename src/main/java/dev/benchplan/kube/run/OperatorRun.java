@@ -270,7 +270,9 @@ final class OperatorRun {
           AiperfExport export = null;
           Path summary = target.resolve("profile_export_aiperf.json");
           if (Files.isRegularFile(summary)) {
-            export = AiperfExportReader.read(summary);
+            // named as verdict.json records it: relative to the run directory, not the staging folder
+            export = AiperfExportReader.read(summary).named(Path.of(RunDirectory.AIPERF_DIR)
+                .resolve(tree.relativize(summary).toString()));
           }
           ran.add(new Ran(name, created.getMetadata().getUid(), phase, epoch, dirName, c.files(), c.marker(), export));
         } finally {
@@ -301,7 +303,8 @@ final class OperatorRun {
     for (Ran r : ran) {
       Verdict v = r.export() == null
           ? GateEvaluator.runFailed("AIPerfJob " + r.name() + " stored no profile_export_aiperf.json", constraints,
-              options, dev.benchplan.gate.VerdictSource.withoutExport(r.directory(), null))
+              options, dev.benchplan.gate.VerdictSource.withoutExport(RunDirectory.AIPERF_DIR
+                  + (r.directory().isEmpty() ? "" : "/" + r.directory()), null))
           : GateEvaluator.evaluate(r.export(), constraints, options);
       if (verdict == null || verdict.verdict() == Status.PASS) {
         verdict = v;
