@@ -42,6 +42,8 @@ import java.util.Objects;
  *     request
  * @param temperature sampling temperature sent with every request (validate: AICR's 0), or null
  *     for the server's default
+ * @param repeatDecision an analysis's repeat decision ({@code repeat_decision.json}, path + SHA-256)
+ *     that pre-authorizes the noise-floor pilot of the series it names, or null
  */
 public record PlanOptions(
     Path expRoot,
@@ -68,7 +70,8 @@ public record PlanOptions(
     boolean allowShortPoints,
     EngineRequest engine,
     Integer datasetEntries,
-    BigDecimal temperature) {
+    BigDecimal temperature,
+    RepeatDecisionRequest repeatDecision) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -133,8 +136,14 @@ public record PlanOptions(
     private EngineRequest engine;
     private Integer datasetEntries;
     private BigDecimal temperature;
+    private RepeatDecisionRequest repeatDecision;
 
     private Builder() {}
+
+    public Builder repeatDecision(RepeatDecisionRequest v) {
+      repeatDecision = v;
+      return this;
+    }
 
     public Builder allowShortPoints(boolean v) {
       allowShortPoints = v;
@@ -265,7 +274,7 @@ public record PlanOptions(
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
           endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS, origin, allowShortPoints, engine, datasetEntries, temperature);
+          smokeMaxAgeS, origin, allowShortPoints, engine, datasetEntries, temperature, repeatDecision);
     }
   }
 }
