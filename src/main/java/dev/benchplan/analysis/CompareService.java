@@ -2,6 +2,7 @@ package dev.benchplan.analysis;
 
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.MetricSpec;
+import dev.benchplan.analysis.compare.PairedRuns;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.report.HtmlReport;
@@ -83,6 +84,7 @@ public final class CompareService {
   public static Outcome compare(Request request) {
     List<RunEvidence> ref = AnalyzeService.load(request.reference(), request.gpus());
     List<RunEvidence> cand = AnalyzeService.load(request.candidate(), request.gpus());
+    // the pairs in run.json (render --pair) decide the pairing; --paired alone pairs in argument order
     Set<Path> refDirs = new HashSet<>();
     ref.forEach(r -> refDirs.add(r.source().dir().toAbsolutePath().normalize()));
     for (RunEvidence c : cand) {
@@ -94,10 +96,16 @@ public final class CompareService {
     if (!elig.eligible()) {
       throw BenchplanException.invalid("compare: not eligible, no verdict: " + String.join("; ", elig.problems()));
     }
-    if (request.paired() && ref.size() != cand.size()) {
+    boolean labelled = PairedRuns.labelled(ref, cand);
+    if (labelled) {
+      PairedRuns.Aligned aligned = PairedRuns.align(ref, cand);
+      ref = aligned.reference();
+      cand = aligned.candidate();
+    } else if (request.paired() && ref.size() != cand.size()) {
       throw BenchplanException.invalid("--paired: " + ref.size() + " reference and " + cand.size()
           + " candidate runs; AB/BA pairs need the same number on both sides, in pair order");
     }
+    boolean paired = labelled || request.paired();
     Map<String, NoiseFloor> floors = request.expRoot() == null ? Map.of()
         : carriedFloor(FindingsLog.read(request.expRoot()), ref.get(0).seriesId());
 
@@ -114,7 +122,7 @@ public final class CompareService {
     elig.fields().forEach(fields::put);
     c.set("reference", side(ref));
     c.set("candidate", side(cand));
-    c.put("paired", request.paired());
+    c.put("paired", paired);
     ObjectNode method = c.putObject("method");
     method.put("interval", "Student t on the candidate-minus-reference difference of run means: Welch when both sides"
         + " have n >= 2, paired t for AB/BA pairs, the series noise floor (CV, its df) when a side has n = 1");
@@ -142,10 +150,10 @@ public final class CompareService {
       for (MetricSpec spec : MetricSpec.STANDARD) {
         double[] rv = values(spec, r);
         double[] kv = values(spec, k);
-        if (rv.length == 0 || kv.length == 0 || (request.paired() && rv.length != kv.length)) {
+        if (rv.length == 0 || kv.length == 0 || (paired && rv.length != kv.length)) {
           continue;
         }
-        Effect eff = EffectEstimator.estimate(rv, kv, spec.direction(), request.paired(), floors.get(spec.key()),
+        Effect eff = EffectEstimator.estimate(rv, kv, spec.direction(), paired, floors.get(spec.key()),
             request.mdePct());
         ObjectNode m = metrics.addObject();
         m.put("load_point", lp);

@@ -33,7 +33,16 @@ public record RenderRequest(
     RandomGenerator random,
     Integer modelWaitSeconds,
     Path ledger,
-    Integer readyRequestTimeoutSeconds) {
+    Integer readyRequestTimeoutSeconds,
+    PairLabel pair) {
+  /** A request for a run that is not part of an AB/BA pair. */
+  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
+      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
+      RandomGenerator random, Integer modelWaitSeconds, Path ledger, Integer readyRequestTimeoutSeconds) {
+    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
+        random, modelWaitSeconds, ledger, readyRequestTimeoutSeconds, null);
+  }
+
   /** A request with the default readiness-request timeout. */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
       String image, String artifacts, String traceSource, String loadPoint, Clock clock,
