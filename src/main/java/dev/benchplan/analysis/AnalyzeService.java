@@ -1,5 +1,6 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.analysis.audit.AggregateCrossCheck;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.evidence.RunLoader;
@@ -186,15 +187,31 @@ public final class AnalyzeService {
     List<RunEvidence> runs = new ArrayList<>();
     Set<Path> seen = new HashSet<>();
     for (Path arg : args) {
+      List<RunEvidence> mine = new ArrayList<>();
       for (RunSource s : RunLocator.locate(arg)) {
         if (!seen.add(s.dir().toAbsolutePath().normalize())) {
           throw BenchplanException.invalid(arg + ": run " + s.dir() + " is given twice (a run counted twice would fake"
               + " a noise floor)");
         }
-        runs.add(RunLoader.load(s, gpus));
+        mine.add(RunLoader.load(s, gpus));
       }
+      runs.addAll(crossCheckAggregates(arg, mine));
     }
     return runs;
+  }
+
+  /**
+   * The runs found under one RUN argument with the {@code aiperf_aggregate} audit check added: AIPerf's
+   * own aggregate files under it against the runs' summaries ({@link AggregateCrossCheck}).
+   */
+  public static List<RunEvidence> crossCheckAggregates(Path arg, List<RunEvidence> runs) {
+    Path base = java.nio.file.Files.isDirectory(arg.resolve("aiperf")) && java.nio.file.Files.isRegularFile(
+        arg.resolve(RunLocator.RUN_JSON)) ? arg.resolve("aiperf") : arg;
+    if (!java.nio.file.Files.isDirectory(base)) {
+      return runs;
+    }
+    Map<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks = AggregateCrossCheck.check(base, runs);
+    return runs.stream().map(r -> r.withCheck(checks.get(r))).toList();
   }
 
   public static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, RunEvidence planned) {
