@@ -10,6 +10,7 @@ import dev.benchplan.analysis.report.AnalysisMarkdown;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
+import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
@@ -162,12 +163,7 @@ public final class AnalyzeService {
         : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
     analysis.put("exp_root", expRoot.toString());
     ArrayNode inputs = analysis.putArray("inputs");
-    for (RunEvidence r : runs) {
-      ObjectNode in = inputs.addObject();
-      in.set("run", RunDocuments.run(r));
-      in.put("audit_status", r.audit().status());
-      in.set("files", RunDocuments.inputs(r));
-    }
+    runs.forEach(r -> inputs.add(RunDocuments.inputEntry(r)));
     analysis.set("method", method());
     ArrayNode series = analysis.putArray("series");
     results.forEach(r -> series.add(r.json()));
@@ -214,20 +210,18 @@ public final class AnalyzeService {
     return runs.stream().map(r -> r.withCheck(checks.get(r))).toList();
   }
 
+  /** The repeat_decision.json of one series of an analysis. */
   public static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, RunEvidence planned) {
-    ObjectNode rd = Nodes.object();
-    rd.put("schema_version", RunDocuments.SCHEMA_VERSION);
-    rd.put("kind", "repeat_decision");
-    rd.put("series_id", r.json().path("series_id").asString());
-    rd.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
-    rd.put("decision", r.repeatDecision().path("decision").asString());
-    rd.put("rationale", r.repeatDecision().path("rationale").asString());
-    rd.set("pilot", r.repeatDecision().path("pilot").deepCopy());
-    ObjectNode src = rd.putObject("source");
-    src.put("analysis_id", analysisId);
-    src.put("analysis_sha256", analysisSha);
-    return rd;
+    JsonNode rd = r.repeatDecision();
+    JsonNode p = rd.path("pilot");
+    return Nodes.tree(RepeatDecisionDoc.of(r.json().path("series_id").asString(), planned == null ? null
+        : new RepeatDecisionDoc.FileDoc(planned.plan().path(), planned.plan().actualSha256()),
+        rd.path("decision").asString(), rd.path("rationale").asString(), p.isObject()
+            ? new RepeatDecisionDoc.Pilot(p.path("repetitions").asInt(), p.path("load_point").asString(null),
+                p.path("configuration").asString())
+            : null, analysisId, analysisSha));
   }
+
 
   static byte[] validated(ObjectNode doc, String schema) {
     var problems = SchemaValidator.bundled(schema).validate(doc);

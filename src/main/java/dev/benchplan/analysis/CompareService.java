@@ -5,9 +5,11 @@ import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.report.EffectDoc;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
+import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
@@ -208,25 +210,12 @@ public final class CompareService {
       svgs.forEach((n, svg) -> files.put(out.resolve("plots").resolve(n), svg.getBytes(StandardCharsets.UTF_8)));
       files.put(out.resolve("report.html"), HtmlReport.comparison(c, svgs).getBytes(StandardCharsets.UTF_8));
       files.put(out.resolve("summary.md"), summaryMd(c).getBytes(StandardCharsets.UTF_8));
-      ObjectNode rdDoc = Nodes.object();
-      rdDoc.put("schema_version", RunDocuments.SCHEMA_VERSION);
-      rdDoc.put("kind", "repeat_decision");
-      rdDoc.put("series_id", ref.get(0).seriesId());
-      rdDoc.set("plan", c.get("plan").deepCopy());
-      rdDoc.put("decision", rd.path("decision").asString());
-      rdDoc.put("rationale", rd.path("rationale").asString());
-      if (noSpread) {
-        ObjectNode p = rdDoc.putObject("pilot");
-        p.put("repetitions", 3);
-        p.put("load_point", ref.get(0).loadPoint());
-        p.put("configuration", "unchanged: the reference");
-      } else {
-        rdDoc.putNull("pilot");
-      }
-      ObjectNode src = rdDoc.putObject("source");
-      src.put("analysis_id", "comparison");
-      src.put("analysis_sha256", Sha256.hex(bytes));
-      files.put(out.resolve(AnalyzeService.REPEAT_DECISION), AnalyzeService.validated(rdDoc, "repeat-decision.schema.json"));
+      RepeatDecisionDoc rdDoc = RepeatDecisionDoc.of(ref.get(0).seriesId(), planned == null ? null
+          : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()), rd.path("decision").asString(),
+          rd.path("rationale").asString(), noSpread ? new RepeatDecisionDoc.Pilot(3, ref.get(0).loadPoint(),
+              "unchanged: the reference") : null, "comparison", Sha256.hex(bytes));
+      files.put(out.resolve(AnalyzeService.REPEAT_DECISION), AnalyzeService.validated(Nodes.tree(rdDoc),
+          "repeat-decision.schema.json"));
       AtomicFiles.writeAll(files);
     }
     return new Outcome(c, ref, cand, exit);
@@ -259,48 +248,19 @@ public final class CompareService {
   }
 
   static Map<String, NoiseFloor> carriedFloor(List<JsonNode> history, String seriesId) {
-    Map<String, NoiseFloor> out = new LinkedHashMap<>();
-    Optional<JsonNode> last = history.stream().filter(h -> h.path("series_id").asString().equals(seriesId)
-        && h.path("noise_floor").isObject() && !h.path("noise_floor").isEmpty()).reduce((a, b) -> b);
-    last.ifPresent(h -> {
-      JsonNode nf = h.path("noise_floor");
-      for (String key : nf.propertyNames()) {
-        JsonNode f = nf.get(key);
-        out.put(key, new NoiseFloor(key, f.path("runs").asInt(), f.path("mean").asDouble(), f.path("std_dev").asDouble(),
-            f.path("cv").asDouble(), f.path("cv_ci_low").asDouble(), f.path("cv_ci_high").asDouble(),
-            f.path("mde_pct_1v1").asDouble(), f.path("mde_pct_3v3").asDouble()));
-      }
-    });
-    return out;
+    return FindingsLog.lastNoiseFloor(history, seriesId).map(FindingsLog.Carried::floors).orElse(Map.of());
   }
 
   private static ArrayNode side(List<RunEvidence> runs) {
     ArrayNode a = Nodes.F.arrayNode();
-    for (RunEvidence r : runs) {
-      ObjectNode o = a.addObject();
-      o.set("run", RunDocuments.run(r));
-      o.put("audit_status", r.audit().status());
-      o.set("files", RunDocuments.inputs(r));
-    }
+    runs.forEach(r -> a.add(RunDocuments.inputEntry(r)));
     return a;
   }
 
   static ObjectNode effectJson(Effect e) {
-    ObjectNode o = Nodes.object();
-    Nodes.num(o, "reference_mean", e.referenceMean());
-    Nodes.num(o, "candidate_mean", e.candidateMean());
-    Nodes.num(o, "delta", e.delta());
-    Nodes.num(o, "delta_pct", e.deltaPct());
-    Nodes.num(o, "ci_low", e.ciLow());
-    Nodes.num(o, "ci_high", e.ciHigh());
-    Nodes.num(o, "ci_low_pct", e.ciLowPct());
-    Nodes.num(o, "ci_high_pct", e.ciHighPct());
-    o.put("method", e.method());
-    Nodes.num(o, "degrees_of_freedom", e.degreesOfFreedom());
-    Nodes.num(o, "mde_pct", e.mdePct());
-    o.put("mde_source", e.mdeSource());
-    return o;
+    return Nodes.tree(EffectDoc.of(e));
   }
+
 
   static double[] values(MetricSpec spec, List<RunEvidence> runs) {
     return runs.stream().map(spec::value).filter(Optional::isPresent).mapToDouble(Optional::get).toArray();
