@@ -207,7 +207,8 @@ public final class AnalyzeService {
       return runs;
     }
     Map<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks = AggregateCrossCheck.check(base, runs);
-    return runs.stream().map(r -> r.withCheck(checks.get(r))).toList();
+    // the check names every run it was given
+    return runs.stream().map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "aggregate check"))).toList();
   }
 
   /** The repeat_decision.json of one series of an analysis. */

@@ -34,7 +34,7 @@ public record RenderRequest(
     Integer modelWaitSeconds,
     Path ledger,
     Integer readyRequestTimeoutSeconds,
-    PairLabel pair) {
+    @org.jspecify.annotations.Nullable PairLabel pair) {
   /** A request for a run that is not part of an AB/BA pair. */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
       String image, String artifacts, String traceSource, String loadPoint, Clock clock,

@@ -20,7 +20,7 @@ public record RunRecordDocument(
     Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
     Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
     boolean eligible, List<String> ineligibleReasons, boolean keep,
-    @JsonInclude(JsonInclude.Include.NON_NULL) MeasuredRuns measuredRuns,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair) {
 
   /** A record of a run that is not half of an AB/BA pair. */
@@ -28,7 +28,7 @@ public record RunRecordDocument(
       String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
       Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
       Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
-      boolean eligible, List<String> ineligibleReasons, boolean keep, MeasuredRuns measuredRuns) {
+      boolean eligible, List<String> ineligibleReasons, boolean keep, @Nullable MeasuredRuns measuredRuns) {
     this(schemaVersion, runId, seriesId, planId, plan, perfYaml, cluster, endpoint, dgd, job, pod, image, aiperf,
         times, isolation, artifacts, exitReason, message, verdict, exitCode, eligible, ineligibleReasons, keep,
         measuredRuns, null);

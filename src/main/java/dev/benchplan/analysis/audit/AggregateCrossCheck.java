@@ -79,7 +79,7 @@ public final class AggregateCrossCheck {
       if (conf != null) {
         // <X>/aggregate covers <X>/profile_runs/*; <X>/aggregate/<p>_<v> covers <X>/profile_runs/trial_*/<p>_<v>
         boolean perPoint = !dir.getFileName().toString().equals("aggregate");
-        Path x = perPoint ? dir.getParent().getParent() : dir.getParent();
+        Path x = perPoint ? parent(parent(dir)) : parent(dir);
         Path trials = x.resolve("profile_runs");
         String point = perPoint ? dir.getFileName().toString() : null;
         List<RunEvidence> covered = runs.stream().filter(r -> r.source().dir().startsWith(trials)
@@ -89,9 +89,9 @@ public final class AggregateCrossCheck {
       }
       JsonNode sweep = read(dir.resolve(SWEEP_FILE));
       if (sweep != null) {
-        Path x = dir.getParent();
-        if (x.getFileName().toString().equals("aggregate")) {
-          x = x.getParent();
+        Path x = parent(dir);
+        if (x.getFileName() != null && x.getFileName().toString().equals("aggregate")) {
+          x = parent(x);
         }
         Path root = x;
         String shown = base.relativize(dir.resolve(SWEEP_FILE)).toString();
@@ -103,6 +103,12 @@ public final class AggregateCrossCheck {
       }
     }
     return out;
+  }
+
+  /** A found aggregate folder lies below the RUN argument: it has a parent. */
+  private static Path parent(Path p) {
+    Path parent = p.toAbsolutePath().getParent();
+    return parent == null ? p : p.getParent() == null ? parent : p.getParent();
   }
 
   /** {@code param=value} of a sweep combination to its metrics block. */
