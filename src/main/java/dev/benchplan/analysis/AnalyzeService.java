@@ -1,6 +1,7 @@
 package dev.benchplan.analysis;
 
 import dev.benchplan.aiperf.export.AiperfExport;
+import dev.benchplan.analysis.audit.AggregateCrossCheck;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.evidence.RunLoader;
@@ -12,6 +13,7 @@ import dev.benchplan.analysis.report.AnalysisMarkdown;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
+import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
@@ -166,12 +168,7 @@ public final class AnalyzeService {
         : Nodes.file(planned.path(), planned.actualSha256()));
     analysis.put("exp_root", expRoot.toString());
     ArrayNode inputs = analysis.putArray("inputs");
-    for (RunEvidence r : runs) {
-      ObjectNode in = inputs.addObject();
-      in.set("run", RunDocuments.run(r));
-      in.put("audit_status", r.audit().status());
-      in.set("files", RunDocuments.inputs(r));
-    }
+    runs.forEach(r -> inputs.add(RunDocuments.inputEntry(r)));
     analysis.set("method", method());
     ArrayNode series = analysis.putArray("series");
     results.forEach(r -> series.add(r.json()));
@@ -191,32 +188,47 @@ public final class AnalyzeService {
     List<RunEvidence> runs = new ArrayList<>();
     Set<Path> seen = new HashSet<>();
     for (Path arg : args) {
+      List<RunEvidence> mine = new ArrayList<>();
       for (RunSource s : RunLocator.locate(arg)) {
         if (!seen.add(s.dir().toAbsolutePath().normalize())) {
           throw BenchplanException.invalid(arg + ": run " + s.dir() + " is given twice (a run counted twice would fake"
               + " a noise floor)");
         }
-        runs.add(RunLoader.load(s, gpus));
+        mine.add(RunLoader.load(s, gpus));
       }
+      runs.addAll(crossCheckAggregates(arg, mine));
     }
     return runs;
   }
 
+  /**
+   * The runs found under one RUN argument with the {@code aiperf_aggregate} audit check added: AIPerf's
+   * own aggregate files under it against the runs' summaries ({@link AggregateCrossCheck}).
+   */
+  public static List<RunEvidence> crossCheckAggregates(Path arg, List<RunEvidence> runs) {
+    Path base = java.nio.file.Files.isDirectory(arg.resolve("aiperf")) && java.nio.file.Files.isRegularFile(
+        arg.resolve(RunLocator.RUN_JSON)) ? arg.resolve("aiperf") : arg;
+    if (!java.nio.file.Files.isDirectory(base)) {
+      return runs;
+    }
+    Map<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks = AggregateCrossCheck.check(base, runs);
+    // the check names every run it was given
+    return runs.stream().map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "aggregate check"))).toList();
+  }
+
+  /** The repeat_decision.json of one series of an analysis. */
   public static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha,
       @Nullable PlanInfo planned) {
-    ObjectNode rd = Nodes.object();
-    rd.put("schema_version", RunDocuments.SCHEMA_VERSION);
-    rd.put("kind", "repeat_decision");
-    rd.put("series_id", r.json().path("series_id").asString());
-    rd.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
-    rd.put("decision", r.repeatDecision().path("decision").asString());
-    rd.put("rationale", r.repeatDecision().path("rationale").asString());
-    rd.set("pilot", r.repeatDecision().path("pilot").deepCopy());
-    ObjectNode src = rd.putObject("source");
-    src.put("analysis_id", analysisId);
-    src.put("analysis_sha256", analysisSha);
-    return rd;
+    JsonNode rd = r.repeatDecision();
+    JsonNode p = rd.path("pilot");
+    return Nodes.tree(RepeatDecisionDoc.of(r.json().path("series_id").asString(), planned == null ? null
+        : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()),
+        rd.path("decision").asString(), rd.path("rationale").asString(), p.isObject()
+            ? new RepeatDecisionDoc.Pilot(p.path("repetitions").asInt(), p.path("load_point").asString(null),
+                p.path("configuration").asString())
+            : null, analysisId, analysisSha));
   }
+
 
   static byte[] validated(ObjectNode doc, String schema) {
     var problems = SchemaValidator.bundled(schema).validate(doc);

@@ -2,11 +2,14 @@ package dev.benchplan.analysis;
 
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.MetricSpec;
+import dev.benchplan.analysis.compare.PairedRuns;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.report.EffectDoc;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
+import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
@@ -83,6 +86,7 @@ public final class CompareService {
   public static Outcome compare(Request request) {
     List<RunEvidence> ref = AnalyzeService.load(request.reference(), request.gpus());
     List<RunEvidence> cand = AnalyzeService.load(request.candidate(), request.gpus());
+    // the pairs in run.json (render --pair) decide the pairing; --paired alone pairs in argument order
     Set<Path> refDirs = new HashSet<>();
     ref.forEach(r -> refDirs.add(r.source().dir().toAbsolutePath().normalize()));
     for (RunEvidence c : cand) {
@@ -94,10 +98,16 @@ public final class CompareService {
     if (!elig.eligible()) {
       throw BenchplanException.invalid("compare: not eligible, no verdict: " + String.join("; ", elig.problems()));
     }
-    if (request.paired() && ref.size() != cand.size()) {
+    boolean labelled = PairedRuns.labelled(ref, cand);
+    if (labelled) {
+      PairedRuns.Aligned aligned = PairedRuns.align(ref, cand);
+      ref = aligned.reference();
+      cand = aligned.candidate();
+    } else if (request.paired() && ref.size() != cand.size()) {
       throw BenchplanException.invalid("--paired: " + ref.size() + " reference and " + cand.size()
           + " candidate runs; AB/BA pairs need the same number on both sides, in pair order");
     }
+    boolean paired = labelled || request.paired();
     Map<String, NoiseFloor> floors = request.expRoot() == null ? Map.of()
         : carriedFloor(FindingsLog.read(request.expRoot()), ref.get(0).seriesId());
 
@@ -114,7 +124,7 @@ public final class CompareService {
     elig.fields().forEach(fields::put);
     c.set("reference", side(ref));
     c.set("candidate", side(cand));
-    c.put("paired", request.paired());
+    c.put("paired", paired);
     ObjectNode method = c.putObject("method");
     method.put("interval", "Student t on the candidate-minus-reference difference of run means: Welch when both sides"
         + " have n >= 2, paired t for AB/BA pairs, the series noise floor (CV, its df) when a side has n = 1");
@@ -142,10 +152,10 @@ public final class CompareService {
       for (MetricSpec spec : MetricSpec.STANDARD) {
         double[] rv = values(spec, r);
         double[] kv = values(spec, k);
-        if (rv.length == 0 || kv.length == 0 || (request.paired() && rv.length != kv.length)) {
+        if (rv.length == 0 || kv.length == 0 || (paired && rv.length != kv.length)) {
           continue;
         }
-        Effect eff = EffectEstimator.estimate(rv, kv, spec.direction(), request.paired(), floors.get(spec.key()),
+        Effect eff = EffectEstimator.estimate(rv, kv, spec.direction(), paired, floors.get(spec.key()),
             request.mdePct());
         ObjectNode m = metrics.addObject();
         m.put("load_point", lp);
@@ -200,25 +210,12 @@ public final class CompareService {
       svgs.forEach((n, svg) -> files.put(out.resolve("plots").resolve(n), svg.getBytes(StandardCharsets.UTF_8)));
       files.put(out.resolve("report.html"), HtmlReport.comparison(c, svgs).getBytes(StandardCharsets.UTF_8));
       files.put(out.resolve("summary.md"), summaryMd(c).getBytes(StandardCharsets.UTF_8));
-      ObjectNode rdDoc = Nodes.object();
-      rdDoc.put("schema_version", RunDocuments.SCHEMA_VERSION);
-      rdDoc.put("kind", "repeat_decision");
-      rdDoc.put("series_id", ref.get(0).seriesId());
-      rdDoc.set("plan", c.get("plan").deepCopy());
-      rdDoc.put("decision", rd.path("decision").asString());
-      rdDoc.put("rationale", rd.path("rationale").asString());
-      if (noSpread) {
-        ObjectNode p = rdDoc.putObject("pilot");
-        p.put("repetitions", 3);
-        p.put("load_point", ref.get(0).loadPoint());
-        p.put("configuration", "unchanged: the reference");
-      } else {
-        rdDoc.putNull("pilot");
-      }
-      ObjectNode src = rdDoc.putObject("source");
-      src.put("analysis_id", "comparison");
-      src.put("analysis_sha256", Sha256.hex(bytes));
-      files.put(out.resolve(AnalyzeService.REPEAT_DECISION), AnalyzeService.validated(rdDoc, "repeat-decision.schema.json"));
+      RepeatDecisionDoc rdDoc = RepeatDecisionDoc.of(ref.get(0).seriesId(), planned == null ? null
+          : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()), rd.path("decision").asString(),
+          rd.path("rationale").asString(), noSpread ? new RepeatDecisionDoc.Pilot(3, ref.get(0).loadPoint(),
+              "unchanged: the reference") : null, "comparison", Sha256.hex(bytes));
+      files.put(out.resolve(AnalyzeService.REPEAT_DECISION), AnalyzeService.validated(Nodes.tree(rdDoc),
+          "repeat-decision.schema.json"));
       AtomicFiles.writeAll(files);
     }
     return new Outcome(c, ref, cand, exit);
@@ -251,48 +248,19 @@ public final class CompareService {
   }
 
   static Map<String, NoiseFloor> carriedFloor(List<JsonNode> history, String seriesId) {
-    Map<String, NoiseFloor> out = new LinkedHashMap<>();
-    Optional<JsonNode> last = history.stream().filter(h -> h.path("series_id").asString().equals(seriesId)
-        && h.path("noise_floor").isObject() && !h.path("noise_floor").isEmpty()).reduce((a, b) -> b);
-    last.ifPresent(h -> {
-      JsonNode nf = h.path("noise_floor");
-      for (String key : nf.propertyNames()) {
-        JsonNode f = nf.get(key);
-        out.put(key, new NoiseFloor(key, f.path("runs").asInt(), f.path("mean").asDouble(), f.path("std_dev").asDouble(),
-            f.path("cv").asDouble(), f.path("cv_ci_low").asDouble(), f.path("cv_ci_high").asDouble(),
-            f.path("mde_pct_1v1").asDouble(), f.path("mde_pct_3v3").asDouble()));
-      }
-    });
-    return out;
+    return FindingsLog.lastNoiseFloor(history, seriesId).map(FindingsLog.Carried::floors).orElse(Map.of());
   }
 
   private static ArrayNode side(List<RunEvidence> runs) {
     ArrayNode a = Nodes.F.arrayNode();
-    for (RunEvidence r : runs) {
-      ObjectNode o = a.addObject();
-      o.set("run", RunDocuments.run(r));
-      o.put("audit_status", r.audit().status());
-      o.set("files", RunDocuments.inputs(r));
-    }
+    runs.forEach(r -> a.add(RunDocuments.inputEntry(r)));
     return a;
   }
 
   static ObjectNode effectJson(Effect e) {
-    ObjectNode o = Nodes.object();
-    Nodes.num(o, "reference_mean", e.referenceMean());
-    Nodes.num(o, "candidate_mean", e.candidateMean());
-    Nodes.num(o, "delta", e.delta());
-    Nodes.num(o, "delta_pct", e.deltaPct());
-    Nodes.num(o, "ci_low", e.ciLow());
-    Nodes.num(o, "ci_high", e.ciHigh());
-    Nodes.num(o, "ci_low_pct", e.ciLowPct());
-    Nodes.num(o, "ci_high_pct", e.ciHighPct());
-    o.put("method", e.method());
-    Nodes.num(o, "degrees_of_freedom", e.degreesOfFreedom());
-    Nodes.num(o, "mde_pct", e.mdePct());
-    o.put("mde_source", e.mdeSource());
-    return o;
+    return Nodes.tree(EffectDoc.of(e));
   }
+
 
   static double[] values(MetricSpec spec, List<RunEvidence> runs) {
     return runs.stream().map(spec::value).filter(Optional::isPresent).mapToDouble(Optional::get).toArray();

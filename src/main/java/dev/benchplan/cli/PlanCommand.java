@@ -191,8 +191,21 @@ public final class PlanCommand implements Callable<Integer> {
       description = "The SHA-256 the reused plan must hash to.")
   String reuseSha256;
 
+  @Option(names = "--repeat-decision", paramLabel = "FILE",
+      description = "An analysis's repeat_decision.json (decision necessary) that pre-authorizes the"
+          + " noise-floor pilot of the series it names (needs --repeat-decision-sha256).")
+  Path repeatDecision;
+
+  @Option(names = "--repeat-decision-sha256", paramLabel = "SHA256",
+      description = "The SHA-256 the repeat decision file must hash to.")
+  String repeatDecisionSha256;
+
   @Override
   public Integer call() {
+    if ((repeatDecision == null) != (repeatDecisionSha256 == null)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--repeat-decision and"
+          + " --repeat-decision-sha256 go together: the decision is identified by path and SHA-256");
+    }
     if ((reusePlan == null) != (reuseSha256 == null)) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--reuse-plan and --reuse-sha256 go together: reuse needs the plan's exact path and SHA-256");
@@ -265,6 +278,8 @@ public final class PlanCommand implements Callable<Integer> {
             indexUri(indexUrl != null ? indexUrl : env.get(AiperfVersionResolver.INDEX_URL_ENV)),
             aiperfImage))
         .reuse(reusePlan == null ? null : new ReuseRequest(reusePlan, reuseSha256))
+        .repeatDecision(repeatDecision == null ? null
+            : new dev.benchplan.plan.RepeatDecisionRequest(repeatDecision, repeatDecisionSha256))
         .smokeMaxAgeS(smokeMaxAge == null ? null : smokeMaxAge.toSeconds())
         .origin(origin)
         .allowShortPoints(allowShortPoints)

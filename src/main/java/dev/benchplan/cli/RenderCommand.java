@@ -3,6 +3,7 @@ package dev.benchplan.cli;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.render.JobBudget;
+import dev.benchplan.render.PairLabel;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
@@ -12,6 +13,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -108,8 +110,26 @@ public final class RenderCommand implements Callable<Integer> {
               + " ~45 s and starts over when the client gives up.")
   Integer readyRequestTimeout;
 
+  @Option(names = "--pair", paramLabel = "ID",
+      description = "This run is one half of the AB/BA pair ID (needs --pair-order and --pair-arm);"
+          + " run records it in run.json and compare pairs reference and candidate runs by it.")
+  String pair;
+
+  @Option(names = "--pair-order", paramLabel = "AB|BA",
+      description = "The order of the pair: AB (the reference, arm A, runs first) or BA.")
+  String pairOrder;
+
+  @Option(names = "--pair-arm", paramLabel = "A|B",
+      description = "This run's arm: A (reference) or B (candidate).")
+  String pairArm;
+
   @Override
   public Integer call() {
+    if ((pair == null) != (pairOrder == null) || (pair == null) != (pairArm == null)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--pair, --pair-order and --pair-arm go"
+          + " together: a paired run names its pair, the pair's order and its own arm");
+    }
+    PairLabel pairLabel = pair == null ? null : new PairLabel(pair, pairOrder, pairArm);
     RenderResult r =
         PlanRenderer.render(
             new RenderRequest(
@@ -126,7 +146,8 @@ public final class RenderCommand implements Callable<Integer> {
                 new SecureRandom(),
                 null,
                 ledger,
-                readyRequestTimeout));
+                readyRequestTimeout,
+                pairLabel));
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
 

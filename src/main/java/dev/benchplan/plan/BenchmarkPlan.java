@@ -325,9 +325,31 @@ public record BenchmarkPlan(
   public record SampleBasis(String gate, String metric, String stat, BigDecimal percentile,
       long measuredRequests, BigDecimal requestsBeyondPercentile) {}
 
-  /** How many measured runs, and why. */
+  /**
+   * How many measured runs, and why; {@code decisionSource} names the analysis's repeat decision
+   * that pre-authorized a pilot ({@code plan --repeat-decision}), absent otherwise.
+   */
   public record RunPolicy(int repetitions, String repeatDecision, @Nullable String repeatRationale,
-      boolean pilot) {}
+      boolean pilot,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable DecisionSource decisionSource) {
+    public RunPolicy(int repetitions, String repeatDecision, @Nullable String repeatRationale,
+        boolean pilot) {
+      this(repetitions, repeatDecision, repeatRationale, pilot, null);
+    }
+  }
+
+  /**
+   * The repeat decision a pilot plan was made from.
+   *
+   * @param path the decision file, relative to the experiment root
+   * @param sha256 its SHA-256
+   * @param seriesId the series it decided for (the pilot measures that series' noise floor)
+   * @param planSha256 SHA-256 of that series' plan, as the decision names it
+   * @param analysisSha256 SHA-256 of the analysis the decision came from
+   * @param loadPoint the load point the decision names for the pilot
+   */
+  public record DecisionSource(String path, String sha256, String seriesId, String planSha256,
+      String analysisSha256, String loadPoint) {}
 
   /** The API called. */
   public record Endpoint(String type, String path, boolean streaming) {}

@@ -43,6 +43,8 @@ import org.jspecify.annotations.Nullable;
  *     request
  * @param temperature sampling temperature sent with every request (validate: AICR's 0), or null
  *     for the server's default
+ * @param repeatDecision an analysis's repeat decision ({@code repeat_decision.json}, path + SHA-256)
+ *     that pre-authorizes the noise-floor pilot of the series it names, or null
  */
 public record PlanOptions(
     Path expRoot,
@@ -69,7 +71,8 @@ public record PlanOptions(
     boolean allowShortPoints,
     @Nullable EngineRequest engine,
     @Nullable Integer datasetEntries,
-    @Nullable BigDecimal temperature) {
+    @Nullable BigDecimal temperature,
+    @Nullable RepeatDecisionRequest repeatDecision) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -134,8 +137,14 @@ public record PlanOptions(
     private @Nullable EngineRequest engine;
     private @Nullable Integer datasetEntries;
     private @Nullable BigDecimal temperature;
+    private @Nullable RepeatDecisionRequest repeatDecision;
 
     private Builder() {}
+
+    public Builder repeatDecision(@Nullable RepeatDecisionRequest v) {
+      repeatDecision = v;
+      return this;
+    }
 
     public Builder allowShortPoints(boolean v) {
       allowShortPoints = v;
@@ -266,7 +275,7 @@ public record PlanOptions(
       return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
           maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
           endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS, origin, allowShortPoints, engine, datasetEntries, temperature);
+          smokeMaxAgeS, origin, allowShortPoints, engine, datasetEntries, temperature, repeatDecision);
     }
   }
 }

@@ -160,8 +160,10 @@ public final class PlanService {
             log);
     String seriesLabel = existing != null ? existing.seriesId()
         : o.seriesId() != null ? o.seriesId() : "this series";
+    RepeatDecisionFile.Approved decision = o.repeatDecision() == null ? null
+        : RepeatDecisionFile.read(o.repeatDecision(), log).orElse(null);
     Optional<BenchmarkPlan.RunPolicy> runPolicy = RunPolicyPlanner.plan(o, seriesLabel,
-        experiment.map(e -> e.experiment().loadPoints()).orElse(1), log);
+        experiment.map(e -> e.experiment().loadPoints()).orElse(1), decision, log);
     BenchmarkPlan.Trace replayed = traceReport;
     Optional<BenchmarkPlan.LoadGenerator> loadGenerator = experiment.flatMap(x ->
         LoadGeneratorPlanner.plan(x.experiment(), replayed,
@@ -193,6 +195,10 @@ public final class PlanService {
         .provenance(provenance(o, w, d, traceReport, aiperf, q, objectives, log))
         .loadGenerator(loadGenerator.orElseThrow())
         .build();
+    if (decision != null) {
+      RepeatDecisionFile.checkSeries(decision, PlanJson.tree(draft), o.expRoot(), log);
+      stopIfBlocked(log);
+    }
     String seriesId = seriesId(draft, w, o, existing, request, write, log);
     stopIfBlocked(log);
     BenchmarkPlan plan = draft.toBuilder()

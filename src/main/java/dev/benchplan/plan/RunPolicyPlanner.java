@@ -5,6 +5,7 @@ import dev.benchplan.rules.RuleFile;
 import dev.benchplan.rules.RuleLog;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Repetitions (agent-docs/rules/benchmarking/comparison-uncertainty.md): one measured run by
@@ -19,10 +20,19 @@ final class RunPolicyPlanner {
 
   static Optional<BenchmarkPlan.RunPolicy> plan(PlanOptions o, String seriesLabel, int loadPoints,
       RuleLog log) {
+    return plan(o, seriesLabel, loadPoints, null, log);
+  }
+
+  /**
+   * The run policy; {@code decision}, a verified {@code necessary} repeat decision
+   * ({@code --repeat-decision}), stands in for {@code --pilot} and is recorded as the pilot's source.
+   */
+  static Optional<BenchmarkPlan.RunPolicy> plan(PlanOptions o, String seriesLabel, int loadPoints,
+      RepeatDecisionFile.@Nullable Approved decision, RuleLog log) {
     RuleFile rule = RuleFile.COMPARISON_UNCERTAINTY;
     String rationale = o.repeatRationale() == null || o.repeatRationale().isBlank() ? null
         : o.repeatRationale().trim();
-    if (o.pilot()) {
+    if (o.pilot() || decision != null) {
       boolean ok = true;
       if (o.repetitions() != null && o.repetitions() != PILOT_RUNS) {
         log.block(BlockerCode.PILOT_CONFLICT, "--pilot runs exactly " + PILOT_RUNS + " repetitions;"
@@ -35,19 +45,38 @@ final class RunPolicyPlanner {
         ok = false;
       }
       if (o.reuse() != null) {
-        log.block(BlockerCode.PILOT_ONCE_PER_SERIES, "--pilot with --reuse-plan: the noise-floor pilot"
-            + " is decided once, when a series is created; a reused series keeps its repetition"
-            + " policy");
+        log.block(BlockerCode.PILOT_ONCE_PER_SERIES, (o.pilot() ? "--pilot" : "--repeat-decision")
+            + " with --reuse-plan: the noise-floor pilot is decided once, when a series is created;"
+            + " a reused series keeps its repetition policy");
+        ok = false;
+      }
+      if (decision != null && decision.repetitions() != PILOT_RUNS) {
+        log.block(BlockerCode.PILOT_CONFLICT, "--repeat-decision approves " + decision.repetitions()
+            + " repetitions; the noise-floor pilot runs exactly " + PILOT_RUNS);
         ok = false;
       }
       if (!ok) {
         return Optional.empty();
       }
-      String text = "series noise-floor pilot for series " + seriesLabel + ": n = " + PILOT_RUNS
-          + " runs of one unchanged configuration, pre-authorized once per series"
-          + (rationale == null ? "" : "; " + rationale);
-      log.decide(rule, "run_policy.repetitions = 3 (repeat_decision necessary)", text);
-      return Optional.of(new BenchmarkPlan.RunPolicy(PILOT_RUNS, "necessary", text, true));
+      if (decision == null) {
+        String text = "series noise-floor pilot for series " + seriesLabel + ": n = " + PILOT_RUNS
+            + " runs of one unchanged configuration, pre-authorized once per series"
+            + (rationale == null ? "" : "; " + rationale);
+        log.decide(rule, "run_policy.repetitions = 3 (repeat_decision necessary)", text);
+        return Optional.of(new BenchmarkPlan.RunPolicy(PILOT_RUNS, "necessary", text, true));
+      }
+      String path = PlanPaths.relative(o.expRoot(), decision.file());
+      String text = "series noise-floor pilot for series " + decision.seriesId() + ": n = "
+          + PILOT_RUNS + " runs of one unchanged configuration"
+          + (decision.loadPoint() == null ? "" : " at " + decision.loadPoint())
+          + ", pre-authorized by the repeat decision " + path + " (sha256 " + decision.sha256()
+          + "): " + decision.rationale() + (rationale == null ? "" : "; " + rationale);
+      log.decide(rule, "run_policy.repetitions = 3 (repeat_decision necessary, from "
+          + path + ")", text);
+      return Optional.of(new BenchmarkPlan.RunPolicy(PILOT_RUNS, "necessary", text, true,
+          new BenchmarkPlan.DecisionSource(path, decision.sha256(), decision.seriesId(),
+              java.util.Objects.requireNonNullElse(decision.planSha256(), ""),
+              decision.analysisSha256(), decision.loadPoint() == null ? "" : decision.loadPoint())));
     }
     int n = o.repetitions() == null ? 1 : o.repetitions();
     if (n < 1 || n > MAX_REPETITIONS) {

@@ -55,6 +55,8 @@ public final class JobContract {
    * one-line JSON).
    */
   public static final String MEASURED_RUNS = "benchplan.dev/measured-runs";
+  /** Job annotation: the AB/BA pair of the run ({@link PairLabel#annotation()}), when it has one. */
+  public static final String PAIR = "benchplan.dev/pair";
   /** Job annotation: the artifact tree's estimated size in bytes (render's estimate). */
   public static final String ARTIFACT_ESTIMATE = "benchplan.dev/artifact-estimate-bytes";
   /** ConfigMap annotation: SHA-256 of aiperf-config.yaml. */

@@ -185,6 +185,9 @@ public final class PlanRenderer {
     if (pointsShown != null) {
       annotations.put(JobContract.LOAD_POINT, pointsShown);
     }
+    if (req.pair() != null) {
+      annotations.put(JobContract.PAIR, req.pair().annotation());
+    }
     annotations.put(JobContract.MEASURED_RUNS, runs.toJson());
     annotations.put(JobContract.ARTIFACT_ESTIMATE, Long.toString(estimate.bytes()));
     if (operator) {

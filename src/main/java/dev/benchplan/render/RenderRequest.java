@@ -34,7 +34,17 @@ public record RenderRequest(
     RandomGenerator random,
     @Nullable Integer modelWaitSeconds,
     @Nullable Path ledger,
-    @Nullable Integer readyRequestTimeoutSeconds) {
+    @Nullable Integer readyRequestTimeoutSeconds,
+    @Nullable PairLabel pair) {
+  /** A request for a run that is not part of an AB/BA pair. */
+  public RenderRequest(Path plan, String planSha256, Path deployRoot, @Nullable String namespace,
+      @Nullable String jobName, @Nullable String image, @Nullable String artifacts, @Nullable String traceSource,
+      @Nullable String loadPoint, Clock clock, RandomGenerator random, @Nullable Integer modelWaitSeconds,
+      @Nullable Path ledger, @Nullable Integer readyRequestTimeoutSeconds) {
+    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
+        random, modelWaitSeconds, ledger, readyRequestTimeoutSeconds, null);
+  }
+
   /** A request with the default readiness-request timeout. */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
       String image, String artifacts, String traceSource, String loadPoint, Clock clock,

@@ -20,7 +20,39 @@ public record RunRecordDocument(
     Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
     Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
     boolean eligible, List<String> ineligibleReasons, boolean keep,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair) {
+
+  /** A record of a run that is not half of an AB/BA pair. */
+  public RunRecordDocument(
+      String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
+      Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
+      Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
+      boolean eligible, List<String> ineligibleReasons, boolean keep, @Nullable MeasuredRuns measuredRuns) {
+    this(schemaVersion, runId, seriesId, planId, plan, perfYaml, cluster, endpoint, dgd, job, pod, image, aiperf,
+        times, isolation, artifacts, exitReason, message, verdict, exitCode, eligible, ineligibleReasons, keep,
+        measuredRuns, null);
+  }
+
+  /**
+   * The AB/BA pair of the run, as render was told ({@code --pair}, {@code --pair-order},
+   * {@code --pair-arm}) and annotated on the Job; compare pairs runs by it.
+   *
+   * @param id the pair's id
+   * @param order {@code AB} (the reference ran first) or {@code BA}
+   * @param arm {@code A} (reference) or {@code B} (candidate)
+   */
+  public record Pair(String id, String order, String arm) {
+    /** The pair of a Job annotation ({@code id/order/arm}), or null without one. */
+    public static @Nullable Pair of(@Nullable String annotation) {
+      if (annotation == null) {
+        return null;
+      }
+      dev.benchplan.render.PairLabel l = dev.benchplan.render.PairLabel.parse(annotation,
+          "/metadata/annotations/" + dev.benchplan.render.JobContract.PAIR.replace("/", "~1"));
+      return new Pair(l.id(), l.order(), l.arm());
+    }
+  }
 
   /** A record without the measured-run list (a Job rendered before it was annotated). */
   public RunRecordDocument(
@@ -29,7 +61,8 @@ public record RunRecordDocument(
       Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
       boolean eligible, List<String> ineligibleReasons, boolean keep) {
     this(schemaVersion, runId, seriesId, planId, plan, perfYaml, cluster, endpoint, dgd, job, pod, image, aiperf,
-        times, isolation, artifacts, exitReason, message, verdict, exitCode, eligible, ineligibleReasons, keep, null);
+        times, isolation, artifacts, exitReason, message, verdict, exitCode, eligible, ineligibleReasons, keep, null,
+        null);
   }
 
   /**

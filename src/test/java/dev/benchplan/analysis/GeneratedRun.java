@@ -31,6 +31,10 @@ final class GeneratedRun {
   boolean duplicateIds;
   boolean cancelled;
   boolean summary = true;
+  /** TTFT grows linearly by this fraction from the first request to the last (drift). */
+  double ttftDrift;
+  /** The first {@code slowStart} requests have three times the TTFT (warm-up leaking in). */
+  int slowStart;
 
   GeneratedRun throughput(double t) {
     throughput = t;
@@ -76,7 +80,8 @@ final class GeneratedRun {
     long t0 = 1_762_551_534_000_000_000L;
     try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("profile_export.jsonl"), StandardCharsets.UTF_8)) {
       for (int i = 0; i < requests; i++) {
-        ttft[i] = ttftMs * (0.8 + 0.4 * r.nextDouble());
+        ttft[i] = ttftMs * (0.8 + 0.4 * r.nextDouble()) * (1 + ttftDrift * i / Math.max(1, requests - 1))
+            * (i < slowStart ? 3 : 1);
         itl[i] = itlMs * (0.9 + 0.2 * r.nextDouble());
         lat[i] = ttft[i] + itl[i] * (osl - 1);
         long start = t0 + (long) i * 50_000_000L;

@@ -81,6 +81,8 @@ public final class Auditor {
     checks.add(manifest(f));
     checks.add(percentiles(f));
     checks.add(clientBound(f));
+    checks.add(f.scan() == null ? AuditCheck.notChecked(TimeSlices.ID, "no per-request records")
+        : TimeSlices.check(f.scan().timeline()));
     List<String> blockers = checks.stream().filter(c -> c.status().equals("fail")).map(c -> c.id() + ": " + c.detail())
         .toList();
     String status = !blockers.isEmpty() ? "invalid" : recoveries.isEmpty() ? "valid" : "valid_with_recovery";

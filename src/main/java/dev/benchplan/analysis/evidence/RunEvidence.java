@@ -45,6 +45,12 @@ public record RunEvidence(RunSource source, @Nullable AiperfExport export, @Null
     return null;
   }
 
+  /** This run with one more audit check. */
+  public RunEvidence withCheck(dev.benchplan.analysis.audit.AuditCheck check) {
+    return new RunEvidence(source, export, summarySha256, summaryProblem, inputConfig, scan, plan, identity, seriesId,
+        loadPoint, gpus, audit.with(check));
+  }
+
   /** A statistic of a summary metric as a double, when present. */
   public Optional<Double> stat(String metric, String stat) {
     if (export == null) {

@@ -79,7 +79,7 @@ public final class RunLoader {
     }
     RecordScan scan = Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
     JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
-    PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord());
+    PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord(), source.runJson());
     Map<String, String> identity = identity(plan, inputConfig, export, source.runRecord(),
         lenientRoot == null ? null : text(lenientRoot.path("aiperf_version")));
     String loadPoint = loadPoint(inputConfig, source.runRecord());
@@ -124,13 +124,13 @@ public final class RunLoader {
     return null;
   }
 
-  private static PlanInfo plan(ObjectNode run) {
+  private static PlanInfo plan(ObjectNode run, @Nullable Path runJson) {
     String path = run.path("plan").path("path").asString(null);
     String recorded = run.path("plan").path("sha256").asString(null);
     if (path == null) {
       return new PlanInfo(null, recorded, null, null, "run.json names no plan (/plan/path)");
     }
-    Path p = Path.of(path);
+    Path p = deployRootRelative(Path.of(path), runJson);
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(p);
@@ -149,6 +149,25 @@ public final class RunLoader {
     } catch (JacksonException e) {
       return new PlanInfo(path, recorded, actual, null, "the plan " + path + " is not valid JSON");
     }
+  }
+
+  /**
+   * run writes /plan/path relative to DEPLOY_ROOT, the run directory's {@code ../../..}
+   * ({@code <DEPLOY_ROOT>/benchmark/runs/<run-id>/run.json}); an absolute path is taken as is.
+   */
+  static Path deployRootRelative(Path recorded, @Nullable Path runJson) {
+    if (recorded.isAbsolute() || runJson == null) {
+      return recorded;
+    }
+    Path runDir = runJson.toAbsolutePath().normalize().getParent();
+    Path deployRoot = runDir == null || runDir.getParent() == null || runDir.getParent().getParent() == null
+        ? null : runDir.getParent().getParent().getParent();
+    if (deployRoot == null) {
+      return recorded;
+    }
+    Path resolved = deployRoot.resolve(recorded).normalize();
+    // a run.json written before paths became DEPLOY_ROOT-relative named the plan from the working directory
+    return Files.exists(resolved) || !Files.exists(recorded) ? resolved : recorded;
   }
 
   /** The fields two runs must share to be compared (eligibility), in a fixed order. */

@@ -1,7 +1,6 @@
 package dev.benchplan.analysis.report;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.Collection;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
@@ -10,8 +9,6 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Small helpers to build the analysis documents as canonical JSON trees. */
 public final class Nodes {
-  /** Significant digits kept for computed values (enough for any measurement AIPerf reports). */
-  static final MathContext DIGITS = new MathContext(10);
   public static final JsonNodeFactory F = JsonNodeFactory.instance;
 
   private Nodes() {}
@@ -22,8 +19,9 @@ public final class Nodes {
 
   /** Puts a computed double; NaN and infinity become null (JSON has neither). */
   public static void num(ObjectNode o, String key, double v) {
-    if (Double.isFinite(v)) {
-      o.put(key, new BigDecimal(v, DIGITS).stripTrailingZeros());
+    BigDecimal d = Measured.of(v);
+    if (d != null) {
+      o.put(key, d);
     } else {
       o.putNull(key);
     }
@@ -31,11 +29,17 @@ public final class Nodes {
 
   /** Adds a computed double to an array. */
   public static void add(ArrayNode a, double v) {
-    if (Double.isFinite(v)) {
-      a.add(new BigDecimal(v, DIGITS).stripTrailingZeros());
+    BigDecimal d = Measured.of(v);
+    if (d != null) {
+      a.add(d);
     } else {
       a.addNull();
     }
+  }
+
+  /** A typed document as a tree (Jackson at the edge: the caller validates or writes it). */
+  public static ObjectNode tree(Object doc) {
+    return dev.benchplan.json.Json.JSON.valueToTree(doc);
   }
 
   public static ArrayNode strings(Collection<String> values) {

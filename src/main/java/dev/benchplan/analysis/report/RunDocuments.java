@@ -40,6 +40,15 @@ public final class RunDocuments {
     return o;
   }
 
+  /** A run as an analysis or comparison lists it: its run block, audit status and input files. */
+  public static ObjectNode inputEntry(RunEvidence r) {
+    ObjectNode o = Nodes.object();
+    o.set("run", run(r));
+    o.put("audit_status", r.audit().status());
+    o.set("files", inputs(r));
+    return o;
+  }
+
   /** Input files with path and SHA-256: summary, records, run.json and plan where present. */
   public static ArrayNode inputs(RunEvidence r) {
     ArrayNode a = Nodes.F.arrayNode();

@@ -58,6 +58,30 @@ public final class FindingsLog {
     return out;
   }
 
+  /**
+   * The noise floor a series carries forward: the last finding of {@code seriesId} with a non-empty
+   * {@code noise_floor}, as {@code analysis_id} and metric to floor; empty when there is none.
+   */
+  public static java.util.Optional<Carried> lastNoiseFloor(List<JsonNode> history, String seriesId) {
+    return history.stream().filter(h -> h.path("series_id").asString().equals(seriesId)
+        && h.path("noise_floor").isObject() && !h.path("noise_floor").isEmpty()).reduce((a, b) -> b).map(h -> {
+          java.util.Map<String, dev.benchplan.analysis.stats.NoiseFloor> floors = new java.util.LinkedHashMap<>();
+          JsonNode nf = h.path("noise_floor");
+          for (String key : nf.propertyNames()) {
+            floors.put(key, dev.benchplan.analysis.report.NoiseFloorDoc.read(key, nf.get(key)));
+          }
+          return new Carried(h.path("analysis_id").asString(), floors);
+        });
+  }
+
+  /**
+   * A noise floor carried forward.
+   *
+   * @param analysisId the analysis that measured it
+   * @param floors metric key to floor, in the order written
+   */
+  public record Carried(String analysisId, java.util.Map<String, dev.benchplan.analysis.stats.NoiseFloor> floors) {}
+
   /** Appends one line (a single write with O_APPEND: earlier lines are never touched). */
   public static void append(Path expRoot, JsonNode finding) {
     Path p = path(expRoot);

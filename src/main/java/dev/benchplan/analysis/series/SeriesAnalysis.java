@@ -8,6 +8,7 @@ import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.report.Nodes;
+import dev.benchplan.analysis.report.NoiseFloorDoc;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -193,17 +194,10 @@ public final class SeriesAnalysis {
         }
       }
     } else {
-      Optional<JsonNode> carried = mine.stream().filter(h -> h.path("noise_floor").isObject()
-          && !h.path("noise_floor").isEmpty()).reduce((a, b) -> b);
+      Optional<FindingsLog.Carried> carried = FindingsLog.lastNoiseFloor(history, seriesId);
       if (carried.isPresent()) {
-        floor.put("source", "carried forward from analysis " + carried.get().path("analysis_id").asString());
-        JsonNode nf = carried.get().path("noise_floor");
-        for (String key : nf.propertyNames()) {
-          JsonNode f = nf.get(key);
-          floors.put(key, new NoiseFloor(key, f.path("runs").asInt(), f.path("mean").asDouble(),
-              f.path("std_dev").asDouble(), f.path("cv").asDouble(), f.path("cv_ci_low").asDouble(),
-              f.path("cv_ci_high").asDouble(), f.path("mde_pct_1v1").asDouble(), f.path("mde_pct_3v3").asDouble()));
-        }
+        floor.put("source", "carried forward from analysis " + carried.get().analysisId());
+        floors.putAll(carried.get().floors());
       } else {
         floor.putNull("source");
       }
@@ -421,16 +415,7 @@ public final class SeriesAnalysis {
   }
 
   static ObjectNode floorJson(NoiseFloor nf) {
-    ObjectNode o = Nodes.object();
-    o.put("runs", nf.runs());
-    Nodes.num(o, "mean", nf.mean());
-    Nodes.num(o, "std_dev", nf.stdDev());
-    Nodes.num(o, "cv", nf.cv());
-    Nodes.num(o, "cv_ci_low", nf.cvLow());
-    Nodes.num(o, "cv_ci_high", nf.cvHigh());
-    Nodes.num(o, "mde_pct_1v1", nf.mdePct1v1());
-    Nodes.num(o, "mde_pct_3v3", nf.mdePct3v3());
-    return o;
+    return Nodes.tree(NoiseFloorDoc.of(nf));
   }
 
   private static ObjectNode summaryOf(JsonNode h) {

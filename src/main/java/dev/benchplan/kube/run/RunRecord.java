@@ -141,7 +141,8 @@ final class RunRecord {
         new RunRecordDocument.Cluster(f.context(), f.server(), f.namespace()),
         f.perf().annotation(JobContract.ENDPOINT), f.perf().annotation(JobContract.DGD), jobRec, podRec, f.perf().image(),
         aiperf, times, iso, artifacts, f.exitReason(), f.verdict().message(), f.verdict().verdict().json(),
-        f.exitCode(), ineligible.isEmpty(), List.copyOf(ineligible), f.request().keep(), measuredRuns(f));
+        f.exitCode(), ineligible.isEmpty(), List.copyOf(ineligible), f.request().keep(), measuredRuns(f),
+        RunRecordDocument.Pair.of(f.perf().annotation(JobContract.PAIR)));
   }
 
   /** run.json's measured_runs: the Job's plan of runs and every run found in AIPerf's tree. */
