@@ -18,6 +18,9 @@ import java.util.random.RandomGenerator;
  *     chat completion) may take ({@code --timeout-ready-request}), or null for {@link
  *     JobBudget#READY_REQUEST_SECONDS}; a slow first completion (a fresh worker compiling) must not
  *     be cut off, or it starts over
+ * @param refusePastLogBound refuse (exit 2) a Job whose estimated artifact tree exceeds the pod-log
+ *     channel without an artifact claim ({@code benchplan render}); false keeps the summary-only
+ *     contract for one run past the bound ({@code validate}, {@code verify}'s re-render)
  */
 public record RenderRequest(
     Path plan,
@@ -33,7 +36,16 @@ public record RenderRequest(
     RandomGenerator random,
     Integer modelWaitSeconds,
     Path ledger,
-    Integer readyRequestTimeoutSeconds) {
+    Integer readyRequestTimeoutSeconds,
+    boolean refusePastLogBound) {
+  /** A request that keeps the summary-only contract for one run past the log bound. */
+  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
+      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
+      RandomGenerator random, Integer modelWaitSeconds, Path ledger, Integer readyRequestTimeoutSeconds) {
+    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
+        random, modelWaitSeconds, ledger, readyRequestTimeoutSeconds, false);
+  }
+
   /** A request with the default readiness-request timeout. */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
       String image, String artifacts, String traceSource, String loadPoint, Clock clock,
