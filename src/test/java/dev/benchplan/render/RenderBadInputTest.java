@@ -167,13 +167,12 @@ class RenderBadInputTest {
     expectBlocker(render(plan), "/experiment", "1 measured run(s)", "20000 request(s) per run x",
         "B per record (measured on the real Qwen3-0.6B sweep)", "pod-log channel carries (12.0 MiB",
         "--artifacts-pvc CLAIM");
-    assertThat(tmp.resolve("deploy/benchmark/perf.yaml")).doesNotExist();
+    expectBlocker(render(plan, "--artifacts-pvc", "a", "--artifacts", "pvc:b"), "--artifacts-pvc", "--artifacts");
     var ok = render(plan, "--artifacts-pvc", "bench-artifacts").expectOk();
     assertThat(ok.out()).contains("artifacts estimated ").contains("beyond the pod-log channel: written to"
         + " pvc:bench-artifacts, brought back by collector pods");
     String perf = java.nio.file.Files.readString(tmp.resolve("deploy/benchmark/perf.yaml"));
     assertThat(perf).contains("claimName: bench-artifacts").contains("benchplan.dev/artifacts: pvc:bench-artifacts");
-    expectBlocker(render(plan, "--artifacts-pvc", "a", "--artifacts", "pvc:b"), "--artifacts-pvc", "--artifacts");
     PlanFixture.Written small = PlanFixture.userStatic().requestCount(64).warmup(0).write(tmp.resolve("small.json"));
     assertThat(render(small).expectOk().out()).contains("shipped back through the pod log (verified)");
   }
