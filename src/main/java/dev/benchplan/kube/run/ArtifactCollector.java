@@ -86,7 +86,8 @@ final class ArtifactCollector {
    * @throws BenchplanException (exit 3) when a collector pod fails, does not end in time, or the API refuses
    */
   ArtifactManifest collect(Path target, ArtifactManifest expected) {
-    Path parts = target.getParent().resolve("collector-parts.log");
+    // the staging folder: RunDirectory.stageArtifacts() hands out its child
+    Path parts = java.util.Objects.requireNonNull(target.getParent(), "staged tree has a parent").resolve("collector-parts.log");
     long first = 0;
     int part = 0;
     try (BufferedWriter out = Files.newBufferedWriter(parts, StandardCharsets.UTF_8)) {
