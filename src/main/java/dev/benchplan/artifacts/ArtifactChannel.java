@@ -39,6 +39,13 @@ public final class ArtifactChannel {
   /** Raw bytes per chunk the encoder emits (4 KiB of base64 per log line). */
   public static final int CHUNK_BYTES = 3 * 1024;
 
+  /** The line that says a tree is larger than the log bound and stayed on the artifact volume. */
+  public static final String TOO_LARGE_PREFIX = "==== benchplan:artifacts:too-large ";
+  /** The line that closes the manifest printed after the too-large line. */
+  public static final String MANIFEST_PREFIX = "==== benchplan:artifacts:manifest ";
+
+  private static final Pattern MANIFEST_END =
+      Pattern.compile(Pattern.quote(MANIFEST_PREFIX) + "files=(\\d+) bytes=(\\d+) manifest_sha256=([0-9a-f]{64}) ====");
   private static final Pattern END =
       Pattern.compile(Pattern.quote(END_PREFIX)
           + "files=(\\d+) bytes=(\\d+) chunks=(\\d+) manifest_sha256=([0-9a-f]{64})"
@@ -62,6 +69,54 @@ public final class ArtifactChannel {
   /** True when the log holds the begin line of an artifact block. */
   public static boolean present(String log) {
     return log.contains(BEGIN + "\n") || log.contains(BEGIN + "\r\n") || log.endsWith(BEGIN);
+  }
+
+  /** True when the log says the tree stayed on the artifact volume (larger than the log bound). */
+  public static boolean tooLarge(String log) {
+    return log.startsWith(TOO_LARGE_PREFIX) || log.contains("\n" + TOO_LARGE_PREFIX);
+  }
+
+  /**
+   * The manifest the pod printed after its too-large line (every file it left on the volume, each
+   * with its size and SHA-256): what a collector's copy must equal.
+   *
+   * @throws ArtifactChannelException when it is absent, cut or does not hash to its closing line
+   */
+  public static ArtifactManifest volumeManifest(String log, String what) {
+    List<ArtifactFile> files = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    MessageDigest listing = Sha256.newDigest();
+    boolean begun = false;
+    for (String raw : log.lines().toList()) {
+      String line = strip(raw);
+      if (!begun) {
+        begun = line.startsWith(TOO_LARGE_PREFIX);
+        continue;
+      }
+      if (line.startsWith("F ")) {
+        ArtifactFile f = manifestLine(line, what);
+        if (!seen.add(f.path())) {
+          throw new ArtifactChannelException(what + ": the manifest names " + f.path() + " twice");
+        }
+        files.add(f);
+        listing.update((line + "\n").getBytes(StandardCharsets.UTF_8));
+        continue;
+      }
+      Matcher m = MANIFEST_END.matcher(line);
+      if (!m.matches()) {
+        throw new ArtifactChannelException(what + ": unexpected line in the manifest of the tree left on the volume: '"
+            + abbreviate(line) + "'");
+      }
+      ArtifactManifest manifest = new ArtifactManifest(files);
+      if (Long.parseLong(m.group(1)) != files.size() || Long.parseLong(m.group(2)) != manifest.totalBytes()
+          || !Sha256.hex(listing).equals(m.group(3))) {
+        throw new ArtifactChannelException(what + ": the manifest of the tree left on the volume does not match its"
+            + " closing line (files, bytes or manifest_sha256)");
+      }
+      return manifest;
+    }
+    throw new ArtifactChannelException(what + (begun ? ": the manifest of the tree left on the volume is cut (no line '"
+        + MANIFEST_PREFIX + "...')" : ": no line '" + TOO_LARGE_PREFIX + "...'"));
   }
 
   /**

@@ -34,6 +34,27 @@ public record ArtifactManifest(List<ArtifactFile> files) {
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The first difference from {@code expected} (a file missing, extra, or of another size or
+   * SHA-256), or null when both list the same files with the same bytes.
+   */
+  public @org.jspecify.annotations.Nullable String firstDifference(ArtifactManifest expected) {
+    java.util.Map<String, ArtifactFile> mine = new java.util.TreeMap<>();
+    files.forEach(f -> mine.put(f.path(), f));
+    for (ArtifactFile want : expected.files()) {
+      ArtifactFile got = mine.remove(want.path());
+      if (got == null) {
+        return want.path() + " is missing (" + want.size() + " bytes in the pod's manifest)";
+      }
+      if (got.size() != want.size() || !got.sha256().equals(want.sha256())) {
+        return want.path() + " has " + got.size() + " bytes and SHA-256 " + got.sha256() + ", the pod's manifest says "
+            + want.size() + " bytes and " + want.sha256() + " (changed on the volume after the Job)";
+      }
+    }
+    return mine.isEmpty() ? null : mine.keySet().iterator().next() + " is not in the pod's manifest (written to the"
+        + " volume after the Job)";
+  }
+
   /** The paths, in order. */
   public List<String> paths() {
     List<String> out = new ArrayList<>();

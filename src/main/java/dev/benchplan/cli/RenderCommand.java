@@ -74,8 +74,17 @@ public final class RenderCommand implements Callable<Integer> {
   @Option(
       names = "--artifacts",
       paramLabel = "pvc:CLAIM[/SUBPATH]",
-      description = "Write artifacts to a PVC (default: an emptyDir; the summary reaches the log).")
+      description = "Write artifacts to a PVC, optionally in a folder of it (default: an emptyDir).")
   String artifacts;
+
+  @Option(
+      names = "--artifacts-pvc",
+      paramLabel = "CLAIM",
+      description =
+          "AIPerf writes its artifacts to this PVC (in the Job's namespace); a tree past the pod-log bound"
+              + " (12 MiB) is brought back by collector pods mounting it. Without it, render refuses a plan"
+              + " whose estimated artifacts exceed the bound.")
+  String artifactsPvc;
 
   @Option(
       names = "--trace-source",
@@ -130,6 +139,10 @@ public final class RenderCommand implements Callable<Integer> {
           + " together: a paired run names its pair, the pair's order and its own arm");
     }
     PairLabel pairLabel = pair == null ? null : new PairLabel(pair, pairOrder, pairArm);
+    if (artifactsPvc != null && artifacts != null) {
+      throw dev.benchplan.error.BenchplanException.invalid(
+          "options --artifacts-pvc and --artifacts: both name the artifact claim: expected one of them");
+    }
     RenderResult r =
         PlanRenderer.render(
             new RenderRequest(
@@ -139,7 +152,7 @@ public final class RenderCommand implements Callable<Integer> {
                 namespace,
                 jobName,
                 image,
-                artifacts,
+                artifactsPvc != null ? "pvc:" + artifactsPvc : artifacts,
                 traceSource,
                 loadPoint,
                 Clock.systemUTC(),
@@ -147,7 +160,7 @@ public final class RenderCommand implements Callable<Integer> {
                 null,
                 ledger,
                 readyRequestTimeout,
-                pairLabel));
+                pairLabel, true));
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
 
@@ -161,12 +174,14 @@ public final class RenderCommand implements Callable<Integer> {
       @JsonProperty("mode") String mode,
       @JsonProperty("run_id") String runId,
       @JsonProperty("load_point") @Nullable String loadPoint,
-      @JsonProperty("candidate") Candidate candidate) implements CommandOutput {
+      @JsonProperty("candidate") Candidate candidate,
+      @JsonProperty("artifacts") Artifacts artifacts) implements CommandOutput {
     static Output of(RenderResult r) {
       return new Output(r.aiperfConfig().toString(), r.perfYaml().toString(),
           new Sha(r.aiperfConfigSha256(), r.perfYamlSha256()), r.jobName(), r.namespace(),
           r.mode(), r.runId(), r.loadPoint(),
-          new Candidate(r.candidateDgd(), r.endpoint(), r.ledger(), r.ledgerSha256()));
+          new Candidate(r.candidateDgd(), r.endpoint(), r.ledger(), r.ledgerSha256()),
+          new Artifacts(r.artifactEstimateBytes(), r.artifactTransport()));
     }
 
     @Override
@@ -177,8 +192,19 @@ public final class RenderCommand implements Callable<Integer> {
           loadPoint == null ? "" : ", load point " + loadPoint);
       out.printf("candidate %s at %s%n  ledger %s (sha256 %s)%n", candidate.dgd(), candidate.endpoint(),
           candidate.ledger(), candidate.ledgerSha256());
+      if (artifacts.estimateBytes() > 0) {
+        out.printf(java.util.Locale.ROOT, "artifacts estimated %.1f MiB (%d bytes): %s%n",
+            artifacts.estimateBytes() / (1024.0 * 1024.0), artifacts.estimateBytes(), artifacts.transport());
+      } else {
+        out.printf("artifacts: %s%n", artifacts.transport());
+      }
     }
   }
+
+  /** The artifact tree's estimated size and how it comes back. */
+  record Artifacts(
+      @JsonProperty("estimate_bytes") long estimateBytes,
+      @JsonProperty("transport") String transport) {}
 
   /** The candidate the rendered Job measures, and the ledger it came from. */
   record Candidate(

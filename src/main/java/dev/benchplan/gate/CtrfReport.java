@@ -10,7 +10,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A verdict as a CTRF report (Common Test Report Format, as AICR writes its check results): one
  * test per constraint plus one for the request error rate; a verdict without constraints is one
- * test named {@value #GATE_TEST}. CTRF has no "error" status: errors are {@code failed} with
+ * test named {@value #GATE_TEST}. A verdict over several measured runs (a grid, repetitions) has
+ * one test per run and constraint, named {@code <parameter>=<point>/repetition=<n>/<constraint>}
+ * (stable across runs of the same plan), plus {@value #GATE_TEST} when the overall verdict is worse
+ * than every run's (e.g. a planned run missing from the tree). CTRF has no "error" status: errors are {@code failed} with
  * {@code rawStatus: "error"}.
  */
 public final class CtrfReport {
@@ -34,6 +37,42 @@ public final class CtrfReport {
 
   /** The tests a verdict is reported as (shared with the JUnit report). */
   static List<Test> tests(Verdict v, ReportTiming timing) {
+    if (v.runs() != null && !v.runs().runs().isEmpty() && (v.runs().runs().size() > 1
+        || v.runs().runs().get(0).loadPoint() != null || v.runs().runs().get(0).repetition() != null)) {
+      List<Test> tests = new ArrayList<>();
+      Status worst = Status.PASS;
+      for (RunVerdicts.Entry run : v.runs().runs()) {
+        String prefix = runName(run) + "/";
+        for (Test t : single(run.verdict(), new ReportTiming(timing.start(), timing.start()))) {
+          tests.add(new Test(prefix + t.name(), t.status(), t.durationMs(), run.label() + ": " + t.message()));
+          worst = rank(t.status()) > rank(worst) ? t.status() : worst;
+        }
+      }
+      if (rank(v.verdict()) > rank(worst)) {
+        tests.add(new Test(GATE_TEST, v.verdict(), timing.durationMillis(), v.message()));
+      }
+      return tests;
+    }
+    return single(v, timing);
+  }
+
+  /** {@code concurrency=16/repetition=2}: a run's stable name (repetition 1 when measured once). */
+  static String runName(RunVerdicts.Entry run) {
+    String point = run.loadPoint() == null ? "run=" + (run.directory().isEmpty() ? "." : run.directory())
+        : (run.parameter() == null ? "load_point" : run.parameter()) + "=" + run.loadPoint();
+    return point + "/repetition=" + (run.repetition() == null ? 1 : run.repetition());
+  }
+
+  private static int rank(Status s) {
+    return switch (s) {
+      case SKIP -> 0;
+      case PASS -> 1;
+      case FAIL -> 2;
+      case ERROR -> 3;
+    };
+  }
+
+  private static List<Test> single(Verdict v, ReportTiming timing) {
     List<Test> tests = new ArrayList<>();
     if (v.constraints().isEmpty()) {
       tests.add(new Test(GATE_TEST, v.verdict(), timing.durationMillis(), v.message()));

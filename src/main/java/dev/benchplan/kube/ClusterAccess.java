@@ -221,6 +221,34 @@ public final class ClusterAccess implements AutoCloseable {
     return client.pods().inNamespace(namespace).withName(name).get();
   }
 
+  /** Creates a pod (the run's artifact collector). */
+  public Pod createPod(KubeCall row, String namespace, Pod pod) {
+    row.require("create", "", "pods", null);
+    return client.pods().inNamespace(namespace).resource(pod).create();
+  }
+
+  /** Deletes a pod at once (grace period 0); false when it was already gone. */
+  public boolean deletePod(KubeCall row, String namespace, String name) {
+    row.require("delete", "", "pods", null);
+    return !client.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete().isEmpty();
+  }
+
+  /**
+   * Waits (a watch, no polling) until the pod satisfies {@code condition} or is gone (null), at most
+   * {@code millis}; the last state seen when the time is up.
+   */
+  public @Nullable Pod awaitPod(KubeCall row, String namespace, String name, Predicate<@Nullable Pod> condition,
+      long millis) {
+    row.require("get", "", "pods", null);
+    row.require("watch", "", "pods", null);
+    var resource = client.pods().inNamespace(namespace).withName(name);
+    try {
+      return resource.waitUntilCondition(condition, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (io.fabric8.kubernetes.client.KubernetesClientTimeoutException e) {
+      return resource.get();
+    }
+  }
+
   /** Watches the pods of {@code namespace} labelled {@code key=value}; {@code onEvent} gets each change. */
   public Informer<Pod> informPods(KubeCall row, String namespace, String key, String value,
       java.util.function.Consumer<Object> onEvent) {

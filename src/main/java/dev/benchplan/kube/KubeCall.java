@@ -56,6 +56,15 @@ public enum KubeCall {
       "run cleanup (and --replace): the Job", Command.ALL),
   RUN_CONFIGMAP_DELETE(verbs("delete"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
       "run cleanup (and --replace): the ConfigMaps", Command.WITH_CONFIGMAPS),
+  // --- run of a deploy root rendered with --artifacts-pvc: the collector pod(s) ---
+  RUN_COLLECTOR_POD(verbs("create", "delete"), "", "pods", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run collect (artifacts on a PVC): the short-lived collector pod that streams the tree back from the claim,"
+          + " deleted once it ended (also on failure and Ctrl-C)", EnumSet.of(Command.RUN_PVC)),
+  RUN_COLLECTOR_POD_WATCH(verbs("get", "list", "watch"), "", "pods", null, Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run collect (artifacts on a PVC): wait until the collector pod ended / is gone", EnumSet.of(Command.RUN_PVC)),
+  RUN_COLLECTOR_POD_LOG(verbs("get"), "", "pods", "log", Where.RUN_NAMESPACE, Need.REQUIRED,
+      "run collect (artifacts on a PVC): the collector pod's log (one verified part of the tree)",
+      EnumSet.of(Command.RUN_PVC)),
 
   // --- run, engine aiperf-operator: one AIPerfJob per measured run, results from the operator ---
   RUN_OPERATOR_CRD_GET(verbs("get"), "apiextensions.k8s.io", "customresourcedefinitions", null, Where.CLUSTER,
@@ -155,13 +164,19 @@ public enum KubeCall {
     /** {@code benchplan validate} deploying its default DGD. */
     VALIDATE_DEPLOY,
     /** {@code benchplan run} of a deploy root rendered for the {@code aiperf-operator} engine. */
-    RUN_OPERATOR;
+    RUN_OPERATOR,
+    /**
+     * {@code benchplan run} of a deploy root rendered with {@code --artifacts-pvc}: the plain Job, and
+     * collector pods that bring a tree past the log bound back from the claim.
+     */
+    RUN_PVC;
 
     /** Every command that runs the plain Job engine. */
-    static final Set<Command> ALL = EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY);
+    static final Set<Command> ALL = EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY, RUN_PVC);
     static final Set<Command> VALIDATE = EnumSet.of(VALIDATE_DGD, VALIDATE_DEPLOY);
     /** The plain Job's commands and the operator engine (a replayed trace travels in a ConfigMap). */
-    static final Set<Command> WITH_CONFIGMAPS = EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY, RUN_OPERATOR);
+    static final Set<Command> WITH_CONFIGMAPS =
+        EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY, RUN_PVC, RUN_OPERATOR);
   }
 
   /** Whether a command fails without the permission. */

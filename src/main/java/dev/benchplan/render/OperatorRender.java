@@ -143,6 +143,7 @@ final class OperatorRender {
     return new RenderResult(configPath, Sha256.hex(in.configBytes()), jobsPath, Sha256.hex(jobsBytes),
         names.get(0), in.namespace(), in.invocations().get(0).mode().label(), in.runId().value(),
         pointsShown, in.candidate().dgd(), in.verified().endpointUrl(), in.candidate().ledgerPath(),
-        in.candidate().ledgerSha256(), "aiperfjob-per-run", names.size(), 0L);
+        in.candidate().ledgerSha256(), "aiperfjob-per-run", names.size(), 0L,
+        "AIPerf's operator keeps the results; fetched through its results API");
   }
 }

@@ -142,17 +142,19 @@ public final class PlanRenderer {
     }
     AiperfInvocation invocation = invocations.get(0);
     ArtifactEstimate estimate = ArtifactEstimate.of(plan, runs.count());
-    // one run past the bound keeps today's contract (the summary in the log; the Job says
-    // artifacts:too-large); several runs would lose every run's evidence: refused
+    // past the pod-log bound the tree needs a claim (collector pods bring it back); without one,
+    // render refuses; validate's one run keeps the summary-only contract (the Job says
+    // artifacts:too-large); several runs would lose every run's evidence: refused everywhere
     boolean operator = OperatorRender.chosen(plan);
-    if (!operator && !estimate.fitsLogChannel() && !artifacts.isPvc() && runs.count() > 1) {
+    if (!operator && !estimate.fitsLogChannel() && !artifacts.isPvc()
+        && (req.refusePastLogBound() || runs.count() > 1)) {
       throw BenchplanException.invalid(
-          source + " /experiment: the artifacts of " + runs.count() + " measured run(s) are"
-              + " estimated at " + estimate.mib() + " (from the planned request count), more than"
-              + " the pod-log channel carries ("
-              + new ArtifactEstimate(ArtifactEstimate.LOG_CHANNEL_MAX_BYTES).mib()
-              + "): expected --artifacts pvc:CLAIM (the tree stays on the claim), --load-point"
-              + " to measure one point per Job, or fewer requests");
+          source + " /experiment: the artifacts of " + runs.count() + " measured run(s) are estimated at "
+              + estimate.mib() + " (" + estimate.basis() + "), more than the pod-log channel carries ("
+              + new ArtifactEstimate(ArtifactEstimate.LOG_CHANNEL_MAX_BYTES).mib() + ": kubelets rotate"
+              + " container logs at 10 MiB and the logs API serves only the current file): expected"
+              + " --artifacts-pvc CLAIM (AIPerf writes to the claim, collector pods bring the tree back"
+              + " verified), --load-point to measure one point per Job, or fewer requests");
     }
     byte[] configBytes = YamlDocuments.write(invocation.header(),
         invocations.stream().map(AiperfInvocation::document).toList());
@@ -233,8 +235,7 @@ public final class PlanRenderer {
             context.get(1),
             context.get(2),
             "artifacts: estimated " + estimate.mib() + " (" + estimate.bytes() + " bytes), "
-                + (estimate.fitsLogChannel() ? "shipped back through the pod log (verified)"
-                    : "beyond the pod-log channel: they stay on " + artifacts.describe()),
+                + transport(estimate, artifacts),
             "Apply as is: kubectl apply -f perf.yaml (ConfigMaps first, then the Job).");
     byte[] perfBytes = YamlDocuments.write(perfHeader, docs);
 
@@ -265,7 +266,20 @@ public final class PlanRenderer {
         candidate.ledgerSha256(),
         runs.mechanism(),
         runs.count(),
-        estimate.bytes());
+        estimate.bytes(),
+        transport(estimate, artifacts));
+  }
+
+  /** How the tree comes back, in one phrase (perf.yaml's header, render's output). */
+  static String transport(ArtifactEstimate estimate, ArtifactTarget artifacts) {
+    if (estimate.fitsLogChannel()) {
+      return "shipped back through the pod log (verified)"
+          + (artifacts.isPvc() ? "; kept on " + artifacts.describe() + " too" : "");
+    }
+    return artifacts.isPvc()
+        ? "beyond the pod-log channel: written to " + artifacts.describe()
+            + ", brought back by collector pods through the same verified channel"
+        : "beyond the pod-log channel: only the summary comes back (no artifact claim)";
   }
 
   /**

@@ -19,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  *     chat completion) may take ({@code --timeout-ready-request}), or null for {@link
  *     JobBudget#READY_REQUEST_SECONDS}; a slow first completion (a fresh worker compiling) must not
  *     be cut off, or it starts over
+ * @param refusePastLogBound refuse (exit 2) a Job whose estimated artifact tree exceeds the pod-log
+ *     channel without an artifact claim ({@code benchplan render}); false keeps the summary-only
+ *     contract for one run past the bound ({@code validate}, {@code verify}'s re-render)
  */
 public record RenderRequest(
     Path plan,
@@ -35,14 +38,18 @@ public record RenderRequest(
     @Nullable Integer modelWaitSeconds,
     @Nullable Path ledger,
     @Nullable Integer readyRequestTimeoutSeconds,
-    @Nullable PairLabel pair) {
-  /** A request for a run that is not part of an AB/BA pair. */
+    @Nullable PairLabel pair,
+    boolean refusePastLogBound) {
+  /**
+   * A request for a run that is not part of an AB/BA pair and keeps the summary-only contract for
+   * one run past the log bound.
+   */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, @Nullable String namespace,
       @Nullable String jobName, @Nullable String image, @Nullable String artifacts, @Nullable String traceSource,
       @Nullable String loadPoint, Clock clock, RandomGenerator random, @Nullable Integer modelWaitSeconds,
       @Nullable Path ledger, @Nullable Integer readyRequestTimeoutSeconds) {
     this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
-        random, modelWaitSeconds, ledger, readyRequestTimeoutSeconds, null);
+        random, modelWaitSeconds, ledger, readyRequestTimeoutSeconds, null, false);
   }
 
   /** A request with the default readiness-request timeout. */

@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param mechanism how the measured runs execute ({@link MeasuredRuns})
  * @param measuredRuns load points times repetitions
  * @param artifactEstimateBytes the artifact tree's estimated size
+ * @param artifactTransport how the tree comes back (pod log, or a claim and collector pods)
  */
 public record RenderResult(
     Path aiperfConfig,
@@ -40,4 +41,5 @@ public record RenderResult(
     String ledgerSha256,
     String mechanism,
     int measuredRuns,
-    long artifactEstimateBytes) {}
+    long artifactEstimateBytes,
+    String artifactTransport) {}

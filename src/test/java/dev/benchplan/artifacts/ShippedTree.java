@@ -40,6 +40,23 @@ final class ShippedTree {
     return logFile;
   }
 
+  /** The encoder's output for {@code dir} with extra arguments (MAX_BYTES [FIRST_CHUNK CHUNK_COUNT]). */
+  static String encode(Path dir, String... args) throws IOException, InterruptedException {
+    assumeTrue(hasPython(), "python3 is not on PATH: the encoder runs in python3 (as in the AIPerf image)");
+    Path script = Files.createTempFile("ship-artifacts", ".py");
+    Path out = Files.createTempFile("ship-artifacts", ".log");
+    Files.writeString(script, ArtifactChannel.encoderScript());
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("python3", script.toString(), dir.toString()));
+    cmd.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isZero();
+    String text = Files.readString(out, StandardCharsets.UTF_8);
+    Files.delete(script);
+    Files.delete(out);
+    return text;
+  }
+
   /** Every regular file under {@code dir}, by '/'-separated relative path, with its bytes. */
   static Map<String, byte[]> files(Path dir) throws IOException {
     Map<String, byte[]> out = new TreeMap<>();

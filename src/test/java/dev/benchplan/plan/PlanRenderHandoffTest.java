@@ -22,7 +22,7 @@ class PlanRenderHandoffTest {
   @CsvSource(delimiter = '|', value = {
       "workload-static.yaml||",
       "workload-trace.yaml||",
-      "workload-proxy.yaml||",
+      "workload-proxy.yaml||--artifacts-pvc bench-artifacts",
       "workload-static.yaml|--experiment capacity --max-concurrency 8 --measurement-mode closed_loop|",
       "workload-static.yaml|--experiment capacity --max-request-rate 4 --measurement-mode open_loop"
           + "|--load-point 2",

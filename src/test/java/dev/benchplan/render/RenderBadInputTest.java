@@ -146,7 +146,7 @@ class RenderBadInputTest {
     Files.delete(trace);
     expectBlocker(render(plan), "not readable here", "--trace-source pvc:CLAIM/PATH");
     // from a PVC the pod checks the hash itself, so the render succeeds
-    render(plan, "--trace-source", "pvc:traces/t.jsonl").expectOk();
+    render(plan, "--trace-source", "pvc:traces/t.jsonl", "--artifacts-pvc", "results").expectOk();
   }
 
   @Test
@@ -160,11 +160,29 @@ class RenderBadInputTest {
   }
 
   @Test
+  @DisplayName("one run whose estimated artifacts exceed the pod-log bound: refused with the basis and the fix, nothing"
+      + " written; --artifacts-pvc renders it onto the claim and says how the tree comes back; both claim options refused")
+  void singleRunPastLogBound() throws Exception {
+    PlanFixture.Written plan = PlanFixture.userStatic().requestCount(20000).warmup(0).write(tmp.resolve("big.json"));
+    expectBlocker(render(plan), "/experiment", "1 measured run(s)", "20000 request(s) per run x",
+        "B per record (measured on the real Qwen3-0.6B sweep)", "pod-log channel carries (12.0 MiB",
+        "--artifacts-pvc CLAIM");
+    expectBlocker(render(plan, "--artifacts-pvc", "a", "--artifacts", "pvc:b"), "--artifacts-pvc", "--artifacts");
+    var ok = render(plan, "--artifacts-pvc", "bench-artifacts").expectOk();
+    assertThat(ok.out()).contains("artifacts estimated ").contains("beyond the pod-log channel: written to"
+        + " pvc:bench-artifacts, brought back by collector pods");
+    String perf = java.nio.file.Files.readString(tmp.resolve("deploy/benchmark/perf.yaml"));
+    assertThat(perf).contains("claimName: bench-artifacts").contains("benchplan.dev/artifacts: pvc:bench-artifacts");
+    PlanFixture.Written small = PlanFixture.userStatic().requestCount(64).warmup(0).write(tmp.resolve("small.json"));
+    assertThat(render(small).expectOk().out()).contains("shipped back through the pod log (verified)");
+  }
+
+  @Test
   @DisplayName("a grid whose artifacts cannot travel the pod log is refused with the fix; --load-point must name a point")
   void gridNeedsLoadPoint() throws Exception {
     PlanFixture.Written plan = PlanFixture.recipeProxy().write(tmp.resolve("p.json"));
     expectBlocker(render(plan), "/experiment", "3 measured run(s)", "estimated at", "MiB",
-        "pod-log channel carries (12.0 MiB)", "--artifacts pvc:CLAIM", "--load-point");
+        "pod-log channel carries (12.0 MiB", "--artifacts-pvc CLAIM", "--load-point");
     expectBlocker(render(plan, "--load-point", "48"), "--load-point '48'", "[16, 32, 64]");
     PlanFixture.Written rates = PlanFixture.userStatic().openLoop("poisson", 1.5, 3.0).write(tmp.resolve("r.json"));
     expectBlocker(render(rates, "--load-point", "fast"), "not a number");

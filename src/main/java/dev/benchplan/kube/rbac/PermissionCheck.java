@@ -70,6 +70,7 @@ public final class PermissionCheck {
       case VALIDATE_DGD -> "validate of an existing DGD";
       case VALIDATE_DEPLOY -> "validate with its default deployment";
       case RUN_OPERATOR -> "run (engine aiperf-operator)";
+      case RUN_PVC -> "run (artifacts on a PVC, collector pod)";
     };
   }
 }

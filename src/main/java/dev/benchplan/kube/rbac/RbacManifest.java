@@ -184,6 +184,7 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
       case VALIDATE_DGD -> "benchplan validate --dgd";
       case VALIDATE_DEPLOY -> "benchplan validate (auto-deploy)";
       case RUN_OPERATOR -> "benchplan run (engine aiperf-operator)";
+      case RUN_PVC -> "benchplan run (artifacts on a PVC)";
     };
   }
 

@@ -47,12 +47,15 @@ public final class RbacManifests {
     notes.add("read from " + perfFile + ": engine job (one AIPerf pod), Job " + ns + "/" + perf.jobName() + ", "
         + perf.configMapNames().size() + " ConfigMap(s), DGD " + perf.annotation(JobContract.DGD));
     String artifacts = perf.annotation(JobContract.ARTIFACTS);
-    notes.add("volumes: artifacts on " + artifacts + (artifacts.startsWith("pvc:")
-        ? " (mounted by the pod: benchplan itself needs no rule on persistentvolumeclaims)" : ""));
+    boolean onClaim = artifacts.startsWith("pvc:");
+    notes.add("volumes: artifacts on " + artifacts + (onClaim
+        ? " (mounted by the pods: benchplan itself needs no rule on persistentvolumeclaims; a tree past the pod-log"
+            + " bound comes back through collector pods mounting the claim: pods create/delete/get/list/watch and"
+            + " pods/log)" : ""));
     notes.add(NO_RULE);
     notes.add("apply: kubectl apply -f (after filling in the subjects); check: kubectl auth can-i --list -n " + ns);
     return RbacManifest.build("RBAC for benchplan run --deploy-root " + deployRoot
-        + (namespace == null ? "" : " --namespace " + namespace), notes, RbacTargets.run(ns, dgdNamespace),
+        + (namespace == null ? "" : " --namespace " + namespace), notes, RbacTargets.run(ns, dgdNamespace, onClaim),
         "benchplan-run", subject != null ? subject : new RbacManifest.Subject("ServiceAccount", "benchplan", ns));
   }
 

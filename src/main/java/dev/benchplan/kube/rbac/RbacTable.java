@@ -30,7 +30,7 @@ public final class RbacTable {
     boolean deploy = command == KubeCall.Command.VALIDATE_DEPLOY;
     return switch (row.where()) {
       case RUN_NAMESPACE -> deploy ? "validate's namespace (cluster-wide)" : command == KubeCall.Command.RUN
-          ? "the Job's namespace" : command == KubeCall.Command.RUN_OPERATOR ? "the AIPerfJobs' namespace"
+          || command == KubeCall.Command.RUN_PVC ? "the Job's namespace" : command == KubeCall.Command.RUN_OPERATOR ? "the AIPerfJobs' namespace"
           : "the DGD's namespace";
       case RUN_NAMESPACE_BY_NAME -> deploy ? "cluster (any namespace)" : "cluster (the run's namespace by name)";
       case DGD_NAMESPACE -> deploy ? "validate's namespace (cluster-wide)" : "the DGD's namespace";

@@ -34,6 +34,15 @@ public record RbacTargets(KubeCall.Command command, @Nullable String runNamespac
     return new RbacTargets(KubeCall.Command.RUN, runNamespace, dgdNamespace, null);
   }
 
+  /**
+   * run of a deploy root: with {@code artifactsOnClaim} (rendered with --artifacts-pvc) the collector
+   * pod's rights too.
+   */
+  public static RbacTargets run(String runNamespace, String dgdNamespace, boolean artifactsOnClaim) {
+    return new RbacTargets(artifactsOnClaim ? KubeCall.Command.RUN_PVC : KubeCall.Command.RUN, runNamespace,
+        dgdNamespace, null);
+  }
+
   /** run of the operator engine: the AIPerfJobs' namespace, the DGD's, and the operator's. */
   public static RbacTargets runOperator(String runNamespace, String dgdNamespace, String operatorNamespace) {
     return new RbacTargets(KubeCall.Command.RUN_OPERATOR, runNamespace, dgdNamespace, null, operatorNamespace);

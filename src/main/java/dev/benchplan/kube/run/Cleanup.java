@@ -20,6 +20,7 @@ final class Cleanup {
   private final List<String> configMaps;
   private final Duration wait;
   private @Nullable List<String> done;
+  private final List<java.util.function.Supplier<List<String>>> after = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   Cleanup(ClusterAccess client, String namespace, String jobName, List<String> configMaps, Duration wait) {
     this.client = client;
@@ -35,6 +36,11 @@ final class Cleanup {
       done = delete();
     }
     return done;
+  }
+
+  /** Also runs {@code more} (e.g. the artifact collector's own cleanup) after the Job and ConfigMaps. */
+  void andThen(java.util.function.Supplier<List<String>> more) {
+    after.add(more);
   }
 
   /** Deletes objects left by an earlier run of the same names (--replace), waiting until the Job is gone. */
@@ -64,6 +70,9 @@ final class Cleanup {
       } catch (KubernetesClientException e) {
         out.add(what + ": NOT deleted: " + ApiErrors.map("delete " + what, e).getMessage());
       }
+    }
+    for (java.util.function.Supplier<List<String>> more : after) {
+      out.addAll(more.get());
     }
     return out;
   }

@@ -74,6 +74,7 @@ final class KubeRunService implements RunService {
   private final Duration cleanupWait;
 
   private final OperatorRun.Settings operator;
+  private final ArtifactCollector.Settings collector;
 
   KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
       ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait) {
@@ -82,6 +83,13 @@ final class KubeRunService implements RunService {
 
   KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
       ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait, OperatorRun.Settings operator) {
+    this(clients, logSources, hooks, clock, progressEvery, cleanupWait, operator, ArtifactCollector.Settings.defaults());
+  }
+
+  KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
+      ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait, OperatorRun.Settings operator,
+      ArtifactCollector.Settings collector) {
+    this.collector = collector;
     this.operator = operator;
     this.clients = clients;
     this.logSources = logSources;
@@ -124,8 +132,10 @@ final class KubeRunService implements RunService {
           : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
       progress.report("preflight", "namespace " + namespace + ", Job " + perf.jobName());
       // every required permission, asked of the API server before anything is created (issue 19)
+      boolean onClaim = perf.annotation(JobContract.ARTIFACTS) != null
+          && perf.annotation(JobContract.ARTIFACTS).startsWith("pvc:");
       List<Permission> skipped = PermissionCheck.require(client,
-          RbacTargets.run(namespace, perf.annotation(JobContract.DGD).split("/", 2)[0]),
+          RbacTargets.run(namespace, perf.annotation(JobContract.DGD).split("/", 2)[0], onClaim),
           "benchplan rbac run --deploy-root " + request.deployRoot()
               + (namespace.equals(perf.namespace()) ? "" : " --namespace " + namespace));
       if (!skipped.isEmpty()) {
@@ -134,6 +144,11 @@ final class KubeRunService implements RunService {
       }
       Preflight.Result pre = Preflight.run(client, perf, namespace, request.replace());
       Cleanup cleanup = new Cleanup(client, namespace, perf.jobName(), perf.configMapNames(), cleanupWait);
+      // a tree past the log bound comes back from the claim through collector pods, removed by cleanup too
+      ArtifactCollector collectorPods = onClaim ? new ArtifactCollector(client, namespace, perf, collector, progress) : null;
+      if (collectorPods != null) {
+        cleanup.andThen(collectorPods::cleanup);
+      }
       java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
       Runnable onInterrupt = () -> {
         interrupted.set(true);
@@ -165,7 +180,7 @@ final class KubeRunService implements RunService {
           }
           progress.report("collecting", watched.completed() ? null : watched.message());
           Collected c = collect(request, perf, plan, constraints, pre, client, logs, namespace, dir, created,
-              watched, start, applied);
+              watched, start, applied, collectorPods);
           List<String> cleaned = request.keep()
               ? List.of("kept Job " + namespace + "/" + perf.jobName() + " and its ConfigMaps (--keep)")
               : cleanup.run();
@@ -215,7 +230,8 @@ final class KubeRunService implements RunService {
 
   private Collected collect(RunRequest request, PerfYaml perf, PlanReference plan, ConstraintSet constraints,
       Preflight.Result pre, ClusterAccess client, PodLogSource logs, String namespace, RunDirectory dir,
-      Job created, JobWatch.Result watched, Instant start, Instant applied) {
+      Job created, JobWatch.Result watched, Instant start, Instant applied,
+      @org.jspecify.annotations.Nullable ArtifactCollector collectorPods) {
     Pod pod = watched.pod();
     String podName = pod == null ? null : pod.getMetadata().getName();
     String log = null;
@@ -247,6 +263,20 @@ final class KubeRunService implements RunService {
             + " (incomplete, not a run)", e);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
+      }
+    } else if (log != null && collectorPods != null && ArtifactChannel.tooLarge(log)) {
+      // past the log bound, on the claim: collector pods bring it back through the same verified channel
+      ArtifactManifest expected = ArtifactChannel.volumeManifest(log, "pod " + namespace + "/" + podName + " log");
+      tree = dir.stageArtifacts();
+      try {
+        ArtifactManifest manifest = collectorPods.collect(tree, expected);
+        files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
+      } catch (BenchplanException e) {
+        Path aside = dir.keepIncomplete(tree, clock.instant());
+        throw BenchplanException.runtime(e.getMessage() + "; the partial copy is kept aside in " + aside
+            + " (incomplete, not a run)", e);
+      } finally {
+        collectorPods.cleanup();
       }
     }
     MeasuredRuns measured = measuredRuns(perf);

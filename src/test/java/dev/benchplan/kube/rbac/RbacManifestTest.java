@@ -95,6 +95,21 @@ class RbacManifestTest {
   }
 
   @Test
+  @DisplayName("run of a deploy root rendered with an artifact claim: the collector pod's rights in the Job's namespace too")
+  void runWithClaim() throws Exception {
+    RunFixtures.create(tmp, "bench", 50, 35);
+    Path perf = tmp.resolve("deploy/benchmark/perf.yaml");
+    java.nio.file.Files.writeString(perf, java.nio.file.Files.readString(perf)
+        .replace("benchplan.dev/artifacts: \"emptyDir\"", "benchplan.dev/artifacts: \"pvc:bench-artifacts\"")
+        .replace("benchplan.dev/artifacts: emptyDir", "benchplan.dev/artifacts: pvc:bench-artifacts"));
+    RbacManifest m = RbacManifests.run(tmp.resolve("deploy"), null, null);
+    assertThat(grants(object(m, "Role", "benchplan-run"))).contains("create pods.", "delete pods.", "get pods.",
+        "list pods.", "watch pods.", "get pods/log.");
+    assertThat(m.yaml()).contains("collector pod");
+    assertThat(grants(object(run(), "Role", "benchplan-run"))).doesNotContain("create pods.", "delete pods.");
+  }
+
+  @Test
   @DisplayName("every rule has a comment naming the step that needs it")
   void ruleComments() {
     String yaml = run().yaml();

@@ -28,6 +28,12 @@ record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, St
    */
   static RenderedPerf create(Path root, String namespace, java.util.function.UnaryOperator<String> workloadEdit,
       String... planFlags) throws Exception {
+    return create(root, namespace, workloadEdit, java.util.List.of(planFlags), java.util.List.of());
+  }
+
+  /** As above, with extra {@code render} flags (e.g. --artifacts-pvc CLAIM). */
+  static RenderedPerf create(Path root, String namespace, java.util.function.UnaryOperator<String> workloadEdit,
+      java.util.List<String> planFlags, java.util.List<String> renderFlags) throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
     Path copy = root.resolve("examples");
     try (java.util.stream.Stream<Path> s = Files.walk(examples)) {
@@ -47,13 +53,15 @@ record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, St
         "--ledger", examples.resolve("deployment-ledger.yaml").toString(),
         "--question", "What throughput does vllm-agg sustain within the support SLOs?",
         "--aiperf-version", "0.13.0", "--exp-root", root.resolve("exp").toString(), "--format", "json"));
-    args.addAll(java.util.List.of(planFlags));
+    args.addAll(planFlags);
     var plan = CommandHarness.run(args.toArray(String[]::new)).expectOk();
     JsonNode p = Json.JSON.readTree(plan.out());
     Path deployRoot = Files.createDirectories(root.resolve("deploy"));
-    var render = CommandHarness.run("render", "--plan", p.get("plan_path").asString(),
-        "--plan-sha256", p.get("sha256").asString(), "--deploy-root", deployRoot.toString(),
-        "--namespace", namespace, "--format", "json").expectOk();
+    java.util.List<String> renderArgs = new java.util.ArrayList<>(java.util.List.of("render", "--plan",
+        p.get("plan_path").asString(), "--plan-sha256", p.get("sha256").asString(), "--deploy-root",
+        deployRoot.toString(), "--namespace", namespace, "--format", "json"));
+    renderArgs.addAll(renderFlags);
+    var render = CommandHarness.run(renderArgs.toArray(String[]::new)).expectOk();
     JsonNode r = Json.JSON.readTree(render.out());
     return new RenderedPerf(deployRoot, Path.of(p.get("plan_path").asString()), r.get("run_id").asString(),
         r.get("job_name").asString(), r.get("namespace").asString());
