@@ -229,7 +229,7 @@ public final class ValidateService {
         ValidateTimeouts t = options.timeouts();
         step(ValidateStep.OLD_NAMESPACES, t.oldNamespace(), "waiting for earlier validate namespaces to go",
             () -> {
-              cluster.awaitOldNamespacesGone(t.oldNamespace(), progress.sink());
+              cluster.awaitOldNamespacesGone(t.oldNamespace(), options.modelCache(), progress.sink());
               return Boolean.TRUE;
             }, x -> "none terminating");
         GpuNodeChoice choice = step(ValidateStep.NODE_SELECTION, null, "choosing the GPU node"

@@ -12,13 +12,21 @@ import java.util.Objects;
  * @param dgdNamespace the DGD's namespace (run, validate --dgd); null for auto-deploy
  * @param discoveryNamespace validate's {@code --namespace}, or null for all namespaces (validate only)
  * @param operatorNamespace where AIPerf's operator serves its results (run of the operator engine)
+ * @param modelCache whether validate's auto-deployment caches the model weights (its PVC, populate
+ *     Job and StorageClass rows, {@link KubeCall.Feature#MODEL_CACHE}, are needed only then)
  */
 public record RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-    String discoveryNamespace, String operatorNamespace) {
+    String discoveryNamespace, String operatorNamespace, boolean modelCache) {
   /** Targets of a command that does not reach AIPerf's operator. */
   public RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
       String discoveryNamespace) {
-    this(command, runNamespace, dgdNamespace, discoveryNamespace, null);
+    this(command, runNamespace, dgdNamespace, discoveryNamespace, null, true);
+  }
+
+  /** Targets with the model cache on (validate's default; only the auto-deployment has one). */
+  public RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
+      String discoveryNamespace, String operatorNamespace) {
+    this(command, runNamespace, dgdNamespace, discoveryNamespace, operatorNamespace, true);
   }
 
   public RbacTargets {
@@ -43,9 +51,20 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
     return new RbacTargets(KubeCall.Command.VALIDATE_DGD, dgdNamespace, dgdNamespace, discoveryNamespace);
   }
 
-  /** validate deploying its default DGD in a fresh namespace. */
+  /** validate deploying its default DGD in a fresh namespace, with the model cache (the default). */
   public static RbacTargets validateDeploy(String discoveryNamespace) {
-    return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace);
+    return validateDeploy(discoveryNamespace, true);
+  }
+
+  /** validate deploying its default DGD in a fresh namespace, with or without the model cache. */
+  public static RbacTargets validateDeploy(String discoveryNamespace, boolean modelCache) {
+    return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace, null, modelCache);
+  }
+
+  /** Whether the targets need the calls of {@code row}: its command's, and its feature on. */
+  public boolean needs(KubeCall row) {
+    return row.commands().contains(command)
+        && (row.feature() != KubeCall.Feature.MODEL_CACHE || modelCache);
   }
 
   /** The namespace a row's call goes to; null: all namespaces (or a cluster-scoped resource). */
