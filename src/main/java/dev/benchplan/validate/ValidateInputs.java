@@ -161,11 +161,13 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
 
   /**
    * The warning when the overlay's thresholds are judged with another model or load than AICR
-   * calibrated them for; null when the model and the load are AICR's.
+   * calibrated them for; null when the model and the load are AICR's, or when the overlay names them
+   * itself (its thresholds were then set for its own inputs).
    */
   private static String calibration(ResolvedInput model, ResolvedInput load, boolean perGpu) {
-    boolean sameModel = AICR_MODEL.equals(model.text());
-    boolean sameLoad = perGpu && Integer.valueOf(AICR_CONCURRENCY_PER_GPU).equals(load.value());
+    boolean sameModel = "recipe".equals(model.source()) || AICR_MODEL.equals(model.text());
+    boolean sameLoad = "recipe".equals(load.source())
+        || perGpu && Integer.valueOf(AICR_CONCURRENCY_PER_GPU).equals(load.value());
     if (sameModel && sameLoad) {
       return null;
     }

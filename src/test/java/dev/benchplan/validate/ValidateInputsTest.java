@@ -174,6 +174,17 @@ class ValidateInputsTest {
     // with AICR's defaults the inputs match the calibration: no warning
     ValidateInputs aicr = ValidateInputs.resolve(options(null, none(InputFlags.Defaults.AICR, Map.of())), r, true);
     assertThat(aicr.warnings()).hasSize(1);
+    // an overlay that names its own model and load set its thresholds for them: no warning, even off AICR's
+    RecipeSettings own = recipe("validation: {performance: {checks: [inference-perf], constraints: ["
+        + "{name: inference-model, value: Qwen/Qwen3-8B}, {name: inference-concurrency-per-gpu, value: \"4\"},"
+        + "{name: inference-ttft-p99, value: \"<= 2000\"}]}}");
+    assertThat(ValidateInputs.resolve(options(null, none(InputFlags.Defaults.BENCHPLAN, Map.of())), own, true)
+        .warnings()).isEmpty();
+    // the model named, the load left to benchplan's default (16 per worker): still warned
+    RecipeSettings modelOnly = recipe("validation: {performance: {checks: [inference-perf], constraints: ["
+        + "{name: inference-model, value: Qwen/Qwen3-8B}, {name: inference-throughput, value: \">= 50000\"}]}}");
+    assertThat(ValidateInputs.resolve(options(null, none(InputFlags.Defaults.BENCHPLAN, Map.of())), modelOnly, true)
+        .warnings()).singleElement().satisfies(w -> assertThat(w).contains("at 16 per worker (default)"));
   }
 
   @Test
