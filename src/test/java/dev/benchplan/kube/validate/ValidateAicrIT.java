@@ -346,44 +346,44 @@ class ValidateAicrIT {
   // ------------------------------------------------------------------ --repeats end to end
 
   @Test
-  @DisplayName("validate --repeats 3 end to end: AIPerf's multi-run measures 50, 194.5, 194.5 tok/s against"
-      + " >= 150; the gate takes the median (pass, exit 0), lists every repeat and flags the result unstable")
+  @DisplayName("validate --repeats 2 end to end: AIPerf's multi-run measures 50.1 and 194.5 tok/s against >= 100;"
+      + " the gate takes the median, 122.3 (pass, exit 0), lists every repeat and flags the result unstable")
   void repeats(KubeTestContext kube) throws Exception {
+    // 2 repeats: 3 at AICR's minimum of 1000 requests are estimated at 15.1 MiB, more than the pod-log channel
+    // carries (12 MiB), and render refuses them (exit 2) until results can travel another way
     String node = tag + "-rep";
-    Path recipe = overlay("repeats", "{name: inference-throughput, value: \">= 150\"}",
+    Path recipe = overlay("repeats", "{name: inference-throughput, value: \">= 100\"}",
         "{name: inference-ttft-p99, value: \"<= 200\"}");
     try (FakeKubelet k = kubelet(kube, node, 1)) {
       k.when(validateJobPods(null), PodScript.execute(PodExecution.in(dir.resolve("ws"))
-          .withEnv(POLL, "0.2").withEnv(StandInAiperf.REPEAT_SOURCES_ENV, "1,4,4")));
+          .withEnv(POLL, "0.2").withEnv(StandInAiperf.REPEAT_SOURCES_ENV, "1,4")));
       StringWriter err = new StringWriter();
       ValidateResult r = ValidatePipelineIT.realService(kube.client(), err).execute(options(recipe, node,
-          dir.resolve("r"), ValidateItSupport.fast(), 3, false));
+          dir.resolve("r"), ValidateItSupport.fast(), 2, false));
       assertThat(r.exitCode()).as(err.toString()).isZero();
       assertThat(r.verdict()).isEqualTo("pass");
-      JsonNode plan = ValidatePipelineIT.plan(r);
-      assertThat(plan.toString()).contains("validate --repeats 3");
+      assertThat(ValidatePipelineIT.plan(r).toString()).contains("validate --repeats 2");
       JsonNode repeats = r.document().path("repeats");
-      assertThat(repeats.path("count").asInt()).isEqualTo(3);
+      assertThat(repeats.path("count").asInt()).as(repeats.toString()).isEqualTo(2);
       assertThat(repeats.path("unstable").asBoolean()).as(repeats.toString()).isTrue();
       assertThat(repeats.path("disagreements").toString()).contains("inference-throughput");
-      assertThat(repeats.path("runs")).hasSize(3);
+      assertThat(repeats.path("runs")).hasSize(2);
       transcript("repeats", "--- stderr ---\n" + err + "--- verdict.json repeats ---\n"
           + Json.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(repeats) + "\n");
-      assertThat(repeats.path("runs").findValuesAsString("run")).containsExactly("run_0001", "run_0002", "run_0003");
-      assertThat(repeats.path("runs").findValuesAsString("verdict")).containsExactly("fail", "pass", "pass");
+      assertThat(repeats.path("runs").findValuesAsString("run")).containsExactly("run_0001", "run_0002");
+      assertThat(repeats.path("runs").findValuesAsString("verdict")).containsExactly("fail", "pass");
       assertThat(repeats.path("runs").get(0).path("constraints").get(0).path("measured").asDouble())
           .isBetween(50.0, 50.1);
       assertThat(repeats.path("runs").get(1).path("constraints").get(0).path("measured").asDouble())
           .isBetween(194.5, 194.6);
-      // the gate's figure is the median of the three
-      assertThat(r.document().path("constraints").get(0).path("measured").asDouble()).isBetween(194.5, 194.6);
+      // the gate's figure is the median of the two: their mean
+      assertThat(r.document().path("constraints").get(0).path("measured").asDouble()).isBetween(122.2, 122.3);
       Path written = dir.resolve("r").resolve("verdict.json");
       assertThat(dev.benchplan.json.SchemaValidator.bundled("validate-verdict.schema.json")
           .validate(Json.JSON.readTree(Files.readString(written)))).isEmpty();
       try (Stream<Path> s = Files.walk(Path.of(r.document().path("benchmark").path("run_dir").asString()))) {
         assertThat(s.filter(p -> p.getFileName().toString().equals("profile_export_aiperf.json"))
-            .map(p -> p.getParent().getFileName().toString()))
-            .contains("run_0001", "run_0002", "run_0003");
+            .map(p -> p.getParent().getFileName().toString())).contains("run_0001", "run_0002");
       }
       ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
     }
