@@ -188,6 +188,21 @@ class ValidateInputsTest {
   }
 
   @Test
+  @DisplayName("no overlay: the default thresholds were set for Qwen3-0.6B at 16 per worker; --defaults aicr (8B,"
+      + " 256 per GPU) is warned that they do not fit, benchplan's own defaults are not")
+  void defaultThresholdsWarning() {
+    ValidateInputs own = ValidateInputs.resolve(options(null, none(InputFlags.Defaults.BENCHPLAN, Map.of())),
+        RecipeSettings.none(), false);
+    assertThat(own.warnings()).isEmpty();
+    ValidateInputs aicr = ValidateInputs.resolve(options(null, none(InputFlags.Defaults.AICR, Map.of())),
+        RecipeSettings.none(), false);
+    assertThat(aicr.warnings()).singleElement().satisfies(w -> assertThat(w)
+        .contains("no overlay: the default thresholds (inference-throughput >= 5000, inference-ttft-p99 <= 200)")
+        .contains("this run uses Qwen/Qwen3-8B (aicr-default) at 256 per GPU (aicr-default)")
+        .contains("inference-throughput >= 50000, inference-ttft-p99 <= 2000"));
+  }
+
+  @Test
   @DisplayName("the recipe's componentRefs: dynamo-platform and its version")
   void componentRefs() throws Exception {
     RecipeSettings r = recipe(GB200);
