@@ -3,6 +3,7 @@ package dev.benchplan.kube.rbac;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.KubeCall;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which namespaces a command's calls go to: the table's {@link KubeCall.Where} made concrete.
@@ -15,17 +16,17 @@ import java.util.Objects;
  * @param modelCache whether validate's auto-deployment caches the model weights (its PVC, populate
  *     Job and StorageClass rows, {@link KubeCall.Feature#MODEL_CACHE}, are needed only then)
  */
-public record RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-    String discoveryNamespace, String operatorNamespace, boolean modelCache) {
+public record RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
+    @Nullable String discoveryNamespace, @Nullable String operatorNamespace, boolean modelCache) {
   /** Targets of a command that does not reach AIPerf's operator. */
-  public RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-      String discoveryNamespace) {
+  public RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
+      @Nullable String discoveryNamespace) {
     this(command, runNamespace, dgdNamespace, discoveryNamespace, null, true);
   }
 
   /** Targets with the model cache on (validate's default; only the auto-deployment has one). */
-  public RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-      String discoveryNamespace, String operatorNamespace) {
+  public RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
+      @Nullable String discoveryNamespace, @Nullable String operatorNamespace) {
     this(command, runNamespace, dgdNamespace, discoveryNamespace, operatorNamespace, true);
   }
 
@@ -47,17 +48,17 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   }
 
   /** validate of an existing DGD (its Job runs in the DGD's namespace). */
-  public static RbacTargets validateDgd(String dgdNamespace, String discoveryNamespace) {
+  public static RbacTargets validateDgd(String dgdNamespace, @Nullable String discoveryNamespace) {
     return new RbacTargets(KubeCall.Command.VALIDATE_DGD, dgdNamespace, dgdNamespace, discoveryNamespace);
   }
 
   /** validate deploying its default DGD in a fresh namespace, with the model cache (the default). */
-  public static RbacTargets validateDeploy(String discoveryNamespace) {
+  public static RbacTargets validateDeploy(@Nullable String discoveryNamespace) {
     return validateDeploy(discoveryNamespace, true);
   }
 
   /** validate deploying its default DGD in a fresh namespace, with or without the model cache. */
-  public static RbacTargets validateDeploy(String discoveryNamespace, boolean modelCache) {
+  public static RbacTargets validateDeploy(@Nullable String discoveryNamespace, boolean modelCache) {
     return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace, null, modelCache);
   }
 
@@ -68,7 +69,7 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   }
 
   /** The namespace a row's call goes to; null: all namespaces (or a cluster-scoped resource). */
-  public String namespaceOf(KubeCall row) {
+  public @Nullable String namespaceOf(KubeCall row) {
     if (row.clusterScopedResource()) {
       return null;
     }
@@ -82,7 +83,7 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   }
 
   /** The one object a row's call names, when the rule can be limited to it (the run's namespace). */
-  public String resourceNameOf(KubeCall row) {
+  public @Nullable String resourceNameOf(KubeCall row) {
     return row.where() == KubeCall.Where.RUN_NAMESPACE_BY_NAME ? runNamespace : null;
   }
 }
