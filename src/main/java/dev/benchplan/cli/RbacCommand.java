@@ -105,6 +105,10 @@ public final class RbacCommand implements Runnable {
     @Option(names = "--namespace", paramLabel = "NS", description = "validate's --namespace (discovery in one namespace).")
     String namespace;
 
+    @Option(names = "--no-model-cache", description = "validate's --no-model-cache: the auto-deployment without"
+        + " its model-weights cache needs no rule for the cache's StorageClass, PVC or populate Job.")
+    boolean noModelCache;
+
     @Mixin SubjectOptions subject;
 
     @Override
@@ -112,7 +116,7 @@ public final class RbacCommand implements Runnable {
       if (dgd != null && dgd.isBlank()) {
         throw BenchplanException.invalid("option --dgd: expected NAMESPACE/NAME, got an empty value");
       }
-      print(spec, format, RbacManifests.validate(dgd, namespace, subject.subject()));
+      print(spec, format, RbacManifests.validate(dgd, namespace, subject.subject(), !noModelCache));
       return 0;
     }
   }

@@ -121,17 +121,17 @@ public enum KubeCall {
   DEPLOY_DGD_WATCH(verbs("list", "watch"), DgdGroup.GROUP, "dynamographdeployments", null, Where.NEW_NAMESPACE,
       Need.REQUIRED, "validate deploy: wait until the DGD is successful with every component ready", EnumSet.of(Command.VALIDATE_DEPLOY)),
   DEPLOY_STORAGECLASS_GET(verbs("get"), "storage.k8s.io", "storageclasses", null, Where.CLUSTER, Need.REQUIRED,
-      "validate deploy: the named model-cache StorageClass exists", EnumSet.of(Command.VALIDATE_DEPLOY)),
+      "validate deploy: the named model-cache StorageClass exists", EnumSet.of(Command.VALIDATE_DEPLOY), Feature.MODEL_CACHE),
   DEPLOY_STORAGECLASSES_LIST(verbs("list"), "storage.k8s.io", "storageclasses", null, Where.CLUSTER,
       Need.REQUIRED, "validate deploy: the cluster's default StorageClass for the model cache",
-      EnumSet.of(Command.VALIDATE_DEPLOY)),
+      EnumSet.of(Command.VALIDATE_DEPLOY), Feature.MODEL_CACHE),
   DEPLOY_PVC_CREATE(verbs("create"), "", "persistentvolumeclaims", null, Where.NEW_NAMESPACE, Need.REQUIRED,
-      "validate deploy: the model-cache PVC (removed with the namespace)", EnumSet.of(Command.VALIDATE_DEPLOY)),
+      "validate deploy: the model-cache PVC (removed with the namespace)", EnumSet.of(Command.VALIDATE_DEPLOY), Feature.MODEL_CACHE),
   DEPLOY_CACHE_JOB_CREATE(verbs("create"), "batch", "jobs", null, Where.NEW_NAMESPACE, Need.REQUIRED,
       "validate deploy: the Job that downloads the model into the cache (removed with the namespace)",
-      EnumSet.of(Command.VALIDATE_DEPLOY)),
+      EnumSet.of(Command.VALIDATE_DEPLOY), Feature.MODEL_CACHE),
   DEPLOY_CACHE_JOB_WATCH(verbs("list", "watch"), "batch", "jobs", null, Where.NEW_NAMESPACE, Need.REQUIRED,
-      "validate deploy: wait until the model-cache Job completed", EnumSet.of(Command.VALIDATE_DEPLOY)),
+      "validate deploy: wait until the model-cache Job completed", EnumSet.of(Command.VALIDATE_DEPLOY), Feature.MODEL_CACHE),
   DEPLOY_SERVICES_WATCH(verbs("list", "watch"), "", "services", null, Where.NEW_NAMESPACE, Need.REQUIRED,
       "validate deploy: wait for the DGD's frontend Service", EnumSet.of(Command.VALIDATE_DEPLOY)),
   DEPLOY_DGD_CLEANUP(verbs("get", "delete", "list", "watch"), DgdGroup.GROUP, "dynamographdeployments", null,
@@ -179,6 +179,17 @@ public enum KubeCall {
         EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY, RUN_PVC, RUN_OPERATOR);
   }
 
+  /**
+   * A part of a command that can be turned off: its rows are needed only when it is on (the RBAC
+   * output and the permission check leave them out otherwise).
+   */
+  public enum Feature {
+    /** Every call the command makes whatever its options. */
+    ALWAYS,
+    /** validate's model-weights cache ({@code --no-model-cache} turns it off). */
+    MODEL_CACHE
+  }
+
   /** Whether a command fails without the permission. */
   public enum Need {
     /** The command fails without it: checked before anything is created. */
@@ -217,9 +228,16 @@ public enum KubeCall {
   private final String step;
   @SuppressWarnings("ImmutableEnumChecker") // an unmodifiable view of a private copy
   private final Set<Command> commands;
+  private final Feature feature;
 
   KubeCall(List<String> verbs, String group, String resource, @Nullable String subresource, Where where, Need need,
       String step, Set<Command> commands) {
+    this(verbs, group, resource, subresource, where, need, step, commands, Feature.ALWAYS);
+  }
+
+  KubeCall(List<String> verbs, String group, String resource, @Nullable String subresource, Where where, Need need,
+      String step, Set<Command> commands, Feature feature) {
+    this.feature = Objects.requireNonNull(feature, "feature");
     this.verbs = List.copyOf(verbs);
     this.group = group;
     this.resource = resource;
@@ -272,6 +290,11 @@ public enum KubeCall {
 
   public Set<Command> commands() {
     return EnumSet.copyOf(commands);
+  }
+
+  /** The part of the command the call serves ({@link Feature#ALWAYS} unless it can be turned off). */
+  public Feature feature() {
+    return feature;
   }
 
   /** True when a cluster-scoped resource (namespaces, nodes, storageclasses) is called. */

@@ -21,6 +21,12 @@ public final class RuntimeImage {
   public static final String REPOSITORY = "nvcr.io/nvidia/ai-dynamo/vllm-runtime";
 
   private static final Pattern VERSION = Pattern.compile("v?(\\d+(?:\\.\\d+){0,3})([-+._A-Za-z0-9]*)");
+  /** The suffix of the CUDA 13 vllm-runtime build of Dynamo 1.0 to 1.2. */
+  static final String CUDA13_SUFFIX = "-cuda13";
+  /** The first Dynamo release with a stable (not experimental) CUDA 13 vllm-runtime. */
+  private static final int[] CUDA13_STABLE_FROM = {1, 0, 0};
+  /** The first Dynamo release whose bare vllm-runtime tag is CUDA 13 (CUDA 12 discontinued). */
+  private static final int[] CUDA13_ONLY_FROM = {1, 3, 0};
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
 
   private RuntimeImage() {}
@@ -67,11 +73,45 @@ public final class RuntimeImage {
     String version = platform.text();
     if (version != null) {
       String v = version.startsWith("v") ? version.substring(1) : version;
-      return new ResolvedInput(REPOSITORY + ":" + v, platform.source(), "the Dynamo platform version "
-          + version + " (" + platform.origin() + ")");
+      String tag = tag(v);
+      return new ResolvedInput(REPOSITORY + ":" + tag, platform.source(), "the Dynamo platform version "
+          + version + " (" + platform.origin() + "), " + variant(v, tag));
     }
     return new ResolvedInput(ValidateOptions.DEFAULT_RUNTIME_IMAGE, "default",
         "built-in default (no Dynamo platform version in the recipe or the cluster: " + platform.origin() + ")");
+  }
+
+  /**
+   * The vllm-runtime tag of a Dynamo release, CUDA 13 wherever Dynamo ships a stable CUDA 13 build
+   * (as AICR's {@code 1.2.1-cuda13}): releases 1.0 to 1.2 publish the CUDA 12.9 build under the bare
+   * tag and the CUDA 13.0 build as {@code <version>-cuda13}; from 1.3.0 on CUDA 12 is discontinued
+   * and the bare tag is the CUDA 13.0 build (there is no {@code -cuda13} tag); before 1.0 the CUDA 13
+   * builds were experimental (0.8.1's failed to launch), so the bare CUDA 12 tag is kept. A version
+   * that already carries a suffix ({@code 1.2.1-cuda13}, a dev build) is used as given.
+   */
+  static String tag(String version) {
+    Matcher m = VERSION.matcher(version.trim());
+    int[] n = numbers(version);
+    if (n == null || !m.matches() || !m.group(2).isEmpty()) {
+      return version;
+    }
+    return compare(n, CUDA13_ONLY_FROM) < 0 && compare(n, CUDA13_STABLE_FROM) >= 0 ? version + CUDA13_SUFFIX : version;
+  }
+
+  /** Which CUDA build {@link #tag} chose, for the record. */
+  private static String variant(String version, String tag) {
+    if (!tag.equals(version)) {
+      return "its CUDA 13 build (" + CUDA13_SUFFIX + "; Dynamo 1.0 to 1.2 publish CUDA 12.9 under the bare tag;"
+          + " needs driver 580+)";
+    }
+    Matcher m = VERSION.matcher(version.trim());
+    int[] n = numbers(version);
+    if (n == null || !m.matches() || !m.group(2).isEmpty()) {
+      return "the tag as given";
+    }
+    return compare(n, CUDA13_ONLY_FROM) >= 0
+        ? "its CUDA 13 build (the only one from Dynamo 1.3.0 on, under the bare tag; needs driver 580+)"
+        : "its CUDA 12 build (Dynamo before 1.0 has no stable CUDA 13 build)";
   }
 
   /**

@@ -41,9 +41,10 @@ public interface ValidateCluster extends AutoCloseable {
 
   /**
    * Waits until no namespace of an earlier validate run is terminating (their pods may still hold
-   * GPUs); throws when one is still there after {@code bound}.
+   * GPUs); throws when one is still there after {@code bound}. The first step of a deployment: the
+   * permissions it needs ({@code modelCache}: with the model cache's) are checked here.
    */
-  void awaitOldNamespacesGone(Duration bound, ProgressSink progress);
+  void awaitOldNamespacesGone(Duration bound, boolean modelCache, ProgressSink progress);
 
   /**
    * Creates the run's namespace (recorded in {@code ledger} first). If a namespace of that name is

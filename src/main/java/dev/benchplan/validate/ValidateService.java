@@ -233,7 +233,7 @@ public final class ValidateService {
         ValidateTimeouts t = options.timeouts();
         step(ValidateStep.OLD_NAMESPACES, t.oldNamespace(), "waiting for earlier validate namespaces to go",
             () -> {
-              connected.awaitOldNamespacesGone(t.oldNamespace(), progress.sink());
+              connected.awaitOldNamespacesGone(t.oldNamespace(), options.modelCache(), progress.sink());
               return Boolean.TRUE;
             }, x -> "none terminating");
         GpuNodeChoice choice = step(ValidateStep.NODE_SELECTION, null, "choosing the GPU node"

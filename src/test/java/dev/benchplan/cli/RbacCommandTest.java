@@ -50,6 +50,16 @@ class RbacCommandTest {
   }
 
   @Test
+  @DisplayName("rbac validate --no-model-cache: no rule for the cache's StorageClass or PVC; without it, both")
+  void noModelCache() {
+    var off = CommandHarness.run("rbac", "validate", "--no-model-cache").expectOk();
+    assertThat(off.out()).contains("# RBAC for benchplan validate (auto-deploy) --no-model-cache")
+        .doesNotContain("persistentvolumeclaims").doesNotContain("storageclasses");
+    var on = CommandHarness.run("rbac", "validate").expectOk();
+    assertThat(on.out()).contains("persistentvolumeclaims").contains("storageclasses");
+  }
+
+  @Test
   @DisplayName("bad input: exit 2 and one line")
   void badInput() {
     var r = CommandHarness.run("rbac", "validate", "--dgd", "vllm-agg").expectExit(2);

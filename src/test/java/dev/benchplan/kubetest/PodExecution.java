@@ -2,6 +2,7 @@ package dev.benchplan.kubetest;
 
 import dev.benchplan.testing.SharedData;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -40,9 +41,13 @@ import java.util.Objects;
  * @param logCutAtBytes serve at most this many bytes of each container's log (a log cut in the
  *     middle; the process still runs to its end), or -1 for the whole log
  * @param endpoint whether to answer {@code BENCHPLAN_ENDPOINT} with a local endpoint
+ * @param firstCompletion how long the endpoint's first chat completion takes (a fresh worker warming
+ *     up); a client that gives up and retries loses that warm-up, which starts over ({@link
+ *     StandInEndpoint}); zero: answered at once
  */
 public record PodExecution(
-    Path workspace, Path aiperfData, Map<String, String> env, long logCutAtBytes, boolean endpoint) {
+    Path workspace, Path aiperfData, Map<String, String> env, long logCutAtBytes, boolean endpoint,
+    Duration firstCompletion) {
   /** The real three-point sweep under ../shared/data (the calling test is skipped when absent). */
   public static final String REAL_SWEEP = "aiperf/sweep-qwen3-0.6b";
 
@@ -50,18 +55,19 @@ public record PodExecution(
     Objects.requireNonNull(workspace, "workspace");
     Objects.requireNonNull(aiperfData, "aiperfData");
     env = Map.copyOf(env);
+    firstCompletion = firstCompletion == null ? Duration.ZERO : firstCompletion;
   }
 
   /** Executes pods under {@code workspace}, the stand-in aiperf copying the real sweep. */
   public static PodExecution in(Path workspace) {
-    return new PodExecution(workspace.toAbsolutePath(), SharedData.require(REAL_SWEEP), Map.of(), -1, true);
+    return new PodExecution(workspace.toAbsolutePath(), SharedData.require(REAL_SWEEP), Map.of(), -1, true, Duration.ZERO);
   }
 
   /** This execution with {@code name=value} in every container's environment. */
   public PodExecution withEnv(String name, String value) {
     Map<String, String> copy = new LinkedHashMap<>(env);
     copy.put(name, value);
-    return new PodExecution(workspace, aiperfData, copy, logCutAtBytes, endpoint);
+    return new PodExecution(workspace, aiperfData, copy, logCutAtBytes, endpoint, firstCompletion);
   }
 
   /** This execution, the stand-in aiperf exiting with {@code code} after writing its tree. */
@@ -76,12 +82,20 @@ public record PodExecution(
 
   /** This execution, serving only the first {@code bytes} of each container's log. */
   public PodExecution cutLogAt(long bytes) {
-    return new PodExecution(workspace, aiperfData, env, bytes, endpoint);
+    return new PodExecution(workspace, aiperfData, env, bytes, endpoint, firstCompletion);
   }
 
   /** This execution without the local model endpoint (the Job's model wait then times out). */
   public PodExecution withoutEndpoint() {
-    return new PodExecution(workspace, aiperfData, env, logCutAtBytes, false);
+    return new PodExecution(workspace, aiperfData, env, logCutAtBytes, false, firstCompletion);
+  }
+
+  /**
+   * This execution, the local endpoint's first chat completion taking {@code d} and lost when the
+   * client disconnects before it (the next request starts the warm-up over).
+   */
+  public PodExecution firstCompletionTakes(Duration d) {
+    return new PodExecution(workspace, aiperfData, env, logCutAtBytes, endpoint, d);
   }
 
   /** The local folder that backs PVC {@code claim} in {@code namespace} for every executed pod. */

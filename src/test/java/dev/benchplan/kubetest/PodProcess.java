@@ -62,7 +62,7 @@ final class PodProcess implements AutoCloseable {
         mounts.forEach((mountPath, local) -> rewrites.put(mountPath, local.toString()));
         Map<String, String> env = env(client, ns, c);
         if (exec.endpoint() && env.containsKey("BENCHPLAN_ENDPOINT") && env.containsKey("BENCHPLAN_MODEL")) {
-          StandInEndpoint endpoint = StandInEndpoint.serve(env.get("BENCHPLAN_MODEL"));
+          StandInEndpoint endpoint = StandInEndpoint.serve(env.get("BENCHPLAN_MODEL"), exec.firstCompletion());
           p.endpoints.add(endpoint);
           rewrites.put(env.get("BENCHPLAN_ENDPOINT"), endpoint.url());
         }

@@ -25,6 +25,8 @@ public final class StandInAiperf {
   public static final String RECORDS_BYTES_ENV = "BENCHPLAN_STANDIN_AIPERF_RECORDS_BYTES";
   /** Seconds to sleep per measured run. */
   public static final String SECONDS_ENV = "BENCHPLAN_STANDIN_AIPERF_SECONDS";
+  /** A comma list of {@code concurrency<N>} sources: run k of a multi-run copies the k-th (repeats that disagree). */
+  public static final String REPEAT_SOURCES_ENV = "BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES";
 
   private static final String RESOURCE = "standin-aiperf.py";
 

@@ -68,5 +68,12 @@ class AiperfBenchmarkRunnerTest {
     assertThat(warmup.path("requests").asInt()).isEqualTo(2048);
     assertThat(profiling.path("concurrency").asInt()).isEqualTo(2048);
     assertThat(profiling.path("requests").asInt()).isEqualTo(16_384);
+
+    // the Job's readiness: each request may take 120 s by default, above the ~45 s first completion of a
+    // fresh worker AICR measured (the old 30 s cut never let it finish); ValidateAicrIT runs it scaled down
+    assertThat(ValidateTimeouts.defaults().readyRequest()).isEqualTo(java.time.Duration.ofSeconds(120))
+        .isGreaterThan(java.time.Duration.ofSeconds(45));
+    String perf = Files.readString(rendered.perfYaml());
+    assertThat(perf).containsPattern("name: BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS\\s+value: \"120\"");
   }
 }

@@ -79,7 +79,7 @@ final class FakeValidateCluster implements ValidateCluster {
   }
 
   @Override
-  public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
+  public void awaitOldNamespacesGone(Duration bound, boolean modelCache, ProgressSink progress) {
     calls.add("awaitOld");
   }
 

@@ -93,7 +93,7 @@ class ValidateAicrTest {
     JsonNode worker = cluster.lastManifest.path("spec").path("services").path("VllmDecodeWorker");
     assertThat(worker.path("extraPodSpec").path("mainContainer").path("args").toString()).contains("Qwen/Qwen3-8B");
     assertThat(worker.path("extraPodSpec").path("mainContainer").path("image").asString())
-        .isEqualTo("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1");
+        .isEqualTo("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1-cuda13");
 
     JsonNode v = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     JsonNode in = v.path("inputs");
@@ -138,7 +138,7 @@ class ValidateAicrTest {
     assertThat(v.path("warnings").toString()).contains("this run used Qwen/Qwen3-0.6B (default) at 16 per worker"
         + " (default): AICR would use the others");
     assertThat(v.path("inputs").path("runtime_image").path("value").asString())
-        .isEqualTo("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.2");
+        .isEqualTo("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.2-cuda13");
     assertThat(v.path("inputs").path("runtime_image").path("source").asString()).isEqualTo("cluster");
     assertThat(seen().shape().concurrency()).isEqualTo(64);
     assertThat(v.has("floor_scaling")).isFalse();

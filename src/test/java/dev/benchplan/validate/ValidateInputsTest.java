@@ -174,6 +174,32 @@ class ValidateInputsTest {
     // with AICR's defaults the inputs match the calibration: no warning
     ValidateInputs aicr = ValidateInputs.resolve(options(null, none(InputFlags.Defaults.AICR, Map.of())), r, true);
     assertThat(aicr.warnings()).hasSize(1);
+    // an overlay that names its own model and load set its thresholds for them: no warning, even off AICR's
+    RecipeSettings own = recipe("validation: {performance: {checks: [inference-perf], constraints: ["
+        + "{name: inference-model, value: Qwen/Qwen3-8B}, {name: inference-concurrency-per-gpu, value: \"4\"},"
+        + "{name: inference-ttft-p99, value: \"<= 2000\"}]}}");
+    assertThat(ValidateInputs.resolve(options(null, none(InputFlags.Defaults.BENCHPLAN, Map.of())), own, true)
+        .warnings()).isEmpty();
+    // the model named, the load left to benchplan's default (16 per worker): still warned
+    RecipeSettings modelOnly = recipe("validation: {performance: {checks: [inference-perf], constraints: ["
+        + "{name: inference-model, value: Qwen/Qwen3-8B}, {name: inference-throughput, value: \">= 50000\"}]}}");
+    assertThat(ValidateInputs.resolve(options(null, none(InputFlags.Defaults.BENCHPLAN, Map.of())), modelOnly, true)
+        .warnings()).singleElement().satisfies(w -> assertThat(w).contains("at 16 per worker (default)"));
+  }
+
+  @Test
+  @DisplayName("no overlay: the default thresholds were set for Qwen3-0.6B at 16 per worker; --defaults aicr (8B,"
+      + " 256 per GPU) is warned that they do not fit, benchplan's own defaults are not")
+  void defaultThresholdsWarning() {
+    ValidateInputs own = ValidateInputs.resolve(options(null, none(InputFlags.Defaults.BENCHPLAN, Map.of())),
+        RecipeSettings.none(), false);
+    assertThat(own.warnings()).isEmpty();
+    ValidateInputs aicr = ValidateInputs.resolve(options(null, none(InputFlags.Defaults.AICR, Map.of())),
+        RecipeSettings.none(), false);
+    assertThat(aicr.warnings()).singleElement().satisfies(w -> assertThat(w)
+        .contains("no overlay: the default thresholds (inference-throughput >= 5000, inference-ttft-p99 <= 200)")
+        .contains("this run uses Qwen/Qwen3-8B (aicr-default) at 256 per GPU (aicr-default)")
+        .contains("inference-throughput >= 50000, inference-ttft-p99 <= 2000"));
   }
 
   @Test

@@ -19,7 +19,8 @@ phase's concurrency) or the flags --artifact-dir, --concurrency (a comma list sw
 local ones by BENCHPLAN_STANDIN_PATH_MAP (lines POD_PATH=LOCAL_PATH).
 Knobs: BENCHPLAN_STANDIN_AIPERF_EXIT (exit code, default 0), BENCHPLAN_STANDIN_AIPERF_RECORDS_BYTES
 (grow each run's profile_export.jsonl to at least this size by repeating its real records),
-BENCHPLAN_STANDIN_AIPERF_SECONDS (sleep per run).
+BENCHPLAN_STANDIN_AIPERF_SECONDS (sleep per run), BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES (a comma list of
+concurrency<N> folders, e.g. "1,4,4": run k of a multi-run copies the k-th, so the repeats disagree).
 Prints a few lines of what AIPerf prints (start, progress, the artifact folder).
 """
 import json
@@ -210,10 +211,13 @@ def main():
     per_value = {v: [] for v in values}
     trials = ["run_%04d" % (k + 1) for k in range(n)] if not sweep else ["trial_%04d" % (k + 1) for k in range(n)]
 
-    def measure(v, index, dest):
+    repeat_sources = [s.strip() for s in os.environ.get("BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES", "").split(",")
+                      if s.strip()]
+
+    def measure(v, index, dest, source=None):
         if pause:
             time.sleep(pause)
-        summary = write_run(source_for(runs, v, index), dest, grow)
+        summary = write_run(source_for(runs, v if source is None else source, index), dest, grow)
         count = int(summary.get("request_count", {}).get("avg", 0))
         print("Profiling: %d/%d |##########| 100%% [%s=%s] -> %s" % (count, count, param, v, dest), flush=True)
         per_value[v].append(summary)
@@ -224,7 +228,8 @@ def main():
             measure(v, 0, base)
         else:
             for k in range(n):
-                measure(v, 0, os.path.join(base, "profile_runs", trials[k]))
+                measure(v, 0, os.path.join(base, "profile_runs", trials[k]),
+                        repeat_sources[k % len(repeat_sources)] if repeat_sources else None)
             aggregate(os.path.join(base, "aggregate"), per_value[v], trials)
     elif n == 1:
         for i, v in enumerate(values):

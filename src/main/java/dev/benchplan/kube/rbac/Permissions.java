@@ -53,7 +53,7 @@ public final class Permissions {
   private static List<Permission> collect(RbacTargets targets, KubeCall.Need need) {
     List<Permission> out = new ArrayList<>();
     for (KubeCall row : KubeCall.values()) {
-      if (row.need() != need || !row.commands().contains(targets.command())) {
+      if (row.need() != need || !targets.needs(row)) {
         continue;
       }
       for (String verb : row.verbs()) {

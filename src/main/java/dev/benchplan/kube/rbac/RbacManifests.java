@@ -106,6 +106,16 @@ public final class RbacManifests {
    * @param namespace validate's {@code --namespace} (discovery in one namespace), or null
    */
   public static RbacManifest validate(String dgd, String namespace, RbacManifest.@Nullable Subject subject) {
+    return validate(dgd, namespace, subject, true);
+  }
+
+  /**
+   * {@link #validate(String, String, RbacManifest.Subject)}, the auto-deployment with or without its
+   * model-weights cache ({@code validate --no-model-cache}): without it, no rule for the cache's
+   * PVC, populate Job or StorageClass lookup.
+   */
+  public static RbacManifest validate(String dgd, String namespace, RbacManifest.@Nullable Subject subject,
+      boolean modelCache) {
     String discovery = namespace == null ? null : checkNamespace(namespace, "option --namespace");
     List<String> notes = new ArrayList<>();
     notes.add("discovery lists DGDs " + (discovery == null ? "in all namespaces (pass --namespace to both"
@@ -126,8 +136,12 @@ public final class RbacManifests {
     }
     notes.add("auto-deploy: validate creates a fresh namespace whose name is known only when it runs, so what it"
         + " does inside it is granted cluster-wide");
+    notes.add(modelCache ? "model cache on: rules for its StorageClass lookup, PVC and populate Job are included"
+        + " (validate --no-model-cache, and rbac validate --no-model-cache, leave them out)"
+        : "model cache off (--no-model-cache): no rule for its StorageClass lookup, PVC or populate Job");
     return RbacManifest.build("RBAC for benchplan validate (auto-deploy)"
-        + (namespace == null ? "" : " --namespace " + namespace), notes, RbacTargets.validateDeploy(discovery),
+        + (namespace == null ? "" : " --namespace " + namespace) + (modelCache ? "" : " --no-model-cache"), notes,
+        RbacTargets.validateDeploy(discovery, modelCache),
         "benchplan-validate-deploy", subject != null ? subject
             : new RbacManifest.Subject("ServiceAccount", "benchplan", discovery == null ? "default" : discovery));
   }

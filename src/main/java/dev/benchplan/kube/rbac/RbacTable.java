@@ -20,7 +20,8 @@ public final class RbacTable {
       row.verbs().forEach(verbs::add);
       sb.append("| ").append(verbs).append(" | ").append(row.group().isEmpty() ? "core" : row.group())
           .append(" | ").append(row.rbacResource()).append(" | ").append(where(row, command)).append(" | ")
-          .append(row.need().name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
+          .append(row.need().name().toLowerCase(java.util.Locale.ROOT))
+          .append(row.feature() == KubeCall.Feature.MODEL_CACHE ? " (model cache)" : "").append(" | ")
           .append(row.step().replace("|", "\\|")).append(" |\n");
     }
     return sb.toString();

@@ -13,13 +13,21 @@ import org.jspecify.annotations.Nullable;
  * @param dgdNamespace the DGD's namespace (run, validate --dgd); null for auto-deploy
  * @param discoveryNamespace validate's {@code --namespace}, or null for all namespaces (validate only)
  * @param operatorNamespace where AIPerf's operator serves its results (run of the operator engine)
+ * @param modelCache whether validate's auto-deployment caches the model weights (its PVC, populate
+ *     Job and StorageClass rows, {@link KubeCall.Feature#MODEL_CACHE}, are needed only then)
  */
 public record RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
-    @Nullable String discoveryNamespace, @Nullable String operatorNamespace) {
+    @Nullable String discoveryNamespace, @Nullable String operatorNamespace, boolean modelCache) {
   /** Targets of a command that does not reach AIPerf's operator. */
   public RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
       @Nullable String discoveryNamespace) {
-    this(command, runNamespace, dgdNamespace, discoveryNamespace, null);
+    this(command, runNamespace, dgdNamespace, discoveryNamespace, null, true);
+  }
+
+  /** Targets with the model cache on (validate's default; only the auto-deployment has one). */
+  public RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
+      @Nullable String discoveryNamespace, @Nullable String operatorNamespace) {
+    this(command, runNamespace, dgdNamespace, discoveryNamespace, operatorNamespace, true);
   }
 
   public RbacTargets {
@@ -53,9 +61,20 @@ public record RbacTargets(KubeCall.Command command, @Nullable String runNamespac
     return new RbacTargets(KubeCall.Command.VALIDATE_DGD, dgdNamespace, dgdNamespace, discoveryNamespace);
   }
 
-  /** validate deploying its default DGD in a fresh namespace. */
+  /** validate deploying its default DGD in a fresh namespace, with the model cache (the default). */
   public static RbacTargets validateDeploy(@Nullable String discoveryNamespace) {
-    return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace);
+    return validateDeploy(discoveryNamespace, true);
+  }
+
+  /** validate deploying its default DGD in a fresh namespace, with or without the model cache. */
+  public static RbacTargets validateDeploy(@Nullable String discoveryNamespace, boolean modelCache) {
+    return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace, null, modelCache);
+  }
+
+  /** Whether the targets need the calls of {@code row}: its command's, and its feature on. */
+  public boolean needs(KubeCall row) {
+    return row.commands().contains(command)
+        && (row.feature() != KubeCall.Feature.MODEL_CACHE || modelCache);
   }
 
   /** The namespace a row's call goes to; null: all namespaces (or a cluster-scoped resource). */

@@ -125,10 +125,12 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
-  public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
+  public void awaitOldNamespacesGone(Duration bound, boolean modelCache, ProgressSink progress) {
     // the first step of a deployment: every permission it needs is checked before anything is created
-    skipped(PermissionCheck.require(access, RbacTargets.validateDeploy(discoveryNamespace),
-        "benchplan rbac validate" + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace)));
+    // (the model cache's only when it is used)
+    skipped(PermissionCheck.require(access, RbacTargets.validateDeploy(discoveryNamespace, modelCache),
+        "benchplan rbac validate" + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace)
+            + (modelCache ? "" : " --no-model-cache")));
     api("waiting for earlier validate namespaces to be gone", () -> {
       ValidateNamespaces.awaitOldGone(access, bound, progress);
       return null;

@@ -168,6 +168,43 @@ class RbacManifestTest {
   }
 
   @Test
+  @DisplayName("validate auto-deploy: the model cache's rows (StorageClass, PVC, populate Job) are required with the"
+      + " cache and left out without it; every other row stays")
+  void modelCacheRows() {
+    List<String> cacheRows = List.of("get storageclasses.storage.k8s.io", "list storageclasses.storage.k8s.io",
+        "create persistentvolumeclaims.");
+    List<String> with = new ArrayList<>();
+    RbacManifests.validate(null, null, null).objects().forEach(i -> with.addAll(grants(i.object())));
+    List<String> without = new ArrayList<>();
+    RbacManifest off = RbacManifests.validate(null, null, null, false);
+    off.objects().forEach(i -> without.addAll(grants(i.object())));
+    assertThat(with).containsAll(cacheRows);
+    assertThat(without).doesNotContainAnyElementsOf(cacheRows);
+    // the AIPerf Job still needs jobs create and watch: only the cache's own rows go
+    assertThat(without).contains("create jobs.batch", "watch jobs.batch", "create dynamographdeployments.nvidia.com");
+    assertThat(off.yaml()).contains("--no-model-cache").contains("model cache off");
+
+    List<KubeCall> needed = Permissions.required(RbacTargets.validateDeploy(null, true)).stream()
+        .map(Permission::row).distinct().toList();
+    List<KubeCall> neededOff = Permissions.required(RbacTargets.validateDeploy(null, false)).stream()
+        .map(Permission::row).distinct().toList();
+    for (KubeCall row : KubeCall.values()) {
+      if (!row.commands().contains(KubeCall.Command.VALIDATE_DEPLOY) || row.need() != KubeCall.Need.REQUIRED) {
+        continue;
+      }
+      assertThat(needed).as(row.name()).contains(row);
+      if (row.feature() == KubeCall.Feature.MODEL_CACHE) {
+        assertThat(neededOff).as(row.name()).doesNotContain(row);
+      } else {
+        assertThat(neededOff).as(row.name()).contains(row);
+      }
+    }
+    assertThat(java.util.Arrays.stream(KubeCall.values()).filter(r -> r.feature() == KubeCall.Feature.MODEL_CACHE))
+        .extracting(Enum::name).containsExactlyInAnyOrder("DEPLOY_STORAGECLASS_GET", "DEPLOY_STORAGECLASSES_LIST",
+            "DEPLOY_PVC_CREATE", "DEPLOY_CACHE_JOB_CREATE", "DEPLOY_CACHE_JOB_WATCH");
+  }
+
+  @Test
   @DisplayName("bad input is exit 2 with one line naming the option")
   void badInput() {
     assertThatThrownBy(() -> RbacManifests.validate("vllm-agg", null, null)).isInstanceOf(BenchplanException.class)

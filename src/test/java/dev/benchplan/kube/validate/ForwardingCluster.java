@@ -48,8 +48,8 @@ class ForwardingCluster implements ValidateCluster {
   }
 
   @Override
-  public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
-    d.awaitOldNamespacesGone(bound, progress);
+  public void awaitOldNamespacesGone(Duration bound, boolean modelCache, ProgressSink progress) {
+    d.awaitOldNamespacesGone(bound, modelCache, progress);
   }
 
   @Override

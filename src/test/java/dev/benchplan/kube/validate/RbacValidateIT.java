@@ -230,15 +230,18 @@ class RbacValidateIT {
   }
 
   @Test
-  @DisplayName("validate auto-deploy: the printed rules suffice; a required pair missing -> exit 3, nothing created")
+  @DisplayName("validate auto-deploy without the model cache: the printed rules (rbac validate --no-model-cache)"
+      + " suffice, none for the cache; a required pair missing -> exit 3, nothing created")
   void autoDeploy(KubeTestContext kube) throws Exception {
     try (FakeKubelet gpus = ValidatePipelineIT.kubelet(kube, tag + "-rb", 2, PodScript.replayLog(
         AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0))) {
       assertThat(gpus.nodes()).hasSize(1);
-      RbacTargets targets = RbacTargets.validateDeploy(kube.namespace());
+      // the options run without the model cache (the test control plane has no StorageClass)
+      RbacTargets targets = RbacTargets.validateDeploy(kube.namespace(), false);
       List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
+      assertThat(pairs).extracting(Permission::resource).doesNotContain("persistentvolumeclaims", "storageclasses");
       Identity who = identity(kube);
-      bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, who)), o -> true, null);
+      bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, who), false), o -> true, null);
       pairs.forEach(p -> awaitAllowed(who, p));
       StringWriter err = new StringWriter();
       ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(
@@ -253,7 +256,8 @@ class RbacValidateIT {
           continue; // a broader pair of another step (e.g. a cluster-wide list) grants it as well
         }
         Identity one = identity(kube);
-        bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, one)), RbacValidateIT::required, missing);
+        bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, one), false), RbacValidateIT::required,
+            missing);
         pairs.stream().filter(p -> !p.key().equals(missing.key())).limit(1).forEach(p -> awaitAllowed(one, p));
         StringWriter e = new StringWriter();
         ValidateResult x = ValidatePipelineIT.realService(one.client(), e).execute(
@@ -380,6 +384,32 @@ class RbacValidateIT {
           KubeCall.DEPLOY_PVC_CREATE, cacheOff),
           seen -> seen.stream().anyMatch(c -> c.verb().equals("delete") && c.resource().equals("namespaces")));
       unbind();
+    }
+  }
+
+  @Test
+  @DisplayName("validate auto-deploy with the model cache on: the rules printed without it are not enough: exit 3"
+      + " naming the cache's StorageClass and PVC rights, nothing created")
+  void modelCacheNeedsItsRules(KubeTestContext kube) throws Exception {
+    try (FakeKubelet gpus = ValidatePipelineIT.kubelet(kube, tag + "-rc", 1, PodScript.runForever())) {
+      assertThat(gpus.nodes()).hasSize(1);
+      Identity who = identity(kube);
+      bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, who), false), o -> true, null);
+      Permissions.distinct(Permissions.required(RbacTargets.validateDeploy(kube.namespace(), false)))
+          .forEach(p -> awaitAllowed(who, p));
+      ValidateOptions noCache = ValidatePipelineIT.options(kube, tag + "-rc", dir.resolve("c"), ValidateItSupport.fast());
+      ValidateOptions cache = new ValidateOptions(noCache.kubeContext(), noCache.recipe(), noCache.dgd(),
+          noCache.namespace(), noCache.model(), noCache.nodeSelector(), noCache.concurrencyPerWorker(), noCache.isl(),
+          noCache.osl(), noCache.keep(), noCache.reportDir(), noCache.aiperfVersion(), noCache.aiperfIndexUrl(),
+          noCache.runtimeImage(), noCache.hfTokenSecret(), noCache.timeouts(), true, null, "bp-absent-class");
+      StringWriter err = new StringWriter();
+      ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(cache);
+      assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
+      assertThat(err.toString()).contains("permission(s)").contains("create persistentvolumeclaims")
+          .contains("get storageclasses.storage.k8s.io").contains("benchplan rbac validate --namespace "
+              + kube.namespace()).doesNotContain("--no-model-cache");
+      assertThat(kube.client().namespaces().withLabel("app.kubernetes.io/component", "validate").list().getItems()
+          .stream().filter(n -> n.getMetadata().getDeletionTimestamp() == null).toList()).isEmpty();
     }
   }
 }
