@@ -30,7 +30,7 @@ final class VerdictDocument {
   private ValidateVerdict.Cleanup cleanup;
   private List<ValidateVerdict.Candidate> candidates;
   private Verdict gate;
-  private List<ValidateVerdict.FindingLine> findings;
+  private List<dev.benchplan.diagnostics.FindingLine> findings;
   private ValidateVerdict.Repeats repeats;
   private ValidateInputs inputs;
   private final List<String> extraWarnings = new ArrayList<>();
@@ -106,7 +106,7 @@ final class VerdictDocument {
   /** The gate's verdict on the benchmark: every constraint it judged and the two measurements. */
   void gated(BenchmarkOutcome outcome) {
     gate = outcome.gate();
-    findings = gate.findings().stream().map(ValidateVerdict.FindingLine::of).toList();
+    findings = gate.findings().stream().map(dev.benchplan.diagnostics.FindingLine::of).toList();
     if (outcome.repeats() != null) {
       List<ValidateVerdict.Repeat> runs = new ArrayList<>();
       for (dev.benchplan.gate.MedianGate.Labeled l : outcome.repeats().repeats()) {
