@@ -43,6 +43,7 @@ final class FakeJobController implements AutoCloseable {
     this.client = client;
     this.namespace = namespace;
     this.jobName = jobName;
+    dev.benchplan.kube.ClusterAccess.warm(client); // its deserializers built here, not on its event loop
     this.thread = new Thread(() -> {
       try {
         client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
