@@ -1,8 +1,11 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.evidence.RunLoader;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.report.AnalysisMarkdown;
@@ -27,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -87,10 +91,10 @@ public final class AnalyzeService {
    * @param analysisId the analysis id
    * @param analysis performance_analysis.json
    * @param results one per series
-   * @param planned the first run with a plan, or null
+   * @param planned the plan of the first run whose plan was read, or null
    */
   public record Computed(String analysisId, ObjectNode analysis, List<SeriesAnalysis.Result> results,
-      RunEvidence planned) {}
+      @Nullable PlanInfo planned) {}
 
   /** Runs the analysis; bad input throws (exit 2) before anything is written. */
   public static Outcome analyze(Request request) {
@@ -101,7 +105,7 @@ public final class AnalyzeService {
     String analysisId = computed.analysisId();
     ObjectNode analysis = computed.analysis();
     List<SeriesAnalysis.Result> results = computed.results();
-    RunEvidence planned = computed.planned();
+    PlanInfo planned = computed.planned();
 
     Path out = request.reportDir() != null ? request.reportDir()
         : request.expRoot().resolve("analysis").resolve(analysisId);
@@ -155,10 +159,11 @@ public final class AnalyzeService {
     analysis.put("schema_version", RunDocuments.SCHEMA_VERSION);
     analysis.put("kind", "performance_analysis");
     analysis.put("analysis_id", analysisId);
-    RunEvidence planned = runs.stream().filter(r -> r.plan() != null && r.plan().plan() != null).findFirst().orElse(null);
-    analysis.put("question", planned == null ? null : planned.plan().plan().path("question").path("text").asString(null));
+    PlanInfo planned = RunEvidence.firstReadPlan(runs);
+    ObjectNode plannedPlan = planned == null ? null : planned.plan();
+    analysis.put("question", plannedPlan == null ? null : plannedPlan.path("question").path("text").asString(null));
     analysis.set("plan", planned == null ? Nodes.F.nullNode()
-        : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+        : Nodes.file(planned.path(), planned.actualSha256()));
     analysis.put("exp_root", expRoot.toString());
     ArrayNode inputs = analysis.putArray("inputs");
     for (RunEvidence r : runs) {
@@ -182,7 +187,7 @@ public final class AnalyzeService {
   }
 
   /** Locates and loads every run; the same run directory twice is invalid input. */
-  public static List<RunEvidence> load(List<Path> args, Integer gpus) {
+  public static List<RunEvidence> load(List<Path> args, @Nullable Integer gpus) {
     List<RunEvidence> runs = new ArrayList<>();
     Set<Path> seen = new HashSet<>();
     for (Path arg : args) {
@@ -197,12 +202,13 @@ public final class AnalyzeService {
     return runs;
   }
 
-  public static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha, RunEvidence planned) {
+  public static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha,
+      @Nullable PlanInfo planned) {
     ObjectNode rd = Nodes.object();
     rd.put("schema_version", RunDocuments.SCHEMA_VERSION);
     rd.put("kind", "repeat_decision");
     rd.put("series_id", r.json().path("series_id").asString());
-    rd.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.plan().path(), planned.plan().actualSha256()));
+    rd.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
     rd.put("decision", r.repeatDecision().path("decision").asString());
     rd.put("rationale", r.repeatDecision().path("rationale").asString());
     rd.set("pilot", r.repeatDecision().path("pilot").deepCopy());
@@ -243,8 +249,12 @@ public final class AnalyzeService {
     if (runs.stream().anyMatch(r -> r.gpus().value() == null)) {
       l.add("GPU count unknown for some runs: per-GPU throughput is not computed for them");
     }
-    if (runs.stream().anyMatch(r -> r.scan() != null && r.export() != null
-        && r.export().requestCount().map(c -> c.longValue() > r.scan().successes()).orElse(false))) {
+    if (runs.stream().anyMatch(r -> {
+      RecordScan scan = r.scan();
+      AiperfExport export = r.export();
+      return scan != null && export != null
+          && export.requestCount().map(c -> c.longValue() > scan.successes()).orElse(false);
+    })) {
       l.add("per-request records are incomplete for some runs: recomputed percentiles and goodput cover the records present");
     }
     if (runs.stream().anyMatch(r -> r.plan() != null && r.plan().plan() != null

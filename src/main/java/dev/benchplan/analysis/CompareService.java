@@ -55,8 +55,8 @@ public final class CompareService {
    * @param reportDir where comparison.json, report.html, summary.md and plots go, or null
    * @param gpus GPU count for runs that record none, or null
    */
-  public record Request(List<Path> reference, List<Path> candidate, Double mdePct, boolean paired, Path expRoot,
-      Path reportDir, Integer gpus) {
+  public record Request(List<Path> reference, List<Path> candidate, @Nullable Double mdePct, boolean paired, @Nullable Path expRoot,
+      @Nullable Path reportDir, @Nullable Integer gpus) {
     public Request {
       reference = List.copyOf(reference);
       candidate = List.copyOf(candidate);

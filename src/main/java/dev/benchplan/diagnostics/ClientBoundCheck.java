@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Was the load generator the bottleneck? (agent-docs/rules/benchmarking/client-bound.md) AIPerf's own
@@ -59,7 +60,7 @@ public final class ClientBoundCheck {
    * @param detail one line: what was measured and which signal fired
    * @param finding the finding for the verdict (client bound or not judged), or null when fine
    */
-  public record Result(Status status, String detail, Finding finding) {
+  public record Result(Status status, String detail, @Nullable Finding finding) {
     public boolean clientBound() {
       return status == Status.CLIENT_BOUND;
     }

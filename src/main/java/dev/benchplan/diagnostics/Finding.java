@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a detector found in a run, with the figures it rests on.
@@ -19,7 +20,7 @@ import java.util.Objects;
  * @param evidence lines quoted from AIPerf's log (at most {@link #MAX_EVIDENCE})
  * @param recommendation what to do about it
  */
-public record Finding(FindingKind kind, String run, String message, List<String> signals,
+public record Finding(FindingKind kind, @Nullable String run, String message, List<String> signals,
     Map<String, Double> figures, List<String> evidence, String recommendation) {
   /** Quoted log lines kept per finding. */
   public static final int MAX_EVIDENCE = 5;

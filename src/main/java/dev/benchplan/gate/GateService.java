@@ -52,7 +52,7 @@ public final class GateService {
     if (!Files.isRegularFile(results)) {
       throw BenchplanException.invalid(results + ": AIPerf export not found");
     }
-    Path dir = results.toAbsolutePath().getParent();
+    Path dir = Objects.requireNonNull(results.toAbsolutePath().getParent()); // a file has a parent
     // any file name: the summary is what was given, the records and log are looked for beside it
     return new RunSource(dir.getFileName() == null ? "." : dir.getFileName().toString(), dir, results,
         dir.resolve(RunLocator.RECORDS), null, null, null);

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gate on every measured run of a plan or an AIPerf artifact tree: one verdict per load point
@@ -25,7 +26,7 @@ import java.util.Objects;
  * @param runs one entry per measured run, in load-point order then repetition
  * @param capacity the capacity under the gates; null unless the runs cover more than one load point
  */
-public record RunVerdicts(List<Entry> runs, Capacity capacity) {
+public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
   /**
    * One measured run's verdict.
    *
@@ -37,8 +38,8 @@ public record RunVerdicts(List<Entry> runs, Capacity capacity) {
    * @param startTime the export's {@code start_time} as written, or null
    * @param endTime the export's {@code end_time} as written, or null
    */
-  public record Entry(String loadPoint, String parameter, Integer repetition, String directory, Verdict verdict,
-      String startTime, String endTime) {
+  public record Entry(@Nullable String loadPoint, @Nullable String parameter, @Nullable Integer repetition, String directory, Verdict verdict,
+      @Nullable String startTime, @Nullable String endTime) {
     public Entry {
       Objects.requireNonNull(directory, "directory");
       Objects.requireNonNull(verdict, "verdict");
@@ -60,7 +61,7 @@ public record RunVerdicts(List<Entry> runs, Capacity capacity) {
    * @param pointsTried every load point, in order
    * @param message one line saying so
    */
-  public record Capacity(String loadPoint, String parameter, List<String> pointsTried, String message) {
+  public record Capacity(@Nullable String loadPoint, @Nullable String parameter, List<String> pointsTried, String message) {
     public Capacity {
       pointsTried = List.copyOf(pointsTried);
       Objects.requireNonNull(message, "message");

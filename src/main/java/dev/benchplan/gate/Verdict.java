@@ -34,7 +34,7 @@ public record Verdict(
     RequestSummary requests,
     VerdictSource source,
     List<String> warnings,
-    RunVerdicts runs,
+    @Nullable RunVerdicts runs,
     List<Finding> findings) {
 
   /** The verdict document's schema version. */

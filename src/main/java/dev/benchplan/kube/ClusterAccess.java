@@ -464,7 +464,7 @@ public final class ClusterAccess implements AutoCloseable {
   // ---- the API server's service proxy ----
 
   /** What a GET through the service proxy answered. */
-  public record ProxyAnswer(int code, long bytes, String error) {}
+  public record ProxyAnswer(int code, long bytes, @Nullable String error) {}
 
   /**
    * GET {@code path} of a Service through the API server's proxy

@@ -267,8 +267,8 @@ public record BenchmarkPlan(
    * @param temperature the sampling temperature sent, or null for the server's default
    */
   public record Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Integer datasetEntries,
-      @JsonInclude(JsonInclude.Include.NON_NULL) BigDecimal temperature) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Integer datasetEntries,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable BigDecimal temperature) {
     public Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos) {
       this(isl, osl, islStddev, oslStddev, ignoreEos, null, null);
     }
@@ -415,7 +415,7 @@ public record BenchmarkPlan(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record PointSizing(String loadPoint, int workers, int cpuCores, int memoryMib,
-      Integer connectionsPerWorker, SteadyState steadyState) {
+      @Nullable Integer connectionsPerWorker, @Nullable SteadyState steadyState) {
     /** A point's sizing without a steady-state marker (the shape before the steady-state rule). */
     public PointSizing(String loadPoint, int workers, int cpuCores, int memoryMib,
         Integer connectionsPerWorker) {
@@ -436,7 +436,7 @@ public record BenchmarkPlan(
    * @param plannedRequests the measured requests the plan expects at the point, or null
    * @param basis the arithmetic behind the verdict, in one sentence
    */
-  public record SteadyState(String status, Long minimumRequests, Long plannedRequests,
+  public record SteadyState(String status, @Nullable Long minimumRequests, @Nullable Long plannedRequests,
       String basis) {
     public static final String MEETS = "meets";
     public static final String SHORT_ACCEPTED = "short_accepted";

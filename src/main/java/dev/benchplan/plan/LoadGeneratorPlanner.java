@@ -7,7 +7,9 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sizes AIPerf at every load point and chooses the engine (agent-docs/rules/benchmarking/
@@ -59,7 +61,7 @@ public final class LoadGeneratorPlanner {
    * @param trace the replayed trace (fixed schedule), else null
    */
   static Optional<BenchmarkPlan.LoadGenerator> plan(BenchmarkPlan.Experiment e,
-      BenchmarkPlan.Trace trace, List<BenchmarkPlan.SteadyState> steady, EngineRequest requested,
+      BenchmarkPlan.@Nullable Trace trace, List<BenchmarkPlan.SteadyState> steady, @Nullable EngineRequest requested,
       RuleLog log) {
     EngineRequest asked = requested == null ? EngineRequest.AUTO : requested;
     List<String> labels = new ArrayList<>();
@@ -67,7 +69,7 @@ public final class LoadGeneratorPlanner {
     String basis;
     switch (e.measurementMode()) {
       case "closed_loop" -> {
-        for (int c : e.concurrency()) {
+        for (int c : Objects.requireNonNull(e.concurrency())) {
           labels.add("concurrency=" + c);
           workers.add(workersForConcurrency(c));
         }
@@ -75,7 +77,7 @@ public final class LoadGeneratorPlanner {
             + " connections per worker)";
       }
       case "open_loop" -> {
-        for (BigDecimal r : e.requestRate()) {
+        for (BigDecimal r : Objects.requireNonNull(e.requestRate())) {
           labels.add("request_rate=" + r.toPlainString());
           workers.add(workersForRate(r));
         }
@@ -134,7 +136,7 @@ public final class LoadGeneratorPlanner {
   }
 
   /** Rows per second of the replayed schedule (its window when one is set), or null. */
-  static BigDecimal replayRate(BenchmarkPlan.Trace trace) {
+  static @Nullable BigDecimal replayRate(BenchmarkPlan.@Nullable Trace trace) {
     if (trace == null) {
       return null;
     }

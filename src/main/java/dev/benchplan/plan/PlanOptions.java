@@ -8,6 +8,7 @@ import dev.benchplan.workload.InputRanges;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a caller may choose beyond the workload and the deployment; null means "let the rules
@@ -45,30 +46,30 @@ import java.util.Objects;
  */
 public record PlanOptions(
     Path expRoot,
-    String seriesId,
-    ExperimentType experiment,
-    MeasurementMode measurementMode,
-    Path trace,
-    TraceWindow traceWindow,
-    Integer maxConcurrency,
-    BigDecimal maxRequestRate,
-    Integer warmupRequests,
-    Long seed,
-    Integer measurementLimitS,
-    Integer requestTimeoutS,
-    EndpointType endpointType,
-    Boolean streaming,
-    Integer repetitions,
-    String repeatRationale,
+    @Nullable String seriesId,
+    @Nullable ExperimentType experiment,
+    @Nullable MeasurementMode measurementMode,
+    @Nullable Path trace,
+    @Nullable TraceWindow traceWindow,
+    @Nullable Integer maxConcurrency,
+    @Nullable BigDecimal maxRequestRate,
+    @Nullable Integer warmupRequests,
+    @Nullable Long seed,
+    @Nullable Integer measurementLimitS,
+    @Nullable Integer requestTimeoutS,
+    @Nullable EndpointType endpointType,
+    @Nullable Boolean streaming,
+    @Nullable Integer repetitions,
+    @Nullable String repeatRationale,
     boolean pilot,
     VersionRequest aiperf,
-    ReuseRequest reuse,
-    Long smokeMaxAgeS,
-    PlanOrigin origin,
+    @Nullable ReuseRequest reuse,
+    @Nullable Long smokeMaxAgeS,
+    @Nullable PlanOrigin origin,
     boolean allowShortPoints,
-    EngineRequest engine,
-    Integer datasetEntries,
-    BigDecimal temperature) {
+    @Nullable EngineRequest engine,
+    @Nullable Integer datasetEntries,
+    @Nullable BigDecimal temperature) {
   public PlanOptions {
     Objects.requireNonNull(expRoot, "expRoot");
     Objects.requireNonNull(aiperf, "aiperf");
@@ -91,7 +92,7 @@ public record PlanOptions(
     range("--seed", seed, InputRanges.integer("", 0, InputRanges.MAX_SEED), log);
   }
 
-  private static void range(String option, Number value, InputRanges.Field f, RuleLog log) {
+  private static void range(String option, @Nullable Number value, InputRanges.Field f, RuleLog log) {
     if (value == null) {
       return;
     }
@@ -109,30 +110,30 @@ public record PlanOptions(
   /** Builds {@link PlanOptions}; only the experiment root has a default ({@code experiments}). */
   public static final class Builder {
     private Path expRoot = Path.of("experiments");
-    private String seriesId;
-    private ExperimentType experiment;
-    private MeasurementMode measurementMode;
-    private Path trace;
-    private TraceWindow traceWindow;
-    private Integer maxConcurrency;
-    private BigDecimal maxRequestRate;
-    private Integer warmupRequests;
-    private Long seed;
-    private Integer measurementLimitS;
-    private Integer requestTimeoutS;
-    private EndpointType endpointType;
-    private Boolean streaming;
-    private Integer repetitions;
-    private String repeatRationale;
+    private @Nullable String seriesId;
+    private @Nullable ExperimentType experiment;
+    private @Nullable MeasurementMode measurementMode;
+    private @Nullable Path trace;
+    private @Nullable TraceWindow traceWindow;
+    private @Nullable Integer maxConcurrency;
+    private @Nullable BigDecimal maxRequestRate;
+    private @Nullable Integer warmupRequests;
+    private @Nullable Long seed;
+    private @Nullable Integer measurementLimitS;
+    private @Nullable Integer requestTimeoutS;
+    private @Nullable EndpointType endpointType;
+    private @Nullable Boolean streaming;
+    private @Nullable Integer repetitions;
+    private @Nullable String repeatRationale;
     private boolean pilot;
     private VersionRequest aiperf = VersionRequest.none();
-    private ReuseRequest reuse;
-    private Long smokeMaxAgeS;
-    private PlanOrigin origin;
+    private @Nullable ReuseRequest reuse;
+    private @Nullable Long smokeMaxAgeS;
+    private @Nullable PlanOrigin origin;
     private boolean allowShortPoints;
-    private EngineRequest engine;
-    private Integer datasetEntries;
-    private BigDecimal temperature;
+    private @Nullable EngineRequest engine;
+    private @Nullable Integer datasetEntries;
+    private @Nullable BigDecimal temperature;
 
     private Builder() {}
 
@@ -141,7 +142,7 @@ public record PlanOptions(
       return this;
     }
 
-    public Builder engine(EngineRequest v) {
+    public Builder engine(@Nullable EngineRequest v) {
       engine = v;
       return this;
     }
@@ -171,7 +172,7 @@ public record PlanOptions(
       return this;
     }
 
-    public Builder traceWindow(TraceWindow v) {
+    public Builder traceWindow(@Nullable TraceWindow v) {
       traceWindow = v;
       return this;
     }
@@ -196,12 +197,12 @@ public record PlanOptions(
       return this;
     }
 
-    public Builder measurementLimitS(Integer v) {
+    public Builder measurementLimitS(@Nullable Integer v) {
       measurementLimitS = v;
       return this;
     }
 
-    public Builder requestTimeoutS(Integer v) {
+    public Builder requestTimeoutS(@Nullable Integer v) {
       requestTimeoutS = v;
       return this;
     }
@@ -211,17 +212,17 @@ public record PlanOptions(
       return this;
     }
 
-    public Builder streaming(Boolean v) {
+    public Builder streaming(@Nullable Boolean v) {
       streaming = v;
       return this;
     }
 
-    public Builder repetitions(Integer v) {
+    public Builder repetitions(@Nullable Integer v) {
       repetitions = v;
       return this;
     }
 
-    public Builder repeatRationale(String v) {
+    public Builder repeatRationale(@Nullable String v) {
       repeatRationale = v;
       return this;
     }
@@ -236,12 +237,12 @@ public record PlanOptions(
       return this;
     }
 
-    public Builder reuse(ReuseRequest v) {
+    public Builder reuse(@Nullable ReuseRequest v) {
       reuse = v;
       return this;
     }
 
-    public Builder smokeMaxAgeS(Long v) {
+    public Builder smokeMaxAgeS(@Nullable Long v) {
       smokeMaxAgeS = v;
       return this;
     }

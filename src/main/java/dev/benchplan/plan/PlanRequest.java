@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param indexFetcher how the package index is queried
  * @param traceInspector how traces are inspected
  */
-public record PlanRequest(InputDocument workload, @Nullable InputDocument ledger, @Nullable DeploymentRecord deployment,
+public record PlanRequest(@Nullable InputDocument workload, @Nullable InputDocument ledger, @Nullable DeploymentRecord deployment,
     Question question, PlanOptions options, Clock clock, IndexFetcher indexFetcher,
     TraceInspector traceInspector) {
   /**

@@ -34,8 +34,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -68,7 +70,7 @@ public final class PlanService {
         inspector));
   }
 
-  private static InputDocument readDocument(Path file, String what, BlockerCode code,
+  private static @Nullable InputDocument readDocument(Path file, String what, BlockerCode code,
       RuleLog log) {
     try {
       return InputDocument.read(file, what);
@@ -107,10 +109,11 @@ public final class PlanService {
     checkQuestion(q, o, log);
     FreeTextSecrets.check(q, o, log);
     o.checkRanges(log);
-    Optional<UserWorkload> workload = UserWorkloadReader.read(request.workload(), log);
+    // required here: the reader dereferences it
+    Optional<UserWorkload> workload = UserWorkloadReader.read(Objects.requireNonNull(request.workload()), log);
     Optional<DeploymentRecord> deployment = request.deployment() != null
         ? Optional.of(request.deployment())
-        : DeploymentLedgerReader.read(request.ledger(), log);
+        : DeploymentLedgerReader.read(Objects.requireNonNull(request.ledger()), log); // one of the two is given
     SeriesStore.ExistingPlan existing = o.reuse() == null || !write ? null
         : SeriesStore.loadForReuse(o.reuse(), log).orElse(null);
     stopIfBlocked(log);
@@ -128,16 +131,16 @@ public final class PlanService {
     }
 
     boolean gridDeclared = o.maxConcurrency() != null || o.maxRequestRate() != null;
-    SourceSelection selection =
-        WorkloadSourceSelector.select(w, o.trace(), gridDeclared, d, log).orElse(null);
+    Optional<SourceSelection> selected = WorkloadSourceSelector.select(w, o.trace(), gridDeclared, d, log);
     stopIfBlocked(log);
+    SourceSelection selection = selected.orElseThrow(); // no selection means a blocker was logged
     BenchmarkPlan.Trace traceReport = null;
     TraceFacts facts = null;
     if (selection.source() == WorkloadSource.user_trace) {
       traceReport = inspectTrace(request.traceInspector(), selection, d, o.traceWindow(),
           o.expRoot(), log);
       stopIfBlocked(log);
-      facts = TraceFacts.of(traceReport);
+      facts = TraceFacts.of(Objects.requireNonNull(traceReport)); // no report means a blocker, stopped above
     } else if (o.traceWindow() != null) {
       log.block(BlockerCode.TRACE_WINDOW_INVALID, "--trace-window "
           + o.traceWindow() + " needs a user trace; the workload source is " + selection.source());
@@ -165,8 +168,9 @@ public final class PlanService {
             SteadyStateRule.check(new SteadyStateRule.Inputs(x.experiment(), x.synthetic(),
                 d.smoke(), o, w.document().at("/traffic/request_count"),
                 w.document().at("/traffic/duration_s")), log), o.engine(), log));
-    BenchmarkPlan.Aiperf aiperf = aiperf(request, existing, log);
+    Optional<BenchmarkPlan.Aiperf> pinned = aiperf(request, existing, log);
     stopIfBlocked(log);
+    BenchmarkPlan.Aiperf aiperf = pinned.orElseThrow(); // empty means a blocker was logged
 
     recordScope(q, d, existing, log);
     BenchmarkPlan draft = BenchmarkPlan.builder()
@@ -220,7 +224,7 @@ public final class PlanService {
   }
 
   private static BenchmarkPlan.Provenance provenance(PlanOptions o, UserWorkload w,
-      DeploymentRecord d, BenchmarkPlan.Trace trace, BenchmarkPlan.Aiperf aiperf, Question q,
+      DeploymentRecord d, BenchmarkPlan.@Nullable Trace trace, BenchmarkPlan.Aiperf aiperf, Question q,
       BenchmarkPlan.Objectives objectives, RuleLog log) {
     PlanOrigin origin = o.origin() != null ? o.origin() : PlanOrigin.inCode();
     if (objectives.gates().isEmpty()) {
@@ -277,7 +281,7 @@ public final class PlanService {
   }
 
   /** A path as the plan records it: relative to the experiment root (names stay names). */
-  private static String recorded(Path expRoot, String location) {
+  private static String recorded(@Nullable Path expRoot, String location) {
     return expRoot != null && location != null && Path.of(location).isAbsolute()
         ? PlanPaths.relative(expRoot, location) : location;
   }
@@ -331,12 +335,13 @@ public final class PlanService {
     return g.stream().map(x -> x.gpuCount() + " x " + x.gpuType()).toList().toString();
   }
 
-  private static BenchmarkPlan.Trace inspectTrace(TraceInspector inspector, SourceSelection selection,
-      DeploymentRecord d, TraceWindow window, Path expRoot, RuleLog log) {
+  private static BenchmarkPlan.@Nullable Trace inspectTrace(TraceInspector inspector, SourceSelection selection,
+      DeploymentRecord d, @Nullable TraceWindow window, Path expRoot, RuleLog log) {
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     TraceInspector.Inspection inspection;
+    Path trace = Objects.requireNonNull(selection.trace()); // called for a user_trace source, which names it
     try {
-      inspection = inspector.inspect(selection.trace(), TRACE_BLOCK_SIZE, d.maxContextLength(),
+      inspection = inspector.inspect(trace, TRACE_BLOCK_SIZE, d.maxContextLength(),
           window == null ? null : window.startMs(), window == null ? null : window.endMs());
     } catch (BenchplanException e) {
       log.block(BlockerCode.TRACE_MISSING, "trace named at " + selection.traceOrigin() + ": "
@@ -345,7 +350,7 @@ public final class PlanService {
     }
     BenchmarkPlan.Trace read = PlanJson.read(inspection.report(), BenchmarkPlan.Trace.class);
     BenchmarkPlan.Trace report = new BenchmarkPlan.Trace(
-        PlanPaths.relative(expRoot, selection.trace()), read.sha256(), read.bytes(), read.rows(),
+        PlanPaths.relative(expRoot, trace), read.sha256(), read.bytes(), read.rows(),
         read.blankLines(), read.timestampMs(), read.inputLength(), read.outputLength(),
         read.hashIds(), read.context(), read.window(), read.valid(), read.problemsTotal(),
         read.problems());
@@ -406,7 +411,7 @@ public final class PlanService {
     };
   }
 
-  private BenchmarkPlan.Aiperf aiperf(PlanRequest request, SeriesStore.ExistingPlan existing,
+  private Optional<BenchmarkPlan.Aiperf> aiperf(PlanRequest request, SeriesStore.@Nullable ExistingPlan existing,
       RuleLog log) {
     VersionRequest v = request.options().aiperf();
     if (existing != null && v.pinnedVersion() == null && v.referenceRecipe() == null) {
@@ -415,23 +420,23 @@ public final class PlanService {
       log.decide(RuleFile.TOOL_VERSION, "aiperf.version = " + a.version()
           + " (the series' version)", "one AIPerf version for every run of a series; reusing "
           + existing.path());
-      return a;
+      return Optional.of(a);
     }
     Optional<VersionResolution> r =
         new AiperfVersionResolver(request.indexFetcher(), request.clock()).resolve(v, log);
     if (r.isEmpty()) {
-      return null;
+      return Optional.empty();
     }
     VersionResolution res = r.get();
     log.decide(RuleFile.TOOL_VERSION, "aiperf.image = " + res.image(), v.image() != null
         ? "requested with --aiperf-image" : "the AIPerf release image of the pinned version");
-    return new BenchmarkPlan.Aiperf(res.version(), res.image(), new BenchmarkPlan.Resolution(
+    return Optional.of(new BenchmarkPlan.Aiperf(res.version(), res.image(), new BenchmarkPlan.Resolution(
         res.mechanism(), res.query(), res.outputSha256(), res.versionsSeen(),
         res.excluded().stream().map(x -> new BenchmarkPlan.ExcludedVersion(x.version(), x.reason()))
-            .toList(), res.date(), res.sourceCommit(), res.note()));
+            .toList(), res.date(), res.sourceCommit(), res.note())));
   }
 
-  private static void recordScope(Question q, DeploymentRecord d, SeriesStore.ExistingPlan existing,
+  private static void recordScope(Question q, DeploymentRecord d, SeriesStore.@Nullable ExistingPlan existing,
       RuleLog log) {
     if (q.intent() == Intent.comparison) {
       log.decide(RuleFile.SERIES_BOUNDARIES, "question.references = " + q.references(),
@@ -464,8 +469,8 @@ public final class PlanService {
     return deployment(d, null, null);
   }
 
-  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d, Path expRoot,
-      SmokeEvidence.Provenance provenance) {
+  private static BenchmarkPlan.Deployment deployment(DeploymentRecord d, @Nullable Path expRoot,
+      SmokeEvidence.@Nullable Provenance provenance) {
     BenchmarkPlan.SmokeTest smoke;
     if (d.smoke() instanceof SmokeEvidence.Artifact a) {
       smoke = new BenchmarkPlan.SmokeTest(a.kind(), recorded(expRoot, a.path()), a.sha256(), true,
@@ -486,7 +491,7 @@ public final class PlanService {
   }
 
   private static BenchmarkPlan.Workload workloadSection(SourceSelection s,
-      BenchmarkPlan.Trace trace,
+      BenchmarkPlan.@Nullable Trace trace,
       ExperimentPlanner.Result r) {
     BenchmarkPlan.Proxy proxy = null;
     if (s.recipe() != null) {
@@ -499,7 +504,7 @@ public final class PlanService {
   }
 
   private static String seriesId(BenchmarkPlan draft, UserWorkload w, PlanOptions o,
-      SeriesStore.ExistingPlan existing, PlanRequest request, boolean write, RuleLog log) {
+      SeriesStore.@Nullable ExistingPlan existing, PlanRequest request, boolean write, RuleLog log) {
     RuleFile rule = RuleFile.BENCHMARK_PLAN;
     if (existing != null) {
       return existing.seriesId();

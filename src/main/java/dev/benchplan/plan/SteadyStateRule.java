@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Enforces agent-docs/rules/benchmarking/steady-state.md: every load point measures enough
@@ -35,12 +37,12 @@ final class SteadyStateRule {
    * @param requestCountAt where traffic.request_count is written in the user workload (for messages)
    * @param durationAt where traffic.duration_s is written
    */
-  record Inputs(BenchmarkPlan.Experiment experiment, BenchmarkPlan.Synthetic synthetic,
+  record Inputs(BenchmarkPlan.Experiment experiment, BenchmarkPlan.@Nullable Synthetic synthetic,
       SmokeEvidence smoke, PlanOptions options, String requestCountAt, String durationAt) {}
 
   /** One point's figures before the verdict. */
-  private record Figures(String label, Long minimum, Long cap, Long planned, boolean byDuration,
-      Integer warmupMinimum, int warmup) {}
+  private record Figures(String label, @Nullable Long minimum, @Nullable Long cap, @Nullable Long planned, boolean byDuration,
+      @Nullable Integer warmupMinimum, int warmup) {}
 
   private SteadyStateRule() {}
 
@@ -59,11 +61,11 @@ final class SteadyStateRule {
     boolean closed = MeasurementMode.closed_loop.name().equals(e.measurementMode());
     List<Figures> figures = new ArrayList<>();
     if (closed) {
-      for (int i = 0; i < e.concurrency().size(); i++) {
+      for (int i = 0; i < Objects.requireNonNull(e.concurrency()).size(); i++) {
         figures.add(closedLoop(e, i, rt));
       }
     } else {
-      for (BigDecimal rate : e.requestRate()) {
+      for (BigDecimal rate : Objects.requireNonNull(e.requestRate())) { // open loop: the rates
         figures.add(openLoop(e, rate, rt));
       }
     }
@@ -82,9 +84,10 @@ final class SteadyStateRule {
         neededBy.merge(field, (long) f.warmupMinimum(), Math::max);
         shortfalls.add(f.warmup() + " warmup requests < " + f.warmupMinimum());
       }
-      boolean known = f.minimum() != null && f.planned() != null;
-      long effective = !known ? 0 : f.cap() == null ? f.minimum() : Math.min(f.minimum(), f.cap());
-      if (known && f.planned() < effective) {
+      // known: both the minimum and the planned count (written out so NullAway follows it)
+      long effective = f.minimum() == null || f.planned() == null ? 0
+          : f.cap() == null ? f.minimum() : Math.min(f.minimum(), f.cap());
+      if (f.minimum() != null && f.planned() != null && f.planned() < effective) {
         String field = f.byDuration() ? "traffic.duration_s" : "traffic.request_count";
         shortBy.computeIfAbsent(field, k -> new ArrayList<>()).add(f.label() + " (plans "
             + f.planned() + ", minimum " + effective + ")");
@@ -98,7 +101,7 @@ final class SteadyStateRule {
         status = BenchmarkPlan.SteadyState.SHORT_ACCEPTED;
         basis = "below the steady-state minimum (" + String.join("; ", shortfalls)
             + "), accepted with --allow-short-points";
-      } else if (!known) {
+      } else if (f.minimum() == null || f.planned() == null) {
         status = BenchmarkPlan.SteadyState.NOT_ENFORCED;
         notEnforced++;
         basis = "no request-time estimate: the measured requests of a time-bounded point cannot be"
@@ -129,7 +132,7 @@ final class SteadyStateRule {
             : field.equals("traffic.duration_s") ? "user workload " + in.durationAt() + ": "
                 + field + " " + e.durationS() + " s"
             : "user workload " + in.requestCountAt() + ": " + field + " " + e.requestCount();
-        String fix = fix(field, neededBy.get(field));
+        String fix = fix(field, Objects.requireNonNull(neededBy.get(field))); // merged with every shortfall
         String points = String.join(", ", s.getValue());
         if (allow) {
           log.warn(RULE, where + " is below the steady-state minimum (" + minimumRule + ") at "
@@ -171,7 +174,7 @@ final class SteadyStateRule {
 
   private static Figures closedLoop(BenchmarkPlan.Experiment e, int index,
       Optional<RunLengthEstimator.RequestTime> rt) {
-    int c = e.concurrency().get(index);
+    int c = Objects.requireNonNull(e.concurrency()).get(index);
     long minimum = (long) REQUESTS_PER_SLOT * c;
     Long cap = rt.map(t -> saturatingMultiply(c, waves(e.measurementLimitS(), t))).orElse(null);
     Long planned = e.requestCount();

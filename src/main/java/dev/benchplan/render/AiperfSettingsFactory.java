@@ -9,7 +9,10 @@ import dev.benchplan.aiperf.config.PhaseType;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.VerifiedPlan;
 import java.math.BigDecimal;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Maps a plan and one load point to the AIPerf settings of one run: the measured phase bounded by
@@ -32,7 +35,7 @@ public final class AiperfSettingsFactory {
    * @param artifactDir the run's artifact folder in the pod
    */
   public static AiperfSettings forRun(
-      VerifiedPlan verified, LoadPoint point, String tracePathInPod, String artifactDir) {
+      VerifiedPlan verified, LoadPoint point, @Nullable String tracePathInPod, String artifactDir) {
     BenchmarkPlan plan = verified.plan();
     BenchmarkPlan.Experiment e = plan.experiment();
     int timeout = e.requestTimeoutS() != null ? e.requestTimeoutS() : e.measurementLimitS();
@@ -47,9 +50,9 @@ public final class AiperfSettingsFactory {
     Dataset dataset;
     boolean ignoreEos = false;
     if (usesTrace(plan)) {
-      dataset = new Dataset.MooncakeTrace(tracePathInPod);
+      dataset = new Dataset.MooncakeTrace(Objects.requireNonNull(tracePathInPod)); // a trace plan mounts it
     } else {
-      BenchmarkPlan.Synthetic syn = plan.workload().synthetic();
+      BenchmarkPlan.Synthetic syn = Objects.requireNonNull(plan.workload().synthetic());
       long entries =
           syn.datasetEntries() != null
               ? syn.datasetEntries()
@@ -72,8 +75,9 @@ public final class AiperfSettingsFactory {
     int warmupCount = warmupOf(e, point);
     switch (e.measurementMode()) {
       case "closed_loop" -> {
-        profiling = measured(PhaseType.CONCURRENCY, point.concurrency(), null, e, duration, null);
-        warmup = warmup(PhaseType.CONCURRENCY, Math.min(point.concurrency(), warmupCount), null,
+        int concurrency = Objects.requireNonNull(point.concurrency());
+        profiling = measured(PhaseType.CONCURRENCY, concurrency, null, e, duration, null);
+        warmup = warmup(PhaseType.CONCURRENCY, Math.min(concurrency, warmupCount), null,
             warmupCount);
       }
       case "open_loop" -> {
@@ -83,7 +87,7 @@ public final class AiperfSettingsFactory {
         warmup = warmup(type, null, point.rate(), warmupCount);
       }
       default -> {
-        BenchmarkPlan.TraceWindowRows w = plan.workload().trace().window();
+        BenchmarkPlan.TraceWindowRows w = Objects.requireNonNull(plan.workload().trace()).window();
         profiling = measured(PhaseType.FIXED_SCHEDULE, null, null, null, duration,
             w == null ? null : new Phase.ReplayWindow(w.startMs(), w.endMs()));
         // the trace's timing has no concurrency to copy: warm up one request at a time
@@ -98,11 +102,11 @@ public final class AiperfSettingsFactory {
         ignoreEos,
         warmup,
         profiling,
-        plan.objectives().goodput(),
+        goodput(plan),
         plan.experiment().seed(),
         artifactDir,
         sizingOf(plan, point).map(BenchmarkPlan.PointSizing::workers).orElse(null),
-        usesTrace(plan) ? null : plan.workload().synthetic().temperature());
+        usesTrace(plan) ? null : Objects.requireNonNull(plan.workload().synthetic()).temperature());
   }
 
   /**
@@ -143,14 +147,14 @@ public final class AiperfSettingsFactory {
    * The measured phase: bounded by the plan's request count (none for a replay, {@code e} null)
    * and by {@code duration} with the grace period.
    */
-  private static Phase measured(PhaseType type, Integer concurrency, BigDecimal rate,
-      BenchmarkPlan.Experiment e, int duration, Phase.ReplayWindow window) {
+  private static Phase measured(PhaseType type, @Nullable Integer concurrency, @Nullable BigDecimal rate,
+      BenchmarkPlan.@Nullable Experiment e, int duration, Phase.@Nullable ReplayWindow window) {
     return new Phase(type, concurrency, rate, e == null ? null : e.requestCount(), duration,
         JobBudget.GRACE_PERIOD_SECONDS, window);
   }
 
   /** A warmup phase of {@code count} requests within the warmup limit, or null for none. */
-  private static Phase warmup(PhaseType type, Integer concurrency, BigDecimal rate, int count) {
+  private static @Nullable Phase warmup(PhaseType type, @Nullable Integer concurrency, @Nullable BigDecimal rate, int count) {
     return count > 0
         ? new Phase(type, concurrency, rate, (long) count, JobBudget.WARMUP_LIMIT_SECONDS, null, null)
         : null;
@@ -175,5 +179,11 @@ public final class AiperfSettingsFactory {
   public static boolean usesTrace(BenchmarkPlan plan) {
     return plan.workload().trace() != null
         && ("user_trace".equals(plan.workload().source()) || plan.workload().synthetic() == null);
+  }
+
+  /** The plan's goodput thresholds; none when the plan has none (AiperfSettings reads null as none too). */
+  private static Map<String, BigDecimal> goodput(BenchmarkPlan plan) {
+    Map<String, BigDecimal> goodput = plan.objectives().goodput();
+    return goodput == null ? Map.of() : goodput;
   }
 }

@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -35,11 +37,13 @@ final class OperatorRender {
   }
 
   /** Everything the plain render already decided, handed over at the fork. */
+  // a hand-over of arguments, never compared or hashed, so the array component's identity equality is moot
+  @SuppressWarnings("ArrayRecordComponent")
   record Inputs(RenderRequest req, Path deployRoot, VerifiedPlan verified, CandidateBinding candidate,
       AiperfVersion release, ImageReference image, String namespace, List<LoadPoint> points,
       MeasuredRuns runs, RunId runId, String jobName, boolean jobNameGiven, Map<String, String> labels,
       Map<String, String> annotations, List<AiperfInvocation> invocations, byte[] configBytes,
-      List<String> context, boolean trace, String hfTokenSecret) {}
+      List<String> context, boolean trace, @Nullable String hfTokenSecret) {}
 
   static RenderResult render(Inputs in) {
     BenchmarkPlan plan = in.verified().plan();
@@ -59,8 +63,8 @@ final class OperatorRender {
     boolean warmup = in.invocations().get(0).document().at("/benchmark/phases").size() > 1;
     long timeout = new JobBudget(plan.experiment().measurementLimitS(), warmup, modelWait)
         .activeDeadlineSeconds();
-    List<BenchmarkPlan.PointSizing> sizing = plan.loadGenerator().points() == null ? List.of()
-        : plan.loadGenerator().points();
+    BenchmarkPlan.LoadGenerator generator = Objects.requireNonNull(plan.loadGenerator()); // chosen(plan)
+    List<BenchmarkPlan.PointSizing> sizing = generator.points() == null ? List.of() : generator.points();
     List<LoadPoint> all = LoadPoint.all(plan.experiment());
 
     String base = in.jobNameGiven() ? in.jobName()

@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -191,7 +193,8 @@ public final class PlanRenderer {
           image, namespace, points, runs, runId, jobName, req.jobName() != null, labels, annotations,
           invocations, configBytes, context, trace != null, hfTokenSecret(plan.deployment().secrets())));
     }
-    JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(), settings.warmup() != null,
+    JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(),
+        Objects.requireNonNull(settings).warmup() != null, // a plan has at least one load point
         req.modelWait(), runs.count());
     JobInputs inputs =
         new JobInputs(
@@ -276,7 +279,7 @@ public final class PlanRenderer {
   }
 
   private static ImageReference image(
-      String override, BenchmarkPlan plan, AiperfVersion release, String source) {
+      @Nullable String override, BenchmarkPlan plan, AiperfVersion release, String source) {
     String what = override != null ? "--image" : source + " /aiperf/image";
     ImageReference image =
         ImageReference.parse(override != null ? override : plan.aiperf().image(), what);
@@ -296,7 +299,7 @@ public final class PlanRenderer {
    * The Secret that holds the Hugging Face token, by name only: the first secret named like one
    * (hf, hugging), else the only secret, else none.
    */
-  static String hfTokenSecret(List<String> secrets) {
+  static @Nullable String hfTokenSecret(List<String> secrets) {
     for (String s : secrets) {
       String lower = s.toLowerCase(Locale.ROOT);
       if (lower.contains("hf") || lower.contains("hugging")) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@code benchplan render} was asked: the plan and its SHA-256, the deploy root, and the
@@ -23,21 +24,21 @@ public record RenderRequest(
     Path plan,
     String planSha256,
     Path deployRoot,
-    String namespace,
-    String jobName,
-    String image,
-    String artifacts,
-    String traceSource,
-    String loadPoint,
+    @Nullable String namespace,
+    @Nullable String jobName,
+    @Nullable String image,
+    @Nullable String artifacts,
+    @Nullable String traceSource,
+    @Nullable String loadPoint,
     Clock clock,
     RandomGenerator random,
-    Integer modelWaitSeconds,
-    Path ledger,
-    Integer readyRequestTimeoutSeconds) {
+    @Nullable Integer modelWaitSeconds,
+    @Nullable Path ledger,
+    @Nullable Integer readyRequestTimeoutSeconds) {
   /** A request with the default readiness-request timeout. */
   public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
       String image, String artifacts, String traceSource, String loadPoint, Clock clock,
-      RandomGenerator random, Integer modelWaitSeconds, Path ledger) {
+      RandomGenerator random, @Nullable Integer modelWaitSeconds, @Nullable Path ledger) {
     this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
         random, modelWaitSeconds, ledger, null);
   }

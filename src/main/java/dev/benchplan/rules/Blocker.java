@@ -22,7 +22,7 @@ public record Blocker(String code, String message, String rule) {
   }
 
   /** A blocker whose message cites the rule file of its code. */
-  public static Blocker of(BlockerCode code, String message) {
+  public static Blocker of(BlockerCode code, @Nullable String message) {
     return new Blocker(code.name(), message + " (rule: " + code.rule().path() + ")",
         code.rule().path());
   }

@@ -3,6 +3,7 @@ package dev.benchplan.rules;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Collects blockers, decisions and warnings while one plan is built. Rules keep going after a
@@ -15,7 +16,7 @@ public final class RuleLog {
   private final List<String> warnings = new ArrayList<>();
 
   /** Records a violated rule; the message gets the rule file appended. */
-  public void block(BlockerCode code, String message) {
+  public void block(BlockerCode code, @Nullable String message) {
     blockers.add(Blocker.of(code, message));
   }
 

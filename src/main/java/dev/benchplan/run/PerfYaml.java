@@ -270,7 +270,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   /** The DEPLOY_ROOT this perf.yaml lies in ({@code DEPLOY_ROOT/benchmark/perf.yaml}). */
   public Path deployRoot() {
     Path abs = file.toAbsolutePath().normalize();
-    Path benchmark = abs.getParent();
+    Path benchmark = Objects.requireNonNull(abs.getParent()); // a file has a parent
     return benchmark.getParent() == null ? benchmark : benchmark.getParent();
   }
 

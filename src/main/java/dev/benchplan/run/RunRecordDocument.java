@@ -20,12 +20,12 @@ public record RunRecordDocument(
     Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
     Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
     boolean eligible, List<String> ineligibleReasons, boolean keep,
-    @JsonInclude(JsonInclude.Include.NON_NULL) MeasuredRuns measuredRuns) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns) {
 
   /** A record without the measured-run list (a Job rendered before it was annotated). */
   public RunRecordDocument(
       String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
-      Cluster cluster, String endpoint, String dgd, Job job, Pod pod, String image, Aiperf aiperf, Times times,
+      Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
       Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
       boolean eligible, List<String> ineligibleReasons, boolean keep) {
     this(schemaVersion, runId, seriesId, planId, plan, perfYaml, cluster, endpoint, dgd, job, pod, image, aiperf,
@@ -52,8 +52,8 @@ public record RunRecordDocument(
    * @param role noise-floor-pilot (a repetition of the series' pilot) or measurement
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record MeasuredRun(String loadPoint, Integer repetition, String directory, String summarySha256,
-      java.math.BigDecimal requests, java.math.BigDecimal errors, String startedAt, String endedAt, String verdict,
+  public record MeasuredRun(@Nullable String loadPoint, @Nullable Integer repetition, String directory, @Nullable String summarySha256,
+      java.math.@Nullable BigDecimal requests, java.math.BigDecimal errors, @Nullable String startedAt, @Nullable String endedAt, String verdict,
       String role) {}
 
   /** A file and the SHA-256 of its bytes. */

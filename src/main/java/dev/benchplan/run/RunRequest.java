@@ -26,12 +26,12 @@ public record RunRequest(
     Path deployRoot,
     @Nullable String context,
     String namespace,
-    Path constraintsOverlay,
+    @Nullable Path constraintsOverlay,
     Duration timeout,
     Duration scheduleTimeout,
     boolean keep,
     boolean replace,
-    dev.benchplan.gate.ConstraintSet constraints) {
+    dev.benchplan.gate.@Nullable ConstraintSet constraints) {
 
   /** The default bound on scheduling and container start (AICR's). */
   public static final Duration DEFAULT_SCHEDULE_TIMEOUT = Duration.ofMinutes(5);

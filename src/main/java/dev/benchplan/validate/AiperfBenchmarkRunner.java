@@ -49,6 +49,7 @@ import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -166,7 +167,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       ObjectNode o = slos.addObject();
       o.put("metric", c.metric()).put("stat", c.stat());
       o.put(c.operator() == dev.benchplan.gate.Operator.GE ? "min" : "max", c.threshold());
-      o.put("unit", c.unit().text());
+      o.put("unit", Objects.requireNonNull(c.unit()).text()); // validate's constraints all carry a unit
     }
     w.put("notes", "written by benchplan validate run " + req.run().runId() + " for " + t.origin() + " DGD "
         + t.namespace() + "/" + t.dgdName() + "; gate tolerance "
@@ -175,7 +176,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
   }
 
   /** The resolved inputs with their sources, for the workload the plan hashes. */
-  static String inputsNote(ValidateInputs inputs) {
+  static String inputsNote(@Nullable ValidateInputs inputs) {
     if (inputs == null) {
       return "";
     }
@@ -190,7 +191,8 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         .append(") meet ");
     List<String> parts = new ArrayList<>();
     for (Constraint c : req.constraints().constraints()) {
-      parts.add(c.name() + " " + c.operator().symbol() + " " + c.threshold().toPlainString() + " " + c.unit().text());
+      parts.add(c.name() + " " + c.operator().symbol() + " " + c.threshold().toPlainString() + " "
+          + Objects.requireNonNull(c.unit()).text());
     }
     return sb.append(String.join(" and ", parts)).append(" within ").append(tolerancePercent()).append("%?")
         .toString();
@@ -303,13 +305,5 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     String message = v.message() + (v.verdict() == Status.ERROR && !completed
         ? " (run ended: " + o.exitReason() + ")" : "");
     return new BenchmarkOutcome(v, message, failed, o.runDir().toString());
-  }
-
-  private static byte[] readBytes(Path p) {
-    try {
-      return Files.readAllBytes(p);
-    } catch (IOException e) {
-      throw BenchplanException.runtime(p + ": cannot read the plan just written: " + e.getMessage(), e);
-    }
   }
 }

@@ -7,6 +7,7 @@ import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import java.math.BigDecimal;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of running and gating the benchmark: the gate's own verdict.
@@ -19,10 +20,10 @@ import java.util.Objects;
  * @param repeats with {@code --repeats} above 1: every repeat's verdict and whether they disagree
  *     ({@code gate} is then the median's verdict); null for one measurement
  */
-public record BenchmarkOutcome(Verdict gate, String message, ValidateStep failedStep, String runDir,
-    MedianGate.Result repeats) {
+public record BenchmarkOutcome(Verdict gate, String message, @Nullable ValidateStep failedStep, String runDir,
+    MedianGate.@Nullable Result repeats) {
   /** The outcome of one measurement. */
-  public BenchmarkOutcome(Verdict gate, String message, ValidateStep failedStep, String runDir) {
+  public BenchmarkOutcome(Verdict gate, String message, @Nullable ValidateStep failedStep, String runDir) {
     this(gate, message, failedStep, runDir, null);
   }
 
@@ -40,16 +41,16 @@ public record BenchmarkOutcome(Verdict gate, String message, ValidateStep failed
   }
 
   /** Measured output token throughput (tokens/sec), or null. */
-  public BigDecimal throughput() {
+  public @Nullable BigDecimal throughput() {
     return measured(ConstraintReader.THROUGHPUT);
   }
 
   /** Measured time to first token p99 (ms), or null. */
-  public BigDecimal ttftP99() {
+  public @Nullable BigDecimal ttftP99() {
     return measured(ConstraintReader.TTFT_P99);
   }
 
-  private BigDecimal measured(String name) {
+  private @Nullable BigDecimal measured(String name) {
     return gate.constraints().stream().filter(c -> c.name().equals(name)).map(ConstraintResult::measured)
         .filter(Objects::nonNull).findFirst().orElse(null);
   }

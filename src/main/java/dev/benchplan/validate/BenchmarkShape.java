@@ -1,6 +1,8 @@
 package dev.benchplan.validate;
 
 import java.math.BigDecimal;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The load validate applies, AICR's exactly: a static shape (ISL = OSL = 128, stddev 0, output
@@ -15,7 +17,7 @@ import java.math.BigDecimal;
  * @param isl input tokens per request
  * @param osl output tokens per request
  */
-public record BenchmarkShape(int workers, Integer gpus, Integer perGpu, Integer perWorker, int isl, int osl) {
+public record BenchmarkShape(int workers, @Nullable Integer gpus, @Nullable Integer perGpu, @Nullable Integer perWorker, int isl, int osl) {
   /** AICR's floor of the request count (AICR_INFERENCE_PERF_MIN_REQUESTS). */
   public static final int MIN_REQUESTS = 1000;
   /** AICR's measured requests per concurrency slot (AICR_INFERENCE_PERF_REQUESTS_PER_CONCURRENCY). */
@@ -44,7 +46,9 @@ public record BenchmarkShape(int workers, Integer gpus, Integer perGpu, Integer 
     if (perWorker != null && perWorker < 1) {
       throw new IllegalArgumentException("concurrency per worker must be positive");
     }
-    long c = perGpu != null ? (long) perGpu * gpus : (long) perWorker * workers;
+    // one of the two is given; per GPU comes with the GPU count
+    long c = perGpu != null ? (long) perGpu * Objects.requireNonNull(gpus)
+        : (long) Objects.requireNonNull(perWorker) * workers;
     if (c > 1_000_000) {
       throw new IllegalArgumentException("concurrency " + c + " is implausibly high");
     }
@@ -62,7 +66,7 @@ public record BenchmarkShape(int workers, Integer gpus, Integer perGpu, Integer 
 
   /** Concurrency C: per GPU x GPUs, or per worker x workers. */
   public int concurrency() {
-    return perGpu != null ? perGpu * gpus : perWorker * workers;
+    return perGpu != null ? perGpu * Objects.requireNonNull(gpus) : Objects.requireNonNull(perWorker) * workers;
   }
 
   /** How C was made, e.g. {@code 256 per GPU x 8 GPUs}. */

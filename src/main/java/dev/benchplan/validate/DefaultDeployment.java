@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -35,7 +36,7 @@ public record DefaultDeployment(
     List<NodeTaint> taints,
     String image,
     String hfTokenSecret,
-    ModelCache modelCache) {
+    @Nullable ModelCache modelCache) {
 
   /** A deployment without a model cache. */
   public DefaultDeployment(ValidateRun run, String apiVersion, String namespace, String model, int workers,

@@ -61,7 +61,7 @@ public record FrontendTarget(
    * As {@link #discovered(DgdCandidate, String)}, the model given by {@code modelFrom} (an option,
    * or a recipe entry) named in the message when the DGD does not serve it.
    */
-  public static FrontendTarget discovered(DgdCandidate c, String modelOption, String modelFrom) {
+  public static FrontendTarget discovered(DgdCandidate c, @Nullable String modelOption, String modelFrom) {
     DgdView dgd = c.dgd();
     java.util.Set<String> served = dgd.servedModels();
     String model;

@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How many GPUs a DGD's workers hold, and where that figure came from.
@@ -10,7 +11,7 @@ import java.util.Objects;
  * @param source where the count came from (e.g. {@code dgd: VllmDecodeWorker 1 x 8 replicas})
  * @param note why there is no count, or null
  */
-public record GpuCount(Integer gpus, String source, String note) {
+public record GpuCount(@Nullable Integer gpus, String source, @Nullable String note) {
   public GpuCount {
     Objects.requireNonNull(source, "source");
     if (gpus != null && gpus < 1) {

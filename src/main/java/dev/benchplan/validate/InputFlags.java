@@ -2,6 +2,7 @@ package dev.benchplan.validate;
 
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The validate inputs given on the command line (null when not given) and benchplan's own
@@ -19,12 +20,12 @@ import java.util.TreeMap;
  * @param env the {@code BENCHPLAN_VALIDATE_*} environment variables that are set
  */
 public record InputFlags(
-    Integer concurrencyPerGpu,
+    @Nullable Integer concurrencyPerGpu,
     boolean concurrencyPerWorkerGiven,
     boolean islGiven,
     boolean oslGiven,
-    String routingMode,
-    String modelCacheStorageClass,
+    @Nullable String routingMode,
+    @Nullable String modelCacheStorageClass,
     Defaults defaults,
     Map<String, String> env) {
 

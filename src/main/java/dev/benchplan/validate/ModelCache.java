@@ -4,6 +4,7 @@ import dev.benchplan.json.Json;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,7 +32,7 @@ public record ModelCache(
     String model,
     String storageClass,
     String storageClassSource,
-    String size,
+    @Nullable String size,
     String image,
     String hfTokenSecret,
     String node,

@@ -56,13 +56,13 @@ public record PerformanceRequest(
   }
 
   /** The per-GPU floor, if the request has one (threshold per GPU). */
-  public Constraint perGpuFloor() {
+  public @Nullable Constraint perGpuFloor() {
     return constraints.stream().filter(c -> c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU)).findFirst()
         .orElse(null);
   }
 
   /** AICR's per-node floor, if the request has one. */
-  public Constraint throughputFloor() {
+  public @Nullable Constraint throughputFloor() {
     return constraints.stream().filter(c -> c.name().equals(ConstraintReader.THROUGHPUT)).findFirst().orElse(null);
   }
 
@@ -72,7 +72,7 @@ public record PerformanceRequest(
    * floor multiplied by {@code gpus} (the total the gate compares). A per-GPU floor without a GPU
    * count is invalid input.
    */
-  public PerformanceRequest forLoad(Integer gpus, String gpuWhy, BigDecimal floorScale, String scaleWhy) {
+  public PerformanceRequest forLoad(@Nullable Integer gpus, @Nullable String gpuWhy, @Nullable BigDecimal floorScale, @Nullable String scaleWhy) {
     List<Constraint> out = new java.util.ArrayList<>();
     for (Constraint c : constraints) {
       if (c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU)) {

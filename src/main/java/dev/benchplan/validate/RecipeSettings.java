@@ -4,6 +4,7 @@ import dev.benchplan.gate.Constraint;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a recipe overlay says beyond its thresholds: AICR's benchmark settings
@@ -25,11 +26,11 @@ public record RecipeSettings(
     String source,
     Map<String, String> settings,
     Map<String, String> pointers,
-    Constraint perGpuFloor,
+    @Nullable Constraint perGpuFloor,
     List<String> unknown,
     boolean componentRefs,
     boolean dynamoPlatform,
-    String dynamoPlatformVersion) {
+    @Nullable String dynamoPlatformVersion) {
   /** The overlay's name for each setting. */
   public static final String MODEL = "inference-model";
   public static final String CONCURRENCY_PER_GPU = "inference-concurrency-per-gpu";
@@ -51,12 +52,12 @@ public record RecipeSettings(
   }
 
   /** The raw value of a setting, or null. */
-  public String get(String name) {
+  public @Nullable String get(@Nullable String name) {
     return settings.get(name);
   }
 
   /** Where a setting sits ({@code file: pointer}), or the source when it is not set. */
-  public String where(String name) {
+  public String where(@Nullable String name) {
     return pointers.getOrDefault(name, source);
   }
 }

@@ -40,7 +40,7 @@ final class RepeatsOutcome {
     if (v.verdict() == Status.SKIP) {
       return single;
     }
-    String message = v.message() + (repeats.size() < o.verdict().constraints().size() ? "" : "");
+    String message = v.message();
     return new BenchmarkOutcome(v, message, v.verdict() == Status.ERROR ? ValidateStep.GATE : null,
         o.runDir().toString(), r);
   }

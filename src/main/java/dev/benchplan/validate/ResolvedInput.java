@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One validate input as resolved: its value and where it came from.
@@ -11,14 +12,14 @@ import java.util.Objects;
  *     {@code aicr} (AICR's fixed load), {@code cluster} or {@code dgd}
  * @param origin exactly where: the option, the overlay entry's JSON pointer, the variable, or why
  */
-public record ResolvedInput(Object value, String source, String origin) {
+public record ResolvedInput(@Nullable Object value, String source, @Nullable String origin) {
   public ResolvedInput {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(origin, "origin");
   }
 
   /** The value as text, or null. */
-  public String text() {
+  public @Nullable String text() {
     return value == null ? null : value.toString();
   }
 }

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The default deployment's runtime image follows the Dynamo platform version (AICR moved its
@@ -30,7 +31,7 @@ public final class RuntimeImage {
    * @param version e.g. {@code 1.2.1}, or null
    * @param detail where it was read (Deployment and label) or why it could not be
    */
-  public record PlatformVersion(String version, String detail) {
+  public record PlatformVersion(@Nullable String version, String detail) {
     /** Nothing read. */
     public static PlatformVersion unknown(String why) {
       return new PlatformVersion(null, why);
@@ -63,10 +64,11 @@ public final class RuntimeImage {
     if (flag != null) {
       return new ResolvedInput(flag, "flag", "--runtime-image");
     }
-    if (platform.value() != null) {
-      String v = platform.text().startsWith("v") ? platform.text().substring(1) : platform.text();
+    String version = platform.text();
+    if (version != null) {
+      String v = version.startsWith("v") ? version.substring(1) : version;
       return new ResolvedInput(REPOSITORY + ":" + v, platform.source(), "the Dynamo platform version "
-          + platform.text() + " (" + platform.origin() + ")");
+          + version + " (" + platform.origin() + ")");
     }
     return new ResolvedInput(ValidateOptions.DEFAULT_RUNTIME_IMAGE, "default",
         "built-in default (no Dynamo platform version in the recipe or the cluster: " + platform.origin() + ")");
@@ -76,11 +78,12 @@ public final class RuntimeImage {
    * A warning when a Dynamo runtime image of the DGD is older than the platform version; null
    * when none is (or nothing can be compared).
    */
-  public static String olderThanPlatform(String dgdRef, Set<String> images, ResolvedInput platform) {
-    if (platform.value() == null) {
+  public static @Nullable String olderThanPlatform(String dgdRef, Set<String> images, ResolvedInput platform) {
+    String version = platform.text();
+    if (version == null) {
       return null;
     }
-    int[] p = numbers(platform.text());
+    int[] p = numbers(version);
     if (p == null) {
       return null;
     }
@@ -100,7 +103,7 @@ public final class RuntimeImage {
   }
 
   /** The numeric release of a tag ({@code 1.2.1-cuda13} -> 1, 2, 1), or null. */
-  static int[] numbers(String tag) {
+  static int @Nullable [] numbers(String tag) {
     Matcher m = VERSION.matcher(tag.trim());
     if (!m.matches()) {
       return null;

@@ -4,6 +4,7 @@ import dev.benchplan.progress.ProgressSink;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -55,7 +56,7 @@ public interface ValidateCluster extends AutoCloseable {
    * default class. A named class that does not exist, or no default and none named, is invalid
    * input (exit 2) whose message gives the fix. Creates nothing.
    */
-  String modelCacheStorageClass(String named);
+  String modelCacheStorageClass(@Nullable String named);
 
   /**
    * Creates the model-cache PVC and its populate Job in the run's namespace (removed with it) and

@@ -6,7 +6,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The inputs of a validate run, each resolved with the same precedence and recorded with its
@@ -44,8 +46,8 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
    * One row of the precedence table: the flag, the recipe constraint, the environment variable,
    * benchplan's default and AICR's default (null where a tier does not exist).
    */
-  public record Row(String input, String flag, String recipe, String env, Object benchplanDefault,
-      Object aicrDefault) {}
+  public record Row(String input, String flag, @Nullable String recipe, @Nullable String env, @Nullable Object benchplanDefault,
+      @Nullable Object aicrDefault) {}
 
   /** The precedence table, in resolution order of the tiers (flag, recipe, env, default). */
   public static final List<Row> TABLE = List.of(
@@ -99,8 +101,9 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
     Row g = row(CONCURRENCY_PER_GPU);
     Row w = row(CONCURRENCY_PER_WORKER);
     // the recipe's value is checked even when a flag wins: a malformed overlay fails closed, as AICR's does
-    Integer recipePerGpu = recipe.get(g.recipe()) == null ? null
-        : positive(recipe.get(g.recipe()), recipe.where(g.recipe()) + "/value: " + g.recipe());
+    String recipePerGpuText = recipe.get(g.recipe());
+    Integer recipePerGpu = recipePerGpuText == null ? null
+        : positive(recipePerGpuText, recipe.where(g.recipe()) + "/value: " + g.recipe());
     ResolvedInput load;
     if (f.concurrencyPerGpu() != null) {
       load = new ResolvedInput(f.concurrencyPerGpu(), "flag", g.flag());
@@ -112,15 +115,16 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
       throw BenchplanException.invalid("environment variables " + g.env() + " and " + w.env()
           + " exclude each other: set one");
     } else if (env.containsKey(g.env())) {
-      load = new ResolvedInput(positive(env.get(g.env()), "environment variable " + g.env()), "env", g.env());
+      load = new ResolvedInput(positive(Objects.requireNonNull(env.get(g.env())), "environment variable " + g.env()), "env", g.env());
     } else if (env.containsKey(w.env())) {
-      load = new ResolvedInput(positive(env.get(w.env()), "environment variable " + w.env()), "env", w.env());
+      load = new ResolvedInput(positive(Objects.requireNonNull(env.get(w.env())), "environment variable " + w.env()), "env", w.env());
     } else if (f.defaults() == InputFlags.Defaults.AICR) {
       load = new ResolvedInput(AICR_CONCURRENCY_PER_GPU, f.defaults().source(), "AICR's default load");
     } else {
       load = new ResolvedInput(DEFAULT_CONCURRENCY_PER_WORKER, f.defaults().source(), "benchplan's default load");
     }
-    boolean perGpu = load.origin().equals(g.flag()) || load.origin().equals(g.env())
+    String loadOrigin = Objects.requireNonNull(load.origin()); // every load above names where it came from
+    boolean perGpu = loadOrigin.equals(g.flag()) || loadOrigin.equals(g.env())
         || load.source().equals("recipe") || load.source().equals(InputFlags.Defaults.AICR.source());
     out.put(perGpu ? CONCURRENCY_PER_GPU : CONCURRENCY_PER_WORKER, load);
 
@@ -137,9 +141,10 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
     out.put(ROUTING_MODE, routing);
 
     ResolvedInput cache = pick(row(MODEL_CACHE_STORAGE_CLASS), f.modelCacheStorageClass(), recipe, env, f.defaults());
-    if (cache.value() == null) {
+    String cacheClass = cache.text();
+    if (cacheClass == null) {
       cache = new ResolvedInput(null, cache.source(), "none given: the cluster's default StorageClass");
-    } else if (cache.text().length() > 253 || !STORAGE_CLASS.matcher(cache.text()).matches()) {
+    } else if (cacheClass.length() > 253 || !STORAGE_CLASS.matcher(cacheClass).matches()) {
       throw BenchplanException.invalid(cache.origin() + ": expected a StorageClass name (DNS-1123 subdomain), got '"
           + cache.text() + "'");
     }
@@ -163,7 +168,7 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
    * The warning when the overlay's thresholds are judged with another model or load than AICR
    * calibrated them for; null when the model and the load are AICR's.
    */
-  private static String calibration(ResolvedInput model, ResolvedInput load, boolean perGpu) {
+  private static @Nullable String calibration(ResolvedInput model, ResolvedInput load, boolean perGpu) {
     boolean sameModel = AICR_MODEL.equals(model.text());
     boolean sameLoad = perGpu && Integer.valueOf(AICR_CONCURRENCY_PER_GPU).equals(load.value());
     if (sameModel && sameLoad) {
@@ -176,7 +181,7 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
   }
 
   /** flag &gt; recipe &gt; env &gt; default, for a text input. */
-  private static ResolvedInput pick(Row r, String flag, RecipeSettings recipe, Map<String, String> env,
+  private static ResolvedInput pick(Row r, @Nullable String flag, RecipeSettings recipe, Map<String, String> env,
       InputFlags.Defaults defaults) {
     if (flag != null) {
       return new ResolvedInput(flag.trim(), "flag", r.flag());
@@ -219,41 +224,42 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
 
   /** The resolved model. */
   public String model() {
-    return values.get(MODEL).text();
+    return Objects.requireNonNull(Objects.requireNonNull(values.get(MODEL)).text()); // always resolved
   }
 
   /** Whether the model was given (flag, recipe or environment), so a discovered DGD must serve it. */
   public boolean modelGiven() {
-    String s = values.get(MODEL).source();
+    String s = Objects.requireNonNull(values.get(MODEL)).source();
     return s.equals("flag") || s.equals("recipe") || s.equals("env");
   }
 
   /** The concurrency per GPU, or null when the load is per worker. */
-  public Integer concurrencyPerGpu() {
+  public @Nullable Integer concurrencyPerGpu() {
     ResolvedInput r = values.get(CONCURRENCY_PER_GPU);
     return r == null ? null : (Integer) r.value();
   }
 
   /** The concurrency per worker replica, or null when the load is per GPU. */
-  public Integer concurrencyPerWorker() {
+  public @Nullable Integer concurrencyPerWorker() {
     ResolvedInput r = values.get(CONCURRENCY_PER_WORKER);
     return r == null ? null : (Integer) r.value();
   }
 
   /** The load basis with its source. */
-  public ResolvedInput load() {
+  public @Nullable ResolvedInput load() {
     return values.containsKey(CONCURRENCY_PER_GPU) ? values.get(CONCURRENCY_PER_GPU)
         : values.get(CONCURRENCY_PER_WORKER);
   }
 
   /** The routing mode ({@code dynamo-router}): the default deployment's frontend routes by it. */
   public String routingMode() {
-    return values.get(ROUTING_MODE).text();
+    // always resolved: it has a default
+    return Objects.requireNonNull(Objects.requireNonNull(values.get(ROUTING_MODE)).text());
   }
 
   /** The StorageClass for the model-weights cache, or null for the cluster's default. */
-  public String modelCacheStorageClass() {
-    return values.get(MODEL_CACHE_STORAGE_CLASS).text();
+  public @Nullable String modelCacheStorageClass() {
+    return Objects.requireNonNull(values.get(MODEL_CACHE_STORAGE_CLASS)).text();
   }
 
   /** A copy with one more resolved value (runtime image, load figures, GPUs). */

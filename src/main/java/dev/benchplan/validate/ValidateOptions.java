@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything {@code benchplan validate} was asked to do.
@@ -57,8 +58,8 @@ public record ValidateOptions(
     int repeats,
     InputFlags flags,
     boolean modelCache,
-    String modelCacheSize,
-    String modelCacheStorageClass) {
+    @Nullable String modelCacheSize,
+    @Nullable String modelCacheStorageClass) {
 
   /** {@code --repeats}: the most measurements one validate takes (AIPerf's multiRun.numRuns cap). */
   public static final int MAX_REPEATS = 10;

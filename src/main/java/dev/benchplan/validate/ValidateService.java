@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -99,7 +100,7 @@ public final class ValidateService {
     private final ValidateRun run;
     private final ProgressRenderer progress;
     private final VerdictDocument doc;
-    private PerformanceRequest requested;
+    private @Nullable PerformanceRequest requested;
     /** The recipe's settings (none without --recipe). */
     private RecipeSettings recipe = RecipeSettings.none();
     /**
@@ -107,13 +108,13 @@ public final class ValidateService {
      * ({@link ValidateInputs#routingMode()}) and model-cache class
      * ({@link ValidateInputs#modelCacheStorageClass()}) here.
      */
-    private ValidateInputs inputs;
+    private @Nullable ValidateInputs inputs;
     private final CreatedObjects ledger = new CreatedObjects();
     private final ReentrantLock lifecycle = new ReentrantLock();
-    private volatile ValidateStep current;
-    private ValidateCluster cluster;
-    private CleanupReport cleanup;
-    private ValidateResult result;
+    private volatile @Nullable ValidateStep current;
+    private @Nullable ValidateCluster cluster;
+    private @Nullable CleanupReport cleanup;
+    private @Nullable ValidateResult result;
 
     Execution(ValidateOptions options) {
       this.options = options;
@@ -167,11 +168,12 @@ public final class ValidateService {
     }
 
     private ValidateResult benchmark() {
-      cluster = step(ValidateStep.CONNECT, null, "connecting", () -> connector.connect(options),
+      ValidateCluster connected = step(ValidateStep.CONNECT, null, "connecting", () -> connector.connect(options),
           ValidateCluster::describe);
-      doc.cluster(cluster.describe());
+      cluster = connected;
+      doc.cluster(connected.describe());
       DgdApi api = step(ValidateStep.CRD_CHECK, null, "looking up " + DgdApi.PLURAL + "." + DgdApi.GROUP,
-          cluster::dgdApi, a -> a.installed() ? "served versions " + a.servedVersions() + ", using "
+          connected::dgdApi, a -> a.installed() ? "served versions " + a.servedVersions() + ", using "
               + a.apiVersion() : "not installed");
       if (!api.installed() && recipe.dynamoPlatform()) {
         return complete("error", ExitCode.RUNTIME, options.recipe() + " lists " + RecipeSettings.DYNAMO_PLATFORM
@@ -184,7 +186,7 @@ public final class ValidateService {
       }
       String scope = options.namespace() == null ? "all namespaces" : "namespace " + options.namespace();
       List<DgdCandidate> seen = step(ValidateStep.DISCOVERY, null, "looking for DGDs in " + scope,
-          () -> cluster.discover(api, options.namespace()), s -> s.size() + " DGD(s) seen");
+          () -> connected.discover(api, options.namespace()), s -> s.size() + " DGD(s) seen");
       DiscoveryDecision decision = step(ValidateStep.DISCOVERY, null, "deciding",
           () -> DiscoveryDecision.decide(seen, options.dgd(), scope), ValidateService::describe);
       FrontendTarget target;
@@ -193,10 +195,11 @@ public final class ValidateService {
       String gpuType;
       GpuCount gpus;
       ResolvedInput platform = step(ValidateStep.CRD_CHECK, null, "reading the Dynamo platform version",
-          () -> RuntimeImage.platformVersion(recipe, cluster::dynamoPlatformVersion),
+          () -> RuntimeImage.platformVersion(recipe, connected::dynamoPlatformVersion),
           v -> v.value() == null ? "unknown (" + v.origin() + ")" : v.value() + " (" + v.source() + ": "
               + v.origin() + ")");
-      inputs = inputs.with("dynamo_platform_version", platform);
+      // resolved by execute() before the cluster is touched
+      inputs = Objects.requireNonNull(inputs).with("dynamo_platform_version", platform);
       doc.inputs(inputs);
       if (decision instanceof DiscoveryDecision.Ambiguous a) {
         closeQuietly();
@@ -204,17 +207,18 @@ public final class ValidateService {
       } else if (decision instanceof DiscoveryDecision.Use u) {
         doc.discovery(scope, seen, "discovered", "exactly one usable DGD"
             + (options.dgd() == null ? "" : " (named with --dgd)"));
-        ResolvedInput m = inputs.values().get(ValidateInputs.MODEL);
+        ValidateInputs resolved = inputs;
+        ResolvedInput m = Objects.requireNonNull(resolved.values().get(ValidateInputs.MODEL));
         FrontendTarget t = step(ValidateStep.DISCOVERY, null, "reading the served model",
-            () -> FrontendTarget.discovered(u.candidate(), inputs.modelGiven() ? inputs.model() : null,
-                m.source().equals("flag") ? "option --model" : m.origin()),
+            () -> FrontendTarget.discovered(u.candidate(), resolved.modelGiven() ? resolved.model() : null,
+                m.source().equals("flag") ? "option --model" : Objects.requireNonNull(m.origin())),
             x -> x.model() + " (" + x.modelSource() + ")");
         target = t;
         if (!inputs.modelGiven()) {
           inputs = inputs.with(ValidateInputs.MODEL, new ResolvedInput(t.model(), "dgd", t.modelSource()));
         }
         dgdDocument = step(ValidateStep.DISCOVERY, null, "recording DGD " + t.namespace() + "/" + t.dgdName(),
-            () -> cluster.dgdDocument(api, t.namespace(), t.dgdName()), d -> "recorded as read");
+            () -> connected.dgdDocument(api, t.namespace(), t.dgdName()), d -> "recorded as read");
         gpuType = "unknown";
         gpus = DgdGpus.count(dgdDocument);
         String older = RuntimeImage.olderThanPlatform(t.namespace() + "/" + t.dgdName(), DgdGpus.images(dgdDocument),
@@ -229,14 +233,15 @@ public final class ValidateService {
         ValidateTimeouts t = options.timeouts();
         step(ValidateStep.OLD_NAMESPACES, t.oldNamespace(), "waiting for earlier validate namespaces to go",
             () -> {
-              cluster.awaitOldNamespacesGone(t.oldNamespace(), progress.sink());
+              connected.awaitOldNamespacesGone(t.oldNamespace(), progress.sink());
               return Boolean.TRUE;
             }, x -> "none terminating");
         GpuNodeChoice choice = step(ValidateStep.NODE_SELECTION, null, "choosing the GPU node"
             + (options.nodeSelector().isEmpty() ? "" : " matching " + options.nodeSelector()),
-            () -> GpuNodeChoice.choose(cluster.gpuNodes(), options.nodeSelector()),
+            () -> GpuNodeChoice.choose(connected.gpuNodes(), options.nodeSelector()),
             c -> c.node().name() + " with " + c.workers() + " free GPU(s) -> " + c.workers() + " worker(s)");
         ResolvedInput image = RuntimeImage.image(options.runtimeImage(), platform);
+        String imageText = Objects.requireNonNull(image.text()); // RuntimeImage.image always names one
         inputs = inputs.with("runtime_image", image);
         String hostname = choice.node().labels().getOrDefault(DefaultDeployment.HOSTNAME_LABEL,
             choice.node().name());
@@ -253,16 +258,16 @@ public final class ValidateService {
           String storageClass = step(ValidateStep.MODEL_CACHE, null, named == null
               ? "finding the cluster's default StorageClass for the model cache"
               : "checking StorageClass " + named + " for the model cache",
-              () -> cluster.modelCacheStorageClass(named), x -> x + (named == null ? " (cluster default)" : ""));
+              () -> connected.modelCacheStorageClass(named), x -> x + (named == null ? " (cluster default)" : ""));
           cache = new ModelCache(run, run.namespace(), inputs.model(), storageClass, classSource,
-              options.modelCacheSize(), image.text(), options.hfTokenSecret(), hostname, choice.node().taints(),
+              options.modelCacheSize(), imageText, options.hfTokenSecret(), hostname, choice.node().taints(),
               Math.max(1, t.modelCache().toSeconds()));
         }
         deployment = new DefaultDeployment(run, api.apiVersion(), run.namespace(),
             inputs.model(), choice.workers(), hostname,
-            choice.node().taints(), image.text(), options.hfTokenSecret(), cache);
+            choice.node().taints(), imageText, options.hfTokenSecret(), cache);
         doc.deployment(choice, deployment);
-        ResolvedInput m = inputs.values().get(ValidateInputs.MODEL);
+        ResolvedInput m = Objects.requireNonNull(inputs.values().get(ValidateInputs.MODEL));
         target = FrontendTarget.planned(deployment, choice.node().name(), m.source() + ": " + m.origin());
         gpus = new GpuCount(choice.workers(), "default deployment: 1 " + GpuNode.GPU_RESOURCE + " x "
             + choice.workers() + " worker(s) on node " + choice.node().name(), null);
@@ -282,8 +287,9 @@ public final class ValidateService {
           s -> "concurrency " + s.concurrency() + " (" + s.basis() + ")");
       recordLoad(shape);
       GpuCount g = gpus;
+      PerformanceRequest asked = Objects.requireNonNull(requested); // read by execute() before benchmark()
       PerformanceRequest request = step(ValidateStep.PLAN, null, "resolving the constraints for this load",
-          () -> requested.forLoad(g.gpus(), g.note(), floorScale, floorWhy), r -> r.constraints().size()
+          () -> asked.forLoad(g.gpus(), g.note(), floorScale, floorWhy), r -> r.constraints().size()
               + " constraint(s)");
       requested = request;
       doc.constraints(request);
@@ -310,7 +316,7 @@ public final class ValidateService {
         FrontendTarget existing = target;
         step(ValidateStep.READINESS, t.dgdReady(), "waiting for every component of DGD " + existing.namespace()
             + "/" + existing.dgdName() + " to have its ready replicas",
-            () -> cluster.awaitComponentsReady(api, existing.namespace(), existing.dgdName(), t.dgdReady(),
+            () -> connected.awaitComponentsReady(api, existing.namespace(), existing.dgdName(), t.dgdReady(),
                 progress.sink()),
             DgdView::readiness);
       }
@@ -329,8 +335,8 @@ public final class ValidateService {
       };
     }
 
-    private java.math.BigDecimal floorScale;
-    private String floorWhy;
+    private java.math.@Nullable BigDecimal floorScale;
+    private @Nullable String floorWhy;
 
     /**
      * AICR's rule on a partly occupied node: the throughput floor times free GPUs / node GPUs,
@@ -346,33 +352,42 @@ public final class ValidateService {
       floorScale = java.math.BigDecimal.valueOf(free).divide(java.math.BigDecimal.valueOf(all), 6,
           java.math.RoundingMode.HALF_UP).stripTrailingZeros();
       floorWhy = "free / node GPUs " + free + "/" + all + " on node " + n.name();
-      dev.benchplan.gate.Constraint floor = requested.throughputFloor();
+      PerformanceRequest asked = Objects.requireNonNull(requested); // read by execute() before benchmark()
+      dev.benchplan.gate.Constraint floor = asked.throughputFloor();
       if (floor != null) {
-        PerformanceRequest scaled = requested.forLoad(null, null, floorScale, floorWhy);
+        PerformanceRequest scaled = asked.forLoad(null, null, floorScale, floorWhy);
+        // the scaled request keeps the floor it scaled
+        java.math.BigDecimal scaledFloor = Objects.requireNonNull(scaled.throughputFloor()).threshold();
         doc.floorScaling(new ValidateVerdict.FloorScaling(n.name(), free, all, floorScale, floor.threshold(),
-            scaled.throughputFloor().threshold()));
+            scaledFloor));
         err.println("validate: throughput floor " + floor.threshold().toPlainString() + " scaled to "
-            + scaled.throughputFloor().threshold().toPlainString() + " (" + floorWhy + "), as AICR does");
+            + scaledFloor.toPlainString() + " (" + floorWhy + "), as AICR does");
       }
     }
 
     /** C = per GPU x GPUs, or per worker x workers; a per-GPU load without a GPU count is invalid. */
     private BenchmarkShape shape(FrontendTarget target, GpuCount gpus) {
+      ValidateInputs inputs = Objects.requireNonNull(this.inputs); // resolved by execute()
       Integer perGpu = inputs.concurrencyPerGpu();
       if (perGpu != null) {
         if (!gpus.known()) {
-          throw BenchplanException.invalid(inputs.load().origin() + ": a per-GPU concurrency (" + perGpu
+          throw BenchplanException.invalid(Objects.requireNonNull(inputs.load()).origin() + ": a per-GPU concurrency (" + perGpu
               + ") needs a GPU count, but " + target.namespace() + "/" + target.dgdName() + ": " + gpus.note()
               + "; give --concurrency-per-worker instead");
         }
-        return BenchmarkShape.perGpu(target.workers(), gpus.gpus(), perGpu, options.isl(), options.osl());
+        // known: the count is there
+        return BenchmarkShape.perGpu(target.workers(), Objects.requireNonNull(gpus.gpus()), perGpu, options.isl(),
+            options.osl());
       }
-      return new BenchmarkShape(target.workers(), inputs.concurrencyPerWorker(), options.isl(), options.osl());
+      // no per-GPU load: the per-worker one is resolved (a default at least)
+      return new BenchmarkShape(target.workers(), Objects.requireNonNull(inputs.concurrencyPerWorker()), options.isl(),
+          options.osl());
     }
 
     /** AICR's load figures, each with where it comes from. */
     private void recordLoad(BenchmarkShape s) {
-      ResolvedInput load = inputs.load();
+      // resolved by execute(), with the load that shape() sized
+      ResolvedInput load = Objects.requireNonNull(Objects.requireNonNull(inputs).load());
       inputs = inputs
           .with("concurrency", new ResolvedInput(s.concurrency(), load.source(), s.basis()))
           .with("request_count", new ResolvedInput(s.requestCount(), "aicr", "max(" + BenchmarkShape.MIN_REQUESTS
@@ -391,30 +406,31 @@ public final class ValidateService {
     /** Creates the namespace and the default DGD and waits until it serves as planned. */
     private FrontendTarget deploy(DgdApi api, DefaultDeployment deployment, FrontendTarget planned) {
       ValidateTimeouts t = options.timeouts();
+      ValidateCluster connected = Objects.requireNonNull(cluster); // benchmark() connected first
       String ns = deployment.namespace();
       step(ValidateStep.NAMESPACE, t.oldNamespace(), "creating namespace " + ns, () -> {
-        cluster.createNamespace(run, ns, ledger, t.oldNamespace(), progress.sink());
+        connected.createNamespace(run, ns, ledger, t.oldNamespace(), progress.sink());
         return ns;
       }, x -> "created " + x);
       ModelCache cache = deployment.modelCache();
       if (cache != null) {
         step(ValidateStep.MODEL_CACHE, t.modelCache(), "downloading " + cache.model() + " into PVC "
             + ModelCache.CLAIM + " (" + cache.storageClass() + ", " + cache.size() + ")", () -> {
-              cluster.populateModelCache(cache, progress.sink());
+              connected.populateModelCache(cache, progress.sink());
               return cache;
             }, c -> "cached; workers mount it read-only, offline");
       }
       DgdView created = step(ValidateStep.DEPLOY, null, "creating DGD " + ns + "/" + deployment.name()
           + " (" + api.apiVersion() + ", " + deployment.workers() + " x " + DefaultDeployment.WORKER
           + " on " + planned.node() + ")",
-          () -> cluster.createDgd(api, deployment.manifest(), ledger), v -> "created " + v.ref());
+          () -> connected.createDgd(api, deployment.manifest(), ledger), v -> "created " + v.ref());
       DgdCandidate ready = step(ValidateStep.READINESS, t.dgdReady(), "waiting for DGD "
           + created.ref() + " to be successful with every component ready (" + deployment.workers()
           + " worker(s))",
           () -> {
-            DgdCandidate c = cluster.awaitReady(api, ns, deployment.name(), deployment.desiredWorkers(),
+            DgdCandidate c = connected.awaitReady(api, ns, deployment.name(), deployment.desiredWorkers(),
                 t.dgdReady(), progress.sink());
-            FrontendMatch f = c.frontend();
+            FrontendMatch f = Objects.requireNonNull(c.frontend()); // a ready DGD has its frontend
             if (!f.service().name().equals(planned.service()) || f.port() != planned.port()) {
               throw BenchplanException.runtime("the frontend Service of " + created.ref() + " is "
                   + f.service().name() + ":" + f.port() + ", but the plan targets " + planned.service()
@@ -422,8 +438,9 @@ public final class ValidateService {
             }
             return c;
           },
-          c -> "ready; frontend Service " + c.frontend().service().name() + ":" + c.frontend().port());
-      FrontendMatch f = ready.frontend();
+          c -> "ready; frontend Service " + Objects.requireNonNull(c.frontend()).service().name() + ":"
+              + Objects.requireNonNull(c.frontend()).port());
+      FrontendMatch f = Objects.requireNonNull(ready.frontend());
       return new FrontendTarget("deployed", ns, deployment.name(), ready.dgd().uid(), api.apiVersion(),
           f.service().name(), f.port(), f.matchedBy() + (f.ownedByDgd() ? "+owner" : ""),
           planned.model(), planned.modelSource(), planned.workers(), planned.node());
@@ -445,7 +462,7 @@ public final class ValidateService {
     }
 
     /** Runs one step with progress lines and a step record; failures carry the step's name. */
-    private <T> T step(ValidateStep s, Duration bound, String what, Supplier<T> body,
+    private <T> T step(ValidateStep s, @Nullable Duration bound, String what, Supplier<T> body,
         java.util.function.Function<T, String> outcome) {
       current = s;
       progress.start(s.id(), bound, what);
@@ -464,7 +481,7 @@ public final class ValidateService {
     }
 
     /** Cleans up (unless --keep), writes the reports, closes the client; once. */
-    private ValidateResult complete(String verdict, int exitCode, String reason, ValidateStep failed) {
+    private ValidateResult complete(String verdict, int exitCode, @Nullable String reason, @Nullable ValidateStep failed) {
       lifecycle.lock();
       try {
         if (result != null) {
@@ -475,7 +492,8 @@ public final class ValidateService {
         String finalReason = reason;
         ValidateStep finalStep = failed;
         if (!cleanupOnce()) {
-          String problems = String.join("; ", cleanup.problems());
+          // cleanupOnce() always leaves its report
+          String problems = String.join("; ", Objects.requireNonNull(cleanup).problems());
           if (!"error".equals(verdict)) {
             finalVerdict = "error";
             finalCode = ExitCode.RUNTIME;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -48,31 +49,31 @@ import tools.jackson.databind.annotation.JsonNaming;
 public record ValidateVerdict(
     String schemaVersion,
     String check,
-    String verdict,
-    Integer exitCode,
-    String reason,
-    String failedStep,
+    @Nullable String verdict,
+    @Nullable Integer exitCode,
+    @Nullable String reason,
+    @Nullable String failedStep,
     String runId,
     String startedAt,
-    String finishedAt,
+    @Nullable String finishedAt,
     List<Step> steps,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String cluster,
-    ConstraintsSource constraintsSource,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String cluster,
+    @Nullable ConstraintsSource constraintsSource,
     List<ConstraintLine> constraints,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Measured measured,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Discovery discovery,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Deployment deployment,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Target target,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Benchmark benchmark,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Cleanup cleanup,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<Candidate> candidates,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<dev.benchplan.diagnostics.FindingLine> findings,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Repeats repeats,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, ResolvedInput> inputs,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<String> warnings,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Gpus gpus,
-    @JsonInclude(JsonInclude.Include.NON_NULL) FloorScaling floorScaling,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Reports reports) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Measured measured,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Discovery discovery,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Deployment deployment,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Target target,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Benchmark benchmark,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Cleanup cleanup,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Candidate> candidates,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<dev.benchplan.diagnostics.FindingLine> findings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Repeats repeats,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, ResolvedInput> inputs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> warnings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Gpus gpus,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FloorScaling floorScaling,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Reports reports) {
   /** The document's schema version. */
   public static final String SCHEMA_VERSION = "1";
 
@@ -109,7 +110,7 @@ public record ValidateVerdict(
 
   /** One step: its ID, {@code ok} or {@code failed}, seconds taken, its bound, and a detail. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Step(String step, String status, double elapsedS, Long boundS, String detail) {}
+  public record Step(String step, String status, double elapsedS, @Nullable Long boundS, @Nullable String detail) {}
 
   /** Where the constraints came from and the checks the overlay lists. */
   public record ConstraintsSource(String source, List<String> checks) {
@@ -125,7 +126,7 @@ public record ValidateVerdict(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record ConstraintLine(
       String name, String metric, String stat, String operator, BigDecimal threshold, BigDecimal tolerance,
-      BigDecimal effectiveThreshold, BigDecimal measured, String unit, String status, String message) {}
+      BigDecimal effectiveThreshold, @Nullable BigDecimal measured, String unit, String status, @Nullable String message) {}
 
   /**
    * The two AICR measurements (null when not measured) and the output throughput per GPU (null
@@ -133,8 +134,8 @@ public record ValidateVerdict(
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Measured(
-      BigDecimal outputTokenThroughput, String outputTokenThroughputUnit, BigDecimal timeToFirstTokenP99,
-      String timeToFirstTokenP99Unit, BigDecimal outputTokenThroughputPerGpu, Integer gpuCount,
+      @Nullable BigDecimal outputTokenThroughput, String outputTokenThroughputUnit, @Nullable BigDecimal timeToFirstTokenP99,
+      String timeToFirstTokenP99Unit, @Nullable BigDecimal outputTokenThroughputPerGpu, @Nullable Integer gpuCount,
       String gpuCountSource) {}
 
   /**
@@ -142,7 +143,7 @@ public record ValidateVerdict(
    * came from, and why there is none.
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Gpus(Integer count, String source, String note) {}
+  public record Gpus(@Nullable Integer count, String source, @Nullable String note) {}
 
   /**
    * AICR's scaling of the throughput floor on a partly occupied node: floor x free / node GPUs.
@@ -160,7 +161,7 @@ public record ValidateVerdict(
 
   /** One DGD discovery saw. */
   public record Seen(
-      String namespace, String dgd, String state, String service, Integer port, List<String> models,
+      @Nullable String namespace, String dgd, @Nullable String state, @Nullable String service, @Nullable Integer port, List<String> models,
       boolean usable, List<String> problems) {}
 
   /** The DGD validate deployed. */
@@ -168,40 +169,40 @@ public record ValidateVerdict(
   public record Deployment(
       String node, int freeGpus, int workers, String namespace, String dgd, String apiVersion, String model,
       String image, List<String> nodesConsidered, List<String> toleratedTaints, String routerMode,
-      @JsonInclude(JsonInclude.Include.NON_NULL) ModelCacheLine modelCache) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ModelCacheLine modelCache) {}
 
   /** The default deployment's model cache: PVC, class and where the class came from, size. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record ModelCacheLine(String claim, String storageClass, String storageClassSource, String size,
+  public record ModelCacheLine(String claim, String storageClass, String storageClassSource, @Nullable String size,
       String mountPath, boolean readOnly, boolean offline) {}
 
   /** The frontend measured. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Target(
-      String origin, String namespace, String dgd, String dgdUid, String apiVersion, String service, int port,
-      String matchedBy, String endpointUrl, String model, String modelSource, int workers, String node) {}
+      String origin, String namespace, String dgd, @Nullable String dgdUid, @Nullable String apiVersion, String service, int port,
+      String matchedBy, String endpointUrl, String model, String modelSource, int workers, @Nullable String node) {}
 
   /** The load and, as far as the pipeline got, its plan, render and run. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Benchmark(
-      int workers, Integer concurrencyPerWorker, Integer concurrencyPerGpu, Integer gpus, String concurrencyBasis,
+      int workers, @Nullable Integer concurrencyPerWorker, @Nullable Integer concurrencyPerGpu, @Nullable Integer gpus, String concurrencyBasis,
       int concurrency, int requestCount, int warmupRequests, int isl,
       int osl, int islStddev, int oslStddev, boolean ignoreEos, boolean streaming, String endpointType,
       int datasetEntries, long seed, BigDecimal temperature,
-      int measurementLimitS, String aiperfVersion, String aiperfResolution, String seriesId, String planPath,
-      String planSha256, String deployRoot, String perfYaml, String perfYamlSha256, String job,
-      String renderRunId, String runDir) {}
+      int measurementLimitS, @Nullable String aiperfVersion, @Nullable String aiperfResolution, @Nullable String seriesId, @Nullable String planPath,
+      @Nullable String planSha256, @Nullable String deployRoot, @Nullable String perfYaml, @Nullable String perfYamlSha256, @Nullable String job,
+      @Nullable String renderRunId, @Nullable String runDir) {}
 
   /** What validate created and what cleanup did (absent lists: cleanup did not run). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Cleanup(
-      boolean kept, List<String> created, List<String> deleted, List<String> alreadyGone, List<String> leftAlone,
-      List<String> problems) {}
+      boolean kept, List<String> created, @Nullable List<String> deleted, @Nullable List<String> alreadyGone, @Nullable List<String> leftAlone,
+      @Nullable List<String> problems) {}
 
   /** One candidate of an ambiguous discovery. */
-  public record Candidate(String namespace, String dgd, String service, String model, String state) {}
+  public record Candidate(@Nullable String namespace, String dgd, @Nullable String service, String model, @Nullable String state) {}
 
   /** The three report files. */
   public record Reports(String verdict, String ctrf, String junit) {}

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -133,7 +134,7 @@ public final class ValidationOverlay {
   }
 
   /** What the overlay lists: the checks, and why the check is skipped (null when it runs). */
-  record Listing(String source, List<String> checks, String skipReason) {}
+  record Listing(String source, List<String> checks, @Nullable String skipReason) {}
 
   private static Listing readListing(Path path) {
     String text;

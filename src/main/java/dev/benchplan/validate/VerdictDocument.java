@@ -8,34 +8,35 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Collects the parts of one validate run's {@link ValidateVerdict}, step by step. */
 final class VerdictDocument {
   private final ValidateRun run;
   private final Instant startedAt;
   private final List<ValidateVerdict.Step> steps = new ArrayList<>();
-  private String verdict;
-  private Integer exitCode;
-  private String reason;
-  private String failedStep;
-  private Instant finishedAt;
-  private String cluster;
-  private ValidateVerdict.ConstraintsSource constraintsSource;
+  private @Nullable String verdict;
+  private @Nullable Integer exitCode;
+  private @Nullable String reason;
+  private @Nullable String failedStep;
+  private @Nullable Instant finishedAt;
+  private @Nullable String cluster;
+  private ValidateVerdict.@Nullable ConstraintsSource constraintsSource;
   private List<ValidateVerdict.ConstraintLine> constraints = List.of();
-  private ValidateVerdict.Measured measured;
-  private ValidateVerdict.Discovery discovery;
-  private ValidateVerdict.Deployment deployment;
-  private ValidateVerdict.Target target;
-  private ValidateVerdict.Benchmark benchmark;
-  private ValidateVerdict.Cleanup cleanup;
-  private List<ValidateVerdict.Candidate> candidates;
-  private Verdict gate;
-  private List<dev.benchplan.diagnostics.FindingLine> findings;
-  private ValidateVerdict.Repeats repeats;
-  private ValidateInputs inputs;
+  private ValidateVerdict.@Nullable Measured measured;
+  private ValidateVerdict.@Nullable Discovery discovery;
+  private ValidateVerdict.@Nullable Deployment deployment;
+  private ValidateVerdict.@Nullable Target target;
+  private ValidateVerdict.@Nullable Benchmark benchmark;
+  private ValidateVerdict.@Nullable Cleanup cleanup;
+  private @Nullable List<ValidateVerdict.Candidate> candidates;
+  private @Nullable Verdict gate;
+  private @Nullable List<dev.benchplan.diagnostics.FindingLine> findings;
+  private ValidateVerdict.@Nullable Repeats repeats;
+  private @Nullable ValidateInputs inputs;
   private final List<String> extraWarnings = new ArrayList<>();
-  private ValidateVerdict.Gpus gpus;
-  private ValidateVerdict.FloorScaling floorScaling;
+  private ValidateVerdict.@Nullable Gpus gpus;
+  private ValidateVerdict.@Nullable FloorScaling floorScaling;
 
   VerdictDocument(ValidateRun run, Instant startedAt) {
     this.run = run;
@@ -50,7 +51,7 @@ final class VerdictDocument {
         candidates, findings, repeats, inputs == null ? null : inputs.values(), warnings(), gpus, floorScaling, null);
   }
 
-  private List<String> warnings() {
+  private @Nullable List<String> warnings() {
     List<String> w = new ArrayList<>(inputs == null ? List.of() : inputs.warnings());
     w.addAll(extraWarnings);
     return w.isEmpty() ? null : w;
@@ -77,7 +78,7 @@ final class VerdictDocument {
   }
 
   /** The gate's verdict on the benchmark, once it ran; null before. */
-  Verdict gate() {
+  @Nullable Verdict gate() {
     return gate;
   }
 
@@ -85,7 +86,7 @@ final class VerdictDocument {
     return startedAt;
   }
 
-  void step(ValidateStep s, String status, Duration elapsed, Duration bound, String detail) {
+  void step(ValidateStep s, String status, Duration elapsed, @Nullable Duration bound, @Nullable String detail) {
     steps.add(new ValidateVerdict.Step(s.id(), status, elapsed.toMillis() / 1000.0,
         bound == null ? null : bound.toSeconds(), detail));
   }
@@ -159,8 +160,8 @@ final class VerdictDocument {
         t.service(), t.port(), t.matchedBy(), t.endpointUrl(), t.model(), t.modelSource(), t.workers(), t.node());
   }
 
-  void benchmark(BenchmarkShape s, BenchmarkRunner.PlannedBenchmark plan,
-      BenchmarkRunner.RenderedBenchmark rendered, String runDir) {
+  void benchmark(BenchmarkShape s, BenchmarkRunner.@Nullable PlannedBenchmark plan,
+      BenchmarkRunner.@Nullable RenderedBenchmark rendered, @Nullable String runDir) {
     benchmark = new ValidateVerdict.Benchmark(s.workers(), s.perWorker(), s.perGpu(), s.gpus(), s.basis(),
         s.concurrency(), s.requestCount(), s.warmupRequests(), s.isl(), s.osl(), 0, 0, true, true, "chat",
         BenchmarkShape.DATASET_ENTRIES, BenchmarkShape.SEED, BenchmarkShape.TEMPERATURE,
@@ -178,7 +179,7 @@ final class VerdictDocument {
         runDir);
   }
 
-  void cleanup(boolean kept, List<CreatedObject> created, CleanupReport report) {
+  void cleanup(boolean kept, List<CreatedObject> created, @Nullable CleanupReport report) {
     List<String> c = created.stream().map(CreatedObject::describe).toList();
     cleanup = report == null
         ? new ValidateVerdict.Cleanup(kept, c, null, null, null, null)
@@ -192,7 +193,8 @@ final class VerdictDocument {
         c.dgd().state())).toList();
   }
 
-  void finish(String verdict, int exitCode, String reason, ValidateStep failedStep, Instant finishedAt) {
+  void finish(String verdict, int exitCode, @Nullable String reason, @Nullable ValidateStep failedStep,
+      Instant finishedAt) {
     this.verdict = verdict;
     this.exitCode = exitCode;
     this.reason = reason;

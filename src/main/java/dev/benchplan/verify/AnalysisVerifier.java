@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -270,7 +271,7 @@ final class AnalysisVerifier {
   }
 
   /** The runs again, found the way analyze found them, in the recorded order. */
-  private static List<RunEvidence> relocate(List<JsonNode> runBlocks, Integer gpus) {
+  private static List<RunEvidence> relocate(List<JsonNode> runBlocks, @Nullable Integer gpus) {
     List<RunSource> found = new ArrayList<>();
     for (Path base : bases(runBlocks)) {
       found.addAll(RunLocator.locate(base));
@@ -288,7 +289,7 @@ final class AnalysisVerifier {
   }
 
   /** {@code --gpus}, when analyze was given it (the per-run summaries say so). */
-  private static Integer gpusFlag(Path dir) {
+  private static @Nullable Integer gpusFlag(Path dir) {
     Path runs = dir.resolve("runs");
     if (!Files.isDirectory(runs)) {
       return null;

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param pointer a JSON pointer ({@code /workload/trace/sha256}), or another location in the file
  * @param message what differs: expected and found
  */
-public record Finding(String file, String pointer, String message) {
+public record Finding(String file, String pointer, @Nullable String message) {
   public Finding {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(pointer, "pointer");

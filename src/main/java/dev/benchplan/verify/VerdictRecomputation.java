@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -44,7 +45,7 @@ final class VerdictRecomputation {
    * @param run run.json
    * @param plan the plan file run.json names (resolved), or null when it names none
    */
-  static void check(Path dir, String label, JsonNode run, Path plan, List<Finding> findings,
+  static void check(Path dir, String label, JsonNode run, @Nullable Path plan, List<Finding> findings,
       List<String> notes) {
     Path stored = dir.resolve(VerdictReports.VERDICT);
     String verdictFile = label + "/" + VerdictReports.VERDICT;

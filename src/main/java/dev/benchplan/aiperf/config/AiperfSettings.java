@@ -35,8 +35,8 @@ public record AiperfSettings(
     Map<String, BigDecimal> slos,
     long randomSeed,
     String artifactDir,
-    Integer workers,
-    BigDecimal temperature) {
+    @Nullable Integer workers,
+    @Nullable BigDecimal temperature) {
   /** Settings that leave the worker count to AIPerf, without a temperature. */
   public AiperfSettings(String model, Endpoint endpoint, String tokenizer, Dataset dataset,
       boolean ignoreEos, Phase warmup, Phase profiling, Map<String, BigDecimal> slos,

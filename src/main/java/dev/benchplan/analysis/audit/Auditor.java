@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -45,9 +47,9 @@ public final class Auditor {
    * @param recovered whether {@code used} was rebuilt from records
    * @param diagnosis the diagnostics on the records and AIPerf's log, or null when not run
    */
-  public record Facts(RunSource source, AiperfExport aiperfExport, AiperfExport used, String summaryProblem,
-      String nonFinite, JsonNode summaryRoot, JsonNode inputConfig, RecordScan scan, PlanInfo plan,
-      boolean recovered, RunDiagnostics.Diagnosis diagnosis) {
+  public record Facts(RunSource source, @Nullable AiperfExport aiperfExport, @Nullable AiperfExport used, @Nullable String summaryProblem,
+      @Nullable String nonFinite, @Nullable JsonNode summaryRoot, @Nullable JsonNode inputConfig, @Nullable RecordScan scan, @Nullable PlanInfo plan,
+      boolean recovered, RunDiagnostics.@Nullable Diagnosis diagnosis) {
     /** Facts without a diagnosis. */
     public Facts(RunSource source, AiperfExport aiperfExport, AiperfExport used, String summaryProblem,
         String nonFinite, JsonNode summaryRoot, JsonNode inputConfig, RecordScan scan, PlanInfo plan,
@@ -109,8 +111,9 @@ public final class Auditor {
           + ", " + f.aiperfExport().metrics().size() + " metrics");
     }
     if (f.recovered()) {
-      recoveries.add("benchmark summary rebuilt from " + f.scan().successes() + " complete per-request records ("
-          + f.source().recordsFile().getFileName() + ", sha256 " + f.scan().sha256() + ") because AIPerf's summary is "
+      RecordScan scan = Objects.requireNonNull(f.scan()); // recovered from the records, so they were scanned
+      recoveries.add("benchmark summary rebuilt from " + scan.successes() + " complete per-request records ("
+          + f.source().recordsFile().getFileName() + ", sha256 " + scan.sha256() + ") because AIPerf's summary is "
           + f.summaryProblem());
       return AuditCheck.warn(id, "AIPerf's summary is " + f.summaryProblem() + "; rebuilt from the per-request records");
     }
@@ -282,7 +285,7 @@ public final class Auditor {
     return w.isEmpty() ? AuditCheck.pass(id, detail) : AuditCheck.warn(id, detail + "; " + String.join("; ", w));
   }
 
-  private static double num(JsonNode syn, String synField, JsonNode prompt, String promptField) {
+  private static double num(@Nullable JsonNode syn, String synField, @Nullable JsonNode prompt, String promptField) {
     if (syn != null && syn.path(synField).isNumber()) {
       return syn.path(synField).asDouble();
     }
@@ -310,7 +313,7 @@ public final class Auditor {
       return AuditCheck.notChecked(id, "no records and no start_time/end_time");
     }
     String span = f.scan() != null && f.scan().minStartNs() != null
-        ? String.format(Locale.ROOT, "records span %.3f s", (f.scan().maxEndNs() - f.scan().minStartNs()) / 1e9) : "";
+        ? String.format(Locale.ROOT, "records span %.3f s", (Objects.requireNonNull(f.scan().maxEndNs()) - f.scan().minStartNs()) / 1e9) : "";
     return AuditCheck.pass(id, (start == null ? "" : start + " .. " + end + "; ") + span);
   }
 
@@ -407,7 +410,8 @@ public final class Auditor {
         bad.add("artifacts.sha256 unreadable: " + e.getMessage());
       }
     }
-    JsonNode files = f.source().runRecord().path("artifacts").path("files");
+    // a run with run.json has it parsed
+    JsonNode files = Objects.requireNonNull(f.source().runRecord()).path("artifacts").path("files");
     for (String name : files.propertyNames()) {
       checked++;
       verify(dir.resolve(name), files.get(name).asString(), bad);
@@ -441,8 +445,11 @@ public final class Auditor {
     }
     ClientBoundCheck.Result r = f.diagnosis().clientLoad();
     return switch (r.status()) {
-      case CLIENT_BOUND -> AuditCheck.fail(id, r.finding().message() + " [signals: "
-          + String.join(", ", r.finding().signals()) + "; " + r.detail() + "]. Fix: " + r.finding().recommendation());
+      case CLIENT_BOUND -> {
+        var finding = Objects.requireNonNull(r.finding()); // a client-bound result names its finding
+        yield AuditCheck.fail(id, finding.message() + " [signals: "
+            + String.join(", ", finding.signals()) + "; " + r.detail() + "]. Fix: " + finding.recommendation());
+      }
       case NOT_JUDGED -> AuditCheck.notChecked(id, r.detail());
       case OK -> AuditCheck.pass(id, r.detail());
     };

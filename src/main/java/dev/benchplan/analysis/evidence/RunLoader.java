@@ -45,7 +45,7 @@ public final class RunLoader {
    * @param source the located run
    * @param gpusFlag a GPU count given on the command line, or null
    */
-  public static RunEvidence load(RunSource source, Integer gpusFlag) {
+  public static RunEvidence load(RunSource source, @Nullable Integer gpusFlag) {
     String summarySha = null;
     String summaryProblem = null;
     String nonFinite = null;
@@ -210,7 +210,7 @@ public final class RunLoader {
     return "unplanned-" + Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
   }
 
-  private static GpuCount gpus(Integer flag, @Nullable PlanInfo plan, @Nullable JsonNode summary, Path dir) {
+  private static GpuCount gpus(@Nullable Integer flag, @Nullable PlanInfo plan, @Nullable JsonNode summary, Path dir) {
     if (flag != null) {
       return new GpuCount(flag, "--gpus");
     }

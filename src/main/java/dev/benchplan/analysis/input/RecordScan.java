@@ -3,6 +3,7 @@ package dev.benchplan.analysis.input;
 import dev.benchplan.diagnostics.RequestTimeline;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one pass over {@code profile_export.jsonl} found: counts by phase and outcome, integrity
@@ -35,11 +36,11 @@ import java.util.Map;
  * @param timeline start, end and TTFT of every profiling request with usable timestamps (failed and
  *     cancelled ones included: they were in flight), for the diagnostics
  */
-public record RecordScan(String file, String sha256, long lines, long malformed, String firstMalformed,
+public record RecordScan(String file, String sha256, long lines, long malformed, @Nullable String firstMalformed,
     long profiling, long warmup, long cancelled, long errors, Map<String, Long> errorKinds, long duplicateIds,
-    String firstDuplicate, long nonFinite, String firstNonFinite, long negative, String firstNegative,
-    long badTimestamps, String firstBadTimestamp, Map<String, String> units, List<String> unitProblems,
-    Long minStartNs, Long maxEndNs, Map<String, DoubleList> values, RequestTimeline timeline) {
+    @Nullable String firstDuplicate, long nonFinite, @Nullable String firstNonFinite, long negative, @Nullable String firstNegative,
+    long badTimestamps, @Nullable String firstBadTimestamp, Map<String, String> units, List<String> unitProblems,
+    @Nullable Long minStartNs, @Nullable Long maxEndNs, Map<String, DoubleList> values, RequestTimeline timeline) {
 
   /** Successful profiling requests (the sample behind every recomputed statistic). */
   public long successes() {

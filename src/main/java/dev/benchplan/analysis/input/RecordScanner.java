@@ -20,8 +20,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -55,7 +57,7 @@ public final class RecordScanner {
     return fast != null ? fast : lineByLine(file);
   }
 
-  private static RecordScan streamed(Path file) {
+  private static @Nullable RecordScan streamed(Path file) {
     MessageDigest digest = Sha256.newDigest();
     State s = new State();
     try (InputStream raw = Files.newInputStream(file);
@@ -105,7 +107,7 @@ public final class RecordScanner {
   private static final class State {
     long lines;
     long malformed;
-    String firstMalformed;
+    @Nullable String firstMalformed;
     long profiling;
     long warmup;
     long cancelled;
@@ -113,18 +115,18 @@ public final class RecordScanner {
     final Map<String, Long> errorKinds = new HashMap<>();
     final Set<String> ids = new HashSet<>();
     long duplicates;
-    String firstDuplicate;
+    @Nullable String firstDuplicate;
     long nonFinite;
-    String firstNonFinite;
+    @Nullable String firstNonFinite;
     long negative;
-    String firstNegative;
+    @Nullable String firstNegative;
     long badTimestamps;
-    String firstBadTimestamp;
+    @Nullable String firstBadTimestamp;
     final Map<String, String> units = new HashMap<>();
     final Map<String, Double> factors = new HashMap<>();
     final List<String> unitProblems = new ArrayList<>();
-    Long minStart;
-    Long maxEnd;
+    @Nullable Long minStart;
+    @Nullable Long maxEnd;
     final Map<String, DoubleList> values = new LinkedHashMap<>();
     // every measured request with usable timestamps, for the diagnostics (stall, client bound)
     final RequestTimeline.Builder timeline = new RequestTimeline.Builder();
@@ -281,7 +283,9 @@ public final class RecordScanner {
         Double ttft = current.get("time_to_first_token");
         Double f = factors.get("time_to_first_token");
         double ms = ttft == null ? Double.NaN : f == null ? ttft : ttft * f;
-        timeline.add(start.asLong(), end.asLong(), ms, !wasCancelled && !failed);
+        // timestamps(...) returned true: both are integral numbers
+        timeline.add(Objects.requireNonNull(start).asLong(), Objects.requireNonNull(end).asLong(), ms,
+            !wasCancelled && !failed);
       }
       if (!wasCancelled && !failed) {
         for (Map.Entry<String, DoubleList> e : values.entrySet()) {
@@ -332,7 +336,7 @@ public final class RecordScanner {
     }
 
     /** Checks and counts a record's timestamps; true when they are usable. */
-    private boolean timestamps(JsonNode s, JsonNode e, long lineNo) {
+    private boolean timestamps(@Nullable JsonNode s, @Nullable JsonNode e, long lineNo) {
       if (s == null || e == null || !s.isIntegralNumber() || !e.isIntegralNumber()) {
         badTimestamp(lineNo, "request_start_ns/request_end_ns missing or not integers");
         return false;

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.JsonNode;
@@ -42,7 +43,7 @@ public final class RunDiagnostics {
    * @param findings the stall finding and the client-load finding, when there are any
    * @param clientLoad the client-bound check, or null when the run has no per-request records
    */
-  public record Diagnosis(List<Finding> findings, ClientBoundCheck.Result clientLoad) {
+  public record Diagnosis(List<Finding> findings, ClientBoundCheck.@Nullable Result clientLoad) {
     public Diagnosis {
       findings = List.copyOf(findings);
     }
@@ -65,7 +66,7 @@ public final class RunDiagnostics {
    * @param runRecord run.json, or null
    * @param log AIPerf's log lines, parsed, or {@link AiperfLogWarnings#absent()}
    */
-  public static Diagnosis diagnose(RecordScan scan, JsonNode summaryRoot, JsonNode runRecord, AiperfLogWarnings log) {
+  public static Diagnosis diagnose(@Nullable RecordScan scan, @Nullable JsonNode summaryRoot, @Nullable JsonNode runRecord, AiperfLogWarnings log) {
     if (scan == null) {
       return Diagnosis.none();
     }
@@ -106,7 +107,7 @@ public final class RunDiagnostics {
    * Diagnoses every run under a directory with AIPerf's log given (run's pod log, read before the run
    * directory is written); null looks for the log on disk.
    */
-  public static Diagnosis diagnoseAll(Path dir, AiperfLogWarnings log) {
+  public static Diagnosis diagnoseAll(Path dir, @Nullable AiperfLogWarnings log) {
     List<RunSource> runs;
     try {
       runs = RunLocator.locate(dir);
@@ -130,7 +131,7 @@ public final class RunDiagnostics {
   }
 
   /** AIPerf's warnings from the first log found: {@code logs/aiperf.log} in the run's directory, else pod.log. */
-  public static AiperfLogWarnings log(Path runDir, Path benchplanRunDir) {
+  public static AiperfLogWarnings log(Path runDir, @Nullable Path benchplanRunDir) {
     List<Path> candidates = new ArrayList<>();
     candidates.add(runDir.resolve(AIPERF_LOG));
     if (benchplanRunDir != null) {
@@ -151,7 +152,7 @@ public final class RunDiagnostics {
   }
 
   /** The load AIPerf was given: input_config's loadgen, else run.json's load_point. */
-  static LoadTarget target(JsonNode summary, JsonNode run) {
+  static LoadTarget target(@Nullable JsonNode summary, @Nullable JsonNode run) {
     JsonNode lg = summary == null ? null : summary.path("input_config").path("loadgen");
     if (lg != null) {
       if (lg.path("request_rate").isNumber() && lg.path("request_rate").asDouble() > 0) {
@@ -178,7 +179,7 @@ public final class RunDiagnostics {
     return LoadTarget.unknown("neither input_config /loadgen nor run.json /load_point names a concurrency or rate");
   }
 
-  static ExportSignals signals(JsonNode summary) {
+  static ExportSignals signals(@Nullable JsonNode summary) {
     if (summary == null) {
       return ExportSignals.none();
     }
@@ -206,7 +207,7 @@ public final class RunDiagnostics {
     };
   }
 
-  private static JsonNode readTree(Path file) {
+  private static @Nullable JsonNode readTree(Path file) {
     if (!Files.isRegularFile(file)) {
       return null;
     }

@@ -92,7 +92,7 @@ public final class RunLocator {
    * below {@code base} (not a {@code run_NNNN}/{@code trial_NNNN} one), as {@code {param, value}};
    * null when the run is not part of a sweep.
    */
-  public static String[] sweepPoint(Path base, Path dir) {
+  public static String @Nullable [] sweepPoint(Path base, Path dir) {
     String[] found = null;
     for (Path part : base.relativize(dir)) {
       String name = part.toString();
@@ -105,7 +105,7 @@ public final class RunLocator {
   }
 
   /** The repetition of a run folder from its {@code run_NNNN}/{@code trial_NNNN} segment below {@code base}, else null. */
-  public static Integer repetition(Path base, Path dir) {
+  public static @Nullable Integer repetition(Path base, Path dir) {
     Integer trial = null;
     for (Path part : base.relativize(dir)) {
       Matcher m = TRIAL.matcher(part.toString());

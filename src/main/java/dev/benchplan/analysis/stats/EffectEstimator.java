@@ -28,7 +28,7 @@ public final class EffectEstimator {
    * @param mdeOverridePct a stated MDE in percent ({@code --mde}), or null
    */
   public static Effect estimate(double[] reference, double[] candidate, Direction direction, boolean paired,
-      @Nullable NoiseFloor floor, Double mdeOverridePct) {
+      @Nullable NoiseFloor floor, @Nullable Double mdeOverridePct) {
     int nr = reference.length;
     int nc = candidate.length;
     double mr = mean(reference);

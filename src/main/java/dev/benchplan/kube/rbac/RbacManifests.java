@@ -58,7 +58,7 @@ public final class RbacManifests {
 
   /** run of a deploy root rendered for the aiperf-operator engine (AIPerfJobs instead of perf.yaml). */
   private static RbacManifest runOperator(Path deployRoot, Path jobsFile, String namespace,
-      RbacManifest.Subject subject) {
+      RbacManifest.@Nullable Subject subject) {
     List<tools.jackson.databind.JsonNode> docs;
     try {
       docs = YamlDocuments.read(Files.readString(jobsFile));

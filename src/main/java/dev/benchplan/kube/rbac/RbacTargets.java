@@ -3,6 +3,7 @@ package dev.benchplan.kube.rbac;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.KubeCall;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which namespaces a command's calls go to: the table's {@link KubeCall.Where} made concrete.
@@ -13,11 +14,11 @@ import java.util.Objects;
  * @param discoveryNamespace validate's {@code --namespace}, or null for all namespaces (validate only)
  * @param operatorNamespace where AIPerf's operator serves its results (run of the operator engine)
  */
-public record RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-    String discoveryNamespace, String operatorNamespace) {
+public record RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
+    @Nullable String discoveryNamespace, @Nullable String operatorNamespace) {
   /** Targets of a command that does not reach AIPerf's operator. */
-  public RbacTargets(KubeCall.Command command, String runNamespace, String dgdNamespace,
-      String discoveryNamespace) {
+  public RbacTargets(KubeCall.Command command, @Nullable String runNamespace, @Nullable String dgdNamespace,
+      @Nullable String discoveryNamespace) {
     this(command, runNamespace, dgdNamespace, discoveryNamespace, null);
   }
 
@@ -39,17 +40,17 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   }
 
   /** validate of an existing DGD (its Job runs in the DGD's namespace). */
-  public static RbacTargets validateDgd(String dgdNamespace, String discoveryNamespace) {
+  public static RbacTargets validateDgd(String dgdNamespace, @Nullable String discoveryNamespace) {
     return new RbacTargets(KubeCall.Command.VALIDATE_DGD, dgdNamespace, dgdNamespace, discoveryNamespace);
   }
 
   /** validate deploying its default DGD in a fresh namespace. */
-  public static RbacTargets validateDeploy(String discoveryNamespace) {
+  public static RbacTargets validateDeploy(@Nullable String discoveryNamespace) {
     return new RbacTargets(KubeCall.Command.VALIDATE_DEPLOY, null, null, discoveryNamespace);
   }
 
   /** The namespace a row's call goes to; null: all namespaces (or a cluster-scoped resource). */
-  public String namespaceOf(KubeCall row) {
+  public @Nullable String namespaceOf(KubeCall row) {
     if (row.clusterScopedResource()) {
       return null;
     }
@@ -63,7 +64,7 @@ public record RbacTargets(KubeCall.Command command, String runNamespace, String 
   }
 
   /** The one object a row's call names, when the rule can be limited to it (the run's namespace). */
-  public String resourceNameOf(KubeCall row) {
+  public @Nullable String resourceNameOf(KubeCall row) {
     return row.where() == KubeCall.Where.RUN_NAMESPACE_BY_NAME ? runNamespace : null;
   }
 }

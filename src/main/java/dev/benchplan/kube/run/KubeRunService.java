@@ -56,6 +56,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@link RunService} against a real (or mock) Kubernetes API server through fabric8. */
@@ -265,7 +266,7 @@ final class KubeRunService implements RunService {
     String logPath = finalDir.resolve("pod.log").toString();
     String logSha = log == null ? null : Sha256.hex(log.getBytes(StandardCharsets.UTF_8));
     boolean several = measured != null && measured.count() > 1;
-    if (watched.completed() && several && perRun != null) {
+    if (watched.completed() && measured != null && several && perRun != null) {
       int found = perRun.runs().size();
       if (found != measured.count()) {
         exitReason = "no-summary";
@@ -333,7 +334,7 @@ final class KubeRunService implements RunService {
   }
 
   /** The Job's measured-runs annotation, or null when it has none (or an unreadable one). */
-  static MeasuredRuns measuredRuns(PerfYaml perf) {
+  static @Nullable MeasuredRuns measuredRuns(PerfYaml perf) {
     String json = perf.annotation(JobContract.MEASURED_RUNS);
     if (json == null) {
       return null;
@@ -345,11 +346,11 @@ final class KubeRunService implements RunService {
     }
   }
 
-  static String podNode(Pod pod) {
+  static @Nullable String podNode(@Nullable Pod pod) {
     return pod == null || pod.getSpec() == null ? null : pod.getSpec().getNodeName();
   }
 
-  static Instant scheduledAt(Pod pod) {
+  static @Nullable Instant scheduledAt(@Nullable Pod pod) {
     if (pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
       return null;
     }
@@ -361,7 +362,7 @@ final class KubeRunService implements RunService {
     return null;
   }
 
-  static Instant parseTime(String s) {
+  static @Nullable Instant parseTime(String s) {
     try {
       return s == null ? null : Instant.parse(s);
     } catch (java.time.format.DateTimeParseException e) {
@@ -380,7 +381,7 @@ final class KubeRunService implements RunService {
     return out;
   }
 
-  static ContainerStatus aiperfStatus(Pod pod) {
+  static @Nullable ContainerStatus aiperfStatus(@Nullable Pod pod) {
     return JobWatch.containerStatus(pod);
   }
 }

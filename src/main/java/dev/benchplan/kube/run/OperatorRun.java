@@ -57,6 +57,7 @@ import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -115,8 +116,8 @@ final class OperatorRun {
   }
 
   /** One AIPerfJob as rendered and as it ended. */
-  private record Ran(String name, String uid, String phase, Long epoch, String directory, List<ArtifactFile> files,
-      JsonNode marker, AiperfExport export) {}
+  private record Ran(String name, String uid, @Nullable String phase, @Nullable Long epoch, String directory, List<ArtifactFile> files,
+      @Nullable JsonNode marker, @Nullable AiperfExport export) {}
 
   RunOutcome run(RunRequest request, RunProgress sink) {
     Instant start = clock.instant();
@@ -315,13 +316,13 @@ final class OperatorRun {
     }
   }
 
-  private record Collected(List<ArtifactFile> files, JsonNode marker) {}
+  private record Collected(List<ArtifactFile> files, @Nullable JsonNode marker) {}
 
   /**
    * Waits for the ready marker in the run's listing, then fetches every listed file into
    * {@code target}, counting and hashing the bytes as they arrive.
    */
-  private Collected collect(Service svc, String namespace, String job, Long epoch, Path target,
+  private Collected collect(Service svc, String namespace, String job, @Nullable Long epoch, Path target,
       RunDirectory dir, Path tree) {
     String listPath = epoch == null ? "/api/v1/results/" + namespace + "/" + job
         : AiperfJobContract.resultsPath(namespace, job, epoch);
@@ -363,7 +364,8 @@ final class OperatorRun {
         }
         String hex = HexFormat.of().formatHex(sha.digest());
         if (answer.code() != 200) {
-          throw short_(dir, tree, job, name, "HTTP " + answer.code() + ": " + answer.error().strip());
+          throw short_(dir, tree, job, name, "HTTP " + answer.code() + ": "
+              + Objects.requireNonNull(answer.error()).strip()); // a non-200 answer carries its body
         }
         if (listed >= 0 && answer.bytes() != listed) {
           throw short_(dir, tree, job, name, answer.bytes() + " bytes arrived, the listing says " + listed);
@@ -393,7 +395,7 @@ final class OperatorRun {
         + "); the partial copy is kept aside in " + aside + " (incomplete, not a run)");
   }
 
-  private JsonNode listing(Service svc, String path) {
+  private @Nullable JsonNode listing(Service svc, String path) {
     java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
     ClusterAccess.ProxyAnswer answer;
     try {
@@ -410,7 +412,7 @@ final class OperatorRun {
     }
     if (answer.code() != 200) {
       throw BenchplanException.runtime("the operator's results API at " + svc + " answered " + path + " with HTTP "
-          + answer.code() + ": " + answer.error().strip());
+          + answer.code() + ": " + Objects.requireNonNull(answer.error()).strip()); // a non-200 answer carries its body
     }
     return Json.JSON.readTree(body.toByteArray());
   }
@@ -479,7 +481,7 @@ final class OperatorRun {
     }
   }
 
-  static boolean terminal(String phase) {
+  static boolean terminal(@Nullable String phase) {
     return "Completed".equals(phase) || "Failed".equals(phase) || "Cancelled".equals(phase);
   }
 
@@ -488,7 +490,7 @@ final class OperatorRun {
     return s == null ? Json.JSON.createObjectNode() : Json.JSON.valueToTree(s);
   }
 
-  static String phase(GenericKubernetesResource r) {
+  static @Nullable String phase(GenericKubernetesResource r) {
     return r == null ? null : status(r).path("phase").asString(null);
   }
 
@@ -591,7 +593,7 @@ final class OperatorRun {
 
   private byte[] record(RunRequest request, Path file, VerifiedPlan plan, String namespace, Service results,
       String runId, List<ObjectNode> jobs, List<Ran> ran, Verdict verdict, int exitCode, Instant start,
-      Instant applied, Instant collected, Map<String, byte[]> files, ArtifactManifest manifest) {
+      @Nullable Instant applied, Instant collected, Map<String, byte[]> files, ArtifactManifest manifest) {
     JsonNode a = jobs.get(0).at("/metadata/annotations");
     String planned = plan.plan().aiperf().version();
     String measured = ran.stream().map(Ran::export).filter(Objects::nonNull).map(AiperfExport::aiperfVersion)
@@ -691,7 +693,7 @@ final class OperatorRun {
     }
   }
 
-  private static void deleteTree(Path p) {
+  private static void deleteTree(@Nullable Path p) {
     try (var s = Files.walk(p)) {
       s.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
     } catch (IOException ignored) {

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -46,10 +47,10 @@ final class RunRecord {
   private RunRecord() {}
 
   /** Everything the record is built from. */
-  record Facts(RunRequest request, PerfYaml perf, PlanReference plan, String context, String server,
-      String namespace, Job created, JobWatch.Result watched, Preflight.Result pre, AiperfExport export,
-      AiperfPodLog log, Verdict verdict, String exitReason, int exitCode, Instant start, Instant applied,
-      Instant collected, Map<String, byte[]> files, MeasuredRuns measured, RunVerdicts perRun) {}
+  record Facts(RunRequest request, PerfYaml perf, PlanReference plan, @Nullable String context, @Nullable String server,
+      String namespace, Job created, JobWatch.Result watched, Preflight.Result pre, @Nullable AiperfExport export,
+      @Nullable AiperfPodLog log, Verdict verdict, String exitReason, int exitCode, Instant start, Instant applied,
+      Instant collected, Map<String, byte[]> files, @Nullable MeasuredRuns measured, @Nullable RunVerdicts perRun) {}
 
   static RunRecordDocument build(Facts f) {
     Job job = f.watched().job() != null ? f.watched().job() : f.created();
@@ -144,7 +145,7 @@ final class RunRecord {
   }
 
   /** run.json's measured_runs: the Job's plan of runs and every run found in AIPerf's tree. */
-  static RunRecordDocument.MeasuredRuns measuredRuns(Facts f) {
+  static RunRecordDocument.@Nullable MeasuredRuns measuredRuns(Facts f) {
     MeasuredRuns m = f.measured();
     if (m == null) {
       return null;
@@ -173,7 +174,7 @@ final class RunRecord {
     return CanonicalJson.bytes(tree);
   }
 
-  private static String blankToNull(String s) {
+  private static @Nullable String blankToNull(String s) {
     return s == null || s.isBlank() ? null : s;
   }
 

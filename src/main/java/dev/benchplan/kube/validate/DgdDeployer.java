@@ -20,10 +20,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Creates the default DGD and waits, watching, until it and its frontend Service are ready. */
@@ -59,7 +62,7 @@ final class DgdDeployer {
   static DgdView awaitComponents(ClusterAccess client, KubeCall row, DgdApi api, String ns, String name,
       Duration bound, ProgressSink progress) {
     AtomicReference<DgdView> last = new AtomicReference<>();
-    AtomicReference<Boolean> deleted = new AtomicReference<>(false);
+    AtomicBoolean deleted = new AtomicBoolean(false);
     boolean done;
     try {
       done = client.awaitCustom(row, KubeDocuments.dgdContext(api), ns, name, r -> {
@@ -90,7 +93,7 @@ final class DgdDeployer {
     if (deleted.get()) {
       throw BenchplanException.runtime("DGD " + ns + "/" + name + " was deleted while validate waited for it");
     }
-    return last.get();
+    return Objects.requireNonNull(last.get()); // done and not deleted: the last view was ready
   }
 
   static DgdCandidate awaitReady(ClusterAccess client, DgdApi api, String ns, String name,

@@ -132,7 +132,7 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
-  public String modelCacheStorageClass(String named) {
+  public String modelCacheStorageClass(@Nullable String named) {
     return api("resolving the model-cache StorageClass", () -> ModelCacheStore.storageClass(access, named));
   }
 

@@ -15,7 +15,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -34,7 +36,7 @@ final class ModelCacheStore {
    * The class to use: {@code named} when it exists, else (named null) the default class. A named
    * class that does not exist, or no default and none named, is invalid input (exit 2) with the fix.
    */
-  static String storageClass(ClusterAccess client, String named) {
+  static String storageClass(ClusterAccess client, @Nullable String named) {
     if (named != null) {
       StorageClass sc;
       try {
@@ -110,7 +112,7 @@ final class ModelCacheStore {
       throw BenchplanException.runtime("the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB
           + " was deleted while validate waited for it");
     }
-    JobCondition c = finished(j);
+    JobCondition c = Objects.requireNonNull(finished(j)); // done: the Job has its finishing condition
     if (!"Complete".equals(c.getType())) {
       throw BenchplanException.runtime("the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB
           + " failed: " + c.getReason() + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")")
@@ -119,7 +121,7 @@ final class ModelCacheStore {
   }
 
   /** The Job's Complete or Failed condition when true, else null. */
-  private static JobCondition finished(Job j) {
+  private static @Nullable JobCondition finished(Job j) {
     if (j.getStatus() == null || j.getStatus().getConditions() == null) {
       return null;
     }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the Dynamo platform version off its operator Deployment. The dynamo-platform chart's
@@ -56,7 +57,7 @@ final class PlatformVersionReader {
   }
 
   /** The version label, else the chart label's suffix, else the manager's --operator-version. */
-  static String version(Deployment d) {
+  static @Nullable String version(Deployment d) {
     Map<String, String> labels = d.getMetadata() == null || d.getMetadata().getLabels() == null ? Map.of()
         : d.getMetadata().getLabels();
     String v = labels.get(VERSION_LABEL);

@@ -2,6 +2,7 @@ package dev.benchplan.render.manifest;
 
 import dev.benchplan.render.AiperfJobContract;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,7 +36,7 @@ public final class AiperfJobs {
   public record Inputs(String name, String namespace, Map<String, String> labels,
       Map<String, String> annotations, JsonNode config, String image, int connectionsPerWorker,
       long timeoutSeconds, int modelWaitSeconds, String dgdName, String dgdNamespace,
-      String hfTokenSecret) {}
+      @Nullable String hfTokenSecret) {}
 
   /** The AIPerfJob. */
   public static ObjectNode build(Inputs in) {
