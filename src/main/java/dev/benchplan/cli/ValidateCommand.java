@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -210,8 +211,7 @@ public final class ValidateCommand implements Callable<Integer> {
       // nothing was written: an invalid-input error like any other command's (the service said why on stderr)
       if (format.json()) {
         Printer.printError(spec.commandLine().getOut(), ErrorReport.of(ErrorReport.INVALID_INPUT,
-            result.exitCode(), result.verdictDocument().reason() == null ? "invalid input"
-                : result.verdictDocument().reason(),
+            result.exitCode(), Objects.requireNonNullElse(result.verdictDocument().reason(), "invalid input"),
             ErrorLocation.NONE));
       }
       return result.exitCode();

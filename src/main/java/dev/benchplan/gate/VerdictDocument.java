@@ -50,19 +50,27 @@ public record VerdictDocument(
     return new VerdictDocument(Verdict.SCHEMA_VERSION, v.verdict().json(), v.message(),
         v.constraints().stream().map(ConstraintLine::of).toList(), v.ignored(), v.constraintsSource(),
         Requests.of(v.requests()), v.warnings(), v.findings().stream().map(FindingLine::of).toList(),
-        Source.of(v.source()), v.runs() == null ? null : PerRun.of(v.runs()));
+        Source.of(v.source()), perRun(v.runs()));
+  }
+
+  private static @Nullable PerRun perRun(@Nullable RunVerdicts runs) {
+    return runs == null ? null : PerRun.of(runs);
+  }
+
+  private static @Nullable Number orNull(@Nullable BigDecimal v) {
+    return v == null ? null : Verdict.Decimals.number(v);
   }
 
   /** One gated constraint; thresholds and the measurement are in {@code unit}. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record ConstraintLine(String name, String metric, String stat, String operator, Number threshold,
-      Number tolerance, Number effectiveThreshold, @Nullable Number measured, String unit, String exportUnit,
+      Number tolerance, Number effectiveThreshold, @Nullable Number measured, String unit, @Nullable String exportUnit,
       String status, String message) {
     static ConstraintLine of(ConstraintResult c) {
       return new ConstraintLine(c.name(), c.metric(), c.stat(), c.operator().symbol(),
           Verdict.Decimals.number(c.threshold()), Verdict.Decimals.number(c.tolerance()),
           Verdict.Decimals.number(c.effectiveThreshold()),
-          c.measured() == null ? null : Verdict.Decimals.number(c.measured()), c.unit(), c.exportUnit(),
+          orNull(c.measured()), c.unit(), c.exportUnit(),
           c.status().json(), c.message());
     }
   }
@@ -72,8 +80,7 @@ public record VerdictDocument(
   public record Requests(@Nullable Number total, Number errors, @Nullable Number errorRate, Number maxErrorRate,
       String status, List<ErrorLine> errorSummary) {
     static Requests of(RequestSummary r) {
-      return new Requests(r.total() == null ? null : Verdict.Decimals.number(r.total()),
-          Verdict.Decimals.number(r.errors()), r.errorRate() == null ? null : Verdict.Decimals.number(r.errorRate()),
+      return new Requests(orNull(r.total()), Verdict.Decimals.number(r.errors()), orNull(r.errorRate()),
           Verdict.Decimals.number(r.maxErrorRate()), r.status().json(),
           r.errorSummary().stream().map(ErrorLine::of).toList());
     }
@@ -101,8 +108,8 @@ public record VerdictDocument(
    */
   public record PerRun(List<RunLine> runs, @Nullable Capacity capacity) {
     static PerRun of(RunVerdicts r) {
-      return new PerRun(r.runs().stream().map(RunLine::of).toList(),
-          r.capacity() == null ? null : Capacity.of(r.capacity()));
+      RunVerdicts.Capacity c = r.capacity();
+      return new PerRun(r.runs().stream().map(RunLine::of).toList(), c == null ? null : Capacity.of(c));
     }
   }
 
