@@ -176,13 +176,8 @@ class ValidatePipelineIT {
         List.of(FakeNode.withGpus(tag + "-ex-cpu", 0), FakeNode.withGpus(tag + "-ex-gpu", 1)))) {
       k.when(aiperfPods(ns), PodScript.replayLog(
           AiperfPodLog.withSummary(Files.readString(SharedData.require("aiperf/profile_export_aiperf.json")), 0), 0));
-      ObjectNode doc = (ObjectNode) Json.YAML.readTree(Files.readString(
-          SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
-      ((ObjectNode) doc.get("metadata")).put("namespace", ns);
+      ValidateItSupport.createAggDgd(kube.client(), ns);
       var dgds = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns);
-      dgds.resource(KubeDocuments.generic(kube.client(), doc)).create();
-      dgds.withName("vllm-agg").waitUntilCondition(d -> d != null && d.getAdditionalProperties().get("status")
-          instanceof Map<?, ?> st && "successful".equals(st.get("state")), 60, java.util.concurrent.TimeUnit.SECONDS);
       String rvBefore = dgds.withName("vllm-agg").get().getMetadata().getResourceVersion();
       StringWriter err = new StringWriter();
       Path report = dir.resolve("report");
