@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** {@code benchplan gate}: read an export and constraints, evaluate, write the reports. */
 public final class GateService {
@@ -58,6 +59,19 @@ public final class GateService {
         dir.resolve(RunLocator.RECORDS), null, null, null);
   }
 
+  /**
+   * How the verdict names {@code results}: relative to the report directory that will hold
+   * verdict.json (its anchor, as a run directory is for run's verdict), with '/'; as given when no
+   * report is written. A checkout's absolute location never reaches the verdict files.
+   */
+  static Path shown(Path results, @Nullable Path reportDir) {
+    if (reportDir == null) {
+      return results;
+    }
+    Path rel = reportDir.toAbsolutePath().normalize().relativize(results.toAbsolutePath().normalize());
+    return rel.toString().isEmpty() ? Path.of(".") : Path.of(rel.toString().replace('\\', '/'));
+  }
+
   /** Runs the gate; invalid input throws (exit 2) before anything is written. */
   public static Outcome gate(Request request, Clock clock) {
     Instant start = clock.instant();
@@ -69,13 +83,21 @@ public final class GateService {
       // a run directory or an AIPerf artifact directory in any layout: every run it holds is gated,
       // and the diagnostics read every run's records and log (findings name their run)
       Path tree = request.results().toAbsolutePath().normalize();
+      Path shown = shown(request.results(), request.reportDir());
       verdict = GateEvaluator.withFindings(
-          RunVerdicts.gateTree(tree, constraints, request.options()).overall(tree.toString()),
+          RunVerdicts.gateTree(tree, shown, constraints, request.options()).overall(shown.toString()),
           RunDiagnostics.diagnoseAll(tree).findings());
     } else {
       RunSource run = locate(request.results());
       AiperfExport export = AiperfExportReader.read(run.summaryFile());
-      verdict = GateEvaluator.withFindings(GateEvaluator.evaluate(export, constraints, request.options()),
+      Path shown = shown(run.summaryFile(), request.reportDir());
+      Verdict evaluated = GateEvaluator.evaluate(export, constraints, request.options());
+      if (!shown.equals(run.summaryFile())) {
+        // evaluated once under the name the user gave (bad input names the file as given), then
+        // again under the name verdict.json records: a pure computation on the parsed export
+        evaluated = GateEvaluator.evaluate(export.named(shown), constraints, request.options());
+      }
+      verdict = GateEvaluator.withFindings(evaluated,
           RunDiagnostics.diagnose(run).findings());
     }
     if (request.reportDir() != null) {

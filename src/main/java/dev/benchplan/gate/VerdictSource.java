@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a verdict was computed from.
  *
- * @param path the export file (or the pod log a summary was taken from)
+ * @param path the export file (or the pod log a summary was taken from), as the caller named it:
+ *     relative to the folder that holds verdict.json (the run directory; gate's --report-dir) with
+ *     '/', so the absolute location of a checkout never reaches a hashed file (issue 14)
  * @param sha256 SHA-256 of the parsed bytes; null when there was nothing to parse
  * @param aiperfVersion {@code aiperf_version} from the export; null when it does not say
  * @param layout the export's layout name; null when there was no export
@@ -22,10 +24,10 @@ public record VerdictSource(
     Objects.requireNonNull(path, "path");
   }
 
-  /** The source of a verdict on an export. */
+  /** The source of a verdict on an export, named as the export is ({@link AiperfExport#named}). */
   public static VerdictSource of(AiperfExport export) {
     return new VerdictSource(
-        export.path().toAbsolutePath().normalize().toString(), export.sha256(), export.aiperfVersion(), export.layout().jsonName(),
+        export.path().normalize().toString().replace('\\', '/'), export.sha256(), export.aiperfVersion(), export.layout().jsonName(),
         export.schemaVersion(), export.wasCancelled());
   }
 

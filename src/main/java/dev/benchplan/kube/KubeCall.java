@@ -26,7 +26,7 @@ public enum KubeCall {
   RUN_JOB_GET(verbs("get"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
       "run preflight: no Job of the same name", Command.ALL),
   RUN_CONFIGMAP_GET(verbs("get"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
-      "run preflight: no ConfigMap of the same name", Command.ALL),
+      "run preflight: no ConfigMap of the same name", Command.WITH_CONFIGMAPS),
   RUN_JOBS_LIST_ALL(verbs("list"), "batch", "jobs", null, Where.ALL_NAMESPACES, Need.ISOLATION,
       "run preflight: other benchplan Jobs on the same endpoint in every namespace (403: only the run's namespace)",
       Command.ALL),
@@ -41,7 +41,7 @@ public enum KubeCall {
       "run preflight: other pods using GPUs on the serving nodes (403: not checked)", Command.ALL),
   // --- run: apply, watch, collect, clean up ---
   RUN_CONFIGMAP_CREATE(verbs("create"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
-      "run apply: the AIPerf ConfigMaps", Command.ALL),
+      "run apply: the AIPerf ConfigMaps", Command.WITH_CONFIGMAPS),
   RUN_JOB_CREATE(verbs("create"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
       "run apply: the AIPerf Job", Command.ALL),
   RUN_PODS_WATCH(verbs("list", "watch"), "", "pods", null, Where.RUN_NAMESPACE, Need.REQUIRED,
@@ -55,7 +55,7 @@ public enum KubeCall {
   RUN_JOB_DELETE(verbs("delete"), "batch", "jobs", null, Where.RUN_NAMESPACE, Need.REQUIRED,
       "run cleanup (and --replace): the Job", Command.ALL),
   RUN_CONFIGMAP_DELETE(verbs("delete"), "", "configmaps", null, Where.RUN_NAMESPACE, Need.REQUIRED,
-      "run cleanup (and --replace): the ConfigMaps", Command.ALL),
+      "run cleanup (and --replace): the ConfigMaps", Command.WITH_CONFIGMAPS),
 
   // --- run, engine aiperf-operator: one AIPerfJob per measured run, results from the operator ---
   RUN_OPERATOR_CRD_GET(verbs("get"), "apiextensions.k8s.io", "customresourcedefinitions", null, Where.CLUSTER,
@@ -160,6 +160,8 @@ public enum KubeCall {
     /** Every command that runs the plain Job engine. */
     static final Set<Command> ALL = EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY);
     static final Set<Command> VALIDATE = EnumSet.of(VALIDATE_DGD, VALIDATE_DEPLOY);
+    /** The plain Job's commands and the operator engine (a replayed trace travels in a ConfigMap). */
+    static final Set<Command> WITH_CONFIGMAPS = EnumSet.of(RUN, VALIDATE_DGD, VALIDATE_DEPLOY, RUN_OPERATOR);
   }
 
   /** Whether a command fails without the permission. */

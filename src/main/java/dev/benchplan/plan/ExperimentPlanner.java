@@ -173,6 +173,13 @@ final class ExperimentPlanner {
         + limit + " s");
     log.decide(RuleFile.MEASUREMENT_MODE, "experiment.measurement_mode = fixed_schedule",
         "trace_fidelity sends every row at its own timestamp (ms from trace start)");
+    log.decide(RuleFile.MEASUREMENT_MODE, "experiment.request_count = " + requests,
+        "a fixed-schedule replay sends every row of the " + (w == null ? "trace" : "window")
+            + " once, at its own time");
+    log.decide(RuleFile.MEASUREMENT_LIMIT, "experiment.request_timeout_s = " + timeout,
+        o.requestTimeoutS() != null ? "requested with --request-timeout" : "min(" + DEFAULT_REQUEST_TIMEOUT_S
+            + ", limit " + limit + " - span " + spanS + " s): the last row is sent at the schedule's end and"
+            + " must finish (or time out) within the limit");
     int warmup = o.warmupRequests() == null ? 0 : o.warmupRequests();
     log.decide(RuleFile.SERIES_BOUNDARIES, "experiment.warmup_requests = " + warmup,
         o.warmupRequests() != null ? "requested with --warmup-requests; warmup requests are"
@@ -520,7 +527,8 @@ final class ExperimentPlanner {
     }
     log.decide(RuleFile.MEASUREMENT_LIMIT, "experiment.request_timeout_s = " + timeout,
         o.requestTimeoutS() != null ? "requested with --request-timeout"
-            : "bounded execution: no request outlives " + timeout + " s");
+            : "min(" + DEFAULT_REQUEST_TIMEOUT_S + ", limit " + limit + "): bounded execution: no request"
+                + " outlives " + timeout + " s, and none outlives the run's limit");
     return timeout;
   }
 

@@ -33,6 +33,8 @@ public final class RunLengthEstimator {
    * The least time of one request with {@code osl} output tokens, from the smoke artifact's
    * measured request; empty when the evidence has no timings (e.g. in-cluster readiness).
    */
+  // the basis names the plan's field, not the artifact's path: a path given absolute to plan would
+  // put the checkout's location into rules_applied (issue 14)
   public static Optional<RequestTime> requestTime(@Nullable SmokeEvidence smoke, int isl, int osl) {
     if (!(smoke instanceof SmokeEvidence.Artifact a) || a.timing() == null) {
       return Optional.empty();
@@ -40,14 +42,14 @@ public final class RunLengthEstimator {
     SmokeTiming t = a.timing();
     Long completion = t.completionTokens();
     if (completion == null || completion < 2) {
-      return Optional.of(new RequestTime(t.totalMs(), "the smoke request (" + a.path() + ") took "
+      return Optional.of(new RequestTime(t.totalMs(), "the smoke request (deployment.smoke_test) took "
           + plain(t.totalMs()) + " ms in all; without its token count it is not scaled to OSL "
           + osl));
     }
     BigDecimal perToken = t.totalMs().subtract(t.ttftMs())
         .divide(BigDecimal.valueOf(completion - 1), MathContext.DECIMAL64);
     BigDecimal ms = t.ttftMs().add(perToken.multiply(BigDecimal.valueOf(osl - 1L)));
-    return Optional.of(new RequestTime(ms, "smoke request (" + a.path() + "): TTFT "
+    return Optional.of(new RequestTime(ms, "smoke request (deployment.smoke_test): TTFT "
         + plain(t.ttftMs()) + " ms (a " + isl + "-token prompt prefills no faster) + "
         + plain(perToken) + " ms per output token (over its " + completion + " tokens) x "
         + (osl - 1L) + " more tokens = " + plain(ms) + " ms per request at least"));

@@ -39,6 +39,11 @@ public final class AiperfJobContract {
    * ({@code ""} for a plan of one run: the tree itself).
    */
   public static final String RUN_DIRECTORY = "benchplan.dev/run-directory";
+  /**
+   * AIPerfJob annotation: the point's sizing, the plan's totals and their split per worker pod
+   * ({@link OperatorSizing#describe()}).
+   */
+  public static final String SIZING = "benchplan.dev/operator-sizing";
   /** AIPerfJob annotation: where the operator's results API is ({@code NAMESPACE/SERVICE:PORT}). */
   public static final String RESULTS_SERVICE = "benchplan.dev/operator-results-service";
   /**

@@ -43,7 +43,7 @@ final class OperatorRender {
       AiperfVersion release, ImageReference image, String namespace, List<LoadPoint> points,
       MeasuredRuns runs, RunId runId, String jobName, boolean jobNameGiven, Map<String, String> labels,
       Map<String, String> annotations, List<AiperfInvocation> invocations, byte[] configBytes,
-      List<String> context, boolean trace, @Nullable String hfTokenSecret) {}
+      List<String> context, @Nullable TracePlacement trace, @Nullable String hfTokenSecret) {}
 
   static RenderResult render(Inputs in) {
     BenchmarkPlan plan = in.verified().plan();
@@ -53,11 +53,6 @@ final class OperatorRender {
       throw BenchplanException.invalid(source + " /aiperf/version: AIPerf " + in.release() + " has no"
           + " Kubernetes operator, and " + source + " /load_generator/engine is " + AiperfJobContract.ENGINE
           + ": expected a plan pinned to AIPerf " + first + " or later, or the engine job");
-    }
-    if (in.trace()) {
-      throw BenchplanException.invalid(source + " /load_generator/engine: " + AiperfJobContract.ENGINE
-          + " does not yet carry a trace to AIPerf's pods (benchplan mounts it only into its own Job):"
-          + " expected a synthetic or recipe workload, or plan --engine job");
     }
     int modelWait = in.req().modelWait();
     boolean warmup = in.invocations().get(0).document().at("/benchmark/phases").size() > 1;
@@ -70,14 +65,30 @@ final class OperatorRender {
     String base = in.jobNameGiven() ? in.jobName()
         : "bp-" + in.runId().value().toLowerCase(Locale.ROOT);
     List<ObjectNode> jobs = new ArrayList<>();
+    // a replayed trace reaches every pod of every AIPerfJob as the plain Job gets it: a ConfigMap
+    // (applied first, from this file) or the named PVC, checked against the plan's SHA-256 in each pod
+    TracePlacement trace = in.trace();
+    AiperfJobs.Trace podTrace = null;
+    ObjectNode traceMap = null;
+    if (trace != null) {
+      String mapName = base.substring(0, Math.min(base.length(), KubeNames.MAX_LABEL - 6)).replaceAll("-+$", "")
+          + "-trace";
+      podTrace = new AiperfJobs.Trace(trace.volume(), trace.sha256(), mapName);
+      if (trace.volume() instanceof dev.benchplan.render.manifest.TraceVolume.InConfigMap inMap) {
+        traceMap = AiperfJobs.traceConfigMap(mapName, in.namespace(), in.labels(), trace.sha256(), inMap.content());
+        jobs.add(traceMap);
+      }
+    }
     List<String> names = new ArrayList<>();
+    List<OperatorSizing> splits = new ArrayList<>();
     int reps = in.runs().repetitions();
     for (int i = 0; i < in.points().size(); i++) {
       LoadPoint point = in.points().get(i);
       int index = all.indexOf(point);
       BenchmarkPlan.PointSizing size = index >= 0 && index < sizing.size() ? sizing.get(index) : null;
-      int cpw = size != null && size.connectionsPerWorker() != null ? size.connectionsPerWorker()
-          : AiperfJobContract.DEFAULT_CONNECTIONS_PER_WORKER;
+      // the plan's figures are the load's totals; the AIPerfJob is sized per worker pod
+      OperatorSizing split = OperatorSizing.split(size, point);
+      splits.add(split);
       String pointDir = in.runs().points().get(i).directory();
       for (int r = 1; r <= reps; r++) {
         String suffix = (in.points().size() > 1 ? "-p" + (i + 1) : "") + (reps > 1 ? "-r" + r : "");
@@ -95,15 +106,17 @@ final class OperatorRender {
         annotations.put(AiperfJobContract.RUN_REPETITION, Integer.toString(r));
         annotations.put(AiperfJobContract.RUN_DIRECTORY, dir);
         annotations.put(AiperfJobContract.RESULTS_SERVICE, AiperfJobContract.DEFAULT_RESULTS_SERVICE);
+        annotations.put(AiperfJobContract.SIZING, split.describe());
         jobs.add(AiperfJobs.build(new AiperfJobs.Inputs(name, in.namespace(), in.labels(), annotations,
-            in.invocations().get(i).document(), in.image().reference(), cpw, timeout, modelWait,
-            plan.deployment().dgdName(), plan.deployment().namespace(), in.hfTokenSecret())));
+            in.invocations().get(i).document(), in.image().reference(), split, timeout, modelWait,
+            plan.deployment().dgdName(), plan.deployment().namespace(), in.hfTokenSecret(), podTrace)));
         names.add(name);
       }
     }
     List<String> header = List.of(
         "benchplan render: engine " + AiperfJobContract.ENGINE + ", one AIPerfJob per measured run ("
-            + jobs.size() + "), for AIPerf's own operator (" + AiperfJobContract.CRD + ")",
+            + names.size() + "), for AIPerf's own operator (" + AiperfJobContract.CRD + ")"
+            + (traceMap != null ? "; the trace's ConfigMap first" : ""),
         in.context().get(0),
         in.context().get(1),
         in.context().get(2),
@@ -121,7 +134,7 @@ final class OperatorRender {
     files.put(jobsPath, jobsBytes);
     files.put(dir.resolve(RenderManifest.FILE), RenderManifest.of(in.req(), in.deployRoot(), in.verified(),
         in.runId().value(), names.get(0), in.namespace(), AiperfJobContract.ENGINE,
-        new LinkedHashMap<>(files)));
+        new LinkedHashMap<>(files), splits));
     AtomicFiles.writeAll(files);
     // a plain Job rendered earlier into the same root would otherwise be run instead
     AtomicFiles.deleteQuietly(dir.resolve(PlanRenderer.PERF_YAML));
@@ -130,6 +143,6 @@ final class OperatorRender {
     return new RenderResult(configPath, Sha256.hex(in.configBytes()), jobsPath, Sha256.hex(jobsBytes),
         names.get(0), in.namespace(), in.invocations().get(0).mode().label(), in.runId().value(),
         pointsShown, in.candidate().dgd(), in.verified().endpointUrl(), in.candidate().ledgerPath(),
-        in.candidate().ledgerSha256(), "aiperfjob-per-run", jobs.size(), 0L);
+        in.candidate().ledgerSha256(), "aiperfjob-per-run", names.size(), 0L);
   }
 }

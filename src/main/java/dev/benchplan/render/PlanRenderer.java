@@ -191,7 +191,7 @@ public final class PlanRenderer {
       // the engine plan chose: one AIPerfJob per measured run, AIPerf's operator keeps the results
       return OperatorRender.render(new OperatorRender.Inputs(req, deployRoot, verified, candidate, release,
           image, namespace, points, runs, runId, jobName, req.jobName() != null, labels, annotations,
-          invocations, configBytes, context, trace != null, hfTokenSecret(plan.deployment().secrets())));
+          invocations, configBytes, context, trace, hfTokenSecret(plan.deployment().secrets())));
     }
     JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(),
         Objects.requireNonNull(settings).warmup() != null, // a plan has at least one load point

@@ -31,6 +31,16 @@ public final class RenderManifest {
   /** The manifest's canonical bytes for the files about to be written (absolute path -> bytes). */
   static byte[] of(RenderRequest req, Path deployRoot, VerifiedPlan plan, String runId,
       String jobName, String namespace, String engine, Map<Path, byte[]> files) {
+    return of(req, deployRoot, plan, runId, jobName, namespace, engine, files, java.util.List.of());
+  }
+
+  /**
+   * The manifest, with the operator engine's sizing of each point: the plan's totals and their
+   * split per worker pod ({@code operator_sizing}, absent for the plain Job).
+   */
+  static byte[] of(RenderRequest req, Path deployRoot, VerifiedPlan plan, String runId,
+      String jobName, String namespace, String engine, Map<Path, byte[]> files,
+      java.util.List<OperatorSizing> sizing) {
     ObjectNode m = Json.JSON.createObjectNode();
     m.put("schema_version", "1.0");
     ObjectNode p = m.putObject("plan");
@@ -53,6 +63,19 @@ public final class RenderManifest {
     m.put("job_name", jobName);
     m.put("namespace", namespace);
     m.put("engine", engine);
+    if (!sizing.isEmpty()) {
+      ArrayNode points = m.putArray("operator_sizing");
+      for (OperatorSizing z : sizing) {
+        ObjectNode e = points.addObject();
+        e.put("load_point", z.loadPoint());
+        e.putObject("total").put("workers", z.totalWorkers()).put("cpu_cores", z.totalCpuCores())
+            .put("memory_mib", z.totalMemoryMib());
+        e.putObject("per_worker_pod").put("workers", z.workersPerPod()).put("cpu_cores", z.podCpuCores())
+            .put("memory_mib", z.podMemoryMib());
+        e.put("worker_pods", z.workerPods());
+        e.put("connections_per_worker", z.connectionsPerWorker());
+      }
+    }
     ArrayNode list = m.putArray("files");
     for (Map.Entry<Path, byte[]> e : files.entrySet()) {
       ObjectNode f = list.addObject();

@@ -295,15 +295,22 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
 
   /** The run's gate verdict, as validate reports it; a run that ended early is a run error. */
   static BenchmarkOutcome outcome(RunOutcome o) {
-    Verdict v = o.verdict();
+    return outcome(o.verdict(), o.exitReason(), o.runDir());
+  }
+
+  /**
+   * The same, from the run's verdict (findings applied: a client-bound run is an error), how it
+   * ended and its directory.
+   */
+  static BenchmarkOutcome outcome(Verdict v, String exitReason, Path runDir) {
     if (v.verdict() == Status.SKIP) {
       throw new ValidateStepException(ValidateStep.GATE, dev.benchplan.error.ExitCode.RUNTIME,
           "the gate found no constraint to judge", null);
     }
-    boolean completed = "completed".equals(o.exitReason());
+    boolean completed = "completed".equals(exitReason);
     ValidateStep failed = v.verdict() == Status.ERROR ? (completed ? ValidateStep.GATE : ValidateStep.RUN) : null;
     String message = v.message() + (v.verdict() == Status.ERROR && !completed
-        ? " (run ended: " + o.exitReason() + ")" : "");
-    return new BenchmarkOutcome(v, message, failed, o.runDir().toString());
+        ? " (run ended: " + exitReason + ")" : "");
+    return new BenchmarkOutcome(v, message, failed, runDir.toString());
   }
 }

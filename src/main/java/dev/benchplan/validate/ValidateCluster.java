@@ -89,6 +89,14 @@ public interface ValidateCluster extends AutoCloseable {
    */
   CleanupReport cleanup(CreatedObjects ledger, Duration boundEach, ProgressSink progress);
 
+  /**
+   * The isolation checks whose permission the API server denied so far (found by the permission
+   * checks before anything was created); they degrade to "isolation not verified".
+   */
+  default List<ValidateVerdict.SkippedCheck> skippedIsolationChecks() {
+    return List.of();
+  }
+
   @Override
   void close();
 }

@@ -503,6 +503,9 @@ public final class ValidateService {
             finalReason = reason + "; cleanup incomplete: " + problems;
           }
         }
+        if (cluster != null) {
+          doc.isolationSkipped(cluster.skippedIsolationChecks());
+        }
         doc.finish(finalVerdict, finalCode, finalReason, finalStep, clock.instant());
         ValidateReports.Written written = ValidateReports.write(options.reportDir(), doc.build(), doc.gate(),
             requested == null ? PerformanceRequest.defaults().set() : requested.set());

@@ -44,6 +44,9 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param gpus the GPUs the load and the per-GPU figures rest on
  * @param floorScaling the throughput floor's scaling on a partly occupied node, or null
  * @param reports the report files written
+ * @param isolationSkipped the isolation checks the user's permissions did not allow (each a 403
+ *     that degrades to "not verified"): the table row, the permission missing and what went
+ *     unchecked; absent when every isolation permission was granted or none was asked yet
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ValidateVerdict(
@@ -73,7 +76,8 @@ public record ValidateVerdict(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> warnings,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Gpus gpus,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FloorScaling floorScaling,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Reports reports) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Reports reports,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SkippedCheck> isolationSkipped) {
   /** The document's schema version. */
   public static final String SCHEMA_VERSION = "1";
 
@@ -83,13 +87,14 @@ public record ValidateVerdict(
     candidates = candidates == null ? null : List.copyOf(candidates);
     inputs = inputs == null ? null : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(inputs));
     warnings = warnings == null ? null : List.copyOf(warnings);
+    isolationSkipped = isolationSkipped == null || isolationSkipped.isEmpty() ? null : List.copyOf(isolationSkipped);
   }
 
   /** This verdict with the report paths recorded. */
   public ValidateVerdict withReports(Reports r) {
     return new ValidateVerdict(schemaVersion, check, verdict, exitCode, reason, failedStep, runId, startedAt,
         finishedAt, steps, cluster, constraintsSource, constraints, measured, discovery, deployment, target,
-        benchmark, cleanup, candidates, findings, repeats, inputs, warnings, gpus, floorScaling, r);
+        benchmark, cleanup, candidates, findings, repeats, inputs, warnings, gpus, floorScaling, r, isolationSkipped);
   }
 
   /**
@@ -203,6 +208,18 @@ public record ValidateVerdict(
 
   /** One candidate of an ambiguous discovery. */
   public record Candidate(@Nullable String namespace, String dgd, @Nullable String service, String model, @Nullable String state) {}
+
+  /**
+   * An isolation check skipped for want of permission: the result is "isolation not verified" for
+   * what it covers, never an error.
+   *
+   * @param row the Kubernetes call table row (kube/KubeCall) whose permission is missing
+   * @param permission the missing permission ({@code verb resource[.group] in ...})
+   * @param check the step it serves and what a 403 leaves unchecked
+   * @param canI the {@code kubectl auth can-i} line that asks for it
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record SkippedCheck(String row, String permission, String check, String canI) {}
 
   /** The three report files. */
   public record Reports(String verdict, String ctrf, String junit) {}

@@ -37,10 +37,16 @@ final class VerdictDocument {
   private final List<String> extraWarnings = new ArrayList<>();
   private ValidateVerdict.@Nullable Gpus gpus;
   private ValidateVerdict.@Nullable FloorScaling floorScaling;
+  private List<ValidateVerdict.SkippedCheck> isolationSkipped = List.of();
 
   VerdictDocument(ValidateRun run, Instant startedAt) {
     this.run = run;
     this.startedAt = startedAt;
+  }
+
+  /** The isolation checks skipped for want of permission (issue 19). */
+  void isolationSkipped(List<ValidateVerdict.SkippedCheck> skipped) {
+    isolationSkipped = List.copyOf(skipped);
   }
 
   /** The verdict as it stands. */
@@ -48,7 +54,8 @@ final class VerdictDocument {
     return new ValidateVerdict(ValidateVerdict.SCHEMA_VERSION, ValidateReports.TEST_NAME, verdict, exitCode, reason,
         failedStep, run.runId(), startedAt.toString(), finishedAt == null ? null : finishedAt.toString(), steps,
         cluster, constraintsSource, constraints, measured, discovery, deployment, target, benchmark, cleanup,
-        candidates, findings, repeats, inputs == null ? null : inputs.values(), warnings(), gpus, floorScaling, null);
+        candidates, findings, repeats, inputs == null ? null : inputs.values(), warnings(), gpus, floorScaling, null,
+        isolationSkipped);
   }
 
   private @Nullable List<String> warnings() {

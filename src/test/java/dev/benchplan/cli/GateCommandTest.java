@@ -38,6 +38,32 @@ class GateCommandTest {
   }
 
   @Test
+  @DisplayName("verdict.json names its source relative to the report directory: the same export and"
+      + " reports in two directories give the same verdict.json, and no report holds an absolute path")
+  void sourceRelativeToReportDir() throws Exception {
+    byte[] first = null;
+    for (Path root : new Path[] {tmp.resolve("cl1"), tmp.resolve("second/deeper")}) {
+      Path export = Files.createDirectories(root.resolve("run")).resolve("profile_export_aiperf.json");
+      Files.copy(ExportVariants.real(), export);
+      Path reports = root.resolve("reports");
+      CommandHarness.run("gate", "--results", export.toString(), "--min-throughput", "50",
+          "--report-dir", reports.toString()).expectOk();
+      byte[] verdict = Files.readAllBytes(reports.resolve("verdict.json"));
+      assertThat(Json.JSON.readTree(verdict).at("/source/path").asString())
+          .isEqualTo("../run/profile_export_aiperf.json");
+      for (String name : new String[] {"verdict.json", "ctrf-report.json", "junit.xml"}) {
+        assertThat(Files.readString(reports.resolve(name), StandardCharsets.UTF_8)).as(name)
+            .doesNotContain(tmp.toString());
+      }
+      if (first == null) {
+        first = verdict;
+      } else {
+        assertThat(verdict).isEqualTo(first);
+      }
+    }
+  }
+
+  @Test
   @DisplayName("flags the run meets: pass (exit 0) with a readable text report")
   void passText() {
     var r = CommandHarness.run("gate", "--results", ExportVariants.real().toString(),

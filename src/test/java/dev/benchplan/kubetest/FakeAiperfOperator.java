@@ -54,8 +54,11 @@ public final class FakeAiperfOperator implements AutoCloseable {
   public static final String SERVICE = "aiperf-operator";
   public static final String READY_MARKER = ".aiperf_results_ready.json";
 
-  /** How the stand-in ends a job. */
-  public enum Mode { COMPLETE, FAIL, SHORT_FILE }
+  /**
+   * How the stand-in ends a job: {@code HANG} keeps it Running (profiling) until {@code spec.cancel}
+   * is set, then reports Cancelled, as AIPerf's operator does.
+   */
+  public enum Mode { COMPLETE, FAIL, SHORT_FILE, HANG }
 
   private final KubernetesClient client;
   private final String namespace;
@@ -65,6 +68,9 @@ public final class FakeAiperfOperator implements AutoCloseable {
   private final Map<String, Map<String, byte[]>> stored = new ConcurrentHashMap<>();
   private final Map<String, Long> epochs = new ConcurrentHashMap<>();
   private final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> cancelled = Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, java.util.concurrent.CountDownLatch> cancels = new ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.CountDownLatch> running = new ConcurrentHashMap<>();
   private volatile Mode mode = Mode.COMPLETE;
   private volatile Function<GenericKubernetesResource, Path> results;
   private volatile String shortFile = "profile_export.jsonl";
@@ -84,7 +90,16 @@ public final class FakeAiperfOperator implements AutoCloseable {
           }
 
           @Override
-          public void onUpdate(GenericKubernetesResource o, GenericKubernetesResource n) {}
+          public void onUpdate(GenericKubernetesResource o, GenericKubernetesResource n) {
+            Object spec = n.getAdditionalProperties().get("spec");
+            if (spec instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("cancel"))) {
+              String name = n.getMetadata().getName();
+              if (!cancelled.contains(name)) {
+                cancelled.add(name);
+              }
+              latch(cancels, name).countDown();
+            }
+          }
 
           @Override
           public void onDelete(GenericKubernetesResource r, boolean unknown) {}
@@ -105,6 +120,13 @@ public final class FakeAiperfOperator implements AutoCloseable {
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw e;
+        }
+        // installed by an earlier run: bring its schema up to this file's (a superset: fields are only added)
+        CustomResourceDefinition existing = client.apiextensions().v1().customResourceDefinitions()
+            .withName(crd.getMetadata().getName()).get();
+        if (existing != null && !existing.getSpec().equals(crd.getSpec())) {
+          crd.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
+          client.apiextensions().v1().customResourceDefinitions().resource(crd).update();
         }
       }
       client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
@@ -161,15 +183,75 @@ public final class FakeAiperfOperator implements AutoCloseable {
     return List.copyOf(seen);
   }
 
+  private static java.util.concurrent.CountDownLatch latch(Map<String, java.util.concurrent.CountDownLatch> m,
+      String name) {
+    return m.computeIfAbsent(name, n -> new java.util.concurrent.CountDownLatch(1));
+  }
+
+  /** AIPerfJob names whose {@code spec.cancel} the stand-in saw set, in order. */
+  public List<String> cancelled() {
+    return List.copyOf(cancelled);
+  }
+
+  /** Waits until the stand-in reports {@code name} Running (profiling); false after {@code seconds}. */
+  public boolean awaitRunning(String name, long seconds) throws InterruptedException {
+    return latch(running, name).await(seconds, TimeUnit.SECONDS);
+  }
+
+  /**
+   * For each AIPerfJob that mounts a trace ConfigMap: what its pods' trace check would say, the
+   * ConfigMap's {@code trace.jsonl} hashed against the init container's expected SHA-256 when the
+   * stand-in first saw the job ({@code ok <sha>}, {@code mismatch ...} or {@code missing ...}).
+   */
+  public Map<String, String> traceChecks() {
+    return Map.copyOf(traceChecks);
+  }
+
+  private final Map<String, String> traceChecks = new ConcurrentHashMap<>();
+
+  @SuppressWarnings("unchecked")
+  private void checkTrace(String name, GenericKubernetesResource job) {
+    Map<String, Object> spec = (Map<String, Object>) job.getAdditionalProperties().get("spec");
+    Map<String, Object> pod = spec == null ? null : (Map<String, Object>) spec.get("podTemplate");
+    List<Map<String, Object>> volumes = pod == null ? null : (List<Map<String, Object>>) pod.get("volumes");
+    List<Map<String, Object>> inits = pod == null ? null : (List<Map<String, Object>>) pod.get("initContainers");
+    if (volumes == null || inits == null || volumes.isEmpty() || inits.isEmpty()) {
+      return;
+    }
+    Map<String, Object> cm = (Map<String, Object>) volumes.get(0).get("configMap");
+    if (cm == null) {
+      return;
+    }
+    List<String> cmd = (List<String>) inits.get(0).get("command");
+    String expected = cmd.get(cmd.size() - 1);
+    var map = client.configMaps().inNamespace(namespace).withName((String) cm.get("name")).get();
+    if (map == null || map.getData() == null || !map.getData().containsKey("trace.jsonl")) {
+      traceChecks.put(name, "missing ConfigMap " + cm.get("name"));
+      return;
+    }
+    String actual = dev.benchplan.json.Sha256.hex(map.getData().get("trace.jsonl").getBytes(StandardCharsets.UTF_8));
+    traceChecks.put(name, actual.equals(expected) ? "ok " + actual : "mismatch " + actual + " != " + expected);
+  }
+
   private void drive(String name, GenericKubernetesResource created, Mode m) {
     try {
+      checkTrace(name, created);
       status(name, Map.of("phase", "Pending"));
       Thread.sleep(200);
       status(name, Map.of("phase", "Running", "currentPhase", "warmup"));
       Thread.sleep(200);
       status(name, Map.of("phase", "Running", "currentPhase", "profiling", "requestsCompleted", 40,
           "requestsTotal", 80));
+      latch(running, name).countDown();
       Thread.sleep(200);
+      if (m == Mode.HANG) {
+        // AIPerf's operator stops the JobSet on spec.cancel and reports the job Cancelled
+        if (latch(cancels, name).await(120, TimeUnit.SECONDS)) {
+          status(name, Map.of("phase", "Cancelled", "currentPhase", "profiling", "requestsCompleted", 40,
+              "requestsTotal", 80));
+        }
+        return;
+      }
       if (m == Mode.FAIL) {
         status(name, Map.of("phase", "Failed", "error", "worker pods lost: 2 of 3 workers exited"));
         return;

@@ -38,4 +38,29 @@ public final class OperatorPlans {
       throw new UncheckedIOException(e);
     }
   }
+
+  /**
+   * Writes an operator-engine plan replaying {@code trace} on its fixed schedule (AIPerf 0.13.0),
+   * renders it into {@code dir/deploy} (the trace in a ConfigMap) and points the results-service
+   * annotation at {@code resultsService}.
+   *
+   * @return the deploy root
+   */
+  public static Path renderTrace(Path dir, String namespace, String resultsService, Clock clock, long seed,
+      Path trace) {
+    try {
+      PlanFixture.Written plan = OperatorRenderTest.operatorReplay(PlanFixture.userTrace(trace, trace.toString())
+          .aiperf("0.13.0")).write(dir.resolve("plan.json"));
+      Path root = Files.createDirectories(dir.resolve("deploy"));
+      RenderResult r = PlanRenderer.render(new RenderRequest(plan.path(), plan.sha256(), root, namespace, null,
+          null, null, null, null, clock, new Random(seed)));
+      Path jobs = r.perfYaml();
+      String text = Files.readString(jobs, StandardCharsets.UTF_8)
+          .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
+      Files.writeString(jobs, text, StandardCharsets.UTF_8);
+      return root;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }

@@ -28,6 +28,13 @@ final class FakeValidateCluster implements ValidateCluster {
   final Set<String> existing = new LinkedHashSet<>();
   final List<String> deletionOrder = new ArrayList<>();
   final List<String> calls = new ArrayList<>();
+  /** The isolation checks the permission checks "found" denied. */
+  final List<ValidateVerdict.SkippedCheck> skipped = new ArrayList<>();
+
+  @Override
+  public List<ValidateVerdict.SkippedCheck> skippedIsolationChecks() {
+    return List.copyOf(skipped);
+  }
   RuntimeException failReadiness;
   RuntimeException failCreateNamespace;
   boolean cleanupLeavesNamespace;

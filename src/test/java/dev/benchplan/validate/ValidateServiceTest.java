@@ -227,6 +227,65 @@ class ValidateServiceTest {
   }
 
   @Test
+  @DisplayName("a client-bound run (ClientBoundCheck on its records: 64 claimed, 40 in flight) with a throughput"
+      + " under the floor: exit 3 naming the load generator and the fix, the finding in verdict.json, not exit 1")
+  void clientBound() throws Exception {
+    cluster.dgds.add(existing("team-a", "vllm-agg", 1));
+    // the run's per-request records, as the pod's AIPerf wrote them: 64 claimed, 40 kept in flight
+    Path tree = dev.benchplan.diagnostics.RunWriter.write(dir.resolve("run/aiperf"),
+        dev.benchplan.diagnostics.SimulatedRun.closedLoop(7, 40, 1000, 8, (w, r) -> 300 * (0.8 + 0.4 * r.nextDouble())),
+        64);
+    List<dev.benchplan.diagnostics.Finding> findings =
+        dev.benchplan.analysis.input.RunDiagnostics.diagnoseAll(tree).findings();
+    assertThat(findings).extracting(f -> f.kind()).contains(dev.benchplan.diagnostics.FindingKind.CLIENT_BOUND);
+    List<String> gateAlone = new ArrayList<>();
+    ScriptedRunner runner = new ScriptedRunner(cluster, req -> {
+      BenchmarkOutcome measured = GateScript.measured(req.constraints(), 4499, 150);
+      gateAlone.add(measured.verdict());
+      // what run does with the diagnosis (KubeRunService), then how validate reads run's outcome
+      return AiperfBenchmarkRunner.outcome(dev.benchplan.gate.GateEvaluator.withFindings(measured.gate(), findings),
+          "completed", tree.getParent());
+    });
+    runners.add(runner);
+    ValidateResult r = service(runner).execute(options(null, null, false));
+    assertThat(gateAlone).as("the same figures without the finding blame the deployment").containsExactly("fail");
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.verdict()).isEqualTo("error");
+    JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
+    assertThat(verdict.path("exit_code").asInt()).isEqualTo(3);
+    assertThat(verdict.path("failed_step").asString()).isEqualTo("gate");
+    assertThat(verdict.path("reason").asString()).contains("client bound").contains("load generator (AIPerf)")
+        .contains("Fix:");
+    JsonNode bound = null;
+    for (JsonNode f : verdict.path("findings")) {
+      if (f.path("kind").asString().equals("client_bound")) {
+        bound = f;
+      }
+    }
+    assertThat(bound).as("client_bound finding in %s", verdict.path("findings")).isNotNull();
+    assertThat(bound.path("signals").toString()).contains("in_flight_below_concurrency");
+    assertThat(bound.path("figures").path("time_weighted_in_flight").asDouble()).isBetween(39.0, 40.5);
+    assertThat(bound.path("recommendation").asString()).contains("aiperf-operator");
+    assertThat(errText.toString()).contains("validate: error (exit 3)");
+  }
+
+  @Test
+  @DisplayName("isolation checks the permissions did not allow are listed in verdict.json (row, permission, check), the run still passes")
+  void isolationSkippedListed() throws Exception {
+    cluster.dgds.add(existing("team-a", "vllm-agg", 2));
+    cluster.skipped.add(new ValidateVerdict.SkippedCheck("RUN_NODE_GET", "get nodes",
+        "run preflight: GPU sharing on the serving nodes (403: not checked)", "kubectl auth can-i get nodes"));
+    ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
+    assertThat(r.exitCode()).isZero();
+    JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
+    assertThat(verdict.path("isolation_skipped")).hasSize(1);
+    assertThat(verdict.at("/isolation_skipped/0/row").asString()).isEqualTo("RUN_NODE_GET");
+    assertThat(verdict.at("/isolation_skipped/0/can_i").asString()).isEqualTo("kubectl auth can-i get nodes");
+    ((tools.jackson.databind.node.ObjectNode) verdict.at("/isolation_skipped/0")).put("row", "not a row");
+    assertThat(SCHEMA.validate(verdict)).isNotEmpty();
+  }
+
+  @Test
   @DisplayName("throughput under 0.9 x threshold fails: exit 1, CTRF failed, JUnit <failure>")
   void fail() throws Exception {
     cluster.dgds.add(existing("team-a", "vllm-agg", 1));

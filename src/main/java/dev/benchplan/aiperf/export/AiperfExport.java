@@ -49,6 +49,15 @@ public record AiperfExport(
     notMetrics = Map.copyOf(notMetrics);
   }
 
+  /**
+   * The same export named {@code as}: where a verdict file records it, relative to that file's
+   * folder (a run directory, a report directory), so no checkout's absolute path reaches it.
+   */
+  public AiperfExport named(Path as) {
+    return new AiperfExport(as, sha256, layout, schemaVersion, aiperfVersion, wasCancelled, errorSummary,
+        metrics, startTime, endTime, notMetrics);
+  }
+
   /** What stands at a metric's place when it is a plain value rather than a metric block. */
   public Optional<String> notMetric(String tag) {
     return Optional.ofNullable(notMetrics.get(tag));

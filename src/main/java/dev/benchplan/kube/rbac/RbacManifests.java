@@ -65,6 +65,9 @@ public final class RbacManifests {
     } catch (java.io.IOException e) {
       throw BenchplanException.invalid(jobsFile + ": cannot read: " + e.getMessage());
     }
+    // a replayed trace's ConfigMap comes before the AIPerfJobs
+    int traceMaps = (int) docs.stream().filter(d -> "ConfigMap".equals(d.path("kind").asString(""))).count();
+    docs = docs.stream().filter(d -> AiperfJobContract.KIND.equals(d.path("kind").asString(""))).toList();
     if (docs.isEmpty()) {
       throw BenchplanException.invalid(jobsFile + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
@@ -84,7 +87,8 @@ public final class RbacManifests {
         + docs.size() + " AIPerfJob(s) in " + ns + ", DGD " + dgd);
     notes.add("results: the operator's results API " + results + " through the API server's service proxy"
         + " (services/proxy get in " + operatorNs + "); no port-forward, no pod exec");
-    notes.add("the operator itself (its ClusterRole) creates the JobSet, pods and ConfigMaps; benchplan needs none");
+    notes.add("the operator itself (its ClusterRole) creates the JobSet, pods and its own ConfigMaps; benchplan"
+        + " creates only a replayed trace's ConfigMap (" + traceMaps + " here)");
     notes.add(NO_RULE);
     return RbacManifest.build("RBAC for benchplan run --deploy-root " + deployRoot
         + (namespace == null ? "" : " --namespace " + namespace), notes,

@@ -216,7 +216,6 @@ final class KubeRunService implements RunService {
   private Collected collect(RunRequest request, PerfYaml perf, PlanReference plan, ConstraintSet constraints,
       Preflight.Result pre, ClusterAccess client, PodLogSource logs, String namespace, RunDirectory dir,
       Job created, JobWatch.Result watched, Instant start, Instant applied) {
-    Path finalDir = dir.finalDir();
     Pod pod = watched.pod();
     String podName = pod == null ? null : pod.getMetadata().getName();
     String log = null;
@@ -255,7 +254,7 @@ final class KubeRunService implements RunService {
     if (tree != null) {
       // every measured run AIPerf wrote is gated on its own (issue 12)
       try {
-        perRun = RunVerdicts.gateTree(tree, finalDir.resolve(RunDirectory.AIPERF_DIR), constraints, options);
+        perRun = RunVerdicts.gateTree(tree, Path.of(RunDirectory.AIPERF_DIR), constraints, options);
       } catch (BenchplanException e) {
         perRun = null; // no run in the tree: the verdict below says what is missing
       }
@@ -263,7 +262,8 @@ final class KubeRunService implements RunService {
     Verdict verdict;
     AiperfExport export = null;
     String exitReason = watched.reason();
-    String logPath = finalDir.resolve("pod.log").toString();
+    // verdict.json names its sources relative to the run directory that holds it (issue 14)
+    String logPath = "pod.log";
     String logSha = log == null ? null : Sha256.hex(log.getBytes(StandardCharsets.UTF_8));
     boolean several = measured != null && measured.count() > 1;
     if (watched.completed() && measured != null && several && perRun != null) {
@@ -273,13 +273,13 @@ final class KubeRunService implements RunService {
         verdict = GateEvaluator.runFailed("the Job planned " + measured.count() + " measured run(s) ("
             + measured.points().size() + " load point(s) x " + measured.repetitions() + " repetition(s), "
             + measured.mechanism() + "), AIPerf's tree holds " + found, constraints, options,
-            VerdictSource.withoutExport(finalDir.resolve(RunDirectory.AIPERF_DIR).toString(), null)).withRuns(perRun);
+            VerdictSource.withoutExport(RunDirectory.AIPERF_DIR, null)).withRuns(perRun);
       } else {
-        verdict = perRun.overall(finalDir.resolve(RunDirectory.AIPERF_DIR).toString());
+        verdict = perRun.overall(RunDirectory.AIPERF_DIR);
       }
     } else if (watched.completed() && parsed != null && parsed.succeeded()) {
       try {
-        export = AiperfExportReader.parse(parsed.summaryBytes(), finalDir.resolve("profile_export_aiperf.json"));
+        export = AiperfExportReader.parse(parsed.summaryBytes(), Path.of("profile_export_aiperf.json"));
         verdict = GateEvaluator.evaluate(export, constraints, options);
         if (perRun != null) {
           verdict = verdict.withRuns(perRun);

@@ -123,7 +123,13 @@ final class OperatorRun {
     Instant start = clock.instant();
     ProgressReporter progress = new ProgressReporter(sink, clock, start);
     Path file = jobsFile(request);
-    List<ObjectNode> jobs = read(file);
+    List<ObjectNode> docs = read(file);
+    // a replayed trace's ConfigMap comes first; the AIPerfJobs mount it (or a PVC) in every pod
+    List<ObjectNode> maps = docs.stream().filter(d -> "ConfigMap".equals(d.path("kind").asString(""))).toList();
+    List<ObjectNode> jobs = docs.stream().filter(d -> !"ConfigMap".equals(d.path("kind").asString(""))).toList();
+    if (jobs.isEmpty()) {
+      throw BenchplanException.invalid(file + ": holds no AIPerfJob: expected what benchplan render wrote");
+    }
     ObjectNode first = jobs.get(0);
     JsonNode annotations = first.at("/metadata/annotations");
     String runId = first.at("/metadata/labels").path(JobContract.RUN_ID).asString("");
@@ -164,6 +170,22 @@ final class OperatorRun {
             + " with --engine job");
       }
     }
+    for (ObjectNode map : maps) {
+      String name = map.at("/metadata/name").asString();
+      boolean exists;
+      try {
+        exists = client.getConfigMap(KubeCall.RUN_CONFIGMAP_GET, namespace, name) != null;
+      } catch (KubernetesClientException e) {
+        throw ApiErrors.map("get ConfigMap " + namespace + "/" + name, e);
+      }
+      if (exists) {
+        if (!request.replace()) {
+          throw BenchplanException.invalid(file + ": ConfigMap " + namespace + "/" + name + " already exists;"
+              + " nothing was applied: re-render for a new run-id, or use --replace");
+        }
+        deleteMapQuietly(namespace, name);
+      }
+    }
     for (ObjectNode job : jobs) {
       String name = job.at("/metadata/name").asString();
       GenericKubernetesResource existing = get(namespace, name);
@@ -179,14 +201,20 @@ final class OperatorRun {
     AtomicReference<String> current = new AtomicReference<>();
     java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
     Runnable onInterrupt = () -> {
-      interrupted.set(true);
+      // spec.cancel first: once interrupted is set, the watching thread deletes the AIPerfJob, and a
+      // cancel sent after that finds nothing (OperatorRunIT.interruptCancels caught it)
       String name = current.get();
+      String cancelled = name == null ? null : cancel(namespace, name);
+      interrupted.set(true);
       if (name != null) {
-        String done = cancel(namespace, name);
+        String done = cancelled;
         if (!request.keep()) {
           done += "; " + deleteQuietly(namespace, name);
         }
         sink.report("interrupted", Duration.between(start, clock.instant()), done);
+      }
+      if (!request.keep()) {
+        maps.forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
       }
       dir.abandon();
     };
@@ -196,6 +224,19 @@ final class OperatorRun {
     AutoCloseable hook = hooks.onInterrupt(onInterrupt);
     try {
       tree = dir.stageArtifacts();
+      for (ObjectNode map : maps) {
+        ObjectNode m = map.deepCopy();
+        m.withObject("/metadata").put("namespace", namespace);
+        try {
+          client.createConfigMap(KubeCall.RUN_CONFIGMAP_CREATE, namespace,
+              client.unmarshal(Json.JSON.writeValueAsString(m), io.fabric8.kubernetes.api.model.ConfigMap.class));
+        } catch (KubernetesClientException e) {
+          throw ApiErrors.map("create ConfigMap " + namespace + "/" + m.at("/metadata/name").asString(), e);
+        }
+        progress.report("applied", "ConfigMap " + namespace + "/" + m.at("/metadata/name").asString()
+            + " (the replayed trace, SHA-256 " + m.at("/metadata/annotations").path(JobContract.TRACE_SHA256).asString("")
+            + ")");
+      }
       for (int i = 0; i < jobs.size(); i++) {
         ObjectNode job = jobs.get(i).deepCopy();
         String name = job.at("/metadata/name").asString();
@@ -229,7 +270,9 @@ final class OperatorRun {
           AiperfExport export = null;
           Path summary = target.resolve("profile_export_aiperf.json");
           if (Files.isRegularFile(summary)) {
-            export = AiperfExportReader.read(summary);
+            // named as verdict.json records it: relative to the run directory, not the staging folder
+            export = AiperfExportReader.read(summary).named(Path.of(RunDirectory.AIPERF_DIR)
+                .resolve(tree.relativize(summary).toString()));
           }
           ran.add(new Ran(name, created.getMetadata().getUid(), phase, epoch, dirName, c.files(), c.marker(), export));
         } finally {
@@ -245,6 +288,9 @@ final class OperatorRun {
       }
       throw e;
     } finally {
+      if (!request.keep()) {
+        maps.forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
+      }
       try {
         hook.close();
       } catch (Exception e) {
@@ -257,7 +303,8 @@ final class OperatorRun {
     for (Ran r : ran) {
       Verdict v = r.export() == null
           ? GateEvaluator.runFailed("AIPerfJob " + r.name() + " stored no profile_export_aiperf.json", constraints,
-              options, dev.benchplan.gate.VerdictSource.withoutExport(r.directory(), null))
+              options, dev.benchplan.gate.VerdictSource.withoutExport(RunDirectory.AIPERF_DIR
+                  + (r.directory().isEmpty() ? "" : "/" + r.directory()), null))
           : GateEvaluator.evaluate(r.export(), constraints, options);
       if (verdict == null || verdict.verdict() == Status.PASS) {
         verdict = v;
@@ -288,6 +335,10 @@ final class OperatorRun {
         start, applied, collected, files, manifest));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     List<String> cleaned = new ArrayList<>();
+    for (ObjectNode m : maps) {
+      cleaned.add((request.keep() ? "kept" : "deleted") + " ConfigMap " + namespace + "/"
+          + m.at("/metadata/name").asString() + (request.keep() ? " (--keep)" : ""));
+    }
     for (Ran r : ran) {
       cleaned.add(request.keep() ? "kept AIPerfJob " + namespace + "/" + r.name() + " (--keep)"
           : "deleted AIPerfJob " + namespace + "/" + r.name() + " (the operator keeps its results for its"
@@ -548,6 +599,15 @@ final class OperatorRun {
     }
   }
 
+  private String deleteMapQuietly(String namespace, String name) {
+    try {
+      client.deleteConfigMap(KubeCall.RUN_CONFIGMAP_DELETE, namespace, name);
+      return "deleted ConfigMap " + namespace + "/" + name;
+    } catch (RuntimeException e) {
+      return "could not delete ConfigMap " + namespace + "/" + name + ": " + e.getMessage();
+    }
+  }
+
   private static List<ObjectNode> read(Path file) {
     List<ObjectNode> out = new ArrayList<>();
     String text;
@@ -557,6 +617,12 @@ final class OperatorRun {
       throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage());
     }
     for (JsonNode d : YamlDocuments.read(text)) {
+      boolean traceMap = d instanceof ObjectNode m && "v1".equals(m.path("apiVersion").asString(""))
+          && "ConfigMap".equals(m.path("kind").asString("")) && m.at("/metadata/annotations").has(JobContract.TRACE_SHA256);
+      if (traceMap) {
+        out.add((ObjectNode) d);
+        continue;
+      }
       if (!(d instanceof ObjectNode o) || !AiperfJobContract.KIND.equals(o.path("kind").asString(""))
           || !AiperfJobContract.API_VERSION.equals(o.path("apiVersion").asString(""))) {
         throw BenchplanException.invalid(file + ": document " + (out.size() + 1) + " is not an "

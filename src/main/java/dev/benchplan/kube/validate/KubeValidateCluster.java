@@ -32,6 +32,8 @@ public final class KubeValidateCluster implements ValidateCluster {
   private final String description;
   /** validate's --namespace as given to discovery (null: all namespaces). */
   private @Nullable String discoveryNamespace;
+  /** Isolation permissions denied, by permission key, in the order first found. */
+  private final Map<String, dev.benchplan.kube.rbac.Permission> skipped = new java.util.LinkedHashMap<>();
   private final String dgdGroup;
   private final boolean ownsClient;
 
@@ -60,6 +62,17 @@ public final class KubeValidateCluster implements ValidateCluster {
   /** The underlying client (for the benchmark runner, which shares it). */
   public KubernetesClient client() {
     return client;
+  }
+
+  private void skipped(List<dev.benchplan.kube.rbac.Permission> denied) {
+    denied.forEach(p -> skipped.putIfAbsent(p.key(), p));
+  }
+
+  @Override
+  public List<dev.benchplan.validate.ValidateVerdict.SkippedCheck> skippedIsolationChecks() {
+    return skipped.values().stream().map(p -> new dev.benchplan.validate.ValidateVerdict.SkippedCheck(
+        p.row().name(), p.describe().substring(0, p.describe().length() - p.row().step().length() - 3),
+        p.row().step(), p.canI())).toList();
   }
 
   @Override
@@ -91,9 +104,9 @@ public final class KubeValidateCluster implements ValidateCluster {
   @Override
   public ObjectNode dgdDocument(DgdApi api, String namespace, String name) {
     // the DGD to benchmark is known: every permission validate needs is checked before anything is created
-    PermissionCheck.require(access, RbacTargets.validateDgd(namespace, discoveryNamespace),
+    skipped(PermissionCheck.require(access, RbacTargets.validateDgd(namespace, discoveryNamespace),
         "benchplan rbac validate --dgd " + namespace + "/" + name
-            + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace));
+            + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace)));
     io.fabric8.kubernetes.api.model.GenericKubernetesResource r;
     try {
       r = access.getCustom(KubeCall.VALIDATE_DGD_GET, KubeDocuments.dgdContext(api), namespace, name);
@@ -114,8 +127,8 @@ public final class KubeValidateCluster implements ValidateCluster {
   @Override
   public void awaitOldNamespacesGone(Duration bound, ProgressSink progress) {
     // the first step of a deployment: every permission it needs is checked before anything is created
-    PermissionCheck.require(access, RbacTargets.validateDeploy(discoveryNamespace),
-        "benchplan rbac validate" + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace));
+    skipped(PermissionCheck.require(access, RbacTargets.validateDeploy(discoveryNamespace),
+        "benchplan rbac validate" + (discoveryNamespace == null ? "" : " --namespace " + discoveryNamespace)));
     api("waiting for earlier validate namespaces to be gone", () -> {
       ValidateNamespaces.awaitOldGone(access, bound, progress);
       return null;

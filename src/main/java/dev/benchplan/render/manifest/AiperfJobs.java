@@ -1,6 +1,7 @@
 package dev.benchplan.render.manifest;
 
 import dev.benchplan.render.AiperfJobContract;
+import dev.benchplan.render.OperatorSizing;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -28,15 +29,58 @@ public final class AiperfJobs {
    * What one AIPerfJob carries.
    *
    * @param config the aiperf-config.yaml document of its load point (left unchanged)
-   * @param connectionsPerWorker the plan's sizing for the point
+   * @param sizing the point's sizing split per worker pod (workers in total and per pod,
+   *     connections per worker)
    * @param timeoutSeconds the run's bound (measurement limit plus readiness and setup)
    * @param modelWaitSeconds how long AIPerf waits for the frontend to list the model
    * @param hfTokenSecret the Secret holding the Hugging Face token, or null
    */
   public record Inputs(String name, String namespace, Map<String, String> labels,
-      Map<String, String> annotations, JsonNode config, String image, int connectionsPerWorker,
+      Map<String, String> annotations, JsonNode config, String image, OperatorSizing sizing,
       long timeoutSeconds, int modelWaitSeconds, String dgdName, String dgdNamespace,
-      @Nullable String hfTokenSecret) {}
+      @Nullable String hfTokenSecret, @Nullable Trace trace) {}
+
+  /**
+   * A replayed trace for every pod of the AIPerfJob: its volume (the ConfigMap {@code configMap}
+   * or a PVC), mounted read-only where the config's dataset path points, and the plan's SHA-256,
+   * which an init container checks before AIPerf starts (the plain Job's script does the same).
+   */
+  public record Trace(TraceVolume volume, String sha256, String configMap) {}
+
+  /** The init container that checks the trace: the plain Job's check, as its own step. */
+  public static final String TRACE_CHECK_CONTAINER = "benchplan-trace-sha256";
+
+  private static final String TRACE_CHECK = String.join("\n",
+      "import hashlib, sys",
+      "path, expected = sys.argv[1], sys.argv[2]",
+      "digest = hashlib.sha256()",
+      "try:",
+      "    with open(path, 'rb') as f:",
+      "        for block in iter(lambda: f.read(1 << 20), b''):",
+      "            digest.update(block)",
+      "except OSError as e:",
+      "    print('benchplan: cannot read trace %s: %s' % (path, e), file=sys.stderr)",
+      "    sys.exit(65)",
+      "if digest.hexdigest() != expected:",
+      "    print('benchplan: trace %s has SHA-256 %s, the plan recorded %s' % (path, digest.hexdigest(), expected),"
+          + " file=sys.stderr)",
+      "    sys.exit(65)",
+      "print('benchplan: trace %s matches the plan (SHA-256 %s)' % (path, expected), file=sys.stderr)");
+
+  /** The ConfigMap carrying a trace small enough for one (applied before the AIPerfJobs). */
+  public static ObjectNode traceConfigMap(String name, String namespace, Map<String, String> labels, String sha256,
+      String content) {
+    ObjectNode o = YamlDocuments.object();
+    o.put("apiVersion", "v1");
+    o.put("kind", "ConfigMap");
+    ObjectNode meta = o.putObject("metadata");
+    meta.put("name", name);
+    meta.put("namespace", namespace);
+    labels.forEach(meta.putObject("labels")::put);
+    meta.putObject("annotations").put(dev.benchplan.render.JobContract.TRACE_SHA256, sha256);
+    o.putObject("data").put(PerfManifests.TRACE_KEY, content);
+    return o;
+  }
 
   /** The AIPerfJob. */
   public static ObjectNode build(Inputs in) {
@@ -62,16 +106,37 @@ public final class AiperfJobs {
     endpoint.put("waitForModelTimeout", in.modelWaitSeconds());
     endpoint.put("waitForModelMode", "models");
     body.withObject("/benchmark/artifacts").put("dir", RESULTS_DIR);
+    // the plan's workers are the load's total; the operator spreads them over pods of this many
+    body.withObject("/benchmark/runtime").put("workers", in.sizing().totalWorkers())
+        .put("workersPerPod", in.sizing().workersPerPod());
     spec.setAll(body);
 
     spec.put("image", in.image());
     spec.put("imagePullPolicy", "IfNotPresent");
-    spec.put("connectionsPerWorker", in.connectionsPerWorker());
+    spec.put("connectionsPerWorker", in.sizing().connectionsPerWorker());
     spec.put("timeoutSeconds", in.timeoutSeconds());
     spec.put("ttlSecondsAfterFinished", AiperfJobContract.TTL_SECONDS_AFTER_FINISHED);
     ObjectNode pod = spec.putObject("podTemplate");
     pod.set("affinity", PerfManifests.antiAffinity(in.dgdName(), in.dgdNamespace()));
     in.labels().forEach(pod.putObject("labels")::put);
+    Trace trace = in.trace();
+    if (trace != null) {
+      ObjectNode volume = pod.putArray("volumes").addObject().put("name", "trace");
+      if (trace.volume() instanceof TraceVolume.OnClaim claim) {
+        volume.putObject("persistentVolumeClaim").put("claimName", claim.claim()).put("readOnly", true);
+      } else {
+        volume.putObject("configMap").put("name", trace.configMap());
+      }
+      ObjectNode mount = pod.putArray("volumeMounts").addObject().put("name", "trace")
+          .put("mountPath", PerfManifests.TRACE_DIR).put("readOnly", true);
+      ObjectNode check = pod.putArray("initContainers").addObject();
+      check.put("name", TRACE_CHECK_CONTAINER);
+      check.put("image", in.image());
+      check.put("imagePullPolicy", "IfNotPresent");
+      check.putArray("command").add("python3").add("-c").add(TRACE_CHECK)
+          .add(PerfManifests.tracePathInPod(trace.volume())).add(trace.sha256());
+      check.putArray("volumeMounts").add(mount.deepCopy());
+    }
     if (in.hfTokenSecret() != null) {
       ArrayNode env = pod.putArray("env");
       ObjectNode ref = env.addObject().put("name", PerfManifests.HF_TOKEN_ENV)

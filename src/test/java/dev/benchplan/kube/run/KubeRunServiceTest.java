@@ -163,7 +163,8 @@ class KubeRunServiceTest {
     assertThat(run.get("artifacts").get("summary_source").asString()).isEqualTo("pod-log-markers");
     JsonNode verdict = json(f.runDir().resolve("verdict.json"));
     assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict)).isEmpty();
-    assertThat(verdict.get("source").get("path").asString()).isEqualTo(f.runDir().resolve("profile_export_aiperf.json").toString());
+    // relative to the run directory that holds verdict.json (issue 14: no absolute path in a hashed file)
+    assertThat(verdict.get("source").get("path").asString()).isEqualTo("profile_export_aiperf.json");
     assertThat(Files.readString(f.runDir().resolve("profile_export_aiperf.json")).strip())
         .isEqualTo(Files.readString(dev.benchplan.aiperf.export.ExportVariants.real()).strip());
     assertNothingLeft();
@@ -726,5 +727,119 @@ class KubeRunServiceTest {
         dir + "/aiperf/notes.txt", dir + "/pod.log", dir + "/verdict.json");
     assertThat(broken.out()).contains("present but not listed in artifacts.sha256 or run.json")
         .contains("listed in artifacts.sha256 but missing");
+  }
+
+  /** plan + render + run of the example with the real sweep's artifact block, under {@code root}. */
+  private RunOutcome renderedRun(Path root, String podSuffix, String block) throws Exception {
+    RenderedPerf r = RenderedPerf.create(root, NS);
+    String pod = r.jobName() + podSuffix;
+    logs.set(pod, withBlock(RunFixture.logWithRealSummary(0), block));
+    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
+        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    try {
+      return run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
+          false, false));
+    } finally {
+      c.close();
+    }
+  }
+
+  @Test
+  @DisplayName("two checkouts in different directories run the same plan: verdict.json and artifacts.sha256 are"
+      + " byte-identical, no file of either run directory holds an absolute path, and a copied run verifies")
+  void runDirectoryLocationIndependent() throws Exception {
+    String block = artifactBlock(tmp);
+    RunOutcome a = renderedRun(tmp.resolve("cl1"), "-a1b2c", block);
+    RunOutcome b = renderedRun(tmp.resolve("second-checkout/deeper"), "-d3e4f", block);
+    for (String name : List.of("verdict.json", "artifacts.sha256", "profile_export_aiperf.json")) {
+      assertThat(Files.readAllBytes(b.runDir().resolve(name))).as(name)
+          .isEqualTo(Files.readAllBytes(a.runDir().resolve(name)));
+    }
+    JsonNode verdict = json(a.runDir().resolve("verdict.json"));
+    assertThat(verdict.at("/source/path").asString()).isEqualTo("profile_export_aiperf.json");
+    assertThat(verdict.at("/runs/0/source/path").asString())
+        .isEqualTo("aiperf/concurrency1/profile_export_aiperf.json");
+    for (RunOutcome o : List.of(a, b)) {
+      try (Stream<Path> s = Files.list(o.runDir())) {
+        for (Path f : s.filter(Files::isRegularFile).toList()) {
+          assertThat(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1)).as(f.toString())
+              .doesNotContain(tmp.toString());
+        }
+      }
+    }
+    Path moved = tmp.resolve("moved/again");
+    Files.createDirectories(moved.getParent());
+    Files.move(tmp.resolve("cl1"), moved);
+    Path runDir = moved.resolve(tmp.resolve("cl1").relativize(a.runDir()).toString());
+    var ok = dev.benchplan.testing.CommandHarness.run("verify", runDir.toString()).expectOk();
+    assertThat(ok.out()).contains("verdict recomputed").doesNotContain("not recomputed");
+  }
+
+  /**
+   * Regenerates the worked example series committed in experiments/ (run with {@code
+   * -Dbenchplan.regenerate=experiments}; scripts/regenerate-experiments.sh): plans of a grid and a pilot
+   * from experiments/inputs/workloads and examples/, both rendered, and the grid run through {@code run}
+   * against this mock cluster with a synthetic AIPerf tree (SyntheticAiperfTree, labelled in the tree).
+   * ExperimentsExampleTest verifies what it wrote on every test run.
+   */
+  @Test
+  @DisplayName("regenerate experiments/ (only with -Dbenchplan.regenerate=experiments)")
+  void regenerateExperiments() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue("experiments".equals(System.getProperty("benchplan.regenerate")),
+        "regenerates the committed example only when asked");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        new ProcessBuilder("python3", "-c", "pass").start().waitFor() == 0, "python3 is needed for the encoder");
+    Path exp = Path.of("experiments");
+    for (Path old : List.of(exp.resolve("inputs/benchmark-plans"), exp.resolve("deploy"))) {
+      if (Files.exists(old)) {
+        try (Stream<Path> w = Files.walk(old)) {
+          for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            p.toFile().setWritable(true);
+            Files.delete(p);
+          }
+        }
+      }
+    }
+    String[][] series = {
+        {"synthetic-grid", "Up to which concurrency does vllm-agg keep every gate (worked example, synthetic runs)?"},
+        {"synthetic-pilot", "How noisy is vllm-agg at concurrency 2 (worked example: the pilot plan)?"}};
+    for (String[] sr : series) {
+      List<String> args = new java.util.ArrayList<>(List.of("plan", "--workload",
+          "experiments/inputs/workloads/" + sr[0] + ".yaml", "--ledger", "examples/deployment-ledger.yaml",
+          "--question", sr[1], "--aiperf-version", "0.13.0", "--exp-root", "experiments", "--format", "json"));
+      if (sr[0].endsWith("pilot")) {
+        args.add("--pilot");
+      }
+      JsonNode plan = Json.JSON.readTree(dev.benchplan.testing.CommandHarness.run(args.toArray(String[]::new))
+          .expectOk().out());
+      Path deployRoot = exp.resolve("deploy").resolve(plan.get("series_id").asString());
+      Files.createDirectories(deployRoot);
+      JsonNode r = Json.JSON.readTree(dev.benchplan.testing.CommandHarness.run("render", "--plan",
+          plan.get("plan_path").asString(), "--plan-sha256", plan.get("sha256").asString(), "--deploy-root",
+          deployRoot.toString(), "--namespace", NS, "--format", "json").expectOk().out());
+      if (!sr[0].endsWith("grid")) {
+        continue;
+      }
+      Path tree = tmp.resolve("synthetic-tree");
+      String summary = SyntheticAiperfTree.write(tree, new int[] {1, 2, 4}, 100, 512, 128);
+      Path script = Files.writeString(tmp.resolve("ship.py"), dev.benchplan.artifacts.ArtifactChannel.encoderScript());
+      Process p = new ProcessBuilder("python3", script.toString(), tree.toString()).start();
+      String block = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(p.waitFor()).isZero();
+      String job = r.get("job_name").asString();
+      String pod = job + "-synth";
+      logs.set(pod, withBlock(RunFixture.logWithSummary(summary, 0), block));
+      FakeJobController c = new FakeJobController(client, NS, job,
+          s -> s.createPod(pod).schedule("synthetic-cpu-node").running().terminate(0).jobCondition("Complete", null, null));
+      RunOutcome o;
+      try {
+        o = run(null, new RunRequest(deployRoot, null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
+            false, false));
+      } finally {
+        c.close();
+      }
+      assertThat(o.verdict().runs()).isNotNull();
+      System.err.println("regenerated " + o.runDir() + ": " + o.verdict().message());
+    }
   }
 }

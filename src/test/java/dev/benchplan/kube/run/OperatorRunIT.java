@@ -22,7 +22,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,8 +54,9 @@ class OperatorRunIT {
   static void start(KubeTestContext kube, KubernetesClient client) throws Exception {
     Path sweep = SharedData.require(SWEEP);
     FakeAiperfOperator.installCrds(client);
+    // a replay has no load point: it "writes" the first point's files
     operator = FakeAiperfOperator.start(client, kube.namespace(), job -> sweep.resolve("concurrency"
-        + job.getMetadata().getAnnotations().get(AiperfJobContract.RUN_LOAD_POINT)));
+        + job.getMetadata().getAnnotations().getOrDefault(AiperfJobContract.RUN_LOAD_POINT, "1")));
   }
 
   @AfterAll
@@ -76,10 +79,89 @@ class OperatorRunIT {
   }
 
   private RunOutcome run(Path root, OperatorRun.Settings settings) {
+    return run(root, settings, Duration.ofMinutes(2), action -> () -> {});
+  }
+
+  private RunOutcome run(Path root, OperatorRun.Settings settings, Duration timeout,
+      dev.benchplan.run.ShutdownHooks hooks) {
     KubeRunService service = new KubeRunService(KubeClients.shared(client), Fabric8LogSource::new,
-        action -> () -> {}, Clock.systemUTC(), Duration.ofMillis(100), Duration.ofSeconds(30), settings);
-    return service.run(new RunRequest(root, null, kube.namespace(), null, Duration.ofMinutes(2), null, false, false),
+        hooks, Clock.systemUTC(), Duration.ofMillis(100), Duration.ofSeconds(30), settings);
+    return service.run(new RunRequest(root, null, kube.namespace(), null, timeout, null, false, false),
         (phase, elapsed, detail) -> progress.add(phase + (detail == null ? "" : ": " + detail)));
+  }
+
+  private void assertNoRunDirectory(Path root) throws Exception {
+    Path runs = root.resolve("benchmark/runs");
+    if (Files.exists(runs)) {
+      try (var s = Files.list(runs)) {
+        assertThat(s.map(x -> x.getFileName().toString()).toList()).as("run directories")
+            .noneMatch(n -> n.matches("\\d{8}T\\d{6}Z-[0-9a-f]{4}"));
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("timeout: the AIPerfJob runs past run's bound -> spec.cancel set, the operator reports Cancelled,"
+      + " exit 3 naming the timeout, the AIPerfJob deleted, no run directory")
+  void timeoutCancels() throws Exception {
+    operator.mode(FakeAiperfOperator.Mode.HANG);
+    Path root = render(1);
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> run(root, settings(), Duration.ofSeconds(3), action -> () -> {}))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("timeout: AIPerfJob").hasMessageContaining("spec.cancel set, the operator cancelled it")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
+    String name = operator.seen().get(operator.seen().size() - 1);
+    assertThat(operator.cancelled()).contains(name);
+    assertThat(progress).anyMatch(p -> p.startsWith("timeout: " + name + ": set spec.cancel on AIPerfJob"));
+    assertNoAiperfJobs();
+    assertNoRunDirectory(root);
+    System.out.println("[OperatorRunIT] timeout -> cancelled in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+  }
+
+  @Test
+  @DisplayName("Ctrl-C while the AIPerfJob runs: spec.cancel set, the AIPerfJob deleted, exit 3 'interrupted',"
+      + " no run directory")
+  void interruptCancels() throws Exception {
+    operator.mode(FakeAiperfOperator.Mode.HANG);
+    Path root = render(2);
+    AtomicReference<Runnable> hook = new AtomicReference<>();
+    dev.benchplan.run.ShutdownHooks hooks = action -> {
+      hook.set(action);
+      return () -> hook.set(null);
+    };
+    int before = operator.seen().size();
+    Thread ctrlC = new Thread(() -> {
+      try {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (operator.seen().size() == before && System.nanoTime() < end) {
+          Thread.sleep(50);
+        }
+        String name = operator.seen().get(before);
+        if (operator.awaitRunning(name, 60) && hook.get() != null) {
+          hook.get().run(); // what the JVM's shutdown hook runs on SIGINT
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    ctrlC.start();
+    assertThatThrownBy(() -> run(root, settings(), Duration.ofMinutes(2), hooks))
+        .isInstanceOf(BenchplanException.class).hasMessageContaining("interrupted")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
+    ctrlC.join(10_000);
+    String name = operator.seen().get(before);
+    // the stand-in's informer sees the patch asynchronously
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!operator.cancelled().contains(name) && System.nanoTime() < end) {
+      Thread.sleep(50);
+    }
+    progress.forEach(l -> System.out.println("[OperatorRunIT] interrupt: " + l));
+    assertThat(operator.cancelled()).as("spec.cancel seen by the operator").contains(name);
+    assertThat(progress).anyMatch(p -> p.startsWith("interrupted: set spec.cancel on AIPerfJob " + kube.namespace()
+        + "/" + name));
+    assertNoAiperfJobs();
+    assertNoRunDirectory(root);
   }
 
   private static OperatorRun.Settings settings() {
@@ -125,6 +207,25 @@ class OperatorRunIT {
     progress.forEach(l -> System.out.println("[OperatorRunIT] " + l));
     System.out.println("[OperatorRunIT] sha256sum -c: " + out.lines().limit(3).toList());
     System.out.println("[OperatorRunIT] cleanup: " + o.cleanup());
+  }
+
+  @Test
+  @DisplayName("a trace replay: the trace's ConfigMap applied before the AIPerfJob (its SHA-256 the one the pods"
+      + " check), results collected, the ConfigMap and AIPerfJob deleted")
+  void traceReplay() throws Exception {
+    Path trace = SharedData.require("aiperf/precise_schedule.jsonl");
+    Path root = OperatorPlans.renderTrace(tmp, kube.namespace(), operator.resultsService(), Clock.systemUTC(),
+        SEED.incrementAndGet(), trace);
+    RunOutcome o = run(root, settings());
+    assertThat(o.exitCode()).as(String.join("\n", progress)).isIn(0, 1);
+    String name = operator.seen().get(operator.seen().size() - 1);
+    assertThat(operator.traceChecks().get(name)).isEqualTo("ok " + dev.benchplan.json.Sha256.ofFile(trace));
+    assertThat(progress).anyMatch(p -> p.startsWith("applied: ConfigMap ") && p.contains("the replayed trace"));
+    assertThat(o.cleanup()).anyMatch(c -> c.startsWith("deleted ConfigMap "));
+    assertThat(client.configMaps().inNamespace(kube.namespace()).list().getItems())
+        .noneMatch(c -> c.getMetadata().getName().endsWith("-trace"));
+    assertThat(o.runDir().resolve("aiperf/" + FakeAiperfOperator.READY_MARKER)).exists();
+    assertNoAiperfJobs();
   }
 
   @Test

@@ -9,7 +9,10 @@ import dev.benchplan.kube.rbac.Permissions;
 import dev.benchplan.kube.rbac.RbacManifest;
 import dev.benchplan.kube.rbac.RbacManifests;
 import dev.benchplan.kube.rbac.RbacTargets;
+import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.kube.KubeCall;
 import dev.benchplan.kubetest.AiperfPodLog;
+import dev.benchplan.kubetest.AuditLog;
 import dev.benchplan.kubetest.FakeDynamoOperator;
 import dev.benchplan.kubetest.FakeKubelet;
 import dev.benchplan.kubetest.FakeNode;
@@ -26,6 +29,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -195,6 +200,120 @@ class RbacValidateIT {
             .as("validate namespaces created without " + missing.describe()).isEmpty();
         unbind();
       }
+    }
+  }
+
+  /**
+   * The calls the identity made, as the API server's audit log recorded them, against the table:
+   * none outside the rows of the command, and every required row exercised except those in
+   * {@code idle} (rows whose step this happy path may not reach, each named with why).
+   */
+  static void assertAuditMatchesTable(KubeTestContext kube, Identity who, RbacTargets targets,
+      Map<KubeCall, String> idle, Predicate<Set<AuditLog.Call>> done) {
+    Path log = AuditLog.path();
+    if (log == null) {
+      System.out.println("[RbacValidateIT] no audit log (BENCHPLAN_KUBE_AUDIT_LOG unset or missing): audit comparison"
+          + " skipped; restart the env with the current scripts/kube-test-env.sh");
+      return;
+    }
+    String user = "system:serviceaccount:" + kube.namespace() + ":" + who.name();
+    Set<AuditLog.Call> seen = AuditLog.calls(log, user, done);
+    assertThat(seen).as("audit log entries of " + user).isNotEmpty();
+    AuditLog.Comparison c = AuditLog.compare(seen, targets);
+    System.out.println("[RbacValidateIT] audit " + targets.command() + ": " + seen.size() + " distinct calls: " + seen);
+    System.out.println("[RbacValidateIT] audit " + targets.command() + ": required rows not exercised: "
+        + c.requiredUnexercised());
+    assertThat(c.outsideTable()).as("calls of " + targets.command() + " the KubeCall table does not list").isEmpty();
+    assertThat(c.requiredUnexercised()).as("required rows of " + targets.command() + " this run never used"
+        + " (allowed only " + idle + ")").isSubsetOf(idle.keySet());
+  }
+
+  static JsonNode verdictJson(Path report) throws Exception {
+    JsonNode v = Json.JSON.readTree(Files.readAllBytes(report.resolve("verdict.json")));
+    assertThat(SchemaValidator.bundled("validate-verdict.schema.json").validate(v)).as(v.toString()).isEmpty();
+    return v;
+  }
+
+  @Test
+  @DisplayName("validate --dgd, audit log vs table: every call the identity made has its row, every required row"
+      + " was used; without the isolation rules verdict.json lists each skipped check with its row")
+  void auditExistingDgd(KubeTestContext kube) throws Exception {
+    List<FakeKubelet> kubelets = new ArrayList<>();
+    try {
+      String ns = existingDgd(kube, kubelets);
+      RbacTargets targets = RbacTargets.validateDgd(ns, ns);
+      List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
+      Identity who = identity(kube);
+      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, who)), o -> true, null);
+      pairs.forEach(p -> awaitAllowed(who, p));
+      StringWriter err = new StringWriter();
+      ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(dgdOptions(ns, dir.resolve("a")));
+      assertThat(r.exitCode()).as(err.toString()).isZero();
+      assertThat(verdictJson(dir.resolve("a")).has("isolation_skipped")).as("every isolation rule was bound").isFalse();
+      assertAuditMatchesTable(kube, who, targets, Map.of(
+          KubeCall.RUN_EVENTS_LIST, "read only when the Job's pod never starts",
+          KubeCall.RUN_POD_GET, "read only when the pod watch has not already delivered the pod's final status"),
+          seen -> seen.stream().anyMatch(c -> c.verb().equals("delete") && c.resource().equals("configmaps")));
+      unbind();
+
+      Identity bare = identity(kube);
+      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)), RbacBindings::required, null);
+      pairs.forEach(p -> awaitAllowed(bare, p));
+      StringWriter err2 = new StringWriter();
+      ValidateResult r2 = ValidatePipelineIT.realService(bare.client(), err2).execute(dgdOptions(ns, dir.resolve("b")));
+      assertThat(r2.exitCode()).as(err2.toString()).isZero();
+      JsonNode skipped = verdictJson(dir.resolve("b")).path("isolation_skipped");
+      List<String> rows = new ArrayList<>();
+      skipped.forEach(x -> rows.add(x.path("row").asString()));
+      System.out.println("[RbacValidateIT] isolation_skipped: " + skipped);
+      List<String> isolationRows = new ArrayList<>();
+      for (Permission p : Permissions.distinct(Permissions.isolation(targets))) {
+        if (!isolationRows.contains(p.row().name())) {
+          isolationRows.add(p.row().name());
+        }
+      }
+      assertThat(rows).as("every isolation row of validate --dgd, each once").containsExactlyInAnyOrderElementsOf(
+          isolationRows).contains("RUN_JOBS_LIST_ALL", "RUN_NODE_GET", "VALIDATE_OPERATOR_DEPLOYMENTS_LIST");
+      for (JsonNode x : skipped) {
+        KubeCall row = KubeCall.valueOf(x.path("row").asString());
+        assertThat(row.need()).isEqualTo(KubeCall.Need.ISOLATION);
+        assertThat(x.path("check").asString()).isEqualTo(row.step());
+        assertThat(x.path("permission").asString()).startsWith(row.verbs().get(0) + " ");
+      }
+      unbind();
+    } finally {
+      kubelets.forEach(FakeKubelet::close);
+    }
+  }
+
+  @Test
+  @DisplayName("validate auto-deploy, audit log vs table: every call the identity made has its row, every required"
+      + " row was used (the model-cache rows only with a cache)")
+  void auditAutoDeploy(KubeTestContext kube) throws Exception {
+    try (FakeKubelet gpus = ValidatePipelineIT.kubelet(kube, tag + "-au", 2, PodScript.replayLog(
+        AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0))) {
+      assertThat(gpus.nodes()).hasSize(1);
+      RbacTargets targets = RbacTargets.validateDeploy(kube.namespace());
+      List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
+      Identity who = identity(kube);
+      bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, who)), o -> true, null);
+      pairs.forEach(p -> awaitAllowed(who, p));
+      StringWriter err = new StringWriter();
+      ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(
+          ValidatePipelineIT.options(kube, tag + "-au", dir.resolve("a"), ValidateItSupport.fast()));
+      assertThat(r.exitCode()).as(err.toString()).isZero();
+      String cacheOff = "the model cache is off here (no StorageClass on the test control plane)";
+      // (the cache Job's rows are create/list/watch jobs in validate's namespace: the AIPerf Job's calls
+      // there use them too, so the audit log cannot tell them apart)
+      assertAuditMatchesTable(kube, who, targets, Map.of(
+          KubeCall.RUN_EVENTS_LIST, "read only when the Job's pod never starts",
+          KubeCall.RUN_POD_GET, "read only when the pod watch has not already delivered the pod's final status",
+          KubeCall.VALIDATE_SERVICES_LIST, "discovery found no DGD, so it looked up no frontend Service",
+          KubeCall.DEPLOY_STORAGECLASS_GET, cacheOff,
+          KubeCall.DEPLOY_STORAGECLASSES_LIST, cacheOff,
+          KubeCall.DEPLOY_PVC_CREATE, cacheOff),
+          seen -> seen.stream().anyMatch(c -> c.verb().equals("delete") && c.resource().equals("namespaces")));
+      unbind();
     }
   }
 }
