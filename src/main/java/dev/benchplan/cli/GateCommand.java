@@ -11,7 +11,7 @@ import dev.benchplan.gate.VerdictReports;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import com.fasterxml.jackson.annotation.JsonValue;
-import tools.jackson.databind.node.ObjectNode;
+import dev.benchplan.gate.VerdictDocument;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
@@ -85,8 +85,8 @@ public final class GateCommand implements Callable<Integer> {
   /** The gate's result: in JSON, the verdict document (schemas/verdict.schema.json). */
   record Output(GateService.Outcome outcome) implements CommandOutput {
     @JsonValue
-    ObjectNode json() {
-      return outcome.verdict().toJson();
+    VerdictDocument json() {
+      return outcome.verdict().document();
     }
 
     @Override

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import dev.benchplan.gate.VerdictDocument;
 
 /** {@code benchplan run}: run a rendered perf.yaml in the cluster, collect artifacts, gate, clean up. */
 @Command(
@@ -86,13 +86,13 @@ public final class RunCommand implements Callable<Integer> {
       @JsonProperty("exit_reason") String exitReason,
       @JsonProperty("exit_code") int exitCode,
       @JsonProperty("eligible") boolean eligible,
-      @JsonProperty("verdict") ObjectNode verdict,
+      @JsonProperty("verdict") VerdictDocument verdict,
       @JsonProperty("run") JsonNode run,
       @JsonProperty("cleanup") List<String> cleanup,
       @JsonIgnore RunOutcome outcome) implements CommandOutput {
     static Output of(RunOutcome o) {
       return new Output(o.runId(), o.runDir().toString(), o.exitReason(), o.exitCode(),
-          o.record().path("eligible").asBoolean(), o.verdict().toJson(), o.record(), o.cleanup(), o);
+          o.record().path("eligible").asBoolean(), o.verdict().document(), o.record(), o.cleanup(), o);
     }
 
     @Override

@@ -15,13 +15,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import tools.jackson.databind.JsonNode;
+import dev.benchplan.validate.ValidateVerdict;
 
 /** {@code benchplan validate}: the one-shot inference performance gate for a cluster. */
 @Command(
@@ -210,7 +211,7 @@ public final class ValidateCommand implements Callable<Integer> {
       // nothing was written: an invalid-input error like any other command's (the service said why on stderr)
       if (format.json()) {
         Printer.printError(spec.commandLine().getOut(), ErrorReport.of(ErrorReport.INVALID_INPUT,
-            result.exitCode(), result.document().path("message").asString("invalid input"),
+            result.exitCode(), Objects.requireNonNullElse(result.verdictDocument().reason(), "invalid input"),
             ErrorLocation.NONE));
       }
       return result.exitCode();
@@ -221,8 +222,8 @@ public final class ValidateCommand implements Callable<Integer> {
   /** The result of {@code validate}: in JSON, the verdict document. */
   record Output(ValidateResult result) implements CommandOutput {
     @JsonValue
-    JsonNode json() {
-      return result.document();
+    ValidateVerdict json() {
+      return result.verdictDocument();
     }
 
     @Override

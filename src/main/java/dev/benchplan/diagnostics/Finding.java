@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What a detector found in a run, with the figures it rests on.
@@ -56,32 +54,5 @@ public record Finding(FindingKind kind, @Nullable String run, String message, Li
   /** The rule file that defines the detector, relative to agent-docs/rules/. */
   public String rule() {
     return kind.rule();
-  }
-
-  /** The finding as the verdict documents carry it ({@code findings[]} in schemas/verdict.schema.json). */
-  public ObjectNode toJson() {
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    ObjectNode o = f.objectNode();
-    o.put("kind", kind.json());
-    o.put("severity", kind.severity());
-    if (run == null) {
-      o.putNull("run");
-    } else {
-      o.put("run", run);
-    }
-    o.put("message", message);
-    signals.forEach(o.putArray("signals")::add);
-    ObjectNode fig = o.putObject("figures");
-    figures.forEach((k, v) -> {
-      if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-        fig.put(k, (long) v.doubleValue()); // counts as integers, one form in every writer
-      } else {
-        fig.put(k, figure(v));
-      }
-    });
-    evidence.forEach(o.putArray("evidence")::add);
-    o.put("recommendation", recommendation);
-    o.put("rule", rule());
-    return o;
   }
 }

@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The gate on every measured run of a plan or an AIPerf artifact tree: one verdict per load point
@@ -222,42 +220,5 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
         first.source().schemaVersion(), cancelled);
     return new Verdict(status, message.toString(), worst.verdict().constraints(), first.ignored(),
         first.constraintsSource(), requests, source, warnings).withRuns(this);
-  }
-
-  /** The verdict document's {@code runs} array. */
-  ArrayNode runsJson(ArrayNode a) {
-    for (Entry e : runs) {
-      ObjectNode o = a.addObject();
-      o.put("load_point", e.loadPoint());
-      o.put("parameter", e.parameter());
-      if (e.repetition() == null) {
-        o.putNull("repetition");
-      } else {
-        o.put("repetition", e.repetition());
-      }
-      o.put("directory", e.directory());
-      ObjectNode v = e.verdict().toJson();
-      o.set("verdict", v.get("verdict"));
-      o.set("message", v.get("message"));
-      o.set("constraints", v.get("constraints"));
-      o.set("requests", v.get("requests"));
-      o.set("warnings", v.get("warnings"));
-      o.set("source", v.get("source"));
-    }
-    return a;
-  }
-
-  /** The verdict document's {@code capacity} object (null node when not a grid). */
-  void capacityJson(ObjectNode root) {
-    if (capacity == null) {
-      root.putNull("capacity");
-      return;
-    }
-    ObjectNode c = root.putObject("capacity");
-    c.put("load_point", capacity.loadPoint());
-    c.put("parameter", capacity.parameter());
-    ArrayNode tried = c.putArray("load_points");
-    capacity.pointsTried().forEach(tried::add);
-    c.put("message", capacity.message());
   }
 }

@@ -1,17 +1,13 @@
 package dev.benchplan.gate;
 
-import dev.benchplan.aiperf.export.ErrorCount;
 import dev.benchplan.diagnostics.Finding;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The gate's decision and everything it rests on. {@link #toJson()} is the document
+ * The gate's decision and everything it rests on. {@link #document()} is the document
  * schemas/verdict.schema.json describes ({@code verdict.json}, {@code gate --format json}).
  *
  * @param verdict pass, fail, skip or error
@@ -86,66 +82,9 @@ public record Verdict(
     return verdict.exitCode();
   }
 
-  /** The verdict document. */
-  public ObjectNode toJson() {
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    ObjectNode root = f.objectNode();
-    root.put("schema_version", SCHEMA_VERSION);
-    root.put("verdict", verdict.json());
-    root.put("message", message);
-    ArrayNode cs = root.putArray("constraints");
-    for (ConstraintResult c : constraints) {
-      ObjectNode o = cs.addObject();
-      o.put("name", c.name());
-      o.put("metric", c.metric());
-      o.put("stat", c.stat());
-      o.put("operator", c.operator().symbol());
-      o.set("threshold", Decimals.node(c.threshold()));
-      o.set("tolerance", Decimals.node(c.tolerance()));
-      o.set("effective_threshold", Decimals.node(c.effectiveThreshold()));
-      o.set("measured", c.measured() == null ? f.nullNode() : Decimals.node(c.measured()));
-      o.put("unit", c.unit());
-      o.put("export_unit", c.exportUnit());
-      o.put("status", c.status().json());
-      o.put("message", c.message());
-    }
-    ArrayNode ig = root.putArray("ignored_constraints");
-    ignored.forEach(ig::add);
-    root.put("constraints_source", constraintsSource);
-    ObjectNode rq = root.putObject("requests");
-    rq.set("total", requests.total() == null ? f.nullNode() : Decimals.node(requests.total()));
-    rq.set("errors", Decimals.node(requests.errors()));
-    rq.set("error_rate", requests.errorRate() == null ? f.nullNode() : Decimals.node(requests.errorRate()));
-    rq.set("max_error_rate", Decimals.node(requests.maxErrorRate()));
-    rq.put("status", requests.status().json());
-    ArrayNode es = rq.putArray("error_summary");
-    for (ErrorCount e : requests.errorSummary()) {
-      ObjectNode o = es.addObject();
-      if (e.code() == null) {
-        o.putNull("code");
-      } else {
-        o.put("code", e.code());
-      }
-      o.put("type", e.type());
-      o.put("message", e.message());
-      o.put("count", e.count());
-    }
-    ArrayNode ws = root.putArray("warnings");
-    warnings.forEach(ws::add);
-    ArrayNode fs = root.putArray("findings");
-    findings.forEach(x -> fs.add(x.toJson()));
-    ObjectNode src = root.putObject("source");
-    src.put("path", source.path());
-    src.put("sha256", source.sha256());
-    src.put("aiperf_version", source.aiperfVersion());
-    src.put("layout", source.layout());
-    src.put("schema_version", source.schemaVersion());
-    src.put("was_cancelled", source.wasCancelled());
-    if (runs != null) {
-      runs.runsJson(root.putArray("runs"));
-      runs.capacityJson(root);
-    }
-    return root;
+  /** The verdict document (schemas/verdict.schema.json), for Jackson to write at the edge. */
+  public VerdictDocument document() {
+    return VerdictDocument.of(this);
   }
 
   /** Decimal formatting shared by the verdict and its reports. */
@@ -153,12 +92,9 @@ public record Verdict(
     private Decimals() {}
 
     /** A JSON number in plain notation: integral values as integers, others without trailing zeros. */
-    static tools.jackson.databind.JsonNode node(BigDecimal v) {
+    static Number number(BigDecimal v) {
       BigDecimal s = v.stripTrailingZeros();
-      if (s.scale() <= 0) {
-        return JsonNodeFactory.instance.numberNode(s.toBigIntegerExact());
-      }
-      return JsonNodeFactory.instance.numberNode(s);
+      return s.scale() <= 0 ? s.toBigIntegerExact() : s;
     }
 
     /** A short human form: at most 6 significant digits, plain notation. */

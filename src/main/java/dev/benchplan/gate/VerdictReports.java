@@ -30,12 +30,12 @@ public final class VerdictReports {
   }
 
   /**
-   * The verdict document's canonical bytes. Its shape is fixed by {@link Verdict#toJson()} and checked
+   * The verdict document's canonical bytes. Its shape is fixed by {@link VerdictDocument} and checked
    * against schemas/verdict.schema.json by the tests for every kind of verdict; validating again at
    * run time would load the schema validator on every gate (about 0.4 s of start-up).
    */
   public static byte[] verdictBytes(Verdict verdict) {
-    return CanonicalJson.bytes(verdict.toJson());
+    return CanonicalJson.bytes(verdict.document());
   }
 
   /** Writes the three reports into {@code dir} (created when absent), all or none. */

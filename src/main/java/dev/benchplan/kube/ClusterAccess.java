@@ -5,15 +5,22 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceList;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -42,9 +49,39 @@ public final class ClusterAccess implements AutoCloseable {
     this.client = Objects.requireNonNull(client, "client");
   }
 
-  /** Wraps {@code client}; {@link #close()} closes it. */
+  /** Wraps {@code client} (its deserializers built: {@link #warm}); {@link #close()} closes it. */
   public static ClusterAccess of(KubernetesClient client) {
+    warm(client);
     return new ClusterAccess(client);
+  }
+
+  /** What this class reads from the API server (a list type brings its items). */
+  private static final List<Class<?>> READ_TYPES = List.of(PodList.class, JobList.class, EventList.class,
+      Namespace.class, ConfigMap.class, NodeList.class, ServiceList.class, SelfSubjectAccessReview.class,
+      GenericKubernetesResourceList.class, APIGroup.class, APIResourceList.class, Status.class);
+
+  /** The serializations already warmed (weakly held: a closed client's goes with it). */
+  private static final Map<Object, Boolean> WARMED =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  /**
+   * Builds {@code client}'s deserializers for every type this class reads, on the calling thread.
+   * fabric8 turns a response into objects on the Vert.x event loop that received it, and the first
+   * response of a type makes Jackson load and introspect the type's whole model graph (a Pod's
+   * is hundreds of classes). On 2 cores at load 20 that held a client's event loop for 8 to 14 s
+   * (RunCommandTest, Vert.x's blocked-thread warnings), and every other exchange of that client
+   * waited behind it: requests ran past the 10 s request timeout and watches past their bounds.
+   * Built here, the event loop only finds them in the cache. Public for tests whose own clients
+   * play the cluster's controllers.
+   */
+  public static void warm(KubernetesClient client) {
+    var serialization = client.getKubernetesSerialization();
+    if (WARMED.putIfAbsent(serialization, Boolean.TRUE) != null) {
+      return;
+    }
+    for (Class<?> type : READ_TYPES) {
+      serialization.unmarshal("{}", type);
+    }
   }
 
   /** A cache filled by a watch, until closed. */

@@ -1,10 +1,8 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.json.Json;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The outcome of a validate run.
@@ -12,7 +10,7 @@ import tools.jackson.databind.JsonNode;
  * @param exitCode 0 pass/skip, 1 fail, 2 bad input or ambiguity, 3 error, 4 a bug
  * @param verdict {@code pass}, {@code fail}, {@code skip}, {@code error}, or {@code invalid}
  *     (exit 2; nothing written)
- * @param verdictDocument the verdict (the reports' {@code verdict.json})
+ * @param verdictDocument the verdict (the reports' {@code verdict.json}, and {@code --format json})
  * @param reports the report files written, by name (empty for {@code invalid})
  */
 public record ValidateResult(
@@ -21,10 +19,5 @@ public record ValidateResult(
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(verdictDocument, "verdictDocument");
     reports = Map.copyOf(reports);
-  }
-
-  /** The verdict as JSON, exactly as {@code verdict.json} holds it (for {@code --format json}). */
-  public JsonNode document() {
-    return Json.JSON.valueToTree(verdictDocument);
   }
 }

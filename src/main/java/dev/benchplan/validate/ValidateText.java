@@ -54,7 +54,7 @@ public final class ValidateText {
       }
     }
     if (doc.findings() != null) {
-      for (ValidateVerdict.FindingLine f : doc.findings()) {
+      for (dev.benchplan.diagnostics.FindingLine f : doc.findings()) {
         out.add("finding: " + f.kind() + " (" + f.severity() + "): " + f.message());
         out.add("  recommendation: " + f.recommendation());
       }

@@ -70,7 +70,7 @@ public record ValidateVerdict(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Benchmark benchmark,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Cleanup cleanup,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Candidate> candidates,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<FindingLine> findings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<dev.benchplan.diagnostics.FindingLine> findings,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Repeats repeats,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, ResolvedInput> inputs,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> warnings,
@@ -95,18 +95,6 @@ public record ValidateVerdict(
     return new ValidateVerdict(schemaVersion, check, verdict, exitCode, reason, failedStep, runId, startedAt,
         finishedAt, steps, cluster, constraintsSource, constraints, measured, discovery, deployment, target,
         benchmark, cleanup, candidates, findings, repeats, inputs, warnings, gpus, floorScaling, r, isolationSkipped);
-  }
-
-  /** A finding as verdict.schema.json's {@code findings[]} describes it. */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record FindingLine(String kind, String severity, @Nullable String run, String message, List<String> signals,
-      java.util.Map<String, BigDecimal> figures, List<String> evidence, String recommendation, String rule) {
-    static FindingLine of(dev.benchplan.diagnostics.Finding f) {
-      java.util.Map<String, BigDecimal> figures = new java.util.LinkedHashMap<>();
-      f.figures().forEach((k, v) -> figures.put(k, dev.benchplan.diagnostics.Finding.figure(v)));
-      return new FindingLine(f.kind().json(), f.kind().severity(), f.run(), f.message(), f.signals(), figures,
-          f.evidence(), f.recommendation(), f.rule());
-    }
   }
 
   /**

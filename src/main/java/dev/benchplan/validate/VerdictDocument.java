@@ -31,7 +31,7 @@ final class VerdictDocument {
   private ValidateVerdict.@Nullable Cleanup cleanup;
   private @Nullable List<ValidateVerdict.Candidate> candidates;
   private @Nullable Verdict gate;
-  private @Nullable List<ValidateVerdict.FindingLine> findings;
+  private @Nullable List<dev.benchplan.diagnostics.FindingLine> findings;
   private ValidateVerdict.@Nullable Repeats repeats;
   private @Nullable ValidateInputs inputs;
   private final List<String> extraWarnings = new ArrayList<>();
@@ -114,7 +114,7 @@ final class VerdictDocument {
   /** The gate's verdict on the benchmark: every constraint it judged and the two measurements. */
   void gated(BenchmarkOutcome outcome) {
     gate = outcome.gate();
-    findings = gate.findings().stream().map(ValidateVerdict.FindingLine::of).toList();
+    findings = gate.findings().stream().map(dev.benchplan.diagnostics.FindingLine::of).toList();
     if (outcome.repeats() != null) {
       List<ValidateVerdict.Repeat> runs = new ArrayList<>();
       for (dev.benchplan.gate.MedianGate.Labeled l : outcome.repeats().repeats()) {

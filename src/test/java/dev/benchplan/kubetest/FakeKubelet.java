@@ -257,8 +257,10 @@ public final class FakeKubelet implements AutoCloseable {
     client.nodes().withName(node.name()).withGracePeriod(0).delete();
     Node created = client.nodes().resource(desired).create();
     if (created.getStatus() == null || created.getStatus().getAddresses() == null || created.getStatus().getAddresses().isEmpty()) {
-      desired.getMetadata().setResourceVersion(created.getMetadata().getResourceVersion());
-      client.nodes().resource(desired).updateStatus();
+      // a merge patch without resourceVersion: the node lifecycle controller may already have tainted
+      // the new node, and an update carrying create's resourceVersion would then fail with 409
+      client.nodes().withName(node.name()).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
+          client.getKubernetesSerialization().asJson(Map.of("status", desired.getStatus())));
     }
     synchronized (nodes) {
       nodes.put(node.name(), node);

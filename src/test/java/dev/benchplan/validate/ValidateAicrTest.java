@@ -134,14 +134,14 @@ class ValidateAicrTest {
     ValidateResult r = service(60_000, 900).execute(options(overlay(null,
         "{name: inference-throughput, value: \">= 50000\"}"), noFlags()));
     assertThat(r.exitCode()).isZero();
-    JsonNode v = r.document();
-    assertThat(v.path("warnings").toString()).contains("this run used Qwen/Qwen3-0.6B (default) at 16 per worker"
+    ValidateVerdict v = r.verdictDocument();
+    assertThat(v.warnings().toString()).contains("this run used Qwen/Qwen3-0.6B (default) at 16 per worker"
         + " (default): AICR would use the others");
-    assertThat(v.path("inputs").path("runtime_image").path("value").asString())
+    assertThat(v.inputs().get("runtime_image").value())
         .isEqualTo("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.2-cuda13");
-    assertThat(v.path("inputs").path("runtime_image").path("source").asString()).isEqualTo("cluster");
+    assertThat(v.inputs().get("runtime_image").source()).isEqualTo("cluster");
     assertThat(seen().shape().concurrency()).isEqualTo(64);
-    assertThat(v.has("floor_scaling")).isFalse();
+    assertThat(v.floorScaling()).isNull();
   }
 
   @Test
@@ -151,8 +151,8 @@ class ValidateAicrTest {
     ValidateResult r = service(1, 1).execute(options(overlay("1.2.1", GB200), noFlags()));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdict()).isEqualTo("error");
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("crd-check");
-    assertThat(r.document().path("reason").asString()).contains("lists dynamo-platform").contains("not installed");
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("crd-check");
+    assertThat(r.verdictDocument().reason()).contains("lists dynamo-platform").contains("not installed");
   }
 
   @Test
@@ -166,7 +166,7 @@ class ValidateAicrTest {
     }, ScriptedRunner.gate(cluster, 1, 1), Clock.systemUTC(), new PrintWriter(errText), a -> () -> { }, "t");
     ValidateResult r = s.execute(options(p, noFlags()));
     assertThat(r.verdict()).isEqualTo("skip");
-    assertThat(r.document().path("reason").asString()).contains("does not include dynamo-platform");
+    assertThat(r.verdictDocument().reason()).contains("does not include dynamo-platform");
   }
 
   @Test
@@ -189,9 +189,9 @@ class ValidateAicrTest {
     // per worker: runs, the verdict says why there is no per-GPU figure
     ValidateResult ok = service(6000, 100).execute(options(null, noFlags()));
     assertThat(ok.exitCode()).isZero();
-    assertThat(ok.document().path("gpus").path("count").isNull()).isTrue();
-    assertThat(ok.document().path("gpus").path("note").asString()).contains("DRA resource claims");
-    assertThat(ok.document().path("measured").path("output_token_throughput_per_gpu").isNull()).isTrue();
+    assertThat(ok.verdictDocument().gpus().count()).isNull();
+    assertThat(ok.verdictDocument().gpus().note()).contains("DRA resource claims");
+    assertThat(ok.verdictDocument().measured().outputTokenThroughputPerGpu()).isNull();
 
     // per GPU: exit 2 before anything is created, nothing written
     Path report = dir.resolve("report");
@@ -231,11 +231,11 @@ class ValidateAicrTest {
         new InputFlags(4, false, false, false, null, null, null, Map.of())));
     assertThat(r.exitCode()).isZero();
     assertThat(seen().shape().concurrency()).isEqualTo(16); // 4 per GPU x 4 GPUs
-    JsonNode v = r.document();
-    assertThat(v.path("measured").path("gpu_count").asInt()).isEqualTo(4);
-    assertThat(v.path("measured").path("output_token_throughput_per_gpu").asInt()).isEqualTo(2000);
-    assertThat(v.path("measured").path("gpu_count_source").asString()).isEqualTo("dgd: VllmDecodeWorker 2 x 2 replica(s)");
-    assertThat(v.path("warnings").toString()).contains("vllm-runtime:0.9.0, older than the Dynamo platform 1.0.2");
+    ValidateVerdict v = r.verdictDocument();
+    assertThat(v.measured().gpuCount()).isEqualTo(4);
+    assertThat(v.measured().outputTokenThroughputPerGpu()).isEqualByComparingTo("2000");
+    assertThat(v.measured().gpuCountSource()).isEqualTo("dgd: VllmDecodeWorker 2 x 2 replica(s)");
+    assertThat(v.warnings().toString()).contains("vllm-runtime:0.9.0, older than the Dynamo platform 1.0.2");
   }
 
   @Test

@@ -181,8 +181,8 @@ class ValidateServiceTest {
     cluster.existing.add("DynamoGraphDeployment team-a/vllm-agg");
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
-    assertThat(r.document().path("reason").asString()).contains("VllmDecodeWorker 0/2 ready (ready/spec)");
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("readiness");
+    assertThat(r.verdictDocument().reason()).contains("VllmDecodeWorker 0/2 ready (ready/spec)");
     assertThat(cluster.existing).containsExactly("DynamoGraphDeployment team-a/vllm-agg");
     assertThat(cluster.deletionOrder).isEmpty();
     assertThat(cluster.calls).contains("awaitComponentsReady team-a/vllm-agg");
@@ -317,7 +317,7 @@ class ValidateServiceTest {
     cluster.api = new DgdApi("nvidia.com", List.of());
     ValidateResult r = service(gate(1, 1)).execute(options(null, null, false));
     assertThat(r.verdict()).isEqualTo("skip");
-    assertThat(r.document().path("reason").asString()).contains("not installed");
+    assertThat(r.verdictDocument().reason()).contains("not installed");
     assertThat(cluster.calls).containsExactly("dgdApi");
   }
 
@@ -329,14 +329,14 @@ class ValidateServiceTest {
     ValidateResult r = service(gate(6000, 100)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.verdict()).isEqualTo("invalid");
-    assertThat(r.document().path("candidates")).hasSize(2);
-    produced.add(r.document()); // printed with --format json: the same schema
+    assertThat(r.verdictDocument().candidates()).hasSize(2);
+    produced.add(Json.JSON.readTree(Json.JSON.writeValueAsString(r.verdictDocument()))); // as --format json prints it
     assertThat(errText.toString()).contains("a/x/x-frontend:8000/Qwen/Qwen3-0.6B").contains("b/y/y-frontend:8000");
     assertThat(dir.resolve("report")).doesNotExist();
 
     ValidateResult picked = service(gate(6000, 100)).execute(options(null, "b/y", false));
     assertThat(picked.exitCode()).isZero();
-    assertThat(picked.document().path("target").path("dgd").asString()).isEqualTo("y");
+    assertThat(picked.verdictDocument().target().dgd()).isEqualTo("y");
   }
 
   @Test
@@ -368,8 +368,8 @@ class ValidateServiceTest {
     assertThat(cluster.deletionOrder).containsExactly("Job " + ns + "/bp-job", "ConfigMap " + ns + "/bp-cm",
         "DynamoGraphDeployment " + ns + "/benchplan-validate", "Namespace " + ns);
     assertThat(cluster.existing).isEmpty();
-    assertThat(r.document().path("deployment").path("node").asString()).isEqualTo("gpu-a");
-    assertThat(r.document().path("cleanup").path("deleted")).hasSize(4);
+    assertThat(r.verdictDocument().deployment().node()).isEqualTo("gpu-a");
+    assertThat(r.verdictDocument().cleanup().deleted()).hasSize(4);
   }
 
   @Test
@@ -378,7 +378,7 @@ class ValidateServiceTest {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 4, 0, false, true, List.of()));
     ValidateResult ok = service(gate(6000, 150)).execute(options(null, null, false));
     List<String> order = new ArrayList<>();
-    ok.document().path("steps").forEach(st -> order.add(st.path("step").asString()));
+    ok.verdictDocument().steps().forEach(st -> order.add(st.step()));
     assertThat(order).containsSubsequence("node-selection", "plan", "render", "namespace", "deploy", "readiness",
         "run", "cleanup");
 
@@ -387,8 +387,8 @@ class ValidateServiceTest {
     failing.failPlan = BenchplanException.runtime("AIPerf index unreachable");
     ValidateResult r = service(failing).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("plan");
-    assertThat(r.document().path("cleanup").path("created")).isEmpty();
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("plan");
+    assertThat(r.verdictDocument().cleanup().created()).isEmpty();
     assertThat(cluster.calls).doesNotContain("createNamespace");
 
     ScriptedRunner blocked = gate(6000, 150);
@@ -404,8 +404,8 @@ class ValidateServiceTest {
     cluster.failReadiness = BenchplanException.runtime("DGD x not ready after 10m0s: state pending");
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
-    assertThat(r.document().path("reason").asString()).contains("not ready after 10m0s");
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("readiness");
+    assertThat(r.verdictDocument().reason()).contains("not ready after 10m0s");
     assertThat(cluster.existing).isEmpty();
     assertThat(cluster.deletionOrder).hasSize(2);
     assertThat(Files.readString(dir.resolve("report/junit.xml")))
@@ -420,8 +420,8 @@ class ValidateServiceTest {
     cluster.failCreateNamespace = BenchplanException.runtime("creating namespace x failed: HTTP 403 Forbidden");
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("namespace");
-    assertThat(r.document().path("cleanup").path("already_gone")).hasSize(1);
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("namespace");
+    assertThat(r.verdictDocument().cleanup().alreadyGone()).hasSize(1);
   }
 
   @Test
@@ -430,8 +430,8 @@ class ValidateServiceTest {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 2, false, true, List.of()));
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("node-selection");
-    assertThat(r.document().path("reason").asString()).contains("gpu-a: 2 allocatable, 2 requested, 0 free");
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("node-selection");
+    assertThat(r.verdictDocument().reason()).contains("gpu-a: 2 allocatable, 2 requested, 0 free");
   }
 
   @Test
@@ -442,7 +442,7 @@ class ValidateServiceTest {
         GateScript.runFailed(req.constraints(), "Job a/bp-job failed: pod exited 1"));
     ValidateResult r = service(failing).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("run");
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
     assertThat(cluster.existing).isEmpty();
   }
 
@@ -456,8 +456,8 @@ class ValidateServiceTest {
     ValidateResult r = service(buggy).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(4);
     assertThat(r.verdict()).isEqualTo("error");
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("run");
-    assertThat(r.document().path("reason").asString())
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
+    assertThat(r.verdictDocument().reason())
         .isEqualTo("internal error (a bug in benchplan): java.lang.IllegalStateException: index 3 out of bounds");
     assertThat(cluster.existing).isEmpty();
     assertThat(Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json"))).path("exit_code").asInt())
@@ -471,8 +471,8 @@ class ValidateServiceTest {
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, true));
     assertThat(r.exitCode()).isZero();
     assertThat(cluster.existing).hasSize(4);
-    assertThat(r.document().path("cleanup").path("kept").asBoolean()).isTrue();
-    assertThat(r.document().path("cleanup").path("created")).hasSize(4);
+    assertThat(r.verdictDocument().cleanup().kept()).isTrue();
+    assertThat(r.verdictDocument().cleanup().created()).hasSize(4);
   }
 
   @Test
@@ -482,8 +482,8 @@ class ValidateServiceTest {
     cluster.cleanupLeavesNamespace = true;
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("cleanup");
-    assertThat(r.document().path("reason").asString()).contains("after a pass verdict").contains("still present");
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("cleanup");
+    assertThat(r.verdictDocument().reason()).contains("after a pass verdict").contains("still present");
   }
 
   @Test
@@ -513,7 +513,7 @@ class ValidateServiceTest {
     assertThat(verdict.path("reason").asString()).contains("interrupted").contains("during step run");
     release.countDown();
     main.join(10_000);
-    assertThat(result.get().document().path("reason").asString()).contains("interrupted");
+    assertThat(result.get().verdictDocument().reason()).contains("interrupted");
   }
 
   @Test

@@ -43,10 +43,14 @@ final class FakeJobController implements AutoCloseable {
     this.client = client;
     this.namespace = namespace;
     this.jobName = jobName;
+    dev.benchplan.kube.ClusterAccess.warm(client); // its deserializers built here, not on its event loop
     this.thread = new Thread(() -> {
       try {
+        // as long as the run may take to create its Job: a cold CLI under CPU load took more than
+        // the 30 s this once was (plan check, client start, preflight), and the controller gave up
+        // first; close() interrupts the wait when the test ends without a Job
         client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
-            .waitUntilCondition(ready, 30, TimeUnit.SECONDS);
+            .waitUntilCondition(ready, 10, TimeUnit.MINUTES);
         script.play(new Steps());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

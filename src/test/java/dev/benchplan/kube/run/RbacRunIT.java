@@ -3,6 +3,7 @@ package dev.benchplan.kube.run;
 import dev.benchplan.render.JobContract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.benchplan.kubetest.RbacBindings.awaitAllowed;
 
 import dev.benchplan.aiperf.export.ExportVariants;
 import dev.benchplan.error.BenchplanException;
@@ -14,21 +15,17 @@ import dev.benchplan.kube.rbac.RbacManifest;
 import dev.benchplan.kube.rbac.RbacManifests;
 import dev.benchplan.kube.rbac.RbacTargets;
 import dev.benchplan.kubetest.AiperfPodLog;
-import dev.benchplan.kubetest.FakeDynamoOperator;
 import dev.benchplan.kubetest.FakeKubelet;
-import dev.benchplan.kubetest.FakeNode;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
+import dev.benchplan.kubetest.RbacBindings;
+import dev.benchplan.kubetest.RbacBindings.Identity;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
-import dev.benchplan.testing.SharedData;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,10 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,8 +41,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Least privilege for {@code run} on the real control plane (issue 19): as a ServiceAccount with no
@@ -60,48 +52,33 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @KubeTestEnv
 class RbacRunIT {
-  private static final String AGG = "dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml";
   private static FakeKubelet kubelet;
   private static int counter;
 
   @TempDir Path tmp;
   KubeTestContext kube;
   KubernetesClient admin;
-  final List<HasMetadata> created = new ArrayList<>();
+  RbacBindings bindings;
   final List<String> progress = new ArrayList<>();
   String suffix;
   String jobName;
 
   @BeforeAll
   static void cluster(KubeTestContext kube, KubernetesClient client) throws IOException {
-    kubelet = kube.startKubelet(FakeNode.withGpus(kube.namespace() + "-gpu", 2), FakeNode.withGpus(kube.namespace() + "-cpu", 0));
-    kube.startOperator(FakeDynamoOperator.Mode.AUTO);
-    GenericKubernetesResource dgd;
-    try (InputStream in = Files.newInputStream(SharedData.require(AGG))) {
-      dgd = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
-    }
-    dgd.getMetadata().setName(RunFixture.DGD);
-    @SuppressWarnings("unchecked")
-    Map<String, Object> spec = (Map<String, Object>) dgd.getAdditionalProperties().get("spec");
-    spec.put("backendFramework", "vllm");
-    client.genericKubernetesResources(FakeDynamoOperator.DGD).resource(dgd).create();
-    client.pods().withLabel(FakeDynamoOperator.DGD_LABEL, RunFixture.DGD).waitUntilCondition(
-        p -> p != null && p.getStatus() != null && "Running".equals(p.getStatus().getPhase()), 60, TimeUnit.SECONDS);
+    kubelet = RunCluster.start(kube, client);
   }
 
   @BeforeEach
   void inject(KubeTestContext kube, KubernetesClient client) {
     this.kube = kube;
     this.admin = client;
+    this.bindings = new RbacBindings(client);
     this.suffix = Integer.toString(++counter);
   }
 
   @AfterEach
   void unbind() {
-    for (HasMetadata o : created) {
-      admin.resource(o).delete();
-    }
-    created.clear();
+    bindings.unbind();
   }
 
   private RunFixture fixture() {
@@ -120,11 +97,8 @@ class RbacRunIT {
   }
 
   /** A fresh ServiceAccount (no rights) and a client authenticated as it. */
-  private record Identity(String name, KubernetesClient client) {}
-
   private Identity identity() {
-    String name = "rbac-it-" + suffix;
-    return new Identity(name, kube.clientWithToken(kube.serviceAccountToken(name)));
+    return Identity.create(kube, "rbac-it-" + suffix);
   }
 
   private RbacManifest manifest(RunFixture f, Identity who) {
@@ -132,70 +106,11 @@ class RbacRunIT {
         new RbacManifest.Subject("ServiceAccount", who.name(), kube.namespace()));
   }
 
-  /** Creates the printed objects that {@code keep} keeps, each made unique to this test, as admin. */
-  private void bind(RbacManifest m, Predicate<ObjectNode> keep, Permission without) {
-    for (RbacManifest.Item item : m.objects()) {
-      ObjectNode o = item.object().deepCopy();
-      if (!keep.test(o)) {
-        continue;
-      }
-      String name = o.path("metadata").path("name").asString() + "-it" + suffix;
-      ((ObjectNode) o.path("metadata")).put("name", name);
-      if (o.has("roleRef")) {
-        ((ObjectNode) o.path("roleRef")).put("name", name);
-      }
-      if (without != null && o.has("rules")) {
-        boolean nsMatches = o.path("kind").asString().equals("ClusterRole") ? without.namespace() == null
-            : o.path("metadata").path("namespace").asString().equals(without.namespace());
-        for (JsonNode rule : o.path("rules")) {
-          if (nsMatches && rule.path("apiGroups").get(0).asString().equals(without.group())
-              && rule.path("resources").get(0).asString().equals(without.row().rbacResource())) {
-            ArrayNode verbs = (ArrayNode) rule.path("verbs");
-            for (int i = verbs.size() - 1; i >= 0; i--) {
-              if (verbs.get(i).asString().equals(without.verb())) {
-                verbs.remove(i);
-              }
-            }
-            if (verbs.isEmpty()) {
-              verbs.add("deletecollection"); // a rule needs a verb; this one benchplan never uses
-            }
-          }
-        }
-      }
-      HasMetadata obj = admin.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(o), HasMetadata.class);
-      created.add(admin.resource(obj).create());
-    }
-  }
-
-  /** Waits until the RBAC authorizer has seen the new bindings (its caches follow watches). */
-  private void awaitAllowed(Identity who, String verb, String group, String resource, String namespace) {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      var r = who.client().authorization().v1().selfSubjectAccessReview().create(new SelfSubjectAccessReviewBuilder()
-          .withNewSpec().withNewResourceAttributes().withVerb(verb).withGroup(group).withResource(resource)
-          .withNamespace(namespace).endResourceAttributes().endSpec().build());
-      if (Boolean.TRUE.equals(r.getStatus().getAllowed())) {
-        return;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-    throw new AssertionError(who.name() + " still may not " + verb + " " + resource);
-  }
-
   private RunOutcome run(Identity who, RunFixture f) {
     RunRequest r = new RunRequest(f.deployRoot, null, kube.namespace(), null, Duration.ofMinutes(2),
         Duration.ofSeconds(60), false, false);
     return KubeRunServices.using(who.client(), action -> () -> {}).run(r, (phase, elapsed, detail) ->
         progress.add(phase + (detail == null ? "" : ": " + detail)));
-  }
-
-  private static boolean required(ObjectNode o) {
-    return o.path("metadata").path("labels").path(RbacManifest.NEED_LABEL).asString().equals("required");
   }
 
   private void assertNothingCreated() {
@@ -209,7 +124,7 @@ class RbacRunIT {
   void happyPath() throws Exception {
     RunFixture f = fixture();
     Identity who = identity();
-    bind(manifest(f, who), o -> true, null);
+    bindings.bind(manifest(f, who), o -> true, null, "-it" + suffix);
     awaitAllowed(who, "get", "", "nodes", null);
     awaitAllowed(who, "create", "batch", "jobs", kube.namespace());
     RunOutcome o = run(who, f);
@@ -226,7 +141,7 @@ class RbacRunIT {
   void isolationRemoved() throws Exception {
     RunFixture f = fixture();
     Identity who = identity();
-    bind(manifest(f, who), RbacRunIT::required, null);
+    bindings.bind(manifest(f, who), RbacBindings::required, null, "-it" + suffix);
     awaitAllowed(who, "create", "batch", "jobs", kube.namespace());
     RunOutcome o = run(who, f);
     assertThat(o.exitCode()).as(String.join("\n", progress) + "\n" + o.verdict().message()).isZero();
@@ -248,7 +163,7 @@ class RbacRunIT {
     for (Permission missing : pairs) {
       Identity who = identity();
       suffix = suffix + "x";
-      bind(manifest(f, who), RbacRunIT::required, missing);
+      bindings.bind(manifest(f, who), RbacBindings::required, missing, "-it" + suffix);
       Permission probe = pairs.stream().filter(p -> p != missing && !p.key().equals(missing.key())).findFirst().orElseThrow();
       awaitAllowed(who, probe.verb(), probe.group(), probe.resource(), probe.namespace());
       assertThatThrownBy(() -> run(who, f)).as("without " + missing.describe())
@@ -257,7 +172,7 @@ class RbacRunIT {
           .hasMessageContaining("denied the user of this context 1 permission(s) run needs, so nothing was created: " + missing.describe())
           .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
       assertNothingCreated();
-      unbind();
+      bindings.unbind();
     }
   }
 

@@ -8,17 +8,13 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.kubetest.AiperfPodLog;
-import dev.benchplan.kubetest.FakeDynamoOperator;
 import dev.benchplan.kubetest.FakeKubelet;
-import dev.benchplan.kubetest.FakeNode;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
-import dev.benchplan.testing.SharedData;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
@@ -26,7 +22,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +29,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -55,7 +49,6 @@ import tools.jackson.databind.JsonNode;
  */
 @KubeTestEnv
 class RunClusterIT {
-  private static final String AGG = "dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml";
   private static FakeKubelet kubelet;
   private static final List<Long> LATENCIES_MS = new ArrayList<>();
   private static final List<Long> CHILD_JVM_LATENCIES_MS = new ArrayList<>();
@@ -67,19 +60,7 @@ class RunClusterIT {
 
   @BeforeAll
   static void cluster(KubeTestContext kube, KubernetesClient client) throws IOException {
-    kubelet = kube.startKubelet(FakeNode.withGpus(kube.namespace() + "-gpu", 2), FakeNode.withGpus(kube.namespace() + "-cpu", 0));
-    kube.startOperator(FakeDynamoOperator.Mode.AUTO);
-    GenericKubernetesResource dgd;
-    try (InputStream in = Files.newInputStream(SharedData.require(AGG))) {
-      dgd = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
-    }
-    dgd.getMetadata().setName(RunFixture.DGD);
-    @SuppressWarnings("unchecked")
-    Map<String, Object> spec = (Map<String, Object>) dgd.getAdditionalProperties().get("spec");
-    spec.put("backendFramework", "vllm");
-    client.genericKubernetesResources(FakeDynamoOperator.DGD).resource(dgd).create();
-    client.pods().withLabel(FakeDynamoOperator.DGD_LABEL, RunFixture.DGD).waitUntilCondition(
-        p -> p != null && p.getStatus() != null && "Running".equals(p.getStatus().getPhase()), 60, TimeUnit.SECONDS);
+    kubelet = RunCluster.start(kube, client);
   }
 
   @AfterAll

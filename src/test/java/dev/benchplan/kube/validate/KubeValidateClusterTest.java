@@ -37,6 +37,13 @@ import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true, https = false)
 class KubeValidateClusterTest {
+  /**
+   * The bound of the waits expected to time out. It must cover the first list of the watch (the
+   * message names the state it saw): 800 ms did not on a loaded machine, where a cold client's first
+   * responses can take seconds.
+   */
+  static final Duration SHORT_BOUND = Duration.ofSeconds(3);
+
   KubernetesMockServer server;
   KubernetesClient client;
   static final ValidateRun RUN = new ValidateRun("20261130T120000Z-0a1b2c3d");
@@ -233,9 +240,9 @@ class KubeValidateClusterTest {
     DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 4, "n", List.of(), "i:1", null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "pending", 3);
-    assertThatThrownBy(() -> cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), Duration.ofMillis(800),
+    assertThatThrownBy(() -> cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND,
         ProgressSink.none()))
-        .hasMessageContaining("not ready after 800ms").hasMessageContaining("state pending")
+        .hasMessageContaining("not ready after 3.0s").hasMessageContaining("state pending")
         .hasMessageContaining("VllmDecodeWorker 3/4 ready");
   }
 
@@ -261,9 +268,9 @@ class KubeValidateClusterTest {
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "successful", 0, 2);
     MockDgds.frontend(client, ns, "benchplan-validate-frontend", Map.of());
-    assertThatThrownBy(() -> cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), Duration.ofMillis(800),
+    assertThatThrownBy(() -> cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND,
         ProgressSink.none()))
-        .hasMessageContaining("not ready after 800ms: component Frontend 0/1 ready (ready/spec)")
+        .hasMessageContaining("not ready after 3.0s: component Frontend 0/1 ready (ready/spec)")
         .hasMessageContaining("state successful");
   }
 
@@ -275,7 +282,7 @@ class KubeValidateClusterTest {
     DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 1, "n", List.of(), "i:1", null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "successful", 1, 0);
-    assertThatThrownBy(() -> cluster.awaitComponentsReady(api, ns, d.name(), Duration.ofMillis(800),
+    assertThatThrownBy(() -> cluster.awaitComponentsReady(api, ns, d.name(), SHORT_BOUND,
         ProgressSink.none()))
         .hasMessageContaining("component VllmDecodeWorker 0/1 ready (ready/spec)");
     CompletableFuture<dev.benchplan.validate.DgdView> ready = CompletableFuture.supplyAsync(() ->

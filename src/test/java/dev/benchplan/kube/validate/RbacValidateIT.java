@@ -1,5 +1,6 @@
 package dev.benchplan.kube.validate;
 
+import static dev.benchplan.kubetest.RbacBindings.awaitAllowed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.Json;
@@ -18,12 +19,10 @@ import dev.benchplan.kubetest.FakeNode;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
-import dev.benchplan.testing.SharedData;
+import dev.benchplan.kubetest.RbacBindings;
+import dev.benchplan.kubetest.RbacBindings.Identity;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateResult;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +39,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -54,8 +52,7 @@ class RbacValidateIT {
   static String tag;
   static int counter;
   @TempDir Path dir;
-  final List<HasMetadata> created = new ArrayList<>();
-  KubernetesClient admin;
+  RbacBindings bindings;
 
   @BeforeAll
   static void setUp(KubeTestContext kube) {
@@ -65,17 +62,13 @@ class RbacValidateIT {
 
   @AfterEach
   void unbind() {
-    for (HasMetadata o : created) {
-      admin.resource(o).delete();
+    if (bindings != null) {
+      bindings.unbind();
     }
-    created.clear();
   }
 
-  record Identity(String name, KubernetesClient client) {}
-
   Identity identity(KubeTestContext kube) {
-    String name = "rbac-v-" + (++counter);
-    return new Identity(name, kube.clientWithToken(kube.serviceAccountToken(name)));
+    return Identity.create(kube, "rbac-v-" + (++counter));
   }
 
   RbacManifest.Subject subject(KubeTestContext kube, Identity who) {
@@ -84,63 +77,10 @@ class RbacValidateIT {
 
   /** Creates the printed objects {@code keep} keeps, without {@code without}'s verb, unique to this step. */
   void bind(KubeTestContext kube, RbacManifest m, Predicate<ObjectNode> keep, Permission without) {
-    admin = kube.client();
-    String suffix = "-v" + (++counter);
-    for (RbacManifest.Item item : m.objects()) {
-      ObjectNode o = item.object().deepCopy();
-      if (!keep.test(o)) {
-        continue;
-      }
-      String name = o.path("metadata").path("name").asString() + suffix;
-      ((ObjectNode) o.path("metadata")).put("name", name);
-      if (o.has("roleRef")) {
-        ((ObjectNode) o.path("roleRef")).put("name", name);
-      }
-      if (without != null && o.has("rules")) {
-        boolean nsMatches = o.path("kind").asString().equals("ClusterRole") ? without.namespace() == null
-            : o.path("metadata").path("namespace").asString().equals(without.namespace());
-        for (JsonNode rule : o.path("rules")) {
-          if (nsMatches && rule.path("apiGroups").get(0).asString().equals(without.group())
-              && rule.path("resources").get(0).asString().equals(without.row().rbacResource())) {
-            ArrayNode verbs = (ArrayNode) rule.path("verbs");
-            for (int i = verbs.size() - 1; i >= 0; i--) {
-              if (verbs.get(i).asString().equals(without.verb())) {
-                verbs.remove(i);
-              }
-            }
-            if (verbs.isEmpty()) {
-              verbs.add("deletecollection");
-            }
-          }
-        }
-      }
-      HasMetadata obj = admin.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(o), HasMetadata.class);
-      created.add(admin.resource(obj).create());
+    if (bindings == null) {
+      bindings = new RbacBindings(kube.client());
     }
-  }
-
-  static void awaitAllowed(Identity who, Permission p) {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      var r = who.client().authorization().v1().selfSubjectAccessReview().create(new SelfSubjectAccessReviewBuilder()
-          .withNewSpec().withNewResourceAttributes().withVerb(p.verb()).withGroup(p.group()).withResource(p.resource())
-          .withSubresource(p.subresource()).withNamespace(p.namespace()).withName(p.resourceName())
-          .endResourceAttributes().endSpec().build());
-      if (Boolean.TRUE.equals(r.getStatus().getAllowed())) {
-        return;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-    throw new AssertionError(who.name() + " still may not " + p.describe());
-  }
-
-  static boolean required(ObjectNode o) {
-    return o.path("metadata").path("labels").path(RbacManifest.NEED_LABEL).asString().equals("required");
+    bindings.bind(m, keep, without, "-v" + (++counter));
   }
 
   /** A DGD of its own namespace, successful, with a kubelet that runs AIPerf pods there. */
@@ -151,13 +91,7 @@ class RbacValidateIT {
     kubelets.add(k);
     k.when(ValidatePipelineIT.aiperfPods(ns), PodScript.replayLog(
         AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0));
-    ObjectNode doc = (ObjectNode) Json.YAML.readTree(Files.readString(
-        SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
-    ((ObjectNode) doc.get("metadata")).put("namespace", ns);
-    var dgds = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns);
-    dgds.resource(KubeDocuments.generic(kube.client(), doc)).create();
-    dgds.withName("vllm-agg").waitUntilCondition(d -> d != null && d.getAdditionalProperties().get("status")
-        instanceof Map<?, ?> st && "successful".equals(st.get("state")), 60, TimeUnit.SECONDS);
+    ValidateItSupport.createAggDgd(kube.client(), ns);
     return ns;
   }
 
@@ -199,7 +133,7 @@ class RbacValidateIT {
 
       // without the isolation rules
       Identity bare = identity(kube);
-      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)), RbacValidateIT::required, null);
+      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)), RbacBindings::required, null);
       pairs.forEach(p -> awaitAllowed(bare, p));
       StringWriter err2 = new StringWriter();
       ValidateResult r2 = ValidatePipelineIT.realService(bare.client(), err2).execute(dgdOptions(ns, dir.resolve("bare")));
@@ -213,7 +147,7 @@ class RbacValidateIT {
       int i = 0;
       for (Permission missing : pairs) {
         Identity one = identity(kube);
-        bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, one)), RbacValidateIT::required, missing);
+        bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, one)), RbacBindings::required, missing);
         pairs.stream().filter(p -> !p.key().equals(missing.key())).limit(1).forEach(p -> awaitAllowed(one, p));
         StringWriter e = new StringWriter();
         ValidateResult x = ValidatePipelineIT.realService(one.client(), e).execute(dgdOptions(ns, dir.resolve("m" + i++)));
@@ -256,7 +190,7 @@ class RbacValidateIT {
           continue; // a broader pair of another step (e.g. a cluster-wide list) grants it as well
         }
         Identity one = identity(kube);
-        bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, one), false), RbacValidateIT::required,
+        bind(kube, RbacManifests.validate(null, kube.namespace(), subject(kube, one), false), RbacBindings::required,
             missing);
         pairs.stream().filter(p -> !p.key().equals(missing.key())).limit(1).forEach(p -> awaitAllowed(one, p));
         StringWriter e = new StringWriter();
@@ -327,7 +261,7 @@ class RbacValidateIT {
       unbind();
 
       Identity bare = identity(kube);
-      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)), RbacValidateIT::required, null);
+      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)), RbacBindings::required, null);
       pairs.forEach(p -> awaitAllowed(bare, p));
       StringWriter err2 = new StringWriter();
       ValidateResult r2 = ValidatePipelineIT.realService(bare.client(), err2).execute(dgdOptions(ns, dir.resolve("b")));

@@ -21,6 +21,7 @@ import dev.benchplan.validate.InputFlags;
 import dev.benchplan.validate.ModelCache;
 import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateOptions;
+import dev.benchplan.validate.ValidateReports;
 import dev.benchplan.validate.ValidateResult;
 import dev.benchplan.validate.ValidateTimeouts;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -136,22 +137,22 @@ class ValidateAicrIT {
           dir.resolve("cut"), ValidateItSupport.fast().withReadyRequest(Duration.ofSeconds(3))
               .withEndpointReady(Duration.ofSeconds(20)), 1, false));
       assertThat(cut.exitCode()).as(cutErr.toString()).isEqualTo(3);
-      assertThat(cut.document().path("failed_step").asString()).isEqualTo("run");
+      assertThat(doc(cut).path("failed_step").asString()).isEqualTo("run");
       assertThat(filesContaining(dir.resolve("cut"), "did not answer a chat completion for 'Qwen/Qwen3-0.6B'"
           + " within 20 s")).as(cutErr.toString()).isNotEmpty();
-      ValidateItSupport.assertNothingLeft(kube.client(), cut.document().path("run_id").asString());
+      ValidateItSupport.assertNothingLeft(kube.client(), doc(cut).path("run_id").asString());
 
       StringWriter err = new StringWriter();
       ValidateResult ok = ValidatePipelineIT.realService(kube.client(), err).execute(options(recipe, node,
           dir.resolve("ok"), ValidateItSupport.fast().withEndpointReady(Duration.ofSeconds(60)), 1, false));
       assertThat(ok.exitCode()).as(err.toString()).isZero();
       assertThat(ok.verdict()).isEqualTo("pass");
-      String perf = Files.readString(Path.of(ok.document().path("benchmark").path("perf_yaml").asString()));
+      String perf = Files.readString(Path.of(doc(ok).path("benchmark").path("perf_yaml").asString()));
       assertThat(perf).containsPattern("name: BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS\\s+value: \"120\"");
       assertThat(filesContaining(dir.resolve("ok"), "answered a chat completion for 'Qwen/Qwen3-0.6B' in 6."))
           .as(err.toString()).isNotEmpty();
-      assertThat(ok.document().path("measured").path("output_token_throughput").asDouble()).isBetween(194.0, 195.0);
-      ValidateItSupport.assertNothingLeft(kube.client(), ok.document().path("run_id").asString());
+      assertThat(doc(ok).path("measured").path("output_token_throughput").asDouble()).isBetween(194.0, 195.0);
+      ValidateItSupport.assertNothingLeft(kube.client(), doc(ok).path("run_id").asString());
     }
   }
 
@@ -284,7 +285,7 @@ class ValidateAicrIT {
       assertThat(populate.get().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
           .anyMatch(e -> e.getName().equals("BENCHPLAN_MODEL") && e.getValue().equals("Qwen/Qwen3-8B"));
 
-      JsonNode in = r.document().path("inputs");
+      JsonNode in = doc(r).path("inputs");
       assertThat(in.path("model").path("source").asString()).isEqualTo("recipe");
       assertThat(in.path("concurrency_per_gpu").path("value").asInt()).isEqualTo(4);
       assertThat(in.path("concurrency_per_gpu").path("source").asString()).isEqualTo("recipe");
@@ -295,8 +296,8 @@ class ValidateAicrIT {
       assertThat(err.toString()).contains("validate [model-cache]").doesNotContain("calibrated by AICR");
       transcript("qwen8b-overlay", Files.readString(recipe) + "--- stderr ---\n" + err + "--- verdict.json inputs ---\n"
           + Json.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(in) + "\n");
-      assertThat(r.document().path("cleanup").path("deleted").toString()).contains("Namespace ");
-      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+      assertThat(doc(r).path("cleanup").path("deleted").toString()).contains("Namespace ");
+      ValidateItSupport.assertNothingLeft(kube.client(), doc(r).path("run_id").asString());
     } finally {
       kube.client().storage().v1().storageClasses().withName(storageClass).delete();
     }
@@ -330,13 +331,13 @@ class ValidateAicrIT {
           ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4))));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
       assertThat(r.verdict()).isEqualTo("error");
-      assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
-      assertThat(r.document().path("reason").asString()).contains("DGD " + ns + "/vllm-agg not ready after 4.0s")
+      assertThat(doc(r).path("failed_step").asString()).isEqualTo("readiness");
+      assertThat(doc(r).path("reason").asString()).contains("DGD " + ns + "/vllm-agg not ready after 4.0s")
           .contains("component VllmDecodeWorker 0/1 ready (ready/spec)").contains("state successful");
       assertThat(kube.client().batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
       assertThat(kube.client().configMaps().inNamespace(ns).withLabel("benchplan.dev/run-id").list().getItems())
           .isEmpty();
-      assertThat(r.document().path("cleanup").path("created")).isEmpty();
+      assertThat(doc(r).path("cleanup").path("created")).isEmpty();
       assertThat(dgds.withName("vllm-agg").get().getMetadata().getResourceVersion()).isEqualTo(rvBefore);
       dgds.withName("vllm-agg").delete();
       dgds.withName("vllm-agg").waitUntilCondition(java.util.Objects::isNull, 60, TimeUnit.SECONDS);
@@ -363,7 +364,7 @@ class ValidateAicrIT {
       assertThat(r.exitCode()).as(err.toString()).isZero();
       assertThat(r.verdict()).isEqualTo("pass");
       assertThat(ValidatePipelineIT.plan(r).toString()).contains("validate --repeats 2");
-      JsonNode repeats = r.document().path("repeats");
+      JsonNode repeats = doc(r).path("repeats");
       assertThat(repeats.path("count").asInt()).as(repeats.toString()).isEqualTo(2);
       assertThat(repeats.path("unstable").asBoolean()).as(repeats.toString()).isTrue();
       assertThat(repeats.path("disagreements").toString()).contains("inference-throughput");
@@ -377,15 +378,20 @@ class ValidateAicrIT {
       assertThat(repeats.path("runs").get(1).path("constraints").get(0).path("measured").asDouble())
           .isBetween(194.5, 194.6);
       // the gate's figure is the median of the two: their mean
-      assertThat(r.document().path("constraints").get(0).path("measured").asDouble()).isBetween(122.2, 122.3);
+      assertThat(doc(r).path("constraints").get(0).path("measured").asDouble()).isBetween(122.2, 122.3);
       Path written = dir.resolve("r").resolve("verdict.json");
       assertThat(dev.benchplan.json.SchemaValidator.bundled("validate-verdict.schema.json")
           .validate(Json.JSON.readTree(Files.readString(written)))).isEmpty();
-      try (Stream<Path> s = Files.walk(Path.of(r.document().path("benchmark").path("run_dir").asString()))) {
+      try (Stream<Path> s = Files.walk(Path.of(doc(r).path("benchmark").path("run_dir").asString()))) {
         assertThat(s.filter(p -> p.getFileName().toString().equals("profile_export_aiperf.json"))
             .map(p -> p.getParent().getFileName().toString())).contains("run_0001", "run_0002");
       }
-      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+      ValidateItSupport.assertNothingLeft(kube.client(), doc(r).path("run_id").asString());
     }
+  }
+
+  /** The verdict as validate writes it (verdict.json's tree), for path-style assertions. */
+  private static JsonNode doc(ValidateResult r) {
+    return Json.JSON.readTree(ValidateReports.verdictBytes(r.verdictDocument()));
   }
 }

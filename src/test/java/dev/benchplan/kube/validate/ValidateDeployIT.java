@@ -102,9 +102,9 @@ class ValidateDeployIT {
       assertThat(m.path("spec").path("services").path("VllmDecodeWorker").path("extraPodSpec")
           .path("tolerations").get(0).path("key").asString()).isEqualTo("nvidia.com/gpu");
       assertThat(err.toString()).contains("validate [readiness]").contains("/ 1m0s");
-      assertThat(r.document().path("cleanup").path("deleted").toString())
+      assertThat(r.verdictDocument().cleanup().deleted().toString())
           .contains("DynamoGraphDeployment").contains("Namespace");
-      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+      ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
       assertThat(kube.client().namespaces().withName(req.target().namespace()).get()).isNull();
     }
   }
@@ -129,7 +129,7 @@ class ValidateDeployIT {
       assertThat(r.exitCode()).isZero();
       assertThat(runner.request.get().target().node()).isEqualTo(b);
       assertThat(runner.request.get().target().workers()).isEqualTo(4);
-      assertThat(r.document().path("deployment").path("nodes_considered").toString())
+      assertThat(r.verdictDocument().deployment().nodesConsidered().toString())
           .contains(a + ": 8 allocatable, 6 requested, 2 free").contains(b + ": 4 allocatable, 0 requested, 4 free");
       kube.client().pods().withName("busy-a").delete();
     }
@@ -169,9 +169,9 @@ class ValidateDeployIT {
           ValidateItSupport.options(kube.namespace(), null, selector(kube, "wait"), dir,
               ValidateItSupport.fast().withOldNamespace(Duration.ofSeconds(2))));
       assertThat(early.exitCode()).isEqualTo(3);
-      assertThat(early.document().path("failed_step").asString()).isEqualTo("old-namespaces");
-      assertThat(early.document().path("reason").asString()).contains(old).contains("still terminating");
-      assertThat(early.document().path("cleanup").path("created")).isEmpty();
+      assertThat(early.verdictDocument().failedStep()).isEqualTo("old-namespaces");
+      assertThat(early.verdictDocument().reason()).contains(old).contains("still terminating");
+      assertThat(early.verdictDocument().cleanup().created()).isEmpty();
 
       // long enough: waits, then proceeds once the old namespace is gone
       StringWriter err = new StringWriter();

@@ -72,7 +72,7 @@ class ValidateDiscoveryIT {
     assertThat(t.matchedBy()).startsWith("name");
     assertThat(t.endpointUrl()).isEqualTo("http://vllm-agg-frontend." + kube.namespace() + ".svc.cluster.local:8000");
     assertThat(runner.request.get().shape().concurrency()).isEqualTo(16);
-    assertThat(r.document().path("target").path("dgd_uid").asString()).isNotEmpty();
+    assertThat(r.verdictDocument().target().dgdUid()).isNotEmpty();
     GenericKubernetesResource after = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD)
         .withName("vllm-agg").get();
     assertThat(after.getMetadata().getResourceVersion()).isEqualTo(rvBefore);
@@ -133,8 +133,8 @@ class ValidateDiscoveryIT {
     ValidateResult r = ValidateItSupport.service(kube.client(), runner, new StringWriter(), x -> x)
         .execute(ValidateItSupport.options(kube.namespace(), "warming-up", Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("discovery");
-    assertThat(r.document().path("reason").asString()).contains("state pending, not successful");
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("discovery");
+    assertThat(r.verdictDocument().reason()).contains("state pending, not successful");
     assertThat(runner.request.get()).isNull();
   }
 
@@ -150,7 +150,7 @@ class ValidateDiscoveryIT {
         .execute(ValidateItSupport.options(kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isZero();
     assertThat(r.verdict()).isEqualTo("skip");
-    assertThat(r.document().path("reason").asString()).contains("dynamographdeployments.absent.benchplan.dev")
+    assertThat(r.verdictDocument().reason()).contains("dynamographdeployments.absent.benchplan.dev")
         .contains("not installed");
     assertThat(runner.request.get()).isNull();
     // and the real group is found through the same discovery calls

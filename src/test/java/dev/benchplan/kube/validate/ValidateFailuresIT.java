@@ -77,11 +77,11 @@ class ValidateFailuresIT {
         c -> c).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isEqualTo(3);
     // the deployment's permissions are asked of the API server at its first step, before anything is created
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("old-namespaces");
-    assertThat(r.document().path("reason").asString()).contains("permission(s) validate with its default deployment"
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("old-namespaces");
+    assertThat(r.verdictDocument().reason()).contains("permission(s) validate with its default deployment"
         + " needs, so nothing was created").contains("create namespaces (validate deploy: the run's fresh namespace)")
         .contains("benchplan rbac validate");
-    ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+    ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
   }
 
   @Test
@@ -96,10 +96,10 @@ class ValidateFailuresIT {
           }
         }).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("deploy");
-    assertThat(r.document().path("reason").asString()).contains("HTTP 422").contains("backendFramework");
-    assertThat(r.document().path("cleanup").path("deleted").toString()).contains("Namespace");
-    ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("deploy");
+    assertThat(r.verdictDocument().reason()).contains("HTTP 422").contains("backendFramework");
+    assertThat(r.verdictDocument().cleanup().deleted().toString()).contains("Namespace");
+    ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
   }
 
   @Test
@@ -112,12 +112,12 @@ class ValidateFailuresIT {
           c -> c).execute(ValidateItSupport.options(kube.namespace(), null, selector(), dir,
               ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4))));
       assertThat(r.exitCode()).isEqualTo(3);
-      assertThat(r.document().path("failed_step").asString()).isEqualTo("readiness");
-      assertThat(r.document().path("reason").asString()).contains("not ready after 4.0s").contains("0/2 ready");
+      assertThat(r.verdictDocument().failedStep()).isEqualTo("readiness");
+      assertThat(r.verdictDocument().reason()).contains("not ready after 4.0s").contains("0/2 ready");
       assertThat(err.toString()).contains("validate [readiness]").contains("/ 4.0s");
-      assertThat(r.document().path("cleanup").path("deleted").toString())
+      assertThat(r.verdictDocument().cleanup().deleted().toString())
           .contains("DynamoGraphDeployment").contains("Namespace");
-      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+      ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
     } finally {
       kubelet.when(FakeKubelet.namePrefix("benchplan-validate-vllmdecodeworker"), PodScript.runForever());
     }
@@ -130,9 +130,9 @@ class ValidateFailuresIT {
         new StringWriter(), c -> c).execute(ValidateItSupport.options(kube.namespace(), null,
             Map.of("benchplan.dev/validate-it", "no-such-pool"), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.document().path("failed_step").asString()).isEqualTo("node-selection");
-    assertThat(r.document().path("reason").asString()).contains("matching --node-selector");
-    assertThat(r.document().path("cleanup").path("created")).isEmpty();
+    assertThat(r.verdictDocument().failedStep()).isEqualTo("node-selection");
+    assertThat(r.verdictDocument().reason()).contains("matching --node-selector");
+    assertThat(r.verdictDocument().cleanup().created()).isEmpty();
   }
 
 }

@@ -27,6 +27,21 @@ final class ValidateItSupport {
   private ValidateItSupport() {}
 
   /** Short bounds so failures show in seconds, not minutes. */
+  /**
+   * Creates Dynamo's vllm agg DGD (../shared/data) in {@code ns}, as {@code vllm-agg}, and waits until
+   * the operator stand-in reports it successful.
+   */
+  static void createAggDgd(KubernetesClient client, String ns) throws java.io.IOException {
+    tools.jackson.databind.node.ObjectNode doc = (tools.jackson.databind.node.ObjectNode) dev.benchplan.json.Json.YAML
+        .readTree(java.nio.file.Files.readString(dev.benchplan.testing.SharedData.require(
+            "dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
+    ((tools.jackson.databind.node.ObjectNode) doc.get("metadata")).put("namespace", ns);
+    var dgds = client.genericKubernetesResources(dev.benchplan.kubetest.FakeDynamoOperator.DGD).inNamespace(ns);
+    dgds.resource(KubeDocuments.generic(client, doc)).create();
+    dgds.withName("vllm-agg").waitUntilCondition(d -> d != null && d.getAdditionalProperties().get("status")
+        instanceof Map<?, ?> st && "successful".equals(st.get("state")), 60, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
   static ValidateTimeouts fast() {
     return new ValidateTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(60),
         Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofSeconds(60));

@@ -92,7 +92,7 @@ class ValidatePipelineIT {
   }
 
   static JsonNode plan(ValidateResult r) throws Exception {
-    return Json.JSON.readTree(Files.readString(Path.of(r.document().path("benchmark").path("plan_path").asString())));
+    return Json.JSON.readTree(Files.readString(Path.of(r.verdictDocument().benchmark().planPath())));
   }
 
   @Test
@@ -122,13 +122,13 @@ class ValidatePipelineIT {
       assertThat(plan.path("objectives").path("gates").toString())
           .contains("inference-throughput").contains("inference-ttft-p99");
 
-      String perf = Files.readString(Path.of(r.document().path("benchmark").path("perf_yaml").asString()));
+      String perf = Files.readString(Path.of(r.verdictDocument().benchmark().perfYaml()));
       assertThat(perf).contains("name: BENCHPLAN_MODEL_WAIT_SECONDS").contains("value: \"90\"");
       assertThat(perf).containsPattern("- --concurrency\\s+- \"?64\"?");
 
-      Path runDir = Path.of(r.document().path("benchmark").path("run_dir").asString());
+      Path runDir = Path.of(r.verdictDocument().benchmark().runDir());
       assertThat(runDir.resolve("run.json")).exists();
-      assertThat(r.document().path("measured").path("output_token_throughput").asDouble()).isEqualTo(6123.4);
+      assertThat(r.verdictDocument().measured().outputTokenThroughput().doubleValue()).isEqualTo(6123.4);
       JsonNode ctrf = Json.JSON.readTree(Files.readString(report.resolve("ctrf-report.json")));
       assertThat(ctrf.path("results").path("tests").get(0).path("message").asString())
           .contains("output_token_throughput avg 6123.4 tokens/sec");
@@ -136,12 +136,12 @@ class ValidatePipelineIT {
           .contains("time_to_first_token p99 150.5 ms");
       assertThat(Files.readString(report.resolve("junit.xml"))).doesNotContain("<failure").doesNotContain("<error");
       // run deletes its own Job and ConfigMaps; validate's cleanup finds them gone and removes the rest
-      assertThat(r.document().path("cleanup").path("created").toString())
+      assertThat(r.verdictDocument().cleanup().created().toString())
           .contains("Job ").contains("ConfigMap ").contains("DynamoGraphDeployment ").contains("Namespace ");
-      assertThat(r.document().path("cleanup").path("already_gone").toString()).contains("Job ").contains("ConfigMap ");
-      assertThat(r.document().path("cleanup").path("deleted").toString())
+      assertThat(r.verdictDocument().cleanup().alreadyGone().toString()).contains("Job ").contains("ConfigMap ");
+      assertThat(r.verdictDocument().cleanup().deleted().toString())
           .contains("DynamoGraphDeployment ").contains("Namespace ");
-      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+      ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
       assertThat(err.toString()).contains("validate [run]").contains("validate [plan]").contains("validate [render]");
     }
   }
@@ -161,8 +161,8 @@ class ValidatePipelineIT {
       JsonNode plan = plan(r);
       assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[" + 16 * n + "]");
       assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(Math.max(1000, 128 * n));
-      assertThat(r.document().path("deployment").path("workers").asInt()).isEqualTo(n);
-      String perf = Files.readString(Path.of(r.document().path("benchmark").path("perf_yaml").asString()));
+      assertThat(r.verdictDocument().deployment().workers()).isEqualTo(n);
+      String perf = Files.readString(Path.of(r.verdictDocument().benchmark().perfYaml()));
       assertThat(perf).containsPattern("- --concurrency\\s+- \"?" + 16 * n + "\"?");
     }
   }
@@ -176,13 +176,8 @@ class ValidatePipelineIT {
         List.of(FakeNode.withGpus(tag + "-ex-cpu", 0), FakeNode.withGpus(tag + "-ex-gpu", 1)))) {
       k.when(aiperfPods(ns), PodScript.replayLog(
           AiperfPodLog.withSummary(Files.readString(SharedData.require("aiperf/profile_export_aiperf.json")), 0), 0));
-      ObjectNode doc = (ObjectNode) Json.YAML.readTree(Files.readString(
-          SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
-      ((ObjectNode) doc.get("metadata")).put("namespace", ns);
+      ValidateItSupport.createAggDgd(kube.client(), ns);
       var dgds = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns);
-      dgds.resource(KubeDocuments.generic(kube.client(), doc)).create();
-      dgds.withName("vllm-agg").waitUntilCondition(d -> d != null && d.getAdditionalProperties().get("status")
-          instanceof Map<?, ?> st && "successful".equals(st.get("state")), 60, java.util.concurrent.TimeUnit.SECONDS);
       String rvBefore = dgds.withName("vllm-agg").get().getMetadata().getResourceVersion();
       StringWriter err = new StringWriter();
       Path report = dir.resolve("report");
@@ -191,8 +186,8 @@ class ValidatePipelineIT {
           ValidateItSupport.fast()));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(1);
       assertThat(r.verdict()).isEqualTo("fail");
-      assertThat(r.document().path("target").path("origin").asString()).isEqualTo("discovered");
-      assertThat(r.document().path("measured").path("output_token_throughput").asDouble()).isBetween(50.0, 50.1);
+      assertThat(r.verdictDocument().target().origin()).isEqualTo("discovered");
+      assertThat(r.verdictDocument().measured().outputTokenThroughput().doubleValue()).isBetween(50.0, 50.1);
       assertThat(Files.readString(report.resolve("junit.xml"))).contains("<failure");
       JsonNode plan = plan(r);
       assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[16]");
@@ -218,9 +213,9 @@ class ValidatePipelineIT {
       ValidateResult r = realService(kube.client(), err).execute(options(kube, tag + "-gf", dir.resolve("r"),
           ValidateItSupport.fast()));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
-      assertThat(r.document().path("failed_step").asString()).isEqualTo("run");
-      assertThat(r.document().path("cleanup").path("deleted").toString()).contains("Namespace ");
-      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+      assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
+      assertThat(r.verdictDocument().cleanup().deleted().toString()).contains("Namespace ");
+      ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
       try (Stream<Path> s = Files.walk(dir.resolve("r"))) {
         assertThat(s.filter(p -> p.getFileName().toString().equals("run.json"))).hasSize(1);
       }
@@ -236,8 +231,8 @@ class ValidatePipelineIT {
       ValidateResult r = realService(kube.client(), err).execute(options(kube, tag + "-gd", dir.resolve("r"),
           ValidateItSupport.fast().withJob(Duration.ofSeconds(8))));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
-      assertThat(r.document().path("failed_step").asString()).isEqualTo("run");
-      ValidateItSupport.assertNothingLeft(kube.client(), r.document().path("run_id").asString());
+      assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
+      ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
     }
   }
 }
