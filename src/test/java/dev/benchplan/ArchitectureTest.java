@@ -16,27 +16,44 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importMain() {
-    main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.benchplan");
+    main =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.benchplan");
   }
 
   @Test
   @DisplayName("commands depend on services, never the reverse: nothing outside cli/ uses cli/")
   void commandsOnTop() {
-    noClasses().that().resideOutsideOfPackage("dev.benchplan.cli..")
-        .should().dependOnClassesThat().resideInAPackage("dev.benchplan.cli..")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.benchplan.cli..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.benchplan.cli..")
         .check(main);
   }
 
   @Test
   @DisplayName("the rules, errors and JSON helpers sit below every feature package")
   void foundationsBelow() {
-    noClasses().that().resideInAnyPackage("dev.benchplan.rules..", "dev.benchplan.error..",
-            "dev.benchplan.json..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.benchplan.plan..",
-            "dev.benchplan.render..", "dev.benchplan.kube..", "dev.benchplan.validate..",
-            "dev.benchplan.gate..", "dev.benchplan.cli..", "dev.benchplan.analysis..",
-            "dev.benchplan.verify..", "dev.benchplan.trace..", "dev.benchplan.workload..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.benchplan.rules..", "dev.benchplan.error..", "dev.benchplan.json..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.benchplan.plan..",
+            "dev.benchplan.render..",
+            "dev.benchplan.kube..",
+            "dev.benchplan.validate..",
+            "dev.benchplan.gate..",
+            "dev.benchplan.cli..",
+            "dev.benchplan.analysis..",
+            "dev.benchplan.verify..",
+            "dev.benchplan.trace..",
+            "dev.benchplan.workload..")
         .check(main);
   }
 

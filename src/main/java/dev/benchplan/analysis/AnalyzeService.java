@@ -60,13 +60,15 @@ public final class AnalyzeService {
    * @param gpus a GPU count for runs that do not record one, or null
    * @param slos {@code --slo} values
    */
-  public record Request(List<Path> runs, Path expRoot, Path reportDir, Integer gpus, List<String> slos) {
+  public record Request(
+      List<Path> runs, Path expRoot, Path reportDir, Integer gpus, List<String> slos) {
     public Request {
       runs = List.copyOf(runs);
       slos = List.copyOf(slos);
       Objects.requireNonNull(expRoot, "expRoot");
       if (runs.isEmpty()) {
-        throw BenchplanException.invalid("analyze: give at least one RUN (a run directory or AIPerf artifact directory)");
+        throw BenchplanException.invalid(
+            "analyze: give at least one RUN (a run directory or AIPerf artifact directory)");
       }
       if (gpus != null && gpus <= 0) {
         throw BenchplanException.invalid("--gpus " + gpus + ": expected a positive GPU count");
@@ -83,7 +85,11 @@ public final class AnalyzeService {
    * @param runs the evidence, in argument order
    * @param findingsLog the findings log appended to
    */
-  public record Outcome(String analysisId, Path outputDir, ObjectNode analysis, List<RunEvidence> runs,
+  public record Outcome(
+      String analysisId,
+      Path outputDir,
+      ObjectNode analysis,
+      List<RunEvidence> runs,
       Path findingsLog) {}
 
   /**
@@ -95,7 +101,10 @@ public final class AnalyzeService {
    * @param results one per series
    * @param planned the plan of the first run whose plan was read, or null
    */
-  public record Computed(String analysisId, ObjectNode analysis, List<SeriesAnalysis.Result> results,
+  public record Computed(
+      String analysisId,
+      ObjectNode analysis,
+      List<SeriesAnalysis.Result> results,
       @Nullable PlanInfo planned) {}
 
   /** Runs the analysis; bad input throws (exit 2) before anything is written. */
@@ -109,8 +118,10 @@ public final class AnalyzeService {
     List<SeriesAnalysis.Result> results = computed.results();
     PlanInfo planned = computed.planned();
 
-    Path out = request.reportDir() != null ? request.reportDir()
-        : request.expRoot().resolve("analysis").resolve(analysisId);
+    Path out =
+        request.reportDir() != null
+            ? request.reportDir()
+            : request.expRoot().resolve("analysis").resolve(analysisId);
     Map<Path, byte[]> files = new LinkedHashMap<>();
     Set<String> names = new HashSet<>();
     for (RunEvidence r : runs) {
@@ -120,22 +131,33 @@ public final class AnalyzeService {
       }
       Path d = out.resolve("runs").resolve(dirName);
       files.put(d.resolve(AUDIT), validated(RunDocuments.audit(r), "benchmark-audit.schema.json"));
-      files.put(d.resolve(SUMMARY), validated(RunDocuments.summary(r), "benchmark-summary.schema.json"));
+      files.put(
+          d.resolve(SUMMARY), validated(RunDocuments.summary(r), "benchmark-summary.schema.json"));
     }
     byte[] analysisBytes = CanonicalJson.bytes(analysis);
     files.put(out.resolve(ANALYSIS), analysisBytes);
-    files.put(out.resolve(ANALYSIS_MD), AnalysisMarkdown.render(analysis).getBytes(StandardCharsets.UTF_8));
+    files.put(
+        out.resolve(ANALYSIS_MD),
+        AnalysisMarkdown.render(analysis).getBytes(StandardCharsets.UTF_8));
     String analysisSha = Sha256.hex(analysisBytes);
     for (SeriesAnalysis.Result r : results) {
       ObjectNode rd = repeatDecision(r, analysisId, analysisSha, planned);
-      String name = results.size() == 1 ? REPEAT_DECISION : "repeat_decision-" + safe(r.json().path("series_id").asString())
-          + ".json";
+      String name =
+          results.size() == 1
+              ? REPEAT_DECISION
+              : "repeat_decision-" + safe(r.json().path("series_id").asString()) + ".json";
       files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
     }
     Map<String, String> svgs = Plots.forAnalysis(analysis, runs);
-    svgs.forEach((name, svg) -> files.put(out.resolve("plots").resolve(name), svg.getBytes(StandardCharsets.UTF_8)));
-    files.put(out.resolve("report.html"), HtmlReport.analysis(analysis, runs, svgs).getBytes(StandardCharsets.UTF_8));
-    files.put(out.resolve("summary.md"), AnalysisMarkdown.prSummary(analysis).getBytes(StandardCharsets.UTF_8));
+    svgs.forEach(
+        (name, svg) ->
+            files.put(out.resolve("plots").resolve(name), svg.getBytes(StandardCharsets.UTF_8)));
+    files.put(
+        out.resolve("report.html"),
+        HtmlReport.analysis(analysis, runs, svgs).getBytes(StandardCharsets.UTF_8));
+    files.put(
+        out.resolve("summary.md"),
+        AnalysisMarkdown.prSummary(analysis).getBytes(StandardCharsets.UTF_8));
     AtomicFiles.writeAll(files);
     for (SeriesAnalysis.Result r : results) {
       ObjectNode finding = r.finding().deepCopy();
@@ -147,7 +169,8 @@ public final class AnalyzeService {
   }
 
   /** The analysis of {@code runs} against {@code history} (the findings log's earlier lines). */
-  public static Computed compute(List<RunEvidence> runs, List<Slo> slos, List<JsonNode> history, Path expRoot) {
+  public static Computed compute(
+      List<RunEvidence> runs, List<Slo> slos, List<JsonNode> history, Path expRoot) {
     String analysisId = analysisId(runs);
 
     Map<String, List<RunEvidence>> bySeries = new LinkedHashMap<>();
@@ -163,22 +186,33 @@ public final class AnalyzeService {
     analysis.put("analysis_id", analysisId);
     PlanInfo planned = RunEvidence.firstReadPlan(runs);
     ObjectNode plannedPlan = planned == null ? null : planned.plan();
-    analysis.put("question", plannedPlan == null ? null : plannedPlan.path("question").path("text").asString(null));
-    analysis.set("plan", planned == null ? Nodes.F.nullNode()
-        : Nodes.file(planned.path(), planned.actualSha256()));
+    analysis.put(
+        "question",
+        plannedPlan == null ? null : plannedPlan.path("question").path("text").asString(null));
+    analysis.set(
+        "plan",
+        planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
     analysis.put("exp_root", expRoot.toString());
     ArrayNode inputs = analysis.putArray("inputs");
     runs.forEach(r -> inputs.add(RunDocuments.inputEntry(r)));
     analysis.set("method", method());
     ArrayNode series = analysis.putArray("series");
     results.forEach(r -> series.add(r.json()));
-    String verdict = results.size() == 1 ? results.get(0).verdict()
-        : results.stream().map(SeriesAnalysis.Result::verdict).distinct().count() == 1 ? results.get(0).verdict() : "mixed";
+    String verdict =
+        results.size() == 1
+            ? results.get(0).verdict()
+            : results.stream().map(SeriesAnalysis.Result::verdict).distinct().count() == 1
+                ? results.get(0).verdict()
+                : "mixed";
     analysis.put("verdict", verdict);
     analysis.set("limitations", Nodes.strings(limitations(runs)));
-    SchemaValidator.bundled("performance-analysis.schema.json").validate(analysis).stream().findFirst().ifPresent(p -> {
-      throw new IllegalStateException("performance_analysis.json does not match its schema: " + p);
-    });
+    SchemaValidator.bundled("performance-analysis.schema.json").validate(analysis).stream()
+        .findFirst()
+        .ifPresent(
+            p -> {
+              throw new IllegalStateException(
+                  "performance_analysis.json does not match its schema: " + p);
+            });
 
     return new Computed(analysisId, analysis, results, planned);
   }
@@ -191,8 +225,12 @@ public final class AnalyzeService {
       List<RunEvidence> mine = new ArrayList<>();
       for (RunSource s : RunLocator.locate(arg)) {
         if (!seen.add(s.dir().toAbsolutePath().normalize())) {
-          throw BenchplanException.invalid(arg + ": run " + s.dir() + " is given twice (a run counted twice would fake"
-              + " a noise floor)");
+          throw BenchplanException.invalid(
+              arg
+                  + ": run "
+                  + s.dir()
+                  + " is given twice (a run counted twice would fake"
+                  + " a noise floor)");
         }
         mine.add(RunLoader.load(s, gpus));
       }
@@ -202,38 +240,55 @@ public final class AnalyzeService {
   }
 
   /**
-   * The runs found under one RUN argument with the {@code aiperf_aggregate} audit check added: AIPerf's
-   * own aggregate files under it against the runs' summaries ({@link AggregateCrossCheck}).
+   * The runs found under one RUN argument with the {@code aiperf_aggregate} audit check added:
+   * AIPerf's own aggregate files under it against the runs' summaries ({@link
+   * AggregateCrossCheck}).
    */
   public static List<RunEvidence> crossCheckAggregates(Path arg, List<RunEvidence> runs) {
-    Path base = java.nio.file.Files.isDirectory(arg.resolve("aiperf")) && java.nio.file.Files.isRegularFile(
-        arg.resolve(RunLocator.RUN_JSON)) ? arg.resolve("aiperf") : arg;
+    Path base =
+        java.nio.file.Files.isDirectory(arg.resolve("aiperf"))
+                && java.nio.file.Files.isRegularFile(arg.resolve(RunLocator.RUN_JSON))
+            ? arg.resolve("aiperf")
+            : arg;
     if (!java.nio.file.Files.isDirectory(base)) {
       return runs;
     }
-    Map<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks = AggregateCrossCheck.check(base, runs);
+    Map<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks =
+        AggregateCrossCheck.check(base, runs);
     // the check names every run it was given
-    return runs.stream().map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "aggregate check"))).toList();
+    return runs.stream()
+        .map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "aggregate check")))
+        .toList();
   }
 
   /** The repeat_decision.json of one series of an analysis. */
-  public static ObjectNode repeatDecision(SeriesAnalysis.Result r, String analysisId, String analysisSha,
-      @Nullable PlanInfo planned) {
+  public static ObjectNode repeatDecision(
+      SeriesAnalysis.Result r, String analysisId, String analysisSha, @Nullable PlanInfo planned) {
     JsonNode rd = r.repeatDecision();
     JsonNode p = rd.path("pilot");
-    return Nodes.tree(RepeatDecisionDoc.of(r.json().path("series_id").asString(), planned == null ? null
-        : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()),
-        rd.path("decision").asString(), rd.path("rationale").asString(), p.isObject()
-            ? new RepeatDecisionDoc.Pilot(p.path("repetitions").asInt(), p.path("load_point").asString(null),
-                p.path("configuration").asString())
-            : null, analysisId, analysisSha));
+    return Nodes.tree(
+        RepeatDecisionDoc.of(
+            r.json().path("series_id").asString(),
+            planned == null
+                ? null
+                : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()),
+            rd.path("decision").asString(),
+            rd.path("rationale").asString(),
+            p.isObject()
+                ? new RepeatDecisionDoc.Pilot(
+                    p.path("repetitions").asInt(),
+                    p.path("load_point").asString(null),
+                    p.path("configuration").asString())
+                : null,
+            analysisId,
+            analysisSha));
   }
-
 
   static byte[] validated(ObjectNode doc, String schema) {
     var problems = SchemaValidator.bundled(schema).validate(doc);
     if (!problems.isEmpty()) {
-      throw new IllegalStateException(doc.path("kind").asString() + " does not match " + schema + ": " + problems);
+      throw new IllegalStateException(
+          doc.path("kind").asString() + " does not match " + schema + ": " + problems);
     }
     return CanonicalJson.bytes(doc);
   }
@@ -241,12 +296,18 @@ public final class AnalyzeService {
   static ObjectNode method() {
     ObjectNode m = Nodes.object();
     m.set("percentiles", RunDocuments.percentileMethod());
-    m.put("noise_floor", "per-metric coefficient of variation over n >= 2 runs of one configuration; 95% interval"
-        + " from the chi-square distribution of the sample variance (Apache Commons Statistics)");
-    m.put("mde", "(t(0.975, df) + t(0.80, df)) x CV x sqrt(1/nA + 1/nB) x 100: alpha 0.05 two-sided, power 0.80");
+    m.put(
+        "noise_floor",
+        "per-metric coefficient of variation over n >= 2 runs of one configuration; 95% interval"
+            + " from the chi-square distribution of the sample variance (Apache Commons Statistics)");
+    m.put(
+        "mde",
+        "(t(0.975, df) + t(0.80, df)) x CV x sqrt(1/nA + 1/nB) x 100: alpha 0.05 two-sided, power 0.80");
     Nodes.num(m, "small_delta_pct", SeriesAnalysis.SMALL_DELTA_PCT);
-    m.put("small_delta_rationale", "without a noise floor a change below 15% (AIPerf's run-to-run variance at 50-100"
-        + " requests) cannot be told from noise");
+    m.put(
+        "small_delta_rationale",
+        "without a noise floor a change below 15% (AIPerf's run-to-run variance at 50-100"
+            + " requests) cannot be told from noise");
     m.put("bootstrap_seed", BootstrapPercentiles.SEED);
     return m;
   }
@@ -255,22 +316,36 @@ public final class AnalyzeService {
     List<String> l = new ArrayList<>();
     l.add("client-side measurements only: no server-side root cause is claimed");
     if (runs.stream().anyMatch(r -> r.plan() == null)) {
-      l.add("plain AIPerf directories: AIPerf's input_config stands in for the plan; checks that need the plan say"
-          + " \"not checked: no plan\"");
+      l.add(
+          "plain AIPerf directories: AIPerf's input_config stands in for the plan; checks that need the plan say"
+              + " \"not checked: no plan\"");
     }
     if (runs.stream().anyMatch(r -> r.gpus().value() == null)) {
       l.add("GPU count unknown for some runs: per-GPU throughput is not computed for them");
     }
-    if (runs.stream().anyMatch(r -> {
-      RecordScan scan = r.scan();
-      AiperfExport export = r.export();
-      return scan != null && export != null
-          && export.requestCount().map(c -> c.longValue() > scan.successes()).orElse(false);
-    })) {
-      l.add("per-request records are incomplete for some runs: recomputed percentiles and goodput cover the records present");
+    if (runs.stream()
+        .anyMatch(
+            r -> {
+              RecordScan scan = r.scan();
+              AiperfExport export = r.export();
+              return scan != null
+                  && export != null
+                  && export.requestCount().map(c -> c.longValue() > scan.successes()).orElse(false);
+            })) {
+      l.add(
+          "per-request records are incomplete for some runs: recomputed percentiles and goodput cover the records present");
     }
-    if (runs.stream().anyMatch(r -> r.plan() != null && r.plan().plan() != null
-        && r.plan().plan().path("workload").path("source").asString("").equals("proxy"))) {
+    if (runs.stream()
+        .anyMatch(
+            r ->
+                r.plan() != null
+                    && r.plan().plan() != null
+                    && r.plan()
+                        .plan()
+                        .path("workload")
+                        .path("source")
+                        .asString("")
+                        .equals("proxy"))) {
       l.add("proxy workload: results are proxy-scoped");
     }
     return l;
@@ -278,9 +353,18 @@ public final class AnalyzeService {
 
   static String analysisId(List<RunEvidence> runs) {
     StringBuilder sb = new StringBuilder();
-    runs.stream().map(r -> r.source().label() + "=" + r.summarySha256() + "/" + (r.scan() == null ? "" : r.scan().sha256()))
-        .sorted().forEach(s -> sb.append(s).append('\n'));
-    return "analysis-" + Sha256.hex(sb.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
+    runs.stream()
+        .map(
+            r ->
+                r.source().label()
+                    + "="
+                    + r.summarySha256()
+                    + "/"
+                    + (r.scan() == null ? "" : r.scan().sha256()))
+        .sorted()
+        .forEach(s -> sb.append(s).append('\n'));
+    return "analysis-"
+        + Sha256.hex(sb.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
   }
 
   public static String safe(String label) {

@@ -11,53 +11,105 @@ public final class AnalyzeText {
   private AnalyzeText() {}
 
   /** One run in the output. */
-  public record RunLine(String label, @JsonProperty("load_point") String loadPoint,
-      @JsonProperty("audit_status") String auditStatus, @JsonProperty("next_action") String nextAction,
+  public record RunLine(
+      String label,
+      @JsonProperty("load_point") String loadPoint,
+      @JsonProperty("audit_status") String auditStatus,
+      @JsonProperty("next_action") String nextAction,
       List<String> blockers) {}
 
   /** One series in the output. */
-  public record SeriesLine(@JsonProperty("series_id") String seriesId, String verdict,
-      @JsonProperty("repeat_decision") String repeatDecision, String rationale) {}
+  public record SeriesLine(
+      @JsonProperty("series_id") String seriesId,
+      String verdict,
+      @JsonProperty("repeat_decision") String repeatDecision,
+      String rationale) {}
 
   /** The JSON output of analyze. */
-  public record Output(@JsonProperty("analysis_id") String analysisId, String verdict,
-      @JsonProperty("output_dir") String outputDir, @JsonProperty("findings_log") String findingsLog, List<RunLine> runs,
+  public record Output(
+      @JsonProperty("analysis_id") String analysisId,
+      String verdict,
+      @JsonProperty("output_dir") String outputDir,
+      @JsonProperty("findings_log") String findingsLog,
+      List<RunLine> runs,
       List<SeriesLine> series) {}
 
   /** The output record of an outcome. */
   public static Output output(AnalyzeService.Outcome o) {
-    List<RunLine> runs = o.runs().stream().map(r -> new RunLine(r.source().label(), r.loadPoint(), r.audit().status(),
-        r.audit().nextAction(), r.audit().blockers())).toList();
+    List<RunLine> runs =
+        o.runs().stream()
+            .map(
+                r ->
+                    new RunLine(
+                        r.source().label(),
+                        r.loadPoint(),
+                        r.audit().status(),
+                        r.audit().nextAction(),
+                        r.audit().blockers()))
+            .toList();
     List<SeriesLine> series = new java.util.ArrayList<>();
     for (JsonNode s : o.analysis().path("series")) {
-      series.add(new SeriesLine(s.path("series_id").asString(), s.path("verdict").asString(),
-          s.path("repeat_decision").path("decision").asString(), s.path("repeat_decision").path("rationale").asString()));
+      series.add(
+          new SeriesLine(
+              s.path("series_id").asString(),
+              s.path("verdict").asString(),
+              s.path("repeat_decision").path("decision").asString(),
+              s.path("repeat_decision").path("rationale").asString()));
     }
-    return new Output(o.analysisId(), o.analysis().path("verdict").asString(), o.outputDir().toString(),
-        o.findingsLog().toString(), runs, series);
+    return new Output(
+        o.analysisId(),
+        o.analysis().path("verdict").asString(),
+        o.outputDir().toString(),
+        o.findingsLog().toString(),
+        runs,
+        series);
   }
 
   /** The text form: verdict, a run table, the series lines, where the files are. */
   public static String text(AnalyzeService.Outcome o) {
     StringBuilder sb = new StringBuilder();
-    sb.append("analysis ").append(o.analysisId()).append(": ").append(o.analysis().path("verdict").asString()
-        .toUpperCase(Locale.ROOT)).append('\n');
-    sb.append(String.format(Locale.ROOT, "  %-44s %-16s %-20s %12s %10s%n", "run", "load point", "audit", "out tok/s",
-        "TTFT p99"));
+    sb.append("analysis ")
+        .append(o.analysisId())
+        .append(": ")
+        .append(o.analysis().path("verdict").asString().toUpperCase(Locale.ROOT))
+        .append('\n');
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "  %-44s %-16s %-20s %12s %10s%n",
+            "run",
+            "load point",
+            "audit",
+            "out tok/s",
+            "TTFT p99"));
     for (RunEvidence r : o.runs()) {
-      sb.append(String.format(Locale.ROOT, "  %-44s %-16s %-20s %12s %10s%n", trim(r.source().label(), 44), r.loadPoint(),
-          r.audit().status(), fmt(r.stat("output_token_throughput", "avg").orElse(Double.NaN)),
-          fmt(r.stat("time_to_first_token", "p99").orElse(Double.NaN))));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  %-44s %-16s %-20s %12s %10s%n",
+              trim(r.source().label(), 44),
+              r.loadPoint(),
+              r.audit().status(),
+              fmt(r.stat("output_token_throughput", "avg").orElse(Double.NaN)),
+              fmt(r.stat("time_to_first_token", "p99").orElse(Double.NaN))));
       for (String b : r.audit().blockers()) {
         sb.append("      blocker: ").append(b).append('\n');
       }
     }
     for (JsonNode s : o.analysis().path("series")) {
-      sb.append("series ").append(s.path("series_id").asString()).append(": ").append(s.path("verdict").asString())
-          .append("; repeat_decision ").append(s.path("repeat_decision").path("decision").asString()).append(" (")
-          .append(s.path("repeat_decision").path("rationale").asString()).append(")\n");
+      sb.append("series ")
+          .append(s.path("series_id").asString())
+          .append(": ")
+          .append(s.path("verdict").asString())
+          .append("; repeat_decision ")
+          .append(s.path("repeat_decision").path("decision").asString())
+          .append(" (")
+          .append(s.path("repeat_decision").path("rationale").asString())
+          .append(")\n");
     }
-    sb.append("written: ").append(o.outputDir()).append(" (performance_analysis.json/.md, report.html, summary.md,")
+    sb.append("written: ")
+        .append(o.outputDir())
+        .append(" (performance_analysis.json/.md, report.html, summary.md,")
         .append(" runs/*/benchmark_audit.json, benchmark_summary.json)\n");
     sb.append("finding appended: ").append(o.findingsLog()).append('\n');
     return sb.toString();

@@ -19,11 +19,9 @@ import dev.benchplan.analysis.stats.EffectVerdict;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
-import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,9 +36,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code benchplan compare}: eligibility first (exit 2 naming every differing field), then per
- * load point and metric the candidate-minus-reference effect with its interval, the MDE and a
- * verdict; exit 1 when a gated metric regressed.
+ * {@code benchplan compare}: eligibility first (exit 2 naming every differing field), then per load
+ * point and metric the candidate-minus-reference effect with its interval, the MDE and a verdict;
+ * exit 1 when a gated metric regressed.
  */
 public final class CompareService {
   public static final String COMPARISON = "comparison.json";
@@ -58,8 +56,14 @@ public final class CompareService {
    * @param reportDir where comparison.json, report.html, summary.md and plots go, or null
    * @param gpus GPU count for runs that record none, or null
    */
-  public record Request(List<Path> reference, List<Path> candidate, @Nullable Double mdePct, boolean paired, @Nullable Path expRoot,
-      @Nullable Path reportDir, @Nullable Integer gpus) {
+  public record Request(
+      List<Path> reference,
+      List<Path> candidate,
+      @Nullable Double mdePct,
+      boolean paired,
+      @Nullable Path expRoot,
+      @Nullable Path reportDir,
+      @Nullable Integer gpus) {
     public Request {
       reference = List.copyOf(reference);
       candidate = List.copyOf(candidate);
@@ -67,7 +71,8 @@ public final class CompareService {
         throw BenchplanException.invalid("compare: give --reference RUN... and --candidate RUN...");
       }
       if (mdePct != null && !(mdePct > 0 && mdePct < 100)) {
-        throw BenchplanException.invalid("--mde " + mdePct + ": expected a percentage between 0 and 100 (exclusive)");
+        throw BenchplanException.invalid(
+            "--mde " + mdePct + ": expected a percentage between 0 and 100 (exclusive)");
       }
     }
   }
@@ -80,13 +85,18 @@ public final class CompareService {
    * @param candidate the candidate runs
    * @param exitCode 0 no gated metric regressed, 1 one did
    */
-  public record Outcome(ObjectNode comparison, List<RunEvidence> reference, List<RunEvidence> candidate, int exitCode) {}
+  public record Outcome(
+      ObjectNode comparison,
+      List<RunEvidence> reference,
+      List<RunEvidence> candidate,
+      int exitCode) {}
 
   /** Runs the comparison; ineligible or bad input throws (exit 2) before anything is written. */
   public static Outcome compare(Request request) {
     List<RunEvidence> ref = AnalyzeService.load(request.reference(), request.gpus());
     List<RunEvidence> cand = AnalyzeService.load(request.candidate(), request.gpus());
-    // the pairs in run.json (render --pair) decide the pairing; --paired alone pairs in argument order
+    // the pairs in run.json (render --pair) decide the pairing; --paired alone pairs in argument
+    // order
     Set<Path> refDirs = new HashSet<>();
     ref.forEach(r -> refDirs.add(r.source().dir().toAbsolutePath().normalize()));
     for (RunEvidence c : cand) {
@@ -96,7 +106,8 @@ public final class CompareService {
     }
     Eligibility.Result elig = Eligibility.check(ref, cand);
     if (!elig.eligible()) {
-      throw BenchplanException.invalid("compare: not eligible, no verdict: " + String.join("; ", elig.problems()));
+      throw BenchplanException.invalid(
+          "compare: not eligible, no verdict: " + String.join("; ", elig.problems()));
     }
     boolean labelled = PairedRuns.labelled(ref, cand);
     if (labelled) {
@@ -104,20 +115,30 @@ public final class CompareService {
       ref = aligned.reference();
       cand = aligned.candidate();
     } else if (request.paired() && ref.size() != cand.size()) {
-      throw BenchplanException.invalid("--paired: " + ref.size() + " reference and " + cand.size()
-          + " candidate runs; AB/BA pairs need the same number on both sides, in pair order");
+      throw BenchplanException.invalid(
+          "--paired: "
+              + ref.size()
+              + " reference and "
+              + cand.size()
+              + " candidate runs; AB/BA pairs need the same number on both sides, in pair order");
     }
     boolean paired = labelled || request.paired();
-    Map<String, NoiseFloor> floors = request.expRoot() == null ? Map.of()
-        : carriedFloor(FindingsLog.read(request.expRoot()), ref.get(0).seriesId());
+    Map<String, NoiseFloor> floors =
+        request.expRoot() == null
+            ? Map.of()
+            : carriedFloor(FindingsLog.read(request.expRoot()), ref.get(0).seriesId());
 
     ObjectNode c = Nodes.object();
     c.put("schema_version", RunDocuments.SCHEMA_VERSION);
     c.put("kind", "comparison");
     PlanInfo planned = RunEvidence.firstReadPlan(ref);
     ObjectNode plannedDoc = planned == null ? null : planned.plan();
-    c.put("question", plannedDoc == null ? null : plannedDoc.path("question").path("text").asString(null));
-    c.set("plan", planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
+    c.put(
+        "question",
+        plannedDoc == null ? null : plannedDoc.path("question").path("text").asString(null));
+    c.set(
+        "plan",
+        planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
     ObjectNode e = c.putObject("eligibility");
     e.put("eligible", true);
     ObjectNode fields = e.putObject("fields");
@@ -126,13 +147,20 @@ public final class CompareService {
     c.set("candidate", side(cand));
     c.put("paired", paired);
     ObjectNode method = c.putObject("method");
-    method.put("interval", "Student t on the candidate-minus-reference difference of run means: Welch when both sides"
-        + " have n >= 2, paired t for AB/BA pairs, the series noise floor (CV, its df) when a side has n = 1");
+    method.put(
+        "interval",
+        "Student t on the candidate-minus-reference difference of run means: Welch when both sides"
+            + " have n >= 2, paired t for AB/BA pairs, the series noise floor (CV, its df) when a side has n = 1");
     Nodes.num(method, "confidence", 0.95);
-    method.put("mde", request.mdePct() != null ? "--mde " + request.mdePct() + "%"
-        : "data: (t(0.975, df) + t(0.80, df)) x standard error / reference mean (80% power)");
-    method.put("verdict_rule", "no_change: the whole interval inside +-MDE; regressed/improved: the interval excludes 0"
-        + " on that side and |effect| >= MDE; inconclusive otherwise (overlap is not no difference)");
+    method.put(
+        "mde",
+        request.mdePct() != null
+            ? "--mde " + request.mdePct() + "%"
+            : "data: (t(0.975, df) + t(0.80, df)) x standard error / reference mean (80% power)");
+    method.put(
+        "verdict_rule",
+        "no_change: the whole interval inside +-MDE; regressed/improved: the interval excludes 0"
+            + " on that side and |effect| >= MDE; inconclusive otherwise (overlap is not no difference)");
     if (floors.isEmpty()) {
       c.putNull("noise_floor");
     } else {
@@ -155,8 +183,9 @@ public final class CompareService {
         if (rv.length == 0 || kv.length == 0 || (paired && rv.length != kv.length)) {
           continue;
         }
-        Effect eff = EffectEstimator.estimate(rv, kv, spec.direction(), paired, floors.get(spec.key()),
-            request.mdePct());
+        Effect eff =
+            EffectEstimator.estimate(
+                rv, kv, spec.direction(), paired, floors.get(spec.key()), request.mdePct());
         ObjectNode m = metrics.addObject();
         m.put("load_point", lp);
         m.put("metric", spec.key());
@@ -184,18 +213,31 @@ public final class CompareService {
     ObjectNode rd = c.putObject("repeat_decision");
     if (noSpread) {
       rd.put("decision", "necessary");
-      rd.put("rationale", SeriesAnalysis.PILOT_RATIONALE + ": a side has one run and the series has no noise floor,"
-          + " so no interval can be drawn");
+      rd.put(
+          "rationale",
+          SeriesAnalysis.PILOT_RATIONALE
+              + ": a side has one run and the series has no noise floor,"
+              + " so no interval can be drawn");
     } else if (gatedInconclusive) {
       rd.put("decision", "not_justified");
-      rd.put("rationale", "a gated metric is inconclusive inside the noise band: more unpaired runs would not resolve it;"
-          + " decide with paired, interleaved AB/BA repeats in a new, justified plan if the decision is consequential");
+      rd.put(
+          "rationale",
+          "a gated metric is inconclusive inside the noise band: more unpaired runs would not resolve it;"
+              + " decide with paired, interleaved AB/BA repeats in a new, justified plan if the decision is consequential");
     } else {
       rd.put("decision", "not_needed");
       rd.put("rationale", "every gated metric is decided (improved, regressed or no_change)");
     }
-    String verdict = gatedRegressed ? "regressed" : anyRegressed && anyImproved ? "mixed" : anyRegressed ? "mixed"
-        : anyImproved ? "improved" : allNoChange && !metrics.isEmpty() ? "no_change" : "inconclusive";
+    String verdict =
+        gatedRegressed
+            ? "regressed"
+            : anyRegressed && anyImproved
+                ? "mixed"
+                : anyRegressed
+                    ? "mixed"
+                    : anyImproved
+                        ? "improved"
+                        : allNoChange && !metrics.isEmpty() ? "no_change" : "inconclusive";
     int exit = gatedRegressed ? 1 : 0;
     c.put("verdict", verdict);
     c.put("exit_code", exit);
@@ -205,17 +247,33 @@ public final class CompareService {
       Map<Path, byte[]> files = new LinkedHashMap<>();
       files.put(out.resolve(COMPARISON), bytes);
       double[] band = band(ref, floors);
-      Map<String, String> svgs = Plots.forComparison(new Plots.Group("reference", ref), new Plots.Group("candidate", cand),
-          band);
-      svgs.forEach((n, svg) -> files.put(out.resolve("plots").resolve(n), svg.getBytes(StandardCharsets.UTF_8)));
-      files.put(out.resolve("report.html"), HtmlReport.comparison(c, svgs).getBytes(StandardCharsets.UTF_8));
+      Map<String, String> svgs =
+          Plots.forComparison(
+              new Plots.Group("reference", ref), new Plots.Group("candidate", cand), band);
+      svgs.forEach(
+          (n, svg) ->
+              files.put(out.resolve("plots").resolve(n), svg.getBytes(StandardCharsets.UTF_8)));
+      files.put(
+          out.resolve("report.html"),
+          HtmlReport.comparison(c, svgs).getBytes(StandardCharsets.UTF_8));
       files.put(out.resolve("summary.md"), summaryMd(c).getBytes(StandardCharsets.UTF_8));
-      RepeatDecisionDoc rdDoc = RepeatDecisionDoc.of(ref.get(0).seriesId(), planned == null ? null
-          : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()), rd.path("decision").asString(),
-          rd.path("rationale").asString(), noSpread ? new RepeatDecisionDoc.Pilot(3, ref.get(0).loadPoint(),
-              "unchanged: the reference") : null, "comparison", Sha256.hex(bytes));
-      files.put(out.resolve(AnalyzeService.REPEAT_DECISION), AnalyzeService.validated(Nodes.tree(rdDoc),
-          "repeat-decision.schema.json"));
+      RepeatDecisionDoc rdDoc =
+          RepeatDecisionDoc.of(
+              ref.get(0).seriesId(),
+              planned == null
+                  ? null
+                  : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()),
+              rd.path("decision").asString(),
+              rd.path("rationale").asString(),
+              noSpread
+                  ? new RepeatDecisionDoc.Pilot(
+                      3, ref.get(0).loadPoint(), "unchanged: the reference")
+                  : null,
+              "comparison",
+              Sha256.hex(bytes));
+      files.put(
+          out.resolve(AnalyzeService.REPEAT_DECISION),
+          AnalyzeService.validated(Nodes.tree(rdDoc), "repeat-decision.schema.json"));
       AtomicFiles.writeAll(files);
     }
     return new Outcome(c, ref, cand, exit);
@@ -248,7 +306,9 @@ public final class CompareService {
   }
 
   static Map<String, NoiseFloor> carriedFloor(List<JsonNode> history, String seriesId) {
-    return FindingsLog.lastNoiseFloor(history, seriesId).map(FindingsLog.Carried::floors).orElse(Map.of());
+    return FindingsLog.lastNoiseFloor(history, seriesId)
+        .map(FindingsLog.Carried::floors)
+        .orElse(Map.of());
   }
 
   private static ArrayNode side(List<RunEvidence> runs) {
@@ -261,50 +321,110 @@ public final class CompareService {
     return Nodes.tree(EffectDoc.of(e));
   }
 
-
   static double[] values(MetricSpec spec, List<RunEvidence> runs) {
-    return runs.stream().map(spec::value).filter(Optional::isPresent).mapToDouble(Optional::get).toArray();
+    return runs.stream()
+        .map(spec::value)
+        .filter(Optional::isPresent)
+        .mapToDouble(Optional::get)
+        .toArray();
   }
 
   /** The ten-second table. */
   public static String text(Outcome o) {
     JsonNode c = o.comparison();
     StringBuilder sb = new StringBuilder();
-    sb.append("compare: ").append(c.path("verdict").asString().toUpperCase(Locale.ROOT)).append(" (exit ")
-        .append(o.exitCode()).append(")  reference ").append(o.reference().size()).append(" run(s), candidate ")
-        .append(o.candidate().size()).append(" run(s)").append(c.path("paired").asBoolean() ? ", paired AB/BA" : "")
+    sb.append("compare: ")
+        .append(c.path("verdict").asString().toUpperCase(Locale.ROOT))
+        .append(" (exit ")
+        .append(o.exitCode())
+        .append(")  reference ")
+        .append(o.reference().size())
+        .append(" run(s), candidate ")
+        .append(o.candidate().size())
+        .append(" run(s)")
+        .append(c.path("paired").asBoolean() ? ", paired AB/BA" : "")
         .append('\n');
     String fmt = "%-16s %-40s %-7s %11s %11s %8s %-19s %7s %s%n";
-    sb.append(String.format(Locale.ROOT, fmt, "load point", "metric (* gated)", "better", "reference", "candidate",
-        "change", "95% CI", "MDE", "verdict"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            fmt,
+            "load point",
+            "metric (* gated)",
+            "better",
+            "reference",
+            "candidate",
+            "change",
+            "95% CI",
+            "MDE",
+            "verdict"));
     for (JsonNode m : c.path("metrics")) {
       JsonNode e = m.path("effect");
-      String ci = e.path("ci_low_pct").isNumber() ? String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]",
-          e.path("ci_low_pct").asDouble(), e.path("ci_high_pct").asDouble()) : "n/a";
-      sb.append(String.format(Locale.ROOT, fmt, m.path("load_point").asString(),
-          m.path("metric").asString() + (m.path("gated").asBoolean() ? " *" : ""), m.path("better").asString(),
-          num(e.path("reference_mean")), num(e.path("candidate_mean")), pct(e.path("delta_pct")), ci,
-          e.path("mde_pct").isNumber() ? String.format(Locale.ROOT, "%.1f%%", e.path("mde_pct").asDouble()) : "n/a",
-          m.path("verdict").asString()));
+      String ci =
+          e.path("ci_low_pct").isNumber()
+              ? String.format(
+                  Locale.ROOT,
+                  "[%+.1f%%, %+.1f%%]",
+                  e.path("ci_low_pct").asDouble(),
+                  e.path("ci_high_pct").asDouble())
+              : "n/a";
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              fmt,
+              m.path("load_point").asString(),
+              m.path("metric").asString() + (m.path("gated").asBoolean() ? " *" : ""),
+              m.path("better").asString(),
+              num(e.path("reference_mean")),
+              num(e.path("candidate_mean")),
+              pct(e.path("delta_pct")),
+              ci,
+              e.path("mde_pct").isNumber()
+                  ? String.format(Locale.ROOT, "%.1f%%", e.path("mde_pct").asDouble())
+                  : "n/a",
+              m.path("verdict").asString()));
     }
-    sb.append("repeat_decision: ").append(c.path("repeat_decision").path("decision").asString()).append(" (")
-        .append(c.path("repeat_decision").path("rationale").asString()).append(")\n");
+    sb.append("repeat_decision: ")
+        .append(c.path("repeat_decision").path("decision").asString())
+        .append(" (")
+        .append(c.path("repeat_decision").path("rationale").asString())
+        .append(")\n");
     return sb.toString();
   }
 
   public static String summaryMd(JsonNode c) {
     StringBuilder sb = new StringBuilder();
-    sb.append("**benchplan compare: ").append(c.path("verdict").asString()).append("** (exit ")
-        .append(c.path("exit_code").asInt()).append(")\n\n| load point | metric | reference | candidate | change | 95% CI |")
+    sb.append("**benchplan compare: ")
+        .append(c.path("verdict").asString())
+        .append("** (exit ")
+        .append(c.path("exit_code").asInt())
+        .append(")\n\n| load point | metric | reference | candidate | change | 95% CI |")
         .append(" MDE | verdict |\n|---|---|---|---|---|---|---|---|\n");
     for (JsonNode m : c.path("metrics")) {
       JsonNode e = m.path("effect");
-      sb.append("| ").append(m.path("load_point").asString()).append(" | ").append(m.path("metric").asString())
-          .append(m.path("gated").asBoolean() ? " (gated)" : "").append(" | ").append(num(e.path("reference_mean")))
-          .append(" | ").append(num(e.path("candidate_mean"))).append(" | ").append(pct(e.path("delta_pct"))).append(" | ")
-          .append(pct(e.path("ci_low_pct"))).append(" .. ").append(pct(e.path("ci_high_pct"))).append(" | ")
-          .append(e.path("mde_pct").isNumber() ? String.format(Locale.ROOT, "%.1f%%", e.path("mde_pct").asDouble()) : "n/a")
-          .append(" | ").append(m.path("verdict").asString()).append(" |\n");
+      sb.append("| ")
+          .append(m.path("load_point").asString())
+          .append(" | ")
+          .append(m.path("metric").asString())
+          .append(m.path("gated").asBoolean() ? " (gated)" : "")
+          .append(" | ")
+          .append(num(e.path("reference_mean")))
+          .append(" | ")
+          .append(num(e.path("candidate_mean")))
+          .append(" | ")
+          .append(pct(e.path("delta_pct")))
+          .append(" | ")
+          .append(pct(e.path("ci_low_pct")))
+          .append(" .. ")
+          .append(pct(e.path("ci_high_pct")))
+          .append(" | ")
+          .append(
+              e.path("mde_pct").isNumber()
+                  ? String.format(Locale.ROOT, "%.1f%%", e.path("mde_pct").asDouble())
+                  : "n/a")
+          .append(" | ")
+          .append(m.path("verdict").asString())
+          .append(" |\n");
     }
     return sb.toString();
   }

@@ -27,30 +27,37 @@ import tools.jackson.databind.JsonNode;
  * Decodes and verifies the artifact block {@code ship-artifacts.py} prints (see that file for the
  * format): the manifest lines, then the gzip stream in numbered chunks each carrying its SHA-256,
  * then the end line with the counts and the manifest's and stream's SHA-256. Every chunk, the
- * stream, and every restored file is checked; any gap, repeat, flipped byte or cut is an
- * {@link ArtifactChannelException} naming the chunk or file. Memory stays bounded: the stream is
- * spooled to a scratch file beside the target, then unpacked file by file.
+ * stream, and every restored file is checked; any gap, repeat, flipped byte or cut is an {@link
+ * ArtifactChannelException} naming the chunk or file. Memory stays bounded: the stream is spooled
+ * to a scratch file beside the target, then unpacked file by file.
  */
 public final class ArtifactChannel {
   /** The line that opens the block. */
   public static final String BEGIN = "==== benchplan:artifacts:begin v1 ====";
+
   /** The end line's prefix. */
   public static final String END_PREFIX = "==== benchplan:artifacts:end ";
+
   /** Raw bytes per chunk the encoder emits (4 KiB of base64 per log line). */
   public static final int CHUNK_BYTES = 3 * 1024;
 
   /** The line that says a tree is larger than the log bound and stayed on the artifact volume. */
   public static final String TOO_LARGE_PREFIX = "==== benchplan:artifacts:too-large ";
+
   /** The line that closes the manifest printed after the too-large line. */
   public static final String MANIFEST_PREFIX = "==== benchplan:artifacts:manifest ";
 
   private static final Pattern MANIFEST_END =
-      Pattern.compile(Pattern.quote(MANIFEST_PREFIX) + "files=(\\d+) bytes=(\\d+) manifest_sha256=([0-9a-f]{64}) ====");
+      Pattern.compile(
+          Pattern.quote(MANIFEST_PREFIX)
+              + "files=(\\d+) bytes=(\\d+) manifest_sha256=([0-9a-f]{64}) ====");
   private static final Pattern END =
-      Pattern.compile(Pattern.quote(END_PREFIX)
-          + "files=(\\d+) bytes=(\\d+) chunks=(\\d+) manifest_sha256=([0-9a-f]{64})"
-          + " gzip_sha256=([0-9a-f]{64}) ====");
-  private static final Pattern CHUNK = Pattern.compile("C (\\d{1,10}) ([0-9a-f]{64}) ([A-Za-z0-9+/=]*)");
+      Pattern.compile(
+          Pattern.quote(END_PREFIX)
+              + "files=(\\d+) bytes=(\\d+) chunks=(\\d+) manifest_sha256=([0-9a-f]{64})"
+              + " gzip_sha256=([0-9a-f]{64}) ====");
+  private static final Pattern CHUNK =
+      Pattern.compile("C (\\d{1,10}) ([0-9a-f]{64}) ([A-Za-z0-9+/=]*)");
 
   private ArtifactChannel() {}
 
@@ -104,25 +111,36 @@ public final class ArtifactChannel {
       }
       Matcher m = MANIFEST_END.matcher(line);
       if (!m.matches()) {
-        throw new ArtifactChannelException(what + ": unexpected line in the manifest of the tree left on the volume: '"
-            + abbreviate(line) + "'");
+        throw new ArtifactChannelException(
+            what
+                + ": unexpected line in the manifest of the tree left on the volume: '"
+                + abbreviate(line)
+                + "'");
       }
       ArtifactManifest manifest = new ArtifactManifest(files);
-      if (Long.parseLong(m.group(1)) != files.size() || Long.parseLong(m.group(2)) != manifest.totalBytes()
+      if (Long.parseLong(m.group(1)) != files.size()
+          || Long.parseLong(m.group(2)) != manifest.totalBytes()
           || !Sha256.hex(listing).equals(m.group(3))) {
-        throw new ArtifactChannelException(what + ": the manifest of the tree left on the volume does not match its"
-            + " closing line (files, bytes or manifest_sha256)");
+        throw new ArtifactChannelException(
+            what
+                + ": the manifest of the tree left on the volume does not match its"
+                + " closing line (files, bytes or manifest_sha256)");
       }
       return manifest;
     }
-    throw new ArtifactChannelException(what + (begun ? ": the manifest of the tree left on the volume is cut (no line '"
-        + MANIFEST_PREFIX + "...')" : ": no line '" + TOO_LARGE_PREFIX + "...'"));
+    throw new ArtifactChannelException(
+        what
+            + (begun
+                ? ": the manifest of the tree left on the volume is cut (no line '"
+                    + MANIFEST_PREFIX
+                    + "...')"
+                : ": no line '" + TOO_LARGE_PREFIX + "...'"));
   }
 
   /**
-   * Reads the log up to and including the (first) artifact block and restores the tree into
-   * {@code target} (created; must not exist). On failure what was restored stays in
-   * {@code target} for the caller to set aside.
+   * Reads the log up to and including the (first) artifact block and restores the tree into {@code
+   * target} (created; must not exist). On failure what was restored stays in {@code target} for the
+   * caller to set aside.
    *
    * @param what names the log in messages (e.g. {@code pod ns/name log})
    */
@@ -130,7 +148,8 @@ public final class ArtifactChannel {
     try {
       return decodeChecked(log, target, what);
     } catch (IOException e) {
-      throw new ArtifactChannelException(what + ": cannot restore artifacts into " + target + ": " + e, e);
+      throw new ArtifactChannelException(
+          what + ": cannot restore artifacts into " + target + ": " + e, e);
     }
   }
 
@@ -162,11 +181,13 @@ public final class ArtifactChannel {
           line = strip(line);
           if (line.startsWith("F ")) {
             if (nextChunk > 0) {
-              throw new ArtifactChannelException(what + ": a manifest line after chunk " + (nextChunk - 1));
+              throw new ArtifactChannelException(
+                  what + ": a manifest line after chunk " + (nextChunk - 1));
             }
             ArtifactFile f = manifestLine(line, what);
             if (!seen.add(f.path())) {
-              throw new ArtifactChannelException(what + ": the manifest names " + f.path() + " twice");
+              throw new ArtifactChannelException(
+                  what + ": the manifest names " + f.path() + " twice");
             }
             files.add(f);
             listing.update((line + "\n").getBytes(StandardCharsets.UTF_8));
@@ -174,12 +195,15 @@ public final class ArtifactChannel {
             Matcher m = CHUNK.matcher(line);
             if (!m.matches()) {
               throw new ArtifactChannelException(
-                  what + ": artifact chunk line malformed after chunk " + (nextChunk - 1)
+                  what
+                      + ": artifact chunk line malformed after chunk "
+                      + (nextChunk - 1)
                       + ": expected 'C <seq> <sha256> <base64>'");
             }
             long seq = Long.parseLong(m.group(1));
             if (seq < nextChunk) {
-              throw new ArtifactChannelException(what + ": artifact chunk " + seq + " appears twice");
+              throw new ArtifactChannelException(
+                  what + ": artifact chunk " + seq + " appears twice");
             }
             if (seq > nextChunk) {
               throw new ArtifactChannelException(
@@ -189,13 +213,20 @@ public final class ArtifactChannel {
             try {
               bytes = Base64.getDecoder().decode(m.group(3));
             } catch (IllegalArgumentException e) {
-              throw new ArtifactChannelException(what + ": artifact chunk " + seq + " is not base64");
+              throw new ArtifactChannelException(
+                  what + ": artifact chunk " + seq + " is not base64");
             }
             String actual = Sha256.hex(bytes);
             if (!actual.equals(m.group(2))) {
               throw new ArtifactChannelException(
-                  what + ": artifact chunk " + seq + " has SHA-256 " + actual + ", its line says "
-                      + m.group(2) + " (corrupted in transit)");
+                  what
+                      + ": artifact chunk "
+                      + seq
+                      + " has SHA-256 "
+                      + actual
+                      + ", its line says "
+                      + m.group(2)
+                      + " (corrupted in transit)");
             }
             stream.update(bytes);
             out.write(bytes);
@@ -208,36 +239,61 @@ public final class ArtifactChannel {
             break;
           } else {
             throw new ArtifactChannelException(
-                what + ": unexpected line inside the artifact block after chunk " + (nextChunk - 1)
-                    + ": '" + abbreviate(line) + "'");
+                what
+                    + ": unexpected line inside the artifact block after chunk "
+                    + (nextChunk - 1)
+                    + ": '"
+                    + abbreviate(line)
+                    + "'");
           }
         }
       }
       if (end == null) {
         throw new ArtifactChannelException(
-            what + ": the artifact block is cut after " + nextChunk + " chunk(s) and " + files.size()
-                + " manifest line(s) (no line '" + END_PREFIX + "...'): the log is truncated");
+            what
+                + ": the artifact block is cut after "
+                + nextChunk
+                + " chunk(s) and "
+                + files.size()
+                + " manifest line(s) (no line '"
+                + END_PREFIX
+                + "...'): the log is truncated");
       }
       long endFiles = Long.parseLong(end.group(1));
       long endBytes = Long.parseLong(end.group(2));
       long endChunks = Long.parseLong(end.group(3));
       if (endChunks != nextChunk) {
         throw new ArtifactChannelException(
-            what + ": the end line counts " + endChunks + " chunks, " + nextChunk + " arrived (chunk "
-                + nextChunk + " onwards is missing)");
+            what
+                + ": the end line counts "
+                + endChunks
+                + " chunks, "
+                + nextChunk
+                + " arrived (chunk "
+                + nextChunk
+                + " onwards is missing)");
       }
       if (!Sha256.hex(listing).equals(end.group(4))) {
         throw new ArtifactChannelException(
-            what + ": the manifest lines do not hash to the end line's manifest_sha256 (corrupted)");
+            what
+                + ": the manifest lines do not hash to the end line's manifest_sha256 (corrupted)");
       }
       if (endFiles != files.size()) {
         throw new ArtifactChannelException(
-            what + ": the end line counts " + endFiles + " files, the manifest lists " + files.size());
+            what
+                + ": the end line counts "
+                + endFiles
+                + " files, the manifest lists "
+                + files.size());
       }
       ArtifactManifest manifest = new ArtifactManifest(files);
       if (endBytes != manifest.totalBytes()) {
         throw new ArtifactChannelException(
-            what + ": the end line counts " + endBytes + " bytes, the manifest " + manifest.totalBytes());
+            what
+                + ": the end line counts "
+                + endBytes
+                + " bytes, the manifest "
+                + manifest.totalBytes());
       }
       if (!Sha256.hex(stream).equals(end.group(5))) {
         throw new ArtifactChannelException(
@@ -254,11 +310,13 @@ public final class ArtifactChannel {
       throws IOException {
     byte[] buffer = new byte[1 << 16];
     try (InputStream raw = Files.newInputStream(spool);
-        InputStream in = files.isEmpty() && Files.size(spool) == 0 ? raw : new GZIPInputStream(raw, 1 << 16)) {
+        InputStream in =
+            files.isEmpty() && Files.size(spool) == 0 ? raw : new GZIPInputStream(raw, 1 << 16)) {
       for (ArtifactFile f : files) {
         Path out = target.resolve(f.path());
         if (!out.normalize().startsWith(target)) {
-          throw new ArtifactChannelException(what + ": artifact path " + f.path() + " leaves the tree");
+          throw new ArtifactChannelException(
+              what + ": artifact path " + f.path() + " leaves the tree");
         }
         Files.createDirectories(out.getParent());
         MessageDigest digest = Sha256.newDigest();
@@ -268,8 +326,14 @@ public final class ArtifactChannel {
             int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
             if (n < 0) {
               throw new ArtifactChannelException(
-                  what + ": artifact " + f.path() + " is truncated: " + (f.size() - left) + " of "
-                      + f.size() + " bytes arrived");
+                  what
+                      + ": artifact "
+                      + f.path()
+                      + " is truncated: "
+                      + (f.size() - left)
+                      + " of "
+                      + f.size()
+                      + " bytes arrived");
             }
             digest.update(buffer, 0, n);
             o.write(buffer, 0, n);
@@ -279,8 +343,14 @@ public final class ArtifactChannel {
         String actual = Sha256.hex(digest);
         if (!actual.equals(f.sha256())) {
           throw new ArtifactChannelException(
-              what + ": artifact " + f.path() + " has SHA-256 " + actual + ", the pod's manifest says "
-                  + f.sha256() + " (the file changed while it was shipped)");
+              what
+                  + ": artifact "
+                  + f.path()
+                  + " has SHA-256 "
+                  + actual
+                  + ", the pod's manifest says "
+                  + f.sha256()
+                  + " (the file changed while it was shipped)");
         }
       }
       if (in.read() >= 0) {
@@ -288,7 +358,8 @@ public final class ArtifactChannel {
             what + ": the artifact stream holds more bytes than the manifest's files");
       }
     } catch (ZipException | EOFException e) {
-      throw new ArtifactChannelException(what + ": the artifact stream is not valid gzip: " + e.getMessage(), e);
+      throw new ArtifactChannelException(
+          what + ": the artifact stream is not valid gzip: " + e.getMessage(), e);
     }
   }
 
@@ -299,7 +370,11 @@ public final class ArtifactChannel {
           n.path("path").asString(), n.path("size").asLong(-1), n.path("sha256").asString(""));
     } catch (RuntimeException e) {
       throw new ArtifactChannelException(
-          what + ": malformed artifact manifest line '" + abbreviate(line) + "': " + e.getMessage());
+          what
+              + ": malformed artifact manifest line '"
+              + abbreviate(line)
+              + "': "
+              + e.getMessage());
     }
   }
 

@@ -47,12 +47,23 @@ public record ArtifactManifest(List<ArtifactFile> files) {
         return want.path() + " is missing (" + want.size() + " bytes in the pod's manifest)";
       }
       if (got.size() != want.size() || !got.sha256().equals(want.sha256())) {
-        return want.path() + " has " + got.size() + " bytes and SHA-256 " + got.sha256() + ", the pod's manifest says "
-            + want.size() + " bytes and " + want.sha256() + " (changed on the volume after the Job)";
+        return want.path()
+            + " has "
+            + got.size()
+            + " bytes and SHA-256 "
+            + got.sha256()
+            + ", the pod's manifest says "
+            + want.size()
+            + " bytes and "
+            + want.sha256()
+            + " (changed on the volume after the Job)";
       }
     }
-    return mine.isEmpty() ? null : mine.keySet().iterator().next() + " is not in the pod's manifest (written to the"
-        + " volume after the Job)";
+    return mine.isEmpty()
+        ? null
+        : mine.keySet().iterator().next()
+            + " is not in the pod's manifest (written to the"
+            + " volume after the Job)";
   }
 
   /** The paths, in order. */

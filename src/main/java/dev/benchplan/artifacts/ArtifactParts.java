@@ -20,7 +20,8 @@ public final class ArtifactParts {
   /** The part-end line's prefix. */
   public static final String PART_END_PREFIX = "==== benchplan:artifacts:part-end next=";
 
-  private static final Pattern PART_END = Pattern.compile(Pattern.quote(PART_END_PREFIX) + "(\\d{1,10}) ====");
+  private static final Pattern PART_END =
+      Pattern.compile(Pattern.quote(PART_END_PREFIX) + "(\\d{1,10}) ====");
 
   private ArtifactParts() {}
 
@@ -49,20 +50,35 @@ public final class ArtifactParts {
     Matcher m = PART_END.matcher(last);
     boolean end = last.startsWith(ArtifactChannel.END_PREFIX);
     if (!end && !m.matches()) {
-      throw new ArtifactChannelException(what + ": the part from chunk " + first + " is cut (its last line is '"
-          + abbreviate(last) + "', expected the end line or '" + PART_END_PREFIX + "<seq> ===='): the log is truncated");
+      throw new ArtifactChannelException(
+          what
+              + ": the part from chunk "
+              + first
+              + " is cut (its last line is '"
+              + abbreviate(last)
+              + "', expected the end line or '"
+              + PART_END_PREFIX
+              + "<seq> ===='): the log is truncated");
     }
     if (first == 0 && lines.stream().noneMatch(l -> l.equals(ArtifactChannel.BEGIN))) {
-      throw new ArtifactChannelException(what + ": the first part has no line '" + ArtifactChannel.BEGIN + "'");
+      throw new ArtifactChannelException(
+          what + ": the first part has no line '" + ArtifactChannel.BEGIN + "'");
     }
     long chunks = lines.stream().filter(l -> l.startsWith("C ")).count();
     @Nullable Long next = end ? null : Long.parseLong(m.group(1));
     if (next != null && next != first + chunks) {
-      throw new ArtifactChannelException(what + ": the part from chunk " + first + " carries " + chunks
-          + " chunk(s) but says the next part starts at " + next);
+      throw new ArtifactChannelException(
+          what
+              + ": the part from chunk "
+              + first
+              + " carries "
+              + chunks
+              + " chunk(s) but says the next part starts at "
+              + next);
     }
     if (next != null && chunks == 0) {
-      throw new ArtifactChannelException(what + ": the part from chunk " + first + " carries no chunk");
+      throw new ArtifactChannelException(
+          what + ": the part from chunk " + first + " carries no chunk");
     }
     try {
       for (String line : end ? lines : lines.subList(0, lines.size() - 1)) {

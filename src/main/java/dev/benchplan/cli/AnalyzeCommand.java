@@ -24,33 +24,52 @@ import picocli.CommandLine.Spec;
       "RUN is a benchplan run directory (benchmark/runs/<run-id>/) or an AIPerf artifact directory in any layout."
     },
     footerHeading = "%nExit codes:%n",
-    footer = {"  0  analysed (invalid runs are reported, not an error)", "  2  invalid input (nothing written)"})
+    footer = {
+      "  0  analysed (invalid runs are reported, not an error)",
+      "  2  invalid input (nothing written)"
+    })
 public final class AnalyzeCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
 
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "RUN", description = "Run directories or AIPerf artifact directories.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "RUN",
+      description = "Run directories or AIPerf artifact directories.")
   List<Path> runs;
 
-  @Option(names = "--exp-root", defaultValue = "experiments", paramLabel = "DIR",
-      description = "Experiment root: series history and the findings log (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--exp-root",
+      defaultValue = "experiments",
+      paramLabel = "DIR",
+      description =
+          "Experiment root: series history and the findings log (default: ${DEFAULT-VALUE}).")
   Path expRoot;
 
-  @Option(names = "--report-dir", paramLabel = "DIR",
+  @Option(
+      names = "--report-dir",
+      paramLabel = "DIR",
       description = "Where the documents go (default: <EXP_ROOT>/analysis/<analysis-id>/).")
   Path reportDir;
 
-  @Option(names = "--gpus", paramLabel = "N", description = "GPU count for runs whose plan or telemetry records none.")
+  @Option(
+      names = "--gpus",
+      paramLabel = "N",
+      description = "GPU count for runs whose plan or telemetry records none.")
   Integer gpus;
 
-  @Option(names = "--slo", paramLabel = "METRIC.STAT<=X",
-      description = "An SLO to evaluate, e.g. time_to_first_token.p99<=500 (repeatable; adds to the plan's).")
+  @Option(
+      names = "--slo",
+      paramLabel = "METRIC.STAT<=X",
+      description =
+          "An SLO to evaluate, e.g. time_to_first_token.p99<=500 (repeatable; adds to the plan's).")
   List<String> slos = new ArrayList<>();
 
   @Override
   public Integer call() {
-    AnalyzeService.Outcome outcome = AnalyzeService.analyze(new AnalyzeService.Request(runs, expRoot, reportDir, gpus, slos));
+    AnalyzeService.Outcome outcome =
+        AnalyzeService.analyze(new AnalyzeService.Request(runs, expRoot, reportDir, gpus, slos));
     return Printer.print(spec.commandLine(), format, new Output(outcome), 0);
   }
 

@@ -11,8 +11,8 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Builds the configured {@link CommandLine}: the one place where exceptions become an exit code
- * (2 invalid input, 3 cluster/endpoint/run error, 4 a bug), a one-line message on stderr and, with
+ * Builds the configured {@link CommandLine}: the one place where exceptions become an exit code (2
+ * invalid input, 3 cluster/endpoint/run error, 4 a bug), a one-line message on stderr and, with
  * {@code --format json}, one {@code {"error": {...}}} document on stdout.
  */
 public final class Cli {
@@ -62,7 +62,9 @@ public final class Cli {
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       if (a.equalsIgnoreCase("--format=json")
-          || (a.equals("--format") && i + 1 < args.size() && args.get(i + 1).equalsIgnoreCase("json"))) {
+          || (a.equals("--format")
+              && i + 1 < args.size()
+              && args.get(i + 1).equalsIgnoreCase("json"))) {
         return true;
       }
     }
@@ -83,9 +85,12 @@ public final class Cli {
     err.flush();
     if (wantsJson(List.of(args))) {
       ArgSpec arg = ex.getArgSpec();
-      String field = arg instanceof OptionSpec o ? o.longestName() : arg == null ? null : arg.paramLabel();
-      Printer.printError(cl.getOut(),
-          ErrorReport.of(ErrorReport.INVALID_OPTION, ExitCode.INVALID, message, ErrorLocation.option(field)));
+      String field =
+          arg instanceof OptionSpec o ? o.longestName() : arg == null ? null : arg.paramLabel();
+      Printer.printError(
+          cl.getOut(),
+          ErrorReport.of(
+              ErrorReport.INVALID_OPTION, ExitCode.INVALID, message, ErrorLocation.option(field)));
     }
     return ExitCode.INVALID;
   }

@@ -1,7 +1,6 @@
 package dev.benchplan.cli;
 
 import dev.benchplan.analysis.CompareService;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,31 +20,54 @@ import picocli.CommandLine.Spec;
           + " interval, the MDE and a verdict: improved, regressed, no_change (interval inside +-MDE) or inconclusive."
     },
     footerHeading = "%nExit codes:%n",
-    footer = {"  0  no gated metric regressed", "  1  a gated metric regressed beyond the MDE",
-        "  2  ineligible (every differing field named) or invalid input; nothing written"})
+    footer = {
+      "  0  no gated metric regressed",
+      "  1  a gated metric regressed beyond the MDE",
+      "  2  ineligible (every differing field named) or invalid input; nothing written"
+    })
 public final class CompareCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--reference", required = true, arity = "1..*", paramLabel = "RUN", description = "Reference runs.")
+  @Option(
+      names = "--reference",
+      required = true,
+      arity = "1..*",
+      paramLabel = "RUN",
+      description = "Reference runs.")
   List<Path> reference;
 
-  @Option(names = "--candidate", required = true, arity = "1..*", paramLabel = "RUN", description = "Candidate runs.")
+  @Option(
+      names = "--candidate",
+      required = true,
+      arity = "1..*",
+      paramLabel = "RUN",
+      description = "Candidate runs.")
   List<Path> candidate;
 
-  @Option(names = "--mde", paramLabel = "PCT",
+  @Option(
+      names = "--mde",
+      paramLabel = "PCT",
       description = "Minimum detectable effect in percent (default: the data's, at 80%% power).")
   Double mde;
 
-  @Option(names = "--paired", description = "Reference[i] and candidate[i] are AB/BA pairs: analyse paired differences.")
+  @Option(
+      names = "--paired",
+      description = "Reference[i] and candidate[i] are AB/BA pairs: analyse paired differences.")
   boolean paired;
 
-  @Option(names = "--exp-root", paramLabel = "DIR", description = "Experiment root: the series noise floor for n = 1 sides.")
+  @Option(
+      names = "--exp-root",
+      paramLabel = "DIR",
+      description = "Experiment root: the series noise floor for n = 1 sides.")
   Path expRoot;
 
-  @Option(names = "--report-dir", paramLabel = "DIR",
-      description = "Write comparison.json, report.html, summary.md, repeat_decision.json and plots/*.svg into DIR.")
+  @Option(
+      names = "--report-dir",
+      paramLabel = "DIR",
+      description =
+          "Write comparison.json, report.html, summary.md, repeat_decision.json and plots/*.svg into DIR.")
   Path reportDir;
 
   @Option(names = "--gpus", paramLabel = "N", description = "GPU count for runs that record none.")
@@ -53,8 +75,10 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CompareService.Outcome o = CompareService.compare(
-        new CompareService.Request(reference, candidate, mde, paired, expRoot, reportDir, gpus));
+    CompareService.Outcome o =
+        CompareService.compare(
+            new CompareService.Request(
+                reference, candidate, mde, paired, expRoot, reportDir, gpus));
     return Printer.print(spec.commandLine(), format, new Output(o), o.exitCode());
   }
 

@@ -25,8 +25,14 @@ public final class DirectoryConverter implements ITypeConverter<Path> {
         return p;
       }
       if (Files.exists(cur)) {
-        throw new TypeConversionException("'" + value + "': not a directory (" + (cur.equals(p.toAbsolutePath().normalize())
-            ? "a file is there" : cur + " is a file") + "); expected a directory");
+        throw new TypeConversionException(
+            "'"
+                + value
+                + "': not a directory ("
+                + (cur.equals(p.toAbsolutePath().normalize())
+                    ? "a file is there"
+                    : cur + " is a file")
+                + "); expected a directory");
       }
     }
     return p;

@@ -24,14 +24,16 @@ public final class DurationConverter implements ITypeConverter<Duration> {
     if (m.matches()) {
       try {
         long n = Long.parseLong(m.group(1));
-        d = switch (m.group(2)) {
-          case "ms" -> Duration.ofMillis(n);
-          case "s" -> Duration.ofSeconds(n);
-          case "m" -> Duration.ofMinutes(n);
-          default -> Duration.ofHours(n);
-        };
+        d =
+            switch (m.group(2)) {
+              case "ms" -> Duration.ofMillis(n);
+              case "s" -> Duration.ofSeconds(n);
+              case "m" -> Duration.ofMinutes(n);
+              default -> Duration.ofHours(n);
+            };
       } catch (NumberFormatException | ArithmeticException e) {
-        throw new TypeConversionException("'" + value + "' is too long a duration; expected e.g. 30s, 5m, 1h");
+        throw new TypeConversionException(
+            "'" + value + "' is too long a duration; expected e.g. 30s, 5m, 1h");
       }
     } else {
       try {

@@ -1,5 +1,6 @@
 package dev.benchplan.cli;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.benchplan.diagnostics.Finding;
 import dev.benchplan.gate.ConstraintResult;
 import dev.benchplan.gate.GateOptions;
@@ -7,11 +8,10 @@ import dev.benchplan.gate.GateService;
 import dev.benchplan.gate.RequestSummary;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
+import dev.benchplan.gate.VerdictDocument;
 import dev.benchplan.gate.VerdictReports;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
-import com.fasterxml.jackson.annotation.JsonValue;
-import dev.benchplan.gate.VerdictDocument;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
@@ -33,53 +33,91 @@ import picocli.CommandLine.Spec;
           + " its ceiling; a missing gated metric or a cancelled run is an error, never a pass."
     },
     footerHeading = "%nExit codes:%n",
-    footer = {"  0  pass or skip", "  1  fail", "  2  invalid input",
-        "  3  error (metric missing, run cancelled, client-bound run: the load generator was the bottleneck)"})
+    footer = {
+      "  0  pass or skip",
+      "  1  fail",
+      "  2  invalid input",
+      "  3  error (metric missing, run cancelled, client-bound run: the load generator was the bottleneck)"
+    })
 public final class GateCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--results", required = true, paramLabel = "FILE|DIR",
-      description = "AIPerf summary export (profile_export_aiperf.json), or a run directory or an AIPerf artifact"
-          + " directory in any layout (profile_runs/run_NNNN, <param>_<value>, trials): every run in it is gated,"
-          + " with the capacity under the gates for a sweep. Per-request records (profile_export.jsonl) and"
-          + " AIPerf's log feed the diagnostics: a suspected stalled worker is reported, a client-bound run is an"
-          + " error.")
+  @Option(
+      names = "--results",
+      required = true,
+      paramLabel = "FILE|DIR",
+      description =
+          "AIPerf summary export (profile_export_aiperf.json), or a run directory or an AIPerf artifact"
+              + " directory in any layout (profile_runs/run_NNNN, <param>_<value>, trials): every run in it is gated,"
+              + " with the capacity under the gates for a sweep. Per-request records (profile_export.jsonl) and"
+              + " AIPerf's log feed the diagnostics: a suspected stalled worker is reported, a client-bound run is an"
+              + " error.")
   Path results;
 
-  @Option(names = "--constraints", paramLabel = "OVERLAY",
-      description = "AICR overlay YAML: spec.validation.performance.constraints (RecipeMetadata) or"
-          + " validation.performance.constraints.")
+  @Option(
+      names = "--constraints",
+      paramLabel = "OVERLAY",
+      description =
+          "AICR overlay YAML: spec.validation.performance.constraints (RecipeMetadata) or"
+              + " validation.performance.constraints.")
   Path overlay;
 
-  @Option(names = "--min-throughput", paramLabel = "TOKENS_PER_SEC", converter = NumericOptions.Throughput.class,
-      description = "inference-throughput >= X (output_token_throughput avg, tokens/sec; above 0, at most 1e12).")
+  @Option(
+      names = "--min-throughput",
+      paramLabel = "TOKENS_PER_SEC",
+      converter = NumericOptions.Throughput.class,
+      description =
+          "inference-throughput >= X (output_token_throughput avg, tokens/sec; above 0, at most 1e12).")
   BigDecimal minThroughput;
 
-  @Option(names = "--max-ttft-p99", paramLabel = "MS", converter = NumericOptions.Millis.class,
+  @Option(
+      names = "--max-ttft-p99",
+      paramLabel = "MS",
+      converter = NumericOptions.Millis.class,
       description = "inference-ttft-p99 <= Y (time_to_first_token p99, ms; above 0, at most 1e9).")
   BigDecimal maxTtftP99;
 
-  @Option(names = "--tolerance", defaultValue = "0.10", paramLabel = "FRACTION", converter = NumericOptions.Tolerance.class,
-      description = "Relative tolerance on every threshold, 0 to below 1 (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--tolerance",
+      defaultValue = "0.10",
+      paramLabel = "FRACTION",
+      converter = NumericOptions.Tolerance.class,
+      description =
+          "Relative tolerance on every threshold, 0 to below 1 (default: ${DEFAULT-VALUE}).")
   BigDecimal tolerance;
 
-  @Option(names = "--max-error-rate", defaultValue = "0.01", paramLabel = "FRACTION", converter = NumericOptions.Fraction.class,
-      description = "Largest acceptable share of failed requests, 0 to 1 (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-error-rate",
+      defaultValue = "0.01",
+      paramLabel = "FRACTION",
+      converter = NumericOptions.Fraction.class,
+      description =
+          "Largest acceptable share of failed requests, 0 to 1 (default: ${DEFAULT-VALUE}).")
   BigDecimal maxErrorRate;
 
-  @Option(names = "--report-dir", paramLabel = "DIR", converter = DirectoryConverter.class,
+  @Option(
+      names = "--report-dir",
+      paramLabel = "DIR",
+      converter = DirectoryConverter.class,
       description = "Also write verdict.json, ctrf-report.json and junit.xml into DIR.")
   Path reportDir;
 
   @Override
   public Integer call() {
-    GateService.Outcome outcome = GateService.gate(
-        new GateService.Request(results, overlay, minThroughput, maxTtftP99,
-            new GateOptions(tolerance, maxErrorRate), reportDir),
-        Clock.systemUTC());
-    return Printer.print(spec.commandLine(), format, new Output(outcome), outcome.verdict().exitCode());
+    GateService.Outcome outcome =
+        GateService.gate(
+            new GateService.Request(
+                results,
+                overlay,
+                minThroughput,
+                maxTtftP99,
+                new GateOptions(tolerance, maxErrorRate),
+                reportDir),
+            Clock.systemUTC());
+    return Printer.print(
+        spec.commandLine(), format, new Output(outcome), outcome.verdict().exitCode());
   }
 
   /** The gate's result: in JSON, the verdict document (schemas/verdict.schema.json). */
@@ -107,9 +145,14 @@ public final class GateCommand implements Callable<Integer> {
     }
     RequestSummary r = v.requests();
     if (r.status() != Status.SKIP) {
-      out.printf(Locale.ROOT, "  %-5s request-error-rate: %s of %s requests failed (%s), max %s%n", r.status().json(),
-          plain(r.errors()), r.total() == null ? "unknown" : plain(r.total()),
-          r.errorRate() == null ? "rate unknown" : percent(r.errorRate()), percent(r.maxErrorRate()));
+      out.printf(
+          Locale.ROOT,
+          "  %-5s request-error-rate: %s of %s requests failed (%s), max %s%n",
+          r.status().json(),
+          plain(r.errors()),
+          r.total() == null ? "unknown" : plain(r.total()),
+          r.errorRate() == null ? "rate unknown" : percent(r.errorRate()),
+          percent(r.maxErrorRate()));
     }
     for (String ignored : v.ignored()) {
       out.println("  ignored " + ignored);
@@ -119,7 +162,11 @@ public final class GateCommand implements Callable<Integer> {
     }
     if (v.runs() != null) {
       for (dev.benchplan.gate.RunVerdicts.Entry e : v.runs().runs()) {
-        out.printf(Locale.ROOT, "  run %-5s %s (%s)%n", e.verdict().verdict().json(), e.label(),
+        out.printf(
+            Locale.ROOT,
+            "  run %-5s %s (%s)%n",
+            e.verdict().verdict().json(),
+            e.label(),
             e.directory().isEmpty() ? "." : e.directory());
       }
       if (v.runs().capacity() != null) {
@@ -135,21 +182,43 @@ public final class GateCommand implements Callable<Integer> {
     }
     out.println("constraints: " + v.constraintsSource());
     if (v.runs() != null) {
-      out.println("source: " + v.source().path() + " (" + v.runs().runs().size() + " measured run(s); each run's"
-          + " export and SHA-256 in --format json runs[].source)");
+      out.println(
+          "source: "
+              + v.source().path()
+              + " ("
+              + v.runs().runs().size()
+              + " measured run(s); each run's"
+              + " export and SHA-256 in --format json runs[].source)");
     } else {
-      out.println("source: " + v.source().path() + " (sha256 " + v.source().sha256() + ", layout "
-          + v.source().layout() + ", aiperf_version "
-          + (v.source().aiperfVersion() == null ? "not recorded" : v.source().aiperfVersion()) + ")");
+      out.println(
+          "source: "
+              + v.source().path()
+              + " (sha256 "
+              + v.source().sha256()
+              + ", layout "
+              + v.source().layout()
+              + ", aiperf_version "
+              + (v.source().aiperfVersion() == null ? "not recorded" : v.source().aiperfVersion())
+              + ")");
     }
     if (outcome.reportDir() != null) {
-      out.println("reports: " + outcome.reportDir().resolve(VerdictReports.VERDICT) + ", "
-          + outcome.reportDir().resolve(VerdictReports.CTRF) + ", " + outcome.reportDir().resolve(VerdictReports.JUNIT));
+      out.println(
+          "reports: "
+              + outcome.reportDir().resolve(VerdictReports.VERDICT)
+              + ", "
+              + outcome.reportDir().resolve(VerdictReports.CTRF)
+              + ", "
+              + outcome.reportDir().resolve(VerdictReports.JUNIT));
     }
   }
 
   private static String percent(BigDecimal fraction) {
-    return fraction.movePointRight(2).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString() + "%";
+    return fraction
+            .movePointRight(2)
+            .round(new java.math.MathContext(4))
+            .stripTrailingZeros()
+            .toPlainString()
+        + "%";
   }
 
   private static String plain(BigDecimal v) {

@@ -1,7 +1,5 @@
 package dev.benchplan.cli;
 
-import picocli.CommandLine;
-
 /** Entry point: builds the command line and exits with its code. */
 public final class Main {
   private Main() {}

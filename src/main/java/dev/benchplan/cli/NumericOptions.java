@@ -9,14 +9,17 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The picocli type converters for numeric options, each with the range it accepts. A value that
- * is not a number, not finite ({@code NaN}, {@code 1e999}) or out of range is refused as invalid
- * input (exit 2) naming the option (picocli adds it) and the accepted range.
+ * The picocli type converters for numeric options, each with the range it accepts. A value that is
+ * not a number, not finite ({@code NaN}, {@code 1e999}) or out of range is refused as invalid input
+ * (exit 2) naming the option (picocli adds it) and the accepted range.
  */
 public final class NumericOptions {
   private NumericOptions() {}
 
-  /** Installs the type-wide defaults: any int/long/decimal option is at least finite and in its type's range. */
+  /**
+   * Installs the type-wide defaults: any int/long/decimal option is at least finite and in its
+   * type's range.
+   */
   static void register(CommandLine cl) {
     IntIn anyInt = new IntIn(Integer.MIN_VALUE, Integer.MAX_VALUE);
     LongIn anyLong = new LongIn(Long.MIN_VALUE, Long.MAX_VALUE);
@@ -64,10 +67,12 @@ public final class NumericOptions {
       try {
         n = new BigInteger(v);
       } catch (NumberFormatException e) {
-        throw new TypeConversionException("'" + value + "' is not a whole number; expected " + range(min, max));
+        throw new TypeConversionException(
+            "'" + value + "' is not a whole number; expected " + range(min, max));
       }
       if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
-        throw new TypeConversionException("'" + value + "' is out of range; expected " + range(min, max));
+        throw new TypeConversionException(
+            "'" + value + "' is out of range; expected " + range(min, max));
       }
       return n.longValueExact();
     }
@@ -105,10 +110,12 @@ public final class NumericOptions {
         }
         d = new BigDecimal(v);
       } catch (NumberFormatException | ArithmeticException e) {
-        throw new TypeConversionException("'" + value + "' is not a finite decimal number; expected " + range());
+        throw new TypeConversionException(
+            "'" + value + "' is not a finite decimal number; expected " + range());
       }
       // exponents beyond what a double holds are not measurements (1e999, 1e-999)
-      if (d.signum() != 0 && (d.precision() - d.scale() > 309 || d.precision() - d.scale() < -300)) {
+      if (d.signum() != 0
+          && (d.precision() - d.scale() > 309 || d.precision() - d.scale() < -300)) {
         throw new TypeConversionException("'" + value + "' is out of range; expected " + range());
       }
       boolean below = min != null && (minOpen ? d.compareTo(min) <= 0 : d.compareTo(min) < 0);
@@ -128,7 +135,9 @@ public final class NumericOptions {
         sb.append(minOpen ? " greater than " : " of at least ").append(min.toPlainString());
       }
       if (max != null) {
-        sb.append(min == null ? "" : " and").append(maxOpen ? " below " : " at most ").append(max.toPlainString());
+        sb.append(min == null ? "" : " and")
+            .append(maxOpen ? " below " : " at most ")
+            .append(max.toPlainString());
       }
       return sb.toString();
     }
@@ -212,8 +221,8 @@ public final class NumericOptions {
   }
 
   /**
-   * A readiness request's bound in whole seconds, 1 to 3600: a number of seconds ({@code 120}) or
-   * a duration ({@code 2m}, {@code 90s}).
+   * A readiness request's bound in whole seconds, 1 to 3600: a number of seconds ({@code 120}) or a
+   * duration ({@code 2m}, {@code 90s}).
    */
   public static final class RequestTimeoutSeconds implements ITypeConverter<Integer> {
     static final int MIN = 1;
@@ -227,8 +236,14 @@ public final class NumericOptions {
       }
       java.time.Duration d = DurationConverter.parse(v);
       if (d.toMillis() % 1000 != 0 || d.toSeconds() < MIN || d.toSeconds() > MAX) {
-        throw new TypeConversionException("'" + value + "' is out of range; expected whole seconds from "
-            + MIN + " to " + MAX + " (e.g. 120 or 2m)");
+        throw new TypeConversionException(
+            "'"
+                + value
+                + "' is out of range; expected whole seconds from "
+                + MIN
+                + " to "
+                + MAX
+                + " (e.g. 120 or 2m)");
       }
       return (int) d.toSeconds();
     }

@@ -39,7 +39,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code benchplan plan}: write an immutable, SHA-256-addressed series plan from a user workload. */
+/**
+ * {@code benchplan plan}: write an immutable, SHA-256-addressed series plan from a user workload.
+ */
 @Command(
     name = "plan",
     mixinStandardHelpOptions = true,
@@ -54,204 +56,310 @@ public final class PlanCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin FormatMixin format;
 
-  @Option(names = "--workload", required = true, paramLabel = "FILE",
+  @Option(
+      names = "--workload",
+      required = true,
+      paramLabel = "FILE",
       description = "The user workload (YAML).")
   Path workload;
 
-  @Option(names = "--ledger", required = true, paramLabel = "FILE",
+  @Option(
+      names = "--ledger",
+      required = true,
+      paramLabel = "FILE",
       description = "The deployment ledger (YAML or JSON) of the deployed, smoke-tested candidate.")
   Path ledger;
 
-  @Option(names = "--question", required = true, paramLabel = "TEXT",
+  @Option(
+      names = "--question",
+      required = true,
+      paramLabel = "TEXT",
       description = "The performance question this series answers.")
   String question;
 
-  @Option(names = "--target-region", paramLabel = "TEXT",
+  @Option(
+      names = "--target-region",
+      paramLabel = "TEXT",
       description = "The target operating region, e.g. 'TTFT p99 <= 500 ms at 8-32 users'.")
   String targetRegion;
 
-  @Option(names = "--intent", defaultValue = "characterization",
+  @Option(
+      names = "--intent",
+      defaultValue = "characterization",
       paramLabel = "characterization|comparison",
       description = "Absolute characterization or direct comparison (default: ${DEFAULT-VALUE}).")
   Intent intent;
 
-  @Option(names = "--reference", paramLabel = "ID",
+  @Option(
+      names = "--reference",
+      paramLabel = "ID",
       description = "A reference candidate of a comparison (repeatable; required for comparison).")
   List<String> references = new ArrayList<>();
 
-  @Option(names = "--experiment", paramLabel = "trace_fidelity|static_shape|capacity",
+  @Option(
+      names = "--experiment",
+      paramLabel = "trace_fidelity|static_shape|capacity",
       description = "The experiment (default: from the workload source).")
   ExperimentType experiment;
 
-  @Option(names = "--measurement-mode", paramLabel = "closed_loop|open_loop|fixed_schedule",
+  @Option(
+      names = "--measurement-mode",
+      paramLabel = "closed_loop|open_loop|fixed_schedule",
       description = "Pick the load axis when the rules would not (default: decided by the rules).")
   MeasurementMode measurementMode;
 
-  @Option(names = "--exp-root", defaultValue = "experiments", paramLabel = "DIR",
+  @Option(
+      names = "--exp-root",
+      defaultValue = "experiments",
+      paramLabel = "DIR",
       converter = DirectoryConverter.class,
       description = "Experiment root (default: ${DEFAULT-VALUE}).")
   Path expRoot;
 
-  @Option(names = "--series-id", paramLabel = "ID",
+  @Option(
+      names = "--series-id",
+      paramLabel = "ID",
       description = "Series ID [a-z0-9][a-z0-9._-]{0,79} (default: profile name + date + hash).")
   String seriesId;
 
-  @Option(names = "--trace", paramLabel = "FILE",
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
       description = "A Mooncake-format trace (takes precedence over artifacts.supporting_traces).")
   Path trace;
 
-  @Option(names = "--trace-window", paramLabel = "START_MS:END_MS",
-      description = "Replay only this window of the trace (inclusive); recorded as a"
-          + " transformation.")
+  @Option(
+      names = "--trace-window",
+      paramLabel = "START_MS:END_MS",
+      description =
+          "Replay only this window of the trace (inclusive); recorded as a" + " transformation.")
   String traceWindow;
 
-  @Option(names = "--max-concurrency", paramLabel = "N", converter = NumericOptions.Concurrency.class,
+  @Option(
+      names = "--max-concurrency",
+      paramLabel = "N",
+      converter = NumericOptions.Concurrency.class,
       description = "Declared maximum of a powers-of-two concurrency grid (1 to 100000).")
   Integer maxConcurrency;
 
-  @Option(names = "--max-request-rate", paramLabel = "RPS", converter = NumericOptions.RequestRate.class,
-      description = "Declared maximum of a powers-of-two request-rate grid (above 0, at most 1000000).")
+  @Option(
+      names = "--max-request-rate",
+      paramLabel = "RPS",
+      converter = NumericOptions.RequestRate.class,
+      description =
+          "Declared maximum of a powers-of-two request-rate grid (above 0, at most 1000000).")
   BigDecimal maxRequestRate;
 
-  @Option(names = "--warmup-requests", paramLabel = "N", converter = NumericOptions.RequestCount.class,
+  @Option(
+      names = "--warmup-requests",
+      paramLabel = "N",
+      converter = NumericOptions.RequestCount.class,
       description = "Warmup requests (0 to 10000000).")
   Integer warmupRequests;
 
-  @Option(names = "--seed", paramLabel = "N", converter = NumericOptions.Seed.class,
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      converter = NumericOptions.Seed.class,
       description = "Random seed, 0 to 2147483647 (default: 100).")
   Long seed;
 
-  @Option(names = "--measurement-limit", paramLabel = "DURATION",
+  @Option(
+      names = "--measurement-limit",
+      paramLabel = "DURATION",
       converter = DurationConverter.class,
       description = "Per-run measurement limit, at most 30m (default: 30m).")
   Duration measurementLimit;
 
-  @Option(names = "--smoke-max-age", paramLabel = "DURATION",
+  @Option(
+      names = "--smoke-max-age",
+      paramLabel = "DURATION",
       converter = DurationConverter.class,
-      description = "The oldest smoke-test artifact the plan accepts (default: 72h); older ones"
-          + " block with SMOKE_STALE. Past 1h the plan warns with its age.")
+      description =
+          "The oldest smoke-test artifact the plan accepts (default: 72h); older ones"
+              + " block with SMOKE_STALE. Past 1h the plan warns with its age.")
   Duration smokeMaxAge;
 
-  @Option(names = "--request-timeout", paramLabel = "DURATION",
-      converter = DurationConverter.class, description = "Per-request timeout.")
+  @Option(
+      names = "--request-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Per-request timeout.")
   Duration requestTimeout;
 
-  @Option(names = "--endpoint-type", paramLabel = "chat|completions",
+  @Option(
+      names = "--endpoint-type",
+      paramLabel = "chat|completions",
       description = "The API called (default: chat).")
   EndpointType endpointType;
 
   @Option(names = "--no-streaming", description = "Do not stream responses (loses TTFT and ITL).")
   boolean noStreaming;
 
-  @Option(names = "--repetitions", paramLabel = "N", converter = NumericOptions.Repetitions.class,
-      description = "Measured runs per load point, 1 to 100 (default 1; more needs --repeat-rationale).")
+  @Option(
+      names = "--repetitions",
+      paramLabel = "N",
+      converter = NumericOptions.Repetitions.class,
+      description =
+          "Measured runs per load point, 1 to 100 (default 1; more needs --repeat-rationale).")
   Integer repetitions;
 
-  @Option(names = "--repeat-rationale", paramLabel = "TEXT",
+  @Option(
+      names = "--repeat-rationale",
+      paramLabel = "TEXT",
       description = "Why another run is necessary for a consequential decision.")
   String repeatRationale;
 
-  @Option(names = "--pilot",
+  @Option(
+      names = "--pilot",
       description = "The once-per-series noise-floor pilot: 3 runs of one configuration.")
   boolean pilot;
 
-  @Option(names = "--engine", paramLabel = "auto|job|aiperf-operator",
-      description = "How the load is generated: job (one AIPerf pod), aiperf-operator (AIPerf's own"
-          + " operator, many pods) or auto (job when one pod drives every point; the default).")
+  @Option(
+      names = "--engine",
+      paramLabel = "auto|job|aiperf-operator",
+      description =
+          "How the load is generated: job (one AIPerf pod), aiperf-operator (AIPerf's own"
+              + " operator, many pods) or auto (job when one pod drives every point; the default).")
   String engine;
 
-  @Option(names = "--allow-short-points",
-      description = "Accept load points below the steady-state minimum (recorded in the plan;"
-          + " analysis marks them not steady state).")
+  @Option(
+      names = "--allow-short-points",
+      description =
+          "Accept load points below the steady-state minimum (recorded in the plan;"
+              + " analysis marks them not steady state).")
   boolean allowShortPoints;
 
-  @Option(names = "--aiperf-version", paramLabel = "X.Y.Z",
+  @Option(
+      names = "--aiperf-version",
+      paramLabel = "X.Y.Z",
       description = "Operator pin of the AIPerf version (wins over every other mechanism).")
   String aiperfVersion;
 
-  @Option(names = "--reference-recipe", paramLabel = "PERF_YAML",
+  @Option(
+      names = "--reference-recipe",
+      paramLabel = "PERF_YAML",
       description = "Reproduce a recipe: use the AIPerf version its perf.yaml pins.")
   Path referenceRecipe;
 
-  @Option(names = "--aiperf-index-url", paramLabel = "URL",
-      description = "The package index JSON document for project aiperf (default: $"
-          + AiperfVersionResolver.INDEX_URL_ENV + ").")
+  @Option(
+      names = "--aiperf-index-url",
+      paramLabel = "URL",
+      description =
+          "The package index JSON document for project aiperf (default: $"
+              + AiperfVersionResolver.INDEX_URL_ENV
+              + ").")
   String indexUrl;
 
-  @Option(names = "--aiperf-image", paramLabel = "IMAGE",
-      description = "AIPerf image (default: " + AiperfVersionResolver.IMAGE_REPOSITORY
-          + ":<version>).")
+  @Option(
+      names = "--aiperf-image",
+      paramLabel = "IMAGE",
+      description =
+          "AIPerf image (default: " + AiperfVersionResolver.IMAGE_REPOSITORY + ":<version>).")
   String aiperfImage;
 
-  @Option(names = "--reuse-plan", paramLabel = "PATH",
+  @Option(
+      names = "--reuse-plan",
+      paramLabel = "PATH",
       description = "Reuse this existing series plan (needs --reuse-sha256); writes nothing.")
   Path reusePlan;
 
-  @Option(names = "--reuse-sha256", paramLabel = "SHA256",
+  @Option(
+      names = "--reuse-sha256",
+      paramLabel = "SHA256",
       description = "The SHA-256 the reused plan must hash to.")
   String reuseSha256;
 
-  @Option(names = "--repeat-decision", paramLabel = "FILE",
-      description = "An analysis's repeat_decision.json (decision necessary) that pre-authorizes the"
-          + " noise-floor pilot of the series it names (needs --repeat-decision-sha256).")
+  @Option(
+      names = "--repeat-decision",
+      paramLabel = "FILE",
+      description =
+          "An analysis's repeat_decision.json (decision necessary) that pre-authorizes the"
+              + " noise-floor pilot of the series it names (needs --repeat-decision-sha256).")
   Path repeatDecision;
 
-  @Option(names = "--repeat-decision-sha256", paramLabel = "SHA256",
+  @Option(
+      names = "--repeat-decision-sha256",
+      paramLabel = "SHA256",
       description = "The SHA-256 the repeat decision file must hash to.")
   String repeatDecisionSha256;
 
   @Override
   public Integer call() {
     if ((repeatDecision == null) != (repeatDecisionSha256 == null)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--repeat-decision and"
-          + " --repeat-decision-sha256 go together: the decision is identified by path and SHA-256");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--repeat-decision and"
+              + " --repeat-decision-sha256 go together: the decision is identified by path and SHA-256");
     }
     if ((reusePlan == null) != (reuseSha256 == null)) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
           "--reuse-plan and --reuse-sha256 go together: reuse needs the plan's exact path and SHA-256");
     }
     Map<String, String> env = System.getenv();
-    PlanOptions options = options(env, new PlanOrigin(PlanOrigin.runningTool(),
-        PlanClock.source(env),
-        PlanOrigin.plan(RecordedInvocation.of(spec.commandLine().getParseResult(), expRoot))));
+    PlanOptions options =
+        options(
+            env,
+            new PlanOrigin(
+                PlanOrigin.runningTool(),
+                PlanClock.source(env),
+                PlanOrigin.plan(
+                    RecordedInvocation.of(spec.commandLine().getParseResult(), expRoot))));
     Question q = new Question(question, intent, targetRegion, references);
     PrintWriter err = spec.commandLine().getErr();
     PlanResult result;
     try {
-      result = new PlanService().planFiles(workload, ledger, q, options,
-          PlanClock.fromEnvironment(env), new HttpIndexFetcher(), new ScannerTraceInspector());
+      result =
+          new PlanService()
+              .planFiles(
+                  workload,
+                  ledger,
+                  q,
+                  options,
+                  PlanClock.fromEnvironment(env),
+                  new HttpIndexFetcher(),
+                  new ScannerTraceInspector());
     } catch (PlanBlockedException e) {
       for (Blocker b : e.blockers()) {
         err.println("benchplan: blocker " + b.code() + ": " + b.message());
       }
       err.println("benchplan: " + e.blockers().size() + " blocker(s); nothing written");
       err.flush();
-      return Printer.print(spec.commandLine(), format, new BlockersOutput(e.blockers()), ExitCode.INVALID);
+      return Printer.print(
+          spec.commandLine(), format, new BlockersOutput(e.blockers()), ExitCode.INVALID);
     }
     return Printer.print(spec.commandLine(), format, Output.of(result), ExitCode.OK);
   }
 
   /**
    * Re-derives, offline and without writing, the plan a recorded invocation wrote: its paths
-   * anchored to {@code expRoot}, the recorded clock and origin; the package index is never asked
-   * (a plan resolved through it is re-derived only when its version was pinned).
+   * anchored to {@code expRoot}, the recorded clock and origin; the package index is never asked (a
+   * plan resolved through it is re-derived only when its version was pinned).
    *
    * @return the plan's exact bytes
    * @throws PlanBlockedException when the recorded inputs no longer plan
    */
-  static byte[] replay(List<String> recorded, Path expRoot, java.time.Clock clock,
-      PlanOrigin origin) {
+  static byte[] replay(
+      List<String> recorded, Path expRoot, java.time.Clock clock, PlanOrigin origin) {
     PlanCommand c = new PlanCommand();
     CommandLine cl = new CommandLine(c);
     cl.parseArgs(RecordedInvocation.anchored(cl, recorded, expRoot).toArray(String[]::new));
     PlanOptions options = c.options(Map.of(), origin);
     Question q = new Question(c.question, c.intent, c.targetRegion, c.references);
-    dev.benchplan.plan.PlanRequest request = new dev.benchplan.plan.PlanRequest(
-        dev.benchplan.workload.InputDocument.read(c.workload, "user workload"),
-        dev.benchplan.workload.InputDocument.read(c.ledger, "deployment ledger"), null, q, options,
-        clock, uri -> {
-          throw new java.io.IOException("verify re-derives offline; the package index is not asked");
-        }, new ScannerTraceInspector());
+    dev.benchplan.plan.PlanRequest request =
+        new dev.benchplan.plan.PlanRequest(
+            dev.benchplan.workload.InputDocument.read(c.workload, "user workload"),
+            dev.benchplan.workload.InputDocument.read(c.ledger, "deployment ledger"),
+            null,
+            q,
+            options,
+            clock,
+            uri -> {
+              throw new java.io.IOException(
+                  "verify re-derives offline; the package index is not asked");
+            },
+            new ScannerTraceInspector());
     return new PlanService().derive(request);
   }
 
@@ -274,18 +382,31 @@ public final class PlanCommand implements Callable<Integer> {
         .repetitions(repetitions)
         .repeatRationale(repeatRationale)
         .pilot(pilot)
-        .aiperf(new VersionRequest(aiperfVersion, referenceRecipe,
-            indexUri(indexUrl != null ? indexUrl : env.get(AiperfVersionResolver.INDEX_URL_ENV)),
-            aiperfImage))
+        .aiperf(
+            new VersionRequest(
+                aiperfVersion,
+                referenceRecipe,
+                indexUri(
+                    indexUrl != null ? indexUrl : env.get(AiperfVersionResolver.INDEX_URL_ENV)),
+                aiperfImage))
         .reuse(reusePlan == null ? null : new ReuseRequest(reusePlan, reuseSha256))
-        .repeatDecision(repeatDecision == null ? null
-            : new dev.benchplan.plan.RepeatDecisionRequest(repeatDecision, repeatDecisionSha256))
+        .repeatDecision(
+            repeatDecision == null
+                ? null
+                : new dev.benchplan.plan.RepeatDecisionRequest(
+                    repeatDecision, repeatDecisionSha256))
         .smokeMaxAgeS(smokeMaxAge == null ? null : smokeMaxAge.toSeconds())
         .origin(origin)
         .allowShortPoints(allowShortPoints)
-        .engine(engine == null ? null : EngineRequest.parse(engine).orElseThrow(() ->
-            new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine
-                + ": expected auto, job or aiperf-operator")))
+        .engine(
+            engine == null
+                ? null
+                : EngineRequest.parse(engine)
+                    .orElseThrow(
+                        () ->
+                            new CommandLine.ParameterException(
+                                spec.commandLine(),
+                                "--engine " + engine + ": expected auto, job or aiperf-operator")))
         .build();
   }
 
@@ -293,7 +414,8 @@ public final class PlanCommand implements Callable<Integer> {
     try {
       return TraceWindow.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--trace-window " + e.getMessage());
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--trace-window " + e.getMessage());
     }
   }
 
@@ -302,8 +424,8 @@ public final class PlanCommand implements Callable<Integer> {
       return null;
     }
     if (d.toMillis() % 1000 != 0 || d.toSeconds() > Integer.MAX_VALUE) {
-      throw new CommandLine.ParameterException(spec.commandLine(), option + " " + d
-          + ": expected whole seconds");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), option + " " + d + ": expected whole seconds");
     }
     return (int) d.toSeconds();
   }
@@ -315,8 +437,9 @@ public final class PlanCommand implements Callable<Integer> {
     try {
       return new URI(text.trim());
     } catch (URISyntaxException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--aiperf-index-url '" + text
-          + "': not a URL (" + e.getReason() + ")");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--aiperf-index-url '" + text + "': not a URL (" + e.getReason() + ")");
     }
   }
 
@@ -329,10 +452,18 @@ public final class PlanCommand implements Callable<Integer> {
       @JsonProperty("workload_source") String workloadSource,
       @JsonProperty("aiperf_version") String aiperfVersion,
       @JsonProperty("warnings") List<String> warnings,
-      @JsonProperty("reused") boolean reused) implements CommandOutput {
+      @JsonProperty("reused") boolean reused)
+      implements CommandOutput {
     static Output of(PlanResult r) {
-      return new Output(r.planPath().toString(), r.sha256(), r.seriesId(), r.planId(),
-          r.workloadSource(), r.aiperfVersion(), r.warnings(), r.reused());
+      return new Output(
+          r.planPath().toString(),
+          r.sha256(),
+          r.seriesId(),
+          r.planId(),
+          r.workloadSource(),
+          r.aiperfVersion(),
+          r.warnings(),
+          r.reused());
     }
 
     @Override

@@ -33,16 +33,23 @@ public final class RbacCommand implements Runnable {
 
   /** Who the bindings name. */
   public static final class SubjectOptions {
-    @Option(names = "--service-account", paramLabel = "NS/NAME",
-        description = "Bind to this ServiceAccount (default: benchplan in the Job's namespace: fill it in).")
+    @Option(
+        names = "--service-account",
+        paramLabel = "NS/NAME",
+        description =
+            "Bind to this ServiceAccount (default: benchplan in the Job's namespace: fill it in).")
     String serviceAccount;
 
-    @Option(names = "--user", paramLabel = "NAME", description = "Bind to this user instead of a ServiceAccount.")
+    @Option(
+        names = "--user",
+        paramLabel = "NAME",
+        description = "Bind to this user instead of a ServiceAccount.")
     String user;
 
     RbacManifest.@Nullable Subject subject() {
       if (user != null && serviceAccount != null) {
-        throw BenchplanException.invalid("options --user and --service-account: give one subject, not both");
+        throw BenchplanException.invalid(
+            "options --user and --service-account: give one subject, not both");
       }
       if (user != null) {
         return new RbacManifest.Subject("User", user, null);
@@ -69,17 +76,26 @@ public final class RbacCommand implements Runnable {
   }
 
   /** {@code benchplan rbac run}. */
-  @Command(name = "run", mixinStandardHelpOptions = true,
-      description = "RBAC for 'benchplan run --deploy-root DIR' (reads DIR/benchmark/perf.yaml). Text output is YAML.")
+  @Command(
+      name = "run",
+      mixinStandardHelpOptions = true,
+      description =
+          "RBAC for 'benchplan run --deploy-root DIR' (reads DIR/benchmark/perf.yaml). Text output is YAML.")
   static final class Run implements Callable<Integer> {
     @Mixin FormatMixin format;
     @Spec CommandSpec spec;
 
-    @Option(names = "--deploy-root", required = true, paramLabel = "DIR",
+    @Option(
+        names = "--deploy-root",
+        required = true,
+        paramLabel = "DIR",
         description = "DEPLOY_ROOT holding benchmark/perf.yaml (from 'benchplan render').")
     Path deployRoot;
 
-    @Option(names = "--namespace", paramLabel = "NS", description = "The namespace run will use (default: perf.yaml's).")
+    @Option(
+        names = "--namespace",
+        paramLabel = "NS",
+        description = "The namespace run will use (default: perf.yaml's).")
     String namespace;
 
     @Mixin SubjectOptions subject;
@@ -92,21 +108,33 @@ public final class RbacCommand implements Runnable {
   }
 
   /** {@code benchplan rbac validate}. */
-  @Command(name = "validate", mixinStandardHelpOptions = true,
-      description = "RBAC for 'benchplan validate --dgd NS/NAME' (an existing DGD), or without --dgd for its"
-          + " auto-deployment. Text output is YAML.")
+  @Command(
+      name = "validate",
+      mixinStandardHelpOptions = true,
+      description =
+          "RBAC for 'benchplan validate --dgd NS/NAME' (an existing DGD), or without --dgd for its"
+              + " auto-deployment. Text output is YAML.")
   static final class Validate implements Callable<Integer> {
     @Mixin FormatMixin format;
     @Spec CommandSpec spec;
 
-    @Option(names = "--dgd", paramLabel = "NS/NAME", description = "The existing DGD validate will benchmark.")
+    @Option(
+        names = "--dgd",
+        paramLabel = "NS/NAME",
+        description = "The existing DGD validate will benchmark.")
     String dgd;
 
-    @Option(names = "--namespace", paramLabel = "NS", description = "validate's --namespace (discovery in one namespace).")
+    @Option(
+        names = "--namespace",
+        paramLabel = "NS",
+        description = "validate's --namespace (discovery in one namespace).")
     String namespace;
 
-    @Option(names = "--no-model-cache", description = "validate's --no-model-cache: the auto-deployment without"
-        + " its model-weights cache needs no rule for the cache's StorageClass, PVC or populate Job.")
+    @Option(
+        names = "--no-model-cache",
+        description =
+            "validate's --no-model-cache: the auto-deployment without"
+                + " its model-weights cache needs no rule for the cache's StorageClass, PVC or populate Job.")
     boolean noModelCache;
 
     @Mixin SubjectOptions subject;
@@ -114,7 +142,8 @@ public final class RbacCommand implements Runnable {
     @Override
     public Integer call() {
       if (dgd != null && dgd.isBlank()) {
-        throw BenchplanException.invalid("option --dgd: expected NAMESPACE/NAME, got an empty value");
+        throw BenchplanException.invalid(
+            "option --dgd: expected NAMESPACE/NAME, got an empty value");
       }
       print(spec, format, RbacManifests.validate(dgd, namespace, subject.subject(), !noModelCache));
       return 0;

@@ -37,7 +37,8 @@ final class RecordedInvocation {
       }
       for (String v : o.originalStringValues()) {
         out.add(name);
-        out.add(o.type() == Path.class ? PlanPaths.relative(expRoot, Path.of(v)) : redacted(name, v));
+        out.add(
+            o.type() == Path.class ? PlanPaths.relative(expRoot, Path.of(v)) : redacted(name, v));
       }
     }
     if (!root) {
@@ -54,7 +55,10 @@ final class RecordedInvocation {
     return found.isEmpty() ? value : "<redacted: " + found.get(0).kind() + ">";
   }
 
-  /** Recorded arguments with every path value of {@code command}'s options resolved against {@code expRoot}. */
+  /**
+   * Recorded arguments with every path value of {@code command}'s options resolved against {@code
+   * expRoot}.
+   */
   static List<String> anchored(picocli.CommandLine command, List<String> recorded, Path expRoot) {
     List<String> out = new ArrayList<>(recorded);
     for (int i = 0; i + 1 < out.size(); i++) {

@@ -74,7 +74,8 @@ public final class RenderCommand implements Callable<Integer> {
   @Option(
       names = "--artifacts",
       paramLabel = "pvc:CLAIM[/SUBPATH]",
-      description = "Write artifacts to a PVC, optionally in a folder of it (default: an emptyDir).")
+      description =
+          "Write artifacts to a PVC, optionally in a folder of it (default: an emptyDir).")
   String artifacts;
 
   @Option(
@@ -115,28 +116,38 @@ public final class RenderCommand implements Callable<Integer> {
       description =
           "How long each readiness request of the Job (model list, first chat completion) may take,"
               + " inside the overall wait for the model (1 to 3600 s, or e.g. 2m; default: "
-              + JobBudget.READY_REQUEST_SECONDS + "). A fresh worker's first completion can take"
+              + JobBudget.READY_REQUEST_SECONDS
+              + "). A fresh worker's first completion can take"
               + " ~45 s and starts over when the client gives up.")
   Integer readyRequestTimeout;
 
-  @Option(names = "--pair", paramLabel = "ID",
-      description = "This run is one half of the AB/BA pair ID (needs --pair-order and --pair-arm);"
-          + " run records it in run.json and compare pairs reference and candidate runs by it.")
+  @Option(
+      names = "--pair",
+      paramLabel = "ID",
+      description =
+          "This run is one half of the AB/BA pair ID (needs --pair-order and --pair-arm);"
+              + " run records it in run.json and compare pairs reference and candidate runs by it.")
   String pair;
 
-  @Option(names = "--pair-order", paramLabel = "AB|BA",
+  @Option(
+      names = "--pair-order",
+      paramLabel = "AB|BA",
       description = "The order of the pair: AB (the reference, arm A, runs first) or BA.")
   String pairOrder;
 
-  @Option(names = "--pair-arm", paramLabel = "A|B",
+  @Option(
+      names = "--pair-arm",
+      paramLabel = "A|B",
       description = "This run's arm: A (reference) or B (candidate).")
   String pairArm;
 
   @Override
   public Integer call() {
     if ((pair == null) != (pairOrder == null) || (pair == null) != (pairArm == null)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--pair, --pair-order and --pair-arm go"
-          + " together: a paired run names its pair, the pair's order and its own arm");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--pair, --pair-order and --pair-arm go"
+              + " together: a paired run names its pair, the pair's order and its own arm");
     }
     PairLabel pairLabel = pair == null ? null : new PairLabel(pair, pairOrder, pairArm);
     if (artifactsPvc != null && artifacts != null) {
@@ -160,11 +171,14 @@ public final class RenderCommand implements Callable<Integer> {
                 null,
                 ledger,
                 readyRequestTimeout,
-                pairLabel, true));
+                pairLabel,
+                true));
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
 
-  /** The result of {@code render}: the two files, their SHA-256, the Job and the candidate measured. */
+  /**
+   * The result of {@code render}: the two files, their SHA-256, the Job and the candidate measured.
+   */
   record Output(
       @JsonProperty("aiperf_config") String aiperfConfig,
       @JsonProperty("perf_yaml") String perfYaml,
@@ -175,11 +189,18 @@ public final class RenderCommand implements Callable<Integer> {
       @JsonProperty("run_id") String runId,
       @JsonProperty("load_point") @Nullable String loadPoint,
       @JsonProperty("candidate") Candidate candidate,
-      @JsonProperty("artifacts") Artifacts artifacts) implements CommandOutput {
+      @JsonProperty("artifacts") Artifacts artifacts)
+      implements CommandOutput {
     static Output of(RenderResult r) {
-      return new Output(r.aiperfConfig().toString(), r.perfYaml().toString(),
-          new Sha(r.aiperfConfigSha256(), r.perfYamlSha256()), r.jobName(), r.namespace(),
-          r.mode(), r.runId(), r.loadPoint(),
+      return new Output(
+          r.aiperfConfig().toString(),
+          r.perfYaml().toString(),
+          new Sha(r.aiperfConfigSha256(), r.perfYamlSha256()),
+          r.jobName(),
+          r.namespace(),
+          r.mode(),
+          r.runId(),
+          r.loadPoint(),
           new Candidate(r.candidateDgd(), r.endpoint(), r.ledger(), r.ledgerSha256()),
           new Artifacts(r.artifactEstimateBytes(), r.artifactTransport()));
     }
@@ -188,13 +209,19 @@ public final class RenderCommand implements Callable<Integer> {
     public void printText(PrintWriter out) {
       out.printf("aiperf-config.yaml  %s%n  sha256 %s%n", aiperfConfig, sha256.aiperfConfig());
       out.printf("perf.yaml           %s%n  sha256 %s%n", perfYaml, sha256.perfYaml());
-      out.printf("job %s in namespace %s, run %s, AIPerf %s mode%s%n", jobName, namespace, runId, mode,
-          loadPoint == null ? "" : ", load point " + loadPoint);
-      out.printf("candidate %s at %s%n  ledger %s (sha256 %s)%n", candidate.dgd(), candidate.endpoint(),
-          candidate.ledger(), candidate.ledgerSha256());
+      out.printf(
+          "job %s in namespace %s, run %s, AIPerf %s mode%s%n",
+          jobName, namespace, runId, mode, loadPoint == null ? "" : ", load point " + loadPoint);
+      out.printf(
+          "candidate %s at %s%n  ledger %s (sha256 %s)%n",
+          candidate.dgd(), candidate.endpoint(), candidate.ledger(), candidate.ledgerSha256());
       if (artifacts.estimateBytes() > 0) {
-        out.printf(java.util.Locale.ROOT, "artifacts estimated %.1f MiB (%d bytes): %s%n",
-            artifacts.estimateBytes() / (1024.0 * 1024.0), artifacts.estimateBytes(), artifacts.transport());
+        out.printf(
+            java.util.Locale.ROOT,
+            "artifacts estimated %.1f MiB (%d bytes): %s%n",
+            artifacts.estimateBytes() / (1024.0 * 1024.0),
+            artifacts.estimateBytes(),
+            artifacts.transport());
       } else {
         out.printf("artifacts: %s%n", artifacts.transport());
       }
@@ -211,8 +238,7 @@ public final class RenderCommand implements Callable<Integer> {
       @JsonProperty("dgd") String dgd,
       @JsonProperty("endpoint") String endpoint,
       @JsonProperty("ledger") String ledger,
-      @JsonProperty("ledger_sha256") String ledgerSha256) {
-  }
+      @JsonProperty("ledger_sha256") String ledgerSha256) {}
 
   /** The SHA-256 of each rendered file. */
   record Sha(

@@ -1,17 +1,19 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.gate.ConstraintResult;
-import dev.benchplan.gate.Verdict;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.gate.ConstraintResult;
+import dev.benchplan.gate.Verdict;
+import dev.benchplan.gate.VerdictDocument;
+import dev.benchplan.kube.run.RunServices;
 import dev.benchplan.progress.ProgressRenderer;
 import dev.benchplan.progress.RunProgress;
-import dev.benchplan.kube.run.RunServices;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,11 +21,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import java.util.List;
 import tools.jackson.databind.JsonNode;
-import dev.benchplan.gate.VerdictDocument;
 
-/** {@code benchplan run}: run a rendered perf.yaml in the cluster, collect artifacts, gate, clean up. */
+/**
+ * {@code benchplan run}: run a rendered perf.yaml in the cluster, collect artifacts, gate, clean
+ * up.
+ */
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
@@ -34,48 +37,85 @@ import dev.benchplan.gate.VerdictDocument;
           + " delete what was applied (unless --keep). Progress goes to stderr."
     },
     footerHeading = "%nExit codes:%n",
-    footer = {"  0  gate passed or skipped", "  1  gate failed", "  2  invalid input or preflight blocker (nothing applied)",
-        "  3  cluster or run error (Job failed, deadline, API errors); also after Ctrl-C, once cleaned up"})
+    footer = {
+      "  0  gate passed or skipped",
+      "  1  gate failed",
+      "  2  invalid input or preflight blocker (nothing applied)",
+      "  3  cluster or run error (Job failed, deadline, API errors); also after Ctrl-C, once cleaned up"
+    })
 public final class RunCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--deploy-root", required = true, paramLabel = "DIR", converter = DirectoryConverter.class,
+  @Option(
+      names = "--deploy-root",
+      required = true,
+      paramLabel = "DIR",
+      converter = DirectoryConverter.class,
       description = "DEPLOY_ROOT holding benchmark/perf.yaml (from 'benchplan render').")
   Path deployRoot;
 
-  @Option(names = "--context", paramLabel = "CTX", description = "kubeconfig context (default: the current one).")
+  @Option(
+      names = "--context",
+      paramLabel = "CTX",
+      description = "kubeconfig context (default: the current one).")
   String context;
 
-  @Option(names = "--namespace", paramLabel = "NS",
+  @Option(
+      names = "--namespace",
+      paramLabel = "NS",
       description = "Namespace to run in (default: perf.yaml's, else the context's).")
   String namespace;
 
-  @Option(names = "--constraints", paramLabel = "OVERLAY",
+  @Option(
+      names = "--constraints",
+      paramLabel = "OVERLAY",
       description = "AICR overlay with gate constraints (default: the plan's objectives.gates).")
   Path constraints;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "Bound on the whole Job (default: its activeDeadlineSeconds + 60s).")
   Duration timeout;
 
-  @Option(names = "--schedule-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-      defaultValue = "5m", description = "Bound on the pod being scheduled and its container starting (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--schedule-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      defaultValue = "5m",
+      description =
+          "Bound on the pod being scheduled and its container starting (default: ${DEFAULT-VALUE}).")
   Duration scheduleTimeout;
 
   @Option(names = "--keep", description = "Keep the Job and ConfigMaps afterwards.")
   boolean keep;
 
-  @Option(names = "--replace", description = "Replace a Job/ConfigMaps of the same names (and keep an earlier run"
-      + " directory of the same run-id under a new name).")
+  @Option(
+      names = "--replace",
+      description =
+          "Replace a Job/ConfigMaps of the same names (and keep an earlier run"
+              + " directory of the same run-id under a new name).")
   boolean replace;
 
   @Override
   public Integer call() {
     RunProgress progress = ProgressRenderer.forStderr("run", spec.commandLine().getErr());
-    RunOutcome outcome = RunServices.kubernetes().run(
-        new RunRequest(deployRoot, context, namespace, constraints, timeout, scheduleTimeout, keep, replace), progress);
+    RunOutcome outcome =
+        RunServices.kubernetes()
+            .run(
+                new RunRequest(
+                    deployRoot,
+                    context,
+                    namespace,
+                    constraints,
+                    timeout,
+                    scheduleTimeout,
+                    keep,
+                    replace),
+                progress);
     return Printer.print(spec.commandLine(), format, Output.of(outcome), outcome.exitCode());
   }
 
@@ -89,10 +129,19 @@ public final class RunCommand implements Callable<Integer> {
       @JsonProperty("verdict") VerdictDocument verdict,
       @JsonProperty("run") JsonNode run,
       @JsonProperty("cleanup") List<String> cleanup,
-      @JsonIgnore RunOutcome outcome) implements CommandOutput {
+      @JsonIgnore RunOutcome outcome)
+      implements CommandOutput {
     static Output of(RunOutcome o) {
-      return new Output(o.runId(), o.runDir().toString(), o.exitReason(), o.exitCode(),
-          o.record().path("eligible").asBoolean(), o.verdict().document(), o.record(), o.cleanup(), o);
+      return new Output(
+          o.runId(),
+          o.runDir().toString(),
+          o.exitReason(),
+          o.exitCode(),
+          o.record().path("eligible").asBoolean(),
+          o.verdict().document(),
+          o.record(),
+          o.cleanup(),
+          o);
     }
 
     @Override
@@ -103,7 +152,14 @@ public final class RunCommand implements Callable<Integer> {
 
   private static void printText(PrintWriter out, RunOutcome o) {
     Verdict v = o.verdict();
-    out.println("run " + o.runId() + ": " + v.verdict().json().toUpperCase(Locale.ROOT) + " (" + o.exitReason() + ")");
+    out.println(
+        "run "
+            + o.runId()
+            + ": "
+            + v.verdict().json().toUpperCase(Locale.ROOT)
+            + " ("
+            + o.exitReason()
+            + ")");
     boolean measured = v.constraints().stream().anyMatch(c -> c.measured() != null);
     if (measured) {
       for (ConstraintResult c : v.constraints()) {
@@ -121,9 +177,14 @@ public final class RunCommand implements Callable<Integer> {
     out.println("run directory: " + o.runDir());
     boolean eligible = o.record().path("eligible").asBoolean();
     StringBuilder why = new StringBuilder();
-    o.record().path("ineligible_reasons").forEach(r -> why.append(why.length() == 0 ? "" : "; ").append(r.asString()));
+    o.record()
+        .path("ineligible_reasons")
+        .forEach(r -> why.append(why.length() == 0 ? "" : "; ").append(r.asString()));
     out.println("evidence: " + (eligible ? "eligible" : "NOT eligible: " + why));
-    o.record().path("isolation").path("warnings").forEach(w -> out.println("warning: " + w.asString()));
+    o.record()
+        .path("isolation")
+        .path("warnings")
+        .forEach(w -> out.println("warning: " + w.asString()));
     out.println("cleanup: " + String.join("; ", o.cleanup()));
   }
 }

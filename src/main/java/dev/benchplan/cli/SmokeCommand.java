@@ -22,7 +22,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code benchplan smoke}: Prove an OpenAI-compatible endpoint serves a model; write the smoke artifact. */
+/**
+ * {@code benchplan smoke}: Prove an OpenAI-compatible endpoint serves a model; write the smoke
+ * artifact.
+ */
 @Command(
     name = "smoke",
     mixinStandardHelpOptions = true,
@@ -48,10 +51,15 @@ public final class SmokeCommand implements Callable<Integer> {
       names = "--url",
       required = true,
       paramLabel = "URL",
-      description = "Base URL of the endpoint, e.g. http://127.0.0.1:8000 (a trailing /v1 is accepted).")
+      description =
+          "Base URL of the endpoint, e.g. http://127.0.0.1:8000 (a trailing /v1 is accepted).")
   String url;
 
-  @Option(names = "--model", required = true, paramLabel = "NAME", description = "The served model name.")
+  @Option(
+      names = "--model",
+      required = true,
+      paramLabel = "NAME",
+      description = "The served model name.")
   String model;
 
   @Option(
@@ -72,7 +80,8 @@ public final class SmokeCommand implements Callable<Integer> {
   @Option(
       names = "--api-key-env",
       paramLabel = "VAR",
-      description = "Environment variable holding an API key, sent as a bearer token (never recorded).")
+      description =
+          "Environment variable holding an API key, sent as a bearer token (never recorded).")
   String apiKeyEnv;
 
   @Override
@@ -81,12 +90,19 @@ public final class SmokeCommand implements Callable<Integer> {
     SmokeArtifact artifact = outcome.artifact();
     ErrorReport error = null;
     if (!artifact.success()) {
-      error = ErrorReport.of(ErrorReport.RUN_ERROR, ExitCode.RUNTIME, "smoke test failed: " + artifact.reason(),
-          null);
+      error =
+          ErrorReport.of(
+              ErrorReport.RUN_ERROR,
+              ExitCode.RUNTIME,
+              "smoke test failed: " + artifact.reason(),
+              null);
       spec.commandLine().getErr().println("benchplan: " + error.message());
       spec.commandLine().getErr().flush();
     }
-    return Printer.print(spec.commandLine(), format, Output.of(outcome, error),
+    return Printer.print(
+        spec.commandLine(),
+        format,
+        Output.of(outcome, error),
         error == null ? ExitCode.OK : ExitCode.RUNTIME);
   }
 
@@ -103,11 +119,19 @@ public final class SmokeCommand implements Callable<Integer> {
       @JsonProperty("ttft_ms") @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable Object ttftMs,
       @JsonProperty("total_ms") @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable Object totalMs,
       @JsonProperty("error") @Nullable ErrorReport error,
-      @JsonIgnore SmokeArtifact details) implements CommandOutput {
+      @JsonIgnore SmokeArtifact details)
+      implements CommandOutput {
     static Output of(SmokeOutcome o, @Nullable ErrorReport error) {
       SmokeArtifact a = o.artifact();
-      return new Output(o.artifactPath().toString(), o.sha256(), a.success(), a.reason(), a.ttftMs(),
-          a.totalMs(), error, a);
+      return new Output(
+          o.artifactPath().toString(),
+          o.sha256(),
+          a.success(),
+          a.reason(),
+          a.ttftMs(),
+          a.totalMs(),
+          error,
+          a);
     }
 
     @Override
@@ -132,7 +156,9 @@ public final class SmokeCommand implements Callable<Integer> {
     }
     if (!apiKeyEnv.matches("[A-Za-z_][A-Za-z0-9_]*")) {
       throw BenchplanException.invalid(
-          "--api-key-env '" + apiKeyEnv + "': not an environment variable name; expected e.g. OPENAI_API_KEY");
+          "--api-key-env '"
+              + apiKeyEnv
+              + "': not an environment variable name; expected e.g. OPENAI_API_KEY");
     }
     String key = System.getenv(apiKeyEnv);
     if (key == null || key.isBlank()) {

@@ -13,7 +13,6 @@ import dev.benchplan.trace.TraceScanner;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,9 +62,10 @@ public final class TraceInspectCommand implements Callable<Integer> {
   @Option(
       names = "--window",
       paramLabel = "START_MS:END_MS",
-      description = "Also report the rows a replay of this window sends (inclusive trace"
-          + " milliseconds, as plan --trace-window): rows, rate, input/output lengths and rows"
-          + " over --max-context, beside the whole trace's.")
+      description =
+          "Also report the rows a replay of this window sends (inclusive trace"
+              + " milliseconds, as plan --trace-window): rows, rate, input/output lengths and rows"
+              + " over --max-context, beside the whole trace's.")
   String window;
 
   @Override
@@ -78,24 +78,30 @@ public final class TraceInspectCommand implements Callable<Integer> {
         throw BenchplanException.invalid("--window: " + e.getMessage());
       }
     }
-    TraceScanOptions options = new TraceScanOptions(blockSize, maxContext,
-        w == null ? null : w.startMs(), w == null ? null : w.endMs());
-    ProgressRenderer renderer = ProgressRenderer.forStderr("trace inspect", spec.commandLine().getErr());
-    ScanProgress progress = renderer.rich() && large()
-        ? new ScanProgress() {
-            @Override
-            public void update(long bytesDone, long totalBytes, long rows) {
-              renderer.count("scan", bytesDone, totalBytes, rows);
+    TraceScanOptions options =
+        new TraceScanOptions(
+            blockSize, maxContext, w == null ? null : w.startMs(), w == null ? null : w.endMs());
+    ProgressRenderer renderer =
+        ProgressRenderer.forStderr("trace inspect", spec.commandLine().getErr());
+    ScanProgress progress =
+        renderer.rich() && large()
+            ? new ScanProgress() {
+              @Override
+              public void update(long bytesDone, long totalBytes, long rows) {
+                renderer.count("scan", bytesDone, totalBytes, rows);
+              }
             }
-          }
-        : ScanProgress.NONE;
+            : ScanProgress.NONE;
     TraceReport report;
     try {
       report = TraceScanner.scan(trace, options, progress);
     } finally {
       renderer.finishCount();
     }
-    return Printer.print(spec.commandLine(), format, new Output(report),
+    return Printer.print(
+        spec.commandLine(),
+        format,
+        new Output(report),
         report.valid() ? ExitCode.OK : ExitCode.INVALID);
   }
 

@@ -1,15 +1,16 @@
 package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.ErrorReport;
-import dev.benchplan.error.BenchplanException;
 import dev.benchplan.validate.InputFlags;
 import dev.benchplan.validate.ValidateInputs;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateResult;
 import dev.benchplan.validate.ValidateText;
 import dev.benchplan.validate.ValidateTimeouts;
+import dev.benchplan.validate.ValidateVerdict;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import dev.benchplan.validate.ValidateVerdict;
 
 /** {@code benchplan validate}: the one-shot inference performance gate for a cluster. */
 @Command(
@@ -56,163 +56,309 @@ public final class ValidateCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
   @Spec CommandSpec spec;
 
-  @Option(names = "--context", paramLabel = "CTX", description = "kubeconfig context (default: the current one).")
+  @Option(
+      names = "--context",
+      paramLabel = "CTX",
+      description = "kubeconfig context (default: the current one).")
   String context;
 
-  @Option(names = "--recipe", paramLabel = "OVERLAY",
-      description = "AICR recipe overlay with validation.performance (default: built-in constraints).")
+  @Option(
+      names = "--recipe",
+      paramLabel = "OVERLAY",
+      description =
+          "AICR recipe overlay with validation.performance (default: built-in constraints).")
   Path recipe;
 
-  @Option(names = "--dgd", paramLabel = "NAME|NS/NAME", description = "The DGD to benchmark when several qualify.")
+  @Option(
+      names = "--dgd",
+      paramLabel = "NAME|NS/NAME",
+      description = "The DGD to benchmark when several qualify.")
   String dgd;
 
-  @Option(names = "--namespace", paramLabel = "NS", description = "Discover DGDs only in this namespace.")
+  @Option(
+      names = "--namespace",
+      paramLabel = "NS",
+      description = "Discover DGDs only in this namespace.")
   String namespace;
 
-  @Option(names = "--model", paramLabel = "MODEL",
-      description = "Model to deploy (default " + ValidateOptions.DEFAULT_MODEL + "); with an existing DGD it"
-          + " must be what the DGD serves.")
+  @Option(
+      names = "--model",
+      paramLabel = "MODEL",
+      description =
+          "Model to deploy (default "
+              + ValidateOptions.DEFAULT_MODEL
+              + "); with an existing DGD it"
+              + " must be what the DGD serves.")
   String model;
 
-  @Option(names = "--node-selector", paramLabel = "KEY=VALUE",
+  @Option(
+      names = "--node-selector",
+      paramLabel = "KEY=VALUE",
       description = "Only nodes with this label host the default deployment (repeatable).")
   Map<String, String> nodeSelector = new LinkedHashMap<>();
 
-  @Option(names = "--concurrency-per-worker", paramLabel = "N",
+  @Option(
+      names = "--concurrency-per-worker",
+      paramLabel = "N",
       converter = NumericOptions.Concurrency.class,
       description = "Concurrency per worker replica (default: 16; excludes --concurrency-per-gpu).")
   Integer concurrencyPerWorker;
 
-  @Option(names = "--concurrency-per-gpu", paramLabel = "N", converter = NumericOptions.Concurrency.class,
-      description = "Concurrency per GPU (AICR's inference-concurrency-per-gpu; --defaults aicr: 256).")
+  @Option(
+      names = "--concurrency-per-gpu",
+      paramLabel = "N",
+      converter = NumericOptions.Concurrency.class,
+      description =
+          "Concurrency per GPU (AICR's inference-concurrency-per-gpu; --defaults aicr: 256).")
   Integer concurrencyPerGpu;
 
-  @Option(names = "--routing-mode", paramLabel = "MODE",
+  @Option(
+      names = "--routing-mode",
+      paramLabel = "MODE",
       description = "Frontend routing: dynamo-router (default; gateway-epp is not supported yet).")
   String routingMode;
 
-  @Option(names = "--model-cache-storage-class", paramLabel = "CLASS",
-      description = "StorageClass of the model-weights cache PVC (default: the recipe's"
-          + " inference-model-cache-storage-class, then BENCHPLAN_VALIDATE_MODEL_CACHE_STORAGE_CLASS, else the"
-          + " cluster's default class).")
+  @Option(
+      names = "--model-cache-storage-class",
+      paramLabel = "CLASS",
+      description =
+          "StorageClass of the model-weights cache PVC (default: the recipe's"
+              + " inference-model-cache-storage-class, then BENCHPLAN_VALIDATE_MODEL_CACHE_STORAGE_CLASS, else the"
+              + " cluster's default class).")
   String modelCacheStorageClass;
 
-  @Option(names = "--defaults", paramLabel = "SET", defaultValue = "benchplan",
-      description = "Built-in defaults: benchplan (Qwen/Qwen3-0.6B, 16 per worker) or aicr (Qwen/Qwen3-8B,"
-          + " 256 per GPU) (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--defaults",
+      paramLabel = "SET",
+      defaultValue = "benchplan",
+      description =
+          "Built-in defaults: benchplan (Qwen/Qwen3-0.6B, 16 per worker) or aicr (Qwen/Qwen3-8B,"
+              + " 256 per GPU) (default: ${DEFAULT-VALUE}).")
   String defaults;
 
-  @Option(names = "--isl", paramLabel = "TOKENS", defaultValue = "128", converter = NumericOptions.Tokens.class, description = "Input tokens (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--isl",
+      paramLabel = "TOKENS",
+      defaultValue = "128",
+      converter = NumericOptions.Tokens.class,
+      description = "Input tokens (default: ${DEFAULT-VALUE}).")
   int isl;
 
-  @Option(names = "--osl", paramLabel = "TOKENS", defaultValue = "128", converter = NumericOptions.Tokens.class, description = "Output tokens (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--osl",
+      paramLabel = "TOKENS",
+      defaultValue = "128",
+      converter = NumericOptions.Tokens.class,
+      description = "Output tokens (default: ${DEFAULT-VALUE}).")
   int osl;
 
-  @Option(names = "--repeats", paramLabel = "N", defaultValue = "1", converter = NumericOptions.Repeats.class,
-      description = "Measure N times (1 to 10; AIPerf's own multi-run, multiRun.numRuns, in one Job) and gate on"
-          + " the median of each gated metric; every repeat is listed, and repeats that disagree on a gate are"
-          + " flagged unstable (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--repeats",
+      paramLabel = "N",
+      defaultValue = "1",
+      converter = NumericOptions.Repeats.class,
+      description =
+          "Measure N times (1 to 10; AIPerf's own multi-run, multiRun.numRuns, in one Job) and gate on"
+              + " the median of each gated metric; every repeat is listed, and repeats that disagree on a gate are"
+              + " flagged unstable (default: ${DEFAULT-VALUE}).")
   int repeats;
 
   @Option(names = "--keep", description = "Keep what validate created (no cleanup).")
   boolean keep;
 
-  @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "validate-report",
+  @Option(
+      names = "--report-dir",
+      paramLabel = "DIR",
+      defaultValue = "validate-report",
       converter = DirectoryConverter.class,
-      description = "Where verdict.json, ctrf-report.json, junit.xml, the plan and the run record go"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "Where verdict.json, ctrf-report.json, junit.xml, the plan and the run record go"
+              + " (default: ${DEFAULT-VALUE}).")
   Path reportDir;
 
-  @Option(names = "--aiperf-version", paramLabel = "X.Y.Z",
-      description = "Pin the AIPerf version (default: resolved from the package index, as plan does).")
+  @Option(
+      names = "--aiperf-version",
+      paramLabel = "X.Y.Z",
+      description =
+          "Pin the AIPerf version (default: resolved from the package index, as plan does).")
   String aiperfVersion;
 
-  @Option(names = "--aiperf-index-url", paramLabel = "URL", hidden = true,
+  @Option(
+      names = "--aiperf-index-url",
+      paramLabel = "URL",
+      hidden = true,
       description = "The package index JSON URL for AIPerf version resolution.")
   String aiperfIndexUrl;
 
-  @Option(names = "--runtime-image", paramLabel = "IMAGE",
-      description = "Dynamo vLLM runtime image of the default deployment (default: the Dynamo platform"
-          + " version's, from the recipe's componentRefs or the cluster's operator, else "
-          + ValidateOptions.DEFAULT_RUNTIME_IMAGE + ").")
+  @Option(
+      names = "--runtime-image",
+      paramLabel = "IMAGE",
+      description =
+          "Dynamo vLLM runtime image of the default deployment (default: the Dynamo platform"
+              + " version's, from the recipe's componentRefs or the cluster's operator, else "
+              + ValidateOptions.DEFAULT_RUNTIME_IMAGE
+              + ").")
   String runtimeImage;
 
-  @Option(names = "--hf-token-secret", paramLabel = "SECRET",
+  @Option(
+      names = "--hf-token-secret",
+      paramLabel = "SECRET",
       description = "Secret (name) with a Hugging Face token for the default deployment's workers.")
   String hfTokenSecret;
 
-  @Option(names = "--no-model-cache", negatable = false,
-      description = "Do not cache the model weights on a PVC for the default deployment (workers then"
-          + " download them themselves).")
+  @Option(
+      names = "--no-model-cache",
+      negatable = false,
+      description =
+          "Do not cache the model weights on a PVC for the default deployment (workers then"
+              + " download them themselves).")
   boolean noModelCache;
 
-  @Option(names = "--model-cache-size", paramLabel = "QUANTITY", defaultValue = ValidateOptions.DEFAULT_MODEL_CACHE_SIZE,
-      description = "Size of the model-cache PVC, a Kubernetes quantity (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--model-cache-size",
+      paramLabel = "QUANTITY",
+      defaultValue = ValidateOptions.DEFAULT_MODEL_CACHE_SIZE,
+      description =
+          "Size of the model-cache PVC, a Kubernetes quantity (default: ${DEFAULT-VALUE}).")
   String modelCacheSize;
 
-  @Option(names = "--timeout-old-namespace", paramLabel = "DURATION", defaultValue = "5m",
-      converter = DurationConverter.class, description = "Wait for an earlier validate namespace to go (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-old-namespace",
+      paramLabel = "DURATION",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description = "Wait for an earlier validate namespace to go (default: ${DEFAULT-VALUE}).")
   Duration timeoutOldNamespace;
 
-  @Option(names = "--timeout-dgd-ready", paramLabel = "DURATION", defaultValue = "10m",
-      converter = DurationConverter.class, description = "Wait for the default DGD to be ready (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-dgd-ready",
+      paramLabel = "DURATION",
+      defaultValue = "10m",
+      converter = DurationConverter.class,
+      description = "Wait for the default DGD to be ready (default: ${DEFAULT-VALUE}).")
   Duration timeoutDgdReady;
 
-  @Option(names = "--timeout-endpoint-ready", paramLabel = "DURATION", defaultValue = "5m",
-      converter = DurationConverter.class, description = "Wait for the frontend to serve the model (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-endpoint-ready",
+      paramLabel = "DURATION",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description = "Wait for the frontend to serve the model (default: ${DEFAULT-VALUE}).")
   Duration timeoutEndpointReady;
 
-  @Option(names = "--timeout-pod-scheduling", paramLabel = "DURATION", defaultValue = "5m",
-      converter = DurationConverter.class, description = "Wait for the AIPerf pod to be scheduled (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-pod-scheduling",
+      paramLabel = "DURATION",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description = "Wait for the AIPerf pod to be scheduled (default: ${DEFAULT-VALUE}).")
   Duration timeoutPodScheduling;
 
-  @Option(names = "--timeout-job", paramLabel = "DURATION", defaultValue = "15m",
-      converter = DurationConverter.class, description = "Bound of the AIPerf Job (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-job",
+      paramLabel = "DURATION",
+      defaultValue = "15m",
+      converter = DurationConverter.class,
+      description = "Bound of the AIPerf Job (default: ${DEFAULT-VALUE}).")
   Duration timeoutJob;
 
-  @Option(names = "--timeout-ready-request", paramLabel = "SECONDS", defaultValue = "120",
+  @Option(
+      names = "--timeout-ready-request",
+      paramLabel = "SECONDS",
+      defaultValue = "120",
       converter = NumericOptions.RequestTimeoutSeconds.class,
-      description = "Bound of each readiness request of the AIPerf Job (model list, first chat"
-          + " completion), inside --timeout-endpoint-ready (1 to 3600 s, or e.g. 2m; default: ${DEFAULT-VALUE})."
-          + " A fresh worker's first completion can take ~45 s and starts over when cut off.")
+      description =
+          "Bound of each readiness request of the AIPerf Job (model list, first chat"
+              + " completion), inside --timeout-endpoint-ready (1 to 3600 s, or e.g. 2m; default: ${DEFAULT-VALUE})."
+              + " A fresh worker's first completion can take ~45 s and starts over when cut off.")
   int timeoutReadyRequest;
 
-  @Option(names = "--timeout-model-cache", paramLabel = "DURATION", defaultValue = "13m",
+  @Option(
+      names = "--timeout-model-cache",
+      paramLabel = "DURATION",
+      defaultValue = "13m",
       converter = DurationConverter.class,
-      description = "Bound of the Job that downloads the model into the cache (default: ${DEFAULT-VALUE}).")
+      description =
+          "Bound of the Job that downloads the model into the cache (default: ${DEFAULT-VALUE}).")
   Duration timeoutModelCache;
 
-  @Option(names = "--timeout-cleanup", paramLabel = "DURATION", defaultValue = "5m",
-      converter = DurationConverter.class, description = "Wait for each deleted object to be gone (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-cleanup",
+      paramLabel = "DURATION",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description = "Wait for each deleted object to be gone (default: ${DEFAULT-VALUE}).")
   Duration timeoutCleanup;
 
   @Override
   public Integer call() throws Exception {
-    InputFlags.Defaults set = switch (defaults) {
-      case "benchplan" -> InputFlags.Defaults.BENCHPLAN;
-      case "aicr" -> InputFlags.Defaults.AICR;
-      default -> throw BenchplanException.invalid("option --defaults: expected benchplan or aicr, got '"
-          + defaults + "'");
-    };
+    InputFlags.Defaults set =
+        switch (defaults) {
+          case "benchplan" -> InputFlags.Defaults.BENCHPLAN;
+          case "aicr" -> InputFlags.Defaults.AICR;
+          default ->
+              throw BenchplanException.invalid(
+                  "option --defaults: expected benchplan or aicr, got '" + defaults + "'");
+        };
     var parsed = spec.commandLine().getParseResult();
-    InputFlags flags = new InputFlags(concurrencyPerGpu, concurrencyPerWorker != null,
-        parsed.hasMatchedOption("--isl"), parsed.hasMatchedOption("--osl"), routingMode, modelCacheStorageClass, set,
-        System.getenv());
-    ValidateOptions options = new ValidateOptions(context, recipe, dgd, namespace, model, nodeSelector,
-        concurrencyPerWorker == null ? ValidateInputs.DEFAULT_CONCURRENCY_PER_WORKER : concurrencyPerWorker, isl, osl,
-        keep, reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage,
-        hfTokenSecret, new ValidateTimeouts(timeoutOldNamespace, timeoutDgdReady, timeoutEndpointReady,
-            timeoutPodScheduling, timeoutJob, timeoutCleanup, Duration.ofSeconds(timeoutReadyRequest),
-            timeoutModelCache), repeats, flags, !noModelCache, modelCacheSize, null);
+    InputFlags flags =
+        new InputFlags(
+            concurrencyPerGpu,
+            concurrencyPerWorker != null,
+            parsed.hasMatchedOption("--isl"),
+            parsed.hasMatchedOption("--osl"),
+            routingMode,
+            modelCacheStorageClass,
+            set,
+            System.getenv());
+    ValidateOptions options =
+        new ValidateOptions(
+            context,
+            recipe,
+            dgd,
+            namespace,
+            model,
+            nodeSelector,
+            concurrencyPerWorker == null
+                ? ValidateInputs.DEFAULT_CONCURRENCY_PER_WORKER
+                : concurrencyPerWorker,
+            isl,
+            osl,
+            keep,
+            reportDir,
+            aiperfVersion,
+            aiperfIndexUrl,
+            runtimeImage,
+            hfTokenSecret,
+            new ValidateTimeouts(
+                timeoutOldNamespace,
+                timeoutDgdReady,
+                timeoutEndpointReady,
+                timeoutPodScheduling,
+                timeoutJob,
+                timeoutCleanup,
+                Duration.ofSeconds(timeoutReadyRequest),
+                timeoutModelCache),
+            repeats,
+            flags,
+            !noModelCache,
+            modelCacheSize,
+            null);
     PrintWriter err = spec.commandLine().getErr();
     String version = new VersionProvider().getVersion()[0];
-    ValidateResult result = dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);
+    ValidateResult result =
+        dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);
     if (result.verdict().equals("invalid")) {
-      // nothing was written: an invalid-input error like any other command's (the service said why on stderr)
+      // nothing was written: an invalid-input error like any other command's (the service said why
+      // on stderr)
       if (format.json()) {
-        Printer.printError(spec.commandLine().getOut(), ErrorReport.of(ErrorReport.INVALID_INPUT,
-            result.exitCode(), Objects.requireNonNullElse(result.verdictDocument().reason(), "invalid input"),
-            ErrorLocation.NONE));
+        Printer.printError(
+            spec.commandLine().getOut(),
+            ErrorReport.of(
+                ErrorReport.INVALID_INPUT,
+                result.exitCode(),
+                Objects.requireNonNullElse(result.verdictDocument().reason(), "invalid input"),
+                ErrorLocation.NONE));
       }
       return result.exitCode();
     }

@@ -31,28 +31,43 @@ public final class VerifyCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin FormatMixin format;
 
-  @Parameters(index = "0", paramLabel = "PATH", description = "A plan file, a DEPLOY_ROOT, a run directory, or an analysis or comparison"
-          + " directory.")
+  @Parameters(
+      index = "0",
+      paramLabel = "PATH",
+      description =
+          "A plan file, a DEPLOY_ROOT, a run directory, or an analysis or comparison"
+              + " directory.")
   Path path;
 
-  @Option(names = "--sha256", paramLabel = "SHA256",
+  @Option(
+      names = "--sha256",
+      paramLabel = "SHA256",
       description = "The SHA-256 the plan file must hash to.")
   String sha256;
 
   @Override
   public Integer call() {
     VerifyReport report = new VerifyService(PlanCommand::replay).verify(path, sha256);
-    return Printer.print(spec.commandLine(), format, Output.of(report),
+    return Printer.print(
+        spec.commandLine(),
+        format,
+        Output.of(report),
         report.verified() ? ExitCode.OK : ExitCode.GATE_FAILED);
   }
 
   /** The {@code --format json} result. */
-  record Output(String kind, String path, @Nullable String sha256, boolean verified,
-      java.util.List<String> checks, java.util.List<Finding> findings,
-      java.util.List<String> notes) implements CommandOutput {
+  record Output(
+      String kind,
+      String path,
+      @Nullable String sha256,
+      boolean verified,
+      java.util.List<String> checks,
+      java.util.List<Finding> findings,
+      java.util.List<String> notes)
+      implements CommandOutput {
     static Output of(VerifyReport r) {
-      return new Output(r.kind(), r.path(), r.sha256(), r.verified(), r.checks(), r.findings(),
-          r.notes());
+      return new Output(
+          r.kind(), r.path(), r.sha256(), r.verified(), r.checks(), r.findings(), r.notes());
     }
 
     @Override
@@ -63,9 +78,16 @@ public final class VerifyCommand implements Callable<Integer> {
       for (String n : notes) {
         out.println("note: " + n);
       }
-      out.println((verified ? "verified: " : "NOT verified: ") + kind + " " + path
-          + (sha256 == null ? "" : " (sha256 " + sha256 + ")") + " — " + findings.size()
-          + " finding(s); checked: " + String.join(", ", checks));
+      out.println(
+          (verified ? "verified: " : "NOT verified: ")
+              + kind
+              + " "
+              + path
+              + (sha256 == null ? "" : " (sha256 " + sha256 + ")")
+              + " — "
+              + findings.size()
+              + " finding(s); checked: "
+              + String.join(", ", checks));
     }
   }
 }

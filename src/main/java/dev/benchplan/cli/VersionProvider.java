@@ -10,7 +10,8 @@ public final class VersionProvider implements IVersionProvider {
   @Override
   public String[] getVersion() throws IOException {
     Properties p = new Properties();
-    try (InputStream in = VersionProvider.class.getResourceAsStream("/benchplan-version.properties")) {
+    try (InputStream in =
+        VersionProvider.class.getResourceAsStream("/benchplan-version.properties")) {
       if (in != null) {
         p.load(in);
       }

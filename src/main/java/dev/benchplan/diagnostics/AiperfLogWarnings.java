@@ -7,17 +7,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * AIPerf's own warnings that its client was overloaded, counted and quoted from its log (the pod log
- * of benchplan's Job, or {@code logs/aiperf.log} in an artifact directory). The texts are AIPerf's
- * (src/aiperf/workers/worker_manager.py and src/aiperf/common/event_loop_monitor.py):
+ * AIPerf's own warnings that its client was overloaded, counted and quoted from its log (the pod
+ * log of benchplan's Job, or {@code logs/aiperf.log} in an artifact directory). The texts are
+ * AIPerf's (src/aiperf/workers/worker_manager.py and src/aiperf/common/event_loop_monitor.py):
  *
  * <pre>
  * CPU usage for worker_0 is 97%. AIPerf results may be inaccurate.
  * Event loop for worker_0 is taking too long to run. Overhead: 1,234.56ms
  * </pre>
  *
- * AIPerf warns about its event loop from 10 ms of overhead; only warnings of at least
- * {@link #LOOP_OVERHEAD_MS} count towards the signal, and each signal needs {@link #MIN_WARNINGS}
+ * AIPerf warns about its event loop from 10 ms of overhead; only warnings of at least {@link
+ * #LOOP_OVERHEAD_MS} count towards the signal, and each signal needs {@link #MIN_WARNINGS}
  * warnings, so one start-up hiccup does not condemn a run.
  *
  * @param logRead whether a log was read at all (without one, AIPerf's own signal is unknown)
@@ -28,19 +28,30 @@ import java.util.regex.Pattern;
  * @param maxLoopOverheadMs the largest overhead quoted, or NaN
  * @param quotes the first lines of each kind, as AIPerf wrote them (ANSI colours removed)
  */
-public record AiperfLogWarnings(boolean logRead, int cpuWarnings, double maxCpuPercent, int loopWarnings,
-    int slowLoopWarnings, double maxLoopOverheadMs, List<String> quotes) {
+public record AiperfLogWarnings(
+    boolean logRead,
+    int cpuWarnings,
+    double maxCpuPercent,
+    int loopWarnings,
+    int slowLoopWarnings,
+    double maxLoopOverheadMs,
+    List<String> quotes) {
   /** Warnings of one kind needed before the signal fires. */
   public static final int MIN_WARNINGS = 3;
+
   /** Event-loop overhead (ms) from which a warning counts towards the signal. */
   public static final double LOOP_OVERHEAD_MS = 100;
 
-  private static final Pattern CPU = Pattern.compile(
-      "CPU usage for (\\S+) is ([0-9][0-9.,]*)\\s*%\\.?\\s*AIPerf results may be inaccurate", Pattern.CASE_INSENSITIVE);
-  private static final Pattern INACCURATE = Pattern.compile("results may be inaccurate", Pattern.CASE_INSENSITIVE);
-  private static final Pattern LOOP = Pattern.compile(
-      "Event loop for (\\S+) is taking too long to run\\.?(?:\\s*Overhead:\\s*([0-9][0-9.,]*)\\s*ms)?",
-      Pattern.CASE_INSENSITIVE);
+  private static final Pattern CPU =
+      Pattern.compile(
+          "CPU usage for (\\S+) is ([0-9][0-9.,]*)\\s*%\\.?\\s*AIPerf results may be inaccurate",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern INACCURATE =
+      Pattern.compile("results may be inaccurate", Pattern.CASE_INSENSITIVE);
+  private static final Pattern LOOP =
+      Pattern.compile(
+          "Event loop for (\\S+) is taking too long to run\\.?(?:\\s*Overhead:\\s*([0-9][0-9.,]*)\\s*ms)?",
+          Pattern.CASE_INSENSITIVE);
   private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[ -/]*[@-~]");
   private static final int QUOTES_PER_KIND = 3;
 
@@ -106,7 +117,10 @@ public record AiperfLogWarnings(boolean logRead, int cpuWarnings, double maxCpuP
     return cpuWarnings >= MIN_WARNINGS;
   }
 
-  /** AIPerf's event-loop warnings of at least {@link #LOOP_OVERHEAD_MS} reached {@link #MIN_WARNINGS}. */
+  /**
+   * AIPerf's event-loop warnings of at least {@link #LOOP_OVERHEAD_MS} reached {@link
+   * #MIN_WARNINGS}.
+   */
   public boolean loopSignal() {
     return slowLoopWarnings >= MIN_WARNINGS;
   }
@@ -116,11 +130,20 @@ public record AiperfLogWarnings(boolean logRead, int cpuWarnings, double maxCpuP
     if (!logRead) {
       return "AIPerf's log was not available";
     }
-    return String.format(Locale.ROOT, "AIPerf's log: %d worker CPU warning(s)%s, %d event-loop warning(s), %d of them"
-        + " with at least %.0f ms of overhead%s", cpuWarnings,
-        Double.isNaN(maxCpuPercent) ? "" : String.format(Locale.ROOT, " (up to %.0f%%)", maxCpuPercent), loopWarnings,
-        slowLoopWarnings, LOOP_OVERHEAD_MS,
-        Double.isNaN(maxLoopOverheadMs) ? "" : String.format(Locale.ROOT, " (up to %,.0f ms)", maxLoopOverheadMs));
+    return String.format(
+        Locale.ROOT,
+        "AIPerf's log: %d worker CPU warning(s)%s, %d event-loop warning(s), %d of them"
+            + " with at least %.0f ms of overhead%s",
+        cpuWarnings,
+        Double.isNaN(maxCpuPercent)
+            ? ""
+            : String.format(Locale.ROOT, " (up to %.0f%%)", maxCpuPercent),
+        loopWarnings,
+        slowLoopWarnings,
+        LOOP_OVERHEAD_MS,
+        Double.isNaN(maxLoopOverheadMs)
+            ? ""
+            : String.format(Locale.ROOT, " (up to %,.0f ms)", maxLoopOverheadMs));
   }
 
   private static double number(String s) {

@@ -20,8 +20,14 @@ import org.jspecify.annotations.Nullable;
  * @param evidence lines quoted from AIPerf's log (at most {@link #MAX_EVIDENCE})
  * @param recommendation what to do about it
  */
-public record Finding(FindingKind kind, @Nullable String run, String message, List<String> signals,
-    Map<String, Double> figures, List<String> evidence, String recommendation) {
+public record Finding(
+    FindingKind kind,
+    @Nullable String run,
+    String message,
+    List<String> signals,
+    Map<String, Double> figures,
+    List<String> evidence,
+    String recommendation) {
   /** Quoted log lines kept per finding. */
   public static final int MAX_EVIDENCE = 5;
 
@@ -31,13 +37,15 @@ public record Finding(FindingKind kind, @Nullable String run, String message, Li
     Objects.requireNonNull(recommendation, "recommendation");
     signals = List.copyOf(signals);
     Map<String, Double> f = new LinkedHashMap<>();
-    figures.forEach((k, v) -> {
-      if (v != null && Double.isFinite(v)) {
-        f.put(k, v);
-      }
-    });
+    figures.forEach(
+        (k, v) -> {
+          if (v != null && Double.isFinite(v)) {
+            f.put(k, v);
+          }
+        });
     figures = java.util.Collections.unmodifiableMap(f);
-    evidence = List.copyOf(evidence.size() > MAX_EVIDENCE ? evidence.subList(0, MAX_EVIDENCE) : evidence);
+    evidence =
+        List.copyOf(evidence.size() > MAX_EVIDENCE ? evidence.subList(0, MAX_EVIDENCE) : evidence);
   }
 
   /** A non-integral figure at 16 significant digits, in plain notation. */

@@ -19,7 +19,10 @@ public enum FindingKind {
     this.rule = rule;
   }
 
-  /** {@code warning} (never changes a verdict), {@code error} (the run is not a measurement) or {@code info}. */
+  /**
+   * {@code warning} (never changes a verdict), {@code error} (the run is not a measurement) or
+   * {@code info}.
+   */
   public String severity() {
     return severity;
   }

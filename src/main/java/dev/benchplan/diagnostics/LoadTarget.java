@@ -5,14 +5,18 @@ import java.util.Locale;
 /**
  * The load AIPerf was told to drive.
  *
- * @param mode closed loop (a concurrency), open loop (a request rate) or unknown (a fixed schedule, or
- *     not recorded)
+ * @param mode closed loop (a concurrency), open loop (a request rate) or unknown (a fixed schedule,
+ *     or not recorded)
  * @param value the concurrency, or the rate in requests per second; 0 when unknown
  * @param source where it was read, e.g. {@code input_config /loadgen/concurrency}
  */
 public record LoadTarget(Mode mode, double value, String source) {
   /** How the load was driven. */
-  public enum Mode { CLOSED_LOOP, OPEN_LOOP, UNKNOWN }
+  public enum Mode {
+    CLOSED_LOOP,
+    OPEN_LOOP,
+    UNKNOWN
+  }
 
   public LoadTarget {
     if (mode != Mode.UNKNOWN && !(value > 0)) {

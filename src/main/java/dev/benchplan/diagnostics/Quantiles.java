@@ -1,6 +1,8 @@
 package dev.benchplan.diagnostics;
 
-/** Order statistics on sorted arrays (linear interpolation, Hyndman-Fan 7, as numpy and AIPerf use). */
+/**
+ * Order statistics on sorted arrays (linear interpolation, Hyndman-Fan 7, as numpy and AIPerf use).
+ */
 final class Quantiles {
   private Quantiles() {}
 

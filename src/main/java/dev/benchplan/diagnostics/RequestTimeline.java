@@ -4,10 +4,10 @@ import java.util.Arrays;
 
 /**
  * The timings of one run's measured (profiling-phase) requests, one entry per request, in record
- * order: start and end (epoch ns, AIPerf's {@code request_start_ns}/{@code request_end_ns}), time to
- * first token (ms, NaN when the record has none) and whether the request succeeded. Records without
- * usable timestamps are not in it (the audit names them). Columns, not objects: a run may hold
- * millions of requests.
+ * order: start and end (epoch ns, AIPerf's {@code request_start_ns}/{@code request_end_ns}), time
+ * to first token (ms, NaN when the record has none) and whether the request succeeded. Records
+ * without usable timestamps are not in it (the audit names them). Columns, not objects: a run may
+ * hold millions of requests.
  */
 public final class RequestTimeline {
   private final long[] start;
@@ -98,7 +98,8 @@ public final class RequestTimeline {
     /** Adds one request; {@code endNs} must not precede {@code startNs}. */
     public Builder add(long startNs, long endNs, double ttftMs, boolean succeeded) {
       if (endNs < startNs) {
-        throw new IllegalArgumentException("a request ends before it starts: " + startNs + " > " + endNs);
+        throw new IllegalArgumentException(
+            "a request ends before it starts: " + startNs + " > " + endNs);
       }
       if (size == start.length) {
         int n = size * 2;
@@ -116,7 +117,10 @@ public final class RequestTimeline {
     }
 
     public RequestTimeline build() {
-      return new RequestTimeline(Arrays.copyOf(start, size), Arrays.copyOf(end, size), Arrays.copyOf(ttft, size),
+      return new RequestTimeline(
+          Arrays.copyOf(start, size),
+          Arrays.copyOf(end, size),
+          Arrays.copyOf(ttft, size),
           Arrays.copyOf(ok, size));
     }
   }

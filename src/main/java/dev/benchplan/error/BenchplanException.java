@@ -20,7 +20,8 @@ public class BenchplanException extends RuntimeException {
   }
 
   /** A failure whose place is known in parts (printed in {@code --format json} errors). */
-  public BenchplanException(int exitCode, @Nullable String message, @Nullable Throwable cause, ErrorLocation location) {
+  public BenchplanException(
+      int exitCode, @Nullable String message, @Nullable Throwable cause, ErrorLocation location) {
     super(message, cause);
     this.exitCode = exitCode;
     this.location = location == null ? ErrorLocation.NONE : location;

@@ -6,13 +6,19 @@ import org.jspecify.annotations.Nullable;
  * Where an error sits: a file, a 1-based line and column, an RFC 6901 JSON pointer, and the field
  * or option; any part may be null when it is not known.
  */
-public record ErrorLocation(@Nullable String file, @Nullable Integer line, @Nullable Integer column, @Nullable String pointer, @Nullable String field) {
+public record ErrorLocation(
+    @Nullable String file,
+    @Nullable Integer line,
+    @Nullable Integer column,
+    @Nullable String pointer,
+    @Nullable String field) {
   /** Nothing known. */
   public static final ErrorLocation NONE = new ErrorLocation(null, null, null, null, null);
 
   /** A file, optionally with a line and column (values below 1 mean unknown). */
   public static ErrorLocation file(String file, int line, int column) {
-    return new ErrorLocation(file, line > 0 ? line : null, line > 0 && column > 0 ? column : null, null, null);
+    return new ErrorLocation(
+        file, line > 0 ? line : null, line > 0 && column > 0 ? column : null, null, null);
   }
 
   /** A command-line option such as {@code --min-throughput}. */

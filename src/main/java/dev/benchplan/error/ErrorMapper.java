@@ -21,9 +21,13 @@ import tools.jackson.core.JacksonException;
  * 3 cluster/endpoint/run error, 4 a bug), a one-line message in the user's terms, and where.
  */
 public final class ErrorMapper {
-  /** {@code file:line:column}, {@code file:line} or {@code file (line L, column C)} at a token's start. */
+  /**
+   * {@code file:line:column}, {@code file:line} or {@code file (line L, column C)} at a token's
+   * start.
+   */
   private static final Pattern FILE_AT =
       Pattern.compile("^(.+?)(?::(\\d+))?(?::(\\d+))?(?: \\(line (\\d+), column (\\d+)\\))?:?$");
+
   private static final Pattern POINTER = Pattern.compile("(?:^|\\s)(/[^\\s:,;]*):");
   private static final Pattern OPTION = Pattern.compile("(?:^|[\\s'])(--[a-z][a-z0-9-]*)");
 
@@ -33,40 +37,59 @@ public final class ErrorMapper {
   public static ErrorReport map(Throwable thrown) {
     Throwable t = unwrap(thrown);
     if (t instanceof BenchplanException b) {
-      String code = b.exitCode() == ExitCode.INVALID ? ErrorReport.INVALID_INPUT
-          : b.exitCode() == ExitCode.INTERNAL ? ErrorReport.INTERNAL_ERROR : ErrorReport.RUN_ERROR;
-      ErrorLocation where = b.location().equals(ErrorLocation.NONE) ? locate(b.getMessage()) : b.location();
+      String code =
+          b.exitCode() == ExitCode.INVALID
+              ? ErrorReport.INVALID_INPUT
+              : b.exitCode() == ExitCode.INTERNAL
+                  ? ErrorReport.INTERNAL_ERROR
+                  : ErrorReport.RUN_ERROR;
+      ErrorLocation where =
+          b.location().equals(ErrorLocation.NONE) ? locate(b.getMessage()) : b.location();
       return ErrorReport.of(code, b.exitCode(), oneLine(b.getMessage()), where);
     }
     if (t instanceof JacksonException j) {
       BenchplanException b = InputErrors.unparsable(null, "input", j);
       return ErrorReport.of(ErrorReport.INVALID_INPUT, ExitCode.INVALID, b.getMessage(), null);
     }
-    if (t instanceof UncheckedIOException u && u.getCause() != null) { // it always wraps an IOException
+    if (t instanceof UncheckedIOException u
+        && u.getCause() != null) { // it always wraps an IOException
       t = u.getCause();
     }
-    if (t instanceof NoSuchFileException || t instanceof AccessDeniedException || t instanceof NotDirectoryException) {
+    if (t instanceof NoSuchFileException
+        || t instanceof AccessDeniedException
+        || t instanceof NotDirectoryException) {
       String file = ((java.nio.file.FileSystemException) t).getFile();
-      return ErrorReport.of(ErrorReport.INVALID_INPUT, ExitCode.INVALID, file + ": " + InputErrors.describe(t),
+      return ErrorReport.of(
+          ErrorReport.INVALID_INPUT,
+          ExitCode.INVALID,
+          file + ": " + InputErrors.describe(t),
           new ErrorLocation(file, null, null, null, null));
     }
     if (t instanceof IOException io) {
-      return ErrorReport.of(ErrorReport.RUN_ERROR, ExitCode.RUNTIME, "I/O error: " + InputErrors.describe(io), null);
+      return ErrorReport.of(
+          ErrorReport.RUN_ERROR, ExitCode.RUNTIME, "I/O error: " + InputErrors.describe(io), null);
     }
     if (t instanceof InvalidPathException p) {
-      return ErrorReport.of(ErrorReport.INVALID_INPUT, ExitCode.INVALID,
-          "'" + p.getInput() + "' is not a valid path: " + p.getReason(), null);
+      return ErrorReport.of(
+          ErrorReport.INVALID_INPUT,
+          ExitCode.INVALID,
+          "'" + p.getInput() + "' is not a valid path: " + p.getReason(),
+          null);
     }
     String message = t.getMessage() == null ? "" : ": " + oneLine(t.getMessage());
-    return ErrorReport.of(ErrorReport.INTERNAL_ERROR, ExitCode.INTERNAL,
-        "internal error: " + t.getClass().getName() + message, null);
+    return ErrorReport.of(
+        ErrorReport.INTERNAL_ERROR,
+        ExitCode.INTERNAL,
+        "internal error: " + t.getClass().getName() + message,
+        null);
   }
 
   /** The throwable that says what happened, below executor and proxy wrappers. */
   public static Throwable unwrap(Throwable t) {
     Throwable cur = t;
     while (!(cur instanceof BenchplanException)
-        && (cur instanceof ExecutionException || cur instanceof CompletionException
+        && (cur instanceof ExecutionException
+            || cur instanceof CompletionException
             || cur instanceof UndeclaredThrowableException)) {
       Throwable cause = cur.getCause();
       if (cause == null) {
@@ -80,8 +103,8 @@ public final class ErrorMapper {
   /**
    * Reads the place back out of a message that names it in the project's usual forms: the first
    * token that is an existing file, optionally with {@code :line[:column]}; then a JSON pointer
-   * ({@code /a/0/b:}); the field is the pointer's last name, or an option such as
-   * {@code --exp-root} named in the message.
+   * ({@code /a/0/b:}); the field is the pointer's last name, or an option such as {@code
+   * --exp-root} named in the message.
    */
   static ErrorLocation locate(@Nullable String message) {
     if (message == null) {
@@ -104,7 +127,8 @@ public final class ErrorMapper {
       offset += token.length() + 1;
     }
     if (file != null && line == null) {
-      Matcher lc = Pattern.compile("^ \\(line (\\d+), column (\\d+)\\)").matcher(message.substring(after));
+      Matcher lc =
+          Pattern.compile("^ \\(line (\\d+), column (\\d+)\\)").matcher(message.substring(after));
       if (lc.find()) {
         line = integer(lc.group(1));
         column = integer(lc.group(2));
@@ -134,7 +158,9 @@ public final class ErrorMapper {
       }
       // a missing file the message names: a path with a name.ext in an existing folder
       Path parent = p.getParent();
-      return parent != null && parent.getNameCount() > 0 && Files.isDirectory(parent)
+      return parent != null
+          && parent.getNameCount() > 0
+          && Files.isDirectory(parent)
           && p.getFileName().toString().matches("[^/]+\\.[A-Za-z0-9]+");
     } catch (InvalidPathException e) {
       return false;

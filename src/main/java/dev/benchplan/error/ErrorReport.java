@@ -25,10 +25,13 @@ public record ErrorReport(
 
   /** Invalid input or a configuration blocker (exit 2). */
   public static final String INVALID_INPUT = "invalid_input";
+
   /** A bad command-line option or argument (exit 2). */
   public static final String INVALID_OPTION = "invalid_option";
+
   /** A cluster, endpoint, run or I/O error (exit 3). */
   public static final String RUN_ERROR = "run_error";
+
   /** An unexpected exception: a bug (exit 4). */
   public static final String INTERNAL_ERROR = "internal_error";
 
@@ -39,8 +42,10 @@ public record ErrorReport(
   }
 
   /** A report with a location. */
-  public static ErrorReport of(String code, int exitCode, @Nullable String message, @Nullable ErrorLocation where) {
+  public static ErrorReport of(
+      String code, int exitCode, @Nullable String message, @Nullable ErrorLocation where) {
     ErrorLocation w = where == null ? ErrorLocation.NONE : where;
-    return new ErrorReport(code, exitCode, message, w.file(), w.line(), w.column(), w.pointer(), w.field());
+    return new ErrorReport(
+        code, exitCode, message, w.file(), w.line(), w.column(), w.pointer(), w.field());
   }
 }

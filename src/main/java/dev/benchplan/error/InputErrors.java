@@ -20,18 +20,20 @@ import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.dataformat.yaml.JacksonYAMLParseException;
 
 /**
- * The one mapper from parser and I/O exceptions to one-line messages in the user's terms:
- * {@code <what> <file>:<line>:<column>: not valid JSON: <what was expected>}. No Jackson class
- * names, feature names or multi-line parser dumps reach the user.
+ * The one mapper from parser and I/O exceptions to one-line messages in the user's terms: {@code
+ * <what> <file>:<line>:<column>: not valid JSON: <what was expected>}. No Jackson class names,
+ * feature names or multi-line parser dumps reach the user.
  */
 public final class InputErrors {
   private static final Pattern UNEXPECTED_CHAR =
-      Pattern.compile("Unexpected character \\((?:'(.)' \\(code (\\d+)\\)|\\(CTRL-CHAR, code (\\d+)\\))\\):?\\s*(.*)");
+      Pattern.compile(
+          "Unexpected character \\((?:'(.)' \\(code (\\d+)\\)|\\(CTRL-CHAR, code (\\d+)\\))\\):?\\s*(.*)");
   private static final Pattern UNRECOGNIZED = Pattern.compile("Unrecognized token '([^']*)'.*");
   private static final Pattern OUT_OF_RANGE =
       Pattern.compile("Numeric value \\((.*)\\) out of range of `(\\w+)` \\((\\S+) - (\\S+)\\).*");
   private static final Pattern CANNOT_DESERIALIZE =
-      Pattern.compile("Cannot deserialize value of type `([^`]+)` from (\\w+)(?: (?:value )?(\"[^\"]*\"|\\S+))?.*",
+      Pattern.compile(
+          "Cannot deserialize value of type `([^`]+)` from (\\w+)(?: (?:value )?(\"[^\"]*\"|\\S+))?.*",
           Pattern.DOTALL);
   private static final Pattern BACKTICKED = Pattern.compile("`(?:[\\w$]+\\.)*([\\w$]+)`");
 
@@ -43,18 +45,30 @@ public final class InputErrors {
    * @param what what the document is, e.g. "user workload"; null to name only the file
    * @param file the file or other source, as the user named it
    */
-  public static BenchplanException unparsable(@Nullable String what, Object file, JacksonException e) {
+  public static BenchplanException unparsable(
+      @Nullable String what, Object file, JacksonException e) {
     ErrorLocation where = locate(e, String.valueOf(file));
     String format = e instanceof JacksonYAMLParseException ? "YAML" : "JSON";
-    return new BenchplanException(ExitCode.INVALID,
-        (what == null ? "" : what + " ") + where.prefix() + ": not valid " + format + ": " + describe(e), e, where);
+    return new BenchplanException(
+        ExitCode.INVALID,
+        (what == null ? "" : what + " ")
+            + where.prefix()
+            + ": not valid "
+            + format
+            + ": "
+            + describe(e),
+        e,
+        where);
   }
 
   /** A file that cannot be read (exit 2): not found, a folder, no permission. */
   public static BenchplanException unreadable(@Nullable String what, Object file, IOException e) {
     ErrorLocation where = new ErrorLocation(String.valueOf(file), null, null, null, null);
-    return new BenchplanException(ExitCode.INVALID,
-        (what == null ? "" : what + " ") + file + ": cannot read: " + describe(e), e, where);
+    return new BenchplanException(
+        ExitCode.INVALID,
+        (what == null ? "" : what + " ") + file + ": cannot read: " + describe(e),
+        e,
+        where);
   }
 
   /** Where a parser stopped: the YAML problem mark when there is one, else Jackson's location. */
@@ -64,17 +78,23 @@ public final class InputErrors {
       return ErrorLocation.file(file, mark.getLine() + 1, mark.getColumn() + 1);
     }
     TokenStreamLocation loc = e.getLocation();
-    return loc == null ? ErrorLocation.file(file, 0, 0) : ErrorLocation.file(file, loc.getLineNr(), loc.getColumnNr());
+    return loc == null
+        ? ErrorLocation.file(file, 0, 0)
+        : ErrorLocation.file(file, loc.getLineNr(), loc.getColumnNr());
   }
 
   /** One line saying what was wrong and what was expected. */
   public static String describe(Throwable e) {
     if (e instanceof JacksonException j) {
       // parser messages may quote the offending token; never echo something that could be a secret
-      return describeJackson(j).replaceAll("'[^']{9,}'", "'...'").replaceAll("\"[^\"]{9,}\"", "\"...\"");
+      return describeJackson(j)
+          .replaceAll("'[^']{9,}'", "'...'")
+          .replaceAll("\"[^\"]{9,}\"", "\"...\"");
     }
     if (e instanceof CharConversionException) {
-      return "not UTF-8, UTF-16 or UTF-32 text (" + oneLine(e.getMessage()) + "); is this a binary file?";
+      return "not UTF-8, UTF-16 or UTF-32 text ("
+          + oneLine(e.getMessage())
+          + "); is this a binary file?";
     }
     if (e instanceof NoSuchFileException) {
       return "no such file";
@@ -88,7 +108,9 @@ public final class InputErrors {
     if (e instanceof FileSystemException f && f.getReason() != null) {
       return f.getReason().toLowerCase(Locale.ROOT);
     }
-    if (e instanceof IOException && e.getMessage() != null && e.getMessage().endsWith("Is a directory")) {
+    if (e instanceof IOException
+        && e.getMessage() != null
+        && e.getMessage().endsWith("Is a directory")) {
       return "is a directory, expected a file";
     }
     String m = e.getMessage();
@@ -106,11 +128,22 @@ public final class InputErrors {
         return problem;
       }
       String context = m.getContext().trim();
-      return problem + " (" + context + m.getContextMark().map(
-          c -> " that starts at line " + (c.getLine() + 1) + ", column " + (c.getColumn() + 1)).orElse("") + ")";
+      return problem
+          + " ("
+          + context
+          + m.getContextMark()
+              .map(
+                  c ->
+                      " that starts at line "
+                          + (c.getLine() + 1)
+                          + ", column "
+                          + (c.getColumn() + 1))
+              .orElse("")
+          + ")";
     }
     if (cause instanceof org.snakeyaml.engine.v2.exceptions.ReaderException r) {
-      return "unacceptable character (code point 0x" + Integer.toHexString(r.getCodePoint())
+      return "unacceptable character (code point 0x"
+          + Integer.toHexString(r.getCodePoint())
           + "); expected text, is this a binary file?";
     }
     String m = oneLine(e.getOriginalMessage());
@@ -130,7 +163,11 @@ public final class InputErrors {
     if (c.matches()) {
       String expected = expected(c.group(4));
       if (c.group(3) != null) {
-        return "unexpected control character (code " + c.group(3) + ")" + expected + "; is this a binary file?";
+        return "unexpected control character (code "
+            + c.group(3)
+            + ")"
+            + expected
+            + "; is this a binary file?";
       }
       return "unexpected character '" + c.group(1) + "'" + expected;
     }
@@ -141,21 +178,34 @@ public final class InputErrors {
     if (e instanceof InputCoercionException) {
       Matcher r = OUT_OF_RANGE.matcher(m);
       if (r.matches()) {
-        return "number " + r.group(1) + " is out of range; expected " + r.group(3) + " to " + r.group(4);
+        return "number "
+            + r.group(1)
+            + " is out of range; expected "
+            + r.group(3)
+            + " to "
+            + r.group(4);
       }
     }
     Matcher d = CANNOT_DESERIALIZE.matcher(m);
     if (d.matches()) {
       String type = d.group(1).replaceAll(".*\\.", "");
-      return "expected " + article(type) + ", found " + d.group(2).toLowerCase(Locale.ROOT)
+      return "expected "
+          + article(type)
+          + ", found "
+          + d.group(2).toLowerCase(Locale.ROOT)
           + (d.group(3) == null ? "" : " " + d.group(3));
     }
     // whatever is left: no class names, no feature names
-    String cleaned = BACKTICKED.matcher(m).replaceAll("$1")
-        .replaceAll("\\s*\\(bound as [^)]*\\)", "")
-        .replaceAll(":?\\s*not allowed as per \\S+", "")
-        .replace("was expecting", "expected");
-    return cleaned.isEmpty() ? "cannot be parsed" : Character.toLowerCase(cleaned.charAt(0)) + cleaned.substring(1);
+    String cleaned =
+        BACKTICKED
+            .matcher(m)
+            .replaceAll("$1")
+            .replaceAll("\\s*\\(bound as [^)]*\\)", "")
+            .replaceAll(":?\\s*not allowed as per \\S+", "")
+            .replace("was expecting", "expected");
+    return cleaned.isEmpty()
+        ? "cannot be parsed"
+        : Character.toLowerCase(cleaned.charAt(0)) + cleaned.substring(1);
   }
 
   private static String expected(String rest) {
@@ -163,10 +213,13 @@ public final class InputErrors {
     if (r.isEmpty()) {
       return "";
     }
-    if (r.contains("valid value") || r.equals("expected a value") || r.contains("JSON String, Number")) {
+    if (r.contains("valid value")
+        || r.equals("expected a value")
+        || r.contains("JSON String, Number")) {
       return "; expected a JSON value (object, array, string, number, true, false or null)";
     }
-    if (r.contains("double-quote to start property name") || r.contains("double-quote to start field name")) {
+    if (r.contains("double-quote to start property name")
+        || r.contains("double-quote to start field name")) {
       return "; expected a property name in double quotes";
     }
     return "; " + r.replace("was expecting", "expected");
@@ -178,7 +231,8 @@ public final class InputErrors {
       case "double", "Double", "float", "Float", "BigDecimal" -> "a number";
       case "boolean", "Boolean" -> "true or false";
       case "String" -> "a string";
-      default -> type.endsWith("[]") || type.startsWith("List") ? "an array" : "an object (" + type + ")";
+      default ->
+          type.endsWith("[]") || type.startsWith("List") ? "an array" : "an object (" + type + ")";
     };
   }
 

@@ -14,12 +14,17 @@ import org.jspecify.annotations.Nullable;
  * @param stat the statistic, e.g. {@code p99}
  * @param operator {@code >=} (a floor) or {@code <=} (a ceiling)
  * @param threshold the threshold, in {@code unit}
- * @param unit the threshold's unit; null means the canonical unit of the measured metric's dimension
- *     (ms for durations, tokens/sec for token throughput)
+ * @param unit the threshold's unit; null means the canonical unit of the measured metric's
+ *     dimension (ms for durations, tokens/sec for token throughput)
  * @param origin where the constraint came from, for messages (file and JSON pointer, or a flag)
  */
 public record Constraint(
-    String name, String metric, String stat, Operator operator, BigDecimal threshold, @Nullable MetricUnit unit,
+    String name,
+    String metric,
+    String stat,
+    Operator operator,
+    BigDecimal threshold,
+    @Nullable MetricUnit unit,
     String origin) {
 
   public Constraint {
@@ -43,14 +48,17 @@ public record Constraint(
    */
   public BigDecimal effectiveThreshold(BigDecimal tolerance) {
     BigDecimal factor =
-        operator == Operator.GE ? BigDecimal.ONE.subtract(tolerance) : BigDecimal.ONE.add(tolerance);
+        operator == Operator.GE
+            ? BigDecimal.ONE.subtract(tolerance)
+            : BigDecimal.ONE.add(tolerance);
     return threshold.multiply(factor);
   }
 
   /**
    * True when {@code measured} (in this constraint's unit) meets the effective threshold. The
    * boundary is inclusive: a measurement exactly at {@code (1 - t) x threshold} passes a floor, one
-   * exactly at {@code (1 + t) x threshold} passes a ceiling — AICR fails only strictly below or above.
+   * exactly at {@code (1 + t) x threshold} passes a ceiling — AICR fails only strictly below or
+   * above.
    */
   public boolean isMetBy(BigDecimal measured, BigDecimal tolerance) {
     int cmp = measured.compareTo(effectiveThreshold(tolerance));

@@ -23,16 +23,18 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Reads constraints from an AICR-style overlay ({@code spec.validation.performance.constraints} of a
- * RecipeMetadata, or a top-level {@code validation.performance.constraints}), from a plan's
+ * Reads constraints from an AICR-style overlay ({@code spec.validation.performance.constraints} of
+ * a RecipeMetadata, or a top-level {@code validation.performance.constraints}), from a plan's
  * {@code objectives.gates}, or from command-line flags. Every malformed entry is invalid input
  * (exit 2) naming the file and JSON pointer.
  */
 public final class ConstraintReader {
   /** AICR's throughput constraint: output_token_throughput avg, tokens/sec, only {@code >=}. */
   public static final String THROUGHPUT = "inference-throughput";
+
   /** AICR's TTFT constraint: time_to_first_token p99, ms, only {@code <=}. */
   public static final String TTFT_P99 = "inference-ttft-p99";
+
   /**
    * benchplan's own per-GPU throughput floor (AICR's floor is per node): gated by {@code validate},
    * which knows the GPU count; read and ignored here.
@@ -40,8 +42,12 @@ public final class ConstraintReader {
   public static final String THROUGHPUT_PER_GPU = "inference-throughput-per-gpu";
 
   /** AICR performance settings that are not thresholds: read, recorded, never gated. */
-  public static final Set<String> AICR_SETTINGS = Set.of("inference-model", "inference-concurrency-per-gpu",
-      "inference-routing-mode", "inference-model-cache-storage-class");
+  public static final Set<String> AICR_SETTINGS =
+      Set.of(
+          "inference-model",
+          "inference-concurrency-per-gpu",
+          "inference-routing-mode",
+          "inference-model-cache-storage-class");
 
   private static final Pattern EXPRESSION =
       Pattern.compile(
@@ -70,12 +76,18 @@ public final class ConstraintReader {
   public static ConstraintSet fromFlags(BigDecimal minThroughput, BigDecimal maxTtftP99) {
     List<Constraint> out = new ArrayList<>();
     if (minThroughput != null) {
-      out.add(aicr(THROUGHPUT, new Expression(Operator.GE, nonNegative(minThroughput, "--min-throughput"), null),
-          "--min-throughput"));
+      out.add(
+          aicr(
+              THROUGHPUT,
+              new Expression(Operator.GE, nonNegative(minThroughput, "--min-throughput"), null),
+              "--min-throughput"));
     }
     if (maxTtftP99 != null) {
-      out.add(aicr(TTFT_P99, new Expression(Operator.LE, nonNegative(maxTtftP99, "--max-ttft-p99"), null),
-          "--max-ttft-p99"));
+      out.add(
+          aicr(
+              TTFT_P99,
+              new Expression(Operator.LE, nonNegative(maxTtftP99, "--max-ttft-p99"), null),
+              "--max-ttft-p99"));
     }
     return new ConstraintSet(out, List.of(), "flags");
   }
@@ -86,7 +98,8 @@ public final class ConstraintReader {
           flag + ": expected a finite number, got " + v + " (beyond the range of a double)");
     }
     if (v.signum() < 0) {
-      throw BenchplanException.invalid(flag + ": expected a non-negative number, got " + v.toPlainString());
+      throw BenchplanException.invalid(
+          flag + ": expected a non-negative number, got " + v.toPlainString());
     }
     return v;
   }
@@ -95,7 +108,8 @@ public final class ConstraintReader {
   public static ConstraintSet fromOverlay(Path file) {
     JsonNode root = readYaml(file);
     if (root == null || !root.isObject()) {
-      throw BenchplanException.invalid(file + ": /: expected a YAML mapping (an AICR recipe overlay)");
+      throw BenchplanException.invalid(
+          file + ": /: expected a YAML mapping (an AICR recipe overlay)");
     }
     String base;
     JsonNode validation;
@@ -107,17 +121,23 @@ public final class ConstraintReader {
       validation = root.get("validation");
     } else {
       throw BenchplanException.invalid(
-          file + ": /: not an AICR overlay: expected spec.validation.performance.constraints (RecipeMetadata)"
+          file
+              + ": /: not an AICR overlay: expected spec.validation.performance.constraints (RecipeMetadata)"
               + " or validation.performance.constraints");
     }
-    JsonNode constraints = validation == null ? null : validation.path("performance").get("constraints");
+    JsonNode constraints =
+        validation == null ? null : validation.path("performance").get("constraints");
     String pointer = base + "/performance/constraints";
     if (constraints == null || constraints.isNull()) {
       return new ConstraintSet(List.of(), List.of(), file + " (no " + pointer + ")");
     }
     if (!constraints.isArray()) {
       throw BenchplanException.invalid(
-          file + ": " + pointer + ": expected a list of {name, value}, found " + constraints.getNodeType());
+          file
+              + ": "
+              + pointer
+              + ": expected a list of {name, value}, found "
+              + constraints.getNodeType());
     }
     List<Constraint> out = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
@@ -127,11 +147,13 @@ public final class ConstraintReader {
       JsonNode entry = constraints.get(i);
       JsonNode name = entry.get("name");
       if (!entry.isObject() || name == null || !name.isString() || name.asString().isBlank()) {
-        throw BenchplanException.invalid(file + ": " + p + "/name: expected the constraint's name as a string");
+        throw BenchplanException.invalid(
+            file + ": " + p + "/name: expected the constraint's name as a string");
       }
       String n = name.asString().trim();
       if (!seen.add(n)) {
-        throw BenchplanException.invalid(file + ": " + p + "/name: constraint '" + n + "' is listed twice");
+        throw BenchplanException.invalid(
+            file + ": " + p + "/name: constraint '" + n + "' is listed twice");
       }
       if (AICR_SETTINGS.contains(n)) {
         ignored.add(n + " (an AICR benchmark setting, not a threshold)");
@@ -139,47 +161,59 @@ public final class ConstraintReader {
       }
       if (n.equals(THROUGHPUT_PER_GPU)) {
         perGpuFloor(entry.get("value"), file + ": " + p); // malformed is invalid here too
-        ignored.add(n + " (benchplan validate's per-GPU floor: gated by validate, which knows the GPU count)");
+        ignored.add(
+            n
+                + " (benchplan validate's per-GPU floor: gated by validate, which knows the GPU count)");
         continue;
       }
       boolean aicr = known(n) != null;
       Matcher generic = GENERIC_NAME.matcher(n);
       if (!aicr && !generic.matches()) {
         // AICR adds names: a newer overlay must not break an older benchplan
-        ignored.add(n + (n.startsWith("inference-") ? " (unknown inference constraint name: ignored)"
-            : " (not an inference performance constraint)"));
+        ignored.add(
+            n
+                + (n.startsWith("inference-")
+                    ? " (unknown inference constraint name: ignored)"
+                    : " (not an inference performance constraint)"));
         continue;
       }
       JsonNode value = entry.get("value");
       if (value == null || !value.isString()) {
         throw BenchplanException.invalid(
-            file + ": " + p + "/value: expected an expression such as \">= 5000\" (a string), found "
+            file
+                + ": "
+                + p
+                + "/value: expected an expression such as \">= 5000\" (a string), found "
                 + (value == null ? "nothing" : value.getNodeType() + " " + value));
       }
       String origin = file + ": " + p;
       Expression e = parseExpression(value.asString(), origin + "/value");
-      out.add(aicr ? aicr(n, e, origin) : generic(n, generic.group(1), generic.group(2), e, origin));
+      out.add(
+          aicr ? aicr(n, e, origin) : generic(n, generic.group(1), generic.group(2), e, origin));
     }
     return new ConstraintSet(out, ignored, file.toString());
   }
 
   /**
    * Reads the value of an {@code inference-throughput-per-gpu} entry ({@code ">= N"} tokens/sec per
-   * GPU, only {@code >=}) as a throughput floor named {@link #THROUGHPUT_PER_GPU}, its threshold per
-   * GPU; {@code origin} names the entry (file and JSON pointer). Malformed is invalid input.
+   * GPU, only {@code >=}) as a throughput floor named {@link #THROUGHPUT_PER_GPU}, its threshold
+   * per GPU; {@code origin} names the entry (file and JSON pointer). Malformed is invalid input.
    */
   public static Constraint perGpuFloor(JsonNode value, String origin) {
     if (value == null || !value.isString()) {
-      throw BenchplanException.invalid(origin + "/value: " + THROUGHPUT_PER_GPU
-          + ": expected an expression such as \">= 6000\" (a string), found "
-          + (value == null ? "nothing" : value.getNodeType() + " " + value));
+      throw BenchplanException.invalid(
+          origin
+              + "/value: "
+              + THROUGHPUT_PER_GPU
+              + ": expected an expression such as \">= 6000\" (a string), found "
+              + (value == null ? "nothing" : value.getNodeType() + " " + value));
     }
     return aicr(THROUGHPUT_PER_GPU, parseExpression(value.asString(), origin + "/value"), origin);
   }
 
   /**
-   * Constraints from a plan's {@code objectives.gates} array ({@code [{name, metric, stat, operator,
-   * threshold, unit}]}); {@code source} names the plan file.
+   * Constraints from a plan's {@code objectives.gates} array ({@code [{name, metric, stat,
+   * operator, threshold, unit}]}); {@code source} names the plan file.
    */
   public static ConstraintSet fromPlanGates(JsonNode gates, String source) {
     String pointer = "/objectives/gates";
@@ -187,7 +221,8 @@ public final class ConstraintReader {
       return ConstraintSet.none(source + " (no " + pointer + ")");
     }
     if (!gates.isArray()) {
-      throw BenchplanException.invalid(source + ": " + pointer + ": expected an array, found " + gates.getNodeType());
+      throw BenchplanException.invalid(
+          source + ": " + pointer + ": expected an array, found " + gates.getNodeType());
     }
     List<Constraint> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
@@ -210,16 +245,37 @@ public final class ConstraintReader {
       if (threshold == null || !threshold.isNumber()) {
         throw BenchplanException.invalid(origin + "/threshold: expected a number");
       }
-      Operator operator = Operator.fromSymbol(op).orElseThrow(
-          () -> BenchplanException.invalid(origin + "/operator: expected >= or <=, got '" + op + "'"));
-      MetricUnit u = MetricUnit.parse(unit).orElseThrow(() -> BenchplanException.invalid(
-          origin + "/unit: unknown unit '" + unit + "': expected e.g. ms, s, tokens/sec, requests/sec"));
+      Operator operator =
+          Operator.fromSymbol(op)
+              .orElseThrow(
+                  () ->
+                      BenchplanException.invalid(
+                          origin + "/operator: expected >= or <=, got '" + op + "'"));
+      MetricUnit u =
+          MetricUnit.parse(unit)
+              .orElseThrow(
+                  () ->
+                      BenchplanException.invalid(
+                          origin
+                              + "/unit: unknown unit '"
+                              + unit
+                              + "': expected e.g. ms, s, tokens/sec, requests/sec"));
       Expression e = new Expression(operator, threshold.decimalValue(), u);
       Known k = known(name);
       if (k != null) {
         if (!k.metric().equals(metric) || !k.stat().equals(stat)) {
-          throw BenchplanException.invalid(origin + ": gate '" + name + "' must measure " + k.metric() + " "
-              + k.stat() + ", not " + metric + " " + stat);
+          throw BenchplanException.invalid(
+              origin
+                  + ": gate '"
+                  + name
+                  + "' must measure "
+                  + k.metric()
+                  + " "
+                  + k.stat()
+                  + ", not "
+                  + metric
+                  + " "
+                  + stat);
         }
         out.add(aicr(name, e, origin));
       } else {
@@ -253,20 +309,37 @@ public final class ConstraintReader {
   static Expression parseExpression(String text, String where) {
     Matcher m = EXPRESSION.matcher(text);
     if (!m.matches()) {
-      throw BenchplanException.invalid(where + ": cannot parse '" + text
-          + "': expected an operator and a number, e.g. \">= 5000\" or \"<= 200\"");
+      throw BenchplanException.invalid(
+          where
+              + ": cannot parse '"
+              + text
+              + "': expected an operator and a number, e.g. \">= 5000\" or \"<= 200\"");
     }
     Operator op = Operator.fromSymbol(m.group(1)).orElseThrow();
     BigDecimal value = new BigDecimal(m.group(2));
     if (!Double.isFinite(value.doubleValue())) {
-      throw BenchplanException.invalid(where + ": '" + text + "': expected a finite number, got " + value
-          + " (beyond the range of a double)");
+      throw BenchplanException.invalid(
+          where
+              + ": '"
+              + text
+              + "': expected a finite number, got "
+              + value
+              + " (beyond the range of a double)");
     }
     MetricUnit unit = null;
     if (m.group(3) != null) {
       String u = m.group(3);
-      unit = MetricUnit.parse(u).orElseThrow(() -> BenchplanException.invalid(where + ": unknown unit '" + u
-          + "' in '" + text + "': expected e.g. ms, s, tokens/sec"));
+      unit =
+          MetricUnit.parse(u)
+              .orElseThrow(
+                  () ->
+                      BenchplanException.invalid(
+                          where
+                              + ": unknown unit '"
+                              + u
+                              + "' in '"
+                              + text
+                              + "': expected e.g. ms, s, tokens/sec"));
     }
     return new Expression(op, value, unit);
   }
@@ -274,32 +347,57 @@ public final class ConstraintReader {
   private static Constraint aicr(String name, Expression e, String origin) {
     Known k = Objects.requireNonNull(known(name), () -> "not an AICR constraint: " + name);
     if (e.operator() != k.operator()) {
-      throw BenchplanException.invalid(origin + ": " + name + " takes only " + k.operator().symbol()
-          + " (as AICR requires), got " + e.operator().symbol());
+      throw BenchplanException.invalid(
+          origin
+              + ": "
+              + name
+              + " takes only "
+              + k.operator().symbol()
+              + " (as AICR requires), got "
+              + e.operator().symbol());
     }
     MetricUnit unit = e.unit() == null ? MetricUnit.canonical(k.dimension()) : e.unit();
     if (unit.dimension() != k.dimension()) {
-      throw BenchplanException.invalid(origin + ": " + name + " is measured in "
-          + k.dimension().canonical() + ", not in " + unit.text());
+      throw BenchplanException.invalid(
+          origin
+              + ": "
+              + name
+              + " is measured in "
+              + k.dimension().canonical()
+              + ", not in "
+              + unit.text());
     }
-    return new Constraint(name, k.metric(), k.stat(), e.operator(), threshold(e, origin), unit, origin);
+    return new Constraint(
+        name, k.metric(), k.stat(), e.operator(), threshold(e, origin), unit, origin);
   }
 
-  private static Constraint generic(String name, String metric, String stat, Expression e, String origin) {
+  private static Constraint generic(
+      String name, String metric, String stat, Expression e, String origin) {
     if (!MetricSummary.STATS.contains(stat)) {
-      throw BenchplanException.invalid(origin + ": " + name + ": AIPerf writes no statistic '" + stat
-          + "': expected one of " + MetricSummary.STATS);
+      throw BenchplanException.invalid(
+          origin
+              + ": "
+              + name
+              + ": AIPerf writes no statistic '"
+              + stat
+              + "': expected one of "
+              + MetricSummary.STATS);
     }
     if (e.operator() != Operator.GE && e.operator() != Operator.LE) {
-      throw BenchplanException.invalid(origin + ": " + name + ": expected >= (a floor) or <= (a ceiling), got "
-          + e.operator().symbol());
+      throw BenchplanException.invalid(
+          origin
+              + ": "
+              + name
+              + ": expected >= (a floor) or <= (a ceiling), got "
+              + e.operator().symbol());
     }
     return new Constraint(name, metric, stat, e.operator(), threshold(e, origin), e.unit(), origin);
   }
 
   private static BigDecimal threshold(Expression e, String origin) {
     if (e.value().signum() < 0) {
-      throw BenchplanException.invalid(origin + ": threshold must not be negative, got " + e.value().toPlainString());
+      throw BenchplanException.invalid(
+          origin + ": threshold must not be negative, got " + e.value().toPlainString());
     }
     return e.value();
   }

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The constraints a gate evaluates, where they came from, and the entries it read but does not
- * gate on (e.g. AICR's {@code inference-model} setting, or another check's constraints).
+ * The constraints a gate evaluates, where they came from, and the entries it read but does not gate
+ * on (e.g. AICR's {@code inference-model} setting, or another check's constraints).
  *
  * @param constraints what is gated (empty: the verdict is {@code skip})
  * @param ignored names read but not gated, each with the reason

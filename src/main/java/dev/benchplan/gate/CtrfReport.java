@@ -13,12 +13,13 @@ import tools.jackson.databind.node.ObjectNode;
  * test named {@value #GATE_TEST}. A verdict over several measured runs (a grid, repetitions) has
  * one test per run and constraint, named {@code <parameter>=<point>/repetition=<n>/<constraint>}
  * (stable across runs of the same plan), plus {@value #GATE_TEST} when the overall verdict is worse
- * than every run's (e.g. a planned run missing from the tree). CTRF has no "error" status: errors are {@code failed} with
- * {@code rawStatus: "error"}.
+ * than every run's (e.g. a planned run missing from the tree). CTRF has no "error" status: errors
+ * are {@code failed} with {@code rawStatus: "error"}.
  */
 public final class CtrfReport {
   /** The single test of a verdict that has no constraints. */
   public static final String GATE_TEST = "benchplan-gate";
+
   /** The test of the request error rate. */
   public static final String ERROR_RATE_TEST = "request-error-rate";
 
@@ -37,14 +38,19 @@ public final class CtrfReport {
 
   /** The tests a verdict is reported as (shared with the JUnit report). */
   static List<Test> tests(Verdict v, ReportTiming timing) {
-    if (v.runs() != null && !v.runs().runs().isEmpty() && (v.runs().runs().size() > 1
-        || v.runs().runs().get(0).loadPoint() != null || v.runs().runs().get(0).repetition() != null)) {
+    if (v.runs() != null
+        && !v.runs().runs().isEmpty()
+        && (v.runs().runs().size() > 1
+            || v.runs().runs().get(0).loadPoint() != null
+            || v.runs().runs().get(0).repetition() != null)) {
       List<Test> tests = new ArrayList<>();
       Status worst = Status.PASS;
       for (RunVerdicts.Entry run : v.runs().runs()) {
         String prefix = runName(run) + "/";
         for (Test t : single(run.verdict(), new ReportTiming(timing.start(), timing.start()))) {
-          tests.add(new Test(prefix + t.name(), t.status(), t.durationMs(), run.label() + ": " + t.message()));
+          tests.add(
+              new Test(
+                  prefix + t.name(), t.status(), t.durationMs(), run.label() + ": " + t.message()));
           worst = rank(t.status()) > rank(worst) ? t.status() : worst;
         }
       }
@@ -58,8 +64,10 @@ public final class CtrfReport {
 
   /** {@code concurrency=16/repetition=2}: a run's stable name (repetition 1 when measured once). */
   static String runName(RunVerdicts.Entry run) {
-    String point = run.loadPoint() == null ? "run=" + (run.directory().isEmpty() ? "." : run.directory())
-        : (run.parameter() == null ? "load_point" : run.parameter()) + "=" + run.loadPoint();
+    String point =
+        run.loadPoint() == null
+            ? "run=" + (run.directory().isEmpty() ? "." : run.directory())
+            : (run.parameter() == null ? "load_point" : run.parameter()) + "=" + run.loadPoint();
     return point + "/repetition=" + (run.repetition() == null ? 1 : run.repetition());
   }
 
@@ -83,10 +91,18 @@ public final class CtrfReport {
     }
     RequestSummary r = v.requests();
     if (r.status() != Status.SKIP) {
-      String message = r.errorRate() == null
-          ? "request error rate unknown: " + (v.verdict() == Status.ERROR ? v.message() : "no request_count")
-          : "request error rate " + Decimals.percent(r.errorRate()) + " (" + Decimals.human(r.errors()) + " of "
-              + Decimals.human(r.total()) + "), max " + Decimals.percent(r.maxErrorRate());
+      String message =
+          r.errorRate() == null
+              ? "request error rate unknown: "
+                  + (v.verdict() == Status.ERROR ? v.message() : "no request_count")
+              : "request error rate "
+                  + Decimals.percent(r.errorRate())
+                  + " ("
+                  + Decimals.human(r.errors())
+                  + " of "
+                  + Decimals.human(r.total())
+                  + "), max "
+                  + Decimals.percent(r.maxErrorRate());
       tests.add(new Test(ERROR_RATE_TEST, r.status(), 0, message));
     }
     return tests;
@@ -99,7 +115,8 @@ public final class CtrfReport {
     root.put("reportFormat", "CTRF");
     root.put("specVersion", "0.0.0");
     root.put("generatedBy", "benchplan");
-    root.put("timestamp", timing.stop().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+    root.put(
+        "timestamp", timing.stop().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
     ObjectNode results = root.putObject("results");
     ObjectNode tool = results.putObject("tool");
     tool.put("name", "benchplan");

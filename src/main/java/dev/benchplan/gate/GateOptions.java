@@ -7,13 +7,14 @@ import java.util.Objects;
 /**
  * How strictly the gate applies its constraints.
  *
- * @param tolerance relative slack on every threshold, in [0, 1): 0.10 lets throughput fall to 90% of
- *     its floor and TTFT rise to 110% of its ceiling
+ * @param tolerance relative slack on every threshold, in [0, 1): 0.10 lets throughput fall to 90%
+ *     of its floor and TTFT rise to 110% of its ceiling
  * @param maxErrorRate the largest acceptable share of failed requests, in [0, 1]; above it, fail
  */
 public record GateOptions(BigDecimal tolerance, BigDecimal maxErrorRate) {
   /** AICR's tolerance: 10%. */
   public static final BigDecimal DEFAULT_TOLERANCE = new BigDecimal("0.10");
+
   /** At most 1% failed requests by default. */
   public static final BigDecimal DEFAULT_MAX_ERROR_RATE = new BigDecimal("0.01");
 
@@ -22,11 +23,13 @@ public record GateOptions(BigDecimal tolerance, BigDecimal maxErrorRate) {
     Objects.requireNonNull(maxErrorRate, "maxErrorRate");
     if (tolerance.signum() < 0 || tolerance.compareTo(BigDecimal.ONE) >= 0) {
       throw BenchplanException.invalid(
-          "--tolerance: expected a fraction in [0, 1) such as 0.10, got " + tolerance.toPlainString());
+          "--tolerance: expected a fraction in [0, 1) such as 0.10, got "
+              + tolerance.toPlainString());
     }
     if (maxErrorRate.signum() < 0 || maxErrorRate.compareTo(BigDecimal.ONE) > 0) {
       throw BenchplanException.invalid(
-          "--max-error-rate: expected a fraction in [0, 1] such as 0.01, got " + maxErrorRate.toPlainString());
+          "--max-error-rate: expected a fraction in [0, 1] such as 0.01, got "
+              + maxErrorRate.toPlainString());
     }
   }
 

@@ -6,8 +6,8 @@ import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.error.BenchplanException;
-import java.nio.file.Files;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -21,8 +21,8 @@ public final class GateService {
   /**
    * One gate request.
    *
-   * @param results the AIPerf summary export, or a run directory or AIPerf artifact directory (every
-   *     run in it is gated)
+   * @param results the AIPerf summary export, or a run directory or AIPerf artifact directory
+   *     (every run in it is gated)
    * @param overlay an AICR-style overlay with the constraints, or null
    * @param minThroughput {@code --min-throughput} (tokens/sec), or null
    * @param maxTtftP99 {@code --max-ttft-p99} (ms), or null
@@ -30,7 +30,11 @@ public final class GateService {
    * @param reportDir where to write verdict.json, ctrf-report.json and junit.xml, or null
    */
   public record Request(
-      Path results, Path overlay, BigDecimal minThroughput, BigDecimal maxTtftP99, GateOptions options,
+      Path results,
+      Path overlay,
+      BigDecimal minThroughput,
+      BigDecimal maxTtftP99,
+      GateOptions options,
       Path reportDir) {
     public Request {
       Objects.requireNonNull(results, "results");
@@ -55,8 +59,14 @@ public final class GateService {
     }
     Path dir = Objects.requireNonNull(results.toAbsolutePath().getParent()); // a file has a parent
     // any file name: the summary is what was given, the records and log are looked for beside it
-    return new RunSource(dir.getFileName() == null ? "." : dir.getFileName().toString(), dir, results,
-        dir.resolve(RunLocator.RECORDS), null, null, null);
+    return new RunSource(
+        dir.getFileName() == null ? "." : dir.getFileName().toString(),
+        dir,
+        results,
+        dir.resolve(RunLocator.RECORDS),
+        null,
+        null,
+        null);
   }
 
   /**
@@ -68,25 +78,29 @@ public final class GateService {
     if (reportDir == null) {
       return results;
     }
-    Path rel = reportDir.toAbsolutePath().normalize().relativize(results.toAbsolutePath().normalize());
+    Path rel =
+        reportDir.toAbsolutePath().normalize().relativize(results.toAbsolutePath().normalize());
     return rel.toString().isEmpty() ? Path.of(".") : Path.of(rel.toString().replace('\\', '/'));
   }
 
   /** Runs the gate; invalid input throws (exit 2) before anything is written. */
   public static Outcome gate(Request request, Clock clock) {
     Instant start = clock.instant();
-    ConstraintSet constraints = request.overlay() != null
-        ? ConstraintReader.fromOverlay(request.overlay())
-        : ConstraintReader.fromFlags(request.minThroughput(), request.maxTtftP99());
+    ConstraintSet constraints =
+        request.overlay() != null
+            ? ConstraintReader.fromOverlay(request.overlay())
+            : ConstraintReader.fromFlags(request.minThroughput(), request.maxTtftP99());
     Verdict verdict;
     if (Files.isDirectory(request.results())) {
       // a run directory or an AIPerf artifact directory in any layout: every run it holds is gated,
       // and the diagnostics read every run's records and log (findings name their run)
       Path tree = request.results().toAbsolutePath().normalize();
       Path shown = shown(request.results(), request.reportDir());
-      verdict = GateEvaluator.withFindings(
-          RunVerdicts.gateTree(tree, shown, constraints, request.options()).overall(shown.toString()),
-          RunDiagnostics.diagnoseAll(tree).findings());
+      verdict =
+          GateEvaluator.withFindings(
+              RunVerdicts.gateTree(tree, shown, constraints, request.options())
+                  .overall(shown.toString()),
+              RunDiagnostics.diagnoseAll(tree).findings());
     } else {
       RunSource run = locate(request.results());
       AiperfExport export = AiperfExportReader.read(run.summaryFile());
@@ -97,8 +111,7 @@ public final class GateService {
         // again under the name verdict.json records: a pure computation on the parsed export
         evaluated = GateEvaluator.evaluate(export.named(shown), constraints, request.options());
       }
-      verdict = GateEvaluator.withFindings(evaluated,
-          RunDiagnostics.diagnose(run).findings());
+      verdict = GateEvaluator.withFindings(evaluated, RunDiagnostics.diagnose(run).findings());
     }
     if (request.reportDir() != null) {
       VerdictReports.write(request.reportDir(), verdict, new ReportTiming(start, clock.instant()));

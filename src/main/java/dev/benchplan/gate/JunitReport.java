@@ -53,8 +53,10 @@ public final class JunitReport {
       suite.setAttribute("errors", Long.toString(errors));
       suite.setAttribute("skipped", Long.toString(skipped));
       suite.setAttribute("time", time);
-      suite.setAttribute("timestamp",
-          DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(timing.start().atOffset(ZoneOffset.UTC).withNano(0)));
+      suite.setAttribute(
+          "timestamp",
+          DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+              timing.start().atOffset(ZoneOffset.UTC).withNano(0)));
 
       Element props = doc.createElement("properties");
       suite.appendChild(props);
@@ -78,12 +80,13 @@ public final class JunitReport {
         tc.setAttribute("classname", "benchplan.gate");
         tc.setAttribute("name", clean(t.name()));
         tc.setAttribute("time", seconds(t.durationMs()));
-        String outcome = switch (t.status()) {
-          case FAIL -> "failure";
-          case ERROR -> "error";
-          case SKIP -> "skipped";
-          case PASS -> null;
-        };
+        String outcome =
+            switch (t.status()) {
+              case FAIL -> "failure";
+              case ERROR -> "error";
+              case SKIP -> "skipped";
+              case PASS -> null;
+            };
         if (outcome != null) {
           Element e = doc.createElement(outcome);
           e.setAttribute("message", clean(t.message()));
@@ -121,8 +124,8 @@ public final class JunitReport {
   }
 
   /**
-   * Replaces characters XML 1.0 cannot carry at all (control characters such as the ANSI escape in a
-   * pod log's tail): the serializer escapes markup but would write such characters as references
+   * Replaces characters XML 1.0 cannot carry at all (control characters such as the ANSI escape in
+   * a pod log's tail): the serializer escapes markup but would write such characters as references
    * that XML parsers reject.
    */
   static String clean(String s) {
@@ -130,15 +133,22 @@ public final class JunitReport {
       return "";
     }
     StringBuilder sb = new StringBuilder(s.length());
-    s.codePoints().forEach(cp -> {
-      boolean ok = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF)
-          || (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
-      if (ok) {
-        sb.appendCodePoint(cp);
-      } else {
-        sb.append(String.format(Locale.ROOT, "\\u%04x", cp));
-      }
-    });
+    s.codePoints()
+        .forEach(
+            cp -> {
+              boolean ok =
+                  cp == 0x9
+                      || cp == 0xA
+                      || cp == 0xD
+                      || (cp >= 0x20 && cp <= 0xD7FF)
+                      || (cp >= 0xE000 && cp <= 0xFFFD)
+                      || (cp >= 0x10000 && cp <= 0x10FFFF);
+              if (ok) {
+                sb.appendCodePoint(cp);
+              } else {
+                sb.append(String.format(Locale.ROOT, "\\u%04x", cp));
+              }
+            });
     return sb.toString();
   }
 

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * repeat is gated on its own, then each gated metric's MEDIAN across the repeats is gated (an even
  * count takes the mean of the two middle values), and the error rate over all their requests. The
  * exit code follows the median's verdict. Repeats that disagree on a gate (one passes a constraint
- * another fails) make the result unstable: said in the verdict's warnings, never a change of verdict.
+ * another fails) make the result unstable: said in the verdict's warnings, never a change of
+ * verdict.
  */
 public final class MedianGate {
   private MedianGate() {}
@@ -34,10 +35,11 @@ public final class MedianGate {
    * @param median the verdict on the medians (its exit code is the gate's)
    * @param repeats each repeat's label and verdict, in order
    * @param unstable repeats disagree on a gate
-   * @param disagreements each constraint (or the error-rate check) the repeats disagree on, with who
-   *     passed and who failed
+   * @param disagreements each constraint (or the error-rate check) the repeats disagree on, with
+   *     who passed and who failed
    */
-  public record Result(Verdict median, List<Labeled> repeats, boolean unstable, List<String> disagreements) {
+  public record Result(
+      Verdict median, List<Labeled> repeats, boolean unstable, List<String> disagreements) {
     public Result {
       repeats = List.copyOf(repeats);
       disagreements = List.copyOf(disagreements);
@@ -74,27 +76,74 @@ public final class MedianGate {
           values.add(r.measured());
           first = first.measured() == null ? r : first;
         }
-        (r.status() == Status.PASS ? pass : r.status() == Status.FAIL ? fail : missing).add(l.label());
+        (r.status() == Status.PASS ? pass : r.status() == Status.FAIL ? fail : missing)
+            .add(l.label());
       }
       if (!pass.isEmpty() && !fail.isEmpty()) {
-        disagreements.add(c.name() + ": pass in " + String.join(", ", pass) + "; fail in " + String.join(", ", fail));
+        disagreements.add(
+            c.name()
+                + ": pass in "
+                + String.join(", ", pass)
+                + "; fail in "
+                + String.join(", ", fail));
       }
       BigDecimal effective = c.effectiveThreshold(options.tolerance());
       if (!missing.isEmpty()) {
-        results.add(new ConstraintResult(c.name(), c.metric(), c.stat(), c.operator(), c.threshold(),
-            options.tolerance(), effective, null, first.unit(), first.exportUnit(), Status.ERROR,
-            c.name() + ": no median: not measured in " + String.join(", ", new LinkedHashSet<>(missing))));
+        results.add(
+            new ConstraintResult(
+                c.name(),
+                c.metric(),
+                c.stat(),
+                c.operator(),
+                c.threshold(),
+                options.tolerance(),
+                effective,
+                null,
+                first.unit(),
+                first.exportUnit(),
+                Status.ERROR,
+                c.name()
+                    + ": no median: not measured in "
+                    + String.join(", ", new LinkedHashSet<>(missing))));
         continue;
       }
       BigDecimal median = median(values);
       boolean met = c.isMetBy(median, options.tolerance());
-      String rel = c.operator() == Operator.GE ? (met ? ">=" : "is below") : (met ? "<=" : "is above");
-      String message = c.name() + ": median of " + n + " repeats, " + c.metric() + " " + c.stat() + " "
-          + Decimals.human(median) + " " + first.unit() + " " + rel + " " + Decimals.human(effective) + " (repeats: "
-          + values.stream().map(Decimals::human).collect(Collectors.joining(", ")) + ")";
-      results.add(new ConstraintResult(c.name(), c.metric(), c.stat(), c.operator(), c.threshold(),
-          options.tolerance(), effective, median, first.unit(), first.exportUnit(), met ? Status.PASS : Status.FAIL,
-          message));
+      String rel =
+          c.operator() == Operator.GE ? (met ? ">=" : "is below") : (met ? "<=" : "is above");
+      String message =
+          c.name()
+              + ": median of "
+              + n
+              + " repeats, "
+              + c.metric()
+              + " "
+              + c.stat()
+              + " "
+              + Decimals.human(median)
+              + " "
+              + first.unit()
+              + " "
+              + rel
+              + " "
+              + Decimals.human(effective)
+              + " (repeats: "
+              + values.stream().map(Decimals::human).collect(Collectors.joining(", "))
+              + ")";
+      results.add(
+          new ConstraintResult(
+              c.name(),
+              c.metric(),
+              c.stat(),
+              c.operator(),
+              c.threshold(),
+              options.tolerance(),
+              effective,
+              median,
+              first.unit(),
+              first.exportUnit(),
+              met ? Status.PASS : Status.FAIL,
+              message));
     }
     RequestSummary requests = requests(each, options, !set.isEmpty());
     List<String> reqPass = new ArrayList<>();
@@ -104,43 +153,73 @@ public final class MedianGate {
       (s == Status.FAIL ? reqFail : reqPass).add(l.label());
     }
     if (!reqFail.isEmpty() && !reqPass.isEmpty()) {
-      disagreements.add("request-error-rate: within the maximum in " + String.join(", ", reqPass) + "; above it in "
-          + String.join(", ", reqFail));
+      disagreements.add(
+          "request-error-rate: within the maximum in "
+              + String.join(", ", reqPass)
+              + "; above it in "
+              + String.join(", ", reqFail));
     }
-    List<String> cancelled = each.stream().filter(l -> l.verdict().source().wasCancelled()).map(Labeled::label)
-        .toList();
+    List<String> cancelled =
+        each.stream().filter(l -> l.verdict().source().wasCancelled()).map(Labeled::label).toList();
     Status status;
     String message;
     if (!cancelled.isEmpty()) {
       status = Status.ERROR;
-      message = "error: repeat(s) " + String.join(", ", cancelled) + " were cancelled; their numbers are not a"
-          + " complete measurement";
+      message =
+          "error: repeat(s) "
+              + String.join(", ", cancelled)
+              + " were cancelled; their numbers are not a"
+              + " complete measurement";
     } else if (set.isEmpty()) {
       status = requests.status() == Status.FAIL ? Status.FAIL : Status.SKIP;
-      message = status == Status.FAIL ? "fail: the request error rate over " + n + " repeats is above the maximum"
-          : "skip: no constraints to gate on (" + set.source() + ")";
-    } else if (results.stream().anyMatch(r -> r.status() == Status.ERROR) || requests.status() == Status.ERROR) {
+      message =
+          status == Status.FAIL
+              ? "fail: the request error rate over " + n + " repeats is above the maximum"
+              : "skip: no constraints to gate on (" + set.source() + ")";
+    } else if (results.stream().anyMatch(r -> r.status() == Status.ERROR)
+        || requests.status() == Status.ERROR) {
       status = Status.ERROR;
-      message = "error: " + join(results, Status.ERROR)
-          + (requests.status() == Status.ERROR ? "; a repeat has no request_count" : "");
-    } else if (results.stream().anyMatch(r -> r.status() == Status.FAIL) || requests.status() == Status.FAIL) {
+      message =
+          "error: "
+              + join(results, Status.ERROR)
+              + (requests.status() == Status.ERROR ? "; a repeat has no request_count" : "");
+    } else if (results.stream().anyMatch(r -> r.status() == Status.FAIL)
+        || requests.status() == Status.FAIL) {
       status = Status.FAIL;
-      message = "fail: " + join(results, Status.FAIL) + (requests.status() == Status.FAIL
-          ? (results.stream().anyMatch(r -> r.status() == Status.FAIL) ? "; " : "") + "request error rate "
-              + Decimals.percent(requests.errorRate()) + " over " + n + " repeats is above the maximum "
-              + Decimals.percent(requests.maxErrorRate()) : "");
+      message =
+          "fail: "
+              + join(results, Status.FAIL)
+              + (requests.status() == Status.FAIL
+                  ? (results.stream().anyMatch(r -> r.status() == Status.FAIL) ? "; " : "")
+                      + "request error rate "
+                      + Decimals.percent(requests.errorRate())
+                      + " over "
+                      + n
+                      + " repeats is above the maximum "
+                      + Decimals.percent(requests.maxErrorRate())
+                  : "");
     } else {
       status = Status.PASS;
-      message = "pass: the median of " + n + " repeats meets " + results.size() + " of " + results.size()
-          + " constraints";
+      message =
+          "pass: the median of "
+              + n
+              + " repeats meets "
+              + results.size()
+              + " of "
+              + results.size()
+              + " constraints";
     }
     if (!disagreements.isEmpty()) {
       message += " (unstable: the repeats disagree)";
     }
     List<String> warnings = new ArrayList<>();
     if (!disagreements.isEmpty()) {
-      warnings.add("unstable: the " + n + " repeats disagree on a gate (" + String.join("; ", disagreements)
-          + "); the verdict follows the median");
+      warnings.add(
+          "unstable: the "
+              + n
+              + " repeats disagree on a gate ("
+              + String.join("; ", disagreements)
+              + "); the verdict follows the median");
     }
     for (Labeled l : each) {
       for (String w : l.verdict().warnings()) {
@@ -148,10 +227,22 @@ public final class MedianGate {
       }
     }
     Verdict v0 = each.get(0).verdict();
-    VerdictSource source = new VerdictSource("median of " + n + " repeats: " + each.stream()
-        .map(l -> l.verdict().source().path()).collect(Collectors.joining(", ")), null, v0.source().aiperfVersion(),
-        null, null, !cancelled.isEmpty());
-    Verdict median = new Verdict(status, message, results, set.ignored(), set.source(), requests, source, warnings);
+    VerdictSource source =
+        new VerdictSource(
+            "median of "
+                + n
+                + " repeats: "
+                + each.stream()
+                    .map(l -> l.verdict().source().path())
+                    .collect(Collectors.joining(", ")),
+            null,
+            v0.source().aiperfVersion(),
+            null,
+            null,
+            !cancelled.isEmpty());
+    Verdict median =
+        new Verdict(
+            status, message, results, set.ignored(), set.source(), requests, source, warnings);
     return new Result(median, each, !disagreements.isEmpty(), disagreements);
   }
 
@@ -159,7 +250,8 @@ public final class MedianGate {
   static BigDecimal median(List<BigDecimal> values) {
     List<BigDecimal> v = values.stream().sorted().toList();
     int n = v.size();
-    return n % 2 == 1 ? v.get(n / 2)
+    return n % 2 == 1
+        ? v.get(n / 2)
         : v.get(n / 2 - 1).add(v.get(n / 2)).divide(BigDecimal.valueOf(2), MathContext.DECIMAL64);
   }
 
@@ -178,17 +270,25 @@ public final class MedianGate {
         total = total.add(r.total());
       }
     }
-    BigDecimal rate = unknown || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
-    Status status = !gated ? Status.SKIP : rate == null ? Status.ERROR
-        : rate.compareTo(options.maxErrorRate()) > 0 ? Status.FAIL : Status.PASS;
+    BigDecimal rate =
+        unknown || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
+    Status status =
+        !gated
+            ? Status.SKIP
+            : rate == null
+                ? Status.ERROR
+                : rate.compareTo(options.maxErrorRate()) > 0 ? Status.FAIL : Status.PASS;
     if (!gated && rate != null && rate.compareTo(options.maxErrorRate()) > 0) {
       status = Status.FAIL; // the error-rate check applies with or without gates
     }
-    return new RequestSummary(unknown ? null : total, errors, rate, options.maxErrorRate(), status, kinds);
+    return new RequestSummary(
+        unknown ? null : total, errors, rate, options.maxErrorRate(), status, kinds);
   }
 
   private static String join(List<ConstraintResult> results, Status which) {
-    return results.stream().filter(r -> r.status() == which).map(ConstraintResult::message)
+    return results.stream()
+        .filter(r -> r.status() == which)
+        .map(ConstraintResult::message)
         .collect(Collectors.joining("; "));
   }
 }

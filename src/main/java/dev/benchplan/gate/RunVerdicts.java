@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The gate on every measured run of a plan or an AIPerf artifact tree: one verdict per load point
  * and repetition, the overall verdict (error outranks fail outranks pass: exit 1 when any gated run
- * fails, 3 when any could not be decided), and for a grid the capacity under the gates, the
- * highest load point at which every gate holds in every repetition.
+ * fails, 3 when any could not be decided), and for a grid the capacity under the gates, the highest
+ * load point at which every gate holds in every repetition.
  *
  * @param runs one entry per measured run, in load-point order then repetition
  * @param capacity the capacity under the gates; null unless the runs cover more than one load point
@@ -38,8 +38,14 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
    * @param startTime the export's {@code start_time} as written, or null
    * @param endTime the export's {@code end_time} as written, or null
    */
-  public record Entry(@Nullable String loadPoint, @Nullable String parameter, @Nullable Integer repetition, String directory, Verdict verdict,
-      @Nullable String startTime, @Nullable String endTime) {
+  public record Entry(
+      @Nullable String loadPoint,
+      @Nullable String parameter,
+      @Nullable Integer repetition,
+      String directory,
+      Verdict verdict,
+      @Nullable String startTime,
+      @Nullable String endTime) {
     public Entry {
       Objects.requireNonNull(directory, "directory");
       Objects.requireNonNull(verdict, "verdict");
@@ -47,8 +53,10 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
 
     /** E.g. {@code concurrency 16 #2}, or the directory when there is no load point. */
     public String label() {
-      String point = loadPoint == null ? (directory.isEmpty() ? "the run" : directory)
-          : (parameter == null ? "load point" : parameter.replace('_', ' ')) + " " + loadPoint;
+      String point =
+          loadPoint == null
+              ? (directory.isEmpty() ? "the run" : directory)
+              : (parameter == null ? "load point" : parameter.replace('_', ' ')) + " " + loadPoint;
       return repetition == null ? point : point + " #" + repetition;
     }
   }
@@ -61,7 +69,11 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
    * @param pointsTried every load point, in order
    * @param message one line saying so
    */
-  public record Capacity(@Nullable String loadPoint, @Nullable String parameter, List<String> pointsTried, String message) {
+  public record Capacity(
+      @Nullable String loadPoint,
+      @Nullable String parameter,
+      List<String> pointsTried,
+      String message) {
     public Capacity {
       pointsTried = List.copyOf(pointsTried);
       Objects.requireNonNull(message, "message");
@@ -75,7 +87,9 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
     }
   }
 
-  /** The per-run verdicts of {@code runs}, with the capacity when they cover several load points. */
+  /**
+   * The per-run verdicts of {@code runs}, with the capacity when they cover several load points.
+   */
   public static RunVerdicts of(List<Entry> runs) {
     Map<String, List<Entry>> byPoint = new LinkedHashMap<>();
     String parameter = null;
@@ -95,10 +109,24 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
       }
       String what = parameter == null ? "load point" : parameter.replace('_', ' ');
       String tried = String.join(", ", byPoint.keySet());
-      capacity = new Capacity(best, parameter, List.copyOf(byPoint.keySet()), best == null
-          ? "capacity under the gates: none of " + what + " " + tried + " meets every gate in every repetition"
-          : "capacity under the gates: " + what + " " + best + " (the highest of " + tried
-              + " at which every gate holds in every repetition)");
+      capacity =
+          new Capacity(
+              best,
+              parameter,
+              List.copyOf(byPoint.keySet()),
+              best == null
+                  ? "capacity under the gates: none of "
+                      + what
+                      + " "
+                      + tried
+                      + " meets every gate in every repetition"
+                  : "capacity under the gates: "
+                      + what
+                      + " "
+                      + best
+                      + " (the highest of "
+                      + tried
+                      + " at which every gate holds in every repetition)");
     }
     return new RunVerdicts(runs, capacity);
   }
@@ -115,7 +143,8 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
    * As {@link #gateTree(Path, ConstraintSet, GateOptions)}, reading the tree at {@code tree} and
    * naming its files below {@code shownAs} (e.g. where a staged tree will be published).
    */
-  public static RunVerdicts gateTree(Path tree, Path shownAs, ConstraintSet constraints, GateOptions options) {
+  public static RunVerdicts gateTree(
+      Path tree, Path shownAs, ConstraintSet constraints, GateOptions options) {
     List<Entry> out = new ArrayList<>();
     Path base = tree.toAbsolutePath().normalize();
     for (RunSource run : RunLocator.locate(base)) {
@@ -142,11 +171,22 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
         if (e.exitCode() != dev.benchplan.error.ExitCode.INVALID) {
           throw e;
         }
-        v = GateEvaluator.runFailed("the AIPerf export of this run is unusable: " + e.getMessage(), constraints, options,
-            VerdictSource.withoutExport(shown.toString(), null));
+        v =
+            GateEvaluator.runFailed(
+                "the AIPerf export of this run is unusable: " + e.getMessage(),
+                constraints,
+                options,
+                VerdictSource.withoutExport(shown.toString(), null));
       }
-      out.add(new Entry(point == null ? null : point[1], point == null ? null : point[0], repetition,
-          base.relativize(dir).toString(), v, startTime, endTime));
+      out.add(
+          new Entry(
+              point == null ? null : point[1],
+              point == null ? null : point[0],
+              repetition,
+              base.relativize(dir).toString(),
+              v,
+              startTime,
+              endTime));
     }
     return of(out);
   }
@@ -180,11 +220,20 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
     if (status == Status.PASS) {
       message.append("every gate holds in all ").append(runs.size()).append(" measured runs");
     } else if (status == Status.SKIP) {
-      message.append("no constraints to gate on (").append(worst.verdict().constraintsSource()).append(")");
+      message
+          .append("no constraints to gate on (")
+          .append(worst.verdict().constraintsSource())
+          .append(")");
     } else {
-      message.append(bad).append(" of ").append(runs.size()).append(" measured runs ")
-          .append(status == Status.FAIL ? "failed" : "could not be decided").append("; first, ")
-          .append(worst.label()).append(": ")
+      message
+          .append(bad)
+          .append(" of ")
+          .append(runs.size())
+          .append(" measured runs ")
+          .append(status == Status.FAIL ? "failed" : "could not be decided")
+          .append("; first, ")
+          .append(worst.label())
+          .append(": ")
           .append(worst.verdict().message().replaceFirst("^(fail|error): ", ""));
     }
     if (capacity != null) {
@@ -212,13 +261,34 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
       e.verdict().warnings().forEach(w -> warnings.add(e.label() + ": " + w));
       cancelled |= e.verdict().source().wasCancelled();
     }
-    BigDecimal rate = !totalKnown || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
-    RequestSummary requests = new RequestSummary(totalKnown ? total : null, errors, rate,
-        worst.verdict().requests().maxErrorRate(), requestStatus, kinds);
+    BigDecimal rate =
+        !totalKnown || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
+    RequestSummary requests =
+        new RequestSummary(
+            totalKnown ? total : null,
+            errors,
+            rate,
+            worst.verdict().requests().maxErrorRate(),
+            requestStatus,
+            kinds);
     Verdict first = runs.get(0).verdict();
-    VerdictSource source = new VerdictSource(sourcePath, null, first.source().aiperfVersion(), null,
-        first.source().schemaVersion(), cancelled);
-    return new Verdict(status, message.toString(), worst.verdict().constraints(), first.ignored(),
-        first.constraintsSource(), requests, source, warnings).withRuns(this);
+    VerdictSource source =
+        new VerdictSource(
+            sourcePath,
+            null,
+            first.source().aiperfVersion(),
+            null,
+            first.source().schemaVersion(),
+            cancelled);
+    return new Verdict(
+            status,
+            message.toString(),
+            worst.verdict().constraints(),
+            first.ignored(),
+            first.constraintsSource(),
+            requests,
+            source,
+            warnings)
+        .withRuns(this);
   }
 }

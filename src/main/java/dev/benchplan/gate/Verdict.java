@@ -17,12 +17,12 @@ import org.jspecify.annotations.Nullable;
  * @param constraintsSource where the constraints came from
  * @param requests request accounting and the error-rate check
  * @param source the export the verdict was computed from
- * @param warnings what the verdict rests on that a reader should know, e.g. a percentile on too
- *     few requests (they never change the verdict)
+ * @param warnings what the verdict rests on that a reader should know, e.g. a percentile on too few
+ *     requests (they never change the verdict)
  * @param runs the verdict of every measured run and the capacity under the gates, when the verdict
  *     covers an artifact tree of several runs (or a run's tree); null for a single export
- * @param findings what the diagnostics found in the per-request records and AIPerf's log (a suspected
- *     stalled worker never changes the verdict; a client-bound run makes it an error:
+ * @param findings what the diagnostics found in the per-request records and AIPerf's log (a
+ *     suspected stalled worker never changes the verdict; a client-bound run makes it an error:
  *     {@link GateEvaluator#withFindings})
  */
 public record Verdict(
@@ -41,23 +41,62 @@ public record Verdict(
   public static final String SCHEMA_VERSION = "1";
 
   /** A verdict without warnings. */
-  public Verdict(Status verdict, String message, List<ConstraintResult> constraints,
-      List<String> ignored, String constraintsSource, RequestSummary requests, VerdictSource source) {
-    this(verdict, message, constraints, ignored, constraintsSource, requests, source, List.of(), null,
+  public Verdict(
+      Status verdict,
+      String message,
+      List<ConstraintResult> constraints,
+      List<String> ignored,
+      String constraintsSource,
+      RequestSummary requests,
+      VerdictSource source) {
+    this(
+        verdict,
+        message,
+        constraints,
+        ignored,
+        constraintsSource,
+        requests,
+        source,
+        List.of(),
+        null,
         List.of());
   }
 
   /** A verdict on one export (no per-run breakdown, no findings). */
-  public Verdict(Status verdict, String message, List<ConstraintResult> constraints,
-      List<String> ignored, String constraintsSource, RequestSummary requests, VerdictSource source,
+  public Verdict(
+      Status verdict,
+      String message,
+      List<ConstraintResult> constraints,
+      List<String> ignored,
+      String constraintsSource,
+      RequestSummary requests,
+      VerdictSource source,
       List<String> warnings) {
-    this(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, null,
+    this(
+        verdict,
+        message,
+        constraints,
+        ignored,
+        constraintsSource,
+        requests,
+        source,
+        warnings,
+        null,
         List.of());
   }
 
   /** This verdict with the per-run breakdown {@code runs}. */
   public Verdict withRuns(RunVerdicts runs) {
-    return new Verdict(verdict, message, constraints, ignored, constraintsSource, requests, source, warnings, runs,
+    return new Verdict(
+        verdict,
+        message,
+        constraints,
+        ignored,
+        constraintsSource,
+        requests,
+        source,
+        warnings,
+        runs,
         findings);
   }
 
@@ -72,7 +111,8 @@ public record Verdict(
     Objects.requireNonNull(requests, "requests");
     Objects.requireNonNull(source, "source");
     if (verdict == Status.PASS
-        && (constraints.isEmpty() || constraints.stream().anyMatch(c -> c.status() != Status.PASS))) {
+        && (constraints.isEmpty()
+            || constraints.stream().anyMatch(c -> c.status() != Status.PASS))) {
       throw new IllegalArgumentException("a pass needs constraints, all of them met");
     }
   }
@@ -91,7 +131,9 @@ public record Verdict(
   static final class Decimals {
     private Decimals() {}
 
-    /** A JSON number in plain notation: integral values as integers, others without trailing zeros. */
+    /**
+     * A JSON number in plain notation: integral values as integers, others without trailing zeros.
+     */
     static Number number(BigDecimal v) {
       BigDecimal s = v.stripTrailingZeros();
       return s.scale() <= 0 ? s.toBigIntegerExact() : s;
@@ -102,9 +144,10 @@ public record Verdict(
       if (v == null) {
         return "n/a";
       }
-      BigDecimal r = v.abs().compareTo(new BigDecimal("1000000")) >= 0
-          ? v.setScale(0, java.math.RoundingMode.HALF_EVEN)
-          : v.round(new java.math.MathContext(6));
+      BigDecimal r =
+          v.abs().compareTo(new BigDecimal("1000000")) >= 0
+              ? v.setScale(0, java.math.RoundingMode.HALF_EVEN)
+              : v.round(new java.math.MathContext(6));
       return r.stripTrailingZeros().toPlainString();
     }
 

@@ -10,10 +10,10 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
 /**
- * The verdict document (schemas/verdict.schema.json: {@code verdict.json}, {@code gate --format json},
- * the {@code verdict} of {@code run --format json}) as typed values; Jackson writes it only at the
- * file and output edges. Built from a {@link Verdict} by {@link #of(Verdict)}; the components are in
- * the document's key order.
+ * The verdict document (schemas/verdict.schema.json: {@code verdict.json}, {@code gate --format
+ * json}, the {@code verdict} of {@code run --format json}) as typed values; Jackson writes it only
+ * at the file and output edges. Built from a {@link Verdict} by {@link #of(Verdict)}; the
+ * components are in the document's key order.
  *
  * <p>Numbers are {@code BigInteger}s when integral and {@code BigDecimal}s without trailing zeros
  * otherwise ({@link Verdict.Decimals#number}), so both the canonical file and the printed output
@@ -29,7 +29,8 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param warnings what the verdict rests on that a reader should know
  * @param findings what the diagnostics found
  * @param source the export the verdict was computed from
- * @param perRun the measured runs and the capacity; null (both keys absent) for a verdict on one export
+ * @param perRun the measured runs and the capacity; null (both keys absent) for a verdict on one
+ *     export
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record VerdictDocument(
@@ -47,10 +48,18 @@ public record VerdictDocument(
 
   /** The document of {@code v}. */
   public static VerdictDocument of(Verdict v) {
-    return new VerdictDocument(Verdict.SCHEMA_VERSION, v.verdict().json(), v.message(),
-        v.constraints().stream().map(ConstraintLine::of).toList(), v.ignored(), v.constraintsSource(),
-        Requests.of(v.requests()), v.warnings(), v.findings().stream().map(FindingLine::of).toList(),
-        Source.of(v.source()), perRun(v.runs()));
+    return new VerdictDocument(
+        Verdict.SCHEMA_VERSION,
+        v.verdict().json(),
+        v.message(),
+        v.constraints().stream().map(ConstraintLine::of).toList(),
+        v.ignored(),
+        v.constraintsSource(),
+        Requests.of(v.requests()),
+        v.warnings(),
+        v.findings().stream().map(FindingLine::of).toList(),
+        Source.of(v.source()),
+        perRun(v.runs()));
   }
 
   private static @Nullable PerRun perRun(@Nullable RunVerdicts runs) {
@@ -63,31 +72,59 @@ public record VerdictDocument(
 
   /** One gated constraint; thresholds and the measurement are in {@code unit}. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record ConstraintLine(String name, String metric, String stat, String operator, Number threshold,
-      Number tolerance, Number effectiveThreshold, @Nullable Number measured, String unit, @Nullable String exportUnit,
-      String status, String message) {
+  public record ConstraintLine(
+      String name,
+      String metric,
+      String stat,
+      String operator,
+      Number threshold,
+      Number tolerance,
+      Number effectiveThreshold,
+      @Nullable Number measured,
+      String unit,
+      @Nullable String exportUnit,
+      String status,
+      String message) {
     static ConstraintLine of(ConstraintResult c) {
-      return new ConstraintLine(c.name(), c.metric(), c.stat(), c.operator().symbol(),
-          Verdict.Decimals.number(c.threshold()), Verdict.Decimals.number(c.tolerance()),
+      return new ConstraintLine(
+          c.name(),
+          c.metric(),
+          c.stat(),
+          c.operator().symbol(),
+          Verdict.Decimals.number(c.threshold()),
+          Verdict.Decimals.number(c.tolerance()),
           Verdict.Decimals.number(c.effectiveThreshold()),
-          orNull(c.measured()), c.unit(), c.exportUnit(),
-          c.status().json(), c.message());
+          orNull(c.measured()),
+          c.unit(),
+          c.exportUnit(),
+          c.status().json(),
+          c.message());
     }
   }
 
   /** Request accounting: totals, the error rate and its check, and the kinds of error. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Requests(@Nullable Number total, Number errors, @Nullable Number errorRate, Number maxErrorRate,
-      String status, List<ErrorLine> errorSummary) {
+  public record Requests(
+      @Nullable Number total,
+      Number errors,
+      @Nullable Number errorRate,
+      Number maxErrorRate,
+      String status,
+      List<ErrorLine> errorSummary) {
     static Requests of(RequestSummary r) {
-      return new Requests(orNull(r.total()), Verdict.Decimals.number(r.errors()), orNull(r.errorRate()),
-          Verdict.Decimals.number(r.maxErrorRate()), r.status().json(),
+      return new Requests(
+          orNull(r.total()),
+          Verdict.Decimals.number(r.errors()),
+          orNull(r.errorRate()),
+          Verdict.Decimals.number(r.maxErrorRate()),
+          r.status().json(),
           r.errorSummary().stream().map(ErrorLine::of).toList());
     }
   }
 
   /** One kind of error AIPerf counted. */
-  public record ErrorLine(@Nullable Integer code, @Nullable String type, @Nullable String message, long count) {
+  public record ErrorLine(
+      @Nullable Integer code, @Nullable String type, @Nullable String message, long count) {
     static ErrorLine of(ErrorCount e) {
       return new ErrorLine(e.code(), e.type(), e.message(), e.count());
     }
@@ -95,10 +132,16 @@ public record VerdictDocument(
 
   /** The export the verdict was computed from. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Source(String path, @Nullable String sha256, @Nullable String aiperfVersion, @Nullable String layout,
-      @Nullable String schemaVersion, boolean wasCancelled) {
+  public record Source(
+      String path,
+      @Nullable String sha256,
+      @Nullable String aiperfVersion,
+      @Nullable String layout,
+      @Nullable String schemaVersion,
+      boolean wasCancelled) {
     static Source of(VerdictSource s) {
-      return new Source(s.path(), s.sha256(), s.aiperfVersion(), s.layout(), s.schemaVersion(), s.wasCancelled());
+      return new Source(
+          s.path(), s.sha256(), s.aiperfVersion(), s.layout(), s.schemaVersion(), s.wasCancelled());
     }
   }
 
@@ -109,25 +152,46 @@ public record VerdictDocument(
   public record PerRun(List<RunLine> runs, @Nullable Capacity capacity) {
     static PerRun of(RunVerdicts r) {
       RunVerdicts.Capacity c = r.capacity();
-      return new PerRun(r.runs().stream().map(RunLine::of).toList(), c == null ? null : Capacity.of(c));
+      return new PerRun(
+          r.runs().stream().map(RunLine::of).toList(), c == null ? null : Capacity.of(c));
     }
   }
 
   /** One measured run and its own verdict. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record RunLine(@Nullable String loadPoint, @Nullable String parameter, @Nullable Integer repetition,
-      String directory, String verdict, String message, List<ConstraintLine> constraints, Requests requests,
-      List<String> warnings, Source source) {
+  public record RunLine(
+      @Nullable String loadPoint,
+      @Nullable String parameter,
+      @Nullable Integer repetition,
+      String directory,
+      String verdict,
+      String message,
+      List<ConstraintLine> constraints,
+      Requests requests,
+      List<String> warnings,
+      Source source) {
     static RunLine of(RunVerdicts.Entry e) {
       VerdictDocument v = VerdictDocument.of(e.verdict());
-      return new RunLine(e.loadPoint(), e.parameter(), e.repetition(), e.directory(), v.verdict(), v.message(),
-          v.constraints(), v.requests(), v.warnings(), v.source());
+      return new RunLine(
+          e.loadPoint(),
+          e.parameter(),
+          e.repetition(),
+          e.directory(),
+          v.verdict(),
+          v.message(),
+          v.constraints(),
+          v.requests(),
+          v.warnings(),
+          v.source());
     }
   }
 
   /** The capacity under the gates. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Capacity(@Nullable String loadPoint, @Nullable String parameter, List<String> loadPoints,
+  public record Capacity(
+      @Nullable String loadPoint,
+      @Nullable String parameter,
+      List<String> loadPoints,
       String message) {
     static Capacity of(RunVerdicts.Capacity c) {
       return new Capacity(c.loadPoint(), c.parameter(), c.pointsTried(), c.message());

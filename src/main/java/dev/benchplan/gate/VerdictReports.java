@@ -13,8 +13,10 @@ import java.util.Map;
 public final class VerdictReports {
   /** The verdict document (schemas/verdict.schema.json). */
   public static final String VERDICT = "verdict.json";
+
   /** The CTRF report. */
   public static final String CTRF = "ctrf-report.json";
+
   /** The JUnit XML report. */
   public static final String JUNIT = "junit.xml";
 
@@ -30,9 +32,9 @@ public final class VerdictReports {
   }
 
   /**
-   * The verdict document's canonical bytes. Its shape is fixed by {@link VerdictDocument} and checked
-   * against schemas/verdict.schema.json by the tests for every kind of verdict; validating again at
-   * run time would load the schema validator on every gate (about 0.4 s of start-up).
+   * The verdict document's canonical bytes. Its shape is fixed by {@link VerdictDocument} and
+   * checked against schemas/verdict.schema.json by the tests for every kind of verdict; validating
+   * again at run time would load the schema validator on every gate (about 0.4 s of start-up).
    */
   public static byte[] verdictBytes(Verdict verdict) {
     return CanonicalJson.bytes(verdict.document());

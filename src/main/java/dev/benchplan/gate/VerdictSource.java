@@ -17,7 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param wasCancelled the export's {@code was_cancelled}
  */
 public record VerdictSource(
-    String path, @Nullable String sha256, @Nullable String aiperfVersion, @Nullable String layout, @Nullable String schemaVersion,
+    String path,
+    @Nullable String sha256,
+    @Nullable String aiperfVersion,
+    @Nullable String layout,
+    @Nullable String schemaVersion,
     boolean wasCancelled) {
 
   public VerdictSource {
@@ -27,8 +31,12 @@ public record VerdictSource(
   /** The source of a verdict on an export, named as the export is ({@link AiperfExport#named}). */
   public static VerdictSource of(AiperfExport export) {
     return new VerdictSource(
-        export.path().normalize().toString().replace('\\', '/'), export.sha256(), export.aiperfVersion(), export.layout().jsonName(),
-        export.schemaVersion(), export.wasCancelled());
+        export.path().normalize().toString().replace('\\', '/'),
+        export.sha256(),
+        export.aiperfVersion(),
+        export.layout().jsonName(),
+        export.schemaVersion(),
+        export.wasCancelled());
   }
 
   /** The source of a verdict where no export could be read (e.g. AIPerf failed). */

@@ -65,9 +65,9 @@ public final class AtomicFiles {
   }
 
   /**
-   * Writes several files so that either all appear or none: each goes to a temporary sibling
-   * first; only when all are written are they moved into place. If a move fails, the files already
-   * moved are restored to their previous content (or removed).
+   * Writes several files so that either all appear or none: each goes to a temporary sibling first;
+   * only when all are written are they moved into place. If a move fails, the files already moved
+   * are restored to their previous content (or removed).
    */
   public static void writeAll(Map<Path, byte[]> files) {
     Map<Path, Path> temps = new LinkedHashMap<>();
@@ -97,7 +97,8 @@ public final class AtomicFiles {
         throw e;
       }
     } catch (IOException e) {
-      throw BenchplanException.runtime("cannot write " + files.keySet() + ": " + Sha256.describe(e), e);
+      throw BenchplanException.runtime(
+          "cannot write " + files.keySet() + ": " + Sha256.describe(e), e);
     } finally {
       temps.values().forEach(AtomicFiles::deleteQuietly);
     }

@@ -74,7 +74,8 @@ public final class CanonicalJson {
     } else if (node.isNumber()) {
       sb.append(formatDecimal(node.decimalValue()));
     } else {
-      throw new IllegalArgumentException("not representable in canonical JSON: " + node.getNodeType());
+      throw new IllegalArgumentException(
+          "not representable in canonical JSON: " + node.getNodeType());
     }
   }
 

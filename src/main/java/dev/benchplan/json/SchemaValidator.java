@@ -21,7 +21,8 @@ import tools.jackson.databind.JsonNode;
  * reported as RFC 6901 JSON pointers into the instance.
  */
 public final class SchemaValidator {
-  private static final ConcurrentHashMap<String, SchemaValidator> BUNDLED = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<String, SchemaValidator> BUNDLED =
+      new ConcurrentHashMap<>();
 
   private final String name;
   private final Schema schema;
@@ -69,11 +70,13 @@ public final class SchemaValidator {
   /** Validates and returns every problem, sorted by pointer. */
   public List<Problem> validate(JsonNode instance) {
     List<Problem> problems = new ArrayList<>();
-    // YAML's .inf and .nan parse as non-finite doubles, whose JSON type the validator calls "unknown"
+    // YAML's .inf and .nan parse as non-finite doubles, whose JSON type the validator calls
+    // "unknown"
     nonFinite(instance, "", problems);
     for (Error error : schema.validate(instance)) {
       String pointer = pointer(error.getInstanceLocation());
-      if (problems.stream().noneMatch(p -> p.pointer().equals(pointer) && p.message().startsWith(NOT_FINITE))) {
+      if (problems.stream()
+          .noneMatch(p -> p.pointer().equals(pointer) && p.message().startsWith(NOT_FINITE))) {
         problems.add(new Problem(pointer, message(error)));
       }
     }
@@ -82,8 +85,8 @@ public final class SchemaValidator {
   }
 
   /**
-   * Validates and throws an invalid-input error naming the source, the first pointers and what
-   * was expected.
+   * Validates and throws an invalid-input error naming the source, the first pointers and what was
+   * expected.
    */
   public void requireValid(JsonNode instance, String source) {
     List<Problem> problems = validate(instance);
@@ -107,11 +110,19 @@ public final class SchemaValidator {
       return;
     }
     if (node.isFloatingPointNumber() && !node.isBigDecimal() && !Double.isFinite(node.asDouble())) {
-      problems.add(new Problem(pointer, NOT_FINITE + " (" + (Double.isNaN(node.asDouble()) ? ".nan" : ".inf")
-          + "); expected a finite number"));
+      problems.add(
+          new Problem(
+              pointer,
+              NOT_FINITE
+                  + " ("
+                  + (Double.isNaN(node.asDouble()) ? ".nan" : ".inf")
+                  + "); expected a finite number"));
     } else if (node.isObject()) {
       for (var e : node.properties()) {
-        nonFinite(e.getValue(), pointer + "/" + e.getKey().replace("~", "~0").replace("/", "~1"), problems);
+        nonFinite(
+            e.getValue(),
+            pointer + "/" + e.getKey().replace("~", "~0").replace("/", "~1"),
+            problems);
       }
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {

@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
  * The one policy for Kubernetes API failures, for run and validate alike: an object the API server
  * rejects as invalid (400, 422) is invalid input (exit 2); forbidden (403) and unauthorized (401)
  * name the action and give an RBAC or credentials hint (exit 3); not found, conflicts, timeouts,
- * 5xx and an unreachable server are cluster errors (exit 3). Messages are one line:
- * {@code <action>: HTTP <code> <reason>: <server message>[; hint]}.
+ * 5xx and an unreachable server are cluster errors (exit 3). Messages are one line: {@code
+ * <action>: HTTP <code> <reason>: <server message>[; hint]}.
  */
 public final class ApiErrors {
   private ApiErrors() {}
@@ -20,9 +20,15 @@ public final class ApiErrors {
     String line = action + ": " + describe(e);
     return switch (code) {
       case 400, 422 -> BenchplanException.invalid(line, e);
-      case 401 -> BenchplanException.runtime(line + "; check the credentials of the kubeconfig context", e);
-      case 403 -> BenchplanException.runtime(line + "; RBAC: the context's user may not " + action
-          + " (grant it with a Role or ClusterRole; check with 'kubectl auth can-i')", e);
+      case 401 ->
+          BenchplanException.runtime(line + "; check the credentials of the kubeconfig context", e);
+      case 403 ->
+          BenchplanException.runtime(
+              line
+                  + "; RBAC: the context's user may not "
+                  + action
+                  + " (grant it with a Role or ClusterRole; check with 'kubectl auth can-i')",
+              e);
       default -> BenchplanException.runtime(line, e);
     };
   }
@@ -33,9 +39,12 @@ public final class ApiErrors {
     if (code <= 0) {
       return "cannot reach the Kubernetes API server: " + rootMessage(e);
     }
-    String msg = e.getStatus() != null && e.getStatus().getMessage() != null && !e.getStatus().getMessage().isBlank()
-        ? e.getStatus().getMessage().replace('\n', ' ')
-        : rootMessage(e);
+    String msg =
+        e.getStatus() != null
+                && e.getStatus().getMessage() != null
+                && !e.getStatus().getMessage().isBlank()
+            ? e.getStatus().getMessage().replace('\n', ' ')
+            : rootMessage(e);
     String reason = reason(code);
     return "HTTP " + code + (reason.isEmpty() ? "" : " " + reason) + ": " + msg;
   }

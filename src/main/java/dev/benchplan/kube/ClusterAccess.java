@@ -56,9 +56,20 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /** What this class reads from the API server (a list type brings its items). */
-  private static final List<Class<?>> READ_TYPES = List.of(PodList.class, JobList.class, EventList.class,
-      Namespace.class, ConfigMap.class, NodeList.class, ServiceList.class, SelfSubjectAccessReview.class,
-      GenericKubernetesResourceList.class, APIGroup.class, APIResourceList.class, Status.class);
+  private static final List<Class<?>> READ_TYPES =
+      List.of(
+          PodList.class,
+          JobList.class,
+          EventList.class,
+          Namespace.class,
+          ConfigMap.class,
+          NodeList.class,
+          ServiceList.class,
+          SelfSubjectAccessReview.class,
+          GenericKubernetesResourceList.class,
+          APIGroup.class,
+          APIResourceList.class,
+          Status.class);
 
   /** The serializations already warmed (weakly held: a closed client's goes with it). */
   private static final Map<Object, Boolean> WARMED =
@@ -67,8 +78,8 @@ public final class ClusterAccess implements AutoCloseable {
   /**
    * Builds {@code client}'s deserializers for every type this class reads, on the calling thread.
    * fabric8 turns a response into objects on the Vert.x event loop that received it, and the first
-   * response of a type makes Jackson load and introspect the type's whole model graph (a Pod's
-   * is hundreds of classes). On 2 cores at load 20 that held a client's event loop for 8 to 14 s
+   * response of a type makes Jackson load and introspect the type's whole model graph (a Pod's is
+   * hundreds of classes). On 2 cores at load 20 that held a client's event loop for 8 to 14 s
    * (RunCommandTest, Vert.x's blocked-thread warnings), and every other exchange of that client
    * waited behind it: requests ran past the 10 s request timeout and watches past their bounds.
    * Built here, the event loop only finds them in the cache. Public for tests whose own clients
@@ -142,21 +153,35 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /**
-   * Asks the API server whether the current user may {@code verb} the resource (SelfSubjectAccessReview).
+   * Asks the API server whether the current user may {@code verb} the resource
+   * (SelfSubjectAccessReview).
    *
    * @param namespace the namespace, or null for all namespaces / a cluster-scoped resource
    * @param name a resource name, or null
    * @return the answer, or null when the server gave none (a server without an authorizer, such as
    *     a test double): the calls themselves then show what is forbidden
    */
-  public @Nullable Boolean allowed(String verb, String group, String resource, @Nullable String subresource,
+  public @Nullable Boolean allowed(
+      String verb,
+      String group,
+      String resource,
+      @Nullable String subresource,
       @Nullable String namespace,
       @Nullable String name) {
-    SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder().withNewSpec()
-        .withResourceAttributes(new io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder()
-            .withVerb(verb).withGroup(group).withResource(resource).withSubresource(subresource)
-            .withNamespace(namespace).withName(name).build())
-        .endSpec().build();
+    SelfSubjectAccessReview review =
+        new SelfSubjectAccessReviewBuilder()
+            .withNewSpec()
+            .withResourceAttributes(
+                new io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder()
+                    .withVerb(verb)
+                    .withGroup(group)
+                    .withResource(resource)
+                    .withSubresource(subresource)
+                    .withNamespace(namespace)
+                    .withName(name)
+                    .build())
+            .endSpec()
+            .build();
     SelfSubjectAccessReview answer;
     try {
       answer = client.authorization().v1().selfSubjectAccessReview().create(review);
@@ -214,26 +239,28 @@ public final class ClusterAccess implements AutoCloseable {
   // ---- deployments ----
 
   /** Deployments of every namespace labelled {@code key=value}. */
-  public List<io.fabric8.kubernetes.api.model.apps.Deployment> listDeploymentsInAnyNamespace(KubeCall row,
-      String key, String value) {
+  public List<io.fabric8.kubernetes.api.model.apps.Deployment> listDeploymentsInAnyNamespace(
+      KubeCall row, String key, String value) {
     row.require("list", "apps", "deployments", null);
     return client.apps().deployments().inAnyNamespace().withLabel(key, value).list().getItems();
   }
 
   // ---- storage ----
 
-  public io.fabric8.kubernetes.api.model.storage.StorageClass getStorageClass(KubeCall row, String name) {
+  public io.fabric8.kubernetes.api.model.storage.StorageClass getStorageClass(
+      KubeCall row, String name) {
     row.require("get", "storage.k8s.io", "storageclasses", null);
     return client.storage().v1().storageClasses().withName(name).get();
   }
 
-  public List<io.fabric8.kubernetes.api.model.storage.StorageClass> listStorageClasses(KubeCall row) {
+  public List<io.fabric8.kubernetes.api.model.storage.StorageClass> listStorageClasses(
+      KubeCall row) {
     row.require("list", "storage.k8s.io", "storageclasses", null);
     return client.storage().v1().storageClasses().list().getItems();
   }
 
-  public void createPersistentVolumeClaim(KubeCall row, String namespace,
-      io.fabric8.kubernetes.api.model.PersistentVolumeClaim pvc) {
+  public void createPersistentVolumeClaim(
+      KubeCall row, String namespace, io.fabric8.kubernetes.api.model.PersistentVolumeClaim pvc) {
     row.require("create", "", "persistentvolumeclaims", null);
     client.persistentVolumeClaims().inNamespace(namespace).resource(pvc).create();
   }
@@ -267,31 +294,50 @@ public final class ClusterAccess implements AutoCloseable {
   /** Deletes a pod at once (grace period 0); false when it was already gone. */
   public boolean deletePod(KubeCall row, String namespace, String name) {
     row.require("delete", "", "pods", null);
-    return !client.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete().isEmpty();
+    return !client
+        .pods()
+        .inNamespace(namespace)
+        .withName(name)
+        .withGracePeriod(0)
+        .delete()
+        .isEmpty();
   }
 
   /**
-   * Waits (a watch, no polling) until the pod satisfies {@code condition} or is gone (null), at most
-   * {@code millis}; the last state seen when the time is up.
+   * Waits (a watch, no polling) until the pod satisfies {@code condition} or is gone (null), at
+   * most {@code millis}; the last state seen when the time is up.
    */
-  public @Nullable Pod awaitPod(KubeCall row, String namespace, String name, Predicate<@Nullable Pod> condition,
+  public @Nullable Pod awaitPod(
+      KubeCall row,
+      String namespace,
+      String name,
+      Predicate<@Nullable Pod> condition,
       long millis) {
     row.require("get", "", "pods", null);
     row.require("watch", "", "pods", null);
     var resource = client.pods().inNamespace(namespace).withName(name);
     try {
-      return resource.waitUntilCondition(condition, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+      return resource.waitUntilCondition(
+          condition, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     } catch (io.fabric8.kubernetes.client.KubernetesClientTimeoutException e) {
       return resource.get();
     }
   }
 
-  /** Watches the pods of {@code namespace} labelled {@code key=value}; {@code onEvent} gets each change. */
-  public Informer<Pod> informPods(KubeCall row, String namespace, String key, String value,
+  /**
+   * Watches the pods of {@code namespace} labelled {@code key=value}; {@code onEvent} gets each
+   * change.
+   */
+  public Informer<Pod> informPods(
+      KubeCall row,
+      String namespace,
+      String key,
+      String value,
       java.util.function.Consumer<Object> onEvent) {
     row.require("list", "", "pods", null);
     row.require("watch", "", "pods", null);
-    return informer(client.pods().inNamespace(namespace).withLabel(key, value).inform(handler(onEvent)));
+    return informer(
+        client.pods().inNamespace(namespace).withLabel(key, value).inform(handler(onEvent)));
   }
 
   /** The log of a container. */
@@ -301,9 +347,11 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /** Follows the log of a container into {@code sink} until closed. */
-  public AutoCloseable followPodLog(KubeCall row, String namespace, String pod, String container, OutputStream sink) {
+  public AutoCloseable followPodLog(
+      KubeCall row, String namespace, String pod, String container, OutputStream sink) {
     row.require("get", "", "pods", "log");
-    var watch = client.pods().inNamespace(namespace).withName(pod).inContainer(container).watchLog(sink);
+    var watch =
+        client.pods().inNamespace(namespace).withName(pod).inContainer(container).watchLog(sink);
     return watch;
   }
 
@@ -322,12 +370,17 @@ public final class ClusterAccess implements AutoCloseable {
     return client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
   }
 
-  /** Jobs labelled {@code key=value} in {@code namespace}, or in every namespace when it is null. */
+  /**
+   * Jobs labelled {@code key=value} in {@code namespace}, or in every namespace when it is null.
+   */
   public List<Job> listJobs(KubeCall row, @Nullable String namespace, String key, String value) {
     row.require("list", "batch", "jobs", null);
     var jobs = client.batch().v1().jobs();
-    return (namespace == null ? jobs.inAnyNamespace().withLabel(key, value)
-        : jobs.inNamespace(namespace).withLabel(key, value)).list().getItems();
+    return (namespace == null
+            ? jobs.inAnyNamespace().withLabel(key, value)
+            : jobs.inNamespace(namespace).withLabel(key, value))
+        .list()
+        .getItems();
   }
 
   public Job createJob(KubeCall row, String namespace, Job job) {
@@ -336,22 +389,29 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /** Watches one Job; {@code onEvent} gets each change. */
-  public Informer<Job> informJob(KubeCall row, String namespace, String name,
-      java.util.function.Consumer<Object> onEvent) {
+  public Informer<Job> informJob(
+      KubeCall row, String namespace, String name, java.util.function.Consumer<Object> onEvent) {
     row.require("list", "batch", "jobs", null);
     row.require("watch", "batch", "jobs", null);
-    return informer(client.batch().v1().jobs().inNamespace(namespace).withName(name).inform(handler(onEvent)));
+    return informer(
+        client.batch().v1().jobs().inNamespace(namespace).withName(name).inform(handler(onEvent)));
   }
 
   /**
-   * Watches one Job until {@code condition} holds: false when it did not within {@code millis}
-   * (the last state seen goes to {@code condition} too).
+   * Watches one Job until {@code condition} holds: false when it did not within {@code millis} (the
+   * last state seen goes to {@code condition} too).
    */
-  public boolean awaitJob(KubeCall row, String namespace, String name, Predicate<Job> condition, long millis) {
+  public boolean awaitJob(
+      KubeCall row, String namespace, String name, Predicate<Job> condition, long millis) {
     row.require("list", "batch", "jobs", null);
     row.require("watch", "batch", "jobs", null);
     try {
-      client.batch().v1().jobs().inNamespace(namespace).withName(name)
+      client
+          .batch()
+          .v1()
+          .jobs()
+          .inNamespace(namespace)
+          .withName(name)
           .waitUntilCondition(condition, millis, TimeUnit.MILLISECONDS);
       return true;
     } catch (KubernetesClientTimeoutException e) {
@@ -362,8 +422,15 @@ public final class ClusterAccess implements AutoCloseable {
   /** Deletes a Job, its pods first (foreground); false when it was already gone. */
   public boolean deleteJob(KubeCall row, String namespace, String name) {
     row.require("delete", "batch", "jobs", null);
-    var details = client.batch().v1().jobs().inNamespace(namespace).withName(name)
-        .withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
+    var details =
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(namespace)
+            .withName(name)
+            .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+            .delete();
     return details != null && !details.isEmpty();
   }
 
@@ -401,8 +468,8 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /** Completes once the Services of {@code namespace} satisfy {@code condition}. */
-  public CompletableFuture<List<Service>> awaitServices(KubeCall row, String namespace,
-      Predicate<List<Service>> condition) {
+  public CompletableFuture<List<Service>> awaitServices(
+      KubeCall row, String namespace, Predicate<List<Service>> condition) {
     row.require("list", "", "services", null);
     row.require("watch", "", "services", null);
     return client.services().inNamespace(namespace).informOnCondition(condition);
@@ -411,31 +478,41 @@ public final class ClusterAccess implements AutoCloseable {
   // ---- custom resources (DGDs) ----
 
   /** The resource context of a namespaced custom resource. */
-  public static ResourceDefinitionContext context(String group, String version, String plural, String kind) {
-    return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withPlural(plural)
-        .withKind(kind).withNamespaced(true).build();
+  public static ResourceDefinitionContext context(
+      String group, String version, String plural, String kind) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(group)
+        .withVersion(version)
+        .withPlural(plural)
+        .withKind(kind)
+        .withNamespaced(true)
+        .build();
   }
 
   /** Custom resources in {@code namespace}, or in every namespace when it is null. */
-  public List<GenericKubernetesResource> listCustom(KubeCall row, ResourceDefinitionContext ctx, String namespace) {
+  public List<GenericKubernetesResource> listCustom(
+      KubeCall row, ResourceDefinitionContext ctx, String namespace) {
     requireCustom(row, "list", ctx);
     var op = client.genericKubernetesResources(ctx);
-    return namespace == null ? op.inAnyNamespace().list().getItems() : op.inNamespace(namespace).list().getItems();
+    return namespace == null
+        ? op.inAnyNamespace().list().getItems()
+        : op.inNamespace(namespace).list().getItems();
   }
 
-  public GenericKubernetesResource getCustom(KubeCall row, ResourceDefinitionContext ctx, String namespace,
-      String name) {
+  public GenericKubernetesResource getCustom(
+      KubeCall row, ResourceDefinitionContext ctx, String namespace, String name) {
     requireCustom(row, "get", ctx);
     return client.genericKubernetesResources(ctx).inNamespace(namespace).withName(name).get();
   }
 
-  public GenericKubernetesResource createCustom(KubeCall row, ResourceDefinitionContext ctx, String namespace,
-      GenericKubernetesResource r) {
+  public GenericKubernetesResource createCustom(
+      KubeCall row, ResourceDefinitionContext ctx, String namespace, GenericKubernetesResource r) {
     requireCustom(row, "create", ctx);
     return client.genericKubernetesResources(ctx).inNamespace(namespace).resource(r).create();
   }
 
-  public void deleteCustom(KubeCall row, ResourceDefinitionContext ctx, String namespace, String name) {
+  public void deleteCustom(
+      KubeCall row, ResourceDefinitionContext ctx, String namespace, String name) {
     requireCustom(row, "delete", ctx);
     client.genericKubernetesResources(ctx).inNamespace(namespace).withName(name).delete();
   }
@@ -444,12 +521,20 @@ public final class ClusterAccess implements AutoCloseable {
    * Watches one custom resource until {@code condition} holds (null: it is gone): false when it did
    * not within {@code millis}.
    */
-  public boolean awaitCustom(KubeCall row, ResourceDefinitionContext ctx, String namespace, String name,
-      Predicate<GenericKubernetesResource> condition, long millis) {
+  public boolean awaitCustom(
+      KubeCall row,
+      ResourceDefinitionContext ctx,
+      String namespace,
+      String name,
+      Predicate<GenericKubernetesResource> condition,
+      long millis) {
     requireCustom(row, "list", ctx);
     requireCustom(row, "watch", ctx);
     try {
-      client.genericKubernetesResources(ctx).inNamespace(namespace).withName(name)
+      client
+          .genericKubernetesResources(ctx)
+          .inNamespace(namespace)
+          .withName(name)
           .waitUntilCondition(condition, millis, TimeUnit.MILLISECONDS);
       return true;
     } catch (KubernetesClientTimeoutException e) {
@@ -458,21 +543,38 @@ public final class ClusterAccess implements AutoCloseable {
   }
 
   /** Merge-patches one custom resource (e.g. {@code {"spec":{"cancel":true}}}). */
-  public GenericKubernetesResource patchCustom(KubeCall row, ResourceDefinitionContext ctx, String namespace,
-      String name, String mergePatchJson) {
+  public GenericKubernetesResource patchCustom(
+      KubeCall row,
+      ResourceDefinitionContext ctx,
+      String namespace,
+      String name,
+      String mergePatchJson) {
     requireCustom(row, "patch", ctx);
-    return client.genericKubernetesResources(ctx).inNamespace(namespace).withName(name)
-        .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), mergePatchJson);
+    return client
+        .genericKubernetesResources(ctx)
+        .inNamespace(namespace)
+        .withName(name)
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            mergePatchJson);
   }
 
   /** Watches one custom resource; {@code onEvent} gets each change (and its deletion). */
-  public Informer<GenericKubernetesResource> informCustom(KubeCall row, ResourceDefinitionContext ctx,
-      String namespace, String name, java.util.function.Consumer<Object> onEvent) {
+  public Informer<GenericKubernetesResource> informCustom(
+      KubeCall row,
+      ResourceDefinitionContext ctx,
+      String namespace,
+      String name,
+      java.util.function.Consumer<Object> onEvent) {
     requireCustom(row, "list", ctx);
     requireCustom(row, "watch", ctx);
-    return informer(client.genericKubernetesResources(ctx).inNamespace(namespace).withName(name)
-        .inform(handler(onEvent)));
+    return informer(
+        client
+            .genericKubernetesResources(ctx)
+            .inNamespace(namespace)
+            .withName(name)
+            .inform(handler(onEvent)));
   }
 
   // ---- CustomResourceDefinitions ----
@@ -484,7 +586,8 @@ public final class ClusterAccess implements AutoCloseable {
     if (crd == null) {
       return false;
     }
-    return crd.getStatus() != null && crd.getStatus().getConditions() != null
+    return crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
@@ -495,33 +598,57 @@ public final class ClusterAccess implements AutoCloseable {
   public record ProxyAnswer(int code, long bytes, @Nullable String error) {}
 
   /**
-   * GET {@code path} of a Service through the API server's proxy
-   * ({@code /api/v1/namespaces/NS/services/NAME:PORT/proxy/PATH}), with the client's credentials;
-   * a 200 body is copied to {@code sink}, any other answer's first 2 KiB come back as its error.
-   * Asks for the identity encoding: the bytes are the file's own.
+   * GET {@code path} of a Service through the API server's proxy ({@code
+   * /api/v1/namespaces/NS/services/NAME:PORT/proxy/PATH}), with the client's credentials; a 200
+   * body is copied to {@code sink}, any other answer's first 2 KiB come back as its error. Asks for
+   * the identity encoding: the bytes are the file's own.
    */
-  public ProxyAnswer proxyGet(KubeCall row, String namespace, String service, String port, String path,
-      OutputStream sink, long timeoutMillis) throws java.io.IOException {
+  public ProxyAnswer proxyGet(
+      KubeCall row,
+      String namespace,
+      String service,
+      String port,
+      String path,
+      OutputStream sink,
+      long timeoutMillis)
+      throws java.io.IOException {
     row.require("get", "", "services", "proxy");
     String base = client.getMasterUrl().toString();
-    String url = (base.endsWith("/") ? base : base + "/") + "api/v1/namespaces/" + namespace + "/services/"
-        + service + ":" + port + "/proxy" + path;
+    String url =
+        (base.endsWith("/") ? base : base + "/")
+            + "api/v1/namespaces/"
+            + namespace
+            + "/services/"
+            + service
+            + ":"
+            + port
+            + "/proxy"
+            + path;
     var http = client.getHttpClient();
-    var request = http.newHttpRequestBuilder().uri(url).header("Accept-Encoding", "identity")
-        .timeout(timeoutMillis, TimeUnit.MILLISECONDS).build();
+    var request =
+        http.newHttpRequestBuilder()
+            .uri(url)
+            .header("Accept-Encoding", "identity")
+            .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
+            .build();
     io.fabric8.kubernetes.client.http.HttpResponse<java.io.InputStream> response;
     try {
-      response = http.sendAsync(request, java.io.InputStream.class).get(timeoutMillis, TimeUnit.MILLISECONDS);
+      response =
+          http.sendAsync(request, java.io.InputStream.class)
+              .get(timeoutMillis, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted: GET " + url);
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      throw new java.io.IOException("GET " + url + ": " + (e.getCause() == null ? e : e.getCause()), e);
+      throw new java.io.IOException(
+          "GET " + url + ": " + (e.getCause() == null ? e : e.getCause()), e);
     }
     try (java.io.InputStream body = response.body()) {
       if (response.code() != 200) {
         byte[] head = body == null ? new byte[0] : body.readNBytes(2048);
-        return new ProxyAnswer(response.code(), head.length,
+        return new ProxyAnswer(
+            response.code(),
+            head.length,
             new String(head, java.nio.charset.StandardCharsets.UTF_8));
       }
       long n = body == null ? 0 : body.transferTo(sink);
@@ -548,7 +675,10 @@ public final class ClusterAccess implements AutoCloseable {
     return result != null && !result.isEmpty();
   }
 
-  /** Waits until an object validate created is gone: false when it is still there after {@code millis}. */
+  /**
+   * Waits until an object validate created is gone: false when it is still there after {@code
+   * millis}.
+   */
   public boolean awaitCreatedGone(KubeCall row, Created o, long millis) {
     row.require("list", o.group(), o.resource(), null);
     row.require("watch", o.group(), o.resource(), null);
@@ -560,7 +690,12 @@ public final class ClusterAccess implements AutoCloseable {
    *
    * @param plural the resource (for a custom kind)
    */
-  public record Created(String apiVersion, String kind, @Nullable String plural, @Nullable String namespace, String name) {
+  public record Created(
+      String apiVersion,
+      String kind,
+      @Nullable String plural,
+      @Nullable String namespace,
+      String name) {
     String group() {
       return apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
     }
@@ -588,8 +723,10 @@ public final class ClusterAccess implements AutoCloseable {
         if (!o.apiVersion().contains("/") || o.plural() == null) {
           throw new IllegalArgumentException("validate does not delete " + o.kind() + " objects");
         }
-        yield client.genericKubernetesResources(context(o.group(), o.version(), o.plural(), o.kind()))
-            .inNamespace(o.namespace()).withName(o.name());
+        yield client
+            .genericKubernetesResources(context(o.group(), o.version(), o.plural(), o.kind()))
+            .inNamespace(o.namespace())
+            .withName(o.name());
       }
     };
   }

@@ -25,14 +25,17 @@ import org.jspecify.annotations.Nullable;
  */
 public record KubeConnection(KubernetesClient client, String description) {
   /** Where a pod's service account token is mounted. */
-  public static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+  public static final Path SERVICE_ACCOUNT_TOKEN =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
 
   public KubeConnection {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(description, "description");
   }
 
-  /** Opens {@code context} (null: the kubeconfig's current context) from the process environment. */
+  /**
+   * Opens {@code context} (null: the kubeconfig's current context) from the process environment.
+   */
   public static KubeConnection open(@Nullable String context) {
     // fabric8 reads the system properties before the environment variables: so does the check
     Map<String, String> env = new java.util.HashMap<>(System.getenv());
@@ -47,22 +50,38 @@ public record KubeConnection(KubernetesClient client, String description) {
     return open(context, env, Path.of(System.getProperty("user.home")), SERVICE_ACCOUNT_TOKEN);
   }
 
-  /** Opens {@code context} given the environment, the home folder and the service account token path. */
-  static KubeConnection open(@Nullable String context, Map<String, String> env, Path home, Path serviceAccountToken) {
+  /**
+   * Opens {@code context} given the environment, the home folder and the service account token
+   * path.
+   */
+  static KubeConnection open(
+      @Nullable String context, Map<String, String> env, Path home, Path serviceAccountToken) {
     check(context, env, home, serviceAccountToken);
     Config config;
     try {
       config = Config.autoConfigure(context);
     } catch (RuntimeException e) {
-      throw BenchplanException.invalid("cannot load the kubeconfig " + kubeconfigFiles(env, home) + ": "
-          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ')), e);
+      throw BenchplanException.invalid(
+          "cannot load the kubeconfig "
+              + kubeconfigFiles(env, home)
+              + ": "
+              + (e.getMessage() == null
+                  ? e.getClass().getSimpleName()
+                  : e.getMessage().replace('\n', ' ')),
+          e);
     }
     NamedContext current = config.getCurrentContext();
     if (context != null && (current == null || !context.equals(current.getName()))) {
-      List<String> known = config.getContexts() == null ? List.of()
-          : config.getContexts().stream().map(NamedContext::getName).toList();
-      throw BenchplanException.invalid("option --context: context '" + context + "' is not in the kubeconfig "
-          + kubeconfigFiles(env, home) + (known.isEmpty() ? "" : " (it has: " + String.join(", ", known) + ")"));
+      List<String> known =
+          config.getContexts() == null
+              ? List.of()
+              : config.getContexts().stream().map(NamedContext::getName).toList();
+      throw BenchplanException.invalid(
+          "option --context: context '"
+              + context
+              + "' is not in the kubeconfig "
+              + kubeconfigFiles(env, home)
+              + (known.isEmpty() ? "" : " (it has: " + String.join(", ", known) + ")"));
     }
     String ctx = current == null ? "(in-cluster service account)" : current.getName();
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
@@ -73,24 +92,36 @@ public record KubeConnection(KubernetesClient client, String description) {
    * Refuses (exit 2) when no kubeconfig file exists and the process has no in-cluster service
    * account, or when the kubeconfig names no current context and none is given.
    */
-  static void check(@Nullable String context, Map<String, String> env, Path home, Path serviceAccountToken) {
-    boolean inCluster = !isBlank(env.get("KUBERNETES_SERVICE_HOST")) && Files.isRegularFile(serviceAccountToken);
+  static void check(
+      @Nullable String context, Map<String, String> env, Path home, Path serviceAccountToken) {
+    boolean inCluster =
+        !isBlank(env.get("KUBERNETES_SERVICE_HOST")) && Files.isRegularFile(serviceAccountToken);
     if (inCluster || !isBlank(env.get("KUBERNETES_MASTER"))) {
       return;
     }
     List<Path> files = kubeconfigPaths(env, home);
     List<Path> present = files.stream().filter(Files::isRegularFile).toList();
-    String source = isBlank(env.get("KUBECONFIG")) ? "~/.kube/config (" + files.get(0) + ")"
-        : "KUBECONFIG=" + env.get("KUBECONFIG");
+    String source =
+        isBlank(env.get("KUBECONFIG"))
+            ? "~/.kube/config (" + files.get(0) + ")"
+            : "KUBECONFIG=" + env.get("KUBECONFIG");
     if (present.isEmpty()) {
-      throw BenchplanException.invalid("no Kubernetes cluster configured: " + source + " does not exist and"
-          + " there is no in-cluster service account (" + serviceAccountToken + "); set KUBECONFIG to a"
-          + " kubeconfig file (or create ~/.kube/config), then choose a context with --context or"
-          + " 'kubectl config use-context'");
+      throw BenchplanException.invalid(
+          "no Kubernetes cluster configured: "
+              + source
+              + " does not exist and"
+              + " there is no in-cluster service account ("
+              + serviceAccountToken
+              + "); set KUBECONFIG to a"
+              + " kubeconfig file (or create ~/.kube/config), then choose a context with --context or"
+              + " 'kubectl config use-context'");
     }
     if (context == null && present.stream().noneMatch(KubeConnection::hasCurrentContext)) {
-      throw BenchplanException.invalid("no Kubernetes context selected: " + source + " sets no current-context;"
-          + " pass --context NAME or run 'kubectl config use-context NAME'");
+      throw BenchplanException.invalid(
+          "no Kubernetes context selected: "
+              + source
+              + " sets no current-context;"
+              + " pass --context NAME or run 'kubectl config use-context NAME'");
     }
   }
 
@@ -98,8 +129,11 @@ public record KubeConnection(KubernetesClient client, String description) {
     try {
       for (String line : Files.readAllLines(kubeconfig)) {
         String l = line.strip();
-        if (l.startsWith("current-context:") && !l.substring("current-context:".length()).replace("\"", "")
-            .replace("'", "").isBlank()) {
+        if (l.startsWith("current-context:")
+            && !l.substring("current-context:".length())
+                .replace("\"", "")
+                .replace("'", "")
+                .isBlank()) {
           return true;
         }
       }
@@ -124,7 +158,8 @@ public record KubeConnection(KubernetesClient client, String description) {
   }
 
   private static String kubeconfigFiles(Map<String, String> env, Path home) {
-    return String.join(File.pathSeparator, kubeconfigPaths(env, home).stream().map(Path::toString).toList());
+    return String.join(
+        File.pathSeparator, kubeconfigPaths(env, home).stream().map(Path::toString).toList());
   }
 
   private static boolean isBlank(@Nullable String s) {

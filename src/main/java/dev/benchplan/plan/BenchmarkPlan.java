@@ -45,11 +45,25 @@ public record BenchmarkPlan(
 
   /** A builder holding this plan's fields, to change some of them by name. */
   public Builder toBuilder() {
-    return new Builder().schemaVersion(schemaVersion).planId(planId).seriesId(seriesId)
-        .createdAt(createdAt).question(question).userWorkload(userWorkload).deployment(deployment)
-        .workload(workload).experiment(experiment).samples(samples).runPolicy(runPolicy)
-        .endpoint(endpoint).objectives(objectives).aiperf(aiperf).rulesApplied(rulesApplied)
-        .warnings(warnings).seriesIdentity(seriesIdentity).provenance(provenance)
+    return new Builder()
+        .schemaVersion(schemaVersion)
+        .planId(planId)
+        .seriesId(seriesId)
+        .createdAt(createdAt)
+        .question(question)
+        .userWorkload(userWorkload)
+        .deployment(deployment)
+        .workload(workload)
+        .experiment(experiment)
+        .samples(samples)
+        .runPolicy(runPolicy)
+        .endpoint(endpoint)
+        .objectives(objectives)
+        .aiperf(aiperf)
+        .rulesApplied(rulesApplied)
+        .warnings(warnings)
+        .seriesIdentity(seriesIdentity)
+        .provenance(provenance)
         .loadGenerator(loadGenerator);
   }
 
@@ -178,14 +192,25 @@ public record BenchmarkPlan(
     }
 
     public BenchmarkPlan build() {
-      return new BenchmarkPlan(required(schemaVersion, "schema_version"), required(planId, "plan_id"),
-          required(seriesId, "series_id"), required(createdAt, "created_at"),
-          required(question, "question"), required(userWorkload, "user_workload"),
-          required(deployment, "deployment"), required(workload, "workload"),
-          required(experiment, "experiment"), required(samples, "samples"),
-          required(runPolicy, "run_policy"), required(endpoint, "endpoint"),
-          required(objectives, "objectives"), required(aiperf, "aiperf"),
-          required(rulesApplied, "rules_applied"), warnings, seriesIdentity, provenance,
+      return new BenchmarkPlan(
+          required(schemaVersion, "schema_version"),
+          required(planId, "plan_id"),
+          required(seriesId, "series_id"),
+          required(createdAt, "created_at"),
+          required(question, "question"),
+          required(userWorkload, "user_workload"),
+          required(deployment, "deployment"),
+          required(workload, "workload"),
+          required(experiment, "experiment"),
+          required(samples, "samples"),
+          required(runPolicy, "run_policy"),
+          required(endpoint, "endpoint"),
+          required(objectives, "objectives"),
+          required(aiperf, "aiperf"),
+          required(rulesApplied, "rules_applied"),
+          warnings,
+          seriesIdentity,
+          provenance,
           loadGenerator);
     }
 
@@ -196,31 +221,65 @@ public record BenchmarkPlan(
   }
 
   /** The user workload the plan was made from. */
-  public record UserWorkloadRef(String path, String sha256, String profileName, String profileType,
-      @Nullable String modelSource, @Nullable String modelRevision, @Nullable String origin) {}
+  public record UserWorkloadRef(
+      String path,
+      String sha256,
+      String profileName,
+      String profileType,
+      @Nullable String modelSource,
+      @Nullable String modelRevision,
+      @Nullable String origin) {}
 
   /** The deployed candidate (from the ledger). */
-  public record Deployment(String ledgerPath, String ledgerSha256, String dgdName,
-      String kubeContext, String namespace, String dgdPath, String dgdSha256,
-      String frontendService, int frontendPort, String endpointUrl, String servedModel,
-      String tokenizer, List<GpuAllocation> gpus, int gpuTotal, @Nullable Long maxContextLength,
-      SmokeTest smokeTest, List<String> secrets) {}
+  public record Deployment(
+      String ledgerPath,
+      String ledgerSha256,
+      String dgdName,
+      String kubeContext,
+      String namespace,
+      String dgdPath,
+      String dgdSha256,
+      String frontendService,
+      int frontendPort,
+      String endpointUrl,
+      String servedModel,
+      String tokenizer,
+      List<GpuAllocation> gpus,
+      int gpuTotal,
+      @Nullable Long maxContextLength,
+      SmokeTest smokeTest,
+      List<String> secrets) {}
 
   /**
    * The smoke evidence. For {@code kind: in_cluster_readiness} the path names the declaration and
    * sha256 is the SHA-256 of the canonical JSON of {@code readiness}. {@code age_s} (seconds from
    * the artifact's timestamp to the plan's creation) and {@code target} (what the smoke test
-   * reached, against the in-cluster endpoint) are its provenance, checked by
-   * {@link dev.benchplan.workload.SmokeEvidence#provenance}.
+   * reached, against the in-cluster endpoint) are its provenance, checked by {@link
+   * dev.benchplan.workload.SmokeEvidence#provenance}.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record SmokeTest(String kind, String path, String sha256, boolean success, @Nullable String model,
-      @Nullable String url, @Nullable String timestamp, @Nullable Map<String, String> readiness, @Nullable Long ageS, @Nullable String target) {}
+  public record SmokeTest(
+      String kind,
+      String path,
+      String sha256,
+      boolean success,
+      @Nullable String model,
+      @Nullable String url,
+      @Nullable String timestamp,
+      @Nullable Map<String, String> readiness,
+      @Nullable Long ageS,
+      @Nullable String target) {}
 
   /** What is sent: the source and its trace, synthetic shape or proxy. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Workload(String source, String selectionRationale, @Nullable String traceOrigin,
-      @Nullable Trace trace, @Nullable Synthetic synthetic, @Nullable Proxy proxy, List<Transformation> transformations) {}
+  public record Workload(
+      String source,
+      String selectionRationale,
+      @Nullable String traceOrigin,
+      @Nullable Trace trace,
+      @Nullable Synthetic synthetic,
+      @Nullable Proxy proxy,
+      List<Transformation> transformations) {}
 
   /**
    * The selected trace: the full {@code trace inspect --format json} report, plus {@code window}
@@ -228,22 +287,39 @@ public record BenchmarkPlan(
    *
    * @param path the trace as named (absolute, or relative to the plan file's folder)
    */
-  public record Trace(String path, String sha256, long bytes, long rows, long blankLines,
-      TimestampStats timestampMs, LengthStats inputLength, LengthStats outputLength,
-      HashBlockStats hashIds, ContextStats context, TraceWindowRows window, boolean valid,
-      long problemsTotal, List<TraceProblem> problems) {}
+  public record Trace(
+      String path,
+      String sha256,
+      long bytes,
+      long rows,
+      long blankLines,
+      TimestampStats timestampMs,
+      LengthStats inputLength,
+      LengthStats outputLength,
+      HashBlockStats hashIds,
+      ContextStats context,
+      TraceWindowRows window,
+      boolean valid,
+      long problemsTotal,
+      List<TraceProblem> problems) {}
 
   /** Timestamps of the rows that have one (min, max and span null when none has). */
-  public record TimestampStats(long presentRows, Long min, Long max, Long span,
-      long nonMonotonicRows) {}
+  public record TimestampStats(
+      long presentRows, Long min, Long max, Long span, long nonMonotonicRows) {}
 
   /** A token-length distribution (statistics null when {@code count} is 0). */
-  public record LengthStats(long count, Long min, Long max, Double mean, Long p50, Long p90,
-      Long p95, Long p99) {}
+  public record LengthStats(
+      long count, Long min, Long max, Double mean, Long p50, Long p90, Long p95, Long p99) {}
 
   /** Prefix reuse by hash block. */
-  public record HashBlockStats(int blockSize, long rowsWithHashIds, long uniqueBlocks,
-      long blockRuleViolations, Double infiniteCacheHitRate, long hashedTokens, long hitTokens) {}
+  public record HashBlockStats(
+      int blockSize,
+      long rowsWithHashIds,
+      long uniqueBlocks,
+      long blockRuleViolations,
+      Double infiniteCacheHitRate,
+      long hashedTokens,
+      long hitTokens) {}
 
   /** Rows whose input + output exceed the served context (never dropped). */
   public record ContextStats(Long limit, long rowsOverLimit, List<Long> firstOverLimitLines) {}
@@ -253,8 +329,16 @@ public record BenchmarkPlan(
    * it from the same scan (those are what the replay sends; the whole-trace figures stay beside).
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record TraceWindowRows(Long startMs, Long endMs, long rows, Long firstMs, Long lastMs,
-      Long spanMs, Double requestsPerS, LengthStats inputLength, LengthStats outputLength,
+  public record TraceWindowRows(
+      Long startMs,
+      Long endMs,
+      long rows,
+      Long firstMs,
+      Long lastMs,
+      Long spanMs,
+      Double requestsPerS,
+      LengthStats inputLength,
+      LengthStats outputLength,
       ContextStats context) {}
 
   /** One invalid-row problem of the trace. */
@@ -266,7 +350,12 @@ public record BenchmarkPlan(
    * @param datasetEntries synthetic prompts generated, or null for one per request (and warmup)
    * @param temperature the sampling temperature sent, or null for the server's default
    */
-  public record Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos,
+  public record Synthetic(
+      int isl,
+      int osl,
+      int islStddev,
+      int oslStddev,
+      boolean ignoreEos,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Integer datasetEntries,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable BigDecimal temperature) {
     public Synthetic(int isl, int osl, int islStddev, int oslStddev, boolean ignoreEos) {
@@ -275,34 +364,57 @@ public record BenchmarkPlan(
   }
 
   /** The recipe a proxy workload comes from, why, and how it differs from the user's traffic. */
-  public record Proxy(String recipe, String rationale, List<String> mismatches, String model,
-      String framework, int isl, int osl, int concurrencyPerGpu, int recipeGpus, String origin) {}
+  public record Proxy(
+      String recipe,
+      String rationale,
+      List<String> mismatches,
+      String model,
+      String framework,
+      int isl,
+      int osl,
+      int concurrencyPerGpu,
+      int recipeGpus,
+      String origin) {}
 
   /** A recorded change of the user's workload (e.g. an explicit replay window). */
-  public record Transformation(String type, String reason, Long startMs, Long endMs, Long rowsKept,
-      Long rowsTotal) {}
+  public record Transformation(
+      String type, String reason, Long startMs, Long endMs, Long rowsKept, Long rowsTotal) {}
 
   /**
    * The load and its bounds.
    *
-   * @param warmupRequests the largest warmup of any point (the one value of plans before
-   *     per-point warmup)
+   * @param warmupRequests the largest warmup of any point (the one value of plans before per-point
+   *     warmup)
    * @param warmupRequestsPerPoint warmup requests of each load point, in the order of the points
    *     (null for a replay, and in plans written before per-point warmup)
    * @param runEstimate the estimated length of the longest measured run and its basis, or null
    */
-  public record Experiment(String type, String measurementMode, @Nullable List<Integer> concurrency,
-      @Nullable List<BigDecimal> requestRate, @Nullable String arrivalPattern, @Nullable Long requestCount, int warmupRequests,
-      @Nullable Long durationS, int measurementLimitS, Integer requestTimeoutS, long seed, String limitControl,
-      int loadPoints, Grid grid, @Nullable Long expectedMeasuredRequests,
-      @Nullable List<Integer> warmupRequestsPerPoint, @Nullable RunEstimate runEstimate) {
+  public record Experiment(
+      String type,
+      String measurementMode,
+      @Nullable List<Integer> concurrency,
+      @Nullable List<BigDecimal> requestRate,
+      @Nullable String arrivalPattern,
+      @Nullable Long requestCount,
+      int warmupRequests,
+      @Nullable Long durationS,
+      int measurementLimitS,
+      Integer requestTimeoutS,
+      long seed,
+      String limitControl,
+      int loadPoints,
+      Grid grid,
+      @Nullable Long expectedMeasuredRequests,
+      @Nullable List<Integer> warmupRequestsPerPoint,
+      @Nullable RunEstimate runEstimate) {
     /**
      * The warmup requests of the load point at {@code index}: its own when the plan records
      * per-point warmup, else the plan's one value.
      */
     public int warmupAt(int index) {
       return warmupRequestsPerPoint == null || index < 0 || index >= warmupRequestsPerPoint.size()
-          ? warmupRequests : warmupRequestsPerPoint.get(index);
+          ? warmupRequests
+          : warmupRequestsPerPoint.get(index);
     }
   }
 
@@ -315,25 +427,36 @@ public record BenchmarkPlan(
    * @param requestMs the least time of one request in ms, or null
    * @param basis the measurements and arithmetic it rests on
    */
-  public record RunEstimate(@Nullable BigDecimal seconds, @Nullable String loadPoint, @Nullable BigDecimal requestMs,
+  public record RunEstimate(
+      @Nullable BigDecimal seconds,
+      @Nullable String loadPoint,
+      @Nullable BigDecimal requestMs,
       String basis) {}
 
   /** Where the load points came from. */
   public record Grid(String axis, String origin, @Nullable BigDecimal declaredMax, String reason) {}
 
   /** How many measured requests a gated percentile rests on (per load point and run). */
-  public record SampleBasis(String gate, String metric, String stat, BigDecimal percentile,
-      long measuredRequests, BigDecimal requestsBeyondPercentile) {}
+  public record SampleBasis(
+      String gate,
+      String metric,
+      String stat,
+      BigDecimal percentile,
+      long measuredRequests,
+      BigDecimal requestsBeyondPercentile) {}
 
   /**
    * How many measured runs, and why; {@code decisionSource} names the analysis's repeat decision
    * that pre-authorized a pilot ({@code plan --repeat-decision}), absent otherwise.
    */
-  public record RunPolicy(int repetitions, String repeatDecision, @Nullable String repeatRationale,
+  public record RunPolicy(
+      int repetitions,
+      String repeatDecision,
+      @Nullable String repeatRationale,
       boolean pilot,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable DecisionSource decisionSource) {
-    public RunPolicy(int repetitions, String repeatDecision, @Nullable String repeatRationale,
-        boolean pilot) {
+    public RunPolicy(
+        int repetitions, String repeatDecision, @Nullable String repeatRationale, boolean pilot) {
       this(repetitions, repeatDecision, repeatRationale, pilot, null);
     }
   }
@@ -348,38 +471,64 @@ public record BenchmarkPlan(
    * @param analysisSha256 SHA-256 of the analysis the decision came from
    * @param loadPoint the load point the decision names for the pilot
    */
-  public record DecisionSource(String path, String sha256, String seriesId, String planSha256,
-      String analysisSha256, String loadPoint) {}
+  public record DecisionSource(
+      String path,
+      String sha256,
+      String seriesId,
+      String planSha256,
+      String analysisSha256,
+      String loadPoint) {}
 
   /** The API called. */
   public record Endpoint(String type, String path, boolean streaming) {}
 
   /** Gates, goodput thresholds and the optimization direction. */
-  public record Objectives(List<Gate> gates, @Nullable Map<String, BigDecimal> goodput, boolean pareto,
-      List<SloRecord> slos, String direction) {}
+  public record Objectives(
+      List<Gate> gates,
+      @Nullable Map<String, BigDecimal> goodput,
+      boolean pareto,
+      List<SloRecord> slos,
+      String direction) {}
 
   /** One pass/fail constraint on an AIPerf summary statistic. */
-  public record Gate(String name, String metric, String stat, String operator, BigDecimal threshold,
-      String unit, String source) {}
+  public record Gate(
+      String name,
+      String metric,
+      String stat,
+      String operator,
+      BigDecimal threshold,
+      String unit,
+      String source) {}
 
   /** A user SLO as written, with where it came from. */
-  public record SloRecord(String metric, String stat, String operator, BigDecimal threshold,
-      String unit, String source) {}
+  public record SloRecord(
+      String metric,
+      String stat,
+      String operator,
+      BigDecimal threshold,
+      String unit,
+      String source) {}
 
   /** The AIPerf runtime. */
   public record Aiperf(String version, String image, Resolution resolution) {}
 
   /** How the AIPerf version was found. */
-  public record Resolution(String mechanism, @Nullable String query, @Nullable String outputSha256,
-      List<String> versionsSeen, List<ExcludedVersion> excluded, String date, @Nullable String sourceCommit,
+  public record Resolution(
+      String mechanism,
+      @Nullable String query,
+      @Nullable String outputSha256,
+      List<String> versionsSeen,
+      List<ExcludedVersion> excluded,
+      String date,
+      @Nullable String sourceCommit,
       String note) {}
 
   /**
-   * What made the plan and what a reviewer should see at once; no field of it is series identity
-   * or an input of the series hash.
+   * What made the plan and what a reviewer should see at once; no field of it is series identity or
+   * an input of the series hash.
    *
-   * @param anchors named folders recorded paths are relative to: {@code exp_root}, written
-   *     relative to the plan's own folder ({@code ../..})
+   * @param anchors named folders recorded paths are relative to: {@code exp_root}, written relative
+   *     to the plan's own folder ({@code ../..})
    * @param benchplan the tool that wrote the plan
    * @param clock where created_at came from: SOURCE_DATE_EPOCH, system_clock or caller_clock
    * @param invocation the command line, paths relative to exp_root, secrets removed (null for a
@@ -388,8 +537,13 @@ public record BenchmarkPlan(
    * @param modelRevisionPinned whether user_workload.model_revision is given
    * @param aiperfImagePinning how the AIPerf image is pinned: {@code tag} or {@code digest}
    */
-  public record Provenance(Map<String, String> anchors, Tool benchplan, String clock,
-      @Nullable Invocation invocation, List<BundledInput> bundledExamples, boolean modelRevisionPinned,
+  public record Provenance(
+      Map<String, String> anchors,
+      Tool benchplan,
+      String clock,
+      @Nullable Invocation invocation,
+      List<BundledInput> bundledExamples,
+      boolean modelRevisionPinned,
       String aiperfImagePinning) {}
 
   /** An input recognised by content as one of benchplan's bundled examples. */
@@ -405,21 +559,22 @@ public record BenchmarkPlan(
   public record ExcludedVersion(String version, String reason) {}
 
   /**
-   * How the load is generated (agent-docs/rules/benchmarking/load-generator.md): the engine
-   * {@code plan} chose and AIPerf's sizing at every load point. Null in plans written before the
-   * rule; such plans render as {@code job}.
+   * How the load is generated (agent-docs/rules/benchmarking/load-generator.md): the engine {@code
+   * plan} chose and AIPerf's sizing at every load point. Null in plans written before the rule;
+   * such plans render as {@code job}.
    *
    * @param engine {@code job} (one pod running AIPerf) or {@code aiperf-operator} (AIPerf's own
    *     operator: one AIPerfJob per measured run)
-   * @param requested what {@code plan --engine} asked for: {@code auto}, {@code job} or
-   *     {@code aiperf-operator}
+   * @param requested what {@code plan --engine} asked for: {@code auto}, {@code job} or {@code
+   *     aiperf-operator}
    * @param reason why this engine, in the user's terms
    * @param points AIPerf's sizing at each load point, in the order of the points
    */
-  public record LoadGenerator(String engine, String requested, String reason,
-      List<PointSizing> points) {
+  public record LoadGenerator(
+      String engine, String requested, String reason, List<PointSizing> points) {
     /** The plain Kubernetes Job engine. */
     public static final String JOB = "job";
+
     /** AIPerf's own Kubernetes operator (AIPerfJob). */
     public static final String AIPERF_OPERATOR = "aiperf-operator";
   }
@@ -436,11 +591,16 @@ public record BenchmarkPlan(
    *     (agent-docs/rules/benchmarking/steady-state.md), or null in plans written before the rule
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record PointSizing(String loadPoint, int workers, int cpuCores, int memoryMib,
-      @Nullable Integer connectionsPerWorker, @Nullable SteadyState steadyState) {
+  public record PointSizing(
+      String loadPoint,
+      int workers,
+      int cpuCores,
+      int memoryMib,
+      @Nullable Integer connectionsPerWorker,
+      @Nullable SteadyState steadyState) {
     /** A point's sizing without a steady-state marker (the shape before the steady-state rule). */
-    public PointSizing(String loadPoint, int workers, int cpuCores, int memoryMib,
-        Integer connectionsPerWorker) {
+    public PointSizing(
+        String loadPoint, int workers, int cpuCores, int memoryMib, Integer connectionsPerWorker) {
       this(loadPoint, workers, cpuCores, memoryMib, connectionsPerWorker, null);
     }
   }
@@ -458,8 +618,8 @@ public record BenchmarkPlan(
    * @param plannedRequests the measured requests the plan expects at the point, or null
    * @param basis the arithmetic behind the verdict, in one sentence
    */
-  public record SteadyState(String status, @Nullable Long minimumRequests, @Nullable Long plannedRequests,
-      String basis) {
+  public record SteadyState(
+      String status, @Nullable Long minimumRequests, @Nullable Long plannedRequests, String basis) {
     public static final String MEETS = "meets";
     public static final String SHORT_ACCEPTED = "short_accepted";
     public static final String TIME_BOUNDED = "time_bounded";

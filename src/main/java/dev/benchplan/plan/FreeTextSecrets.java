@@ -27,9 +27,14 @@ final class FreeTextSecrets {
     for (String[] t : texts) {
       String kind = SecretScanner.kindOf(t[1]);
       if (kind != null) {
-        log.block(BlockerCode.PLAN_TEXT_SECRET, t[0] + ": looks like " + kind + " (value not"
-            + " shown); the plan is read-only and shared with reviewers, so it never carries a"
-            + " credential — remove it from the text");
+        log.block(
+            BlockerCode.PLAN_TEXT_SECRET,
+            t[0]
+                + ": looks like "
+                + kind
+                + " (value not"
+                + " shown); the plan is read-only and shared with reviewers, so it never carries a"
+                + " credential — remove it from the text");
       }
     }
   }

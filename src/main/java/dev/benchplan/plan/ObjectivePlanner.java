@@ -22,8 +22,10 @@ import org.jspecify.annotations.Nullable;
 final class ObjectivePlanner {
   /** The gate name of the throughput constraint (AICR: inference-throughput). */
   static final String THROUGHPUT_GATE = "inference-throughput";
+
   /** The gate name of the TTFT p99 constraint (AICR: inference-ttft-p99). */
   static final String TTFT_P99_GATE = "inference-ttft-p99";
+
   /** Fewer measured requests than this never carry a gated percentile. */
   static final int MIN_SAMPLES = PercentileSamples.MIN_SAMPLES;
 
@@ -36,28 +38,75 @@ final class ObjectivePlanner {
     TreeMap<String, BigDecimal> goodput = new TreeMap<>();
     RuleFile rule = RuleFile.USER_WORKLOAD;
     for (Slo s : slos) {
-      records.add(new BenchmarkPlan.SloRecord(s.metric(), s.stat(), s.operator(), s.threshold(),
-          s.unit(), s.pointer()));
+      records.add(
+          new BenchmarkPlan.SloRecord(
+              s.metric(), s.stat(), s.operator(), s.threshold(), s.unit(), s.pointer()));
       BenchmarkPlan.Gate gate;
       if (s.metric().equals(MetricCatalog.OUTPUT_TPUT_PER_GPU)) {
         BigDecimal total = s.threshold().multiply(BigDecimal.valueOf(gpuTotal));
-        gate = new BenchmarkPlan.Gate(THROUGHPUT_GATE, "output_token_throughput", "avg", ">=", total,
-            "tokens/sec", s.pointer());
-        log.decide(rule, "gate " + THROUGHPUT_GATE + ": output_token_throughput avg >= "
-            + total.toPlainString() + " tokens/sec", s.pointer() + " asks " + s.threshold()
-            .toPlainString() + " tokens/sec per GPU; the deployment has " + gpuTotal + " GPUs");
+        gate =
+            new BenchmarkPlan.Gate(
+                THROUGHPUT_GATE,
+                "output_token_throughput",
+                "avg",
+                ">=",
+                total,
+                "tokens/sec",
+                s.pointer());
+        log.decide(
+            rule,
+            "gate "
+                + THROUGHPUT_GATE
+                + ": output_token_throughput avg >= "
+                + total.toPlainString()
+                + " tokens/sec",
+            s.pointer()
+                + " asks "
+                + s.threshold().toPlainString()
+                + " tokens/sec per GPU; the deployment has "
+                + gpuTotal
+                + " GPUs");
       } else {
-        gate = new BenchmarkPlan.Gate(gateName(s), s.metric(), s.stat(), s.operator(),
-            s.threshold(), s.unit(), s.pointer());
-        log.decide(rule, "gate " + gate.name() + ": " + s.metric() + " " + s.stat() + " "
-            + s.operator() + " " + s.threshold().toPlainString() + " " + s.unit(),
+        gate =
+            new BenchmarkPlan.Gate(
+                gateName(s),
+                s.metric(),
+                s.stat(),
+                s.operator(),
+                s.threshold(),
+                s.unit(),
+                s.pointer());
+        log.decide(
+            rule,
+            "gate "
+                + gate.name()
+                + ": "
+                + s.metric()
+                + " "
+                + s.stat()
+                + " "
+                + s.operator()
+                + " "
+                + s.threshold().toPlainString()
+                + " "
+                + s.unit(),
             "the user's objective at " + s.pointer() + ", kept exactly");
       }
       String previous = gateSources.putIfAbsent(gate.name(), s.pointer());
       if (previous != null) {
-        log.block(BlockerCode.OBJECTIVE_CONFLICT, "objectives " + previous + " and " + s.pointer()
-            + " both constrain " + gate.metric() + " " + gate.stat() + " (gate " + gate.name()
-            + "); keep one");
+        log.block(
+            BlockerCode.OBJECTIVE_CONFLICT,
+            "objectives "
+                + previous
+                + " and "
+                + s.pointer()
+                + " both constrain "
+                + gate.metric()
+                + " "
+                + gate.stat()
+                + " (gate "
+                + gate.name()
+                + "); keep one");
         continue;
       }
       gates.add(gate);
@@ -71,30 +120,41 @@ final class ObjectivePlanner {
     boolean pareto = slos.isEmpty();
     String direction;
     if (pareto) {
-      direction = "no SLOs: keep the Pareto view of output_token_throughput (maximize) against"
-          + " time_to_first_token, inter_token_latency and request_latency (minimize) and the"
-          + " error rate (minimize)";
-      log.decide(rule, "objectives.pareto = true", "the workload states no SLOs, so no single"
-          + " number is optimized and nothing is gated");
+      direction =
+          "no SLOs: keep the Pareto view of output_token_throughput (maximize) against"
+              + " time_to_first_token, inter_token_latency and request_latency (minimize) and the"
+              + " error rate (minimize)";
+      log.decide(
+          rule,
+          "objectives.pareto = true",
+          "the workload states no SLOs, so no single"
+              + " number is optimized and nothing is gated");
     } else {
-      direction = goodput.isEmpty() ? "meet every gate"
-          : "maximize goodput (requests within every latency SLO) while meeting every gate";
+      direction =
+          goodput.isEmpty()
+              ? "meet every gate"
+              : "maximize goodput (requests within every latency SLO) while meeting every gate";
       if (!goodput.isEmpty()) {
-        log.decide(rule, "objectives.goodput = " + goodput, "AIPerf counts a request as good"
-            + " when it meets every per-request latency threshold; the strictest threshold per"
-            + " metric is used");
+        log.decide(
+            rule,
+            "objectives.goodput = " + goodput,
+            "AIPerf counts a request as good"
+                + " when it meets every per-request latency threshold; the strictest threshold per"
+                + " metric is used");
       }
     }
-    return new BenchmarkPlan.Objectives(gates, goodput.isEmpty() ? null : goodput, pareto, records,
-        direction);
+    return new BenchmarkPlan.Objectives(
+        gates, goodput.isEmpty() ? null : goodput, pareto, records, direction);
   }
 
   private static String gateName(Slo s) {
-    if (s.metric().equals("output_token_throughput") && s.stat().equals("avg")
+    if (s.metric().equals("output_token_throughput")
+        && s.stat().equals("avg")
         && s.operator().equals(">=")) {
       return THROUGHPUT_GATE;
     }
-    if (s.metric().equals("time_to_first_token") && s.stat().equals("p99")
+    if (s.metric().equals("time_to_first_token")
+        && s.stat().equals("p99")
         && s.operator().equals("<=")) {
       return TTFT_P99_GATE;
     }
@@ -102,8 +162,8 @@ final class ObjectivePlanner {
   }
 
   /** The sample basis of every gated percentile; blocks when one rests on too few requests. */
-  static List<BenchmarkPlan.SampleBasis> samples(List<BenchmarkPlan.Gate> gates,
-      @Nullable Long measuredRequests, String basis, RuleLog log) {
+  static List<BenchmarkPlan.SampleBasis> samples(
+      List<BenchmarkPlan.Gate> gates, @Nullable Long measuredRequests, String basis, RuleLog log) {
     List<BenchmarkPlan.SampleBasis> out = new ArrayList<>();
     RuleFile rule = RuleFile.CONCURRENCY_GRID;
     for (BenchmarkPlan.Gate g : gates) {
@@ -111,9 +171,18 @@ final class ObjectivePlanner {
         continue;
       }
       if (measuredRequests == null) {
-        log.block(BlockerCode.SAMPLES_UNKNOWN, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
-            + "): " + basis + ", so the number of measured requests the percentile rests on is"
-            + " unknown; give traffic.request_count");
+        log.block(
+            BlockerCode.SAMPLES_UNKNOWN,
+            "gate "
+                + g.name()
+                + " ("
+                + g.metric()
+                + " "
+                + g.stat()
+                + "): "
+                + basis
+                + ", so the number of measured requests the percentile rests on is"
+                + " unknown; give traffic.request_count");
         continue;
       }
       PercentileSamples.Assessment a =
@@ -121,20 +190,37 @@ final class ObjectivePlanner {
       BigDecimal p = a.percentile();
       BigDecimal beyond = a.beyond();
       if (a.level() == PercentileSamples.Level.TOO_FEW) {
-        log.block(BlockerCode.SAMPLES_TOO_FEW, "gate " + g.name() + " (" + g.metric() + " " + g.stat()
-            + ") would rest on " + measuredRequests + " measured requests per run; a gated"
-            + " percentile needs at least " + MIN_SAMPLES + " (raise traffic.request_count or the"
-            + " duration)");
+        log.block(
+            BlockerCode.SAMPLES_TOO_FEW,
+            "gate "
+                + g.name()
+                + " ("
+                + g.metric()
+                + " "
+                + g.stat()
+                + ") would rest on "
+                + measuredRequests
+                + " measured requests per run; a gated"
+                + " percentile needs at least "
+                + MIN_SAMPLES
+                + " (raise traffic.request_count or the"
+                + " duration)");
         continue;
       }
       if (a.level() == PercentileSamples.Level.FEW_BEYOND) {
         log.warn(rule, a.warning("gate " + g.name()));
       }
-      log.decide(rule, "samples: " + g.name() + " rests on " + measuredRequests + " measured"
-          + " requests", basis + "; " + beyond.stripTrailingZeros().toPlainString()
-          + " of them beyond the " + g.stat());
-      out.add(new BenchmarkPlan.SampleBasis(g.name(), g.metric(), g.stat(), p, measuredRequests,
-          beyond));
+      log.decide(
+          rule,
+          "samples: " + g.name() + " rests on " + measuredRequests + " measured" + " requests",
+          basis
+              + "; "
+              + beyond.stripTrailingZeros().toPlainString()
+              + " of them beyond the "
+              + g.stat());
+      out.add(
+          new BenchmarkPlan.SampleBasis(
+              g.name(), g.metric(), g.stat(), p, measuredRequests, beyond));
     }
     return out;
   }

@@ -16,7 +16,10 @@ public final class PlanClock {
 
   private PlanClock() {}
 
-  /** Where {@link #fromEnvironment} takes the time from: {@code SOURCE_DATE_EPOCH} or {@code system_clock}. */
+  /**
+   * Where {@link #fromEnvironment} takes the time from: {@code SOURCE_DATE_EPOCH} or {@code
+   * system_clock}.
+   */
   public static String source(Map<String, String> env) {
     String epoch = env.get(SOURCE_DATE_EPOCH);
     return epoch == null || epoch.isBlank() ? "system_clock" : SOURCE_DATE_EPOCH;
@@ -35,8 +38,12 @@ public final class PlanClock {
     try {
       return Clock.fixed(Instant.ofEpochSecond(Long.parseLong(epoch.trim())), ZoneOffset.UTC);
     } catch (NumberFormatException e) {
-      throw BenchplanException.invalid(SOURCE_DATE_EPOCH + "='" + epoch + "': expected whole"
-          + " seconds since 1970-01-01T00:00:00Z, e.g. 1767225600");
+      throw BenchplanException.invalid(
+          SOURCE_DATE_EPOCH
+              + "='"
+              + epoch
+              + "': expected whole"
+              + " seconds since 1970-01-01T00:00:00Z, e.g. 1767225600");
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.benchplan.plan;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
@@ -10,7 +11,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import dev.benchplan.error.InputErrors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -81,27 +81,41 @@ public final class PlanFile {
 
   private static VerifiedPlan read(Path file, String sha256, String shaSource) {
     if (sha256 == null || !Sha256.isSha256(sha256)) {
-      throw new Failure(Problem.SHA256_MALFORMED,
-          shaSource + " '" + sha256 + "': expected 64 hexadecimal characters", null);
+      throw new Failure(
+          Problem.SHA256_MALFORMED,
+          shaSource + " '" + sha256 + "': expected 64 hexadecimal characters",
+          null);
     }
     String expected = sha256.toLowerCase(Locale.ROOT);
     Path path = file.toAbsolutePath().normalize();
     if (!Files.isRegularFile(path)) {
-      throw new Failure(Problem.MISSING, path + ": plan file does not exist: expected the plan"
-          + " written by `benchplan plan`", null);
+      throw new Failure(
+          Problem.MISSING,
+          path + ": plan file does not exist: expected the plan" + " written by `benchplan plan`",
+          null);
     }
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
-      throw new Failure(Problem.MISSING, path + ": cannot read plan: " + InputErrors.describe(e), e);
+      throw new Failure(
+          Problem.MISSING, path + ": cannot read plan: " + InputErrors.describe(e), e);
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
-      throw new Failure(Problem.SHA256_MISMATCH,
-          path + ": SHA-256 is " + actual + ", not " + expected + " (" + shaSource + "): the plan"
+      throw new Failure(
+          Problem.SHA256_MISMATCH,
+          path
+              + ": SHA-256 is "
+              + actual
+              + ", not "
+              + expected
+              + " ("
+              + shaSource
+              + "): the plan"
               + " was edited or another file was named; expected the plan exactly as it was"
-              + " written", null);
+              + " written",
+          null);
     }
     JsonNode tree;
     try {
@@ -115,8 +129,14 @@ public final class PlanFile {
       plan = PlanJson.read(tree, BenchmarkPlan.class);
     } catch (JacksonException e) {
       // a value the schema allows but the plan's records cannot hold (e.g. beyond long)
-      throw BenchplanException.invalid(path + ": " + pointer(e) + ": "
-          + InputErrors.describe(e) + ": expected a value of the plan schema", e);
+      throw BenchplanException.invalid(
+          path
+              + ": "
+              + pointer(e)
+              + ": "
+              + InputErrors.describe(e)
+              + ": expected a value of the plan schema",
+          e);
     }
     checkRules(plan, path.toString());
     return new VerifiedPlan(path, actual, plan);
@@ -140,44 +160,56 @@ public final class PlanFile {
       case "closed_loop" -> {
         if (experiment.concurrency() == null) {
           throw BenchplanException.invalid(
-              source + ": /experiment/concurrency: null, but measurement_mode is closed_loop:"
+              source
+                  + ": /experiment/concurrency: null, but measurement_mode is closed_loop:"
                   + " expected a list of concurrency points");
         }
       }
       case "open_loop" -> {
         if (experiment.requestRate() == null) {
           throw BenchplanException.invalid(
-              source + ": /experiment/request_rate: null, but measurement_mode is open_loop:"
+              source
+                  + ": /experiment/request_rate: null, but measurement_mode is open_loop:"
                   + " expected a list of request rates");
         }
       }
       case "fixed_schedule" -> {
         if (workload.trace() == null) {
           throw BenchplanException.invalid(
-              source + ": /workload/trace: absent, but measurement_mode is fixed_schedule:"
+              source
+                  + ": /workload/trace: absent, but measurement_mode is fixed_schedule:"
                   + " expected the trace to replay (workload.source user_trace)");
         }
         if (experiment.concurrency() != null || experiment.requestRate() != null) {
           throw BenchplanException.invalid(
-              source + ": /experiment: fixed_schedule replays trace timestamps:"
+              source
+                  + ": /experiment: fixed_schedule replays trace timestamps:"
                   + " expected concurrency and request_rate to be null");
         }
       }
-      default -> throw BenchplanException.invalid(
-          source + ": /experiment/measurement_mode: '" + experiment.measurementMode()
-              + "': expected closed_loop, open_loop or fixed_schedule");
+      default ->
+          throw BenchplanException.invalid(
+              source
+                  + ": /experiment/measurement_mode: '"
+                  + experiment.measurementMode()
+                  + "': expected closed_loop, open_loop or fixed_schedule");
     }
     if (workload.trace() == null && workload.synthetic() == null) {
       throw BenchplanException.invalid(
-          source + ": /workload: neither trace nor synthetic is given:"
+          source
+              + ": /workload: neither trace nor synthetic is given:"
               + " expected the prompts' source");
     }
     BenchmarkPlan.TraceWindowRows window =
         workload.trace() == null ? null : workload.trace().window();
     if (window != null && window.endMs() < window.startMs()) {
       throw BenchplanException.invalid(
-          source + ": /workload/trace/window: end_ms " + window.endMs()
-              + " is before start_ms " + window.startMs() + ": expected start_ms <= end_ms");
+          source
+              + ": /workload/trace/window: end_ms "
+              + window.endMs()
+              + " is before start_ms "
+              + window.startMs()
+              + ": expected start_ms <= end_ms");
     }
   }
 

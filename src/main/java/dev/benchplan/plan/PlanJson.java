@@ -11,13 +11,14 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Plan serialization: snake_case names, canonical bytes, exact decimals when read back. */
 public final class PlanJson {
-  private static final JsonMapper MAPPER = JsonMapper.builder()
-      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .build();
+  private static final JsonMapper MAPPER =
+      JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
   // the schema allows keys beyond the required ones: a reader ignores those it does not know
-  private static final ObjectReader READER = MAPPER.reader()
-      .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private static final ObjectReader READER =
+      MAPPER
+          .reader()
+          .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private PlanJson() {}
 
@@ -38,7 +39,8 @@ public final class PlanJson {
 
   /** Parses plan bytes, keeping decimals exact so trees compare canonically. */
   public static JsonNode parse(byte[] bytes) {
-    return Json.JSON.readerFor(JsonNode.class)
+    return Json.JSON
+        .readerFor(JsonNode.class)
         .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .readValue(bytes);
   }

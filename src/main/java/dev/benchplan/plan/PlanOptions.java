@@ -33,18 +33,18 @@ import org.jspecify.annotations.Nullable;
  * @param pilot true for the pre-authorized once-per-series noise-floor pilot (n = 3)
  * @param aiperf how to find the AIPerf version
  * @param reuse an existing series plan to reuse, or null for a new series
- * @param smokeMaxAgeS the oldest smoke-test artifact a plan accepts, in seconds, or null for
- *     {@link dev.benchplan.workload.SmokeEvidence#DEFAULT_MAX_AGE}
+ * @param smokeMaxAgeS the oldest smoke-test artifact a plan accepts, in seconds, or null for {@link
+ *     dev.benchplan.workload.SmokeEvidence#DEFAULT_MAX_AGE}
  * @param origin what makes the plan (tool, clock source, invocation), or null for one built in code
  * @param allowShortPoints accept load points below the steady-state minimum, recorded as such
  *     (agent-docs/rules/benchmarking/steady-state.md)
  * @param engine the engine asked for with {@code --engine}, or null for {@code auto}
  * @param datasetEntries synthetic prompts to generate (validate: AICR's 100), or null for one per
  *     request
- * @param temperature sampling temperature sent with every request (validate: AICR's 0), or null
- *     for the server's default
- * @param repeatDecision an analysis's repeat decision ({@code repeat_decision.json}, path + SHA-256)
- *     that pre-authorizes the noise-floor pilot of the series it names, or null
+ * @param temperature sampling temperature sent with every request (validate: AICR's 0), or null for
+ *     the server's default
+ * @param repeatDecision an analysis's repeat decision ({@code repeat_decision.json}, path +
+ *     SHA-256) that pre-authorizes the noise-floor pilot of the series it names, or null
  */
 public record PlanOptions(
     Path expRoot,
@@ -84,25 +84,37 @@ public record PlanOptions(
    * the rules that use them.
    */
   void checkRanges(RuleLog log) {
-    range("--max-concurrency", maxConcurrency, InputRanges.integer("", 1,
-        InputRanges.MAX_CONCURRENCY), log);
+    range(
+        "--max-concurrency",
+        maxConcurrency,
+        InputRanges.integer("", 1, InputRanges.MAX_CONCURRENCY),
+        log);
     if (maxRequestRate != null) {
-      range("--max-request-rate", maxRequestRate, new InputRanges.Field("", false,
-          InputRanges.MIN_REQUEST_RATE, false, InputRanges.MAX_REQUEST_RATE), log);
+      range(
+          "--max-request-rate",
+          maxRequestRate,
+          new InputRanges.Field(
+              "", false, InputRanges.MIN_REQUEST_RATE, false, InputRanges.MAX_REQUEST_RATE),
+          log);
     }
-    range("--warmup-requests", warmupRequests, InputRanges.integer("", 0,
-        InputRanges.MAX_WARMUP_REQUESTS), log);
+    range(
+        "--warmup-requests",
+        warmupRequests,
+        InputRanges.integer("", 0, InputRanges.MAX_WARMUP_REQUESTS),
+        log);
     range("--seed", seed, InputRanges.integer("", 0, InputRanges.MAX_SEED), log);
   }
 
-  private static void range(String option, @Nullable Number value, InputRanges.Field f, RuleLog log) {
+  private static void range(
+      String option, @Nullable Number value, InputRanges.Field f, RuleLog log) {
     if (value == null) {
       return;
     }
     BigDecimal v = value instanceof BigDecimal d ? d : BigDecimal.valueOf(value.longValue());
     if (!f.accepts(v)) {
-      log.block(BlockerCode.OPTION_OUT_OF_RANGE, option + " " + InputRanges.shown(v)
-          + ": out of range, expected " + f.describe());
+      log.block(
+          BlockerCode.OPTION_OUT_OF_RANGE,
+          option + " " + InputRanges.shown(v) + ": out of range, expected " + f.describe());
     }
   }
 
@@ -272,10 +284,33 @@ public record PlanOptions(
     }
 
     public PlanOptions build() {
-      return new PlanOptions(expRoot, seriesId, experiment, measurementMode, trace, traceWindow,
-          maxConcurrency, maxRequestRate, warmupRequests, seed, measurementLimitS, requestTimeoutS,
-          endpointType, streaming, repetitions, repeatRationale, pilot, aiperf, reuse,
-          smokeMaxAgeS, origin, allowShortPoints, engine, datasetEntries, temperature, repeatDecision);
+      return new PlanOptions(
+          expRoot,
+          seriesId,
+          experiment,
+          measurementMode,
+          trace,
+          traceWindow,
+          maxConcurrency,
+          maxRequestRate,
+          warmupRequests,
+          seed,
+          measurementLimitS,
+          requestTimeoutS,
+          endpointType,
+          streaming,
+          repetitions,
+          repeatRationale,
+          pilot,
+          aiperf,
+          reuse,
+          smokeMaxAgeS,
+          origin,
+          allowShortPoints,
+          engine,
+          datasetEntries,
+          temperature,
+          repeatDecision);
     }
   }
 }

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param clockSource {@code SOURCE_DATE_EPOCH}, {@code system_clock} or {@code caller_clock}
  * @param invocation the command and its arguments, or null for a plan built in code
  */
-public record PlanOrigin(BenchmarkPlan.Tool tool, String clockSource,
-    BenchmarkPlan.@Nullable Invocation invocation) {
+public record PlanOrigin(
+    BenchmarkPlan.Tool tool, String clockSource, BenchmarkPlan.@Nullable Invocation invocation) {
   public PlanOrigin {
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(clockSource, "clockSource");

@@ -41,7 +41,9 @@ public final class PlanPaths {
   public static @Nullable Path expRootOf(Path planFile) {
     Path abs = planFile.toAbsolutePath().normalize();
     Path dir = abs.getParent();
-    if (dir == null || dir.getParent() == null || dir.getParent().getParent() == null
+    if (dir == null
+        || dir.getParent() == null
+        || dir.getParent().getParent() == null
         || !dir.getFileName().toString().equals("benchmark-plans")
         || !dir.getParent().getFileName().toString().equals("inputs")) {
       return null;

@@ -23,17 +23,33 @@ import org.jspecify.annotations.Nullable;
  * @param indexFetcher how the package index is queried
  * @param traceInspector how traces are inspected
  */
-public record PlanRequest(@Nullable InputDocument workload, @Nullable InputDocument ledger, @Nullable DeploymentRecord deployment,
-    Question question, PlanOptions options, Clock clock, IndexFetcher indexFetcher,
+public record PlanRequest(
+    @Nullable InputDocument workload,
+    @Nullable InputDocument ledger,
+    @Nullable DeploymentRecord deployment,
+    Question question,
+    PlanOptions options,
+    Clock clock,
+    IndexFetcher indexFetcher,
     TraceInspector traceInspector) {
   /**
    * A request built in code with the production index fetcher and trace scanner, e.g. by {@code
    * validate}: a workload tree ({@link InputDocument#of}) and a deployment record ({@link
    * DeploymentRecord#inMemory}, which may declare in-cluster readiness).
    */
-  public static PlanRequest of(InputDocument workload, DeploymentRecord deployment,
-      Question question, PlanOptions options, Clock clock) {
-    return new PlanRequest(workload, null, deployment, question, options, clock,
+  public static PlanRequest of(
+      InputDocument workload,
+      DeploymentRecord deployment,
+      Question question,
+      PlanOptions options,
+      Clock clock) {
+    return new PlanRequest(
+        workload,
+        null,
+        deployment,
+        question,
+        options,
+        clock,
         new dev.benchplan.aiperf.version.HttpIndexFetcher(),
         new dev.benchplan.workload.ScannerTraceInspector());
   }
@@ -46,7 +62,8 @@ public record PlanRequest(@Nullable InputDocument workload, @Nullable InputDocum
     Objects.requireNonNull(indexFetcher, "indexFetcher");
     Objects.requireNonNull(traceInspector, "traceInspector");
     if ((ledger == null) == (deployment == null)) {
-      throw new IllegalArgumentException("give exactly one of a ledger document or a deployment record");
+      throw new IllegalArgumentException(
+          "give exactly one of a ledger document or a deployment record");
     }
   }
 }

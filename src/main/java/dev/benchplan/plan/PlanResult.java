@@ -18,8 +18,15 @@ import org.jspecify.annotations.Nullable;
  * @param reused true when an existing series plan was reused and nothing was written
  * @param plan the plan the file holds
  */
-public record PlanResult(Path planPath, String sha256, String seriesId, @Nullable String planId,
-    String workloadSource, String aiperfVersion, List<String> warnings, boolean reused,
+public record PlanResult(
+    Path planPath,
+    String sha256,
+    String seriesId,
+    @Nullable String planId,
+    String workloadSource,
+    String aiperfVersion,
+    List<String> warnings,
+    boolean reused,
     BenchmarkPlan plan) {
   public PlanResult {
     Objects.requireNonNull(planPath, "planPath");

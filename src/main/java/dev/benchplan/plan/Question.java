@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param references reference candidates a comparison is made against (at least one for a
  *     comparison)
  */
-public record Question(String text, Intent intent, @Nullable String targetRegion, List<String> references) {
+public record Question(
+    String text, Intent intent, @Nullable String targetRegion, List<String> references) {
   public Question {
     Objects.requireNonNull(intent, "intent");
     references = references == null ? List.of() : List.copyOf(references);

@@ -18,18 +18,22 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The repeat decision {@code plan --repeat-decision} consumes
- * (agent-docs/rules/benchmarking/comparison-uncertainty.md): the file must hash to the SHA-256 given
- * with it, match {@code schemas/repeat-decision.schema.json}, say {@code necessary} with a pilot
- * block, and name a series whose plan is under the experiment root with the SHA-256 the decision
- * records. The pilot plan then differs from that series' plan only in the run policy (and, for a
- * grid, in running the one load point the decision names): series-boundaries.md.
+ * (agent-docs/rules/benchmarking/comparison-uncertainty.md): the file must hash to the SHA-256
+ * given with it, match {@code schemas/repeat-decision.schema.json}, say {@code necessary} with a
+ * pilot block, and name a series whose plan is under the experiment root with the SHA-256 the
+ * decision records. The pilot plan then differs from that series' plan only in the run policy (and,
+ * for a grid, in running the one load point the decision names): series-boundaries.md.
  */
 final class RepeatDecisionFile {
   static final String SCHEMA = "repeat-decision.schema.json";
+
   /** The frozen fields a pilot changes by design. */
-  static final List<String> RUN_POLICY = List.of("/run_policy/repetitions", "/run_policy/repeat_decision");
+  static final List<String> RUN_POLICY =
+      List.of("/run_policy/repetitions", "/run_policy/repeat_decision");
+
   /** The frozen fields of the load axis: a pilot of a grid runs one of its points. */
-  static final List<String> LOAD_AXIS = List.of("/experiment/concurrency", "/experiment/request_rate");
+  static final List<String> LOAD_AXIS =
+      List.of("/experiment/concurrency", "/experiment/request_rate");
 
   private RepeatDecisionFile() {}
 
@@ -45,57 +49,93 @@ final class RepeatDecisionFile {
    * @param loadPoint the pilot's load point, e.g. {@code concurrency=16}, or null
    * @param rationale the decision's rationale
    */
-  record Approved(Path file, String sha256, String seriesId, @Nullable String planSha256,
-      String analysisSha256, int repetitions, @Nullable String loadPoint, String rationale) {}
+  record Approved(
+      Path file,
+      String sha256,
+      String seriesId,
+      @Nullable String planSha256,
+      String analysisSha256,
+      int repetitions,
+      @Nullable String loadPoint,
+      String rationale) {}
 
   /** Reads and checks a decision file; logs a blocker and returns empty when it cannot be used. */
   static Optional<Approved> read(RepeatDecisionRequest req, RuleLog log) {
     String at = "--repeat-decision " + req.file();
     if (!Sha256.isSha256(req.sha256())) {
-      log.block(BlockerCode.REPEAT_DECISION_INVALID, "--repeat-decision-sha256 " + req.sha256()
-          + ": expected 64 lowercase hex digits (the SHA-256 of " + req.file() + ")");
+      log.block(
+          BlockerCode.REPEAT_DECISION_INVALID,
+          "--repeat-decision-sha256 "
+              + req.sha256()
+              + ": expected 64 lowercase hex digits (the SHA-256 of "
+              + req.file()
+              + ")");
       return Optional.empty();
     }
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(req.file());
     } catch (IOException e) {
-      log.block(BlockerCode.REPEAT_DECISION_INVALID, at + ": cannot be read (" + e.getMessage()
-          + "); give the repeat_decision.json that analyze or compare wrote");
+      log.block(
+          BlockerCode.REPEAT_DECISION_INVALID,
+          at
+              + ": cannot be read ("
+              + e.getMessage()
+              + "); give the repeat_decision.json that analyze or compare wrote");
       return Optional.empty();
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(req.sha256())) {
-      log.block(BlockerCode.REPEAT_DECISION_SHA256_MISMATCH, at + " hashes to " + actual
-          + ", --repeat-decision-sha256 says " + req.sha256() + ": it is not the decision that was"
-          + " reviewed");
+      log.block(
+          BlockerCode.REPEAT_DECISION_SHA256_MISMATCH,
+          at
+              + " hashes to "
+              + actual
+              + ", --repeat-decision-sha256 says "
+              + req.sha256()
+              + ": it is not the decision that was"
+              + " reviewed");
       return Optional.empty();
     }
     JsonNode d;
     try {
       d = Json.JSON.readTree(bytes);
     } catch (JacksonException e) {
-      log.block(BlockerCode.REPEAT_DECISION_INVALID, at + ": not valid JSON: " + e.getOriginalMessage());
+      log.block(
+          BlockerCode.REPEAT_DECISION_INVALID, at + ": not valid JSON: " + e.getOriginalMessage());
       return Optional.empty();
     }
     List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(d);
     if (!problems.isEmpty()) {
-      log.block(BlockerCode.REPEAT_DECISION_INVALID, at + ": does not match " + SCHEMA + " at "
-          + problems.get(0));
+      log.block(
+          BlockerCode.REPEAT_DECISION_INVALID,
+          at + ": does not match " + SCHEMA + " at " + problems.get(0));
       return Optional.empty();
     }
     if (!d.path("decision").asString().equals("necessary") || !d.path("pilot").isObject()) {
-      log.block(BlockerCode.REPEAT_DECISION_NOT_NECESSARY, at + ": /decision is "
-          + d.path("decision").asString() + (d.path("pilot").isObject() ? "" : " with no /pilot")
-          + " (" + d.path("rationale").asString() + "); only a `necessary` decision with a pilot"
-          + " block pre-authorizes more runs");
+      log.block(
+          BlockerCode.REPEAT_DECISION_NOT_NECESSARY,
+          at
+              + ": /decision is "
+              + d.path("decision").asString()
+              + (d.path("pilot").isObject() ? "" : " with no /pilot")
+              + " ("
+              + d.path("rationale").asString()
+              + "); only a `necessary` decision with a pilot"
+              + " block pre-authorizes more runs");
       return Optional.empty();
     }
     JsonNode pilot = d.path("pilot");
-    return Optional.of(new Approved(req.file(), actual, d.path("series_id").asString(),
-        d.path("plan").path("sha256").asString(null), d.path("source").path("analysis_sha256").asString(),
-        pilot.path("repetitions").asInt(), pilot.path("load_point").asString(null),
-        d.path("rationale").asString()));
+    return Optional.of(
+        new Approved(
+            req.file(),
+            actual,
+            d.path("series_id").asString(),
+            d.path("plan").path("sha256").asString(null),
+            d.path("source").path("analysis_sha256").asString(),
+            pilot.path("repetitions").asInt(),
+            pilot.path("load_point").asString(null),
+            d.path("rationale").asString()));
   }
 
   /**
@@ -106,9 +146,14 @@ final class RepeatDecisionFile {
   static void checkSeries(Approved a, JsonNode draft, Path expRoot, RuleLog log) {
     String at = "--repeat-decision " + a.file();
     if (a.planSha256() == null) {
-      log.block(BlockerCode.REPEAT_DECISION_SERIES_MISMATCH, at + ": /plan is null (an analysis of"
-          + " plain AIPerf directories, series " + a.seriesId() + "): a pilot continues a planned"
-          + " series; analyze the series' own run directories");
+      log.block(
+          BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
+          at
+              + ": /plan is null (an analysis of"
+              + " plain AIPerf directories, series "
+              + a.seriesId()
+              + "): a pilot continues a planned"
+              + " series; analyze the series' own run directories");
       return;
     }
     Path seriesPlan = SeriesStore.planPath(expRoot, a.seriesId());
@@ -116,16 +161,31 @@ final class RepeatDecisionFile {
     try {
       bytes = Files.readAllBytes(seriesPlan);
     } catch (IOException e) {
-      log.block(BlockerCode.REPEAT_DECISION_SERIES_MISMATCH, at + ": series " + a.seriesId()
-          + " has no plan under --exp-root (" + seriesPlan + " cannot be read): plan the pilot in"
-          + " the experiment root of the series it measures");
+      log.block(
+          BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
+          at
+              + ": series "
+              + a.seriesId()
+              + " has no plan under --exp-root ("
+              + seriesPlan
+              + " cannot be read): plan the pilot in"
+              + " the experiment root of the series it measures");
       return;
     }
     String sha = Sha256.hex(bytes);
     if (!sha.equals(a.planSha256())) {
-      log.block(BlockerCode.REPEAT_DECISION_SERIES_MISMATCH, at + ": /plan/sha256 is "
-          + a.planSha256() + ", the plan of series " + a.seriesId() + " (" + seriesPlan
-          + ") hashes to " + sha + ": the decision was made on another plan");
+      log.block(
+          BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
+          at
+              + ": /plan/sha256 is "
+              + a.planSha256()
+              + ", the plan of series "
+              + a.seriesId()
+              + " ("
+              + seriesPlan
+              + ") hashes to "
+              + sha
+              + ": the decision was made on another plan");
       return;
     }
     JsonNode existing = PlanJson.parse(bytes);
@@ -137,17 +197,27 @@ final class RepeatDecisionFile {
       differing.add(SeriesIdentity.describe(existing, draft, p));
     }
     if (a.loadPoint() != null && !runs(draft, a.loadPoint())) {
-      differing.add("load point: the decision's pilot runs " + a.loadPoint() + ", this plan "
-          + draft.at("/experiment/concurrency") + draft.at("/experiment/request_rate"));
+      differing.add(
+          "load point: the decision's pilot runs "
+              + a.loadPoint()
+              + ", this plan "
+              + draft.at("/experiment/concurrency")
+              + draft.at("/experiment/request_rate"));
     }
     if (!differing.isEmpty()) {
-      log.block(BlockerCode.REPEAT_DECISION_SERIES_MISMATCH, at + ": the pilot must repeat series "
-          + a.seriesId() + " unchanged except its run policy; differing frozen field(s): "
-          + String.join("; ", differing));
+      log.block(
+          BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
+          at
+              + ": the pilot must repeat series "
+              + a.seriesId()
+              + " unchanged except its run policy; differing frozen field(s): "
+              + String.join("; ", differing));
     }
   }
 
-  /** True when the draft runs one point of the existing plan's grid on the axis at {@code pointer}. */
+  /**
+   * True when the draft runs one point of the existing plan's grid on the axis at {@code pointer}.
+   */
   private static boolean pointOf(JsonNode existing, JsonNode draft, String pointer) {
     JsonNode mine = draft.at(pointer);
     if (!mine.isArray() || mine.size() != 1) {
@@ -161,17 +231,24 @@ final class RepeatDecisionFile {
     return false;
   }
 
-  /** True when the draft's one load point is {@code loadPoint} ({@code concurrency=16}, {@code request_rate=2.5}). */
+  /**
+   * True when the draft's one load point is {@code loadPoint} ({@code concurrency=16}, {@code
+   * request_rate=2.5}).
+   */
   private static boolean runs(JsonNode draft, String loadPoint) {
     int eq = loadPoint.indexOf('=');
     if (eq < 0) {
       return false;
     }
     String axis = loadPoint.substring(0, eq);
-    JsonNode points = draft.at(axis.equals("request_rate") ? "/experiment/request_rate" : "/experiment/concurrency");
+    JsonNode points =
+        draft.at(
+            axis.equals("request_rate") ? "/experiment/request_rate" : "/experiment/concurrency");
     try {
       BigDecimal want = new BigDecimal(loadPoint.substring(eq + 1).strip());
-      return points.isArray() && points.size() == 1 && points.get(0).decimalValue().compareTo(want) == 0;
+      return points.isArray()
+          && points.size() == 1
+          && points.get(0).decimalValue().compareTo(want) == 0;
     } catch (NumberFormatException e) {
       return false;
     }

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * The one estimate of how long a measured run takes, from what benchplan knows before it runs: the
  * smoke test's measured request (time to first token, time per output token) and the planned
  * ISL/OSL. Every figure is a lower bound: a longer prompt never prefills faster than the smoke
- * test's, a concurrent request never decodes faster than a lone one, and the planner uses the
- * bound only to refuse runs that certainly cannot fit (agent-docs/rules/benchmarking/
+ * test's, a concurrent request never decodes faster than a lone one, and the planner uses the bound
+ * only to refuse runs that certainly cannot fit (agent-docs/rules/benchmarking/
  * measurement-limit.md).
  */
 public final class RunLengthEstimator {
@@ -42,17 +42,35 @@ public final class RunLengthEstimator {
     SmokeTiming t = a.timing();
     Long completion = t.completionTokens();
     if (completion == null || completion < 2) {
-      return Optional.of(new RequestTime(t.totalMs(), "the smoke request (deployment.smoke_test) took "
-          + plain(t.totalMs()) + " ms in all; without its token count it is not scaled to OSL "
-          + osl));
+      return Optional.of(
+          new RequestTime(
+              t.totalMs(),
+              "the smoke request (deployment.smoke_test) took "
+                  + plain(t.totalMs())
+                  + " ms in all; without its token count it is not scaled to OSL "
+                  + osl));
     }
-    BigDecimal perToken = t.totalMs().subtract(t.ttftMs())
-        .divide(BigDecimal.valueOf(completion - 1), MathContext.DECIMAL64);
+    BigDecimal perToken =
+        t.totalMs()
+            .subtract(t.ttftMs())
+            .divide(BigDecimal.valueOf(completion - 1), MathContext.DECIMAL64);
     BigDecimal ms = t.ttftMs().add(perToken.multiply(BigDecimal.valueOf(osl - 1L)));
-    return Optional.of(new RequestTime(ms, "smoke request (deployment.smoke_test): TTFT "
-        + plain(t.ttftMs()) + " ms (a " + isl + "-token prompt prefills no faster) + "
-        + plain(perToken) + " ms per output token (over its " + completion + " tokens) x "
-        + (osl - 1L) + " more tokens = " + plain(ms) + " ms per request at least"));
+    return Optional.of(
+        new RequestTime(
+            ms,
+            "smoke request (deployment.smoke_test): TTFT "
+                + plain(t.ttftMs())
+                + " ms (a "
+                + isl
+                + "-token prompt prefills no faster) + "
+                + plain(perToken)
+                + " ms per output token (over its "
+                + completion
+                + " tokens) x "
+                + (osl - 1L)
+                + " more tokens = "
+                + plain(ms)
+                + " ms per request at least"));
   }
 
   /**

@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 public final class SeriesIds {
   /** What a series ID must match. */
   public static final Pattern PATTERN = Pattern.compile("[a-z0-9][a-z0-9._-]{0,79}");
+
   private static final int MAX_SLUG = 80 - 1 - 8 - 1 - 8;
 
   private SeriesIds() {}
@@ -22,15 +23,23 @@ public final class SeriesIds {
    * requests on one day name the same series (and the second finds it exists).
    */
   public static String derive(String profileName, LocalDate date, String identitySha256) {
-    String slug = profileName.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-")
-        .replaceAll("-{2,}", "-").replaceAll("^[^a-z0-9]+", "").replaceAll("[-._]+$", "");
+    String slug =
+        profileName
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9._-]+", "-")
+            .replaceAll("-{2,}", "-")
+            .replaceAll("^[^a-z0-9]+", "")
+            .replaceAll("[-._]+$", "");
     if (slug.length() > MAX_SLUG) {
       slug = slug.substring(0, MAX_SLUG).replaceAll("[-._]+$", "");
     }
     if (slug.isEmpty()) {
       slug = "series";
     }
-    return slug + "-" + date.format(DateTimeFormatter.BASIC_ISO_DATE) + "-"
+    return slug
+        + "-"
+        + date.format(DateTimeFormatter.BASIC_ISO_DATE)
+        + "-"
         + identitySha256.substring(0, 8);
   }
 }

@@ -1,6 +1,7 @@
 package dev.benchplan.plan;
 
 import dev.benchplan.json.AtomicFiles;
+import dev.benchplan.json.Sha256;
 import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.rules.RuleLog;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
-import dev.benchplan.json.Sha256;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,7 +28,11 @@ public final class SeriesStore {
 
   /** The plan file of a series. */
   public static Path planPath(Path expRoot, String seriesId) {
-    return expRoot.toAbsolutePath().normalize().resolve("inputs").resolve("benchmark-plans")
+    return expRoot
+        .toAbsolutePath()
+        .normalize()
+        .resolve("inputs")
+        .resolve("benchmark-plans")
         .resolve(seriesId + ".json");
   }
 
@@ -116,14 +120,19 @@ public final class SeriesStore {
     try {
       v = PlanFile.verify(reuse.plan(), reuse.sha256(), "--reuse-sha256");
     } catch (PlanFile.Failure e) {
-      BlockerCode code = switch (e.problem()) {
-        case MISSING -> BlockerCode.REUSE_PLAN_MISSING;
-        case SHA256_MISMATCH -> BlockerCode.REUSE_SHA256_MISMATCH;
-        case SHA256_MALFORMED, INVALID -> BlockerCode.REUSE_PLAN_INVALID;
-      };
-      log.block(code, "--reuse-plan " + e.getMessage() + (code == BlockerCode.REUSE_SHA256_MISMATCH
-          ? "; a series plan never changes, so this is not the plan the series was measured under"
-          : ""));
+      BlockerCode code =
+          switch (e.problem()) {
+            case MISSING -> BlockerCode.REUSE_PLAN_MISSING;
+            case SHA256_MISMATCH -> BlockerCode.REUSE_SHA256_MISMATCH;
+            case SHA256_MALFORMED, INVALID -> BlockerCode.REUSE_PLAN_INVALID;
+          };
+      log.block(
+          code,
+          "--reuse-plan "
+              + e.getMessage()
+              + (code == BlockerCode.REUSE_SHA256_MISMATCH
+                  ? "; a series plan never changes, so this is not the plan the series was measured under"
+                  : ""));
       return Optional.empty();
     }
     return Optional.of(new ExistingPlan(v.path(), v.sha256(), PlanJson.tree(v.plan())));

@@ -31,9 +31,11 @@ final class TraceReplayChecks {
    */
   static BigDecimal errorRateLimit(UserWorkload w, RuleLog log) {
     BigDecimal dflt = GateOptions.DEFAULT_MAX_ERROR_RATE;
-    Slo slo = w.slos().stream()
-        .filter(s -> s.metric().equals(MetricCatalog.ERROR_RATE) && s.operator().equals("<="))
-        .findFirst().orElse(null);
+    Slo slo =
+        w.slos().stream()
+            .filter(s -> s.metric().equals(MetricCatalog.ERROR_RATE) && s.operator().equals("<="))
+            .findFirst()
+            .orElse(null);
     if (slo == null) {
       return dflt;
     }
@@ -43,14 +45,25 @@ final class TraceReplayChecks {
     }
     JsonNode rationale = w.document().tree().at(RATIONALE_POINTER);
     if (!rationale.isString() || rationale.asString().isBlank()) {
-      log.block(BlockerCode.ERROR_RATE_RATIONALE_MISSING, "user workload "
-          + w.document().at(slo.pointer()) + ": an error-rate limit of " + percent(limit)
-          + " is above the run's default " + percent(dflt) + "; say why failed requests are"
-          + " acceptable in objectives.error_rate_max_rationale (recorded in the plan)");
+      log.block(
+          BlockerCode.ERROR_RATE_RATIONALE_MISSING,
+          "user workload "
+              + w.document().at(slo.pointer())
+              + ": an error-rate limit of "
+              + percent(limit)
+              + " is above the run's default "
+              + percent(dflt)
+              + "; say why failed requests are"
+              + " acceptable in objectives.error_rate_max_rationale (recorded in the plan)");
       return limit;
     }
-    log.decide(RuleFile.EXPECTED_ERRORS, "objectives.error_rate_max = " + limit.toPlainString()
-        + " (the run's error-rate limit, raised from " + dflt.toPlainString() + ")",
+    log.decide(
+        RuleFile.EXPECTED_ERRORS,
+        "objectives.error_rate_max = "
+            + limit.toPlainString()
+            + " (the run's error-rate limit, raised from "
+            + dflt.toPlainString()
+            + ")",
         "the workload's rationale at " + RATIONALE_POINTER + ": " + rationale.asString().strip());
     return limit;
   }
@@ -61,65 +74,130 @@ final class TraceReplayChecks {
    *
    * @param maxContext the served max_context_length, or null when the ledger does not say
    */
-  static void check(TraceFacts f, @Nullable TraceWindow window, @Nullable Long maxContext, BigDecimal limit,
+  static void check(
+      TraceFacts f,
+      @Nullable TraceWindow window,
+      @Nullable Long maxContext,
+      BigDecimal limit,
       RuleLog log) {
     if (f.nonMonotonicRows() > 0) {
-      log.block(BlockerCode.TRACE_TIMESTAMPS_BACKWARDS, "trace " + f.path() + ": "
-          + f.nonMonotonicRows() + " rows have a timestamp smaller than the row before; a"
-          + " fixed-schedule replay sends rows by timestamp, so what it replays would differ"
-          + " from the file the plan characterises (order, windows, prefix reuse). Sort the rows"
-          + " by timestamp into a new trace and plan that, e.g. jq -c -s 'sort_by(.timestamp)[]'"
-          + " TRACE > SORTED.jsonl");
+      log.block(
+          BlockerCode.TRACE_TIMESTAMPS_BACKWARDS,
+          "trace "
+              + f.path()
+              + ": "
+              + f.nonMonotonicRows()
+              + " rows have a timestamp smaller than the row before; a"
+              + " fixed-schedule replay sends rows by timestamp, so what it replays would differ"
+              + " from the file the plan characterises (order, windows, prefix reuse). Sort the rows"
+              + " by timestamp into a new trace and plan that, e.g. jq -c -s 'sort_by(.timestamp)[]'"
+              + " TRACE > SORTED.jsonl");
     }
     TraceFacts.Replay r = f.replayed(window);
-    String whole = f.window() == null ? "" : "; the whole trace has " + f.rowsOverContext()
-        + " of " + f.rows();
+    String whole =
+        f.window() == null
+            ? ""
+            : "; the whole trace has " + f.rowsOverContext() + " of " + f.rows();
     RuleFile rule = RuleFile.EXPECTED_ERRORS;
     if (r.rowsOverContext() == null || r.rows() == 0) {
-      log.decide(rule, "workload.trace expected errors: unknown", maxContext == null
-          ? "the deployment ledger gives no max_context_length, so no row is known to fail"
-          : "no row is replayed");
+      log.decide(
+          rule,
+          "workload.trace expected errors: unknown",
+          maxContext == null
+              ? "the deployment ledger gives no max_context_length, so no row is known to fail"
+              : "no row is replayed");
       return;
     }
     long failing = r.rowsOverContext();
-    BigDecimal predicted = BigDecimal.valueOf(failing)
-        .divide(BigDecimal.valueOf(r.rows()), 6, RoundingMode.HALF_EVEN);
-    String figure = failing + " of " + r.rows() + " rows " + (f.window() == null ? "of " : "in ")
-        + r.label() + " (" + percent(predicted) + ") exceed the served max_context_length "
-        + maxContext + " (first at lines " + r.firstOverContextLines() + whole + ")";
+    BigDecimal predicted =
+        BigDecimal.valueOf(failing).divide(BigDecimal.valueOf(r.rows()), 6, RoundingMode.HALF_EVEN);
+    String figure =
+        failing
+            + " of "
+            + r.rows()
+            + " rows "
+            + (f.window() == null ? "of " : "in ")
+            + r.label()
+            + " ("
+            + percent(predicted)
+            + ") exceed the served max_context_length "
+            + maxContext
+            + " (first at lines "
+            + r.firstOverContextLines()
+            + whole
+            + ")";
     if (failing == 0) {
-      log.decide(rule, "workload.trace expected errors: 0 of " + r.rows() + " rows",
-          "every row of " + r.label() + " fits the served max_context_length " + maxContext
+      log.decide(
+          rule,
+          "workload.trace expected errors: 0 of " + r.rows() + " rows",
+          "every row of "
+              + r.label()
+              + " fits the served max_context_length "
+              + maxContext
               + whole);
       return;
     }
     if (predicted.compareTo(limit) > 0) {
-      BigDecimal needed = BigDecimal.valueOf(failing)
-          .divide(BigDecimal.valueOf(r.rows()), 4, RoundingMode.CEILING);
-      log.block(BlockerCode.TRACE_ERROR_RATE_EXCEEDS_LIMIT, "trace " + f.path() + ": " + figure
-          + "; the server rejects them, so the run's error rate is at least "
-          + percent(predicted) + ", above the run's error-rate limit " + percent(limit)
-          + ": the run would certainly fail. Fixes: (1) a --trace-window whose rows fit"
-          + " (`benchplan trace inspect TRACE --window START_MS:END_MS --max-context-length "
-          + maxContext + "` counts them); (2) your own filtered trace as a new workload, e.g."
-          + " jq -c 'select(.input_length + (.output_length // 0) <= " + maxContext
-          + ")' TRACE > FILTERED.jsonl (benchplan windows a trace but never filters it);"
-          + " (3) objectives.error_rate_max >= " + needed.toPlainString() + " with"
-          + " objectives.error_rate_max_rationale saying why these failures are acceptable");
+      BigDecimal needed =
+          BigDecimal.valueOf(failing).divide(BigDecimal.valueOf(r.rows()), 4, RoundingMode.CEILING);
+      log.block(
+          BlockerCode.TRACE_ERROR_RATE_EXCEEDS_LIMIT,
+          "trace "
+              + f.path()
+              + ": "
+              + figure
+              + "; the server rejects them, so the run's error rate is at least "
+              + percent(predicted)
+              + ", above the run's error-rate limit "
+              + percent(limit)
+              + ": the run would certainly fail. Fixes: (1) a --trace-window whose rows fit"
+              + " (`benchplan trace inspect TRACE --window START_MS:END_MS --max-context-length "
+              + maxContext
+              + "` counts them); (2) your own filtered trace as a new workload, e.g."
+              + " jq -c 'select(.input_length + (.output_length // 0) <= "
+              + maxContext
+              + ")' TRACE > FILTERED.jsonl (benchplan windows a trace but never filters it);"
+              + " (3) objectives.error_rate_max >= "
+              + needed.toPlainString()
+              + " with"
+              + " objectives.error_rate_max_rationale saying why these failures are acceptable");
       return;
     }
-    log.warn(rule, "trace " + f.path() + ": " + figure + "; they are replayed unchanged, never"
-        + " removed, and will fail: an expected error rate of " + percent(predicted)
-        + " of the run's " + percent(limit) + " limit (listed in workload.trace.context"
-        + (f.window() == null ? "" : " and workload.trace.window.context") + ")");
-    log.decide(rule, "workload.trace expected errors: " + failing + " of " + r.rows() + " rows ("
-        + percent(predicted) + ")", "rows over the served context fail; within the run's"
-        + " error-rate limit " + percent(limit));
+    log.warn(
+        rule,
+        "trace "
+            + f.path()
+            + ": "
+            + figure
+            + "; they are replayed unchanged, never"
+            + " removed, and will fail: an expected error rate of "
+            + percent(predicted)
+            + " of the run's "
+            + percent(limit)
+            + " limit (listed in workload.trace.context"
+            + (f.window() == null ? "" : " and workload.trace.window.context")
+            + ")");
+    log.decide(
+        rule,
+        "workload.trace expected errors: "
+            + failing
+            + " of "
+            + r.rows()
+            + " rows ("
+            + percent(predicted)
+            + ")",
+        "rows over the served context fail; within the run's"
+            + " error-rate limit "
+            + percent(limit));
   }
 
   /** 0.056708 -> "5.67%". */
   static String percent(BigDecimal fraction) {
-    return fraction.movePointRight(2).setScale(2, RoundingMode.HALF_EVEN).stripTrailingZeros()
-        .toPlainString() + "%";
+    return fraction
+            .movePointRight(2)
+            .setScale(2, RoundingMode.HALF_EVEN)
+            .stripTrailingZeros()
+            .toPlainString()
+        + "%";
   }
 }

@@ -19,8 +19,8 @@ public record VerifiedPlan(Path path, String sha256, BenchmarkPlan plan) {
   }
 
   /**
-   * The anchor every relative path in the plan resolves against: the experiment root
-   * ({@code <root>/inputs/benchmark-plans/<plan>}), or the plan's folder when it lies elsewhere.
+   * The anchor every relative path in the plan resolves against: the experiment root ({@code
+   * <root>/inputs/benchmark-plans/<plan>}), or the plan's folder when it lies elsewhere.
    */
   public Path folder() {
     Path root = PlanPaths.expRootOf(path);

@@ -9,17 +9,17 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one progress renderer: every command's progress on stderr in one line format,
- * {@code <command> [<phase>] <elapsed>[ / <bound>]: <detail>}, e.g.
- * {@code validate [readiness] 35.2s / 10m0s: state pending, worker 2/4 ready} or
- * {@code run [Running] 1m5s: on node-1: Profiling: 40%}. A line is printed when a phase starts, on every change
- * of what it waits for (and at most every {@link #HEARTBEAT} otherwise), and when it ends. Counters
- * (bytes and rows of a scan) are rich output: one line rewritten in place, only when stderr is a
- * terminal, and erased when done.
+ * The one progress renderer: every command's progress on stderr in one line format, {@code
+ * <command> [<phase>] <elapsed>[ / <bound>]: <detail>}, e.g. {@code validate [readiness] 35.2s /
+ * 10m0s: state pending, worker 2/4 ready} or {@code run [Running] 1m5s: on node-1: Profiling: 40%}.
+ * A line is printed when a phase starts, on every change of what it waits for (and at most every
+ * {@link #HEARTBEAT} otherwise), and when it ends. Counters (bytes and rows of a scan) are rich
+ * output: one line rewritten in place, only when stderr is a terminal, and erased when done.
  */
 public final class ProgressRenderer implements ProgressSink, RunProgress {
   /** The longest silence while a phase waits. */
   public static final Duration HEARTBEAT = Duration.ofSeconds(30);
+
   private static final long COUNTER_EVERY_NANOS = 250_000_000L;
 
   private final String command;
@@ -46,7 +46,9 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
   }
 
   /** A renderer for {@code err}, rich when the process has a terminal. */
-  @SuppressWarnings("SystemConsoleNull") // Java 17: Console.isTerminal() (Java 22) does not exist; null is "no terminal"
+  @SuppressWarnings(
+      "SystemConsoleNull") // Java 17: Console.isTerminal() (Java 22) does not exist; null is "no
+  // terminal"
   public static ProgressRenderer forStderr(String command, PrintWriter err) {
     return new ProgressRenderer(command, err, Clock.systemUTC(), System.console() != null);
   }
@@ -70,7 +72,9 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
   @Override
   public synchronized void update(String status) {
     Instant now = clock.instant();
-    if (status.equals(last) && lastPrinted != null && Duration.between(lastPrinted, now).compareTo(HEARTBEAT) < 0) {
+    if (status.equals(last)
+        && lastPrinted != null
+        && Duration.between(lastPrinted, now).compareTo(HEARTBEAT) < 0) {
       return;
     }
     last = status;
@@ -101,12 +105,18 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
     // "Running on node-1" is phase "Running" with detail "on node-1"
     int space = runPhase.indexOf(' ');
     phase = space < 0 ? runPhase : runPhase.substring(0, space);
-    String text = (space < 0 ? "" : runPhase.substring(space + 1))
-        + (detail == null || detail.isBlank() ? "" : (space < 0 ? "" : ": ") + detail.replace('\n', ' '));
+    String text =
+        (space < 0 ? "" : runPhase.substring(space + 1))
+            + (detail == null || detail.isBlank()
+                ? ""
+                : (space < 0 ? "" : ": ") + detail.replace('\n', ' '));
     print(format(sinceStart), text);
   }
 
-  /** A counter (rich only): {@code done} of {@code total} bytes and {@code rows} rows, a few times a second. */
+  /**
+   * A counter (rich only): {@code done} of {@code total} bytes and {@code rows} rows, a few times a
+   * second.
+   */
   public synchronized void count(String counterPhase, long done, long total, long rows) {
     if (!rich) {
       return;
@@ -122,8 +132,16 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
     counterShownAt = now;
     counterShown = true;
     double seconds = Math.max(1e-9, elapsed().toNanos() / 1e9);
-    err.printf(Locale.ROOT, "\r%s [%s] %s: %3.0f%% of %,d bytes, %,d rows (%,.0f rows/s)", command, counterPhase,
-        format(elapsed()), total == 0 ? 100.0 : 100.0 * done / total, total, rows, rows / seconds);
+    err.printf(
+        Locale.ROOT,
+        "\r%s [%s] %s: %3.0f%% of %,d bytes, %,d rows (%,.0f rows/s)",
+        command,
+        counterPhase,
+        format(elapsed()),
+        total == 0 ? 100.0 : 100.0 * done / total,
+        total,
+        rows,
+        rows / seconds);
     err.flush();
   }
 
@@ -138,7 +156,13 @@ public final class ProgressRenderer implements ProgressSink, RunProgress {
 
   private void print(String time, String detail) {
     finishCount();
-    err.println(command + " [" + (phase == null ? "-" : phase) + "] " + time + (detail.isEmpty() ? "" : ": " + detail));
+    err.println(
+        command
+            + " ["
+            + (phase == null ? "-" : phase)
+            + "] "
+            + time
+            + (detail.isEmpty() ? "" : ": " + detail));
     err.flush();
   }
 

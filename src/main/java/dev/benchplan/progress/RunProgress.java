@@ -11,7 +11,8 @@ public interface RunProgress {
    *
    * @param phase e.g. preflight, applied, Pending, Running, collecting, cleanup
    * @param elapsed time since the run started
-   * @param detail a short detail: the pod's reason, or the latest AIPerf progress line (may be null)
+   * @param detail a short detail: the pod's reason, or the latest AIPerf progress line (may be
+   *     null)
    */
   void report(String phase, Duration elapsed, @Nullable String detail);
 

@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AiperfSettingsFactory {
   /**
-   * Synthetic prompts generated when the plan bounds the run only by time: enough that prompts
-   * are rarely reused, so a warm prefix cache cannot inflate results.
+   * Synthetic prompts generated when the plan bounds the run only by time: enough that prompts are
+   * rarely reused, so a warm prefix cache cannot inflate results.
    */
   public static final int DURATION_BOUND_SYNTHETIC_ENTRIES = 10_000;
 
@@ -50,7 +50,9 @@ public final class AiperfSettingsFactory {
     Dataset dataset;
     boolean ignoreEos = false;
     if (usesTrace(plan)) {
-      dataset = new Dataset.MooncakeTrace(Objects.requireNonNull(tracePathInPod)); // a trace plan mounts it
+      dataset =
+          new Dataset.MooncakeTrace(
+              Objects.requireNonNull(tracePathInPod)); // a trace plan mounts it
     } else {
       BenchmarkPlan.Synthetic syn = Objects.requireNonNull(plan.workload().synthetic());
       long entries =
@@ -59,17 +61,22 @@ public final class AiperfSettingsFactory {
               : e.requestCount() != null
                   ? e.requestCount() + warmupOf(e, point)
                   : DURATION_BOUND_SYNTHETIC_ENTRIES;
-      dataset = new Dataset.Synthetic(syn.isl(), syn.islStddev(), syn.osl(), syn.oslStddev(), entries);
+      dataset =
+          new Dataset.Synthetic(syn.isl(), syn.islStddev(), syn.osl(), syn.oslStddev(), entries);
       ignoreEos = syn.ignoreEos();
     }
 
     // the schema caps both at 1800 s
     // duration + grace period within the limit, counted whole (issue 21 item 6)
     int duration =
-        (int) Math.max(1, Math.min(
-            e.durationS() != null ? Math.min(e.durationS(), e.measurementLimitS())
-                : e.measurementLimitS(),
-            e.measurementLimitS() - JobBudget.GRACE_PERIOD_SECONDS));
+        (int)
+            Math.max(
+                1,
+                Math.min(
+                    e.durationS() != null
+                        ? Math.min(e.durationS(), e.measurementLimitS())
+                        : e.measurementLimitS(),
+                    e.measurementLimitS() - JobBudget.GRACE_PERIOD_SECONDS));
     Phase profiling;
     Phase warmup;
     int warmupCount = warmupOf(e, point);
@@ -77,8 +84,8 @@ public final class AiperfSettingsFactory {
       case "closed_loop" -> {
         int concurrency = Objects.requireNonNull(point.concurrency());
         profiling = measured(PhaseType.CONCURRENCY, concurrency, null, e, duration, null);
-        warmup = warmup(PhaseType.CONCURRENCY, Math.min(concurrency, warmupCount), null,
-            warmupCount);
+        warmup =
+            warmup(PhaseType.CONCURRENCY, Math.min(concurrency, warmupCount), null, warmupCount);
       }
       case "open_loop" -> {
         PhaseType type =
@@ -88,8 +95,14 @@ public final class AiperfSettingsFactory {
       }
       default -> {
         BenchmarkPlan.TraceWindowRows w = Objects.requireNonNull(plan.workload().trace()).window();
-        profiling = measured(PhaseType.FIXED_SCHEDULE, null, null, null, duration,
-            w == null ? null : new Phase.ReplayWindow(w.startMs(), w.endMs()));
+        profiling =
+            measured(
+                PhaseType.FIXED_SCHEDULE,
+                null,
+                null,
+                null,
+                duration,
+                w == null ? null : new Phase.ReplayWindow(w.startMs(), w.endMs()));
         // the trace's timing has no concurrency to copy: warm up one request at a time
         warmup = warmup(PhaseType.CONCURRENCY, 1, null, warmupCount);
       }
@@ -138,25 +151,39 @@ public final class AiperfSettingsFactory {
     } catch (NumberFormatException e) {
       return false;
     }
-    return axis.equals("concurrency") ? point.concurrency() != null
-        && value.compareTo(BigDecimal.valueOf(point.concurrency())) == 0
+    return axis.equals("concurrency")
+        ? point.concurrency() != null
+            && value.compareTo(BigDecimal.valueOf(point.concurrency())) == 0
         : axis.equals("request_rate") && point.rate() != null && value.compareTo(point.rate()) == 0;
   }
 
   /**
-   * The measured phase: bounded by the plan's request count (none for a replay, {@code e} null)
-   * and by {@code duration} with the grace period.
+   * The measured phase: bounded by the plan's request count (none for a replay, {@code e} null) and
+   * by {@code duration} with the grace period.
    */
-  private static Phase measured(PhaseType type, @Nullable Integer concurrency, @Nullable BigDecimal rate,
-      BenchmarkPlan.@Nullable Experiment e, int duration, Phase.@Nullable ReplayWindow window) {
-    return new Phase(type, concurrency, rate, e == null ? null : e.requestCount(), duration,
-        JobBudget.GRACE_PERIOD_SECONDS, window);
+  private static Phase measured(
+      PhaseType type,
+      @Nullable Integer concurrency,
+      @Nullable BigDecimal rate,
+      BenchmarkPlan.@Nullable Experiment e,
+      int duration,
+      Phase.@Nullable ReplayWindow window) {
+    return new Phase(
+        type,
+        concurrency,
+        rate,
+        e == null ? null : e.requestCount(),
+        duration,
+        JobBudget.GRACE_PERIOD_SECONDS,
+        window);
   }
 
   /** A warmup phase of {@code count} requests within the warmup limit, or null for none. */
-  private static @Nullable Phase warmup(PhaseType type, @Nullable Integer concurrency, @Nullable BigDecimal rate, int count) {
+  private static @Nullable Phase warmup(
+      PhaseType type, @Nullable Integer concurrency, @Nullable BigDecimal rate, int count) {
     return count > 0
-        ? new Phase(type, concurrency, rate, (long) count, JobBudget.WARMUP_LIMIT_SECONDS, null, null)
+        ? new Phase(
+            type, concurrency, rate, (long) count, JobBudget.WARMUP_LIMIT_SECONDS, null, null)
         : null;
   }
 
@@ -181,7 +208,10 @@ public final class AiperfSettingsFactory {
         && ("user_trace".equals(plan.workload().source()) || plan.workload().synthetic() == null);
   }
 
-  /** The plan's goodput thresholds; none when the plan has none (AiperfSettings reads null as none too). */
+  /**
+   * The plan's goodput thresholds; none when the plan has none (AiperfSettings reads null as none
+   * too).
+   */
   private static Map<String, BigDecimal> goodput(BenchmarkPlan plan) {
     Map<String, BigDecimal> goodput = plan.objectives().goodput();
     return goodput == null ? Map.of() : goodput;

@@ -47,12 +47,23 @@ import tools.jackson.databind.JsonNode;
  * @param ledgerSha256 its SHA-256
  * @param fromPlan true when it is the plan's own ledger (no {@code --ledger})
  */
-public record CandidateBinding(VerifiedPlan plan, String ledgerPath, String ledgerSha256,
-    boolean fromPlan) {
+public record CandidateBinding(
+    VerifiedPlan plan, String ledgerPath, String ledgerSha256, boolean fromPlan) {
   /** Deployment fields render compares between a plan and its ledger (paths are location-bound). */
-  static final List<String> DEPLOYMENT_FIELDS = List.of("dgd_name", "kube_context", "namespace",
-      "dgd_sha256", "frontend_service", "frontend_port", "endpoint_url", "served_model",
-      "tokenizer", "gpus", "max_context_length", "secrets");
+  static final List<String> DEPLOYMENT_FIELDS =
+      List.of(
+          "dgd_name",
+          "kube_context",
+          "namespace",
+          "dgd_sha256",
+          "frontend_service",
+          "frontend_port",
+          "endpoint_url",
+          "served_model",
+          "tokenizer",
+          "gpus",
+          "max_context_length",
+          "secrets");
 
   /** {@code namespace/dgd-name} of the candidate. */
   public String dgd() {
@@ -73,24 +84,37 @@ public record CandidateBinding(VerifiedPlan plan, String ledgerPath, String ledg
         if (pointer.startsWith("/deployment/")) {
           String field = pointer.substring("/deployment/".length());
           if (!same(a.path(field), b.path(field))) {
-            frozen.add(pointer + " (" + a.path(field) + " in the series, " + b.path(field)
-                + " in the ledger)");
+            frozen.add(
+                pointer
+                    + " ("
+                    + a.path(field)
+                    + " in the series, "
+                    + b.path(field)
+                    + " in the ledger)");
           }
         }
       }
       if (!frozen.isEmpty()) {
-        throw BenchplanException.invalid("--ledger " + ledger + ": the candidate differs from series "
-            + verified.plan().seriesId() + " (" + source + ") in frozen field(s) "
-            + String.join("; ", frozen) + ": expected a candidate the series can measure; plan a new"
-            + " series for it");
+        throw BenchplanException.invalid(
+            "--ledger "
+                + ledger
+                + ": the candidate differs from series "
+                + verified.plan().seriesId()
+                + " ("
+                + source
+                + ") in frozen field(s) "
+                + String.join("; ", frozen)
+                + ": expected a candidate the series can measure; plan a new"
+                + " series for it");
       }
       if (d.sourceSha256().equals(recorded.ledgerSha256())) {
         requireAgreement(verified, candidate, d.source());
       }
-      return new CandidateBinding(withDeployment(verified, candidate), d.source(),
-          d.sourceSha256(), false);
+      return new CandidateBinding(
+          withDeployment(verified, candidate), d.source(), d.sourceSha256(), false);
     }
-    if (recorded.smokeTest() != null && "in_cluster_readiness".equals(recorded.smokeTest().kind())) {
+    if (recorded.smokeTest() != null
+        && "in_cluster_readiness".equals(recorded.smokeTest().kind())) {
       return inCode(verified, recorded);
     }
     Path path = Path.of(recorded.ledgerPath());
@@ -98,16 +122,26 @@ public record CandidateBinding(VerifiedPlan plan, String ledgerPath, String ledg
       path = verified.folder().resolve(path).normalize();
     }
     if (!Files.isRegularFile(path)) {
-      throw BenchplanException.invalid(source + " /deployment/ledger_path: the plan's deployment"
-          + " ledger " + path + " is not there; render takes the candidate it measures from a"
-          + " ledger: expected it at that path, or --ledger FILE naming the candidate's ledger");
+      throw BenchplanException.invalid(
+          source
+              + " /deployment/ledger_path: the plan's deployment"
+              + " ledger "
+              + path
+              + " is not there; render takes the candidate it measures from a"
+              + " ledger: expected it at that path, or --ledger FILE naming the candidate's ledger");
     }
     String actual = Sha256.ofFile(path);
     if (!actual.equals(recorded.ledgerSha256())) {
-      throw BenchplanException.invalid(source + " /deployment/ledger_sha256: the plan's ledger "
-          + path + " hashes to " + actual + ", the plan records " + recorded.ledgerSha256()
-          + ": expected the ledger the plan was written from; give the changed candidate's ledger"
-          + " with --ledger FILE");
+      throw BenchplanException.invalid(
+          source
+              + " /deployment/ledger_sha256: the plan's ledger "
+              + path
+              + " hashes to "
+              + actual
+              + ", the plan records "
+              + recorded.ledgerSha256()
+              + ": expected the ledger the plan was written from; give the changed candidate's ledger"
+              + " with --ledger FILE");
     }
     DeploymentRecord d = read(path, source + " /deployment/ledger_path " + path);
     BenchmarkPlan.Deployment candidate = PlanService.deployment(d);
@@ -116,49 +150,88 @@ public record CandidateBinding(VerifiedPlan plan, String ledgerPath, String ledg
   }
 
   private static CandidateBinding inCode(VerifiedPlan verified, BenchmarkPlan.Deployment p) {
-    SmokeEvidence smoke = new SmokeEvidence.InClusterReadiness(
-        p.smokeTest().readiness() == null ? "?" : p.smokeTest().readiness().getOrDefault("declared_by", "?"),
-        p.smokeTest().readiness() == null ? "?" : p.smokeTest().readiness().getOrDefault("description", "?"));
+    SmokeEvidence smoke =
+        new SmokeEvidence.InClusterReadiness(
+            p.smokeTest().readiness() == null
+                ? "?"
+                : p.smokeTest().readiness().getOrDefault("declared_by", "?"),
+            p.smokeTest().readiness() == null
+                ? "?"
+                : p.smokeTest().readiness().getOrDefault("description", "?"));
     DeploymentRecord d;
     try {
-      d = DeploymentRecord.inMemory(p.ledgerPath(), p.dgdName(), p.kubeContext(), p.namespace(),
-          p.dgdPath(), p.dgdSha256(), p.frontendService(), p.frontendPort(), p.servedModel(),
-          p.tokenizer(), p.gpus(), p.maxContextLength(), smoke, p.secrets());
+      d =
+          DeploymentRecord.inMemory(
+              p.ledgerPath(),
+              p.dgdName(),
+              p.kubeContext(),
+              p.namespace(),
+              p.dgdPath(),
+              p.dgdSha256(),
+              p.frontendService(),
+              p.frontendPort(),
+              p.servedModel(),
+              p.tokenizer(),
+              p.gpus(),
+              p.maxContextLength(),
+              smoke,
+              p.secrets());
     } catch (IllegalArgumentException e) {
       throw BenchplanException.invalid(verified.path() + " /deployment: " + e.getMessage());
     }
     List<String> problems = new ArrayList<>();
     if (!d.sourceSha256().equals(p.ledgerSha256())) {
-      problems.add("/deployment/ledger_sha256 (the plan's deployment fields hash to "
-          + d.sourceSha256() + ")");
+      problems.add(
+          "/deployment/ledger_sha256 (the plan's deployment fields hash to "
+              + d.sourceSha256()
+              + ")");
     }
     if (!d.endpointUrl().equals(p.endpointUrl())) {
-      problems.add("/deployment/endpoint_url ('" + p.endpointUrl() + "' in the plan, '"
-          + d.endpointUrl() + "' from its frontend Service)");
+      problems.add(
+          "/deployment/endpoint_url ('"
+              + p.endpointUrl()
+              + "' in the plan, '"
+              + d.endpointUrl()
+              + "' from its frontend Service)");
     }
     if (!problems.isEmpty()) {
-      throw BenchplanException.invalid(verified.path() + ": the plan's deployment disagrees with"
-          + " the in-code record it was written from in " + String.join("; ", problems)
-          + ": expected an unedited plan");
+      throw BenchplanException.invalid(
+          verified.path()
+              + ": the plan's deployment disagrees with"
+              + " the in-code record it was written from in "
+              + String.join("; ", problems)
+              + ": expected an unedited plan");
     }
     return new CandidateBinding(verified, p.ledgerPath(), p.ledgerSha256(), true);
   }
 
-  private static void requireAgreement(VerifiedPlan verified, BenchmarkPlan.Deployment ledger,
-      String ledgerPath) {
+  private static void requireAgreement(
+      VerifiedPlan verified, BenchmarkPlan.Deployment ledger, String ledgerPath) {
     JsonNode a = tree(verified.plan().deployment());
     JsonNode b = tree(ledger);
     List<String> diffs = new ArrayList<>();
     for (String field : DEPLOYMENT_FIELDS) {
       if (!same(a.path(field), b.path(field))) {
-        diffs.add("/deployment/" + field + " (" + compact(a.path(field)) + " in the plan, "
-            + compact(b.path(field)) + " in the ledger)");
+        diffs.add(
+            "/deployment/"
+                + field
+                + " ("
+                + compact(a.path(field))
+                + " in the plan, "
+                + compact(b.path(field))
+                + " in the ledger)");
       }
     }
     if (!diffs.isEmpty()) {
-      throw BenchplanException.invalid(verified.path() + ": the plan's deployment disagrees with"
-          + " its ledger " + ledgerPath + " in " + String.join("; ", diffs) + ": expected the"
-          + " fields the ledger records; a plan is never edited after it is written");
+      throw BenchplanException.invalid(
+          verified.path()
+              + ": the plan's deployment disagrees with"
+              + " its ledger "
+              + ledgerPath
+              + " in "
+              + String.join("; ", diffs)
+              + ": expected the"
+              + " fields the ledger records; a plan is never edited after it is written");
     }
   }
 
@@ -167,8 +240,8 @@ public record CandidateBinding(VerifiedPlan plan, String ledgerPath, String ledg
     RuleLog log = new RuleLog();
     Optional<DeploymentRecord> d = DeploymentLedgerReader.read(doc, log);
     if (d.isEmpty()) {
-      throw BenchplanException.invalid(what + ": " + String.join("; ",
-          log.blockers().stream().map(Blocker::message).toList()));
+      throw BenchplanException.invalid(
+          what + ": " + String.join("; ", log.blockers().stream().map(Blocker::message).toList()));
     }
     return d.get();
   }
@@ -182,7 +255,8 @@ public record CandidateBinding(VerifiedPlan plan, String ledgerPath, String ledg
   }
 
   private static boolean same(JsonNode a, JsonNode b) {
-    return Arrays.equals(CanonicalJson.bytes(a.isMissingNode() ? Json.JSON.nullNode() : a),
+    return Arrays.equals(
+        CanonicalJson.bytes(a.isMissingNode() ? Json.JSON.nullNode() : a),
         CanonicalJson.bytes(b.isMissingNode() ? Json.JSON.nullNode() : b));
   }
 

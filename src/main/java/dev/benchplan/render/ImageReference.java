@@ -45,7 +45,8 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
     }
     if (digest == null && (tag == null || tag.equals("latest"))) {
       throw BenchplanException.invalid(
-          where + " is not pinned: expected an exact version tag (never latest) or a digest,"
+          where
+              + " is not pinned: expected an exact version tag (never latest) or a digest,"
               + " e.g. nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0");
     }
     return new ImageReference(reference, tag, digest);

@@ -8,24 +8,29 @@ package dev.benchplan.render;
  * @param measurementLimitSeconds the plan's {@code experiment.measurement_limit_s}
  * @param warmup whether a warmup phase runs
  * @param modelWaitSeconds the longest wait for {@code /v1/models} to list the served model
- * @param measuredRuns how many measured runs the Job executes one after another (load points
- *     times repetitions); each keeps its own measurement limit, warmup, grace period and finish
+ * @param measuredRuns how many measured runs the Job executes one after another (load points times
+ *     repetitions); each keeps its own measurement limit, warmup, grace period and finish
  */
-public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWaitSeconds,
-    int measuredRuns) {
+public record JobBudget(
+    int measurementLimitSeconds, boolean warmup, int modelWaitSeconds, int measuredRuns) {
   /** Longest wait for {@code /v1/models} to list the served model. */
   public static final int MODEL_WAIT_SECONDS = 600;
+
   /**
    * Longest single readiness request (model list, first chat completion): AICR's 120 s, since a
    * fresh worker's first inference can take ~45 s and is lost when the client gives up.
    */
   public static final int READY_REQUEST_SECONDS = 120;
+
   /** Image start, tokenizer download, dataset generation, AIPerf service start. */
   public static final int SETUP_SECONDS = 300;
+
   /** Upper bound on the warmup phase (AIPerf stops it after this long). */
   public static final int WARMUP_LIMIT_SECONDS = 300;
+
   /** In-flight responses still counted after the measured phase's duration ends. */
   public static final int GRACE_PERIOD_SECONDS = 30;
+
   /** Writing exports and printing the summary. */
   public static final int FINISH_SECONDS = 60;
 
@@ -66,7 +71,8 @@ public record JobBudget(int measurementLimitSeconds, boolean warmup, int modelWa
    * own limit and margin.
    */
   public long activeDeadlineSeconds() {
-    return (long) modelWaitSeconds + SETUP_SECONDS
+    return (long) modelWaitSeconds
+        + SETUP_SECONDS
         + (long) measuredRuns * (measurementLimitSeconds + perRunMarginSeconds());
   }
 }

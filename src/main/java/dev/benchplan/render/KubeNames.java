@@ -30,7 +30,10 @@ public final class KubeNames {
   public static String requireDns1123Label(String value, String what) {
     if (!isDns1123Label(value)) {
       throw BenchplanException.invalid(
-          what + ": '" + value + "' is not a valid Kubernetes name: expected a DNS-1123 label"
+          what
+              + ": '"
+              + value
+              + "' is not a valid Kubernetes name: expected a DNS-1123 label"
               + " (lowercase letters, digits and '-', starting and ending with a letter or digit,"
               + " at most 63 characters)");
     }
@@ -41,7 +44,10 @@ public final class KubeNames {
   public static String requireLabelValue(String value, String what) {
     if (value == null || value.length() > MAX_LABEL || !LABEL_VALUE.matcher(value).matches()) {
       throw BenchplanException.invalid(
-          what + ": '" + value + "' cannot be a Kubernetes label value: expected at most 63"
+          what
+              + ": '"
+              + value
+              + "' cannot be a Kubernetes label value: expected at most 63"
               + " characters of letters, digits, '-', '_' and '.', starting and ending with a"
               + " letter or digit");
     }
@@ -58,21 +64,22 @@ public final class KubeNames {
       return seriesId;
     }
     String hash = shortHash(seriesId);
-    String head = seriesId.substring(0, Math.min(seriesId.length(), 50)).replaceAll("[^a-z0-9]+$", "");
+    String head =
+        seriesId.substring(0, Math.min(seriesId.length(), 50)).replaceAll("[^a-z0-9]+$", "");
     return head + "-" + hash;
   }
 
   /** 8 hex digits of the SHA-256 of a series ID: what a cut name keeps of the whole. */
   static String shortHash(String seriesId) {
-    return dev.benchplan.json.Sha256.hex(
-            seriesId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+    return dev.benchplan.json.Sha256.hex(seriesId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
         .substring(0, 8);
   }
 
   /**
    * The Job name for a series and run: {@code bp-<series>-<run-id lowercased>}, its characters
    * mapped to the DNS-1123 alphabet. When the whole would pass 63 characters the series is cut and
-   * ends in 8 hex of the SHA-256 of the full series ID, so two series never share a Job name prefix.
+   * ends in 8 hex of the SHA-256 of the full series ID, so two series never share a Job name
+   * prefix.
    */
   public static String jobName(String seriesId, RunId runId) {
     String suffix = "-" + runId.value().toLowerCase(java.util.Locale.ROOT);

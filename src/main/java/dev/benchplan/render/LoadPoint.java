@@ -42,9 +42,9 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
   }
 
   /**
-   * The folder of this point's run(s) inside the run's artifact tree when the Job measures
-   * several points ({@code concurrency_16}, {@code request_rate_2.5}: AIPerf's own sweep naming,
-   * {@code <param>_<value>}), or null for none.
+   * The folder of this point's run(s) inside the run's artifact tree when the Job measures several
+   * points ({@code concurrency_16}, {@code request_rate_2.5}: AIPerf's own sweep naming, {@code
+   * <param>_<value>}), or null for none.
    */
   public @Nullable String directoryName() {
     if (concurrency != null) {
@@ -57,7 +57,8 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
    * Picks the point to measure. A plan with one point needs no choice; a grid of several needs
    * {@code requested}, which must be one of them.
    */
-  public static LoadPoint select(BenchmarkPlan.Experiment e, @Nullable String requested, String source) {
+  public static LoadPoint select(
+      BenchmarkPlan.Experiment e, @Nullable String requested, String source) {
     switch (e.measurementMode()) {
       case "closed_loop" -> {
         List<Integer> points = concurrency(e);
@@ -70,8 +71,12 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
           }
           if (chosen == null) {
             throw BenchplanException.invalid(
-                "--load-point '" + requested + "': not a concurrency point of " + source
-                    + " /experiment/concurrency: expected one of " + points);
+                "--load-point '"
+                    + requested
+                    + "': not a concurrency point of "
+                    + source
+                    + " /experiment/concurrency: expected one of "
+                    + points);
           }
         } else if (points.size() == 1) {
           chosen = points.get(0);
@@ -83,7 +88,8 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
       case "open_loop" -> {
         List<BigDecimal> points = requestRate(e);
         BigDecimal chosen = null;
-        String shown = points.stream().map(LoadPoint::plain).collect(Collectors.joining(", ", "[", "]"));
+        String shown =
+            points.stream().map(LoadPoint::plain).collect(Collectors.joining(", ", "[", "]"));
         if (requested != null) {
           BigDecimal value;
           try {
@@ -99,8 +105,12 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
           }
           if (chosen == null) {
             throw BenchplanException.invalid(
-                "--load-point '" + requested + "': not a request rate of " + source
-                    + " /experiment/request_rate: expected one of " + shown);
+                "--load-point '"
+                    + requested
+                    + "': not a request rate of "
+                    + source
+                    + " /experiment/request_rate: expected one of "
+                    + shown);
           }
         } else if (points.size() == 1) {
           chosen = points.get(0);
@@ -112,7 +122,10 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
       default -> {
         if (requested != null) {
           throw BenchplanException.invalid(
-              "--load-point '" + requested + "': " + source
+              "--load-point '"
+                  + requested
+                  + "': "
+                  + source
                   + " /experiment/measurement_mode is fixed_schedule, which replays the trace's"
                   + " own timing: expected no --load-point");
         }
@@ -123,7 +136,11 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
 
   private static BenchplanException gridBlocker(String source, String pointer, String points) {
     return BenchplanException.invalid(
-        source + ": " + pointer + " holds several load points " + points
+        source
+            + ": "
+            + pointer
+            + " holds several load points "
+            + points
             + "; one Job measures one point: expected --load-point with one of them");
   }
 

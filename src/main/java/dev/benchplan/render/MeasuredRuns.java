@@ -13,8 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
  * repetitions of each, and the mechanism. Annotated on the Job ({@link JobContract#MEASURED_RUNS})
  * so {@code run} knows what to expect and records it in run.json.
  *
- * @param points the load points, each with its folder in the artifact tree (null folder for a
- *     Job of one point: AIPerf writes straight into the run's artifact folder)
+ * @param points the load points, each with its folder in the artifact tree (null folder for a Job
+ *     of one point: AIPerf writes straight into the run's artifact folder)
  * @param repetitions measured runs per load point (the plan's run_policy.repetitions)
  * @param pilot true for the series' noise-floor pilot (n = 3)
  * @param mechanism how the runs execute ({@link #SINGLE}, {@link #MULTI_RUN}, {@link #SEQUENCE},
@@ -23,10 +23,13 @@ import tools.jackson.databind.node.ObjectNode;
 public record MeasuredRuns(List<Point> points, int repetitions, boolean pilot, String mechanism) {
   /** One AIPerf invocation, one measured run. */
   public static final String SINGLE = "aiperf-single-run";
+
   /** One AIPerf invocation repeating its run through the native config's multiRun.numRuns. */
   public static final String MULTI_RUN = "aiperf-multi-run";
+
   /** One AIPerf invocation per load point, one after another inside one Job. */
   public static final String SEQUENCE = "job-sequence";
+
   /** {@link #SEQUENCE}, each invocation repeating through multiRun.numRuns. */
   public static final String SEQUENCE_MULTI_RUN = "job-sequence+aiperf-multi-run";
 
@@ -49,12 +52,14 @@ public record MeasuredRuns(List<Point> points, int repetitions, boolean pilot, S
   /** The runs for {@code points} measured {@code repetitions} times each. */
   public static MeasuredRuns of(List<LoadPoint> points, int repetitions, boolean pilot) {
     boolean several = points.size() > 1;
-    List<Point> out = points.stream()
-        .map(p -> new Point(p.describe(), several ? p.directoryName() : null))
-        .toList();
-    String mechanism = several
-        ? (repetitions > 1 ? SEQUENCE_MULTI_RUN : SEQUENCE)
-        : (repetitions > 1 ? MULTI_RUN : SINGLE);
+    List<Point> out =
+        points.stream()
+            .map(p -> new Point(p.describe(), several ? p.directoryName() : null))
+            .toList();
+    String mechanism =
+        several
+            ? (repetitions > 1 ? SEQUENCE_MULTI_RUN : SEQUENCE)
+            : (repetitions > 1 ? MULTI_RUN : SINGLE);
     return new MeasuredRuns(out, repetitions, pilot, mechanism);
   }
 
@@ -88,9 +93,13 @@ public record MeasuredRuns(List<Point> points, int repetitions, boolean pilot, S
     JsonNode n = Json.JSON.readTree(json);
     List<Point> points = new java.util.ArrayList<>();
     for (JsonNode p : n.path("points")) {
-      points.add(new Point(p.path("load_point").asString(null), p.path("directory").asString(null)));
+      points.add(
+          new Point(p.path("load_point").asString(null), p.path("directory").asString(null)));
     }
-    return new MeasuredRuns(points, n.path("repetitions").asInt(0), n.path("pilot").asBoolean(false),
+    return new MeasuredRuns(
+        points,
+        n.path("repetitions").asInt(0),
+        n.path("pilot").asBoolean(false),
         n.path("mechanism").asString(""));
   }
 }

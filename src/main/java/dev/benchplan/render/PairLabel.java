@@ -5,10 +5,10 @@ import java.util.regex.Pattern;
 
 /**
  * The AB/BA pair a run belongs to (agent-docs/rules/benchmarking/comparison-uncertainty.md: inside
- * the noise band, decide with paired, interleaved repeats). Given at render time
- * ({@code --pair ID --pair-order AB|BA --pair-arm A|B}), annotated on the Job
- * ({@link JobContract#PAIR}) and recorded by {@code run} in run.json ({@code /pair}), where
- * {@code compare} reads it to pair reference (arm A) and candidate (arm B) runs by id.
+ * the noise band, decide with paired, interleaved repeats). Given at render time ({@code --pair ID
+ * --pair-order AB|BA --pair-arm A|B}), annotated on the Job ({@link JobContract#PAIR}) and recorded
+ * by {@code run} in run.json ({@code /pair}), where {@code compare} reads it to pair reference (arm
+ * A) and candidate (arm B) runs by id.
  *
  * @param id the pair's id, shared by its two runs
  * @param order {@code AB} (the reference ran first) or {@code BA}
@@ -19,15 +19,19 @@ public record PairLabel(String id, String order, String arm) {
 
   public PairLabel {
     if (id == null || !ID.matcher(id).matches()) {
-      throw BenchplanException.invalid("--pair " + id + ": expected an id of letters, digits, '.', '_' or '-'"
-          + " (at most 63 characters), the same for both runs of a pair");
+      throw BenchplanException.invalid(
+          "--pair "
+              + id
+              + ": expected an id of letters, digits, '.', '_' or '-'"
+              + " (at most 63 characters), the same for both runs of a pair");
     }
     if (!"AB".equals(order) && !"BA".equals(order)) {
-      throw BenchplanException.invalid("--pair-order " + order + ": expected AB (the reference, arm A, ran"
-          + " first) or BA");
+      throw BenchplanException.invalid(
+          "--pair-order " + order + ": expected AB (the reference, arm A, ran" + " first) or BA");
     }
     if (!"A".equals(arm) && !"B".equals(arm)) {
-      throw BenchplanException.invalid("--pair-arm " + arm + ": expected A (reference) or B (candidate)");
+      throw BenchplanException.invalid(
+          "--pair-arm " + arm + ": expected A (reference) or B (candidate)");
     }
   }
 

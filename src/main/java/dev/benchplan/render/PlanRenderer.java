@@ -1,14 +1,14 @@
 package dev.benchplan.render;
 
 import dev.benchplan.aiperf.config.AiperfInvocation;
-import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.aiperf.config.AiperfSettings;
+import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
+import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.render.manifest.JobInputs;
 import dev.benchplan.render.manifest.JobResources;
@@ -33,8 +33,10 @@ import tools.jackson.databind.node.ObjectNode;
 public final class PlanRenderer {
   /** The folder under DEPLOY_ROOT that receives both files. */
   public static final String BENCHMARK_DIR = "benchmark";
+
   /** The AIPerf config file name. */
   public static final String AIPERF_CONFIG = "aiperf-config.yaml";
+
   /** The manifest file name. */
   public static final String PERF_YAML = "perf.yaml";
 
@@ -47,8 +49,8 @@ public final class PlanRenderer {
 
   /**
    * As {@link #render(RenderRequest)}, with the paths the rendered files record (plan, ledger)
-   * relative to {@code anchor} instead of the DEPLOY_ROOT written to: {@code verify} re-renders into
-   * a scratch folder what render wrote into {@code anchor}.
+   * relative to {@code anchor} instead of the DEPLOY_ROOT written to: {@code verify} re-renders
+   * into a scratch folder what render wrote into {@code anchor}.
    */
   public static RenderResult render(RenderRequest req, Path anchor) {
     Path recordedRoot = anchor.toAbsolutePath().normalize();
@@ -63,17 +65,20 @@ public final class PlanRenderer {
     Path deployRoot = req.deployRoot().toAbsolutePath().normalize();
     if (!Files.isDirectory(deployRoot)) {
       throw BenchplanException.invalid(
-          deployRoot + ": deploy root does not exist or is not a directory: expected an existing"
+          deployRoot
+              + ": deploy root does not exist or is not a directory: expected an existing"
               + " DEPLOY_ROOT folder");
     }
 
     VerifiedPlan series = PlanFile.verify(req.plan(), req.planSha256());
     CandidateBinding candidate = CandidateBinding.bind(series, req.ledger());
-    // the plan with /deployment bound to the candidate measured now; path and SHA-256 stay the plan's
+    // the plan with /deployment bound to the candidate measured now; path and SHA-256 stay the
+    // plan's
     VerifiedPlan verified = candidate.plan();
     BenchmarkPlan plan = verified.plan();
     String source = verified.path().toString();
-    AiperfVersion release = AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
+    AiperfVersion release =
+        AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
     ImageReference image = image(req.image(), plan, release, source);
     String namespace = req.namespace() != null ? req.namespace() : plan.deployment().namespace();
     KubeNames.requireDns1123Label(namespace, source + " /deployment/namespace");
@@ -83,33 +88,60 @@ public final class PlanRenderer {
       trace = TracePlacement.place(verified, traceSource);
     } else if (traceSource.kind() != TraceSource.Kind.AUTO) {
       throw BenchplanException.invalid(
-          "--trace-source " + req.traceSource() + ": " + source + " /workload/source is "
-              + plan.workload().source() + ", which replays no trace: expected no --trace-source");
+          "--trace-source "
+              + req.traceSource()
+              + ": "
+              + source
+              + " /workload/source is "
+              + plan.workload().source()
+              + ", which replays no trace: expected no --trace-source");
     }
-    List<LoadPoint> points = req.loadPoint() == null
-        ? LoadPoint.all(plan.experiment())
-        : List.of(LoadPoint.select(plan.experiment(), req.loadPoint(), source));
+    List<LoadPoint> points =
+        req.loadPoint() == null
+            ? LoadPoint.all(plan.experiment())
+            : List.of(LoadPoint.select(plan.experiment(), req.loadPoint(), source));
     BenchmarkPlan.RunPolicy policy = plan.runPolicy();
-    MeasuredRuns runs = MeasuredRuns.of(points, policy == null ? 1 : policy.repetitions(),
-        policy != null && policy.pilot());
-    String pointsShown = req.loadPoint() != null || points.size() == 1
-        ? points.get(0).describe()
-        : points.stream().map(LoadPoint::describe).toList().toString();
+    MeasuredRuns runs =
+        MeasuredRuns.of(
+            points, policy == null ? 1 : policy.repetitions(), policy != null && policy.pilot());
+    String pointsShown =
+        req.loadPoint() != null || points.size() == 1
+            ? points.get(0).describe()
+            : points.stream().map(LoadPoint::describe).toList().toString();
 
     // the rendered files name the ledger relative to DEPLOY_ROOT: no checkout's location in them
-    String ledgerShown = Path.of(candidate.ledgerPath()).isAbsolute()
-        ? PlanPaths.relative(recordedRoot, candidate.ledgerPath()) : candidate.ledgerPath();
+    String ledgerShown =
+        Path.of(candidate.ledgerPath()).isAbsolute()
+            ? PlanPaths.relative(recordedRoot, candidate.ledgerPath())
+            : candidate.ledgerPath();
     RunId runId = RunId.generate(req.clock(), req.random());
-    String jobName = req.jobName() != null ? req.jobName() : KubeNames.jobName(plan.seriesId(), runId);
+    String jobName =
+        req.jobName() != null ? req.jobName() : KubeNames.jobName(plan.seriesId(), runId);
     String artifactDir = PodPaths.artifactDir(runId);
     List<String> context =
         List.of(
-            "plan " + plan.planId() + " (series " + plan.seriesId() + "), sha256 "
+            "plan "
+                + plan.planId()
+                + " (series "
+                + plan.seriesId()
+                + "), sha256 "
                 + verified.sha256(),
-            "run " + runId + (pointsShown == null ? "" : ", load point " + pointsShown)
-                + ", " + runs.count() + " measured run(s): " + runs.mechanism(),
-            "candidate " + candidate.dgd() + " at " + verified.endpointUrl() + ", ledger "
-                + ledgerShown + " (sha256 " + candidate.ledgerSha256() + ")");
+            "run "
+                + runId
+                + (pointsShown == null ? "" : ", load point " + pointsShown)
+                + ", "
+                + runs.count()
+                + " measured run(s): "
+                + runs.mechanism(),
+            "candidate "
+                + candidate.dgd()
+                + " at "
+                + verified.endpointUrl()
+                + ", ledger "
+                + ledgerShown
+                + " (sha256 "
+                + candidate.ledgerSha256()
+                + ")");
     List<AiperfInvocation> invocations = new java.util.ArrayList<>();
     AiperfSettings settings = null;
     for (int i = 0; i < points.size(); i++) {
@@ -125,13 +157,23 @@ public final class PlanRenderer {
           AiperfInvocation.of(s, release, PerfManifests.configPathInPod(), context, source);
       if (runs.count() > 1 && inv.mode() != dev.benchplan.aiperf.config.InvocationMode.CONFIG) {
         throw BenchplanException.invalid(
-            source + " /aiperf/version: AIPerf " + release + " reads no native config, and"
-                + " benchplan measures several runs in one Job (" + runs.count() + ": "
-                + points.size() + " load point(s) x " + runs.repetitions()
+            source
+                + " /aiperf/version: AIPerf "
+                + release
+                + " reads no native config, and"
+                + " benchplan measures several runs in one Job ("
+                + runs.count()
+                + ": "
+                + points.size()
+                + " load point(s) x "
+                + runs.repetitions()
                 + " repetition(s)) only through the native config (multiRun.numRuns, one config"
-                + " per point; AIPerf " + AiperfInvocation.NATIVE_CONFIG + " or later): expected"
+                + " per point; AIPerf "
+                + AiperfInvocation.NATIVE_CONFIG
+                + " or later): expected"
                 + " --load-point with a plan of one repetition, or a plan pinned to "
-                + AiperfInvocation.NATIVE_CONFIG + " or later");
+                + AiperfInvocation.NATIVE_CONFIG
+                + " or later");
       }
       if (runs.repetitions() > 1) {
         // AIPerf's own multi-run: each trial keeps the phase's bounds; numRuns is capped at 10
@@ -146,29 +188,41 @@ public final class PlanRenderer {
     // render refuses; validate's one run keeps the summary-only contract (the Job says
     // artifacts:too-large); several runs would lose every run's evidence: refused everywhere
     boolean operator = OperatorRender.chosen(plan);
-    if (!operator && !estimate.fitsLogChannel() && !artifacts.isPvc()
+    if (!operator
+        && !estimate.fitsLogChannel()
+        && !artifacts.isPvc()
         && (req.refusePastLogBound() || runs.count() > 1)) {
       throw BenchplanException.invalid(
-          source + " /experiment: the artifacts of " + runs.count() + " measured run(s) are estimated at "
-              + estimate.mib() + " (" + estimate.basis() + "), more than the pod-log channel carries ("
-              + new ArtifactEstimate(ArtifactEstimate.LOG_CHANNEL_MAX_BYTES).mib() + ": kubelets rotate"
+          source
+              + " /experiment: the artifacts of "
+              + runs.count()
+              + " measured run(s) are estimated at "
+              + estimate.mib()
+              + " ("
+              + estimate.basis()
+              + "), more than the pod-log channel carries ("
+              + new ArtifactEstimate(ArtifactEstimate.LOG_CHANNEL_MAX_BYTES).mib()
+              + ": kubelets rotate"
               + " container logs at 10 MiB and the logs API serves only the current file): expected"
               + " --artifacts-pvc CLAIM (AIPerf writes to the claim, collector pods bring the tree back"
               + " verified), --load-point to measure one point per Job, or fewer requests");
     }
-    byte[] configBytes = YamlDocuments.write(invocation.header(),
-        invocations.stream().map(AiperfInvocation::document).toList());
+    byte[] configBytes =
+        YamlDocuments.write(
+            invocation.header(), invocations.stream().map(AiperfInvocation::document).toList());
     String configSha = Sha256.hex(configBytes);
 
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE);
     labels.put(JobContract.NAME, JobContract.NAME_VALUE);
     labels.put(JobContract.SERIES, KubeNames.seriesLabel(plan.seriesId()));
-    labels.put(JobContract.PLAN_SHA256,
+    labels.put(
+        JobContract.PLAN_SHA256,
         verified.sha256().substring(0, JobContract.PLAN_SHA256_LABEL_LENGTH));
     labels.put(JobContract.RUN_ID, runId.value());
     Map<String, String> annotations = new LinkedHashMap<>();
-    // relative to DEPLOY_ROOT, as render-manifest.json records it: no checkout's location in the file
+    // relative to DEPLOY_ROOT, as render-manifest.json records it: no checkout's location in the
+    // file
     annotations.put(JobContract.PLAN_PATH, PlanPaths.relative(recordedRoot, verified.path()));
     annotations.put(JobContract.PLAN_SHA256, verified.sha256());
     annotations.put(JobContract.PLAN_ID, plan.planId());
@@ -194,13 +248,34 @@ public final class PlanRenderer {
     annotations.put(JobContract.ARTIFACT_ESTIMATE, Long.toString(estimate.bytes()));
     if (operator) {
       // the engine plan chose: one AIPerfJob per measured run, AIPerf's operator keeps the results
-      return OperatorRender.render(new OperatorRender.Inputs(req, deployRoot, verified, candidate, release,
-          image, namespace, points, runs, runId, jobName, req.jobName() != null, labels, annotations,
-          invocations, configBytes, context, trace, hfTokenSecret(plan.deployment().secrets())));
+      return OperatorRender.render(
+          new OperatorRender.Inputs(
+              req,
+              deployRoot,
+              verified,
+              candidate,
+              release,
+              image,
+              namespace,
+              points,
+              runs,
+              runId,
+              jobName,
+              req.jobName() != null,
+              labels,
+              annotations,
+              invocations,
+              configBytes,
+              context,
+              trace,
+              hfTokenSecret(plan.deployment().secrets())));
     }
-    JobBudget budget = new JobBudget(plan.experiment().measurementLimitS(),
-        Objects.requireNonNull(settings).warmup() != null, // a plan has at least one load point
-        req.modelWait(), runs.count());
+    JobBudget budget =
+        new JobBudget(
+            plan.experiment().measurementLimitS(),
+            Objects.requireNonNull(settings).warmup() != null, // a plan has at least one load point
+            req.modelWait(),
+            runs.count());
     JobInputs inputs =
         new JobInputs(
             jobName,
@@ -227,14 +302,19 @@ public final class PlanRenderer {
                 : List.of(),
             ArtifactEstimate.LOG_CHANNEL_MAX_BYTES,
             resources(plan, points));
-    List<ObjectNode> docs = PerfManifests.build(inputs, budget.modelWaitSeconds(), req.readyRequestTimeout());
+    List<ObjectNode> docs =
+        PerfManifests.build(inputs, budget.modelWaitSeconds(), req.readyRequestTimeout());
     List<String> perfHeader =
         List.of(
             "benchplan render: the AIPerf Job of one run, and the ConfigMaps it mounts",
             context.get(0),
             context.get(1),
             context.get(2),
-            "artifacts: estimated " + estimate.mib() + " (" + estimate.bytes() + " bytes), "
+            "artifacts: estimated "
+                + estimate.mib()
+                + " ("
+                + estimate.bytes()
+                + " bytes), "
                 + transport(estimate, artifacts),
             "Apply as is: kubectl apply -f perf.yaml (ConfigMaps first, then the Job).");
     byte[] perfBytes = YamlDocuments.write(perfHeader, docs);
@@ -245,8 +325,17 @@ public final class PlanRenderer {
     Map<Path, byte[]> files = new LinkedHashMap<>();
     files.put(configPath, configBytes);
     files.put(perfPath, perfBytes);
-    files.put(dir.resolve(RenderManifest.FILE), RenderManifest.of(req, deployRoot, verified,
-        runId.value(), jobName, namespace, AiperfJobContract.JOB_ENGINE, new LinkedHashMap<>(files)));
+    files.put(
+        dir.resolve(RenderManifest.FILE),
+        RenderManifest.of(
+            req,
+            deployRoot,
+            verified,
+            runId.value(),
+            jobName,
+            namespace,
+            AiperfJobContract.JOB_ENGINE,
+            new LinkedHashMap<>(files)));
     AtomicFiles.writeAll(files);
     // AIPerfJobs rendered earlier into the same root would otherwise be run instead
     AtomicFiles.deleteQuietly(dir.resolve(AiperfJobContract.FILE));
@@ -277,7 +366,8 @@ public final class PlanRenderer {
           + (artifacts.isPvc() ? "; kept on " + artifacts.describe() + " too" : "");
     }
     return artifacts.isPvc()
-        ? "beyond the pod-log channel: written to " + artifacts.describe()
+        ? "beyond the pod-log channel: written to "
+            + artifacts.describe()
             + ", brought back by collector pods through the same verified channel"
         : "beyond the pod-log channel: only the summary comes back (no artifact claim)";
   }
@@ -304,8 +394,14 @@ public final class PlanRenderer {
       AiperfVersion tagged = AiperfVersion.parse(image.tag(), what);
       if (tagged.compareTo(release) != 0) {
         throw BenchplanException.invalid(
-            what + ": image tag " + image.tag() + " differs from the plan's AIPerf pin "
-                + release + " (" + source + " /aiperf/version): expected an image of the pinned"
+            what
+                + ": image tag "
+                + image.tag()
+                + " differs from the plan's AIPerf pin "
+                + release
+                + " ("
+                + source
+                + " /aiperf/version): expected an image of the pinned"
                 + " version");
       }
     }

@@ -16,8 +16,8 @@ public final class PodPaths {
   }
 
   /**
-   * Checks a path relative to a volume root: no leading '/', no '..' or empty segment, no
-   * control characters.
+   * Checks a path relative to a volume root: no leading '/', no '..' or empty segment, no control
+   * characters.
    */
   public static String requireRelativePath(String path, String what) {
     boolean bad = path.isEmpty() || path.startsWith("/") || path.endsWith("/");
@@ -29,7 +29,10 @@ public final class PodPaths {
     }
     if (bad) {
       throw BenchplanException.invalid(
-          what + " '" + path + "': expected a relative path inside the volume (no leading '/',"
+          what
+              + " '"
+              + path
+              + "': expected a relative path inside the volume (no leading '/',"
               + " no '.' or '..' segments)");
     }
     return path;

@@ -16,21 +16,29 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code DEPLOY_ROOT/benchmark/render-manifest.json} (schema {@code render-manifest.schema.json}):
  * the plan's path (relative to DEPLOY_ROOT, {@code /}) and SHA-256, benchplan's version and commit,
  * the render options as given, the run id, Job name and namespace chosen, the engine rendered
- * ({@code job}: perf.yaml; {@code aiperf-operator}: aiperfjobs.yaml), and the SHA-256 of every
- * file written, so {@code benchplan verify DEPLOY_ROOT} can re-render with the same choices and
- * require identical bytes.
+ * ({@code job}: perf.yaml; {@code aiperf-operator}: aiperfjobs.yaml), and the SHA-256 of every file
+ * written, so {@code benchplan verify DEPLOY_ROOT} can re-render with the same choices and require
+ * identical bytes.
  */
 public final class RenderManifest {
   /** The manifest's file name, beside the rendered files. */
   public static final String FILE = "render-manifest.json";
+
   /** Its schema in schemas/. */
   public static final String SCHEMA = "render-manifest.schema.json";
 
   private RenderManifest() {}
 
   /** The manifest's canonical bytes for the files about to be written (absolute path -> bytes). */
-  static byte[] of(RenderRequest req, Path deployRoot, VerifiedPlan plan, String runId,
-      String jobName, String namespace, String engine, Map<Path, byte[]> files) {
+  static byte[] of(
+      RenderRequest req,
+      Path deployRoot,
+      VerifiedPlan plan,
+      String runId,
+      String jobName,
+      String namespace,
+      String engine,
+      Map<Path, byte[]> files) {
     return of(req, deployRoot, plan, runId, jobName, namespace, engine, files, java.util.List.of());
   }
 
@@ -38,8 +46,15 @@ public final class RenderManifest {
    * The manifest, with the operator engine's sizing of each point: the plan's totals and their
    * split per worker pod ({@code operator_sizing}, absent for the plain Job).
    */
-  static byte[] of(RenderRequest req, Path deployRoot, VerifiedPlan plan, String runId,
-      String jobName, String namespace, String engine, Map<Path, byte[]> files,
+  static byte[] of(
+      RenderRequest req,
+      Path deployRoot,
+      VerifiedPlan plan,
+      String runId,
+      String jobName,
+      String namespace,
+      String engine,
+      Map<Path, byte[]> files,
       java.util.List<OperatorSizing> sizing) {
     ObjectNode m = Json.JSON.createObjectNode();
     m.put("schema_version", "1.0");
@@ -68,9 +83,13 @@ public final class RenderManifest {
       for (OperatorSizing z : sizing) {
         ObjectNode e = points.addObject();
         e.put("load_point", z.loadPoint());
-        e.putObject("total").put("workers", z.totalWorkers()).put("cpu_cores", z.totalCpuCores())
+        e.putObject("total")
+            .put("workers", z.totalWorkers())
+            .put("cpu_cores", z.totalCpuCores())
             .put("memory_mib", z.totalMemoryMib());
-        e.putObject("per_worker_pod").put("workers", z.workersPerPod()).put("cpu_cores", z.podCpuCores())
+        e.putObject("per_worker_pod")
+            .put("workers", z.workersPerPod())
+            .put("cpu_cores", z.podCpuCores())
             .put("memory_mib", z.podMemoryMib());
         e.put("worker_pods", z.workerPods());
         e.put("connections_per_worker", z.connectionsPerWorker());

@@ -44,36 +44,129 @@ public record RenderRequest(
    * A request for a run that is not part of an AB/BA pair and keeps the summary-only contract for
    * one run past the log bound.
    */
-  public RenderRequest(Path plan, String planSha256, Path deployRoot, @Nullable String namespace,
-      @Nullable String jobName, @Nullable String image, @Nullable String artifacts, @Nullable String traceSource,
-      @Nullable String loadPoint, Clock clock, RandomGenerator random, @Nullable Integer modelWaitSeconds,
-      @Nullable Path ledger, @Nullable Integer readyRequestTimeoutSeconds) {
-    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
-        random, modelWaitSeconds, ledger, readyRequestTimeoutSeconds, null, false);
+  public RenderRequest(
+      Path plan,
+      String planSha256,
+      Path deployRoot,
+      @Nullable String namespace,
+      @Nullable String jobName,
+      @Nullable String image,
+      @Nullable String artifacts,
+      @Nullable String traceSource,
+      @Nullable String loadPoint,
+      Clock clock,
+      RandomGenerator random,
+      @Nullable Integer modelWaitSeconds,
+      @Nullable Path ledger,
+      @Nullable Integer readyRequestTimeoutSeconds) {
+    this(
+        plan,
+        planSha256,
+        deployRoot,
+        namespace,
+        jobName,
+        image,
+        artifacts,
+        traceSource,
+        loadPoint,
+        clock,
+        random,
+        modelWaitSeconds,
+        ledger,
+        readyRequestTimeoutSeconds,
+        null,
+        false);
   }
 
   /** A request with the default readiness-request timeout. */
-  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
-      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
-      RandomGenerator random, @Nullable Integer modelWaitSeconds, @Nullable Path ledger) {
-    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
-        random, modelWaitSeconds, ledger, null);
+  public RenderRequest(
+      Path plan,
+      String planSha256,
+      Path deployRoot,
+      String namespace,
+      String jobName,
+      String image,
+      String artifacts,
+      String traceSource,
+      String loadPoint,
+      Clock clock,
+      RandomGenerator random,
+      @Nullable Integer modelWaitSeconds,
+      @Nullable Path ledger) {
+    this(
+        plan,
+        planSha256,
+        deployRoot,
+        namespace,
+        jobName,
+        image,
+        artifacts,
+        traceSource,
+        loadPoint,
+        clock,
+        random,
+        modelWaitSeconds,
+        ledger,
+        null);
   }
 
   /** A request for the plan's own candidate. */
-  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
-      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
-      RandomGenerator random, Integer modelWaitSeconds) {
-    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
-        random, modelWaitSeconds, null);
+  public RenderRequest(
+      Path plan,
+      String planSha256,
+      Path deployRoot,
+      String namespace,
+      String jobName,
+      String image,
+      String artifacts,
+      String traceSource,
+      String loadPoint,
+      Clock clock,
+      RandomGenerator random,
+      Integer modelWaitSeconds) {
+    this(
+        plan,
+        planSha256,
+        deployRoot,
+        namespace,
+        jobName,
+        image,
+        artifacts,
+        traceSource,
+        loadPoint,
+        clock,
+        random,
+        modelWaitSeconds,
+        null);
   }
 
   /** A request with the default model wait. */
-  public RenderRequest(Path plan, String planSha256, Path deployRoot, String namespace, String jobName,
-      String image, String artifacts, String traceSource, String loadPoint, Clock clock,
+  public RenderRequest(
+      Path plan,
+      String planSha256,
+      Path deployRoot,
+      String namespace,
+      String jobName,
+      String image,
+      String artifacts,
+      String traceSource,
+      String loadPoint,
+      Clock clock,
       RandomGenerator random) {
-    this(plan, planSha256, deployRoot, namespace, jobName, image, artifacts, traceSource, loadPoint, clock,
-        random, null, null);
+    this(
+        plan,
+        planSha256,
+        deployRoot,
+        namespace,
+        jobName,
+        image,
+        artifacts,
+        traceSource,
+        loadPoint,
+        clock,
+        random,
+        null,
+        null);
   }
 
   public RenderRequest {
@@ -97,6 +190,8 @@ public record RenderRequest(
 
   /** The per-request readiness timeout in effect. */
   public int readyRequestTimeout() {
-    return readyRequestTimeoutSeconds == null ? JobBudget.READY_REQUEST_SECONDS : readyRequestTimeoutSeconds;
+    return readyRequestTimeoutSeconds == null
+        ? JobBudget.READY_REQUEST_SECONDS
+        : readyRequestTimeoutSeconds;
   }
 }

@@ -30,8 +30,9 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
 
   /** Places the trace of {@code plan}, resolving a relative path against the plan's folder. */
   public static TracePlacement place(VerifiedPlan verified, TraceSource source) {
-    BenchmarkPlan.Trace trace = Objects.requireNonNull(verified.plan().workload().trace(),
-        "a trace workload names its trace");
+    BenchmarkPlan.Trace trace =
+        Objects.requireNonNull(
+            verified.plan().workload().trace(), "a trace workload names its trace");
     String planRef = verified.path() + " /workload/trace";
     Path file = Path.of(trace.path());
     if (!file.isAbsolute()) {
@@ -43,22 +44,32 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
       String actual = Sha256.ofFile(file);
       if (!actual.equals(trace.sha256())) {
         throw BenchplanException.invalid(
-            file + ": SHA-256 is " + actual + ", but " + planRef + "/sha256 recorded "
-                + trace.sha256() + ": the trace changed since planning; expected the planned file"
+            file
+                + ": SHA-256 is "
+                + actual
+                + ", but "
+                + planRef
+                + "/sha256 recorded "
+                + trace.sha256()
+                + ": the trace changed since planning; expected the planned file"
                 + " (plan again to use the new one)");
       }
     }
     if (source.kind() == TraceSource.Kind.PVC) {
       return new TracePlacement(
           // a PVC source always names its claim and path (TraceSource.parse)
-          new TraceVolume.OnClaim(Objects.requireNonNull(source.claim(), "claim"),
+          new TraceVolume.OnClaim(
+              Objects.requireNonNull(source.claim(), "claim"),
               Objects.requireNonNull(source.path(), "path")),
           trace.sha256(),
           readable ? file : null);
     }
     if (!readable) {
       throw BenchplanException.invalid(
-          file + ": the trace named by " + planRef + "/path is not readable here, so it cannot"
+          file
+              + ": the trace named by "
+              + planRef
+              + "/path is not readable here, so it cannot"
               + " travel in a ConfigMap: expected the file, or --trace-source pvc:CLAIM/PATH");
     }
     long size;
@@ -67,7 +78,11 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
       size = Files.size(file);
       if (size > CONFIGMAP_BUDGET_BYTES) {
         throw BenchplanException.invalid(
-            file + ": the trace is " + size + " bytes, over the " + CONFIGMAP_BUDGET_BYTES
+            file
+                + ": the trace is "
+                + size
+                + " bytes, over the "
+                + CONFIGMAP_BUDGET_BYTES
                 + "-byte ConfigMap budget: expected --trace-source pvc:CLAIM/PATH naming a PVC"
                 + " that holds this file (a host path is never mounted)");
       }
@@ -86,7 +101,8 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
               .toString();
     } catch (CharacterCodingException e) {
       throw BenchplanException.invalid(
-          file + ": the trace is not UTF-8 text, so it cannot travel in a ConfigMap's data:"
+          file
+              + ": the trace is not UTF-8 text, so it cannot travel in a ConfigMap's data:"
               + " expected --trace-source pvc:CLAIM/PATH");
     }
     if (!Sha256.hex(content.getBytes(StandardCharsets.UTF_8)).equals(trace.sha256())) {

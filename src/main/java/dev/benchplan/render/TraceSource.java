@@ -4,8 +4,8 @@ import dev.benchplan.error.BenchplanException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the trace reaches the pod: in a ConfigMap (the plan's file, when it fits), or from a PVC
- * the operator filled ({@code pvc:CLAIM/PATH}); never a host path.
+ * How the trace reaches the pod: in a ConfigMap (the plan's file, when it fits), or from a PVC the
+ * operator filled ({@code pvc:CLAIM/PATH}); never a host path.
  *
  * @param kind auto (ConfigMap when it fits), configmap, or pvc
  * @param claim the PVC holding the trace (pvc only)

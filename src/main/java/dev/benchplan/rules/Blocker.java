@@ -23,8 +23,8 @@ public record Blocker(String code, String message, String rule) {
 
   /** A blocker whose message cites the rule file of its code. */
   public static Blocker of(BlockerCode code, @Nullable String message) {
-    return new Blocker(code.name(), message + " (rule: " + code.rule().path() + ")",
-        code.rule().path());
+    return new Blocker(
+        code.name(), message + " (rule: " + code.rule().path() + ")", code.rule().path());
   }
 
   @Override

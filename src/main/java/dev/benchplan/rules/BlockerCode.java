@@ -1,10 +1,10 @@
 package dev.benchplan.rules;
 
 /**
- * Every blocker {@code benchplan plan} can raise, every refusal of {@code benchplan run}'s isolation
- * preflight, and every finding that makes a run ineligible as evidence, with the rule file it
- * enforces. Each rule file under {@code agent-docs/rules/} lists its codes (a test keeps the two in
- * step).
+ * Every blocker {@code benchplan plan} can raise, every refusal of {@code benchplan run}'s
+ * isolation preflight, and every finding that makes a run ineligible as evidence, with the rule
+ * file it enforces. Each rule file under {@code agent-docs/rules/} lists its codes (a test keeps
+ * the two in step).
  */
 public enum BlockerCode {
   // user-workload

@@ -1,7 +1,6 @@
 package dev.benchplan.rules;
 
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One decision the planner took, recorded in the plan's {@code rules_applied}.

@@ -46,7 +46,9 @@ public enum RuleFile {
     this.path = path;
   }
 
-  /** The file name relative to {@code agent-docs/rules/}, e.g. {@code benchmarking/tool-version.md}. */
+  /**
+   * The file name relative to {@code agent-docs/rules/}, e.g. {@code benchmarking/tool-version.md}.
+   */
   public String path() {
     return path;
   }

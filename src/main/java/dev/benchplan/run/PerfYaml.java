@@ -21,11 +21,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A rendered {@code DEPLOY_ROOT/benchmark/perf.yaml}, checked against the render contract:
- * ConfigMap documents first, then exactly one batch/v1 Job (last); every object labelled
- * {@code app.kubernetes.io/managed-by: benchplan}, {@code benchplan.dev/series},
- * {@code benchplan.dev/plan-sha256} (12 hex) and {@code benchplan.dev/run-id}; the Job annotated
- * with plan-path, plan-sha256, endpoint, aiperf-version, dgd and artifacts; a container named
- * {@code aiperf} and a volume named {@code artifacts}.
+ * ConfigMap documents first, then exactly one batch/v1 Job (last); every object labelled {@code
+ * app.kubernetes.io/managed-by: benchplan}, {@code benchplan.dev/series}, {@code
+ * benchplan.dev/plan-sha256} (12 hex) and {@code benchplan.dev/run-id}; the Job annotated with
+ * plan-path, plan-sha256, endpoint, aiperf-version, dgd and artifacts; a container named {@code
+ * aiperf} and a volume named {@code artifacts}.
  *
  * @param file the perf.yaml read
  * @param sha256 its SHA-256
@@ -39,8 +39,10 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern HEX12 = Pattern.compile("[0-9a-f]{12}");
   private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
-  private static final Pattern DGD_REF = Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?)/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)");
-  private static final Pattern ARTIFACTS_REF = Pattern.compile("emptyDir|pvc:[a-z0-9]([-a-z0-9.]*[a-z0-9])?(/[^\\s]+)?");
+  private static final Pattern DGD_REF =
+      Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?)/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)");
+  private static final Pattern ARTIFACTS_REF =
+      Pattern.compile("emptyDir|pvc:[a-z0-9]([-a-z0-9.]*[a-z0-9])?(/[^\\s]+)?");
 
   public PerfYaml {
     Objects.requireNonNull(file, "file");
@@ -55,7 +57,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     try {
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(file + ": perf.yaml not found; run 'benchplan render' first", e);
+      throw BenchplanException.invalid(
+          file + ": perf.yaml not found; run 'benchplan render' first", e);
     } catch (IOException e) {
       throw InputErrors.unreadable(null, file, e);
     }
@@ -69,7 +72,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
           continue; // an empty document between '---' separators
         }
         if (!doc.isObject()) {
-          throw BenchplanException.invalid(file + ": document " + index + ": expected a Kubernetes object (a mapping)");
+          throw BenchplanException.invalid(
+              file + ": document " + index + ": expected a Kubernetes object (a mapping)");
         }
         docs.add((ObjectNode) doc);
       }
@@ -81,7 +85,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
 
   private static PerfYaml check(Path file, String sha, List<ObjectNode> docs) {
     if (docs.isEmpty()) {
-      throw BenchplanException.invalid(file + ": no documents: expected ConfigMap(s) and one batch/v1 Job");
+      throw BenchplanException.invalid(
+          file + ": no documents: expected ConfigMap(s) and one batch/v1 Job");
     }
     List<ObjectNode> configMaps = new ArrayList<>();
     ObjectNode job = null;
@@ -92,106 +97,190 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       String kind = d.path("kind").asString("");
       String apiVersion = d.path("apiVersion").asString("");
       String name = d.path("metadata").path("name").asString("");
-      String where = file + ": document " + (i + 1) + " (" + (kind.isEmpty() ? "?" : kind) + " " + name + ")";
+      String where =
+          file + ": document " + (i + 1) + " (" + (kind.isEmpty() ? "?" : kind) + " " + name + ")";
       boolean last = i == docs.size() - 1;
       if (kind.equals("Job")) {
         if (!apiVersion.equals("batch/v1")) {
-          throw BenchplanException.invalid(where + ": /apiVersion: expected batch/v1, got '" + apiVersion + "'");
+          throw BenchplanException.invalid(
+              where + ": /apiVersion: expected batch/v1, got '" + apiVersion + "'");
         }
         if (!last) {
-          throw BenchplanException.invalid(where + ": the Job must be the last document (exactly one Job, after the ConfigMaps)");
+          throw BenchplanException.invalid(
+              where
+                  + ": the Job must be the last document (exactly one Job, after the ConfigMaps)");
         }
         job = d;
       } else if (kind.equals("ConfigMap")) {
         if (!apiVersion.equals("v1")) {
-          throw BenchplanException.invalid(where + ": /apiVersion: expected v1, got '" + apiVersion + "'");
+          throw BenchplanException.invalid(
+              where + ": /apiVersion: expected v1, got '" + apiVersion + "'");
         }
         configMaps.add(d);
       } else {
-        throw BenchplanException.invalid(where + ": /kind: expected ConfigMap or Job, got '" + kind + "'");
+        throw BenchplanException.invalid(
+            where + ": /kind: expected ConfigMap or Job, got '" + kind + "'");
       }
-      if (!DNS1123_SUBDOMAIN.matcher(name).matches() || name.length() > (kind.equals("Job") ? 63 : 253)) {
-        throw BenchplanException.invalid(where + ": /metadata/name: expected a DNS-1123 name"
-            + (kind.equals("Job") ? " of at most 63 characters" : "") + ", got '" + name + "'");
+      if (!DNS1123_SUBDOMAIN.matcher(name).matches()
+          || name.length() > (kind.equals("Job") ? 63 : 253)) {
+        throw BenchplanException.invalid(
+            where
+                + ": /metadata/name: expected a DNS-1123 name"
+                + (kind.equals("Job") ? " of at most 63 characters" : "")
+                + ", got '"
+                + name
+                + "'");
       }
       JsonNode labels = d.path("metadata").path("labels");
       requireLabel(labels, JobContract.MANAGED_BY, where);
       if (!labels.path(JobContract.MANAGED_BY).asString("").equals(JobContract.MANAGED_BY_VALUE)) {
-        throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.MANAGED_BY) + ": expected '"
-            + JobContract.MANAGED_BY_VALUE + "'");
+        throw BenchplanException.invalid(
+            where
+                + ": "
+                + labelPointer(JobContract.MANAGED_BY)
+                + ": expected '"
+                + JobContract.MANAGED_BY_VALUE
+                + "'");
       }
       String s = requireLabel(labels, JobContract.SERIES, where);
       String shaLabel = requireLabel(labels, JobContract.PLAN_SHA256, where);
       if (!HEX12.matcher(shaLabel).matches()) {
-        throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.PLAN_SHA256)
-            + ": expected the first 12 hex characters of the plan SHA-256, got '" + shaLabel + "'");
+        throw BenchplanException.invalid(
+            where
+                + ": "
+                + labelPointer(JobContract.PLAN_SHA256)
+                + ": expected the first 12 hex characters of the plan SHA-256, got '"
+                + shaLabel
+                + "'");
       }
       String r = requireLabel(labels, JobContract.RUN_ID, where);
       if (!RUN_ID_PATTERN.matcher(r).matches()) {
-        throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.RUN_ID)
-            + ": expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>, got '" + r + "'");
+        throw BenchplanException.invalid(
+            where
+                + ": "
+                + labelPointer(JobContract.RUN_ID)
+                + ": expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>, got '"
+                + r
+                + "'");
       }
       if (runId != null && (!runId.equals(r) || !s.equals(series))) {
-        throw BenchplanException.invalid(where + ": run-id/series labels differ from the first document's ("
-            + runId + ", " + series + ")");
+        throw BenchplanException.invalid(
+            where
+                + ": run-id/series labels differ from the first document's ("
+                + runId
+                + ", "
+                + series
+                + ")");
       }
       runId = r;
       series = s;
     }
     if (job == null) {
-      throw BenchplanException.invalid(file + ": no batch/v1 Job: expected exactly one, as the last document");
+      throw BenchplanException.invalid(
+          file + ": no batch/v1 Job: expected exactly one, as the last document");
     }
-    String where = file + ": document " + docs.size() + " (Job " + job.path("metadata").path("name").asString() + ")";
+    String where =
+        file
+            + ": document "
+            + docs.size()
+            + " (Job "
+            + job.path("metadata").path("name").asString()
+            + ")";
     JsonNode ann = job.path("metadata").path("annotations");
     String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where);
     if (planPath.isBlank() || planPath.contains("\\")) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.PLAN_PATH)
-          + ": expected the plan's path relative to DEPLOY_ROOT (written with '/') or an absolute path, got '"
-          + planPath + "'");
+      throw BenchplanException.invalid(
+          where
+              + ": "
+              + annotationPointer(JobContract.PLAN_PATH)
+              + ": expected the plan's path relative to DEPLOY_ROOT (written with '/') or an absolute path, got '"
+              + planPath
+              + "'");
     }
     String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where);
     if (!HEX64.matcher(planSha).matches()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.PLAN_SHA256) + ": expected 64 lowercase hex characters");
+      throw BenchplanException.invalid(
+          where
+              + ": "
+              + annotationPointer(JobContract.PLAN_SHA256)
+              + ": expected 64 lowercase hex characters");
     }
     String shaLabel = job.path("metadata").path("labels").path(JobContract.PLAN_SHA256).asString();
     if (!planSha.startsWith(shaLabel)) {
-      throw BenchplanException.invalid(where + ": " + labelPointer(JobContract.PLAN_SHA256) + " '" + shaLabel
-          + "' is not the start of " + annotationPointer(JobContract.PLAN_SHA256) + " '" + planSha + "'");
+      throw BenchplanException.invalid(
+          where
+              + ": "
+              + labelPointer(JobContract.PLAN_SHA256)
+              + " '"
+              + shaLabel
+              + "' is not the start of "
+              + annotationPointer(JobContract.PLAN_SHA256)
+              + " '"
+              + planSha
+              + "'");
     }
     String endpoint = requireAnnotation(ann, JobContract.ENDPOINT, where);
     if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.ENDPOINT) + ": expected an http(s) URL, got '" + endpoint + "'");
+      throw BenchplanException.invalid(
+          where
+              + ": "
+              + annotationPointer(JobContract.ENDPOINT)
+              + ": expected an http(s) URL, got '"
+              + endpoint
+              + "'");
     }
     requireAnnotation(ann, JobContract.AIPERF_VERSION, where);
     String dgd = requireAnnotation(ann, JobContract.DGD, where);
     if (!DGD_REF.matcher(dgd).matches()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.DGD) + ": expected <namespace>/<dgd-name>, got '" + dgd + "'");
+      throw BenchplanException.invalid(
+          where
+              + ": "
+              + annotationPointer(JobContract.DGD)
+              + ": expected <namespace>/<dgd-name>, got '"
+              + dgd
+              + "'");
     }
     String artifacts = requireAnnotation(ann, JobContract.ARTIFACTS, where);
     if (!ARTIFACTS_REF.matcher(artifacts).matches()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(JobContract.ARTIFACTS) + ": expected emptyDir or pvc:CLAIM[/SUBPATH], got '" + artifacts + "'");
+      throw BenchplanException.invalid(
+          where
+              + ": "
+              + annotationPointer(JobContract.ARTIFACTS)
+              + ": expected emptyDir or pvc:CLAIM[/SUBPATH], got '"
+              + artifacts
+              + "'");
     }
     JsonNode podSpec = job.path("spec").path("template").path("spec");
     if (findNamed(podSpec.path("containers"), JobContract.CONTAINER) == null) {
-      throw BenchplanException.invalid(where + ": /spec/template/spec/containers: expected a container named '" + JobContract.CONTAINER + "'");
+      throw BenchplanException.invalid(
+          where
+              + ": /spec/template/spec/containers: expected a container named '"
+              + JobContract.CONTAINER
+              + "'");
     }
     if (findNamed(podSpec.path("volumes"), JobContract.ARTIFACTS_VOLUME) == null) {
-      throw BenchplanException.invalid(where + ": /spec/template/spec/volumes: expected a volume named 'artifacts'");
+      throw BenchplanException.invalid(
+          where + ": /spec/template/spec/volumes: expected a volume named 'artifacts'");
     }
     JsonNode deadline = job.path("spec").get("activeDeadlineSeconds");
-    if (deadline != null && !deadline.isNull() && (!deadline.isIntegralNumber() || deadline.asLong() <= 0)) {
-      throw BenchplanException.invalid(where + ": /spec/activeDeadlineSeconds: expected a positive integer");
+    if (deadline != null
+        && !deadline.isNull()
+        && (!deadline.isIntegralNumber() || deadline.asLong() <= 0)) {
+      throw BenchplanException.invalid(
+          where + ": /spec/activeDeadlineSeconds: expected a positive integer");
     }
     String ns = null;
     for (ObjectNode d : docs) {
       String n = d.path("metadata").path("namespace").asString(null);
       if (n != null && ns != null && !n.equals(ns)) {
-        throw BenchplanException.invalid(file + ": objects name different namespaces (" + ns + ", " + n + ")");
+        throw BenchplanException.invalid(
+            file + ": objects name different namespaces (" + ns + ", " + n + ")");
       }
       ns = n == null ? ns : n;
     }
     if (ns != null && !DNS1123.matcher(ns).matches()) {
-      throw BenchplanException.invalid(file + ": /metadata/namespace: expected a DNS-1123 label, got '" + ns + "'");
+      throw BenchplanException.invalid(
+          file + ": /metadata/namespace: expected a DNS-1123 label, got '" + ns + "'");
     }
     return new PerfYaml(file, sha, configMaps, job);
   }
@@ -212,7 +301,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     requireString(labels.get(key), where + ": " + labelPointer(key));
     String v = labels.path(key).asString("");
     if (v.isBlank()) {
-      throw BenchplanException.invalid(where + ": " + labelPointer(key) + ": required label missing");
+      throw BenchplanException.invalid(
+          where + ": " + labelPointer(key) + ": required label missing");
     }
     return v;
   }
@@ -221,16 +311,25 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     requireString(ann.get(key), where + ": " + annotationPointer(key));
     String v = ann.path(key).asString("");
     if (v.isBlank()) {
-      throw BenchplanException.invalid(where + ": " + annotationPointer(key) + ": required annotation missing");
+      throw BenchplanException.invalid(
+          where + ": " + annotationPointer(key) + ": required annotation missing");
     }
     return v;
   }
 
-  /** Kubernetes takes only strings as label and annotation values: YAML must quote numeric-looking ones. */
+  /**
+   * Kubernetes takes only strings as label and annotation values: YAML must quote numeric-looking
+   * ones.
+   */
   private static void requireString(JsonNode v, String where) {
     if (v != null && !v.isNull() && !v.isString()) {
-      throw BenchplanException.invalid(where + ": expected a string, got the " + v.getNodeType().toString()
-          .toLowerCase(java.util.Locale.ROOT) + " " + v + " (quote it in YAML)");
+      throw BenchplanException.invalid(
+          where
+              + ": expected a string, got the "
+              + v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+              + " "
+              + v
+              + " (quote it in YAML)");
     }
   }
 
@@ -285,8 +384,11 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     if (n != null) {
       return n;
     }
-    return configMaps.stream().map(c -> c.path("metadata").path("namespace").asString(null))
-        .filter(Objects::nonNull).findFirst().orElse(null);
+    return configMaps.stream()
+        .map(c -> c.path("metadata").path("namespace").asString(null))
+        .filter(Objects::nonNull)
+        .findFirst()
+        .orElse(null);
   }
 
   /** The Job's activeDeadlineSeconds, or null. */
@@ -298,8 +400,13 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   /** The AIPerf container's image. */
   public String image() {
     // read() has checked that the Job has the AIPerf container
-    return Objects.requireNonNull(findNamed(job.path("spec").path("template").path("spec").path("containers"),
-        JobContract.CONTAINER), JobContract.CONTAINER).path("image").asString(null);
+    return Objects.requireNonNull(
+            findNamed(
+                job.path("spec").path("template").path("spec").path("containers"),
+                JobContract.CONTAINER),
+            JobContract.CONTAINER)
+        .path("image")
+        .asString(null);
   }
 
   /** The ConfigMaps' names. */

@@ -27,12 +27,24 @@ public record PlanReference(VerifiedPlan verified) {
   public static PlanReference verify(PerfYaml perf) {
     Path path = perf.planPath();
     if (!Files.exists(path)) {
-      throw BenchplanException.invalid(perf.file() + ": the plan it was rendered from is missing: "
-          + path + " (Job annotation " + JobContract.PLAN_PATH + ")");
+      throw BenchplanException.invalid(
+          perf.file()
+              + ": the plan it was rendered from is missing: "
+              + path
+              + " (Job annotation "
+              + JobContract.PLAN_PATH
+              + ")");
     }
-    return new PlanReference(PlanFile.verify(path, perf.annotation(JobContract.PLAN_SHA256),
-        "recorded in " + perf.file() + " as " + JobContract.PLAN_SHA256 + "; re-render from the"
-            + " plan you mean to run"));
+    return new PlanReference(
+        PlanFile.verify(
+            path,
+            perf.annotation(JobContract.PLAN_SHA256),
+            "recorded in "
+                + perf.file()
+                + " as "
+                + JobContract.PLAN_SHA256
+                + "; re-render from the"
+                + " plan you mean to run"));
   }
 
   /** The plan file. */

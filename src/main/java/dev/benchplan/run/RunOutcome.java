@@ -19,7 +19,12 @@ import tools.jackson.databind.node.ObjectNode;
  * @param cleanup what was deleted (or kept) afterwards
  */
 public record RunOutcome(
-    String runId, Path runDir, Verdict verdict, int exitCode, String exitReason, RunRecordDocument run,
+    String runId,
+    Path runDir,
+    Verdict verdict,
+    int exitCode,
+    String exitReason,
+    RunRecordDocument run,
     List<String> cleanup) {
   public RunOutcome {
     Objects.requireNonNull(runId, "runId");

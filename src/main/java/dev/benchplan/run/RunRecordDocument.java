@@ -16,27 +16,89 @@ import tools.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record RunRecordDocument(
-    String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
-    Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
-    Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
-    boolean eligible, List<String> ineligibleReasons, boolean keep,
+    String schemaVersion,
+    String runId,
+    String seriesId,
+    String planId,
+    FileRef plan,
+    FileRef perfYaml,
+    Cluster cluster,
+    String endpoint,
+    String dgd,
+    Job job,
+    @Nullable Pod pod,
+    String image,
+    Aiperf aiperf,
+    Times times,
+    Isolation isolation,
+    Artifacts artifacts,
+    String exitReason,
+    String message,
+    String verdict,
+    int exitCode,
+    boolean eligible,
+    List<String> ineligibleReasons,
+    boolean keep,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair) {
 
   /** A record of a run that is not half of an AB/BA pair. */
   public RunRecordDocument(
-      String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
-      Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
-      Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
-      boolean eligible, List<String> ineligibleReasons, boolean keep, @Nullable MeasuredRuns measuredRuns) {
-    this(schemaVersion, runId, seriesId, planId, plan, perfYaml, cluster, endpoint, dgd, job, pod, image, aiperf,
-        times, isolation, artifacts, exitReason, message, verdict, exitCode, eligible, ineligibleReasons, keep,
-        measuredRuns, null);
+      String schemaVersion,
+      String runId,
+      String seriesId,
+      String planId,
+      FileRef plan,
+      FileRef perfYaml,
+      Cluster cluster,
+      String endpoint,
+      String dgd,
+      Job job,
+      @Nullable Pod pod,
+      String image,
+      Aiperf aiperf,
+      Times times,
+      Isolation isolation,
+      Artifacts artifacts,
+      String exitReason,
+      String message,
+      String verdict,
+      int exitCode,
+      boolean eligible,
+      List<String> ineligibleReasons,
+      boolean keep,
+      @Nullable MeasuredRuns measuredRuns) {
+    this(
+        schemaVersion,
+        runId,
+        seriesId,
+        planId,
+        plan,
+        perfYaml,
+        cluster,
+        endpoint,
+        dgd,
+        job,
+        pod,
+        image,
+        aiperf,
+        times,
+        isolation,
+        artifacts,
+        exitReason,
+        message,
+        verdict,
+        exitCode,
+        eligible,
+        ineligibleReasons,
+        keep,
+        measuredRuns,
+        null);
   }
 
   /**
-   * The AB/BA pair of the run, as render was told ({@code --pair}, {@code --pair-order},
-   * {@code --pair-arm}) and annotated on the Job; compare pairs runs by it.
+   * The AB/BA pair of the run, as render was told ({@code --pair}, {@code --pair-order}, {@code
+   * --pair-arm}) and annotated on the Job; compare pairs runs by it.
    *
    * @param id the pair's id
    * @param order {@code AB} (the reference ran first) or {@code BA}
@@ -48,35 +110,83 @@ public record RunRecordDocument(
       if (annotation == null) {
         return null;
       }
-      dev.benchplan.render.PairLabel l = dev.benchplan.render.PairLabel.parse(annotation,
-          "/metadata/annotations/" + dev.benchplan.render.JobContract.PAIR.replace("/", "~1"));
+      dev.benchplan.render.PairLabel l =
+          dev.benchplan.render.PairLabel.parse(
+              annotation,
+              "/metadata/annotations/" + dev.benchplan.render.JobContract.PAIR.replace("/", "~1"));
       return new Pair(l.id(), l.order(), l.arm());
     }
   }
 
   /** A record without the measured-run list (a Job rendered before it was annotated). */
   public RunRecordDocument(
-      String schemaVersion, String runId, String seriesId, String planId, FileRef plan, FileRef perfYaml,
-      Cluster cluster, String endpoint, String dgd, Job job, @Nullable Pod pod, String image, Aiperf aiperf, Times times,
-      Isolation isolation, Artifacts artifacts, String exitReason, String message, String verdict, int exitCode,
-      boolean eligible, List<String> ineligibleReasons, boolean keep) {
-    this(schemaVersion, runId, seriesId, planId, plan, perfYaml, cluster, endpoint, dgd, job, pod, image, aiperf,
-        times, isolation, artifacts, exitReason, message, verdict, exitCode, eligible, ineligibleReasons, keep, null,
+      String schemaVersion,
+      String runId,
+      String seriesId,
+      String planId,
+      FileRef plan,
+      FileRef perfYaml,
+      Cluster cluster,
+      String endpoint,
+      String dgd,
+      Job job,
+      @Nullable Pod pod,
+      String image,
+      Aiperf aiperf,
+      Times times,
+      Isolation isolation,
+      Artifacts artifacts,
+      String exitReason,
+      String message,
+      String verdict,
+      int exitCode,
+      boolean eligible,
+      List<String> ineligibleReasons,
+      boolean keep) {
+    this(
+        schemaVersion,
+        runId,
+        seriesId,
+        planId,
+        plan,
+        perfYaml,
+        cluster,
+        endpoint,
+        dgd,
+        job,
+        pod,
+        image,
+        aiperf,
+        times,
+        isolation,
+        artifacts,
+        exitReason,
+        message,
+        verdict,
+        exitCode,
+        eligible,
+        ineligibleReasons,
+        keep,
+        null,
         null);
   }
 
   /**
    * Every measured run of the Job and how they were executed.
    *
-   * @param mechanism aiperf-single-run, aiperf-multi-run (one Job, AIPerf repeats), job-sequence (one
-   *     AIPerf invocation per load point inside the Job), or job-sequence+aiperf-multi-run
+   * @param mechanism aiperf-single-run, aiperf-multi-run (one Job, AIPerf repeats), job-sequence
+   *     (one AIPerf invocation per load point inside the Job), or job-sequence+aiperf-multi-run
    * @param repetitions planned repetitions per load point
    * @param pilot true when the repetitions are the series' noise-floor pilot
    * @param loadPoints the planned load points, in order
    * @param runs every measured run found in AIPerf's tree
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record MeasuredRuns(String mechanism, int repetitions, boolean pilot, List<String> loadPoints,
+  public record MeasuredRuns(
+      String mechanism,
+      int repetitions,
+      boolean pilot,
+      List<String> loadPoints,
       List<MeasuredRun> runs) {}
 
   /**
@@ -85,8 +195,16 @@ public record RunRecordDocument(
    * @param role noise-floor-pilot (a repetition of the series' pilot) or measurement
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record MeasuredRun(@Nullable String loadPoint, @Nullable Integer repetition, String directory, @Nullable String summarySha256,
-      java.math.@Nullable BigDecimal requests, java.math.BigDecimal errors, @Nullable String startedAt, @Nullable String endedAt, String verdict,
+  public record MeasuredRun(
+      @Nullable String loadPoint,
+      @Nullable Integer repetition,
+      String directory,
+      @Nullable String summarySha256,
+      java.math.@Nullable BigDecimal requests,
+      java.math.BigDecimal errors,
+      @Nullable String startedAt,
+      @Nullable String endedAt,
+      String verdict,
       String role) {}
 
   /** A file and the SHA-256 of its bytes. */
@@ -97,31 +215,60 @@ public record RunRecordDocument(
 
   /** The Job as it ended. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Job(String name, String uid, @Nullable Long activeDeadlineSeconds, List<String> conditions) {}
+  public record Job(
+      String name, String uid, @Nullable Long activeDeadlineSeconds, List<String> conditions) {}
 
   /** The AIPerf pod, when one was seen. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Pod(String name, @Nullable String node, @Nullable String phase, @Nullable Integer exitCode, @Nullable String containerReason, int restarts,
+  public record Pod(
+      String name,
+      @Nullable String node,
+      @Nullable String phase,
+      @Nullable Integer exitCode,
+      @Nullable String containerReason,
+      int restarts,
       @Nullable String imageId) {}
 
   /** The instrument: planned versus what ran. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Aiperf(String plannedVersion, String plannedImage, String manifestVersion, @Nullable String exportVersion,
-      @Nullable Boolean versionMatch, boolean imageMatch, @Nullable Integer exitCode) {}
+  public record Aiperf(
+      String plannedVersion,
+      String plannedImage,
+      String manifestVersion,
+      @Nullable String exportVersion,
+      @Nullable Boolean versionMatch,
+      boolean imageMatch,
+      @Nullable Integer exitCode) {}
 
   /** When each stage happened (ISO-8601). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Times(String startedAt, String appliedAt, @Nullable String podScheduledAt, @Nullable String containerStartedAt,
-      @Nullable String containerFinishedAt, String observedEndAt, String collectedAt) {}
+  public record Times(
+      String startedAt,
+      String appliedAt,
+      @Nullable String podScheduledAt,
+      @Nullable String containerStartedAt,
+      @Nullable String containerFinishedAt,
+      String observedEndAt,
+      String collectedAt) {}
 
   /** The isolation preflight's record, completed with the client's placement. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Isolation(String endpoint, NamespaceCheck namespace, OtherBenchmarks otherBenchmarks,
-      DgdPods dgd, List<ServingNode> servingNodes, Client client, List<String> problems, List<String> warnings,
+  public record Isolation(
+      String endpoint,
+      NamespaceCheck namespace,
+      OtherBenchmarks otherBenchmarks,
+      DgdPods dgd,
+      List<ServingNode> servingNodes,
+      Client client,
+      List<String> problems,
+      List<String> warnings,
       boolean verified) {}
 
   /** Whether the namespace exists (null: not readable), and why not checked. */
-  public record NamespaceCheck(String name, @Nullable Boolean exists, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String note) {}
+  public record NamespaceCheck(
+      String name,
+      @Nullable Boolean exists,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String note) {}
 
   /** Other benchplan Jobs benchmarking the same endpoint, and where they were looked for. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -133,22 +280,34 @@ public record RunRecordDocument(
 
   /** One serving pod. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record ServingPod(String name, @Nullable String componentType, @Nullable String node, @Nullable String phase, long gpus) {}
+  public record ServingPod(
+      String name,
+      @Nullable String componentType,
+      @Nullable String node,
+      @Nullable String phase,
+      long gpus) {}
 
   /**
    * A node serving the DGD: its GPU product and sharing labels when the node could be read (absent
    * otherwise), and the other pods on it.
    */
-  // gpuProduct has three states on purpose: null = node not read (left out), empty = no label (null)
+  // gpuProduct has three states on purpose: null = node not read (left out), empty = no label
+  // (null)
   @SuppressWarnings("NullableOptional")
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record ServingNode(String name,
+  public record ServingNode(
+      String name,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Optional<String> gpuProduct,
-      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable GpuSharing gpuSharing, List<OtherPod> otherPods) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable GpuSharing gpuSharing,
+      List<OtherPod> otherPods) {}
 
   /** The GPU sharing labels of a node and its MIG resources. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record GpuSharing(@Nullable String migStrategy, @Nullable String migConfig, @Nullable String sharingStrategy, @Nullable String gpuReplicas,
+  public record GpuSharing(
+      @Nullable String migStrategy,
+      @Nullable String migConfig,
+      @Nullable String sharingStrategy,
+      @Nullable String gpuReplicas,
       List<String> migResources) {}
 
   /** Another pod on a serving node and the GPUs it requests. */
@@ -160,5 +319,9 @@ public record RunRecordDocument(
 
   /** The artifacts collected and their SHA-256. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Artifacts(String volume, @Nullable String summarySource, String volumeCollection, Map<String, String> files) {}
+  public record Artifacts(
+      String volume,
+      @Nullable String summarySource,
+      String volumeCollection,
+      Map<String, String> files) {}
 }

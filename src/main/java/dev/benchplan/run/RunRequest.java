@@ -43,14 +43,31 @@ public record RunRequest(
       throw BenchplanException.invalid("--timeout: expected a positive duration, got " + timeout);
     }
     if (scheduleTimeout.isNegative() || scheduleTimeout.isZero()) {
-      throw BenchplanException.invalid("--schedule-timeout: expected a positive duration, got " + scheduleTimeout);
+      throw BenchplanException.invalid(
+          "--schedule-timeout: expected a positive duration, got " + scheduleTimeout);
     }
   }
 
   /** A request whose constraints come from the overlay or the plan. */
-  public RunRequest(Path deployRoot, String context, String namespace, Path constraintsOverlay, Duration timeout,
-      Duration scheduleTimeout, boolean keep, boolean replace) {
-    this(deployRoot, context, namespace, constraintsOverlay, timeout, scheduleTimeout, keep, replace, null);
+  public RunRequest(
+      Path deployRoot,
+      String context,
+      String namespace,
+      Path constraintsOverlay,
+      Duration timeout,
+      Duration scheduleTimeout,
+      boolean keep,
+      boolean replace) {
+    this(
+        deployRoot,
+        context,
+        namespace,
+        constraintsOverlay,
+        timeout,
+        scheduleTimeout,
+        keep,
+        replace,
+        null);
   }
 
   /** DEPLOY_ROOT/benchmark/perf.yaml. */

@@ -1,8 +1,6 @@
 package dev.benchplan.run;
 
 import dev.benchplan.progress.RunProgress;
-import dev.benchplan.run.RunOutcome;
-import dev.benchplan.run.RunRequest;
 
 /** Runs a rendered benchmark (perf.yaml) end to end. */
 public interface RunService {

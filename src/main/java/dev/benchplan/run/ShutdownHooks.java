@@ -11,11 +11,14 @@ public interface ShutdownHooks {
   /** The JVM's shutdown hooks (run and validate): runs the action, then halts with exit code 3. */
   static ShutdownHooks jvm() {
     return action -> {
-      Thread hook = new Thread(() -> {
-        action.run();
-        // the run did not end on its own: exit 3 (run error) once the cluster is cleaned up
-        Runtime.getRuntime().halt(dev.benchplan.error.ExitCode.RUNTIME);
-      }, "benchplan-run-cleanup");
+      Thread hook =
+          new Thread(
+              () -> {
+                action.run();
+                // the run did not end on its own: exit 3 (run error) once the cluster is cleaned up
+                Runtime.getRuntime().halt(dev.benchplan.error.ExitCode.RUNTIME);
+              },
+              "benchplan-run-cleanup");
       Runtime.getRuntime().addShutdownHook(hook);
       return () -> {
         try {

@@ -8,10 +8,10 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Folds the server-sent events of one streaming {@code /v1/chat/completions} response into a
- * {@link StreamSummary}: content deltas, the finish reason, the final usage chunk and
- * {@code [DONE]}, and the time of the first token. A data field that is not a JSON object, or an
- * error the server sends inside the stream, ends the smoke test.
+ * Folds the server-sent events of one streaming {@code /v1/chat/completions} response into a {@link
+ * StreamSummary}: content deltas, the finish reason, the final usage chunk and {@code [DONE]}, and
+ * the time of the first token. A data field that is not a JSON object, or an error the server sends
+ * inside the stream, ends the smoke test.
  */
 final class ChatCompletionStream {
   private final long sentNanos;
@@ -52,16 +52,27 @@ final class ChatCompletionStream {
     try {
       chunk = Json.JSON.readTree(data);
     } catch (JacksonException e) {
-      throw new SmokeFailure("malformed SSE: event " + events + " (line " + event.line()
-          + "): data is not JSON: " + ServerMessage.excerpt(data));
+      throw new SmokeFailure(
+          "malformed SSE: event "
+              + events
+              + " (line "
+              + event.line()
+              + "): data is not JSON: "
+              + ServerMessage.excerpt(data));
     }
     if (chunk.has("error") || event.type().equals("error")) {
-      throw new SmokeFailure("the server reported an error in the stream: "
-          + ServerMessage.fromJson(chunk).orElse(ServerMessage.excerpt(data)));
+      throw new SmokeFailure(
+          "the server reported an error in the stream: "
+              + ServerMessage.fromJson(chunk).orElse(ServerMessage.excerpt(data)));
     }
     if (!chunk.isObject()) {
-      throw new SmokeFailure("malformed SSE: event " + events + " (line " + event.line()
-          + "): expected a chat.completion.chunk object, got " + ServerMessage.excerpt(data));
+      throw new SmokeFailure(
+          "malformed SSE: event "
+              + events
+              + " (line "
+              + event.line()
+              + "): expected a chat.completion.chunk object, got "
+              + ServerMessage.excerpt(data));
     }
     chunks++;
     if (chunk.path("model").isString()) {
@@ -73,8 +84,12 @@ final class ChatCompletionStream {
     }
     JsonNode choices = chunk.get("choices");
     if (choices != null && !choices.isNull() && !choices.isArray()) {
-      throw new SmokeFailure("malformed SSE: event " + events + " (line " + event.line()
-          + "): /choices is not an array");
+      throw new SmokeFailure(
+          "malformed SSE: event "
+              + events
+              + " (line "
+              + event.line()
+              + "): /choices is not an array");
     }
     if (choices == null) {
       return;
@@ -83,7 +98,11 @@ final class ChatCompletionStream {
       JsonNode delta = choice.path("delta");
       String content = text(delta.get("content"));
       // reasoning models stream their thinking first; it is generated output all the same
-      String reasoning = text(delta.has("reasoning_content") ? delta.get("reasoning_content") : delta.get("reasoning"));
+      String reasoning =
+          text(
+              delta.has("reasoning_content")
+                  ? delta.get("reasoning_content")
+                  : delta.get("reasoning"));
       if (!content.isEmpty()) {
         contentChars += content.length();
         int room = StreamSummary.PREVIEW_CHARS - preview.length();
@@ -122,7 +141,15 @@ final class ChatCompletionStream {
     if (!p.isEmpty() && Character.isHighSurrogate(p.charAt(p.length() - 1))) {
       p = p.substring(0, p.length() - 1);
     }
-    return new StreamSummary(p, contentChars, reasoningChars, finishReason, usage, responseModel,
-        chunks, doneSeen, firstTokenNanos);
+    return new StreamSummary(
+        p,
+        contentChars,
+        reasoningChars,
+        finishReason,
+        usage,
+        responseModel,
+        chunks,
+        doneSeen,
+        firstTokenNanos);
   }
 }

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one time limit of a smoke test. The JDK client's request timeout stops at the response
- * headers, so a body that trickles forever is bounded here: a timer closes the body stream when
- * the deadline passes, which wakes the blocked read.
+ * headers, so a body that trickles forever is bounded here: a timer closes the body stream when the
+ * deadline passes, which wakes the blocked read.
  */
 final class Deadline implements AutoCloseable {
   private final Duration timeout;
@@ -45,11 +45,13 @@ final class Deadline implements AutoCloseable {
   /** Closes in when the deadline passes, unless the returned guard is closed first. */
   Guard guard(InputStream in) {
     if (timer == null) {
-      timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "benchplan-smoke-deadline");
-        t.setDaemon(true);
-        return t;
-      });
+      timer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "benchplan-smoke-deadline");
+                t.setDaemon(true);
+                return t;
+              });
     }
     Guard guard = new Guard(in);
     guard.future = timer.schedule(guard::fire, Math.max(remainingNanos(), 0), TimeUnit.NANOSECONDS);

@@ -7,10 +7,10 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The base URL of an OpenAI-compatible endpoint: {@code http(s)://host[:port][/prefix]}, without
- * a trailing slash, query, fragment or credentials. API paths such as {@code /v1/models} are
- * appended to it. A trailing {@code /v1} is accepted and dropped, since users often copy the URL
- * an SDK wants.
+ * The base URL of an OpenAI-compatible endpoint: {@code http(s)://host[:port][/prefix]}, without a
+ * trailing slash, query, fragment or credentials. API paths such as {@code /v1/models} are appended
+ * to it. A trailing {@code /v1} is accepted and dropped, since users often copy the URL an SDK
+ * wants.
  *
  * @param base the normalised base URL
  */
@@ -21,8 +21,11 @@ public record EndpointUrl(URI base) {
     if (scheme == null || !(scheme.equals("http") || scheme.equals("https"))) {
       throw new IllegalArgumentException("scheme must be http or https: " + base);
     }
-    if (base.getHost() == null || base.getRawUserInfo() != null || base.getRawQuery() != null
-        || base.getRawFragment() != null || base.getRawPath().endsWith("/")) {
+    if (base.getHost() == null
+        || base.getRawUserInfo() != null
+        || base.getRawQuery() != null
+        || base.getRawFragment() != null
+        || base.getRawPath().endsWith("/")) {
       throw new IllegalArgumentException("not a normalised base URL: " + base);
     }
   }
@@ -38,17 +41,20 @@ public record EndpointUrl(URI base) {
       throw BenchplanException.invalid("--url: empty; " + expected);
     }
     if (!text.contains("://")) {
-      throw BenchplanException.invalid("--url '" + text + "': no scheme; scheme must be http or https; " + expected);
+      throw BenchplanException.invalid(
+          "--url '" + text + "': no scheme; scheme must be http or https; " + expected);
     }
     URI uri;
     try {
       uri = new URI(text.trim());
     } catch (URISyntaxException e) {
-      throw BenchplanException.invalid("--url '" + text + "': not a URL (" + e.getReason() + "); " + expected);
+      throw BenchplanException.invalid(
+          "--url '" + text + "': not a URL (" + e.getReason() + "); " + expected);
     }
     String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
     if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || uri.isOpaque()) {
-      throw BenchplanException.invalid("--url '" + text + "': scheme must be http or https; " + expected);
+      throw BenchplanException.invalid(
+          "--url '" + text + "': scheme must be http or https; " + expected);
     }
     if (uri.getHost() == null || uri.getHost().isEmpty()) {
       throw BenchplanException.invalid("--url '" + text + "': no host; " + expected);
@@ -59,7 +65,8 @@ public record EndpointUrl(URI base) {
           "--url: credentials in the URL are not allowed (they would be recorded); pass a key with --api-key-env");
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-      throw BenchplanException.invalid("--url '" + text + "': query or fragment not allowed; " + expected);
+      throw BenchplanException.invalid(
+          "--url '" + text + "': query or fragment not allowed; " + expected);
     }
     if (uri.getPort() == 0 || uri.getPort() > 65535) {
       throw BenchplanException.invalid("--url '" + text + "': port must be 1-65535; " + expected);

@@ -13,13 +13,17 @@ final class ModelList {
 
   /** The ids, in the server's order. */
   static List<String> parse(byte[] body) throws SmokeFailure {
-    String expected = "expected an OpenAI model list {\"object\": \"list\", \"data\": [{\"id\": ...}]}";
+    String expected =
+        "expected an OpenAI model list {\"object\": \"list\", \"data\": [{\"id\": ...}]}";
     JsonNode doc;
     try {
       doc = Json.JSON.readTree(new String(body, StandardCharsets.UTF_8));
     } catch (JacksonException e) {
-      throw new SmokeFailure("GET /v1/models: the response is not JSON ("
-          + ServerMessage.excerpt(new String(body, StandardCharsets.UTF_8)) + "); " + expected);
+      throw new SmokeFailure(
+          "GET /v1/models: the response is not JSON ("
+              + ServerMessage.excerpt(new String(body, StandardCharsets.UTF_8))
+              + "); "
+              + expected);
     }
     JsonNode data = doc.get("data");
     if (data == null || !data.isArray()) {
@@ -29,7 +33,8 @@ final class ModelList {
     for (int i = 0; i < data.size(); i++) {
       JsonNode id = data.get(i).get("id");
       if (id == null || !id.isString()) {
-        throw new SmokeFailure("GET /v1/models: /data/" + i + "/id is missing or not a string; " + expected);
+        throw new SmokeFailure(
+            "GET /v1/models: /data/" + i + "/id is missing or not a string; " + expected);
       }
       ids.add(id.asString());
     }

@@ -7,10 +7,9 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The human-readable message in an error response. Servers put it in different places: OpenAI
- * and vLLM {@code {"error": {"message": ...}}}, others {@code {"error": "..."}},
- * {@code {"message": ...}} or FastAPI's {@code {"detail": ...}}; anything else is shown as an
- * excerpt of the body.
+ * The human-readable message in an error response. Servers put it in different places: OpenAI and
+ * vLLM {@code {"error": {"message": ...}}}, others {@code {"error": "..."}}, {@code {"message":
+ * ...}} or FastAPI's {@code {"detail": ...}}; anything else is shown as an excerpt of the body.
  */
 final class ServerMessage {
   private static final int EXCERPT_CHARS = 300;
@@ -36,7 +35,8 @@ final class ServerMessage {
     if (error != null && error.isObject()) {
       JsonNode message = error.get("message");
       if (message != null && message.isString()) {
-        String type = error.path("type").isString() ? " (" + error.get("type").asString() + ")" : "";
+        String type =
+            error.path("type").isString() ? " (" + error.get("type").asString() + ")" : "";
         return Optional.of(excerpt(message.asString()) + type);
       }
       return Optional.of(excerpt(error.toString()));
@@ -56,6 +56,8 @@ final class ServerMessage {
   /** One line of at most {@value #EXCERPT_CHARS} characters. */
   static String excerpt(String text) {
     String oneLine = text.strip().replaceAll("\\s+", " ");
-    return oneLine.length() <= EXCERPT_CHARS ? oneLine : oneLine.substring(0, EXCERPT_CHARS) + "...";
+    return oneLine.length() <= EXCERPT_CHARS
+        ? oneLine
+        : oneLine.substring(0, EXCERPT_CHARS) + "...";
   }
 }

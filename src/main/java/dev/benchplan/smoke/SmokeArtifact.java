@@ -14,8 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The smoke-test artifact (schemas/smoke-artifact.schema.json, {@code schema_version} "1"): the
- * evidence that an endpoint served a model, which the deployment ledger and {@code plan}
- * reference by path and SHA-256. It records what was sent and received, never an API key.
+ * evidence that an endpoint served a model, which the deployment ledger and {@code plan} reference
+ * by path and SHA-256. It records what was sent and received, never an API key.
  *
  * @param url the endpoint's base URL
  * @param model the model that had to be served
@@ -23,17 +23,20 @@ import tools.jackson.databind.node.ObjectNode;
  * @param success whether the endpoint passed
  * @param reason why it failed, {@code null} on success
  * @param timeout the bound on the whole test
- * @param apiKeyEnv the variable the API key came from, or {@code null}; the key itself is never kept
+ * @param apiKeyEnv the variable the API key came from, or {@code null}; the key itself is never
+ *     kept
  * @param modelsStatus the HTTP status of {@code GET /v1/models}, {@code null} when no response
  * @param servedModels the model ids it listed, {@code null} when not read
  * @param chatUrl the URL of the chat completion request
  * @param requestBody the exact JSON body of the chat completion request
- * @param chatStatus the HTTP status of the chat completion, {@code null} when not sent or no response
+ * @param chatStatus the HTTP status of the chat completion, {@code null} when not sent or no
+ *     response
  * @param contentType the chat completion's Content-Type, or {@code null}
  * @param stream what the stream delivered, {@code null} when no stream was read
  * @param sseComments comment lines (keep-alives) in the stream
  * @param modelsNanos the duration of {@code GET /v1/models}, or {@code null}
- * @param totalNanos from sending the chat completion to its end (or to the failure), or {@code null}
+ * @param totalNanos from sending the chat completion to its end (or to the failure), or {@code
+ *     null}
  * @param warnings things that did not fail the test but a reader should know
  */
 public record SmokeArtifact(
@@ -71,9 +74,13 @@ public record SmokeArtifact(
       if (reason != null) {
         throw new IllegalArgumentException("a successful smoke test has no reason");
       }
-      if (stream == null || stream.firstTokenNanos() == null || totalNanos == null
-          || !is2xx(modelsStatus) || !is2xx(chatStatus)) {
-        throw new IllegalArgumentException("a successful smoke test has both 2xx calls, a stream and timings");
+      if (stream == null
+          || stream.firstTokenNanos() == null
+          || totalNanos == null
+          || !is2xx(modelsStatus)
+          || !is2xx(chatStatus)) {
+        throw new IllegalArgumentException(
+            "a successful smoke test has both 2xx calls, a stream and timings");
       }
     } else if (reason == null || reason.isBlank()) {
       throw new IllegalArgumentException("a failed smoke test needs a reason");

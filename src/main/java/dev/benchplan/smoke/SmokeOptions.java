@@ -19,13 +19,19 @@ import org.jspecify.annotations.Nullable;
  * @param apiKey the key itself, or {@code null} when the endpoint needs none
  */
 public record SmokeOptions(
-    EndpointUrl url, String model, Path out, Duration timeout, @Nullable String apiKeyEnv, @Nullable String apiKey) {
+    EndpointUrl url,
+    String model,
+    Path out,
+    Duration timeout,
+    @Nullable String apiKeyEnv,
+    @Nullable String apiKey) {
   public SmokeOptions {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(timeout, "timeout");
     if (model == null || model.isBlank()) {
-      throw BenchplanException.invalid("--model: empty; expected the served model name, e.g. Qwen/Qwen3-0.6B");
+      throw BenchplanException.invalid(
+          "--model: empty; expected the served model name, e.g. Qwen/Qwen3-0.6B");
     }
     if (!model.equals(model.strip())) {
       throw BenchplanException.invalid("--model '" + model + "': leading or trailing whitespace");
@@ -38,7 +44,8 @@ public record SmokeOptions(
     }
     Path parent = out.toAbsolutePath().getParent();
     if (parent != null && Files.exists(parent) && !Files.isDirectory(parent)) {
-      throw BenchplanException.invalid("--out " + out + ": parent " + parent + " is not a directory");
+      throw BenchplanException.invalid(
+          "--out " + out + ": parent " + parent + " is not a directory");
     }
     if ((apiKeyEnv == null) != (apiKey == null)) {
       throw new IllegalArgumentException("apiKeyEnv and apiKey go together");
@@ -68,7 +75,18 @@ public record SmokeOptions(
 
   @Override
   public String toString() {
-    return "SmokeOptions[url=" + url + ", model=" + model + ", out=" + out + ", timeout=" + timeout
-        + ", apiKeyEnv=" + apiKeyEnv + ", apiKey=" + (apiKey == null ? "none" : "[redacted]") + "]";
+    return "SmokeOptions[url="
+        + url
+        + ", model="
+        + model
+        + ", out="
+        + out
+        + ", timeout="
+        + timeout
+        + ", apiKeyEnv="
+        + apiKeyEnv
+        + ", apiKey="
+        + (apiKey == null ? "none" : "[redacted]")
+        + "]";
   }
 }

@@ -32,15 +32,17 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code benchplan smoke}: proves that an OpenAI-compatible endpoint serves a model, with two
- * calls bounded by one timeout: {@code GET /v1/models} must list the model, then one streaming
- * {@code POST /v1/chat/completions} must deliver non-empty content over server-sent events. The
- * artifact is written (atomically) whether the endpoint passed or not; only the endpoint's
- * failures are recorded in it, bad arguments are rejected before anything is sent.
+ * {@code benchplan smoke}: proves that an OpenAI-compatible endpoint serves a model, with two calls
+ * bounded by one timeout: {@code GET /v1/models} must list the model, then one streaming {@code
+ * POST /v1/chat/completions} must deliver non-empty content over server-sent events. The artifact
+ * is written (atomically) whether the endpoint passed or not; only the endpoint's failures are
+ * recorded in it, bad arguments are rejected before anything is sent.
  */
 public final class SmokeTest {
   /** The fixed prompt: short, so any model answers within {@link #MAX_TOKENS}. */
-  public static final String PROMPT = "Reply with one short sentence: what does a smoke test check?";
+  public static final String PROMPT =
+      "Reply with one short sentence: what does a smoke test check?";
+
   /** Enough tokens to see a stream, few enough to finish fast on any hardware. */
   public static final int MAX_TOKENS = 16;
 
@@ -103,11 +105,25 @@ public final class SmokeTest {
     } finally {
       test.deadline.close();
     }
-    return new SmokeArtifact(options.url(), options.model(), timestamp, reason == null,
-        reason, options.timeout(), options.apiKeyEnv(), test.modelsStatus, test.servedModels,
-        test.chatUrl(), requestBody(options.model()), test.chatStatus, test.contentType,
-        test.stream == null ? null : test.stream.summary(), test.sseComments, test.modelsNanos,
-        test.totalNanos, test.allWarnings());
+    return new SmokeArtifact(
+        options.url(),
+        options.model(),
+        timestamp,
+        reason == null,
+        reason,
+        options.timeout(),
+        options.apiKeyEnv(),
+        test.modelsStatus,
+        test.servedModels,
+        test.chatUrl(),
+        requestBody(options.model()),
+        test.chatStatus,
+        test.contentType,
+        test.stream == null ? null : test.stream.summary(),
+        test.sseComments,
+        test.modelsNanos,
+        test.totalNanos,
+        test.allWarnings());
   }
 
   /** The chat completion request every smoke test sends. */
@@ -149,8 +165,13 @@ public final class SmokeTest {
     modelsNanos = System.nanoTime() - t0;
     servedModels = ModelList.parse(body);
     if (!servedModels.contains(options.model())) {
-      throw new SmokeFailure("model not served: '" + options.model() + "' is not listed by " + what
-          + "; served: " + describeServed(servedModels));
+      throw new SmokeFailure(
+          "model not served: '"
+              + options.model()
+              + "' is not listed by "
+              + what
+              + "; served: "
+              + describeServed(servedModels));
     }
   }
 
@@ -159,7 +180,8 @@ public final class SmokeTest {
       return "(none)";
     }
     List<String> shown = served.subList(0, Math.min(served.size(), MAX_LISTED_MODELS));
-    String more = served.size() > shown.size() ? " and " + (served.size() - shown.size()) + " more" : "";
+    String more =
+        served.size() > shown.size() ? " and " + (served.size() - shown.size()) + " more" : "";
     return String.join(", ", shown) + more;
   }
 
@@ -181,14 +203,26 @@ public final class SmokeTest {
     StreamSummary summary = Objects.requireNonNull(stream, "readStream sets the stream").summary();
     if (!summary.doneSeen()) {
       if (summary.finishReason() == null) {
-        throw new SmokeFailure("the stream of " + what + " ended early: no finish_reason and no"
-            + " data: [DONE] after " + summary.chunks() + " chunk(s)");
+        throw new SmokeFailure(
+            "the stream of "
+                + what
+                + " ended early: no finish_reason and no"
+                + " data: [DONE] after "
+                + summary.chunks()
+                + " chunk(s)");
       }
-      warnings.add("the stream ended without data: [DONE] (finish_reason " + summary.finishReason() + ")");
+      warnings.add(
+          "the stream ended without data: [DONE] (finish_reason " + summary.finishReason() + ")");
     }
     if (summary.contentChars() == 0 && summary.reasoningChars() == 0) {
-      throw new SmokeFailure("empty content: " + what + " streamed " + summary.chunks()
-          + " chunk(s) without any content (finish_reason " + summary.finishReason() + ")");
+      throw new SmokeFailure(
+          "empty content: "
+              + what
+              + " streamed "
+              + summary.chunks()
+              + " chunk(s) without any content (finish_reason "
+              + summary.finishReason()
+              + ")");
     }
     if (summary.usage() == null) {
       warnings.add("no usage chunk although stream_options.include_usage was requested");
@@ -202,19 +236,25 @@ public final class SmokeTest {
       throw httpError(what, response);
     }
     contentType = response.headers().firstValue("Content-Type").orElse(null);
-    String mediaType = contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+    String mediaType =
+        contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
     if (!mediaType.equals("text/event-stream")) {
       byte[] body = readAll(response.body(), MAX_ERROR_BYTES, what);
-      throw new SmokeFailure("malformed SSE: " + what + " answered with Content-Type "
-          + (contentType == null ? "(none)" : contentType) + ", expected text/event-stream: "
-          + ServerMessage.excerpt(new String(body, StandardCharsets.UTF_8)));
+      throw new SmokeFailure(
+          "malformed SSE: "
+              + what
+              + " answered with Content-Type "
+              + (contentType == null ? "(none)" : contentType)
+              + ", expected text/event-stream: "
+              + ServerMessage.excerpt(new String(body, StandardCharsets.UTF_8)));
     }
     stream = new ChatCompletionStream(sent);
     List<SseEvent> arrived = new ArrayList<>();
     SseParser parser = new SseParser(arrived::add);
     byte[] buffer = new byte[16 << 10];
     InputStream in = response.body();
-    try (in; Deadline.Guard guard = deadline.guard(in)) {
+    try (in;
+        Deadline.Guard guard = deadline.guard(in)) {
       try {
         int n;
         while (!stream.doneSeen() && (n = in.read(buffer)) >= 0) {
@@ -225,20 +265,34 @@ public final class SmokeTest {
           }
           arrived.clear();
           if (parser.bytes() > MAX_STREAM_BYTES) {
-            throw new SmokeFailure("malformed SSE: " + what + " sent more than " + MAX_STREAM_BYTES
-                + " bytes for " + MAX_TOKENS + " tokens");
+            throw new SmokeFailure(
+                "malformed SSE: "
+                    + what
+                    + " sent more than "
+                    + MAX_STREAM_BYTES
+                    + " bytes for "
+                    + MAX_TOKENS
+                    + " tokens");
           }
         }
       } catch (IOException e) {
         if (!guard.fired()) {
-          throw new SmokeFailure(what + ": the connection failed while reading the stream: " + describe(e), e);
+          throw new SmokeFailure(
+              what + ": the connection failed while reading the stream: " + describe(e), e);
         }
       } catch (SseFormatException e) {
         throw new SmokeFailure("malformed SSE: " + what + ": " + e.getMessage());
       }
       if (guard.fired()) {
-        throw new SmokeFailure("timed out after " + describe(deadline.timeout()) + " (--timeout) while"
-            + " reading the stream of " + what + " (" + stream.summary().chunks() + " chunk(s) so far)");
+        throw new SmokeFailure(
+            "timed out after "
+                + describe(deadline.timeout())
+                + " (--timeout) while"
+                + " reading the stream of "
+                + what
+                + " ("
+                + stream.summary().chunks()
+                + " chunk(s) so far)");
       }
     } catch (IOException e) {
       // closing the body failed after a complete read: nothing was lost
@@ -246,20 +300,24 @@ public final class SmokeTest {
     sseComments = parser.comments();
     String discarded = parser.finish();
     if (discarded != null && !stream.doneSeen()) {
-      warnings.add("the stream ended in the middle of an event (no blank line after it); its data was"
-          + " discarded: " + ServerMessage.excerpt(discarded));
+      warnings.add(
+          "the stream ended in the middle of an event (no blank line after it); its data was"
+              + " discarded: "
+              + ServerMessage.excerpt(discarded));
     }
   }
 
   private HttpRequest.Builder request(URI uri) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).header("User-Agent", "benchplan-smoke");
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(uri).header("User-Agent", "benchplan-smoke");
     if (options.hasApiKey()) {
       builder.header("Authorization", "Bearer " + options.apiKey());
     }
     return builder;
   }
 
-  private HttpResponse<InputStream> send(HttpRequest.Builder builder, String what) throws SmokeFailure {
+  private HttpResponse<InputStream> send(HttpRequest.Builder builder, String what)
+      throws SmokeFailure {
     if (deadline.expired()) {
       throw timedOut(what, "before it was sent");
     }
@@ -288,18 +346,24 @@ public final class SmokeTest {
       return timedOut(what, "waiting for the response");
     }
     if (cause instanceof ConnectException) {
-      return new SmokeFailure(what + ": cannot connect to " + options.url().base().getAuthority()
-          + ": " + rootMessage(cause, "connection refused"), cause);
+      return new SmokeFailure(
+          what
+              + ": cannot connect to "
+              + options.url().base().getAuthority()
+              + ": "
+              + rootMessage(cause, "connection refused"),
+          cause);
     }
     if (hasCause(cause, UnresolvedAddressException.class)) {
-      return new SmokeFailure(what + ": cannot resolve host " + options.url().base().getHost(), cause);
+      return new SmokeFailure(
+          what + ": cannot resolve host " + options.url().base().getHost(), cause);
     }
     return new SmokeFailure(what + ": " + describe(cause), cause);
   }
 
   private SmokeFailure timedOut(String what, String phase) {
-    return new SmokeFailure("timed out after " + describe(deadline.timeout()) + " (--timeout) " + phase
-        + ": " + what);
+    return new SmokeFailure(
+        "timed out after " + describe(deadline.timeout()) + " (--timeout) " + phase + ": " + what);
   }
 
   private SmokeFailure httpError(String what, HttpResponse<InputStream> response) {
@@ -309,16 +373,23 @@ public final class SmokeTest {
     } catch (SmokeFailure e) {
       body = new byte[0]; // the status alone says enough
     }
-    String location = response.headers().firstValue("Location").map(l -> " (Location: " + l + ")").orElse("");
-    return new SmokeFailure(what + " returned HTTP " + response.statusCode() + location + ": "
-        + ServerMessage.fromBody(body));
+    String location =
+        response.headers().firstValue("Location").map(l -> " (Location: " + l + ")").orElse("");
+    return new SmokeFailure(
+        what
+            + " returned HTTP "
+            + response.statusCode()
+            + location
+            + ": "
+            + ServerMessage.fromBody(body));
   }
 
   /** Reads a whole body, at most limit bytes, within the deadline. */
   private byte[] readAll(InputStream in, int limit, String what) throws SmokeFailure {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     byte[] buffer = new byte[16 << 10];
-    try (in; Deadline.Guard guard = deadline.guard(in)) {
+    try (in;
+        Deadline.Guard guard = deadline.guard(in)) {
       try {
         int n;
         while ((n = in.read(buffer)) >= 0) {
@@ -329,7 +400,8 @@ public final class SmokeTest {
         }
       } catch (IOException e) {
         if (!guard.fired()) {
-          throw new SmokeFailure(what + ": the connection failed while reading the response: " + describe(e), e);
+          throw new SmokeFailure(
+              what + ": the connection failed while reading the response: " + describe(e), e);
         }
       }
       if (guard.fired()) {
@@ -364,7 +436,9 @@ public final class SmokeTest {
       return "no cause given";
     }
     String message = rootMessage(t, null);
-    return message == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + " (" + message + ")";
+    return message == null
+        ? t.getClass().getSimpleName()
+        : t.getClass().getSimpleName() + " (" + message + ")";
   }
 
   /** 30s, 1500ms, 5m: the way the user wrote it, roughly. */

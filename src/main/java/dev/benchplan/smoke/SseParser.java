@@ -7,12 +7,12 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An incremental server-sent-events parser following the WHATWG event-stream rules: bytes arrive
- * in arbitrary pieces (a line, a field or a UTF-8 character may be split across network reads);
- * lines end with LF, CR or CRLF (a CRLF split across two reads counts once); lines starting with
- * a colon are comments; a field without a colon has an empty value; one space after the colon is
- * dropped; several {@code data:} lines of one event are joined with LF; a blank line dispatches
- * the event; an event without data is not dispatched; a leading byte-order mark is ignored.
+ * An incremental server-sent-events parser following the WHATWG event-stream rules: bytes arrive in
+ * arbitrary pieces (a line, a field or a UTF-8 character may be split across network reads); lines
+ * end with LF, CR or CRLF (a CRLF split across two reads counts once); lines starting with a colon
+ * are comments; a field without a colon has an empty value; one space after the colon is dropped;
+ * several {@code data:} lines of one event are joined with LF; a blank line dispatches the event;
+ * an event without data is not dispatched; a leading byte-order mark is ignored.
  *
  * <p>Lines are cut on bytes (CR and LF never occur inside a multi-byte UTF-8 sequence) and decoded
  * whole, so split characters need no special care. Not thread-safe: one parser per stream.

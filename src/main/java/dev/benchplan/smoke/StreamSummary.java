@@ -9,15 +9,15 @@ import tools.jackson.databind.JsonNode;
  *
  * @param contentPreview the first {@value #PREVIEW_CHARS} characters of the content
  * @param contentChars the length of the whole content
- * @param reasoningChars the length of reasoning text ({@code reasoning_content} deltas of
- *     reasoning models), 0 when none
+ * @param reasoningChars the length of reasoning text ({@code reasoning_content} deltas of reasoning
+ *     models), 0 when none
  * @param finishReason the last non-null {@code finish_reason}, or {@code null}
  * @param usage the {@code usage} object of the final chunk, or {@code null} when none came
  * @param responseModel the {@code model} the chunks named, or {@code null}
  * @param chunks the number of JSON chunks (data events other than {@code [DONE]})
  * @param doneSeen whether {@code data: [DONE]} arrived
- * @param firstTokenNanos nanoseconds from sending the request to the first non-empty content
- *     (or reasoning) delta, or {@code null} when none came
+ * @param firstTokenNanos nanoseconds from sending the request to the first non-empty content (or
+ *     reasoning) delta, or {@code null} when none came
  */
 public record StreamSummary(
     String contentPreview,
@@ -34,8 +34,10 @@ public record StreamSummary(
 
   public StreamSummary {
     Objects.requireNonNull(contentPreview, "contentPreview");
-    if (contentPreview.length() > PREVIEW_CHARS || contentChars < contentPreview.length()
-        || reasoningChars < 0 || chunks < 0) {
+    if (contentPreview.length() > PREVIEW_CHARS
+        || contentChars < contentPreview.length()
+        || reasoningChars < 0
+        || chunks < 0) {
       throw new IllegalArgumentException("inconsistent stream summary");
     }
     if (firstTokenNanos != null && firstTokenNanos < 0) {

@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * Reads a file in large chunks on a background thread that also feeds every chunk to SHA-256, so
  * hashing overlaps the caller's parsing. A small fixed pool of buffers bounds memory: the reader
  * refills a buffer only after the caller {@link #release released} it. Hashing alone leaves that
- * thread idle most of the time, so a {@link Lane} may give it work on most chunks (hashed
- * first, then worked on, then handed over), which puts both cores to use.
+ * thread idle most of the time, so a {@link Lane} may give it work on most chunks (hashed first,
+ * then worked on, then handed over), which puts both cores to use.
  */
 final class HashingChunkReader implements AutoCloseable {
   /**
@@ -25,10 +25,13 @@ final class HashingChunkReader implements AutoCloseable {
     final byte[] data;
     final int capacity;
     int length;
+
     /** The lines the lane parsed, or null; reused with the chunk. */
     @Nullable RowBatch batch;
+
     /** The bytes [parsedFrom, parsedTo) the lane parsed into {@link #batch}; -1 when it did not. */
     int parsedFrom = -1;
+
     int parsedTo;
 
     Chunk(int capacity, int padding) {
@@ -60,15 +63,17 @@ final class HashingChunkReader implements AutoCloseable {
   private final int chunkSize;
   private final int maxChunks;
   private final int padding;
+
   /** Chunks made so far; only the reader thread makes them, lazily (small files need one). */
   private int chunks;
 
   private final @Nullable Lane lane;
+
   /**
-   * The lane works on every chunk but those whose index is a multiple of this: the scanning
-   * thread parses one chunk in 4 and replays the rest into its statistics (which need file
-   * order), the reader thread hashes all and parses 3 in 4. Profiled on a 450 MB trace, 4 gives
-   * both threads about the same work (2: 40 vs 74 samples; 3: 40 vs 55; all: 55 vs 39).
+   * The lane works on every chunk but those whose index is a multiple of this: the scanning thread
+   * parses one chunk in 4 and replays the rest into its statistics (which need file order), the
+   * reader thread hashes all and parses 3 in 4. Profiled on a 450 MB trace, 4 gives both threads
+   * about the same work (2: 40 vs 74 samples; 3: 40 vs 55; all: 55 vs 39).
    */
   static final int LANE_EVERY = 4;
 
@@ -76,8 +81,11 @@ final class HashingChunkReader implements AutoCloseable {
     this(channel, chunkSize, maxChunks, padding, null);
   }
 
-  /** A reader that also runs {@code lane} (when not null) on the chunks {@link #LANE_EVERY} says. */
-  HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding, @Nullable Lane lane) {
+  /**
+   * A reader that also runs {@code lane} (when not null) on the chunks {@link #LANE_EVERY} says.
+   */
+  HashingChunkReader(
+      FileChannel channel, int chunkSize, int maxChunks, int padding, @Nullable Lane lane) {
     this.lane = lane;
     this.channel = channel;
     this.chunkSize = chunkSize;
@@ -85,12 +93,15 @@ final class HashingChunkReader implements AutoCloseable {
     this.padding = padding;
     this.free = new ArrayBlockingQueue<>(maxChunks);
     this.full = new ArrayBlockingQueue<>(maxChunks + 1);
-    this.thread = new Thread(new Runnable() {
-      @Override
-      public void run() {
-        readAndHash();
-      }
-    }, "benchplan-trace-reader");
+    this.thread =
+        new Thread(
+            new Runnable() {
+              @Override
+              public void run() {
+                readAndHash();
+              }
+            },
+            "benchplan-trace-reader");
     thread.setDaemon(true);
     thread.start();
   }

@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
  * "SIMD within a register").
  *
  * <p>Strings are checked as the text they denote: a {@code \\u} escape of a UTF-16 surrogate must
- * be a high surrogate immediately followed by an escaped low one (one code point above U+FFFF);
- * a lone surrogate is refused like the raw UTF-8 encoding of one, since it is no Unicode text
- * and cannot be sent to a server as UTF-8.
+ * be a high surrogate immediately followed by an escaped low one (one code point above U+FFFF); a
+ * lone surrogate is refused like the raw UTF-8 encoding of one, since it is no Unicode text and
+ * cannot be sent to a server as UTF-8.
  */
 final class JsonScanner {
   /** Bytes that must follow the last line's '\n' in the array (word-at-a-time reads). */
@@ -31,10 +31,13 @@ final class JsonScanner {
 
   /** {@link #numKind}: an integer that fits a long, in {@link #numValue}. */
   static final int INTEGER = 0;
+
   /** {@link #numKind}: a negative integer (-0 is zero, an integer). */
   static final int NEGATIVE = 1;
+
   /** {@link #numKind}: a number with a fraction or an exponent. */
   static final int NOT_INTEGER = 2;
+
   /** {@link #numKind}: an integer too large for a long. */
   static final int OUT_OF_RANGE = 3;
 
@@ -46,11 +49,15 @@ final class JsonScanner {
   };
 
   private final Syntax syntax = new Syntax();
+
   /** The bytes of the current line (and more). */
   byte[] buf = new byte[0];
+
   private int lineStart;
+
   /** The kind of the number {@link #parseNumber} or {@link #fastNonNegative} just read. */
   int numKind;
+
   /** The value of that number when it is an {@link #INTEGER}. */
   long numValue;
 
@@ -219,12 +226,12 @@ final class JsonScanner {
   }
 
   /**
-   * Fast path for a plain non-negative integer of 1 to 15 digits, 8 bytes at a time: classifies
-   * the bytes as digits or not with nibble arithmetic and converts the digits with three
+   * Fast path for a plain non-negative integer of 1 to 15 digits, 8 bytes at a time: classifies the
+   * bytes as digits or not with nibble arithmetic and converts the digits with three
    * multiplications (the simdjson method), without a branch per digit.
    *
-   * @return the index after the number (and sets {@link #numValue}), or -1 when the slow path
-   *     must decide: no digit, a leading zero, 16 or more digits, a fraction or an exponent
+   * @return the index after the number (and sets {@link #numValue}), or -1 when the slow path must
+   *     decide: no digit, a leading zero, 16 or more digits, a fraction or an exponent
    */
   int fastNonNegative(int p) {
     byte[] b = buf;
@@ -326,14 +333,22 @@ final class JsonScanner {
       case 'u':
         int unit = hex4(p + 2);
         if (unit >= 0xDC00 && unit <= 0xDFFF) {
-          fail(p, String.format("lone low surrogate \\u%04X (expected a high surrogate"
-              + " \\uD800-\\uDBFF before it)", unit));
+          fail(
+              p,
+              String.format(
+                  "lone low surrogate \\u%04X (expected a high surrogate"
+                      + " \\uD800-\\uDBFF before it)",
+                  unit));
         }
         if (unit >= 0xD800 && unit <= 0xDBFF) {
           int low = buf[p + 6] == '\\' && buf[p + 7] == 'u' ? hex4(p + 8) : -1;
           if (low < 0xDC00 || low > 0xDFFF) {
-            fail(p, String.format("lone high surrogate \\u%04X (expected a low surrogate"
-                + " \\uDC00-\\uDFFF right after it)", unit));
+            fail(
+                p,
+                String.format(
+                    "lone high surrogate \\u%04X (expected a low surrogate"
+                        + " \\uDC00-\\uDFFF right after it)",
+                    unit));
           }
           return p + 12;
         }
@@ -395,8 +410,8 @@ final class JsonScanner {
 
   /**
    * Decodes a string {@link #scanString} validated (quotes at {@code q} and {@code end - 1}) to a
-   * Java string: raw UTF-8 as is, escapes to their characters, an escaped surrogate pair to its
-   * one code point.
+   * Java string: raw UTF-8 as is, escapes to their characters, an escaped surrogate pair to its one
+   * code point.
    */
   String decodeString(int q, int end) {
     StringBuilder out = new StringBuilder(end - q);
@@ -442,9 +457,11 @@ final class JsonScanner {
   }
 
   private void failUtf8(int p) {
-    throw syntax.at(p, String.format(
-        "invalid UTF-8: a bad sequence starting with byte 0x%02X at column %d",
-        buf[p] & 0xFF, p - lineStart + 1));
+    throw syntax.at(
+        p,
+        String.format(
+            "invalid UTF-8: a bad sequence starting with byte 0x%02X at column %d",
+            buf[p] & 0xFF, p - lineStart + 1));
   }
 
   private boolean validUtf8At(int p) {

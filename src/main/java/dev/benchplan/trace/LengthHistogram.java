@@ -3,9 +3,9 @@ package dev.benchplan.trace;
 import java.util.Arrays;
 
 /**
- * Exact distribution of non-negative token lengths in memory independent of the number of rows:
- * a counting histogram for lengths below {@link #DENSE_LIMIT} (grown on demand) and a primitive
- * array for the rare longer ones. Gives nearest-rank percentiles and the exact mean.
+ * Exact distribution of non-negative token lengths in memory independent of the number of rows: a
+ * counting histogram for lengths below {@link #DENSE_LIMIT} (grown on demand) and a primitive array
+ * for the rare longer ones. Gives nearest-rank percentiles and the exact mean.
  */
 final class LengthHistogram {
   /** Lengths below this are counted in a dense array (8 MB at most); longer ones are kept raw. */

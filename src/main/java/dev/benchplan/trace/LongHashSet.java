@@ -1,9 +1,9 @@
 package dev.benchplan.trace;
 
 /**
- * An open-addressing set of {@code long}s (linear probing, load factor at most 1/2), for
- * block ids too large for {@link BlockIdSet}'s bitset. Zero marks an empty slot; the key 0 itself
- * is tracked by a flag.
+ * An open-addressing set of {@code long}s (linear probing, load factor at most 1/2), for block ids
+ * too large for {@link BlockIdSet}'s bitset. Zero marks an empty slot; the key 0 itself is tracked
+ * by a flag.
  */
 final class LongHashSet {
   private long[] slots = new long[16];

@@ -16,8 +16,10 @@ import org.jspecify.annotations.Nullable;
 final class MooncakeLineParser {
   /** The line held only whitespace. */
   static final int BLANK = 0;
+
   /** The line is a JSON object; its fields are in {@link #row()}. */
   static final int ROW = 1;
+
   /** The line is not a JSON object or not UTF-8; see {@link #badMessage()}. */
   static final int BAD = 2;
 
@@ -26,6 +28,7 @@ final class MooncakeLineParser {
 
   /** ", " as two little-endian bytes. */
   private static final long COMMA_SPACE = ',' | ' ' << 8;
+
   private static final long TIMESTAMP_8 = JsonScanner.word("timestam");
   private static final long INPUT_8 = JsonScanner.word("input_le");
   private static final long OUTPUT_8 = JsonScanner.word("output_l");
@@ -52,6 +55,7 @@ final class MooncakeLineParser {
   private boolean firstLine;
   private int outcome;
   private @Nullable String badMessage;
+
   /** The end of the key {@link #readKey} just read. */
   private int keyEnd;
 
@@ -90,7 +94,8 @@ final class MooncakeLineParser {
     if (firstLine) {
       firstLine = false;
       // a UTF-8 byte-order mark at the start of the file is accepted (and still hashed)
-      if (bytes[start] == (byte) 0xEF && bytes[start + 1] == (byte) 0xBB
+      if (bytes[start] == (byte) 0xEF
+          && bytes[start + 1] == (byte) 0xBB
           && bytes[start + 2] == (byte) 0xBF) {
         start += 3;
       }
@@ -209,12 +214,19 @@ final class MooncakeLineParser {
     } else if (w == TIMESTAMP_8 && b[q + 9] == 'p') {
       field = F_TIMESTAMP;
       end = q + 10;
-    } else if (w == INPUT_8 && b[q + 9] == 'n' && b[q + 10] == 'g' && b[q + 11] == 't'
+    } else if (w == INPUT_8
+        && b[q + 9] == 'n'
+        && b[q + 10] == 'g'
+        && b[q + 11] == 't'
         && b[q + 12] == 'h') {
       field = F_INPUT;
       end = q + 13;
-    } else if (w == OUTPUT_8 && b[q + 9] == 'e' && b[q + 10] == 'n' && b[q + 11] == 'g'
-        && b[q + 12] == 't' && b[q + 13] == 'h') {
+    } else if (w == OUTPUT_8
+        && b[q + 9] == 'e'
+        && b[q + 10] == 'n'
+        && b[q + 11] == 'g'
+        && b[q + 12] == 't'
+        && b[q + 13] == 'h') {
       field = F_OUTPUT;
       end = q + 14;
     } else if (w == TEXT_8 && b[q + 9] == 'u' && b[q + 10] == 't') {
@@ -324,11 +336,13 @@ final class MooncakeLineParser {
       }
       switch (j.numKind) {
         case JsonScanner.INTEGER -> {}
-        case JsonScanner.NEGATIVE -> row.addProblem(
-            field, "expected a non-negative integer, got " + j.token(p, end));
-        case JsonScanner.NOT_INTEGER -> row.addProblem(field, "expected an integer, got " + j.token(p, end));
-        default -> row.addProblem(
-            field, "out of range: expected at most " + max + ", got " + j.token(p, end));
+        case JsonScanner.NEGATIVE ->
+            row.addProblem(field, "expected a non-negative integer, got " + j.token(p, end));
+        case JsonScanner.NOT_INTEGER ->
+            row.addProblem(field, "expected an integer, got " + j.token(p, end));
+        default ->
+            row.addProblem(
+                field, "out of range: expected at most " + max + ", got " + j.token(p, end));
       }
       return end;
     }
@@ -370,7 +384,9 @@ final class MooncakeLineParser {
       // then starts right there (any further whitespace goes to the general path below)
       long w = (long) JsonScanner.LONGS.get(b, p);
       int n = JsonScanner.leadingDigits(w);
-      if (n > 0 && n <= 6 && ((w >>> (n << 3)) & 0xFFFF) == COMMA_SPACE
+      if (n > 0
+          && n <= 6
+          && ((w >>> (n << 3)) & 0xFFFF) == COMMA_SPACE
           && (n == 1 || (w & 0xFF) != '0')) {
         ids[count++] = JsonScanner.eightDigits(w << ((8 - n) << 3));
         p += n + 2;
@@ -384,7 +400,9 @@ final class MooncakeLineParser {
         if (n2 < 8 && b[p + len] == ',' && b[p + len + 1] == ' ' && (w & 0xFF) != '0') {
           long value = n == 7 ? JsonScanner.eightDigits(w << 8) : JsonScanner.eightDigits(w);
           if (n2 > 0) {
-            value = value * JsonScanner.POWERS_OF_TEN[n2] + JsonScanner.eightDigits(w2 << ((8 - n2) << 3));
+            value =
+                value * JsonScanner.POWERS_OF_TEN[n2]
+                    + JsonScanner.eightDigits(w2 << ((8 - n2) << 3));
           }
           ids[count++] = value;
           p += len + 2;
@@ -404,14 +422,20 @@ final class MooncakeLineParser {
           ids[count++] = j.numValue;
         } else if (ok) {
           ok = false;
-          row.addProblem("hash_ids", "element " + count + ": expected a non-negative integer, got "
-              + j.token(s, p) + (j.numKind == JsonScanner.OUT_OF_RANGE ? " (out of range)" : ""));
+          row.addProblem(
+              "hash_ids",
+              "element "
+                  + count
+                  + ": expected a non-negative integer, got "
+                  + j.token(s, p)
+                  + (j.numKind == JsonScanner.OUT_OF_RANGE ? " (out of range)" : ""));
         }
       } else {
         p = j.skipValue(p, 2);
         if (ok) {
           ok = false;
-          row.addProblem("hash_ids",
+          row.addProblem(
+              "hash_ids",
               "element " + count + ": expected a non-negative integer, got " + j.describe(s, p));
         }
       }
@@ -440,7 +464,8 @@ final class MooncakeLineParser {
       case '"' -> "a string, expected an object";
       case 't', 'f' -> "a boolean, expected an object";
       case 'n' -> "null, expected an object";
-      default -> c == '-' || JsonScanner.isDigit(c) ? "a number, expected an object" : "no JSON value";
+      default ->
+          c == '-' || JsonScanner.isDigit(c) ? "a number, expected an object" : "no JSON value";
     };
   }
 

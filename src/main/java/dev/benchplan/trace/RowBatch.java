@@ -4,9 +4,9 @@ import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The parsed lines of one chunk, in order, held column by column so another thread can parse
- * while the statistics (which depend on file order: line numbers, prefix reuse, timestamp order)
- * are still accumulated by one thread, by {@link #replay replaying} the lines. Reused chunk after
+ * The parsed lines of one chunk, in order, held column by column so another thread can parse while
+ * the statistics (which depend on file order: line numbers, prefix reuse, timestamp order) are
+ * still accumulated by one thread, by {@link #replay replaying} the lines. Reused chunk after
  * chunk; grows to the largest chunk's needs.
  */
 final class RowBatch {
@@ -26,12 +26,16 @@ final class RowBatch {
   private long[] timestamps = new long[1024];
   private long[] inputs = new long[1024];
   private long[] outputs = new long[1024];
+
   /** Where each line's ids end in {@link #ids} (they start where the previous line's end). */
   private int[] idEnds = new int[1024];
+
   private long[] ids = new long[1 << 16];
   private int idCount;
+
   /** Messages of bad lines and field problems, in line order; lines index them by count. */
   private int[] problemEnds = new int[1024];
+
   private String[] problemFields = new String[16];
   private String[] messages = new String[16];
   private int problemCount;
@@ -63,11 +67,16 @@ final class RowBatch {
     outcomes[i] = outcome;
     if (outcome == MooncakeLineParser.ROW) {
       RowFields r = parser.row();
-      flags[i] = (r.hasTimestamp ? HAS_TIMESTAMP : 0) | (r.timestampValid ? TIMESTAMP_VALID : 0)
-          | (r.hasInput ? HAS_INPUT : 0) | (r.inputValid ? INPUT_VALID : 0)
-          | (r.hasOutput ? HAS_OUTPUT : 0) | (r.outputValid ? OUTPUT_VALID : 0)
-          | (r.hasText ? HAS_TEXT : 0) | (r.hasHashIds ? HAS_HASH_IDS : 0)
-          | (r.hashIdsValid ? HASH_IDS_VALID : 0);
+      flags[i] =
+          (r.hasTimestamp ? HAS_TIMESTAMP : 0)
+              | (r.timestampValid ? TIMESTAMP_VALID : 0)
+              | (r.hasInput ? HAS_INPUT : 0)
+              | (r.inputValid ? INPUT_VALID : 0)
+              | (r.hasOutput ? HAS_OUTPUT : 0)
+              | (r.outputValid ? OUTPUT_VALID : 0)
+              | (r.hasText ? HAS_TEXT : 0)
+              | (r.hasHashIds ? HAS_HASH_IDS : 0)
+              | (r.hashIdsValid ? HASH_IDS_VALID : 0);
       timestamps[i] = r.timestamp;
       inputs[i] = r.input;
       outputs[i] = r.output;

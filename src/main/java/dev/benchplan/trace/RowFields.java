@@ -29,6 +29,7 @@ final class RowFields {
 
   /** Problems the parser found in field values (kept only if the whole line is valid JSON). */
   int problemCount;
+
   String[] problemFields = new String[4];
   String[] problemMessages = new String[4];
 

@@ -4,10 +4,11 @@ package dev.benchplan.trace;
 @FunctionalInterface
 public interface ScanProgress {
   /** Ignores progress (a class, not a lambda: no lambda bootstrap at start-up). */
-  ScanProgress NONE = new ScanProgress() {
-    @Override
-    public void update(long bytesDone, long totalBytes, long rows) {}
-  };
+  ScanProgress NONE =
+      new ScanProgress() {
+        @Override
+        public void update(long bytesDone, long totalBytes, long rows) {}
+      };
 
   /**
    * Reports how far the scan is.

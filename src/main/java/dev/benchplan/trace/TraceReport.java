@@ -117,7 +117,11 @@ public record TraceReport(
    * @param nonMonotonicRows rows whose timestamp is smaller than the previous row's (a warning)
    */
   public record TimestampSummary(
-      long presentRows, @Nullable Long min, @Nullable Long max, @Nullable Long span, long nonMonotonicRows) {
+      long presentRows,
+      @Nullable Long min,
+      @Nullable Long max,
+      @Nullable Long span,
+      long nonMonotonicRows) {
     public TimestampSummary {
       if ((min == null) != (presentRows == 0)) {
         throw new IllegalArgumentException("min must be present exactly when presentRows > 0");
@@ -141,7 +145,14 @@ public record TraceReport(
    * exact.
    */
   public record LengthSummary(
-      long count, @Nullable Long min, @Nullable Long max, @Nullable Double mean, @Nullable Long p50, @Nullable Long p90, @Nullable Long p95, @Nullable Long p99) {
+      long count,
+      @Nullable Long min,
+      @Nullable Long max,
+      @Nullable Double mean,
+      @Nullable Long p50,
+      @Nullable Long p90,
+      @Nullable Long p95,
+      @Nullable Long p99) {
     public LengthSummary {
       if ((min == null) != (count == 0)) {
         throw new IllegalArgumentException("min must be present exactly when count > 0");
@@ -210,7 +221,8 @@ public record TraceReport(
    * @param rowsOverLimit rows over it
    * @param firstOverLimitLines line numbers of the first (at most 10) such rows
    */
-  public record ContextSummary(@Nullable Long limit, long rowsOverLimit, List<Long> firstOverLimitLines) {
+  public record ContextSummary(
+      @Nullable Long limit, long rowsOverLimit, List<Long> firstOverLimitLines) {
     /** At most this many over-limit line numbers are listed. */
     public static final int MAX_LISTED_LINES = 10;
 
@@ -244,8 +256,15 @@ public record TraceReport(
    * @param outputLength output_length distribution of the window's rows
    * @param context the window's rows over the context limit
    */
-  public record WindowSummary(@Nullable Long startMs, @Nullable Long endMs, long rows, @Nullable Long firstMs, @Nullable Long lastMs,
-      LengthSummary inputLength, LengthSummary outputLength, ContextSummary context) {
+  public record WindowSummary(
+      @Nullable Long startMs,
+      @Nullable Long endMs,
+      long rows,
+      @Nullable Long firstMs,
+      @Nullable Long lastMs,
+      LengthSummary inputLength,
+      LengthSummary outputLength,
+      ContextSummary context) {
     public WindowSummary {
       Objects.requireNonNull(inputLength, "inputLength");
       Objects.requireNonNull(outputLength, "outputLength");
@@ -261,8 +280,8 @@ public record TraceReport(
     }
 
     /**
-     * The mean arrival rate the replay sends, rows per second over the window's span; null when
-     * the span is 0.
+     * The mean arrival rate the replay sends, rows per second over the window's span; null when the
+     * span is 0.
      */
     public @Nullable Double requestsPerSecond() {
       Long span = spanMs();

@@ -15,7 +15,10 @@ import org.jspecify.annotations.Nullable;
  *     {@code window} section when either bound is given.
  */
 public record TraceScanOptions(
-    int blockSize, @Nullable Long maxContext, @Nullable Long windowStartMs, @Nullable Long windowEndMs) {
+    int blockSize,
+    @Nullable Long maxContext,
+    @Nullable Long windowStartMs,
+    @Nullable Long windowEndMs) {
   /** The block size Mooncake traces and AIPerf use. */
   public static final int DEFAULT_BLOCK_SIZE = 512;
 
@@ -38,7 +41,10 @@ public record TraceScanOptions(
     }
     if (windowStartMs != null && windowEndMs != null && windowEndMs < windowStartMs) {
       throw BenchplanException.invalid(
-          "window: expected start <= end, got start " + windowStartMs + " ms, end " + windowEndMs
+          "window: expected start <= end, got start "
+              + windowStartMs
+              + " ms, end "
+              + windowEndMs
               + " ms");
     }
   }

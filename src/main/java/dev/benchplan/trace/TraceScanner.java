@@ -13,42 +13,48 @@ import java.util.Objects;
 /**
  * Validates, hashes and characterises a Mooncake-format JSONL trace in one streaming pass.
  *
- * <p>A background thread reads the file in large chunks and hashes them; it also parses 3 chunks
- * in 4 into {@link RowBatch}es (the lines it can: a line across a chunk border is left to the
- * calling thread). The calling thread parses the other chunks and the border lines itself and
- * feeds every line to the statistics in file order (line numbers, prefix reuse and timestamp
- * order depend on it), so both cores work. Parsing is a byte-level JSON scanner (no object tree
- * per row). Memory is bounded by the chunk pool (and its batches), the length histograms and the
- * block-id set.
+ * <p>A background thread reads the file in large chunks and hashes them; it also parses 3 chunks in
+ * 4 into {@link RowBatch}es (the lines it can: a line across a chunk border is left to the calling
+ * thread). The calling thread parses the other chunks and the border lines itself and feeds every
+ * line to the statistics in file order (line numbers, prefix reuse and timestamp order depend on
+ * it), so both cores work. Parsing is a byte-level JSON scanner (no object tree per row). Memory is
+ * bounded by the chunk pool (and its batches), the length histograms and the block-id set.
  */
 public final class TraceScanner {
   private static final int CHUNK_SIZE = 4 << 20;
+
   /**
-   * 16 chunks (64 MiB) let the reader run well ahead of the parser, so neither thread waits on
-   * the other when the scheduler runs them unevenly on a busy machine (a quarter faster under
-   * load than 4 chunks).
+   * 16 chunks (64 MiB) let the reader run well ahead of the parser, so neither thread waits on the
+   * other when the scheduler runs them unevenly on a busy machine (a quarter faster under load than
+   * 4 chunks).
    */
   private static final int CHUNK_COUNT = 16;
+
   /**
    * The longest line a trace may have, in bytes (16 MiB; a row with a 1M-token prompt as text is
    * about 4 MiB). A longer line is no trace row: the scan stops with exit 2 instead of buffering
    * without bound (an endless file such as /dev/zero, or a binary file without newlines).
    */
   public static final int MAX_LINE_BYTES = 16 << 20;
+
   /** How much of the start of a file is checked for binary content (NUL bytes, a gzip header). */
   static final int SNIFF_BYTES = 64 << 10;
 
   private final TraceStatistics stats;
   private final MooncakeLineParser parser = new MooncakeLineParser();
+
   /** The reader thread's parser, for the chunks it parses (never the first). */
   private final MooncakeLineParser laneParser = new MooncakeLineParser(false);
+
   /** Where replayed lines are unpacked for the statistics. */
   private final RowFields replayRow = new RowFields();
+
   /**
    * A line that started in an earlier chunk; always completed with a '\n' before parsing, and
    * always followed by {@link MooncakeLineParser#PADDING} spare bytes.
    */
   private byte[] carry = new byte[1 << 16];
+
   private int carryLength;
 
   private final Path path;
@@ -82,8 +88,10 @@ public final class TraceScanner {
       throw BenchplanException.invalid(file + ": cannot read the trace: it is a directory");
     }
     if (Files.exists(file) && !Files.isRegularFile(file)) {
-      throw BenchplanException.invalid(file + ": cannot read the trace: not a regular file (a"
-          + " device, pipe or socket); expected a JSONL file");
+      throw BenchplanException.invalid(
+          file
+              + ": cannot read the trace: not a regular file (a"
+              + " device, pipe or socket); expected a JSONL file");
     }
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       TraceScanner scanner = new TraceScanner(file, options);
@@ -91,12 +99,13 @@ public final class TraceScanner {
       // a small file gets a chunk just big enough (one read, no 4 MiB buffer to clear)
       int capacity = (int) Math.max(1, Math.min(chunkSize, size + 1));
       try (HashingChunkReader reader =
-          new HashingChunkReader(channel, capacity, CHUNK_COUNT, MooncakeLineParser.PADDING,
-              scanner::laneParse)) {
+          new HashingChunkReader(
+              channel, capacity, CHUNK_COUNT, MooncakeLineParser.PADDING, scanner::laneParse)) {
         scanner.run(file, reader, size, progress);
         return scanner.stats.toReport(
             file.toAbsolutePath().normalize().toString(),
-            Objects.requireNonNull(reader.sha256(), "the scan has read every byte"), reader.bytes());
+            Objects.requireNonNull(reader.sha256(), "the scan has read every byte"),
+            reader.bytes());
       }
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(file + ": cannot read the trace: no such file", e);
@@ -135,9 +144,16 @@ public final class TraceScanner {
       if (chunk.parsedFrom >= 0 && parsed != null) { // the lane fills the batch whenever it parses
         // the reader thread parsed these lines: it starts where this thread would have
         if (chunk.parsedFrom != start || chunk.parsedTo != lastNewline + 1) {
-          throw new IllegalStateException("the parallel lane parsed bytes [" + chunk.parsedFrom
-              + ", " + chunk.parsedTo + ") of a chunk whose lines are [" + start + ", "
-              + (lastNewline + 1) + ")");
+          throw new IllegalStateException(
+              "the parallel lane parsed bytes ["
+                  + chunk.parsedFrom
+                  + ", "
+                  + chunk.parsedTo
+                  + ") of a chunk whose lines are ["
+                  + start
+                  + ", "
+                  + (lastNewline + 1)
+                  + ")");
         }
         parsed.replay(stats, replayRow);
         appendCarry(data, lastNewline + 1, length);
@@ -211,9 +227,14 @@ public final class TraceScanner {
       return;
     }
     if ((long) carryLength + n > MAX_LINE_BYTES + 1L) { // + 1: the line's own '\n'
-      throw BenchplanException.invalid(path + ": line " + (stats.lines() + 1) + ": longer than "
-          + (MAX_LINE_BYTES >> 20) + " MiB, the maximum line length of a trace; expected one JSON"
-          + " object per line (is this a JSONL trace?)");
+      throw BenchplanException.invalid(
+          path
+              + ": line "
+              + (stats.lines() + 1)
+              + ": longer than "
+              + (MAX_LINE_BYTES >> 20)
+              + " MiB, the maximum line length of a trace; expected one JSON"
+              + " object per line (is this a JSONL trace?)");
     }
     int needed = carryLength + n + MooncakeLineParser.PADDING;
     if (needed > carry.length) {
@@ -226,14 +247,20 @@ public final class TraceScanner {
   /** Refuses content that cannot be a JSONL trace: a NUL byte or a gzip header near the start. */
   private static void refuseBinary(Path file, byte[] data, int length) {
     if (length >= 2 && data[0] == (byte) 0x1F && data[1] == (byte) 0x8B) {
-      throw BenchplanException.invalid(file + ": cannot read the trace: it is gzip-compressed;"
-          + " expected a JSONL text file (decompress it first)");
+      throw BenchplanException.invalid(
+          file
+              + ": cannot read the trace: it is gzip-compressed;"
+              + " expected a JSONL text file (decompress it first)");
     }
     int n = Math.min(length, SNIFF_BYTES);
     for (int i = 0; i < n; i++) {
       if (data[i] == 0) {
-        throw BenchplanException.invalid(file + ": cannot read the trace: binary content (a NUL"
-            + " byte at offset " + i + "); expected a JSONL text file, one JSON object per line");
+        throw BenchplanException.invalid(
+            file
+                + ": cannot read the trace: binary content (a NUL"
+                + " byte at offset "
+                + i
+                + "); expected a JSONL text file, one JSON object per line");
       }
     }
   }

@@ -31,11 +31,13 @@ final class TraceStatistics {
   private long timestampMax = Long.MIN_VALUE;
   private long previousTimestamp;
   private long nonMonotonicRows;
+
   /** The replay window's own figures (null without a window): the rows the replay sends. */
   private final @Nullable WindowTally window;
 
   /** Rows with / without a timestamp key, and the first lines of each (for the mixed-rows rule). */
   private long rowsWithTimestampKey;
+
   private long rowsWithoutTimestampKey;
   private final long[] firstLinesWithTimestamp = new long[TraceReport.MAX_LISTED_PROBLEMS];
   private final long[] firstLinesWithoutTimestamp = new long[TraceReport.MAX_LISTED_PROBLEMS];
@@ -79,7 +81,10 @@ final class TraceStatistics {
       case MooncakeLineParser.ROW -> acceptRow(row, line);
       default -> {
         rows++;
-        problems.add(line, null, Objects.requireNonNull(badMessage, "the parser names what is wrong with a bad line"));
+        problems.add(
+            line,
+            null,
+            Objects.requireNonNull(badMessage, "the parser names what is wrong with a bad line"));
       }
     }
   }
@@ -119,7 +124,9 @@ final class TraceStatistics {
         }
       }
     }
-    if (window != null && r.timestampValid && r.timestamp >= windowStart
+    if (window != null
+        && r.timestampValid
+        && r.timestamp >= windowStart
         && r.timestamp <= windowEnd) {
       window.accept(r, line, over);
     }
@@ -171,10 +178,13 @@ final class TraceStatistics {
         blockRuleViolations++;
         if (problems.listing()) {
           long expected = (length + blockSize - 1) / blockSize;
-          problems.add(line, "hash_ids", String.format(
-              "%d hash ids for input_length %d leave %d tokens in the last block; expected 1..%d"
-                  + " (block size %d), i.e. %d hash ids",
-              n, length, last, blockSize, blockSize, expected));
+          problems.add(
+              line,
+              "hash_ids",
+              String.format(
+                  "%d hash ids for input_length %d leave %d tokens in the last block; expected 1..%d"
+                      + " (block size %d), i.e. %d hash ids",
+                  n, length, last, blockSize, blockSize, expected));
         } else {
           problems.countOnly();
         }
@@ -189,8 +199,8 @@ final class TraceStatistics {
   }
 
   /**
-   * Hit tokens of a row whose ids are all different (the usual case: Mooncake rows list
-   * increasing ids): each id can only have been seen in an earlier row, so one test-and-add each.
+   * Hit tokens of a row whose ids are all different (the usual case: Mooncake rows list increasing
+   * ids): each id can only have been seen in an earlier row, so one test-and-add each.
    */
   private long hitsDistinct(long[] ids, int n, long length) {
     long hits = 0;
@@ -203,8 +213,8 @@ final class TraceStatistics {
   }
 
   /**
-   * Hit tokens of any row: a block hits when its id appeared in an EARLIER row, so all lookups
-   * come before the row's own ids are added (a repeat inside the row is not a hit).
+   * Hit tokens of any row: a block hits when its id appeared in an EARLIER row, so all lookups come
+   * before the row's own ids are added (a repeat inside the row is not a hit).
    */
   private long hits(long[] ids, int n, long length) {
     if (rowHits.length < n) {
@@ -248,12 +258,18 @@ final class TraceStatistics {
     long total = problems.total();
     if (bytes == 0) {
       total++;
-      listed.add(0, new TraceProblem(
-          1, null, "the file is empty: expected one JSON object per line"));
+      listed.add(
+          0, new TraceProblem(1, null, "the file is empty: expected one JSON object per line"));
     } else if (rows == 0) {
       total++;
-      listed.add(0, new TraceProblem(1, null,
-          "no rows: all " + blankLines + " lines are blank; expected one JSON object per line"));
+      listed.add(
+          0,
+          new TraceProblem(
+              1,
+              null,
+              "no rows: all "
+                  + blankLines
+                  + " lines are blank; expected one JSON object per line"));
     }
     if (rowsWithTimestampKey > 0 && rowsWithoutTimestampKey > 0) {
       total += mixedTimestampProblems(listed);
@@ -282,8 +298,7 @@ final class TraceStatistics {
     TraceReport.ContextSummary context =
         new TraceReport.ContextSummary(
             options.maxContext(), rowsOverContext, firstOverContextLines);
-    TraceReport.WindowSummary window =
-        this.window == null ? null : this.window.toSummary(options);
+    TraceReport.WindowSummary window = this.window == null ? null : this.window.toSummary(options);
     return new TraceReport(
         path,
         sha256,
@@ -310,9 +325,13 @@ final class TraceStatistics {
     long[] lines = blameMissing ? firstLinesWithoutTimestamp : firstLinesWithTimestamp;
     String message =
         blameMissing
-            ? "missing, but " + rowsWithTimestampKey + " other rows have a timestamp; expected"
+            ? "missing, but "
+                + rowsWithTimestampKey
+                + " other rows have a timestamp; expected"
                 + " it on every row or on none"
-            : "present, but " + rowsWithoutTimestampKey + " other rows have none; expected it on"
+            : "present, but "
+                + rowsWithoutTimestampKey
+                + " other rows have none; expected it on"
                 + " every row or on none";
     List<TraceProblem> merged = new ArrayList<>(listed.size() + lines.length);
     int i = 0;
@@ -359,10 +378,15 @@ final class TraceStatistics {
     }
 
     TraceReport.WindowSummary toSummary(TraceScanOptions options) {
-      return new TraceReport.WindowSummary(options.windowStartMs(), options.windowEndMs(), rows,
-          rows == 0 ? null : first, rows == 0 ? null : last, input.toSummary(),
-          output.toSummary(), new TraceReport.ContextSummary(
-              options.maxContext(), overContext, firstOverContextLines));
+      return new TraceReport.WindowSummary(
+          options.windowStartMs(),
+          options.windowEndMs(),
+          rows,
+          rows == 0 ? null : first,
+          rows == 0 ? null : last,
+          input.toSummary(),
+          output.toSummary(),
+          new TraceReport.ContextSummary(options.maxContext(), overContext, firstOverContextLines));
     }
   }
 }

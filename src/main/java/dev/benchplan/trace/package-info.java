@@ -1,6 +1,6 @@
 /**
- * Streaming Mooncake-format trace scanning: one pass over the file that validates every row,
- * hashes the exact bytes (SHA-256) and characterises the workload (timestamps, input/output length
+ * Streaming Mooncake-format trace scanning: one pass over the file that validates every row, hashes
+ * the exact bytes (SHA-256) and characterises the workload (timestamps, input/output length
  * distributions, hash-block prefix reuse, context-limit overruns).
  *
  * <p>The entry point is {@link dev.benchplan.trace.TraceScanner#scan(java.nio.file.Path,

@@ -5,15 +5,12 @@ import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.Constraint;
-import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.run.PerfYaml;
-import dev.benchplan.run.RunService;
 import dev.benchplan.plan.ExperimentType;
 import dev.benchplan.plan.Intent;
 import dev.benchplan.plan.MeasurementMode;
@@ -23,14 +20,16 @@ import dev.benchplan.plan.PlanResult;
 import dev.benchplan.plan.PlanService;
 import dev.benchplan.plan.Question;
 import dev.benchplan.plan.VerifiedPlan;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
+import dev.benchplan.run.PerfYaml;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.run.RunService;
 import dev.benchplan.run.ShutdownHooks;
-import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.workload.DeploymentRecord;
 import dev.benchplan.workload.GpuAllocation;
 import dev.benchplan.workload.InputDocument;
@@ -63,6 +62,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AiperfBenchmarkRunner implements BenchmarkRunner {
   /** The deploy root inside the run's folder. */
   static final String DEPLOY_ROOT = "deploy";
+
   /** The file the measured DGD is recorded in (canonical JSON). */
   static final String DGD_FILE = "dgd.json";
 
@@ -77,7 +77,8 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
    * @param clock the clock for the plan and the render run ID
    * @param env the environment (for {@code BENCHPLAN_AIPERF_INDEX_URL})
    */
-  public AiperfBenchmarkRunner(Function<ShutdownHooks, RunService> runs, Clock clock, Map<String, String> env) {
+  public AiperfBenchmarkRunner(
+      Function<ShutdownHooks, RunService> runs, Clock clock, Map<String, String> env) {
     this.runs = Objects.requireNonNull(runs, "runs");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.env = Map.copyOf(env);
@@ -91,7 +92,8 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     try {
       Files.createDirectories(workDir);
     } catch (IOException e) {
-      throw BenchplanException.runtime(workDir + ": cannot create the run folder: " + e.getMessage(), e);
+      throw BenchplanException.runtime(
+          workDir + ": cannot create the run folder: " + e.getMessage(), e);
     }
     // the DGD measured, exactly as read (or as deployed), hashed for the plan's record
     Path dgdFile = workDir.resolve(DGD_FILE);
@@ -99,40 +101,57 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     AtomicFiles.write(dgdFile, dgdBytes);
     String dgdSha = Sha256.hex(dgdBytes);
 
-    DeploymentRecord deployment = DeploymentRecord.inMemory(
-        "validate:" + t.origin(), t.dgdName(),
-        req.options().kubeContext() == null ? "current" : req.options().kubeContext(),
-        t.namespace(), dgdFile.toString(), dgdSha, t.service(), t.port(), t.model(), t.model(),
-        List.of(new GpuAllocation(req.gpuType(), t.workers())), null,
-        new SmokeEvidence.InClusterReadiness("benchplan validate",
-            "the AIPerf Job waits, bounded, until the frontend lists the model, and a warmup phase of "
-                + shape.warmupRequests() + " chat completions precedes the measured requests"),
-        secrets(req.dgdDocument(), req.options().hfTokenSecret()));
+    DeploymentRecord deployment =
+        DeploymentRecord.inMemory(
+            "validate:" + t.origin(),
+            t.dgdName(),
+            req.options().kubeContext() == null ? "current" : req.options().kubeContext(),
+            t.namespace(),
+            dgdFile.toString(),
+            dgdSha,
+            t.service(),
+            t.port(),
+            t.model(),
+            t.model(),
+            List.of(new GpuAllocation(req.gpuType(), t.workers())),
+            null,
+            new SmokeEvidence.InClusterReadiness(
+                "benchplan validate",
+                "the AIPerf Job waits, bounded, until the frontend lists the model, and a warmup phase of "
+                    + shape.warmupRequests()
+                    + " chat completions precedes the measured requests"),
+            secrets(req.dgdDocument(), req.options().hfTokenSecret()));
     InputDocument workload = InputDocument.of("validate:workload", workload(req), workDir);
     Question question = new Question(question(req), Intent.characterization, null, List.of());
-    PlanOptions options = PlanOptions.builder()
-        .expRoot(workDir)
-        .seriesId("validate-" + req.run().runId().toLowerCase(Locale.ROOT))
-        .experiment(ExperimentType.static_shape)
-        .measurementMode(MeasurementMode.closed_loop)
-        .warmupRequests(shape.warmupRequests())
-        .seed(BenchmarkShape.SEED)
-        .datasetEntries(BenchmarkShape.DATASET_ENTRIES)
-        .temperature(BenchmarkShape.TEMPERATURE)
-        .measurementLimitS(BenchmarkShape.MEASUREMENT_LIMIT_S)
-        .endpointType(EndpointType.chat)
-        .streaming(true)
-        .aiperf(versionRequest(req))
-        .repetitions(req.options().repeats() > 1 ? req.options().repeats() : null)
-        .repeatRationale(req.options().repeats() > 1 ? "validate --repeats " + req.options().repeats()
-            + ": the gate takes the median of each gated metric over the repeats, because one run on a cluster with"
-            + " an intermittently stalled worker can false-fail a healthy deployment (AICR's investigation)" : null)
-        .build();
-    PlanResult result = new PlanService().plan(PlanRequest.of(workload, deployment, question, options, clock));
+    PlanOptions options =
+        PlanOptions.builder()
+            .expRoot(workDir)
+            .seriesId("validate-" + req.run().runId().toLowerCase(Locale.ROOT))
+            .experiment(ExperimentType.static_shape)
+            .measurementMode(MeasurementMode.closed_loop)
+            .warmupRequests(shape.warmupRequests())
+            .seed(BenchmarkShape.SEED)
+            .datasetEntries(BenchmarkShape.DATASET_ENTRIES)
+            .temperature(BenchmarkShape.TEMPERATURE)
+            .measurementLimitS(BenchmarkShape.MEASUREMENT_LIMIT_S)
+            .endpointType(EndpointType.chat)
+            .streaming(true)
+            .aiperf(versionRequest(req))
+            .repetitions(req.options().repeats() > 1 ? req.options().repeats() : null)
+            .repeatRationale(
+                req.options().repeats() > 1
+                    ? "validate --repeats "
+                        + req.options().repeats()
+                        + ": the gate takes the median of each gated metric over the repeats, because one run on a cluster with"
+                        + " an intermittently stalled worker can false-fail a healthy deployment (AICR's investigation)"
+                    : null)
+            .build();
+    PlanResult result =
+        new PlanService().plan(PlanRequest.of(workload, deployment, question, options, clock));
     VerifiedPlan verified = result.verified();
     String mechanism = verified.plan().aiperf().resolution().mechanism();
-    return new PlannedBenchmark(verified.path(), verified.sha256(), result.seriesId(), result.aiperfVersion(),
-        mechanism);
+    return new PlannedBenchmark(
+        verified.path(), verified.sha256(), result.seriesId(), result.aiperfVersion(), mechanism);
   }
 
   /** The user workload validate plans from: AICR's shape, and the constraints as SLOs. */
@@ -143,11 +162,27 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     ObjectNode profile = w.putObject("profile");
     profile.put("name", "benchplan-validate");
     profile.put("type", "chat");
-    profile.put("description", "inference-perf gate: static ISL/OSL " + s.isl() + "/" + s.osl()
-        + " (stddev 0, ignore_eos), streaming chat, concurrency " + s.concurrency() + " (" + s.basis() + "),"
-        + " AICR's load: " + s.requestCount() + " requests, " + s.warmupRequests() + " warmup, "
-        + BenchmarkShape.DATASET_ENTRIES + " dataset entries, seed " + BenchmarkShape.SEED + ", temperature "
-        + BenchmarkShape.TEMPERATURE);
+    profile.put(
+        "description",
+        "inference-perf gate: static ISL/OSL "
+            + s.isl()
+            + "/"
+            + s.osl()
+            + " (stddev 0, ignore_eos), streaming chat, concurrency "
+            + s.concurrency()
+            + " ("
+            + s.basis()
+            + "),"
+            + " AICR's load: "
+            + s.requestCount()
+            + " requests, "
+            + s.warmupRequests()
+            + " warmup, "
+            + BenchmarkShape.DATASET_ENTRIES
+            + " dataset entries, seed "
+            + BenchmarkShape.SEED
+            + ", temperature "
+            + BenchmarkShape.TEMPERATURE);
     w.putObject("model").put("source", t.model());
     ArrayNode hw = w.putArray("hardware");
     hw.addObject().put("gpu_type", req.gpuType()).put("gpu_count", t.workers());
@@ -167,11 +202,24 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       ObjectNode o = slos.addObject();
       o.put("metric", c.metric()).put("stat", c.stat());
       o.put(c.operator() == dev.benchplan.gate.Operator.GE ? "min" : "max", c.threshold());
-      o.put("unit", Objects.requireNonNull(c.unit()).text()); // validate's constraints all carry a unit
+      o.put(
+          "unit",
+          Objects.requireNonNull(c.unit()).text()); // validate's constraints all carry a unit
     }
-    w.put("notes", "written by benchplan validate run " + req.run().runId() + " for " + t.origin() + " DGD "
-        + t.namespace() + "/" + t.dgdName() + "; gate tolerance "
-        + tolerancePercent() + "% as AICR applies it" + inputsNote(req.inputs()));
+    w.put(
+        "notes",
+        "written by benchplan validate run "
+            + req.run().runId()
+            + " for "
+            + t.origin()
+            + " DGD "
+            + t.namespace()
+            + "/"
+            + t.dgdName()
+            + "; gate tolerance "
+            + tolerancePercent()
+            + "% as AICR applies it"
+            + inputsNote(req.inputs()));
     return w;
   }
 
@@ -181,35 +229,59 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       return "";
     }
     List<String> parts = new ArrayList<>();
-    inputs.values().forEach((k, v) -> parts.add(k + "=" + v.value() + " (" + v.source() + ": " + v.origin() + ")"));
+    inputs
+        .values()
+        .forEach(
+            (k, v) -> parts.add(k + "=" + v.value() + " (" + v.source() + ": " + v.origin() + ")"));
     return "; inputs: " + String.join("; ", parts);
   }
 
   private static String question(BenchmarkRequest req) {
-    StringBuilder sb = new StringBuilder("Does the inference stack at ").append(req.target().namespace())
-        .append('/').append(req.target().dgdName()).append(" (").append(req.target().model())
-        .append(") meet ");
+    StringBuilder sb =
+        new StringBuilder("Does the inference stack at ")
+            .append(req.target().namespace())
+            .append('/')
+            .append(req.target().dgdName())
+            .append(" (")
+            .append(req.target().model())
+            .append(") meet ");
     List<String> parts = new ArrayList<>();
     for (Constraint c : req.constraints().constraints()) {
-      parts.add(c.name() + " " + c.operator().symbol() + " " + c.threshold().toPlainString() + " "
-          + Objects.requireNonNull(c.unit()).text());
+      parts.add(
+          c.name()
+              + " "
+              + c.operator().symbol()
+              + " "
+              + c.threshold().toPlainString()
+              + " "
+              + Objects.requireNonNull(c.unit()).text());
     }
-    return sb.append(String.join(" and ", parts)).append(" within ").append(tolerancePercent()).append("%?")
+    return sb.append(String.join(" and ", parts))
+        .append(" within ")
+        .append(tolerancePercent())
+        .append("%?")
         .toString();
   }
 
   private static String tolerancePercent() {
-    return PerformanceRequest.GATE_OPTIONS.tolerance().movePointRight(2).stripTrailingZeros().toPlainString();
+    return PerformanceRequest.GATE_OPTIONS
+        .tolerance()
+        .movePointRight(2)
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   private VersionRequest versionRequest(BenchmarkRequest req) {
     if (req.options().aiperfVersion() != null) {
       return VersionRequest.pinned(req.options().aiperfVersion());
     }
-    String url = req.options().aiperfIndexUrl() != null ? req.options().aiperfIndexUrl()
-        : env.get(AiperfVersionResolver.INDEX_URL_ENV);
+    String url =
+        req.options().aiperfIndexUrl() != null
+            ? req.options().aiperfIndexUrl()
+            : env.get(AiperfVersionResolver.INDEX_URL_ENV);
     if (url == null || url.isBlank()) {
-      return VersionRequest.none(); // plan blocks with AIPERF_VERSION_UNRESOLVED: never a version from memory
+      return VersionRequest
+          .none(); // plan blocks with AIPERF_VERSION_UNRESOLVED: never a version from memory
     }
     try {
       return VersionRequest.index(URI.create(url));
@@ -247,24 +319,50 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     try {
       Files.createDirectories(deployRoot);
     } catch (IOException e) {
-      throw BenchplanException.runtime(deployRoot + ": cannot create the deploy root: " + e.getMessage(), e);
+      throw BenchplanException.runtime(
+          deployRoot + ": cannot create the deploy root: " + e.getMessage(), e);
     }
-    int modelWait = (int) Math.min(Integer.MAX_VALUE, req.options().timeouts().endpointReady().toSeconds());
-    RenderResult r = PlanRenderer.render(new RenderRequest(plan.planPath(), plan.planSha256(), deployRoot,
-        null, null, null, null, null, null, clock, new SecureRandom(), Math.max(1, modelWait), null,
-        (int) Math.max(1, Math.min(Integer.MAX_VALUE, req.options().timeouts().readyRequest().toSeconds()))));
+    int modelWait =
+        (int) Math.min(Integer.MAX_VALUE, req.options().timeouts().endpointReady().toSeconds());
+    RenderResult r =
+        PlanRenderer.render(
+            new RenderRequest(
+                plan.planPath(),
+                plan.planSha256(),
+                deployRoot,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                clock,
+                new SecureRandom(),
+                Math.max(1, modelWait),
+                null,
+                (int)
+                    Math.max(
+                        1,
+                        Math.min(
+                            Integer.MAX_VALUE,
+                            req.options().timeouts().readyRequest().toSeconds()))));
     PerfYaml perf = PerfYaml.read(r.perfYaml());
     String ns = r.namespace();
     List<CreatedObject> objects = new ArrayList<>();
     for (String cm : perf.configMapNames()) {
       objects.add(new CreatedObject("v1", "ConfigMap", ns, cm, JobContract.RUN_ID, perf.runId()));
     }
-    objects.add(new CreatedObject("batch/v1", "Job", ns, perf.jobName(), JobContract.RUN_ID, perf.runId()));
-    return new RenderedBenchmark(deployRoot, r.perfYaml(), r.perfYamlSha256(), r.jobName(), ns, r.runId(), objects);
+    objects.add(
+        new CreatedObject("batch/v1", "Job", ns, perf.jobName(), JobContract.RUN_ID, perf.runId()));
+    return new RenderedBenchmark(
+        deployRoot, r.perfYaml(), r.perfYamlSha256(), r.jobName(), ns, r.runId(), objects);
   }
 
   @Override
-  public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
+  public BenchmarkOutcome run(
+      BenchmarkRequest req,
+      PlannedBenchmark plan,
+      RenderedBenchmark rendered,
       ProgressSink progress) {
     for (CreatedObject o : rendered.objects()) {
       if (!req.ledger().record(o)) {
@@ -272,17 +370,33 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       }
     }
     // run's own interrupt action is handed to validate's hook instead of halting the JVM itself
-    ShutdownHooks hooks = action -> {
-      runInterrupt.set(action);
-      return () -> runInterrupt.set(null);
-    };
-    // validate's constraints as resolved for this load (scaled floor, per-GPU floor x GPUs), not the file's
-    RunRequest runRequest = new RunRequest(rendered.deployRoot(), null, rendered.namespace(),
-        null, req.options().timeouts().job(), req.options().timeouts().podScheduling(),
-        req.options().keep(), false, req.constraints().set());
-    RunOutcome outcome = runs.apply(hooks).run(runRequest,
-        (phase, elapsed, detail) -> progress.update(phase + (detail == null ? "" : ": " + detail)));
-    return req.options().repeats() > 1 ? RepeatsOutcome.of(outcome, req.constraints()) : outcome(outcome);
+    ShutdownHooks hooks =
+        action -> {
+          runInterrupt.set(action);
+          return () -> runInterrupt.set(null);
+        };
+    // validate's constraints as resolved for this load (scaled floor, per-GPU floor x GPUs), not
+    // the file's
+    RunRequest runRequest =
+        new RunRequest(
+            rendered.deployRoot(),
+            null,
+            rendered.namespace(),
+            null,
+            req.options().timeouts().job(),
+            req.options().timeouts().podScheduling(),
+            req.options().keep(),
+            false,
+            req.constraints().set());
+    RunOutcome outcome =
+        runs.apply(hooks)
+            .run(
+                runRequest,
+                (phase, elapsed, detail) ->
+                    progress.update(phase + (detail == null ? "" : ": " + detail)));
+    return req.options().repeats() > 1
+        ? RepeatsOutcome.of(outcome, req.constraints())
+        : outcome(outcome);
   }
 
   @Override
@@ -304,13 +418,18 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
    */
   static BenchmarkOutcome outcome(Verdict v, String exitReason, Path runDir) {
     if (v.verdict() == Status.SKIP) {
-      throw new ValidateStepException(ValidateStep.GATE, dev.benchplan.error.ExitCode.RUNTIME,
-          "the gate found no constraint to judge", null);
+      throw new ValidateStepException(
+          ValidateStep.GATE,
+          dev.benchplan.error.ExitCode.RUNTIME,
+          "the gate found no constraint to judge",
+          null);
     }
     boolean completed = "completed".equals(exitReason);
-    ValidateStep failed = v.verdict() == Status.ERROR ? (completed ? ValidateStep.GATE : ValidateStep.RUN) : null;
-    String message = v.message() + (v.verdict() == Status.ERROR && !completed
-        ? " (run ended: " + exitReason + ")" : "");
+    ValidateStep failed =
+        v.verdict() == Status.ERROR ? (completed ? ValidateStep.GATE : ValidateStep.RUN) : null;
+    String message =
+        v.message()
+            + (v.verdict() == Status.ERROR && !completed ? " (run ended: " + exitReason + ")" : "");
     return new BenchmarkOutcome(v, message, failed, runDir.toString());
   }
 }

@@ -14,16 +14,21 @@ import org.jspecify.annotations.Nullable;
  *
  * @param gate the gate's verdict (pass, fail or error; never skip: validate always gates)
  * @param message the one-line summary (the gate's, or why the run failed)
- * @param failedStep for an error: {@link ValidateStep#RUN} when the Job or AIPerf failed,
- *     {@link ValidateStep#GATE} when the export could not be judged; null otherwise
+ * @param failedStep for an error: {@link ValidateStep#RUN} when the Job or AIPerf failed, {@link
+ *     ValidateStep#GATE} when the export could not be judged; null otherwise
  * @param runDir the run folder with the AIPerf artifacts and run.json, or null
  * @param repeats with {@code --repeats} above 1: every repeat's verdict and whether they disagree
  *     ({@code gate} is then the median's verdict); null for one measurement
  */
-public record BenchmarkOutcome(Verdict gate, String message, @Nullable ValidateStep failedStep, String runDir,
+public record BenchmarkOutcome(
+    Verdict gate,
+    String message,
+    @Nullable ValidateStep failedStep,
+    String runDir,
     MedianGate.@Nullable Result repeats) {
   /** The outcome of one measurement. */
-  public BenchmarkOutcome(Verdict gate, String message, @Nullable ValidateStep failedStep, String runDir) {
+  public BenchmarkOutcome(
+      Verdict gate, String message, @Nullable ValidateStep failedStep, String runDir) {
     this(gate, message, failedStep, runDir, null);
   }
 
@@ -51,7 +56,11 @@ public record BenchmarkOutcome(Verdict gate, String message, @Nullable ValidateS
   }
 
   private @Nullable BigDecimal measured(String name) {
-    return gate.constraints().stream().filter(c -> c.name().equals(name)).map(ConstraintResult::measured)
-        .filter(Objects::nonNull).findFirst().orElse(null);
+    return gate.constraints().stream()
+        .filter(c -> c.name().equals(name))
+        .map(ConstraintResult::measured)
+        .filter(Objects::nonNull)
+        .findFirst()
+        .orElse(null);
   }
 }

@@ -23,10 +23,15 @@ public interface BenchmarkRunner {
    * Applies the rendered objects (recording each in the ledger before creating it), waits for the
    * Job, collects the evidence and gates it.
    */
-  BenchmarkOutcome run(BenchmarkRequest request, PlannedBenchmark plan, RenderedBenchmark rendered,
+  BenchmarkOutcome run(
+      BenchmarkRequest request,
+      PlannedBenchmark plan,
+      RenderedBenchmark rendered,
       ProgressSink progress);
 
-  /** Called from validate's Ctrl-C handler before its own cleanup: stop what {@link #run} started. */
+  /**
+   * Called from validate's Ctrl-C handler before its own cleanup: stop what {@link #run} started.
+   */
   default void interrupt() {}
 
   /**
@@ -38,8 +43,8 @@ public interface BenchmarkRunner {
    * @param shape the load
    * @param constraints the constraints to gate on
    * @param dgdDocument the DGD measured: as read from the cluster, or the manifest validate deploys
-   * @param gpuType the GPU model for the record ({@code nvidia.com/gpu.product} label, or
-   *     {@code unknown})
+   * @param gpuType the GPU model for the record ({@code nvidia.com/gpu.product} label, or {@code
+   *     unknown})
    * @param workDir the run's evidence folder under --report-dir
    * @param ledger the created-objects ledger
    * @param inputs the resolved inputs and their sources (recorded with the plan), or null
@@ -73,7 +78,11 @@ public interface BenchmarkRunner {
    * @param aiperfVersion the AIPerf version it pins
    * @param aiperfResolution how that version was chosen (operator_pin, package_index, ...)
    */
-  record PlannedBenchmark(Path planPath, String planSha256, String seriesId, String aiperfVersion,
+  record PlannedBenchmark(
+      Path planPath,
+      String planSha256,
+      String seriesId,
+      String aiperfVersion,
       String aiperfResolution) {}
 
   /**
@@ -87,8 +96,14 @@ public interface BenchmarkRunner {
    * @param runId render's run ID
    * @param objects the ConfigMaps and the Job of perf.yaml, in creation order
    */
-  record RenderedBenchmark(Path deployRoot, Path perfYaml, String perfYamlSha256, String jobName,
-      String namespace, String runId, List<CreatedObject> objects) {
+  record RenderedBenchmark(
+      Path deployRoot,
+      Path perfYaml,
+      String perfYamlSha256,
+      String jobName,
+      String namespace,
+      String runId,
+      List<CreatedObject> objects) {
     public RenderedBenchmark {
       objects = List.copyOf(objects);
     }

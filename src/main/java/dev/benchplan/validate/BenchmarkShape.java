@@ -17,19 +17,33 @@ import org.jspecify.annotations.Nullable;
  * @param isl input tokens per request
  * @param osl output tokens per request
  */
-public record BenchmarkShape(int workers, @Nullable Integer gpus, @Nullable Integer perGpu, @Nullable Integer perWorker, int isl, int osl) {
+public record BenchmarkShape(
+    int workers,
+    @Nullable Integer gpus,
+    @Nullable Integer perGpu,
+    @Nullable Integer perWorker,
+    int isl,
+    int osl) {
   /** AICR's floor of the request count (AICR_INFERENCE_PERF_MIN_REQUESTS). */
   public static final int MIN_REQUESTS = 1000;
-  /** AICR's measured requests per concurrency slot (AICR_INFERENCE_PERF_REQUESTS_PER_CONCURRENCY). */
+
+  /**
+   * AICR's measured requests per concurrency slot (AICR_INFERENCE_PERF_REQUESTS_PER_CONCURRENCY).
+   */
   public static final int REQUESTS_PER_SLOT = 8;
+
   /** AICR's warmup requests per concurrency slot (AICR_INFERENCE_PERF_WARMUP_PER_CONCURRENCY). */
   public static final int WARMUP_PER_SLOT = 1;
+
   /** AICR's synthetic dataset size (a constant there). */
   public static final int DATASET_ENTRIES = 100;
+
   /** AICR's random seed (a constant there). */
   public static final long SEED = 100;
+
   /** AICR's sampling temperature. */
   public static final BigDecimal TEMPERATURE = BigDecimal.ZERO;
+
   /** The measured run's bound (the project's 30-minute rule). */
   public static final int MEASUREMENT_LIMIT_S = 1800;
 
@@ -41,14 +55,17 @@ public record BenchmarkShape(int workers, @Nullable Integer gpus, @Nullable Inte
       throw new IllegalArgumentException("the load is per GPU or per worker, exactly one");
     }
     if (perGpu != null && (gpus == null || gpus < 1 || perGpu < 1)) {
-      throw new IllegalArgumentException("a per-GPU load needs a positive GPU count and concurrency");
+      throw new IllegalArgumentException(
+          "a per-GPU load needs a positive GPU count and concurrency");
     }
     if (perWorker != null && perWorker < 1) {
       throw new IllegalArgumentException("concurrency per worker must be positive");
     }
     // one of the two is given; per GPU comes with the GPU count
-    long c = perGpu != null ? (long) perGpu * Objects.requireNonNull(gpus)
-        : (long) Objects.requireNonNull(perWorker) * workers;
+    long c =
+        perGpu != null
+            ? (long) perGpu * Objects.requireNonNull(gpus)
+            : (long) Objects.requireNonNull(perWorker) * workers;
     if (c > 1_000_000) {
       throw new IllegalArgumentException("concurrency " + c + " is implausibly high");
     }
@@ -60,19 +77,23 @@ public record BenchmarkShape(int workers, @Nullable Integer gpus, @Nullable Inte
   }
 
   /** A per-GPU load (AICR's: 256 x GPUs). */
-  public static BenchmarkShape perGpu(int workers, int gpus, int concurrencyPerGpu, int isl, int osl) {
+  public static BenchmarkShape perGpu(
+      int workers, int gpus, int concurrencyPerGpu, int isl, int osl) {
     return new BenchmarkShape(workers, gpus, concurrencyPerGpu, null, isl, osl);
   }
 
   /** Concurrency C: per GPU x GPUs, or per worker x workers. */
   public int concurrency() {
-    return perGpu != null ? perGpu * Objects.requireNonNull(gpus) : Objects.requireNonNull(perWorker) * workers;
+    return perGpu != null
+        ? perGpu * Objects.requireNonNull(gpus)
+        : Objects.requireNonNull(perWorker) * workers;
   }
 
   /** How C was made, e.g. {@code 256 per GPU x 8 GPUs}. */
   public String basis() {
-    return perGpu != null ? perGpu + " per GPU x " + gpus + " GPU(s)" : perWorker + " per worker x " + workers
-        + " worker(s)";
+    return perGpu != null
+        ? perGpu + " per GPU x " + gpus + " GPU(s)"
+        : perWorker + " per worker x " + workers + " worker(s)";
   }
 
   /** Measured requests: max(1000, 8 x C), AICR's formula. */

@@ -14,7 +14,12 @@ import org.jspecify.annotations.Nullable;
  * @param labelValue that label's value
  */
 public record CreatedObject(
-    String apiVersion, String kind, @Nullable String namespace, String name, String labelKey, @Nullable String labelValue) {
+    String apiVersion,
+    String kind,
+    @Nullable String namespace,
+    String name,
+    String labelKey,
+    @Nullable String labelValue) {
   public CreatedObject {
     Objects.requireNonNull(apiVersion, "apiVersion");
     Objects.requireNonNull(kind, "kind");

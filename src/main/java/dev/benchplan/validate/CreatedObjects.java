@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The objects of one validate run, in creation order. An object is recorded before it is
- * created, so an interruption in between still cleans it up (deletion tolerates NotFound). Once
- * cleanup has begun the ledger is closed: a creation racing with it learns so from
- * {@link #record} and must undo itself.
+ * The objects of one validate run, in creation order. An object is recorded before it is created,
+ * so an interruption in between still cleans it up (deletion tolerates NotFound). Once cleanup has
+ * begun the ledger is closed: a creation racing with it learns so from {@link #record} and must
+ * undo itself.
  */
 public final class CreatedObjects {
   private final List<CreatedObject> objects = new ArrayList<>();

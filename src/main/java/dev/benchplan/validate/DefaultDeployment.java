@@ -39,24 +39,36 @@ public record DefaultDeployment(
     @Nullable ModelCache modelCache) {
 
   /** A deployment without a model cache. */
-  public DefaultDeployment(ValidateRun run, String apiVersion, String namespace, String model, int workers,
-      String node, List<NodeTaint> taints, String image, String hfTokenSecret) {
+  public DefaultDeployment(
+      ValidateRun run,
+      String apiVersion,
+      String namespace,
+      String model,
+      int workers,
+      String node,
+      List<NodeTaint> taints,
+      String image,
+      String hfTokenSecret) {
     this(run, apiVersion, namespace, model, workers, node, taints, image, hfTokenSecret, null);
   }
 
   /** The frontend component's name. */
   public static final String FRONTEND = "Frontend";
+
   /** The worker component's name. */
   public static final String WORKER = "VllmDecodeWorker";
+
   /**
    * The frontend's router mode ({@code DYN_ROUTER_MODE}, the env form of the Dynamo frontend's
    * {@code --router-mode}: round-robin, random, kv, least-loaded, ...): least-loaded, AICR's fix
-   * for one worker stalling at its sequence cap while the others idle at 2048 in flight (round-robin
-   * keeps feeding the stalled one; kv concentrates low-diversity synthetic prompts).
+   * for one worker stalling at its sequence cap while the others idle at 2048 in flight
+   * (round-robin keeps feeding the stalled one; kv concentrates low-diversity synthetic prompts).
    */
   public static final String ROUTER_MODE = "least-loaded";
+
   /** The frontend's environment variable for the router mode. */
   public static final String ROUTER_MODE_ENV = "DYN_ROUTER_MODE";
+
   /** The node label every pod is pinned with. */
   public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
@@ -73,7 +85,8 @@ public record DefaultDeployment(
     }
     if (!apiVersion.equals(DgdApi.GROUP + "/" + DgdApi.V1ALPHA1)
         && !apiVersion.equals(DgdApi.GROUP + "/" + DgdApi.V1BETA1)) {
-      throw new IllegalArgumentException("validate deploys only nvidia.com/v1alpha1 or v1beta1, not " + apiVersion);
+      throw new IllegalArgumentException(
+          "validate deploys only nvidia.com/v1alpha1 or v1beta1, not " + apiVersion);
     }
   }
 
@@ -189,10 +202,19 @@ public record DefaultDeployment(
     if (modelCache == null) {
       return;
     }
-    podSpec.putArray("volumes").addObject().put("name", ModelCache.VOLUME).putObject("persistentVolumeClaim")
-        .put("claimName", ModelCache.CLAIM).put("readOnly", true);
-    container.putArray("volumeMounts").addObject().put("name", ModelCache.VOLUME)
-        .put("mountPath", ModelCache.MOUNT_PATH).put("readOnly", true);
+    podSpec
+        .putArray("volumes")
+        .addObject()
+        .put("name", ModelCache.VOLUME)
+        .putObject("persistentVolumeClaim")
+        .put("claimName", ModelCache.CLAIM)
+        .put("readOnly", true);
+    container
+        .putArray("volumeMounts")
+        .addObject()
+        .put("name", ModelCache.VOLUME)
+        .put("mountPath", ModelCache.MOUNT_PATH)
+        .put("readOnly", true);
   }
 
   private static void runtimeEnv(ArrayNode env) {

@@ -7,18 +7,22 @@ import java.util.Objects;
  * How the cluster serves DynamoGraphDeployments, found through API discovery.
  *
  * @param group the API group ({@code nvidia.com})
- * @param servedVersions the versions of the group that serve {@code dynamographdeployments};
- *     empty when the CRD is not installed
+ * @param servedVersions the versions of the group that serve {@code dynamographdeployments}; empty
+ *     when the CRD is not installed
  */
 public record DgdApi(String group, List<String> servedVersions) {
   /** The DGD CRD's group. */
   public static final String GROUP = "nvidia.com";
+
   /** The DGD resource's plural name. */
   public static final String PLURAL = "dynamographdeployments";
+
   /** The DGD kind. */
   public static final String KIND = "DynamoGraphDeployment";
+
   /** The map-of-services form (Dynamo 0.9 and earlier; deprecated later). */
   public static final String V1ALPHA1 = "v1alpha1";
+
   /** The list-of-components form (Dynamo 1.x). */
   public static final String V1BETA1 = "v1beta1";
 

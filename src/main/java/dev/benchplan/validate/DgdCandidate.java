@@ -5,8 +5,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A DGD seen during discovery, with its frontend (when one was found) and what keeps it from
- * being benchmarked.
+ * A DGD seen during discovery, with its frontend (when one was found) and what keeps it from being
+ * benchmarked.
  *
  * @param dgd the DGD
  * @param frontend its frontend Service, or null
@@ -27,7 +27,15 @@ public record DgdCandidate(DgdView dgd, @Nullable FrontendMatch frontend, List<S
   public String describe() {
     String svc = frontend == null ? "-" : frontend.service().name() + ":" + frontend.port();
     String model = dgd.servedModels().isEmpty() ? "?" : String.join(",", dgd.servedModels());
-    return dgd.namespace() + "/" + dgd.name() + "/" + svc + "/" + model
-        + " (state " + (dgd.state() == null ? "unknown" : dgd.state()) + ")";
+    return dgd.namespace()
+        + "/"
+        + dgd.name()
+        + "/"
+        + svc
+        + "/"
+        + model
+        + " (state "
+        + (dgd.state() == null ? "unknown" : dgd.state())
+        + ")";
   }
 }

@@ -12,11 +12,15 @@ import org.jspecify.annotations.Nullable;
  * @param replicas desired replicas (1 when unset)
  * @param readyReplicas ready replicas reported in the DGD status, or -1 when not reported
  * @param models served model names found in its command line (after env expansion)
- * @param unresolvedModel a model argument that could not be resolved (e.g. an unknown variable),
- *     or null
+ * @param unresolvedModel a model argument that could not be resolved (e.g. an unknown variable), or
+ *     null
  */
 public record DgdComponent(
-    String name, Role role, int replicas, int readyReplicas, List<String> models,
+    String name,
+    Role role,
+    int replicas,
+    int readyReplicas,
+    List<String> models,
     @Nullable String unresolvedModel) {
 
   /** What a component does in the graph. */

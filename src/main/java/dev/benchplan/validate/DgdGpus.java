@@ -21,8 +21,9 @@ public final class DgdGpus {
   /** The GPUs of the DGD's worker and prefill components. */
   public static GpuCount count(JsonNode dgd) {
     DgdView view = DgdView.of(dgd);
-    Map<String, DgdComponent.Role> roles = view.components().stream()
-        .collect(Collectors.toMap(DgdComponent::name, DgdComponent::role, (a, b) -> a));
+    Map<String, DgdComponent.Role> roles =
+        view.components().stream()
+            .collect(Collectors.toMap(DgdComponent::name, DgdComponent::role, (a, b) -> a));
     List<String> parts = new ArrayList<>();
     List<String> dra = new ArrayList<>();
     long total = 0;
@@ -44,11 +45,17 @@ public final class DgdGpus {
       }
     }
     if (!dra.isEmpty()) {
-      return new GpuCount(null, "dgd", "the GPUs of " + String.join(", ", dra) + " come from DRA resource claims:"
-          + " no per-GPU figure");
+      return new GpuCount(
+          null,
+          "dgd",
+          "the GPUs of "
+              + String.join(", ", dra)
+              + " come from DRA resource claims:"
+              + " no per-GPU figure");
     }
     if (total < 1 || total > Integer.MAX_VALUE) {
-      return new GpuCount(null, "dgd", "its workers request no " + GpuNode.GPU_RESOURCE + ": no per-GPU figure");
+      return new GpuCount(
+          null, "dgd", "its workers request no " + GpuNode.GPU_RESOURCE + ": no per-GPU figure");
     }
     return new GpuCount((int) total, "dgd: " + String.join(" + ", parts), null);
   }
@@ -71,7 +78,9 @@ public final class DgdGpus {
     }
   }
 
-  /** Component name to its node: v1alpha1 {@code spec.services}, v1beta1 {@code spec.components}. */
+  /**
+   * Component name to its node: v1alpha1 {@code spec.services}, v1beta1 {@code spec.components}.
+   */
   private static Map<String, JsonNode> components(JsonNode dgd) {
     Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
     JsonNode spec = dgd.path("spec");
@@ -90,13 +99,15 @@ public final class DgdGpus {
   }
 
   private static boolean usesClaims(JsonNode comp) {
-    Function<JsonNode, Boolean> podClaims = pod -> pod.path("resourceClaims").isArray()
-        && !pod.path("resourceClaims").isEmpty();
-    if (podClaims.apply(comp.path("extraPodSpec")) || podClaims.apply(comp.path("podTemplate").path("spec"))) {
+    Function<JsonNode, Boolean> podClaims =
+        pod -> pod.path("resourceClaims").isArray() && !pod.path("resourceClaims").isEmpty();
+    if (podClaims.apply(comp.path("extraPodSpec"))
+        || podClaims.apply(comp.path("podTemplate").path("spec"))) {
       return true;
     }
     if (nonEmpty(comp.path("resources").path("claims"))
-        || nonEmpty(comp.path("extraPodSpec").path("mainContainer").path("resources").path("claims"))) {
+        || nonEmpty(
+            comp.path("extraPodSpec").path("mainContainer").path("resources").path("claims"))) {
       return true;
     }
     for (JsonNode c : comp.path("podTemplate").path("spec").path("containers").values()) {
@@ -111,13 +122,18 @@ public final class DgdGpus {
     return n.isArray() && !n.isEmpty();
   }
 
-  /** GPUs one replica requests (requests, else limits): the component's own, else its containers'. */
+  /**
+   * GPUs one replica requests (requests, else limits): the component's own, else its containers'.
+   */
   private static long gpusPerReplica(JsonNode comp) {
     long own = quantity(comp.path("resources"), "gpu");
     if (own > 0) {
       return own;
     }
-    long main = quantity(comp.path("extraPodSpec").path("mainContainer").path("resources"), GpuNode.GPU_RESOURCE);
+    long main =
+        quantity(
+            comp.path("extraPodSpec").path("mainContainer").path("resources"),
+            GpuNode.GPU_RESOURCE);
     if (main > 0) {
       return main;
     }

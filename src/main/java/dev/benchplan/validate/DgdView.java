@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A read-only view of a DynamoGraphDeployment document in either served form: v1alpha1
- * ({@code spec.services} map, status per service) or v1beta1 ({@code spec.components} list,
- * status per component).
+ * A read-only view of a DynamoGraphDeployment document in either served form: v1alpha1 ({@code
+ * spec.services} map, status per service) or v1beta1 ({@code spec.components} list, status per
+ * component).
  *
  * @param apiVersion the document's apiVersion
  * @param namespace its namespace
@@ -26,13 +26,19 @@ import tools.jackson.databind.JsonNode;
  * @param components its components in document order
  */
 public record DgdView(
-    @Nullable String apiVersion, @Nullable String namespace, String name, @Nullable String uid, @Nullable String state,
+    @Nullable String apiVersion,
+    @Nullable String namespace,
+    String name,
+    @Nullable String uid,
+    @Nullable String state,
     List<DgdComponent> components) {
 
   /** The DGD state the operator reports once every component is up. */
   public static final String SUCCESSFUL = "successful";
 
-  private static final Pattern VAR = Pattern.compile("\\$(\\{([A-Za-z_][A-Za-z0-9_]*)}|\\(([A-Za-z_][A-Za-z0-9_]*)\\)|([A-Za-z_][A-Za-z0-9_]*))");
+  private static final Pattern VAR =
+      Pattern.compile(
+          "\\$(\\{([A-Za-z_][A-Za-z0-9_]*)}|\\(([A-Za-z_][A-Za-z0-9_]*)\\)|([A-Za-z_][A-Za-z0-9_]*))");
 
   public DgdView {
     Objects.requireNonNull(name, "name");
@@ -69,8 +75,13 @@ public record DgdView(
   public String readiness() {
     StringBuilder sb = new StringBuilder("state " + (state == null ? "not reported" : state));
     for (DgdComponent c : components) {
-      sb.append(", ").append(c.name()).append(' ').append(Math.max(0, c.readyReplicas())).append('/')
-          .append(c.replicas()).append(" ready");
+      sb.append(", ")
+          .append(c.name())
+          .append(' ')
+          .append(Math.max(0, c.readyReplicas()))
+          .append('/')
+          .append(c.replicas())
+          .append(" ready");
     }
     return sb.toString();
   }
@@ -121,12 +132,14 @@ public record DgdView(
         Map<String, String> env = new LinkedHashMap<>(graphEnv);
         env.putAll(envMap(svc.path("envs")));
         env.putAll(envMap(main.path("env")));
-        components.add(component(
-            e.getKey(),
-            role(string(svc.path("componentType")), string(svc.path("subComponentType"))),
-            integer(svc.path("replicas"), 1),
-            ready(status.path("services").path(e.getKey())),
-            main, env));
+        components.add(
+            component(
+                e.getKey(),
+                role(string(svc.path("componentType")), string(svc.path("subComponentType"))),
+                integer(svc.path("replicas"), 1),
+                ready(status.path("services").path(e.getKey())),
+                main,
+                env));
       }
     } else if (spec.path("components").isArray()) {
       Map<String, String> graphEnv = envMap(spec.path("env"));
@@ -138,12 +151,14 @@ public record DgdView(
         JsonNode main = mainContainer(comp.path("podTemplate").path("spec").path("containers"));
         Map<String, String> env = new LinkedHashMap<>(graphEnv);
         env.putAll(envMap(main.path("env")));
-        components.add(component(
-            cname,
-            role(string(comp.path("type")), null),
-            integer(comp.path("replicas"), 1),
-            ready(status.path("components").path(cname)),
-            main, env));
+        components.add(
+            component(
+                cname,
+                role(string(comp.path("type")), null),
+                integer(comp.path("replicas"), 1),
+                ready(status.path("components").path(cname)),
+                main,
+                env));
       }
     }
     return new DgdView(
@@ -179,7 +194,8 @@ public record DgdView(
       case "frontend" -> DgdComponent.Role.FRONTEND;
       case "decode" -> DgdComponent.Role.WORKER;
       case "prefill" -> DgdComponent.Role.PREFILL;
-      case "worker", "main" -> s.equals("prefill") ? DgdComponent.Role.PREFILL : DgdComponent.Role.WORKER;
+      case "worker", "main" ->
+          s.equals("prefill") ? DgdComponent.Role.PREFILL : DgdComponent.Role.WORKER;
       default -> DgdComponent.Role.OTHER;
     };
   }
@@ -197,7 +213,12 @@ public record DgdView(
   }
 
   private static DgdComponent component(
-      String name, DgdComponent.Role role, int replicas, int ready, JsonNode main, Map<String, String> env) {
+      String name,
+      DgdComponent.Role role,
+      int replicas,
+      int ready,
+      JsonNode main,
+      Map<String, String> env) {
     List<String> tokens = new ArrayList<>();
     for (String s : strings(main.path("command"))) {
       tokens.addAll(split(s));
@@ -210,7 +231,9 @@ public record DgdView(
     if (model == null) {
       model = option(tokens, "--model-path");
     }
-    if (model == null && role == DgdComponent.Role.FRONTEND && env.containsKey("SERVED_MODEL_NAME")) {
+    if (model == null
+        && role == DgdComponent.Role.FRONTEND
+        && env.containsKey("SERVED_MODEL_NAME")) {
       model = env.get("SERVED_MODEL_NAME");
     }
     List<String> models = new ArrayList<>();
@@ -237,7 +260,8 @@ public record DgdView(
   }
 
   private static String unquote(String t) {
-    if (t.length() >= 2 && ((t.startsWith("\"") && t.endsWith("\"")) || (t.startsWith("'") && t.endsWith("'")))) {
+    if (t.length() >= 2
+        && ((t.startsWith("\"") && t.endsWith("\"")) || (t.startsWith("'") && t.endsWith("'")))) {
       return t.substring(1, t.length() - 1);
     }
     return t;

@@ -21,7 +21,8 @@ public sealed interface DiscoveryDecision {
 
     /** The one-line message listing every candidate as namespace/DGD/Service/model. */
     public String message() {
-      return candidates.size() + " DynamoGraphDeployments serve a frontend; name one with --dgd"
+      return candidates.size()
+          + " DynamoGraphDeployments serve a frontend; name one with --dgd"
           + " NAME or NAMESPACE/NAME: "
           + candidates.stream().map(DgdCandidate::describe).collect(Collectors.joining("; "));
     }
@@ -32,33 +33,50 @@ public sealed interface DiscoveryDecision {
 
   /**
    * Decides from every DGD seen. With {@code --dgd}, exactly that DGD is used (it must exist, be
-   * successful and have a frontend Service); without it, the single usable DGD is used, several
-   * are ambiguous, none means deploy.
+   * successful and have a frontend Service); without it, the single usable DGD is used, several are
+   * ambiguous, none means deploy.
    */
   static DiscoveryDecision decide(List<DgdCandidate> seen, String dgdOption, String scope) {
     if (dgdOption != null) {
       String ns = dgdOption.contains("/") ? dgdOption.substring(0, dgdOption.indexOf('/')) : null;
-      String name = dgdOption.contains("/") ? dgdOption.substring(dgdOption.indexOf('/') + 1) : dgdOption;
-      List<DgdCandidate> named = seen.stream()
-          .filter(c -> c.dgd().name().equals(name) && (ns == null || ns.equals(c.dgd().namespace())))
-          .toList();
+      String name =
+          dgdOption.contains("/") ? dgdOption.substring(dgdOption.indexOf('/') + 1) : dgdOption;
+      List<DgdCandidate> named =
+          seen.stream()
+              .filter(
+                  c ->
+                      c.dgd().name().equals(name) && (ns == null || ns.equals(c.dgd().namespace())))
+              .toList();
       if (named.isEmpty()) {
-        throw BenchplanException.invalid("option --dgd: no DynamoGraphDeployment " + dgdOption
-            + " in " + scope + (seen.isEmpty() ? " (none found)" : " (found: "
-            + seen.stream().map(c -> c.dgd().ref()).collect(Collectors.joining(", ")) + ")"));
+        throw BenchplanException.invalid(
+            "option --dgd: no DynamoGraphDeployment "
+                + dgdOption
+                + " in "
+                + scope
+                + (seen.isEmpty()
+                    ? " (none found)"
+                    : " (found: "
+                        + seen.stream().map(c -> c.dgd().ref()).collect(Collectors.joining(", "))
+                        + ")"));
       }
       if (named.size() > 1) {
         return new Ambiguous(named);
       }
       DgdCandidate c = named.get(0);
       if (!c.dgd().successful()) {
-        throw BenchplanException.runtime("DynamoGraphDeployment " + c.dgd().ref() + " is in state "
-            + (c.dgd().state() == null ? "unknown (no status yet)" : c.dgd().state())
-            + ", not successful: it cannot be benchmarked now");
+        throw BenchplanException.runtime(
+            "DynamoGraphDeployment "
+                + c.dgd().ref()
+                + " is in state "
+                + (c.dgd().state() == null ? "unknown (no status yet)" : c.dgd().state())
+                + ", not successful: it cannot be benchmarked now");
       }
       if (c.frontend() == null) {
-        throw BenchplanException.runtime("DynamoGraphDeployment " + c.dgd().ref()
-            + " has no usable frontend Service: " + String.join("; ", c.problems()));
+        throw BenchplanException.runtime(
+            "DynamoGraphDeployment "
+                + c.dgd().ref()
+                + " has no usable frontend Service: "
+                + String.join("; ", c.problems()));
       }
       return new Use(c);
     }
@@ -72,14 +90,21 @@ public sealed interface DiscoveryDecision {
     List<String> why = new ArrayList<>();
     for (DgdCandidate c : seen) {
       if (!c.dgd().successful()) {
-        why.add(c.dgd().ref() + " is " + (c.dgd().state() == null ? "without status" : c.dgd().state()));
+        why.add(
+            c.dgd().ref()
+                + " is "
+                + (c.dgd().state() == null ? "without status" : c.dgd().state()));
       } else {
         why.add(c.dgd().ref() + ": " + String.join("; ", c.problems()));
       }
     }
-    return new Deploy(seen.isEmpty()
-        ? "no DynamoGraphDeployment in " + scope
-        : "no successful DynamoGraphDeployment with a frontend Service in " + scope + " ("
-            + String.join("; ", why) + ")");
+    return new Deploy(
+        seen.isEmpty()
+            ? "no DynamoGraphDeployment in " + scope
+            : "no successful DynamoGraphDeployment with a frontend Service in "
+                + scope
+                + " ("
+                + String.join("; ", why)
+                + ")");
   }
 }

@@ -43,8 +43,8 @@ public record GpuNode(
   }
 
   /**
-   * The GPUs a pod holds: the larger of the sum over its containers and the largest init
-   * container (init containers run one at a time before the others), as the scheduler counts.
+   * The GPUs a pod holds: the larger of the sum over its containers and the largest init container
+   * (init containers run one at a time before the others), as the scheduler counts.
    */
   public static long podGpus(List<Long> containers, List<Long> initContainers) {
     long sum = containers.stream().mapToLong(Long::longValue).sum();

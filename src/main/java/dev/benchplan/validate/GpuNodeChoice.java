@@ -9,8 +9,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The node the default deployment goes to: among schedulable, ready nodes that match
- * {@code --node-selector}, the one with the most free GPUs (ties broken by name, so the choice is
+ * The node the default deployment goes to: among schedulable, ready nodes that match {@code
+ * --node-selector}, the one with the most free GPUs (ties broken by name, so the choice is
  * reproducible). Workers = its free GPUs, one GPU each.
  *
  * @param node the chosen node
@@ -36,20 +36,35 @@ public record GpuNodeChoice(GpuNode node, int workers, List<String> considered) 
         considered.add(n.name() + ": excluded, " + why);
         continue;
       }
-      considered.add(n.name() + ": " + n.allocatableGpus() + " allocatable, " + n.requestedGpus()
-          + " requested, " + n.freeGpus() + " free");
+      considered.add(
+          n.name()
+              + ": "
+              + n.allocatableGpus()
+              + " allocatable, "
+              + n.requestedGpus()
+              + " requested, "
+              + n.freeGpus()
+              + " free");
       if (n.freeGpus() > 0) {
         eligible.add(n);
       }
     }
-    GpuNode best = eligible.stream()
-        .max(Comparator.comparingLong(GpuNode::freeGpus).thenComparing(GpuNode::name, Comparator.reverseOrder()))
-        .orElse(null);
+    GpuNode best =
+        eligible.stream()
+            .max(
+                Comparator.comparingLong(GpuNode::freeGpus)
+                    .thenComparing(GpuNode::name, Comparator.reverseOrder()))
+            .orElse(null);
     if (best == null) {
       String scope = selector.isEmpty() ? "" : " matching --node-selector " + selector;
-      throw BenchplanException.runtime("no schedulable node" + scope + " has a free "
-          + GpuNode.GPU_RESOURCE + (nodes.isEmpty() ? " (the cluster lists no nodes)"
-          : " (" + String.join("; ", considered) + ")"));
+      throw BenchplanException.runtime(
+          "no schedulable node"
+              + scope
+              + " has a free "
+              + GpuNode.GPU_RESOURCE
+              + (nodes.isEmpty()
+                  ? " (the cluster lists no nodes)"
+                  : " (" + String.join("; ", considered) + ")"));
     }
     long free = best.freeGpus();
     if (free > Integer.MAX_VALUE) {

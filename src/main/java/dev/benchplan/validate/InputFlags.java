@@ -55,20 +55,24 @@ public record InputFlags(
     defaults = defaults == null ? Defaults.BENCHPLAN : defaults;
     TreeMap<String, String> own = new TreeMap<>();
     if (env != null) {
-      env.forEach((k, v) -> {
-        if (k.startsWith(ENV_PREFIX) && v != null && !v.isBlank()) {
-          own.put(k, v.trim());
-        }
-      });
+      env.forEach(
+          (k, v) -> {
+            if (k.startsWith(ENV_PREFIX) && v != null && !v.isBlank()) {
+              own.put(k, v.trim());
+            }
+          });
     }
     env = Map.copyOf(own);
     if (concurrencyPerGpu != null && concurrencyPerWorkerGiven) {
-      throw dev.benchplan.error.BenchplanException.invalid("options --concurrency-per-gpu and"
-          + " --concurrency-per-worker exclude each other: give one");
+      throw dev.benchplan.error.BenchplanException.invalid(
+          "options --concurrency-per-gpu and"
+              + " --concurrency-per-worker exclude each other: give one");
     }
     if (concurrencyPerGpu != null && concurrencyPerGpu < 1) {
       throw dev.benchplan.error.BenchplanException.invalid(
-          "option --concurrency-per-gpu: expected a positive integer, got '" + concurrencyPerGpu + "'");
+          "option --concurrency-per-gpu: expected a positive integer, got '"
+              + concurrencyPerGpu
+              + "'");
     }
   }
 

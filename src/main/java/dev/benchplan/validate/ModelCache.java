@@ -18,7 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param namespace the run's namespace
  * @param model the model downloaded
  * @param storageClass the PVC's StorageClass (resolved: flag, recipe, cluster default)
- * @param storageClassSource where the class came from ({@code flag}, {@code recipe}, {@code cluster-default})
+ * @param storageClassSource where the class came from ({@code flag}, {@code recipe}, {@code
+ *     cluster-default})
  * @param size the PVC's size, a Kubernetes quantity
  * @param image the image the populate Job runs (the deployment's runtime image)
  * @param hfTokenSecret the Secret with the Hugging Face token, or null
@@ -40,10 +41,13 @@ public record ModelCache(
     long boundSeconds) {
   /** The PVC's name (AICR's). */
   public static final String CLAIM = "benchplan-model-cache";
+
   /** The populate Job's name. */
   public static final String POPULATE_JOB = "benchplan-model-cache-populate";
+
   /** Where the cache is mounted, in the populate Job and the workers. */
   public static final String MOUNT_PATH = "/model-cache";
+
   /** The volume's name in pod specs. */
   public static final String VOLUME = "model-cache";
 
@@ -51,17 +55,19 @@ public record ModelCache(
    * The populate Job's program: the model into HF_HOME on the cache with huggingface_hub (the
    * runtime image's python), falling back to the {@code huggingface-cli} on PATH.
    */
-  static final String POPULATE_SCRIPT = String.join("\n",
-      "set -eu",
-      "echo \"benchplan: downloading $BENCHPLAN_MODEL into $HF_HOME\"",
-      "if python3 -c 'import huggingface_hub' 2>/dev/null; then",
-      "  python3 -c 'import os; from huggingface_hub import snapshot_download; "
-          + "print(snapshot_download(repo_id=os.environ[\"BENCHPLAN_MODEL\"]))'",
-      "else",
-      "  huggingface-cli download \"$BENCHPLAN_MODEL\"",
-      "fi",
-      "echo \"benchplan: $BENCHPLAN_MODEL cached\"",
-      "");
+  static final String POPULATE_SCRIPT =
+      String.join(
+          "\n",
+          "set -eu",
+          "echo \"benchplan: downloading $BENCHPLAN_MODEL into $HF_HOME\"",
+          "if python3 -c 'import huggingface_hub' 2>/dev/null; then",
+          "  python3 -c 'import os; from huggingface_hub import snapshot_download; "
+              + "print(snapshot_download(repo_id=os.environ[\"BENCHPLAN_MODEL\"]))'",
+          "else",
+          "  huggingface-cli download \"$BENCHPLAN_MODEL\"",
+          "fi",
+          "echo \"benchplan: $BENCHPLAN_MODEL cached\"",
+          "");
 
   public ModelCache {
     Objects.requireNonNull(run, "run");
@@ -112,10 +118,17 @@ public record ModelCache(
     env.addObject().put("name", "HF_HUB_ENABLE_HF_TRANSFER").put("value", "0");
     if (hfTokenSecret != null) {
       // the same Secret the workers read (envFrom): a public model needs none, so it is optional
-      c.putArray("envFrom").addObject().putObject("secretRef").put("name", hfTokenSecret).put("optional", true);
+      c.putArray("envFrom")
+          .addObject()
+          .putObject("secretRef")
+          .put("name", hfTokenSecret)
+          .put("optional", true);
     }
     c.putArray("volumeMounts").addObject().put("name", VOLUME).put("mountPath", MOUNT_PATH);
-    pod.putArray("volumes").addObject().put("name", VOLUME).putObject("persistentVolumeClaim")
+    pod.putArray("volumes")
+        .addObject()
+        .put("name", VOLUME)
+        .putObject("persistentVolumeClaim")
         .put("claimName", CLAIM);
     return job;
   }

@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the overlay asks of the inference performance check: whether it runs, with which of the
- * gate's constraints, and, when it does not run, why. The constraints are the gate's own
- * ({@link Constraint}), in canonical units (tokens/sec, ms), judged by the gate with AICR's
- * tolerance ({@link #GATE_OPTIONS}).
+ * gate's constraints, and, when it does not run, why. The constraints are the gate's own ({@link
+ * Constraint}), in canonical units (tokens/sec, ms), judged by the gate with AICR's tolerance
+ * ({@link #GATE_OPTIONS}).
  *
  * @param source where the constraints came from (the overlay path, or {@code defaults})
  * @param checks the checks the overlay lists under {@code validation.performance.checks}
@@ -26,6 +26,7 @@ public record PerformanceRequest(
     String source, List<String> checks, List<Constraint> constraints, @Nullable String skipReason) {
   /** The check names that select this check: AICR's merged name and the seed's name. */
   public static final List<String> CHECK_NAMES = List.of("inference-perf", "inference-throughput");
+
   /** AICR's tolerance (10%) and the gate's default maximum error rate. */
   public static final GateOptions GATE_OPTIONS = GateOptions.defaults();
 
@@ -50,20 +51,29 @@ public record PerformanceRequest(
 
   /** Validate without an overlay: the check runs with >= 5000 tokens/sec and TTFT p99 <= 200 ms. */
   public static PerformanceRequest defaults() {
-    List<Constraint> cs = ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200")).constraints()
-        .stream().map(PerformanceRequest::canonical).toList();
+    List<Constraint> cs =
+        ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"))
+            .constraints()
+            .stream()
+            .map(PerformanceRequest::canonical)
+            .toList();
     return new PerformanceRequest("defaults", List.of("inference-perf"), cs, null);
   }
 
   /** The per-GPU floor, if the request has one (threshold per GPU). */
   public @Nullable Constraint perGpuFloor() {
-    return constraints.stream().filter(c -> c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU)).findFirst()
+    return constraints.stream()
+        .filter(c -> c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU))
+        .findFirst()
         .orElse(null);
   }
 
   /** AICR's per-node floor, if the request has one. */
   public @Nullable Constraint throughputFloor() {
-    return constraints.stream().filter(c -> c.name().equals(ConstraintReader.THROUGHPUT)).findFirst().orElse(null);
+    return constraints.stream()
+        .filter(c -> c.name().equals(ConstraintReader.THROUGHPUT))
+        .findFirst()
+        .orElse(null);
   }
 
   /**
@@ -72,23 +82,55 @@ public record PerformanceRequest(
    * floor multiplied by {@code gpus} (the total the gate compares). A per-GPU floor without a GPU
    * count is invalid input.
    */
-  public PerformanceRequest forLoad(@Nullable Integer gpus, @Nullable String gpuWhy, @Nullable BigDecimal floorScale, @Nullable String scaleWhy) {
+  public PerformanceRequest forLoad(
+      @Nullable Integer gpus,
+      @Nullable String gpuWhy,
+      @Nullable BigDecimal floorScale,
+      @Nullable String scaleWhy) {
     List<Constraint> out = new java.util.ArrayList<>();
     for (Constraint c : constraints) {
       if (c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU)) {
         if (gpus == null) {
-          throw BenchplanException.invalid(c.origin() + ": " + c.name() + " needs a GPU count, but " + gpuWhy);
+          throw BenchplanException.invalid(
+              c.origin() + ": " + c.name() + " needs a GPU count, but " + gpuWhy);
         }
-        out.add(new Constraint(c.name(), c.metric(), c.stat(), c.operator(),
-            c.threshold().multiply(BigDecimal.valueOf(gpus)), c.unit(), c.origin() + " ("
-                + c.threshold().toPlainString() + " per GPU x " + gpus + " GPUs)"));
-      } else if (c.name().equals(ConstraintReader.THROUGHPUT) && floorScale != null
+        out.add(
+            new Constraint(
+                c.name(),
+                c.metric(),
+                c.stat(),
+                c.operator(),
+                c.threshold().multiply(BigDecimal.valueOf(gpus)),
+                c.unit(),
+                c.origin()
+                    + " ("
+                    + c.threshold().toPlainString()
+                    + " per GPU x "
+                    + gpus
+                    + " GPUs)"));
+      } else if (c.name().equals(ConstraintReader.THROUGHPUT)
+          && floorScale != null
           && floorScale.compareTo(BigDecimal.ONE) < 0) {
-        BigDecimal t = c.threshold().multiply(floorScale).setScale(2, java.math.RoundingMode.HALF_UP)
-            .stripTrailingZeros();
+        BigDecimal t =
+            c.threshold()
+                .multiply(floorScale)
+                .setScale(2, java.math.RoundingMode.HALF_UP)
+                .stripTrailingZeros();
         t = t.scale() < 0 ? t.setScale(0) : t;
-        out.add(new Constraint(c.name(), c.metric(), c.stat(), c.operator(), t, c.unit(),
-            c.origin() + " (" + c.threshold().toPlainString() + " scaled by " + scaleWhy + ")"));
+        out.add(
+            new Constraint(
+                c.name(),
+                c.metric(),
+                c.stat(),
+                c.operator(),
+                t,
+                c.unit(),
+                c.origin()
+                    + " ("
+                    + c.threshold().toPlainString()
+                    + " scaled by "
+                    + scaleWhy
+                    + ")"));
       } else {
         out.add(c);
       }
@@ -96,17 +138,26 @@ public record PerformanceRequest(
     return new PerformanceRequest(source, checks, out, skipReason);
   }
 
-  /** An AICR constraint with its threshold in the canonical unit; a threshold of 0 gates nothing. */
+  /**
+   * An AICR constraint with its threshold in the canonical unit; a threshold of 0 gates nothing.
+   */
   static Constraint canonical(Constraint c) {
-    boolean rate = c.name().equals(ConstraintReader.THROUGHPUT) || c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU);
+    boolean rate =
+        c.name().equals(ConstraintReader.THROUGHPUT)
+            || c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU);
     MetricUnit canonical = MetricUnit.parse(rate ? "tokens/sec" : "ms").orElseThrow();
     BigDecimal t = c.unit() == null ? c.threshold() : c.unit().convert(c.threshold(), canonical);
     if (t.signum() <= 0) {
-      throw BenchplanException.invalid(c.origin() + "/value: " + c.name()
-          + " needs a positive threshold, got " + c.threshold().toPlainString());
+      throw BenchplanException.invalid(
+          c.origin()
+              + "/value: "
+              + c.name()
+              + " needs a positive threshold, got "
+              + c.threshold().toPlainString());
     }
     BigDecimal plain = t.stripTrailingZeros();
     plain = plain.scale() < 0 ? plain.setScale(0) : plain; // 5000, not 5E+3
-    return new Constraint(c.name(), c.metric(), c.stat(), c.operator(), plain, canonical, c.origin());
+    return new Constraint(
+        c.name(), c.metric(), c.stat(), c.operator(), plain, canonical, c.origin());
   }
 }

@@ -7,10 +7,10 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a recipe overlay says beyond its thresholds: AICR's benchmark settings
- * ({@code inference-model}, {@code inference-concurrency-per-gpu}, {@code inference-routing-mode},
- * {@code inference-model-cache-storage-class}) as written, where each sits, benchplan's own
- * per-GPU floor, the constraint names nobody here knows, and the recipe's Dynamo platform.
+ * What a recipe overlay says beyond its thresholds: AICR's benchmark settings ({@code
+ * inference-model}, {@code inference-concurrency-per-gpu}, {@code inference-routing-mode}, {@code
+ * inference-model-cache-storage-class}) as written, where each sits, benchplan's own per-GPU floor,
+ * the constraint names nobody here knows, and the recipe's Dynamo platform.
  *
  * @param source the overlay path, for messages
  * @param settings setting name to its raw value (as written, trimmed)
@@ -33,9 +33,11 @@ public record RecipeSettings(
     @Nullable String dynamoPlatformVersion) {
   /** The overlay's name for each setting. */
   public static final String MODEL = "inference-model";
+
   public static final String CONCURRENCY_PER_GPU = "inference-concurrency-per-gpu";
   public static final String ROUTING_MODE = "inference-routing-mode";
   public static final String MODEL_CACHE_STORAGE_CLASS = "inference-model-cache-storage-class";
+
   /** The componentRefs entry of the Dynamo platform chart. */
   public static final String DYNAMO_PLATFORM = "dynamo-platform";
 

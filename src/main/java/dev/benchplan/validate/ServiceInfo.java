@@ -14,10 +14,15 @@ import java.util.Objects;
  * @param ports its ports
  */
 public record ServiceInfo(
-    String namespace, String name, Map<String, String> labels, List<Owner> owners, List<Port> ports) {
+    String namespace,
+    String name,
+    Map<String, String> labels,
+    List<Owner> owners,
+    List<Port> ports) {
 
   /** The operator's label naming the component type (frontend, worker, ...). */
   public static final String COMPONENT_TYPE_LABEL = "nvidia.com/dynamo-component-type";
+
   /** The operator's label naming the DGD a pod or Service belongs to. */
   public static final String DGD_NAME_LABEL = "nvidia.com/dynamo-graph-deployment-name";
 

@@ -50,7 +50,8 @@ public interface ValidateCluster extends AutoCloseable {
    * Creates the run's namespace (recorded in {@code ledger} first). If a namespace of that name is
    * terminating, waits for it within {@code bound}; an active one is never reused.
    */
-  void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink progress);
+  void createNamespace(
+      ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink progress);
 
   /**
    * The StorageClass of the model cache: {@code named} when it exists, else (null) the cluster's
@@ -74,15 +75,20 @@ public interface ValidateCluster extends AutoCloseable {
    * worker counts the deployment asked for (the DGD's own spec is what is judged).
    */
   DgdCandidate awaitReady(
-      DgdApi api, String namespace, String name, Map<String, Integer> desiredWorkers,
-      Duration bound, ProgressSink progress);
+      DgdApi api,
+      String namespace,
+      String name,
+      Map<String, Integer> desiredWorkers,
+      Duration bound,
+      ProgressSink progress);
 
   /**
    * Waits until an existing DGD is {@code successful} with every component (Frontend included) at
    * ready replicas >= its spec; throws (exit 3) naming each component still short after {@code
    * bound}.
    */
-  DgdView awaitComponentsReady(DgdApi api, String namespace, String name, Duration bound, ProgressSink progress);
+  DgdView awaitComponentsReady(
+      DgdApi api, String namespace, String name, Duration bound, ProgressSink progress);
 
   /**
    * Deletes the ledger's objects in reverse creation order, each only if it carries the run's

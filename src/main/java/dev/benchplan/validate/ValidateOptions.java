@@ -22,10 +22,12 @@ import org.jspecify.annotations.Nullable;
  * @param osl output sequence length in tokens
  * @param keep keep what validate created (no cleanup)
  * @param reportDir where the verdict, CTRF and JUnit reports, plan and run record go
- * @param aiperfVersion an operator pin of the AIPerf version, null to resolve it as {@code plan} does
- * @param aiperfIndexUrl the package index JSON URL for AIPerf version resolution, null for the default
- * @param runtimeImage the Dynamo vLLM runtime image of the default deployment, or null to follow the
- *     Dynamo platform version ({@link RuntimeImage})
+ * @param aiperfVersion an operator pin of the AIPerf version, null to resolve it as {@code plan}
+ *     does
+ * @param aiperfIndexUrl the package index JSON URL for AIPerf version resolution, null for the
+ *     default
+ * @param runtimeImage the Dynamo vLLM runtime image of the default deployment, or null to follow
+ *     the Dynamo platform version ({@link RuntimeImage})
  * @param hfTokenSecret the name of a Secret with a Hugging Face token for the workers, or null
  * @param timeouts the bound of every waiting phase
  * @param repeats how many times to measure ({@code --repeats}; the gate takes the median)
@@ -61,40 +63,146 @@ public record ValidateOptions(
     @Nullable String modelCacheSize,
     @Nullable String modelCacheStorageClass) {
 
-  /** {@code --repeats}: the most measurements one validate takes (AIPerf's multiRun.numRuns cap). */
+  /**
+   * {@code --repeats}: the most measurements one validate takes (AIPerf's multiRun.numRuns cap).
+   */
   public static final int MAX_REPEATS = 10;
 
   /** The cache PVC's size when none is given: AICR's. */
   public static final String DEFAULT_MODEL_CACHE_SIZE = "100Gi";
 
   /** Options measuring once, with the given resolved-input flags, without a model cache. */
-  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
-      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
-      String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
-      ValidateTimeouts timeouts, InputFlags flags) {
-    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
-        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, flags, false, null, null);
+  public ValidateOptions(
+      String kubeContext,
+      Path recipe,
+      String dgd,
+      String namespace,
+      String model,
+      Map<String, String> nodeSelector,
+      int concurrencyPerWorker,
+      int isl,
+      int osl,
+      boolean keep,
+      Path reportDir,
+      String aiperfVersion,
+      String aiperfIndexUrl,
+      String runtimeImage,
+      String hfTokenSecret,
+      ValidateTimeouts timeouts,
+      InputFlags flags) {
+    this(
+        kubeContext,
+        recipe,
+        dgd,
+        namespace,
+        model,
+        nodeSelector,
+        concurrencyPerWorker,
+        isl,
+        osl,
+        keep,
+        reportDir,
+        aiperfVersion,
+        aiperfIndexUrl,
+        runtimeImage,
+        hfTokenSecret,
+        timeouts,
+        1,
+        flags,
+        false,
+        null,
+        null);
   }
 
-  /** Options measuring {@code repeats} times, inputs as before the resolved inputs, without a model cache. */
-  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
-      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
-      String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
-      ValidateTimeouts timeouts, int repeats) {
-    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
-        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, repeats, InputFlags.legacy(), false,
-        null, null);
+  /**
+   * Options measuring {@code repeats} times, inputs as before the resolved inputs, without a model
+   * cache.
+   */
+  public ValidateOptions(
+      String kubeContext,
+      Path recipe,
+      String dgd,
+      String namespace,
+      String model,
+      Map<String, String> nodeSelector,
+      int concurrencyPerWorker,
+      int isl,
+      int osl,
+      boolean keep,
+      Path reportDir,
+      String aiperfVersion,
+      String aiperfIndexUrl,
+      String runtimeImage,
+      String hfTokenSecret,
+      ValidateTimeouts timeouts,
+      int repeats) {
+    this(
+        kubeContext,
+        recipe,
+        dgd,
+        namespace,
+        model,
+        nodeSelector,
+        concurrencyPerWorker,
+        isl,
+        osl,
+        keep,
+        reportDir,
+        aiperfVersion,
+        aiperfIndexUrl,
+        runtimeImage,
+        hfTokenSecret,
+        timeouts,
+        repeats,
+        InputFlags.legacy(),
+        false,
+        null,
+        null);
   }
 
   /** Options measuring once with a model cache as given, inputs as before the resolved inputs. */
-  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
-      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep,
-      Path reportDir, String aiperfVersion, String aiperfIndexUrl, String runtimeImage,
-      String hfTokenSecret, ValidateTimeouts timeouts, boolean modelCache, String modelCacheSize,
+  public ValidateOptions(
+      String kubeContext,
+      Path recipe,
+      String dgd,
+      String namespace,
+      String model,
+      Map<String, String> nodeSelector,
+      int concurrencyPerWorker,
+      int isl,
+      int osl,
+      boolean keep,
+      Path reportDir,
+      String aiperfVersion,
+      String aiperfIndexUrl,
+      String runtimeImage,
+      String hfTokenSecret,
+      ValidateTimeouts timeouts,
+      boolean modelCache,
+      String modelCacheSize,
       String modelCacheStorageClass) {
-    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep,
-        reportDir, aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, InputFlags.legacy(),
-        modelCache, modelCacheSize, modelCacheStorageClass);
+    this(
+        kubeContext,
+        recipe,
+        dgd,
+        namespace,
+        model,
+        nodeSelector,
+        concurrencyPerWorker,
+        isl,
+        osl,
+        keep,
+        reportDir,
+        aiperfVersion,
+        aiperfIndexUrl,
+        runtimeImage,
+        hfTokenSecret,
+        timeouts,
+        1,
+        InputFlags.legacy(),
+        modelCache,
+        modelCacheSize,
+        modelCacheStorageClass);
   }
 
   /** The model deployed (and assumed) when none is given: small, public, fast to load. */
@@ -104,11 +212,16 @@ public record ValidateOptions(
    * The runtime image of the default deployment when neither the recipe nor the cluster names the
    * Dynamo platform version: pinned, the one AICR's template uses today.
    */
-  public static final String DEFAULT_RUNTIME_IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1-cuda13";
+  public static final String DEFAULT_RUNTIME_IMAGE =
+      "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1-cuda13";
 
-  /** A Kubernetes quantity validate accepts for a volume size: a positive number and a binary/decimal suffix. */
+  /**
+   * A Kubernetes quantity validate accepts for a volume size: a positive number and a
+   * binary/decimal suffix.
+   */
   private static final Pattern QUANTITY =
       Pattern.compile("([0-9]+(\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?");
+
   private static final Pattern DNS1123_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -127,12 +240,17 @@ public record ValidateOptions(
     modelCacheSize = modelCacheSize == null ? DEFAULT_MODEL_CACHE_SIZE : modelCacheSize.strip();
     var q = QUANTITY.matcher(modelCacheSize);
     if (!q.matches() || new java.math.BigDecimal(q.group(1)).signum() <= 0) {
-      throw invalid("--model-cache-size", "a positive Kubernetes quantity such as 100Gi or 500G",
+      throw invalid(
+          "--model-cache-size",
+          "a positive Kubernetes quantity such as 100Gi or 500G",
           modelCacheSize);
     }
-    if (modelCacheStorageClass != null && (modelCacheStorageClass.length() > 253
-        || !DNS1123_SUBDOMAIN.matcher(modelCacheStorageClass).matches())) {
-      throw invalid("--model-cache-storage-class", "a StorageClass name (DNS-1123 subdomain)",
+    if (modelCacheStorageClass != null
+        && (modelCacheStorageClass.length() > 253
+            || !DNS1123_SUBDOMAIN.matcher(modelCacheStorageClass).matches())) {
+      throw invalid(
+          "--model-cache-storage-class",
+          "a StorageClass name (DNS-1123 subdomain)",
           modelCacheStorageClass);
     }
     if (concurrencyPerWorker < 1) {
@@ -157,15 +275,19 @@ public record ValidateOptions(
       throw invalid("--model", "a model name", "an empty string");
     }
     if (aiperfVersion != null && !AiperfVersion.isPlanForm(aiperfVersion)) {
-      throw invalid("--aiperf-version", "an exact release such as 0.4.0 or 0.6.0.post1", aiperfVersion);
+      throw invalid(
+          "--aiperf-version", "an exact release such as 0.4.0 or 0.6.0.post1", aiperfVersion);
     }
     if (hfTokenSecret != null
         && (hfTokenSecret.length() > 253 || !DNS1123.matcher(hfTokenSecret).matches())) {
       throw invalid("--hf-token-secret", "a Secret name (DNS-1123)", hfTokenSecret);
     }
-    if (runtimeImage != null && (runtimeImage.isBlank() || runtimeImage.endsWith(":latest")
-        || (!runtimeImage.contains(":") && !runtimeImage.contains("@")))) {
-      throw invalid("--runtime-image", "an image pinned to a tag or digest (never :latest)", runtimeImage);
+    if (runtimeImage != null
+        && (runtimeImage.isBlank()
+            || runtimeImage.endsWith(":latest")
+            || (!runtimeImage.contains(":") && !runtimeImage.contains("@")))) {
+      throw invalid(
+          "--runtime-image", "an image pinned to a tag or digest (never :latest)", runtimeImage);
     }
     nodeSelector.forEach(
         (k, v) -> {
@@ -179,13 +301,45 @@ public record ValidateOptions(
   }
 
   /** The options as before the resolved inputs: {@link InputFlags#legacy()}. */
-  public ValidateOptions(String kubeContext, Path recipe, String dgd, String namespace, String model,
-      Map<String, String> nodeSelector, int concurrencyPerWorker, int isl, int osl, boolean keep, Path reportDir,
-      String aiperfVersion, String aiperfIndexUrl, String runtimeImage, String hfTokenSecret,
+  public ValidateOptions(
+      String kubeContext,
+      Path recipe,
+      String dgd,
+      String namespace,
+      String model,
+      Map<String, String> nodeSelector,
+      int concurrencyPerWorker,
+      int isl,
+      int osl,
+      boolean keep,
+      Path reportDir,
+      String aiperfVersion,
+      String aiperfIndexUrl,
+      String runtimeImage,
+      String hfTokenSecret,
       ValidateTimeouts timeouts) {
-    this(kubeContext, recipe, dgd, namespace, model, nodeSelector, concurrencyPerWorker, isl, osl, keep, reportDir,
-        aiperfVersion, aiperfIndexUrl, runtimeImage, hfTokenSecret, timeouts, 1, InputFlags.legacy(), false,
-        null, null);
+    this(
+        kubeContext,
+        recipe,
+        dgd,
+        namespace,
+        model,
+        nodeSelector,
+        concurrencyPerWorker,
+        isl,
+        osl,
+        keep,
+        reportDir,
+        aiperfVersion,
+        aiperfIndexUrl,
+        runtimeImage,
+        hfTokenSecret,
+        timeouts,
+        1,
+        InputFlags.legacy(),
+        false,
+        null,
+        null);
   }
 
   /** The model to deploy or to expect: the one given, else {@link #DEFAULT_MODEL}. */

@@ -24,16 +24,18 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes a validate run's reports, all three or none: {@code verdict.json} (its
- * {@link ValidateVerdict}, schemas/validate-verdict.schema.json) and the gate's own CTRF and JUnit
- * reports ({@link CtrfReport}, {@link JunitReport}) on the gate's verdict — the benchmark's when
- * it was gated, otherwise the gate's error or skip verdict carrying validate's reason.
+ * Writes a validate run's reports, all three or none: {@code verdict.json} (its {@link
+ * ValidateVerdict}, schemas/validate-verdict.schema.json) and the gate's own CTRF and JUnit reports
+ * ({@link CtrfReport}, {@link JunitReport}) on the gate's verdict — the benchmark's when it was
+ * gated, otherwise the gate's error or skip verdict carrying validate's reason.
  */
 public final class ValidateReports {
   /** AICR's check name, recorded as the verdict's {@code check}. */
   public static final String TEST_NAME = "inference-perf";
+
   /** File names: the gate's. */
   public static final String VERDICT = VerdictReports.VERDICT;
+
   public static final String CTRF = VerdictReports.CTRF;
   public static final String JUNIT = VerdictReports.JUNIT;
 
@@ -59,17 +61,25 @@ public final class ValidateReports {
    * @param gate the gate's verdict on the benchmark, or null when it was not gated
    * @param set the constraints requested
    */
-  public static Written write(Path dir, ValidateVerdict verdict, @Nullable Verdict gate, ConstraintSet set) {
+  public static Written write(
+      Path dir, ValidateVerdict verdict, @Nullable Verdict gate, ConstraintSet set) {
     Map<String, Path> paths = new LinkedHashMap<>();
     paths.put("verdict", dir.resolve(VERDICT));
     paths.put("ctrf", dir.resolve(CTRF));
     paths.put("junit", dir.resolve(JUNIT));
-    ValidateVerdict withReports = verdict.withReports(new ValidateVerdict.Reports(
-        paths.get("verdict").toAbsolutePath().toString(), paths.get("ctrf").toAbsolutePath().toString(),
-        paths.get("junit").toAbsolutePath().toString()));
+    ValidateVerdict withReports =
+        verdict.withReports(
+            new ValidateVerdict.Reports(
+                paths.get("verdict").toAbsolutePath().toString(),
+                paths.get("ctrf").toAbsolutePath().toString(),
+                paths.get("junit").toAbsolutePath().toString()));
     Verdict g = gateVerdict(withReports, gate, set);
-    ReportTiming timing = new ReportTiming(Instant.parse(verdict.startedAt()),
-        verdict.finishedAt() == null ? Instant.parse(verdict.startedAt()) : Instant.parse(verdict.finishedAt()));
+    ReportTiming timing =
+        new ReportTiming(
+            Instant.parse(verdict.startedAt()),
+            verdict.finishedAt() == null
+                ? Instant.parse(verdict.startedAt())
+                : Instant.parse(verdict.finishedAt()));
     Map<Path, byte[]> files = new LinkedHashMap<>();
     files.put(paths.get("verdict"), verdictBytes(withReports));
     files.put(paths.get("ctrf"), CanonicalJson.bytes(CtrfReport.toJson(g, timing)));
@@ -85,22 +95,39 @@ public final class ValidateReports {
 
   /**
    * The gate verdict the CTRF and JUnit reports describe: the benchmark's own when validate's
-   * verdict is the gate's; a skip when validate skipped; otherwise the gate's run-failed error
-   * with validate's reason (e.g. a discovery error, or a cleanup that left objects behind).
+   * verdict is the gate's; a skip when validate skipped; otherwise the gate's run-failed error with
+   * validate's reason (e.g. a discovery error, or a cleanup that left objects behind).
    */
   static Verdict gateVerdict(ValidateVerdict v, @Nullable Verdict gate, ConstraintSet set) {
     if (gate != null && gate.verdict().json().equals(v.verdict())) {
       return gate;
     }
-    VerdictSource source = gate != null ? gate.source()
-        : VerdictSource.withoutExport("benchplan validate run " + v.runId(), null);
+    VerdictSource source =
+        gate != null
+            ? gate.source()
+            : VerdictSource.withoutExport("benchplan validate run " + v.runId(), null);
     if ("skip".equals(v.verdict())) {
-      return new Verdict(Status.SKIP, "skip: " + v.reason(), List.of(), List.of(), set.source(),
-          new RequestSummary(null, BigDecimal.ZERO, null, PerformanceRequest.GATE_OPTIONS.maxErrorRate(),
-              Status.SKIP, List.of()), source);
+      return new Verdict(
+          Status.SKIP,
+          "skip: " + v.reason(),
+          List.of(),
+          List.of(),
+          set.source(),
+          new RequestSummary(
+              null,
+              BigDecimal.ZERO,
+              null,
+              PerformanceRequest.GATE_OPTIONS.maxErrorRate(),
+              Status.SKIP,
+              List.of()),
+          source);
     }
-    String why = "validate " + v.verdict() + (v.failedStep() == null ? "" : " at step " + v.failedStep()) + ": "
-        + v.reason();
+    String why =
+        "validate "
+            + v.verdict()
+            + (v.failedStep() == null ? "" : " at step " + v.failedStep())
+            + ": "
+            + v.reason();
     return GateEvaluator.runFailed(why, set, PerformanceRequest.GATE_OPTIONS, source);
   }
 }

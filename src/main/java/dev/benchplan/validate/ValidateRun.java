@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * The identity of one validate run: its run ID ({@code YYYYMMDDTHHMMSSZ-<8 hex>}) and the names
- * and labels derived from it. Everything validate creates carries {@link #labels()}, which is how
+ * The identity of one validate run: its run ID ({@code YYYYMMDDTHHMMSSZ-<8 hex>}) and the names and
+ * labels derived from it. Everything validate creates carries {@link #labels()}, which is how
  * cleanup recognises its own objects and never touches anything else.
  *
  * @param runId the run ID
@@ -21,12 +21,16 @@ import java.util.regex.Pattern;
 public record ValidateRun(String runId) {
   /** Prefix of every namespace validate creates. */
   public static final String NAMESPACE_PREFIX = "benchplan-validate-";
+
   /** The name of the default DGD. */
   public static final String DGD_NAME = "benchplan-validate";
+
   /** Label: which tool manages the object. */
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+
   /** Label: the component of benchplan that created it. */
   public static final String COMPONENT = "app.kubernetes.io/component";
+
   /** Label: the validate run that created it. */
   public static final String RUN_LABEL = "benchplan.dev/validate-run";
 
@@ -38,7 +42,8 @@ public record ValidateRun(String runId) {
   public ValidateRun {
     Objects.requireNonNull(runId, "runId");
     if (!RUN_ID.matcher(runId).matches()) {
-      throw new IllegalArgumentException("run ID must look like 20260101T000000Z-0a1b2c3d, got " + runId);
+      throw new IllegalArgumentException(
+          "run ID must look like 20260101T000000Z-0a1b2c3d, got " + runId);
     }
   }
 

@@ -8,7 +8,10 @@ public enum ValidateStep {
   DISCOVERY("discovery"),
   OLD_NAMESPACES("old-namespaces"),
   NODE_SELECTION("node-selection"),
-  /** The model cache: its StorageClass resolved (before anything is created), then PVC + populate Job. */
+  /**
+   * The model cache: its StorageClass resolved (before anything is created), then PVC + populate
+   * Job.
+   */
   MODEL_CACHE("model-cache"),
   NAMESPACE("namespace"),
   DEPLOY("deploy"),

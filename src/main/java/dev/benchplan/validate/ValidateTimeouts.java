@@ -30,13 +30,27 @@ public record ValidateTimeouts(
 
   /** The default per-request readiness bound. */
   public static final Duration READY_REQUEST = Duration.ofMinutes(2);
+
   /** The default bound of the model-cache populate Job. */
   public static final Duration MODEL_CACHE = Duration.ofMinutes(13);
 
   /** The bounds with the default readiness-request and model-cache bounds. */
-  public ValidateTimeouts(Duration oldNamespace, Duration dgdReady, Duration endpointReady,
-      Duration podScheduling, Duration job, Duration cleanup) {
-    this(oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, READY_REQUEST, MODEL_CACHE);
+  public ValidateTimeouts(
+      Duration oldNamespace,
+      Duration dgdReady,
+      Duration endpointReady,
+      Duration podScheduling,
+      Duration job,
+      Duration cleanup) {
+    this(
+        oldNamespace,
+        dgdReady,
+        endpointReady,
+        podScheduling,
+        job,
+        cleanup,
+        READY_REQUEST,
+        MODEL_CACHE);
   }
 
   public ValidateTimeouts {
@@ -63,42 +77,50 @@ public record ValidateTimeouts(
 
   /** The same bounds with the DGD readiness bound replaced. */
   public ValidateTimeouts withDgdReady(Duration d) {
-    return new ValidateTimeouts(oldNamespace, d, endpointReady, podScheduling, job, cleanup, readyRequest, modelCache);
+    return new ValidateTimeouts(
+        oldNamespace, d, endpointReady, podScheduling, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the old-namespace bound replaced. */
   public ValidateTimeouts withOldNamespace(Duration d) {
-    return new ValidateTimeouts(d, dgdReady, endpointReady, podScheduling, job, cleanup, readyRequest, modelCache);
+    return new ValidateTimeouts(
+        d, dgdReady, endpointReady, podScheduling, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the Job bound replaced. */
   public ValidateTimeouts withJob(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, d, cleanup, readyRequest, modelCache);
+    return new ValidateTimeouts(
+        oldNamespace, dgdReady, endpointReady, podScheduling, d, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the pod-scheduling bound replaced. */
   public ValidateTimeouts withPodScheduling(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, d, job, cleanup, readyRequest, modelCache);
+    return new ValidateTimeouts(
+        oldNamespace, dgdReady, endpointReady, d, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the endpoint-ready bound replaced. */
   public ValidateTimeouts withEndpointReady(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, d, podScheduling, job, cleanup, readyRequest, modelCache);
+    return new ValidateTimeouts(
+        oldNamespace, dgdReady, d, podScheduling, job, cleanup, readyRequest, modelCache);
   }
 
   /** The same bounds with the cleanup bound replaced. */
   public ValidateTimeouts withCleanup(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, job, d, readyRequest, modelCache);
+    return new ValidateTimeouts(
+        oldNamespace, dgdReady, endpointReady, podScheduling, job, d, readyRequest, modelCache);
   }
 
   /** The same bounds with the per-request readiness bound replaced. */
   public ValidateTimeouts withReadyRequest(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, d, modelCache);
+    return new ValidateTimeouts(
+        oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, d, modelCache);
   }
 
   /** The same bounds with the model-cache populate bound replaced. */
   public ValidateTimeouts withModelCache(Duration d) {
-    return new ValidateTimeouts(oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, readyRequest, d);
+    return new ValidateTimeouts(
+        oldNamespace, dgdReady, endpointReady, podScheduling, job, cleanup, readyRequest, d);
   }
 
   private static void requirePositive(Duration d, String name) {

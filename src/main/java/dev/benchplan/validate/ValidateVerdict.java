@@ -10,9 +10,9 @@ import tools.jackson.databind.annotation.JsonNaming;
 
 /**
  * validate's {@code verdict.json} (schemas/validate-verdict.schema.json), as typed values; Jackson
- * writes it only at the file edge ({@link ValidateReports}). Its constraints are the gate's
- * results (or the requested constraints marked {@code not_run}), and its CTRF and JUnit reports
- * are the gate's writers' output on the same verdict.
+ * writes it only at the file edge ({@link ValidateReports}). Its constraints are the gate's results
+ * (or the requested constraints marked {@code not_run}), and its CTRF and JUnit reports are the
+ * gate's writers' output on the same verdict.
  *
  * @param schemaVersion always {@code "1"}
  * @param check AICR's check name, {@value ValidateReports#TEST_NAME}
@@ -70,7 +70,8 @@ public record ValidateVerdict(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Benchmark benchmark,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Cleanup cleanup,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Candidate> candidates,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<dev.benchplan.diagnostics.FindingLine> findings,
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable List<dev.benchplan.diagnostics.FindingLine> findings,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Repeats repeats,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, ResolvedInput> inputs,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> warnings,
@@ -85,20 +86,53 @@ public record ValidateVerdict(
     steps = List.copyOf(steps);
     constraints = List.copyOf(constraints);
     candidates = candidates == null ? null : List.copyOf(candidates);
-    inputs = inputs == null ? null : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(inputs));
+    inputs =
+        inputs == null
+            ? null
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(inputs));
     warnings = warnings == null ? null : List.copyOf(warnings);
-    isolationSkipped = isolationSkipped == null || isolationSkipped.isEmpty() ? null : List.copyOf(isolationSkipped);
+    isolationSkipped =
+        isolationSkipped == null || isolationSkipped.isEmpty()
+            ? null
+            : List.copyOf(isolationSkipped);
   }
 
   /** This verdict with the report paths recorded. */
   public ValidateVerdict withReports(Reports r) {
-    return new ValidateVerdict(schemaVersion, check, verdict, exitCode, reason, failedStep, runId, startedAt,
-        finishedAt, steps, cluster, constraintsSource, constraints, measured, discovery, deployment, target,
-        benchmark, cleanup, candidates, findings, repeats, inputs, warnings, gpus, floorScaling, r, isolationSkipped);
+    return new ValidateVerdict(
+        schemaVersion,
+        check,
+        verdict,
+        exitCode,
+        reason,
+        failedStep,
+        runId,
+        startedAt,
+        finishedAt,
+        steps,
+        cluster,
+        constraintsSource,
+        constraints,
+        measured,
+        discovery,
+        deployment,
+        target,
+        benchmark,
+        cleanup,
+        candidates,
+        findings,
+        repeats,
+        inputs,
+        warnings,
+        gpus,
+        floorScaling,
+        r,
+        isolationSkipped);
   }
 
   /**
-   * {@code --repeats}: the gate took the median of each gated metric over {@code count} measurements.
+   * {@code --repeats}: the gate took the median of each gated metric over {@code count}
+   * measurements.
    *
    * @param count the repeats measured
    * @param mechanism how: AIPerf's own multi-run in one Job
@@ -107,15 +141,26 @@ public record ValidateVerdict(
    * @param runs each repeat with its verdict and figures
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Repeats(int count, String mechanism, boolean unstable, List<String> disagreements, List<Repeat> runs) {}
+  public record Repeats(
+      int count,
+      String mechanism,
+      boolean unstable,
+      List<String> disagreements,
+      List<Repeat> runs) {}
 
   /** One repeat: its label, its own verdict and what it measured for each constraint. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Repeat(String run, String verdict, String message, List<ConstraintLine> constraints) {}
+  public record Repeat(
+      String run, String verdict, String message, List<ConstraintLine> constraints) {}
 
   /** One step: its ID, {@code ok} or {@code failed}, seconds taken, its bound, and a detail. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Step(String step, String status, double elapsedS, @Nullable Long boundS, @Nullable String detail) {}
+  public record Step(
+      String step,
+      String status,
+      double elapsedS,
+      @Nullable Long boundS,
+      @Nullable String detail) {}
 
   /** Where the constraints came from and the checks the overlay lists. */
   public record ConstraintsSource(String source, List<String> checks) {
@@ -130,17 +175,30 @@ public record ValidateVerdict(
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record ConstraintLine(
-      String name, String metric, String stat, String operator, BigDecimal threshold, BigDecimal tolerance,
-      BigDecimal effectiveThreshold, @Nullable BigDecimal measured, String unit, String status, @Nullable String message) {}
+      String name,
+      String metric,
+      String stat,
+      String operator,
+      BigDecimal threshold,
+      BigDecimal tolerance,
+      BigDecimal effectiveThreshold,
+      @Nullable BigDecimal measured,
+      String unit,
+      String status,
+      @Nullable String message) {}
 
   /**
-   * The two AICR measurements (null when not measured) and the output throughput per GPU (null
-   * when the GPU count is unknown, e.g. GPUs from DRA claims).
+   * The two AICR measurements (null when not measured) and the output throughput per GPU (null when
+   * the GPU count is unknown, e.g. GPUs from DRA claims).
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Measured(
-      @Nullable BigDecimal outputTokenThroughput, String outputTokenThroughputUnit, @Nullable BigDecimal timeToFirstTokenP99,
-      String timeToFirstTokenP99Unit, @Nullable BigDecimal outputTokenThroughputPerGpu, @Nullable Integer gpuCount,
+      @Nullable BigDecimal outputTokenThroughput,
+      String outputTokenThroughputUnit,
+      @Nullable BigDecimal timeToFirstTokenP99,
+      String timeToFirstTokenP99Unit,
+      @Nullable BigDecimal outputTokenThroughputPerGpu,
+      @Nullable Integer gpuCount,
       String gpuCountSource) {}
 
   /**
@@ -150,11 +208,14 @@ public record ValidateVerdict(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Gpus(@Nullable Integer count, String source, @Nullable String note) {}
 
-  /**
-   * AICR's scaling of the throughput floor on a partly occupied node: floor x free / node GPUs.
-   */
+  /** AICR's scaling of the throughput floor on a partly occupied node: floor x free / node GPUs. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record FloorScaling(String node, long freeGpus, long nodeGpus, BigDecimal factor, BigDecimal floor,
+  public record FloorScaling(
+      String node,
+      long freeGpus,
+      long nodeGpus,
+      BigDecimal factor,
+      BigDecimal floor,
       BigDecimal scaledFloor) {}
 
   /** Discovery: the scope searched, every DGD seen, the decision and why. */
@@ -166,48 +227,112 @@ public record ValidateVerdict(
 
   /** One DGD discovery saw. */
   public record Seen(
-      @Nullable String namespace, String dgd, @Nullable String state, @Nullable String service, @Nullable Integer port, List<String> models,
-      boolean usable, List<String> problems) {}
+      @Nullable String namespace,
+      String dgd,
+      @Nullable String state,
+      @Nullable String service,
+      @Nullable Integer port,
+      List<String> models,
+      boolean usable,
+      List<String> problems) {}
 
   /** The DGD validate deployed. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Deployment(
-      String node, int freeGpus, int workers, String namespace, String dgd, String apiVersion, String model,
-      String image, List<String> nodesConsidered, List<String> toleratedTaints, String routerMode,
+      String node,
+      int freeGpus,
+      int workers,
+      String namespace,
+      String dgd,
+      String apiVersion,
+      String model,
+      String image,
+      List<String> nodesConsidered,
+      List<String> toleratedTaints,
+      String routerMode,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ModelCacheLine modelCache) {}
 
   /** The default deployment's model cache: PVC, class and where the class came from, size. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record ModelCacheLine(String claim, String storageClass, String storageClassSource, @Nullable String size,
-      String mountPath, boolean readOnly, boolean offline) {}
+  public record ModelCacheLine(
+      String claim,
+      String storageClass,
+      String storageClassSource,
+      @Nullable String size,
+      String mountPath,
+      boolean readOnly,
+      boolean offline) {}
 
   /** The frontend measured. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Target(
-      String origin, String namespace, String dgd, @Nullable String dgdUid, @Nullable String apiVersion, String service, int port,
-      String matchedBy, String endpointUrl, String model, String modelSource, int workers, @Nullable String node) {}
+      String origin,
+      String namespace,
+      String dgd,
+      @Nullable String dgdUid,
+      @Nullable String apiVersion,
+      String service,
+      int port,
+      String matchedBy,
+      String endpointUrl,
+      String model,
+      String modelSource,
+      int workers,
+      @Nullable String node) {}
 
   /** The load and, as far as the pipeline got, its plan, render and run. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Benchmark(
-      int workers, @Nullable Integer concurrencyPerWorker, @Nullable Integer concurrencyPerGpu, @Nullable Integer gpus, String concurrencyBasis,
-      int concurrency, int requestCount, int warmupRequests, int isl,
-      int osl, int islStddev, int oslStddev, boolean ignoreEos, boolean streaming, String endpointType,
-      int datasetEntries, long seed, BigDecimal temperature,
-      int measurementLimitS, @Nullable String aiperfVersion, @Nullable String aiperfResolution, @Nullable String seriesId, @Nullable String planPath,
-      @Nullable String planSha256, @Nullable String deployRoot, @Nullable String perfYaml, @Nullable String perfYamlSha256, @Nullable String job,
-      @Nullable String renderRunId, @Nullable String runDir) {}
+      int workers,
+      @Nullable Integer concurrencyPerWorker,
+      @Nullable Integer concurrencyPerGpu,
+      @Nullable Integer gpus,
+      String concurrencyBasis,
+      int concurrency,
+      int requestCount,
+      int warmupRequests,
+      int isl,
+      int osl,
+      int islStddev,
+      int oslStddev,
+      boolean ignoreEos,
+      boolean streaming,
+      String endpointType,
+      int datasetEntries,
+      long seed,
+      BigDecimal temperature,
+      int measurementLimitS,
+      @Nullable String aiperfVersion,
+      @Nullable String aiperfResolution,
+      @Nullable String seriesId,
+      @Nullable String planPath,
+      @Nullable String planSha256,
+      @Nullable String deployRoot,
+      @Nullable String perfYaml,
+      @Nullable String perfYamlSha256,
+      @Nullable String job,
+      @Nullable String renderRunId,
+      @Nullable String runDir) {}
 
   /** What validate created and what cleanup did (absent lists: cleanup did not run). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Cleanup(
-      boolean kept, List<String> created, @Nullable List<String> deleted, @Nullable List<String> alreadyGone, @Nullable List<String> leftAlone,
+      boolean kept,
+      List<String> created,
+      @Nullable List<String> deleted,
+      @Nullable List<String> alreadyGone,
+      @Nullable List<String> leftAlone,
       @Nullable List<String> problems) {}
 
   /** One candidate of an ambiguous discovery. */
-  public record Candidate(@Nullable String namespace, String dgd, @Nullable String service, String model, @Nullable String state) {}
+  public record Candidate(
+      @Nullable String namespace,
+      String dgd,
+      @Nullable String service,
+      String model,
+      @Nullable String state) {}
 
   /**
    * An isolation check skipped for want of permission: the result is "isolation not verified" for

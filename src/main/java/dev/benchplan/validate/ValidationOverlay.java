@@ -20,29 +20,31 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Reads the inference performance section of an AICR recipe overlay: a {@code RecipeMetadata}
- * document's {@code spec.validation.performance}, or the seed's top-level
- * {@code validation.performance}. Its own reading decides whether the check is listed; the
- * constraint values are then read by the gate's reader, so validate and {@code run} agree. Bad
- * content is invalid input (exit 2) naming the JSON pointer.
+ * document's {@code spec.validation.performance}, or the seed's top-level {@code
+ * validation.performance}. Its own reading decides whether the check is listed; the constraint
+ * values are then read by the gate's reader, so validate and {@code run} agree. Bad content is
+ * invalid input (exit 2) naming the JSON pointer.
  */
 public final class ValidationOverlay {
   private ValidationOverlay() {}
 
   /**
-   * Loads the performance request of the overlay at {@code path}: whether the check is listed
-   * (and constrained) decides run or skip; the constraints themselves are read by the gate's own
-   * reader ({@link ConstraintReader#fromOverlay}), exactly as {@code run} will read them, with
-   * thresholds in the canonical units (tokens/sec, ms).
+   * Loads the performance request of the overlay at {@code path}: whether the check is listed (and
+   * constrained) decides run or skip; the constraints themselves are read by the gate's own reader
+   * ({@link ConstraintReader#fromOverlay}), exactly as {@code run} will read them, with thresholds
+   * in the canonical units (tokens/sec, ms).
    */
   public static PerformanceRequest load(Path path) {
     Listing listed = readListing(path);
     if (listed.skipReason() != null) {
-      return new PerformanceRequest(listed.source(), listed.checks(), List.of(), listed.skipReason());
+      return new PerformanceRequest(
+          listed.source(), listed.checks(), List.of(), listed.skipReason());
     }
     ConstraintSet set = ConstraintReader.fromOverlay(path);
     List<Constraint> constraints = new ArrayList<>();
     for (Constraint c : set.constraints()) {
-      if (c.name().equals(ConstraintReader.THROUGHPUT) || c.name().equals(ConstraintReader.TTFT_P99)) {
+      if (c.name().equals(ConstraintReader.THROUGHPUT)
+          || c.name().equals(ConstraintReader.TTFT_P99)) {
         constraints.add(PerformanceRequest.canonical(c));
       }
     }
@@ -51,8 +53,16 @@ public final class ValidationOverlay {
       constraints.add(PerformanceRequest.canonical(settings.perGpuFloor()));
     }
     if (constraints.isEmpty()) {
-      return new PerformanceRequest(listed.source(), listed.checks(), List.of(), path + ": no "
-          + ConstraintReader.THROUGHPUT + " or " + ConstraintReader.TTFT_P99 + " constraint: nothing to gate on");
+      return new PerformanceRequest(
+          listed.source(),
+          listed.checks(),
+          List.of(),
+          path
+              + ": no "
+              + ConstraintReader.THROUGHPUT
+              + " or "
+              + ConstraintReader.TTFT_P99
+              + " constraint: nothing to gate on");
     }
     return new PerformanceRequest(listed.source(), listed.checks(), constraints, null);
   }
@@ -67,8 +77,10 @@ public final class ValidationOverlay {
     String source = path.toString();
     JsonNode spec = root.path("spec");
     String base = root.path("spec").has("validation") ? "/spec/validation" : "/validation";
-    JsonNode constraints = (base.equals("/spec/validation") ? spec.path("validation") : root.path("validation"))
-        .path("performance").path("constraints");
+    JsonNode constraints =
+        (base.equals("/spec/validation") ? spec.path("validation") : root.path("validation"))
+            .path("performance")
+            .path("constraints");
     Map<String, String> values = new LinkedHashMap<>();
     Map<String, String> pointers = new LinkedHashMap<>();
     List<String> unknown = new ArrayList<>();
@@ -83,8 +95,12 @@ public final class ValidationOverlay {
       if (ConstraintReader.AICR_SETTINGS.contains(name)) {
         JsonNode v = c.path("value");
         if (!v.isValueNode() || v.isNull()) {
-          throw BenchplanException.invalid(pointer + "/value: " + name + ": expected a value (a string), found "
-              + (v.isMissingNode() ? "nothing" : v.getNodeType().toString()));
+          throw BenchplanException.invalid(
+              pointer
+                  + "/value: "
+                  + name
+                  + ": expected a value (a string), found "
+                  + (v.isMissingNode() ? "nothing" : v.getNodeType().toString()));
         }
         values.put(name, v.asString().trim());
         pointers.put(name, pointer);
@@ -100,7 +116,8 @@ public final class ValidationOverlay {
       if (RecipeSettings.DYNAMO_PLATFORM.equals(ref.path("name").asString(""))) {
         platform = true;
         JsonNode v = ref.path("version");
-        version = v.isValueNode() && !v.isNull() && !v.asString().isBlank() ? v.asString().trim() : null;
+        version =
+            v.isValueNode() && !v.isNull() && !v.asString().isBlank() ? v.asString().trim() : null;
       }
     }
     boolean refs = spec.path("componentRefs").isArray() && !spec.path("componentRefs").isEmpty();
@@ -109,6 +126,7 @@ public final class ValidationOverlay {
 
   private static final java.util.Set<String> KNOWN_GATES =
       java.util.Set.of(ConstraintReader.THROUGHPUT, ConstraintReader.TTFT_P99);
+
   /** The gate's generic {@code <metric>-<stat>} names: gated by the gate, not unknown. */
   private static final java.util.regex.Pattern GENERIC =
       java.util.regex.Pattern.compile("([a-z][a-z0-9_]*)-(avg|min|max|std|count|sum|p\\d{1,3})");
@@ -176,8 +194,14 @@ public final class ValidationOverlay {
     }
     JsonNode perf = validation.path("performance");
     if (perf.isMissingNode() || perf.isNull()) {
-      return new Listing(source, List.of(), source + " has no " + base + "/performance section: the"
-          + " inference performance check is not requested");
+      return new Listing(
+          source,
+          List.of(),
+          source
+              + " has no "
+              + base
+              + "/performance section: the"
+              + " inference performance check is not requested");
     }
     if (!perf.isObject()) {
       throw BenchplanException.invalid(source + ": " + base + "/performance: expected a mapping");
@@ -185,15 +209,33 @@ public final class ValidationOverlay {
     List<String> checks = readChecks(perf.path("checks"), source, base + "/performance/checks");
     boolean listed = checks.stream().anyMatch(PerformanceRequest.CHECK_NAMES::contains);
     if (!listed) {
-      return new Listing(source, checks, source + ": " + base + "/performance/checks lists neither "
-          + String.join(" nor ", PerformanceRequest.CHECK_NAMES)
-          + (checks.isEmpty() ? "" : " (it lists " + String.join(", ", checks) + ")"));
+      return new Listing(
+          source,
+          checks,
+          source
+              + ": "
+              + base
+              + "/performance/checks lists neither "
+              + String.join(" nor ", PerformanceRequest.CHECK_NAMES)
+              + (checks.isEmpty() ? "" : " (it lists " + String.join(", ", checks) + ")"));
     }
-    if (!names(perf.path("constraints")).stream().anyMatch(n -> n.equals(ConstraintReader.THROUGHPUT)
-        || n.equals(ConstraintReader.TTFT_P99) || n.equals(ConstraintReader.THROUGHPUT_PER_GPU))) {
-      return new Listing(source, checks, source + ": " + base + "/performance/constraints has neither "
-          + ConstraintReader.THROUGHPUT + " nor " + ConstraintReader.TTFT_P99
-          + ": nothing to gate on");
+    if (!names(perf.path("constraints")).stream()
+        .anyMatch(
+            n ->
+                n.equals(ConstraintReader.THROUGHPUT)
+                    || n.equals(ConstraintReader.TTFT_P99)
+                    || n.equals(ConstraintReader.THROUGHPUT_PER_GPU))) {
+      return new Listing(
+          source,
+          checks,
+          source
+              + ": "
+              + base
+              + "/performance/constraints has neither "
+              + ConstraintReader.THROUGHPUT
+              + " nor "
+              + ConstraintReader.TTFT_P99
+              + ": nothing to gate on");
     }
     return new Listing(source, checks, null);
   }
@@ -214,7 +256,8 @@ public final class ValidationOverlay {
       return List.of();
     }
     if (!node.isArray()) {
-      throw BenchplanException.invalid(source + ": " + pointer + ": expected a list of check names");
+      throw BenchplanException.invalid(
+          source + ": " + pointer + ": expected a list of check names");
     }
     List<String> checks = new ArrayList<>();
     for (int i = 0; i < node.size(); i++) {

@@ -51,10 +51,34 @@ final class VerdictDocument {
 
   /** The verdict as it stands. */
   ValidateVerdict build() {
-    return new ValidateVerdict(ValidateVerdict.SCHEMA_VERSION, ValidateReports.TEST_NAME, verdict, exitCode, reason,
-        failedStep, run.runId(), startedAt.toString(), finishedAt == null ? null : finishedAt.toString(), steps,
-        cluster, constraintsSource, constraints, measured, discovery, deployment, target, benchmark, cleanup,
-        candidates, findings, repeats, inputs == null ? null : inputs.values(), warnings(), gpus, floorScaling, null,
+    return new ValidateVerdict(
+        ValidateVerdict.SCHEMA_VERSION,
+        ValidateReports.TEST_NAME,
+        verdict,
+        exitCode,
+        reason,
+        failedStep,
+        run.runId(),
+        startedAt.toString(),
+        finishedAt == null ? null : finishedAt.toString(),
+        steps,
+        cluster,
+        constraintsSource,
+        constraints,
+        measured,
+        discovery,
+        deployment,
+        target,
+        benchmark,
+        cleanup,
+        candidates,
+        findings,
+        repeats,
+        inputs == null ? null : inputs.values(),
+        warnings(),
+        gpus,
+        floorScaling,
+        null,
         isolationSkipped);
   }
 
@@ -93,9 +117,19 @@ final class VerdictDocument {
     return startedAt;
   }
 
-  void step(ValidateStep s, String status, Duration elapsed, @Nullable Duration bound, @Nullable String detail) {
-    steps.add(new ValidateVerdict.Step(s.id(), status, elapsed.toMillis() / 1000.0,
-        bound == null ? null : bound.toSeconds(), detail));
+  void step(
+      ValidateStep s,
+      String status,
+      Duration elapsed,
+      @Nullable Duration bound,
+      @Nullable String detail) {
+    steps.add(
+        new ValidateVerdict.Step(
+            s.id(),
+            status,
+            elapsed.toMillis() / 1000.0,
+            bound == null ? null : bound.toSeconds(),
+            detail));
   }
 
   void cluster(String description) {
@@ -106,9 +140,23 @@ final class VerdictDocument {
   void constraints(PerformanceRequest req) {
     constraintsSource = new ValidateVerdict.ConstraintsSource(req.source(), req.checks());
     BigDecimal tolerance = PerformanceRequest.GATE_OPTIONS.tolerance();
-    constraints = req.constraints().stream().map(c -> new ValidateVerdict.ConstraintLine(c.name(), c.metric(),
-        c.stat(), c.operator().symbol(), c.threshold(), tolerance, c.effectiveThreshold(tolerance), null,
-        unit(c), "not_run", null)).toList();
+    constraints =
+        req.constraints().stream()
+            .map(
+                c ->
+                    new ValidateVerdict.ConstraintLine(
+                        c.name(),
+                        c.metric(),
+                        c.stat(),
+                        c.operator().symbol(),
+                        c.threshold(),
+                        tolerance,
+                        c.effectiveThreshold(tolerance),
+                        null,
+                        unit(c),
+                        "not_run",
+                        null))
+            .toList();
   }
 
   /** The gate's verdict on the benchmark: every constraint it judged and the two measurements. */
@@ -118,89 +166,198 @@ final class VerdictDocument {
     if (outcome.repeats() != null) {
       List<ValidateVerdict.Repeat> runs = new ArrayList<>();
       for (dev.benchplan.gate.MedianGate.Labeled l : outcome.repeats().repeats()) {
-        runs.add(new ValidateVerdict.Repeat(l.label(), l.verdict().verdict().json(), l.verdict().message(),
-            l.verdict().constraints().stream().map(VerdictDocument::line).toList()));
+        runs.add(
+            new ValidateVerdict.Repeat(
+                l.label(),
+                l.verdict().verdict().json(),
+                l.verdict().message(),
+                l.verdict().constraints().stream().map(VerdictDocument::line).toList()));
       }
-      repeats = new ValidateVerdict.Repeats(runs.size(), "aiperf-multi-run (multiRun.numRuns), median of each gated"
-          + " metric", outcome.repeats().unstable(), outcome.repeats().disagreements(), runs);
+      repeats =
+          new ValidateVerdict.Repeats(
+              runs.size(),
+              "aiperf-multi-run (multiRun.numRuns), median of each gated" + " metric",
+              outcome.repeats().unstable(),
+              outcome.repeats().disagreements(),
+              runs);
     }
-    List<ValidateVerdict.ConstraintLine> lines = gate.constraints().stream().map(VerdictDocument::line).toList();
+    List<ValidateVerdict.ConstraintLine> lines =
+        gate.constraints().stream().map(VerdictDocument::line).toList();
     if (!lines.isEmpty()) {
       constraints = lines;
     }
     Integer count = gpus == null ? null : gpus.count();
-    BigDecimal perGpu = outcome.throughput() == null || count == null || count < 1 ? null
-        : outcome.throughput().divide(BigDecimal.valueOf(count), 2, java.math.RoundingMode.HALF_UP);
-    measured = new ValidateVerdict.Measured(outcome.throughput(), "tokens/sec", outcome.ttftP99(), "ms", perGpu,
-        count, gpus == null ? "unknown" : gpus.source());
+    BigDecimal perGpu =
+        outcome.throughput() == null || count == null || count < 1
+            ? null
+            : outcome
+                .throughput()
+                .divide(BigDecimal.valueOf(count), 2, java.math.RoundingMode.HALF_UP);
+    measured =
+        new ValidateVerdict.Measured(
+            outcome.throughput(),
+            "tokens/sec",
+            outcome.ttftP99(),
+            "ms",
+            perGpu,
+            count,
+            gpus == null ? "unknown" : gpus.source());
   }
 
   private static ValidateVerdict.ConstraintLine line(ConstraintResult r) {
-    return new ValidateVerdict.ConstraintLine(r.name(), r.metric(), r.stat(), r.operator().symbol(),
-        r.threshold(), r.tolerance(), r.effectiveThreshold(), r.measured(), r.unit(), r.status().json(),
+    return new ValidateVerdict.ConstraintLine(
+        r.name(),
+        r.metric(),
+        r.stat(),
+        r.operator().symbol(),
+        r.threshold(),
+        r.tolerance(),
+        r.effectiveThreshold(),
+        r.measured(),
+        r.unit(),
+        r.status().json(),
         r.message());
   }
 
   void discovery(String scope, List<DgdCandidate> seen, String decision, String why) {
     List<ValidateVerdict.Seen> out = new ArrayList<>();
     for (DgdCandidate c : seen) {
-      out.add(new ValidateVerdict.Seen(c.dgd().namespace(), c.dgd().name(), c.dgd().state(),
-          c.frontend() == null ? null : c.frontend().service().name(),
-          c.frontend() == null ? null : c.frontend().port(), List.copyOf(c.dgd().servedModels()), c.usable(),
-          List.copyOf(c.problems())));
+      out.add(
+          new ValidateVerdict.Seen(
+              c.dgd().namespace(),
+              c.dgd().name(),
+              c.dgd().state(),
+              c.frontend() == null ? null : c.frontend().service().name(),
+              c.frontend() == null ? null : c.frontend().port(),
+              List.copyOf(c.dgd().servedModels()),
+              c.usable(),
+              List.copyOf(c.problems())));
     }
     discovery = new ValidateVerdict.Discovery(scope, decision, why, out);
   }
 
   void deployment(GpuNodeChoice choice, DefaultDeployment d) {
-    deployment = new ValidateVerdict.Deployment(choice.node().name(), choice.workers(), d.workers(), d.namespace(),
-        d.name(), d.apiVersion(), d.model(), d.image(), List.copyOf(choice.considered()),
-        d.taints().stream().map(t -> t.key() + (t.value() == null ? "" : "=" + t.value())
-            + (t.effect() == null ? "" : ":" + t.effect())).toList(), DefaultDeployment.ROUTER_MODE,
-        d.modelCache() == null ? null : new ValidateVerdict.ModelCacheLine(ModelCache.CLAIM,
-            d.modelCache().storageClass(), d.modelCache().storageClassSource(), d.modelCache().size(),
-            ModelCache.MOUNT_PATH, true, true));
+    deployment =
+        new ValidateVerdict.Deployment(
+            choice.node().name(),
+            choice.workers(),
+            d.workers(),
+            d.namespace(),
+            d.name(),
+            d.apiVersion(),
+            d.model(),
+            d.image(),
+            List.copyOf(choice.considered()),
+            d.taints().stream()
+                .map(
+                    t ->
+                        t.key()
+                            + (t.value() == null ? "" : "=" + t.value())
+                            + (t.effect() == null ? "" : ":" + t.effect()))
+                .toList(),
+            DefaultDeployment.ROUTER_MODE,
+            d.modelCache() == null
+                ? null
+                : new ValidateVerdict.ModelCacheLine(
+                    ModelCache.CLAIM,
+                    d.modelCache().storageClass(),
+                    d.modelCache().storageClassSource(),
+                    d.modelCache().size(),
+                    ModelCache.MOUNT_PATH,
+                    true,
+                    true));
   }
 
   void target(FrontendTarget t) {
-    target = new ValidateVerdict.Target(t.origin(), t.namespace(), t.dgdName(), t.dgdUid(), t.apiVersion(),
-        t.service(), t.port(), t.matchedBy(), t.endpointUrl(), t.model(), t.modelSource(), t.workers(), t.node());
+    target =
+        new ValidateVerdict.Target(
+            t.origin(),
+            t.namespace(),
+            t.dgdName(),
+            t.dgdUid(),
+            t.apiVersion(),
+            t.service(),
+            t.port(),
+            t.matchedBy(),
+            t.endpointUrl(),
+            t.model(),
+            t.modelSource(),
+            t.workers(),
+            t.node());
   }
 
-  void benchmark(BenchmarkShape s, BenchmarkRunner.@Nullable PlannedBenchmark plan,
-      BenchmarkRunner.@Nullable RenderedBenchmark rendered, @Nullable String runDir) {
-    benchmark = new ValidateVerdict.Benchmark(s.workers(), s.perWorker(), s.perGpu(), s.gpus(), s.basis(),
-        s.concurrency(), s.requestCount(), s.warmupRequests(), s.isl(), s.osl(), 0, 0, true, true, "chat",
-        BenchmarkShape.DATASET_ENTRIES, BenchmarkShape.SEED, BenchmarkShape.TEMPERATURE,
-        BenchmarkShape.MEASUREMENT_LIMIT_S,
-        plan == null ? null : plan.aiperfVersion(),
-        plan == null ? null : plan.aiperfResolution(),
-        plan == null ? null : plan.seriesId(),
-        plan == null ? null : plan.planPath().toAbsolutePath().toString(),
-        plan == null ? null : plan.planSha256(),
-        rendered == null ? null : rendered.deployRoot().toAbsolutePath().toString(),
-        rendered == null ? null : rendered.perfYaml().toAbsolutePath().toString(),
-        rendered == null ? null : rendered.perfYamlSha256(),
-        rendered == null ? null : rendered.namespace() + "/" + rendered.jobName(),
-        rendered == null ? null : rendered.runId(),
-        runDir);
+  void benchmark(
+      BenchmarkShape s,
+      BenchmarkRunner.@Nullable PlannedBenchmark plan,
+      BenchmarkRunner.@Nullable RenderedBenchmark rendered,
+      @Nullable String runDir) {
+    benchmark =
+        new ValidateVerdict.Benchmark(
+            s.workers(),
+            s.perWorker(),
+            s.perGpu(),
+            s.gpus(),
+            s.basis(),
+            s.concurrency(),
+            s.requestCount(),
+            s.warmupRequests(),
+            s.isl(),
+            s.osl(),
+            0,
+            0,
+            true,
+            true,
+            "chat",
+            BenchmarkShape.DATASET_ENTRIES,
+            BenchmarkShape.SEED,
+            BenchmarkShape.TEMPERATURE,
+            BenchmarkShape.MEASUREMENT_LIMIT_S,
+            plan == null ? null : plan.aiperfVersion(),
+            plan == null ? null : plan.aiperfResolution(),
+            plan == null ? null : plan.seriesId(),
+            plan == null ? null : plan.planPath().toAbsolutePath().toString(),
+            plan == null ? null : plan.planSha256(),
+            rendered == null ? null : rendered.deployRoot().toAbsolutePath().toString(),
+            rendered == null ? null : rendered.perfYaml().toAbsolutePath().toString(),
+            rendered == null ? null : rendered.perfYamlSha256(),
+            rendered == null ? null : rendered.namespace() + "/" + rendered.jobName(),
+            rendered == null ? null : rendered.runId(),
+            runDir);
   }
 
   void cleanup(boolean kept, List<CreatedObject> created, @Nullable CleanupReport report) {
     List<String> c = created.stream().map(CreatedObject::describe).toList();
-    cleanup = report == null
-        ? new ValidateVerdict.Cleanup(kept, c, null, null, null, null)
-        : new ValidateVerdict.Cleanup(kept, c, List.copyOf(report.deleted()), List.copyOf(report.alreadyGone()),
-            List.copyOf(report.skipped()), List.copyOf(report.problems()));
+    cleanup =
+        report == null
+            ? new ValidateVerdict.Cleanup(kept, c, null, null, null, null)
+            : new ValidateVerdict.Cleanup(
+                kept,
+                c,
+                List.copyOf(report.deleted()),
+                List.copyOf(report.alreadyGone()),
+                List.copyOf(report.skipped()),
+                List.copyOf(report.problems()));
   }
 
   void candidates(List<DgdCandidate> ambiguous) {
-    candidates = ambiguous.stream().map(c -> new ValidateVerdict.Candidate(c.dgd().namespace(), c.dgd().name(),
-        c.frontend() == null ? null : c.frontend().service().name(), String.join(",", c.dgd().servedModels()),
-        c.dgd().state())).toList();
+    candidates =
+        ambiguous.stream()
+            .map(
+                c ->
+                    new ValidateVerdict.Candidate(
+                        c.dgd().namespace(),
+                        c.dgd().name(),
+                        c.frontend() == null ? null : c.frontend().service().name(),
+                        String.join(",", c.dgd().servedModels()),
+                        c.dgd().state()))
+            .toList();
   }
 
-  void finish(String verdict, int exitCode, @Nullable String reason, @Nullable ValidateStep failedStep,
+  void finish(
+      String verdict,
+      int exitCode,
+      @Nullable String reason,
+      @Nullable ValidateStep failedStep,
       Instant finishedAt) {
     this.verdict = verdict;
     this.exitCode = exitCode;

@@ -33,14 +33,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Verifies what {@code analyze} and {@code compare} wrote: every document matches its schema,
- * every input file they list (summary, records, run.json, plan) still hashes to the recorded
- * SHA-256, and the documents recomputed from those inputs equal the stored ones — for an analysis
- * the per-run audit and summary, performance_analysis.json (with the series history the findings
- * log held before it), its markdown and repeat_decision.json; for a comparison comparison.json,
- * summary.md and repeat_decision.json. report.html and plots/ are drawings of these documents and
- * are not re-drawn. Recorded relative paths are resolved against the current directory, as
- * {@code analyze} and {@code compare} were given them.
+ * Verifies what {@code analyze} and {@code compare} wrote: every document matches its schema, every
+ * input file they list (summary, records, run.json, plan) still hashes to the recorded SHA-256, and
+ * the documents recomputed from those inputs equal the stored ones — for an analysis the per-run
+ * audit and summary, performance_analysis.json (with the series history the findings log held
+ * before it), its markdown and repeat_decision.json; for a comparison comparison.json, summary.md
+ * and repeat_decision.json. report.html and plots/ are drawings of these documents and are not
+ * re-drawn. Recorded relative paths are resolved against the current directory, as {@code analyze}
+ * and {@code compare} were given them.
  */
 final class AnalysisVerifier {
   private static final Pattern MDE = Pattern.compile("--mde ([0-9.eE+-]+)%");
@@ -85,8 +85,13 @@ final class AnalysisVerifier {
     for (JsonNode s : stored.path("series")) {
       for (JsonNode d : s.path("slos")) {
         if ("--slo".equals(d.path("source").asString())) {
-          Slo slo = new Slo(d.path("metric").asString(), d.path("stat").asString(),
-              d.path("operator").asString(), d.path("threshold").asDouble(), "--slo");
+          Slo slo =
+              new Slo(
+                  d.path("metric").asString(),
+                  d.path("stat").asString(),
+                  d.path("operator").asString(),
+                  d.path("threshold").asDouble(),
+                  "--slo");
           if (!slos.contains(slo)) {
             slos.add(slo);
           }
@@ -98,8 +103,8 @@ final class AnalysisVerifier {
       gpus = gpusFlag(dir);
       runs = relocate(runBlocks, gpus);
     } catch (BenchplanException e) {
-      findings.add(new Finding(name, "/inputs", "the recorded runs no longer load: "
-          + e.getMessage()));
+      findings.add(
+          new Finding(name, "/inputs", "the recorded runs no longer load: " + e.getMessage()));
       return new VerifyReport("analysis", label, null, checks, findings, notes);
     }
     Path expRoot = Path.of(stored.path("exp_root").asString());
@@ -115,9 +120,15 @@ final class AnalysisVerifier {
       history.add(line);
     }
     if (!logged) {
-      findings.add(new Finding(FindingsLog.path(expRoot).toString(), "", "no line records this"
-          + " analysis (analysis_sha256 " + sha + "): analyze appends one, and earlier lines are"
-          + " never rewritten"));
+      findings.add(
+          new Finding(
+              FindingsLog.path(expRoot).toString(),
+              "",
+              "no line records this"
+                  + " analysis (analysis_sha256 "
+                  + sha
+                  + "): analyze appends one, and earlier lines are"
+                  + " never rewritten"));
       // the history is what preceded the line analyze wrote for this file (it names the file)
       history = new ArrayList<>();
       Path self = file.toAbsolutePath().normalize();
@@ -132,10 +143,16 @@ final class AnalysisVerifier {
     }
     AnalyzeService.Computed again = AnalyzeService.compute(runs, slos, history, expRoot);
     diff(name, stored, again.analysis(), findings);
-    same(label + "/" + AnalyzeService.ANALYSIS_MD, dir.resolve(AnalyzeService.ANALYSIS_MD),
-        AnalysisMarkdown.render(again.analysis()), findings);
-    same(label + "/summary.md", dir.resolve("summary.md"),
-        AnalysisMarkdown.prSummary(again.analysis()), findings);
+    same(
+        label + "/" + AnalyzeService.ANALYSIS_MD,
+        dir.resolve(AnalyzeService.ANALYSIS_MD),
+        AnalysisMarkdown.render(again.analysis()),
+        findings);
+    same(
+        label + "/summary.md",
+        dir.resolve("summary.md"),
+        AnalysisMarkdown.prSummary(again.analysis()),
+        findings);
     Set<String> names = new HashSet<>();
     for (RunEvidence r : runs) {
       String dirName = AnalyzeService.safe(r.source().label());
@@ -143,19 +160,33 @@ final class AnalysisVerifier {
         dirName = dirName + "_";
       }
       Path d = dir.resolve("runs").resolve(dirName);
-      document(label + "/runs/" + dirName + "/" + AnalyzeService.AUDIT, d.resolve(AnalyzeService.AUDIT),
-          RunDocuments.audit(r), "benchmark-audit.schema.json", findings);
-      document(label + "/runs/" + dirName + "/" + AnalyzeService.SUMMARY,
-          d.resolve(AnalyzeService.SUMMARY), RunDocuments.summary(r), "benchmark-summary.schema.json",
+      document(
+          label + "/runs/" + dirName + "/" + AnalyzeService.AUDIT,
+          d.resolve(AnalyzeService.AUDIT),
+          RunDocuments.audit(r),
+          "benchmark-audit.schema.json",
+          findings);
+      document(
+          label + "/runs/" + dirName + "/" + AnalyzeService.SUMMARY,
+          d.resolve(AnalyzeService.SUMMARY),
+          RunDocuments.summary(r),
+          "benchmark-summary.schema.json",
           findings);
     }
     List<dev.benchplan.analysis.series.SeriesAnalysis.Result> results = again.results();
     for (dev.benchplan.analysis.series.SeriesAnalysis.Result r : results) {
-      String rdName = results.size() == 1 ? AnalyzeService.REPEAT_DECISION : "repeat_decision-"
-          + AnalyzeService.safe(r.json().path("series_id").asString()) + ".json";
-      document(label + "/" + rdName, dir.resolve(rdName),
+      String rdName =
+          results.size() == 1
+              ? AnalyzeService.REPEAT_DECISION
+              : "repeat_decision-"
+                  + AnalyzeService.safe(r.json().path("series_id").asString())
+                  + ".json";
+      document(
+          label + "/" + rdName,
+          dir.resolve(rdName),
           AnalyzeService.repeatDecision(r, again.analysisId(), sha, again.planned()),
-          "repeat-decision.schema.json", findings);
+          "repeat-decision.schema.json",
+          findings);
     }
     notes.add("report.html and plots/ draw these documents and were not re-drawn");
     return new VerifyReport("analysis", label, null, checks, findings, notes);
@@ -190,8 +221,9 @@ final class AnalysisVerifier {
       return new VerifyReport("comparison", label, null, checks, findings, notes);
     }
     if (!stored.path("noise_floor").isNull()) {
-      notes.add("not recomputed: a side had one run and the comparison used the series noise floor"
-          + " from a findings log whose experiment root it does not record");
+      notes.add(
+          "not recomputed: a side had one run and the comparison used the series noise floor"
+              + " from a findings log whose experiment root it does not record");
       return new VerifyReport("comparison", label, null, checks, findings, notes);
     }
     checks.add("recomputed from the inputs");
@@ -202,31 +234,58 @@ final class AnalysisVerifier {
     }
     CompareService.Outcome again;
     try {
-      again = CompareService.compare(new CompareService.Request(sides.get(0), sides.get(1), mde,
-          stored.path("paired").asBoolean(), null, null, null));
+      again =
+          CompareService.compare(
+              new CompareService.Request(
+                  sides.get(0),
+                  sides.get(1),
+                  mde,
+                  stored.path("paired").asBoolean(),
+                  null,
+                  null,
+                  null));
     } catch (BenchplanException e) {
-      findings.add(new Finding(name, "/eligibility", "recomputed from the inputs, the runs no"
-          + " longer compare: " + e.getMessage()));
+      findings.add(
+          new Finding(
+              name,
+              "/eligibility",
+              "recomputed from the inputs, the runs no" + " longer compare: " + e.getMessage()));
       return new VerifyReport("comparison", label, null, checks, findings, notes);
     }
     diff(name, stored, again.comparison(), findings);
-    same(label + "/summary.md", dir.resolve("summary.md"),
-        CompareService.summaryMd(again.comparison()), findings);
+    same(
+        label + "/summary.md",
+        dir.resolve("summary.md"),
+        CompareService.summaryMd(again.comparison()),
+        findings);
     Path rd = dir.resolve(AnalyzeService.REPEAT_DECISION);
     if (Files.isRegularFile(rd)) {
       JsonNode decision = parse(rd, read(rd));
       String rdName = label + "/" + AnalyzeService.REPEAT_DECISION;
       if (schema(rdName, decision, "repeat-decision.schema.json", findings)) {
         if (!decision.at("/source/analysis_sha256").asString().equals(Sha256.hex(bytes))) {
-          findings.add(new Finding(rdName, "/source/analysis_sha256", "records "
-              + decision.at("/source/analysis_sha256").asString() + ", but comparison.json hashes"
-              + " to " + Sha256.hex(bytes)));
+          findings.add(
+              new Finding(
+                  rdName,
+                  "/source/analysis_sha256",
+                  "records "
+                      + decision.at("/source/analysis_sha256").asString()
+                      + ", but comparison.json hashes"
+                      + " to "
+                      + Sha256.hex(bytes)));
         }
-        if (!decision.path("decision").asString().equals(
-            again.comparison().at("/repeat_decision/decision").asString())) {
-          findings.add(new Finding(rdName, "/decision", "records "
-              + decision.path("decision").asString() + ", recomputed "
-              + again.comparison().at("/repeat_decision/decision").asString()));
+        if (!decision
+            .path("decision")
+            .asString()
+            .equals(again.comparison().at("/repeat_decision/decision").asString())) {
+          findings.add(
+              new Finding(
+                  rdName,
+                  "/decision",
+                  "records "
+                      + decision.path("decision").asString()
+                      + ", recomputed "
+                      + again.comparison().at("/repeat_decision/decision").asString()));
         }
       }
     }
@@ -241,13 +300,30 @@ final class AnalysisVerifier {
       String p = f.path("path").asString("");
       Path path = Path.of(p);
       if (!Files.isRegularFile(path)) {
-        findings.add(new Finding(name, pointer + "/" + j + "/path", "the " + f.path("role")
-            .asString("input") + " " + p + " is missing (looked for " + path.toAbsolutePath()
-            + ")"));
+        findings.add(
+            new Finding(
+                name,
+                pointer + "/" + j + "/path",
+                "the "
+                    + f.path("role").asString("input")
+                    + " "
+                    + p
+                    + " is missing (looked for "
+                    + path.toAbsolutePath()
+                    + ")"));
       } else if (!Sha256.ofFile(path).equals(f.path("sha256").asString())) {
-        findings.add(new Finding(name, pointer + "/" + j + "/sha256", "the " + f.path("role")
-            .asString("input") + " " + p + " changed: recorded " + f.path("sha256").asString()
-            + ", now " + Sha256.ofFile(path)));
+        findings.add(
+            new Finding(
+                name,
+                pointer + "/" + j + "/sha256",
+                "the "
+                    + f.path("role").asString("input")
+                    + " "
+                    + p
+                    + " changed: recorded "
+                    + f.path("sha256").asString()
+                    + ", now "
+                    + Sha256.ofFile(path)));
       }
     }
   }
@@ -279,17 +355,29 @@ final class AnalysisVerifier {
     List<RunEvidence> out = new ArrayList<>();
     for (JsonNode run : runBlocks) {
       Path dir = Path.of(run.path("dir").asString()).toAbsolutePath().normalize();
-      RunSource s = found.stream().filter(f -> f.dir().toAbsolutePath().normalize().equals(dir)
-          && f.label().equals(run.path("label").asString())).findFirst()
-          .orElseThrow(() -> BenchplanException.invalid(run.path("dir").asString()
-              + ": no run with label " + run.path("label").asString() + " is there now"));
+      RunSource s =
+          found.stream()
+              .filter(
+                  f ->
+                      f.dir().toAbsolutePath().normalize().equals(dir)
+                          && f.label().equals(run.path("label").asString()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      BenchplanException.invalid(
+                          run.path("dir").asString()
+                              + ": no run with label "
+                              + run.path("label").asString()
+                              + " is there now"));
       out.add(RunLoader.load(s, gpus));
     }
     // the aiperf_aggregate check spans the runs under one RUN argument, as analyze ran it
     for (Path base : bases(runBlocks)) {
       Path b = base.toAbsolutePath().normalize();
-      List<RunEvidence> under = out.stream().filter(r -> r.source().dir().toAbsolutePath().normalize()
-          .startsWith(b)).toList();
+      List<RunEvidence> under =
+          out.stream()
+              .filter(r -> r.source().dir().toAbsolutePath().normalize().startsWith(b))
+              .toList();
       List<RunEvidence> checked = AnalyzeService.crossCheckAggregates(base, under);
       for (int i = 0; i < under.size(); i++) {
         out.set(out.indexOf(under.get(i)), checked.get(i));
@@ -320,8 +408,8 @@ final class AnalysisVerifier {
     return null;
   }
 
-  private static void document(String name, Path file, ObjectNode expected, String schema,
-      List<Finding> findings) {
+  private static void document(
+      String name, Path file, ObjectNode expected, String schema, List<Finding> findings) {
     if (!Files.isRegularFile(file)) {
       findings.add(new Finding(name, "", "missing: recomputed from the inputs, it exists"));
       return;
@@ -342,8 +430,11 @@ final class AnalysisVerifier {
       int before = findings.size();
       diff(name, stored, expected, findings);
       if (findings.size() == before) {
-        findings.add(new Finding(name, "", "the same content in other bytes (not the canonical"
-            + " form analyze writes)"));
+        findings.add(
+            new Finding(
+                name,
+                "",
+                "the same content in other bytes (not the canonical" + " form analyze writes)"));
       }
     }
   }
@@ -362,15 +453,23 @@ final class AnalysisVerifier {
 
   private static void diff(String name, JsonNode stored, JsonNode again, List<Finding> findings) {
     // numbers compared as written: the recomputed tree goes through the same canonical bytes
-    List<JsonDiff.Difference> diffs = JsonDiff.of(stored, Json.JSON.readTree(CanonicalJson.bytes(again)));
-    for (JsonDiff.Difference d : diffs.subList(0, Math.min(diffs.size(),
-        PlanVerifier.MAX_DIFFERENCES))) {
-      findings.add(new Finding(name, d.pointer(), "recomputed from the inputs: recorded "
-          + d.before() + ", recomputed " + d.after()));
+    List<JsonDiff.Difference> diffs =
+        JsonDiff.of(stored, Json.JSON.readTree(CanonicalJson.bytes(again)));
+    for (JsonDiff.Difference d :
+        diffs.subList(0, Math.min(diffs.size(), PlanVerifier.MAX_DIFFERENCES))) {
+      findings.add(
+          new Finding(
+              name,
+              d.pointer(),
+              "recomputed from the inputs: recorded " + d.before() + ", recomputed " + d.after()));
     }
     if (diffs.size() > PlanVerifier.MAX_DIFFERENCES) {
-      findings.add(new Finding(name, "", (diffs.size() - PlanVerifier.MAX_DIFFERENCES)
-          + " more differing pointer(s) not listed"));
+      findings.add(
+          new Finding(
+              name,
+              "",
+              (diffs.size() - PlanVerifier.MAX_DIFFERENCES)
+                  + " more differing pointer(s) not listed"));
     }
   }
 
@@ -398,8 +497,8 @@ final class AnalysisVerifier {
       }
       return n;
     } catch (JacksonException e) {
-      throw BenchplanException.invalid(file + ": not valid JSON: expected the document analyze or"
-          + " compare wrote", e);
+      throw BenchplanException.invalid(
+          file + ": not valid JSON: expected the document analyze or" + " compare wrote", e);
     }
   }
 }

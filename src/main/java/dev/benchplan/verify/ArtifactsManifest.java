@@ -9,14 +9,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * A run directory's {@code artifacts.sha256}, in {@code sha256sum} format ({@code HEX  PATH} or
+ * A run directory's {@code artifacts.sha256}, in {@code sha256sum} format ({@code HEX PATH} or
  * {@code HEX *PATH}, paths relative to the directory, {@code /}-separated), checked against the
  * directory: every listed file present and matching, no file present that is not listed (the
  * manifest itself excepted).
@@ -55,19 +55,36 @@ final class ArtifactsManifest {
       }
       boolean escaped = line.startsWith("\\");
       String body = escaped ? line.substring(1) : line;
-      if (body.length() < 67 || !Sha256.isSha256(body.substring(0, 64)) || body.charAt(64) != ' '
+      if (body.length() < 67
+          || !Sha256.isSha256(body.substring(0, 64))
+          || body.charAt(64) != ' '
           || (body.charAt(65) != ' ' && body.charAt(65) != '*')) {
-        out.add(new Finding(file, "line " + (i + 1), "expected 'SHA256  PATH' (sha256sum"
-            + " format), found '" + abbreviate(line) + "'"));
+        out.add(
+            new Finding(
+                file,
+                "line " + (i + 1),
+                "expected 'SHA256  PATH' (sha256sum"
+                    + " format), found '"
+                    + abbreviate(line)
+                    + "'"));
         continue;
       }
       String rel = body.substring(66);
       if (escaped) {
         rel = rel.replace("\\n", "\n").replace("\\\\", "\\");
       }
-      if (rel.startsWith("/") || rel.equals("..") || rel.startsWith("../") || rel.contains("/../")) {
-        out.add(new Finding(file, "line " + (i + 1), "path '" + rel + "' leaves the run"
-            + " directory: expected a path relative to it"));
+      if (rel.startsWith("/")
+          || rel.equals("..")
+          || rel.startsWith("../")
+          || rel.contains("/../")) {
+        out.add(
+            new Finding(
+                file,
+                "line " + (i + 1),
+                "path '"
+                    + rel
+                    + "' leaves the run"
+                    + " directory: expected a path relative to it"));
         continue;
       }
       if (listed.put(rel, body.substring(0, 64).toLowerCase(Locale.ROOT)) != null) {
@@ -82,15 +99,31 @@ final class ArtifactsManifest {
       }
       String actual = Sha256.ofFile(f);
       if (!actual.equals(e.getValue())) {
-        out.add(new Finding(label + "/" + e.getKey(), "", "SHA-256 is " + actual + ", "
-            + NAME + " lists " + e.getValue() + ": the file changed after collection"));
+        out.add(
+            new Finding(
+                label + "/" + e.getKey(),
+                "",
+                "SHA-256 is "
+                    + actual
+                    + ", "
+                    + NAME
+                    + " lists "
+                    + e.getValue()
+                    + ": the file changed after collection"));
       }
     }
     for (String present : present(dir)) {
-      if (!present.equals(NAME) && !listed.containsKey(present)
+      if (!present.equals(NAME)
+          && !listed.containsKey(present)
           && !listedElsewhere.contains(present)) {
-        out.add(new Finding(label + "/" + present, "", "present but not listed in " + NAME
-            + (listedElsewhere.isEmpty() ? "" : " or run.json") + ": added after collection"));
+        out.add(
+            new Finding(
+                label + "/" + present,
+                "",
+                "present but not listed in "
+                    + NAME
+                    + (listedElsewhere.isEmpty() ? "" : " or run.json")
+                    + ": added after collection"));
       }
     }
     return out;

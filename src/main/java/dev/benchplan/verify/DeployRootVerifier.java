@@ -27,12 +27,13 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Verifies a DEPLOY_ROOT by its {@code benchmark/render-manifest.json}: every listed file hashes
- * to the manifest, the plan it names verifies, and a re-render with the recorded options, run id
- * and names (into a scratch folder) gives identical bytes.
+ * Verifies a DEPLOY_ROOT by its {@code benchmark/render-manifest.json}: every listed file hashes to
+ * the manifest, the plan it names verifies, and a re-render with the recorded options, run id and
+ * names (into a scratch folder) gives identical bytes.
  */
 final class DeployRootVerifier {
-  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
   private final PlanVerifier plans;
 
@@ -55,8 +56,9 @@ final class DeployRootVerifier {
     List<String> notes = new ArrayList<>();
     checks.add("manifest schema");
     for (SchemaValidator.Problem p : SchemaValidator.bundled(RenderManifest.SCHEMA).validate(m)) {
-      findings.add(new Finding(label, p.pointer(), "does not match " + RenderManifest.SCHEMA
-          + ": " + p.message()));
+      findings.add(
+          new Finding(
+              label, p.pointer(), "does not match " + RenderManifest.SCHEMA + ": " + p.message()));
     }
     if (!findings.isEmpty()) {
       return new VerifyReport("deploy_root", deployRoot.toString(), null, checks, findings, notes);
@@ -69,8 +71,15 @@ final class DeployRootVerifier {
       if (!Files.isRegularFile(f)) {
         findings.add(new Finding(label, "/files/" + i + "/path", rel + " is missing"));
       } else if (!Sha256.ofFile(f).equals(files.get(i).get("sha256").asString())) {
-        findings.add(new Finding(label, "/files/" + i + "/sha256", rel + " hashes to "
-            + Sha256.ofFile(f) + ", the manifest lists " + files.get(i).get("sha256").asString()));
+        findings.add(
+            new Finding(
+                label,
+                "/files/" + i + "/sha256",
+                rel
+                    + " hashes to "
+                    + Sha256.ofFile(f)
+                    + ", the manifest lists "
+                    + files.get(i).get("sha256").asString()));
       }
     }
     Path plan = PlanPaths.resolve(root, m.at("/plan/path").asString());
@@ -89,23 +98,26 @@ final class DeployRootVerifier {
     return new VerifyReport("deploy_root", deployRoot.toString(), null, checks, findings, notes);
   }
 
-  private static void rerender(Path root, String label, JsonNode m, Path plan, String planSha,
-      List<Finding> findings) {
+  private static void rerender(
+      Path root, String label, JsonNode m, Path plan, String planSha, List<Finding> findings) {
     String runId = m.get("run_id").asString();
-    Clock clock = Clock.fixed(LocalDateTime.parse(runId.substring(0, 16), STAMP)
-        .toInstant(ZoneOffset.UTC), ZoneOffset.UTC);
+    Clock clock =
+        Clock.fixed(
+            LocalDateTime.parse(runId.substring(0, 16), STAMP).toInstant(ZoneOffset.UTC),
+            ZoneOffset.UTC);
     int bits = Integer.parseInt(runId.substring(17), 16);
-    RandomGenerator random = new RandomGenerator() {
-      @Override
-      public long nextLong() {
-        return bits;
-      }
+    RandomGenerator random =
+        new RandomGenerator() {
+          @Override
+          public long nextLong() {
+            return bits;
+          }
 
-      @Override
-      public int nextInt(int bound) {
-        return bits; // replays the recorded 16 bits of the run id
-      }
-    };
+          @Override
+          public int nextInt(int bound) {
+            return bits; // replays the recorded 16 bits of the run id
+          }
+        };
     JsonNode o = m.get("options");
     Path scratch;
     try {
@@ -114,12 +126,24 @@ final class DeployRootVerifier {
       throw new UncheckedIOException(e);
     }
     try {
-      PlanRenderer.render(new RenderRequest(plan, planSha, scratch, text(o, "namespace"),
-          text(o, "job_name"), text(o, "image"), text(o, "artifacts"), text(o, "trace_source"),
-          text(o, "load_point"), clock, random,
-          o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt(), null,
-          o.path("ready_request_timeout_seconds").isIntegralNumber()
-              ? o.get("ready_request_timeout_seconds").asInt() : null),
+      PlanRenderer.render(
+          new RenderRequest(
+              plan,
+              planSha,
+              scratch,
+              text(o, "namespace"),
+              text(o, "job_name"),
+              text(o, "image"),
+              text(o, "artifacts"),
+              text(o, "trace_source"),
+              text(o, "load_point"),
+              clock,
+              random,
+              o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt(),
+              null,
+              o.path("ready_request_timeout_seconds").isIntegralNumber()
+                  ? o.get("ready_request_timeout_seconds").asInt()
+                  : null),
           root); // the rendered files name plan and ledger relative to this DEPLOY_ROOT
       JsonNode files = m.get("files");
       for (int i = 0; i < files.size(); i++) {
@@ -131,8 +155,11 @@ final class DeployRootVerifier {
         }
         if (!Files.isRegularFile(again)
             || !Arrays.equals(Files.readAllBytes(mine), Files.readAllBytes(again))) {
-          findings.add(new Finding(root.relativize(mine).toString(), firstDifference(mine, again),
-              "re-rendered with the recorded options, run id and names, the bytes differ"));
+          findings.add(
+              new Finding(
+                  root.relativize(mine).toString(),
+                  firstDifference(mine, again),
+                  "re-rendered with the recorded options, run id and names, the bytes differ"));
         }
       }
     } catch (BenchplanException e) {

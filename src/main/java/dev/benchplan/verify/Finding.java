@@ -4,8 +4,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One thing that does not match: which file, where in it (a JSON pointer, or a line / relative
- * path for non-JSON files), and what was expected against what was found.
+ * One thing that does not match: which file, where in it (a JSON pointer, or a line / relative path
+ * for non-JSON files), and what was expected against what was found.
  *
  * @param file the file, as the user named it or relative to the verified root
  * @param pointer a JSON pointer ({@code /workload/trace/sha256}), or another location in the file

@@ -47,12 +47,14 @@ final class PlanVerifier {
   /** The inputs a plan names: (pointer of the path, pointer of the SHA-256, what it is). */
   record Input(String pathPointer, String shaPointer, String what) {}
 
-  static final List<Input> INPUTS = List.of(
-      new Input("/user_workload/path", "/user_workload/sha256", "user workload"),
-      new Input("/deployment/ledger_path", "/deployment/ledger_sha256", "deployment ledger"),
-      new Input("/deployment/dgd_path", "/deployment/dgd_sha256", "applied DGD"),
-      new Input("/deployment/smoke_test/path", "/deployment/smoke_test/sha256", "smoke artifact"),
-      new Input("/workload/trace/path", "/workload/trace/sha256", "trace"));
+  static final List<Input> INPUTS =
+      List.of(
+          new Input("/user_workload/path", "/user_workload/sha256", "user workload"),
+          new Input("/deployment/ledger_path", "/deployment/ledger_sha256", "deployment ledger"),
+          new Input("/deployment/dgd_path", "/deployment/dgd_sha256", "applied DGD"),
+          new Input(
+              "/deployment/smoke_test/path", "/deployment/smoke_test/sha256", "smoke artifact"),
+          new Input("/workload/trace/path", "/workload/trace/sha256", "trace"));
 
   private static final Input TRACE = INPUTS.get(4);
 
@@ -62,8 +64,8 @@ final class PlanVerifier {
    */
   VerifyReport verify(Path file, String expectedSha) {
     if (expectedSha != null && !Sha256.isSha256(expectedSha)) {
-      throw BenchplanException.invalid("--sha256 '" + expectedSha
-          + "': expected 64 hexadecimal characters");
+      throw BenchplanException.invalid(
+          "--sha256 '" + expectedSha + "': expected 64 hexadecimal characters");
     }
     Path path = file.toAbsolutePath().normalize();
     String name = file.toString();
@@ -76,17 +78,28 @@ final class PlanVerifier {
 
     checks.add("sha256");
     if (expectedSha != null && !sha.equals(expectedSha.toLowerCase(Locale.ROOT))) {
-      findings.add(new Finding(name, "", "SHA-256 is " + sha + ", expected " + expectedSha
-          + " (--sha256): the plan was edited or another file was named"));
+      findings.add(
+          new Finding(
+              name,
+              "",
+              "SHA-256 is "
+                  + sha
+                  + ", expected "
+                  + expectedSha
+                  + " (--sha256): the plan was edited or another file was named"));
     } else if (expectedSha == null) {
-      notes.add("no --sha256 given: the file's SHA-256 " + sha + " was not compared with a"
-          + " recorded one");
+      notes.add(
+          "no --sha256 given: the file's SHA-256 "
+              + sha
+              + " was not compared with a"
+              + " recorded one");
     }
     checks.add("schema");
-    List<SchemaValidator.Problem> problems = SchemaValidator.bundled(PlanFile.SCHEMA).validate(tree);
+    List<SchemaValidator.Problem> problems =
+        SchemaValidator.bundled(PlanFile.SCHEMA).validate(tree);
     for (SchemaValidator.Problem p : problems) {
-      findings.add(new Finding(name, p.pointer(), "does not match " + PlanFile.SCHEMA + ": "
-          + p.message()));
+      findings.add(
+          new Finding(name, p.pointer(), "does not match " + PlanFile.SCHEMA + ": " + p.message()));
     }
     if (!problems.isEmpty()) {
       notes.add("the plan does not match its schema: no further check was made");
@@ -94,21 +107,36 @@ final class PlanVerifier {
     }
     checks.add("canonical form");
     if (!Arrays.equals(bytes, CanonicalJson.bytes(tree))) {
-      findings.add(new Finding(name, "", "not in the canonical form benchplan writes (sorted"
-          + " keys, 2-space indent, final newline): the file was reformatted or edited"));
+      findings.add(
+          new Finding(
+              name,
+              "",
+              "not in the canonical form benchplan writes (sorted"
+                  + " keys, 2-space indent, final newline): the file was reformatted or edited"));
     }
     checks.add("plan_id");
     checkPlanId(name, (ObjectNode) tree, findings);
     String seriesId = tree.path("series_id").asString();
     checks.add("file name and place");
     if (!path.getFileName().toString().equals(seriesId + ".json")) {
-      findings.add(new Finding(name, "/series_id", "the file is named " + path.getFileName()
-          + ", expected " + seriesId + ".json (a plan is stored under its series ID)"));
+      findings.add(
+          new Finding(
+              name,
+              "/series_id",
+              "the file is named "
+                  + path.getFileName()
+                  + ", expected "
+                  + seriesId
+                  + ".json (a plan is stored under its series ID)"));
     }
     Path expRoot = PlanPaths.expRootOf(path);
     if (expRoot == null) {
-      findings.add(new Finding(name, "/provenance/anchors/exp_root", "the plan does not lie in"
-          + " <EXP_ROOT>/inputs/benchmark-plans/, so its relative paths have no anchor"));
+      findings.add(
+          new Finding(
+              name,
+              "/provenance/anchors/exp_root",
+              "the plan does not lie in"
+                  + " <EXP_ROOT>/inputs/benchmark-plans/, so its relative paths have no anchor"));
       return new VerifyReport("plan", name, sha, checks, findings, notes);
     }
     checks.add("inputs re-hashed");
@@ -128,8 +156,10 @@ final class PlanVerifier {
 
   private static byte[] read(Path path) {
     if (!Files.isRegularFile(path)) {
-      throw BenchplanException.invalid(path + ": no such file: expected a plan file written by"
-          + " `benchplan plan`, or a run directory");
+      throw BenchplanException.invalid(
+          path
+              + ": no such file: expected a plan file written by"
+              + " `benchplan plan`, or a run directory");
     }
     try {
       return Files.readAllBytes(path);
@@ -145,22 +175,32 @@ final class PlanVerifier {
     } catch (JacksonException e) {
       TokenStreamLocation loc = e.getLocation();
       String where = loc == null ? "" : ":" + loc.getLineNr() + ":" + loc.getColumnNr();
-      throw BenchplanException.invalid(path + where + ": not valid JSON ("
-          + e.getOriginalMessage().lines().findFirst().orElse("parse error")
-          + "): expected a plan written by `benchplan plan`", e);
+      throw BenchplanException.invalid(
+          path
+              + where
+              + ": not valid JSON ("
+              + e.getOriginalMessage().lines().findFirst().orElse("parse error")
+              + "): expected a plan written by `benchplan plan`",
+          e);
     }
     if (tree == null || !tree.isObject()) {
-      throw BenchplanException.invalid(path + ": /: expected a JSON object (a plan), found "
-          + (tree == null ? "nothing" : tree.getNodeType().name().toLowerCase(Locale.ROOT)));
+      throw BenchplanException.invalid(
+          path
+              + ": /: expected a JSON object (a plan), found "
+              + (tree == null ? "nothing" : tree.getNodeType().name().toLowerCase(Locale.ROOT)));
     }
     return tree;
   }
 
-  /** plan_id = series_id + "." + the first 12 hex digits of SHA-256(canonical plan with plan_id "pending"). */
+  /**
+   * plan_id = series_id + "." + the first 12 hex digits of SHA-256(canonical plan with plan_id
+   * "pending").
+   */
   static String planId(ObjectNode plan) {
     ObjectNode copy = plan.deepCopy();
     copy.put("plan_id", "pending");
-    return copy.path("series_id").asString() + "."
+    return copy.path("series_id").asString()
+        + "."
         + Sha256.hex(CanonicalJson.bytes(copy)).substring(0, 12);
   }
 
@@ -168,8 +208,16 @@ final class PlanVerifier {
     String recorded = tree.path("plan_id").asString();
     String derived = planId(tree);
     if (!recorded.equals(derived)) {
-      findings.add(new Finding(name, "/plan_id", "recorded " + recorded + ", but the content"
-          + " gives " + derived + ": the plan was edited after it was written"));
+      findings.add(
+          new Finding(
+              name,
+              "/plan_id",
+              "recorded "
+                  + recorded
+                  + ", but the content"
+                  + " gives "
+                  + derived
+                  + ": the plan was edited after it was written"));
     }
   }
 
@@ -178,8 +226,12 @@ final class PlanVerifier {
         && "operator_pin".equals(tree.at("/aiperf/resolution/mechanism").asString(""));
   }
 
-  private static boolean checkInputs(String name, JsonNode tree, Path expRoot,
-      boolean traceHashedByRederivation, List<Finding> findings) {
+  private static boolean checkInputs(
+      String name,
+      JsonNode tree,
+      Path expRoot,
+      boolean traceHashedByRederivation,
+      List<Finding> findings) {
     boolean hold = true;
     for (Input in : INPUTS) {
       JsonNode p = tree.at(in.pathPointer());
@@ -193,8 +245,11 @@ final class PlanVerifier {
       Path file = PlanPaths.resolve(expRoot, p.asString());
       String recordedSha = tree.at(in.shaPointer()).asString();
       if (!Files.isRegularFile(file)) {
-        findings.add(new Finding(name, in.pathPointer(), "the " + in.what() + " "
-            + p.asString() + " is missing (looked for " + file + ")"));
+        findings.add(
+            new Finding(
+                name,
+                in.pathPointer(),
+                "the " + in.what() + " " + p.asString() + " is missing (looked for " + file + ")"));
         hold = false;
         continue;
       }
@@ -203,38 +258,57 @@ final class PlanVerifier {
       }
       String actual = Sha256.ofFile(file);
       if (!actual.equals(recordedSha)) {
-        findings.add(new Finding(name, in.shaPointer(), "the " + in.what() + " " + p.asString()
-            + " changed since planning: recorded " + recordedSha + ", now " + actual));
+        findings.add(
+            new Finding(
+                name,
+                in.shaPointer(),
+                "the "
+                    + in.what()
+                    + " "
+                    + p.asString()
+                    + " changed since planning: recorded "
+                    + recordedSha
+                    + ", now "
+                    + actual));
         hold = false;
       }
     }
     return hold;
   }
 
-  private static void checkRules(String name, JsonNode tree, Path expRoot,
-      List<Finding> findings, List<String> notes) {
-    Set<String> known = Stream.of(RuleFile.values()).map(RuleFile::path)
-        .collect(Collectors.toSet());
+  private static void checkRules(
+      String name, JsonNode tree, Path expRoot, List<Finding> findings, List<String> notes) {
+    Set<String> known =
+        Stream.of(RuleFile.values()).map(RuleFile::path).collect(Collectors.toSet());
     Path rulesDir = RulesFolder.find(expRoot);
     if (rulesDir == null) {
-      notes.add("agent-docs/rules not found above " + expRoot + " or beside benchplan: cited"
-          + " rules were checked against benchplan's own rule list only");
+      notes.add(
+          "agent-docs/rules not found above "
+              + expRoot
+              + " or beside benchplan: cited"
+              + " rules were checked against benchplan's own rule list only");
     }
     JsonNode applied = tree.path("rules_applied");
     for (int i = 0; i < applied.size(); i++) {
       String rule = applied.get(i).path("rule").asString();
-      boolean exists = rulesDir != null ? Files.isRegularFile(rulesDir.resolve(rule))
-          : known.contains(rule);
+      boolean exists =
+          rulesDir != null ? Files.isRegularFile(rulesDir.resolve(rule)) : known.contains(rule);
       if (!exists) {
-        findings.add(new Finding(name, "/rules_applied/" + i + "/rule", "cites " + rule
-            + ", which is not a rule file in " + (rulesDir != null ? rulesDir : "agent-docs/rules")));
+        findings.add(
+            new Finding(
+                name,
+                "/rules_applied/" + i + "/rule",
+                "cites "
+                    + rule
+                    + ", which is not a rule file in "
+                    + (rulesDir != null ? rulesDir : "agent-docs/rules")));
       }
     }
   }
 
   /** Hashes the trace (when the plan has one) and lists it when it changed. */
-  private static boolean traceChanged(String name, JsonNode tree, Path expRoot,
-      List<Finding> findings) {
+  private static boolean traceChanged(
+      String name, JsonNode tree, Path expRoot, List<Finding> findings) {
     JsonNode p = tree.at(TRACE.pathPointer());
     if (!p.isString()) {
       return false;
@@ -245,50 +319,87 @@ final class PlanVerifier {
     if (actual.equals(recorded)) {
       return false;
     }
-    findings.add(new Finding(name, TRACE.shaPointer(), "the trace " + p.asString()
-        + " changed since planning: recorded " + recorded + ", now " + actual));
+    findings.add(
+        new Finding(
+            name,
+            TRACE.shaPointer(),
+            "the trace "
+                + p.asString()
+                + " changed since planning: recorded "
+                + recorded
+                + ", now "
+                + actual));
     return true;
   }
 
-  private void rederive(String name, byte[] bytes, JsonNode tree, Path expRoot,
-      List<Finding> findings, List<String> notes) {
+  private void rederive(
+      String name,
+      byte[] bytes,
+      JsonNode tree,
+      Path expRoot,
+      List<Finding> findings,
+      List<String> notes) {
     BenchmarkPlan plan = PlanJson.read(tree, BenchmarkPlan.class);
     BenchmarkPlan.Provenance prov = plan.provenance();
     if (prov == null || prov.invocation() == null) {
-      notes.add("not re-derived: the plan records no invocation (written by an older benchplan,"
-          + " or built in code by validate)");
+      notes.add(
+          "not re-derived: the plan records no invocation (written by an older benchplan,"
+              + " or built in code by validate)");
       return;
     }
     String mechanism = plan.aiperf().resolution().mechanism();
     if (!"operator_pin".equals(mechanism)) {
-      notes.add("not re-derived: the AIPerf version was resolved by " + mechanism + " through the"
-          + " package index, which verify does not ask (offline); inputs and rules were checked");
+      notes.add(
+          "not re-derived: the AIPerf version was resolved by "
+              + mechanism
+              + " through the"
+              + " package index, which verify does not ask (offline); inputs and rules were checked");
       return;
     }
     BenchmarkPlan.Tool running = PlanOrigin.runningTool();
     if (!running.equals(prov.benchplan())) {
-      notes.add("the plan was written by benchplan " + prov.benchplan().version() + " (commit "
-          + prov.benchplan().commit() + "); re-derived with " + running.version() + " (commit "
-          + running.commit() + ")");
+      notes.add(
+          "the plan was written by benchplan "
+              + prov.benchplan().version()
+              + " (commit "
+              + prov.benchplan().commit()
+              + "); re-derived with "
+              + running.version()
+              + " (commit "
+              + running.commit()
+              + ")");
     }
     Clock clock = Clock.fixed(Instant.parse(plan.createdAt()), ZoneOffset.UTC);
     byte[] again;
     try {
-      again = replay.replay(prov.invocation().arguments(), expRoot, clock,
-          new PlanOrigin(prov.benchplan(), prov.clock(), prov.invocation()));
+      again =
+          replay.replay(
+              prov.invocation().arguments(),
+              expRoot,
+              clock,
+              new PlanOrigin(prov.benchplan(), prov.clock(), prov.invocation()));
     } catch (PlanBlockedException e) {
       if (traceChanged(name, tree, expRoot, findings)) {
         return; // the changed trace is why it no longer plans
       }
-      e.blockers().forEach(b -> findings.add(new Finding(name, "/provenance/invocation",
-          "re-deriving is blocked: " + b.code() + ": " + b.message())));
+      e.blockers()
+          .forEach(
+              b ->
+                  findings.add(
+                      new Finding(
+                          name,
+                          "/provenance/invocation",
+                          "re-deriving is blocked: " + b.code() + ": " + b.message())));
       return;
     } catch (BenchplanException | picocli.CommandLine.ParameterException e) {
       if (traceChanged(name, tree, expRoot, findings)) {
         return;
       }
-      findings.add(new Finding(name, "/provenance/invocation", "the recorded invocation does"
-          + " not re-derive: " + e.getMessage()));
+      findings.add(
+          new Finding(
+              name,
+              "/provenance/invocation",
+              "the recorded invocation does" + " not re-derive: " + e.getMessage()));
       return;
     }
     if (Arrays.equals(bytes, again)) {
@@ -298,9 +409,16 @@ final class PlanVerifier {
     String traceSha = tree.at(TRACE.shaPointer()).asString("");
     String traceNow = derived.at(TRACE.shaPointer()).asString("");
     if (!traceSha.equals(traceNow)) {
-      findings.add(new Finding(name, TRACE.shaPointer(), "the trace "
-          + tree.at(TRACE.pathPointer()).asString() + " changed since planning: recorded "
-          + traceSha + ", now " + traceNow));
+      findings.add(
+          new Finding(
+              name,
+              TRACE.shaPointer(),
+              "the trace "
+                  + tree.at(TRACE.pathPointer()).asString()
+                  + " changed since planning: recorded "
+                  + traceSha
+                  + ", now "
+                  + traceNow));
       notes.add("the re-derived plan was not compared: an input changed (listed above)");
       return;
     }
@@ -309,12 +427,18 @@ final class PlanVerifier {
       findings.add(new Finding(name, "", "re-derived plan has the same content in other bytes"));
     }
     for (JsonDiff.Difference d : diffs.subList(0, Math.min(diffs.size(), MAX_DIFFERENCES))) {
-      findings.add(new Finding(name, d.pointer(), "re-derived plan differs: recorded "
-          + d.before() + ", re-derived " + d.after()));
+      findings.add(
+          new Finding(
+              name,
+              d.pointer(),
+              "re-derived plan differs: recorded " + d.before() + ", re-derived " + d.after()));
     }
     if (diffs.size() > MAX_DIFFERENCES) {
-      findings.add(new Finding(name, "", (diffs.size() - MAX_DIFFERENCES)
-          + " more differing pointer(s) not listed"));
+      findings.add(
+          new Finding(
+              name,
+              "",
+              (diffs.size() - MAX_DIFFERENCES) + " more differing pointer(s) not listed"));
     }
   }
 }

@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
-/** Where agent-docs/rules lies: above the experiment root (a project's checkout), or beside the jar. */
+/**
+ * Where agent-docs/rules lies: above the experiment root (a project's checkout), or beside the jar.
+ */
 final class RulesFolder {
   private RulesFolder() {}
 
@@ -17,8 +19,8 @@ final class RulesFolder {
       }
     }
     try {
-      Path code = Path.of(RulesFolder.class.getProtectionDomain().getCodeSource().getLocation()
-          .toURI());
+      Path code =
+          Path.of(RulesFolder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       for (Path d = code.getParent(); d != null; d = d.getParent()) {
         Path rules = d.resolve("agent-docs").resolve("rules");
         if (Files.isDirectory(rules)) {

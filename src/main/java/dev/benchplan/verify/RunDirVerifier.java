@@ -41,8 +41,9 @@ final class RunDirVerifier {
         return new VerifyReport("run", label, null, checks, findings, notes);
       }
     } else {
-      findings.add(new Finding(label, "run.json", "missing: a run directory records its run in"
-          + " run.json"));
+      findings.add(
+          new Finding(
+              label, "run.json", "missing: a run directory records its run in" + " run.json"));
     }
     Set<String> recordedFiles = new HashSet<>();
     if (run != null) {
@@ -54,11 +55,21 @@ final class RunDirVerifier {
         Path f = dir.resolve(name).normalize();
         String sha = files.get(name).asString("");
         if (!f.startsWith(dir.normalize()) || !Files.isRegularFile(f)) {
-          findings.add(new Finding(label + "/run.json", "/artifacts/files/" + pointerToken(name),
-              name + " is listed but missing"));
+          findings.add(
+              new Finding(
+                  label + "/run.json",
+                  "/artifacts/files/" + pointerToken(name),
+                  name + " is listed but missing"));
         } else if (!Sha256.ofFile(f).equals(sha)) {
-          findings.add(new Finding(label + "/" + name, "", "SHA-256 is " + Sha256.ofFile(f)
-              + ", run.json /artifacts/files lists " + sha + ": the file changed after collection"));
+          findings.add(
+              new Finding(
+                  label + "/" + name,
+                  "",
+                  "SHA-256 is "
+                      + Sha256.ofFile(f)
+                      + ", run.json /artifacts/files lists "
+                      + sha
+                      + ": the file changed after collection"));
         }
       }
     }
@@ -66,8 +77,11 @@ final class RunDirVerifier {
       checks.add(ArtifactsManifest.NAME);
       findings.addAll(ArtifactsManifest.check(dir, label, recordedFiles));
     } else {
-      notes.add("no " + ArtifactsManifest.NAME + ": AIPerf's tree was not checked (a run"
-          + " that kept only the summary)");
+      notes.add(
+          "no "
+              + ArtifactsManifest.NAME
+              + ": AIPerf's tree was not checked (a run"
+              + " that kept only the summary)");
     }
     if (run == null) {
       return new VerifyReport("run", label, null, checks, findings, notes);
@@ -103,9 +117,12 @@ final class RunDirVerifier {
       return p;
     }
     Path abs = runDir.toAbsolutePath().normalize();
-    Path deployRoot = abs.getParent() == null || abs.getParent().getParent() == null
-        || abs.getParent().getParent().getParent() == null ? abs
-        : abs.getParent().getParent().getParent();
+    Path deployRoot =
+        abs.getParent() == null
+                || abs.getParent().getParent() == null
+                || abs.getParent().getParent().getParent() == null
+            ? abs
+            : abs.getParent().getParent().getParent();
     return deployRoot.resolve(recorded).normalize();
   }
 

@@ -2,14 +2,14 @@ package dev.benchplan.verify;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.analysis.input.RunDiagnostics;
+import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
-import dev.benchplan.analysis.input.RunDiagnostics;
-import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.gate.GateEvaluator;
-import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.GateOptions;
+import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.json.Json;
@@ -34,6 +34,7 @@ import tools.jackson.databind.JsonNode;
 final class VerdictRecomputation {
   /** The summary a run keeps at its top level (the one the verdict was computed from). */
   static final String SUMMARY = "profile_export_aiperf.json";
+
   /** AIPerf's kept artifact tree in a run directory. */
   static final String AIPERF_DIR = "aiperf";
 
@@ -45,7 +46,12 @@ final class VerdictRecomputation {
    * @param run run.json
    * @param plan the plan file run.json names (resolved), or null when it names none
    */
-  static void check(Path dir, String label, JsonNode run, @Nullable Path plan, List<Finding> findings,
+  static void check(
+      Path dir,
+      String label,
+      JsonNode run,
+      @Nullable Path plan,
+      List<Finding> findings,
       List<String> notes) {
     Path stored = dir.resolve(VerdictReports.VERDICT);
     String verdictFile = label + "/" + VerdictReports.VERDICT;
@@ -63,17 +69,30 @@ final class VerdictRecomputation {
     String status = recorded.path("verdict").asString("");
     String runVerdict = run.path("verdict").asString("");
     if (!runVerdict.equals(status)) {
-      findings.add(new Finding(label + "/run.json", "/verdict", "records " + runVerdict
-          + ", but verdict.json says " + status));
+      findings.add(
+          new Finding(
+              label + "/run.json",
+              "/verdict",
+              "records " + runVerdict + ", but verdict.json says " + status));
     }
     Path summary = dir.resolve(SUMMARY);
     if (!Files.isRegularFile(summary)) {
       if (!status.equals("error")) {
-        findings.add(new Finding(verdictFile, "/verdict", "records " + status + ", but the run kept"
-            + " no " + SUMMARY + " to compute it from: only an error verdict has no summary"));
+        findings.add(
+            new Finding(
+                verdictFile,
+                "/verdict",
+                "records "
+                    + status
+                    + ", but the run kept"
+                    + " no "
+                    + SUMMARY
+                    + " to compute it from: only an error verdict has no summary"));
       } else {
-        notes.add("the verdict was not recomputed: the run measured nothing (error verdict, no "
-            + SUMMARY + "); its reason is in pod.log");
+        notes.add(
+            "the verdict was not recomputed: the run measured nothing (error verdict, no "
+                + SUMMARY
+                + "); its reason is in pod.log");
       }
       return;
     }
@@ -87,39 +106,48 @@ final class VerdictRecomputation {
     GateOptions options;
     try {
       if (source.equals(planRecorded) || source.startsWith(planRecorded + " (")) {
-        VerifiedPlan p = PlanFile.verify(plan, run.at("/plan/sha256").asString(""),
-            "run.json /plan/sha256");
+        VerifiedPlan p =
+            PlanFile.verify(plan, run.at("/plan/sha256").asString(""), "run.json /plan/sha256");
         JsonNode gates = PlanJson.sectionTree(p.plan().objectives().gates());
         constraints = ConstraintReader.fromPlanGates(gates, planRecorded);
         options = ConstraintReader.planGateOptions(gates);
       } else if (Files.isRegularFile(Path.of(source))) {
         constraints = ConstraintReader.fromOverlay(Path.of(source));
         options = GateOptions.defaults();
-        notes.add("the verdict was recomputed with the constraints of " + source
-            + " (run --constraints), as it is now");
+        notes.add(
+            "the verdict was recomputed with the constraints of "
+                + source
+                + " (run --constraints), as it is now");
       } else {
-        notes.add("the verdict was not recomputed: its constraints came from " + source
-            + ", which is neither the plan run.json names nor a file here");
+        notes.add(
+            "the verdict was not recomputed: its constraints came from "
+                + source
+                + ", which is neither the plan run.json names nor a file here");
         return;
       }
     } catch (BenchplanException e) {
-      notes.add("the verdict was not recomputed: the plan's gates cannot be read: " + e.getMessage());
+      notes.add(
+          "the verdict was not recomputed: the plan's gates cannot be read: " + e.getMessage());
       return;
     }
     Verdict again;
     try {
       // the summary is named as the run named it, so every message quoting the path is the same
       String sourcePath = recorded.at("/source/path").asString("");
-      AiperfExport export = AiperfExportReader.parse(Files.readAllBytes(summary),
-          sourcePath.isEmpty() ? summary : Path.of(sourcePath));
+      AiperfExport export =
+          AiperfExportReader.parse(
+              Files.readAllBytes(summary), sourcePath.isEmpty() ? summary : Path.of(sourcePath));
       again = GateEvaluator.evaluate(export, constraints, options);
       Path tree = dir.resolve(AIPERF_DIR);
       if (Files.isDirectory(tree)) {
         // as run gated it: every measured run of the kept tree on its own, then the diagnostics'
         // findings from the per-request records and AIPerf's log (issues 12, 17, 18)
-        Path shown = sourcePath.isEmpty() ? tree
-            : sourcePath.endsWith(SUMMARY) ? Path.of(sourcePath).resolveSibling(AIPERF_DIR)
-            : Path.of(sourcePath);
+        Path shown =
+            sourcePath.isEmpty()
+                ? tree
+                : sourcePath.endsWith(SUMMARY)
+                    ? Path.of(sourcePath).resolveSibling(AIPERF_DIR)
+                    : Path.of(sourcePath);
         RunVerdicts perRun = null;
         try {
           perRun = RunVerdicts.gateTree(tree, shown, constraints, options);
@@ -127,21 +155,27 @@ final class VerdictRecomputation {
           perRun = null; // no run in the tree, as run found
         }
         if (perRun != null) {
-          // several measured runs planned (run.json /measured_runs): the verdict is the runs' overall
+          // several measured runs planned (run.json /measured_runs): the verdict is the runs'
+          // overall
           JsonNode planned = run.path("measured_runs");
-          boolean several = planned.isObject()
-              && planned.path("load_points").size() * Math.max(1, planned.path("repetitions").asInt(1)) > 1;
+          boolean several =
+              planned.isObject()
+                  && planned.path("load_points").size()
+                          * Math.max(1, planned.path("repetitions").asInt(1))
+                      > 1;
           again = several ? perRun.overall(shown.toString()) : again.withRuns(perRun);
         }
         Path podLog = dir.resolve("pod.log");
-        AiperfLogWarnings log = Files.isRegularFile(podLog)
-            ? AiperfLogWarnings.parse(Files.readString(podLog, StandardCharsets.UTF_8))
-            : AiperfLogWarnings.absent();
+        AiperfLogWarnings log =
+            Files.isRegularFile(podLog)
+                ? AiperfLogWarnings.parse(Files.readString(podLog, StandardCharsets.UTF_8))
+                : AiperfLogWarnings.absent();
         again = GateEvaluator.withFindings(again, RunDiagnostics.diagnoseAll(tree, log).findings());
       }
     } catch (BenchplanException e) {
-      findings.add(new Finding(label + "/" + SUMMARY, "", "the kept summary no longer gates: "
-          + e.getMessage()));
+      findings.add(
+          new Finding(
+              label + "/" + SUMMARY, "", "the kept summary no longer gates: " + e.getMessage()));
       return;
     } catch (IOException e) {
       findings.add(new Finding(label + "/" + SUMMARY, "", "cannot read: " + e.getMessage()));
@@ -149,8 +183,16 @@ final class VerdictRecomputation {
     }
     JsonNode recomputed = Json.JSON.readTree(VerdictReports.verdictBytes(again));
     for (JsonDiff.Difference d : JsonDiff.of(recorded, recomputed)) {
-      findings.add(new Finding(verdictFile, d.pointer(), "recomputed from the kept " + SUMMARY
-          + " and the plan's gates: recorded " + d.before() + ", recomputed " + d.after()));
+      findings.add(
+          new Finding(
+              verdictFile,
+              d.pointer(),
+              "recomputed from the kept "
+                  + SUMMARY
+                  + " and the plan's gates: recorded "
+                  + d.before()
+                  + ", recomputed "
+                  + d.after()));
     }
   }
 }

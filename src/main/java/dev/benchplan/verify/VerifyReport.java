@@ -14,8 +14,13 @@ import org.jspecify.annotations.Nullable;
  * @param findings every mismatch, one per line
  * @param notes checks that were skipped, and why
  */
-public record VerifyReport(String kind, String path, @Nullable String sha256, List<String> checks,
-    List<Finding> findings, List<String> notes) {
+public record VerifyReport(
+    String kind,
+    String path,
+    @Nullable String sha256,
+    List<String> checks,
+    List<Finding> findings,
+    List<String> notes) {
   public VerifyReport {
     checks = List.copyOf(checks);
     findings = List.copyOf(findings);

@@ -11,7 +11,9 @@ import java.nio.file.Path;
 public final class VerifyService {
   private final PlanVerifier plans;
 
-  /** @param replay how a plan is re-derived from its recorded invocation */
+  /**
+   * @param replay how a plan is re-derived from its recorded invocation
+   */
   public VerifyService(PlanReplay replay) {
     this.plans = new PlanVerifier(replay);
   }
@@ -26,11 +28,12 @@ public final class VerifyService {
   public VerifyReport verify(Path path, String sha256) {
     if (Files.isDirectory(path)) {
       if (sha256 != null) {
-        throw BenchplanException.invalid("--sha256 applies to a plan file; " + path
-            + " is a directory");
+        throw BenchplanException.invalid(
+            "--sha256 applies to a plan file; " + path + " is a directory");
       }
-      if (Files.isRegularFile(path.resolve(dev.benchplan.render.PlanRenderer.BENCHMARK_DIR)
-          .resolve(dev.benchplan.render.RenderManifest.FILE))) {
+      if (Files.isRegularFile(
+          path.resolve(dev.benchplan.render.PlanRenderer.BENCHMARK_DIR)
+              .resolve(dev.benchplan.render.RenderManifest.FILE))) {
         return new DeployRootVerifier(plans).verify(path);
       }
       if (AnalysisVerifier.isAnalysis(path)) {
@@ -43,11 +46,14 @@ public final class VerifyService {
           || Files.isRegularFile(path.resolve(ArtifactsManifest.NAME))) {
         return new RunDirVerifier(plans).verify(path);
       }
-      throw BenchplanException.invalid(path + ": neither run.json nor "
-          + ArtifactsManifest.NAME + " is here: expected a plan file, a DEPLOY_ROOT"
-          + " (with benchmark/render-manifest.json), a run directory"
-          + " (<DEPLOY_ROOT>/benchmark/runs/<run-id>/), or an analysis or comparison directory"
-          + " (with performance_analysis.json or comparison.json)");
+      throw BenchplanException.invalid(
+          path
+              + ": neither run.json nor "
+              + ArtifactsManifest.NAME
+              + " is here: expected a plan file, a DEPLOY_ROOT"
+              + " (with benchmark/render-manifest.json), a run directory"
+              + " (<DEPLOY_ROOT>/benchmark/runs/<run-id>/), or an analysis or comparison directory"
+              + " (with performance_analysis.json or comparison.json)");
     }
     return plans.verify(path, sha256);
   }

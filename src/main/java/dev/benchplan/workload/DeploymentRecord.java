@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
  * DeploymentLedgerReader}) or built in code ({@link #inMemory}).
  *
  * @param source the ledger path, or a name for records built in code
- * @param sourceSha256 SHA-256 of the ledger file (or of the canonical JSON of a record built in code)
+ * @param sourceSha256 SHA-256 of the ledger file (or of the canonical JSON of a record built in
+ *     code)
  * @param dgdName metadata.name of the DynamoGraphDeployment
  * @param kubeContext the kube context it runs in
  * @param namespace its namespace
@@ -86,29 +87,58 @@ public record DeploymentRecord(
 
   /**
    * A record built in code (e.g. by {@code benchplan validate}, which deploys its own DGD). Its
-   * source SHA-256 is that of the canonical JSON of its fields; the DGD enters by content
-   * ({@code dgd_sha256}), not by path, so the hash does not depend on where the files lie (a plan
-   * records paths relative to its experiment root, and render re-derives this hash from the plan).
+   * source SHA-256 is that of the canonical JSON of its fields; the DGD enters by content ({@code
+   * dgd_sha256}), not by path, so the hash does not depend on where the files lie (a plan records
+   * paths relative to its experiment root, and render re-derives this hash from the plan).
    *
    * @param name what to call it in the plan, e.g. {@code validate:in-cluster}
    */
-  public static DeploymentRecord inMemory(String name, String dgdName, String kubeContext,
-      String namespace, String dgdPath, String dgdSha256, String frontendService, int frontendPort,
-      String servedModel, String tokenizer, List<GpuAllocation> gpus, @Nullable Long maxContextLength,
-      SmokeEvidence smoke, List<String> secrets) {
+  public static DeploymentRecord inMemory(
+      String name,
+      String dgdName,
+      String kubeContext,
+      String namespace,
+      String dgdPath,
+      String dgdSha256,
+      String frontendService,
+      int frontendPort,
+      String servedModel,
+      String tokenizer,
+      List<GpuAllocation> gpus,
+      @Nullable Long maxContextLength,
+      SmokeEvidence smoke,
+      List<String> secrets) {
     ObjectNode n = Json.JSON.createObjectNode();
-    n.put("dgd_name", dgdName).put("kube_context", kubeContext).put("namespace", namespace)
+    n.put("dgd_name", dgdName)
+        .put("kube_context", kubeContext)
+        .put("namespace", namespace)
         .put("dgd_sha256", dgdSha256)
-        .put("frontend_service", frontendService).put("frontend_port", frontendPort)
-        .put("served_model", servedModel).put("tokenizer", tokenizer)
-        .put("max_context_length", maxContextLength).put("smoke_kind", smoke.kind());
+        .put("frontend_service", frontendService)
+        .put("frontend_port", frontendPort)
+        .put("served_model", servedModel)
+        .put("tokenizer", tokenizer)
+        .put("max_context_length", maxContextLength)
+        .put("smoke_kind", smoke.kind());
     ArrayNode g = n.putArray("gpus");
     gpus.forEach(a -> g.addObject().put("gpu_type", a.gpuType()).put("gpu_count", a.gpuCount()));
     ArrayNode s = n.putArray("secrets");
     secrets.stream().sorted().forEach(s::add);
-    return new DeploymentRecord(name, Sha256.hex(CanonicalJson.bytes(n)), dgdName, kubeContext,
-        namespace, dgdPath, dgdSha256, frontendService, frontendPort, servedModel, tokenizer, gpus,
-        maxContextLength, smoke, secrets);
+    return new DeploymentRecord(
+        name,
+        Sha256.hex(CanonicalJson.bytes(n)),
+        dgdName,
+        kubeContext,
+        namespace,
+        dgdPath,
+        dgdSha256,
+        frontendService,
+        frontendPort,
+        servedModel,
+        tokenizer,
+        gpus,
+        maxContextLength,
+        smoke,
+        secrets);
   }
 
   private static void requireText(String v, String what) {

@@ -16,7 +16,11 @@ import tools.jackson.databind.JsonNode;
  * @param secretNames Secrets referenced anywhere in it (envFromSecret, secretKeyRef, secretRef,
  *     secretName, imagePullSecrets), sorted
  */
-public record DgdManifest(@Nullable String apiVersion, @Nullable String kind, @Nullable String name, List<String> secretNames) {
+public record DgdManifest(
+    @Nullable String apiVersion,
+    @Nullable String kind,
+    @Nullable String name,
+    List<String> secretNames) {
   public DgdManifest {
     secretNames = List.copyOf(secretNames);
   }
@@ -25,13 +29,17 @@ public record DgdManifest(@Nullable String apiVersion, @Nullable String kind, @N
   public static DgdManifest of(JsonNode manifest) {
     TreeSet<String> secrets = new TreeSet<>();
     collectSecrets(manifest, null, secrets);
-    return new DgdManifest(text(manifest.path("apiVersion")), text(manifest.path("kind")),
-        text(manifest.at("/metadata/name")), new ArrayList<>(secrets));
+    return new DgdManifest(
+        text(manifest.path("apiVersion")),
+        text(manifest.path("kind")),
+        text(manifest.at("/metadata/name")),
+        new ArrayList<>(secrets));
   }
 
   /** True when this is a DynamoGraphDeployment of the nvidia.com group. */
   public boolean isDgd() {
-    return "DynamoGraphDeployment".equals(kind) && apiVersion != null
+    return "DynamoGraphDeployment".equals(kind)
+        && apiVersion != null
         && apiVersion.startsWith("nvidia.com/");
   }
 

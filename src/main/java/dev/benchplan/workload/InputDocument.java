@@ -18,8 +18,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * One input document (YAML or JSON) as read: where it came from, the SHA-256 of its exact bytes, the
- * parsed tree and line numbers. Relative paths written inside it resolve against its own folder.
+ * One input document (YAML or JSON) as read: where it came from, the SHA-256 of its exact bytes,
+ * the parsed tree and line numbers. Relative paths written inside it resolve against its own
+ * folder.
  *
  * @param location what to call it in messages: the absolute file path, or a name for documents
  *     built in code
@@ -31,7 +32,12 @@ import tools.jackson.databind.ObjectMapper;
  * @param lines line numbers by JSON pointer
  */
 public record InputDocument(
-    String location, @Nullable Path file, @Nullable Path baseDir, String sha256, JsonNode tree, SourceLines lines) {
+    String location,
+    @Nullable Path file,
+    @Nullable Path baseDir,
+    String sha256,
+    JsonNode tree,
+    SourceLines lines) {
   public InputDocument {
     Objects.requireNonNull(location, "location");
     Objects.requireNonNull(tree, "tree");
@@ -63,9 +69,11 @@ public record InputDocument(
     ObjectMapper mapper = json ? Json.JSON : Json.YAML;
     JsonNode tree;
     try {
-      tree = mapper.readerFor(JsonNode.class)
-          .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .readValue(bytes);
+      tree =
+          mapper
+              .readerFor(JsonNode.class)
+              .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+              .readValue(bytes);
     } catch (JacksonException e) {
       throw InputErrors.unparsable(what, abs, e);
     }
@@ -73,10 +81,19 @@ public record InputDocument(
       throw BenchplanException.invalid(what + " " + abs + ": empty document; expected a mapping");
     }
     if (!tree.isObject()) {
-      throw BenchplanException.invalid(what + " " + abs + ":1: expected a mapping at the top level, found "
-          + tree.getNodeType().name().toLowerCase(Locale.ROOT));
+      throw BenchplanException.invalid(
+          what
+              + " "
+              + abs
+              + ":1: expected a mapping at the top level, found "
+              + tree.getNodeType().name().toLowerCase(Locale.ROOT));
     }
-    return new InputDocument(abs.toString(), abs, abs.getParent(), Sha256.hex(bytes), tree,
+    return new InputDocument(
+        abs.toString(),
+        abs,
+        abs.getParent(),
+        Sha256.hex(bytes),
+        tree,
         SourceLines.scan(mapper, bytes));
   }
 
@@ -87,8 +104,13 @@ public record InputDocument(
    * @param baseDir folder for relative paths inside it, or null to refuse relative paths
    */
   public static InputDocument of(String name, JsonNode tree, Path baseDir) {
-    return new InputDocument(name, null, baseDir == null ? null : baseDir.toAbsolutePath().normalize(),
-        Sha256.hex(CanonicalJson.bytes(tree)), tree, SourceLines.none());
+    return new InputDocument(
+        name,
+        null,
+        baseDir == null ? null : baseDir.toAbsolutePath().normalize(),
+        Sha256.hex(CanonicalJson.bytes(tree)),
+        tree,
+        SourceLines.none());
   }
 
   /** "location:line pointer" — where a value sits, for messages. */
@@ -108,8 +130,12 @@ public record InputDocument(
       return p.normalize();
     }
     if (baseDir == null) {
-      throw new IllegalArgumentException("relative path '" + written + "' in " + location
-          + ", which has no folder to resolve it against; use an absolute path");
+      throw new IllegalArgumentException(
+          "relative path '"
+              + written
+              + "' in "
+              + location
+              + ", which has no folder to resolve it against; use an absolute path");
     }
     return baseDir.resolve(p).normalize();
   }

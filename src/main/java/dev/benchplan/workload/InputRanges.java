@@ -11,32 +11,43 @@ import tools.jackson.databind.JsonNode;
 /**
  * The one home of the numeric ranges of benchplan's inputs: the user workload, the deployment
  * ledger and the plan options. The schemas carry the same bounds (a test keeps them equal); the
- * readers check them again, so that no number outside them reaches the planner, whatever schema
- * is bundled. Every bound is far above anything a real benchmark needs and far below what would
+ * readers check them again, so that no number outside them reaches the planner, whatever schema is
+ * bundled. Every bound is far above anything a real benchmark needs and far below what would
  * overflow the planner's or AIPerf's arithmetic.
  */
 public final class InputRanges {
   /** Tokens: ISL, OSL, their standard deviations, a served context length. */
   public static final long MAX_TOKENS = 10_000_000;
+
   /** Concurrent requests of a load point, a declared grid maximum, and warmup requests. */
   public static final long MAX_CONCURRENCY = 100_000;
+
   /** Warmup requests of a load point. */
   public static final long MAX_WARMUP_REQUESTS = 1_000_000;
+
   /** Measured requests per load point. */
   public static final long MAX_REQUEST_COUNT = 10_000_000;
+
   /** Seconds of a user duration (the measurement limit, 1800 s, is a rule checked by the plan). */
   public static final long MAX_DURATION_S = 86_400;
+
   /** GPUs of one SKU entry. */
   public static final long MAX_GPU_COUNT = 100_000;
+
   /** Random seed: AIPerf seeds numpy, which takes 0..2^32-1. */
   public static final long MAX_SEED = 4_294_967_295L;
+
   /** Requests per second: a point, or a declared grid maximum. */
   public static final BigDecimal MIN_REQUEST_RATE = new BigDecimal("0.001");
+
   public static final BigDecimal MAX_REQUEST_RATE = new BigDecimal("100000");
+
   /** A latency objective in ms (one hour). */
   public static final BigDecimal MAX_LATENCY_MS = new BigDecimal("3600000");
+
   /** Output tokens/s per GPU. */
   public static final BigDecimal MAX_TPUT_PER_GPU = new BigDecimal("10000000");
+
   /** Absolute value of a custom objective's threshold. */
   public static final BigDecimal MAX_CUSTOM_THRESHOLD = new BigDecimal("1000000000000");
 
@@ -48,8 +59,8 @@ public final class InputRanges {
    * @param minExclusive true when min itself is refused
    * @param max the upper bound (inclusive)
    */
-  public record Field(String pointer, boolean integer, BigDecimal min, boolean minExclusive,
-      BigDecimal max) {
+  public record Field(
+      String pointer, boolean integer, BigDecimal min, boolean minExclusive, BigDecimal max) {
     /** The range in words, e.g. "an integer 1..100000" or "a number > 0 and <= 3600000". */
     public String describe() {
       String lo = min == null ? "" : (minExclusive ? "> " : ">= ") + min.toPlainString() + " and ";
@@ -75,34 +86,44 @@ public final class InputRanges {
   }
 
   /** Every numeric field of the user workload. */
-  public static final List<Field> WORKLOAD = List.of(
-      integer("/hardware/*/gpu_count", 1, MAX_GPU_COUNT),
-      integer("/traffic/input_tokens", 1, MAX_TOKENS),
-      integer("/traffic/output_tokens", 1, MAX_TOKENS),
-      integer("/traffic/input_tokens_stddev", 0, MAX_TOKENS),
-      integer("/traffic/output_tokens_stddev", 0, MAX_TOKENS),
-      rate("/traffic/request_rate"),
-      rate("/traffic/request_rate/*"),
-      integer("/traffic/concurrency/*", 1, MAX_CONCURRENCY),
-      integer("/traffic/request_count", 1, MAX_REQUEST_COUNT),
-      integer("/traffic/duration_s", 1, MAX_DURATION_S),
-      integer("/traffic/max_concurrency", 1, MAX_CONCURRENCY),
-      rate("/traffic/max_request_rate"),
-      positive("/objectives/ttft_ms_p95_max", MAX_LATENCY_MS),
-      positive("/objectives/itl_ms_p95_max", MAX_LATENCY_MS),
-      positive("/objectives/request_latency_ms_p95_max", MAX_LATENCY_MS),
-      positive("/objectives/output_tput_per_gpu_min", MAX_TPUT_PER_GPU),
-      new Field("/objectives/error_rate_max", false, BigDecimal.ZERO, false, BigDecimal.ONE),
-      new Field("/objectives/custom_slos/*/max", false, MAX_CUSTOM_THRESHOLD.negate(), false,
-          MAX_CUSTOM_THRESHOLD),
-      new Field("/objectives/custom_slos/*/min", false, MAX_CUSTOM_THRESHOLD.negate(), false,
-          MAX_CUSTOM_THRESHOLD));
+  public static final List<Field> WORKLOAD =
+      List.of(
+          integer("/hardware/*/gpu_count", 1, MAX_GPU_COUNT),
+          integer("/traffic/input_tokens", 1, MAX_TOKENS),
+          integer("/traffic/output_tokens", 1, MAX_TOKENS),
+          integer("/traffic/input_tokens_stddev", 0, MAX_TOKENS),
+          integer("/traffic/output_tokens_stddev", 0, MAX_TOKENS),
+          rate("/traffic/request_rate"),
+          rate("/traffic/request_rate/*"),
+          integer("/traffic/concurrency/*", 1, MAX_CONCURRENCY),
+          integer("/traffic/request_count", 1, MAX_REQUEST_COUNT),
+          integer("/traffic/duration_s", 1, MAX_DURATION_S),
+          integer("/traffic/max_concurrency", 1, MAX_CONCURRENCY),
+          rate("/traffic/max_request_rate"),
+          positive("/objectives/ttft_ms_p95_max", MAX_LATENCY_MS),
+          positive("/objectives/itl_ms_p95_max", MAX_LATENCY_MS),
+          positive("/objectives/request_latency_ms_p95_max", MAX_LATENCY_MS),
+          positive("/objectives/output_tput_per_gpu_min", MAX_TPUT_PER_GPU),
+          new Field("/objectives/error_rate_max", false, BigDecimal.ZERO, false, BigDecimal.ONE),
+          new Field(
+              "/objectives/custom_slos/*/max",
+              false,
+              MAX_CUSTOM_THRESHOLD.negate(),
+              false,
+              MAX_CUSTOM_THRESHOLD),
+          new Field(
+              "/objectives/custom_slos/*/min",
+              false,
+              MAX_CUSTOM_THRESHOLD.negate(),
+              false,
+              MAX_CUSTOM_THRESHOLD));
 
   /** Every numeric field of the deployment ledger. */
-  public static final List<Field> LEDGER = List.of(
-      integer("/frontend/port", 1, 65535),
-      integer("/gpus/*/gpu_count", 1, MAX_GPU_COUNT),
-      integer("/max_context_length", 1, MAX_TOKENS));
+  public static final List<Field> LEDGER =
+      List.of(
+          integer("/frontend/port", 1, 65535),
+          integer("/gpus/*/gpu_count", 1, MAX_GPU_COUNT),
+          integer("/max_context_length", 1, MAX_TOKENS));
 
   private InputRanges() {}
 
@@ -126,8 +147,8 @@ public final class InputRanges {
    * @param what the document, for messages ("user workload", "deployment ledger")
    * @return the pointers blocked (empty when every number is in range)
    */
-  public static java.util.Set<String> check(InputDocument doc, List<Field> fields, String what,
-      BlockerCode code, RuleLog log) {
+  public static java.util.Set<String> check(
+      InputDocument doc, List<Field> fields, String what, BlockerCode code, RuleLog log) {
     java.util.Set<String> blocked = new java.util.LinkedHashSet<>();
     for (Field f : fields) {
       for (String pointer : expand(doc.tree(), f.pointer())) {
@@ -136,15 +157,29 @@ public final class InputRanges {
           continue;
         }
         if (!finite(v)) {
-          log.block(code, what + " " + doc.at(pointer) + ": " + v.asString()
-              + " is not a finite number: expected " + f.describe());
+          log.block(
+              code,
+              what
+                  + " "
+                  + doc.at(pointer)
+                  + ": "
+                  + v.asString()
+                  + " is not a finite number: expected "
+                  + f.describe());
           blocked.add(pointer);
           continue;
         }
         BigDecimal value = v.decimalValue();
         if (!f.accepts(value)) {
-          log.block(code, what + " " + doc.at(pointer) + ": " + shown(value)
-              + " is out of range: expected " + f.describe());
+          log.block(
+              code,
+              what
+                  + " "
+                  + doc.at(pointer)
+                  + ": "
+                  + shown(value)
+                  + " is out of range: expected "
+                  + f.describe());
           blocked.add(pointer);
         }
       }
@@ -161,7 +196,8 @@ public final class InputRanges {
   public static long requiredWhole(JsonNode t, String pointer) {
     Long v = wholeValue(t, pointer);
     if (v == null) {
-      throw new IllegalStateException(pointer + ": expected a whole number, which the schema requires");
+      throw new IllegalStateException(
+          pointer + ": expected a whole number, which the schema requires");
     }
     return v;
   }
@@ -175,7 +211,9 @@ public final class InputRanges {
     return v.decimalValue().stripTrailingZeros().toBigIntegerExact().longValueExact();
   }
 
-  /** A value as written, or to 3 digits when enormous (a 400-digit number is not worth repeating). */
+  /**
+   * A value as written, or to 3 digits when enormous (a 400-digit number is not worth repeating).
+   */
   public static String shown(BigDecimal v) {
     String plain = v.stripTrailingZeros().toPlainString();
     return plain.length() <= 40 ? plain : v.round(new java.math.MathContext(3)).toString();

@@ -15,8 +15,16 @@ import java.util.Objects;
  * @param recipeGpus GPUs the recipe is written for
  * @param origin where the shape comes from
  */
-public record RecipeShape(String id, String family, String model, String framework, int isl, int osl,
-    int concurrencyPerGpu, int recipeGpus, String origin) {
+public record RecipeShape(
+    String id,
+    String family,
+    String model,
+    String framework,
+    int isl,
+    int osl,
+    int concurrencyPerGpu,
+    int recipeGpus,
+    String origin) {
   public RecipeShape {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(family, "family");

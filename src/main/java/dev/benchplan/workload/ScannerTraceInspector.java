@@ -12,10 +12,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScannerTraceInspector implements TraceInspector {
   @Override
-  public Inspection inspect(Path file, int blockSize, @Nullable Long maxContext, @Nullable Long windowStartMs,
+  public Inspection inspect(
+      Path file,
+      int blockSize,
+      @Nullable Long maxContext,
+      @Nullable Long windowStartMs,
       @Nullable Long windowEndMs) {
-    TraceReport report = TraceScanner.scan(file,
-        new TraceScanOptions(blockSize, maxContext, windowStartMs, windowEndMs));
+    TraceReport report =
+        TraceScanner.scan(
+            file, new TraceScanOptions(blockSize, maxContext, windowStartMs, windowEndMs));
     return new Inspection(report.toJson(), report.valid());
   }
 }

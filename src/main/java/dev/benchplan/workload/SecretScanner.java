@@ -19,26 +19,48 @@ public final class SecretScanner {
   public record Finding(String pointer, String kind) {}
 
   // checked in this order; the first match names the kind
-  private static final List<Map.Entry<String, Pattern>> VALUE_PATTERNS = List.of(
-      Map.entry("a Hugging Face token (hf_...)", Pattern.compile("(?<![A-Za-z0-9])hf_[A-Za-z0-9]{20,}")),
-      Map.entry("an API key (sk-...)", Pattern.compile("(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{20,}")),
-      Map.entry("a GitHub token",
-          Pattern.compile("(?<![A-Za-z0-9])(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})")),
-      Map.entry("a JSON Web Token",
-          Pattern.compile("eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}")),
-      Map.entry("an AWS access key", Pattern.compile("(?<![A-Z0-9])(AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])")),
-      Map.entry("a Slack token", Pattern.compile("xox[abprs]-[A-Za-z0-9-]{10,}")),
-      Map.entry("a private key", Pattern.compile("-----BEGIN [A-Z ]*PRIVATE KEY-----")),
-      Map.entry("a bearer credential", Pattern.compile("(?i)\\bbearer\\s+[A-Za-z0-9._~+/-]{16,}")));
+  private static final List<Map.Entry<String, Pattern>> VALUE_PATTERNS =
+      List.of(
+          Map.entry(
+              "a Hugging Face token (hf_...)",
+              Pattern.compile("(?<![A-Za-z0-9])hf_[A-Za-z0-9]{20,}")),
+          Map.entry(
+              "an API key (sk-...)", Pattern.compile("(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{20,}")),
+          Map.entry(
+              "a GitHub token",
+              Pattern.compile(
+                  "(?<![A-Za-z0-9])(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})")),
+          Map.entry(
+              "a JSON Web Token",
+              Pattern.compile("eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}")),
+          Map.entry(
+              "an AWS access key",
+              Pattern.compile("(?<![A-Z0-9])(AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])")),
+          Map.entry("a Slack token", Pattern.compile("xox[abprs]-[A-Za-z0-9-]{10,}")),
+          Map.entry("a private key", Pattern.compile("-----BEGIN [A-Z ]*PRIVATE KEY-----")),
+          Map.entry(
+              "a bearer credential", Pattern.compile("(?i)\\bbearer\\s+[A-Za-z0-9._~+/-]{16,}")));
 
   /** Key segments that name a credential (keys are split on '_', '-', '.' and camelCase). */
-  private static final List<List<String>> SECRET_KEYS = List.of(
-      List.of("token"), List.of("password"), List.of("passwd"),
-      List.of("passphrase"), List.of("api", "key"), List.of("apikey"), List.of("access", "key"),
-      List.of("secret", "key"), List.of("private", "key"), List.of("client", "secret"),
-      List.of("credential"), List.of("credentials"), List.of("client", "key", "data"),
-      List.of("client", "certificate", "data"), List.of("authorization"),
-      List.of("bearer"), List.of("kubeconfig"));
+  private static final List<List<String>> SECRET_KEYS =
+      List.of(
+          List.of("token"),
+          List.of("password"),
+          List.of("passwd"),
+          List.of("passphrase"),
+          List.of("api", "key"),
+          List.of("apikey"),
+          List.of("access", "key"),
+          List.of("secret", "key"),
+          List.of("private", "key"),
+          List.of("client", "secret"),
+          List.of("credential"),
+          List.of("credentials"),
+          List.of("client", "key", "data"),
+          List.of("client", "certificate", "data"),
+          List.of("authorization"),
+          List.of("bearer"),
+          List.of("kubeconfig"));
 
   /** Key endings that reference a secret by name, which is what the rules ask for. */
   private static final List<String> REFERENCE_SUFFIXES =

@@ -16,7 +16,12 @@ import org.jspecify.annotations.Nullable;
  * @param pointer where in the workload the objective was written
  */
 public record Slo(
-    String metric, String stat, String operator, BigDecimal threshold, String unit, String pointer) {
+    String metric,
+    String stat,
+    String operator,
+    BigDecimal threshold,
+    String unit,
+    String pointer) {
   public Slo {
     Objects.requireNonNull(metric, "metric");
     Objects.requireNonNull(stat, "stat");

@@ -17,9 +17,11 @@ import org.jspecify.annotations.Nullable;
  * Proof that the deployed endpoint serves before anything is planned
  * (agent-docs/rules/execution/deployment-ledger.md).
  */
-public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvidence.InClusterReadiness {
+public sealed interface SmokeEvidence
+    permits SmokeEvidence.Artifact, SmokeEvidence.InClusterReadiness {
   /** The oldest smoke artifact a plan accepts unless {@code --smoke-max-age} says otherwise. */
   Duration DEFAULT_MAX_AGE = Duration.ofDays(3);
+
   /** Past this age a plan warns, giving the age. */
   Duration WARN_AGE = Duration.ofHours(1);
 
@@ -39,8 +41,14 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
    * the in-cluster endpoint; blocks (SMOKE_STALE) when it is older than {@code maxAgeS}. Warnings
    * name the artifact by {@code shownPath} (as the plan records it: location-independent).
    */
-  static Provenance provenance(Artifact a, String shownPath, Instant now, String endpointUrl,
-      String kubeContext, long maxAgeS, RuleLog log) {
+  static Provenance provenance(
+      Artifact a,
+      String shownPath,
+      Instant now,
+      String endpointUrl,
+      String kubeContext,
+      long maxAgeS,
+      RuleLog log) {
     RuleFile rule = RuleFile.DEPLOYMENT_LEDGER;
     Long age = null;
     if (a.timestamp() == null) {
@@ -49,33 +57,79 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
       try {
         age = Duration.between(Instant.parse(a.timestamp()), now).toSeconds();
       } catch (DateTimeParseException e) {
-        log.warn(rule, "smoke test artifact " + shownPath + " /timestamp '" + a.timestamp()
-            + "' is not an ISO-8601 instant: its age is unknown");
+        log.warn(
+            rule,
+            "smoke test artifact "
+                + shownPath
+                + " /timestamp '"
+                + a.timestamp()
+                + "' is not an ISO-8601 instant: its age is unknown");
       }
     }
     if (age != null) {
       if (age > maxAgeS) {
-        log.block(BlockerCode.SMOKE_STALE, "smoke test artifact " + a.path() + " /timestamp "
-            + a.timestamp() + " is " + human(age) + " old, past the limit of " + human(maxAgeS)
-            + ": run `benchplan smoke` against the endpoint again and record the new artifact in"
-            + " the ledger (or raise the limit with --smoke-max-age)");
+        log.block(
+            BlockerCode.SMOKE_STALE,
+            "smoke test artifact "
+                + a.path()
+                + " /timestamp "
+                + a.timestamp()
+                + " is "
+                + human(age)
+                + " old, past the limit of "
+                + human(maxAgeS)
+                + ": run `benchplan smoke` against the endpoint again and record the new artifact in"
+                + " the ledger (or raise the limit with --smoke-max-age)");
       } else if (age < -60) {
-        log.warn(rule, "smoke test artifact " + shownPath + " /timestamp " + a.timestamp()
-            + " is " + human(-age) + " in the future: check the clocks");
+        log.warn(
+            rule,
+            "smoke test artifact "
+                + shownPath
+                + " /timestamp "
+                + a.timestamp()
+                + " is "
+                + human(-age)
+                + " in the future: check the clocks");
       } else if (age > WARN_AGE.toSeconds()) {
-        log.warn(rule, "smoke test artifact " + shownPath + " is " + human(age) + " old (from "
-            + a.timestamp() + "): it shows the endpoint served then, not now");
+        log.warn(
+            rule,
+            "smoke test artifact "
+                + shownPath
+                + " is "
+                + human(age)
+                + " old (from "
+                + a.timestamp()
+                + "): it shows the endpoint served then, not now");
       }
     }
     String target = target(a.url(), endpointUrl);
     if (target.equals("loopback")) {
-      log.warn(rule, "smoke test artifact " + shownPath + " reached " + a.url() + " (loopback: a"
-          + " port-forward or a local server), not the in-cluster endpoint " + endpointUrl
-          + " of context '" + kubeContext + "': it proves the served model answered through that"
-          + " path only");
+      log.warn(
+          rule,
+          "smoke test artifact "
+              + shownPath
+              + " reached "
+              + a.url()
+              + " (loopback: a"
+              + " port-forward or a local server), not the in-cluster endpoint "
+              + endpointUrl
+              + " of context '"
+              + kubeContext
+              + "': it proves the served model answered through that"
+              + " path only");
     } else if (!target.equals("in-cluster")) {
-      log.warn(rule, "smoke test artifact " + shownPath + " reached " + a.url() + ", not the"
-          + " in-cluster endpoint " + endpointUrl + " of context '" + kubeContext + "'");
+      log.warn(
+          rule,
+          "smoke test artifact "
+              + shownPath
+              + " reached "
+              + a.url()
+              + ", not the"
+              + " in-cluster endpoint "
+              + endpointUrl
+              + " of context '"
+              + kubeContext
+              + "'");
     }
     return new Provenance(age, target);
   }
@@ -89,8 +143,8 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
       return "loopback";
     }
     String endpointHost = host(endpointUrl);
-    if (host.equals(endpointHost) || (endpointHost != null
-        && endpointHost.startsWith(host + "."))) {
+    if (host.equals(endpointHost)
+        || (endpointHost != null && endpointHost.startsWith(host + "."))) {
       return "in-cluster";
     }
     return "other:" + host;
@@ -135,8 +189,14 @@ public sealed interface SmokeEvidence permits SmokeEvidence.Artifact, SmokeEvide
    * @param timestamp when it ran (ISO-8601 UTC), or null
    * @param timing what the smoke request measured, or null when the artifact does not say
    */
-  record Artifact(String path, String sha256, @Nullable String model, @Nullable String url, @Nullable String timestamp,
-      @Nullable SmokeTiming timing) implements SmokeEvidence {
+  record Artifact(
+      String path,
+      String sha256,
+      @Nullable String model,
+      @Nullable String url,
+      @Nullable String timestamp,
+      @Nullable SmokeTiming timing)
+      implements SmokeEvidence {
     public Artifact {
       Objects.requireNonNull(path, "path");
       if (!Sha256.isSha256(sha256)) {

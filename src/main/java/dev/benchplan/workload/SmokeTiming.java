@@ -14,7 +14,10 @@ import org.jspecify.annotations.Nullable;
  * @param promptTokens prompt tokens the server counted, or null when it sent no usage
  * @param completionTokens completion tokens the server counted, or null when it sent no usage
  */
-public record SmokeTiming(BigDecimal ttftMs, BigDecimal totalMs, @Nullable Long promptTokens,
+public record SmokeTiming(
+    BigDecimal ttftMs,
+    BigDecimal totalMs,
+    @Nullable Long promptTokens,
     @Nullable Long completionTokens) {
   public SmokeTiming {
     Objects.requireNonNull(ttftMs, "ttftMs");

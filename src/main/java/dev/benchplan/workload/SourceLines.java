@@ -35,8 +35,8 @@ public final class SourceLines {
           continue;
         }
         // a property name token already carries the property's pointer: its line is the key's line
-        map.putIfAbsent(p.streamReadContext().pathAsPointer().toString(),
-            p.currentTokenLocation().getLineNr());
+        map.putIfAbsent(
+            p.streamReadContext().pathAsPointer().toString(), p.currentTokenLocation().getLineNr());
       }
     } catch (JacksonException e) {
       // the caller reports the parse error itself; partial line info is still useful
@@ -44,9 +44,7 @@ public final class SourceLines {
     return new SourceLines(Collections.unmodifiableMap(map));
   }
 
-  /**
-   * The line of the value at pointer, or of its nearest ancestor that has one; -1 when unknown.
-   */
+  /** The line of the value at pointer, or of its nearest ancestor that has one; -1 when unknown. */
   public int lineOf(String pointer) {
     String p = pointer;
     while (true) {

@@ -15,8 +15,13 @@ import org.jspecify.annotations.Nullable;
  * @param rationale why this source (and, for a proxy, why this recipe)
  * @param mismatches known differences between a proxy and the user's workload (proxy only)
  */
-public record SourceSelection(WorkloadSource source, @Nullable Path trace, @Nullable String traceOrigin,
-    @Nullable RecipeShape recipe, String rationale, List<String> mismatches) {
+public record SourceSelection(
+    WorkloadSource source,
+    @Nullable Path trace,
+    @Nullable String traceOrigin,
+    @Nullable RecipeShape recipe,
+    String rationale,
+    List<String> mismatches) {
   public SourceSelection {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(rationale, "rationale");

@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Inspects a Mooncake-format trace: the seam between planning and the trace scanner
- * ({@code dev.benchplan.trace.TraceScanner}), so plans can be built and tested with any inspector.
+ * Inspects a Mooncake-format trace: the seam between planning and the trace scanner ({@code
+ * dev.benchplan.trace.TraceScanner}), so plans can be built and tested with any inspector.
  */
 @FunctionalInterface
 public interface TraceInspector {
@@ -21,7 +21,12 @@ public interface TraceInspector {
    * @return the full report, as {@code trace inspect --format json} prints it
    * @throws dev.benchplan.error.BenchplanException (exit 2) when the file is missing or unreadable
    */
-  Inspection inspect(Path file, int blockSize, @Nullable Long maxContext, @Nullable Long windowStartMs, @Nullable Long windowEndMs);
+  Inspection inspect(
+      Path file,
+      int blockSize,
+      @Nullable Long maxContext,
+      @Nullable Long windowStartMs,
+      @Nullable Long windowEndMs);
 
   /**
    * A trace report.

@@ -19,6 +19,7 @@ import tools.jackson.databind.JsonNode;
 public final class UserWorkloadReader {
   /** The bundled schema file name. */
   public static final String SCHEMA = "user-workload.schema.json";
+
   private static final int MAX_REPORTED = 20;
 
   private UserWorkloadReader() {}
@@ -30,27 +31,47 @@ public final class UserWorkloadReader {
   public static Optional<UserWorkload> read(InputDocument doc, RuleLog log) {
     int before = log.blockers().size();
     for (SecretScanner.Finding f : SecretScanner.scan(doc.tree())) {
-      log.block(BlockerCode.WORKLOAD_SECRET, "user workload " + doc.at(f.pointer())
-          + ": looks like " + f.kind() + " (value not shown); a workload references secrets by the"
-          + " name of an existing Kubernetes Secret, never by value");
+      log.block(
+          BlockerCode.WORKLOAD_SECRET,
+          "user workload "
+              + doc.at(f.pointer())
+              + ": looks like "
+              + f.kind()
+              + " (value not shown); a workload references secrets by the"
+              + " name of an existing Kubernetes Secret, never by value");
     }
     // ranges first: their message names the value and the range; the schema says the same less well
     java.util.Set<String> outOfRange =
-        InputRanges.check(doc, InputRanges.WORKLOAD, "user workload", BlockerCode.WORKLOAD_SCHEMA, log);
+        InputRanges.check(
+            doc, InputRanges.WORKLOAD, "user workload", BlockerCode.WORKLOAD_SCHEMA, log);
     if (!outOfRange.isEmpty()) {
       // an enormous number can overflow the schema validator's own arithmetic: stop here
       return Optional.empty();
     }
-    List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(doc.tree())
-        .stream().filter(p -> !outOfRange.contains(SchemaProblemPointer.of(p))).toList();
+    List<SchemaValidator.Problem> problems =
+        SchemaValidator.bundled(SCHEMA).validate(doc.tree()).stream()
+            .filter(p -> !outOfRange.contains(SchemaProblemPointer.of(p)))
+            .toList();
     for (int i = 0; i < Math.min(problems.size(), MAX_REPORTED); i++) {
       SchemaValidator.Problem p = problems.get(i);
-      log.block(BlockerCode.WORKLOAD_SCHEMA, "user workload " + doc.at(SchemaProblemPointer.of(p))
-          + ": " + p.message() + " (schema " + SCHEMA + ")");
+      log.block(
+          BlockerCode.WORKLOAD_SCHEMA,
+          "user workload "
+              + doc.at(SchemaProblemPointer.of(p))
+              + ": "
+              + p.message()
+              + " (schema "
+              + SCHEMA
+              + ")");
     }
     if (problems.size() > MAX_REPORTED) {
-      log.block(BlockerCode.WORKLOAD_SCHEMA, "user workload " + doc.location() + ": "
-          + (problems.size() - MAX_REPORTED) + " more schema problems not listed");
+      log.block(
+          BlockerCode.WORKLOAD_SCHEMA,
+          "user workload "
+              + doc.location()
+              + ": "
+              + (problems.size() - MAX_REPORTED)
+              + " more schema problems not listed");
     }
     if (log.blockers().size() > before) {
       return Optional.empty();
@@ -74,22 +95,26 @@ public final class UserWorkloadReader {
     }
     List<GpuAllocation> hardware = new ArrayList<>();
     for (JsonNode h : t.at("/hardware")) {
-      hardware.add(new GpuAllocation(h.get("gpu_type").asString(), (int) InputRanges.requiredWhole(h, "/gpu_count")));
+      hardware.add(
+          new GpuAllocation(
+              h.get("gpu_type").asString(), (int) InputRanges.requiredWhole(h, "/gpu_count")));
     }
-    return Optional.of(new UserWorkload(doc,
-        t.at("/profile/name").asString(),
-        t.at("/profile/type").asString(),
-        text(t, "/model/source"),
-        text(t, "/model/revision"),
-        hardware,
-        text(t, "/kubernetes/kube_context"),
-        text(t, "/kubernetes/namespace"),
-        dgdPath,
-        text(t, "/deployment/dgd_sha256"),
-        text(t, "/deployment/origin"),
-        traffic(t),
-        slos,
-        traces));
+    return Optional.of(
+        new UserWorkload(
+            doc,
+            t.at("/profile/name").asString(),
+            t.at("/profile/type").asString(),
+            text(t, "/model/source"),
+            text(t, "/model/revision"),
+            hardware,
+            text(t, "/kubernetes/kube_context"),
+            text(t, "/kubernetes/namespace"),
+            dgdPath,
+            text(t, "/deployment/dgd_sha256"),
+            text(t, "/deployment/origin"),
+            traffic(t),
+            slos,
+            traces));
   }
 
   private static Traffic traffic(JsonNode t) {
@@ -132,8 +157,14 @@ public final class UserWorkloadReader {
     fixed(o, "ttft_ms_p95_max", "time_to_first_token", "p95", "<=", "ms", out);
     fixed(o, "itl_ms_p95_max", "inter_token_latency", "p95", "<=", "ms", out);
     fixed(o, "request_latency_ms_p95_max", "request_latency", "p95", "<=", "ms", out);
-    fixed(o, "output_tput_per_gpu_min", MetricCatalog.OUTPUT_TPUT_PER_GPU, "avg", ">=",
-        "tokens/sec/gpu", out);
+    fixed(
+        o,
+        "output_tput_per_gpu_min",
+        MetricCatalog.OUTPUT_TPUT_PER_GPU,
+        "avg",
+        ">=",
+        "tokens/sec/gpu",
+        out);
     fixed(o, "error_rate_max", MetricCatalog.ERROR_RATE, "avg", "<=", "ratio", out);
     JsonNode custom = o.path("custom_slos");
     for (int i = 0; i < custom.size(); i++) {
@@ -143,25 +174,52 @@ public final class UserWorkloadReader {
       String known = MetricCatalog.unitOf(metric);
       String unit = s.hasNonNull("unit") ? s.get("unit").asString() : known;
       if (unit == null) {
-        log.block(BlockerCode.WORKLOAD_SLO_INVALID, "user workload " + doc.at(pointer)
-            + ": metric '" + metric + "' is not one benchplan knows; give its unit in 'unit'");
+        log.block(
+            BlockerCode.WORKLOAD_SLO_INVALID,
+            "user workload "
+                + doc.at(pointer)
+                + ": metric '"
+                + metric
+                + "' is not one benchplan knows; give its unit in 'unit'");
         continue;
       }
       if (known != null && !known.equals(unit)) {
-        log.block(BlockerCode.WORKLOAD_SLO_INVALID, "user workload "
-            + doc.at(pointer + "/unit") + ": AIPerf reports " + metric + " in " + known
-            + ", so the threshold must be in " + known + ", not '" + unit + "'");
+        log.block(
+            BlockerCode.WORKLOAD_SLO_INVALID,
+            "user workload "
+                + doc.at(pointer + "/unit")
+                + ": AIPerf reports "
+                + metric
+                + " in "
+                + known
+                + ", so the threshold must be in "
+                + known
+                + ", not '"
+                + unit
+                + "'");
         continue;
       }
       boolean max = s.has("max");
-      out.add(new Slo(metric, s.get("stat").asString(), max ? "<=" : ">=",
-          s.get(max ? "max" : "min").decimalValue(), unit, pointer + (max ? "/max" : "/min")));
+      out.add(
+          new Slo(
+              metric,
+              s.get("stat").asString(),
+              max ? "<=" : ">=",
+              s.get(max ? "max" : "min").decimalValue(),
+              unit,
+              pointer + (max ? "/max" : "/min")));
     }
     return out;
   }
 
-  private static void fixed(JsonNode objectives, String field, String metric, String stat,
-      String operator, String unit, List<Slo> out) {
+  private static void fixed(
+      JsonNode objectives,
+      String field,
+      String metric,
+      String stat,
+      String operator,
+      String unit,
+      List<Slo> out) {
     JsonNode v = objectives.path(field);
     if (v.isNumber()) {
       out.add(new Slo(metric, stat, operator, v.decimalValue(), unit, "/objectives/" + field));
@@ -176,8 +234,9 @@ public final class UserWorkloadReader {
     try {
       return doc.resolve(v.asString());
     } catch (IllegalArgumentException e) {
-      log.block(BlockerCode.WORKLOAD_PATH_INVALID, "user workload " + doc.at(pointer) + ": "
-          + e.getMessage());
+      log.block(
+          BlockerCode.WORKLOAD_PATH_INVALID,
+          "user workload " + doc.at(pointer) + ": " + e.getMessage());
       return null;
     }
   }

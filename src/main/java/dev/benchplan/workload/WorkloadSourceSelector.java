@@ -11,9 +11,10 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Picks the workload source in the order of agent-docs/rules/benchmarking/proxy-workload-selection.md:
- * a user trace, else the user's exact ISL/OSL with traffic controls, else the closest Dynamo recipe
- * shape as a proxy (with its rationale and known mismatches).
+ * Picks the workload source in the order of
+ * agent-docs/rules/benchmarking/proxy-workload-selection.md: a user trace, else the user's exact
+ * ISL/OSL with traffic controls, else the closest Dynamo recipe shape as a proxy (with its
+ * rationale and known mismatches).
  */
 public final class WorkloadSourceSelector {
   private WorkloadSourceSelector() {}
@@ -22,42 +23,64 @@ public final class WorkloadSourceSelector {
    * Selects the source; logs the decision, or a blocker (TRACE_AMBIGUOUS, NO_DEFENSIBLE_WORKLOAD).
    *
    * @param traceOverride a trace named on the command line ({@code --trace}), or null
-   * @param gridDeclared true when a grid maximum was declared outside the workload (a load
-   *     control for {@code user_static})
+   * @param gridDeclared true when a grid maximum was declared outside the workload (a load control
+   *     for {@code user_static})
    */
-  public static Optional<SourceSelection> select(UserWorkload workload, @Nullable Path traceOverride,
-      boolean gridDeclared, DeploymentRecord deployment, RuleLog log) {
+  public static Optional<SourceSelection> select(
+      UserWorkload workload,
+      @Nullable Path traceOverride,
+      boolean gridDeclared,
+      DeploymentRecord deployment,
+      RuleLog log) {
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     if (traceOverride != null) {
-      String reason = "a user trace is the first choice; it was named with --trace"
-          + (workload.supportingTraces().isEmpty() ? ""
-              : ", which takes precedence over artifacts.supporting_traces");
+      String reason =
+          "a user trace is the first choice; it was named with --trace"
+              + (workload.supportingTraces().isEmpty()
+                  ? ""
+                  : ", which takes precedence over artifacts.supporting_traces");
       log.decide(rule, "workload.source = user_trace", reason);
-      return Optional.of(new SourceSelection(WorkloadSource.user_trace,
-          traceOverride.toAbsolutePath().normalize(), "--trace", null, reason, List.of()));
+      return Optional.of(
+          new SourceSelection(
+              WorkloadSource.user_trace,
+              traceOverride.toAbsolutePath().normalize(),
+              "--trace",
+              null,
+              reason,
+              List.of()));
     }
     List<UserWorkload.SupportingTrace> traces = workload.supportingTraces();
     if (traces.size() > 1) {
-      log.block(BlockerCode.TRACE_AMBIGUOUS, "user workload "
-          + workload.document().at("/artifacts/supporting_traces") + ": " + traces.size()
-          + " supporting traces; a series replays exactly one, so name it with --trace");
+      log.block(
+          BlockerCode.TRACE_AMBIGUOUS,
+          "user workload "
+              + workload.document().at("/artifacts/supporting_traces")
+              + ": "
+              + traces.size()
+              + " supporting traces; a series replays exactly one, so name it with --trace");
       return Optional.empty();
     }
     if (traces.size() == 1) {
       UserWorkload.SupportingTrace t = traces.get(0);
       String reason = "a user trace is the first choice; the workload lists one at " + t.pointer();
       log.decide(rule, "workload.source = user_trace", reason);
-      return Optional.of(new SourceSelection(WorkloadSource.user_trace, t.path(), t.pointer(),
-          null, reason, List.of()));
+      return Optional.of(
+          new SourceSelection(
+              WorkloadSource.user_trace, t.path(), t.pointer(), null, reason, List.of()));
     }
     Traffic traffic = workload.traffic();
     if (traffic.hasShape() && (traffic.hasLoadControl() || gridDeclared)) {
-      String reason = "no user trace; the workload gives exact input_tokens " + traffic.inputTokens()
-          + " and output_tokens " + traffic.outputTokens() + " with traffic controls ("
-          + loadControls(traffic, gridDeclared) + "), kept exactly";
+      String reason =
+          "no user trace; the workload gives exact input_tokens "
+              + traffic.inputTokens()
+              + " and output_tokens "
+              + traffic.outputTokens()
+              + " with traffic controls ("
+              + loadControls(traffic, gridDeclared)
+              + "), kept exactly";
       log.decide(rule, "workload.source = user_static", reason);
-      return Optional.of(new SourceSelection(WorkloadSource.user_static, null, null, null, reason,
-          List.of()));
+      return Optional.of(
+          new SourceSelection(WorkloadSource.user_static, null, null, null, reason, List.of()));
     }
     return proxy(workload, deployment, log);
   }
@@ -82,41 +105,54 @@ public final class WorkloadSourceSelector {
     return String.join(", ", parts);
   }
 
-  private static Optional<SourceSelection> proxy(UserWorkload workload, DeploymentRecord deployment,
-      RuleLog log) {
+  private static Optional<SourceSelection> proxy(
+      UserWorkload workload, DeploymentRecord deployment, RuleLog log) {
     RuleFile rule = RuleFile.PROXY_WORKLOAD_SELECTION;
     Traffic traffic = workload.traffic();
     Long context = deployment.maxContextLength();
-    List<RecipeShape> fitting = RecipeCatalogue.DYNAMO.stream()
-        .filter(r -> context == null || (long) r.isl() + r.osl() <= context)
-        .toList();
+    List<RecipeShape> fitting =
+        RecipeCatalogue.DYNAMO.stream()
+            .filter(r -> context == null || (long) r.isl() + r.osl() <= context)
+            .toList();
     if (fitting.isEmpty()) {
-      log.block(BlockerCode.NO_DEFENSIBLE_WORKLOAD, "user workload " + workload.document().location()
-          + ": no trace, no exact input_tokens/output_tokens with traffic controls, and no Dynamo"
-          + " recipe shape fits the served context of " + context + " tokens; add a trace or the"
-          + " exact traffic section");
+      log.block(
+          BlockerCode.NO_DEFENSIBLE_WORKLOAD,
+          "user workload "
+              + workload.document().location()
+              + ": no trace, no exact input_tokens/output_tokens with traffic controls, and no Dynamo"
+              + " recipe shape fits the served context of "
+              + context
+              + " tokens; add a trace or the"
+              + " exact traffic section");
       return Optional.empty();
     }
-    String family = RecipeCatalogue.familyOf(
-        workload.modelSource() != null ? workload.modelSource() : deployment.servedModel());
+    String family =
+        RecipeCatalogue.familyOf(
+            workload.modelSource() != null ? workload.modelSource() : deployment.servedModel());
     int gpus = deployment.gpuTotal();
-    RecipeShape best = fitting.stream()
-        .min(Comparator.comparingDouble((RecipeShape r) -> distance(r, traffic, family, gpus))
-            .thenComparing(RecipeShape::id))
-        .orElseThrow();
+    RecipeShape best =
+        fitting.stream()
+            .min(
+                Comparator.comparingDouble((RecipeShape r) -> distance(r, traffic, family, gpus))
+                    .thenComparing(RecipeShape::id))
+            .orElseThrow();
     List<String> mismatches = mismatches(best, workload, deployment, family);
     String rationale = rationale(best, traffic, family, gpus, fitting.size());
     log.decide(rule, "workload.source = recipe_proxy (" + best.id() + ")", rationale);
-    log.warn(rule, "workload.source is recipe_proxy (" + best.id() + "): results support"
-        + " exploration, not validation of the user's workload");
-    return Optional.of(new SourceSelection(WorkloadSource.recipe_proxy, null, null, best, rationale,
-        mismatches));
+    log.warn(
+        rule,
+        "workload.source is recipe_proxy ("
+            + best.id()
+            + "): results support"
+            + " exploration, not validation of the user's workload");
+    return Optional.of(
+        new SourceSelection(WorkloadSource.recipe_proxy, null, null, best, rationale, mismatches));
   }
 
   /**
    * How far a recipe is from what is known of the user's workload: log-ratio distance on the ISL
-   * and OSL the user gave, half a point for another model family, a quarter of the log-ratio of
-   * GPU counts.
+   * and OSL the user gave, half a point for another model family, a quarter of the log-ratio of GPU
+   * counts.
    */
   static double distance(RecipeShape r, Traffic t, @Nullable String family, int gpus) {
     double d = 0;
@@ -133,13 +169,24 @@ public final class WorkloadSourceSelector {
     return d;
   }
 
-  private static String rationale(RecipeShape r, Traffic t, @Nullable String family, int gpus, int fitting) {
-    StringBuilder sb = new StringBuilder("no user trace and no exact input_tokens/output_tokens with"
-        + " traffic controls; ");
-    sb.append("closest of ").append(fitting).append(" Dynamo recipe shapes that fit the served"
-        + " context: ").append(r.id()).append(" (ISL ").append(r.isl()).append(", OSL ")
-        .append(r.osl()).append(", ").append(r.concurrencyPerGpu()).append(" concurrent per GPU; ")
-        .append(r.origin()).append("), chosen by ");
+  private static String rationale(
+      RecipeShape r, Traffic t, @Nullable String family, int gpus, int fitting) {
+    StringBuilder sb =
+        new StringBuilder(
+            "no user trace and no exact input_tokens/output_tokens with" + " traffic controls; ");
+    sb.append("closest of ")
+        .append(fitting)
+        .append(" Dynamo recipe shapes that fit the served" + " context: ")
+        .append(r.id())
+        .append(" (ISL ")
+        .append(r.isl())
+        .append(", OSL ")
+        .append(r.osl())
+        .append(", ")
+        .append(r.concurrencyPerGpu())
+        .append(" concurrent per GPU; ")
+        .append(r.origin())
+        .append("), chosen by ");
     List<String> by = new ArrayList<>();
     if (t.inputTokens() != null) {
       by.add("input length " + t.inputTokens());
@@ -153,13 +200,19 @@ public final class WorkloadSourceSelector {
     return sb.toString();
   }
 
-  private static List<String> mismatches(RecipeShape r, UserWorkload w, DeploymentRecord d,
-      @Nullable String family) {
+  private static List<String> mismatches(
+      RecipeShape r, UserWorkload w, DeploymentRecord d, @Nullable String family) {
     List<String> m = new ArrayList<>();
-    m.add("synthetic prompts of exactly " + r.isl() + " input tokens (stddev 0) instead of the"
-        + " user's real input-length distribution");
-    m.add("output forced to exactly " + r.osl() + " tokens with ignore_eos instead of the user's"
-        + " natural output lengths");
+    m.add(
+        "synthetic prompts of exactly "
+            + r.isl()
+            + " input tokens (stddev 0) instead of the"
+            + " user's real input-length distribution");
+    m.add(
+        "output forced to exactly "
+            + r.osl()
+            + " tokens with ignore_eos instead of the user's"
+            + " natural output lengths");
     m.add("random prompt content: no prefix or KV-cache reuse, whatever the user's traffic has");
     m.add("closed-loop concurrency instead of the user's arrival process");
     Traffic t = w.traffic();
@@ -170,20 +223,34 @@ public final class WorkloadSourceSelector {
       m.add("user output_tokens " + t.outputTokens() + " vs recipe OSL " + r.osl());
     }
     if (!r.model().equalsIgnoreCase(d.servedModel())) {
-      m.add("recipe written for " + r.model() + (family != null && family.equals(r.family())
-          ? " (same family)" : "") + ", the deployment serves " + d.servedModel());
+      m.add(
+          "recipe written for "
+              + r.model()
+              + (family != null && family.equals(r.family()) ? " (same family)" : "")
+              + ", the deployment serves "
+              + d.servedModel());
     }
     if (d.gpuTotal() != r.recipeGpus()) {
-      m.add("recipe runs on " + r.recipeGpus() + " GPUs, the deployment has " + d.gpuTotal()
-          + "; concurrency scaled per GPU");
+      m.add(
+          "recipe runs on "
+              + r.recipeGpus()
+              + " GPUs, the deployment has "
+              + d.gpuTotal()
+              + "; concurrency scaled per GPU");
     }
     if (t.hasConcurrency() || t.hasRequestRate()) {
-      m.add("the user's traffic controls (" + loadControls(t, false) + ") are not used: a proxy"
-          + " runs the recipe's load (give input_tokens and output_tokens for user_static)");
+      m.add(
+          "the user's traffic controls ("
+              + loadControls(t, false)
+              + ") are not used: a proxy"
+              + " runs the recipe's load (give input_tokens and output_tokens for user_static)");
     }
     if (!"chat".equals(w.profileType())) {
-      m.add("profile type '" + w.profileType() + "' traffic is not represented by a single-turn"
-          + " synthetic shape");
+      m.add(
+          "profile type '"
+              + w.profileType()
+              + "' traffic is not represented by a single-turn"
+              + " synthetic shape");
     }
     return m;
   }

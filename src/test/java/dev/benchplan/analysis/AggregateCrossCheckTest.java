@@ -18,19 +18,26 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Issue 13: analyze reads AIPerf's own aggregate files and cross-checks them against the runs'
- * summaries (audit check aiperf_aggregate). The real sweep's three runs are laid out (in a temp dir)
- * in AIPerf's single-trial sweep layout with sweep_aggregate/, and as a three-run multi-run with
- * aggregate/; the aggregate figures are the runs' own values, so the check passes, and a figure
- * moved by 1% or a wrong run count is a finding on the runs it covers. The real sweep as shipped has
- * no aggregate: not checked.
+ * summaries (audit check aiperf_aggregate). The real sweep's three runs are laid out (in a temp
+ * dir) in AIPerf's single-trial sweep layout with sweep_aggregate/, and as a three-run multi-run
+ * with aggregate/; the aggregate figures are the runs' own values, so the check passes, and a
+ * figure moved by 1% or a wrong run count is a finding on the runs it covers. The real sweep as
+ * shipped has no aggregate: not checked.
  */
 class AggregateCrossCheckTest {
-  static final List<String> KEYS = List.of("output_token_throughput_avg", "request_throughput_avg",
-      "time_to_first_token_p99", "inter_token_latency_avg");
+  static final List<String> KEYS =
+      List.of(
+          "output_token_throughput_avg",
+          "request_throughput_avg",
+          "time_to_first_token_p99",
+          "inter_token_latency_avg");
   @TempDir Path tmp;
 
   static AuditCheck check(RunEvidence r) {
-    return r.audit().checks().stream().filter(c -> c.id().equals("aiperf_aggregate")).findFirst().orElseThrow();
+    return r.audit().checks().stream()
+        .filter(c -> c.id().equals("aiperf_aggregate"))
+        .findFirst()
+        .orElseThrow();
   }
 
   static double value(Path run, String key) throws Exception {
@@ -64,8 +71,9 @@ class AggregateCrossCheckTest {
   }
 
   @Test
-  @DisplayName("real sweep in the single-trial sweep layout: sweep_aggregate agrees (pass); a figure moved by 1% is a"
-      + " warn on that point only; as shipped (no aggregate) not_checked")
+  @DisplayName(
+      "real sweep in the single-trial sweep layout: sweep_aggregate agrees (pass); a figure moved by 1% is a"
+          + " warn on that point only; as shipped (no aggregate) not_checked")
   void sweepAggregate() throws Exception {
     Path real = SharedData.require("aiperf/sweep-qwen3-0.6b");
     for (RunEvidence r : AnalyzeService.load(List.of(real), null)) {
@@ -77,56 +85,77 @@ class AggregateCrossCheckTest {
     }
     for (double drift : new double[] {1.0, 1.01}) {
       ObjectNode sweep = Json.JSON.createObjectNode();
-      sweep.put("aggregation_type", "sweep").put("num_profile_runs", 3).put("num_successful_runs", 3);
+      sweep
+          .put("aggregation_type", "sweep")
+          .put("num_profile_runs", 3)
+          .put("num_successful_runs", 3);
       var combos = sweep.putArray("per_combination_metrics");
       for (int c : new int[] {1, 2, 4}) {
         ObjectNode combo = combos.addObject();
         combo.putObject("parameters").put("concurrency", c);
         ObjectNode m = combo.putObject("metrics");
         for (String k : KEYS) {
-          m.set(k, stats(List.of(base.resolve("concurrency_" + c)), k,
-              c == 2 && k.equals("output_token_throughput_avg") ? drift : 1.0));
+          m.set(
+              k,
+              stats(
+                  List.of(base.resolve("concurrency_" + c)),
+                  k,
+                  c == 2 && k.equals("output_token_throughput_avg") ? drift : 1.0));
         }
       }
       Files.createDirectories(base.resolve("sweep_aggregate"));
-      Files.writeString(base.resolve("sweep_aggregate/profile_export_aiperf_sweep.json"),
+      Files.writeString(
+          base.resolve("sweep_aggregate/profile_export_aiperf_sweep.json"),
           Json.JSON.writeValueAsString(sweep));
       List<RunEvidence> runs = AnalyzeService.load(List.of(base), null);
       assertThat(runs).hasSize(3);
       for (RunEvidence r : runs) {
         AuditCheck c = check(r);
         boolean moved = drift != 1.0 && r.loadPoint().equals("concurrency=2");
-        assertThat(c.status()).as(r.loadPoint() + ": " + c.detail()).isEqualTo(moved ? "warn" : "pass");
-        assertThat(c.detail()).contains("sweep_aggregate/profile_export_aiperf_sweep.json concurrency=");
+        assertThat(c.status())
+            .as(r.loadPoint() + ": " + c.detail())
+            .isEqualTo(moved ? "warn" : "pass");
+        assertThat(c.detail())
+            .contains("sweep_aggregate/profile_export_aiperf_sweep.json concurrency=");
         if (moved) {
           assertThat(c.detail()).contains("output_token_throughput_avg mean");
         }
-        assertThat(r.audit().status()).isEqualTo("valid"); // a derived file's disagreement is a finding, not a blocker
+        assertThat(r.audit().status())
+            .isEqualTo("valid"); // a derived file's disagreement is a finding, not a blocker
       }
     }
   }
 
   @Test
-  @DisplayName("three real runs as one multi-run (profile_runs/run_NNNN + aggregate/): the confidence aggregate agrees;"
-      + " a wrong num_successful_runs is a finding")
+  @DisplayName(
+      "three real runs as one multi-run (profile_runs/run_NNNN + aggregate/): the confidence aggregate agrees;"
+          + " a wrong num_successful_runs is a finding")
   void confidenceAggregate() throws Exception {
     Path real = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path base = tmp.resolve("multi");
-    List<Path> runs = List.of(base.resolve("profile_runs/run_0001"), base.resolve("profile_runs/run_0002"),
-        base.resolve("profile_runs/run_0003"));
+    List<Path> runs =
+        List.of(
+            base.resolve("profile_runs/run_0001"),
+            base.resolve("profile_runs/run_0002"),
+            base.resolve("profile_runs/run_0003"));
     copy(real.resolve("concurrency1"), runs.get(0));
     copy(real.resolve("concurrency2"), runs.get(1));
     copy(real.resolve("concurrency4"), runs.get(2));
     for (int declared : new int[] {3, 4}) {
       ObjectNode agg = Json.JSON.createObjectNode();
-      agg.putObject("metadata").put("aggregation_type", "confidence").put("num_profile_runs", declared)
-          .put("num_successful_runs", declared).put("confidence_level", 0.95);
+      agg.putObject("metadata")
+          .put("aggregation_type", "confidence")
+          .put("num_profile_runs", declared)
+          .put("num_successful_runs", declared)
+          .put("confidence_level", 0.95);
       ObjectNode m = agg.putObject("metrics");
       for (String k : KEYS) {
         m.set(k, stats(runs, k, 1.0));
       }
       Files.createDirectories(base.resolve("aggregate"));
-      Files.writeString(base.resolve("aggregate/profile_export_aiperf_aggregate.json"), Json.JSON.writeValueAsString(agg));
+      Files.writeString(
+          base.resolve("aggregate/profile_export_aiperf_aggregate.json"),
+          Json.JSON.writeValueAsString(agg));
       for (RunEvidence r : AnalyzeService.load(List.of(base), null)) {
         AuditCheck c = check(r);
         assertThat(c.status()).as(c.detail()).isEqualTo(declared == 3 ? "pass" : "warn");

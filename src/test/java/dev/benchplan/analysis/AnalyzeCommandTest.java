@@ -25,27 +25,45 @@ class AnalyzeCommandTest {
   }
 
   static void assertSchemas(Path out) throws Exception {
-    assertThat(SchemaValidator.bundled("performance-analysis.schema.json").validate(read(out.resolve("performance_analysis.json"))))
+    assertThat(
+            SchemaValidator.bundled("performance-analysis.schema.json")
+                .validate(read(out.resolve("performance_analysis.json"))))
         .isEmpty();
-    assertThat(SchemaValidator.bundled("repeat-decision.schema.json").validate(read(out.resolve("repeat_decision.json"))))
+    assertThat(
+            SchemaValidator.bundled("repeat-decision.schema.json")
+                .validate(read(out.resolve("repeat_decision.json"))))
         .isEmpty();
     try (Stream<Path> s = Files.walk(out.resolve("runs"))) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
-        String schema = p.getFileName().toString().equals("benchmark_audit.json") ? "benchmark-audit.schema.json"
-            : "benchmark-summary.schema.json";
+        String schema =
+            p.getFileName().toString().equals("benchmark_audit.json")
+                ? "benchmark-audit.schema.json"
+                : "benchmark-summary.schema.json";
         assertThat(SchemaValidator.bundled(schema).validate(read(p))).as(p.toString()).isEmpty();
       }
     }
   }
 
   @Test
-  @DisplayName("real 3-point sweep: valid runs, schemas hold, every point on the frontier, SLO-feasible point named,"
-      + " per-GPU throughput with its source, findings appended")
+  @DisplayName(
+      "real 3-point sweep: valid runs, schemas hold, every point on the frontier, SLO-feasible point named,"
+          + " per-GPU throughput with its source, findings appended")
   void realSweep() throws Exception {
     Path sweep = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path exp = tmp.resolve("exp");
-    var r = CommandHarness.run("analyze", sweep.toString(), "--exp-root", exp.toString(), "--report-dir",
-        tmp.resolve("out").toString(), "--slo", "time_to_first_token.p99<=60", "--format", "json").expectOk();
+    var r =
+        CommandHarness.run(
+                "analyze",
+                sweep.toString(),
+                "--exp-root",
+                exp.toString(),
+                "--report-dir",
+                tmp.resolve("out").toString(),
+                "--slo",
+                "time_to_first_token.p99<=60",
+                "--format",
+                "json")
+            .expectOk();
     JsonNode o = Json.JSON.readTree(r.out());
     assertThat(o.path("verdict").asString()).isEqualTo("slo_feasible");
     assertThat(o.path("runs")).hasSize(3);
@@ -55,14 +73,23 @@ class AnalyzeCommandTest {
     assertSchemas(out);
     JsonNode a = read(out.resolve("performance_analysis.json"));
     JsonNode series = a.path("series").get(0);
-    assertThat(series.path("pareto").path("highest_slo_feasible_point").asString()).isEqualTo("concurrency=2");
+    assertThat(series.path("pareto").path("highest_slo_feasible_point").asString())
+        .isEqualTo("concurrency=2");
     for (JsonNode p : series.path("pareto").path("throughput_vs_ttft_p99")) {
       assertThat(p.path("on_frontier").asBoolean()).isTrue();
     }
-    JsonNode summary = read(out.resolve("runs/sweep-qwen3-0.6b_concurrency1/benchmark_summary.json"));
+    JsonNode summary =
+        read(out.resolve("runs/sweep-qwen3-0.6b_concurrency1/benchmark_summary.json"));
     assertThat(summary.path("gpu_count").path("source").asString()).contains("telemetry");
-    assertThat(summary.path("metrics").path("time_to_first_token").path("unit").asString()).isEqualTo("ms");
-    JsonNode p99 = summary.path("recomputed_percentiles").path("metrics").path("time_to_first_token").path("percentiles").get(3);
+    assertThat(summary.path("metrics").path("time_to_first_token").path("unit").asString())
+        .isEqualTo("ms");
+    JsonNode p99 =
+        summary
+            .path("recomputed_percentiles")
+            .path("metrics")
+            .path("time_to_first_token")
+            .path("percentiles")
+            .get(3);
     assertThat(p99.path("estimable").asBoolean()).isFalse(); // 10 trimmed records
     assertThat(p99.path("minimum_samples").asInt()).isEqualTo(1000);
     JsonNode audit = read(out.resolve("runs/sweep-qwen3-0.6b_concurrency1/benchmark_audit.json"));
@@ -70,43 +97,80 @@ class AnalyzeCommandTest {
     assertThat(audit.toString()).contains("not checked: no plan");
     assertThat(Files.readAllLines(exp.resolve("analysis/performance_findings.jsonl"))).hasSize(1);
     // self-contained: no script, no stylesheet link, no src/href to anything outside the file
-    assertThat(Files.readString(out.resolve("report.html"))).doesNotContain("<script").doesNotContain("<link")
-        .doesNotContainPattern("(src|href)\\s*=\\s*\"(?!#|data:)").contains("<svg");
+    assertThat(Files.readString(out.resolve("report.html")))
+        .doesNotContain("<script")
+        .doesNotContain("<link")
+        .doesNotContainPattern("(src|href)\\s*=\\s*\"(?!#|data:)")
+        .contains("<svg");
     assertThat(out.resolve("plots/pareto_ttft_p99.svg")).exists();
     assertThat(out.resolve("performance_analysis.md")).exists();
   }
 
   @Test
-  @DisplayName("same inputs: byte-identical summary, audit and analysis; the findings log only grows")
+  @DisplayName(
+      "same inputs: byte-identical summary, audit and analysis; the findings log only grows")
   void deterministic() throws Exception {
     Path run = new GeneratedRun().requests(1500).write(tmp.resolve("run"));
     Path exp = tmp.resolve("exp");
-    CommandHarness.run("analyze", run.toString(), "--exp-root", exp.toString(), "--report-dir", tmp.resolve("a").toString())
+    CommandHarness.run(
+            "analyze",
+            run.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("a").toString())
         .expectOk();
     byte[] firstLine = Files.readAllBytes(exp.resolve("analysis/performance_findings.jsonl"));
-    CommandHarness.run("analyze", run.toString(), "--exp-root", tmp.resolve("exp2").toString(), "--report-dir",
-        tmp.resolve("b").toString()).expectOk();
-    for (String f : List.of("runs/run/benchmark_summary.json", "runs/run/benchmark_audit.json", "report.html",
-        "plots/ttft_cdf.svg")) {
-      assertThat(Files.readAllBytes(tmp.resolve("b").resolve(f))).as(f).isEqualTo(Files.readAllBytes(tmp.resolve("a").resolve(f)));
+    CommandHarness.run(
+            "analyze",
+            run.toString(),
+            "--exp-root",
+            tmp.resolve("exp2").toString(),
+            "--report-dir",
+            tmp.resolve("b").toString())
+        .expectOk();
+    for (String f :
+        List.of(
+            "runs/run/benchmark_summary.json",
+            "runs/run/benchmark_audit.json",
+            "report.html",
+            "plots/ttft_cdf.svg")) {
+      assertThat(Files.readAllBytes(tmp.resolve("b").resolve(f)))
+          .as(f)
+          .isEqualTo(Files.readAllBytes(tmp.resolve("a").resolve(f)));
     }
     JsonNode s = read(tmp.resolve("a/runs/run/benchmark_summary.json"));
-    JsonNode p99 = s.path("recomputed_percentiles").path("metrics").path("time_to_first_token").path("percentiles").get(3);
+    JsonNode p99 =
+        s.path("recomputed_percentiles")
+            .path("metrics")
+            .path("time_to_first_token")
+            .path("percentiles")
+            .get(3);
     assertThat(p99.path("estimable").asBoolean()).isTrue();
     assertThat(p99.path("ci_low").asDouble()).isLessThanOrEqualTo(p99.path("value").asDouble());
     assertThat(p99.path("ci_high").asDouble()).isGreaterThanOrEqualTo(p99.path("value").asDouble());
-    assertThat(s.path("recomputed_percentiles").path("method").path("resamples").asInt()).isEqualTo(2000);
+    assertThat(s.path("recomputed_percentiles").path("method").path("resamples").asInt())
+        .isEqualTo(2000);
     assertThat(s.path("inputs").get(1).path("role").asString()).isEqualTo("records");
-    assertThat(s.path("inputs").get(1).path("sha256").asString()).isEqualTo(Sha256.ofFile(run.resolve("profile_export.jsonl")));
-    CommandHarness.run("analyze", run.toString(), "--exp-root", exp.toString(), "--report-dir", tmp.resolve("c").toString())
+    assertThat(s.path("inputs").get(1).path("sha256").asString())
+        .isEqualTo(Sha256.ofFile(run.resolve("profile_export.jsonl")));
+    CommandHarness.run(
+            "analyze",
+            run.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("c").toString())
         .expectOk();
     byte[] after = Files.readAllBytes(exp.resolve("analysis/performance_findings.jsonl"));
-    assertThat(new String(after, StandardCharsets.UTF_8)).startsWith(new String(firstLine, StandardCharsets.UTF_8));
+    assertThat(new String(after, StandardCharsets.UTF_8))
+        .startsWith(new String(firstLine, StandardCharsets.UTF_8));
     assertThat(new String(after, StandardCharsets.UTF_8).lines()).hasSize(2);
   }
 
   @Test
-  @DisplayName("invalid runs (NaN, duplicate ids, cancelled) are invalid, reported, and kept out of the analysis")
+  @DisplayName(
+      "invalid runs (NaN, duplicate ids, cancelled) are invalid, reported, and kept out of the analysis")
   void invalidRuns() throws Exception {
     Path good = new GeneratedRun().write(tmp.resolve("good"));
     GeneratedRun nan = new GeneratedRun().seed(2);
@@ -115,22 +179,38 @@ class AnalyzeCommandTest {
     dup.duplicateIds = true;
     GeneratedRun cancelled = new GeneratedRun().seed(4);
     cancelled.cancelled = true;
-    var r = CommandHarness.run("analyze", good.toString(), nan.write(tmp.resolve("nan")).toString(),
-        dup.write(tmp.resolve("dup")).toString(), cancelled.write(tmp.resolve("cancelled")).toString(),
-        "--exp-root", tmp.resolve("exp").toString(), "--report-dir", tmp.resolve("out").toString()).expectOk();
-    assertThat(r.out()).contains("blocker: nan_inf").contains("blocker: duplicate_request_ids: 1 duplicate request ids,"
-        + " first line 6: x_request_id req-4").contains("blocker: run_cancelled");
+    var r =
+        CommandHarness.run(
+                "analyze",
+                good.toString(),
+                nan.write(tmp.resolve("nan")).toString(),
+                dup.write(tmp.resolve("dup")).toString(),
+                cancelled.write(tmp.resolve("cancelled")).toString(),
+                "--exp-root",
+                tmp.resolve("exp").toString(),
+                "--report-dir",
+                tmp.resolve("out").toString())
+            .expectOk();
+    assertThat(r.out())
+        .contains("blocker: nan_inf")
+        .contains(
+            "blocker: duplicate_request_ids: 1 duplicate request ids,"
+                + " first line 6: x_request_id req-4")
+        .contains("blocker: run_cancelled");
     JsonNode series = read(tmp.resolve("out/performance_analysis.json")).path("series").get(0);
     assertThat(series.path("runs")).hasSize(1);
     assertThat(series.path("invalid_runs")).hasSize(3);
-    assertThat(read(tmp.resolve("out/runs/nan/benchmark_audit.json")).path("status").asString()).isEqualTo("invalid");
-    assertThat(read(tmp.resolve("out/runs/dup/benchmark_audit.json")).path("next_action").asString())
+    assertThat(read(tmp.resolve("out/runs/nan/benchmark_audit.json")).path("status").asString())
+        .isEqualTo("invalid");
+    assertThat(
+            read(tmp.resolve("out/runs/dup/benchmark_audit.json")).path("next_action").asString())
         .isEqualTo("rerun_benchmark");
     assertSchemas(tmp.resolve("out"));
   }
 
   @Test
-  @DisplayName("a malformed record line makes the run invalid, naming the line; the file is not changed")
+  @DisplayName(
+      "a malformed record line makes the run invalid, naming the line; the file is not changed")
   void malformedLine() throws Exception {
     Path run = new GeneratedRun().write(tmp.resolve("bad"));
     Path records = run.resolve("profile_export.jsonl");
@@ -138,9 +218,18 @@ class AnalyzeCommandTest {
     lines.set(6, lines.get(6).substring(0, 40));
     Files.write(records, lines);
     String sha = Sha256.ofFile(records);
-    var r = CommandHarness.run("analyze", run.toString(), "--exp-root", tmp.resolve("exp").toString(), "--report-dir",
-        tmp.resolve("out").toString()).expectOk();
-    assertThat(r.out()).contains("blocker: malformed_records: 1 malformed lines in profile_export.jsonl, first line 7: not valid JSON");
+    var r =
+        CommandHarness.run(
+                "analyze",
+                run.toString(),
+                "--exp-root",
+                tmp.resolve("exp").toString(),
+                "--report-dir",
+                tmp.resolve("out").toString())
+            .expectOk();
+    assertThat(r.out())
+        .contains(
+            "blocker: malformed_records: 1 malformed lines in profile_export.jsonl, first line 7: not valid JSON");
     assertThat(Sha256.ofFile(records)).isEqualTo(sha);
     JsonNode audit = read(tmp.resolve("out/runs/bad/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("invalid");
@@ -153,26 +242,62 @@ class AnalyzeCommandTest {
     GeneratedRun g = new GeneratedRun();
     g.summary = false;
     Path run = g.write(tmp.resolve("rec"));
-    CommandHarness.run("analyze", run.toString(), "--exp-root", tmp.resolve("exp").toString(), "--report-dir",
-        tmp.resolve("out").toString()).expectOk();
+    CommandHarness.run(
+            "analyze",
+            run.toString(),
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            tmp.resolve("out").toString())
+        .expectOk();
     JsonNode audit = read(tmp.resolve("out/runs/rec/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("valid_with_recovery");
-    assertThat(audit.path("recoveries").get(0).asString()).startsWith("benchmark summary rebuilt from 200 complete");
-    assertThat(read(tmp.resolve("out/runs/rec/benchmark_summary.json")).path("summary_source").asString())
+    assertThat(audit.path("recoveries").get(0).asString())
+        .startsWith("benchmark summary rebuilt from 200 complete");
+    assertThat(
+            read(tmp.resolve("out/runs/rec/benchmark_summary.json"))
+                .path("summary_source")
+                .asString())
         .isEqualTo("rebuilt_from_records");
-    assertThat(Files.list(run).map(p -> p.getFileName().toString()).toList()).containsExactly("profile_export.jsonl");
+    assertThat(Files.list(run).map(p -> p.getFileName().toString()).toList())
+        .containsExactly("profile_export.jsonl");
   }
 
   @Test
   @DisplayName("a dominated grid point is off the frontier")
   void dominated() throws Exception {
-    Path a = new GeneratedRun().concurrency(8).throughput(4000).ttft(80).write(tmp.resolve("sweep/concurrency8"));
-    Path b = new GeneratedRun().concurrency(16).throughput(6000).ttft(120).write(tmp.resolve("sweep/concurrency16"));
-    Path c = new GeneratedRun().concurrency(32).throughput(5500).ttft(300).write(tmp.resolve("sweep/concurrency32"));
-    CommandHarness.run("analyze", tmp.resolve("sweep").toString(), "--gpus", "2", "--exp-root", tmp.resolve("exp").toString(),
-        "--report-dir", tmp.resolve("out").toString()).expectOk();
-    JsonNode pareto = read(tmp.resolve("out/performance_analysis.json")).path("series").get(0).path("pareto");
-    assertThat(pareto.path("throughput_metric").asString()).isEqualTo("output_token_throughput_per_gpu");
+    Path a =
+        new GeneratedRun()
+            .concurrency(8)
+            .throughput(4000)
+            .ttft(80)
+            .write(tmp.resolve("sweep/concurrency8"));
+    Path b =
+        new GeneratedRun()
+            .concurrency(16)
+            .throughput(6000)
+            .ttft(120)
+            .write(tmp.resolve("sweep/concurrency16"));
+    Path c =
+        new GeneratedRun()
+            .concurrency(32)
+            .throughput(5500)
+            .ttft(300)
+            .write(tmp.resolve("sweep/concurrency32"));
+    CommandHarness.run(
+            "analyze",
+            tmp.resolve("sweep").toString(),
+            "--gpus",
+            "2",
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            tmp.resolve("out").toString())
+        .expectOk();
+    JsonNode pareto =
+        read(tmp.resolve("out/performance_analysis.json")).path("series").get(0).path("pareto");
+    assertThat(pareto.path("throughput_metric").asString())
+        .isEqualTo("output_token_throughput_per_gpu");
     JsonNode pts = pareto.path("throughput_vs_ttft_p99");
     assertThat(pts.get(0).path("on_frontier").asBoolean()).isTrue();
     assertThat(pts.get(1).path("on_frontier").asBoolean()).isTrue();
@@ -183,14 +308,27 @@ class AnalyzeCommandTest {
   }
 
   @Test
-  @DisplayName("series flow: a small delta without a noise floor needs the pilot; after the pilot it is noise")
+  @DisplayName(
+      "series flow: a small delta without a noise floor needs the pilot; after the pilot it is noise")
   void pilotFlow() throws Exception {
     Path exp = tmp.resolve("exp");
     Path first = new GeneratedRun().throughput(5000).seed(1).write(tmp.resolve("first"));
-    CommandHarness.run("analyze", first.toString(), "--exp-root", exp.toString(), "--report-dir", tmp.resolve("o1").toString())
+    CommandHarness.run(
+            "analyze",
+            first.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("o1").toString())
         .expectOk();
     Path second = new GeneratedRun().throughput(4900).seed(2).write(tmp.resolve("second"));
-    CommandHarness.run("analyze", second.toString(), "--exp-root", exp.toString(), "--report-dir", tmp.resolve("o2").toString())
+    CommandHarness.run(
+            "analyze",
+            second.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("o2").toString())
         .expectOk();
     JsonNode rd = read(tmp.resolve("o2/repeat_decision.json"));
     assertThat(rd.path("decision").asString()).isEqualTo("necessary");
@@ -198,63 +336,111 @@ class AnalyzeCommandTest {
     assertThat(rd.path("pilot").path("repetitions").asInt()).isEqualTo(3);
     assertThat(rd.path("source").path("analysis_sha256").asString())
         .isEqualTo(Sha256.ofFile(tmp.resolve("o2/performance_analysis.json")));
-    assertThat(read(tmp.resolve("o2/performance_analysis.json")).path("verdict").asString()).isEqualTo("inconclusive");
+    assertThat(read(tmp.resolve("o2/performance_analysis.json")).path("verdict").asString())
+        .isEqualTo("inconclusive");
     Path[] pilot = new Path[3];
     double[] tp = {4950, 5050, 5000};
     for (int i = 0; i < 3; i++) {
-      pilot[i] = new GeneratedRun().throughput(tp[i]).seed(10 + i).write(tmp.resolve("pilot/run_000" + i));
+      pilot[i] =
+          new GeneratedRun().throughput(tp[i]).seed(10 + i).write(tmp.resolve("pilot/run_000" + i));
     }
-    CommandHarness.run("analyze", tmp.resolve("pilot").toString(), "--exp-root", exp.toString(), "--report-dir",
-        tmp.resolve("o3").toString()).expectOk();
-    JsonNode floor = read(tmp.resolve("o3/performance_analysis.json")).path("series").get(0).path("noise_floor");
+    CommandHarness.run(
+            "analyze",
+            tmp.resolve("pilot").toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("o3").toString())
+        .expectOk();
+    JsonNode floor =
+        read(tmp.resolve("o3/performance_analysis.json")).path("series").get(0).path("noise_floor");
     assertThat(floor.path("source").asString()).startsWith("this analysis: 3 runs");
     JsonNode cv = floor.path("metrics").path("output_token_throughput.avg");
-    assertThat(cv.path("cv").asDouble()).isCloseTo(0.01, org.assertj.core.data.Offset.offset(0.0001));
-    assertThat(cv.path("cv_ci_high").asDouble() / cv.path("cv").asDouble()).isCloseTo(6.29,
-        org.assertj.core.data.Offset.offset(0.05));
+    assertThat(cv.path("cv").asDouble())
+        .isCloseTo(0.01, org.assertj.core.data.Offset.offset(0.0001));
+    assertThat(cv.path("cv_ci_high").asDouble() / cv.path("cv").asDouble())
+        .isCloseTo(6.29, org.assertj.core.data.Offset.offset(0.05));
     Path fourth = new GeneratedRun().throughput(4980).seed(20).write(tmp.resolve("fourth"));
-    CommandHarness.run("analyze", fourth.toString(), "--exp-root", exp.toString(), "--report-dir", tmp.resolve("o4").toString())
+    CommandHarness.run(
+            "analyze",
+            fourth.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("o4").toString())
         .expectOk();
     JsonNode s4 = read(tmp.resolve("o4/performance_analysis.json")).path("series").get(0);
-    assertThat(s4.path("noise_floor").path("source").asString()).startsWith("carried forward from analysis");
+    assertThat(s4.path("noise_floor").path("source").asString())
+        .startsWith("carried forward from analysis");
     assertThat(s4.path("repeat_decision").path("decision").asString()).isEqualTo("not_justified");
     assertThat(s4.path("history").path("history")).hasSize(3);
   }
 
   @Test
-  @DisplayName("bad input is exit 2 with one line and nothing written: missing RUN, bad --slo, bad findings line")
+  @DisplayName(
+      "bad input is exit 2 with one line and nothing written: missing RUN, bad --slo, bad findings line")
   void badInput() throws Exception {
     Path run = new GeneratedRun().write(tmp.resolve("run"));
-    var r = CommandHarness.run("analyze", tmp.resolve("none").toString(), "--exp-root", tmp.resolve("exp").toString())
-        .expectExit(2);
+    var r =
+        CommandHarness.run(
+                "analyze",
+                tmp.resolve("none").toString(),
+                "--exp-root",
+                tmp.resolve("exp").toString())
+            .expectExit(2);
     assertThat(r.err().lines().count()).isEqualTo(1);
-    var s = CommandHarness.run("analyze", run.toString(), "--slo", "ttft<500", "--exp-root", tmp.resolve("exp").toString())
-        .expectExit(2);
+    var s =
+        CommandHarness.run(
+                "analyze",
+                run.toString(),
+                "--slo",
+                "ttft<500",
+                "--exp-root",
+                tmp.resolve("exp").toString())
+            .expectExit(2);
     assertThat(s.err()).contains("--slo ttft<500: expected METRIC.STAT<=VALUE");
     Path exp = tmp.resolve("exp2");
     Files.createDirectories(exp.resolve("analysis"));
-    Files.writeString(exp.resolve("analysis/performance_findings.jsonl"), "{\"series_id\": \"x\"}\nnot json\n");
-    var f = CommandHarness.run("analyze", run.toString(), "--exp-root", exp.toString()).expectExit(2);
+    Files.writeString(
+        exp.resolve("analysis/performance_findings.jsonl"), "{\"series_id\": \"x\"}\nnot json\n");
+    var f =
+        CommandHarness.run("analyze", run.toString(), "--exp-root", exp.toString()).expectExit(2);
     assertThat(f.err()).contains("performance_findings.jsonl: line 2: not valid JSON");
     assertThat(tmp.resolve("exp")).doesNotExist();
     assertThat(Files.list(exp.resolve("analysis")).count()).isEqualTo(1);
   }
 
   @Test
-  @DisplayName("a benchplan run directory: plan verified by SHA-256, artifacts checked; a changed file is invalid")
+  @DisplayName(
+      "a benchplan run directory: plan verified by SHA-256, artifacts checked; a changed file is invalid")
   void runDirectory() throws Exception {
     Path plan = tmp.resolve("plan.json");
-    Files.writeString(plan, "{\"series_id\": \"s-1\", \"plan_id\": \"p-1\", \"question\": {\"text\": \"is it faster?\"},"
-        + " \"aiperf\": {\"version\": \"0.13.0\"}, \"deployment\": {\"gpu_total\": 4, \"served_model\": \"Qwen/Qwen3-0.6B\"},"
-        + " \"objectives\": {\"slos\": [{\"metric\": \"time_to_first_token\", \"stat\": \"p99\", \"operator\": \"<=\","
-        + " \"threshold\": 500, \"unit\": \"ms\", \"source\": \"/slos/0\"}]}}");
+    Files.writeString(
+        plan,
+        "{\"series_id\": \"s-1\", \"plan_id\": \"p-1\", \"question\": {\"text\": \"is it faster?\"},"
+            + " \"aiperf\": {\"version\": \"0.13.0\"}, \"deployment\": {\"gpu_total\": 4, \"served_model\": \"Qwen/Qwen3-0.6B\"},"
+            + " \"objectives\": {\"slos\": [{\"metric\": \"time_to_first_token\", \"stat\": \"p99\", \"operator\": \"<=\","
+            + " \"threshold\": 500, \"unit\": \"ms\", \"source\": \"/slos/0\"}]}}");
     Path dir = new GeneratedRun().write(tmp.resolve("runs/r1"));
     String sum = Sha256.ofFile(dir.resolve("profile_export_aiperf.json"));
-    Files.writeString(dir.resolve("run.json"), "{\"run_id\": \"r1\", \"series_id\": \"s-1\", \"plan\": {\"path\": \""
-        + plan + "\", \"sha256\": \"" + Sha256.ofFile(plan) + "\"}, \"eligible\": true, \"exit_reason\": \"completed\","
-        + " \"artifacts\": {\"files\": {\"profile_export_aiperf.json\": \"" + sum + "\"}}}");
-    CommandHarness.run("analyze", dir.toString(), "--exp-root", tmp.resolve("exp").toString(), "--report-dir",
-        tmp.resolve("out").toString()).expectOk();
+    Files.writeString(
+        dir.resolve("run.json"),
+        "{\"run_id\": \"r1\", \"series_id\": \"s-1\", \"plan\": {\"path\": \""
+            + plan
+            + "\", \"sha256\": \""
+            + Sha256.ofFile(plan)
+            + "\"}, \"eligible\": true, \"exit_reason\": \"completed\","
+            + " \"artifacts\": {\"files\": {\"profile_export_aiperf.json\": \""
+            + sum
+            + "\"}}}");
+    CommandHarness.run(
+            "analyze",
+            dir.toString(),
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            tmp.resolve("out").toString())
+        .expectOk();
     JsonNode audit = read(tmp.resolve("out/runs/r1/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("valid");
     assertThat(audit.path("question").asString()).isEqualTo("is it faster?");
@@ -262,14 +448,27 @@ class AnalyzeCommandTest {
     JsonNode a = read(tmp.resolve("out/performance_analysis.json"));
     assertThat(a.path("series").get(0).path("series_id").asString()).isEqualTo("s-1");
     assertThat(a.path("verdict").asString()).isEqualTo("slo_feasible");
-    assertThat(read(tmp.resolve("out/runs/r1/benchmark_summary.json")).path("gpu_count").path("source").asString())
+    assertThat(
+            read(tmp.resolve("out/runs/r1/benchmark_summary.json"))
+                .path("gpu_count")
+                .path("source")
+                .asString())
         .isEqualTo("plan /deployment/gpu_total");
-    Files.writeString(dir.resolve("profile_export_aiperf.json"), Files.readString(dir.resolve("profile_export_aiperf.json"))
-        .replace("\"avg\" : 5000.0", "\"avg\" : 9000.0"));
-    CommandHarness.run("analyze", dir.toString(), "--exp-root", tmp.resolve("exp").toString(), "--report-dir",
-        tmp.resolve("out2").toString()).expectOk();
+    Files.writeString(
+        dir.resolve("profile_export_aiperf.json"),
+        Files.readString(dir.resolve("profile_export_aiperf.json"))
+            .replace("\"avg\" : 5000.0", "\"avg\" : 9000.0"));
+    CommandHarness.run(
+            "analyze",
+            dir.toString(),
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            tmp.resolve("out2").toString())
+        .expectOk();
     JsonNode audit2 = read(tmp.resolve("out2/runs/r1/benchmark_audit.json"));
     assertThat(audit2.path("status").asString()).isEqualTo("invalid");
-    assertThat(audit2.path("blockers").get(0).asString()).startsWith("manifest: profile_export_aiperf.json hashes to");
+    assertThat(audit2.path("blockers").get(0).asString())
+        .startsWith("manifest: profile_export_aiperf.json hashes to");
   }
 }

@@ -23,7 +23,8 @@ class CalibrationTest {
   }
 
   static double gaussian(SplittableRandom r) {
-    // Box-Muller on the seeded stream (java.util.Random#nextGaussian is not on SplittableRandom in 17)
+    // Box-Muller on the seeded stream (java.util.Random#nextGaussian is not on SplittableRandom in
+    // 17)
     double u1 = r.nextDouble();
     double u2 = r.nextDouble();
     return Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
@@ -36,8 +37,14 @@ class CalibrationTest {
     int regressed = 0;
     int improved = 0;
     for (int i = 0; i < TRIALS; i++) {
-      Effect e = EffectEstimator.estimate(runs(r, 3, 5000, 0.02), runs(r, 3, 5000, 0.02),
-          Direction.HIGHER_IS_BETTER, false, null, null);
+      Effect e =
+          EffectEstimator.estimate(
+              runs(r, 3, 5000, 0.02),
+              runs(r, 3, 5000, 0.02),
+              Direction.HIGHER_IS_BETTER,
+              false,
+              null,
+              null);
       if (e.verdict() == EffectVerdict.REGRESSED) {
         regressed++;
       } else if (e.verdict() == EffectVerdict.IMPROVED) {
@@ -45,8 +52,9 @@ class CalibrationTest {
       }
     }
     double rate = (regressed + improved) / (double) TRIALS;
-    System.out.printf("calibration A/A: regressed %d, improved %d of %d -> false rate %.4f%n", regressed, improved,
-        TRIALS, rate);
+    System.out.printf(
+        "calibration A/A: regressed %d, improved %d of %d -> false rate %.4f%n",
+        regressed, improved, TRIALS, rate);
     assertThat(rate).isLessThanOrEqualTo(0.05);
   }
 
@@ -57,8 +65,14 @@ class CalibrationTest {
     int regressed = 0;
     int improved = 0;
     for (int i = 0; i < TRIALS; i++) {
-      Effect e = EffectEstimator.estimate(runs(r, 3, 5000, 0.02), runs(r, 3, 4500, 0.02),
-          Direction.HIGHER_IS_BETTER, false, null, null);
+      Effect e =
+          EffectEstimator.estimate(
+              runs(r, 3, 5000, 0.02),
+              runs(r, 3, 4500, 0.02),
+              Direction.HIGHER_IS_BETTER,
+              false,
+              null,
+              null);
       if (e.verdict() == EffectVerdict.REGRESSED) {
         regressed++;
       } else if (e.verdict() == EffectVerdict.IMPROVED) {
@@ -66,22 +80,36 @@ class CalibrationTest {
       }
     }
     double rate = regressed / (double) TRIALS;
-    System.out.printf("calibration 10%% drop: regressed %d of %d -> power %.4f (improved %d)%n", regressed, TRIALS,
-        rate, improved);
+    System.out.printf(
+        "calibration 10%% drop: regressed %d of %d -> power %.4f (improved %d)%n",
+        regressed, TRIALS, rate, improved);
     assertThat(rate).isGreaterThanOrEqualTo(0.80);
     assertThat(improved).isZero();
   }
 
   @Test
-  @DisplayName("a TTFT rise (lower is better) is regressed; a 0.1% change is never improved/regressed")
+  @DisplayName(
+      "a TTFT rise (lower is better) is regressed; a 0.1% change is never improved/regressed")
   void directionAndTinyChange() {
-    Effect rise = EffectEstimator.estimate(new double[] {100, 101, 99}, new double[] {150, 152, 149},
-        Direction.LOWER_IS_BETTER, false, null, null);
+    Effect rise =
+        EffectEstimator.estimate(
+            new double[] {100, 101, 99},
+            new double[] {150, 152, 149},
+            Direction.LOWER_IS_BETTER,
+            false,
+            null,
+            null);
     assertThat(rise.verdict()).isEqualTo(EffectVerdict.REGRESSED);
     SplittableRandom r = new SplittableRandom(3);
     for (int i = 0; i < 500; i++) {
-      Effect tiny = EffectEstimator.estimate(runs(r, 3, 5000, 0.02), runs(r, 3, 5005, 0.02),
-          Direction.HIGHER_IS_BETTER, false, null, 5.0);
+      Effect tiny =
+          EffectEstimator.estimate(
+              runs(r, 3, 5000, 0.02),
+              runs(r, 3, 5005, 0.02),
+              Direction.HIGHER_IS_BETTER,
+              false,
+              null,
+              5.0);
       assertThat(tiny.verdict()).isIn(EffectVerdict.NO_CHANGE, EffectVerdict.INCONCLUSIVE);
     }
   }

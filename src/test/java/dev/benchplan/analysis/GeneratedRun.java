@@ -31,8 +31,10 @@ final class GeneratedRun {
   boolean duplicateIds;
   boolean cancelled;
   boolean summary = true;
+
   /** TTFT grows linearly by this fraction from the first request to the last (drift). */
   double ttftDrift;
+
   /** The first {@code slowStart} requests have three times the TTFT (warm-up leaking in). */
   int slowStart;
 
@@ -78,24 +80,39 @@ final class GeneratedRun {
     double[] itl = new double[requests];
     double[] lat = new double[requests];
     long t0 = 1_762_551_534_000_000_000L;
-    try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("profile_export.jsonl"), StandardCharsets.UTF_8)) {
+    try (BufferedWriter w =
+        Files.newBufferedWriter(dir.resolve("profile_export.jsonl"), StandardCharsets.UTF_8)) {
       for (int i = 0; i < requests; i++) {
-        ttft[i] = ttftMs * (0.8 + 0.4 * r.nextDouble()) * (1 + ttftDrift * i / Math.max(1, requests - 1))
-            * (i < slowStart ? 3 : 1);
+        ttft[i] =
+            ttftMs
+                * (0.8 + 0.4 * r.nextDouble())
+                * (1 + ttftDrift * i / Math.max(1, requests - 1))
+                * (i < slowStart ? 3 : 1);
         itl[i] = itlMs * (0.9 + 0.2 * r.nextDouble());
         lat[i] = ttft[i] + itl[i] * (osl - 1);
         long start = t0 + (long) i * 50_000_000L;
         long end = start + (long) (lat[i] * 1e6);
         String id = duplicateIds && i == 5 ? "req-4" : "req-" + i;
-        w.write(String.format(Locale.ROOT, "{\"metadata\": {\"x_request_id\": \"%s\", \"request_start_ns\": %d,"
-            + " \"request_end_ns\": %d, \"benchmark_phase\": \"profiling\", \"was_cancelled\": false},"
-            + " \"metrics\": {\"time_to_first_token\": {\"value\": %s, \"unit\": \"ms\"},"
-            + " \"inter_token_latency\": {\"value\": %s, \"unit\": \"ms\"},"
-            + " \"request_latency\": {\"value\": %s, \"unit\": \"ms\"},"
-            + " \"output_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
-            + " \"input_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
-            + " \"output_token_throughput_per_user\": {\"value\": %s, \"unit\": \"tokens/sec/user\"}}, \"error\": null}\n",
-            id, start, end, ttft[i], itl[i], lat[i], osl, isl, 1000.0 / itl[i]));
+        w.write(
+            String.format(
+                Locale.ROOT,
+                "{\"metadata\": {\"x_request_id\": \"%s\", \"request_start_ns\": %d,"
+                    + " \"request_end_ns\": %d, \"benchmark_phase\": \"profiling\", \"was_cancelled\": false},"
+                    + " \"metrics\": {\"time_to_first_token\": {\"value\": %s, \"unit\": \"ms\"},"
+                    + " \"inter_token_latency\": {\"value\": %s, \"unit\": \"ms\"},"
+                    + " \"request_latency\": {\"value\": %s, \"unit\": \"ms\"},"
+                    + " \"output_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
+                    + " \"input_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
+                    + " \"output_token_throughput_per_user\": {\"value\": %s, \"unit\": \"tokens/sec/user\"}}, \"error\": null}\n",
+                id,
+                start,
+                end,
+                ttft[i],
+                itl[i],
+                lat[i],
+                osl,
+                isl,
+                1000.0 / itl[i]));
       }
     }
     if (!summary) {
@@ -117,7 +134,11 @@ final class GeneratedRun {
     metric(s, "input_sequence_length", "tokens", isl, null);
     metric(s, "output_sequence_length", "tokens", osl, null);
     ObjectNode ic = s.putObject("input_config");
-    ic.putObject("endpoint").put("type", "chat").put("streaming", true).putArray("model_names").add("Qwen/Qwen3-0.6B");
+    ic.putObject("endpoint")
+        .put("type", "chat")
+        .put("streaming", true)
+        .putArray("model_names")
+        .add("Qwen/Qwen3-0.6B");
     ObjectNode prompt = ic.putObject("input").put("random_seed", 100).putObject("prompt");
     prompt.putObject("input_tokens").put("mean", isl).put("stddev", 0);
     prompt.putObject("output_tokens").put("mean", osl).put("stddev", 0);

@@ -20,9 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Issue 13: compare pairs AB/BA runs by the pair run.json records ({@code /pair}, from render's
  * {@code --pair}), not by argument order. Three pairs whose reference throughput differs by +-10%
- * between pairs (the pair effect) and whose candidate is 3% faster within each pair: paired by label
- * the improvement is found whatever order the runs are given in; paired by argument order (the old
- * guess) the same runs given in reverse are inconclusive.
+ * between pairs (the pair effect) and whose candidate is 3% faster within each pair: paired by
+ * label the improvement is found whatever order the runs are given in; paired by argument order
+ * (the old guess) the same runs given in reverse are inconclusive.
  */
 class PairedRunLabelTest {
   static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
@@ -31,26 +31,46 @@ class PairedRunLabelTest {
 
   @BeforeEach
   void planSeries() throws Exception {
-    series = Json.JSON.readTree(CommandHarness.run("plan", "--workload",
-        EXAMPLES.resolve("workload-static.yaml").toString(), "--ledger",
-        EXAMPLES.resolve("deployment-ledger.yaml").toString(), "--question", "Is B faster than A?",
-        "--aiperf-version", "0.13.0", "--exp-root", tmp.resolve("exp").toString(), "--format", "json")
-        .expectOk().out());
+    series =
+        Json.JSON.readTree(
+            CommandHarness.run(
+                    "plan",
+                    "--workload",
+                    EXAMPLES.resolve("workload-static.yaml").toString(),
+                    "--ledger",
+                    EXAMPLES.resolve("deployment-ledger.yaml").toString(),
+                    "--question",
+                    "Is B faster than A?",
+                    "--aiperf-version",
+                    "0.13.0",
+                    "--exp-root",
+                    tmp.resolve("exp").toString(),
+                    "--format",
+                    "json")
+                .expectOk()
+                .out());
   }
 
-  private Path run(String id, double throughput, long seed, String pairAnnotation) throws Exception {
+  private Path run(String id, double throughput, long seed, String pairAnnotation)
+      throws Exception {
     Path planFile = Path.of(series.path("plan_path").asString());
     JsonNode p = Json.JSON.readTree(Files.readAllBytes(planFile));
     Path dir = tmp.resolve("runs").resolve(id);
-    GeneratedRun g = new GeneratedRun().throughput(throughput).seed(seed)
-        .requests(p.at("/experiment/request_count").asInt()).concurrency(p.at("/experiment/concurrency/0").asInt());
+    GeneratedRun g =
+        new GeneratedRun()
+            .throughput(throughput)
+            .seed(seed)
+            .requests(p.at("/experiment/request_count").asInt())
+            .concurrency(p.at("/experiment/concurrency/0").asInt());
     g.isl = p.at("/workload/synthetic/isl").asInt();
     g.osl = p.at("/workload/synthetic/osl").asInt();
     g.write(dir.resolve("aiperf"));
     ObjectNode rec = Json.JSON.createObjectNode();
     rec.put("run_id", id);
     rec.put("series_id", series.path("series_id").asString());
-    rec.putObject("plan").put("path", planFile.toString()).put("sha256", series.path("sha256").asString());
+    rec.putObject("plan")
+        .put("path", planFile.toString())
+        .put("sha256", series.path("sha256").asString());
     if (pairAnnotation != null) {
       rec.set("pair", Json.JSON.valueToTree(RunRecordDocument.Pair.of(pairAnnotation)));
     }
@@ -76,8 +96,9 @@ class PairedRunLabelTest {
   }
 
   @Test
-  @DisplayName("pairs from run.json: paired_t and improved in any argument order; argument-order pairing of the same"
-      + " runs reversed is inconclusive")
+  @DisplayName(
+      "pairs from run.json: paired_t and improved in any argument order; argument-order pairing of the same"
+          + " runs reversed is inconclusive")
   void pairsFromRunJson() throws Exception {
     double[] base = {5000, 5500, 4600};
     String[] orders = {"AB", "BA", "AB"};
@@ -104,7 +125,9 @@ class PairedRunLabelTest {
       refPlain.add(run("q" + i + "-a", base[i], 10 + i, null));
       candPlain.add(run("q" + i + "-b", base[i] * 1.03 + i, 20 + i, null));
     }
-    var guessed = compare(refPlain, List.of(candPlain.get(2), candPlain.get(1), candPlain.get(0)), "--paired");
+    var guessed =
+        compare(
+            refPlain, List.of(candPlain.get(2), candPlain.get(1), candPlain.get(0)), "--paired");
     assertThat(throughput(guessed).path("verdict").asString()).isEqualTo("inconclusive");
   }
 
@@ -127,24 +150,58 @@ class PairedRunLabelTest {
   }
 
   @Test
-  @DisplayName("render --pair: the Job carries benchplan.dev/pair; run.json's /pair parses it; bad labels are refused")
+  @DisplayName(
+      "render --pair: the Job carries benchplan.dev/pair; run.json's /pair parses it; bad labels are refused")
   void renderAnnotation() throws Exception {
     Path deploy = Files.createDirectories(tmp.resolve("deploy"));
-    CommandHarness.run("render", "--plan", series.path("plan_path").asString(), "--plan-sha256",
-        series.path("sha256").asString(), "--deploy-root", deploy.toString(), "--pair", "p7", "--pair-order", "BA",
-        "--pair-arm", "B").expectOk();
+    CommandHarness.run(
+            "render",
+            "--plan",
+            series.path("plan_path").asString(),
+            "--plan-sha256",
+            series.path("sha256").asString(),
+            "--deploy-root",
+            deploy.toString(),
+            "--pair",
+            "p7",
+            "--pair-order",
+            "BA",
+            "--pair-arm",
+            "B")
+        .expectOk();
     String perf = Files.readString(deploy.resolve("benchmark/perf.yaml"));
     assertThat(perf).contains("benchplan.dev/pair: p7/BA/B");
     RunRecordDocument.Pair p = RunRecordDocument.Pair.of("p7/BA/B");
     assertThat(p).isEqualTo(new RunRecordDocument.Pair("p7", "BA", "B"));
     assertThat(new PairLabel("p7", "BA", "B").first()).isTrue();
-    var half = CommandHarness.run("render", "--plan", series.path("plan_path").asString(), "--plan-sha256",
-        series.path("sha256").asString(), "--deploy-root", deploy.toString(), "--pair", "p7");
+    var half =
+        CommandHarness.run(
+            "render",
+            "--plan",
+            series.path("plan_path").asString(),
+            "--plan-sha256",
+            series.path("sha256").asString(),
+            "--deploy-root",
+            deploy.toString(),
+            "--pair",
+            "p7");
     assertThat(half.exitCode()).isEqualTo(2);
     assertThat(half.err()).contains("--pair, --pair-order and --pair-arm go together");
-    var bad = CommandHarness.run("render", "--plan", series.path("plan_path").asString(), "--plan-sha256",
-        series.path("sha256").asString(), "--deploy-root", deploy.toString(), "--pair", "p7", "--pair-order", "AA",
-        "--pair-arm", "B");
+    var bad =
+        CommandHarness.run(
+            "render",
+            "--plan",
+            series.path("plan_path").asString(),
+            "--plan-sha256",
+            series.path("sha256").asString(),
+            "--deploy-root",
+            deploy.toString(),
+            "--pair",
+            "p7",
+            "--pair-order",
+            "AA",
+            "--pair-arm",
+            "B");
     assertThat(bad.exitCode()).isEqualTo(2);
     assertThat(bad.err()).contains("--pair-order AA");
   }

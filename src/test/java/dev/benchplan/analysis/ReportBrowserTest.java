@@ -34,22 +34,41 @@ class ReportBrowserTest {
         return p;
       }
     }
-    Assumptions.abort("skipped: Debian's chromium is not installed (scripts/test.sh installs it: apt-get install chromium)");
+    Assumptions.abort(
+        "skipped: Debian's chromium is not installed (scripts/test.sh installs it: apt-get install chromium)");
     return null;
   }
 
   /** Opens the page headless; returns the URLs the page requested. */
   List<String> open(Path chromium, Path html, Path png, Path netlog) throws Exception {
     Path profile = Files.createTempDirectory(tmp, "profile");
-    Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-default-apps", "--user-data-dir=" + profile, "--hide-scrollbars",
-        "--window-size=1280,2400", "--log-net-log=" + netlog, "--net-log-capture-mode=Everything",
-        "--screenshot=" + png, html.toUri().toString())
-        .redirectErrorStream(true).redirectOutput(tmp.resolve("chromium.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-default-apps",
+                "--user-data-dir=" + profile,
+                "--hide-scrollbars",
+                "--window-size=1280,2400",
+                "--log-net-log=" + netlog,
+                "--net-log-capture-mode=Everything",
+                "--screenshot=" + png,
+                html.toUri().toString())
+            .redirectErrorStream(true)
+            .redirectOutput(tmp.resolve("chromium.log").toFile())
+            .start();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new AssertionError("chromium did not finish in 120 s; log: " + Files.readString(tmp.resolve("chromium.log")));
+      throw new AssertionError(
+          "chromium did not finish in 120 s; log: "
+              + Files.readString(tmp.resolve("chromium.log")));
     }
     return pageRequests(netlog);
   }
@@ -64,13 +83,16 @@ class ReportBrowserTest {
     try {
       log = Json.JSON.readTree(text);
     } catch (tools.jackson.core.JacksonException e) {
-      log = Json.JSON.readTree(text.replaceAll(",\\s*$", "") + "]}"); // a log cut at exit lacks its end
+      log =
+          Json.JSON.readTree(
+              text.replaceAll(",\\s*$", "") + "]}"); // a log cut at exit lacks its end
     }
     int start = log.path("constants").path("logEventTypes").path("URL_REQUEST_START_JOB").asInt(-1);
     List<String> urls = new ArrayList<>();
     for (JsonNode e : log.path("events")) {
       JsonNode p = e.path("params");
-      if (e.path("type").asInt() == start && p.path("network_isolation_key").asString("").startsWith("file://")) {
+      if (e.path("type").asInt() == start
+          && p.path("network_isolation_key").asString("").startsWith("file://")) {
         urls.add(p.path("url").asString());
       }
     }
@@ -92,18 +114,28 @@ class ReportBrowserTest {
   }
 
   @Test
-  @DisplayName("the analyze report of the real sweep renders in chromium, is not blank, fetches nothing")
+  @DisplayName(
+      "the analyze report of the real sweep renders in chromium, is not blank, fetches nothing")
   void analyzeReport() throws Exception {
     Path chromium = chromium();
     Path sweep = SharedData.require("aiperf/sweep-qwen3-0.6b");
-    CommandHarness.run("analyze", sweep.toString(), "--exp-root", tmp.resolve("exp").toString(), "--report-dir",
-        tmp.resolve("out").toString()).expectOk();
+    CommandHarness.run(
+            "analyze",
+            sweep.toString(),
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            tmp.resolve("out").toString())
+        .expectOk();
     Path png = tmp.resolve("shot.png");
-    List<String> urls = open(chromium, tmp.resolve("out/report.html"), png, tmp.resolve("net.json"));
+    List<String> urls =
+        open(chromium, tmp.resolve("out/report.html"), png, tmp.resolve("net.json"));
     assertThat(png).exists();
     assertThat(inkShare(png)).as("share of non-white pixels").isGreaterThan(0.02);
     assertThat(Files.size(tmp.resolve("net.json"))).isPositive();
-    assertThat(urls).as("requests made by the page").allMatch(u -> u.startsWith("file:") || u.startsWith("data:"));
+    assertThat(urls)
+        .as("requests made by the page")
+        .allMatch(u -> u.startsWith("file:") || u.startsWith("data:"));
   }
 
   @Test
@@ -111,7 +143,9 @@ class ReportBrowserTest {
   void controlDetectsAFetch() throws Exception {
     Path chromium = chromium();
     Path html = tmp.resolve("control.html");
-    Files.writeString(html, "<!DOCTYPE html><html><body><h1>control</h1><img src=\"http://127.0.0.1:9/x.png\"></body></html>");
+    Files.writeString(
+        html,
+        "<!DOCTYPE html><html><body><h1>control</h1><img src=\"http://127.0.0.1:9/x.png\"></body></html>");
     List<String> urls = open(chromium, html, tmp.resolve("c.png"), tmp.resolve("c.json"));
     assertThat(urls).contains("http://127.0.0.1:9/x.png");
   }

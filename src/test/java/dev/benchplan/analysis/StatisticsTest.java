@@ -35,7 +35,8 @@ class StatisticsTest {
   }
 
   @Test
-  @DisplayName("the order-statistic bootstrap matches a naive resampling bootstrap and covers the true p90")
+  @DisplayName(
+      "the order-statistic bootstrap matches a naive resampling bootstrap and covers the true p90")
   void matchesNaiveBootstrap() {
     double[] v = sortedUniform(400, 3);
     PercentileEstimate fast = BootstrapPercentiles.estimate(v, 90, 0);
@@ -69,7 +70,8 @@ class StatisticsTest {
   }
 
   @Test
-  @DisplayName("noise floor, n = 3: the CV interval is about 0.52-6.3 x the sample CV, as the rule says")
+  @DisplayName(
+      "noise floor, n = 3: the CV interval is about 0.52-6.3 x the sample CV, as the rule says")
   void noiseFloor() {
     NoiseFloor f = NoiseFloor.of("x", new double[] {4950, 5050, 5000});
     assertThat(f.cv()).isCloseTo(0.01, offset(1e-9));

@@ -22,12 +22,16 @@ class TimeSlicesTest {
 
   static AuditCheck slices(Path run) {
     RunEvidence r = AnalyzeService.load(List.of(run), null).get(0);
-    return r.audit().checks().stream().filter(c -> c.id().equals("time_slices")).findFirst().orElseThrow();
+    return r.audit().checks().stream()
+        .filter(c -> c.id().equals("time_slices"))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
-  @DisplayName("steady records pass; drift and a slow start are warn findings that name the slice; the bound and slice"
-      + " size are stated")
+  @DisplayName(
+      "steady records pass; drift and a slow start are warn findings that name the slice; the bound and slice"
+          + " size are stated")
   void generated() throws Exception {
     AuditCheck steady = slices(new GeneratedRun().requests(400).write(tmp.resolve("steady")));
     assertThat(steady.status()).as(steady.detail()).isEqualTo("pass");
@@ -41,15 +45,22 @@ class TimeSlicesTest {
     warm.slowStart = 40;
     AuditCheck leak = slices(warm.write(tmp.resolve("warm")));
     assertThat(leak.status()).as(leak.detail()).isEqualTo("warn");
-    assertThat(leak.detail()).contains("slice 1 ").contains("warm-up leaking into the measured window");
+    assertThat(leak.detail())
+        .contains("slice 1 ")
+        .contains("warm-up leaking into the measured window");
   }
 
   @Test
-  @DisplayName("the real sweep: never a finding (10 records a run: not checked, with the minimum stated)")
+  @DisplayName(
+      "the real sweep: never a finding (10 records a run: not checked, with the minimum stated)")
   void realSweep() {
     Path sweep = SharedData.require("aiperf/sweep-qwen3-0.6b");
     for (RunEvidence r : AnalyzeService.load(List.of(sweep), null)) {
-      AuditCheck c = r.audit().checks().stream().filter(x -> x.id().equals("time_slices")).findFirst().orElseThrow();
+      AuditCheck c =
+          r.audit().checks().stream()
+              .filter(x -> x.id().equals("time_slices"))
+              .findFirst()
+              .orElseThrow();
       assertThat(c.status()).isEqualTo("not_checked");
       assertThat(c.detail()).contains("200 are needed");
     }

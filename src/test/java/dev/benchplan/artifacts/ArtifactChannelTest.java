@@ -41,14 +41,16 @@ class ArtifactChannelTest {
   }
 
   @Test
-  @DisplayName("the real AIPerf sweep (three concurrencies) is restored byte for byte and sha256sum -c accepts it")
+  @DisplayName(
+      "the real AIPerf sweep (three concurrencies) is restored byte for byte and sha256sum -c accepts it")
   void realSweep() throws Exception {
     Path sweep = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path tree = tmp.resolve("tree");
     copyTree(sweep, tree);
     Map<String, byte[]> restored = roundTrip(tree);
-    assertThat(restored).containsKeys(
-        "concurrency1/profile_export_aiperf.json", "concurrency4/gpu_telemetry_export.jsonl");
+    assertThat(restored)
+        .containsKeys(
+            "concurrency1/profile_export_aiperf.json", "concurrency4/gpu_telemetry_export.jsonl");
 
     // the manifest in sha256sum format verifies with coreutils alone
     Path runDir = tmp.resolve("run");
@@ -57,8 +59,11 @@ class ArtifactChannelTest {
     ArtifactManifest manifest = manifestOf(runDir.resolve("aiperf"));
     Files.write(runDir.resolve(ArtifactManifest.FILE_NAME), manifest.sha256sumText("aiperf/"));
     assumeTrue(onPath("sha256sum"), "sha256sum not on PATH");
-    Process p = new ProcessBuilder("sha256sum", "--strict", "-c", ArtifactManifest.FILE_NAME)
-        .directory(runDir.toFile()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("sha256sum", "--strict", "-c", ArtifactManifest.FILE_NAME)
+            .directory(runDir.toFile())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
@@ -128,7 +133,8 @@ class ArtifactChannelTest {
   }
 
   @Test
-  @DisplayName("a missing chunk, a chunk twice, a truncated log, a cut stream end, a changed manifest line")
+  @DisplayName(
+      "a missing chunk, a chunk twice, a truncated log, a cut stream end, a changed manifest line")
   void corruptions() throws Exception {
     List<String> good = realLog();
     int first = firstChunk(good);
@@ -177,8 +183,11 @@ class ArtifactChannelTest {
       }
     }
     String end = lines.get(lines.size() - 1);
-    lines.set(lines.size() - 1,
-        end.replaceAll("manifest_sha256=[0-9a-f]{64}", "manifest_sha256=" + dev.benchplan.json.Sha256.hex(listing)));
+    lines.set(
+        lines.size() - 1,
+        end.replaceAll(
+            "manifest_sha256=[0-9a-f]{64}",
+            "manifest_sha256=" + dev.benchplan.json.Sha256.hex(listing)));
     String path = f.replaceAll(".*\"path\": \"([^\"]*)\".*", "$1");
     assertFails(lines, "artifact " + path + " has SHA-256 " + sha);
   }
@@ -190,10 +199,14 @@ class ArtifactChannelTest {
     assertThat(ArtifactFile.pathProblem("/abs")).isNotNull();
     assertThat(ArtifactFile.pathProblem("a//b")).isNotNull();
     assertThat(ArtifactFile.pathProblem("run 1/x.json")).isNull();
-    List<String> lines = List.of(ArtifactChannel.BEGIN,
-        "F {\"path\": \"../x\", \"size\": 0, \"sha256\": \"" + "0".repeat(64) + "\"}");
-    assertThatThrownBy(() -> decode(lines)).isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("malformed artifact manifest line").hasMessageContaining("'.' or '..'");
+    List<String> lines =
+        List.of(
+            ArtifactChannel.BEGIN,
+            "F {\"path\": \"../x\", \"size\": 0, \"sha256\": \"" + "0".repeat(64) + "\"}");
+    assertThatThrownBy(() -> decode(lines))
+        .isInstanceOf(ArtifactChannelException.class)
+        .hasMessageContaining("malformed artifact manifest line")
+        .hasMessageContaining("'.' or '..'");
   }
 
   private List<String> realLog() throws Exception {
@@ -224,14 +237,18 @@ class ArtifactChannelTest {
 
   private ArtifactManifest decode(List<String> lines) {
     String text = String.join("\n", lines) + (lines.isEmpty() ? "" : "\n");
-    return ArtifactChannel.decode(new BufferedReader(new StringReader("aiperf says hi\n" + text)),
-        tmp.resolve("out-" + decodes++), "pod.log");
+    return ArtifactChannel.decode(
+        new BufferedReader(new StringReader("aiperf says hi\n" + text)),
+        tmp.resolve("out-" + decodes++),
+        "pod.log");
   }
 
   private static ArtifactManifest manifestOf(Path dir) throws IOException {
     List<ArtifactFile> files = new ArrayList<>();
     for (var e : ShippedTree.files(dir).entrySet()) {
-      files.add(new ArtifactFile(e.getKey(), e.getValue().length, dev.benchplan.json.Sha256.hex(e.getValue())));
+      files.add(
+          new ArtifactFile(
+              e.getKey(), e.getValue().length, dev.benchplan.json.Sha256.hex(e.getValue())));
     }
     return new ArtifactManifest(files);
   }

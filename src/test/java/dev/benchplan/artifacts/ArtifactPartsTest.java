@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The collector's transport: a tree past one log shipped in parts (the real encoder with a chunk
  * range, as each collector pod runs it), joined and decoded byte for byte; a cut or skipped part is
- * refused; the manifest the Job prints after its too-large line is what the copy is checked against.
+ * refused; the manifest the Job prints after its too-large line is what the copy is checked
+ * against.
  */
 class ArtifactPartsTest {
   @TempDir Path tmp;
@@ -61,7 +62,8 @@ class ArtifactPartsTest {
   }
 
   @Test
-  @DisplayName("a tree shipped in parts joins to exactly the one-log block and is restored byte for byte")
+  @DisplayName(
+      "a tree shipped in parts joins to exactly the one-log block and is restored byte for byte")
   void partsRestore() throws Exception {
     Path tree = tree();
     String whole = ShippedTree.encode(tree);
@@ -70,62 +72,93 @@ class ArtifactPartsTest {
     String joined = join(logs, 20);
     assertThat(joined).isEqualTo(whole);
     Path out = tmp.resolve("out");
-    ArtifactManifest m = ArtifactChannel.decode(new BufferedReader(new StringReader(joined)), out, "joined");
+    ArtifactManifest m =
+        ArtifactChannel.decode(new BufferedReader(new StringReader(joined)), out, "joined");
     assertThat(ShippedTree.files(out)).containsExactlyInAnyOrderEntriesOf(ShippedTree.files(tree));
     assertThat(m.files()).hasSize(ShippedTree.files(tree).size());
   }
 
   @Test
-  @DisplayName("a cut part, a part that does not continue where the last stopped, a skipped part: each refused, named")
+  @DisplayName(
+      "a cut part, a part that does not continue where the last stopped, a skipped part: each refused, named")
   void badParts() throws Exception {
     Path tree = tree();
     List<String> logs = parts(tree, 20);
     String second = logs.get(1);
-    assertThatThrownBy(() -> ArtifactParts.append(second.substring(0, second.length() / 2), 20, new StringWriter(), "pod x log"))
-        .isInstanceOf(ArtifactChannelException.class).hasMessageContaining("pod x log: the part from chunk 20 is cut");
+    assertThatThrownBy(
+            () ->
+                ArtifactParts.append(
+                    second.substring(0, second.length() / 2), 20, new StringWriter(), "pod x log"))
+        .isInstanceOf(ArtifactChannelException.class)
+        .hasMessageContaining("pod x log: the part from chunk 20 is cut");
     assertThatThrownBy(() -> ArtifactParts.append(second, 25, new StringWriter(), "pod x log"))
-        .isInstanceOf(ArtifactChannelException.class).hasMessageContaining("says the next part starts at 40");
+        .isInstanceOf(ArtifactChannelException.class)
+        .hasMessageContaining("says the next part starts at 40");
     assertThatThrownBy(() -> ArtifactParts.append(second, 0, new StringWriter(), "pod x log"))
-        .isInstanceOf(ArtifactChannelException.class).hasMessageContaining("the first part has no line");
+        .isInstanceOf(ArtifactChannelException.class)
+        .hasMessageContaining("the first part has no line");
     // part 1 skipped: the decoder names the missing chunk
     StringWriter out = new StringWriter();
     ArtifactParts.append(logs.get(0), 0, out, "p0");
     ArtifactParts.append(logs.get(2), 40, out, "p2");
-    assertThatThrownBy(() -> ArtifactChannel.decode(new BufferedReader(new StringReader(out.toString())),
-        tmp.resolve("skipped"), "joined")).isInstanceOf(ArtifactChannelException.class)
+    assertThatThrownBy(
+            () ->
+                ArtifactChannel.decode(
+                    new BufferedReader(new StringReader(out.toString())),
+                    tmp.resolve("skipped"),
+                    "joined"))
+        .isInstanceOf(ArtifactChannelException.class)
         .hasMessageContaining("artifact chunk 20 is missing");
   }
 
   @Test
-  @DisplayName("past the bound the pod prints its manifest; the copy must equal it: a changed, missing or extra file is named")
+  @DisplayName(
+      "past the bound the pod prints its manifest; the copy must equal it: a changed, missing or extra file is named")
   void volumeManifest() throws Exception {
     Path tree = tree();
-    String log = "AIPerf output\n" + ShippedTree.encode(tree, "1000") + "==== benchplan:aiperf-exit:0 ====\n";
+    String log =
+        "AIPerf output\n"
+            + ShippedTree.encode(tree, "1000")
+            + "==== benchplan:aiperf-exit:0 ====\n";
     assertThat(ArtifactChannel.tooLarge(log)).isTrue();
     assertThat(ArtifactChannel.present(log)).isFalse();
     ArtifactManifest expected = ArtifactChannel.volumeManifest(log, "job log");
-    ArtifactManifest copied = ArtifactChannel.decode(new BufferedReader(new StringReader(ShippedTree.encode(tree))),
-        tmp.resolve("copy"), "copy");
+    ArtifactManifest copied =
+        ArtifactChannel.decode(
+            new BufferedReader(new StringReader(ShippedTree.encode(tree))),
+            tmp.resolve("copy"),
+            "copy");
     assertThat(copied.firstDifference(expected)).isNull();
     Files.write(tree.resolve("empty.json"), new byte[] {'x'});
     Files.write(tree.resolve("late.txt"), new byte[] {'y'});
-    ArtifactManifest changed = ArtifactChannel.decode(new BufferedReader(new StringReader(ShippedTree.encode(tree))),
-        tmp.resolve("copy2"), "copy2");
+    ArtifactManifest changed =
+        ArtifactChannel.decode(
+            new BufferedReader(new StringReader(ShippedTree.encode(tree))),
+            tmp.resolve("copy2"),
+            "copy2");
     assertThat(changed.firstDifference(expected)).startsWith("empty.json has 1 bytes");
     Files.delete(tree.resolve("empty.json"));
-    ArtifactManifest missing = ArtifactChannel.decode(new BufferedReader(new StringReader(ShippedTree.encode(tree))),
-        tmp.resolve("copy3"), "copy3");
+    ArtifactManifest missing =
+        ArtifactChannel.decode(
+            new BufferedReader(new StringReader(ShippedTree.encode(tree))),
+            tmp.resolve("copy3"),
+            "copy3");
     assertThat(missing.firstDifference(expected)).startsWith("empty.json is missing");
     Files.write(tree.resolve("empty.json"), new byte[0]);
-    ArtifactManifest extra = ArtifactChannel.decode(new BufferedReader(new StringReader(ShippedTree.encode(tree))),
-        tmp.resolve("copy4"), "copy4");
+    ArtifactManifest extra =
+        ArtifactChannel.decode(
+            new BufferedReader(new StringReader(ShippedTree.encode(tree))),
+            tmp.resolve("copy4"),
+            "copy4");
     assertThat(extra.firstDifference(expected)).startsWith("late.txt is not in the pod's manifest");
     // a manifest line edited in the log, or the manifest cut
     String edited = log.replaceFirst("\"size\": 0", "\"size\": 1");
     assertThatThrownBy(() -> ArtifactChannel.volumeManifest(edited, "job log"))
-        .isInstanceOf(ArtifactChannelException.class).hasMessageContaining("does not match its closing line");
+        .isInstanceOf(ArtifactChannelException.class)
+        .hasMessageContaining("does not match its closing line");
     String cut = log.substring(0, log.indexOf("==== benchplan:artifacts:manifest"));
     assertThatThrownBy(() -> ArtifactChannel.volumeManifest(cut, "job log"))
-        .isInstanceOf(ArtifactChannelException.class).hasMessageContaining("is cut");
+        .isInstanceOf(ArtifactChannelException.class)
+        .hasMessageContaining("is cut");
   }
 }

@@ -27,28 +27,41 @@ final class ShippedTree {
 
   /** The log text the encoder prints for {@code dir}, written to {@code logFile}. */
   static Path encode(Path dir, Path logFile) throws IOException, InterruptedException {
-    assumeTrue(hasPython(), "python3 is not on PATH: the encoder runs in python3 (as in the AIPerf image)");
+    assumeTrue(
+        hasPython(),
+        "python3 is not on PATH: the encoder runs in python3 (as in the AIPerf image)");
     Path script = Files.createTempFile("ship-artifacts", ".py");
     Files.writeString(script, ArtifactChannel.encoderScript());
-    Process p = new ProcessBuilder("python3", script.toString(), dir.toString())
-        .redirectOutput(logFile.toFile())
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
+    Process p =
+        new ProcessBuilder("python3", script.toString(), dir.toString())
+            .redirectOutput(logFile.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isZero();
     Files.delete(script);
     return logFile;
   }
 
-  /** The encoder's output for {@code dir} with extra arguments (MAX_BYTES [FIRST_CHUNK CHUNK_COUNT]). */
+  /**
+   * The encoder's output for {@code dir} with extra arguments (MAX_BYTES [FIRST_CHUNK
+   * CHUNK_COUNT]).
+   */
   static String encode(Path dir, String... args) throws IOException, InterruptedException {
-    assumeTrue(hasPython(), "python3 is not on PATH: the encoder runs in python3 (as in the AIPerf image)");
+    assumeTrue(
+        hasPython(),
+        "python3 is not on PATH: the encoder runs in python3 (as in the AIPerf image)");
     Path script = Files.createTempFile("ship-artifacts", ".py");
     Path out = Files.createTempFile("ship-artifacts", ".log");
     Files.writeString(script, ArtifactChannel.encoderScript());
-    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("python3", script.toString(), dir.toString()));
+    java.util.List<String> cmd =
+        new java.util.ArrayList<>(java.util.List.of("python3", script.toString(), dir.toString()));
     cmd.addAll(java.util.List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectOutput(out.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isZero();
     String text = Files.readString(out, StandardCharsets.UTF_8);

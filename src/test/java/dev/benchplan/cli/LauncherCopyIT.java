@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 20 item 1: a built checkout copied ({@code cp -r}, {@code cp -rp}) or moved ({@code mv})
  * keeps working through {@code bin/benchplan} without a class-data-sharing warning: the launcher
- * notices that the archive belongs to another jar path and records it again. JVM warnings that
- * are not about CDS still reach stderr.
+ * notices that the archive belongs to another jar path and records it again. JVM warnings that are
+ * not about CDS still reach stderr.
  */
 class LauncherCopyIT {
   @TempDir Path dir;
@@ -34,7 +34,8 @@ class LauncherCopyIT {
   @BeforeEach
   void checkout() throws IOException {
     Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(Files.isRegularFile(jar),
+    Assumptions.assumeTrue(
+        Files.isRegularFile(jar),
         () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
     Path a = dir.resolve("a");
     Files.createDirectories(a.resolve("bin"));
@@ -42,8 +43,10 @@ class LauncherCopyIT {
     Path launcher = Files.copy(Paths.get("bin", "benchplan"), a.resolve("bin/benchplan"));
     Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.copy(jar, a.resolve("target/benchplan.jar"));
-    trace = Files.writeString(dir.resolve("t.jsonl"),
-        "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [1, 2]}\n");
+    trace =
+        Files.writeString(
+            dir.resolve("t.jsonl"),
+            "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [1, 2]}\n");
   }
 
   private Run launch(Path checkout, Map<String, String> env, String... args) throws Exception {
@@ -52,14 +55,17 @@ class LauncherCopyIT {
     command.addAll(List.of(args));
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
     pb.environment().remove("BENCHPLAN_CDS");
     pb.environment().remove("BENCHPLAN_JAVA_OPTS");
     pb.environment().remove("BENCHPLAN_JAR");
     pb.environment().putAll(env);
     Process p = pb.start();
     assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished in time").isTrue();
-    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+    return new Run(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
   }
 
@@ -77,12 +83,14 @@ class LauncherCopyIT {
     assertThat(r.err()).as("stderr of %s", checkout).isEmpty();
     Path owner = checkout.resolve("target/benchplan.jsa.id");
     assertThat(owner).exists();
-    assertThat(Files.readString(owner)).as("the archive belongs to this checkout's jar")
+    assertThat(Files.readString(owner))
+        .as("the archive belongs to this checkout's jar")
         .contains("jar=" + checkout.toRealPath().resolve("target/benchplan.jar") + " ");
   }
 
   @Test
-  @DisplayName("cp -r, cp -rp and mv of a built checkout: every call silent and working, archive re-recorded")
+  @DisplayName(
+      "cp -r, cp -rp and mv of a built checkout: every call silent and working, archive re-recorded")
   void copiedAndMoved() throws Exception {
     Path a = dir.resolve("a");
     silentCall(a);
@@ -99,7 +107,8 @@ class LauncherCopyIT {
   }
 
   @Test
-  @DisplayName("an archive the JVM cannot use (recorded for another path) never prints a CDS warning")
+  @DisplayName(
+      "an archive the JVM cannot use (recorded for another path) never prints a CDS warning")
   void foreignArchiveSkipped() throws Exception {
     Path a = dir.resolve("a");
     silentCall(a);
@@ -107,19 +116,38 @@ class LauncherCopyIT {
     shell("cp", "-rp", a.toString(), dir.resolve("b").toString());
     // the launcher's own guard (a different owner) and the JVM's (cds logging off) both hold:
     // feed the JVM the foreign archive directly, as a stale launcher would have
-    Run r = launch(dir.resolve("b"), Map.of("BENCHPLAN_CDS", "0",
-        "BENCHPLAN_JAVA_OPTS", "-XX:SharedArchiveFile=" + dir.resolve("b/target/benchplan.jsa")),
-        "trace", "inspect", trace.toString(), "--format", "json");
+    Run r =
+        launch(
+            dir.resolve("b"),
+            Map.of(
+                "BENCHPLAN_CDS",
+                "0",
+                "BENCHPLAN_JAVA_OPTS",
+                "-XX:SharedArchiveFile=" + dir.resolve("b/target/benchplan.jsa")),
+            "trace",
+            "inspect",
+            trace.toString(),
+            "--format",
+            "json");
     assertThat(r.exit()).isZero();
     assertThat(r.err()).isEmpty();
   }
 
   @Test
-  @DisplayName("JVM warnings that are not about class-data sharing still reach stderr (never stdout)")
+  @DisplayName(
+      "JVM warnings that are not about class-data sharing still reach stderr (never stdout)")
   void otherWarningsStillShown() throws Exception {
-    Assumptions.assumeTrue(Runtime.version().feature() < 18, "UseBiasedLocking is gone after JDK 17");
-    Run r = launch(dir.resolve("a"), Map.of("BENCHPLAN_JAVA_OPTS", "-XX:+UseBiasedLocking"),
-        "trace", "inspect", trace.toString(), "--format", "json");
+    Assumptions.assumeTrue(
+        Runtime.version().feature() < 18, "UseBiasedLocking is gone after JDK 17");
+    Run r =
+        launch(
+            dir.resolve("a"),
+            Map.of("BENCHPLAN_JAVA_OPTS", "-XX:+UseBiasedLocking"),
+            "trace",
+            "inspect",
+            trace.toString(),
+            "--format",
+            "json");
     assertThat(r.exit()).isZero();
     assertThat(r.err()).contains("UseBiasedLocking").doesNotContain("cds");
     assertThat(Json.JSON.readTree(r.out()).get("rows").asLong()).isEqualTo(1);

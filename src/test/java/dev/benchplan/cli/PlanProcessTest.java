@@ -23,16 +23,30 @@ class PlanProcessTest {
   @TempDir Path tmp;
 
   private Process start(Path expRoot, Path log) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        "dev.benchplan.cli.Main", "plan",
-        "--workload", EXAMPLES.resolve("workload-static.yaml").toString(),
-        "--ledger", EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-        "--question", "What throughput does vllm-agg sustain within the support SLOs?",
-        "--aiperf-version", "0.13.0", "--exp-root", expRoot.toString(), "--format", "json"));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.benchplan.cli.Main",
+                "plan",
+                "--workload",
+                EXAMPLES.resolve("workload-static.yaml").toString(),
+                "--ledger",
+                EXAMPLES.resolve("deployment-ledger.yaml").toString(),
+                "--question",
+                "What throughput does vllm-agg sustain within the support SLOs?",
+                "--aiperf-version",
+                "0.13.0",
+                "--exp-root",
+                expRoot.toString(),
+                "--format",
+                "json"));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().put("SOURCE_DATE_EPOCH", "1780000000");
     pb.environment().remove("BENCHPLAN_AIPERF_INDEX_URL");
     return pb.start();
@@ -50,8 +64,9 @@ class PlanProcessTest {
   }
 
   @Test
-  @DisplayName("two concurrent plan processes for one series: exactly one file; identical inputs"
-      + " under SOURCE_DATE_EPOCH give byte-identical plans")
+  @DisplayName(
+      "two concurrent plan processes for one series: exactly one file; identical inputs"
+          + " under SOURCE_DATE_EPOCH give byte-identical plans")
   void concurrentProcessesAndReproducibility() throws Exception {
     Path shared = tmp.resolve("shared");
     Process a = start(shared, tmp.resolve("a.log"));
@@ -64,7 +79,8 @@ class PlanProcessTest {
     assertThat(plans(shared)).hasSize(1);
 
     Path other = tmp.resolve("other");
-    assertThat(await(start(other, tmp.resolve("c.log")))).as(Files.readString(tmp.resolve("c.log")))
+    assertThat(await(start(other, tmp.resolve("c.log"))))
+        .as(Files.readString(tmp.resolve("c.log")))
         .isZero();
     Path first = plans(shared).get(0);
     Path second = plans(other).get(0);

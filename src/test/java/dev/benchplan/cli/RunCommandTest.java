@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
-/** {@code benchplan run} through the CLI, against the fabric8 mock server reached via a kubeconfig. */
+/**
+ * {@code benchplan run} through the CLI, against the fabric8 mock server reached via a kubeconfig.
+ */
 @EnableKubernetesMockClient(crud = true, https = false)
 class RunCommandTest {
   static final java.util.logging.Logger MOCK_LOG = quiet();
@@ -37,19 +39,35 @@ class RunCommandTest {
   @BeforeEach
   void kubeconfig() throws Exception {
     Path kubeconfig = tmp.resolve("kubeconfig");
-    Files.writeString(kubeconfig, String.join("\n",
-        "apiVersion: v1", "kind: Config", "current-context: other",
-        "clusters:",
-        "- name: mock", "  cluster: {server: '" + client.getMasterUrl().toString().replaceAll("/$", "") + "'}",
-        "- name: elsewhere", "  cluster: {server: 'http://127.0.0.1:1'}",
-        "contexts:",
-        "- name: mock", "  context: {cluster: mock, user: tester, namespace: bench}",
-        "- name: other", "  context: {cluster: elsewhere, user: tester}",
-        "users:", "- name: tester", "  user: {token: test-token}", ""));
+    Files.writeString(
+        kubeconfig,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "current-context: other",
+            "clusters:",
+            "- name: mock",
+            "  cluster: {server: '" + client.getMasterUrl().toString().replaceAll("/$", "") + "'}",
+            "- name: elsewhere",
+            "  cluster: {server: 'http://127.0.0.1:1'}",
+            "contexts:",
+            "- name: mock",
+            "  context: {cluster: mock, user: tester, namespace: bench}",
+            "- name: other",
+            "  context: {cluster: elsewhere, user: tester}",
+            "users:",
+            "- name: tester",
+            "  user: {token: test-token}",
+            ""));
     // fabric8 reads the kubeconfig location from this system property before $KUBECONFIG
     previousKubeconfig = System.setProperty("kubeconfig", kubeconfig.toString());
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("bench").endMetadata().build()).create();
-    dev.benchplan.kube.AccessReviews.install(server, review -> false); // run asks before it creates anything
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName("bench").endMetadata().build())
+        .create();
+    dev.benchplan.kube.AccessReviews.install(
+        server, review -> false); // run asks before it creates anything
   }
 
   @AfterEach
@@ -64,31 +82,49 @@ class RunCommandTest {
   @Test
   @DisplayName("a missing perf.yaml is exit 2 with one line, before any cluster access")
   void missingPerf() {
-    var r = CommandHarness.run("run", "--deploy-root", tmp.resolve("nothing").toString()).expectExit(2);
-    assertThat(r.err()).isEqualTo("benchplan: " + tmp.resolve("nothing/benchmark/perf.yaml")
-        + ": perf.yaml not found; run 'benchplan render' first\n");
+    var r =
+        CommandHarness.run("run", "--deploy-root", tmp.resolve("nothing").toString()).expectExit(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "benchplan: "
+                + tmp.resolve("nothing/benchmark/perf.yaml")
+                + ": perf.yaml not found; run 'benchplan render' first\n");
   }
 
   @Test
   @DisplayName("an unknown --context is exit 2")
   void unknownContext() {
     RunFixtures.create(tmp, null, 50, 35);
-    var r = CommandHarness.run("run", "--deploy-root", tmp.resolve("deploy").toString(), "--context", "nosuch")
-        .expectExit(2);
+    var r =
+        CommandHarness.run(
+                "run", "--deploy-root", tmp.resolve("deploy").toString(), "--context", "nosuch")
+            .expectExit(2);
     assertThat(r.err()).contains("--context: context 'nosuch' is not in the kubeconfig");
   }
 
   @Test
-  @DisplayName("end to end through the CLI: the context's namespace, progress on stderr, one JSON document on stdout")
+  @DisplayName(
+      "end to end through the CLI: the context's namespace, progress on stderr, one JSON document on stdout")
   void endToEnd() throws Exception {
     RunFixtures.create(tmp, null, 50, 35);
     String pod = RunFixtures.JOB + "-abcde";
-    server.expect().get().withPath("/api/v1/namespaces/bench/pods/" + pod + "/log?pretty=false&container=aiperf")
-        .andReturn(200, RunFixtures.realLog()).always();
+    server
+        .expect()
+        .get()
+        .withPath("/api/v1/namespaces/bench/pods/" + pod + "/log?pretty=false&container=aiperf")
+        .andReturn(200, RunFixtures.realLog())
+        .always();
     Runnable stopController = RunFixtures.completingController(client, "bench", pod);
     try {
-      var r = CommandHarness.run("run", "--deploy-root", tmp.resolve("deploy").toString(), "--context", "mock",
-          "--format", "json");
+      var r =
+          CommandHarness.run(
+              "run",
+              "--deploy-root",
+              tmp.resolve("deploy").toString(),
+              "--context",
+              "mock",
+              "--format",
+              "json");
       r.expectOk();
       JsonNode out = Json.JSON.readTree(r.out());
       assertThat(out.get("run_id").asString()).isEqualTo(RunFixtures.RUN_ID);
@@ -97,8 +133,13 @@ class RunCommandTest {
       assertThat(out.get("run").get("cluster").get("namespace").asString()).isEqualTo("bench");
       assertThat(out.get("cleanup").get(0).asString()).contains("deleted");
       assertThat(Path.of(out.get("run_dir").asString()).resolve("run.json")).exists();
-      assertThat(r.err()).contains("run [preflight] ").contains(": namespace bench")
-          .contains("run [applied] ").contains(": Job bench/").contains("run [done] ").contains(": pass -> ");
+      assertThat(r.err())
+          .contains("run [preflight] ")
+          .contains(": namespace bench")
+          .contains("run [applied] ")
+          .contains(": Job bench/")
+          .contains("run [done] ")
+          .contains(": pass -> ");
     } finally {
       stopController.run();
     }

@@ -26,18 +26,29 @@ class ValidateCommandTest {
     CommandHarness.run("validate", "--concurrency-per-worker", "0").expectExit(2);
     var sel = CommandHarness.run("validate", "--node-selector", "bad key=x").expectExit(2);
     assertThat(sel.err()).contains("--node-selector");
-    var img = CommandHarness.run("validate", "--runtime-image", "vllm-runtime:latest").expectExit(2);
+    var img =
+        CommandHarness.run("validate", "--runtime-image", "vllm-runtime:latest").expectExit(2);
     assertThat(img.err()).contains("never :latest");
     var ver = CommandHarness.run("validate", "--aiperf-version", "latest").expectExit(2);
     assertThat(ver.err()).contains("--aiperf-version");
     var dur = CommandHarness.run("validate", "--timeout-dgd-ready", "soon").expectExit(2);
     assertThat(dur.err()).contains("expected e.g. 30s");
-    var both = CommandHarness.run("validate", "--concurrency-per-gpu", "8", "--concurrency-per-worker", "8",
-        "--format", "json").expectExit(2);
-    assertThat(both.err()).contains("--concurrency-per-gpu and --concurrency-per-worker exclude each other");
+    var both =
+        CommandHarness.run(
+                "validate",
+                "--concurrency-per-gpu",
+                "8",
+                "--concurrency-per-worker",
+                "8",
+                "--format",
+                "json")
+            .expectExit(2);
+    assertThat(both.err())
+        .contains("--concurrency-per-gpu and --concurrency-per-worker exclude each other");
     assertThat(Json.JSON.readTree(both.out()).path("error").path("exit_code").asInt()).isEqualTo(2);
     var defaults = CommandHarness.run("validate", "--defaults", "nvidia").expectExit(2);
-    assertThat(defaults.err()).contains("option --defaults: expected benchplan or aicr, got 'nvidia'");
+    assertThat(defaults.err())
+        .contains("option --defaults: expected benchplan or aicr, got 'nvidia'");
     CommandHarness.run("validate", "--concurrency-per-gpu", "0").expectExit(2);
   }
 
@@ -45,11 +56,22 @@ class ValidateCommandTest {
   @DisplayName("an overlay with a bad constraint: exit 2 naming the pointer, nothing written")
   void badOverlay() throws IOException {
     Path overlay = dir.resolve("overlay.yaml");
-    Files.writeString(overlay, "validation: {performance: {checks: [inference-perf], constraints: "
-        + "[{name: inference-throughput, value: '<= 5000'}]}}");
-    var r = CommandHarness.run("validate", "--recipe", overlay.toString(),
-        "--report-dir", dir.resolve("rep").toString()).expectExit(2);
-    assertThat(r.err()).contains(overlay.toString()).contains("/validation/performance/constraints/0").contains("takes only >=");
+    Files.writeString(
+        overlay,
+        "validation: {performance: {checks: [inference-perf], constraints: "
+            + "[{name: inference-throughput, value: '<= 5000'}]}}");
+    var r =
+        CommandHarness.run(
+                "validate",
+                "--recipe",
+                overlay.toString(),
+                "--report-dir",
+                dir.resolve("rep").toString())
+            .expectExit(2);
+    assertThat(r.err())
+        .contains(overlay.toString())
+        .contains("/validation/performance/constraints/0")
+        .contains("takes only >=");
     assertThat(r.err().lines().filter(l -> l.startsWith("benchplan:"))).hasSize(1);
     assertThat(dir.resolve("rep")).doesNotExist();
   }
@@ -58,9 +80,19 @@ class ValidateCommandTest {
   @DisplayName("check not listed: skip, exit 0, one JSON document on stdout and the three reports")
   void skipJson() throws IOException {
     Path overlay = dir.resolve("overlay.yaml");
-    Files.writeString(overlay, "kind: RecipeMetadata\nspec: {validation: {performance: {checks: [nccl-all-reduce-bw]}}}\n");
-    var r = CommandHarness.run("validate", "--recipe", overlay.toString(), "--format", "json",
-        "--report-dir", dir.resolve("rep").toString()).expectOk();
+    Files.writeString(
+        overlay,
+        "kind: RecipeMetadata\nspec: {validation: {performance: {checks: [nccl-all-reduce-bw]}}}\n");
+    var r =
+        CommandHarness.run(
+                "validate",
+                "--recipe",
+                overlay.toString(),
+                "--format",
+                "json",
+                "--report-dir",
+                dir.resolve("rep").toString())
+            .expectOk();
     JsonNode doc = Json.JSON.readTree(r.out());
     assertThat(doc.path("verdict").asString()).isEqualTo("skip");
     assertThat(doc.path("reason").asString()).contains("nccl-all-reduce-bw");
@@ -74,14 +106,23 @@ class ValidateCommandTest {
   @DisplayName("--help and other commands never load the Kubernetes client (JVM start time)")
   void noFabric8OnHelp() throws Exception {
     for (List<String> args : List.of(List.of("--help"), List.of("validate", "--help"))) {
-      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-verbose:class", "-cp", System.getProperty("java.class.path"), "dev.benchplan.cli.Main"));
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-verbose:class",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  "dev.benchplan.cli.Main"));
       cmd.addAll(args);
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String output =
+          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).isZero();
-      assertThat(output).contains("dev.benchplan.cli.ValidateCommand").doesNotContain("io.fabric8")
+      assertThat(output)
+          .contains("dev.benchplan.cli.ValidateCommand")
+          .doesNotContain("io.fabric8")
           .doesNotContain("picocli WARN");
     }
   }

@@ -9,15 +9,18 @@ import org.junit.jupiter.api.Test;
 /** The parser of AIPerf's client-overload warnings, on lines shaped as AIPerf writes them. */
 class AiperfLogWarningsTest {
   @Test
-  @DisplayName("CPU and event-loop warnings are counted and quoted; event-loop overhead under 100 ms does not count")
+  @DisplayName(
+      "CPU and event-loop warnings are counted and quoted; event-loop overhead under 100 ms does not count")
   void sampleLines() {
-    AiperfLogWarnings w = AiperfLogWarnings.parse(List.of(
-        "\u001b[33m2026-12-01 10:00:01.123 WARNING  [worker_manager] CPU usage for worker_ab12 is 97%. AIPerf results"
-            + " may be inaccurate.\u001b[0m",
-        "10:00:02 WARNING Event loop for worker_ab12 is taking too long to run. Overhead: 12.40ms",
-        "10:00:03 WARNING Event loop for worker_ab12 is taking too long to run. Overhead: 1,234.56ms",
-        "10:00:04 INFO Profile complete",
-        "10:00:05 WARNING CPU usage for worker_cd34 is 88.5%. AIPerf results may be inaccurate."));
+    AiperfLogWarnings w =
+        AiperfLogWarnings.parse(
+            List.of(
+                "\u001b[33m2026-12-01 10:00:01.123 WARNING  [worker_manager] CPU usage for worker_ab12 is 97%. AIPerf results"
+                    + " may be inaccurate.\u001b[0m",
+                "10:00:02 WARNING Event loop for worker_ab12 is taking too long to run. Overhead: 12.40ms",
+                "10:00:03 WARNING Event loop for worker_ab12 is taking too long to run. Overhead: 1,234.56ms",
+                "10:00:04 INFO Profile complete",
+                "10:00:05 WARNING CPU usage for worker_cd34 is 88.5%. AIPerf results may be inaccurate."));
     assertThat(w.logRead()).isTrue();
     assertThat(w.cpuWarnings()).isEqualTo(2);
     assertThat(w.maxCpuPercent()).isEqualTo(97.0);
@@ -25,7 +28,9 @@ class AiperfLogWarningsTest {
     assertThat(w.slowLoopWarnings()).isEqualTo(1);
     assertThat(w.maxLoopOverheadMs()).isEqualTo(1234.56);
     assertThat(w.quotes()).hasSize(3);
-    assertThat(w.quotes().get(0)).startsWith("2026-12-01 10:00:01.123 WARNING").doesNotContain("\u001b");
+    assertThat(w.quotes().get(0))
+        .startsWith("2026-12-01 10:00:01.123 WARNING")
+        .doesNotContain("\u001b");
     assertThat(w.cpuSignal()).isFalse();
     assertThat(w.loopSignal()).isFalse();
     assertThat(w.describe()).contains("2 worker CPU warning(s) (up to 97%)");

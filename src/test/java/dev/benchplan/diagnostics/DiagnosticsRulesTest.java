@@ -17,7 +17,8 @@ class DiagnosticsRulesTest {
   @Test
   @DisplayName("stall-diagnosis.md states StallDetector's thresholds, and findings cite it")
   void stall() throws Exception {
-    assertThat(FindingKind.SUSPECTED_STALLED_WORKER.rule()).isEqualTo(RuleFile.STALL_DIAGNOSIS.path());
+    assertThat(FindingKind.SUSPECTED_STALLED_WORKER.rule())
+        .isEqualTo(RuleFile.STALL_DIAGNOSIS.path());
     assertThat(rule(RuleFile.STALL_DIAGNOSIS))
         .contains("**" + (int) (StallDetector.MIN_SLOW_SHARE * 100) + "%**")
         .contains("**" + (int) StallDetector.SLOW_FACTOR + "x**")

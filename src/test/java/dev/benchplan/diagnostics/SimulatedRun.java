@@ -10,7 +10,10 @@ import java.util.function.DoubleSupplier;
 public final class SimulatedRun {
   static final long T0 = 1_762_551_940_000_000_000L;
 
-  /** How a request's TTFT is drawn, given the Dynamo worker it lands on (round robin over {@code workers}). */
+  /**
+   * How a request's TTFT is drawn, given the Dynamo worker it lands on (round robin over {@code
+   * workers}).
+   */
   public interface Ttft {
     double draw(int worker, SplittableRandom r);
   }
@@ -19,10 +22,18 @@ public final class SimulatedRun {
    * A closed loop: {@code slots} requests in flight at all times, {@code requests} in total.
    *
    * @param decodeMs time from first token to the end of a request
-   * @param holdFromS/holdToS completions due in this window (seconds into the run) are held to its end
+   * @param holdFromS/holdToS completions due in this window (seconds into the run) are held to its
+   *     end
    */
-  public static RequestTimeline closedLoop(long seed, int slots, int requests, int workers, Ttft ttft, double decodeMs,
-      double holdFromS, double holdToS) {
+  public static RequestTimeline closedLoop(
+      long seed,
+      int slots,
+      int requests,
+      int workers,
+      Ttft ttft,
+      double decodeMs,
+      double holdFromS,
+      double holdToS) {
     SplittableRandom r = new SplittableRandom(seed);
     long[] free = new long[slots];
     java.util.Arrays.fill(free, T0);
@@ -48,11 +59,14 @@ public final class SimulatedRun {
     return b.build();
   }
 
-  public static RequestTimeline closedLoop(long seed, int slots, int requests, int workers, Ttft ttft) {
+  public static RequestTimeline closedLoop(
+      long seed, int slots, int requests, int workers, Ttft ttft) {
     return closedLoop(seed, slots, requests, workers, ttft, 2000, -1, -1);
   }
 
-  /** An open loop: Poisson arrivals at {@code rate} per second, each request {@code latencyMs} long. */
+  /**
+   * An open loop: Poisson arrivals at {@code rate} per second, each request {@code latencyMs} long.
+   */
   static RequestTimeline openLoop(long seed, double rate, int requests, double latencyMs) {
     SplittableRandom r = new SplittableRandom(seed);
     RequestTimeline.Builder b = new RequestTimeline.Builder();

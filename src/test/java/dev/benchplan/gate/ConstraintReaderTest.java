@@ -27,7 +27,9 @@ class ConstraintReaderTest {
   }
 
   private static String seed(String... entries) {
-    StringBuilder sb = new StringBuilder("validation:\n  performance:\n    checks: [inference-perf]\n    constraints:\n");
+    StringBuilder sb =
+        new StringBuilder(
+            "validation:\n  performance:\n    checks: [inference-perf]\n    constraints:\n");
     for (String e : entries) {
       sb.append("      - ").append(e).append('\n');
     }
@@ -61,11 +63,18 @@ class ConstraintReaderTest {
   @Test
   @DisplayName("the seed's top-level validation.performance.constraints form is read the same way")
   void topLevelForm() throws Exception {
-    ConstraintSet set = ConstraintReader.fromOverlay(overlay(seed(
-        "{name: inference-throughput, value: \">= 5000\"}", "{name: inference-ttft-p99, value: \"<=200\"}")));
-    assertThat(set.constraints()).extracting(Constraint::name).containsExactly("inference-throughput", "inference-ttft-p99");
+    ConstraintSet set =
+        ConstraintReader.fromOverlay(
+            overlay(
+                seed(
+                    "{name: inference-throughput, value: \">= 5000\"}",
+                    "{name: inference-ttft-p99, value: \"<=200\"}")));
+    assertThat(set.constraints())
+        .extracting(Constraint::name)
+        .containsExactly("inference-throughput", "inference-ttft-p99");
     assertThat(set.constraints().get(1).threshold()).isEqualByComparingTo("200");
-    assertThat(set.constraints().get(0).origin()).endsWith(": /validation/performance/constraints/0");
+    assertThat(set.constraints().get(0).origin())
+        .endsWith(": /validation/performance/constraints/0");
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -96,75 +105,124 @@ class ConstraintReaderTest {
   }
 
   @Test
-  @DisplayName("a value with a unit is converted-comparable; an unknown or mismatched unit is invalid")
+  @DisplayName(
+      "a value with a unit is converted-comparable; an unknown or mismatched unit is invalid")
   void expressionUnits() throws Exception {
-    ConstraintSet set = ConstraintReader.fromOverlay(overlay(seed("{name: inference-ttft-p99, value: \"<= 0.2 s\"}")));
+    ConstraintSet set =
+        ConstraintReader.fromOverlay(
+            overlay(seed("{name: inference-ttft-p99, value: \"<= 0.2 s\"}")));
     assertThat(set.constraints().get(0).unit().text()).isEqualTo("s");
     Path unknown = overlay(seed("{name: inference-ttft-p99, value: \"<= 200 fortnights\"}"));
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(unknown)).hasMessageContaining("unknown unit 'fortnights'");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(unknown))
+        .hasMessageContaining("unknown unit 'fortnights'");
     Path mismatch = overlay(seed("{name: inference-ttft-p99, value: \"<= 200 tokens/sec\"}"));
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(mismatch)).hasMessageContaining("is measured in ms, not in tokens/sec");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(mismatch))
+        .hasMessageContaining("is measured in ms, not in tokens/sec");
   }
 
   @Test
-  @DisplayName("AICR settings and other checks' constraints are ignored and recorded; an unknown inference-* name too")
+  @DisplayName(
+      "AICR settings and other checks' constraints are ignored and recorded; an unknown inference-* name too")
   void namesOutsideTheGate() throws Exception {
-    ConstraintSet set = ConstraintReader.fromOverlay(overlay(seed(
-        "{name: inference-model, value: Qwen/Qwen3-8B}",
-        "{name: inference-concurrency-per-gpu, value: \"256\"}",
-        "{name: nccl-all-reduce-bw, value: \">= 400\"}",
-        "{name: inter_token_latency-p95, value: \"<= 25\"}")));
-    assertThat(set.constraints()).extracting(Constraint::name).containsExactly("inter_token_latency-p95");
+    ConstraintSet set =
+        ConstraintReader.fromOverlay(
+            overlay(
+                seed(
+                    "{name: inference-model, value: Qwen/Qwen3-8B}",
+                    "{name: inference-concurrency-per-gpu, value: \"256\"}",
+                    "{name: nccl-all-reduce-bw, value: \">= 400\"}",
+                    "{name: inter_token_latency-p95, value: \"<= 25\"}")));
+    assertThat(set.constraints())
+        .extracting(Constraint::name)
+        .containsExactly("inter_token_latency-p95");
     assertThat(set.constraints().get(0).unit()).isNull();
-    assertThat(set.ignored()).hasSize(3).anyMatch(s -> s.startsWith("inference-model"))
+    assertThat(set.ignored())
+        .hasSize(3)
+        .anyMatch(s -> s.startsWith("inference-model"))
         .anyMatch(s -> s.startsWith("nccl-all-reduce-bw"));
 
     Path typo = overlay(seed("{name: inference-throughpt, value: \">= 5000\"}"));
     assertThat(ConstraintReader.fromOverlay(typo).ignored())
         .containsExactly("inference-throughpt (unknown inference constraint name: ignored)");
     assertThat(ConstraintReader.fromOverlay(typo).constraints()).isEmpty();
-    Path dup = overlay(seed("{name: inference-ttft-p99, value: \"<= 1\"}", "{name: inference-ttft-p99, value: \"<= 2\"}"));
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(dup)).hasMessageContaining("/constraints/1/name: constraint 'inference-ttft-p99' is listed twice");
+    Path dup =
+        overlay(
+            seed(
+                "{name: inference-ttft-p99, value: \"<= 1\"}",
+                "{name: inference-ttft-p99, value: \"<= 2\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(dup))
+        .hasMessageContaining(
+            "/constraints/1/name: constraint 'inference-ttft-p99' is listed twice");
     Path stat = overlay(seed("{name: time_to_first_token-p42, value: \"<= 1\"}"));
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(stat)).hasMessageContaining("AIPerf writes no statistic 'p42'");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(stat))
+        .hasMessageContaining("AIPerf writes no statistic 'p42'");
   }
 
   @Test
   @DisplayName("an overlay without constraints skips; a file that is not an overlay is invalid")
   void noConstraints() throws Exception {
-    ConstraintSet none = ConstraintReader.fromOverlay(overlay("validation:\n  deployment:\n    checks: [x]\n"));
+    ConstraintSet none =
+        ConstraintReader.fromOverlay(overlay("validation:\n  deployment:\n    checks: [x]\n"));
     assertThat(none.isEmpty()).isTrue();
     assertThat(none.source()).contains("no /validation/performance/constraints");
-    Path dgd = overlay("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nspec:\n  services: {}\n");
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(dgd)).hasMessageContaining("not an AICR overlay");
+    Path dgd =
+        overlay(
+            "apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nspec:\n  services: {}\n");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(dgd))
+        .hasMessageContaining("not an AICR overlay");
     Path notList = overlay("validation:\n  performance:\n    constraints: {a: b}\n");
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(notList)).hasMessageContaining("expected a list of {name, value}");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(notList))
+        .hasMessageContaining("expected a list of {name, value}");
     Path badYaml = overlay("validation:\n  performance: [\n");
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(badYaml)).hasMessageContaining("not valid YAML");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(badYaml))
+        .hasMessageContaining("not valid YAML");
     Path numberValue = overlay(seed("{name: inference-throughput, value: 5000}"));
-    assertThatThrownBy(() -> ConstraintReader.fromOverlay(numberValue)).hasMessageContaining("/value: expected an expression");
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(numberValue))
+        .hasMessageContaining("/value: expected an expression");
   }
 
   @Test
   @DisplayName("flags give AICR's two constraints; a negative threshold is invalid")
   void flags() {
     ConstraintSet set = ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"));
-    assertThat(set.constraints()).extracting(Constraint::operator).containsExactly(Operator.GE, Operator.LE);
+    assertThat(set.constraints())
+        .extracting(Constraint::operator)
+        .containsExactly(Operator.GE, Operator.LE);
     assertThat(set.source()).isEqualTo("flags");
     assertThat(ConstraintReader.fromFlags(null, null).isEmpty()).isTrue();
-    assertThatThrownBy(() -> ConstraintReader.fromFlags(new BigDecimal("-1"), null)).hasMessageContaining("--min-throughput");
+    assertThatThrownBy(() -> ConstraintReader.fromFlags(new BigDecimal("-1"), null))
+        .hasMessageContaining("--min-throughput");
   }
 
   @Test
-  @DisplayName("plan objectives.gates are read with their units; inconsistent AICR gates are invalid")
+  @DisplayName(
+      "plan objectives.gates are read with their units; inconsistent AICR gates are invalid")
   void planGates() {
     ArrayNode gates = Json.JSON.createArrayNode();
-    gates.addObject().put("name", "inference-throughput").put("metric", "output_token_throughput").put("stat", "avg")
-        .put("operator", ">=").put("threshold", 5000).put("unit", "tokens/sec");
-    gates.addObject().put("name", "inference-ttft-p99").put("metric", "time_to_first_token").put("stat", "p99")
-        .put("operator", "<=").put("threshold", 2000).put("unit", "ms");
-    gates.addObject().put("name", "inter_token_latency-p95").put("metric", "inter_token_latency").put("stat", "p95")
-        .put("operator", "<=").put("threshold", 25).put("unit", "ms");
+    gates
+        .addObject()
+        .put("name", "inference-throughput")
+        .put("metric", "output_token_throughput")
+        .put("stat", "avg")
+        .put("operator", ">=")
+        .put("threshold", 5000)
+        .put("unit", "tokens/sec");
+    gates
+        .addObject()
+        .put("name", "inference-ttft-p99")
+        .put("metric", "time_to_first_token")
+        .put("stat", "p99")
+        .put("operator", "<=")
+        .put("threshold", 2000)
+        .put("unit", "ms");
+    gates
+        .addObject()
+        .put("name", "inter_token_latency-p95")
+        .put("metric", "inter_token_latency")
+        .put("stat", "p95")
+        .put("operator", "<=")
+        .put("threshold", 25)
+        .put("unit", "ms");
     ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
     assertThat(set.constraints()).hasSize(3);
     assertThat(set.constraints().get(2).unit().text()).isEqualTo("ms");
@@ -172,7 +230,8 @@ class ConstraintReaderTest {
 
     ((ObjectNode) gates.get(0)).put("stat", "p50");
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
-        .hasMessageContaining("/objectives/gates/0: gate 'inference-throughput' must measure output_token_throughput avg");
+        .hasMessageContaining(
+            "/objectives/gates/0: gate 'inference-throughput' must measure output_token_throughput avg");
     ((ObjectNode) gates.get(0)).put("stat", "avg").put("unit", "parsecs");
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
         .hasMessageContaining("/objectives/gates/0/unit: unknown unit 'parsecs'");
@@ -183,16 +242,32 @@ class ConstraintReaderTest {
   }
 
   @Test
-  @DisplayName("a plan's error_rate gate (the workload's error_rate_max) becomes the maximum error rate")
+  @DisplayName(
+      "a plan's error_rate gate (the workload's error_rate_max) becomes the maximum error rate")
   void planErrorRateGate() {
     ArrayNode gates = Json.JSON.createArrayNode();
-    gates.addObject().put("name", "inference-throughput").put("metric", "output_token_throughput").put("stat", "avg")
-        .put("operator", ">=").put("threshold", 5000).put("unit", "tokens/sec");
-    gates.addObject().put("name", "error_rate-avg").put("metric", "error_rate").put("stat", "avg")
-        .put("operator", "<=").put("threshold", 0.005).put("unit", "ratio");
+    gates
+        .addObject()
+        .put("name", "inference-throughput")
+        .put("metric", "output_token_throughput")
+        .put("stat", "avg")
+        .put("operator", ">=")
+        .put("threshold", 5000)
+        .put("unit", "tokens/sec");
+    gates
+        .addObject()
+        .put("name", "error_rate-avg")
+        .put("metric", "error_rate")
+        .put("stat", "avg")
+        .put("operator", "<=")
+        .put("threshold", 0.005)
+        .put("unit", "ratio");
     ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
-    assertThat(set.constraints()).extracting(Constraint::name).containsExactly("inference-throughput");
-    assertThat(ConstraintReader.planGateOptions(gates).maxErrorRate()).isEqualByComparingTo("0.005");
+    assertThat(set.constraints())
+        .extracting(Constraint::name)
+        .containsExactly("inference-throughput");
+    assertThat(ConstraintReader.planGateOptions(gates).maxErrorRate())
+        .isEqualByComparingTo("0.005");
     assertThat(ConstraintReader.planGateOptions(gates).tolerance()).isEqualByComparingTo("0.10");
     gates.remove(1);
     assertThat(ConstraintReader.planGateOptions(gates).maxErrorRate())
@@ -200,14 +275,18 @@ class ConstraintReaderTest {
   }
 
   @Test
-  @DisplayName("a threshold beyond the range of a double (1e999) is invalid input, from a flag or an overlay")
+  @DisplayName(
+      "a threshold beyond the range of a double (1e999) is invalid input, from a flag or an overlay")
   void infiniteThreshold() throws Exception {
     assertThatThrownBy(() -> ConstraintReader.fromFlags(new BigDecimal("1e999"), null))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessage("--min-throughput: expected a finite number, got 1E+999 (beyond the range of a double)");
-    Path overlay = Files.writeString(tmp.resolve("inf.yaml"),
-        "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1e999\"}]}}");
+        .hasMessage(
+            "--min-throughput: expected a finite number, got 1E+999 (beyond the range of a double)");
+    Path overlay =
+        Files.writeString(
+            tmp.resolve("inf.yaml"),
+            "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1e999\"}]}}");
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(overlay))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))

@@ -19,22 +19,28 @@ class ErrorRateAlwaysAppliesTest {
   private ObjectNode withErrors(String errors) {
     ObjectNode t = ExportVariants.realTree();
     ExportVariants.withStat(t, "request_count", "avg", "95");
-    t.putObject("error_request_count").put("unit", "requests").put("avg", Double.parseDouble(errors));
+    t.putObject("error_request_count")
+        .put("unit", "requests")
+        .put("avg", Double.parseDouble(errors));
     return t;
   }
 
   private AiperfExport export(ObjectNode tree) {
-    return AiperfExportReader.read(ExportVariants.write(tmp, "e" + System.nanoTime() + ".json", tree));
+    return AiperfExportReader.read(
+        ExportVariants.write(tmp, "e" + System.nanoTime() + ".json", tree));
   }
 
   @Test
   @DisplayName("no constraints, 5% failed requests: fail (exit 1), not skip")
   void noConstraintsAboveLimit() {
-    Verdict v = GateEvaluator.evaluate(export(withErrors("5")), ConstraintSet.none("test"),
-        GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(withErrors("5")), ConstraintSet.none("test"), GateOptions.defaults());
     assertThat(v.verdict()).isEqualTo(Status.FAIL);
     assertThat(v.requests().status()).isEqualTo(Status.FAIL);
-    assertThat(v.message()).contains("request error rate").contains("5 of 100")
+    assertThat(v.message())
+        .contains("request error rate")
+        .contains("5 of 100")
         .contains("applies even with no constraints");
     Path file = ExportVariants.write(tmp, "five.json", withErrors("5"));
     CommandHarness.run("gate", "--results", file.toString()).expectExit(1);
@@ -43,8 +49,9 @@ class ErrorRateAlwaysAppliesTest {
   @Test
   @DisplayName("no constraints, no failed requests: still skip (exit 0)")
   void noConstraintsWithinLimit() {
-    Verdict v = GateEvaluator.evaluate(export(withErrors("0")), ConstraintSet.none("test"),
-        GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(withErrors("0")), ConstraintSet.none("test"), GateOptions.defaults());
     assertThat(v.verdict()).isEqualTo(Status.SKIP);
   }
 }

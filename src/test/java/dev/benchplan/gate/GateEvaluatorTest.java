@@ -23,7 +23,8 @@ class GateEvaluatorTest {
   @TempDir Path tmp;
 
   private AiperfExport export(ObjectNode tree) {
-    return AiperfExportReader.read(ExportVariants.write(tmp, "e" + System.nanoTime() + ".json", tree));
+    return AiperfExportReader.read(
+        ExportVariants.write(tmp, "e" + System.nanoTime() + ".json", tree));
   }
 
   private static GateOptions options(String tolerance) {
@@ -31,10 +32,12 @@ class GateEvaluatorTest {
   }
 
   @Test
-  @DisplayName("the real export against the real AICR thresholds: throughput fails, TTFT passes -> fail")
+  @DisplayName(
+      "the real export against the real AICR thresholds: throughput fails, TTFT passes -> fail")
   void realExportRealThresholds() {
     AiperfExport e = AiperfExportReader.read(ExportVariants.real());
-    Verdict v = GateEvaluator.evaluate(e, ConstraintReader.fromFlags(TP, TTFT), GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(e, ConstraintReader.fromFlags(TP, TTFT), GateOptions.defaults());
     assertThat(v.verdict()).isEqualTo(Status.FAIL);
     assertThat(v.exitCode()).isEqualTo(1);
     ConstraintResult tp = v.constraints().get(0);
@@ -48,22 +51,28 @@ class GateEvaluatorTest {
     assertThat(v.requests().total()).isEqualByComparingTo("64");
     assertThat(v.requests().errorRate()).isEqualByComparingTo("0");
     assertThat(v.message()).startsWith("fail: inference-throughput");
-    assertThat(v.source().sha256()).isEqualTo("0b0c9470370c8cc585eae787523f0ef1eb811c596ddad81a7b348c26ac2bf0f0");
+    assertThat(v.source().sha256())
+        .isEqualTo("0b0c9470370c8cc585eae787523f0ef1eb811c596ddad81a7b348c26ac2bf0f0");
   }
 
   @Test
   @DisplayName("the real export against thresholds it meets -> pass (exit 0)")
   void realExportPasses() {
     AiperfExport e = AiperfExportReader.read(ExportVariants.real());
-    Verdict v = GateEvaluator.evaluate(e, ConstraintReader.fromFlags(new BigDecimal("50"), new BigDecimal("35")),
-        GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(
+            e,
+            ConstraintReader.fromFlags(new BigDecimal("50"), new BigDecimal("35")),
+            GateOptions.defaults());
     assertThat(v.verdict()).isEqualTo(Status.PASS);
     assertThat(v.exitCode()).isZero();
-    assertThat(v.message()).isEqualTo("pass: 2 of 2 constraints met; 0 of 64 requests failed (max 1%)");
+    assertThat(v.message())
+        .isEqualTo("pass: 2 of 2 constraints met; 0 of 64 requests failed (max 1%)");
   }
 
   @ParameterizedTest(name = "[{index}] {0} tolerance {1}: {3} {2} -> {4}")
-  @DisplayName("exact boundaries: throughput passes at (1-t) x 5000 and fails just below; TTFT passes at (1+t) x 200 and fails just above")
+  @DisplayName(
+      "exact boundaries: throughput passes at (1-t) x 5000 and fails just below; TTFT passes at (1+t) x 200 and fails just above")
   @CsvSource({
     // throughput floor 5000 tokens/sec
     "inference-throughput, 0.10, tokens/sec, 4500, pass",
@@ -101,7 +110,8 @@ class GateEvaluatorTest {
     String tag = throughput ? "output_token_throughput" : "time_to_first_token";
     ExportVariants.withUnit(t, tag, unit, BigDecimal.ONE);
     ExportVariants.withStat(t, tag, throughput ? "avg" : "p99", value);
-    ConstraintSet set = throughput ? ConstraintReader.fromFlags(TP, null) : ConstraintReader.fromFlags(null, TTFT);
+    ConstraintSet set =
+        throughput ? ConstraintReader.fromFlags(TP, null) : ConstraintReader.fromFlags(null, TTFT);
     Verdict v = GateEvaluator.evaluate(export(t), set, options(tolerance));
     assertThat(v.constraints().get(0).status().json()).isEqualTo(expected);
     assertThat(v.verdict().json()).isEqualTo(expected);
@@ -112,8 +122,12 @@ class GateEvaluatorTest {
   @DisplayName("the real run rewritten in each time unit measures the same TTFT p99 in ms")
   @CsvSource({"ns, 1000000", "us, 1000", "s, 0.001", "sec, 0.001", "ms, 1"})
   void eachTimeUnit(String unit, String factor) {
-    ObjectNode t = ExportVariants.withUnit(ExportVariants.realTree(), "time_to_first_token", unit, new BigDecimal(factor));
-    Verdict v = GateEvaluator.evaluate(export(t), ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults());
+    ObjectNode t =
+        ExportVariants.withUnit(
+            ExportVariants.realTree(), "time_to_first_token", unit, new BigDecimal(factor));
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(t), ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults());
     assertThat(v.constraints().get(0).measured()).isEqualByComparingTo("34.344268879999994");
     assertThat(v.constraints().get(0).unit()).isEqualTo("ms");
     assertThat(v.verdict()).isEqualTo(Status.PASS);
@@ -123,8 +137,14 @@ class GateEvaluatorTest {
   @DisplayName("the real run rewritten in each throughput unit measures the same tokens/sec")
   @CsvSource({"tokens/ms, 0.001", "tokens/s, 1", "tokens/min, 60"})
   void eachThroughputUnit(String unit, String factor) {
-    ObjectNode t = ExportVariants.withUnit(ExportVariants.realTree(), "output_token_throughput", unit, new BigDecimal(factor));
-    Verdict v = GateEvaluator.evaluate(export(t), ConstraintReader.fromFlags(new BigDecimal("50"), null), GateOptions.defaults());
+    ObjectNode t =
+        ExportVariants.withUnit(
+            ExportVariants.realTree(), "output_token_throughput", unit, new BigDecimal(factor));
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(t),
+            ConstraintReader.fromFlags(new BigDecimal("50"), null),
+            GateOptions.defaults());
     assertThat(v.constraints().get(0).measured()).isEqualByComparingTo("50.08213863971112");
     assertThat(v.verdict()).isEqualTo(Status.PASS);
   }
@@ -133,15 +153,26 @@ class GateEvaluatorTest {
   @DisplayName("each layout of the same run gives the same verdict")
   void eachLayout() {
     ConstraintSet set = ConstraintReader.fromFlags(new BigDecimal("50"), new BigDecimal("35"));
-    Verdict top = GateEvaluator.evaluate(AiperfExportReader.read(ExportVariants.real()), set, GateOptions.defaults());
-    Verdict records = GateEvaluator.evaluate(export(ExportVariants.asRecordsLayout(ExportVariants.realTree())), set, GateOptions.defaults());
-    Verdict versioned = GateEvaluator.evaluate(
-        export(ExportVariants.asVersionedLayout(ExportVariants.realTree(), "0.13.0")), set, GateOptions.defaults());
+    Verdict top =
+        GateEvaluator.evaluate(
+            AiperfExportReader.read(ExportVariants.real()), set, GateOptions.defaults());
+    Verdict records =
+        GateEvaluator.evaluate(
+            export(ExportVariants.asRecordsLayout(ExportVariants.realTree())),
+            set,
+            GateOptions.defaults());
+    Verdict versioned =
+        GateEvaluator.evaluate(
+            export(ExportVariants.asVersionedLayout(ExportVariants.realTree(), "0.13.0")),
+            set,
+            GateOptions.defaults());
     for (Verdict v : new Verdict[] {top, records, versioned}) {
       assertThat(v.verdict()).isEqualTo(Status.PASS);
-      assertThat(v.constraints()).extracting(ConstraintResult::measured)
+      assertThat(v.constraints())
+          .extracting(ConstraintResult::measured)
           .usingElementComparator(BigDecimal::compareTo)
-          .containsExactly(new BigDecimal("50.08213863971112"), new BigDecimal("34.344268879999994"));
+          .containsExactly(
+              new BigDecimal("50.08213863971112"), new BigDecimal("34.344268879999994"));
     }
     assertThat(records.source().layout()).isEqualTo("records");
     assertThat(versioned.source().layout()).isEqualTo("versioned");
@@ -153,7 +184,11 @@ class GateEvaluatorTest {
   void missingMetric() {
     ObjectNode t = ExportVariants.realTree();
     t.remove("time_to_first_token");
-    Verdict v = GateEvaluator.evaluate(export(t), ConstraintReader.fromFlags(new BigDecimal("50"), TTFT), GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(t),
+            ConstraintReader.fromFlags(new BigDecimal("50"), TTFT),
+            GateOptions.defaults());
     assertThat(v.verdict()).isEqualTo(Status.ERROR);
     assertThat(v.exitCode()).isEqualTo(3);
     assertThat(v.constraints().get(0).status()).isEqualTo(Status.PASS);
@@ -168,7 +203,9 @@ class GateEvaluatorTest {
   void nullStatOutranksFail() {
     ObjectNode t = ExportVariants.realTree();
     ((ObjectNode) t.get("time_to_first_token")).putNull("p99");
-    Verdict v = GateEvaluator.evaluate(export(t), ConstraintReader.fromFlags(TP, TTFT), GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(t), ConstraintReader.fromFlags(TP, TTFT), GateOptions.defaults());
     assertThat(v.constraints().get(0).status()).isEqualTo(Status.FAIL);
     assertThat(v.constraints().get(1).status()).isEqualTo(Status.ERROR);
     assertThat(v.constraints().get(1).message()).contains("/time_to_first_token/p99");
@@ -182,7 +219,11 @@ class GateEvaluatorTest {
     ExportVariants.withStat(t, "request_count", "avg", "99");
     t.putObject("error_request_count").put("unit", "requests").put("avg", 1.0);
     ObjectNode entry = t.putArray("error_summary").addObject();
-    entry.putObject("error_details").put("code", 500).put("type", "InternalServerError").put("message", "boom");
+    entry
+        .putObject("error_details")
+        .put("code", 500)
+        .put("type", "InternalServerError")
+        .put("message", "boom");
     entry.put("count", 1);
     ConstraintSet ok = ConstraintReader.fromFlags(new BigDecimal("50"), new BigDecimal("35"));
     Verdict atMax = GateEvaluator.evaluate(export(t), ok, GateOptions.defaults());
@@ -195,10 +236,15 @@ class GateEvaluatorTest {
     Verdict above = GateEvaluator.evaluate(export(t), ok, GateOptions.defaults());
     assertThat(above.verdict()).isEqualTo(Status.FAIL);
     assertThat(above.requests().status()).isEqualTo(Status.FAIL);
-    assertThat(above.message()).contains("request error rate").contains("2 of 101").contains("500 InternalServerError: boom");
+    assertThat(above.message())
+        .contains("request error rate")
+        .contains("2 of 101")
+        .contains("500 InternalServerError: boom");
     assertThat(above.constraints()).allMatch(c -> c.status() == Status.PASS);
 
-    Verdict looser = GateEvaluator.evaluate(export(t), ok, new GateOptions(GateOptions.DEFAULT_TOLERANCE, new BigDecimal("0.02")));
+    Verdict looser =
+        GateEvaluator.evaluate(
+            export(t), ok, new GateOptions(GateOptions.DEFAULT_TOLERANCE, new BigDecimal("0.02")));
     assertThat(looser.verdict()).isEqualTo(Status.PASS);
   }
 
@@ -207,7 +253,11 @@ class GateEvaluatorTest {
   void cancelled() {
     ObjectNode t = ExportVariants.realTree();
     t.put("was_cancelled", true);
-    Verdict v = GateEvaluator.evaluate(export(t), ConstraintReader.fromFlags(new BigDecimal("50"), null), GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(t),
+            ConstraintReader.fromFlags(new BigDecimal("50"), null),
+            GateOptions.defaults());
     assertThat(v.constraints().get(0).status()).isEqualTo(Status.PASS);
     assertThat(v.verdict()).isEqualTo(Status.ERROR);
     assertThat(v.message()).contains("cancelled");
@@ -217,8 +267,11 @@ class GateEvaluatorTest {
   @Test
   @DisplayName("no constraints: skip (exit 0), with the request accounting still reported")
   void skip() {
-    Verdict v = GateEvaluator.evaluate(AiperfExportReader.read(ExportVariants.real()), ConstraintSet.none("flags"),
-        GateOptions.defaults());
+    Verdict v =
+        GateEvaluator.evaluate(
+            AiperfExportReader.read(ExportVariants.real()),
+            ConstraintSet.none("flags"),
+            GateOptions.defaults());
     assertThat(v.verdict()).isEqualTo(Status.SKIP);
     assertThat(v.exitCode()).isZero();
     assertThat(v.requests().status()).isEqualTo(Status.SKIP);
@@ -231,13 +284,21 @@ class GateEvaluatorTest {
     ObjectNode t = ExportVariants.realTree();
     ((ObjectNode) t.get("time_to_first_token")).put("unit", "jiffies");
     AiperfExport e = export(t);
-    assertThatThrownBy(() -> GateEvaluator.evaluate(e, ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults()))
+    assertThatThrownBy(
+            () ->
+                GateEvaluator.evaluate(
+                    e, ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults()))
         .isInstanceOf(BenchplanException.class)
         .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2))
         .hasMessageContaining("/time_to_first_token/unit: unknown unit 'jiffies'");
     // an unknown unit on a metric that is not gated does not matter
-    assertThat(GateEvaluator.evaluate(e, ConstraintReader.fromFlags(new BigDecimal("50"), null), GateOptions.defaults())
-        .verdict()).isEqualTo(Status.PASS);
+    assertThat(
+            GateEvaluator.evaluate(
+                    e,
+                    ConstraintReader.fromFlags(new BigDecimal("50"), null),
+                    GateOptions.defaults())
+                .verdict())
+        .isEqualTo(Status.PASS);
   }
 
   @Test
@@ -246,18 +307,34 @@ class GateEvaluatorTest {
     ObjectNode t = ExportVariants.realTree();
     ((ObjectNode) t.get("output_token_throughput")).put("unit", "ms");
     AiperfExport e = export(t);
-    assertThatThrownBy(() -> GateEvaluator.evaluate(e, ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
+    assertThatThrownBy(
+            () ->
+                GateEvaluator.evaluate(
+                    e, ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
         .hasMessageContaining("cannot be compared with constraint inference-throughput");
   }
 
   @Test
-  @DisplayName("a generic <metric>-<stat> constraint without a unit is compared in the metric's canonical unit")
+  @DisplayName(
+      "a generic <metric>-<stat> constraint without a unit is compared in the metric's canonical unit")
   void genericConstraint() {
-    ObjectNode t = ExportVariants.withUnit(ExportVariants.realTree(), "inter_token_latency", "s", new BigDecimal("0.001"));
-    Constraint itl = new Constraint("inter_token_latency-p95", "inter_token_latency", "p95", Operator.LE,
-        new BigDecimal("18.883067175879397"), null, "test");
-    Verdict v = GateEvaluator.evaluate(export(t), new ConstraintSet(java.util.List.of(itl), java.util.List.of(), "test"),
-        options("0"));
+    ObjectNode t =
+        ExportVariants.withUnit(
+            ExportVariants.realTree(), "inter_token_latency", "s", new BigDecimal("0.001"));
+    Constraint itl =
+        new Constraint(
+            "inter_token_latency-p95",
+            "inter_token_latency",
+            "p95",
+            Operator.LE,
+            new BigDecimal("18.883067175879397"),
+            null,
+            "test");
+    Verdict v =
+        GateEvaluator.evaluate(
+            export(t),
+            new ConstraintSet(java.util.List.of(itl), java.util.List.of(), "test"),
+            options("0"));
     assertThat(v.constraints().get(0).unit()).isEqualTo("ms");
     assertThat(v.constraints().get(0).measured()).isEqualByComparingTo("18.883067175879397");
     assertThat(v.verdict()).isEqualTo(Status.PASS);
@@ -266,11 +343,16 @@ class GateEvaluatorTest {
   @Test
   @DisplayName("a run that produced no export gives an error verdict carrying the reason")
   void runFailed() {
-    Verdict v = GateEvaluator.runFailed("AIPerf exited 1; log tail:\nConnectionError", ConstraintReader.fromFlags(TP, TTFT),
-        GateOptions.defaults(), VerdictSource.withoutExport("/runs/x/pod.log", null));
+    Verdict v =
+        GateEvaluator.runFailed(
+            "AIPerf exited 1; log tail:\nConnectionError",
+            ConstraintReader.fromFlags(TP, TTFT),
+            GateOptions.defaults(),
+            VerdictSource.withoutExport("/runs/x/pod.log", null));
     assertThat(v.verdict()).isEqualTo(Status.ERROR);
     assertThat(v.constraints()).allMatch(c -> c.status() == Status.ERROR && c.measured() == null);
-    assertThat(v.constraints().get(0).message()).isEqualTo("inference-throughput: not measured: AIPerf exited 1; log tail:");
+    assertThat(v.constraints().get(0).message())
+        .isEqualTo("inference-throughput: not measured: AIPerf exited 1; log tail:");
     assertThat(v.message()).contains("ConnectionError");
   }
 
@@ -279,13 +361,18 @@ class GateEvaluatorTest {
   void optionRanges() {
     assertThatThrownBy(() -> options("1")).hasMessageContaining("--tolerance");
     assertThatThrownBy(() -> options("-0.1")).hasMessageContaining("--tolerance");
-    assertThatThrownBy(() -> new GateOptions(BigDecimal.ZERO, new BigDecimal("1.5"))).hasMessageContaining("--max-error-rate");
+    assertThatThrownBy(() -> new GateOptions(BigDecimal.ZERO, new BigDecimal("1.5")))
+        .hasMessageContaining("--max-error-rate");
   }
 
-  /** The real export with {@code output_token_throughput.avg} written as {@code literal}, byte for byte. */
+  /**
+   * The real export with {@code output_token_throughput.avg} written as {@code literal}, byte for
+   * byte.
+   */
   private Path exportWithThroughput(String literal) throws java.io.IOException {
-    ObjectNode tree = ExportVariants.withStat(ExportVariants.realTree(), "output_token_throughput", "avg",
-        "987654.3210123");
+    ObjectNode tree =
+        ExportVariants.withStat(
+            ExportVariants.realTree(), "output_token_throughput", "avg", "987654.3210123");
     String json = dev.benchplan.json.Json.JSON.writeValueAsString(tree);
     assertThat(json).contains("987654.3210123");
     Path p = tmp.resolve("export-" + System.nanoTime() + ".json");
@@ -294,35 +381,51 @@ class GateEvaluatorTest {
   }
 
   @ParameterizedTest(name = "throughput {0} is invalid input (exit 2) naming the pointer")
-  @CsvSource(delimiter = '|', value = {
-      "1e400|expected a finite number, found 1E+400 (beyond the range of a double)",
-      "-1e400|expected a finite number, found -1E+400 (beyond the range of a double)",
-      "NaN|expected a finite number, found NaN",
-      "Infinity|expected a finite number, found Infinity",
-      "\"fast\"|expected a number or null, found the string \"fast\""})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "1e400|expected a finite number, found 1E+400 (beyond the range of a double)",
+        "-1e400|expected a finite number, found -1E+400 (beyond the range of a double)",
+        "NaN|expected a finite number, found NaN",
+        "Infinity|expected a finite number, found Infinity",
+        "\"fast\"|expected a number or null, found the string \"fast\""
+      })
   void nonFiniteOrNonNumericMeasurement(String literal, String expected) throws Exception {
     Path file = exportWithThroughput(literal);
-    assertThatThrownBy(() -> GateEvaluator.evaluate(AiperfExportReader.read(file),
-            ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
+    assertThatThrownBy(
+            () ->
+                GateEvaluator.evaluate(
+                    AiperfExportReader.read(file),
+                    ConstraintReader.fromFlags(TP, null),
+                    GateOptions.defaults()))
         .isInstanceOf(BenchplanException.class)
         .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2))
         .hasMessage(file + ": /output_token_throughput/avg: " + expected);
   }
 
   @Test
-  @DisplayName("a gated metric written as a plain string (\"fast\") is invalid input naming the pointer, not absent")
+  @DisplayName(
+      "a gated metric written as a plain string (\"fast\") is invalid input naming the pointer, not absent")
   void metricAsString() throws Exception {
     ObjectNode tree = ExportVariants.realTree();
     tree.put("output_token_throughput", "fast");
     Path file = ExportVariants.write(tmp, "fast.json", tree);
     AiperfExport e = AiperfExportReader.read(file);
-    assertThatThrownBy(() -> GateEvaluator.evaluate(e, ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
+    assertThatThrownBy(
+            () ->
+                GateEvaluator.evaluate(
+                    e, ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
         .isInstanceOf(BenchplanException.class)
         .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2))
-        .hasMessage(file + ": /output_token_throughput is the string \"fast\": expected a metric object"
-            + " {\"unit\": ..., \"avg\": <number>} for constraint inference-throughput");
+        .hasMessage(
+            file
+                + ": /output_token_throughput is the string \"fast\": expected a metric object"
+                + " {\"unit\": ..., \"avg\": <number>} for constraint inference-throughput");
     // not gated: a stray value elsewhere does not matter
-    assertThat(GateEvaluator.evaluate(e, ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults()).verdict())
+    assertThat(
+            GateEvaluator.evaluate(
+                    e, ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults())
+                .verdict())
         .isEqualTo(Status.PASS);
   }
 }

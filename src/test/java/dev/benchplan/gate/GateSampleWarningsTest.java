@@ -19,36 +19,44 @@ import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * issue 20 item 4: gate applies plan's percentile sample rule (rules/PercentileSamples) and says
- * so in every report, without changing the verdict.
+ * issue 20 item 4: gate applies plan's percentile sample rule (rules/PercentileSamples) and says so
+ * in every report, without changing the verdict.
  */
 class GateSampleWarningsTest {
   @TempDir Path tmp;
 
   private Verdict gate(String requestCount) {
-    var tree = ExportVariants.withStat(ExportVariants.realTree(), "request_count", "avg",
-        requestCount);
-    AiperfExport e = AiperfExportReader.read(ExportVariants.write(tmp, "e" + System.nanoTime()
-        + ".json", tree));
+    var tree =
+        ExportVariants.withStat(ExportVariants.realTree(), "request_count", "avg", requestCount);
+    AiperfExport e =
+        AiperfExportReader.read(ExportVariants.write(tmp, "e" + System.nanoTime() + ".json", tree));
     // thresholds the real export meets: throughput >= 50 tokens/s, TTFT p99 <= 35 ms
-    return GateEvaluator.evaluate(e, ConstraintReader.fromFlags(new BigDecimal("50"),
-        new BigDecimal("35")), GateOptions.defaults());
+    return GateEvaluator.evaluate(
+        e,
+        ConstraintReader.fromFlags(new BigDecimal("50"), new BigDecimal("35")),
+        GateOptions.defaults());
   }
 
   @Test
-  @DisplayName("a p99 on the real export's 64 requests passes with a warning giving the count, in"
-      + " JSON, CTRF and JUnit; the verdict document still matches its schema")
+  @DisplayName(
+      "a p99 on the real export's 64 requests passes with a warning giving the count, in"
+          + " JSON, CTRF and JUnit; the verdict document still matches its schema")
   void p99OnSixtyFour() {
     Verdict v = gate("64");
     assertThat(v.verdict()).isEqualTo(Status.PASS);
-    assertThat(v.warnings()).singleElement().asString()
-        .contains("inference-ttft-p99").contains("p99").contains("64 measured requests")
+    assertThat(v.warnings())
+        .singleElement()
+        .asString()
+        .contains("inference-ttft-p99")
+        .contains("p99")
+        .contains("64 measured requests")
         .contains("at least 100");
     JsonNode json = Json.JSON.readTree(VerdictReports.verdictBytes(v));
     assertThat(json.get("warnings").get(0).asString()).isEqualTo(v.warnings().get(0));
     assertThat(SchemaValidator.bundled("verdict.schema.json").validate(json)).isEmpty();
-    ReportTiming timing = new ReportTiming(Instant.parse("2026-12-01T00:00:00Z"),
-        Instant.parse("2026-12-01T00:00:01Z"));
+    ReportTiming timing =
+        new ReportTiming(
+            Instant.parse("2026-12-01T00:00:00Z"), Instant.parse("2026-12-01T00:00:01Z"));
     JsonNode ctrf = CtrfReport.toJson(v, timing);
     assertThat(ctrf.at("/results/extra/warnings/0").asString()).isEqualTo(v.warnings().get(0));
     String junit = new String(JunitReport.toXml(v, timing), StandardCharsets.UTF_8);
@@ -68,7 +76,8 @@ class GateSampleWarningsTest {
   }
 
   @Test
-  @DisplayName("1,000 requests put 10 beyond a p99: no warning; the JSON still carries an empty list")
+  @DisplayName(
+      "1,000 requests put 10 beyond a p99: no warning; the JSON still carries an empty list")
   void enough() {
     Verdict v = gate("1000");
     assertThat(v.warnings()).isEmpty();
@@ -79,16 +88,30 @@ class GateSampleWarningsTest {
   }
 
   @Test
-  @DisplayName("gate on the real export (64 requests) with a p99 constraint: exit 0, and the text and"
-      + " JSON outputs carry the warning with the count")
+  @DisplayName(
+      "gate on the real export (64 requests) with a p99 constraint: exit 0, and the text and"
+          + " JSON outputs carry the warning with the count")
   void command() {
     String export = ExportVariants.real().toString();
-    var text = dev.benchplan.testing.CommandHarness.run("gate", "--results", export,
-        "--min-throughput", "50", "--max-ttft-p99", "35").expectOk();
-    assertThat(text.out()).contains("warning: constraint inference-ttft-p99 (p99) rests on 64"
-        + " measured requests");
-    var json = dev.benchplan.testing.CommandHarness.run("gate", "--results", export,
-        "--min-throughput", "50", "--max-ttft-p99", "35", "--format", "json").expectOk();
+    var text =
+        dev.benchplan.testing.CommandHarness.run(
+                "gate", "--results", export, "--min-throughput", "50", "--max-ttft-p99", "35")
+            .expectOk();
+    assertThat(text.out())
+        .contains(
+            "warning: constraint inference-ttft-p99 (p99) rests on 64" + " measured requests");
+    var json =
+        dev.benchplan.testing.CommandHarness.run(
+                "gate",
+                "--results",
+                export,
+                "--min-throughput",
+                "50",
+                "--max-ttft-p99",
+                "35",
+                "--format",
+                "json")
+            .expectOk();
     assertThat(Json.JSON.readTree(json.out()).toString()).contains("rests on 64 measured requests");
   }
 }

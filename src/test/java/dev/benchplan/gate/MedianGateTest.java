@@ -14,24 +14,40 @@ import org.junit.jupiter.api.Test;
 
 /** The median gate over repeats that disagree (validate --repeats, issue 17). */
 class MedianGateTest {
-  static final ConstraintSet GATES = ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"));
+  static final ConstraintSet GATES =
+      ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"));
 
   static MedianGate.Repeat repeat(String label, double throughput, double ttftP99) {
-    String json = String.format(Locale.ROOT, "{\"aiperf_version\": \"0.13.0\","
-        + " \"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": %s},"
-        + " \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 90, \"p99\": %s},"
-        + " \"request_count\": {\"unit\": \"requests\", \"avg\": 1000}}", throughput, ttftP99);
-    AiperfExport e = AiperfExportReader.parse(json.getBytes(StandardCharsets.UTF_8),
-        Path.of("profile_runs", label, "profile_export_aiperf.json"));
+    String json =
+        String.format(
+            Locale.ROOT,
+            "{\"aiperf_version\": \"0.13.0\","
+                + " \"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": %s},"
+                + " \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 90, \"p99\": %s},"
+                + " \"request_count\": {\"unit\": \"requests\", \"avg\": 1000}}",
+            throughput,
+            ttftP99);
+    AiperfExport e =
+        AiperfExportReader.parse(
+            json.getBytes(StandardCharsets.UTF_8),
+            Path.of("profile_runs", label, "profile_export_aiperf.json"));
     return new MedianGate.Repeat(label, e);
   }
 
   @Test
-  @DisplayName("three repeats, one stalled (TTFT p99 900 ms): each is listed, the median passes, the result is unstable")
+  @DisplayName(
+      "three repeats, one stalled (TTFT p99 900 ms): each is listed, the median passes, the result is unstable")
   void disagreeingRepeatsPassOnTheMedian() {
-    MedianGate.Result r = MedianGate.evaluate(List.of(repeat("run_0001", 5400, 150), repeat("run_0002", 3100, 900),
-        repeat("run_0003", 5200, 160)), GATES, GateOptions.defaults());
-    assertThat(r.repeats()).extracting(l -> l.verdict().verdict())
+    MedianGate.Result r =
+        MedianGate.evaluate(
+            List.of(
+                repeat("run_0001", 5400, 150),
+                repeat("run_0002", 3100, 900),
+                repeat("run_0003", 5200, 160)),
+            GATES,
+            GateOptions.defaults());
+    assertThat(r.repeats())
+        .extracting(l -> l.verdict().verdict())
         .containsExactly(Status.PASS, Status.FAIL, Status.PASS);
     Verdict m = r.median();
     assertThat(m.verdict()).isEqualTo(Status.PASS);
@@ -39,18 +55,31 @@ class MedianGateTest {
     assertThat(m.constraints().get(0).measured()).isEqualByComparingTo("5200");
     assertThat(m.constraints().get(1).measured()).isEqualByComparingTo("160");
     assertThat(r.unstable()).isTrue();
-    assertThat(r.disagreements()).hasSize(2)
-        .anySatisfy(d -> assertThat(d).startsWith("inference-throughput: pass in run_0001, run_0003; fail in run_0002"));
-    assertThat(m.warnings()).anySatisfy(w -> assertThat(w).startsWith("unstable: the 3 repeats disagree"));
+    assertThat(r.disagreements())
+        .hasSize(2)
+        .anySatisfy(
+            d ->
+                assertThat(d)
+                    .startsWith(
+                        "inference-throughput: pass in run_0001, run_0003; fail in run_0002"));
+    assertThat(m.warnings())
+        .anySatisfy(w -> assertThat(w).startsWith("unstable: the 3 repeats disagree"));
     assertThat(m.message()).contains("(unstable: the repeats disagree)");
     assertThat(m.requests().total()).isEqualByComparingTo("3000");
   }
 
   @Test
-  @DisplayName("two of three repeats below the floor: the median fails (exit 1), even though one passed")
+  @DisplayName(
+      "two of three repeats below the floor: the median fails (exit 1), even though one passed")
   void medianFails() {
-    MedianGate.Result r = MedianGate.evaluate(List.of(repeat("run_0001", 5400, 150), repeat("run_0002", 3100, 150),
-        repeat("run_0003", 4000, 160)), GATES, GateOptions.defaults());
+    MedianGate.Result r =
+        MedianGate.evaluate(
+            List.of(
+                repeat("run_0001", 5400, 150),
+                repeat("run_0002", 3100, 150),
+                repeat("run_0003", 4000, 160)),
+            GATES,
+            GateOptions.defaults());
     assertThat(r.median().verdict()).isEqualTo(Status.FAIL);
     assertThat(r.median().exitCode()).isEqualTo(1);
     assertThat(r.median().constraints().get(0).measured()).isEqualByComparingTo("4000");
@@ -60,8 +89,11 @@ class MedianGateTest {
   @Test
   @DisplayName("repeats that agree are stable; an even count takes the mean of the middle two")
   void stableEven() {
-    MedianGate.Result r = MedianGate.evaluate(List.of(repeat("run_0001", 5400, 150), repeat("run_0002", 5600, 170)),
-        GATES, GateOptions.defaults());
+    MedianGate.Result r =
+        MedianGate.evaluate(
+            List.of(repeat("run_0001", 5400, 150), repeat("run_0002", 5600, 170)),
+            GATES,
+            GateOptions.defaults());
     assertThat(r.unstable()).isFalse();
     assertThat(r.median().constraints().get(0).measured()).isEqualByComparingTo("5500");
     assertThat(r.median().constraints().get(1).measured()).isEqualByComparingTo("160");

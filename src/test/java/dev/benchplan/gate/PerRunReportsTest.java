@@ -46,30 +46,43 @@ class PerRunReportsTest {
   }
 
   @Test
-  @DisplayName("a 3-point grid: one CTRF test and one JUnit testcase per point, repetition and constraint, stable names, per-run statuses")
+  @DisplayName(
+      "a 3-point grid: one CTRF test and one JUnit testcase per point, repetition and constraint, stable names, per-run statuses")
   void perRunTests() throws Exception {
     Verdict v = gridVerdict();
-    ReportTiming timing = new ReportTiming(Instant.parse("2026-12-02T03:00:00Z"), Instant.parse("2026-12-02T03:10:00Z"));
+    ReportTiming timing =
+        new ReportTiming(
+            Instant.parse("2026-12-02T03:00:00Z"), Instant.parse("2026-12-02T03:10:00Z"));
     JsonNode ctrf = CtrfReport.toJson(v, timing);
     List<String> names = new ArrayList<>();
     ctrf.at("/results/tests").forEach(t -> names.add(t.get("name").asString()));
-    assertThat(names).contains("concurrency=1/repetition=1/inference-throughput",
-        "concurrency=2/repetition=1/inference-throughput", "concurrency=4/repetition=1/inference-ttft-p99");
+    assertThat(names)
+        .contains(
+            "concurrency=1/repetition=1/inference-throughput",
+            "concurrency=2/repetition=1/inference-throughput",
+            "concurrency=4/repetition=1/inference-ttft-p99");
     assertThat(names).hasSize(3 * (names.size() / 3)).doesNotHaveDuplicates();
-    assertThat(names).allSatisfy(n -> assertThat(n).matches("concurrency=[124]/repetition=1/[a-z0-9-]+"));
+    assertThat(names)
+        .allSatisfy(n -> assertThat(n).matches("concurrency=[124]/repetition=1/[a-z0-9-]+"));
     JsonNode c1 = find(ctrf, "concurrency=1/repetition=1/inference-throughput");
     assertThat(c1.get("status").asString()).as(c1.toString()).isEqualTo("failed");
     assertThat(c1.get("message").asString()).startsWith("concurrency 1: ");
-    assertThat(find(ctrf, "concurrency=4/repetition=1/inference-throughput").get("status").asString()).isEqualTo("passed");
+    assertThat(
+            find(ctrf, "concurrency=4/repetition=1/inference-throughput").get("status").asString())
+        .isEqualTo("passed");
     assertThat(ctrf.at("/results/summary/tests").asInt()).isEqualTo(names.size());
     assertThat(ctrf.at("/results/summary/failed").asInt()).isEqualTo(1);
     // the same names again: stable
     List<String> again = new ArrayList<>();
-    CtrfReport.toJson(gridVerdict(), timing).at("/results/tests").forEach(t -> again.add(t.get("name").asString()));
+    CtrfReport.toJson(gridVerdict(), timing)
+        .at("/results/tests")
+        .forEach(t -> again.add(t.get("name").asString()));
     assertThat(again).isEqualTo(names);
 
-    var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(new ByteArrayInputStream(JunitReport.toXml(v, timing)));
+    var doc =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(JunitReport.toXml(v, timing)));
     NodeList cases = doc.getElementsByTagName("testcase");
     List<String> junit = new ArrayList<>();
     for (int i = 0; i < cases.getLength(); i++) {
@@ -83,10 +96,15 @@ class PerRunReportsTest {
   @DisplayName("an overall error no run shows (a planned run missing) adds the benchplan-gate test")
   void overallErrorKept() throws Exception {
     Verdict grid = gridVerdict();
-    Verdict error = GateEvaluator.runFailed("the Job planned 4 measured run(s), AIPerf's tree holds 3",
-        ConstraintReader.fromFlags(new BigDecimal("100"), new BigDecimal("1000")), GateOptions.defaults(),
-        VerdictSource.withoutExport("tree", null)).withRuns(grid.runs());
-    JsonNode ctrf = CtrfReport.toJson(error, new ReportTiming(Instant.EPOCH, Instant.EPOCH.plusSeconds(1)));
+    Verdict error =
+        GateEvaluator.runFailed(
+                "the Job planned 4 measured run(s), AIPerf's tree holds 3",
+                ConstraintReader.fromFlags(new BigDecimal("100"), new BigDecimal("1000")),
+                GateOptions.defaults(),
+                VerdictSource.withoutExport("tree", null))
+            .withRuns(grid.runs());
+    JsonNode ctrf =
+        CtrfReport.toJson(error, new ReportTiming(Instant.EPOCH, Instant.EPOCH.plusSeconds(1)));
     JsonNode gate = find(ctrf, CtrfReport.GATE_TEST);
     assertThat(gate.get("rawStatus").asString()).isEqualTo("error");
     assertThat(gate.get("message").asString()).contains("AIPerf's tree holds 3");

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code gate --results DIR}: every run of an AIPerf artifact tree in the reference table's layouts is
- * gated, one verdict per load point and repetition, the capacity under the gates for a sweep.
+ * {@code gate --results DIR}: every run of an AIPerf artifact tree in the reference table's layouts
+ * is gated, one verdict per load point and repetition, the capacity under the gates for a sweep.
  */
 class RunVerdictsTest {
   @TempDir Path tmp;
@@ -32,8 +32,20 @@ class RunVerdictsTest {
   }
 
   private JsonNode gate(Path results, int exit, String... extra) throws Exception {
-    List<String> args = new java.util.ArrayList<>(List.of("gate", "--results", results.toString(), "--min-throughput", "40",
-        "--max-ttft-p99", "50", "--tolerance", "0", "--format", "json"));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "gate",
+                "--results",
+                results.toString(),
+                "--min-throughput",
+                "40",
+                "--max-ttft-p99",
+                "50",
+                "--tolerance",
+                "0",
+                "--format",
+                "json"));
     args.addAll(List.of(extra));
     var r = CommandHarness.run(args.toArray(String[]::new)).expectExit(exit);
     JsonNode v = Json.JSON.readTree(r.out());
@@ -42,7 +54,8 @@ class RunVerdictsTest {
   }
 
   @Test
-  @DisplayName("a sweep (<param>_<value>/ + sweep_aggregate): per point verdicts, capacity 2, exit 1 because c=4 fails")
+  @DisplayName(
+      "a sweep (<param>_<value>/ + sweep_aggregate): per point verdicts, capacity 2, exit 1 because c=4 fails")
   void sweep() throws Exception {
     Path data = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path tree = tmp.resolve("sweep");
@@ -50,7 +63,9 @@ class RunVerdictsTest {
       copyRun(data.resolve("concurrency" + c), tree.resolve("concurrency_" + c));
     }
     Files.createDirectories(tree.resolve("sweep_aggregate"));
-    Files.writeString(tree.resolve("sweep_aggregate/profile_export_aiperf_sweep.json"), "{\"aggregation_type\": \"sweep\"}");
+    Files.writeString(
+        tree.resolve("sweep_aggregate/profile_export_aiperf_sweep.json"),
+        "{\"aggregation_type\": \"sweep\"}");
     JsonNode v = gate(tree, 1);
     assertThat(v.get("verdict").asString()).isEqualTo("fail");
     assertThat(v.get("runs")).hasSize(3);
@@ -60,15 +75,23 @@ class RunVerdictsTest {
     assertThat(v.at("/runs/2/verdict").asString()).isEqualTo("fail");
     assertThat(v.at("/runs/2/directory").asString()).isEqualTo("concurrency_4");
     assertThat(v.at("/capacity/load_point").asString()).isEqualTo("2");
-    assertThat(v.get("message").asString()).contains("1 of 3 measured runs failed", "concurrency 4",
-        "capacity under the gates: concurrency 2");
+    assertThat(v.get("message").asString())
+        .contains(
+            "1 of 3 measured runs failed",
+            "concurrency 4",
+            "capacity under the gates: concurrency 2");
     // text output names every run and the capacity
-    var text = CommandHarness.run("gate", "--results", tree.toString(), "--max-ttft-p99", "50", "--tolerance", "0");
-    assertThat(text.out()).contains("run fail  concurrency 4 (concurrency_4)", "capacity under the gates: concurrency 2");
+    var text =
+        CommandHarness.run(
+            "gate", "--results", tree.toString(), "--max-ttft-p99", "50", "--tolerance", "0");
+    assertThat(text.out())
+        .contains(
+            "run fail  concurrency 4 (concurrency_4)", "capacity under the gates: concurrency 2");
   }
 
   @Test
-  @DisplayName("multi-run (profile_runs/run_NNNN + aggregate): one verdict per repetition, no capacity, pass")
+  @DisplayName(
+      "multi-run (profile_runs/run_NNNN + aggregate): one verdict per repetition, no capacity, pass")
   void multiRun() throws Exception {
     Path data = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path tree = tmp.resolve("multi");
@@ -87,14 +110,19 @@ class RunVerdictsTest {
   }
 
   @Test
-  @DisplayName("sweep x repeated trials (profile_runs/trial_NNNN/<param>_<value>): a point holds only if every repetition passes")
+  @DisplayName(
+      "sweep x repeated trials (profile_runs/trial_NNNN/<param>_<value>): a point holds only if every repetition passes")
   void repeatedTrials() throws Exception {
     Path data = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path tree = tmp.resolve("trials");
     for (int k = 1; k <= 2; k++) {
-      copyRun(data.resolve("concurrency1"), tree.resolve("profile_runs/trial_000" + k + "/concurrency_1"));
+      copyRun(
+          data.resolve("concurrency1"),
+          tree.resolve("profile_runs/trial_000" + k + "/concurrency_1"));
       // trial 2 of point 2 is the c=4 run: point 2 no longer holds
-      copyRun(data.resolve(k == 2 ? "concurrency4" : "concurrency2"), tree.resolve("profile_runs/trial_000" + k + "/concurrency_2"));
+      copyRun(
+          data.resolve(k == 2 ? "concurrency4" : "concurrency2"),
+          tree.resolve("profile_runs/trial_000" + k + "/concurrency_2"));
     }
     JsonNode v = gate(tree, 1);
     assertThat(v.get("runs")).hasSize(4);
@@ -105,8 +133,13 @@ class RunVerdictsTest {
   @Test
   @DisplayName("a directory with no AIPerf run is invalid input (exit 2)")
   void empty() throws Exception {
-    var r = CommandHarness.run("gate", "--results", Files.createDirectories(tmp.resolve("none")).toString(),
-        "--max-ttft-p99", "50");
+    var r =
+        CommandHarness.run(
+            "gate",
+            "--results",
+            Files.createDirectories(tmp.resolve("none")).toString(),
+            "--max-ttft-p99",
+            "50");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("no AIPerf run found");
   }

@@ -31,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 class VerdictReportsTest {
   static final ReportTiming TIMING =
-      new ReportTiming(Instant.parse("2026-11-30T10:00:00Z"), Instant.parse("2026-11-30T10:04:15.560Z"));
+      new ReportTiming(
+          Instant.parse("2026-11-30T10:00:00Z"), Instant.parse("2026-11-30T10:04:15.560Z"));
   static final SchemaValidator SCHEMA = SchemaValidator.bundled("verdict.schema.json");
 
   @TempDir Path tmp;
@@ -46,7 +47,8 @@ class VerdictReportsTest {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    AiperfExport missing = AiperfExportReader.read(ExportVariants.write(dir, "noTtft.json", noTtft));
+    AiperfExport missing =
+        AiperfExportReader.read(ExportVariants.write(dir, "noTtft.json", noTtft));
     ConstraintSet aicr = ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"));
     ConstraintSet met = ConstraintReader.fromFlags(new BigDecimal("50"), new BigDecimal("35"));
     return Stream.of(
@@ -54,9 +56,15 @@ class VerdictReportsTest {
         GateEvaluator.evaluate(real, aicr, GateOptions.defaults()),
         GateEvaluator.evaluate(real, ConstraintSet.none("flags"), GateOptions.defaults()),
         GateEvaluator.evaluate(missing, aicr, GateOptions.defaults()),
-        GateEvaluator.runFailed("AIPerf exited 1", aicr, GateOptions.defaults(),
+        GateEvaluator.runFailed(
+            "AIPerf exited 1",
+            aicr,
+            GateOptions.defaults(),
             VerdictSource.withoutExport("/runs/r/pod.log", null)),
-        GateEvaluator.runFailed("Job failed", ConstraintSet.none("plan"), GateOptions.defaults(),
+        GateEvaluator.runFailed(
+            "Job failed",
+            ConstraintSet.none("plan"),
+            GateOptions.defaults(),
             VerdictSource.withoutExport("/runs/r/pod.log", null)));
   }
 
@@ -71,7 +79,8 @@ class VerdictReportsTest {
 
   @ParameterizedTest(name = "{index}: {0}")
   @MethodSource("verdicts")
-  @DisplayName("CTRF: tool, summary counts that add up, one test per constraint; JUnit parses with the same counts")
+  @DisplayName(
+      "CTRF: tool, summary counts that add up, one test per constraint; JUnit parses with the same counts")
   void reportsAgree(Verdict v) throws Exception {
     Map<String, byte[]> files = VerdictReports.render(v, TIMING);
     assertThat(files.keySet()).containsExactly("verdict.json", "ctrf-report.json", "junit.xml");
@@ -83,18 +92,25 @@ class VerdictReportsTest {
     JsonNode summary = results.get("summary");
     JsonNode tests = results.get("tests");
     assertThat(summary.get("tests").asInt()).isEqualTo(tests.size());
-    assertThat(summary.get("passed").asInt() + summary.get("failed").asInt() + summary.get("skipped").asInt()
-        + summary.get("pending").asInt() + summary.get("other").asInt()).isEqualTo(tests.size());
+    assertThat(
+            summary.get("passed").asInt()
+                + summary.get("failed").asInt()
+                + summary.get("skipped").asInt()
+                + summary.get("pending").asInt()
+                + summary.get("other").asInt())
+        .isEqualTo(tests.size());
     assertThat(summary.get("start").asLong()).isEqualTo(TIMING.start().toEpochMilli());
     assertThat(summary.get("stop").asLong()).isEqualTo(TIMING.stop().toEpochMilli());
     for (JsonNode t : tests) {
-      assertThat(t.get("status").asString()).isIn("passed", "failed", "skipped", "pending", "other");
+      assertThat(t.get("status").asString())
+          .isIn("passed", "failed", "skipped", "pending", "other");
       assertThat(t.has("name") && t.has("duration") && t.has("message")).isTrue();
     }
     if (!v.constraints().isEmpty()) {
       List<String> names = v.constraints().stream().map(ConstraintResult::name).toList();
       assertThat(tests.get(0).get("name").asString()).isEqualTo(names.get(0));
-      assertThat(tests.size()).isEqualTo(names.size() + (v.requests().status() == Status.SKIP ? 0 : 1));
+      assertThat(tests.size())
+          .isEqualTo(names.size() + (v.requests().status() == Status.SKIP ? 0 : 1));
     } else {
       assertThat(tests.size()).isEqualTo(1);
       assertThat(tests.get(0).get("name").asString()).isEqualTo(CtrfReport.GATE_TEST);
@@ -108,7 +124,9 @@ class VerdictReportsTest {
     for (JsonNode t : tests) {
       failedCtrf += t.get("status").asString().equals("failed") ? 1 : 0;
     }
-    assertThat(Integer.parseInt(suite.getAttribute("failures")) + Integer.parseInt(suite.getAttribute("errors")))
+    assertThat(
+            Integer.parseInt(suite.getAttribute("failures"))
+                + Integer.parseInt(suite.getAttribute("errors")))
         .isEqualTo(failedCtrf);
     assertThat(suite.getAttribute("time")).isEqualTo("255.560");
   }
@@ -117,12 +135,17 @@ class VerdictReportsTest {
   @DisplayName("markup and control characters in messages are escaped: JUnit parses, text survives")
   void escaping() throws Exception {
     String nasty = "AIPerf exited 1: <error code=\"503\"> & ]]> it's \u001b[31mred\u001b[0m";
-    Verdict v = GateEvaluator.runFailed(nasty, ConstraintReader.fromFlags(new BigDecimal("5000"), null),
-        GateOptions.defaults(), VerdictSource.withoutExport("/runs/a&b/<pod>.log", null));
+    Verdict v =
+        GateEvaluator.runFailed(
+            nasty,
+            ConstraintReader.fromFlags(new BigDecimal("5000"), null),
+            GateOptions.defaults(),
+            VerdictSource.withoutExport("/runs/a&b/<pod>.log", null));
     Map<String, byte[]> files = VerdictReports.render(v, TIMING);
     Document doc = parseXml(files.get("junit.xml"));
     Element error = (Element) doc.getElementsByTagName("error").item(0);
-    assertThat(error.getAttribute("message")).contains("<error code=\"503\"> & ]]> it's \\u001b[31mred");
+    assertThat(error.getAttribute("message"))
+        .contains("<error code=\"503\"> & ]]> it's \\u001b[31mred");
     NodeList props = doc.getElementsByTagName("property");
     boolean sourceSeen = false;
     for (int i = 0; i < props.getLength(); i++) {
@@ -134,7 +157,8 @@ class VerdictReportsTest {
     }
     assertThat(sourceSeen).isTrue();
     JsonNode ctrf = Json.JSON.readTree(files.get("ctrf-report.json"));
-    assertThat(ctrf.get("results").get("extra").get("message").asString()).isEqualTo("error: " + nasty);
+    assertThat(ctrf.get("results").get("extra").get("message").asString())
+        .isEqualTo("error: " + nasty);
     JsonNode verdict = Json.JSON.readTree(files.get("verdict.json"));
     assertThat(verdict.get("message").asString()).isEqualTo("error: " + nasty);
   }
@@ -151,14 +175,16 @@ class VerdictReportsTest {
     }
     Path blocked = tmp.resolve("blocked");
     Files.createDirectories(blocked.resolve("junit.xml").resolve("occupied"));
-    assertThatThrownBy(() -> VerdictReports.write(blocked, v, TIMING)).hasMessageContaining("cannot write");
+    assertThatThrownBy(() -> VerdictReports.write(blocked, v, TIMING))
+        .hasMessageContaining("cannot write");
     try (Stream<Path> s = Files.list(blocked)) {
       assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly("junit.xml");
     }
   }
 
   @Test
-  @DisplayName("the schema bites: an unknown verdict, a pass with a failed constraint, a missing key are rejected")
+  @DisplayName(
+      "the schema bites: an unknown verdict, a pass with a failed constraint, a missing key are rejected")
   void schemaRejects() {
     Verdict fail = verdicts().skip(1).findFirst().orElseThrow();
     ObjectNode json = written(fail);

@@ -12,7 +12,11 @@ class JsonYamlTest {
   @DisplayName("YAML output keeps numeric-looking and special strings as strings")
   void numericLookingStringsStayStrings() {
     ObjectNode n = Json.JSON.createObjectNode();
-    n.put("port", "8000").put("ratio", "0.5").put("flag", "true").put("num", 42).put("colon", "a: #b");
+    n.put("port", "8000")
+        .put("ratio", "0.5")
+        .put("flag", "true")
+        .put("num", 42)
+        .put("colon", "a: #b");
     String yaml = Json.YAML.writeValueAsString(n);
     JsonNode back = Json.YAML.readTree(yaml);
     assertThat(back.get("port").isString()).as(yaml).isTrue();

@@ -10,8 +10,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Answers SelfSubjectAccessReviews on the fabric8 mock server (which, in CRUD mode, would reject
- * them): allowed unless {@code denied} matches the review's resource attributes, as
- * {@code "verb resource[/sub][.group] namespace-or-*"}. Records every question asked.
+ * them): allowed unless {@code denied} matches the review's resource attributes, as {@code "verb
+ * resource[/sub][.group] namespace-or-*"}. Records every question asked.
  */
 public final class AccessReviews {
   private final List<String> asked = new CopyOnWriteArrayList<>();
@@ -21,19 +21,33 @@ public final class AccessReviews {
   /** Installs the answers on {@code server}. */
   public static AccessReviews install(KubernetesMockServer server, Predicate<String> denied) {
     AccessReviews reviews = new AccessReviews();
-    server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
-        .andReply(201, request -> {
-          ObjectNode review = (ObjectNode) Json.JSON.readTree(request.getBody().readUtf8());
-          JsonNode a = review.path("spec").path("resourceAttributes");
-          String group = a.path("group").asString("");
-          String key = a.path("verb").asString("") + " " + a.path("resource").asString("")
-              + (a.path("subresource").asString("").isEmpty() ? "" : "/" + a.path("subresource").asString(""))
-              + (group.isEmpty() ? "" : "." + group) + " "
-              + (a.path("namespace").asString("").isEmpty() ? "*" : a.path("namespace").asString(""));
-          reviews.asked.add(key);
-          review.putObject("status").put("allowed", !denied.test(key));
-          return review;
-        }).always();
+    server
+        .expect()
+        .post()
+        .withPath("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
+        .andReply(
+            201,
+            request -> {
+              ObjectNode review = (ObjectNode) Json.JSON.readTree(request.getBody().readUtf8());
+              JsonNode a = review.path("spec").path("resourceAttributes");
+              String group = a.path("group").asString("");
+              String key =
+                  a.path("verb").asString("")
+                      + " "
+                      + a.path("resource").asString("")
+                      + (a.path("subresource").asString("").isEmpty()
+                          ? ""
+                          : "/" + a.path("subresource").asString(""))
+                      + (group.isEmpty() ? "" : "." + group)
+                      + " "
+                      + (a.path("namespace").asString("").isEmpty()
+                          ? "*"
+                          : a.path("namespace").asString(""));
+              reviews.asked.add(key);
+              review.putObject("status").put("allowed", !denied.test(key));
+              return review;
+            })
+        .always();
     return reviews;
   }
 

@@ -3,14 +3,14 @@ package dev.benchplan.kube;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -30,35 +30,52 @@ class KubeApiConfinementTest {
 
   @BeforeAll
   static void importMain() {
-    main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("dev.benchplan");
+    main =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.benchplan");
   }
 
   @Test
   @DisplayName("no class outside dev.benchplan.kube depends on fabric8")
   void fabric8StaysInKube() {
-    noClasses().that().resideOutsideOfPackage("dev.benchplan.kube..")
-        .should().dependOnClassesThat().resideInAPackage("io.fabric8..")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.benchplan.kube..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.fabric8..")
         .check(main);
   }
 
   /** Only the table's owner (and the client's builder and error reader) call the client's API. */
-  static final ArchRule ONLY_CLUSTER_ACCESS = noClasses()
-      .that().doNotHaveFullyQualifiedName(ClusterAccess.class.getName())
-      .and().doNotHaveFullyQualifiedName(KubeConnection.class.getName())
-      .and().doNotHaveFullyQualifiedName(ApiErrors.class.getName())
-      .and(new DescribedPredicate<JavaClass>("are not nested in ClusterAccess") {
-        @Override
-        public boolean test(JavaClass c) {
-          return !c.getName().startsWith(ClusterAccess.class.getName() + "$");
-        }
-      })
-      .should().accessTargetWhere(new DescribedPredicate<JavaAccess<?>>("the target is in io.fabric8.kubernetes.client") {
-        @Override
-        public boolean test(JavaAccess<?> access) {
-          return access.getTargetOwner().getPackageName().startsWith("io.fabric8.kubernetes.client");
-        }
-      });
+  static final ArchRule ONLY_CLUSTER_ACCESS =
+      noClasses()
+          .that()
+          .doNotHaveFullyQualifiedName(ClusterAccess.class.getName())
+          .and()
+          .doNotHaveFullyQualifiedName(KubeConnection.class.getName())
+          .and()
+          .doNotHaveFullyQualifiedName(ApiErrors.class.getName())
+          .and(
+              new DescribedPredicate<JavaClass>("are not nested in ClusterAccess") {
+                @Override
+                public boolean test(JavaClass c) {
+                  return !c.getName().startsWith(ClusterAccess.class.getName() + "$");
+                }
+              })
+          .should()
+          .accessTargetWhere(
+              new DescribedPredicate<JavaAccess<?>>(
+                  "the target is in io.fabric8.kubernetes.client") {
+                @Override
+                public boolean test(JavaAccess<?> access) {
+                  return access
+                      .getTargetOwner()
+                      .getPackageName()
+                      .startsWith("io.fabric8.kubernetes.client");
+                }
+              });
 
   @Test
   @DisplayName("only ClusterAccess, KubeConnection and ApiErrors call the Kubernetes client's API")
@@ -79,19 +96,34 @@ class KubeApiConfinementTest {
     JavaClasses bypass = new ClassFileImporter().importClasses(Bypass.class);
     EvaluationResult result = ONLY_CLUSTER_ACCESS.evaluate(bypass);
     assertThat(result.hasViolation()).isTrue();
-    assertThat(result.getFailureReport().getDetails()).anyMatch(d -> d.contains("KubernetesClient.pods()"));
+    assertThat(result.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("KubernetesClient.pods()"));
   }
 
   @Test
   @DisplayName("every ClusterAccess method that calls the API takes the table row it serves")
   void everyCallNamesItsRow() {
-    Set<String> noRule = Set.of("apiGroup", "apiResources", "allowed", "defaultNamespace", "contextName",
-        "serverUrl", "unmarshal", "asJson", "close", "of", "context", "warm");
-    List<String> withoutRow = Arrays.stream(ClusterAccess.class.getDeclaredMethods())
-        .filter(m -> Modifier.isPublic(m.getModifiers()) && !m.isSynthetic())
-        .filter(m -> !noRule.contains(m.getName()))
-        .filter(m -> m.getParameterCount() == 0 || m.getParameterTypes()[0] != KubeCall.class)
-        .map(Method::getName).toList();
+    Set<String> noRule =
+        Set.of(
+            "apiGroup",
+            "apiResources",
+            "allowed",
+            "defaultNamespace",
+            "contextName",
+            "serverUrl",
+            "unmarshal",
+            "asJson",
+            "close",
+            "of",
+            "context",
+            "warm");
+    List<String> withoutRow =
+        Arrays.stream(ClusterAccess.class.getDeclaredMethods())
+            .filter(m -> Modifier.isPublic(m.getModifiers()) && !m.isSynthetic())
+            .filter(m -> !noRule.contains(m.getName()))
+            .filter(m -> m.getParameterCount() == 0 || m.getParameterTypes()[0] != KubeCall.class)
+            .map(Method::getName)
+            .toList();
     assertThat(withoutRow).isEmpty();
   }
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class KubeConnectionTest {
   @TempDir Path tmp;
 
-  private static final String KUBECONFIG = """
+  private static final String KUBECONFIG =
+      """
       apiVersion: v1
       kind: Config
       clusters:
@@ -37,17 +38,24 @@ class KubeConnectionTest {
       """;
 
   @Test
-  @DisplayName("KUBECONFIG naming a missing file and no service account: exit 2 at once, naming both and the fix")
+  @DisplayName(
+      "KUBECONFIG naming a missing file and no service account: exit 2 at once, naming both and the fix")
   void missingKubeconfig() {
     Path missing = tmp.resolve("nowhere/config");
     Path token = tmp.resolve("no-token");
     Instant start = Instant.now();
-    assertThatThrownBy(() -> KubeConnection.open(null, Map.of("KUBECONFIG", missing.toString()), tmp, token))
+    assertThatThrownBy(
+            () -> KubeConnection.open(null, Map.of("KUBECONFIG", missing.toString()), tmp, token))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessage("no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist and there is"
-            + " no in-cluster service account (" + token + "); set KUBECONFIG to a kubeconfig file (or create"
-            + " ~/.kube/config), then choose a context with --context or 'kubectl config use-context'");
+        .hasMessage(
+            "no Kubernetes cluster configured: KUBECONFIG="
+                + missing
+                + " does not exist and there is"
+                + " no in-cluster service account ("
+                + token
+                + "); set KUBECONFIG to a kubeconfig file (or create"
+                + " ~/.kube/config), then choose a context with --context or 'kubectl config use-context'");
     // refused before any API call: no connection timeout was waited out
     assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(3));
   }
@@ -57,21 +65,32 @@ class KubeConnectionTest {
   void noDefaultKubeconfig() {
     assertThatThrownBy(() -> KubeConnection.check(null, Map.of(), tmp, tmp.resolve("no-token")))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageStartingWith("no Kubernetes cluster configured: ~/.kube/config (" + tmp.resolve(".kube/config")
-            + ") does not exist");
+        .hasMessageStartingWith(
+            "no Kubernetes cluster configured: ~/.kube/config ("
+                + tmp.resolve(".kube/config")
+                + ") does not exist");
   }
 
   @Test
   @DisplayName("a kubeconfig without current-context and no --context: exit 2 naming the fix")
   void noCurrentContext() throws Exception {
     Path kc = Files.writeString(tmp.resolve("config"), KUBECONFIG.formatted(""));
-    assertThatThrownBy(() -> KubeConnection.check(null, Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
+    assertThatThrownBy(
+            () ->
+                KubeConnection.check(
+                    null, Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessage("no Kubernetes context selected: KUBECONFIG=" + kc + " sets no current-context; pass"
-            + " --context NAME or run 'kubectl config use-context NAME'");
+        .hasMessage(
+            "no Kubernetes context selected: KUBECONFIG="
+                + kc
+                + " sets no current-context; pass"
+                + " --context NAME or run 'kubectl config use-context NAME'");
     // naming the context is enough
-    assertThatCode(() -> KubeConnection.check("ctx", Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
+    assertThatCode(
+            () ->
+                KubeConnection.check(
+                    "ctx", Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
         .doesNotThrowAnyException();
   }
 
@@ -79,37 +98,63 @@ class KubeConnectionTest {
   @DisplayName("an in-cluster service account is a cluster even without a kubeconfig")
   void inCluster() throws Exception {
     Path token = Files.writeString(tmp.resolve("token"), "t");
-    assertThatCode(() -> KubeConnection.check(null,
-        Map.of("KUBECONFIG", tmp.resolve("missing").toString(), "KUBERNETES_SERVICE_HOST", "10.0.0.1"), tmp, token))
+    assertThatCode(
+            () ->
+                KubeConnection.check(
+                    null,
+                    Map.of(
+                        "KUBECONFIG",
+                        tmp.resolve("missing").toString(),
+                        "KUBERNETES_SERVICE_HOST",
+                        "10.0.0.1"),
+                    tmp,
+                    token))
         .doesNotThrowAnyException();
     // the host variable without the token is not a service account
-    assertThatThrownBy(() -> KubeConnection.check(null,
-        Map.of("KUBECONFIG", tmp.resolve("missing").toString(), "KUBERNETES_SERVICE_HOST", "10.0.0.1"), tmp,
-        tmp.resolve("missing-token")))
+    assertThatThrownBy(
+            () ->
+                KubeConnection.check(
+                    null,
+                    Map.of(
+                        "KUBECONFIG",
+                        tmp.resolve("missing").toString(),
+                        "KUBERNETES_SERVICE_HOST",
+                        "10.0.0.1"),
+                    tmp,
+                    tmp.resolve("missing-token")))
         .isInstanceOf(BenchplanException.class);
   }
 
   @Test
   @DisplayName("a kubeconfig with a current context passes the check")
   void currentContext() throws Exception {
-    Path kc = Files.writeString(tmp.resolve("config"), KUBECONFIG.formatted("current-context: ctx"));
-    assertThatCode(() -> KubeConnection.check(null, Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
+    Path kc =
+        Files.writeString(tmp.resolve("config"), KUBECONFIG.formatted("current-context: ctx"));
+    assertThatCode(
+            () ->
+                KubeConnection.check(
+                    null, Map.of("KUBECONFIG", kc.toString()), tmp, tmp.resolve("x")))
         .doesNotThrowAnyException();
   }
 
   @Test
-  @DisplayName("the entry point run and validate use honours fabric8's 'kubeconfig' property: a missing file is exit 2")
+  @DisplayName(
+      "the entry point run and validate use honours fabric8's 'kubeconfig' property: a missing file is exit 2")
   void entryPointMissingKubeconfig() {
-    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isRegularFile(KubeConnection.SERVICE_ACCOUNT_TOKEN)
-        && System.getenv("KUBERNETES_SERVICE_HOST") != null, "running inside a cluster: a service account exists");
-    org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("KUBERNETES_MASTER") == null, "KUBERNETES_MASTER set");
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        Files.isRegularFile(KubeConnection.SERVICE_ACCOUNT_TOKEN)
+            && System.getenv("KUBERNETES_SERVICE_HOST") != null,
+        "running inside a cluster: a service account exists");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        System.getenv("KUBERNETES_MASTER") == null, "KUBERNETES_MASTER set");
     Path missing = tmp.resolve("missing-kubeconfig");
     String previous = System.setProperty("kubeconfig", missing.toString());
     try {
       assertThatThrownBy(() -> KubeConnection.open(null))
           .isInstanceOf(BenchplanException.class)
           .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-          .hasMessageStartingWith("no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist");
+          .hasMessageStartingWith(
+              "no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist");
     } finally {
       if (previous == null) {
         System.clearProperty("kubeconfig");

@@ -35,8 +35,10 @@ class NoClusterTest {
 
   @BeforeEach
   void noCluster() {
-    Assumptions.assumeFalse(Files.isRegularFile(KubeConnection.SERVICE_ACCOUNT_TOKEN)
-        && System.getenv("KUBERNETES_SERVICE_HOST") != null, "running inside a cluster: a service account exists");
+    Assumptions.assumeFalse(
+        Files.isRegularFile(KubeConnection.SERVICE_ACCOUNT_TOKEN)
+            && System.getenv("KUBERNETES_SERVICE_HOST") != null,
+        "running inside a cluster: a service account exists");
     Assumptions.assumeTrue(System.getenv("KUBERNETES_MASTER") == null, "KUBERNETES_MASTER is set");
     missing = tmp.resolve("no-such-kubeconfig");
     // fabric8 reads this property before $KUBECONFIG, and so does KubeConnection
@@ -53,15 +55,29 @@ class NoClusterTest {
   }
 
   @Test
-  @DisplayName("run: exit 2 at once naming the missing kubeconfig, not an API error after the client's timeouts")
+  @DisplayName(
+      "run: exit 2 at once naming the missing kubeconfig, not an API error after the client's timeouts")
   void run() {
     RunFixtures.create(tmp, null, 50, 35);
     Instant start = Instant.now();
-    assertThatThrownBy(() -> RunServices.kubernetes().run(new RunRequest(tmp.resolve("deploy"), null, null, null,
-            Duration.ofSeconds(30), Duration.ofSeconds(15), false, false), (phase, elapsed, detail) -> { }))
+    assertThatThrownBy(
+            () ->
+                RunServices.kubernetes()
+                    .run(
+                        new RunRequest(
+                            tmp.resolve("deploy"),
+                            null,
+                            null,
+                            null,
+                            Duration.ofSeconds(30),
+                            Duration.ofSeconds(15),
+                            false,
+                            false),
+                        (phase, elapsed, detail) -> {}))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageStartingWith("no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist")
+        .hasMessageStartingWith(
+            "no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist")
         .hasMessageContaining("set KUBECONFIG");
     assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(5));
   }
@@ -70,13 +86,32 @@ class NoClusterTest {
   @DisplayName("validate: exit 2 at step connect naming the missing kubeconfig; nothing written")
   void validate() {
     Path reports = tmp.resolve("report");
-    ValidateOptions options = new ValidateOptions(null, null, null, null, null, Map.of(), 16, 128, 128, false,
-        reports, "0.4.0", null, null, null, ValidateTimeouts.defaults());
+    ValidateOptions options =
+        new ValidateOptions(
+            null,
+            null,
+            null,
+            null,
+            null,
+            Map.of(),
+            16,
+            128,
+            128,
+            false,
+            reports,
+            "0.4.0",
+            null,
+            null,
+            null,
+            ValidateTimeouts.defaults());
     Instant start = Instant.now();
-    assertThatThrownBy(() -> ValidateFactory.service(new PrintWriter(new StringWriter()), "t").execute(options))
+    assertThatThrownBy(
+            () ->
+                ValidateFactory.service(new PrintWriter(new StringWriter()), "t").execute(options))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageStartingWith("no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist");
+        .hasMessageStartingWith(
+            "no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist");
     assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(5));
     assertThat(reports).doesNotExist();
   }

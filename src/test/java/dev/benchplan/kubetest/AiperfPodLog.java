@@ -14,7 +14,10 @@ public final class AiperfPodLog {
 
   private AiperfPodLog() {}
 
-  /** A log carrying {@code summaryJson} (profile_export_aiperf.json, unchanged) and {@code exitCode}. */
+  /**
+   * A log carrying {@code summaryJson} (profile_export_aiperf.json, unchanged) and {@code
+   * exitCode}.
+   */
   public static String withSummary(String summaryJson, int exitCode) {
     return progress()
         + SUMMARY_BEGIN
@@ -26,7 +29,9 @@ public final class AiperfPodLog {
         + exitLine(exitCode);
   }
 
-  /** A log of a run that produced no summary (e.g. AIPerf crashed), ending with {@code exitCode}. */
+  /**
+   * A log of a run that produced no summary (e.g. AIPerf crashed), ending with {@code exitCode}.
+   */
   public static String withoutSummary(String error, int exitCode) {
     return progress() + error + (error.endsWith("\n") ? "" : "\n") + exitLine(exitCode);
   }

@@ -35,7 +35,10 @@ public final class AuditLog {
 
   private AuditLog() {}
 
-  /** The audit log's path, or null when this environment writes none (the comparison is then skipped). */
+  /**
+   * The audit log's path, or null when this environment writes none (the comparison is then
+   * skipped).
+   */
   public static Path path() {
     String log = System.getenv("BENCHPLAN_KUBE_AUDIT_LOG");
     return log == null || !Files.isRegularFile(Path.of(log)) ? null : Path.of(log);
@@ -70,12 +73,18 @@ public final class AuditLog {
           continue;
         }
         String sub = ref.path("subresource").asString("");
-        // the audit log puts a namespace's own name in objectRef.namespace: cluster-scoped is "*" here
-        boolean cluster = List.of("namespaces", "nodes", "storageclasses", "customresourcedefinitions")
-            .contains(resource);
+        // the audit log puts a namespace's own name in objectRef.namespace: cluster-scoped is "*"
+        // here
+        boolean cluster =
+            List.of("namespaces", "nodes", "storageclasses", "customresourcedefinitions")
+                .contains(resource);
         String ns = cluster ? "" : ref.path("namespace").asString("");
-        seen.add(new Call(e.path("verb").asString(), ref.path("apiGroup").asString(""),
-            resource + (sub.isEmpty() ? "" : "/" + sub), ns.isEmpty() ? "*" : ns));
+        seen.add(
+            new Call(
+                e.path("verb").asString(),
+                ref.path("apiGroup").asString(""),
+                resource + (sub.isEmpty() ? "" : "/" + sub),
+                ns.isEmpty() ? "*" : ns));
       }
       if (done.test(seen)) {
         break;
@@ -92,17 +101,22 @@ public final class AuditLog {
 
   /** Whether {@code row} (of {@code targets}' command) allows {@code call}. */
   public static boolean allows(KubeCall row, RbacTargets targets, Call call) {
-    if (!row.commands().contains(targets.command()) || !row.verbs().contains(call.verb())
-        || !row.group().equals(call.group()) || !row.rbacResource().equals(call.resource())) {
+    if (!row.commands().contains(targets.command())
+        || !row.verbs().contains(call.verb())
+        || !row.group().equals(call.group())
+        || !row.rbacResource().equals(call.resource())) {
       return false;
     }
     String ns = targets.namespaceOf(row);
-    // a row granted in all namespaces (or cluster-wide) allows a call anywhere; else only its namespace
+    // a row granted in all namespaces (or cluster-wide) allows a call anywhere; else only its
+    // namespace
     return ns == null || ns.equals(call.namespace());
   }
 
   /** The comparison of one command's calls with the table. */
-  public record Comparison(List<Call> outsideTable, List<KubeCall> requiredUnexercised,
+  public record Comparison(
+      List<Call> outsideTable,
+      List<KubeCall> requiredUnexercised,
       Map<KubeCall, List<Call>> exercised) {}
 
   /** Compares {@code seen} with the table rows of {@code targets}' command. */
@@ -123,7 +137,8 @@ public final class AuditLog {
     }
     List<KubeCall> unexercised = new ArrayList<>();
     for (KubeCall row : KubeCall.values()) {
-      if (row.commands().contains(targets.command()) && row.need() == KubeCall.Need.REQUIRED
+      if (row.commands().contains(targets.command())
+          && row.need() == KubeCall.Need.REQUIRED
           && !exercised.containsKey(row)) {
         unexercised.add(row);
       }

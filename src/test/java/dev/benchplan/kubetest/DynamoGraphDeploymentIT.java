@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The real v0.9.0 DynamoGraphDeployment CRD (installed by kube-test-env.sh) validates DGDs; the
- * operator stand-in drives a valid one to {@code successful} with the pods the kubelet stand-in runs.
+ * operator stand-in drives a valid one to {@code successful} with the pods the kubelet stand-in
+ * runs.
  */
 @KubeTestEnv
 class DynamoGraphDeploymentIT {
@@ -37,7 +38,8 @@ class DynamoGraphDeploymentIT {
   /** The real vllm agg example from ../shared/data, renamed. */
   static GenericKubernetesResource agg(KubernetesClient client, String name) throws IOException {
     try (InputStream in = Files.newInputStream(SharedData.require(AGG))) {
-      GenericKubernetesResource dgd = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
+      GenericKubernetesResource dgd =
+          client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
       dgd.getMetadata().setName(name);
       return dgd;
     }
@@ -62,37 +64,63 @@ class DynamoGraphDeploymentIT {
   void invalidDgdIsRejected(KubernetesClient client) throws IOException {
     GenericKubernetesResource badEnum = agg(client, "bad-enum");
     spec(badEnum).put("backendFramework", "pytorch");
-    assertThatThrownBy(() -> client.genericKubernetesResources(FakeDynamoOperator.DGD).resource(badEnum).create())
+    assertThatThrownBy(
+            () ->
+                client
+                    .genericKubernetesResources(FakeDynamoOperator.DGD)
+                    .resource(badEnum)
+                    .create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("spec.backendFramework: Unsupported value: \"pytorch\"")
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422));
 
     GenericKubernetesResource badType = agg(client, "bad-type");
     map(spec(badType), "services", "Frontend").put("replicas", "two");
-    assertThatThrownBy(() -> client.genericKubernetesResources(FakeDynamoOperator.DGD).resource(badType).create())
+    assertThatThrownBy(
+            () ->
+                client
+                    .genericKubernetesResources(FakeDynamoOperator.DGD)
+                    .resource(badType)
+                    .create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("spec.services.Frontend.replicas");
 
-    assertThat(client.genericKubernetesResources(FakeDynamoOperator.DGD).list().getItems()).isEmpty();
+    assertThat(client.genericKubernetesResources(FakeDynamoOperator.DGD).list().getItems())
+        .isEmpty();
   }
 
   @Test
   @SuppressWarnings("unchecked")
-  @DisplayName("a valid DGD is accepted and driven to successful: frontend Service, labelled GPU worker pod, v1alpha1 status")
+  @DisplayName(
+      "a valid DGD is accepted and driven to successful: frontend Service, labelled GPU worker pod, v1alpha1 status")
   void validDgdBecomesSuccessful(KubeTestContext kube, KubernetesClient client) throws IOException {
     GenericKubernetesResource dgd = agg(client, "vllm-agg");
     spec(dgd).put("backendFramework", "vllm");
     client.genericKubernetesResources(FakeDynamoOperator.DGD).resource(dgd).create();
 
-    GenericKubernetesResource done = client.genericKubernetesResources(FakeDynamoOperator.DGD).withName("vllm-agg")
-        .waitUntilCondition(d -> d.get("status") != null && "successful".equals(map(d.getAdditionalProperties(), "status").get("state")), 60, TimeUnit.SECONDS);
+    GenericKubernetesResource done =
+        client
+            .genericKubernetesResources(FakeDynamoOperator.DGD)
+            .withName("vllm-agg")
+            .waitUntilCondition(
+                d ->
+                    d.get("status") != null
+                        && "successful"
+                            .equals(map(d.getAdditionalProperties(), "status").get("state")),
+                60,
+                TimeUnit.SECONDS);
 
     Map<String, Object> status = map(done.getAdditionalProperties(), "status");
     List<Map<String, Object>> conditions = (List<Map<String, Object>>) status.get("conditions");
-    assertThat(conditions).singleElement().satisfies(c -> {
-      assertThat(c).containsEntry("type", "Ready").containsEntry("status", "True")
-          .containsKeys("reason", "message", "lastTransitionTime");
-    });
+    assertThat(conditions)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c)
+                  .containsEntry("type", "Ready")
+                  .containsEntry("status", "True")
+                  .containsKeys("reason", "message", "lastTransitionTime");
+            });
     assertThat(map(status, "services", "VllmDecodeWorker"))
         .containsEntry("componentKind", "Deployment")
         .containsEntry("replicas", 1)
@@ -100,28 +128,50 @@ class DynamoGraphDeploymentIT {
 
     Service frontend = client.services().withName("vllm-agg-frontend").get();
     assertThat(frontend).as("Service vllm-agg-frontend").isNotNull();
-    assertThat(frontend.getSpec().getPorts()).singleElement()
+    assertThat(frontend.getSpec().getPorts())
+        .singleElement()
         .satisfies(p -> assertThat(p.getName() + ":" + p.getPort()).isEqualTo("http:8000"));
     assertThat(frontend.getMetadata().getLabels())
         .containsEntry("nvidia.com/dynamo-graph-deployment-name", "vllm-agg")
         .containsEntry("nvidia.com/dynamo-component-type", "frontend");
 
-    List<Pod> workers = client.pods().withLabel("nvidia.com/dynamo-component-type", "worker")
-        .withLabel("nvidia.com/dynamo-graph-deployment-name", "vllm-agg").list().getItems();
-    assertThat(workers).singleElement().satisfies(w -> {
-      assertThat(w.getMetadata().getLabels())
-          .containsEntry("nvidia.com/dynamo-component", "VllmDecodeWorker")
-          .containsEntry("nvidia.com/dynamo-namespace", kube.namespace() + "-vllm-agg");
-      assertThat(w.getSpec().getContainers().get(0).getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("1"));
-      assertThat(w.getSpec().getContainers().get(0).getEnvFrom().get(0).getSecretRef().getName()).isEqualTo("hf-token-secret");
-      assertThat(w.getStatus().getPhase()).isEqualTo("Running");
-      assertThat(w.getSpec().getNodeName()).isEqualTo(kube.namespace() + "-gpu");
-    });
+    List<Pod> workers =
+        client
+            .pods()
+            .withLabel("nvidia.com/dynamo-component-type", "worker")
+            .withLabel("nvidia.com/dynamo-graph-deployment-name", "vllm-agg")
+            .list()
+            .getItems();
+    assertThat(workers)
+        .singleElement()
+        .satisfies(
+            w -> {
+              assertThat(w.getMetadata().getLabels())
+                  .containsEntry("nvidia.com/dynamo-component", "VllmDecodeWorker")
+                  .containsEntry("nvidia.com/dynamo-namespace", kube.namespace() + "-vllm-agg");
+              assertThat(w.getSpec().getContainers().get(0).getResources().getLimits())
+                  .containsEntry("nvidia.com/gpu", new Quantity("1"));
+              assertThat(
+                      w.getSpec()
+                          .getContainers()
+                          .get(0)
+                          .getEnvFrom()
+                          .get(0)
+                          .getSecretRef()
+                          .getName())
+                  .isEqualTo("hf-token-secret");
+              assertThat(w.getStatus().getPhase()).isEqualTo("Running");
+              assertThat(w.getSpec().getNodeName()).isEqualTo(kube.namespace() + "-gpu");
+            });
 
     // the real garbage collector removes what the DGD owns; the kubelet stand-in finishes the pods
     client.genericKubernetesResources(FakeDynamoOperator.DGD).withName("vllm-agg").delete();
-    client.pods().withLabel(FakeDynamoOperator.DGD_LABEL, "vllm-agg")
-        .informOnCondition(List::isEmpty).orTimeout(60, TimeUnit.SECONDS).join();
+    client
+        .pods()
+        .withLabel(FakeDynamoOperator.DGD_LABEL, "vllm-agg")
+        .informOnCondition(List::isEmpty)
+        .orTimeout(60, TimeUnit.SECONDS)
+        .join();
     assertThat(client.services().withName("vllm-agg-frontend").get()).isNull();
   }
 
@@ -129,18 +179,35 @@ class DynamoGraphDeploymentIT {
   @DisplayName("on cue: a manual operator marks a DGD failed, then successful")
   void manualCues(KubeTestContext kube, KubernetesClient client) throws IOException {
     String ns = kube.createNamespace("dgd-manual");
-    try (FakeDynamoOperator manual = FakeDynamoOperator.start(client, ns, FakeDynamoOperator.Mode.MANUAL)) {
+    try (FakeDynamoOperator manual =
+        FakeDynamoOperator.start(client, ns, FakeDynamoOperator.Mode.MANUAL)) {
       GenericKubernetesResource dgd = agg(client, "cue");
       dgd.getMetadata().setNamespace(ns);
-      client.genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns).resource(dgd).create();
+      client
+          .genericKubernetesResources(FakeDynamoOperator.DGD)
+          .inNamespace(ns)
+          .resource(dgd)
+          .create();
 
       manual.makeFailed(ns, "cue", "worker VllmDecodeWorker crashed");
-      GenericKubernetesResource failed = client.genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns).withName("cue").get();
+      GenericKubernetesResource failed =
+          client
+              .genericKubernetesResources(FakeDynamoOperator.DGD)
+              .inNamespace(ns)
+              .withName("cue")
+              .get();
       assertThat(map(failed.getAdditionalProperties(), "status")).containsEntry("state", "failed");
-      assertThat(client.services().inNamespace(ns).withName("cue-frontend").get()).as("no children before makeSuccessful").isNull();
+      assertThat(client.services().inNamespace(ns).withName("cue-frontend").get())
+          .as("no children before makeSuccessful")
+          .isNull();
 
       manual.makeSuccessful(ns, "cue");
-      GenericKubernetesResource ok = client.genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns).withName("cue").get();
+      GenericKubernetesResource ok =
+          client
+              .genericKubernetesResources(FakeDynamoOperator.DGD)
+              .inNamespace(ns)
+              .withName("cue")
+              .get();
       assertThat(map(ok.getAdditionalProperties(), "status")).containsEntry("state", "successful");
       assertThat(client.services().inNamespace(ns).withName("cue-frontend").get()).isNotNull();
     }

@@ -2,12 +2,12 @@ package dev.benchplan.kubetest;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.EndpointsBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.EndpointsBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -43,22 +43,32 @@ import java.util.function.Function;
  * behind a Service that the API server's service proxy reaches.
  *
  * <p>How the proxy reaches it here: kube-apiserver refuses loopback endpoint addresses, and 1.20
- * only proxies to an Endpoints address whose {@code targetRef} is a Pod listing that IP in
- * {@code status.podIPs}. So the server binds the machine's first non-loopback IPv4 address, and a
+ * only proxies to an Endpoints address whose {@code targetRef} is a Pod listing that IP in {@code
+ * status.podIPs}. So the server binds the machine's first non-loopback IPv4 address, and a
  * placeholder Pod (never scheduled) carries that IP, as the operator's own pod would.
  */
 public final class FakeAiperfOperator implements AutoCloseable {
-  public static final ResourceDefinitionContext AIPERFJOBS = new ResourceDefinitionContext.Builder()
-      .withGroup("aiperf.nvidia.com").withVersion("v1alpha1").withPlural("aiperfjobs").withKind("AIPerfJob")
-      .withNamespaced(true).build();
+  public static final ResourceDefinitionContext AIPERFJOBS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("aiperf.nvidia.com")
+          .withVersion("v1alpha1")
+          .withPlural("aiperfjobs")
+          .withKind("AIPerfJob")
+          .withNamespaced(true)
+          .build();
   public static final String SERVICE = "aiperf-operator";
   public static final String READY_MARKER = ".aiperf_results_ready.json";
 
   /**
-   * How the stand-in ends a job: {@code HANG} keeps it Running (profiling) until {@code spec.cancel}
-   * is set, then reports Cancelled, as AIPerf's operator does.
+   * How the stand-in ends a job: {@code HANG} keeps it Running (profiling) until {@code
+   * spec.cancel} is set, then reports Cancelled, as AIPerf's operator does.
    */
-  public enum Mode { COMPLETE, FAIL, SHORT_FILE, HANG }
+  public enum Mode {
+    COMPLETE,
+    FAIL,
+    SHORT_FILE,
+    HANG
+  }
 
   private final KubernetesClient client;
   private final String namespace;
@@ -69,8 +79,10 @@ public final class FakeAiperfOperator implements AutoCloseable {
   private final Map<String, Long> epochs = new ConcurrentHashMap<>();
   private final List<String> seen = Collections.synchronizedList(new ArrayList<>());
   private final List<String> cancelled = Collections.synchronizedList(new ArrayList<>());
-  private final Map<String, java.util.concurrent.CountDownLatch> cancels = new ConcurrentHashMap<>();
-  private final Map<String, java.util.concurrent.CountDownLatch> running = new ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.CountDownLatch> cancels =
+      new ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.CountDownLatch> running =
+      new ConcurrentHashMap<>();
   private volatile Mode mode = Mode.COMPLETE;
   private volatile Function<GenericKubernetesResource, Path> results;
   private volatile String shortFile = "profile_export.jsonl";
@@ -79,31 +91,35 @@ public final class FakeAiperfOperator implements AutoCloseable {
     this.client = client;
     this.namespace = namespace;
     this.server = server;
-    this.informer = client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace)
-        .inform(new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(GenericKubernetesResource r) {
-            String name = r.getMetadata().getName();
-            seen.add(name);
-            Mode m = mode;
-            workers.submit(() -> drive(name, r, m));
-          }
+    this.informer =
+        client
+            .genericKubernetesResources(AIPERFJOBS)
+            .inNamespace(namespace)
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(GenericKubernetesResource r) {
+                    String name = r.getMetadata().getName();
+                    seen.add(name);
+                    Mode m = mode;
+                    workers.submit(() -> drive(name, r, m));
+                  }
 
-          @Override
-          public void onUpdate(GenericKubernetesResource o, GenericKubernetesResource n) {
-            Object spec = n.getAdditionalProperties().get("spec");
-            if (spec instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("cancel"))) {
-              String name = n.getMetadata().getName();
-              if (!cancelled.contains(name)) {
-                cancelled.add(name);
-              }
-              latch(cancels, name).countDown();
-            }
-          }
+                  @Override
+                  public void onUpdate(GenericKubernetesResource o, GenericKubernetesResource n) {
+                    Object spec = n.getAdditionalProperties().get("spec");
+                    if (spec instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("cancel"))) {
+                      String name = n.getMetadata().getName();
+                      if (!cancelled.contains(name)) {
+                        cancelled.add(name);
+                      }
+                      latch(cancels, name).countDown();
+                    }
+                  }
 
-          @Override
-          public void onDelete(GenericKubernetesResource r, boolean unknown) {}
-        });
+                  @Override
+                  public void onDelete(GenericKubernetesResource r, boolean unknown) {}
+                });
   }
 
   /** Installs both test CRDs (idempotent; CRDs are cluster-scoped and the env is shared). */
@@ -121,19 +137,37 @@ public final class FakeAiperfOperator implements AutoCloseable {
         if (e.getCode() != 409) {
           throw e;
         }
-        // installed by an earlier run: bring its schema up to this file's (a superset: fields are only added)
-        CustomResourceDefinition existing = client.apiextensions().v1().customResourceDefinitions()
-            .withName(crd.getMetadata().getName()).get();
+        // installed by an earlier run: bring its schema up to this file's (a superset: fields are
+        // only added)
+        CustomResourceDefinition existing =
+            client
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(crd.getMetadata().getName())
+                .get();
         if (existing != null && !existing.getSpec().equals(crd.getSpec())) {
           crd.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
           client.apiextensions().v1().customResourceDefinitions().resource(crd).update();
         }
       }
-      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-              && c.getStatus().getConditions().stream()
-                  .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-              30, TimeUnit.SECONDS);
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd.getMetadata().getName())
+          .waitUntilCondition(
+              c ->
+                  c != null
+                      && c.getStatus() != null
+                      && c.getStatus().getConditions() != null
+                      && c.getStatus().getConditions().stream()
+                          .anyMatch(
+                              x ->
+                                  "Established".equals(x.getType())
+                                      && "True".equals(x.getStatus())),
+              30,
+              TimeUnit.SECONDS);
     }
   }
 
@@ -142,8 +176,9 @@ public final class FakeAiperfOperator implements AutoCloseable {
    *
    * @param results the artifact folder each AIPerfJob's run "wrote"
    */
-  public static FakeAiperfOperator start(KubernetesClient client, String namespace,
-      Function<GenericKubernetesResource, Path> results) throws IOException {
+  public static FakeAiperfOperator start(
+      KubernetesClient client, String namespace, Function<GenericKubernetesResource, Path> results)
+      throws IOException {
     InetAddress address = nonLoopback();
     HttpServer server = HttpServer.create(new InetSocketAddress(address, 0), 0);
     server.setExecutor(Executors.newFixedThreadPool(4));
@@ -153,19 +188,71 @@ public final class FakeAiperfOperator implements AutoCloseable {
     server.start();
     int port = server.getAddress().getPort();
     String ip = address.getHostAddress();
-    Pod pod = client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata()
-        .withName(SERVICE + "-results").endMetadata().withNewSpec().addNewContainer().withName("results-server")
-        .withImage("aiperf-operator-stand-in").endContainer().endSpec().build()).create();
-    pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPodIP(ip)
-        .withPodIPs(new PodIP(ip)).withPhase("Running").build());
+    Pod pod =
+        client
+            .pods()
+            .inNamespace(namespace)
+            .resource(
+                new PodBuilder()
+                    .withNewMetadata()
+                    .withName(SERVICE + "-results")
+                    .endMetadata()
+                    .withNewSpec()
+                    .addNewContainer()
+                    .withName("results-server")
+                    .withImage("aiperf-operator-stand-in")
+                    .endContainer()
+                    .endSpec()
+                    .build())
+            .create();
+    pod.setStatus(
+        new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+            .withPodIP(ip)
+            .withPodIPs(new PodIP(ip))
+            .withPhase("Running")
+            .build());
     client.pods().inNamespace(namespace).resource(pod).updateStatus();
-    client.services().inNamespace(namespace).resource(new ServiceBuilder().withNewMetadata().withName(SERVICE)
-        .endMetadata().withNewSpec().addNewPort().withName("results").withPort(8081)
-        .withNewTargetPort(port).endPort().endSpec().build()).create();
-    client.endpoints().inNamespace(namespace).resource(new EndpointsBuilder().withNewMetadata().withName(SERVICE)
-        .endMetadata().addNewSubset().addNewAddress().withIp(ip).withNewTargetRef().withKind("Pod")
-        .withName(SERVICE + "-results").withNamespace(namespace).endTargetRef().endAddress()
-        .addNewPort().withName("results").withPort(port).endPort().endSubset().build()).create();
+    client
+        .services()
+        .inNamespace(namespace)
+        .resource(
+            new ServiceBuilder()
+                .withNewMetadata()
+                .withName(SERVICE)
+                .endMetadata()
+                .withNewSpec()
+                .addNewPort()
+                .withName("results")
+                .withPort(8081)
+                .withNewTargetPort(port)
+                .endPort()
+                .endSpec()
+                .build())
+        .create();
+    client
+        .endpoints()
+        .inNamespace(namespace)
+        .resource(
+            new EndpointsBuilder()
+                .withNewMetadata()
+                .withName(SERVICE)
+                .endMetadata()
+                .addNewSubset()
+                .addNewAddress()
+                .withIp(ip)
+                .withNewTargetRef()
+                .withKind("Pod")
+                .withName(SERVICE + "-results")
+                .withNamespace(namespace)
+                .endTargetRef()
+                .endAddress()
+                .addNewPort()
+                .withName("results")
+                .withPort(port)
+                .endPort()
+                .endSubset()
+                .build())
+        .create();
     return op;
   }
 
@@ -183,8 +270,8 @@ public final class FakeAiperfOperator implements AutoCloseable {
     return List.copyOf(seen);
   }
 
-  private static java.util.concurrent.CountDownLatch latch(Map<String, java.util.concurrent.CountDownLatch> m,
-      String name) {
+  private static java.util.concurrent.CountDownLatch latch(
+      Map<String, java.util.concurrent.CountDownLatch> m, String name) {
     return m.computeIfAbsent(name, n -> new java.util.concurrent.CountDownLatch(1));
   }
 
@@ -193,7 +280,9 @@ public final class FakeAiperfOperator implements AutoCloseable {
     return List.copyOf(cancelled);
   }
 
-  /** Waits until the stand-in reports {@code name} Running (profiling); false after {@code seconds}. */
+  /**
+   * Waits until the stand-in reports {@code name} Running (profiling); false after {@code seconds}.
+   */
   public boolean awaitRunning(String name, long seconds) throws InterruptedException {
     return latch(running, name).await(seconds, TimeUnit.SECONDS);
   }
@@ -213,8 +302,10 @@ public final class FakeAiperfOperator implements AutoCloseable {
   private void checkTrace(String name, GenericKubernetesResource job) {
     Map<String, Object> spec = (Map<String, Object>) job.getAdditionalProperties().get("spec");
     Map<String, Object> pod = spec == null ? null : (Map<String, Object>) spec.get("podTemplate");
-    List<Map<String, Object>> volumes = pod == null ? null : (List<Map<String, Object>>) pod.get("volumes");
-    List<Map<String, Object>> inits = pod == null ? null : (List<Map<String, Object>>) pod.get("initContainers");
+    List<Map<String, Object>> volumes =
+        pod == null ? null : (List<Map<String, Object>>) pod.get("volumes");
+    List<Map<String, Object>> inits =
+        pod == null ? null : (List<Map<String, Object>>) pod.get("initContainers");
     if (volumes == null || inits == null || volumes.isEmpty() || inits.isEmpty()) {
       return;
     }
@@ -229,8 +320,11 @@ public final class FakeAiperfOperator implements AutoCloseable {
       traceChecks.put(name, "missing ConfigMap " + cm.get("name"));
       return;
     }
-    String actual = dev.benchplan.json.Sha256.hex(map.getData().get("trace.jsonl").getBytes(StandardCharsets.UTF_8));
-    traceChecks.put(name, actual.equals(expected) ? "ok " + actual : "mismatch " + actual + " != " + expected);
+    String actual =
+        dev.benchplan.json.Sha256.hex(
+            map.getData().get("trace.jsonl").getBytes(StandardCharsets.UTF_8));
+    traceChecks.put(
+        name, actual.equals(expected) ? "ok " + actual : "mismatch " + actual + " != " + expected);
   }
 
   private void drive(String name, GenericKubernetesResource created, Mode m) {
@@ -240,15 +334,33 @@ public final class FakeAiperfOperator implements AutoCloseable {
       Thread.sleep(200);
       status(name, Map.of("phase", "Running", "currentPhase", "warmup"));
       Thread.sleep(200);
-      status(name, Map.of("phase", "Running", "currentPhase", "profiling", "requestsCompleted", 40,
-          "requestsTotal", 80));
+      status(
+          name,
+          Map.of(
+              "phase",
+              "Running",
+              "currentPhase",
+              "profiling",
+              "requestsCompleted",
+              40,
+              "requestsTotal",
+              80));
       latch(running, name).countDown();
       Thread.sleep(200);
       if (m == Mode.HANG) {
         // AIPerf's operator stops the JobSet on spec.cancel and reports the job Cancelled
         if (latch(cancels, name).await(120, TimeUnit.SECONDS)) {
-          status(name, Map.of("phase", "Cancelled", "currentPhase", "profiling", "requestsCompleted", 40,
-              "requestsTotal", 80));
+          status(
+              name,
+              Map.of(
+                  "phase",
+                  "Cancelled",
+                  "currentPhase",
+                  "profiling",
+                  "requestsCompleted",
+                  40,
+                  "requestsTotal",
+                  80));
         }
         return;
       }
@@ -264,14 +376,28 @@ public final class FakeAiperfOperator implements AutoCloseable {
           files.put(p.getFileName().toString(), Files.readAllBytes(p));
         }
       }
-      files.put(READY_MARKER, ("{\"was_cancelled\": false, \"terminal_phase\": \"Completed\", \"job\": \"" + name
-          + "\"}").getBytes(StandardCharsets.UTF_8));
+      files.put(
+          READY_MARKER,
+          ("{\"was_cancelled\": false, \"terminal_phase\": \"Completed\", \"job\": \""
+                  + name
+                  + "\"}")
+              .getBytes(StandardCharsets.UTF_8));
       stored.put(name + "/" + epoch, files);
       epochs.put(name, epoch);
       if (m == Mode.SHORT_FILE) {
         shortFiles.put(name + "/" + epoch, shortFile);
       }
-      status(name, Map.of("phase", "Completed", "requestsCompleted", 80, "requestsTotal", 80, "runEpoch", epoch));
+      status(
+          name,
+          Map.of(
+              "phase",
+              "Completed",
+              "requestsCompleted",
+              80,
+              "requestsTotal",
+              80,
+              "runEpoch",
+              epoch));
     } catch (Exception e) {
       e.printStackTrace();
     }
@@ -281,14 +407,18 @@ public final class FakeAiperfOperator implements AutoCloseable {
 
   private void status(String name, Map<String, Object> status) {
     for (int attempt = 0; attempt < 10; attempt++) {
-      GenericKubernetesResource r = client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace)
-          .withName(name).get();
+      GenericKubernetesResource r =
+          client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace).withName(name).get();
       if (r == null) {
         return;
       }
       r.getAdditionalProperties().put("status", new LinkedHashMap<>(status));
       try {
-        client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace).resource(r).updateStatus();
+        client
+            .genericKubernetesResources(AIPERFJOBS)
+            .inNamespace(namespace)
+            .resource(r)
+            .updateStatus();
         return;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
@@ -303,7 +433,8 @@ public final class FakeAiperfOperator implements AutoCloseable {
       // /api/v1/results/NS/JOB/runs/EPOCH[/FILE]
       String[] parts = ex.getRequestURI().getPath().split("/", 9);
       if (parts.length < 8 || !parts[6].equals("runs")) {
-        send(ex, 409, "{\"detail\": \"pin a run: /runs/{epoch}\"}".getBytes(StandardCharsets.UTF_8));
+        send(
+            ex, 409, "{\"detail\": \"pin a run: /runs/{epoch}\"}".getBytes(StandardCharsets.UTF_8));
         return;
       }
       String key = parts[5] + "/" + parts[7];
@@ -313,12 +444,22 @@ public final class FakeAiperfOperator implements AutoCloseable {
         return;
       }
       if (parts.length == 8) {
-        StringBuilder sb = new StringBuilder("{\"namespace\": \"" + parts[4] + "\", \"job_id\": \"" + parts[5]
-            + "\", \"files\": [");
+        StringBuilder sb =
+            new StringBuilder(
+                "{\"namespace\": \""
+                    + parts[4]
+                    + "\", \"job_id\": \""
+                    + parts[5]
+                    + "\", \"files\": [");
         int i = 0;
         for (Map.Entry<String, byte[]> e : files.entrySet()) {
-          sb.append(i++ == 0 ? "" : ", ").append("{\"name\": \"").append(e.getKey()).append("\", \"stored_name\": \"")
-              .append(e.getKey()).append("\", \"size_bytes\": ").append(e.getValue().length)
+          sb.append(i++ == 0 ? "" : ", ")
+              .append("{\"name\": \"")
+              .append(e.getKey())
+              .append("\", \"stored_name\": \"")
+              .append(e.getKey())
+              .append("\", \"size_bytes\": ")
+              .append(e.getValue().length)
               .append(", \"compressed\": false}");
         }
         send(ex, 200, sb.append("]}").toString().getBytes(StandardCharsets.UTF_8));
@@ -359,7 +500,8 @@ public final class FakeAiperfOperator implements AutoCloseable {
         }
       }
     }
-    throw new IOException("no non-loopback IPv4 address: the API server's service proxy cannot reach a local server");
+    throw new IOException(
+        "no non-loopback IPv4 address: the API server's service proxy cannot reach a local server");
   }
 
   @Override

@@ -89,7 +89,8 @@ public final class FakeDynamoOperator implements AutoCloseable {
   private SharedIndexInformer<GenericKubernetesResource> dgdInformer;
   private SharedIndexInformer<Pod> podInformer;
 
-  private FakeDynamoOperator(KubernetesClient client, String namespace, Predicate<String> namespaceFilter, Mode mode) {
+  private FakeDynamoOperator(
+      KubernetesClient client, String namespace, Predicate<String> namespaceFilter, Mode mode) {
     this.client = client;
     this.namespace = namespace;
     this.namespaceFilter = namespaceFilter;
@@ -114,10 +115,18 @@ public final class FakeDynamoOperator implements AutoCloseable {
     return start(client, namespace, ns -> true, mode);
   }
 
-  /** {@link #start(KubernetesClient, String, Mode)}, acting only in namespaces {@code namespaceFilter} accepts. */
-  static FakeDynamoOperator start(KubernetesClient client, String namespace, Predicate<String> namespaceFilter, Mode mode) {
+  /**
+   * {@link #start(KubernetesClient, String, Mode)}, acting only in namespaces {@code
+   * namespaceFilter} accepts.
+   */
+  static FakeDynamoOperator start(
+      KubernetesClient client, String namespace, Predicate<String> namespaceFilter, Mode mode) {
     FakeDynamoOperator op =
-        new FakeDynamoOperator(Objects.requireNonNull(client), namespace, namespaceFilter, Objects.requireNonNull(mode));
+        new FakeDynamoOperator(
+            Objects.requireNonNull(client),
+            namespace,
+            namespaceFilter,
+            Objects.requireNonNull(mode));
     try {
       op.watch();
       return op;
@@ -127,7 +136,10 @@ public final class FakeDynamoOperator implements AutoCloseable {
     }
   }
 
-  /** The operator's Service name for a frontend component: {@code <dgd>-<name lowercased, dots -> hyphens>}. */
+  /**
+   * The operator's Service name for a frontend component: {@code <dgd>-<name lowercased, dots ->
+   * hyphens>}.
+   */
   public static String frontendServiceName(String dgdName, String componentName) {
     return dgdName + "-" + componentName.toLowerCase(Locale.ROOT).replace('.', '-');
   }
@@ -147,18 +159,21 @@ public final class FakeDynamoOperator implements AutoCloseable {
         () -> {
           GenericKubernetesResource dgd = get(ns, name);
           ensureChildren(dgd);
-          writeStatus(dgd, "successful", "True", "AllResourcesReady", "All resources are ready", true);
+          writeStatus(
+              dgd, "successful", "True", "AllResourcesReady", "All resources are ready", true);
         });
   }
 
   /** Sets {@code state: failed} with condition Ready=False and {@code message}. */
   public void makeFailed(String ns, String name, String message) {
-    onWorker(() -> writeStatus(get(ns, name), "failed", "False", "ReconcileFailed", message, false));
+    onWorker(
+        () -> writeStatus(get(ns, name), "failed", "False", "ReconcileFailed", message, false));
   }
 
   /** Sets {@code state: pending} with condition Ready=False and {@code message}. */
   public void makePending(String ns, String name, String message) {
-    onWorker(() -> writeStatus(get(ns, name), "pending", "False", "ResourcesNotReady", message, false));
+    onWorker(
+        () -> writeStatus(get(ns, name), "pending", "False", "ResourcesNotReady", message, false));
   }
 
   // ------------------------------------------------------------------ watching
@@ -246,7 +261,8 @@ public final class FakeDynamoOperator implements AutoCloseable {
   }
 
   private void onDgd(GenericKubernetesResource dgd) {
-    if (mode != Mode.AUTO || dgd.getMetadata().getDeletionTimestamp() != null
+    if (mode != Mode.AUTO
+        || dgd.getMetadata().getDeletionTimestamp() != null
         || !namespaceFilter.test(dgd.getMetadata().getNamespace())) {
       return;
     }
@@ -255,7 +271,13 @@ public final class FakeDynamoOperator implements AutoCloseable {
     if (!Objects.equals(reconciledGeneration.get(key), generation)) {
       reconciledGeneration.put(key, generation);
       ensureChildren(dgd);
-      writeStatus(dgd, "pending", "False", "ResourcesNotReady", "Waiting for the pods of every service to be ready", false);
+      writeStatus(
+          dgd,
+          "pending",
+          "False",
+          "ResourcesNotReady",
+          "Waiting for the pods of every service to be ready",
+          false);
     }
     checkReady(dgd);
   }
@@ -267,7 +289,8 @@ public final class FakeDynamoOperator implements AutoCloseable {
     String dgdName = pod.getMetadata().getLabels().get(DGD_LABEL);
     String ns = pod.getMetadata().getNamespace();
     if (reconciledGeneration.containsKey(ns + "/" + dgdName)) {
-      GenericKubernetesResource dgd = client.genericKubernetesResources(DGD).inNamespace(ns).withName(dgdName).get();
+      GenericKubernetesResource dgd =
+          client.genericKubernetesResources(DGD).inNamespace(ns).withName(dgdName).get();
       if (dgd != null) {
         checkReady(dgd);
       }
@@ -285,9 +308,17 @@ public final class FakeDynamoOperator implements AutoCloseable {
     }
     Runnable succeed =
         () -> {
-          GenericKubernetesResource fresh = client.genericKubernetesResources(DGD).inNamespace(dgd.getMetadata().getNamespace()).withName(dgd.getMetadata().getName()).get();
-          if (fresh != null && !"successful".equals(states.get(key(fresh))) && allPodsReady(fresh)) {
-            writeStatus(fresh, "successful", "True", "AllResourcesReady", "All resources are ready", true);
+          GenericKubernetesResource fresh =
+              client
+                  .genericKubernetesResources(DGD)
+                  .inNamespace(dgd.getMetadata().getNamespace())
+                  .withName(dgd.getMetadata().getName())
+                  .get();
+          if (fresh != null
+              && !"successful".equals(states.get(key(fresh)))
+              && allPodsReady(fresh)) {
+            writeStatus(
+                fresh, "successful", "True", "AllResourcesReady", "All resources are ready", true);
           }
         };
     if (readyDelay.isZero()) {
@@ -318,8 +349,10 @@ public final class FakeDynamoOperator implements AutoCloseable {
           || !"Running".equals(pod.getStatus().getPhase())) {
         continue;
       }
-      boolean isReady = pod.getStatus().getConditions() != null
-          && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+      boolean isReady =
+          pod.getStatus().getConditions() != null
+              && pod.getStatus().getConditions().stream()
+                  .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
       if (isReady) {
         ready.merge(labels.get("nvidia.com/dynamo-component"), 1, Integer::sum);
       }
@@ -351,7 +384,8 @@ public final class FakeDynamoOperator implements AutoCloseable {
       labels.put("nvidia.com/dynamo-component", component);
       labels.put("nvidia.com/dynamo-namespace", ns + "-" + name);
       String base = frontendServiceName(name, component);
-      if ("frontend".equals(type) && client.services().inNamespace(ns).withName(base).get() == null) {
+      if ("frontend".equals(type)
+          && client.services().inNamespace(ns).withName(base).get() == null) {
         client
             .services()
             .inNamespace(ns)
@@ -378,18 +412,35 @@ public final class FakeDynamoOperator implements AutoCloseable {
       for (int i = 0; i < replicas(service); i++) {
         String podName = base + "-" + i;
         if (client.pods().inNamespace(ns).withName(podName).get() == null) {
-          client.pods().inNamespace(ns).resource(pod(podName, ns, labels, owner, service, "frontend".equals(type))).create();
+          client
+              .pods()
+              .inNamespace(ns)
+              .resource(pod(podName, ns, labels, owner, service, "frontend".equals(type)))
+              .create();
         }
       }
     }
   }
 
   @SuppressWarnings("unchecked")
-  private Pod pod(String podName, String ns, Map<String, String> labels, OwnerReference owner, Map<String, Object> service, boolean frontend) {
-    Map<String, Object> extra = new LinkedHashMap<>((Map<String, Object>) service.getOrDefault("extraPodSpec", Map.of()));
+  private Pod pod(
+      String podName,
+      String ns,
+      Map<String, String> labels,
+      OwnerReference owner,
+      Map<String, Object> service,
+      boolean frontend) {
+    Map<String, Object> extra =
+        new LinkedHashMap<>((Map<String, Object>) service.getOrDefault("extraPodSpec", Map.of()));
     Map<String, Object> main = (Map<String, Object>) extra.remove("mainContainer");
-    PodSpec spec = extra.isEmpty() ? new PodSpec() : client.getKubernetesSerialization().convertValue(extra, PodSpec.class);
-    Container container = main == null ? new Container() : client.getKubernetesSerialization().convertValue(main, Container.class);
+    PodSpec spec =
+        extra.isEmpty()
+            ? new PodSpec()
+            : client.getKubernetesSerialization().convertValue(extra, PodSpec.class);
+    Container container =
+        main == null
+            ? new Container()
+            : client.getKubernetesSerialization().convertValue(main, Container.class);
     ContainerBuilder cb = new ContainerBuilder(container).withName("main");
     if (container.getImage() == null) {
       cb.withImage("dynamo-runtime:stand-in");
@@ -397,7 +448,10 @@ public final class FakeDynamoOperator implements AutoCloseable {
     Map<String, Quantity> limits = quantities(service, "limits");
     Map<String, Quantity> requests = quantities(service, "requests");
     if (!limits.isEmpty() || !requests.isEmpty()) {
-      cb.withNewResources().withLimits(limits.isEmpty() ? null : limits).withRequests(requests.isEmpty() ? null : requests).endResources();
+      cb.withNewResources()
+          .withLimits(limits.isEmpty() ? null : limits)
+          .withRequests(requests.isEmpty() ? null : requests)
+          .endResources();
     }
     List<EnvVar> env = new ArrayList<>(container.getEnv() == null ? List.of() : container.getEnv());
     for (Object e : (List<Object>) service.getOrDefault("envs", List.of())) {
@@ -426,7 +480,8 @@ public final class FakeDynamoOperator implements AutoCloseable {
   @SuppressWarnings("unchecked")
   private static Map<String, Quantity> quantities(Map<String, Object> service, String which) {
     Map<String, Quantity> out = new LinkedHashMap<>();
-    Map<String, Object> resources = (Map<String, Object>) service.getOrDefault("resources", Map.of());
+    Map<String, Object> resources =
+        (Map<String, Object>) service.getOrDefault("resources", Map.of());
     Map<String, Object> values = (Map<String, Object>) resources.getOrDefault(which, Map.of());
     values.forEach(
         (k, v) -> {
@@ -440,7 +495,12 @@ public final class FakeDynamoOperator implements AutoCloseable {
   // ------------------------------------------------------------------ status
 
   private void writeStatus(
-      GenericKubernetesResource dgd, String state, String ready, String reason, String message, boolean allReady) {
+      GenericKubernetesResource dgd,
+      String state,
+      String ready,
+      String reason,
+      String message,
+      boolean allReady) {
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     Map<String, Object> condition = new LinkedHashMap<>();
     condition.put("type", "Ready");
@@ -476,12 +536,15 @@ public final class FakeDynamoOperator implements AutoCloseable {
         .inNamespace(dgd.getMetadata().getNamespace())
         .withName(dgd.getMetadata().getName())
         .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("status", status)));
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            client.getKubernetesSerialization().asJson(Map.of("status", status)));
     states.put(key(dgd), state);
   }
 
   private GenericKubernetesResource get(String ns, String name) {
-    GenericKubernetesResource dgd = client.genericKubernetesResources(DGD).inNamespace(ns).withName(name).get();
+    GenericKubernetesResource dgd =
+        client.genericKubernetesResources(DGD).inNamespace(ns).withName(name).get();
     if (dgd == null) {
       throw new IllegalArgumentException("no DynamoGraphDeployment " + ns + "/" + name);
     }
@@ -491,11 +554,14 @@ public final class FakeDynamoOperator implements AutoCloseable {
   @SuppressWarnings("unchecked")
   private static Map<String, Map<String, Object>> services(GenericKubernetesResource dgd) {
     Object spec = dgd.getAdditionalProperties().get("spec");
-    if (!(spec instanceof Map<?, ?> specMap) || !(specMap.get("services") instanceof Map<?, ?> services)) {
+    if (!(spec instanceof Map<?, ?> specMap)
+        || !(specMap.get("services") instanceof Map<?, ?> services)) {
       return Map.of();
     }
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-    services.forEach((k, v) -> out.put(k.toString(), v instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of()));
+    services.forEach(
+        (k, v) ->
+            out.put(k.toString(), v instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of()));
     return out;
   }
 

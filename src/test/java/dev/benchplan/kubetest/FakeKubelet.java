@@ -42,8 +42,9 @@ import java.util.function.Predicate;
  * A kubelet and scheduler stand-in for the real control plane of {@code kube-test-env.sh}, which
  * has neither. It registers {@link FakeNode}s (InternalIP 127.0.0.1 only, its own HTTPS port as
  * kubelet endpoint), watches pods, binds pending ones to a fitting node ({@code POST binding}),
- * moves them Running and then Succeeded/Failed as a {@link PodScript} says, serves their logs to the
- * apiserver's {@code pods/log} proxy, and finishes the deletion of bound pods as a kubelet would.
+ * moves them Running and then Succeeded/Failed as a {@link PodScript} says, serves their logs to
+ * the apiserver's {@code pods/log} proxy, and finishes the deletion of bound pods as a kubelet
+ * would.
  *
  * <pre>{@code
  * FakeKubelet kubelet = kube.startKubelet(FakeNode.withGpus("gpu-a", 8));
@@ -56,8 +57,8 @@ import java.util.function.Predicate;
  * PodScript#runForever()} unless changed). Register scripts before creating pods. Every container
  * (and every init container, which "exit 0" at once) gets the script's exit code. {@code
  * restartPolicy} is ignored: a terminated pod is never restarted. {@link PodScript#execute} pods
- * run their containers' own commands locally ({@link PodExecution}). All work happens on one thread in
- * event order (pod watch events and the script's timers), so runs are deterministic.
+ * run their containers' own commands locally ({@link PodExecution}). All work happens on one thread
+ * in event order (pod watch events and the script's timers), so runs are deterministic.
  */
 public final class FakeKubelet implements AutoCloseable {
   private enum Stage {
@@ -110,7 +111,8 @@ public final class FakeKubelet implements AutoCloseable {
   private volatile boolean closed;
   private SharedIndexInformer<Pod> informer;
 
-  private FakeKubelet(KubernetesClient client, String namespace, Predicate<String> namespaceFilter, KubeletTls tls)
+  private FakeKubelet(
+      KubernetesClient client, String namespace, Predicate<String> namespaceFilter, KubeletTls tls)
       throws IOException {
     this.client = client;
     this.namespace = namespace;
@@ -138,9 +140,16 @@ public final class FakeKubelet implements AutoCloseable {
     return start(client, namespace, ns -> true, tls, nodes);
   }
 
-  /** {@link #start(KubernetesClient, String, KubeletTls, List)}, acting only in namespaces {@code namespaceFilter} accepts. */
+  /**
+   * {@link #start(KubernetesClient, String, KubeletTls, List)}, acting only in namespaces {@code
+   * namespaceFilter} accepts.
+   */
   static FakeKubelet start(
-      KubernetesClient client, String namespace, Predicate<String> namespaceFilter, KubeletTls tls, List<FakeNode> nodes) {
+      KubernetesClient client,
+      String namespace,
+      Predicate<String> namespaceFilter,
+      KubeletTls tls,
+      List<FakeNode> nodes) {
     Objects.requireNonNull(client, "client");
     if (nodes.isEmpty()) {
       throw new IllegalArgumentException("a kubelet stand-in needs at least one node");
@@ -256,11 +265,19 @@ public final class FakeKubelet implements AutoCloseable {
     // a node left behind by a killed test run is replaced
     client.nodes().withName(node.name()).withGracePeriod(0).delete();
     Node created = client.nodes().resource(desired).create();
-    if (created.getStatus() == null || created.getStatus().getAddresses() == null || created.getStatus().getAddresses().isEmpty()) {
-      // a merge patch without resourceVersion: the node lifecycle controller may already have tainted
+    if (created.getStatus() == null
+        || created.getStatus().getAddresses() == null
+        || created.getStatus().getAddresses().isEmpty()) {
+      // a merge patch without resourceVersion: the node lifecycle controller may already have
+      // tainted
       // the new node, and an update carrying create's resourceVersion would then fail with 409
-      client.nodes().withName(node.name()).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-          client.getKubernetesSerialization().asJson(Map.of("status", desired.getStatus())));
+      client
+          .nodes()
+          .withName(node.name())
+          .subresource("status")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              client.getKubernetesSerialization().asJson(Map.of("status", desired.getStatus())));
     }
     synchronized (nodes) {
       nodes.put(node.name(), node);
@@ -326,7 +343,8 @@ public final class FakeKubelet implements AutoCloseable {
     if (nodeName != null && !ownsNode(nodeName)) {
       return; // another kubelet's pod
     }
-    if (nodeName == null && (!isDefaultScheduler(pod) || !namespaceFilter.test(pod.getMetadata().getNamespace()))) {
+    if (nodeName == null
+        && (!isDefaultScheduler(pod) || !namespaceFilter.test(pod.getMetadata().getNamespace()))) {
       return; // another scheduler's pod, or a namespace of another test context
     }
     PodRun run = runsByUid.get(uid);
@@ -433,7 +451,11 @@ public final class FakeKubelet implements AutoCloseable {
                 .build())
         .create();
     run.node = chosen;
-    event(run, "Normal", "Scheduled", "Successfully assigned " + run.namespace + "/" + run.name + " to " + chosen);
+    event(
+        run,
+        "Normal",
+        "Scheduled",
+        "Successfully assigned " + run.namespace + "/" + run.name + " to " + chosen);
     start(run);
   }
 
@@ -483,8 +505,16 @@ public final class FakeKubelet implements AutoCloseable {
           "conditions",
           List.of(
               condition("Initialized", "True", null, null),
-              condition("Ready", "False", "ContainersNotReady", "containers with unready status: " + containerNames(run)),
-              condition("ContainersReady", "False", "ContainersNotReady", "containers with unready status: " + containerNames(run)),
+              condition(
+                  "Ready",
+                  "False",
+                  "ContainersNotReady",
+                  "containers with unready status: " + containerNames(run)),
+              condition(
+                  "ContainersReady",
+                  "False",
+                  "ContainersNotReady",
+                  "containers with unready status: " + containerNames(run)),
               condition("PodScheduled", "True", null, null)));
       List<ContainerStatus> statuses = new ArrayList<>();
       for (Container c : run.pod.getSpec().getContainers()) {
@@ -561,8 +591,13 @@ public final class FakeKubelet implements AutoCloseable {
     run.stage = Stage.RUNNING;
     Instant started = Instant.now();
     patchStatus(run, runningStatus(run, started));
-    run.process = PodProcess.start(client, run.pod, run.script.execution(), run.logs,
-        code -> submit(() -> terminate(run, started, code)));
+    run.process =
+        PodProcess.start(
+            client,
+            run.pod,
+            run.script.execution(),
+            run.logs,
+            code -> submit(() -> terminate(run, started, code)));
   }
 
   private void terminate(PodRun run, Instant started, int exitCode) {
@@ -579,8 +614,16 @@ public final class FakeKubelet implements AutoCloseable {
         "conditions",
         List.of(
             condition("Initialized", "True", ok ? "PodCompleted" : null, null),
-            condition("Ready", "False", reason, ok ? null : "containers with unready status: " + containerNames(run)),
-            condition("ContainersReady", "False", reason, ok ? null : "containers with unready status: " + containerNames(run)),
+            condition(
+                "Ready",
+                "False",
+                reason,
+                ok ? null : "containers with unready status: " + containerNames(run)),
+            condition(
+                "ContainersReady",
+                "False",
+                reason,
+                ok ? null : "containers with unready status: " + containerNames(run)),
             condition("PodScheduled", "True", null, null)));
     List<ContainerStatus> statuses = new ArrayList<>();
     for (Container c : run.pod.getSpec().getContainers()) {
@@ -661,8 +704,11 @@ public final class FakeKubelet implements AutoCloseable {
     status.put("hostIP", "127.0.0.1");
     status.put("podIP", "127.0.0.1");
     status.put("podIPs", List.of(Map.of("ip", "127.0.0.1")));
-    status.put("startTime", run.pod.getStatus() != null && run.pod.getStatus().getStartTime() != null
-        ? run.pod.getStatus().getStartTime() : now());
+    status.put(
+        "startTime",
+        run.pod.getStatus() != null && run.pod.getStatus().getStartTime() != null
+            ? run.pod.getStatus().getStartTime()
+            : now());
     return status;
   }
 
@@ -680,7 +726,10 @@ public final class FakeKubelet implements AutoCloseable {
   }
 
   private static String containerNames(PodRun run) {
-    return "[" + String.join(" ", run.pod.getSpec().getContainers().stream().map(Container::getName).toList()) + "]";
+    return "["
+        + String.join(
+            " ", run.pod.getSpec().getContainers().stream().map(Container::getName).toList())
+        + "]";
   }
 
   private static PodCondition condition(String type, String status, String reason, String message) {
@@ -740,7 +789,10 @@ public final class FakeKubelet implements AutoCloseable {
                 .withLastTimestamp(now)
                 .withCount(1)
                 .withNewSource()
-                .withComponent("Scheduled".equals(reason) || "FailedScheduling".equals(reason) ? "default-scheduler" : "kubelet")
+                .withComponent(
+                    "Scheduled".equals(reason) || "FailedScheduling".equals(reason)
+                        ? "default-scheduler"
+                        : "kubelet")
                 .endSource()
                 .build())
         .create();
@@ -765,13 +817,17 @@ public final class FakeKubelet implements AutoCloseable {
     if (log != null) {
       return KubeletLogServer.Lookup.of(log);
     }
-    boolean known = run.pod.getSpec().getContainers().stream().anyMatch(c -> c.getName().equals(container));
+    boolean known =
+        run.pod.getSpec().getContainers().stream().anyMatch(c -> c.getName().equals(container));
     if (!known) {
-      return KubeletLogServer.Lookup.error(400, "container " + container + " is not valid for pod " + podName);
+      return KubeletLogServer.Lookup.error(
+          400, "container " + container + " is not valid for pod " + podName);
     }
-    String why = run.stage == Stage.WAITING ? "trying and failing to pull image" : "ContainerCreating";
+    String why =
+        run.stage == Stage.WAITING ? "trying and failing to pull image" : "ContainerCreating";
     return KubeletLogServer.Lookup.error(
-        400, "container \"" + container + "\" in pod \"" + podName + "\" is waiting to start: " + why);
+        400,
+        "container \"" + container + "\" in pod \"" + podName + "\" is waiting to start: " + why);
   }
 
   // ------------------------------------------------------------------ shutdown
@@ -790,16 +846,25 @@ public final class FakeKubelet implements AutoCloseable {
       informer.close();
     }
     worker.shutdownNow();
-    runsByName.values().forEach(r -> {
-      PodProcess process = r.process;
-      if (process != null) {
-        process.close();
-      }
-      r.logs.values().forEach(ContainerLog::finish);
-    });
+    runsByName
+        .values()
+        .forEach(
+            r -> {
+              PodProcess process = r.process;
+              if (process != null) {
+                process.close();
+              }
+              r.logs.values().forEach(ContainerLog::finish);
+            });
     for (FakeNode node : nodes()) {
       try {
-        for (Pod pod : client.pods().inAnyNamespace().withField("spec.nodeName", node.name()).list().getItems()) {
+        for (Pod pod :
+            client
+                .pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", node.name())
+                .list()
+                .getItems()) {
           client
               .pods()
               .inNamespace(pod.getMetadata().getNamespace())

@@ -10,9 +10,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A Node the {@link FakeKubelet} registers: InternalIP 127.0.0.1 only, the stand-in's HTTPS port
- * as its kubelet endpoint, {@code gpus} as {@code nvidia.com/gpu} capacity and allocatable, and
- * the labels {@code kubernetes.io/hostname=<name>}, {@code kubernetes.io/os=linux}, {@code
+ * A Node the {@link FakeKubelet} registers: InternalIP 127.0.0.1 only, the stand-in's HTTPS port as
+ * its kubelet endpoint, {@code gpus} as {@code nvidia.com/gpu} capacity and allocatable, and the
+ * labels {@code kubernetes.io/hostname=<name>}, {@code kubernetes.io/os=linux}, {@code
  * kubernetes.io/arch=amd64} plus {@link #labels}.
  *
  * @param name a DNS-1123 subdomain, unique in the cluster while the kubelet runs
@@ -30,7 +30,8 @@ public record FakeNode(
   public FakeNode {
     Objects.requireNonNull(name, "name");
     if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-      throw new IllegalArgumentException("node name must be a DNS-1123 subdomain, got '" + name + "'");
+      throw new IllegalArgumentException(
+          "node name must be a DNS-1123 subdomain, got '" + name + "'");
     }
     if (gpus < 0) {
       throw new IllegalArgumentException("gpus must be >= 0, got " + gpus);

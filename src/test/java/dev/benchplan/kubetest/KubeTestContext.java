@@ -22,8 +22,8 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * What one test class gets from {@link KubeTestEnv}: its own namespace on the real control plane, an
- * admin client defaulting to it, and the stand-ins. Everything started or created through it
+ * What one test class gets from {@link KubeTestEnv}: its own namespace on the real control plane,
+ * an admin client defaulting to it, and the stand-ins. Everything started or created through it
  * (kubelets, operators, clients, namespaces) is stopped or deleted after the class.
  *
  * <pre>{@code
@@ -53,8 +53,8 @@ public final class KubeTestContext {
   }
 
   /**
-   * Label on every namespace a context creates; its value is the context's own {@link #namespace()}.
-   * Cluster-wide stand-ins skip namespaces labelled for another context.
+   * Label on every namespace a context creates; its value is the context's own {@link
+   * #namespace()}. Cluster-wide stand-ins skip namespaces labelled for another context.
    */
   public static final String NAMESPACE_LABEL = "benchplan.dev/kube-test-env";
 
@@ -98,10 +98,13 @@ public final class KubeTestContext {
     return startKubelet(Scope.TEST_NAMESPACE, nodes);
   }
 
-  /** Starts a kubelet stand-in for pods in {@code scope} with these nodes; stopped after the class. */
+  /**
+   * Starts a kubelet stand-in for pods in {@code scope} with these nodes; stopped after the class.
+   */
   public FakeKubelet startKubelet(Scope scope, FakeNode... nodes) {
     FakeKubelet kubelet =
-        FakeKubelet.start(client, scopeNamespace(scope), ownership, cluster.kubeletTls(), List.of(nodes));
+        FakeKubelet.start(
+            client, scopeNamespace(scope), ownership, cluster.kubeletTls(), List.of(nodes));
     closeables.push(kubelet);
     return kubelet;
   }
@@ -113,7 +116,8 @@ public final class KubeTestContext {
 
   /** Starts a Dynamo operator stand-in for DGDs in {@code scope}; stopped after the class. */
   public FakeDynamoOperator startOperator(Scope scope, FakeDynamoOperator.Mode mode) {
-    FakeDynamoOperator operator = FakeDynamoOperator.start(client, scopeNamespace(scope), ownership, mode);
+    FakeDynamoOperator operator =
+        FakeDynamoOperator.start(client, scopeNamespace(scope), ownership, mode);
     closeables.push(operator);
     return operator;
   }
@@ -152,7 +156,8 @@ public final class KubeTestContext {
   public String serviceAccountToken(String name) {
     client
         .serviceAccounts()
-        .resource(new ServiceAccountBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .resource(
+            new ServiceAccountBuilder().withNewMetadata().withName(name).endMetadata().build())
         .createOr(NonDeletingOperation::update);
     return client
         .serviceAccounts()
@@ -191,7 +196,10 @@ public final class KubeTestContext {
     }
   }
 
-  /** Writes a kubeconfig for {@code token} defaulting to {@link #namespace()} (see {@link KubeTestCluster#writeKubeconfig}). */
+  /**
+   * Writes a kubeconfig for {@code token} defaulting to {@link #namespace()} (see {@link
+   * KubeTestCluster#writeKubeconfig}).
+   */
   public Path writeKubeconfig(Path file, String token) {
     return cluster.writeKubeconfig(file, token, namespace);
   }
@@ -217,8 +225,13 @@ public final class KubeTestContext {
 
   /** {@code <sanitized prefix, at most 40 chars>-<5 hex>}: a DNS-1123 label. */
   static String uniqueName(String prefix) {
-    String base = prefix.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT)
-        .replaceAll("[^a-z0-9-]+", "-").replaceAll("-+", "-").replaceAll("^-|-$", "");
+    String base =
+        prefix
+            .replaceAll("([a-z0-9])([A-Z])", "$1-$2")
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9-]+", "-")
+            .replaceAll("-+", "-")
+            .replaceAll("^-|-$", "");
     if (base.length() > 40) {
       base = base.substring(0, 40).replaceAll("-$", "");
     }

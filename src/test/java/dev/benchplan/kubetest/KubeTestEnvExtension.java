@@ -27,11 +27,16 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * down after the class. Resolves parameters of type {@link KubeTestContext}, {@link
  * KubernetesClient} (the context's admin client) and {@link KubeTestCluster}.
  */
-public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
-  private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(KubeTestEnvExtension.class);
+public final class KubeTestEnvExtension
+    implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+  private static final ExtensionContext.Namespace NS =
+      ExtensionContext.Namespace.create(KubeTestEnvExtension.class);
   private static final String CONTEXT = "context";
 
-  /** The environment for the whole run: a cluster, or why there is none (JUnit closes it at the end). */
+  /**
+   * The environment for the whole run: a cluster, or why there is none (JUnit closes it at the
+   * end).
+   */
   static final class ClusterHandle implements AutoCloseable {
     final KubeTestCluster cluster;
     final String problem;
@@ -43,18 +48,23 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
       this.startedWith = startedWith;
     }
 
-    /** Attaches to the environment in {@code state}, else starts it with the script found above {@code cwd}. */
+    /**
+     * Attaches to the environment in {@code state}, else starts it with the script found above
+     * {@code cwd}.
+     */
     static ClusterHandle obtain(Path state, Map<String, String> env, Path cwd) {
       KubeTestCluster attached = KubeTestCluster.attach(state);
       if (attached != null) {
         return new ClusterHandle(attached, null, null);
       }
       if ("0".equals(env.get("BENCHPLAN_KUBE_TEST_ENV"))) {
-        return new ClusterHandle(null, "BENCHPLAN_KUBE_TEST_ENV=0 and no environment runs in " + state, null);
+        return new ClusterHandle(
+            null, "BENCHPLAN_KUBE_TEST_ENV=0 and no environment runs in " + state, null);
       }
       Path script = findScript(cwd);
       if (script == null) {
-        return new ClusterHandle(null, "no executable scripts/kube-test-env.sh in " + cwd + " or above", null);
+        return new ClusterHandle(
+            null, "no executable scripts/kube-test-env.sh in " + cwd + " or above", null);
       }
       try {
         Path log = script.getParent().getParent().resolve("target/kube-test-env.log");
@@ -78,12 +88,18 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
     public void close() {
       if (startedWith != null && !"1".equals(System.getenv("BENCHPLAN_KUBE_KEEP"))) {
         KubeTestCluster.runScript(
-            startedWith, cluster.stateDir(), startedWith.getParent().getParent().resolve("target/kube-test-env.log"), "down", 2);
+            startedWith,
+            cluster.stateDir(),
+            startedWith.getParent().getParent().resolve("target/kube-test-env.log"),
+            "down",
+            2);
       }
     }
   }
 
-  /** True when the environment must be usable: {@code BENCHPLAN_KUBE_TEST_ENV=1} or {@code CI=true}. */
+  /**
+   * True when the environment must be usable: {@code BENCHPLAN_KUBE_TEST_ENV=1} or {@code CI=true}.
+   */
   static boolean required(Map<String, String> env) {
     return "1".equals(env.get("BENCHPLAN_KUBE_TEST_ENV")) || "true".equalsIgnoreCase(env.get("CI"));
   }
@@ -96,7 +112,10 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
     if (handle.cluster != null) {
       return handle.cluster;
     }
-    String message = "no Kubernetes test environment: " + handle.problem + " (start one with scripts/kube-test-env.sh up)";
+    String message =
+        "no Kubernetes test environment: "
+            + handle.problem
+            + " (start one with scripts/kube-test-env.sh up)";
     if (required(env)) {
       throw new IllegalStateException("BENCHPLAN_KUBE_TEST_ENV=1 or CI=true, but " + message);
     }
@@ -110,13 +129,20 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
       return; // a @Nested class shares its enclosing class's namespace
     }
     ClusterHandle handle =
-        context.getRoot().getStore(NS).getOrComputeIfAbsent(
-            ClusterHandle.class,
-            k -> ClusterHandle.obtain(KubeTestCluster.defaultStateDir(), System.getenv(), Paths.get("")),
-            ClusterHandle.class);
+        context
+            .getRoot()
+            .getStore(NS)
+            .getOrComputeIfAbsent(
+                ClusterHandle.class,
+                k ->
+                    ClusterHandle.obtain(
+                        KubeTestCluster.defaultStateDir(), System.getenv(), Paths.get("")),
+                ClusterHandle.class);
     KubeTestCluster cluster = requireUsable(handle, System.getenv());
     Class<?> testClass = context.getRequiredTestClass();
-    context.getStore(NS).put(CONTEXT, new Owned(testClass, new KubeTestContext(cluster, testClass)));
+    context
+        .getStore(NS)
+        .put(CONTEXT, new Owned(testClass, new KubeTestContext(cluster, testClass)));
   }
 
   @Override
@@ -133,14 +159,17 @@ public final class KubeTestEnvExtension implements BeforeAllCallback, AfterAllCa
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext extension) {
     Class<?> type = parameter.getParameter().getType();
-    return type == KubeTestContext.class || type == KubernetesClient.class || type == KubeTestCluster.class;
+    return type == KubeTestContext.class
+        || type == KubernetesClient.class
+        || type == KubeTestCluster.class;
   }
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext extension) {
     Owned owned = extension.getStore(NS).get(CONTEXT, Owned.class);
     if (owned == null) {
-      throw new IllegalStateException("no KubeTestContext: is the class annotated with @KubeTestEnv?");
+      throw new IllegalStateException(
+          "no KubeTestContext: is the class annotated with @KubeTestEnv?");
     }
     Class<?> type = parameter.getParameter().getType();
     if (type == KubernetesClient.class) {

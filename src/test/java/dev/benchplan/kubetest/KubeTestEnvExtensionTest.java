@@ -15,30 +15,40 @@ class KubeTestEnvExtensionTest {
   @TempDir Path tmp;
 
   @Test
-  @DisplayName("BENCHPLAN_KUBE_TEST_ENV=0 and nothing running: no start attempt, the reason names the state dir")
+  @DisplayName(
+      "BENCHPLAN_KUBE_TEST_ENV=0 and nothing running: no start attempt, the reason names the state dir")
   void optOutDoesNotStart() {
-    var handle = KubeTestEnvExtension.ClusterHandle.obtain(tmp.resolve("state"), Map.of("BENCHPLAN_KUBE_TEST_ENV", "0"), tmp);
+    var handle =
+        KubeTestEnvExtension.ClusterHandle.obtain(
+            tmp.resolve("state"), Map.of("BENCHPLAN_KUBE_TEST_ENV", "0"), tmp);
     assertThat(handle.cluster).isNull();
-    assertThat(handle.problem).isEqualTo("BENCHPLAN_KUBE_TEST_ENV=0 and no environment runs in " + tmp.resolve("state"));
+    assertThat(handle.problem)
+        .isEqualTo("BENCHPLAN_KUBE_TEST_ENV=0 and no environment runs in " + tmp.resolve("state"));
   }
 
   @Test
   @DisplayName("no script above the working directory: the reason says so")
   void noScript() {
     var handle = KubeTestEnvExtension.ClusterHandle.obtain(tmp.resolve("state"), Map.of(), tmp);
-    assertThat(handle.problem).isEqualTo("no executable scripts/kube-test-env.sh in " + tmp + " or above");
+    assertThat(handle.problem)
+        .isEqualTo("no executable scripts/kube-test-env.sh in " + tmp + " or above");
   }
 
   @Test
-  @DisplayName("without an environment the class is skipped locally but fails with BENCHPLAN_KUBE_TEST_ENV=1 or CI=true")
+  @DisplayName(
+      "without an environment the class is skipped locally but fails with BENCHPLAN_KUBE_TEST_ENV=1 or CI=true")
   void skipOrFail() {
     var handle = KubeTestEnvExtension.ClusterHandle.obtain(tmp.resolve("state"), Map.of(), tmp);
     assertThatThrownBy(() -> KubeTestEnvExtension.requireUsable(handle, Map.of()))
         .isInstanceOf(TestAbortedException.class)
-        .hasMessageContaining("skipped: no Kubernetes test environment: no executable scripts/kube-test-env.sh");
-    assertThatThrownBy(() -> KubeTestEnvExtension.requireUsable(handle, Map.of("BENCHPLAN_KUBE_TEST_ENV", "1")))
+        .hasMessageContaining(
+            "skipped: no Kubernetes test environment: no executable scripts/kube-test-env.sh");
+    assertThatThrownBy(
+            () ->
+                KubeTestEnvExtension.requireUsable(handle, Map.of("BENCHPLAN_KUBE_TEST_ENV", "1")))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageStartingWith("BENCHPLAN_KUBE_TEST_ENV=1 or CI=true, but no Kubernetes test environment");
+        .hasMessageStartingWith(
+            "BENCHPLAN_KUBE_TEST_ENV=1 or CI=true, but no Kubernetes test environment");
     assertThatThrownBy(() -> KubeTestEnvExtension.requireUsable(handle, Map.of("CI", "true")))
         .isInstanceOf(IllegalStateException.class);
   }

@@ -28,18 +28,20 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code scripts/kube-test-env.sh} itself: every listener on 127.0.0.1 only, {@code up} idempotent,
  * {@code down} leaves no process behind. The lifecycle test starts a second, independent
- * environment (own state dir, free ports) with the 2026-08 DGD CRD, so it also records what the 1.20
- * apiserver makes of that CRD.
+ * environment (own state dir, free ports) with the 2026-08 DGD CRD, so it also records what the
+ * 1.20 apiserver makes of that CRD.
  */
 @KubeTestEnv
 class KubeTestEnvScriptIT {
   private static final Path SCRIPT = Paths.get("scripts/kube-test-env.sh").toAbsolutePath();
-  private static final Pattern SS_LINE = Pattern.compile("^\\S+\\s+\\S+\\s+\\d+\\s+\\d+\\s+(\\S+)\\s+\\S+\\s+.*");
+  private static final Pattern SS_LINE =
+      Pattern.compile("^\\S+\\s+\\S+\\s+\\d+\\s+\\d+\\s+(\\S+)\\s+\\S+\\s+.*");
   private static final Pattern PID = Pattern.compile("pid=(\\d+)");
 
   record Result(int exitCode, String out) {}
 
-  static Result script(Path state, Map<String, String> env, String command) throws IOException, InterruptedException {
+  static Result script(Path state, Map<String, String> env, String command)
+      throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(SCRIPT.toString(), command).redirectErrorStream(true);
     pb.environment().put("BENCHPLAN_KUBE_STATE", state.toString());
     pb.environment().putAll(env);
@@ -62,7 +64,8 @@ class KubeTestEnvScriptIT {
       }
       Matcher pid = PID.matcher(line);
       while (pid.find()) {
-        // a JVM's dual-stack socket bound to 127.0.0.1 shows as [::ffff:127.0.0.1]: still IPv4 loopback only
+        // a JVM's dual-stack socket bound to 127.0.0.1 shows as [::ffff:127.0.0.1]: still IPv4
+        // loopback only
         String local = m.group(1).replace("[::ffff:127.0.0.1]:", "127.0.0.1:");
         byPid.computeIfAbsent(Long.parseLong(pid.group(1)), k -> new ArrayList<>()).add(local);
       }
@@ -92,7 +95,9 @@ class KubeTestEnvScriptIT {
     try (Stream<Path> procs = Files.list(Paths.get("/proc"))) {
       for (Path proc : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
         try {
-          String cmd = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+          String cmd =
+              new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8)
+                  .replace('\0', ' ');
           if (cmd.contains(text)) {
             found.add(proc.getFileName() + ": " + cmd);
           }
@@ -105,23 +110,34 @@ class KubeTestEnvScriptIT {
   }
 
   @Test
-  @DisplayName("etcd, kube-apiserver, kube-controller-manager and the kubelet stand-in listen on 127.0.0.1 only")
-  void everythingListensOnLoopbackOnly(KubeTestCluster cluster, KubeTestContext kube) throws Exception {
+  @DisplayName(
+      "etcd, kube-apiserver, kube-controller-manager and the kubelet stand-in listen on 127.0.0.1 only")
+  void everythingListensOnLoopbackOnly(KubeTestCluster cluster, KubeTestContext kube)
+      throws Exception {
     FakeKubelet kubelet = kube.startKubelet(FakeNode.withGpus(kube.namespace() + "-node", 0));
     Map<String, Long> pids = recordedPids(cluster.stateDir());
     assertThat(pids).containsOnlyKeys("etcd", "kube-apiserver", "kube-controller-manager");
     Map<Long, List<String>> listeners = listeners();
 
-    assertThat(listeners.get(pids.get("etcd"))).as("etcd listeners").hasSize(2).allMatch(a -> a.startsWith("127.0.0.1:"));
-    assertThat(listeners.get(pids.get("kube-apiserver"))).as("apiserver listeners")
+    assertThat(listeners.get(pids.get("etcd")))
+        .as("etcd listeners")
+        .hasSize(2)
+        .allMatch(a -> a.startsWith("127.0.0.1:"));
+    assertThat(listeners.get(pids.get("kube-apiserver")))
+        .as("apiserver listeners")
         .containsExactly("127.0.0.1:" + java.net.URI.create(cluster.apiServerUrl()).getPort());
-    assertThat(listeners.get(pids.get("kube-controller-manager"))).as("controller-manager listens nowhere").isNull();
-    assertThat(listeners.get(ProcessHandle.current().pid())).as("this JVM (kubelet stand-in)")
-        .contains("127.0.0.1:" + kubelet.port()).allMatch(a -> a.startsWith("127.0.0.1:"));
+    assertThat(listeners.get(pids.get("kube-controller-manager")))
+        .as("controller-manager listens nowhere")
+        .isNull();
+    assertThat(listeners.get(ProcessHandle.current().pid()))
+        .as("this JVM (kubelet stand-in)")
+        .contains("127.0.0.1:" + kubelet.port())
+        .allMatch(a -> a.startsWith("127.0.0.1:"));
   }
 
   @Test
-  @DisplayName("a second environment: up is idempotent, status/env report it, the 2026-08 CRD serves v1beta1, down leaves no process")
+  @DisplayName(
+      "a second environment: up is idempotent, status/env report it, the 2026-08 CRD serves v1beta1, down leaves no process")
   void lifecycleOfASecondEnvironment(@TempDir Path tmp) throws Exception {
     Path state = tmp.resolve("env2");
     Map<String, String> env = Map.of("BENCHPLAN_KUBE_DGD_CRD", "2026-08");
@@ -139,43 +155,83 @@ class KubeTestEnvScriptIT {
 
       Result status = script(state, env, "status");
       assertThat(status.exitCode()).isZero();
-      assertThat(status.out()).contains("apiserver ready https://127.0.0.1:").contains("dgd-crd 2026-08");
+      assertThat(status.out())
+          .contains("apiserver ready https://127.0.0.1:")
+          .contains("dgd-crd 2026-08");
       Result printed = script(state, env, "env");
-      assertThat(printed.out()).contains("export KUBECONFIG=" + state.resolve("kubeconfig"))
+      assertThat(printed.out())
+          .contains("export KUBECONFIG=" + state.resolve("kubeconfig"))
           .contains("export BENCHPLAN_KUBE_STATE=" + state)
           .contains("export BENCHPLAN_KUBE_AUDIT_LOG=" + state.resolve("log").resolve("audit.log"));
       // the API server audits every request (issue 19's comparison of calls with the call table)
       assertThat(Files.size(state.resolve("log").resolve("audit.log"))).isPositive();
       Map<Long, List<String>> listeners = listeners();
       for (long pid : pids) {
-        assertThat(listeners.getOrDefault(pid, List.of())).allMatch(a -> a.startsWith("127.0.0.1:"));
+        assertThat(listeners.getOrDefault(pid, List.of()))
+            .allMatch(a -> a.startsWith("127.0.0.1:"));
       }
 
       KubeTestCluster second = KubeTestCluster.attach(state);
       assertThat(second).isNotNull();
       try (KubernetesClient client = second.newAdminClient()) {
-        CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().withName("dynamographdeployments.nvidia.com").get();
-        assertThat(crd.getStatus().getConditions()).anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-        assertThat(crd.getSpec().getVersions()).anyMatch(v -> "v1beta1".equals(v.getName()) && v.getStorage());
-        ResourceDefinitionContext v1beta1 = new ResourceDefinitionContext.Builder().withGroup("nvidia.com").withVersion("v1beta1")
-            .withKind("DynamoGraphDeployment").withPlural("dynamographdeployments").withNamespaced(true).build();
-        GenericKubernetesResource beta = client.getKubernetesSerialization().unmarshal("""
+        CustomResourceDefinition crd =
+            client
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("dynamographdeployments.nvidia.com")
+                .get();
+        assertThat(crd.getStatus().getConditions())
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+        assertThat(crd.getSpec().getVersions())
+            .anyMatch(v -> "v1beta1".equals(v.getName()) && v.getStorage());
+        ResourceDefinitionContext v1beta1 =
+            new ResourceDefinitionContext.Builder()
+                .withGroup("nvidia.com")
+                .withVersion("v1beta1")
+                .withKind("DynamoGraphDeployment")
+                .withPlural("dynamographdeployments")
+                .withNamespaced(true)
+                .build();
+        GenericKubernetesResource beta =
+            client
+                .getKubernetesSerialization()
+                .unmarshal(
+                    """
             apiVersion: nvidia.com/v1beta1
             kind: DynamoGraphDeployment
             metadata: {name: beta, namespace: default}
             spec:
               backendFramework: vllm
               components: [{name: Frontend, type: frontend, replicas: 1}]
-            """, GenericKubernetesResource.class);
-        assertThat(client.genericKubernetesResources(v1beta1).resource(beta).create().getMetadata().getUid()).isNotBlank();
+            """,
+                    GenericKubernetesResource.class);
+        assertThat(
+                client
+                    .genericKubernetesResources(v1beta1)
+                    .resource(beta)
+                    .create()
+                    .getMetadata()
+                    .getUid())
+            .isNotBlank();
         // v1alpha1 objects need the operator's conversion webhook, which does not exist here
-        GenericKubernetesResource alpha = client.getKubernetesSerialization().unmarshal("""
+        GenericKubernetesResource alpha =
+            client
+                .getKubernetesSerialization()
+                .unmarshal(
+                    """
             apiVersion: nvidia.com/v1alpha1
             kind: DynamoGraphDeployment
             metadata: {name: alpha, namespace: default}
             spec: {services: {Frontend: {componentType: frontend, replicas: 1}}}
-            """, GenericKubernetesResource.class);
-        assertThatThrownBy(() -> client.genericKubernetesResources(FakeDynamoOperator.DGD).resource(alpha).create())
+            """,
+                    GenericKubernetesResource.class);
+        assertThatThrownBy(
+                () ->
+                    client
+                        .genericKubernetesResources(FakeDynamoOperator.DGD)
+                        .resource(alpha)
+                        .create())
             .isInstanceOf(KubernetesClientException.class)
             .hasMessageContaining("conversion webhook");
       }

@@ -50,7 +50,8 @@ final class KubeletLogServer implements AutoCloseable {
   }
 
   static KubeletLogServer start(SSLContext ssl, Logs logs) throws IOException {
-    HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpsServer server =
+        HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setHttpsConfigurator(
         new HttpsConfigurator(ssl) {
           @Override
@@ -80,7 +81,9 @@ final class KubeletLogServer implements AutoCloseable {
     try (exchange) {
       String[] parts = exchange.getRequestURI().getRawPath().split("/");
       // "", "containerLogs", ns, pod, container
-      if (!"GET".equals(exchange.getRequestMethod()) || parts.length != 5 || !"containerLogs".equals(parts[1])) {
+      if (!"GET".equals(exchange.getRequestMethod())
+          || parts.length != 5
+          || !"containerLogs".equals(parts[1])) {
         send(exchange, 404, "404 page not found\n");
         return;
       }
@@ -92,7 +95,10 @@ final class KubeletLogServer implements AutoCloseable {
       Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
       boolean follow = "true".equals(query.get("follow"));
       boolean timestamps = "true".equals(query.get("timestamps"));
-      long limitBytes = query.containsKey("limitBytes") ? Long.parseLong(query.get("limitBytes")) : Long.MAX_VALUE;
+      long limitBytes =
+          query.containsKey("limitBytes")
+              ? Long.parseLong(query.get("limitBytes"))
+              : Long.MAX_VALUE;
       ContainerLog log = lookup.log();
       int from = 0;
       if (query.containsKey("tailLines")) {
@@ -105,7 +111,9 @@ final class KubeletLogServer implements AutoCloseable {
       while (!closed && written < limitBytes) {
         List<ContainerLog.Line> lines = log.linesFrom(from, follow ? 500 : 0);
         for (ContainerLog.Line line : lines) {
-          byte[] bytes = ((timestamps ? line.time() + " " : "") + line.text()).getBytes(StandardCharsets.UTF_8);
+          byte[] bytes =
+              ((timestamps ? line.time() + " " : "") + line.text())
+                  .getBytes(StandardCharsets.UTF_8);
           int n = (int) Math.min(bytes.length, limitBytes - written);
           out.write(bytes, 0, n);
           written += n;

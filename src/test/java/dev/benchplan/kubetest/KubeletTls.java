@@ -51,7 +51,8 @@ public record KubeletTls(Path certificate, Path privateKey, Path caCertificate) 
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(null, null);
       keys.setKeyEntry("kubelet", key, password, new Certificate[] {cert, ca});
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       kmf.init(keys, password);
       KeyStore trust = KeyStore.getInstance("PKCS12");
       trust.load(null, null);

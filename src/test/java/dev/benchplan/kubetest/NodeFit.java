@@ -27,16 +27,23 @@ final class NodeFit {
     }
     Map<String, String> labels = node.allLabels();
     Map<String, String> selector = pod.getSpec().getNodeSelector();
-    if (selector != null && !selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
+    if (selector != null
+        && !selector.entrySet().stream()
+            .allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
       return "node(s) didn't match node selector";
     }
     if (!affinityMatches(pod, node.name(), labels)) {
       return "node(s) didn't match node selector";
     }
     for (Taint taint : node.taints()) {
-      boolean hard = "NoSchedule".equals(taint.getEffect()) || "NoExecute".equals(taint.getEffect());
+      boolean hard =
+          "NoSchedule".equals(taint.getEffect()) || "NoExecute".equals(taint.getEffect());
       if (hard && !tolerated(taint, pod.getSpec().getTolerations())) {
-        return "node(s) had taint {" + taint.getKey() + ": " + taint.getValue() + "}, that the pod didn't tolerate";
+        return "node(s) had taint {"
+            + taint.getKey()
+            + ": "
+            + taint.getValue()
+            + "}, that the pod didn't tolerate";
       }
     }
     if (gpuRequest(pod) > gpusFree) {
@@ -72,7 +79,9 @@ final class NodeFit {
       return true;
     }
     var required = affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
-    if (required == null || required.getNodeSelectorTerms() == null || required.getNodeSelectorTerms().isEmpty()) {
+    if (required == null
+        || required.getNodeSelectorTerms() == null
+        || required.getNodeSelectorTerms().isEmpty()) {
       return true;
     }
     for (NodeSelectorTerm term : required.getNodeSelectorTerms()) {
@@ -97,18 +106,30 @@ final class NodeFit {
       case "NotIn" -> value == null || !values.contains(value);
       case "Exists" -> value != null;
       case "DoesNotExist" -> value == null;
-      case "Gt" -> value != null && !values.isEmpty() && Long.parseLong(value) > Long.parseLong(values.get(0));
-      case "Lt" -> value != null && !values.isEmpty() && Long.parseLong(value) < Long.parseLong(values.get(0));
+      case "Gt" ->
+          value != null
+              && !values.isEmpty()
+              && Long.parseLong(value) > Long.parseLong(values.get(0));
+      case "Lt" ->
+          value != null
+              && !values.isEmpty()
+              && Long.parseLong(value) < Long.parseLong(values.get(0));
       default -> false;
     };
   }
 
   private static boolean tolerated(Taint taint, List<Toleration> tolerations) {
     for (Toleration t : nullToEmpty(tolerations)) {
-      boolean effectOk = t.getEffect() == null || t.getEffect().isEmpty() || t.getEffect().equals(taint.getEffect());
+      boolean effectOk =
+          t.getEffect() == null
+              || t.getEffect().isEmpty()
+              || t.getEffect().equals(taint.getEffect());
       boolean exists = "Exists".equals(t.getOperator());
-      boolean keyOk = (t.getKey() == null || t.getKey().isEmpty()) ? exists : t.getKey().equals(taint.getKey());
-      boolean valueOk = exists || java.util.Objects.equals(nullToBlank(t.getValue()), nullToBlank(taint.getValue()));
+      boolean keyOk =
+          (t.getKey() == null || t.getKey().isEmpty()) ? exists : t.getKey().equals(taint.getKey());
+      boolean valueOk =
+          exists
+              || java.util.Objects.equals(nullToBlank(t.getValue()), nullToBlank(taint.getValue()));
       if (effectOk && keyOk && valueOk) {
         return true;
       }

@@ -36,17 +36,22 @@ import java.util.Objects;
  * container's, and decides the pod's phase.
  *
  * @param workspace root of every local folder the stand-in creates
- * @param aiperfData a folder of real AIPerf runs ({@code concurrency<N>/}) the stand-in aiperf copies
+ * @param aiperfData a folder of real AIPerf runs ({@code concurrency<N>/}) the stand-in aiperf
+ *     copies
  * @param env extra environment for every container (e.g. {@code BENCHPLAN_STANDIN_AIPERF_EXIT})
  * @param logCutAtBytes serve at most this many bytes of each container's log (a log cut in the
  *     middle; the process still runs to its end), or -1 for the whole log
  * @param endpoint whether to answer {@code BENCHPLAN_ENDPOINT} with a local endpoint
- * @param firstCompletion how long the endpoint's first chat completion takes (a fresh worker warming
- *     up); a client that gives up and retries loses that warm-up, which starts over ({@link
+ * @param firstCompletion how long the endpoint's first chat completion takes (a fresh worker
+ *     warming up); a client that gives up and retries loses that warm-up, which starts over ({@link
  *     StandInEndpoint}); zero: answered at once
  */
 public record PodExecution(
-    Path workspace, Path aiperfData, Map<String, String> env, long logCutAtBytes, boolean endpoint,
+    Path workspace,
+    Path aiperfData,
+    Map<String, String> env,
+    long logCutAtBytes,
+    boolean endpoint,
     Duration firstCompletion) {
   /** The real three-point sweep under ../shared/data (the calling test is skipped when absent). */
   public static final String REAL_SWEEP = "aiperf/sweep-qwen3-0.6b";
@@ -60,7 +65,13 @@ public record PodExecution(
 
   /** Executes pods under {@code workspace}, the stand-in aiperf copying the real sweep. */
   public static PodExecution in(Path workspace) {
-    return new PodExecution(workspace.toAbsolutePath(), SharedData.require(REAL_SWEEP), Map.of(), -1, true, Duration.ZERO);
+    return new PodExecution(
+        workspace.toAbsolutePath(),
+        SharedData.require(REAL_SWEEP),
+        Map.of(),
+        -1,
+        true,
+        Duration.ZERO);
   }
 
   /** This execution with {@code name=value} in every container's environment. */
@@ -75,7 +86,10 @@ public record PodExecution(
     return withEnv(StandInAiperf.EXIT_ENV, Integer.toString(code));
   }
 
-  /** This execution, each run's profile_export.jsonl grown to at least {@code bytes} (real records repeated). */
+  /**
+   * This execution, each run's profile_export.jsonl grown to at least {@code bytes} (real records
+   * repeated).
+   */
   public PodExecution aiperfRecordsBytes(long bytes) {
     return withEnv(StandInAiperf.RECORDS_BYTES_ENV, Long.toString(bytes));
   }

@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,22 +55,61 @@ class PodExecutionIT {
       }
     }
     Path workload = examples.resolve("workload-static.yaml");
-    Files.writeString(workload, Files.readString(workload)
-        .replace("concurrency: [16]", "concurrency: [1, 2, 4]").replace("request_count: 1000", "request_count: 200"));
-    var plan = CommandHarness.run("plan", "--workload", workload.toString(),
-        "--ledger", examples.resolve("deployment-ledger.yaml").toString(),
-        "--question", "Up to which concurrency does vllm-agg meet the support SLOs?",
-        "--aiperf-version", "0.13.0", "--exp-root", work.resolve("exp-" + jobName).toString(), "--format", "json").expectOk();
+    Files.writeString(
+        workload,
+        Files.readString(workload)
+            .replace("concurrency: [16]", "concurrency: [1, 2, 4]")
+            .replace("request_count: 1000", "request_count: 200"));
+    var plan =
+        CommandHarness.run(
+                "plan",
+                "--workload",
+                workload.toString(),
+                "--ledger",
+                examples.resolve("deployment-ledger.yaml").toString(),
+                "--question",
+                "Up to which concurrency does vllm-agg meet the support SLOs?",
+                "--aiperf-version",
+                "0.13.0",
+                "--exp-root",
+                work.resolve("exp-" + jobName).toString(),
+                "--format",
+                "json")
+            .expectOk();
     JsonNode p = Json.JSON.readTree(plan.out());
     Path deployRoot = Files.createDirectories(work.resolve("deploy-" + jobName));
-    CommandHarness.run("render", "--plan", p.get("plan_path").asString(), "--plan-sha256", p.get("sha256").asString(),
-        "--deploy-root", deployRoot.toString(), "--namespace", namespace, "--job-name", jobName, "--format", "json").expectOk();
+    CommandHarness.run(
+            "render",
+            "--plan",
+            p.get("plan_path").asString(),
+            "--plan-sha256",
+            p.get("sha256").asString(),
+            "--deploy-root",
+            deployRoot.toString(),
+            "--namespace",
+            namespace,
+            "--job-name",
+            jobName,
+            "--format",
+            "json")
+        .expectOk();
     return deployRoot.resolve("benchmark").resolve("perf.yaml");
   }
 
   private static Pod finished(KubernetesClient client, String jobName) {
-    client.batch().v1().jobs().withName(jobName).waitUntilCondition(j -> j != null && j.getStatus() != null
-        && j.getStatus().getConditions() != null && !j.getStatus().getConditions().isEmpty(), 120, TimeUnit.SECONDS);
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .withName(jobName)
+        .waitUntilCondition(
+            j ->
+                j != null
+                    && j.getStatus() != null
+                    && j.getStatus().getConditions() != null
+                    && !j.getStatus().getConditions().isEmpty(),
+            120,
+            TimeUnit.SECONDS);
     return client.pods().withLabel("job-name", jobName).list().getItems().get(0);
   }
 
@@ -84,73 +122,135 @@ class PodExecutionIT {
   }
 
   @Test
-  @DisplayName("a rendered 3-point Job runs its own script: the log ships the real files of every point, verified; exit 0 -> Succeeded")
+  @DisplayName(
+      "a rendered 3-point Job runs its own script: the log ships the real files of every point, verified; exit 0 -> Succeeded")
   void renderedGrid(KubeTestContext kube, KubernetesClient client) throws Exception {
     String job = "exec-grid";
     Path perf = renderGrid(kube.namespace(), job);
-    kubelet.when(FakeKubelet.labelled("job-name", job), PodScript.execute(PodExecution.in(work.resolve("ws"))));
+    kubelet.when(
+        FakeKubelet.labelled("job-name", job),
+        PodScript.execute(PodExecution.in(work.resolve("ws"))));
     apply(client, perf);
     Pod pod = finished(client, job);
     String log = client.pods().withName(pod.getMetadata().getName()).getLog();
     assertThat(pod.getStatus().getPhase()).as(log).isEqualTo("Succeeded");
-    assertThat(log).contains("Starting AIPerf System", "==== benchplan:aiperf-run:end concurrency_4 0 ")
+    assertThat(log)
+        .contains("Starting AIPerf System", "==== benchplan:aiperf-run:end concurrency_4 0 ")
         .endsWith("==== benchplan:aiperf-exit:0 ====\n");
     Path restored = work.resolve("restored");
-    ArtifactManifest m = ArtifactChannel.decode(new BufferedReader(new StringReader(log)), restored, "pod log");
+    ArtifactManifest m =
+        ArtifactChannel.decode(new BufferedReader(new StringReader(log)), restored, "pod log");
     Path sweep = SharedData.require(PodExecution.REAL_SWEEP);
     for (int c : List.of(1, 2, 4)) {
-      for (String f : List.of("profile_export_aiperf.json", "profile_export.jsonl", "gpu_telemetry_export.jsonl")) {
+      for (String f :
+          List.of(
+              "profile_export_aiperf.json", "profile_export.jsonl", "gpu_telemetry_export.jsonl")) {
         assertThat(m.paths()).contains("concurrency_" + c + "/" + f);
         assertThat(Sha256.ofFile(restored.resolve("concurrency_" + c).resolve(f)))
             .isEqualTo(Sha256.ofFile(sweep.resolve("concurrency" + c).resolve(f)));
       }
     }
-    client.batch().v1().jobs().withName(job).withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.FOREGROUND).delete();
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .withName(job)
+        .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.FOREGROUND)
+        .delete();
   }
 
   @Test
-  @DisplayName("aiperf exits 3: the pod fails with exit code 3 and the log still ends with the exit line")
+  @DisplayName(
+      "aiperf exits 3: the pod fails with exit code 3 and the log still ends with the exit line")
   void aiperfFails(KubeTestContext kube, KubernetesClient client) throws Exception {
     String job = "exec-fail";
     Path perf = renderGrid(kube.namespace(), job);
-    kubelet.when(FakeKubelet.labelled("job-name", job), PodScript.execute(PodExecution.in(work.resolve("ws")).aiperfExit(3)));
+    kubelet.when(
+        FakeKubelet.labelled("job-name", job),
+        PodScript.execute(PodExecution.in(work.resolve("ws")).aiperfExit(3)));
     apply(client, perf);
     Pod pod = finished(client, job);
     String log = client.pods().withName(pod.getMetadata().getName()).getLog();
     assertThat(pod.getStatus().getPhase()).as(log).isEqualTo("Failed");
-    assertThat(pod.getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode()).isEqualTo(3);
+    assertThat(
+            pod.getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode())
+        .isEqualTo(3);
     assertThat(log).endsWith("==== benchplan:aiperf-exit:3 ====\n");
   }
 
   @Test
-  @DisplayName("a PVC is a local folder shared by pods: what one pod writes the next one reads; a log cut short is served cut")
+  @DisplayName(
+      "a PVC is a local folder shared by pods: what one pod writes the next one reads; a log cut short is served cut")
   void claimsAndCutLogs(KubeTestContext kube, KubernetesClient client) throws Exception {
     PodExecution exec = PodExecution.in(work.resolve("ws"));
     kubelet.when(FakeKubelet.namePrefix("writer"), PodScript.execute(exec));
     kubelet.when(FakeKubelet.namePrefix("reader"), PodScript.execute(exec.cutLogAt(10)));
-    client.pods().resource(pod("writer", "mkdir -p \"$1\" && echo hello > \"$1/out.txt\" && echo written to \"$1\"", "/data/sub")).create();
-    Pod writer = client.pods().withName("writer").waitUntilCondition(PodExecutionIT::done, 60, TimeUnit.SECONDS);
+    client
+        .pods()
+        .resource(
+            pod(
+                "writer",
+                "mkdir -p \"$1\" && echo hello > \"$1/out.txt\" && echo written to \"$1\"",
+                "/data/sub"))
+        .create();
+    Pod writer =
+        client
+            .pods()
+            .withName("writer")
+            .waitUntilCondition(PodExecutionIT::done, 60, TimeUnit.SECONDS);
     assertThat(writer.getStatus().getPhase()).isEqualTo("Succeeded");
-    assertThat(client.pods().withName("writer").getLog()).isEqualTo("written to " + exec.claimDir(kube.namespace(), "results") + "/sub\n");
-    assertThat(Files.readString(exec.claimDir(kube.namespace(), "results").resolve("sub/out.txt"))).isEqualTo("hello\n");
-    client.pods().resource(pod("reader", "cat \"$1\"; echo 0123456789; exit 7", "/data/sub/out.txt")).create();
-    Pod reader = client.pods().withName("reader").waitUntilCondition(PodExecutionIT::done, 60, TimeUnit.SECONDS);
+    assertThat(client.pods().withName("writer").getLog())
+        .isEqualTo("written to " + exec.claimDir(kube.namespace(), "results") + "/sub\n");
+    assertThat(Files.readString(exec.claimDir(kube.namespace(), "results").resolve("sub/out.txt")))
+        .isEqualTo("hello\n");
+    client
+        .pods()
+        .resource(pod("reader", "cat \"$1\"; echo 0123456789; exit 7", "/data/sub/out.txt"))
+        .create();
+    Pod reader =
+        client
+            .pods()
+            .withName("reader")
+            .waitUntilCondition(PodExecutionIT::done, 60, TimeUnit.SECONDS);
     assertThat(reader.getStatus().getPhase()).isEqualTo("Failed");
     assertThat(client.pods().withName("reader").getLog()).isEqualTo("hello\n0123");
   }
 
   private static boolean done(Pod p) {
-    return p != null && p.getStatus() != null
-        && ("Succeeded".equals(p.getStatus().getPhase()) || "Failed".equals(p.getStatus().getPhase()));
+    return p != null
+        && p.getStatus() != null
+        && ("Succeeded".equals(p.getStatus().getPhase())
+            || "Failed".equals(p.getStatus().getPhase()));
   }
 
-  /** A pod running {@code bash -c script sh path}: paths reach the script as arguments, which are remapped. */
+  /**
+   * A pod running {@code bash -c script sh path}: paths reach the script as arguments, which are
+   * remapped.
+   */
   private static Pod pod(String name, String script, String path) {
-    return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec().withRestartPolicy("Never")
-        .addNewContainer().withName("main").withImage("stand-in").withCommand("bash", "-c").withArgs(script, "sh", path)
-        .addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount().endContainer()
-        .addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName("results").endPersistentVolumeClaim()
-        .endVolume().endSpec().build();
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("main")
+        .withImage("stand-in")
+        .withCommand("bash", "-c")
+        .withArgs(script, "sh", path)
+        .addNewVolumeMount()
+        .withName("data")
+        .withMountPath("/data")
+        .endVolumeMount()
+        .endContainer()
+        .addNewVolume()
+        .withName("data")
+        .withNewPersistentVolumeClaim()
+        .withClaimName("results")
+        .endPersistentVolumeClaim()
+        .endVolume()
+        .endSpec()
+        .build();
   }
-
 }

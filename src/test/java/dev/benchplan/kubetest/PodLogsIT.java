@@ -55,8 +55,13 @@ class PodLogsIT {
 
   static Pod waitForPhase(KubernetesClient client, String name, String... phases) {
     List<String> wanted = List.of(phases);
-    return client.pods().withName(name).waitUntilCondition(
-        p -> p != null && p.getStatus() != null && wanted.contains(p.getStatus().getPhase()), 30, TimeUnit.SECONDS);
+    return client
+        .pods()
+        .withName(name)
+        .waitUntilCondition(
+            p -> p != null && p.getStatus() != null && wanted.contains(p.getStatus().getPhase()),
+            30,
+            TimeUnit.SECONDS);
   }
 
   /** An AIPerf pod log as perf.yaml's wrapper prints it, around the real summary export. */
@@ -66,7 +71,8 @@ class PodLogsIT {
   }
 
   @Test
-  @DisplayName("getLog() through the apiserver returns exactly the replayed AIPerf log, summary JSON included")
+  @DisplayName(
+      "getLog() through the apiserver returns exactly the replayed AIPerf log, summary JSON included")
   void getLogReturnsReplayedLog(KubernetesClient client) throws IOException {
     String log = aiperfLog();
     kubelet.when(FakeKubelet.namePrefix("replay-"), PodScript.replayLog(log, 0));
@@ -75,9 +81,10 @@ class PodLogsIT {
 
     String served = client.pods().withName("replay-1").inContainer("aiperf").getLog();
     assertThat(served).isEqualTo(log);
-    String json = served.substring(
-        served.indexOf(AiperfPodLog.SUMMARY_BEGIN) + AiperfPodLog.SUMMARY_BEGIN.length() + 1,
-        served.indexOf(AiperfPodLog.SUMMARY_END));
+    String json =
+        served.substring(
+            served.indexOf(AiperfPodLog.SUMMARY_BEGIN) + AiperfPodLog.SUMMARY_BEGIN.length() + 1,
+            served.indexOf(AiperfPodLog.SUMMARY_END));
     assertThat(dev.benchplan.json.Json.JSON.readTree(json).has("output_token_throughput")).isTrue();
     assertThat(client.pods().withName("replay-1").tailingLines(1).getLog())
         .isEqualTo("==== benchplan:aiperf-exit:0 ====\n");
@@ -86,7 +93,10 @@ class PodLogsIT {
   @Test
   @DisplayName("watchLog() follows a running container line by line and ends when it terminates")
   void watchLogFollows(KubernetesClient client) throws IOException {
-    String log = IntStream.rangeClosed(1, 10).mapToObj(i -> "line " + i + "\n").collect(Collectors.joining());
+    String log =
+        IntStream.rangeClosed(1, 10)
+            .mapToObj(i -> "line " + i + "\n")
+            .collect(Collectors.joining());
     kubelet.when(
         FakeKubelet.namePrefix("stream-"),
         PodScript.replayLog(log, 0).streamingLinesEvery(Duration.ofMillis(500)));
@@ -96,7 +106,8 @@ class PodLogsIT {
     List<String> lines = new ArrayList<>();
     String phaseAtFirstLine;
     try (LogWatch watch = client.pods().withName("stream-1").inContainer("aiperf").watchLog();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(watch.getOutput(), StandardCharsets.UTF_8))) {
+        BufferedReader reader =
+            new BufferedReader(new InputStreamReader(watch.getOutput(), StandardCharsets.UTF_8))) {
       lines.add(reader.readLine());
       phaseAtFirstLine = client.pods().withName("stream-1").get().getStatus().getPhase();
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
@@ -104,9 +115,12 @@ class PodLogsIT {
       }
     }
 
-    assertThat(phaseAtFirstLine).as("first line arrived while the container still ran").isEqualTo("Running");
+    assertThat(phaseAtFirstLine)
+        .as("first line arrived while the container still ran")
+        .isEqualTo("Running");
     assertThat(lines).containsExactlyElementsOf(log.lines().toList());
-    assertThat(waitForPhase(client, "stream-1", "Succeeded").getStatus().getPhase()).isEqualTo("Succeeded");
+    assertThat(waitForPhase(client, "stream-1", "Succeeded").getStatus().getPhase())
+        .isEqualTo("Succeeded");
   }
 
   @Test
@@ -114,11 +128,21 @@ class PodLogsIT {
   void logOfWaitingContainerIsRefused(KubernetesClient client) {
     kubelet.when(FakeKubelet.namePrefix("pull-"), PodScript.imagePullBackOff());
     client.pods().resource(pod("pull-1")).create();
-    Pod waiting = client.pods().withName("pull-1").waitUntilCondition(
-        p -> p.getStatus().getContainerStatuses() != null && !p.getStatus().getContainerStatuses().isEmpty(), 30, TimeUnit.SECONDS);
+    Pod waiting =
+        client
+            .pods()
+            .withName("pull-1")
+            .waitUntilCondition(
+                p ->
+                    p.getStatus().getContainerStatuses() != null
+                        && !p.getStatus().getContainerStatuses().isEmpty(),
+                30,
+                TimeUnit.SECONDS);
 
     assertThat(waiting.getStatus().getPhase()).isEqualTo("Pending");
-    assertThat(waiting.getStatus().getContainerStatuses().get(0).getState().getWaiting().getReason()).isEqualTo("ImagePullBackOff");
+    assertThat(
+            waiting.getStatus().getContainerStatuses().get(0).getState().getWaiting().getReason())
+        .isEqualTo("ImagePullBackOff");
     assertThatThrownBy(() -> client.pods().withName("pull-1").getLog())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("is waiting to start");

@@ -45,7 +45,11 @@ final class PodProcess implements AutoCloseable {
    * {@code onExit} receives the pod's exit code on a thread of its own.
    */
   static PodProcess start(
-      KubernetesClient client, Pod pod, PodExecution exec, Map<String, ContainerLog> logs, IntConsumer onExit) {
+      KubernetesClient client,
+      Pod pod,
+      PodExecution exec,
+      Map<String, ContainerLog> logs,
+      IntConsumer onExit) {
     PodProcess p = new PodProcess();
     String ns = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
@@ -53,16 +57,23 @@ final class PodProcess implements AutoCloseable {
     int[] codes = new int[pod.getSpec().getContainers().size()];
     try {
       Map<String, Path> volumes = volumes(client, pod, exec);
-      Path bin = StandInAiperf.install(exec.workspace().resolve("pods").resolve(ns).resolve(name).resolve(".standin"));
-      Path home = Files.createDirectories(exec.workspace().resolve("pods").resolve(ns).resolve(name).resolve(".home"));
+      Path bin =
+          StandInAiperf.install(
+              exec.workspace().resolve("pods").resolve(ns).resolve(name).resolve(".standin"));
+      Path home =
+          Files.createDirectories(
+              exec.workspace().resolve("pods").resolve(ns).resolve(name).resolve(".home"));
       int i = 0;
       for (Container c : pod.getSpec().getContainers()) {
         Map<String, Path> mounts = mounts(c, volumes);
         Map<String, String> rewrites = new LinkedHashMap<>();
         mounts.forEach((mountPath, local) -> rewrites.put(mountPath, local.toString()));
         Map<String, String> env = env(client, ns, c);
-        if (exec.endpoint() && env.containsKey("BENCHPLAN_ENDPOINT") && env.containsKey("BENCHPLAN_MODEL")) {
-          StandInEndpoint endpoint = StandInEndpoint.serve(env.get("BENCHPLAN_MODEL"), exec.firstCompletion());
+        if (exec.endpoint()
+            && env.containsKey("BENCHPLAN_ENDPOINT")
+            && env.containsKey("BENCHPLAN_MODEL")) {
+          StandInEndpoint endpoint =
+              StandInEndpoint.serve(env.get("BENCHPLAN_MODEL"), exec.firstCompletion());
           p.endpoints.add(endpoint);
           rewrites.put(env.get("BENCHPLAN_ENDPOINT"), endpoint.url());
         }
@@ -74,9 +85,13 @@ final class PodProcess implements AutoCloseable {
           c.getArgs().forEach(w -> command.add(rewrite(w, rewrites)));
         }
         if (command.isEmpty()) {
-          throw new IllegalStateException("container " + c.getName() + " has no command: the stand-in runs no image entrypoints");
+          throw new IllegalStateException(
+              "container "
+                  + c.getName()
+                  + " has no command: the stand-in runs no image entrypoints");
         }
-        ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true);
+        ProcessBuilder pb =
+            new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true);
         Map<String, String> penv = pb.environment();
         penv.clear();
         penv.put("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
@@ -89,21 +104,25 @@ final class PodProcess implements AutoCloseable {
         penv.putAll(exec.env());
         penv.put(StandInAiperf.DATA_ENV, exec.aiperfData().toString());
         StringBuilder map = new StringBuilder();
-        mounts.forEach((mountPath, local) -> map.append(mountPath).append('=').append(local).append('\n'));
+        mounts.forEach(
+            (mountPath, local) -> map.append(mountPath).append('=').append(local).append('\n'));
         penv.put(StandInAiperf.PATH_MAP_ENV, map.toString());
         Process process = pb.start();
         p.processes.add(process);
         ContainerLog log = logs.get(c.getName());
         int index = i++;
-        Thread waiter = new Thread(() -> {
-          pump(process.getInputStream(), log, exec.logCutAtBytes());
-          try {
-            codes[index] = process.waitFor();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            codes[index] = 137;
-          }
-        }, "pod-process-" + name + "-" + c.getName());
+        Thread waiter =
+            new Thread(
+                () -> {
+                  pump(process.getInputStream(), log, exec.logCutAtBytes());
+                  try {
+                    codes[index] = process.waitFor();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    codes[index] = 137;
+                  }
+                },
+                "pod-process-" + name + "-" + c.getName());
         waiter.setDaemon(true);
         waiters.add(waiter);
       }
@@ -117,32 +136,37 @@ final class PodProcess implements AutoCloseable {
       return p;
     }
     waiters.forEach(Thread::start);
-    Thread all = new Thread(() -> {
-      for (Thread w : waiters) {
-        try {
-          w.join();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-      p.endpoints.forEach(StandInEndpoint::close);
-      if (!p.closed.get()) {
-        int code = 0;
-        for (int c : codes) {
-          if (code == 0) {
-            code = c;
-          }
-        }
-        onExit.accept(code);
-      }
-    }, "pod-process-" + name);
+    Thread all =
+        new Thread(
+            () -> {
+              for (Thread w : waiters) {
+                try {
+                  w.join();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  return;
+                }
+              }
+              p.endpoints.forEach(StandInEndpoint::close);
+              if (!p.closed.get()) {
+                int code = 0;
+                for (int c : codes) {
+                  if (code == 0) {
+                    code = c;
+                  }
+                }
+                onExit.accept(code);
+              }
+            },
+            "pod-process-" + name);
     all.setDaemon(true);
     all.start();
     return p;
   }
 
-  /** Copies the process output into {@code log} line by line, at most {@code cutAt} bytes (-1: all). */
+  /**
+   * Copies the process output into {@code log} line by line, at most {@code cutAt} bytes (-1: all).
+   */
   private static void pump(InputStream in, ContainerLog log, long cutAt) {
     long served = 0;
     boolean cut = false;
@@ -173,7 +197,10 @@ final class PodProcess implements AutoCloseable {
       if (!cut && line.length() > 0) {
         String text = line.toString();
         long size = text.getBytes(StandardCharsets.UTF_8).length;
-        log.append(cutAt >= 0 && served + size > cutAt ? text.substring(0, (int) Math.max(0, cutAt - served)) : text);
+        log.append(
+            cutAt >= 0 && served + size > cutAt
+                ? text.substring(0, (int) Math.max(0, cutAt - served))
+                : text);
       }
     } catch (IOException e) {
       // the process was killed: the log ends here
@@ -187,8 +214,10 @@ final class PodProcess implements AutoCloseable {
     String best = null;
     for (String from : rewrites.keySet()) {
       String prefix = from.endsWith("/") ? from.substring(0, from.length() - 1) : from;
-      boolean under = value.equals(prefix) || value.startsWith(prefix + "/")
-          || (!prefix.startsWith("/") && value.startsWith(prefix));
+      boolean under =
+          value.equals(prefix)
+              || value.startsWith(prefix + "/")
+              || (!prefix.startsWith("/") && value.startsWith(prefix));
       if (under && (best == null || prefix.length() > best.length())) {
         best = from;
       }
@@ -200,7 +229,8 @@ final class PodProcess implements AutoCloseable {
     return rewrites.get(best) + value.substring(prefix.length());
   }
 
-  private static Map<String, Path> volumes(KubernetesClient client, Pod pod, PodExecution exec) throws IOException {
+  private static Map<String, Path> volumes(KubernetesClient client, Pod pod, PodExecution exec)
+      throws IOException {
     String ns = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
     Map<String, Path> out = new LinkedHashMap<>();
@@ -216,13 +246,15 @@ final class PodProcess implements AutoCloseable {
       }
       Files.createDirectories(dir);
       if (v.getConfigMap() != null) {
-        ConfigMap cm = client.configMaps().inNamespace(ns).withName(v.getConfigMap().getName()).get();
+        ConfigMap cm =
+            client.configMaps().inNamespace(ns).withName(v.getConfigMap().getName()).get();
         if (cm == null) {
           if (Boolean.TRUE.equals(v.getConfigMap().getOptional())) {
             out.put(v.getName(), dir);
             continue;
           }
-          throw new IllegalStateException("configmap \"" + v.getConfigMap().getName() + "\" not found");
+          throw new IllegalStateException(
+              "configmap \"" + v.getConfigMap().getName() + "\" not found");
         }
         if (cm.getData() != null) {
           for (Map.Entry<String, String> e : cm.getData().entrySet()) {
@@ -241,14 +273,17 @@ final class PodProcess implements AutoCloseable {
   }
 
   /** mountPath -> local folder, longest mount path first. */
-  private static Map<String, Path> mounts(Container c, Map<String, Path> volumes) throws IOException {
-    List<VolumeMount> list = c.getVolumeMounts() == null ? List.of() : new ArrayList<>(c.getVolumeMounts());
+  private static Map<String, Path> mounts(Container c, Map<String, Path> volumes)
+      throws IOException {
+    List<VolumeMount> list =
+        c.getVolumeMounts() == null ? List.of() : new ArrayList<>(c.getVolumeMounts());
     list.sort(Comparator.comparingInt((VolumeMount m) -> m.getMountPath().length()).reversed());
     Map<String, Path> out = new LinkedHashMap<>();
     for (VolumeMount m : list) {
       Path dir = volumes.get(m.getName());
       if (dir == null) {
-        throw new IllegalStateException("volume mount " + m.getName() + " names no volume of the pod");
+        throw new IllegalStateException(
+            "volume mount " + m.getName() + " names no volume of the pod");
       }
       if (m.getSubPath() != null && !m.getSubPath().isEmpty()) {
         dir = Files.createDirectories(dir.resolve(m.getSubPath()));
@@ -275,9 +310,11 @@ final class PodProcess implements AutoCloseable {
       Secret s = client.secrets().inNamespace(ns).withName(ref.getName()).get();
       String encoded = s == null || s.getData() == null ? null : s.getData().get(ref.getKey());
       if (encoded != null) {
-        env.put(e.getName(), new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
+        env.put(
+            e.getName(), new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
       } else if (!Boolean.TRUE.equals(ref.getOptional())) {
-        throw new IllegalStateException("secret " + ref.getName() + " key " + ref.getKey() + " not found");
+        throw new IllegalStateException(
+            "secret " + ref.getName() + " key " + ref.getKey() + " not found");
       }
     }
     return env;

@@ -132,7 +132,13 @@ public record PodScript(
    * the log and the exit code decides the phase.
    */
   public static PodScript execute(PodExecution execution) {
-    return new PodScript(Kind.EXECUTE, Map.of(), null, Duration.ZERO, Duration.ZERO, null,
+    return new PodScript(
+        Kind.EXECUTE,
+        Map.of(),
+        null,
+        Duration.ZERO,
+        Duration.ZERO,
+        null,
         java.util.Objects.requireNonNull(execution, "execution"));
   }
 

@@ -16,9 +16,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The least-privilege ITs' harness (RbacRunIT, RbacValidateIT): binds, as admin, the objects
- * {@code benchplan rbac} prints for an identity with no rights, with one permission left out at
- * will, and removes them again.
+ * The least-privilege ITs' harness (RbacRunIT, RbacValidateIT): binds, as admin, the objects {@code
+ * benchplan rbac} prints for an identity with no rights, with one permission left out at will, and
+ * removes them again.
  */
 public final class RbacBindings {
   private final KubernetesClient admin;
@@ -38,14 +38,19 @@ public final class RbacBindings {
 
   /** True for the printed objects labelled as required (not the optional isolation checks). */
   public static boolean required(ObjectNode o) {
-    return o.path("metadata").path("labels").path(RbacManifest.NEED_LABEL).asString().equals("required");
+    return o.path("metadata")
+        .path("labels")
+        .path(RbacManifest.NEED_LABEL)
+        .asString()
+        .equals("required");
   }
 
   /**
-   * Creates the printed objects {@code keep} keeps, each renamed with {@code suffix} so that steps do
-   * not collide, and with {@code without}'s verb taken out of its rule (null: every verb kept).
+   * Creates the printed objects {@code keep} keeps, each renamed with {@code suffix} so that steps
+   * do not collide, and with {@code without}'s verb taken out of its rule (null: every verb kept).
    */
-  public void bind(RbacManifest m, Predicate<ObjectNode> keep, @Nullable Permission without, String suffix) {
+  public void bind(
+      RbacManifest m, Predicate<ObjectNode> keep, @Nullable Permission without, String suffix) {
     for (RbacManifest.Item item : m.objects()) {
       ObjectNode o = item.object().deepCopy();
       if (!keep.test(o)) {
@@ -57,10 +62,13 @@ public final class RbacBindings {
         ((ObjectNode) o.path("roleRef")).put("name", name);
       }
       if (without != null && o.has("rules")) {
-        boolean nsMatches = o.path("kind").asString().equals("ClusterRole") ? without.namespace() == null
-            : o.path("metadata").path("namespace").asString().equals(without.namespace());
+        boolean nsMatches =
+            o.path("kind").asString().equals("ClusterRole")
+                ? without.namespace() == null
+                : o.path("metadata").path("namespace").asString().equals(without.namespace());
         for (JsonNode rule : o.path("rules")) {
-          if (nsMatches && rule.path("apiGroups").get(0).asString().equals(without.group())
+          if (nsMatches
+              && rule.path("apiGroups").get(0).asString().equals(without.group())
               && rule.path("resources").get(0).asString().equals(without.row().rbacResource())) {
             ArrayNode verbs = (ArrayNode) rule.path("verbs");
             for (int i = verbs.size() - 1; i >= 0; i--) {
@@ -74,7 +82,10 @@ public final class RbacBindings {
           }
         }
       }
-      HasMetadata obj = admin.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(o), HasMetadata.class);
+      HasMetadata obj =
+          admin
+              .getKubernetesSerialization()
+              .unmarshal(Json.JSON.writeValueAsString(o), HasMetadata.class);
       created.add(admin.resource(obj).create());
     }
   }
@@ -89,24 +100,55 @@ public final class RbacBindings {
 
   /** Waits until {@code who} may do {@code p}: the RBAC authorizer's caches follow watches. */
   public static void awaitAllowed(Identity who, Permission p) {
-    awaitAllowed(who, p.verb(), p.group(), p.resource(), p.subresource(), p.namespace(), p.resourceName(),
+    awaitAllowed(
+        who,
+        p.verb(),
+        p.group(),
+        p.resource(),
+        p.subresource(),
+        p.namespace(),
+        p.resourceName(),
         p.describe());
   }
 
-  /** Waits until {@code who} may {@code verb} {@code resource} of {@code group} in {@code namespace}. */
-  public static void awaitAllowed(Identity who, String verb, String group, String resource,
-      @Nullable String namespace) {
+  /**
+   * Waits until {@code who} may {@code verb} {@code resource} of {@code group} in {@code
+   * namespace}.
+   */
+  public static void awaitAllowed(
+      Identity who, String verb, String group, String resource, @Nullable String namespace) {
     awaitAllowed(who, verb, group, resource, null, namespace, null, verb + " " + resource);
   }
 
-  private static void awaitAllowed(Identity who, String verb, String group, String resource,
-      @Nullable String subresource, @Nullable String namespace, @Nullable String name, String what) {
+  private static void awaitAllowed(
+      Identity who,
+      String verb,
+      String group,
+      String resource,
+      @Nullable String subresource,
+      @Nullable String namespace,
+      @Nullable String name,
+      String what) {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (System.nanoTime() < end) {
-      var r = who.client().authorization().v1().selfSubjectAccessReview().create(new SelfSubjectAccessReviewBuilder()
-          .withNewSpec().withNewResourceAttributes().withVerb(verb).withGroup(group).withResource(resource)
-          .withSubresource(subresource).withNamespace(namespace).withName(name)
-          .endResourceAttributes().endSpec().build());
+      var r =
+          who.client()
+              .authorization()
+              .v1()
+              .selfSubjectAccessReview()
+              .create(
+                  new SelfSubjectAccessReviewBuilder()
+                      .withNewSpec()
+                      .withNewResourceAttributes()
+                      .withVerb(verb)
+                      .withGroup(group)
+                      .withResource(resource)
+                      .withSubresource(subresource)
+                      .withNamespace(namespace)
+                      .withName(name)
+                      .endResourceAttributes()
+                      .endSpec()
+                      .build());
       if (Boolean.TRUE.equals(r.getStatus().getAllowed())) {
         return;
       }

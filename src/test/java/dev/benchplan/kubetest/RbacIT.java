@@ -24,39 +24,100 @@ class RbacIT {
   @BeforeAll
   static void grant(KubeTestContext kube, KubernetesClient admin) {
     otherNamespace = kube.createNamespace("rbac-other");
-    admin.rbac().roles().resource(new RoleBuilder()
-        .withNewMetadata().withName("benchmark-runner").endMetadata()
-        .addNewRule().withApiGroups("").withResources("pods", "pods/log", "configmaps", "services", "events")
-        .withVerbs("get", "list", "watch", "create", "delete").endRule()
-        .addNewRule().withApiGroups("batch").withResources("jobs").withVerbs("get", "list", "watch", "create", "delete").endRule()
-        .build()).create();
-    admin.rbac().roleBindings().resource(new RoleBindingBuilder()
-        .withNewMetadata().withName("benchmark-runner").endMetadata()
-        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("Role").withName("benchmark-runner").endRoleRef()
-        .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User").withName("benchplan-user").endSubject()
-        .addNewSubject().withKind("ServiceAccount").withName("runner").withNamespace(kube.namespace()).endSubject()
-        .build()).create();
+    admin
+        .rbac()
+        .roles()
+        .resource(
+            new RoleBuilder()
+                .withNewMetadata()
+                .withName("benchmark-runner")
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups("")
+                .withResources("pods", "pods/log", "configmaps", "services", "events")
+                .withVerbs("get", "list", "watch", "create", "delete")
+                .endRule()
+                .addNewRule()
+                .withApiGroups("batch")
+                .withResources("jobs")
+                .withVerbs("get", "list", "watch", "create", "delete")
+                .endRule()
+                .build())
+        .create();
+    admin
+        .rbac()
+        .roleBindings()
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName("benchmark-runner")
+                .endMetadata()
+                .withNewRoleRef()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("Role")
+                .withName("benchmark-runner")
+                .endRoleRef()
+                .addNewSubject()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("User")
+                .withName("benchplan-user")
+                .endSubject()
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName("runner")
+                .withNamespace(kube.namespace())
+                .endSubject()
+                .build())
+        .create();
   }
 
   @Test
-  @DisplayName("a user with a namespaced Role runs a Job in its namespace and is refused in another and cluster-wide")
+  @DisplayName(
+      "a user with a namespaced Role runs a Job in its namespace and is refused in another and cluster-wide")
   void userIsConfinedToItsNamespace(KubeTestContext kube) {
     KubernetesClient user = kube.userClient();
     FakeKubelet kubelet = kube.startKubelet(FakeNode.withGpus(kube.namespace() + "-node", 1));
-    kubelet.when(FakeKubelet.labelled("job-name", "rbac-job"), PodScript.replayLog("ran as benchplan-user\n", 0));
+    kubelet.when(
+        FakeKubelet.labelled("job-name", "rbac-job"),
+        PodScript.replayLog("ran as benchplan-user\n", 0));
 
     user.batch().v1().jobs().resource(JobLifecycleIT.job("rbac-job")).create();
-    user.batch().v1().jobs().withName("rbac-job")
-        .waitUntilCondition(j -> j.getStatus() != null && j.getStatus().getSucceeded() != null && j.getStatus().getSucceeded() == 1, 60, TimeUnit.SECONDS);
-    String pod = user.pods().withLabel("job-name", "rbac-job").list().getItems().get(0).getMetadata().getName();
+    user.batch()
+        .v1()
+        .jobs()
+        .withName("rbac-job")
+        .waitUntilCondition(
+            j ->
+                j.getStatus() != null
+                    && j.getStatus().getSucceeded() != null
+                    && j.getStatus().getSucceeded() == 1,
+            60,
+            TimeUnit.SECONDS);
+    String pod =
+        user.pods()
+            .withLabel("job-name", "rbac-job")
+            .list()
+            .getItems()
+            .get(0)
+            .getMetadata()
+            .getName();
     assertThat(user.pods().withName(pod).getLog()).isEqualTo("ran as benchplan-user\n");
 
     assertThatThrownBy(() -> user.pods().inNamespace(otherNamespace).list())
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(403))
         .hasMessageContaining("User \"benchplan-user\" cannot list resource \"pods\"");
-    assertThatThrownBy(() -> user.configMaps().inNamespace(otherNamespace)
-            .resource(new ConfigMapBuilder().withNewMetadata().withName("x").endMetadata().build()).create())
+    assertThatThrownBy(
+            () ->
+                user.configMaps()
+                    .inNamespace(otherNamespace)
+                    .resource(
+                        new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName("x")
+                            .endMetadata()
+                            .build())
+                    .create())
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(403));
     assertThatThrownBy(() -> user.nodes().list())
@@ -65,15 +126,25 @@ class RbacIT {
   }
 
   @Test
-  @DisplayName("a ServiceAccount token from the TokenRequest API carries the same namespaced limits")
+  @DisplayName(
+      "a ServiceAccount token from the TokenRequest API carries the same namespaced limits")
   void serviceAccountIsConfined(KubeTestContext kube) {
     KubernetesClient sa = kube.clientWithToken(kube.serviceAccountToken("runner"));
-    sa.configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName("sa-made").endMetadata().addToData("k", "v").build()).create();
+    sa.configMaps()
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("sa-made")
+                .endMetadata()
+                .addToData("k", "v")
+                .build())
+        .create();
     assertThat(sa.configMaps().withName("sa-made").get().getData()).containsEntry("k", "v");
     assertThatThrownBy(() -> sa.configMaps().inNamespace(otherNamespace).list())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("system:serviceaccount:" + kube.namespace() + ":runner");
-    assertThatThrownBy(() -> kube.clientWithToken(kube.serviceAccountToken("not-bound")).configMaps().list())
+    assertThatThrownBy(
+            () -> kube.clientWithToken(kube.serviceAccountToken("not-bound")).configMaps().list())
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(403));
   }

@@ -44,7 +44,8 @@ class ServerSideDryRunIT {
       """;
 
   @Test
-  @DisplayName("a ConfigMap + Job document passes a server-side dry run, comes back defaulted, and is not stored")
+  @DisplayName(
+      "a ConfigMap + Job document passes a server-side dry run, comes back defaulted, and is not stored")
   void validManifestPasses(KubeTestContext kube, KubernetesClient client) {
     List<HasMetadata> result = kube.dryRunApply(PERF_YAML.formatted("Never"));
 
@@ -52,7 +53,13 @@ class ServerSideDryRunIT {
     Job job = (Job) result.get(1);
     assertThat(job.getMetadata().getNamespace()).isEqualTo(kube.namespace());
     assertThat(job.getSpec().getCompletions()).as("defaulted by the apiserver").isEqualTo(1);
-    assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getTerminationMessagePath())
+    assertThat(
+            job.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getTerminationMessagePath())
         .isEqualTo("/dev/termination-log");
     assertThat(client.batch().v1().jobs().list().getItems()).isEmpty();
     assertThat(client.configMaps().withName("bench-config").get()).isNull();

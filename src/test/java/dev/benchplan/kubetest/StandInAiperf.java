@@ -17,22 +17,34 @@ import java.nio.file.attribute.PosixFilePermissions;
 public final class StandInAiperf {
   /** Folder of real runs ({@code concurrency<N>/}) the script copies. */
   public static final String DATA_ENV = "BENCHPLAN_STANDIN_AIPERF_DATA";
-  /** Lines {@code POD_PATH=LOCAL_PATH}: pod paths read from config files are mapped through them. */
+
+  /**
+   * Lines {@code POD_PATH=LOCAL_PATH}: pod paths read from config files are mapped through them.
+   */
   public static final String PATH_MAP_ENV = "BENCHPLAN_STANDIN_PATH_MAP";
+
   /** The exit code after the tree is written (default 0). */
   public static final String EXIT_ENV = "BENCHPLAN_STANDIN_AIPERF_EXIT";
+
   /** Grow each run's profile_export.jsonl to at least this many bytes (real records repeated). */
   public static final String RECORDS_BYTES_ENV = "BENCHPLAN_STANDIN_AIPERF_RECORDS_BYTES";
+
   /** Seconds to sleep per measured run. */
   public static final String SECONDS_ENV = "BENCHPLAN_STANDIN_AIPERF_SECONDS";
-  /** A comma list of {@code concurrency<N>} sources: run k of a multi-run copies the k-th (repeats that disagree). */
+
+  /**
+   * A comma list of {@code concurrency<N>} sources: run k of a multi-run copies the k-th (repeats
+   * that disagree).
+   */
   public static final String REPEAT_SOURCES_ENV = "BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES";
 
   private static final String RESOURCE = "standin-aiperf.py";
 
   private StandInAiperf() {}
 
-  /** Writes the executable {@code bin/aiperf} under {@code dir} (created) and returns {@code bin}. */
+  /**
+   * Writes the executable {@code bin/aiperf} under {@code dir} (created) and returns {@code bin}.
+   */
   public static Path install(Path dir) {
     try {
       Path bin = Files.createDirectories(dir.resolve("bin"));

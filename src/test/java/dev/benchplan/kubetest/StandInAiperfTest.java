@@ -26,7 +26,9 @@ class StandInAiperfTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")) || Files.isExecutable(Path.of("/bin/python3")),
+    Assumptions.assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/python3"))
+            || Files.isExecutable(Path.of("/bin/python3")),
         "skipped: python3 is needed");
     data = SharedData.require(PodExecution.REAL_SWEEP);
     bin = StandInAiperf.install(tmp.resolve("standin"));
@@ -50,13 +52,20 @@ class StandInAiperfTest {
 
   private List<String> tree(Path base) throws Exception {
     try (Stream<Path> s = Files.walk(base)) {
-      return s.filter(Files::isRegularFile).map(f -> base.relativize(f).toString()).sorted().toList();
+      return s.filter(Files::isRegularFile)
+          .map(f -> base.relativize(f).toString())
+          .sorted()
+          .toList();
     }
   }
 
   private void sameAs(Path run, String source) {
-    for (String f : List.of("profile_export_aiperf.json", "profile_export.jsonl", "gpu_telemetry_export.jsonl")) {
-      assertThat(Sha256.ofFile(run.resolve(f))).as(run + "/" + f).isEqualTo(Sha256.ofFile(data.resolve(source).resolve(f)));
+    for (String f :
+        List.of(
+            "profile_export_aiperf.json", "profile_export.jsonl", "gpu_telemetry_export.jsonl")) {
+      assertThat(Sha256.ofFile(run.resolve(f)))
+          .as(run + "/" + f)
+          .isEqualTo(Sha256.ofFile(data.resolve(source).resolve(f)));
     }
   }
 
@@ -64,50 +73,101 @@ class StandInAiperfTest {
   @DisplayName("one run: the real files straight into the artifact dir, and AIPerf-like output")
   void single() throws Exception {
     Path base = tmp.resolve("a");
-    String out = run(List.of(), "profile", "--artifact-dir", base.toString(), "--concurrency", "2", "--model", "x");
-    assertThat(tree(base)).containsExactly("gpu_telemetry_export.jsonl", "profile_export.jsonl", "profile_export_aiperf.json");
+    String out =
+        run(
+            List.of(),
+            "profile",
+            "--artifact-dir",
+            base.toString(),
+            "--concurrency",
+            "2",
+            "--model",
+            "x");
+    assertThat(tree(base))
+        .containsExactly(
+            "gpu_telemetry_export.jsonl", "profile_export.jsonl", "profile_export_aiperf.json");
     sameAs(base, "concurrency2");
     assertThat(out).contains("Starting AIPerf System", "Profiling: 64/64");
   }
 
   @Test
-  @DisplayName("multi-run from a native config (pod paths remapped): profile_runs/run_NNNN + aggregate")
+  @DisplayName(
+      "multi-run from a native config (pod paths remapped): profile_runs/run_NNNN + aggregate")
   void multiRunConfig() throws Exception {
     Path base = tmp.resolve("local-artifacts");
     Path config = tmp.resolve("c.yaml");
-    Files.writeString(config, "schemaVersion: \"2.0\"\nbenchmark:\n  phases:\n  - name: \"warmup\"\n    concurrency: 1\n"
-        + "  - name: \"profiling\"\n    concurrency: 16\n  artifacts:\n    dir: \"/artifacts/run-1\"\n    summary:\n    - \"json\"\n"
-        + "multiRun:\n  numRuns: 3\n");
-    run(List.of(StandInAiperf.PATH_MAP_ENV + "=/artifacts=" + base), "profile", "--config", config.toString());
+    Files.writeString(
+        config,
+        "schemaVersion: \"2.0\"\nbenchmark:\n  phases:\n  - name: \"warmup\"\n    concurrency: 1\n"
+            + "  - name: \"profiling\"\n    concurrency: 16\n  artifacts:\n    dir: \"/artifacts/run-1\"\n    summary:\n    - \"json\"\n"
+            + "multiRun:\n  numRuns: 3\n");
+    run(
+        List.of(StandInAiperf.PATH_MAP_ENV + "=/artifacts=" + base),
+        "profile",
+        "--config",
+        config.toString());
     Path root = base.resolve("run-1");
-    assertThat(tree(root)).contains("aggregate/profile_export_aiperf_aggregate.json",
-        "profile_runs/run_0001/profile_export_aiperf.json", "profile_runs/run_0003/profile_export.jsonl");
+    assertThat(tree(root))
+        .contains(
+            "aggregate/profile_export_aiperf_aggregate.json",
+            "profile_runs/run_0001/profile_export_aiperf.json",
+            "profile_runs/run_0003/profile_export.jsonl");
     sameAs(root.resolve("profile_runs/run_0002"), "concurrency4");
-    var agg = Json.JSON.readTree(Files.readAllBytes(root.resolve("aggregate/profile_export_aiperf_aggregate.json")));
+    var agg =
+        Json.JSON.readTree(
+            Files.readAllBytes(root.resolve("aggregate/profile_export_aiperf_aggregate.json")));
     assertThat(agg.at("/metadata/num_profile_runs").asInt()).isEqualTo(3);
     assertThat(agg.at("/metadata/aggregation_type").asString()).isEqualTo("confidence");
     assertThat(agg.at("/metrics/request_throughput_avg/std").asDouble()).isZero();
   }
 
   @Test
-  @DisplayName("sweeps: one folder per value (+ sweep_aggregate); with repetitions, repeated and independent")
+  @DisplayName(
+      "sweeps: one folder per value (+ sweep_aggregate); with repetitions, repeated and independent")
   void sweeps() throws Exception {
     Path one = tmp.resolve("s1");
     run(List.of(), "profile", "--artifact-dir", one.toString(), "--concurrency", "1,2,4");
-    assertThat(tree(one)).contains("concurrency_1/profile_export_aiperf.json", "concurrency_4/profile_export.jsonl",
-        "sweep_aggregate/profile_export_aiperf_sweep.json");
+    assertThat(tree(one))
+        .contains(
+            "concurrency_1/profile_export_aiperf.json",
+            "concurrency_4/profile_export.jsonl",
+            "sweep_aggregate/profile_export_aiperf_sweep.json");
     sameAs(one.resolve("concurrency_4"), "concurrency4");
     Path repeated = tmp.resolve("s2");
-    run(List.of(), "profile", "--artifact-dir", repeated.toString(), "--concurrency", "1,2", "--num-profile-runs", "2");
-    assertThat(tree(repeated)).contains("profile_runs/trial_0002/concurrency_2/profile_export_aiperf.json",
-        "aggregate/concurrency_1/profile_export_aiperf_aggregate.json",
-        "aggregate/sweep_aggregate/profile_export_aiperf_sweep.json");
+    run(
+        List.of(),
+        "profile",
+        "--artifact-dir",
+        repeated.toString(),
+        "--concurrency",
+        "1,2",
+        "--num-profile-runs",
+        "2");
+    assertThat(tree(repeated))
+        .contains(
+            "profile_runs/trial_0002/concurrency_2/profile_export_aiperf.json",
+            "aggregate/concurrency_1/profile_export_aiperf_aggregate.json",
+            "aggregate/sweep_aggregate/profile_export_aiperf_sweep.json");
     Path independent = tmp.resolve("s3");
-    run(List.of(StandInAiperf.RECORDS_BYTES_ENV + "=100000"), "profile", "--artifact-dir", independent.toString(),
-        "--concurrency", "1,2", "--num-profile-runs", "2", "--parameter-sweep-mode", "independent");
-    assertThat(tree(independent)).contains("concurrency_2/profile_runs/trial_0001/profile_export_aiperf.json",
-        "concurrency_2/aggregate/profile_export_aiperf_aggregate.json", "sweep_aggregate/profile_export_aiperf_sweep.json");
-    assertThat(Files.size(independent.resolve("concurrency_1/profile_runs/trial_0001/profile_export.jsonl")))
+    run(
+        List.of(StandInAiperf.RECORDS_BYTES_ENV + "=100000"),
+        "profile",
+        "--artifact-dir",
+        independent.toString(),
+        "--concurrency",
+        "1,2",
+        "--num-profile-runs",
+        "2",
+        "--parameter-sweep-mode",
+        "independent");
+    assertThat(tree(independent))
+        .contains(
+            "concurrency_2/profile_runs/trial_0001/profile_export_aiperf.json",
+            "concurrency_2/aggregate/profile_export_aiperf_aggregate.json",
+            "sweep_aggregate/profile_export_aiperf_sweep.json");
+    assertThat(
+            Files.size(
+                independent.resolve("concurrency_1/profile_runs/trial_0001/profile_export.jsonl")))
         .isGreaterThanOrEqualTo(100000);
   }
 }

@@ -38,45 +38,64 @@ final class StandInEndpoint implements AutoCloseable {
     return serve(model, Duration.ZERO);
   }
 
-  /** Starts serving {@code model}; the first completion takes {@code firstCompletion} (see above). */
+  /**
+   * Starts serving {@code model}; the first completion takes {@code firstCompletion} (see above).
+   */
   static StandInEndpoint serve(String model, Duration firstCompletion) {
     long warmupNanos = firstCompletion.toNanos();
     AtomicBoolean warm = new AtomicBoolean(warmupNanos <= 0);
     AtomicLong generation = new AtomicLong();
-    ExecutorService executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "stand-in-endpoint");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService executor =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "stand-in-endpoint");
+              t.setDaemon(true);
+              return t;
+            });
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       server.setExecutor(executor);
       String quoted = "\"" + model.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-      server.createContext("/v1/models", ex -> answer(ex, 200,
-          "{\"object\": \"list\", \"data\": [{\"id\": " + quoted + ", \"object\": \"model\"}]}"));
-      server.createContext("/v1/chat/completions", ex -> {
-        ex.getRequestBody().readAllBytes();
-        long mine = generation.incrementAndGet();
-        if (!warm.get()) {
-          long end = System.nanoTime() + warmupNanos;
-          while (System.nanoTime() < end) {
-            if (generation.get() != mine) {
-              ex.close(); // the client gave up and retried: this warm-up is lost
-              return;
+      server.createContext(
+          "/v1/models",
+          ex ->
+              answer(
+                  ex,
+                  200,
+                  "{\"object\": \"list\", \"data\": [{\"id\": "
+                      + quoted
+                      + ", \"object\": \"model\"}]}"));
+      server.createContext(
+          "/v1/chat/completions",
+          ex -> {
+            ex.getRequestBody().readAllBytes();
+            long mine = generation.incrementAndGet();
+            if (!warm.get()) {
+              long end = System.nanoTime() + warmupNanos;
+              while (System.nanoTime() < end) {
+                if (generation.get() != mine) {
+                  ex.close(); // the client gave up and retried: this warm-up is lost
+                  return;
+                }
+                try {
+                  Thread.sleep(20);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  ex.close();
+                  return;
+                }
+              }
+              warm.set(true);
             }
-            try {
-              Thread.sleep(20);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              ex.close();
-              return;
-            }
-          }
-          warm.set(true);
-        }
-        answer(ex, 200, "{\"model\": " + quoted + ", \"choices\": [{\"index\": 0, \"message\":"
-            + " {\"role\": \"assistant\", \"content\": \"OK\"}, \"finish_reason\": \"stop\"}]}");
-      });
+            answer(
+                ex,
+                200,
+                "{\"model\": "
+                    + quoted
+                    + ", \"choices\": [{\"index\": 0, \"message\":"
+                    + " {\"role\": \"assistant\", \"content\": \"OK\"}, \"finish_reason\": \"stop\"}]}");
+          });
       server.start();
       return new StandInEndpoint(server, executor);
     } catch (IOException e) {

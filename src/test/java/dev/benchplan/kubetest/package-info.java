@@ -8,8 +8,8 @@
  *       (or starts) the environment, gives the class its own namespace, injects {@link
  *       dev.benchplan.kubetest.KubeTestContext}, an admin {@code KubernetesClient} defaulting to
  *       that namespace, or {@link dev.benchplan.kubetest.KubeTestCluster}.
- *   <li>{@link dev.benchplan.kubetest.FakeKubelet}: scheduler + kubelet stand-in (Nodes with
- *       {@code nvidia.com/gpu}, binding, pod phases and exit codes per {@link
+ *   <li>{@link dev.benchplan.kubetest.FakeKubelet}: scheduler + kubelet stand-in (Nodes with {@code
+ *       nvidia.com/gpu}, binding, pod phases and exit codes per {@link
  *       dev.benchplan.kubetest.PodScript}, container logs over HTTPS for {@code pods/log}).
  *   <li>{@link dev.benchplan.kubetest.FakeDynamoOperator}: DynamoGraphDeployment status, frontend
  *       Service and worker pods, automatically or on cue.

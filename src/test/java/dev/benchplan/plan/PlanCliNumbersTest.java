@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 15 items 3 and 4 through the command line, on the committed examples: exit 2 (never 4),
- * the reason on stderr, nothing written, the secret never echoed.
+ * Issue 15 items 3 and 4 through the command line, on the committed examples: exit 2 (never 4), the
+ * reason on stderr, nothing written, the secret never echoed.
  */
 class PlanCliNumbersTest {
   static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
@@ -23,18 +23,28 @@ class PlanCliNumbersTest {
 
   @ParameterizedTest(name = "{0}")
   @DisplayName("out-of-range options and a token in --question: exit 2, named, nothing written")
-  @CsvSource(delimiter = '|', value = {
-      "--max-concurrency 2147483647 --experiment capacity|out of range|--max-concurrency",
-      "--warmup-requests 2000000|OPTION_OUT_OF_RANGE|--warmup-requests",
-      "--seed 4294967296|out of range|--seed",
-      "--question-token|PLAN_TEXT_SECRET|--question",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--max-concurrency 2147483647 --experiment capacity|out of range|--max-concurrency",
+        "--warmup-requests 2000000|OPTION_OUT_OF_RANGE|--warmup-requests",
+        "--seed 4294967296|out of range|--seed",
+        "--question-token|PLAN_TEXT_SECRET|--question",
+      })
   void refused(String extra, String code, String named) throws Exception {
     Path exp = dir.resolve("exp");
-    List<String> args = new ArrayList<>(List.of("plan",
-        "--workload", EXAMPLES.resolve("workload-static.yaml").toString(),
-        "--ledger", EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-        "--aiperf-version", "0.13.0", "--exp-root", exp.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "plan",
+                "--workload",
+                EXAMPLES.resolve("workload-static.yaml").toString(),
+                "--ledger",
+                EXAMPLES.resolve("deployment-ledger.yaml").toString(),
+                "--aiperf-version",
+                "0.13.0",
+                "--exp-root",
+                exp.toString()));
     if (extra.equals("--question-token")) {
       args.addAll(List.of("--question", "My token is " + TOKEN + ", how fast is it?"));
     } else {
@@ -44,8 +54,10 @@ class PlanCliNumbersTest {
     var r = CommandHarness.run(args.toArray(String[]::new)).expectExit(2);
     assertThat(r.err()).contains(code).contains(named).doesNotContain(TOKEN);
     assertThat(r.out()).doesNotContain(TOKEN);
-    assertThat(Files.exists(exp.resolve("inputs/benchmark-plans"))
-        && Files.list(exp.resolve("inputs/benchmark-plans")).findAny().isPresent())
-        .as("nothing written").isFalse();
+    assertThat(
+            Files.exists(exp.resolve("inputs/benchmark-plans"))
+                && Files.list(exp.resolve("inputs/benchmark-plans")).findAny().isPresent())
+        .as("nothing written")
+        .isFalse();
   }
 }

@@ -27,8 +27,9 @@ class PlanFileTest {
   }
 
   private PlanResult staticPlan() {
-    return new PlanService().plan(fx.request(
-        fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD), fx.options().build()));
+    return new PlanService()
+        .plan(
+            fx.request(fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD), fx.options().build()));
   }
 
   /** Writes an edited copy of {@code plan} and returns it. */
@@ -41,24 +42,27 @@ class PlanFileTest {
   }
 
   private static void expectInvalid(Path file, String... fragments) {
-    var a = assertThatThrownBy(() -> PlanFile.verify(file, Sha256.ofFile(file)))
-        .isInstanceOf(BenchplanException.class)
-        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageStartingWith(file.toAbsolutePath().normalize().toString());
+    var a =
+        assertThatThrownBy(() -> PlanFile.verify(file, Sha256.ofFile(file)))
+            .isInstanceOf(BenchplanException.class)
+            .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+            .hasMessageStartingWith(file.toAbsolutePath().normalize().toString());
     for (String f : fragments) {
       a.hasMessageContaining(f);
     }
   }
 
   @Test
-  @DisplayName("a plan written by plan reads back as the typed plan it was built from, byte for byte")
+  @DisplayName(
+      "a plan written by plan reads back as the typed plan it was built from, byte for byte")
   void roundTrip() throws Exception {
     PlanResult r = staticPlan();
     VerifiedPlan v = PlanFile.verify(r.planPath(), r.sha256());
     assertThat(v.sha256()).isEqualTo(r.sha256());
     assertThat(v.path()).isEqualTo(r.planPath().toAbsolutePath().normalize());
     assertThat(PlanJson.canonical(v.plan())).isEqualTo(Files.readAllBytes(r.planPath()));
-    assertThat(v.plan().experiment().requestCount()).isEqualTo(r.plan().experiment().requestCount());
+    assertThat(v.plan().experiment().requestCount())
+        .isEqualTo(r.plan().experiment().requestCount());
     assertThat(r.verified().plan()).isSameAs(r.plan());
   }
 
@@ -66,12 +70,22 @@ class PlanFileTest {
   @DisplayName("a trace plan keeps the whole trace report typed, and it reads back byte for byte")
   void traceRoundTrip() throws Exception {
     Path trace = Path.of("examples/traces/example_trace.jsonl").toAbsolutePath();
-    PlanResult r = new PlanService().plan(fx.request(fx.workload("t.yaml", """
+    PlanResult r =
+        new PlanService()
+            .plan(
+                fx.request(
+                    fx.workload(
+                        "t.yaml",
+                        """
         profile: {name: Agent Replay, type: agentic}
         artifacts:
           supporting_traces: [%s]
-        """.formatted(trace)), fx.options().build(), PlanFixtures.question(),
-        new ScannerTraceInspector(), PlanFixtures.OFFLINE));
+        """
+                            .formatted(trace)),
+                    fx.options().build(),
+                    PlanFixtures.question(),
+                    new ScannerTraceInspector(),
+                    PlanFixtures.OFFLINE));
     VerifiedPlan v = PlanFile.verify(r.planPath(), r.sha256());
     BenchmarkPlan.Trace t = v.plan().workload().trace();
     assertThat(t.sha256()).isEqualTo(Sha256.ofFile(trace));
@@ -102,7 +116,8 @@ class PlanFileTest {
   @DisplayName("schema violations name the JSON pointer")
   void schema() throws Exception {
     PlanResult r = staticPlan();
-    expectInvalid(edited(r, t -> t.withObject("/experiment").put("measurement_limit_s", 0)),
+    expectInvalid(
+        edited(r, t -> t.withObject("/experiment").put("measurement_limit_s", 0)),
         "/experiment/measurement_limit_s");
     expectInvalid(edited(r, t -> t.remove("aiperf")), "aiperf");
   }
@@ -111,10 +126,13 @@ class PlanFileTest {
   @DisplayName("cross-field rules the schema cannot state name the JSON pointer")
   void crossField() throws Exception {
     PlanResult r = staticPlan();
-    expectInvalid(edited(r, t -> t.withObject("/experiment").putNull("concurrency")),
-        "/experiment/concurrency", "closed_loop");
-    expectInvalid(edited(r, t -> t.withObject("/deployment")
-        .put("endpoint_url", "http://svc.ns:8000/v1")), "/deployment/endpoint_url",
+    expectInvalid(
+        edited(r, t -> t.withObject("/experiment").putNull("concurrency")),
+        "/experiment/concurrency",
+        "closed_loop");
+    expectInvalid(
+        edited(r, t -> t.withObject("/deployment").put("endpoint_url", "http://svc.ns:8000/v1")),
+        "/deployment/endpoint_url",
         "without a path");
     expectInvalid(edited(r, t -> t.withObject("/workload").remove("synthetic")), "/workload");
   }
@@ -123,18 +141,26 @@ class PlanFileTest {
   @DisplayName("a schema-valid value the plan cannot hold (a seed beyond long) names its pointer")
   void outOfRange() throws Exception {
     PlanResult r = staticPlan();
-    expectInvalid(edited(r, t -> t.withObject("/experiment")
-        .put("seed", new java.math.BigInteger("99999999999999999999"))), "/experiment/seed");
+    expectInvalid(
+        edited(
+            r,
+            t ->
+                t.withObject("/experiment")
+                    .put("seed", new java.math.BigInteger("99999999999999999999"))),
+        "/experiment/seed");
   }
 
   @Test
   @DisplayName("the base URL loses a trailing slash; request counts are long")
   void values() throws Exception {
     PlanResult r = staticPlan();
-    Path p = edited(r, t -> {
-      t.withObject("/deployment").put("endpoint_url", "http://svc.ns:8000/");
-      t.withObject("/experiment").put("request_count", 3_000_000_000L);
-    });
+    Path p =
+        edited(
+            r,
+            t -> {
+              t.withObject("/deployment").put("endpoint_url", "http://svc.ns:8000/");
+              t.withObject("/experiment").put("request_count", 3_000_000_000L);
+            });
     VerifiedPlan v = PlanFile.verify(p, Sha256.ofFile(p));
     assertThat(v.endpointUrl()).isEqualTo("http://svc.ns:8000");
     assertThat(v.plan().experiment().requestCount()).isEqualTo(3_000_000_000L);

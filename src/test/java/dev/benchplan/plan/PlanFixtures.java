@@ -22,16 +22,21 @@ import java.util.List;
  */
 final class PlanFixtures {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-30T12:00:00Z"), ZoneOffset.UTC);
-  /** A fetcher for tests that must not reach any index. */
-  static final IndexFetcher OFFLINE = uri -> {
-    throw new ConnectException("offline test: no index at " + uri);
-  };
-  /** An inspector for tests whose workload has no trace. */
-  static final TraceInspector NO_TRACES = (f, b, c, s, e) -> {
-    throw new AssertionError("no trace expected in this test: " + f);
-  };
 
-  static final String DGD = """
+  /** A fetcher for tests that must not reach any index. */
+  static final IndexFetcher OFFLINE =
+      uri -> {
+        throw new ConnectException("offline test: no index at " + uri);
+      };
+
+  /** An inspector for tests whose workload has no trace. */
+  static final TraceInspector NO_TRACES =
+      (f, b, c, s, e) -> {
+        throw new AssertionError("no trace expected in this test: " + f);
+      };
+
+  static final String DGD =
+      """
       apiVersion: nvidia.com/v1alpha1
       kind: DynamoGraphDeployment
       metadata:
@@ -56,7 +61,8 @@ final class PlanFixtures {
   /** A successful smoke artifact as `benchplan smoke` writes it (the committed example). */
   static final String SMOKE_OK = readExample("smoke_test_artifact.json");
 
-  static final String STATIC_WORKLOAD = """
+  static final String STATIC_WORKLOAD =
+      """
       profile:
         name: Support Chat
         type: chat
@@ -96,12 +102,16 @@ final class PlanFixtures {
   void writeDeployment(String smokeArtifact, boolean ledgerSuccess) {
     write(deployDir.resolve("dgd.yaml"), DGD);
     write(deployDir.resolve("smoke_test_artifact.json"), smokeArtifact);
-    writeLedger(Sha256.ofFile(deployDir.resolve("dgd.yaml")),
-        Sha256.ofFile(deployDir.resolve("smoke_test_artifact.json")), ledgerSuccess);
+    writeLedger(
+        Sha256.ofFile(deployDir.resolve("dgd.yaml")),
+        Sha256.ofFile(deployDir.resolve("smoke_test_artifact.json")),
+        ledgerSuccess);
   }
 
   void writeLedger(String dgdSha, String smokeSha, boolean success) {
-    write(ledger, """
+    write(
+        ledger,
+        """
         dgd_name: vllm-agg
         kube_context: kind-test
         namespace: bench
@@ -113,7 +123,8 @@ final class PlanFixtures {
         max_context_length: 40960
         smoke_test: {artifact_path: smoke_test_artifact.json, sha256: %s, success: %s}
         secrets: [hf-token-secret]
-        """.formatted(dgdSha, smokeSha, success));
+        """
+            .formatted(dgdSha, smokeSha, success));
   }
 
   /** Writes a workload file under the fixture root and returns its path. */
@@ -128,18 +139,32 @@ final class PlanFixtures {
   }
 
   static Question question() {
-    return new Question("What output throughput does vllm-agg sustain within the support SLOs?",
-        Intent.characterization, "16 concurrent users", List.of());
+    return new Question(
+        "What output throughput does vllm-agg sustain within the support SLOs?",
+        Intent.characterization,
+        "16 concurrent users",
+        List.of());
   }
 
   PlanRequest request(Path workloadFile, PlanOptions options) {
     return request(workloadFile, options, question(), NO_TRACES, OFFLINE);
   }
 
-  PlanRequest request(Path workloadFile, PlanOptions options, Question q, TraceInspector inspector,
+  PlanRequest request(
+      Path workloadFile,
+      PlanOptions options,
+      Question q,
+      TraceInspector inspector,
       IndexFetcher fetcher) {
-    return new PlanRequest(InputDocument.read(workloadFile, "user workload"),
-        InputDocument.read(ledger, "deployment ledger"), null, q, options, CLOCK, fetcher, inspector);
+    return new PlanRequest(
+        InputDocument.read(workloadFile, "user workload"),
+        InputDocument.read(ledger, "deployment ledger"),
+        null,
+        q,
+        options,
+        CLOCK,
+        fetcher,
+        inspector);
   }
 
   static String readExample(String name) {

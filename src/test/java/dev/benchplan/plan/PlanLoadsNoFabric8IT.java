@@ -25,19 +25,34 @@ class PlanLoadsNoFabric8IT {
   @DisplayName("plan (with a trace) from the shaded jar loads no io.fabric8 class")
   void noFabric8() throws IOException, InterruptedException {
     Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(Files.isRegularFile(jar),
+    Assumptions.assumeTrue(
+        Files.isRegularFile(jar),
         () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
     Path examples = Paths.get("examples").toAbsolutePath();
     Path out = dir.resolve("stdout.txt");
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-verbose:class", "-jar", jar.toString(), "plan",
-            "--workload", examples.resolve("workload-trace.yaml").toString(),
-            "--ledger", examples.resolve("deployment-ledger.yaml").toString(),
-            "--question", "Does the replay keep TTFT p95 under 2 s?", "--aiperf-version", "0.13.0",
-            "--exp-root", dir.resolve("exp").toString(), "--format", "json")
-        .redirectErrorStream(true)
-        .redirectOutput(out.toFile())
-        .start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-verbose:class",
+                "-jar",
+                jar.toString(),
+                "plan",
+                "--workload",
+                examples.resolve("workload-trace.yaml").toString(),
+                "--ledger",
+                examples.resolve("deployment-ledger.yaml").toString(),
+                "--question",
+                "Does the replay keep TTFT p95 under 2 s?",
+                "--aiperf-version",
+                "0.13.0",
+                "--exp-root",
+                dir.resolve("exp").toString(),
+                "--format",
+                "json")
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished in time").isTrue();
     List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as("exit code; output:%n%s", lines).isZero();

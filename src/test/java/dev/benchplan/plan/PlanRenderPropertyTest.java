@@ -27,9 +27,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Issue 15 item 3, as a property: for generated workloads whose every number lies in its range
- * (edges included), {@code plan} either writes a plan or stops with documented exit-2 blockers,
- * and {@code render} renders every load point of every plan it wrote. Seeded, so a failure
- * reproduces; the failing workload and options are printed.
+ * (edges included), {@code plan} either writes a plan or stops with documented exit-2 blockers, and
+ * {@code render} renders every load point of every plan it wrote. Seeded, so a failure reproduces;
+ * the failing workload and options are printed.
  */
 class PlanRenderPropertyTest {
   static final long SEED = 20261201L;
@@ -38,7 +38,8 @@ class PlanRenderPropertyTest {
   @TempDir Path tmp;
 
   @Test
-  @DisplayName("whatever plan writes, render renders (seeded random valid workloads, edges included)")
+  @DisplayName(
+      "whatever plan writes, render renders (seeded random valid workloads, edges included)")
   void planThenRender() throws Exception {
     Random random = new Random(SEED);
     PlanFixtures fx = PlanFixtures.create(tmp);
@@ -50,8 +51,8 @@ class PlanRenderPropertyTest {
       ObjectNode workload = workload(random);
       Consumer<PlanOptions.Builder> options = options(random);
       String yaml = Json.YAML.writeValueAsString(workload);
-      String described = "case " + i + " (seed " + SEED + "):\n" + yaml + "options: "
-          + describe(options, fx);
+      String described =
+          "case " + i + " (seed " + SEED + "):\n" + yaml + "options: " + describe(options, fx);
       PlanResult r;
       try {
         PlanOptions.Builder b = fx.options().seriesId("prop-" + i);
@@ -62,33 +63,60 @@ class PlanRenderPropertyTest {
         assertThat(e.codes()).as("documented blocker codes for " + described).isNotEmpty();
         continue;
       } catch (RuntimeException e) {
-        throw new AssertionError("plan failed with " + e + " (not an exit-2 blocker) for "
-            + described, e);
+        throw new AssertionError(
+            "plan failed with " + e + " (not an exit-2 blocker) for " + described, e);
       }
       planned++;
       JsonNode plan = PlanJson.parse(Files.readAllBytes(r.planPath()));
       for (String point : points(plan.get("experiment"))) {
         try {
-          PlanRenderer.render(new RenderRequest(r.planPath(), r.sha256(), deploy, null, null, null,
-              null, null, point, PlanFixtures.CLOCK, new Random(i)));
+          PlanRenderer.render(
+              new RenderRequest(
+                  r.planPath(),
+                  r.sha256(),
+                  deploy,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  point,
+                  PlanFixtures.CLOCK,
+                  new Random(i)));
           renders++;
         } catch (RuntimeException e) {
-          throw new AssertionError("render of load point " + point + " failed with " + e
-              + " for a plan `plan` wrote, " + described, e);
+          throw new AssertionError(
+              "render of load point "
+                  + point
+                  + " failed with "
+                  + e
+                  + " for a plan `plan` wrote, "
+                  + described,
+              e);
         }
       }
     }
-    System.out.println("PlanRenderPropertyTest: " + CASES + " workloads, " + planned + " planned, "
-        + renders + " renders, blockers " + blockerCodes);
-    assertThat(planned).as("enough generated workloads plan to make the property mean something")
+    System.out.println(
+        "PlanRenderPropertyTest: "
+            + CASES
+            + " workloads, "
+            + planned
+            + " planned, "
+            + renders
+            + " renders, blockers "
+            + blockerCodes);
+    assertThat(planned)
+        .as("enough generated workloads plan to make the property mean something")
         .isGreaterThan(CASES / 5);
     assertThat(blockerCodes).as("and enough are blocked").isNotEmpty();
   }
 
   /** Every load point to render: all of a small grid, the ends and the middle of a large one. */
   private static List<String> points(JsonNode e) {
-    JsonNode list = e.get("concurrency").isArray() ? e.get("concurrency")
-        : e.get("request_rate").isArray() ? e.get("request_rate") : null;
+    JsonNode list =
+        e.get("concurrency").isArray()
+            ? e.get("concurrency")
+            : e.get("request_rate").isArray() ? e.get("request_rate") : null;
     List<String> all = new ArrayList<>();
     if (list == null) {
       all.add(null);
@@ -101,8 +129,8 @@ class PlanRenderPropertyTest {
     if (all.size() <= 4) {
       return all;
     }
-    Set<String> some = new LinkedHashSet<>(List.of(all.get(0), all.get(all.size() / 2),
-        all.get(all.size() - 1)));
+    Set<String> some =
+        new LinkedHashSet<>(List.of(all.get(0), all.get(all.size() / 2), all.get(all.size() - 1)));
     return new ArrayList<>(some);
   }
 
@@ -185,8 +213,11 @@ class PlanRenderPropertyTest {
         o.put("output_tput_per_gpu_min", BigDecimal.valueOf(pick(r, 1, 10_000_000)));
       }
       if (r.nextBoolean()) {
-        o.putArray("custom_slos").addObject().put("metric", "time_to_first_token")
-            .put("stat", "p99").put("max", BigDecimal.valueOf(pick(r, 1, 1_000_000_000_000L)));
+        o.putArray("custom_slos")
+            .addObject()
+            .put("metric", "time_to_first_token")
+            .put("stat", "p99")
+            .put("max", BigDecimal.valueOf(pick(r, 1, 1_000_000_000_000L)));
       }
     }
     return w;
@@ -221,7 +252,15 @@ class PlanRenderPropertyTest {
     PlanOptions.Builder b = fx.options();
     options.accept(b);
     PlanOptions o = b.build();
-    return "experiment=" + o.experiment() + " maxConcurrency=" + o.maxConcurrency()
-        + " warmup=" + o.warmupRequests() + " seed=" + o.seed() + " mode=" + o.measurementMode();
+    return "experiment="
+        + o.experiment()
+        + " maxConcurrency="
+        + o.maxConcurrency()
+        + " warmup="
+        + o.warmupRequests()
+        + " seed="
+        + o.seed()
+        + " mode="
+        + o.measurementMode();
   }
 }

@@ -39,13 +39,14 @@ class PlanServiceTest {
   private PlanResult plan(String workloadYaml, Consumer<PlanOptions.Builder> opts) {
     PlanOptions.Builder b = fx.options();
     opts.accept(b);
-    return service.plan(fx.request(fx.workload("w-" + System.nanoTime() + ".yaml", workloadYaml),
-        b.build()));
+    return service.plan(
+        fx.request(fx.workload("w-" + System.nanoTime() + ".yaml", workloadYaml), b.build()));
   }
 
   private List<String> blockers(String workloadYaml, Consumer<PlanOptions.Builder> opts) {
-    PlanBlockedException e = (PlanBlockedException) org.assertj.core.api.Assertions
-        .catchThrowable(() -> plan(workloadYaml, opts));
+    PlanBlockedException e =
+        (PlanBlockedException)
+            org.assertj.core.api.Assertions.catchThrowable(() -> plan(workloadYaml, opts));
     assertThat(e).as("expected blockers").isNotNull();
     assertThat(planFiles()).as("a blocked plan writes nothing").isEmpty();
     e.blockers().forEach(b -> assertThat(b.message()).contains("(rule: " + b.rule() + ")"));
@@ -74,11 +75,17 @@ class PlanServiceTest {
     PlanResult r = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
     assertThat(r.workloadSource()).isEqualTo("user_static");
     assertThat(r.seriesId()).matches("support-chat-20261130-[0-9a-f]{8}");
-    assertThat(r.planPath()).isEqualTo(fx.expRoot.toAbsolutePath()
-        .resolve("inputs/benchmark-plans/" + r.seriesId() + ".json"));
+    assertThat(r.planPath())
+        .isEqualTo(
+            fx.expRoot
+                .toAbsolutePath()
+                .resolve("inputs/benchmark-plans/" + r.seriesId() + ".json"));
     assertThat(Sha256.ofFile(r.planPath())).isEqualTo(r.sha256());
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
-        Files.getPosixFilePermissions(r.planPath()))).as("read-only").isEqualTo("r--r--r--");
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(r.planPath())))
+        .as("read-only")
+        .isEqualTo("r--r--r--");
     JsonNode plan = read(r.planPath());
     assertThat(SchemaValidator.bundled("benchmark-plan.schema.json").validate(plan)).isEmpty();
     assertThat(plan.at("/workload/synthetic/isl").asInt()).isEqualTo(512);
@@ -118,8 +125,9 @@ class PlanServiceTest {
     JsonNode gates = plan.at("/objectives/gates");
     List<String> names = new ArrayList<>();
     gates.forEach(g -> names.add(g.path("name").asString()));
-    assertThat(names).containsExactlyInAnyOrder("time_to_first_token-p95",
-        "inference-throughput", "inference-ttft-p99");
+    assertThat(names)
+        .containsExactlyInAnyOrder(
+            "time_to_first_token-p95", "inference-throughput", "inference-ttft-p99");
     JsonNode tput = find(gates, "inference-throughput");
     assertThat(tput.path("metric").asString()).isEqualTo("output_token_throughput");
     assertThat(tput.path("operator").asString()).isEqualTo(">=");
@@ -135,17 +143,27 @@ class PlanServiceTest {
         .isEqualByComparingTo("300");
     assertThat(plan.at("/objectives/pareto").asBoolean()).isFalse();
     assertThat(plan.at("/samples").size()).isEqualTo(2);
-    plan.at("/samples").forEach(s -> assertThat(s.path("measured_requests").asLong()).isEqualTo(1000));
-    assertThat(rules(plan)).contains("benchmarking/concurrency-grid.md",
-        "benchmarking/measurement-mode.md", "benchmarking/measurement-limit.md",
-        "benchmarking/tool-version.md", "benchmarking/proxy-workload-selection.md",
-        "benchmarking/comparison-uncertainty.md", "benchmarking/series-boundaries.md",
-        "execution/user-workload.md", "execution/deployment-ledger.md",
-        "benchmarking/benchmark-isolation.md", "benchmarking/evidence-eligibility.md");
-    plan.at("/rules_applied").forEach(d -> {
-      assertThat(d.path("decision").asString()).isNotBlank();
-      assertThat(d.path("reason").asString()).isNotBlank();
-    });
+    plan.at("/samples")
+        .forEach(s -> assertThat(s.path("measured_requests").asLong()).isEqualTo(1000));
+    assertThat(rules(plan))
+        .contains(
+            "benchmarking/concurrency-grid.md",
+            "benchmarking/measurement-mode.md",
+            "benchmarking/measurement-limit.md",
+            "benchmarking/tool-version.md",
+            "benchmarking/proxy-workload-selection.md",
+            "benchmarking/comparison-uncertainty.md",
+            "benchmarking/series-boundaries.md",
+            "execution/user-workload.md",
+            "execution/deployment-ledger.md",
+            "benchmarking/benchmark-isolation.md",
+            "benchmarking/evidence-eligibility.md");
+    plan.at("/rules_applied")
+        .forEach(
+            d -> {
+              assertThat(d.path("decision").asString()).isNotBlank();
+              assertThat(d.path("reason").asString()).isNotBlank();
+            });
   }
 
   private static JsonNode find(JsonNode gates, String name) {
@@ -166,10 +184,15 @@ class PlanServiceTest {
   @Test
   @DisplayName("without SLOs the plan keeps the Pareto view and gates nothing")
   void pareto() throws IOException {
-    JsonNode plan = read(plan("""
+    JsonNode plan =
+        read(
+            plan(
+                    """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [4]}
-        """, b -> {}).planPath());
+        """,
+                    b -> {})
+                .planPath());
     assertThat(plan.at("/objectives/pareto").asBoolean()).isTrue();
     assertThat(plan.at("/objectives/gates").size()).isZero();
     assertThat(plan.at("/objectives/goodput").isNull()).isTrue();
@@ -181,10 +204,15 @@ class PlanServiceTest {
   @Test
   @DisplayName("several user concurrency values: a capacity grid of exactly those values")
   void userGrid() throws IOException {
-    JsonNode plan = read(plan("""
+    JsonNode plan =
+        read(
+            plan(
+                    """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [3, 12, 200]}
-        """, b -> {}).planPath());
+        """,
+                    b -> {})
+                .planPath());
     assertThat(plan.at("/experiment/type").asString()).isEqualTo("capacity");
     assertThat(plan.at("/experiment/concurrency").toString()).isEqualTo("[3,12,200]");
     assertThat(plan.at("/experiment/grid/origin").asString()).isEqualTo("user_values");
@@ -194,10 +222,15 @@ class PlanServiceTest {
   @Test
   @DisplayName("a declared maximum gives a bounded powers-of-two concurrency grid")
   void powersOfTwo() throws IOException {
-    JsonNode plan = read(plan("""
+    JsonNode plan =
+        read(
+            plan(
+                    """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100}
-        """, b -> b.maxConcurrency(64)).planPath());
+        """,
+                    b -> b.maxConcurrency(64))
+                .planPath());
     assertThat(plan.at("/workload/source").asString()).isEqualTo("user_static");
     assertThat(plan.at("/experiment/type").asString()).isEqualTo("capacity");
     assertThat(plan.at("/experiment/concurrency").toString()).isEqualTo("[1,2,4,8,16,32,64]");
@@ -208,11 +241,16 @@ class PlanServiceTest {
   @Test
   @DisplayName("an SLO capacity question defaults to open-loop Poisson request-rate points")
   void sloCapacityOpenLoop() throws IOException {
-    JsonNode plan = read(plan("""
+    JsonNode plan =
+        read(
+            plan(
+                    """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, max_request_rate: 8}
         objectives: {custom_slos: [{metric: time_to_first_token, stat: p99, max: 200}]}
-        """, b -> {}).planPath());
+        """,
+                    b -> {})
+                .planPath());
     assertThat(plan.at("/experiment/type").asString()).isEqualTo("capacity");
     assertThat(plan.at("/experiment/measurement_mode").asString()).isEqualTo("open_loop");
     assertThat(plan.at("/experiment/concurrency").isNull()).isTrue();
@@ -227,18 +265,22 @@ class PlanServiceTest {
   @Test
   @DisplayName("an SLO capacity question with max concurrency only still asks for rate points")
   void sloCapacityNeedsRates() {
-    assertThat(blockers("""
+    assertThat(
+            blockers(
+                """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100}
         objectives: {ttft_ms_p95_max: 200}
-        """, b -> b.maxConcurrency(8).experiment(ExperimentType.capacity)))
+        """,
+                b -> b.maxConcurrency(8).experiment(ExperimentType.capacity)))
         .containsExactly("GRID_UNBOUNDED");
   }
 
   @Test
   @DisplayName("concurrency and request rate together are refused unless one axis is chosen")
   void bothAxes() throws IOException {
-    String w = """
+    String w =
+        """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [4], request_rate: 2}
         """;
@@ -252,49 +294,69 @@ class PlanServiceTest {
   @Test
   @DisplayName("a capacity experiment without load points or a declared maximum is unbounded")
   void unbounded() {
-    assertThat(blockers("""
+    assertThat(
+            blockers(
+                """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [4]}
-        """, b -> b.experiment(ExperimentType.capacity).measurementMode(MeasurementMode.open_loop)))
+        """,
+                b ->
+                    b.experiment(ExperimentType.capacity)
+                        .measurementMode(MeasurementMode.open_loop)))
         .containsExactly("GRID_UNBOUNDED");
   }
 
   @Test
   @DisplayName("a p99 gate on fewer than 100 measured requests is refused")
   void p99TooFewSamples() {
-    assertThat(blockers("""
+    assertThat(
+            blockers(
+                """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [4], request_count: 64}
         objectives: {custom_slos: [{metric: time_to_first_token, stat: p99, max: 200}]}
-        """, b -> {})).containsExactly("SAMPLES_TOO_FEW");
+        """,
+                b -> {}))
+        .containsExactly("SAMPLES_TOO_FEW");
   }
 
   @Test
   @DisplayName("a p99 gate on 100..999 requests is allowed with a warning")
   void p99Warning() {
-    PlanResult r = plan("""
+    PlanResult r =
+        plan(
+            """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [4], request_count: 200}
         objectives: {custom_slos: [{metric: time_to_first_token, stat: p99, max: 200}]}
-        """, b -> {});
-    assertThat(r.warnings()).anyMatch(w -> w.contains("rests on 200 measured requests")
-        && w.contains("benchmarking/concurrency-grid.md"));
+        """,
+            b -> {});
+    assertThat(r.warnings())
+        .anyMatch(
+            w ->
+                w.contains("rests on 200 measured requests")
+                    && w.contains("benchmarking/concurrency-grid.md"));
   }
 
   @Test
   @DisplayName("a duration-bounded closed loop cannot say how many requests a p99 rests on")
   void samplesUnknown() {
-    assertThat(blockers("""
+    assertThat(
+            blockers(
+                """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [4], duration_s: 300}
         objectives: {custom_slos: [{metric: time_to_first_token, stat: p99, max: 200}]}
-        """, b -> {})).containsExactly("SAMPLES_UNKNOWN");
+        """,
+                b -> {}))
+        .containsExactly("SAMPLES_UNKNOWN");
   }
 
   @Test
   @DisplayName("durations and limits above 30 minutes are blockers")
   void thirtyMinutes() {
-    String w = """
+    String w =
+        """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, request_rate: 2, duration_s: 2400}
         """;
@@ -302,29 +364,40 @@ class PlanServiceTest {
     assertThat(blockers(PlanFixtures.STATIC_WORKLOAD, b -> b.measurementLimitS(3600)))
         .containsExactly("MEASUREMENT_LIMIT_EXCEEDED");
     // 5000 requests at 2 req/s take 2500 s
-    assertThat(blockers("""
+    assertThat(
+            blockers(
+                """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, request_rate: 2, request_count: 5000}
-        """, b -> {})).containsExactly("MEASUREMENT_LIMIT_EXCEEDED");
+        """,
+                b -> {}))
+        .containsExactly("MEASUREMENT_LIMIT_EXCEEDED");
   }
 
   @Test
   @DisplayName("a static shape longer than the served context is refused")
   void staticShapeContext() {
-    assertThat(blockers("""
+    assertThat(
+            blockers(
+                """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 40000, output_tokens: 1000, concurrency: [1]}
-        """, b -> {})).containsExactly("STATIC_SHAPE_EXCEEDS_CONTEXT");
+        """,
+                b -> {}))
+        .containsExactly("STATIC_SHAPE_EXCEEDS_CONTEXT");
   }
 
   @Test
   @DisplayName("without trace or exact traffic, the closest Dynamo recipe becomes a proxy")
   void recipeProxy() throws IOException {
-    PlanResult r = plan("""
+    PlanResult r =
+        plan(
+            """
         profile: {name: p, type: chat}
         model: {source: meta-llama/Llama-3.1-8B-Instruct}
         traffic: {input_tokens: 7000}
-        """, b -> {});
+        """,
+            b -> {});
     assertThat(r.workloadSource()).isEqualTo("recipe_proxy");
     JsonNode plan = read(r.planPath());
     assertThat(plan.at("/workload/proxy/recipe").asString()).isEqualTo("llama-3-70b/vllm/agg");
@@ -341,12 +414,18 @@ class PlanServiceTest {
   }
 
   @Test
-  @DisplayName("the proxy follows the user's shape: a 150-token prompt picks gpt-oss 128/1000 over the qwen shapes")
+  @DisplayName(
+      "the proxy follows the user's shape: a 150-token prompt picks gpt-oss 128/1000 over the qwen shapes")
   void recipeProxyShape() throws IOException {
-    JsonNode plan = read(plan("""
+    JsonNode plan =
+        read(
+            plan(
+                    """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 150, concurrency: [8]}
-        """, b -> {}).planPath());
+        """,
+                    b -> {})
+                .planPath());
     assertThat(plan.at("/workload/proxy/mismatches").toString())
         .contains("traffic controls (concurrency [8]) are not used");
     assertThat(plan.at("/workload/proxy/recipe").asString()).isEqualTo("gpt-oss-120b/128-1000");
@@ -363,13 +442,21 @@ class PlanServiceTest {
         .containsExactly("REPETITIONS_OUT_OF_RANGE");
     assertThat(blockers(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true).repetitions(2)))
         .containsExactly("PILOT_CONFLICT");
-    JsonNode approved = read(plan(PlanFixtures.STATIC_WORKLOAD, b -> b.repetitions(2)
-        .repeatRationale("candidate within 2% of the SLO boundary").seriesId("rep-approved"))
-        .planPath());
+    JsonNode approved =
+        read(
+            plan(
+                    PlanFixtures.STATIC_WORKLOAD,
+                    b ->
+                        b.repetitions(2)
+                            .repeatRationale("candidate within 2% of the SLO boundary")
+                            .seriesId("rep-approved"))
+                .planPath());
     assertThat(approved.at("/run_policy/repeat_decision").asString()).isEqualTo("approved");
     assertThat(approved.at("/run_policy/repeat_rationale").asString()).contains("2% of the SLO");
-    JsonNode pilot = read(plan(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true)
-        .seriesId("pilot-series")).planPath());
+    JsonNode pilot =
+        read(
+            plan(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true).seriesId("pilot-series"))
+                .planPath());
     assertThat(pilot.at("/run_policy/repetitions").asInt()).isEqualTo(3);
     assertThat(pilot.at("/run_policy/repeat_decision").asString()).isEqualTo("necessary");
     assertThat(pilot.at("/run_policy/repeat_rationale").asString())
@@ -379,10 +466,14 @@ class PlanServiceTest {
   @Test
   @DisplayName("the pilot repeats one configuration: not a grid")
   void pilotNeedsOnePoint() {
-    assertThat(blockers("""
+    assertThat(
+            blockers(
+                """
         profile: {name: p, type: chat}
         traffic: {input_tokens: 100, output_tokens: 100, concurrency: [1, 2]}
-        """, b -> b.pilot(true))).containsExactly("PILOT_CONFLICT");
+        """,
+                b -> b.pilot(true)))
+        .containsExactly("PILOT_CONFLICT");
   }
 
   @Test
@@ -393,27 +484,44 @@ class PlanServiceTest {
   }
 
   @Test
-  @DisplayName("question, comparison references and series ID are checked; every blocker is reported")
+  @DisplayName(
+      "question, comparison references and series ID are checked; every blocker is reported")
   void questionChecks() {
     PlanOptions o = fx.options().seriesId("Bad ID!").build();
-    PlanBlockedException e = (PlanBlockedException) org.assertj.core.api.Assertions.catchThrowable(
-        () -> service.plan(fx.request(fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD), o,
-            new Question(" ", Intent.comparison, null, List.of()), PlanFixtures.NO_TRACES,
-            PlanFixtures.OFFLINE)));
-    assertThat(e.codes()).containsExactly("QUESTION_MISSING", "COMPARISON_REFERENCE_MISSING",
-        "SERIES_ID_INVALID");
-    assertThat(e.blockers()).extracting(Blocker::rule).containsExactly(
-        "execution/benchmark-plan.md", "benchmarking/series-boundaries.md",
-        "execution/benchmark-plan.md");
+    PlanBlockedException e =
+        (PlanBlockedException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () ->
+                    service.plan(
+                        fx.request(
+                            fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD),
+                            o,
+                            new Question(" ", Intent.comparison, null, List.of()),
+                            PlanFixtures.NO_TRACES,
+                            PlanFixtures.OFFLINE)));
+    assertThat(e.codes())
+        .containsExactly("QUESTION_MISSING", "COMPARISON_REFERENCE_MISSING", "SERIES_ID_INVALID");
+    assertThat(e.blockers())
+        .extracting(Blocker::rule)
+        .containsExactly(
+            "execution/benchmark-plan.md",
+            "benchmarking/series-boundaries.md",
+            "execution/benchmark-plan.md");
   }
 
   @Test
   @DisplayName("a comparison records its references")
   void comparison() throws IOException {
     PlanOptions o = fx.options().build();
-    PlanResult r = service.plan(fx.request(fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD), o,
-        new Question("Is the new router faster?", Intent.comparison, null, List.of("baseline-a")),
-        PlanFixtures.NO_TRACES, PlanFixtures.OFFLINE));
+    PlanResult r =
+        service.plan(
+            fx.request(
+                fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD),
+                o,
+                new Question(
+                    "Is the new router faster?", Intent.comparison, null, List.of("baseline-a")),
+                PlanFixtures.NO_TRACES,
+                PlanFixtures.OFFLINE));
     JsonNode plan = read(r.planPath());
     assertThat(plan.at("/question/intent").asString()).isEqualTo("comparison");
     assertThat(plan.at("/question/references/0").asString()).isEqualTo("baseline-a");
@@ -426,7 +534,8 @@ class PlanServiceTest {
     byte[] before = Files.readAllBytes(first.planPath());
     assertThat(blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> {})))
         .containsExactly("SERIES_EXISTS");
-    assertThat(blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> b.seriesId(first.seriesId()))))
+    assertThat(
+            blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> b.seriesId(first.seriesId()))))
         .containsExactly("SERIES_EXISTS");
     assertThat(Files.readAllBytes(first.planPath())).isEqualTo(before);
   }
@@ -449,14 +558,16 @@ class PlanServiceTest {
     var start = new java.util.concurrent.CountDownLatch(1);
     List<java.util.concurrent.Future<String>> results = new ArrayList<>();
     for (int i = 0; i < writers; i++) {
-      results.add(pool.submit(() -> {
-        start.await();
-        try {
-          return "ok:" + service.plan(fx.request(w, fx.options().build())).sha256();
-        } catch (PlanBlockedException e) {
-          return String.join(",", e.codes());
-        }
-      }));
+      results.add(
+          pool.submit(
+              () -> {
+                start.await();
+                try {
+                  return "ok:" + service.plan(fx.request(w, fx.options().build())).sha256();
+                } catch (PlanBlockedException e) {
+                  return String.join(",", e.codes());
+                }
+              }));
     }
     start.countDown();
     List<String> outcomes = new ArrayList<>();
@@ -469,7 +580,9 @@ class PlanServiceTest {
         .isEqualTo(writers - 1);
     assertThat(planFiles()).hasSize(1);
     try (Stream<Path> s = Files.list(fx.expRoot.resolve("inputs/benchmark-plans"))) {
-      assertThat(s.filter(p -> p.getFileName().toString().startsWith("."))).as("no temp left").isEmpty();
+      assertThat(s.filter(p -> p.getFileName().toString().startsWith(".")))
+          .as("no temp left")
+          .isEmpty();
     }
   }
 
@@ -486,13 +599,18 @@ class PlanServiceTest {
   }
 
   @Test
-  @DisplayName("reuse: the exact plan path + SHA-256 and an unchanged identity print it and write nothing")
+  @DisplayName(
+      "reuse: the exact plan path + SHA-256 and an unchanged identity print it and write nothing")
   void reuse() throws IOException {
     PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
     Path other = tmp.resolve("other-exp");
-    PlanResult again = plan(PlanFixtures.STATIC_WORKLOAD, b -> b.expRoot(other)
-        .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
-        .reuse(new ReuseRequest(first.planPath(), first.sha256())));
+    PlanResult again =
+        plan(
+            PlanFixtures.STATIC_WORKLOAD,
+            b ->
+                b.expRoot(other)
+                    .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
+                    .reuse(new ReuseRequest(first.planPath(), first.sha256())));
     assertThat(again.reused()).isTrue();
     assertThat(again.planPath()).isEqualTo(first.planPath());
     assertThat(again.sha256()).isEqualTo(first.sha256());
@@ -509,10 +627,24 @@ class PlanServiceTest {
     Path copy = tmp.resolve("copy.json");
     String text = Files.readString(first.planPath()).replace("\"seed\": 100", "\"seed\": 101");
     Files.writeString(copy, text);
-    assertThat(blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> b.expRoot(tmp.resolve("x"))
-        .reuse(new ReuseRequest(copy, first.sha256()))))).containsExactly("REUSE_SHA256_MISMATCH");
-    assertThat(blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> b.expRoot(tmp.resolve("x"))
-        .reuse(new ReuseRequest(tmp.resolve("nope.json"), first.sha256())))))
+    assertThat(
+            blockers2(
+                () ->
+                    plan(
+                        PlanFixtures.STATIC_WORKLOAD,
+                        b ->
+                            b.expRoot(tmp.resolve("x"))
+                                .reuse(new ReuseRequest(copy, first.sha256())))))
+        .containsExactly("REUSE_SHA256_MISMATCH");
+    assertThat(
+            blockers2(
+                () ->
+                    plan(
+                        PlanFixtures.STATIC_WORKLOAD,
+                        b ->
+                            b.expRoot(tmp.resolve("x"))
+                                .reuse(
+                                    new ReuseRequest(tmp.resolve("nope.json"), first.sha256())))))
         .containsExactly("REUSE_PLAN_MISSING");
   }
 
@@ -520,72 +652,136 @@ class PlanServiceTest {
   @DisplayName("reuse with one frozen field changed is SERIES_BOUNDARY naming that field")
   void reuseBoundary() {
     PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
-    PlanBlockedException e = (PlanBlockedException) org.assertj.core.api.Assertions.catchThrowable(
-        () -> plan(PlanFixtures.STATIC_WORKLOAD, b -> b.seed(7L).expRoot(tmp.resolve("y"))
-            .reuse(new ReuseRequest(first.planPath(), first.sha256()))));
+    PlanBlockedException e =
+        (PlanBlockedException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () ->
+                    plan(
+                        PlanFixtures.STATIC_WORKLOAD,
+                        b ->
+                            b.seed(7L)
+                                .expRoot(tmp.resolve("y"))
+                                .reuse(new ReuseRequest(first.planPath(), first.sha256()))));
     assertThat(e.codes()).containsExactly("SERIES_BOUNDARY");
-    assertThat(e.blockers().get(0).message()).contains("1 frozen field(s): /experiment/seed (100 -> 7)");
+    assertThat(e.blockers().get(0).message())
+        .contains("1 frozen field(s): /experiment/seed (100 -> 7)");
     // two fields: both named
-    PlanBlockedException e2 = (PlanBlockedException) org.assertj.core.api.Assertions.catchThrowable(
-        () -> plan(PlanFixtures.STATIC_WORKLOAD.replace("concurrency: [16]", "concurrency: [32]"),
-            b -> b.aiperf(dev.benchplan.aiperf.version.VersionRequest.pinned("0.12.0"))
-                .reuse(new ReuseRequest(first.planPath(), first.sha256()))));
+    PlanBlockedException e2 =
+        (PlanBlockedException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () ->
+                    plan(
+                        PlanFixtures.STATIC_WORKLOAD.replace(
+                            "concurrency: [16]", "concurrency: [32]"),
+                        b ->
+                            b.aiperf(dev.benchplan.aiperf.version.VersionRequest.pinned("0.12.0"))
+                                .reuse(new ReuseRequest(first.planPath(), first.sha256()))));
     assertThat(e2.codes()).containsExactly("SERIES_BOUNDARY");
-    assertThat(e2.blockers().get(0).message()).contains("/experiment/concurrency")
-        .contains("/experiment/warmup_requests").contains("/aiperf/version");
+    assertThat(e2.blockers().get(0).message())
+        .contains("/experiment/concurrency")
+        .contains("/experiment/warmup_requests")
+        .contains("/aiperf/version");
   }
 
   @Test
   @DisplayName("the pilot cannot be added to a reused series")
   void pilotOncePerSeries() {
     PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true));
-    assertThat(blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true)
-        .reuse(new ReuseRequest(first.planPath(), first.sha256())))))
+    assertThat(
+            blockers2(
+                () ->
+                    plan(
+                        PlanFixtures.STATIC_WORKLOAD,
+                        b ->
+                            b.pilot(true)
+                                .reuse(new ReuseRequest(first.planPath(), first.sha256())))))
         .containsExactly("PILOT_ONCE_PER_SERIES");
   }
 
   @Test
-  @DisplayName("a deployment record built in code may declare in-cluster readiness instead of a smoke artifact")
+  @DisplayName(
+      "a deployment record built in code may declare in-cluster readiness instead of a smoke artifact")
   void inClusterReadiness() throws IOException {
-    DeploymentRecord d = DeploymentRecord.inMemory("validate:in-cluster", "bp-default", "ctx",
-        "bp-validate-1a2b3c4d", "validate:dgd-manifest", "a".repeat(64), "bp-default-frontend",
-        8000, "Qwen/Qwen3-0.6B", "Qwen/Qwen3-0.6B", List.of(new GpuAllocation("H100", 8)), null,
-        new SmokeEvidence.InClusterReadiness("benchplan validate",
-            "the AIPerf Job waits until a real chat completion succeeds before measuring"),
-        List.of());
+    DeploymentRecord d =
+        DeploymentRecord.inMemory(
+            "validate:in-cluster",
+            "bp-default",
+            "ctx",
+            "bp-validate-1a2b3c4d",
+            "validate:dgd-manifest",
+            "a".repeat(64),
+            "bp-default-frontend",
+            8000,
+            "Qwen/Qwen3-0.6B",
+            "Qwen/Qwen3-0.6B",
+            List.of(new GpuAllocation("H100", 8)),
+            null,
+            new SmokeEvidence.InClusterReadiness(
+                "benchplan validate",
+                "the AIPerf Job waits until a real chat completion succeeds before measuring"),
+            List.of());
     var tree = Json.JSON.createObjectNode();
     tree.putObject("profile").put("name", "validate").put("type", "chat");
-    tree.putObject("traffic").put("input_tokens", 128).put("output_tokens", 128)
-        .put("request_count", 256).putArray("concurrency").add(32);
-    tree.putObject("objectives").putArray("custom_slos")
-        .add(Json.JSON.createObjectNode().put("metric", "output_token_throughput").put("stat", "avg")
-            .put("min", 5000))
-        .add(Json.JSON.createObjectNode().put("metric", "time_to_first_token").put("stat", "p99")
-            .put("max", 200));
+    tree.putObject("traffic")
+        .put("input_tokens", 128)
+        .put("output_tokens", 128)
+        .put("request_count", 256)
+        .putArray("concurrency")
+        .add(32);
+    tree.putObject("objectives")
+        .putArray("custom_slos")
+        .add(
+            Json.JSON
+                .createObjectNode()
+                .put("metric", "output_token_throughput")
+                .put("stat", "avg")
+                .put("min", 5000))
+        .add(
+            Json.JSON
+                .createObjectNode()
+                .put("metric", "time_to_first_token")
+                .put("stat", "p99")
+                .put("max", 200));
     // the convenience factory validate uses: production fetcher and scanner (a pin: no network)
-    PlanRequest req = PlanRequest.of(InputDocument.of("validate:workload", tree, null), d,
-        PlanFixtures.question(), fx.options().build(), PlanFixtures.CLOCK);
+    PlanRequest req =
+        PlanRequest.of(
+            InputDocument.of("validate:workload", tree, null),
+            d,
+            PlanFixtures.question(),
+            fx.options().build(),
+            PlanFixtures.CLOCK);
     PlanResult r = service.plan(req);
     JsonNode plan = read(r.planPath());
     assertThat(plan.at("/deployment/smoke_test/kind").asString()).isEqualTo("in_cluster_readiness");
     assertThat(plan.at("/deployment/smoke_test/readiness/declared_by").asString())
         .isEqualTo("benchplan validate");
-    assertThat(plan.at("/deployment/smoke_test/sha256").asString()).isEqualTo(Sha256.hex(
-        dev.benchplan.json.CanonicalJson.bytes(plan.at("/deployment/smoke_test/readiness"))));
+    assertThat(plan.at("/deployment/smoke_test/sha256").asString())
+        .isEqualTo(
+            Sha256.hex(
+                dev.benchplan.json.CanonicalJson.bytes(
+                    plan.at("/deployment/smoke_test/readiness"))));
     assertThat(plan.at("/user_workload/path").asString()).isEqualTo("validate:workload");
-    assertThat(find(plan.at("/objectives/gates"), "inference-throughput").path("threshold")
-        .decimalValue()).isEqualByComparingTo(new BigDecimal(5000));
+    assertThat(
+            find(plan.at("/objectives/gates"), "inference-throughput")
+                .path("threshold")
+                .decimalValue())
+        .isEqualByComparingTo(new BigDecimal(5000));
     assertThat(r.warnings()).anyMatch(w -> w.contains("rests on 256 measured requests"));
   }
 
   @Test
   @DisplayName("workload/ledger disagreements are warnings in the plan")
   void crossChecks() {
-    PlanResult r = plan(PlanFixtures.STATIC_WORKLOAD + """
+    PlanResult r =
+        plan(
+            PlanFixtures.STATIC_WORKLOAD
+                + """
         kubernetes: {kube_context: prod, namespace: other}
         hardware: [{gpu_type: A100, gpu_count: 8}]
-        """, b -> {});
-    assertThat(r.warnings()).anyMatch(w -> w.contains("kube context 'prod'"))
+        """,
+            b -> {});
+    assertThat(r.warnings())
+        .anyMatch(w -> w.contains("kube context 'prod'"))
         .anyMatch(w -> w.contains("namespace 'other'"))
         .anyMatch(w -> w.contains("[8 x A100] differs"));
   }
@@ -593,10 +789,18 @@ class PlanServiceTest {
   @Test
   @DisplayName("unreadable inputs are blockers naming the file")
   void unreadable() {
-    PlanBlockedException e = (PlanBlockedException) org.assertj.core.api.Assertions.catchThrowable(
-        () -> service.planFiles(tmp.resolve("missing.yaml"), tmp.resolve("nope.yaml"),
-            PlanFixtures.question(), fx.options().build(), PlanFixtures.CLOCK, PlanFixtures.OFFLINE,
-            PlanFixtures.NO_TRACES));
+    PlanBlockedException e =
+        (PlanBlockedException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () ->
+                    service.planFiles(
+                        tmp.resolve("missing.yaml"),
+                        tmp.resolve("nope.yaml"),
+                        PlanFixtures.question(),
+                        fx.options().build(),
+                        PlanFixtures.CLOCK,
+                        PlanFixtures.OFFLINE,
+                        PlanFixtures.NO_TRACES));
     assertThat(e.codes()).containsExactly("WORKLOAD_UNREADABLE", "LEDGER_UNREADABLE");
     assertThat(e.blockers().get(0).message()).contains("missing.yaml: file not found");
   }
@@ -606,6 +810,7 @@ class PlanServiceTest {
   void yamlSyntax() {
     Path w = fx.workload("bad.yaml", "profile:\n  name: x\n  type: [chat\nmodel: {}\n");
     assertThatThrownBy(() -> InputDocument.read(w, "user workload"))
-        .hasMessageContaining("bad.yaml:4").hasMessageContaining("not valid YAML");
+        .hasMessageContaining("bad.yaml:4")
+        .hasMessageContaining("not valid YAML");
   }
 }

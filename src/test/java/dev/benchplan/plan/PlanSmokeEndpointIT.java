@@ -40,14 +40,26 @@ class PlanSmokeEndpointIT {
   }
 
   private JsonNode smoke(String model, String out, int exit) throws Exception {
-    var r = CommandHarness.run("smoke", "--url", url, "--model", model, "--out",
-        dir.resolve(out).toString(), "--format", "json").expectExit(exit);
+    var r =
+        CommandHarness.run(
+                "smoke",
+                "--url",
+                url,
+                "--model",
+                model,
+                "--out",
+                dir.resolve(out).toString(),
+                "--format",
+                "json")
+            .expectExit(exit);
     return Json.JSON.readTree(r.out());
   }
 
   private void ledger(String artifact, String sha, boolean success) throws Exception {
     PlanFixtures.write(dir.resolve("dgd.yaml"), PlanFixtures.DGD);
-    PlanFixtures.write(dir.resolve("ledger.yaml"), """
+    PlanFixtures.write(
+        dir.resolve("ledger.yaml"),
+        """
         dgd_name: vllm-agg
         kube_context: kind-test
         namespace: bench
@@ -59,18 +71,33 @@ class PlanSmokeEndpointIT {
         max_context_length: 2048
         smoke_test: {artifact_path: %s, sha256: %s, success: %s}
         secrets: [hf-token-secret]
-        """.formatted(Sha256.ofFile(dir.resolve("dgd.yaml")), MODEL, MODEL, artifact, sha, success));
+        """
+            .formatted(
+                Sha256.ofFile(dir.resolve("dgd.yaml")), MODEL, MODEL, artifact, sha, success));
   }
 
   private CommandHarness.Result plan(int exit) {
-    PlanFixtures.write(dir.resolve("workload.yaml"), """
+    PlanFixtures.write(
+        dir.resolve("workload.yaml"),
+        """
         profile: {name: smoke-handoff, type: chat}
         traffic: {input_tokens: 64, output_tokens: 16, concurrency: [2]}
         """);
-    return CommandHarness.run("plan", "--workload", dir.resolve("workload.yaml").toString(),
-        "--ledger", dir.resolve("ledger.yaml").toString(), "--question", "Does it serve?",
-        "--aiperf-version", "0.13.0", "--exp-root", dir.resolve("exp").toString(),
-        "--format", "json").expectExit(exit);
+    return CommandHarness.run(
+            "plan",
+            "--workload",
+            dir.resolve("workload.yaml").toString(),
+            "--ledger",
+            dir.resolve("ledger.yaml").toString(),
+            "--question",
+            "Does it serve?",
+            "--aiperf-version",
+            "0.13.0",
+            "--exp-root",
+            dir.resolve("exp").toString(),
+            "--format",
+            "json")
+        .expectExit(exit);
   }
 
   @Test
@@ -92,7 +119,8 @@ class PlanSmokeEndpointIT {
     assertThat(s.get("success").asBoolean()).isFalse();
     ledger("failed.json", s.get("sha256").asString(), true);
     var r = plan(2);
-    assertThat(Json.JSON.readTree(r.out()).at("/blockers/0/code").asString()).isEqualTo("SMOKE_FAILED");
+    assertThat(Json.JSON.readTree(r.out()).at("/blockers/0/code").asString())
+        .isEqualTo("SMOKE_FAILED");
     assertThat(r.err()).contains("model not served");
     assertThat(dir.resolve("exp")).doesNotExist();
   }
@@ -103,7 +131,8 @@ class PlanSmokeEndpointIT {
     JsonNode s = smoke(MODEL, "smoke_test_artifact.json", 0);
     ledger("smoke_test_artifact.json", s.get("sha256").asString(), true);
     Path artifact = dir.resolve("smoke_test_artifact.json");
-    Files.writeString(artifact, Files.readString(artifact).replace("\"warnings\"", "\"warnings \""));
+    Files.writeString(
+        artifact, Files.readString(artifact).replace("\"warnings\"", "\"warnings \""));
     var r = plan(2);
     assertThat(Json.JSON.readTree(r.out()).at("/blockers/0/code").asString())
         .isEqualTo("SMOKE_SHA256_MISMATCH");

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,22 +22,43 @@ import tools.jackson.databind.JsonNode;
  */
 class RulesAppliedDefaultsTest {
   static final Path RULES = Path.of("agent-docs/rules");
+
   /** Summaries of other fields, not decisions of their own. */
-  static final Set<String> DERIVED = Set.of("grid", "load_points", "expected_measured_requests",
-      "warmup_requests_per_point");
+  static final Set<String> DERIVED =
+      Set.of("grid", "load_points", "expected_measured_requests", "warmup_requests_per_point");
+
   /** Fields whose value is a default unless an option or the workload gives it. */
-  static final Set<String> DEFAULTED = Set.of("type", "measurement_mode", "measurement_limit_s",
-      "warmup_requests", "request_timeout_s", "seed");
+  static final Set<String> DEFAULTED =
+      Set.of(
+          "type",
+          "measurement_mode",
+          "measurement_limit_s",
+          "warmup_requests",
+          "request_timeout_s",
+          "seed");
 
   @TempDir Path tmp;
 
   JsonNode plan(String kind) throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
-    var r = CommandHarness.run("plan", "--workload", examples.resolve("workload-" + kind + ".yaml").toString(),
-        "--ledger", examples.resolve("deployment-ledger.yaml").toString(),
-        "--question", "Which defaults does the " + kind + " example take?", "--aiperf-version", "0.13.0",
-        "--exp-root", tmp.resolve("exp").toString(), "--format", "json").expectOk();
-    return Json.JSON.readTree(Files.readString(Path.of(Json.JSON.readTree(r.out()).get("plan_path").asString())));
+    var r =
+        CommandHarness.run(
+                "plan",
+                "--workload",
+                examples.resolve("workload-" + kind + ".yaml").toString(),
+                "--ledger",
+                examples.resolve("deployment-ledger.yaml").toString(),
+                "--question",
+                "Which defaults does the " + kind + " example take?",
+                "--aiperf-version",
+                "0.13.0",
+                "--exp-root",
+                tmp.resolve("exp").toString(),
+                "--format",
+                "json")
+            .expectOk();
+    return Json.JSON.readTree(
+        Files.readString(Path.of(Json.JSON.readTree(r.out()).get("plan_path").asString())));
   }
 
   /** The rows of a rule file's "Defaults, and why" table that name {@code experiment.FIELD}. */
@@ -70,7 +91,8 @@ class RulesAppliedDefaultsTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"static", "trace", "proxy"})
-  @DisplayName("every decided experiment field has a rules_applied entry; a default cites the rule file stating it")
+  @DisplayName(
+      "every decided experiment field has a rules_applied entry; a default cites the rule file stating it")
   void everyDecidedField(String kind) throws Exception {
     JsonNode plan = plan(kind);
     JsonNode experiment = plan.get("experiment");
@@ -85,20 +107,33 @@ class RulesAppliedDefaultsTest {
       String reason = entry.get("reason").asString();
       assertThat(reason).as(field).isNotBlank();
       if (DEFAULTED.contains(field) && !reason.startsWith("requested with")) {
-        String named = field.equals("warmup_requests") && entry.get("decision").asString()
-            .startsWith("experiment.warmup_requests_per_point") ? "warmup_requests" : field;
+        String named =
+            field.equals("warmup_requests")
+                    && entry
+                        .get("decision")
+                        .asString()
+                        .startsWith("experiment.warmup_requests_per_point")
+                ? "warmup_requests"
+                : field;
         List<String> rows = defaultRows(rule, named);
-        assertThat(rows).as(kind + ": " + rule + " states the default of experiment." + named).isNotEmpty();
+        assertThat(rows)
+            .as(kind + ": " + rule + " states the default of experiment." + named)
+            .isNotEmpty();
         // field | default | why: the why is a sentence, not empty
-        assertThat(rows).allSatisfy(row -> assertThat(row.split("\\|")).hasSizeGreaterThanOrEqualTo(4)
-            .satisfies(cells -> assertThat(cells[3].strip()).hasSizeGreaterThan(20)));
+        assertThat(rows)
+            .allSatisfy(
+                row ->
+                    assertThat(row.split("\\|"))
+                        .hasSizeGreaterThanOrEqualTo(4)
+                        .satisfies(cells -> assertThat(cells[3].strip()).hasSizeGreaterThan(20)));
       }
     }
   }
 
   @org.junit.jupiter.api.Test
-  @DisplayName("a trace replay: warmup 0, seed 100, request timeout min(600, limit - span), each with its"
-      + " rule row and value")
+  @DisplayName(
+      "a trace replay: warmup 0, seed 100, request timeout min(600, limit - span), each with its"
+          + " rule row and value")
   void traceReplayDefaults() throws Exception {
     JsonNode plan = plan("trace");
     JsonNode e = plan.get("experiment");
@@ -110,14 +145,18 @@ class RulesAppliedDefaultsTest {
     assertThat(e.get("seed").asLong()).isEqualTo(100);
     assertThat(defaultRows("benchmarking/series-boundaries.md", "seed"))
         .anySatisfy(r -> assertThat(r).contains("| 100 |"));
-    long spanS = (plan.at("/workload/trace/timestamp_ms/max").asLong()
-        - plan.at("/workload/trace/timestamp_ms/min").asLong() + 999) / 1000;
+    long spanS =
+        (plan.at("/workload/trace/timestamp_ms/max").asLong()
+                - plan.at("/workload/trace/timestamp_ms/min").asLong()
+                + 999)
+            / 1000;
     int limit = e.get("measurement_limit_s").asInt();
     assertThat(e.get("request_timeout_s").asLong()).isEqualTo(Math.min(600, limit - spanS));
     assertThat(decision(plan, "request_timeout_s").get("reason").asString())
         .startsWith("min(600, limit " + limit + " - span ");
     assertThat(defaultRows("benchmarking/measurement-limit.md", "request_timeout_s"))
-        .anySatisfy(r -> assertThat(r).contains("trace replay | min(600, limit - span of the schedule) |"))
+        .anySatisfy(
+            r -> assertThat(r).contains("trace replay | min(600, limit - span of the schedule) |"))
         .anySatisfy(r -> assertThat(r).contains("load experiments | min(600, limit) |"));
     assertThat(e.get("request_count").asInt()).isEqualTo(plan.at("/workload/trace/rows").asInt());
   }

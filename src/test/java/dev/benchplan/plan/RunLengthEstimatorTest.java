@@ -11,7 +11,12 @@ import org.junit.jupiter.api.Test;
 /** The one run-length estimator: exact arithmetic on the smoke test's measured request. */
 class RunLengthEstimatorTest {
   private static SmokeEvidence smoke(String ttft, String total, Long completion) {
-    return new SmokeEvidence.Artifact("/d/smoke.json", "0".repeat(64), "m", "http://x", null,
+    return new SmokeEvidence.Artifact(
+        "/d/smoke.json",
+        "0".repeat(64),
+        "m",
+        "http://x",
+        null,
         new SmokeTiming(new BigDecimal(ttft), new BigDecimal(total), 22L, completion));
   }
 
@@ -20,8 +25,11 @@ class RunLengthEstimatorTest {
   void requestTime() {
     var t = RunLengthEstimator.requestTime(smoke("40", "100", 16L), 512, 128).orElseThrow();
     assertThat(t.ms()).isEqualByComparingTo("548");
-    assertThat(t.basis()).contains("TTFT 40 ms").contains("4 ms per output token")
-        .contains("over its 16 tokens").contains("548 ms per request at least");
+    assertThat(t.basis())
+        .contains("TTFT 40 ms")
+        .contains("4 ms per output token")
+        .contains("over its 16 tokens")
+        .contains("548 ms per request at least");
   }
 
   @Test
@@ -39,15 +47,24 @@ class RunLengthEstimatorTest {
   void fallbacks() {
     var t = RunLengthEstimator.requestTime(smoke("40", "100", null), 512, 128).orElseThrow();
     assertThat(t.ms()).isEqualByComparingTo("100");
-    assertThat(RunLengthEstimator.requestTime(new SmokeEvidence.InClusterReadiness("validate",
-        "the Job waits for a completion"), 512, 128)).isEmpty();
-    assertThat(RunLengthEstimator.requestTime(new SmokeEvidence.Artifact("/d/s.json",
-        "0".repeat(64), "m", "u", null, null), 512, 128)).isEmpty();
+    assertThat(
+            RunLengthEstimator.requestTime(
+                new SmokeEvidence.InClusterReadiness("validate", "the Job waits for a completion"),
+                512,
+                128))
+        .isEmpty();
+    assertThat(
+            RunLengthEstimator.requestTime(
+                new SmokeEvidence.Artifact("/d/s.json", "0".repeat(64), "m", "u", null, null),
+                512,
+                128))
+        .isEmpty();
   }
 
   @Test
   @DisplayName("open loop: the seconds the requests take to arrive at the rate, rounded up")
   void openLoop() {
-    assertThat(RunLengthEstimator.openLoopSeconds(1000, new BigDecimal("3"))).isEqualByComparingTo("334");
+    assertThat(RunLengthEstimator.openLoopSeconds(1000, new BigDecimal("3")))
+        .isEqualByComparingTo("334");
   }
 }

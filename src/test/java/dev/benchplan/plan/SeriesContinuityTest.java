@@ -26,6 +26,7 @@ import tools.jackson.databind.JsonNode;
 class SeriesContinuityTest {
   /** The example smoke artifact's timestamp. */
   static final Instant SMOKE_AT = Instant.parse("2026-11-30T10:15:02.118Z");
+
   @TempDir Path tmp;
   PlanFixtures fx;
   Path workload;
@@ -37,33 +38,43 @@ class SeriesContinuityTest {
   }
 
   private PlanResult plan(Instant now, PlanOptions options) {
-    return new PlanService().plan(new PlanRequest(InputDocument.read(workload, "user workload"),
-        InputDocument.read(fx.ledger, "deployment ledger"), null, PlanFixtures.question(), options,
-        Clock.fixed(now, ZoneOffset.UTC), PlanFixtures.OFFLINE, PlanFixtures.NO_TRACES));
+    return new PlanService()
+        .plan(
+            new PlanRequest(
+                InputDocument.read(workload, "user workload"),
+                InputDocument.read(fx.ledger, "deployment ledger"),
+                null,
+                PlanFixtures.question(),
+                options,
+                Clock.fixed(now, ZoneOffset.UTC),
+                PlanFixtures.OFFLINE,
+                PlanFixtures.NO_TRACES));
   }
 
   private PlanBlockedException blocked(Instant now, PlanOptions options) {
-    PlanBlockedException e = catchThrowableOfType(PlanBlockedException.class,
-        () -> plan(now, options));
+    PlanBlockedException e =
+        catchThrowableOfType(PlanBlockedException.class, () -> plan(now, options));
     assertThat(e).as("expected a blocker").isNotNull();
     return e;
   }
 
   @Test
-  @DisplayName("the same request a week later is SERIES_EXISTS naming the series and the reuse"
-      + " command; that command continues the series; --series-id starts a new one on purpose")
+  @DisplayName(
+      "the same request a week later is SERIES_EXISTS naming the series and the reuse"
+          + " command; that command continues the series; --series-id starts a new one on purpose")
   void sameQuestionNextWeek() throws Exception {
     Instant day1 = SMOKE_AT.plus(Duration.ofMinutes(10));
     PlanResult first = plan(day1, fx.options().maxConcurrency(8).build());
     assertThat(first.seriesId()).contains("-20261130-");
 
     Instant nextWeek = day1.plus(Duration.ofDays(7));
-    PlanOptions big = fx.options().maxConcurrency(8).smokeMaxAgeS(Duration.ofDays(30).toSeconds())
-        .build();
+    PlanOptions big =
+        fx.options().maxConcurrency(8).smokeMaxAgeS(Duration.ofDays(30).toSeconds()).build();
     PlanBlockedException e = blocked(nextWeek, big);
     assertThat(e.blockers()).extracting(Blocker::code).containsExactly("SERIES_EXISTS");
     String msg = e.blockers().get(0).message();
-    assertThat(msg).contains("series " + first.seriesId())
+    assertThat(msg)
+        .contains("series " + first.seriesId())
         .contains("--reuse-plan " + first.planPath())
         .contains("--reuse-sha256 " + first.sha256())
         .contains("--max-concurrency 8")
@@ -74,23 +85,35 @@ class SeriesContinuityTest {
     }
 
     // the suggested command, as options: the series continues
-    PlanResult again = plan(nextWeek, fx.options().maxConcurrency(8)
-        .smokeMaxAgeS(Duration.ofDays(30).toSeconds())
-        .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
-        .reuse(new ReuseRequest(first.planPath(), first.sha256())).build());
+    PlanResult again =
+        plan(
+            nextWeek,
+            fx.options()
+                .maxConcurrency(8)
+                .smokeMaxAgeS(Duration.ofDays(30).toSeconds())
+                .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
+                .reuse(new ReuseRequest(first.planPath(), first.sha256()))
+                .build());
     assertThat(again.reused()).isTrue();
     assertThat(again.seriesId()).isEqualTo(first.seriesId());
 
     // a new series on purpose
-    PlanResult named = plan(nextWeek, fx.options().maxConcurrency(8)
-        .smokeMaxAgeS(Duration.ofDays(30).toSeconds()).seriesId("support-chat-rerun").build());
+    PlanResult named =
+        plan(
+            nextWeek,
+            fx.options()
+                .maxConcurrency(8)
+                .smokeMaxAgeS(Duration.ofDays(30).toSeconds())
+                .seriesId("support-chat-rerun")
+                .build());
     assertThat(named.reused()).isFalse();
     assertThat(named.seriesId()).isEqualTo("support-chat-rerun");
   }
 
   @Test
-  @DisplayName("a different question (another seed) is a different identity: a new series, no"
-      + " SERIES_EXISTS")
+  @DisplayName(
+      "a different question (another seed) is a different identity: a new series, no"
+          + " SERIES_EXISTS")
   void differentIdentityIsNewSeries() {
     Instant t = SMOKE_AT.plus(Duration.ofMinutes(10));
     PlanResult a = plan(t, fx.options().seed(7L).build());
@@ -105,23 +128,32 @@ class SeriesContinuityTest {
     JsonNode plan = Json.JSON.readTree(Files.readAllBytes(r.planPath()));
     assertThat(plan.at("/deployment/smoke_test/age_s").asLong()).isEqualTo(86400);
     assertThat(plan.at("/deployment/smoke_test/target").asString()).isEqualTo("loopback");
-    assertThat(r.warnings()).anySatisfy(w -> assertThat(w).contains("24 h 0 min old"))
-        .anySatisfy(w -> assertThat(w).contains("127.0.0.1").contains("loopback")
-            .contains("kind-test").contains("vllm-agg-frontend.bench.svc.cluster.local"));
+    assertThat(r.warnings())
+        .anySatisfy(w -> assertThat(w).contains("24 h 0 min old"))
+        .anySatisfy(
+            w ->
+                assertThat(w)
+                    .contains("127.0.0.1")
+                    .contains("loopback")
+                    .contains("kind-test")
+                    .contains("vllm-agg-frontend.bench.svc.cluster.local"));
     assertThat(plan.at("/warnings").toString()).contains("loopback");
   }
 
   @Test
-  @DisplayName("past the bound (default 72 h, or --smoke-max-age) the plan is SMOKE_STALE, nothing"
-      + " written")
+  @DisplayName(
+      "past the bound (default 72 h, or --smoke-max-age) the plan is SMOKE_STALE, nothing"
+          + " written")
   void staleSmokeBlocks() throws Exception {
-    PlanBlockedException byDefault = blocked(SMOKE_AT.plus(Duration.ofHours(73)),
-        fx.options().build());
+    PlanBlockedException byDefault =
+        blocked(SMOKE_AT.plus(Duration.ofHours(73)), fx.options().build());
     assertThat(byDefault.blockers()).extracting(Blocker::code).containsExactly("SMOKE_STALE");
-    assertThat(byDefault.blockers().get(0).message()).contains("73 h").contains("72 h")
+    assertThat(byDefault.blockers().get(0).message())
+        .contains("73 h")
+        .contains("72 h")
         .contains("--smoke-max-age");
-    PlanBlockedException bySetting = blocked(SMOKE_AT.plus(Duration.ofHours(2)),
-        fx.options().smokeMaxAgeS(3600L).build());
+    PlanBlockedException bySetting =
+        blocked(SMOKE_AT.plus(Duration.ofHours(2)), fx.options().smokeMaxAgeS(3600L).build());
     assertThat(bySetting.blockers()).extracting(Blocker::code).containsExactly("SMOKE_STALE");
     assertThat(fx.expRoot).doesNotExist();
     // a fresh in-cluster smoke: no provenance warning

@@ -34,7 +34,8 @@ class ProgressRendererTest {
   }
 
   @Test
-  @DisplayName("phase lines: '<command> [<phase>] <elapsed> / <bound>: <detail>', repeats only as a heartbeat")
+  @DisplayName(
+      "phase lines: '<command> [<phase>] <elapsed> / <bound>: <detail>', repeats only as a heartbeat")
   void phases() {
     StringWriter w = new StringWriter();
     ManualClock clock = new ManualClock();
@@ -46,11 +47,12 @@ class ProgressRendererTest {
     clock.now = clock.now.plus(ProgressRenderer.HEARTBEAT);
     p.update("state pending, VllmDecodeWorker 0/4 ready"); // a heartbeat
     p.end("ready");
-    assertThat(w.toString().lines()).containsExactly(
-        "validate [readiness] 0ms / 10m0s: waiting",
-        "validate [readiness] 0ms / 10m0s: state pending, VllmDecodeWorker 0/4 ready",
-        "validate [readiness] 35.0s / 10m0s: state pending, VllmDecodeWorker 0/4 ready",
-        "validate [readiness] 35.0s / 10m0s: ready");
+    assertThat(w.toString().lines())
+        .containsExactly(
+            "validate [readiness] 0ms / 10m0s: waiting",
+            "validate [readiness] 0ms / 10m0s: state pending, VllmDecodeWorker 0/4 ready",
+            "validate [readiness] 35.0s / 10m0s: state pending, VllmDecodeWorker 0/4 ready",
+            "validate [readiness] 35.0s / 10m0s: ready");
   }
 
   @Test
@@ -62,29 +64,36 @@ class ProgressRendererTest {
     p.report("Running", Duration.ofSeconds(65), "line one\nline two");
     p.report("Running on node-1", Duration.ofSeconds(66), "Profiling: 40%");
     p.report("collecting", Duration.ofSeconds(70), null);
-    assertThat(w.toString().lines()).containsExactly(
-        "run [preflight] 120ms: namespace bench, Job j",
-        "run [Running] 1m5s: line one line two",
-        "run [Running] 1m6s: on node-1: Profiling: 40%",
-        "run [collecting] 1m10s");
+    assertThat(w.toString().lines())
+        .containsExactly(
+            "run [preflight] 120ms: namespace bench, Job j",
+            "run [Running] 1m5s: line one line two",
+            "run [Running] 1m6s: on node-1: Profiling: 40%",
+            "run [collecting] 1m10s");
   }
 
   @Test
-  @DisplayName("counters are rich output: nothing without a terminal; one rewritten line, erased, with one")
+  @DisplayName(
+      "counters are rich output: nothing without a terminal; one rewritten line, erased, with one")
   void counters() {
     StringWriter plain = new StringWriter();
-    ProgressRenderer off = new ProgressRenderer("trace inspect", new PrintWriter(plain), new ManualClock(), false);
+    ProgressRenderer off =
+        new ProgressRenderer("trace inspect", new PrintWriter(plain), new ManualClock(), false);
     off.count("scan", 10, 100, 3);
     off.finishCount();
     assertThat(plain.toString()).isEmpty();
 
     StringWriter tty = new StringWriter();
-    ProgressRenderer on = new ProgressRenderer("trace inspect", new PrintWriter(tty), new ManualClock(), true);
+    ProgressRenderer on =
+        new ProgressRenderer("trace inspect", new PrintWriter(tty), new ManualClock(), true);
     on.count("scan", 50, 100, 7);
     on.count("scan", 60, 100, 8); // within a quarter second: not shown
     on.finishCount();
-    assertThat(tty.toString()).startsWith("\rtrace inspect [scan] 0ms:  50% of 100 bytes, 7 rows")
-        .endsWith("\r\033[K").doesNotContain("60%").doesNotContain("\n");
+    assertThat(tty.toString())
+        .startsWith("\rtrace inspect [scan] 0ms:  50% of 100 bytes, 7 rows")
+        .endsWith("\r\033[K")
+        .doesNotContain("60%")
+        .doesNotContain("\n");
   }
 
   @Test

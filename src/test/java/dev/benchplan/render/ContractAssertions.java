@@ -2,7 +2,6 @@ package dev.benchplan.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.benchplan.render.manifest.PerfManifests;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
@@ -20,7 +19,8 @@ final class ContractAssertions {
       JsonNode labels = d.at("/metadata/labels");
       assertThat(labels.path("app.kubernetes.io/managed-by").asString()).isEqualTo("benchplan");
       assertThat(labels.path("benchplan.dev/series").asString()).isEqualTo(series);
-      assertThat(labels.path("benchplan.dev/plan-sha256").asString()).isEqualTo(plan.sha256().substring(0, 12));
+      assertThat(labels.path("benchplan.dev/plan-sha256").asString())
+          .isEqualTo(plan.sha256().substring(0, 12));
       assertThat(labels.path("benchplan.dev/run-id").asString()).isEqualTo(runId);
       assertThat(d.at("/metadata/namespace").asString()).isEqualTo(r.result().namespace());
     }
@@ -31,7 +31,8 @@ final class ContractAssertions {
     assertThat(KubeNames.isDns1123Label(jobName)).isTrue();
     JsonNode ann = job.at("/metadata/annotations");
     // relative to DEPLOY_ROOT (perf.yaml's ../..), written with '/'
-    java.nio.file.Path deployRoot = r.result().perfYaml().toAbsolutePath().normalize().getParent().getParent();
+    java.nio.file.Path deployRoot =
+        r.result().perfYaml().toAbsolutePath().normalize().getParent().getParent();
     assertThat(ann.path("benchplan.dev/plan-path").asString())
         .isEqualTo(dev.benchplan.plan.PlanPaths.relative(deployRoot, plan.path()))
         .doesNotStartWith("/");
@@ -58,7 +59,8 @@ final class ContractAssertions {
     assertThat(c.at("/securityContext/privileged").asBoolean()).isFalse();
     JsonNode artifacts = PlanRendererTest.mount(c, "artifacts");
     assertThat(artifacts.path("mountPath").asString()).isEqualTo("/artifacts");
-    assertThat(PlanRendererTest.envValue(r, "BENCHPLAN_ARTIFACT_DIR")).isEqualTo("/artifacts/" + runId);
+    assertThat(PlanRendererTest.envValue(r, "BENCHPLAN_ARTIFACT_DIR"))
+        .isEqualTo("/artifacts/" + runId);
     PlanRendererTest.volume(pod, "artifacts");
     JsonNode weighted =
         pod.at("/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/0");
@@ -66,7 +68,8 @@ final class ContractAssertions {
     JsonNode term = weighted.path("podAffinityTerm");
     assertThat(term.at("/labelSelector/matchExpressions/0/key").asString())
         .isEqualTo("nvidia.com/dynamo-graph-deployment-name");
-    assertThat(term.at("/labelSelector/matchExpressions/0/values/0").asString()).isEqualTo("vllm-agg");
+    assertThat(term.at("/labelSelector/matchExpressions/0/values/0").asString())
+        .isEqualTo("vllm-agg");
     assertThat(term.at("/namespaces/0").asString()).isEqualTo("dynamo");
     assertThat(term.path("topologyKey").asString()).isEqualTo("kubernetes.io/hostname");
   }

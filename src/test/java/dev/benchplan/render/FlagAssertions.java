@@ -2,8 +2,8 @@ package dev.benchplan.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.aiperf.config.ProfileOption;
+import dev.benchplan.aiperf.version.AiperfVersion;
 import java.util.List;
 
 /** Checks rendered {@code aiperf profile} flags against the pinned release's flag table. */

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A plan built in code (validate: in-cluster readiness, no ledger file) binds its own candidate. */
+/**
+ * A plan built in code (validate: in-cluster readiness, no ledger file) binds its own candidate.
+ */
 class InCodeCandidateTest {
   @TempDir Path tmp;
 
@@ -38,21 +40,53 @@ class InCodeCandidateTest {
   @DisplayName("validate's in-code plan renders; edited to another endpoint it is refused")
   void inCodePlan() throws Exception {
     Clock clock = Clock.fixed(Instant.parse("2026-11-30T10:30:00Z"), ZoneOffset.UTC);
-    DeploymentRecord d = DeploymentRecord.inMemory("validate:deployed", "vllm-agg", "current",
-        // an absolute DGD path, as validate writes it: the plan records it relative to its
-        // experiment root, and the in-code record's hash must not change with that
-        "dynamo", tmp.resolve("runs/dgd.json").toString(), "a".repeat(64), "vllm-agg-frontend", 8000, "Qwen/Qwen3-0.6B",
-        "Qwen/Qwen3-0.6B", List.of(new GpuAllocation("H100", 1)), null,
-        new SmokeEvidence.InClusterReadiness("benchplan validate", "the Job waits for the model"),
-        List.of("hf-token-secret"));
-    PlanResult r = new PlanService().plan(PlanRequest.of(
-        InputDocument.read(Path.of("examples/workload-static.yaml"), "user workload"), d,
-        new Question("Does it pass?", Intent.characterization, null, List.of()),
-        PlanOptions.builder().expRoot(tmp.resolve("exp")).seriesId("validate-x")
-            .aiperf(VersionRequest.pinned("0.13.0")).build(), clock));
+    DeploymentRecord d =
+        DeploymentRecord.inMemory(
+            "validate:deployed",
+            "vllm-agg",
+            "current",
+            // an absolute DGD path, as validate writes it: the plan records it relative to its
+            // experiment root, and the in-code record's hash must not change with that
+            "dynamo",
+            tmp.resolve("runs/dgd.json").toString(),
+            "a".repeat(64),
+            "vllm-agg-frontend",
+            8000,
+            "Qwen/Qwen3-0.6B",
+            "Qwen/Qwen3-0.6B",
+            List.of(new GpuAllocation("H100", 1)),
+            null,
+            new SmokeEvidence.InClusterReadiness(
+                "benchplan validate", "the Job waits for the model"),
+            List.of("hf-token-secret"));
+    PlanResult r =
+        new PlanService()
+            .plan(
+                PlanRequest.of(
+                    InputDocument.read(Path.of("examples/workload-static.yaml"), "user workload"),
+                    d,
+                    new Question("Does it pass?", Intent.characterization, null, List.of()),
+                    PlanOptions.builder()
+                        .expRoot(tmp.resolve("exp"))
+                        .seriesId("validate-x")
+                        .aiperf(VersionRequest.pinned("0.13.0"))
+                        .build(),
+                    clock));
     Path root = Files.createDirectories(tmp.resolve("d"));
-    RenderResult ok = PlanRenderer.render(new RenderRequest(r.planPath(), r.sha256(), root, null,
-        null, null, null, null, null, clock, new Random(1)));
+    RenderResult ok =
+        PlanRenderer.render(
+            new RenderRequest(
+                r.planPath(),
+                r.sha256(),
+                root,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                clock,
+                new Random(1)));
     assertThat(ok.candidateDgd()).isEqualTo("dynamo/vllm-agg");
     assertThat(ok.endpoint()).isEqualTo("http://vllm-agg-frontend.dynamo.svc.cluster.local:8000");
 
@@ -62,8 +96,21 @@ class InCodeCandidateTest {
     Path edited = tmp.resolve("edited.json");
     Files.write(edited, bytes);
     Path root2 = Files.createDirectories(tmp.resolve("d2"));
-    assertThatThrownBy(() -> PlanRenderer.render(new RenderRequest(edited, Sha256.hex(bytes), root2,
-        null, null, null, null, null, null, clock, new Random(1))))
+    assertThatThrownBy(
+            () ->
+                PlanRenderer.render(
+                    new RenderRequest(
+                        edited,
+                        Sha256.hex(bytes),
+                        root2,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        clock,
+                        new Random(1))))
         .isInstanceOf(BenchplanException.class)
         .hasMessageContaining("/deployment/ledger_sha256")
         .hasMessageContaining("/deployment/endpoint_url");

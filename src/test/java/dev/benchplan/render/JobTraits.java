@@ -13,8 +13,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What a benchmark manifest (Dynamo's recipe perf.yaml or ours) does, read from the file itself:
- * the container's command text, and any AIPerf config carried in a ConfigMap of the same file.
- * The same analysis runs on both, so the comparison is like for like.
+ * the container's command text, and any AIPerf config carried in a ConfigMap of the same file. The
+ * same analysis runs on both, so the comparison is like for like.
  */
 record JobTraits(
     String kind,
@@ -96,14 +96,17 @@ record JobTraits(
         aiperf = body;
       }
     }
-    boolean streaming = script.contains("--streaming")
-        || (aiperf != null && aiperf.at("/benchmark/endpoint/streaming").asBoolean());
+    boolean streaming =
+        script.contains("--streaming")
+            || (aiperf != null && aiperf.at("/benchmark/endpoint/streaming").asBoolean());
     boolean seed = script.contains("--random-seed") || (aiperf != null && aiperf.has("randomSeed"));
-    boolean warmup = script.contains("--warmup-request-count")
-        || (aiperf != null && hasWarmupPhase(aiperf))
-        || (count(script, "aiperf profile") >= 2 && script.toLowerCase().contains("warmup"));
-    boolean artifactDir = script.contains("--artifact-dir")
-        || (aiperf != null && aiperf.at("/benchmark/artifacts/dir").isString());
+    boolean warmup =
+        script.contains("--warmup-request-count")
+            || (aiperf != null && hasWarmupPhase(aiperf))
+            || (count(script, "aiperf profile") >= 2 && script.toLowerCase().contains("warmup"));
+    boolean artifactDir =
+        script.contains("--artifact-dir")
+            || (aiperf != null && aiperf.at("/benchmark/artifacts/dir").isString());
     String image = c.path("image").asString();
     boolean pinned = image.contains("@sha256:") || EXACT_TAG.matcher(image).matches();
     boolean hostPath = pod.toString().contains("\"hostPath\"");
@@ -121,7 +124,9 @@ record JobTraits(
         c.at("/securityContext/privileged").asBoolean(false),
         hostPath,
         kind.equals("Job") && spec.has("backoffLimit") ? spec.get("backoffLimit").asInt() : null,
-        kind.equals("Job") && spec.has("activeDeadlineSeconds") ? spec.get("activeDeadlineSeconds").asLong() : null);
+        kind.equals("Job") && spec.has("activeDeadlineSeconds")
+            ? spec.get("activeDeadlineSeconds").asLong()
+            : null);
   }
 
   private static boolean hasWarmupPhase(JsonNode aiperf) {

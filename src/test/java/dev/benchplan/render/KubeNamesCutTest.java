@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /** Issue 20 item 5: a cut Kubernetes name keeps a short hash of the full series ID. */
 class KubeNamesCutTest {
-  private static final RunId RUN = RunId.generate(
-      Clock.fixed(Instant.parse("2026-12-01T20:04:25Z"), ZoneOffset.UTC), new Random(7));
+  private static final RunId RUN =
+      RunId.generate(
+          Clock.fixed(Instant.parse("2026-12-01T20:04:25Z"), ZoneOffset.UTC), new Random(7));
 
   @Test
   @DisplayName("two series that differ only past the cut get different Job names")

@@ -26,13 +26,18 @@ final class LedgerFixture {
     try {
       Files.createDirectories(dir);
       String dgdName = d.path("dgd_name").asString();
-      byte[] dgd = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n"
-          + "  name: " + dgdName + "\nspec:\n  services: {}\n").getBytes(StandardCharsets.UTF_8);
+      byte[] dgd =
+          ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n"
+                  + "  name: "
+                  + dgdName
+                  + "\nspec:\n  services: {}\n")
+              .getBytes(StandardCharsets.UTF_8);
       Path dgdFile = dir.resolve(name + "-dgd.yaml");
       Files.write(dgdFile, dgd);
       String model = d.path("served_model").asString();
-      ObjectNode smoke = (ObjectNode) Json.JSON.readTree(
-          Files.readAllBytes(Path.of("examples/smoke_test_artifact.json")));
+      ObjectNode smoke =
+          (ObjectNode)
+              Json.JSON.readTree(Files.readAllBytes(Path.of("examples/smoke_test_artifact.json")));
       smoke.put("model", model);
       smoke.withObject("/models").putArray("served").add(model);
       smoke.withObject("/request").withObject("/body").put("model", model);
@@ -46,25 +51,30 @@ final class LedgerFixture {
       l.put("dgd_name", dgdName);
       l.put("kube_context", d.path("kube_context").asString());
       l.put("namespace", d.path("namespace").asString());
-      l.putObject("applied_dgd").put("path", dgdFile.getFileName().toString())
+      l.putObject("applied_dgd")
+          .put("path", dgdFile.getFileName().toString())
           .put("sha256", Sha256.hex(dgd));
-      l.putObject("frontend").put("service", d.path("frontend_service").asString())
+      l.putObject("frontend")
+          .put("service", d.path("frontend_service").asString())
           .put("port", d.path("frontend_port").asInt());
       l.put("served_model", model);
       l.put("tokenizer", d.path("tokenizer").asString());
       l.set("gpus", d.path("gpus").deepCopy());
       JsonNode ctx = d.path("max_context_length");
       l.set("max_context_length", ctx.isMissingNode() ? l.nullNode() : ctx.deepCopy());
-      l.putObject("smoke_test").put("artifact_path", smokeFile.getFileName().toString())
-          .put("sha256", Sha256.hex(smokeBytes)).put("success", true);
+      l.putObject("smoke_test")
+          .put("artifact_path", smokeFile.getFileName().toString())
+          .put("sha256", Sha256.hex(smokeBytes))
+          .put("success", true);
       java.util.TreeSet<String> sorted = new java.util.TreeSet<>();
       d.path("secrets").forEach(s -> sorted.add(s.asString()));
       ArrayNode secrets = l.putArray("secrets");
       ArrayNode planSecrets = d.putArray("secrets"); // plan writes them sorted
-      sorted.forEach(s -> {
-        secrets.add(s);
-        planSecrets.add(s);
-      });
+      sorted.forEach(
+          s -> {
+            secrets.add(s);
+            planSecrets.add(s);
+          });
       byte[] ledger = CanonicalJson.bytes(l);
       Path ledgerFile = dir.resolve(name + "-ledger.json");
       Files.write(ledgerFile, ledger);
@@ -73,8 +83,14 @@ final class LedgerFixture {
       d.put("ledger_sha256", Sha256.hex(ledger));
       d.put("dgd_path", dgdFile.toAbsolutePath().normalize().toString());
       d.put("dgd_sha256", Sha256.hex(dgd));
-      d.put("endpoint_url", "http://" + d.path("frontend_service").asString() + "."
-          + d.path("namespace").asString() + ".svc.cluster.local:" + d.path("frontend_port").asInt());
+      d.put(
+          "endpoint_url",
+          "http://"
+              + d.path("frontend_service").asString()
+              + "."
+              + d.path("namespace").asString()
+              + ".svc.cluster.local:"
+              + d.path("frontend_port").asInt());
       return ledgerFile;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

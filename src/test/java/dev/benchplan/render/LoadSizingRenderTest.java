@@ -22,10 +22,15 @@ class LoadSizingRenderTest {
   }
 
   @Test
-  @DisplayName("a sized point sets benchmark.runtime.workers and the container's requests and memory limit")
+  @DisplayName(
+      "a sized point sets benchmark.runtime.workers and the container's requests and memory limit")
   void sizedPoint() throws Exception {
-    Rendered r = render(PlanFixture.userStatic().closedLoop(1024).aiperf("0.13.0")
-        .sizedPoints("concurrency=1024=11"));
+    Rendered r =
+        render(
+            PlanFixture.userStatic()
+                .closedLoop(1024)
+                .aiperf("0.13.0")
+                .sizedPoints("concurrency=1024=11"));
     JsonNode config = r.config();
     assertThat(config.at("/benchmark/runtime/workers").asInt()).isEqualTo(11);
     assertThat(config.at("/benchmark/runtime/ui").asString()).isEqualTo("none");
@@ -39,10 +44,15 @@ class LoadSizingRenderTest {
   }
 
   @Test
-  @DisplayName("a Job measuring several points is sized for the largest; each config keeps its own workers")
+  @DisplayName(
+      "a Job measuring several points is sized for the largest; each config keeps its own workers")
   void largestPointSizesTheJob() throws Exception {
-    Rendered r = render(PlanFixture.userStatic().closedLoop(16, 250, 3200).aiperf("0.13.0")
-        .sizedPoints("concurrency=16=1", "concurrency=250=3", "concurrency=3200=32"));
+    Rendered r =
+        render(
+            PlanFixture.userStatic()
+                .closedLoop(16, 250, 3200)
+                .aiperf("0.13.0")
+                .sizedPoints("concurrency=16=1", "concurrency=250=3", "concurrency=3200=32"));
     List<Integer> workers = new ArrayList<>();
     for (JsonNode doc : dev.benchplan.render.manifest.YamlDocuments.read(r.configText())) {
       workers.add(doc.at("/benchmark/runtime/workers").asInt());
@@ -56,15 +66,22 @@ class LoadSizingRenderTest {
   @Test
   @DisplayName("--load-point renders that point's size")
   void onePointOfAGrid() throws Exception {
-    Rendered r = render(PlanFixture.userStatic().closedLoop(16, 250).aiperf("0.13.0")
-        .sizedPoints("concurrency=16=1", "concurrency=250=3"), "--load-point", "16");
+    Rendered r =
+        render(
+            PlanFixture.userStatic()
+                .closedLoop(16, 250)
+                .aiperf("0.13.0")
+                .sizedPoints("concurrency=16=1", "concurrency=250=3"),
+            "--load-point",
+            "16");
     assertThat(r.config().at("/benchmark/runtime/workers").asInt()).isEqualTo(1);
     assertThat(r.container().at("/resources/requests/cpu").asString()).isEqualTo("2");
     assertThat(r.container().at("/resources/requests/memory").asString()).isEqualTo("2304Mi");
   }
 
   @Test
-  @DisplayName("a plan written before the rule (no load_generator) renders as before: AIPerf's own worker count, 4 CPU, 8Gi")
+  @DisplayName(
+      "a plan written before the rule (no load_generator) renders as before: AIPerf's own worker count, 4 CPU, 8Gi")
   void unsizedPlan() throws Exception {
     Rendered r = render(PlanFixture.userStatic().aiperf("0.13.0"));
     assertThat(r.config().at("/benchmark/runtime/workers").isMissingNode()).isTrue();

@@ -19,19 +19,43 @@ public final class OperatorPlans {
    *
    * @return the deploy root
    */
-  public static Path render(Path dir, String namespace, String resultsService, Clock clock, long seed,
+  public static Path render(
+      Path dir,
+      String namespace,
+      String resultsService,
+      Clock clock,
+      long seed,
       int... concurrency) {
     try {
       int[] cpw = new int[concurrency.length];
       java.util.Arrays.fill(cpw, 100);
-      PlanFixture.Written plan = OperatorRenderTest.operator(PlanFixture.userStatic().aiperf("0.13.0")
-          .closedLoop(concurrency).requestCount(80), cpw).write(dir.resolve("plan.json"));
+      PlanFixture.Written plan =
+          OperatorRenderTest.operator(
+                  PlanFixture.userStatic()
+                      .aiperf("0.13.0")
+                      .closedLoop(concurrency)
+                      .requestCount(80),
+                  cpw)
+              .write(dir.resolve("plan.json"));
       Path root = Files.createDirectories(dir.resolve("deploy"));
-      RenderResult r = PlanRenderer.render(new RenderRequest(plan.path(), plan.sha256(), root, namespace, null,
-          null, null, null, null, clock, new Random(seed)));
+      RenderResult r =
+          PlanRenderer.render(
+              new RenderRequest(
+                  plan.path(),
+                  plan.sha256(),
+                  root,
+                  namespace,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  clock,
+                  new Random(seed)));
       Path jobs = r.perfYaml();
-      String text = Files.readString(jobs, StandardCharsets.UTF_8)
-          .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
+      String text =
+          Files.readString(jobs, StandardCharsets.UTF_8)
+              .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
       Files.writeString(jobs, text, StandardCharsets.UTF_8);
       return root;
     } catch (IOException e) {
@@ -46,17 +70,32 @@ public final class OperatorPlans {
    *
    * @return the deploy root
    */
-  public static Path renderTrace(Path dir, String namespace, String resultsService, Clock clock, long seed,
-      Path trace) {
+  public static Path renderTrace(
+      Path dir, String namespace, String resultsService, Clock clock, long seed, Path trace) {
     try {
-      PlanFixture.Written plan = OperatorRenderTest.operatorReplay(PlanFixture.userTrace(trace, trace.toString())
-          .aiperf("0.13.0")).write(dir.resolve("plan.json"));
+      PlanFixture.Written plan =
+          OperatorRenderTest.operatorReplay(
+                  PlanFixture.userTrace(trace, trace.toString()).aiperf("0.13.0"))
+              .write(dir.resolve("plan.json"));
       Path root = Files.createDirectories(dir.resolve("deploy"));
-      RenderResult r = PlanRenderer.render(new RenderRequest(plan.path(), plan.sha256(), root, namespace, null,
-          null, null, null, null, clock, new Random(seed)));
+      RenderResult r =
+          PlanRenderer.render(
+              new RenderRequest(
+                  plan.path(),
+                  plan.sha256(),
+                  root,
+                  namespace,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  clock,
+                  new Random(seed)));
       Path jobs = r.perfYaml();
-      String text = Files.readString(jobs, StandardCharsets.UTF_8)
-          .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
+      String text =
+          Files.readString(jobs, StandardCharsets.UTF_8)
+              .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
       Files.writeString(jobs, text, StandardCharsets.UTF_8);
       return root;
     } catch (IOException e) {

@@ -13,23 +13,31 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The operator engine's split of the plan's total sizing over worker pods (load-generator.md). */
 class OperatorSizingTest {
   private static BenchmarkPlan.PointSizing planned(String label, int workers) {
-    return new BenchmarkPlan.PointSizing(label, workers, LoadGeneratorPlanner.cpuCores(workers),
-        LoadGeneratorPlanner.memoryMib(workers), 100);
+    return new BenchmarkPlan.PointSizing(
+        label,
+        workers,
+        LoadGeneratorPlanner.cpuCores(workers),
+        LoadGeneratorPlanner.memoryMib(workers),
+        100);
   }
 
-  @ParameterizedTest(name = "C = {0}: {1} workers = {2} pod(s) x {3}, {4} connections/worker, {5} CPU / {6} MiB per pod")
+  @ParameterizedTest(
+      name =
+          "C = {0}: {1} workers = {2} pod(s) x {3}, {4} connections/worker, {5} CPU / {6} MiB per pod")
   @CsvSource({
-      "1,    1,  1, 1,  1,   2, 2304",
-      "16,   1,  1, 1,  16,  2, 2304",
-      "100,  1,  1, 1,  100, 2, 2304",
-      "150,  2,  1, 2,  75,  2, 2560",
-      "1024, 11, 2, 10, 94,  5, 4608",
-      "3200, 32, 4, 10, 100, 5, 4608",
-      "4096, 41, 5, 10, 100, 5, 4608",
-      "20000, 200, 20, 10, 100, 5, 4608"})
+    "1,    1,  1, 1,  1,   2, 2304",
+    "16,   1,  1, 1,  16,  2, 2304",
+    "100,  1,  1, 1,  100, 2, 2304",
+    "150,  2,  1, 2,  75,  2, 2560",
+    "1024, 11, 2, 10, 94,  5, 4608",
+    "3200, 32, 4, 10, 100, 5, 4608",
+    "4096, 41, 5, 10, 100, 5, 4608",
+    "20000, 200, 20, 10, 100, 5, 4608"
+  })
   @DisplayName("closed loop: totals from the plan, split per worker pod")
   void closedLoop(int c, int workers, int pods, int perPod, int cpw, int podCpu, int podMem) {
-    BenchmarkPlan.PointSizing total = planned("concurrency=" + c, LoadGeneratorPlanner.workersForConcurrency(c));
+    BenchmarkPlan.PointSizing total =
+        planned("concurrency=" + c, LoadGeneratorPlanner.workersForConcurrency(c));
     OperatorSizing s = OperatorSizing.split(total, new LoadPoint(c, null));
     assertThat(s.totalWorkers()).isEqualTo(workers);
     assertThat(s.workerPods()).isEqualTo(pods);
@@ -47,10 +55,12 @@ class OperatorSizingTest {
   }
 
   @Test
-  @DisplayName("open loop at 5000 req/s: 100 workers = 10 pods x 10, the plan's connections per worker")
+  @DisplayName(
+      "open loop at 5000 req/s: 100 workers = 10 pods x 10, the plan's connections per worker")
   void openLoop() {
-    OperatorSizing s = OperatorSizing.split(planned("request_rate=5000", 100),
-        new LoadPoint(null, new BigDecimal("5000")));
+    OperatorSizing s =
+        OperatorSizing.split(
+            planned("request_rate=5000", 100), new LoadPoint(null, new BigDecimal("5000")));
     assertThat(s.workerPods()).isEqualTo(10);
     assertThat(s.workersPerPod()).isEqualTo(10);
     assertThat(s.connectionsPerWorker()).isEqualTo(100);
@@ -58,8 +68,10 @@ class OperatorSizingTest {
     assertThat(s.totalMemoryMib()).isEqualTo(27648);
     assertThat(s.podCpuCores()).isEqualTo(5);
     assertThat(s.podMemoryMib()).isEqualTo(4608);
-    assertThat(s.describe()).isEqualTo("request_rate=5000: 100 worker(s) in total (41 CPU, 27648 MiB) = 10 worker"
-        + " pod(s) x 10 worker(s), 100 connection(s) per worker, 5 CPU and 4608 MiB per pod");
+    assertThat(s.describe())
+        .isEqualTo(
+            "request_rate=5000: 100 worker(s) in total (41 CPU, 27648 MiB) = 10 worker"
+                + " pod(s) x 10 worker(s), 100 connection(s) per worker, 5 CPU and 4608 MiB per pod");
   }
 
   @Test

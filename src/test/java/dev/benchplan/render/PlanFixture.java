@@ -100,7 +100,8 @@ final class PlanFixture {
   /** run_policy: {@code n} repetitions, marked as the series' noise-floor pilot or not. */
   PlanFixture repetitions(int n, boolean pilot) {
     ObjectNode rp = plan.withObject("/run_policy");
-    rp.put("repetitions", n).put("repeat_decision", pilot ? "necessary" : "approved")
+    rp.put("repetitions", n)
+        .put("repeat_decision", pilot ? "necessary" : "approved")
         .put("repeat_rationale", pilot ? "noise-floor pilot" : "approved by the user");
     if (pilot) {
       rp.put("pilot", true);
@@ -175,15 +176,20 @@ final class PlanFixture {
   }
 
   /**
-   * The frontend address: a {@code http://SERVICE.NAMESPACE[.svc[.cluster.local]]:PORT} URL sets the
-   * Service, namespace and port the ledger records (the plan's URL is derived from them, as plan
-   * derives it); any other URL is written into the plan as is, and no ledger can agree with it.
+   * The frontend address: a {@code http://SERVICE.NAMESPACE[.svc[.cluster.local]]:PORT} URL sets
+   * the Service, namespace and port the ledger records (the plan's URL is derived from them, as
+   * plan derives it); any other URL is written into the plan as is, and no ledger can agree with
+   * it.
    */
   PlanFixture endpointUrl(String url) {
-    java.util.regex.Matcher m = java.util.regex.Pattern
-        .compile("http://([a-z0-9-]+)\\.([a-z0-9-]+)(\\.svc(\\.cluster\\.local)?)?:(\\d+)").matcher(url);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "http://([a-z0-9-]+)\\.([a-z0-9-]+)(\\.svc(\\.cluster\\.local)?)?:(\\d+)")
+            .matcher(url);
     if (m.matches()) {
-      plan.withObject("/deployment").put("frontend_service", m.group(1)).put("namespace", m.group(2))
+      plan.withObject("/deployment")
+          .put("frontend_service", m.group(1))
+          .put("namespace", m.group(2))
           .put("frontend_port", Integer.parseInt(m.group(5)));
       fixedUrl = null;
     } else {
@@ -246,7 +252,10 @@ final class PlanFixture {
     for (String spec : labelEqualsWorkers) {
       int at = spec.lastIndexOf('=');
       int w = Integer.parseInt(spec.substring(at + 1));
-      points.addObject().put("load_point", spec.substring(0, at)).put("workers", w)
+      points
+          .addObject()
+          .put("load_point", spec.substring(0, at))
+          .put("workers", w)
           .put("cpu_cores", dev.benchplan.plan.LoadGeneratorPlanner.cpuCores(w))
           .put("memory_mib", dev.benchplan.plan.LoadGeneratorPlanner.memoryMib(w))
           .putNull("connections_per_worker");
@@ -370,18 +379,43 @@ final class PlanFixture {
     d.put("tokenizer", "Qwen/Qwen3-0.6B");
     d.putArray("gpus").addObject().put("gpu_type", "H100").put("gpu_count", 8);
     d.put("max_context_length", 32768);
-    d.putObject("smoke_test").put("path", "smoke.json").put("sha256", ZERO_SHA).put("success", true);
+    d.putObject("smoke_test")
+        .put("path", "smoke.json")
+        .put("sha256", ZERO_SHA)
+        .put("success", true);
     d.putArray("secrets").add("hf-token-secret");
     ArrayNode samples = p.putArray("samples");
-    samples.addObject().put("metric", "time_to_first_token").put("percentile", 99).put("measured_requests", 640);
-    p.putObject("run_policy").put("repetitions", 1).put("repeat_decision", "default").putNull("repeat_rationale");
-    p.putObject("endpoint").put("type", "chat").put("path", "/v1/chat/completions").put("streaming", true);
+    samples
+        .addObject()
+        .put("metric", "time_to_first_token")
+        .put("percentile", 99)
+        .put("measured_requests", 640);
+    p.putObject("run_policy")
+        .put("repetitions", 1)
+        .put("repeat_decision", "default")
+        .putNull("repeat_rationale");
+    p.putObject("endpoint")
+        .put("type", "chat")
+        .put("path", "/v1/chat/completions")
+        .put("streaming", true);
     ObjectNode o = p.putObject("objectives");
     ArrayNode gates = o.putArray("gates");
-    gates.addObject().put("name", "inference-throughput").put("metric", "output_token_throughput")
-        .put("stat", "avg").put("operator", ">=").put("threshold", 5000).put("unit", "tokens/sec");
-    gates.addObject().put("name", "inference-ttft-p99").put("metric", "time_to_first_token")
-        .put("stat", "p99").put("operator", "<=").put("threshold", 200).put("unit", "ms");
+    gates
+        .addObject()
+        .put("name", "inference-throughput")
+        .put("metric", "output_token_throughput")
+        .put("stat", "avg")
+        .put("operator", ">=")
+        .put("threshold", 5000)
+        .put("unit", "tokens/sec");
+    gates
+        .addObject()
+        .put("name", "inference-ttft-p99")
+        .put("metric", "time_to_first_token")
+        .put("stat", "p99")
+        .put("operator", "<=")
+        .put("threshold", 200)
+        .put("unit", "ms");
     o.putNull("goodput");
     o.put("pareto", true);
     ObjectNode a = p.putObject("aiperf");
@@ -391,12 +425,16 @@ final class PlanFixture {
     res.put("mechanism", "operator_pin").putNull("query").putNull("output_sha256");
     res.putArray("versions_seen");
     res.put("date", "2026-11-30");
-    p.putArray("rules_applied").addObject().put("rule", "benchmarking/warmup.md")
-        .put("decision", "warmup 16 requests").put("reason", "keep cold start out of the window");
+    p.putArray("rules_applied")
+        .addObject()
+        .put("rule", "benchmarking/warmup.md")
+        .put("decision", "warmup 16 requests")
+        .put("reason", "keep cold start out of the window");
     return p;
   }
 
   /** Versions the tests render for: every flag-table boundary and both sides of native config. */
   static final List<String> VERSIONS =
-      List.of("0.1.1", "0.2.0", "0.3.0", "0.6.0.post1", "0.7.0", "0.8.0", "0.10.0", "0.11.0", "0.13.0");
+      List.of(
+          "0.1.1", "0.2.0", "0.3.0", "0.6.0.post1", "0.7.0", "0.8.0", "0.10.0", "0.11.0", "0.13.0");
 }

@@ -51,14 +51,18 @@ class PlanRendererTest {
       case "user_trace fixed schedule window" ->
           PlanFixture.userTrace(trace, trace.toString()).window(1000, 5000, 17);
       case "user_trace closed loop" ->
-          PlanFixture.userTrace(trace, "traces/t.jsonl").type("capacity").closedLoop(4).requestCount(40);
+          PlanFixture.userTrace(trace, "traces/t.jsonl")
+              .type("capacity")
+              .closedLoop(4)
+              .requestCount(40);
       default -> throw new IllegalArgumentException(kind);
     };
   }
 
   @ParameterizedTest(name = "{0}, AIPerf {1}")
   @MethodSource("plans")
-  @DisplayName("every source and experiment type renders valid Kubernetes objects and AIPerf settings")
+  @DisplayName(
+      "every source and experiment type renders valid Kubernetes objects and AIPerf settings")
   void rendersEveryPlanKind(String kind, String version) throws Exception {
     Path planDir = tmp.resolve("plans");
     Files.createDirectories(planDir);
@@ -78,7 +82,8 @@ class PlanRendererTest {
     assertThat(r.result().perfYaml()).isEqualTo(root.resolve("benchmark/perf.yaml"));
     assertThat(Sha256.ofFile(r.result().aiperfConfig())).isEqualTo(r.result().aiperfConfigSha256());
     assertThat(Sha256.ofFile(r.result().perfYaml())).isEqualTo(r.result().perfYamlSha256());
-    assertThat(r.result().runId()).isEqualTo("20261130T123456Z-" + r.result().runId().substring(17));
+    assertThat(r.result().runId())
+        .isEqualTo("20261130T123456Z-" + r.result().runId().substring(17));
 
     // strict Kubernetes 1.20 schemas: unknown fields rejected
     r.assertKubernetesValid();
@@ -110,7 +115,8 @@ class PlanRendererTest {
     JsonNode b = settings.get("benchmark");
     assertThat(settings.path("randomSeed").asLong()).isEqualTo(42);
     assertThat(b.path("model").asString()).isEqualTo("Qwen/Qwen3-0.6B");
-    assertThat(b.at("/endpoint/url").asString()).isEqualTo("http://vllm-agg-frontend.dynamo.svc.cluster.local:8000");
+    assertThat(b.at("/endpoint/url").asString())
+        .isEqualTo("http://vllm-agg-frontend.dynamo.svc.cluster.local:8000");
     assertThat(b.at("/endpoint/path").asString()).isEqualTo("/v1/chat/completions");
     assertThat(b.at("/endpoint/streaming").asBoolean()).isTrue();
     assertThat(b.at("/tokenizer/name").asString()).isEqualTo("Qwen/Qwen3-0.6B");
@@ -142,7 +148,8 @@ class PlanRendererTest {
       case "recipe_proxy capacity grid" -> {
         assertThat(measured.path("concurrency").asInt()).isEqualTo(32);
         assertThat(b.at("/dataset/prompts/osl/mean").asInt()).isEqualTo(1024);
-        assertThat(r.job().at("/metadata/annotations/benchplan.dev~1load-point").asString()).isEqualTo("32");
+        assertThat(r.job().at("/metadata/annotations/benchplan.dev~1load-point").asString())
+            .isEqualTo("32");
       }
       case "user_trace fixed schedule", "user_trace fixed schedule window" -> {
         assertThat(measured.path("type").asString()).isEqualTo("fixed_schedule");
@@ -157,8 +164,10 @@ class PlanRendererTest {
         }
         // the trace travels in its own ConfigMap, byte for byte
         JsonNode traceCm = r.configMaps().get(1);
-        byte[] content = traceCm.at("/data/trace.jsonl").asString().getBytes(StandardCharsets.UTF_8);
-        assertThat(Sha256.hex(content)).isEqualTo(Sha256.ofFile(tmp.resolve("plans/traces/t.jsonl")));
+        byte[] content =
+            traceCm.at("/data/trace.jsonl").asString().getBytes(StandardCharsets.UTF_8);
+        assertThat(Sha256.hex(content))
+            .isEqualTo(Sha256.ofFile(tmp.resolve("plans/traces/t.jsonl")));
       }
       case "user_trace closed loop" -> {
         assertThat(measured.path("type").asString()).isEqualTo("concurrency");
@@ -176,40 +185,50 @@ class PlanRendererTest {
   @DisplayName("a real AIPerf sample trace travels in a ConfigMap and is checked in the pod")
   void realSmallTrace() throws Exception {
     Path trace = SharedData.require("aiperf/precise_schedule.jsonl");
-    PlanFixture.Written plan = PlanFixture.userTrace(trace, trace.toString()).write(tmp.resolve("plan.json"));
+    PlanFixture.Written plan =
+        PlanFixture.userTrace(trace, trace.toString()).write(tmp.resolve("plan.json"));
     Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("d")));
     JsonNode traceCm = r.configMaps().get(1);
     assertThat(traceCm.at("/data/trace.jsonl").asString()).isEqualTo(Files.readString(trace));
-    assertThat(r.job().at("/metadata/annotations/benchplan.dev~1trace-source").asString()).isEqualTo("configmap");
+    assertThat(r.job().at("/metadata/annotations/benchplan.dev~1trace-source").asString())
+        .isEqualTo("configmap");
     assertThat(envValue(r, "BENCHPLAN_TRACE_SHA256")).isEqualTo(Sha256.ofFile(trace));
     assertThat(envValue(r, "BENCHPLAN_TRACE_PATH")).isEqualTo("/benchplan/trace/trace.jsonl");
     r.assertKubernetesValid();
   }
 
   @Test
-  @DisplayName("a real trace over the ConfigMap budget is mounted from the named PVC, never a host path")
+  @DisplayName(
+      "a real trace over the ConfigMap budget is mounted from the named PVC, never a host path")
   void realLargeTraceFromPvc() throws Exception {
     Path trace = SharedData.require("mooncake/synthetic_trace.jsonl");
-    PlanFixture.Written plan = PlanFixture.userTrace(trace, trace.toString()).write(tmp.resolve("plan.json"));
+    PlanFixture.Written plan =
+        PlanFixture.userTrace(trace, trace.toString()).write(tmp.resolve("plan.json"));
     Rendered r =
         Rendered.render(
             plan,
             Files.createDirectories(tmp.resolve("d")),
-            "--trace-source", "pvc:traces/mooncake/synthetic_trace.jsonl",
-            "--artifacts", "pvc:bench-results/qwen3");
+            "--trace-source",
+            "pvc:traces/mooncake/synthetic_trace.jsonl",
+            "--artifacts",
+            "pvc:bench-results/qwen3");
     assertThat(r.configMaps()).hasSize(1);
     JsonNode pod = r.job().at("/spec/template/spec");
     assertThat(pod.toString()).doesNotContain("hostPath");
-    assertThat(volume(pod, "trace").at("/persistentVolumeClaim/claimName").asString()).isEqualTo("traces");
+    assertThat(volume(pod, "trace").at("/persistentVolumeClaim/claimName").asString())
+        .isEqualTo("traces");
     assertThat(volume(pod, "trace").at("/persistentVolumeClaim/readOnly").asBoolean()).isTrue();
-    assertThat(envValue(r, "BENCHPLAN_TRACE_PATH")).isEqualTo("/benchplan/trace/mooncake/synthetic_trace.jsonl");
+    assertThat(envValue(r, "BENCHPLAN_TRACE_PATH"))
+        .isEqualTo("/benchplan/trace/mooncake/synthetic_trace.jsonl");
     assertThat(r.config().at("/benchmark/dataset/path").asString())
         .isEqualTo("/benchplan/trace/mooncake/synthetic_trace.jsonl");
-    assertThat(volume(pod, "artifacts").at("/persistentVolumeClaim/claimName").asString()).isEqualTo("bench-results");
+    assertThat(volume(pod, "artifacts").at("/persistentVolumeClaim/claimName").asString())
+        .isEqualTo("bench-results");
     JsonNode mount = mount(r.container(), "artifacts");
     assertThat(mount.path("subPath").asString()).isEqualTo("qwen3");
     assertThat(mount.path("mountPath").asString()).isEqualTo("/artifacts");
-    assertThat(r.job().at("/metadata/annotations/benchplan.dev~1artifacts").asString()).isEqualTo("pvc:bench-results/qwen3");
+    assertThat(r.job().at("/metadata/annotations/benchplan.dev~1artifacts").asString())
+        .isEqualTo("pvc:bench-results/qwen3");
     r.assertKubernetesValid();
   }
 
@@ -217,7 +236,9 @@ class PlanRendererTest {
   @DisplayName("the plan's secrets are referenced by name only; the HF token is optional")
   void secretsByName() throws Exception {
     PlanFixture.Written plan =
-        PlanFixture.userStatic().secrets("registry-pull", "hf-token-secret").write(tmp.resolve("plan.json"));
+        PlanFixture.userStatic()
+            .secrets("registry-pull", "hf-token-secret")
+            .write(tmp.resolve("plan.json"));
     Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("d")));
     JsonNode hf = null;
     for (JsonNode e : r.container().path("env")) {
@@ -234,12 +255,17 @@ class PlanRendererTest {
   }
 
   @Test
-  @DisplayName("a model name and URL holding : # ' \" and a line break come out as the same strings")
+  @DisplayName(
+      "a model name and URL holding : # ' \" and a line break come out as the same strings")
   void hostileStringsRoundTrip() throws Exception {
     String model = "org/model: v1 # \"quoted\" 'single'\nsecond line";
     String url = "http://svc.ns.svc.cluster.local:8000";
     PlanFixture.Written plan =
-        PlanFixture.userStatic().model(model).endpointUrl(url).aiperf("0.11.0").write(tmp.resolve("plan.json"));
+        PlanFixture.userStatic()
+            .model(model)
+            .endpointUrl(url)
+            .aiperf("0.11.0")
+            .write(tmp.resolve("plan.json"));
     Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("d")));
     assertThat(r.config().at("/benchmark/model").asString()).isEqualTo(model);
     assertThat(r.config().at("/benchmark/tokenizer/name").asString()).isEqualTo(model);
@@ -264,13 +290,25 @@ class PlanRendererTest {
     Path root = Files.createDirectories(tmp.resolve("d"));
     var res =
         dev.benchplan.testing.CommandHarness.run(
-                "render", "--plan", plan.path().toString(), "--plan-sha256", plan.sha256(),
-                "--deploy-root", root.toString(), "--namespace", "bench", "--format", "json")
+                "render",
+                "--plan",
+                plan.path().toString(),
+                "--plan-sha256",
+                plan.sha256(),
+                "--deploy-root",
+                root.toString(),
+                "--namespace",
+                "bench",
+                "--format",
+                "json")
             .expectOk();
     JsonNode out = dev.benchplan.json.Json.JSON.readTree(res.out());
-    assertThat(out.path("aiperf_config").asString()).isEqualTo(root.resolve("benchmark/aiperf-config.yaml").toString());
-    assertThat(out.path("perf_yaml").asString()).isEqualTo(root.resolve("benchmark/perf.yaml").toString());
-    assertThat(out.at("/sha256/perf_yaml").asString()).isEqualTo(Sha256.ofFile(root.resolve("benchmark/perf.yaml")));
+    assertThat(out.path("aiperf_config").asString())
+        .isEqualTo(root.resolve("benchmark/aiperf-config.yaml").toString());
+    assertThat(out.path("perf_yaml").asString())
+        .isEqualTo(root.resolve("benchmark/perf.yaml").toString());
+    assertThat(out.at("/sha256/perf_yaml").asString())
+        .isEqualTo(Sha256.ofFile(root.resolve("benchmark/perf.yaml")));
     assertThat(out.at("/sha256/aiperf_config").asString())
         .isEqualTo(Sha256.ofFile(root.resolve("benchmark/aiperf-config.yaml")));
     assertThat(out.path("namespace").asString()).isEqualTo("bench");
@@ -282,7 +320,8 @@ class PlanRendererTest {
   }
 
   @Test
-  @DisplayName("the container runs the fixed entrypoint with its markers, a bounded model wait and no unbounded sleep")
+  @DisplayName(
+      "the container runs the fixed entrypoint with its markers, a bounded model wait and no unbounded sleep")
   void entrypoint() throws Exception {
     PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("plan.json"));
     Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("d")));
@@ -299,11 +338,13 @@ class PlanRendererTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("oddTraces")
-  @DisplayName("trace bytes travel in the ConfigMap exactly, whatever their line endings and spacing")
+  @DisplayName(
+      "trace bytes travel in the ConfigMap exactly, whatever their line endings and spacing")
   void oddTraceBytes(String name, String content) throws Exception {
     Path trace = tmp.resolve("odd.jsonl");
     Files.writeString(trace, content, StandardCharsets.UTF_8);
-    PlanFixture.Written plan = PlanFixture.userTrace(trace, "odd.jsonl").write(tmp.resolve("plan.json"));
+    PlanFixture.Written plan =
+        PlanFixture.userTrace(trace, "odd.jsonl").write(tmp.resolve("plan.json"));
     Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("d")));
     String travelled = r.configMaps().get(1).at("/data/trace.jsonl").asString();
     assertThat(travelled).isEqualTo(content);
@@ -311,13 +352,15 @@ class PlanRendererTest {
   }
 
   static Stream<Arguments> oddTraces() {
-    String row = "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"text_input\": \"a: #b 'c' \\\"d\\\"\"}";
+    String row =
+        "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"text_input\": \"a: #b 'c' \\\"d\\\"\"}";
     return Stream.of(
         Arguments.of("CRLF line endings", row + "\r\n" + row + "\r\n"),
         Arguments.of("no final newline", row + "\n" + row),
         Arguments.of("trailing spaces and a blank line", row + "   \n\n" + row + "\n"),
         Arguments.of("several final newlines", row + "\n\n\n"),
-        Arguments.of("tabs and non-ASCII", row.replace("a: ", "ä€😀 ").replace(": 0,", ":\t0,") + "\n"),
+        Arguments.of(
+            "tabs and non-ASCII", row.replace("a: ", "ä€😀 ").replace(": 0,", ":\t0,") + "\n"),
         Arguments.of("leading spaces", "  " + row + "\n"));
   }
 

@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compares our Job with Dynamo's own recipe benchmark manifests (../shared/data/dynamo/VERSION/recipes),
- * analysed the same way: we keep their essentials (wait for the model, streaming, seed, warmup, an
- * artifact directory) and none of their faults (floating image, unbounded sleeps, downloads at run
- * time, bare Pods, privileged containers, retries, no deadline).
+ * Compares our Job with Dynamo's own recipe benchmark manifests
+ * (../shared/data/dynamo/VERSION/recipes), analysed the same way: we keep their essentials (wait
+ * for the model, streaming, seed, warmup, an artifact directory) and none of their faults (floating
+ * image, unbounded sleeps, downloads at run time, bare Pods, privileged containers, retries, no
+ * deadline).
  */
 class RecipeComparisonTest {
   static Map<String, JobTraits> recipes = new TreeMap<>();
@@ -34,7 +35,8 @@ class RecipeComparisonTest {
         recipes.put(dynamo.relativize(p).toString(), JobTraits.of(p));
       }
     }
-    Assumptions.assumeTrue(recipes.size() >= 4, "skipped: fewer than 4 Dynamo recipe perf.yaml files");
+    Assumptions.assumeTrue(
+        recipes.size() >= 4, "skipped: fewer than 4 Dynamo recipe perf.yaml files");
   }
 
   @Test
@@ -42,14 +44,22 @@ class RecipeComparisonTest {
   void recipesAsTheyAre() {
     JobTraits llama = recipes.get("main-2026-08-21/recipes/llama-3-70b/vllm/agg/perf.yaml");
     assertThat(llama.kind()).isEqualTo("Job");
-    assertThat(List.of(llama.waitsForModel(), llama.streaming(), llama.seed(), llama.warmup(), llama.artifactDir()))
+    assertThat(
+            List.of(
+                llama.waitsForModel(),
+                llama.streaming(),
+                llama.seed(),
+                llama.warmup(),
+                llama.artifactDir()))
         .containsOnly(true);
-    assertThat(List.of(llama.unboundedSleep(), llama.runtimeDownload(), llama.privileged())).containsOnly(true);
+    assertThat(List.of(llama.unboundedSleep(), llama.runtimeDownload(), llama.privileged()))
+        .containsOnly(true);
     assertThat(llama.imagePinned()).isFalse();
     assertThat(llama.backoffLimit()).isEqualTo(1);
     assertThat(llama.activeDeadlineSeconds()).isNull();
 
-    JobTraits qwen = recipes.get("main-2026-08-21/recipes/qwen3-32b/vllm/agg-round-robin/perf.yaml");
+    JobTraits qwen =
+        recipes.get("main-2026-08-21/recipes/qwen3-32b/vllm/agg-round-robin/perf.yaml");
     assertThat(qwen.barePod()).isTrue();
     assertThat(qwen.waitsForModel()).isTrue();
     assertThat(qwen.streaming()).isTrue();
@@ -58,7 +68,8 @@ class RecipeComparisonTest {
     assertThat(qwen.unboundedSleep()).isTrue();
     assertThat(qwen.runtimeDownload()).isTrue();
 
-    JobTraits deepseek = recipes.get("main-2026-08-21/recipes/deepseek-v32-fp4/trtllm/agg-round-robin/perf.yaml");
+    JobTraits deepseek =
+        recipes.get("main-2026-08-21/recipes/deepseek-v32-fp4/trtllm/agg-round-robin/perf.yaml");
     assertThat(deepseek.warmup()).as("a separate warmup run").isTrue();
     assertThat(deepseek.seed()).isTrue();
     assertThat(deepseek.runtimeDownload()).isTrue();
@@ -66,9 +77,11 @@ class RecipeComparisonTest {
     JobTraits old = recipes.get("v0.9.0/recipes/llama-3-70b/vllm/agg/perf.yaml");
     assertThat(old.runtimeDownload()).as("pip install git+https://...").isTrue();
     // every recipe has at least one of the faults we avoid
-    recipes.forEach((name, t) ->
-        assertThat(t.unboundedSleep() || t.runtimeDownload() || !t.imagePinned() || t.barePod())
-            .as(name).isTrue());
+    recipes.forEach(
+        (name, t) ->
+            assertThat(t.unboundedSleep() || t.runtimeDownload() || !t.imagePinned() || t.barePod())
+                .as(name)
+                .isTrue());
   }
 
   @Test
@@ -80,7 +93,8 @@ class RecipeComparisonTest {
     plans.put("static 0.6.0 flags", PlanFixture.userStatic().aiperf("0.6.0"));
     plans.put("trace replay 0.11.0", PlanFixture.userTrace(trace, "t.jsonl"));
     plans.put("trace replay 0.9.0 flags", PlanFixture.userTrace(trace, "t.jsonl").aiperf("0.9.0"));
-    plans.put("open loop 0.13.0", PlanFixture.userStatic().openLoop("poisson", 2.0).aiperf("0.13.0"));
+    plans.put(
+        "open loop 0.13.0", PlanFixture.userStatic().openLoop("poisson", 2.0).aiperf("0.13.0"));
     int i = 0;
     for (var e : plans.entrySet()) {
       PlanFixture.Written w = e.getValue().write(tmp.resolve("p" + i + ".json"));
@@ -122,9 +136,13 @@ class RecipeComparisonTest {
   @DisplayName("the unbounded-sleep check tells a deadline loop from a bare one")
   void sleepHeuristic() {
     assertThat(JobTraits.unboundedSleep("while ! curl -s x; do sleep 5; done")).isTrue();
-    assertThat(JobTraits.unboundedSleep("until [ $SECONDS -gt 600 ] || curl x; do sleep 5; done")).isFalse();
+    assertThat(JobTraits.unboundedSleep("until [ $SECONDS -gt 600 ] || curl x; do sleep 5; done"))
+        .isFalse();
     assertThat(JobTraits.unboundedSleep("tmux send-keys x\nsleep 7200")).isTrue();
     assertThat(JobTraits.unboundedSleep("while True:\n    time.sleep(5)")).isTrue();
-    assertThat(JobTraits.unboundedSleep("if time.monotonic() >= deadline:\n    sys.exit(1)\ntime.sleep(5)")).isFalse();
+    assertThat(
+            JobTraits.unboundedSleep(
+                "if time.monotonic() >= deadline:\n    sys.exit(1)\ntime.sleep(5)"))
+        .isFalse();
   }
 }

@@ -39,19 +39,23 @@ class RenderDiffTest {
           Pattern.compile("doc\\d/metadata/namespace"),
           // artifact wiring
           Pattern.compile("doc\\d/metadata/annotations/benchplan\\.dev~1artifacts"),
-          Pattern.compile("doc\\d/spec/template/spec/volumes/\\d+/(emptyDir|persistentVolumeClaim)(/.*)?"),
+          Pattern.compile(
+              "doc\\d/spec/template/spec/volumes/\\d+/(emptyDir|persistentVolumeClaim)(/.*)?"),
           Pattern.compile("doc\\d/spec/template/spec/containers/0/volumeMounts/\\d+/subPath"),
-          Pattern.compile("doc\\d/spec/template/spec/containers/0/env/\\d+/value@BENCHPLAN_ARTIFACT_DIR"),
+          Pattern.compile(
+              "doc\\d/spec/template/spec/containers/0/env/\\d+/value@BENCHPLAN_ARTIFACT_DIR"),
           Pattern.compile("doc\\d/spec/template/spec/containers/0/args/\\d+@artifact-dir"),
           Pattern.compile("config(/settings)?/benchmark/artifacts/dir"),
           Pattern.compile("config(/flags/\\d+)@artifact-dir"),
           Pattern.compile("(config|perf)#run"),
           // endpoint address: the candidate measured and the ledger it came from
           Pattern.compile("(config|perf)#candidate"),
-          Pattern.compile("doc\\d/metadata/annotations/benchplan\\.dev~1(ledger|ledger-sha256|dgd)"),
+          Pattern.compile(
+              "doc\\d/metadata/annotations/benchplan\\.dev~1(ledger|ledger-sha256|dgd)"),
           Pattern.compile("doc\\d/spec/template/spec/affinity(/.*)?"),
           Pattern.compile("doc\\d/metadata/annotations/benchplan\\.dev~1endpoint"),
-          Pattern.compile("doc\\d/spec/template/spec/containers/0/env/\\d+/value@BENCHPLAN_ENDPOINT"),
+          Pattern.compile(
+              "doc\\d/spec/template/spec/containers/0/env/\\d+/value@BENCHPLAN_ENDPOINT"),
           Pattern.compile("doc\\d/spec/template/spec/containers/0/args/\\d+@url"),
           Pattern.compile("config(/settings)?/benchmark/endpoint/url"),
           Pattern.compile("config(/flags/\\d+)@url"));
@@ -67,7 +71,8 @@ class RenderDiffTest {
   @DisplayName("re-rendering one plan changes only Job identity, namespace and artifact wiring")
   void sameplanTwoRuns() throws Exception {
     for (String version : List.of("0.11.0", "0.6.0")) {
-      PlanFixture.Written plan = PlanFixture.userStatic().aiperf(version).write(tmp.resolve(version + "/plan.json"));
+      PlanFixture.Written plan =
+          PlanFixture.userStatic().aiperf(version).write(tmp.resolve(version + "/plan.json"));
       Rendered a = Rendered.render(plan, Files.createDirectories(tmp.resolve(version + "/a")));
       Clock later = Clock.fixed(Instant.parse("2026-12-01T08:00:00Z"), ZoneOffset.UTC);
       Rendered b =
@@ -76,11 +81,17 @@ class RenderDiffTest {
               Files.createDirectories(tmp.resolve(version + "/b")),
               later,
               99,
-              "--namespace", "bench-runs",
-              "--artifacts", "pvc:results/series-a");
+              "--namespace",
+              "bench-runs",
+              "--artifacts",
+              "pvc:results/series-a");
       Set<String> diff = diff(a, b);
-      assertThat(diff).as("AIPerf %s", version)
-          .contains("doc0/metadata/namespace", "doc1/metadata/name", "doc1/metadata/labels/benchplan.dev~1run-id",
+      assertThat(diff)
+          .as("AIPerf %s", version)
+          .contains(
+              "doc0/metadata/namespace",
+              "doc1/metadata/name",
+              "doc1/metadata/labels/benchplan.dev~1run-id",
               "config#run")
           .anySatisfy(p -> assertThat(p).contains("persistentVolumeClaim"));
       assertOnly(diff, RUN_SCOPED);
@@ -92,12 +103,15 @@ class RenderDiffTest {
   void movedEndpoint() throws Exception {
     PlanFixture.Written p1 = PlanFixture.userStatic().aiperf("0.8.0").write(tmp.resolve("p1.json"));
     PlanFixture.Written p2 =
-        PlanFixture.userStatic().aiperf("0.8.0").endpointUrl("http://vllm-agg-frontend-moved.dynamo.svc.cluster.local:8000")
+        PlanFixture.userStatic()
+            .aiperf("0.8.0")
+            .endpointUrl("http://vllm-agg-frontend-moved.dynamo.svc.cluster.local:8000")
             .write(tmp.resolve("p2.json"));
     Rendered a = Rendered.render(p1, Files.createDirectories(tmp.resolve("a")));
     Rendered b = Rendered.render(p2, Files.createDirectories(tmp.resolve("b")));
     Set<String> diff = diff(a, b);
-    assertThat(diff).anySatisfy(p -> assertThat(p).endsWith("@BENCHPLAN_ENDPOINT"))
+    assertThat(diff)
+        .anySatisfy(p -> assertThat(p).endsWith("@BENCHPLAN_ENDPOINT"))
         .anySatisfy(p -> assertThat(p).endsWith("@url"));
     assertOnly(diff, concat(RUN_SCOPED, PLAN_IDENTITY));
   }
@@ -106,8 +120,10 @@ class RenderDiffTest {
   @DisplayName("a different load point is not run-scoped: the diff catches it")
   void loadPointIsNotRunScoped() throws Exception {
     PlanFixture.Written plan = PlanFixture.recipeProxy().write(tmp.resolve("p.json"));
-    Rendered a = Rendered.render(plan, Files.createDirectories(tmp.resolve("a")), "--load-point", "16");
-    Rendered b = Rendered.render(plan, Files.createDirectories(tmp.resolve("b")), "--load-point", "64");
+    Rendered a =
+        Rendered.render(plan, Files.createDirectories(tmp.resolve("a")), "--load-point", "16");
+    Rendered b =
+        Rendered.render(plan, Files.createDirectories(tmp.resolve("b")), "--load-point", "64");
     Set<String> diff = diff(a, b);
     Set<String> notRunScoped = new TreeSet<>(diff);
     notRunScoped.removeIf(p -> RUN_SCOPED.stream().anyMatch(r -> r.matcher(p).matches()));
@@ -156,11 +172,21 @@ class RenderDiffTest {
     }
     flatten("config", YamlDocuments.read(r.configText()).get(0), out);
     for (String line : r.configText().lines().filter(l -> l.startsWith("#")).toList()) {
-      String key = line.startsWith("# run ") ? "config#run" : line.startsWith("# candidate ") ? "config#candidate" : line.startsWith("# plan ") ? "config#plan" : "config#" + line;
+      String key =
+          line.startsWith("# run ")
+              ? "config#run"
+              : line.startsWith("# candidate ")
+                  ? "config#candidate"
+                  : line.startsWith("# plan ") ? "config#plan" : "config#" + line;
       out.put(key, line);
     }
     for (String line : r.perfText().lines().filter(l -> l.startsWith("#")).toList()) {
-      String key = line.startsWith("# run ") ? "perf#run" : line.startsWith("# candidate ") ? "perf#candidate" : line.startsWith("# plan ") ? "perf#plan" : "perf#" + line;
+      String key =
+          line.startsWith("# run ")
+              ? "perf#run"
+              : line.startsWith("# candidate ")
+                  ? "perf#candidate"
+                  : line.startsWith("# plan ") ? "perf#plan" : "perf#" + line;
       out.put(key, line);
     }
     return out;

@@ -40,13 +40,20 @@ class RenderDryRunIT {
       plans.put("static closed loop " + v, PlanFixture.userStatic().aiperf(v));
     }
     plans.put("open loop poisson", PlanFixture.userStatic().openLoop("poisson", 2.5));
-    plans.put("open loop constant, duration", PlanFixture.userStatic().openLoop("constant", 4.0).requestCount(null).duration(300));
+    plans.put(
+        "open loop constant, duration",
+        PlanFixture.userStatic().openLoop("constant", 4.0).requestCount(null).duration(300));
     plans.put("recipe proxy grid", PlanFixture.recipeProxy());
-    plans.put("trace replay", PlanFixture.userTrace(trace, "t.jsonl").goodput(Map.of("time_to_first_token", 2000.0)));
-    plans.put("trace replay window, flags", PlanFixture.userTrace(trace, "t.jsonl").window(0, 5000, 21).aiperf("0.9.0"));
+    plans.put(
+        "trace replay",
+        PlanFixture.userTrace(trace, "t.jsonl").goodput(Map.of("time_to_first_token", 2000.0)));
+    plans.put(
+        "trace replay window, flags",
+        PlanFixture.userTrace(trace, "t.jsonl").window(0, 5000, 21).aiperf("0.9.0"));
     plans.put("AIPerf sample trace", PlanFixture.userTrace(sample, sample.toString()));
     plans.put("Mooncake trace from a PVC", PlanFixture.userTrace(big, big.toString()));
-    plans.put("hostile model name", PlanFixture.userStatic().model("org/m: v1 # \"q\" 'x'\nline 2"));
+    plans.put(
+        "hostile model name", PlanFixture.userStatic().model("org/m: v1 # \"q\" 'x'\nline 2"));
     Map<String, Rendered> out = new LinkedHashMap<>();
     int i = 0;
     for (var e : plans.entrySet()) {
@@ -56,10 +63,17 @@ class RenderDryRunIT {
         opts.addAll(List.of("--load-point", "64"));
       }
       if (e.getKey().contains("PVC")) {
-        opts.addAll(List.of("--trace-source", "pvc:traces/mooncake/conversation_trace.jsonl",
-            "--artifacts", "pvc:bench-results/qwen3"));
+        opts.addAll(
+            List.of(
+                "--trace-source",
+                "pvc:traces/mooncake/conversation_trace.jsonl",
+                "--artifacts",
+                "pvc:bench-results/qwen3"));
       }
-      out.put(e.getKey(), Rendered.render(w, Files.createDirectories(tmp.resolve("d" + i++)), opts.toArray(String[]::new)));
+      out.put(
+          e.getKey(),
+          Rendered.render(
+              w, Files.createDirectories(tmp.resolve("d" + i++)), opts.toArray(String[]::new)));
     }
     return out;
   }
@@ -76,17 +90,28 @@ class RenderDryRunIT {
       Job job = (Job) result.get(result.size() - 1);
       assertThat(job.getMetadata().getName()).isEqualTo(r.result().jobName());
       assertThat(job.getSpec().getBackoffLimit()).isZero();
-      assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getName()).isEqualTo("aiperf");
+      assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getName())
+          .isEqualTo("aiperf");
       ConfigMap cm = (ConfigMap) result.get(0);
       assertThat(cm.getData().get("aiperf-config.yaml")).as(e.getKey()).isEqualTo(r.configText());
-      assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
-              .filter(v -> v.getName().equals("BENCHPLAN_MODEL")).findFirst().orElseThrow().getValue())
-          .isEqualTo(r.config().at(r.config().has("settings") ? "/settings/benchmark/model" : "/benchmark/model").asString());
+      assertThat(
+              job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                  .filter(v -> v.getName().equals("BENCHPLAN_MODEL"))
+                  .findFirst()
+                  .orElseThrow()
+                  .getValue())
+          .isEqualTo(
+              r.config()
+                  .at(r.config().has("settings") ? "/settings/benchmark/model" : "/benchmark/model")
+                  .asString());
     }
     assertThat(client.batch().v1().jobs().list().getItems()).isEmpty();
     assertThat(client.configMaps().list().getItems())
-        .noneMatch(c -> c.getMetadata().getLabels() != null
-            && "benchplan".equals(c.getMetadata().getLabels().get("app.kubernetes.io/managed-by")));
+        .noneMatch(
+            c ->
+                c.getMetadata().getLabels() != null
+                    && "benchplan"
+                        .equals(c.getMetadata().getLabels().get("app.kubernetes.io/managed-by")));
   }
 
   @Test
@@ -94,10 +119,21 @@ class RenderDryRunIT {
   void kubectlApplies(KubeTestContext kube) throws Exception {
     Path kubectl = onPath("kubectl");
     org.junit.jupiter.api.Assumptions.assumeTrue(kubectl != null, "skipped: no kubectl on PATH");
-    PlanFixture.Written w = PlanFixture.userTrace(Traces.write(tmp.resolve("t.jsonl"), 30), "t.jsonl").write(tmp.resolve("p.json"));
-    Rendered r = Rendered.render(w, Files.createDirectories(tmp.resolve("d")), "--namespace", kube.namespace());
-    ProcessBuilder pb = new ProcessBuilder(kubectl.toString(), "--kubeconfig", kube.cluster().kubeconfig().toString(),
-        "apply", "--dry-run=server", "-f", r.result().perfYaml().toString());
+    PlanFixture.Written w =
+        PlanFixture.userTrace(Traces.write(tmp.resolve("t.jsonl"), 30), "t.jsonl")
+            .write(tmp.resolve("p.json"));
+    Rendered r =
+        Rendered.render(
+            w, Files.createDirectories(tmp.resolve("d")), "--namespace", kube.namespace());
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            kubectl.toString(),
+            "--kubeconfig",
+            kube.cluster().kubeconfig().toString(),
+            "apply",
+            "--dry-run=server",
+            "-f",
+            r.result().perfYaml().toString());
     pb.redirectErrorStream(true);
     Process p = pb.start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -113,7 +149,9 @@ class RenderDryRunIT {
   @DisplayName("the dry run would catch a broken manifest (so passing it means something)")
   void dryRunCatchesBreakage(KubeTestContext kube) throws Exception {
     PlanFixture.Written w = PlanFixture.userStatic().write(tmp.resolve("p.json"));
-    Rendered r = Rendered.render(w, Files.createDirectories(tmp.resolve("d")), "--namespace", kube.namespace());
+    Rendered r =
+        Rendered.render(
+            w, Files.createDirectories(tmp.resolve("d")), "--namespace", kube.namespace());
     String broken = r.perfText().replace("restartPolicy: Never", "restartPolicy: Always");
     assertThat(broken).isNotEqualTo(r.perfText());
     assertThatThrownBy(() -> kube.dryRunApply(broken))

@@ -21,13 +21,18 @@ class RenderValuesTest {
   }
 
   @Test
-  @DisplayName("job names: bp-<series>-<run id>, series cut and mapped to DNS-1123, at most 63 characters")
+  @DisplayName(
+      "job names: bp-<series>-<run id>, series cut and mapped to DNS-1123, at most 63 characters")
   void jobNames() {
     RunId run = new RunId("20261130T123456Z-00ff");
-    assertThat(KubeNames.jobName("qwen3-chat", run)).isEqualTo("bp-qwen3-chat-20261130t123456z-00ff");
+    assertThat(KubeNames.jobName("qwen3-chat", run))
+        .isEqualTo("bp-qwen3-chat-20261130t123456z-00ff");
     String longSeries = "a.b_c-" + "x".repeat(74);
     String name = KubeNames.jobName(longSeries, run);
-    assertThat(name).hasSizeLessThanOrEqualTo(63).startsWith("bp-a-b-c-x").endsWith("-20261130t123456z-00ff");
+    assertThat(name)
+        .hasSizeLessThanOrEqualTo(63)
+        .startsWith("bp-a-b-c-x")
+        .endsWith("-20261130t123456z-00ff");
     assertThat(KubeNames.isDns1123Label(name)).isTrue();
     // a cut that would end in '-' is trimmed
     String cut = KubeNames.jobName("y".repeat(37) + "-z", run);
@@ -38,10 +43,13 @@ class RenderValuesTest {
   @Test
   @DisplayName("images: a registry port is not a tag; tags other than latest and digests pin")
   void images() {
-    assertThat(ImageReference.parse("nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0", "x").tag()).isEqualTo("0.11.0");
+    assertThat(ImageReference.parse("nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0", "x").tag())
+        .isEqualTo("0.11.0");
     assertThatThrownBy(() -> ImageReference.parse("registry.local:5000/aiperf", "x"))
-        .isInstanceOf(BenchplanException.class).hasMessageContaining("not pinned");
-    ImageReference d = ImageReference.parse("registry.local:5000/aiperf@sha256:" + "b".repeat(64), "x");
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("not pinned");
+    ImageReference d =
+        ImageReference.parse("registry.local:5000/aiperf@sha256:" + "b".repeat(64), "x");
     assertThat(d.tag()).isNull();
     assertThat(d.digest()).startsWith("sha256:");
     assertThatThrownBy(() -> ImageReference.parse("aiperf:0.11.0@sha256:short", "x"))
@@ -59,14 +67,17 @@ class RenderValuesTest {
     TraceSource t = TraceSource.parse("pvc:traces/mooncake/conversation_trace.jsonl");
     assertThat(t.kind()).isEqualTo(TraceSource.Kind.PVC);
     assertThat(t.path()).isEqualTo("mooncake/conversation_trace.jsonl");
-    assertThatThrownBy(() -> TraceSource.parse("pvc:traces")).hasMessageContaining("pvc:CLAIM/PATH");
-    assertThatThrownBy(() -> TraceSource.parse("pvc:traces//t.jsonl")).hasMessageContaining("relative path");
+    assertThatThrownBy(() -> TraceSource.parse("pvc:traces"))
+        .hasMessageContaining("pvc:CLAIM/PATH");
+    assertThatThrownBy(() -> TraceSource.parse("pvc:traces//t.jsonl"))
+        .hasMessageContaining("relative path");
   }
 
   @Test
   @DisplayName("the HF token Secret: named like one, else the only one, else none")
   void hfSecret() {
-    assertThat(PlanRenderer.hfTokenSecret(List.of("pull-secret", "hf-token-secret"))).isEqualTo("hf-token-secret");
+    assertThat(PlanRenderer.hfTokenSecret(List.of("pull-secret", "hf-token-secret")))
+        .isEqualTo("hf-token-secret");
     assertThat(PlanRenderer.hfTokenSecret(List.of("huggingface"))).isEqualTo("huggingface");
     assertThat(PlanRenderer.hfTokenSecret(List.of("model-token"))).isEqualTo("model-token");
     assertThat(PlanRenderer.hfTokenSecret(List.of("a", "b"))).isNull();
@@ -76,7 +87,9 @@ class RenderValuesTest {
   @Test
   @DisplayName("the Job deadline is the measurement limit plus a bounded margin")
   void budget() {
-    assertThat(new JobBudget(1800, true).activeDeadlineSeconds()).isEqualTo(1800 + 600 + 300 + 300 + 30 + 60);
-    assertThat(new JobBudget(60, false).activeDeadlineSeconds()).isEqualTo(60 + 600 + 300 + 30 + 60);
+    assertThat(new JobBudget(1800, true).activeDeadlineSeconds())
+        .isEqualTo(1800 + 600 + 300 + 300 + 30 + 60);
+    assertThat(new JobBudget(60, false).activeDeadlineSeconds())
+        .isEqualTo(60 + 600 + 300 + 30 + 60);
   }
 }

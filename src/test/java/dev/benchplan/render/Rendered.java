@@ -106,14 +106,18 @@ record Rendered(RenderResult result, String configText, String perfText, List<Js
 
     static synchronized SchemaValidator job() {
       if (job == null) {
-        job = SchemaValidator.fromFile(SharedData.require("kubernetes/job-batch-v1-k8s1.20-strict.schema.json"));
+        job =
+            SchemaValidator.fromFile(
+                SharedData.require("kubernetes/job-batch-v1-k8s1.20-strict.schema.json"));
       }
       return job;
     }
 
     static synchronized SchemaValidator configMap() {
       if (configMap == null) {
-        configMap = SchemaValidator.fromFile(SharedData.require("kubernetes/configmap-v1-k8s1.20-strict.schema.json"));
+        configMap =
+            SchemaValidator.fromFile(
+                SharedData.require("kubernetes/configmap-v1-k8s1.20-strict.schema.json"));
       }
       return configMap;
     }
@@ -131,8 +135,11 @@ record Rendered(RenderResult result, String configText, String perfText, List<Js
   /** Asserts every document passes its strict schema. */
   void assertKubernetesValid() {
     for (JsonNode d : docs) {
-      SchemaValidator v = d.path("kind").asString().equals("Job") ? Schemas.job() : Schemas.configMap();
-      assertThat(v.validate(d)).as("%s %s", d.path("kind").asString(), d.at("/metadata/name").asString()).isEmpty();
+      SchemaValidator v =
+          d.path("kind").asString().equals("Job") ? Schemas.job() : Schemas.configMap();
+      assertThat(v.validate(d))
+          .as("%s %s", d.path("kind").asString(), d.at("/metadata/name").asString())
+          .isEmpty();
     }
   }
 

@@ -11,7 +11,8 @@ class SeriesLabelTest {
   @Test
   @DisplayName("a series ID that is a valid label value is used as is")
   void plain() {
-    assertThat(KubeNames.seriesLabel("qwen3-static-20261130-ab12")).isEqualTo("qwen3-static-20261130-ab12");
+    assertThat(KubeNames.seriesLabel("qwen3-static-20261130-ab12"))
+        .isEqualTo("qwen3-static-20261130-ab12");
   }
 
   @Test

@@ -41,8 +41,10 @@ class SlowFirstCompletionTest {
 
   @TempDir Path tmp;
   HttpServer server;
+
   /** Incremented by every chat request: a newer one means the previous client gave up. */
   final AtomicLong generation = new AtomicLong();
+
   final AtomicBoolean warm = new AtomicBoolean();
   final AtomicInteger chats = new AtomicInteger();
   final AtomicInteger warmupsLost = new AtomicInteger();
@@ -50,31 +52,40 @@ class SlowFirstCompletionTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    Assumptions.assumeTrue(onPath("bash") && onPath("python3"), "skipped: bash and python3 are needed");
+    Assumptions.assumeTrue(
+        onPath("bash") && onPath("python3"), "skipped: bash and python3 are needed");
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
-    server.createContext("/v1/models", ex -> reply(ex, 200,
-        "{\"object\": \"list\", \"data\": [{\"id\": \"" + MODEL + "\"}]}"));
-    server.createContext("/v1/chat/completions", ex -> {
-      ex.getRequestBody().readAllBytes();
-      chats.incrementAndGet();
-      long mine = generation.incrementAndGet();
-      if (!warm.get()) {
-        long end = System.nanoTime() + WARMUP_MILLIS * 1_000_000;
-        while (System.nanoTime() < end) {
-          if (generation.get() != mine) {
-            // the client went away and retried: this warm-up is lost, as on a real worker
-            warmupsLost.incrementAndGet();
-            ex.close();
-            return;
+    server.createContext(
+        "/v1/models",
+        ex -> reply(ex, 200, "{\"object\": \"list\", \"data\": [{\"id\": \"" + MODEL + "\"}]}"));
+    server.createContext(
+        "/v1/chat/completions",
+        ex -> {
+          ex.getRequestBody().readAllBytes();
+          chats.incrementAndGet();
+          long mine = generation.incrementAndGet();
+          if (!warm.get()) {
+            long end = System.nanoTime() + WARMUP_MILLIS * 1_000_000;
+            while (System.nanoTime() < end) {
+              if (generation.get() != mine) {
+                // the client went away and retried: this warm-up is lost, as on a real worker
+                warmupsLost.incrementAndGet();
+                ex.close();
+                return;
+              }
+              sleep(20);
+            }
+            warm.set(true);
           }
-          sleep(20);
-        }
-        warm.set(true);
-      }
-      String c = content == null ? "null" : "\"" + content + "\"";
-      reply(ex, 200, "{\"choices\": [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": " + c + "}}]}");
-    });
+          String c = content == null ? "null" : "\"" + content + "\"";
+          reply(
+              ex,
+              200,
+              "{\"choices\": [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": "
+                  + c
+                  + "}}]}");
+        });
     server.start();
   }
 
@@ -86,40 +97,47 @@ class SlowFirstCompletionTest {
   }
 
   @Test
-  @DisplayName("a 2 s per-request cap never sees a 3 s first completion (each retry loses the warm-up): the bounded wait gives up with 124")
+  @DisplayName(
+      "a 2 s per-request cap never sees a 3 s first completion (each retry loses the warm-up): the bounded wait gives up with 124")
   void oldCapNeverReady() throws Exception {
     Outcome o = runRendered(2, 9);
     assertThat(o.exit()).as(o.err()).isEqualTo(JobScript.EXIT_MODEL_NOT_LISTED);
     assertThat(warm.get()).isFalse();
     assertThat(warmupsLost.get()).isGreaterThanOrEqualTo(2);
-    assertThat(o.err()).contains("did not answer a chat completion for '" + MODEL + "' within 9 s")
+    assertThat(o.err())
+        .contains("did not answer a chat completion for '" + MODEL + "' within 9 s")
         .contains("timed out");
     assertThat(Files.exists(tmp.resolve("aiperf-ran"))).isFalse();
   }
 
   @Test
-  @DisplayName("with the per-request cap above the first completion, the first request is waited out and AIPerf runs")
+  @DisplayName(
+      "with the per-request cap above the first completion, the first request is waited out and AIPerf runs")
   void newCapWaitsItOut() throws Exception {
     Outcome o = runRendered(5, 9);
     assertThat(o.exit()).as(o.err()).isZero();
     assertThat(chats.get()).isEqualTo(1);
     assertThat(warmupsLost.get()).isZero();
-    assertThat(o.err()).containsPattern("answered a chat completion for '" + MODEL + "' in [3-4]\\.\\d s");
+    assertThat(o.err())
+        .containsPattern("answered a chat completion for '" + MODEL + "' in [3-4]\\.\\d s");
     assertThat(Files.exists(tmp.resolve("aiperf-ran"))).isTrue();
   }
 
   @Test
-  @DisplayName("the per-request cap stays inside the overall bound: a 120 s cap with a 2 s bound gives up after about 2 s")
+  @DisplayName(
+      "the per-request cap stays inside the overall bound: a 120 s cap with a 2 s bound gives up after about 2 s")
   void capInsideOverallBound() throws Exception {
     Outcome o = runRendered(120, 2);
     assertThat(o.exit()).isEqualTo(JobScript.EXIT_MODEL_NOT_LISTED);
     // the last request was cut by the overall bound (about 2 s), not by its own 120 s cap
-    assertThat(o.err()).containsPattern("within 2 s \\(TimeoutError: timed out after [0-2]\\.\\d s\\)");
+    assertThat(o.err())
+        .containsPattern("within 2 s \\(TimeoutError: timed out after [0-2]\\.\\d s\\)");
     assertThat(o.seconds()).as(o.err()).isLessThan(60);
   }
 
   @Test
-  @DisplayName("a completion with empty content is not ready: the loop keeps waiting and gives up within the bound")
+  @DisplayName(
+      "a completion with empty content is not ready: the loop keeps waiting and gives up within the bound")
   void emptyContentIsNotReady() throws Exception {
     warm.set(true);
     content = "";
@@ -131,29 +149,45 @@ class SlowFirstCompletionTest {
   }
 
   @Test
-  @DisplayName("--timeout-ready-request reaches the Job's environment and the render manifest; the default is 120 s")
+  @DisplayName(
+      "--timeout-ready-request reaches the Job's environment and the render manifest; the default is 120 s")
   void optionRecorded() throws Exception {
     Path root = renderWith("2m");
     JsonNode c = container(root);
     assertThat(env(c).get("BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS")).isEqualTo("120");
-    JsonNode manifest = dev.benchplan.json.Json.JSON.readTree(
-        root.resolve("benchmark").resolve(RenderManifest.FILE).toFile());
+    JsonNode manifest =
+        dev.benchplan.json.Json.JSON.readTree(
+            root.resolve("benchmark").resolve(RenderManifest.FILE).toFile());
     assertThat(manifest.at("/options/ready_request_timeout_seconds").asInt()).isEqualTo(120);
     Path defaults = renderWith(null);
     assertThat(env(container(defaults)).get("BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS"))
         .isEqualTo(Integer.toString(JobBudget.READY_REQUEST_SECONDS));
-    assertThat(dev.benchplan.json.Json.JSON.readTree(defaults.resolve("benchmark").resolve(RenderManifest.FILE)
-        .toFile()).at("/options/ready_request_timeout_seconds").isNull()).isTrue();
+    assertThat(
+            dev.benchplan.json.Json.JSON
+                .readTree(defaults.resolve("benchmark").resolve(RenderManifest.FILE).toFile())
+                .at("/options/ready_request_timeout_seconds")
+                .isNull())
+        .isTrue();
   }
 
   @Test
-  @DisplayName("--timeout-ready-request out of range or not a number is exit 2 naming the option and the range")
+  @DisplayName(
+      "--timeout-ready-request out of range or not a number is exit 2 naming the option and the range")
   void optionRangeChecked() throws Exception {
     PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("plan-bad.json"));
     Path root = Files.createDirectories(tmp.resolve("bad"));
     for (String bad : new String[] {"0", "3601", "abc", "1500ms"}) {
-      CommandHarness.Result r = CommandHarness.run("render", "--plan", plan.path().toString(), "--plan-sha256",
-          plan.sha256(), "--deploy-root", root.toString(), "--timeout-ready-request", bad);
+      CommandHarness.Result r =
+          CommandHarness.run(
+              "render",
+              "--plan",
+              plan.path().toString(),
+              "--plan-sha256",
+              plan.sha256(),
+              "--deploy-root",
+              root.toString(),
+              "--timeout-ready-request",
+              bad);
       r.expectExit(2);
       assertThat(r.err()).contains("--timeout-ready-request").contains(bad);
     }
@@ -165,10 +199,19 @@ class SlowFirstCompletionTest {
   record Outcome(int exit, String out, String err, double seconds) {}
 
   private Path renderWith(String readyRequest) throws IOException {
-    PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("plan-" + readyRequest + ".json"));
+    PlanFixture.Written plan =
+        PlanFixture.userStatic().write(tmp.resolve("plan-" + readyRequest + ".json"));
     Path root = Files.createDirectories(tmp.resolve("root-" + readyRequest));
-    List<String> args = new ArrayList<>(List.of("render", "--plan", plan.path().toString(), "--plan-sha256",
-        plan.sha256(), "--deploy-root", root.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "render",
+                "--plan",
+                plan.path().toString(),
+                "--plan-sha256",
+                plan.sha256(),
+                "--deploy-root",
+                root.toString()));
     if (readyRequest != null) {
       args.addAll(List.of("--timeout-ready-request", readyRequest));
     }
@@ -177,8 +220,9 @@ class SlowFirstCompletionTest {
   }
 
   private static JsonNode container(Path root) throws IOException {
-    List<JsonNode> docs = dev.benchplan.render.manifest.YamlDocuments.read(
-        Files.readString(root.resolve("benchmark/perf.yaml")));
+    List<JsonNode> docs =
+        dev.benchplan.render.manifest.YamlDocuments.read(
+            Files.readString(root.resolve("benchmark/perf.yaml")));
     return docs.get(docs.size() - 1).at("/spec/template/spec/containers/0");
   }
 
@@ -202,7 +246,8 @@ class SlowFirstCompletionTest {
     assertThat(cmd.get(0)).isEqualTo("bash");
     Path bin = Files.createDirectories(tmp.resolve("bin"));
     Path aiperf = bin.resolve("aiperf");
-    Files.writeString(aiperf, "#!/usr/bin/env bash\n: > \"" + tmp.resolve("aiperf-ran") + "\"\nexit 0\n");
+    Files.writeString(
+        aiperf, "#!/usr/bin/env bash\n: > \"" + tmp.resolve("aiperf-ran") + "\"\nexit 0\n");
     Files.setPosixFilePermissions(aiperf, PosixFilePermissions.fromString("rwxr-xr-x"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     Map<String, String> env = pb.environment();
@@ -220,10 +265,15 @@ class SlowFirstCompletionTest {
     long start = System.nanoTime();
     Process p = pb.start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("script finished").isTrue();
-    return new Outcome(p.exitValue(), Files.readString(out), Files.readString(err), (System.nanoTime() - start) / 1e9);
+    return new Outcome(
+        p.exitValue(),
+        Files.readString(out),
+        Files.readString(err),
+        (System.nanoTime() - start) / 1e9);
   }
 
-  private static void reply(com.sun.net.httpserver.HttpExchange ex, int status, String body) throws IOException {
+  private static void reply(com.sun.net.httpserver.HttpExchange ex, int status, String body)
+      throws IOException {
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     try {
       ex.sendResponseHeaders(status, b.length);

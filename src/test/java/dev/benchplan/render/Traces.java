@@ -17,9 +17,12 @@ final class Traces {
     for (int i = 0; i < rows; i++) {
       int input = 300 + (i * 97) % 1500;
       int blocks = (input + 511) / 512;
-      sb.append("{\"timestamp\": ").append(i * 250L)
-          .append(", \"input_length\": ").append(input)
-          .append(", \"output_length\": ").append(20 + i % 200)
+      sb.append("{\"timestamp\": ")
+          .append(i * 250L)
+          .append(", \"input_length\": ")
+          .append(input)
+          .append(", \"output_length\": ")
+          .append(20 + i % 200)
           .append(", \"hash_ids\": [");
       for (int b = 0; b < blocks; b++) {
         sb.append(b == 0 ? "" : ", ").append(block++);

@@ -25,7 +25,9 @@ class AgentDocsTest {
     for (RuleFile rule : RuleFile.values()) {
       Path file = RULES.resolve(rule.path());
       assertThat(file).as(rule.path()).isRegularFile();
-      assertThat(Files.readString(file)).as(rule.path()).startsWith("# " + rule.path())
+      assertThat(Files.readString(file))
+          .as(rule.path())
+          .startsWith("# " + rule.path())
           .contains("## Blocker codes");
       assertThat(index).as("agent-docs/README.md lists " + rule.path()).contains(rule.path());
     }
@@ -44,7 +46,8 @@ class AgentDocsTest {
       }
       listedAnywhere.addAll(listed);
       Set<String> expected = new HashSet<>();
-      Arrays.stream(BlockerCode.values()).filter(c -> c.rule() == rule)
+      Arrays.stream(BlockerCode.values())
+          .filter(c -> c.rule() == rule)
           .forEach(c -> expected.add(c.name()));
       assertThat(listed).as("codes listed in " + rule.path()).isEqualTo(expected);
     }
@@ -57,12 +60,18 @@ class AgentDocsTest {
     String main = sources(Path.of("src/main/java"));
     for (BlockerCode code : BlockerCode.values()) {
       assertThat(Pattern.compile("\\b" + code.name() + "\\b").matcher(main).find())
-          .as(code + " (documented in " + code.rule().path() + ") is raised somewhere in src/main/java").isTrue();
+          .as(
+              code
+                  + " (documented in "
+                  + code.rule().path()
+                  + ") is raised somewhere in src/main/java")
+          .isTrue();
     }
   }
 
   @Test
-  @DisplayName("run's isolation preflight and eligibility checks raise exactly the codes of their two rule files")
+  @DisplayName(
+      "run's isolation preflight and eligibility checks raise exactly the codes of their two rule files")
   void runCodes() throws IOException {
     String run = sources(Path.of("src/main/java/dev/benchplan/kube/run"));
     Set<String> raised = new HashSet<>();
@@ -72,9 +81,14 @@ class AgentDocsTest {
     }
     Set<String> expected = new HashSet<>();
     Arrays.stream(BlockerCode.values())
-        .filter(c -> c.rule() == RuleFile.BENCHMARK_ISOLATION || c.rule() == RuleFile.EVIDENCE_ELIGIBILITY)
+        .filter(
+            c ->
+                c.rule() == RuleFile.BENCHMARK_ISOLATION
+                    || c.rule() == RuleFile.EVIDENCE_ELIGIBILITY)
         .forEach(c -> expected.add(c.name()));
-    assertThat(expected).as("codes of benchmark-isolation.md and evidence-eligibility.md").isNotEmpty();
+    assertThat(expected)
+        .as("codes of benchmark-isolation.md and evidence-eligibility.md")
+        .isNotEmpty();
     assertThat(raised).isEqualTo(expected);
   }
 
@@ -82,8 +96,14 @@ class AgentDocsTest {
   private static String sources(Path root) throws IOException {
     StringBuilder sb = new StringBuilder();
     try (var files = Files.walk(root)) {
-      for (Path p : files.filter(p -> p.toString().endsWith(".java")
-          && !p.getFileName().toString().equals("BlockerCode.java")).sorted().toList()) {
+      for (Path p :
+          files
+              .filter(
+                  p ->
+                      p.toString().endsWith(".java")
+                          && !p.getFileName().toString().equals("BlockerCode.java"))
+              .sorted()
+              .toList()) {
         sb.append(Files.readString(p)).append('\n');
       }
     }
@@ -94,7 +114,11 @@ class AgentDocsTest {
   @DisplayName("the skill names the commands it drives")
   void skill() throws IOException {
     String skill = Files.readString(Path.of("agent-docs/skills/configure-aiperf-benchmark.md"));
-    assertThat(skill).contains("benchplan smoke --url").contains("benchplan plan --workload")
-        .contains("--reuse-plan").contains("benchplan render --plan").contains("benchplan run");
+    assertThat(skill)
+        .contains("benchplan smoke --url")
+        .contains("benchplan plan --workload")
+        .contains("--reuse-plan")
+        .contains("benchplan render --plan")
+        .contains("benchplan run");
   }
 }

@@ -37,7 +37,9 @@ import tools.jackson.databind.JsonNode;
 class SkillWalkthroughTest {
   static final Path SKILLS = Path.of("agent-docs/skills");
   static final Path EXAMPLES = Path.of("examples").toAbsolutePath().normalize();
-  private static final Pattern FENCE = Pattern.compile("(?m)^```(\\w*)\\n(.*?)^```", Pattern.DOTALL);
+  private static final Pattern FENCE =
+      Pattern.compile("(?m)^```(\\w*)\\n(.*?)^```", Pattern.DOTALL);
+
   /** Commands that need a cluster or an endpoint: never run by this test. */
   static final Set<String> NEEDS_CLUSTER = Set.of("smoke", "run", "validate");
 
@@ -55,7 +57,13 @@ class SkillWalkthroughTest {
           if (m.group(1).equals(info) || info == null && !m.group(1).equals("console")) {
             String before = text.substring(0, m.start());
             int h = before.lastIndexOf("\n#");
-            out.add(new Block(f, h < 0 ? f.toString() : before.substring(h + 1, before.indexOf('\n', h + 1)).trim(), m.group(2)));
+            out.add(
+                new Block(
+                    f,
+                    h < 0
+                        ? f.toString()
+                        : before.substring(h + 1, before.indexOf('\n', h + 1)).trim(),
+                    m.group(2)));
           }
         }
       }
@@ -64,17 +72,20 @@ class SkillWalkthroughTest {
   }
 
   @Test
-  @DisplayName("the skill walks through next week's candidate and the same question next week, as"
-      + " runnable blocks")
+  @DisplayName(
+      "the skill walks through next week's candidate and the same question next week, as"
+          + " runnable blocks")
   void walkthroughsPresent() throws IOException {
     List<String> headings = blocks("console").stream().map(Block::heading).toList();
-    assertThat(headings).anySatisfy(h -> assertThat(h).containsIgnoringCase("next week's candidate"))
+    assertThat(headings)
+        .anySatisfy(h -> assertThat(h).containsIgnoringCase("next week's candidate"))
         .anySatisfy(h -> assertThat(h).containsIgnoringCase("the same question next week"));
   }
 
   @Test
-  @DisplayName("every benchplan command in a block that is not run needs a cluster, or its"
-      + " subcommand and options are exercised by a runnable block")
+  @DisplayName(
+      "every benchplan command in a block that is not run needs a cluster, or its"
+          + " subcommand and options are exercised by a runnable block")
   void everyClusterFreeCommandIsTested() throws IOException {
     Map<String, Set<String>> tested = new HashMap<>();
     for (Block b : blocks("console")) {
@@ -86,13 +97,23 @@ class SkillWalkthroughTest {
     }
     for (Block b : blocks(null)) {
       for (List<String> cmd : commands(b.text())) {
-        if (cmd.size() < 2 || !cmd.get(0).equals("benchplan") || NEEDS_CLUSTER.contains(cmd.get(1))) {
+        if (cmd.size() < 2
+            || !cmd.get(0).equals("benchplan")
+            || NEEDS_CLUSTER.contains(cmd.get(1))) {
           continue;
         }
-        assertThat(tested).as(b.file() + " (" + b.heading() + "): benchplan " + cmd.get(1)
-            + " needs no cluster; a console block must run it").containsKey(cmd.get(1));
-        assertThat(tested.get(cmd.get(1))).as(b.file() + " (" + b.heading() + "): options of "
-            + cmd).containsAll(options(cmd));
+        assertThat(tested)
+            .as(
+                b.file()
+                    + " ("
+                    + b.heading()
+                    + "): benchplan "
+                    + cmd.get(1)
+                    + " needs no cluster; a console block must run it")
+            .containsKey(cmd.get(1));
+        assertThat(tested.get(cmd.get(1)))
+            .as(b.file() + " (" + b.heading() + "): options of " + cmd)
+            .containsAll(options(cmd));
       }
     }
   }
@@ -141,8 +162,16 @@ class SkillWalkthroughTest {
           expectedExit = Integer.parseInt(x.group(1));
         }
       }
-      String where = block.file() + " (" + block.heading() + "): $ " + cmd + "\n--- stdout ---\n"
-          + result[1] + "\n--- stderr ---\n" + result[2];
+      String where =
+          block.file()
+              + " ("
+              + block.heading()
+              + "): $ "
+              + cmd
+              + "\n--- stdout ---\n"
+              + result[1]
+              + "\n--- stderr ---\n"
+              + result[2];
       assertThat(exit).as(where).isEqualTo(expectedExit);
       for (String e : expect) {
         if (!e.isBlank() && !e.trim().matches("\\[exit \\d]")) {
@@ -165,8 +194,8 @@ class SkillWalkthroughTest {
   }
 
   /** {exit, stdout, stderr}. */
-  private static String[] execute(List<String> args, Map<String, String> env,
-      Map<String, String> vars) throws Exception {
+  private static String[] execute(
+      List<String> args, Map<String, String> env, Map<String, String> vars) throws Exception {
     switch (args.get(0)) {
       case "export" -> {
         String[] kv = args.get(1).split("=", 2);
@@ -176,15 +205,24 @@ class SkillWalkthroughTest {
       case "grep" -> {
         boolean count = args.get(1).equals("-c");
         String pattern = args.get(count ? 2 : 1);
-        List<String> hits = Files.readAllLines(Path.of(args.get(count ? 3 : 2))).stream()
-            .filter(l -> l.contains(pattern)).toList();
-        return new String[] {hits.isEmpty() && !count ? "1" : "0",
-            count ? hits.size() + "\n" : String.join("\n", hits) + "\n", ""};
+        List<String> hits =
+            Files.readAllLines(Path.of(args.get(count ? 3 : 2))).stream()
+                .filter(l -> l.contains(pattern))
+                .toList();
+        return new String[] {
+          hits.isEmpty() && !count ? "1" : "0",
+          count ? hits.size() + "\n" : String.join("\n", hits) + "\n",
+          ""
+        };
       }
       case "benchplan" -> {
-        List<String> cmd = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "dev.benchplan.cli.Main"));
+        List<String> cmd =
+            new ArrayList<>(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    "dev.benchplan.cli.Main"));
         cmd.addAll(args.subList(1, args.size()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().remove("BENCHPLAN_AIPERF_INDEX_URL");
@@ -194,11 +232,15 @@ class SkillWalkthroughTest {
         pb.redirectOutput(out.toFile()).redirectError(err.toFile());
         Process p = pb.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished: " + args).isTrue();
-        return new String[] {String.valueOf(p.exitValue()),
-            Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8)};
+        return new String[] {
+          String.valueOf(p.exitValue()),
+          Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8)
+        };
       }
-      default -> throw new AssertionError("a console block may run benchplan, export and grep"
-          + " only: " + args);
+      default ->
+          throw new AssertionError(
+              "a console block may run benchplan, export and grep" + " only: " + args);
     }
   }
 
@@ -272,16 +314,20 @@ class SkillWalkthroughTest {
   /** Candidate B beside the examples: its DGD, the example smoke artifact, and its ledger. */
   static Path candidateB(Path dir) throws IOException {
     Files.createDirectories(dir);
-    String dgd = Files.readString(EXAMPLES.resolve("dgd.yaml"))
-        .replace("name: vllm-agg\n", "name: vllm-agg-b\n");
+    String dgd =
+        Files.readString(EXAMPLES.resolve("dgd.yaml"))
+            .replace("name: vllm-agg\n", "name: vllm-agg-b\n");
     Files.writeString(dir.resolve("dgd.yaml"), dgd);
-    Files.copy(EXAMPLES.resolve("smoke_test_artifact.json"), dir.resolve("smoke_test_artifact.json"));
-    String ledger = Files.readString(EXAMPLES.resolve("deployment-ledger.yaml"))
-        .replace("dgd_name: vllm-agg\n", "dgd_name: vllm-agg-b\n")
-        .replace("namespace: bench\n", "namespace: bench2\n")
-        .replace("service: vllm-agg-frontend\n", "service: vllm-agg-b-frontend\n")
-        .replaceAll("(applied_dgd:\n  path: dgd.yaml\n  sha256: )[0-9a-f]{64}",
-            "$1" + Sha256.ofFile(dir.resolve("dgd.yaml")));
+    Files.copy(
+        EXAMPLES.resolve("smoke_test_artifact.json"), dir.resolve("smoke_test_artifact.json"));
+    String ledger =
+        Files.readString(EXAMPLES.resolve("deployment-ledger.yaml"))
+            .replace("dgd_name: vllm-agg\n", "dgd_name: vllm-agg-b\n")
+            .replace("namespace: bench\n", "namespace: bench2\n")
+            .replace("service: vllm-agg-frontend\n", "service: vllm-agg-b-frontend\n")
+            .replaceAll(
+                "(applied_dgd:\n  path: dgd.yaml\n  sha256: )[0-9a-f]{64}",
+                "$1" + Sha256.ofFile(dir.resolve("dgd.yaml")));
     Files.writeString(dir.resolve("deployment-ledger.yaml"), ledger);
     return dir.toAbsolutePath().normalize();
   }

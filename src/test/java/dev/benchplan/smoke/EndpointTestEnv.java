@@ -11,11 +11,12 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Drives scripts/endpoint-test-env.sh (a real llama-server on 127.0.0.1) for the endpoint tier.
- * Each instance has its own state folder, so a test can start and stop a server of its own
- * without touching the one scripts/test.sh started.
+ * Each instance has its own state folder, so a test can start and stop a server of its own without
+ * touching the one scripts/test.sh started.
  */
 final class EndpointTestEnv {
   static final Path SCRIPT = Path.of("scripts/endpoint-test-env.sh").toAbsolutePath();
+
   /** The model name the script serves. */
   static final String MODEL = "tiny-test-model";
 
@@ -29,7 +30,8 @@ final class EndpointTestEnv {
   String up() {
     Run run = run("up", 15);
     if (run.code() != 0) {
-      unavailable("scripts/endpoint-test-env.sh up failed (exit " + run.code() + "); log: " + run.log());
+      unavailable(
+          "scripts/endpoint-test-env.sh up failed (exit " + run.code() + "); log: " + run.log());
     }
     List<String> lines = run.stdout().lines().filter(l -> !l.isBlank()).toList();
     if (lines.isEmpty() || !lines.get(lines.size() - 1).matches("http://127\\.0\\.0\\.1:\\d+")) {
@@ -53,13 +55,21 @@ final class EndpointTestEnv {
       Files.createDirectories(state);
       Path log = state.resolveSibling(state.getFileName() + "-" + command + ".log");
       Path stdout = state.resolveSibling(state.getFileName() + "-" + command + ".out");
-      ProcessBuilder pb = new ProcessBuilder(SCRIPT.toString(), command)
-          .redirectOutput(stdout.toFile()).redirectError(log.toFile());
+      ProcessBuilder pb =
+          new ProcessBuilder(SCRIPT.toString(), command)
+              .redirectOutput(stdout.toFile())
+              .redirectError(log.toFile());
       pb.environment().put("BENCHPLAN_ENDPOINT_STATE", state.toString());
       Process p = pb.start();
       if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
         p.destroyForcibly();
-        unavailable("endpoint-test-env.sh " + command + " did not finish in " + timeoutMinutes + " min; log: " + log);
+        unavailable(
+            "endpoint-test-env.sh "
+                + command
+                + " did not finish in "
+                + timeoutMinutes
+                + " min; log: "
+                + log);
       }
       return new Run(p.exitValue(), Files.readString(stdout), log);
     } catch (IOException e) {

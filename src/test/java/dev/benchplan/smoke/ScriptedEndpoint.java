@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A small OpenAI-shaped server on 127.0.0.1 (the JDK's HttpServer) whose chat-completion stream
- * each test scripts byte by byte, to exercise protocol edge cases a real server rarely shows.
- * The real server (llama-server) is the endpoint tier's job.
+ * each test scripts byte by byte, to exercise protocol edge cases a real server rarely shows. The
+ * real server (llama-server) is the endpoint tier's job.
  */
 final class ScriptedEndpoint implements AutoCloseable {
   /** What a test does with a chat completion request. */
@@ -31,11 +31,13 @@ final class ScriptedEndpoint implements AutoCloseable {
   static final String MODEL = "scripted-model";
 
   private final HttpServer server;
-  private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "scripted-endpoint");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService executor =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "scripted-endpoint");
+            t.setDaemon(true);
+            return t;
+          });
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private volatile String modelsBody = modelList(MODEL, "other-model");
   private volatile int modelsStatus = 200;
@@ -71,8 +73,9 @@ final class ScriptedEndpoint implements AutoCloseable {
     try (ex) {
       String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
       String path = ex.getRequestURI().getPath();
-      received.add(new Received(ex.getRequestMethod(), path,
-          ex.getRequestHeaders().getFirst("Authorization"), body));
+      received.add(
+          new Received(
+              ex.getRequestMethod(), path, ex.getRequestHeaders().getFirst("Authorization"), body));
       if (path.equals("/v1/models") && ex.getRequestMethod().equals("GET")) {
         send(ex, modelsStatus, "application/json", modelsBody);
       } else if (path.equals("/v1/chat/completions") && ex.getRequestMethod().equals("POST")) {
@@ -87,7 +90,8 @@ final class ScriptedEndpoint implements AutoCloseable {
     }
   }
 
-  static void send(HttpExchange ex, int status, String contentType, String body) throws IOException {
+  static void send(HttpExchange ex, int status, String contentType, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", contentType);
     ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
@@ -97,8 +101,8 @@ final class ScriptedEndpoint implements AutoCloseable {
   }
 
   /**
-   * Streams pieces as text/event-stream, flushing after each piece (one HTTP chunk, usually one
-   * TCP segment) and pausing between them so the client reads them separately.
+   * Streams pieces as text/event-stream, flushing after each piece (one HTTP chunk, usually one TCP
+   * segment) and pausing between them so the client reads them separately.
    */
   static void sse(HttpExchange ex, long pauseMillis, List<String> pieces)
       throws IOException, InterruptedException {
@@ -119,29 +123,46 @@ final class ScriptedEndpoint implements AutoCloseable {
   static String modelList(String... ids) {
     StringBuilder sb = new StringBuilder("{\"object\":\"list\",\"data\":[");
     for (int i = 0; i < ids.length; i++) {
-      sb.append(i == 0 ? "" : ",").append("{\"id\":\"").append(ids[i]).append("\",\"object\":\"model\"}");
+      sb.append(i == 0 ? "" : ",")
+          .append("{\"id\":\"")
+          .append(ids[i])
+          .append("\",\"object\":\"model\"}");
     }
     return sb.append("]}").toString();
   }
 
-  /** A chat.completion.chunk with one content delta (or only a finish reason when content is null). */
+  /**
+   * A chat.completion.chunk with one content delta (or only a finish reason when content is null).
+   */
   static String chunk(String content, String finishReason) {
     String delta = content == null ? "{}" : "{\"content\":\"" + content + "\"}";
     String finish = finishReason == null ? "null" : "\"" + finishReason + "\"";
-    return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"model\":\"" + MODEL
-        + "\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finish + "}]}";
+    return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"model\":\""
+        + MODEL
+        + "\",\"choices\":[{\"index\":0,\"delta\":"
+        + delta
+        + ",\"finish_reason\":"
+        + finish
+        + "}]}";
   }
 
   static String usageChunk(int prompt, int completion) {
-    return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"model\":\"" + MODEL
-        + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":" + prompt + ",\"completion_tokens\":"
-        + completion + ",\"total_tokens\":" + (prompt + completion) + "}}";
+    return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"model\":\""
+        + MODEL
+        + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
+        + prompt
+        + ",\"completion_tokens\":"
+        + completion
+        + ",\"total_tokens\":"
+        + (prompt + completion)
+        + "}}";
   }
 
   /** A well-formed stream: role chunk, one content chunk per word, finish, usage, [DONE]. */
   static List<String> okStream(String text) {
     List<String> pieces = new java.util.ArrayList<>();
-    pieces.add("data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null},\"finish_reason\":null}]}\n\n");
+    pieces.add(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null},\"finish_reason\":null}]}\n\n");
     String[] words = text.split("(?<= )");
     for (String w : words) {
       pieces.add("data: " + chunk(w, null) + "\n\n");

@@ -18,7 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * changing what it says.
  */
 final class SlowProxy implements AutoCloseable {
-  private static final byte[] CHAT = "POST /v1/chat/completions".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CHAT =
+      "POST /v1/chat/completions".getBytes(StandardCharsets.US_ASCII);
 
   private final ServerSocket listener;
   private final InetSocketAddress upstream;
@@ -56,30 +57,34 @@ final class SlowProxy implements AutoCloseable {
   }
 
   private void pump(Socket from, Socket to, boolean[] chatSeen, boolean towardsClient) {
-    Thread t = new Thread(() -> {
-      byte[] buffer = new byte[towardsClient ? 64 : 16 << 10];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-          if (!towardsClient && contains(buffer, n, CHAT)) {
-            synchronized (chatSeen) {
-              chatSeen[0] = true;
-            }
-          }
-          boolean slow;
-          synchronized (chatSeen) {
-            slow = chatSeen[0];
-          }
-          if (towardsClient && slow && delayMillis > 0) {
-            Thread.sleep(delayMillis);
-          }
-          out.write(buffer, 0, n);
-          out.flush();
-        }
-      } catch (IOException | InterruptedException e) {
-        // one side closed: the other is closed by try-with-resources
-      }
-    }, "slow-proxy-pump");
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[towardsClient ? 64 : 16 << 10];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                  if (!towardsClient && contains(buffer, n, CHAT)) {
+                    synchronized (chatSeen) {
+                      chatSeen[0] = true;
+                    }
+                  }
+                  boolean slow;
+                  synchronized (chatSeen) {
+                    slow = chatSeen[0];
+                  }
+                  if (towardsClient && slow && delayMillis > 0) {
+                    Thread.sleep(delayMillis);
+                  }
+                  out.write(buffer, 0, n);
+                  out.flush();
+                }
+              } catch (IOException | InterruptedException e) {
+                // one side closed: the other is closed by try-with-resources
+              }
+            },
+            "slow-proxy-pump");
     t.setDaemon(true);
     t.start();
   }

@@ -35,18 +35,40 @@ class SmokeArgumentsTest {
 
   static Stream<Arguments> badArguments() {
     return Stream.of(
-        Arguments.of("ftp URL", new String[] {"--url", "ftp://127.0.0.1:21"}, "--url 'ftp://127.0.0.1:21': scheme must be http or https"),
-        Arguments.of("no scheme", new String[] {"--url", "127.0.0.1:8000"}, "scheme must be http or https"),
-        Arguments.of("not a URL", new String[] {"--url", "http://exa mple"}, "--url 'http://exa mple': not a URL"),
+        Arguments.of(
+            "ftp URL",
+            new String[] {"--url", "ftp://127.0.0.1:21"},
+            "--url 'ftp://127.0.0.1:21': scheme must be http or https"),
+        Arguments.of(
+            "no scheme", new String[] {"--url", "127.0.0.1:8000"}, "scheme must be http or https"),
+        Arguments.of(
+            "not a URL",
+            new String[] {"--url", "http://exa mple"},
+            "--url 'http://exa mple': not a URL"),
         Arguments.of("no host", new String[] {"--url", "http:///v1"}, "no host"),
-        Arguments.of("credentials", new String[] {"--url", "http://user:sk-secret@127.0.0.1:8000"}, "credentials in the URL are not allowed"),
-        Arguments.of("query", new String[] {"--url", "http://127.0.0.1:8000/?x=1"}, "query or fragment not allowed"),
-        Arguments.of("bad duration", new String[] {"--timeout", "soon"}, "'soon' is not a duration: expected e.g. 30s, 5m, 1h or PT30S"),
-        Arguments.of("zero duration", new String[] {"--timeout", "0s"}, "'0s' must be a positive duration"),
+        Arguments.of(
+            "credentials",
+            new String[] {"--url", "http://user:sk-secret@127.0.0.1:8000"},
+            "credentials in the URL are not allowed"),
+        Arguments.of(
+            "query",
+            new String[] {"--url", "http://127.0.0.1:8000/?x=1"},
+            "query or fragment not allowed"),
+        Arguments.of(
+            "bad duration",
+            new String[] {"--timeout", "soon"},
+            "'soon' is not a duration: expected e.g. 30s, 5m, 1h or PT30S"),
+        Arguments.of(
+            "zero duration", new String[] {"--timeout", "0s"}, "'0s' must be a positive duration"),
         Arguments.of("blank model", new String[] {"--model", " "}, "--model: empty"),
-        Arguments.of("unset key variable", new String[] {"--api-key-env", "BENCHPLAN_TEST_SURELY_UNSET_4711"},
+        Arguments.of(
+            "unset key variable",
+            new String[] {"--api-key-env", "BENCHPLAN_TEST_SURELY_UNSET_4711"},
             "--api-key-env BENCHPLAN_TEST_SURELY_UNSET_4711: the environment variable is not set or empty"),
-        Arguments.of("bad variable name", new String[] {"--api-key-env", "sk-abc123"}, "not an environment variable name"));
+        Arguments.of(
+            "bad variable name",
+            new String[] {"--api-key-env", "sk-abc123"},
+            "not an environment variable name"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -86,30 +108,48 @@ class SmokeArgumentsTest {
   @Test
   @DisplayName("--out naming a directory is invalid input (exit 2), not an endpoint failure")
   void outIsDirectory() {
-    var r = CommandHarness.run("smoke", "--url", endpoint.url(), "--model", ScriptedEndpoint.MODEL,
-        "--out", dir.toString()).expectExit(2);
+    var r =
+        CommandHarness.run(
+                "smoke",
+                "--url",
+                endpoint.url(),
+                "--model",
+                ScriptedEndpoint.MODEL,
+                "--out",
+                dir.toString())
+            .expectExit(2);
     assertThat(r.err()).contains("--out " + dir + ": is a directory");
     assertThat(endpoint.received()).isEmpty();
   }
 
   @Test
-  @DisplayName("URL normalisation: trailing slashes and /v1 dropped, path prefixes kept, host case kept")
+  @DisplayName(
+      "URL normalisation: trailing slashes and /v1 dropped, path prefixes kept, host case kept")
   void urlNormalisation() {
-    assertThat(EndpointUrl.parse("http://127.0.0.1:8000/").toString()).isEqualTo("http://127.0.0.1:8000");
-    assertThat(EndpointUrl.parse("HTTP://127.0.0.1:8000/v1").toString()).isEqualTo("http://127.0.0.1:8000");
+    assertThat(EndpointUrl.parse("http://127.0.0.1:8000/").toString())
+        .isEqualTo("http://127.0.0.1:8000");
+    assertThat(EndpointUrl.parse("HTTP://127.0.0.1:8000/v1").toString())
+        .isEqualTo("http://127.0.0.1:8000");
     assertThat(EndpointUrl.parse("https://gw.example/team-a/v1/").resolve("/v1/models").toString())
         .isEqualTo("https://gw.example/team-a/v1/models");
     assertThat(EndpointUrl.parse("http://[::1]:9000").resolve("/v1/models").toString())
         .isEqualTo("http://[::1]:9000/v1/models");
-    assertThatThrownBy(() -> EndpointUrl.parse("")).isInstanceOf(BenchplanException.class)
+    assertThatThrownBy(() -> EndpointUrl.parse(""))
+        .isInstanceOf(BenchplanException.class)
         .hasMessageContaining("--url: empty");
   }
 
   @Test
   @DisplayName("the options record never prints the API key")
   void optionsToStringRedacts() {
-    var options = new SmokeOptions(EndpointUrl.parse("http://127.0.0.1:1"), "m", dir.resolve("a.json"),
-        java.time.Duration.ofSeconds(1), "KEY_VAR", "sk-very-secret-value");
+    var options =
+        new SmokeOptions(
+            EndpointUrl.parse("http://127.0.0.1:1"),
+            "m",
+            dir.resolve("a.json"),
+            java.time.Duration.ofSeconds(1),
+            "KEY_VAR",
+            "sk-very-secret-value");
     assertThat(options.toString()).doesNotContain("sk-very-secret-value").contains("KEY_VAR");
     assertThat(options.redact("echo sk-very-secret-value!")).isEqualTo("echo [redacted KEY_VAR]!");
   }

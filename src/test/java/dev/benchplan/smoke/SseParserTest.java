@@ -25,11 +25,13 @@ class SseParserTest {
   @Test
   @DisplayName("a stream fed one byte at a time gives the same events as fed whole")
   void byteAtATime() {
-    String stream = "data: {\"a\":1}\n\ndata: {\"b\":\"h\u00e9llo \u4e16\u754c \ud83d\ude00\"}\n\ndata: [DONE]\n\n";
+    String stream =
+        "data: {\"a\":1}\n\ndata: {\"b\":\"h\u00e9llo \u4e16\u754c \ud83d\ude00\"}\n\ndata: [DONE]\n\n";
     for (byte b : utf8(stream)) {
       parser.feed(new byte[] {b});
     }
-    assertThat(data()).containsExactly("{\"a\":1}", "{\"b\":\"h\u00e9llo \u4e16\u754c \ud83d\ude00\"}", "[DONE]");
+    assertThat(data())
+        .containsExactly("{\"a\":1}", "{\"b\":\"h\u00e9llo \u4e16\u754c \ud83d\ude00\"}", "[DONE]");
     assertThat(parser.finish()).isNull();
   }
 
@@ -42,8 +44,14 @@ class SseParserTest {
       SseParser p = new SseParser(got::add);
       p.feed(Arrays.copyOfRange(stream, 0, cut));
       p.feed(Arrays.copyOfRange(stream, cut, stream.length));
-      assertThat(got).as("cut at %d", cut).extracting(SseEvent::data).containsExactly("x\u00e9", "y", "z");
-      assertThat(got).as("cut at %d", cut).extracting(SseEvent::type).containsExactly("message", "e", "message");
+      assertThat(got)
+          .as("cut at %d", cut)
+          .extracting(SseEvent::data)
+          .containsExactly("x\u00e9", "y", "z");
+      assertThat(got)
+          .as("cut at %d", cut)
+          .extracting(SseEvent::type)
+          .containsExactly("message", "e", "message");
       assertThat(p.comments()).isEqualTo(1);
     }
   }
@@ -67,7 +75,8 @@ class SseParserTest {
   }
 
   @Test
-  @DisplayName("event, id and unknown fields: the type and last id are kept, unknown fields ignored")
+  @DisplayName(
+      "event, id and unknown fields: the type and last id are kept, unknown fields ignored")
   void fields() {
     parser.feed(utf8("id: 7\nevent: error\nretry: 10\nfoo: bar\ndata: {}\n\ndata: x\n\n"));
     assertThat(events).hasSize(2);

@@ -33,12 +33,15 @@ class LauncherTraceInspectIT {
     String[] command = new String[args.length + 1];
     command[0] = Paths.get("bin", "benchplan").toAbsolutePath().toString();
     System.arraycopy(args, 0, command, 1, args.length);
-    Process p = new ProcessBuilder(command)
-        .redirectOutput(out.toFile())
-        .redirectError(err.toFile())
-        .start();
+    Process p =
+        new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished in time").isTrue();
-    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+    return new Run(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
   }
 
@@ -46,14 +49,15 @@ class LauncherTraceInspectIT {
   @DisplayName("a stale CDS archive is re-recorded; stdout is exactly the JSON report every time")
   void launcher() throws Exception {
     Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(Files.isRegularFile(jar),
+    Assumptions.assumeTrue(
+        Files.isRegularFile(jar),
         () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
     Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
     Path jsa = jar.resolveSibling("benchplan.jsa");
     if (Files.exists(jsa)) {
       // make the archive older than the jar: the launcher must record a fresh one
-      Files.setLastModifiedTime(jsa, FileTime.fromMillis(
-          Files.getLastModifiedTime(jar).toMillis() - 60_000));
+      Files.setLastModifiedTime(
+          jsa, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
     }
     for (int i = 0; i < 2; i++) {
       Run run = launch("trace", "inspect", trace.toString(), "--format", "json");
@@ -63,7 +67,8 @@ class LauncherTraceInspectIT {
       assertThat(run.err()).isEmpty();
     }
     assertThat(jsa).exists();
-    assertThat(Files.getLastModifiedTime(jsa)).isGreaterThanOrEqualTo(Files.getLastModifiedTime(jar));
+    assertThat(Files.getLastModifiedTime(jsa))
+        .isGreaterThanOrEqualTo(Files.getLastModifiedTime(jar));
 
     Run missing = launch("trace", "inspect", dir.resolve("absent.jsonl").toString());
     assertThat(missing.exit()).isEqualTo(2);

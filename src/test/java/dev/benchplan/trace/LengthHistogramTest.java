@@ -48,8 +48,8 @@ class LengthHistogramTest {
   @DisplayName("the summary: min, max, exact mean, percentiles; nulls when empty")
   void summary() {
     LengthHistogram h = new LengthHistogram();
-    assertThat(h.toSummary()).isEqualTo(
-        new TraceReport.LengthSummary(0, null, null, null, null, null, null, null));
+    assertThat(h.toSummary())
+        .isEqualTo(new TraceReport.LengthSummary(0, null, null, null, null, null, null, null));
     h.add(1);
     h.add(2);
     h.add(2);

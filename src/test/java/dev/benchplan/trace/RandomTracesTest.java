@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Random valid traces in varied formatting (numbers of 1 to 19 digits, field order, whitespace,
- * separators) against the naive Jackson oracle: exercises the parser's 8-bytes-at-a-time fast
- * paths and their fall-backs at every length and position.
+ * separators) against the naive Jackson oracle: exercises the parser's 8-bytes-at-a-time fast paths
+ * and their fall-backs at every length and position.
  */
 class RandomTracesTest {
   @TempDir Path dir;
@@ -44,8 +44,13 @@ class RandomTracesTest {
     assertThat(r.timestampMs().max()).isEqualTo(oracle.maxTimestamp());
     for (int p : new int[] {50, 90, 95, 99}) {
       long expected = JacksonTraceOracle.percentile(oracle.inputs(), p);
-      assertThat(p == 50 ? r.inputLength().p50() : p == 90 ? r.inputLength().p90()
-          : p == 95 ? r.inputLength().p95() : r.inputLength().p99()).isEqualTo(expected);
+      assertThat(
+              p == 50
+                  ? r.inputLength().p50()
+                  : p == 90
+                      ? r.inputLength().p90()
+                      : p == 95 ? r.inputLength().p95() : r.inputLength().p99())
+          .isEqualTo(expected);
     }
     assertThat(r.inputLength().max()).isEqualTo(oracle.inputs().get(oracle.inputs().size() - 1));
     assertThat(r.inputLength().mean())
@@ -74,8 +79,11 @@ class RandomTracesTest {
     List<String> rows = new ArrayList<>();
     // the fast paths (", "), then the general paths, each layout a row of the same ids
     for (String separator : List.of(", ", ",", " , ", " ,", ",\t", ",  ")) {
-      StringBuilder row = new StringBuilder("{\"input_length\": " + ids.size() * 512L
-          + ", \"output_length\": 1, \"hash_ids\": [");
+      StringBuilder row =
+          new StringBuilder(
+              "{\"input_length\": "
+                  + ids.size() * 512L
+                  + ", \"output_length\": 1, \"hash_ids\": [");
       for (int i = 0; i < ids.size(); i++) {
         row.append(i == 0 ? "" : separator).append(ids.get(i));
       }
@@ -95,17 +103,19 @@ class RandomTracesTest {
     List<String> fields = new ArrayList<>();
     fields.add(key(random, "timestamp") + number(random, 1 + random.nextInt(19), Long.MAX_VALUE));
     fields.add(key(random, "input_length") + input);
-    fields.add(key(random, "output_length") + Math.max(1, number(random, 1 + random.nextInt(6),
-        1_000_000)));
+    fields.add(
+        key(random, "output_length")
+            + Math.max(1, number(random, 1 + random.nextInt(6), 1_000_000)));
     if (blocks <= 200) {
       StringBuilder ids = new StringBuilder("[");
       for (int j = 0; j < blocks; j++) {
         if (j > 0) {
           ids.append(List.of(",", ", ", " ,", " , ", ",\t").get(random.nextInt(5)));
         }
-        ids.append(random.nextInt(4) == 0
-            ? number(random, 1 + random.nextInt(19), Long.MAX_VALUE)
-            : random.nextInt(2000));
+        ids.append(
+            random.nextInt(4) == 0
+                ? number(random, 1 + random.nextInt(19), Long.MAX_VALUE)
+                : random.nextInt(2000));
       }
       fields.add(key(random, "hash_ids") + ids.append(random.nextBoolean() ? "]" : " ]"));
     }
@@ -113,8 +123,9 @@ class RandomTracesTest {
       fields.add(key(random, "session_id") + "\"s" + random.nextInt(100) + "\"");
     }
     Collections.shuffle(fields, random);
-    return (random.nextBoolean() ? "{" : "{ ") + String.join(random.nextBoolean() ? ", " : ",",
-        fields) + (random.nextBoolean() ? "}" : " }");
+    return (random.nextBoolean() ? "{" : "{ ")
+        + String.join(random.nextBoolean() ? ", " : ",", fields)
+        + (random.nextBoolean() ? "}" : " }");
   }
 
   private static String key(Random random, String name) {

@@ -43,7 +43,8 @@ class RealTracesTest {
     assertThat(report.hashIds().infiniteCacheHitRate()).isCloseTo(oracle.hitRate(), within(1e-12));
     assertThat(report.timestampMs().min()).isEqualTo(oracle.minTimestamp());
     assertThat(report.timestampMs().max()).isEqualTo(oracle.maxTimestamp());
-    assertThat(report.timestampMs().span()).isEqualTo(oracle.maxTimestamp() - oracle.minTimestamp());
+    assertThat(report.timestampMs().span())
+        .isEqualTo(oracle.maxTimestamp() - oracle.minTimestamp());
   }
 
   @ParameterizedTest(name = "{0}, chunks of {1} bytes")
@@ -54,8 +55,9 @@ class RealTracesTest {
     "mooncake/synthetic_trace.jsonl, 77777",
     "aiperf/production_trace.jsonl, 97",
   })
-  @DisplayName("the reader thread's lane (3 chunks in 4 parsed there, replayed in order) gives"
-      + " exactly the one-chunk report")
+  @DisplayName(
+      "the reader thread's lane (3 chunks in 4 parsed there, replayed in order) gives"
+          + " exactly the one-chunk report")
   void parallelLaneAgrees(String file, int chunk) throws Exception {
     Path trace = SharedData.require(file);
     TraceScanOptions options =
@@ -66,13 +68,15 @@ class RealTracesTest {
   }
 
   @Test
-  @DisplayName("issue 20: the conversation trace's window 0:1500000 replays 4,673 rows, 265 of them"
-      + " over a 40,960-token context (574 in the whole trace)")
+  @DisplayName(
+      "issue 20: the conversation trace's window 0:1500000 replays 4,673 rows, 265 of them"
+          + " over a 40,960-token context (574 in the whole trace)")
   void conversationWindow() throws Exception {
     Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
 
-    TraceReport r = TraceScanner.scan(trace,
-        TraceScanOptions.defaults().withMaxContext(40960L).withWindow(0L, 1_500_000L));
+    TraceReport r =
+        TraceScanner.scan(
+            trace, TraceScanOptions.defaults().withMaxContext(40960L).withWindow(0L, 1_500_000L));
 
     assertThat(r.rows()).isEqualTo(12031);
     assertThat(r.context().rowsOverLimit()).isEqualTo(574);
@@ -123,7 +127,8 @@ class RealTracesTest {
   }
 
   @Test
-  @DisplayName("AIPerf's production_trace.jsonl: line 3 breaks the block rule, named with its field")
+  @DisplayName(
+      "AIPerf's production_trace.jsonl: line 3 breaks the block rule, named with its field")
   void aiperfProductionTraceBreaksTheBlockRule() {
     Path trace = SharedData.require("aiperf/production_trace.jsonl");
 

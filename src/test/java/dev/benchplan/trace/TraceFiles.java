@@ -31,7 +31,12 @@ final class TraceFiles {
 
   /** A valid row: {@code {"timestamp": t, "input_length": in, "output_length": out}}. */
   static String row(long t, long in, long out) {
-    return "{\"timestamp\": " + t + ", \"input_length\": " + in + ", \"output_length\": " + out
+    return "{\"timestamp\": "
+        + t
+        + ", \"input_length\": "
+        + in
+        + ", \"output_length\": "
+        + out
         + "}";
   }
 

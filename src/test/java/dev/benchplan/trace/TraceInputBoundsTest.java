@@ -26,8 +26,8 @@ class TraceInputBoundsTest {
   @Test
   @Timeout(20)
   @EnabledOnOs(OS.LINUX)
-  @DisplayName("trace inspect /dev/zero: exit 2 at once (not a regular file), not a read until"
-      + " killed")
+  @DisplayName(
+      "trace inspect /dev/zero: exit 2 at once (not a regular file), not a read until" + " killed")
   void devZero() {
     var r = CommandHarness.run("trace", "inspect", "/dev/zero");
     assertThat(r.exitCode()).isEqualTo(2);
@@ -43,8 +43,9 @@ class TraceInputBoundsTest {
     byte[] block = new byte[1 << 20];
     Arrays.fill(block, (byte) 'a');
     try (OutputStream out = Files.newOutputStream(trace)) {
-      out.write((row(0, 5, 5) + "\n" + row(1, 5, 5) + "\n{\"text_input\": \"")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          (row(0, 5, 5) + "\n" + row(1, 5, 5) + "\n{\"text_input\": \"")
+              .getBytes(StandardCharsets.US_ASCII));
       for (int i = 0; i < (TraceScanner.MAX_LINE_BYTES >> 20) + 1; i++) {
         out.write(block);
       }
@@ -52,8 +53,10 @@ class TraceInputBoundsTest {
     }
     assertThatThrownBy(() -> TraceScanner.scan(trace, TraceScanOptions.defaults()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessage(trace + ": line 3: longer than 16 MiB, the maximum line length of a trace;"
-            + " expected one JSON object per line (is this a JSONL trace?)")
+        .hasMessage(
+            trace
+                + ": line 3: longer than 16 MiB, the maximum line length of a trace;"
+                + " expected one JSON object per line (is this a JSONL trace?)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
@@ -61,13 +64,18 @@ class TraceInputBoundsTest {
   @DisplayName("a line just under the maximum is read (the bound is no smaller than documented)")
   void lineJustUnderTheMaximum() throws Exception {
     Path trace = dir.resolve("big.jsonl");
-    String head = "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 1, \"text_input\": \"";
+    String head =
+        "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 1, \"text_input\": \"";
     String tail = "\"}";
     byte[] line = new byte[TraceScanner.MAX_LINE_BYTES];
     Arrays.fill(line, (byte) 'b');
     System.arraycopy(head.getBytes(StandardCharsets.US_ASCII), 0, line, 0, head.length());
-    System.arraycopy(tail.getBytes(StandardCharsets.US_ASCII), 0, line,
-        line.length - tail.length(), tail.length());
+    System.arraycopy(
+        tail.getBytes(StandardCharsets.US_ASCII),
+        0,
+        line,
+        line.length - tail.length(),
+        tail.length());
     try (OutputStream out = Files.newOutputStream(trace)) {
       out.write(line);
       out.write('\n');
@@ -83,8 +91,11 @@ class TraceInputBoundsTest {
     Path nul = bytes(dir, (row(0, 5, 5) + "\n\0\0\0\n").getBytes(StandardCharsets.US_ASCII));
     var r = CommandHarness.run("trace", "inspect", nul.toString());
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err()).contains(nul + ": cannot read the trace: binary content (a NUL byte at"
-        + " offset 56); expected a JSONL text file");
+    assertThat(r.err())
+        .contains(
+            nul
+                + ": cannot read the trace: binary content (a NUL byte at"
+                + " offset 56); expected a JSONL text file");
     assertThat(r.out()).isEmpty();
 
     Path gz = dir.resolve("t.jsonl.gz");

@@ -29,20 +29,39 @@ class TraceInspectCommandTest {
   @DisplayName("--format json on a valid trace: exit 0, one document with the contract's keys")
   void jsonContract() {
     Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
-    var r = CommandHarness.run("trace", "inspect", trace.toString(), "--format", "json",
-        "--max-context", "32768").expectOk();
+    var r =
+        CommandHarness.run(
+                "trace", "inspect", trace.toString(), "--format", "json", "--max-context", "32768")
+            .expectOk();
     assertThat(r.err()).isEmpty();
     JsonNode json = Json.JSON.readTree(r.out());
-    assertThat(keys(json)).containsSubsequence("path", "sha256", "bytes", "rows", "blank_lines",
-        "timestamp_ms", "input_length", "output_length", "hash_ids", "context", "problems_total",
-        "problems");
+    assertThat(keys(json))
+        .containsSubsequence(
+            "path",
+            "sha256",
+            "bytes",
+            "rows",
+            "blank_lines",
+            "timestamp_ms",
+            "input_length",
+            "output_length",
+            "hash_ids",
+            "context",
+            "problems_total",
+            "problems");
     assertThat(keys(json.get("timestamp_ms")))
         .contains("present_rows", "min", "max", "span", "non_monotonic_rows");
     for (String lengths : List.of("input_length", "output_length")) {
-      assertThat(keys(json.get(lengths))).contains("min", "max", "mean", "p50", "p90", "p95", "p99");
+      assertThat(keys(json.get(lengths)))
+          .contains("min", "max", "mean", "p50", "p90", "p95", "p99");
     }
-    assertThat(keys(json.get("hash_ids"))).contains("block_size", "rows_with_hash_ids",
-        "unique_blocks", "block_rule_violations", "infinite_cache_hit_rate");
+    assertThat(keys(json.get("hash_ids")))
+        .contains(
+            "block_size",
+            "rows_with_hash_ids",
+            "unique_blocks",
+            "block_rule_violations",
+            "infinite_cache_hit_rate");
     assertThat(keys(json.get("context")))
         .contains("limit", "rows_over_limit", "first_over_limit_lines");
     assertThat(json.get("rows").asLong()).isEqualTo(12031);
@@ -57,12 +76,23 @@ class TraceInspectCommandTest {
   }
 
   @Test
-  @DisplayName("--window: the window's rows, rate, lengths and rows over --max-context-length"
-      + " beside the whole trace's, in JSON and text")
+  @DisplayName(
+      "--window: the window's rows, rate, lengths and rows over --max-context-length"
+          + " beside the whole trace's, in JSON and text")
   void window() {
     Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
-    var r = CommandHarness.run("trace", "inspect", trace.toString(), "--format", "json",
-        "--max-context-length", "40960", "--window", "0:1500000").expectOk();
+    var r =
+        CommandHarness.run(
+                "trace",
+                "inspect",
+                trace.toString(),
+                "--format",
+                "json",
+                "--max-context-length",
+                "40960",
+                "--window",
+                "0:1500000")
+            .expectOk();
     JsonNode json = Json.JSON.readTree(r.out());
     assertThat(json.at("/context/rows_over_limit").asLong()).isEqualTo(574);
     assertThat(json.at("/window/start_ms").asLong()).isZero();
@@ -71,12 +101,31 @@ class TraceInspectCommandTest {
     assertThat(json.at("/window/context/rows_over_limit").asLong()).isEqualTo(265);
     assertThat(json.at("/window/context/limit").asLong()).isEqualTo(40960);
     assertThat(json.at("/window/requests_per_s").asDouble()).isBetween(3.0, 3.2);
-    assertThat(keys(json.get("window"))).containsExactly("start_ms", "end_ms", "rows", "first_ms",
-        "last_ms", "span_ms", "requests_per_s", "input_length", "output_length", "context");
+    assertThat(keys(json.get("window")))
+        .containsExactly(
+            "start_ms",
+            "end_ms",
+            "rows",
+            "first_ms",
+            "last_ms",
+            "span_ms",
+            "requests_per_s",
+            "input_length",
+            "output_length",
+            "context");
 
-    var text = CommandHarness.run("trace", "inspect", trace.toString(),
-        "--max-context-length", "40960", "--window", "0:1500000").expectOk();
-    assertThat(text.out()).contains("whole trace:\n")
+    var text =
+        CommandHarness.run(
+                "trace",
+                "inspect",
+                trace.toString(),
+                "--max-context-length",
+                "40960",
+                "--window",
+                "0:1500000")
+            .expectOk();
+    assertThat(text.out())
+        .contains("whole trace:\n")
         .contains("context   574 rows over 40,960 tokens")
         .contains("window 0 .. 1,500,000 ms (the rows a replay sends):\nrows      4,673 of 12,031")
         .contains("context   265 rows over 40,960 tokens");
@@ -87,8 +136,8 @@ class TraceInspectCommandTest {
   void badWindow() {
     var r = CommandHarness.run("trace", "inspect", "whatever.jsonl", "--window", "5:1");
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err()).contains("--window: trace window must satisfy 0 <= START_MS <= END_MS,"
-        + " got 5:1");
+    assertThat(r.err())
+        .contains("--window: trace window must satisfy 0 <= START_MS <= END_MS," + " got 5:1");
     assertThat(r.out()).isEmpty();
   }
 
@@ -96,8 +145,8 @@ class TraceInspectCommandTest {
   @DisplayName("problems: exit 2 and the report still printed (json and text)")
   void invalidTraceExit2() {
     Path trace = SharedData.require("aiperf/production_trace.jsonl");
-    var json = CommandHarness.run("trace", "inspect", "--format=json", trace.toString())
-        .expectExit(2);
+    var json =
+        CommandHarness.run("trace", "inspect", "--format=json", trace.toString()).expectExit(2);
     JsonNode doc = Json.JSON.readTree(json.out());
     assertThat(doc.get("problems_total").asLong()).isEqualTo(1);
     assertThat(doc.get("problems").get(0).get("line").asLong()).isEqualTo(3);
@@ -113,17 +162,27 @@ class TraceInspectCommandTest {
   @DisplayName("text: rows, span, ISL/OSL distribution, prefix reuse, problems")
   void textSummary() {
     Path trace = SharedData.require("mooncake/synthetic_trace.jsonl");
-    var r = CommandHarness.run("trace", "inspect", trace.toString(), "--block-size", "512")
-        .expectOk();
+    var r =
+        CommandHarness.run("trace", "inspect", trace.toString(), "--block-size", "512").expectOk();
     assertThat(r.out().lines().map(l -> l.split("\\s+")[0]).toList())
-        .containsExactly("trace", "sha256", "size", "rows", "span", "input", "output", "prefix",
-            "context", "problems");
+        .containsExactly(
+            "trace",
+            "sha256",
+            "size",
+            "rows",
+            "span",
+            "input",
+            "output",
+            "prefix",
+            "context",
+            "problems");
     assertThat(r.out())
         .contains("rows      3,993 (0 blank lines)")
         .contains("span      0 .. 1,022,025 ms (17m02s) on 3,993 rows; 0 going backwards")
         .containsPattern("input +mean 15,325\\.5 +p50 [0-9,]+ +p90")
         .containsPattern("output +mean 149\\.1 ")
-        .contains("43,924 unique 512-token blocks; infinite-cache hit rate 65.1%; block-rule violations: 0")
+        .contains(
+            "43,924 unique 512-token blocks; infinite-cache hit rate 65.1%; block-rule violations: 0")
         .contains("problems  none: the trace is valid");
   }
 
@@ -143,18 +202,28 @@ class TraceInspectCommandTest {
     Path missing = dir.resolve("absent.jsonl");
     var r = CommandHarness.run("trace", "inspect", missing.toString()).expectExit(2);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo(
-        "benchplan: " + missing + ": cannot read the trace: no such file" + System.lineSeparator());
+    assertThat(r.err())
+        .isEqualTo(
+            "benchplan: "
+                + missing
+                + ": cannot read the trace: no such file"
+                + System.lineSeparator());
   }
 
   @Test
   @DisplayName("bad options: exit 2 naming the option")
   void badOptions() {
     Path trace = lines(dir, row(0, 5, 5));
-    assertThat(CommandHarness.run("trace", "inspect", trace.toString(), "--block-size", "0")
-        .expectExit(2).err()).contains("--block-size");
-    assertThat(CommandHarness.run("trace", "inspect", trace.toString(), "--max-context", "x")
-        .expectExit(2).err()).contains("--max-context");
+    assertThat(
+            CommandHarness.run("trace", "inspect", trace.toString(), "--block-size", "0")
+                .expectExit(2)
+                .err())
+        .contains("--block-size");
+    assertThat(
+            CommandHarness.run("trace", "inspect", trace.toString(), "--max-context", "x")
+                .expectExit(2)
+                .err())
+        .contains("--max-context");
     assertThat(CommandHarness.run("trace", "inspect").expectExit(2).err()).contains("TRACE");
   }
 

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the shaded jar (built by {@code package}, before failsafe) in a subprocess with
- * {@code -verbose:class}: {@code trace inspect} must not load a single fabric8 class, because
- * agents call it hundreds of times and fabric8 costs JVM start time.
+ * Runs the shaded jar (built by {@code package}, before failsafe) in a subprocess with {@code
+ * -verbose:class}: {@code trace inspect} must not load a single fabric8 class, because agents call
+ * it hundreds of times and fabric8 costs JVM start time.
  */
 class TraceInspectLoadsNoFabric8IT {
   @TempDir Path dir;
@@ -27,16 +27,26 @@ class TraceInspectLoadsNoFabric8IT {
   @DisplayName("trace inspect from the shaded jar loads no io.fabric8 class")
   void noFabric8() throws IOException, InterruptedException {
     Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(Files.isRegularFile(jar),
+    Assumptions.assumeTrue(
+        Files.isRegularFile(jar),
         () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
     Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
     Path out = dir.resolve("stdout.txt");
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-verbose:class", "-jar", jar.toString(),
-            "trace", "inspect", trace.toString(), "--format", "json")
-        .redirectErrorStream(true)
-        .redirectOutput(out.toFile())
-        .start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-verbose:class",
+                "-jar",
+                jar.toString(),
+                "trace",
+                "inspect",
+                trace.toString(),
+                "--format",
+                "json")
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished in time").isTrue();
     List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as("exit code; output:%n%s", lines).isZero();

@@ -64,7 +64,8 @@ class TraceProblemsTest {
   }
 
   @Test
-  @DisplayName("a raw tab inside a string is a control character; nesting beyond 512 levels is refused")
+  @DisplayName(
+      "a raw tab inside a string is a control character; nesting beyond 512 levels is refused")
   void controlCharactersAndDepth() {
     String deep = "{\"a\": " + "[".repeat(600) + "]".repeat(600) + ", \"input_length\": 5}";
     TraceReport r = scan(lines(dir, "{\"a\": \"x\ty\", \"input_length\": 5}", deep));
@@ -76,9 +77,10 @@ class TraceProblemsTest {
   @Test
   @DisplayName("valid JSON of every kind in unknown fields is accepted and ignored")
   void unknownFieldsAllowed() {
-    String rich = "{\"session_id\": \"s-1\", \"delay\": 2.5e3, \"meta\": {\"a\": [true, false, null,"
-        + " -0.5E-3, {}, []], \"\\u00e9\\n\": \"caf\u00e9 \u4e2d \uD83D\uDE00\"}, \"input_length\":"
-        + " 5, \"output_length\": 1 , \"timestamp\":0}";
+    String rich =
+        "{\"session_id\": \"s-1\", \"delay\": 2.5e3, \"meta\": {\"a\": [true, false, null,"
+            + " -0.5E-3, {}, []], \"\\u00e9\\n\": \"caf\u00e9 \u4e2d \uD83D\uDE00\"}, \"input_length\":"
+            + " 5, \"output_length\": 1 , \"timestamp\":0}";
     TraceReport r = scan(lines(dir, rich));
     assertThat(r.problems()).isEmpty();
     assertThat(r.rows()).isEqualTo(1);
@@ -134,7 +136,8 @@ class TraceProblemsTest {
         "timestamp     | 123456789012345678901234 | out of range",
       })
   void notANonNegativeInteger(String field, String value, String expected) {
-    String bad = row(1, 10, 10).replaceFirst("\"" + field + "\": \\d+", "\"" + field + "\": " + value);
+    String bad =
+        row(1, 10, 10).replaceFirst("\"" + field + "\": \\d+", "\"" + field + "\": " + value);
     assertThat(bad).as("test row").contains(value);
     TraceProblem p = only(scan(lines(dir, row(0, 10, 10), bad)));
     assertThat(p.line()).isEqualTo(2);
@@ -145,26 +148,33 @@ class TraceProblemsTest {
   @Test
   @DisplayName("-0 is zero and 9223372036854775807 is the largest timestamp")
   void integerEdges() {
-    TraceReport r = scan(lines(dir,
-        "{\"timestamp\": -0, \"input_length\": 1, \"output_length\": 1}",
-        "{\"timestamp\": 9223372036854775807, \"input_length\": 2147483647, \"output_length\": 1}"));
+    TraceReport r =
+        scan(
+            lines(
+                dir,
+                "{\"timestamp\": -0, \"input_length\": 1, \"output_length\": 1}",
+                "{\"timestamp\": 9223372036854775807, \"input_length\": 2147483647, \"output_length\": 1}"));
     assertThat(r.problems()).isEmpty();
     assertThat(r.timestampMs().max()).isEqualTo(Long.MAX_VALUE);
     assertThat(r.inputLength().max()).isEqualTo(Integer.MAX_VALUE);
   }
 
   @Test
-  @DisplayName("input_length < 1 needs a text_input; a missing one too; output_length < 1 never passes")
+  @DisplayName(
+      "input_length < 1 needs a text_input; a missing one too; output_length < 1 never passes")
   void lengthRules() {
-    TraceReport r = scan(lines(dir,
-        "{\"timestamp\": 0, \"input_length\": 0, \"output_length\": 5}",
-        "{\"timestamp\": 1, \"input_length\": 0, \"output_length\": 5, \"text_input\": \"hi\"}",
-        "{\"timestamp\": 2, \"output_length\": 5}",
-        "{\"timestamp\": 3, \"output_length\": 5, \"text_input\": \"hello\"}",
-        "{\"timestamp\": 4, \"input_length\": 4, \"output_length\": 0}",
-        "{\"timestamp\": 5, \"input_length\": 4}",
-        "{\"timestamp\": 6, \"input_length\": 4, \"text_input\": 7}",
-        "{\"timestamp\": 7, \"input_length\": 4, \"text_input\": null}"));
+    TraceReport r =
+        scan(
+            lines(
+                dir,
+                "{\"timestamp\": 0, \"input_length\": 0, \"output_length\": 5}",
+                "{\"timestamp\": 1, \"input_length\": 0, \"output_length\": 5, \"text_input\": \"hi\"}",
+                "{\"timestamp\": 2, \"output_length\": 5}",
+                "{\"timestamp\": 3, \"output_length\": 5, \"text_input\": \"hello\"}",
+                "{\"timestamp\": 4, \"input_length\": 4, \"output_length\": 0}",
+                "{\"timestamp\": 5, \"input_length\": 4}",
+                "{\"timestamp\": 6, \"input_length\": 4, \"text_input\": 7}",
+                "{\"timestamp\": 7, \"input_length\": 4, \"text_input\": null}"));
     assertThat(r.problems())
         .extracting(TraceProblem::line, TraceProblem::field)
         .containsExactly(
@@ -172,7 +182,8 @@ class TraceProblemsTest {
             org.assertj.core.groups.Tuple.tuple(3L, "input_length"),
             org.assertj.core.groups.Tuple.tuple(5L, "output_length"),
             org.assertj.core.groups.Tuple.tuple(7L, "text_input"));
-    assertThat(r.problems().get(0).message()).isEqualTo("expected at least 1 (or a text_input), got 0");
+    assertThat(r.problems().get(0).message())
+        .isEqualTo("expected at least 1 (or a text_input), got 0");
     assertThat(r.problems().get(1).message()).contains("missing");
     assertThat(r.problems().get(2).message()).isEqualTo("expected at least 1, got 0");
     assertThat(r.problems().get(3).message()).contains("expected a string, got 7");
@@ -192,9 +203,14 @@ class TraceProblemsTest {
         "[99999999999999999999] | element 0: expected a non-negative integer, got 99999999999999999999 (out of range)",
       })
   void hashIdsNotAListOfNonNegativeIntegers(String value, String expected) {
-    TraceProblem p = only(scan(lines(dir,
-        "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": " + value
-            + "}")));
+    TraceProblem p =
+        only(
+            scan(
+                lines(
+                    dir,
+                    "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": "
+                        + value
+                        + "}")));
     assertThat(p.field()).isEqualTo("hash_ids");
     assertThat(p.message()).isEqualTo(expected);
   }
@@ -202,30 +218,37 @@ class TraceProblemsTest {
   @Test
   @DisplayName("hash_ids without input_length is a problem")
   void hashIdsWithoutInputLength() {
-    TraceReport r = scan(lines(dir,
-        "{\"timestamp\": 0, \"text_input\": \"hi\", \"output_length\": 5, \"hash_ids\": [1]}"));
+    TraceReport r =
+        scan(
+            lines(
+                dir,
+                "{\"timestamp\": 0, \"text_input\": \"hi\", \"output_length\": 5, \"hash_ids\": [1]}"));
     TraceProblem p = only(r);
     assertThat(p.field()).isEqualTo("hash_ids");
     assertThat(p.message()).startsWith("present without input_length");
   }
 
   @Test
-  @DisplayName("block rule: n ids need input_length - (n-1)*block in 1..block, for any --block-size")
+  @DisplayName(
+      "block rule: n ids need input_length - (n-1)*block in 1..block, for any --block-size")
   void blockRule() {
-    Path trace = lines(dir,
-        "{\"timestamp\": 0, \"input_length\": 512, \"output_length\": 5, \"hash_ids\": [1]}",
-        "{\"timestamp\": 1, \"input_length\": 513, \"output_length\": 5, \"hash_ids\": [1, 2]}",
-        "{\"timestamp\": 2, \"input_length\": 513, \"output_length\": 5, \"hash_ids\": [1]}",
-        "{\"timestamp\": 3, \"input_length\": 512, \"output_length\": 5, \"hash_ids\": [1, 2]}",
-        "{\"timestamp\": 4, \"input_length\": 1, \"output_length\": 5, \"hash_ids\": [3]}",
-        "{\"timestamp\": 5, \"input_length\": 100, \"output_length\": 5, \"hash_ids\": []}");
+    Path trace =
+        lines(
+            dir,
+            "{\"timestamp\": 0, \"input_length\": 512, \"output_length\": 5, \"hash_ids\": [1]}",
+            "{\"timestamp\": 1, \"input_length\": 513, \"output_length\": 5, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 2, \"input_length\": 513, \"output_length\": 5, \"hash_ids\": [1]}",
+            "{\"timestamp\": 3, \"input_length\": 512, \"output_length\": 5, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 4, \"input_length\": 1, \"output_length\": 5, \"hash_ids\": [3]}",
+            "{\"timestamp\": 5, \"input_length\": 100, \"output_length\": 5, \"hash_ids\": []}");
     TraceReport r = scan(trace);
     assertThat(r.hashIds().blockRuleViolations()).isEqualTo(3);
     assertThat(r.problems()).extracting(TraceProblem::line).containsExactly(3L, 4L, 6L);
     assertThat(r.problems()).allSatisfy(p -> assertThat(p.field()).isEqualTo("hash_ids"));
     assertThat(r.problems().get(0).message())
-        .isEqualTo("1 hash ids for input_length 513 leave 513 tokens in the last block; expected"
-            + " 1..512 (block size 512), i.e. 2 hash ids");
+        .isEqualTo(
+            "1 hash ids for input_length 513 leave 513 tokens in the last block; expected"
+                + " 1..512 (block size 512), i.e. 2 hash ids");
 
     TraceReport small = TraceScanner.scan(trace, new TraceScanOptions(256, null, null, null));
     assertThat(small.hashIds().blockSize()).isEqualTo(256);
@@ -236,12 +259,15 @@ class TraceProblemsTest {
   @Test
   @DisplayName("a timestamp on some rows but not others: the minority rows are the problems")
   void mixedTimestamps() {
-    TraceReport r = scan(lines(dir,
-        row(0, 5, 5),
-        "{\"input_length\": 5, \"output_length\": 5}",
-        row(10, 5, 5),
-        "{\"input_length\": 5, \"output_length\": -1, \"timestamp\": 12}",
-        row(20, 5, 5)));
+    TraceReport r =
+        scan(
+            lines(
+                dir,
+                row(0, 5, 5),
+                "{\"input_length\": 5, \"output_length\": 5}",
+                row(10, 5, 5),
+                "{\"input_length\": 5, \"output_length\": -1, \"timestamp\": 12}",
+                row(20, 5, 5)));
     assertThat(r.problemsTotal()).isEqualTo(2);
     assertThat(r.problems())
         .extracting(TraceProblem::line, TraceProblem::field)
@@ -250,10 +276,13 @@ class TraceProblemsTest {
             org.assertj.core.groups.Tuple.tuple(4L, "output_length"));
     assertThat(r.problems().get(0).message()).startsWith("missing, but 4 other rows have");
 
-    TraceReport mostlyAbsent = scan(lines(dir,
-        "{\"input_length\": 5, \"output_length\": 5}",
-        "{\"input_length\": 5, \"output_length\": 5}",
-        row(3, 5, 5)));
+    TraceReport mostlyAbsent =
+        scan(
+            lines(
+                dir,
+                "{\"input_length\": 5, \"output_length\": 5}",
+                "{\"input_length\": 5, \"output_length\": 5}",
+                row(3, 5, 5)));
     TraceProblem p = only(mostlyAbsent);
     assertThat(p.line()).isEqualTo(3);
     assertThat(p.message()).startsWith("present, but 2 other rows have none");
@@ -262,8 +291,10 @@ class TraceProblemsTest {
   @Test
   @DisplayName("timestamps going backwards are a warning (non_monotonic_rows), not a problem")
   void nonMonotonic() {
-    TraceReport r = scan(lines(dir, row(100, 5, 5), row(50, 5, 5), row(50, 5, 5), row(40, 5, 5),
-        row(200, 5, 5)));
+    TraceReport r =
+        scan(
+            lines(
+                dir, row(100, 5, 5), row(50, 5, 5), row(50, 5, 5), row(40, 5, 5), row(200, 5, 5)));
     assertThat(r.valid()).isTrue();
     assertThat(r.timestampMs().nonMonotonicRows()).isEqualTo(2);
     assertThat(r.timestampMs().min()).isEqualTo(40);
@@ -299,15 +330,19 @@ class TraceProblemsTest {
     assertThat(r.inputLength().max()).isEqualTo(7);
     for (int chunk : new int[] {1, 2, 3, 4}) {
       assertThat(TraceScanner.scan(file, TraceScanOptions.defaults(), ScanProgress.NONE, chunk))
-          .as("chunk %d", chunk).isEqualTo(r);
+          .as("chunk %d", chunk)
+          .isEqualTo(r);
     }
   }
 
   @Test
   @DisplayName("a BOM anywhere but the start is invalid; line numbers count blank lines")
   void bomLaterAndLineNumbers() throws Exception {
-    byte[] content = concat(bytes(row(0, 5, 5) + "\n\n"),
-        new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, bytes(row(1, 5, 5) + "\n"));
+    byte[] content =
+        concat(
+            bytes(row(0, 5, 5) + "\n\n"),
+            new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+            bytes(row(1, 5, 5) + "\n"));
     TraceProblem p = only(scan(TraceFiles.bytes(dir, content)));
     assertThat(p.line()).isEqualTo(3);
     assertThat(p.message()).contains("not a JSON object").contains("column 1");
@@ -316,8 +351,12 @@ class TraceProblemsTest {
   @Test
   @DisplayName("duplicate fields are problems")
   void duplicateField() {
-    TraceProblem p = only(scan(lines(dir,
-        "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5, \"input_length\": 6}")));
+    TraceProblem p =
+        only(
+            scan(
+                lines(
+                    dir,
+                    "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5, \"input_length\": 6}")));
     assertThat(p.field()).isEqualTo("input_length");
     assertThat(p.message()).startsWith("duplicate field");
   }
@@ -325,8 +364,8 @@ class TraceProblemsTest {
   @Test
   @DisplayName("escaped field names are matched by their decoded name")
   void escapedKeys() {
-    TraceReport r = scan(lines(dir,
-        "{\"timestamp\": 0, \"input\\u005flength\": 9, \"output_length\": 5}"));
+    TraceReport r =
+        scan(lines(dir, "{\"timestamp\": 0, \"input\\u005flength\": 9, \"output_length\": 5}"));
     assertThat(r.problems()).isEmpty();
     assertThat(r.inputLength().max()).isEqualTo(9);
   }
@@ -382,8 +421,14 @@ class TraceProblemsTest {
   @DisplayName("lines across tiny chunk borders, and a line longer than a chunk")
   void tinyChunks() throws Exception {
     String longText = "x".repeat(10_000) + "\u00e9\u4e2d";
-    Path file = lines(dir, row(0, 5, 5), "", "{\"timestamp\": 1, \"text_input\": \"" + longText
-        + "\", \"output_length\": 3}", "broken", row(2, 9, 1));
+    Path file =
+        lines(
+            dir,
+            row(0, 5, 5),
+            "",
+            "{\"timestamp\": 1, \"text_input\": \"" + longText + "\", \"output_length\": 3}",
+            "broken",
+            row(2, 9, 1));
     TraceReport reference = scan(file);
     assertThat(reference.rows()).isEqualTo(4);
     assertThat(reference.problemsTotal()).isEqualTo(1);

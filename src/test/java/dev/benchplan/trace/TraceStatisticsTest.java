@@ -20,8 +20,13 @@ class TraceStatisticsTest {
   @TempDir Path dir;
 
   private static String hashed(long t, long input, long... ids) {
-    StringBuilder s = new StringBuilder("{\"timestamp\": " + t + ", \"input_length\": " + input
-        + ", \"output_length\": 10, \"hash_ids\": [");
+    StringBuilder s =
+        new StringBuilder(
+            "{\"timestamp\": "
+                + t
+                + ", \"input_length\": "
+                + input
+                + ", \"output_length\": 10, \"hash_ids\": [");
     for (int i = 0; i < ids.length; i++) {
       s.append(i == 0 ? "" : ", ").append(ids[i]);
     }
@@ -58,10 +63,13 @@ class TraceStatisticsTest {
   @Test
   @DisplayName("hit tokens: a hit last block counts its partial size; repeats inside a row miss")
   void partialBlocksAndInRowRepeats() {
-    TraceReport r = scan(lines(dir,
-        hashed(0, 700, 1, 2), // 512 + 188 tokens, all new
-        hashed(1, 600, 1, 2), // both hit: 512 + 88
-        hashed(2, 1100, 5, 5, 1))); // 5 twice in one row: not a hit; 1 hits with 76 tokens
+    TraceReport r =
+        scan(
+            lines(
+                dir,
+                hashed(0, 700, 1, 2), // 512 + 188 tokens, all new
+                hashed(1, 600, 1, 2), // both hit: 512 + 88
+                hashed(2, 1100, 5, 5, 1))); // 5 twice in one row: not a hit; 1 hits with 76 tokens
     assertThat(r.hashIds().hashedTokens()).isEqualTo(700 + 600 + 1100);
     assertThat(r.hashIds().hitTokens()).isEqualTo(512 + 88 + 76);
     assertThat(r.hashIds().infiniteCacheHitRate()).isCloseTo(676.0 / 2400, within(1e-15));
@@ -70,10 +78,13 @@ class TraceStatisticsTest {
   @Test
   @DisplayName("huge, sparse block ids (beyond the bitset) are counted exactly")
   void largeIds() {
-    TraceReport r = scan(lines(dir,
-        hashed(0, 1024, 0, Long.MAX_VALUE),
-        hashed(1, 1024, 2147483648L, Long.MAX_VALUE),
-        hashed(2, 1024, 2147483647L, 0)));
+    TraceReport r =
+        scan(
+            lines(
+                dir,
+                hashed(0, 1024, 0, Long.MAX_VALUE),
+                hashed(1, 1024, 2147483648L, Long.MAX_VALUE),
+                hashed(2, 1024, 2147483647L, 0)));
     assertThat(r.hashIds().uniqueBlocks()).isEqualTo(4);
     assertThat(r.hashIds().hitTokens()).isEqualTo(512 + 512);
   }
@@ -110,14 +121,16 @@ class TraceStatisticsTest {
   }
 
   @Test
-  @DisplayName("window: rows whose timestamp lies in [start, end], inclusive; open bounds; the"
-      + " window's lengths, rate and rows over the context are its own rows', beside the whole"
-      + " trace's")
+  @DisplayName(
+      "window: rows whose timestamp lies in [start, end], inclusive; open bounds; the"
+          + " window's lengths, rate and rows over the context are its own rows', beside the whole"
+          + " trace's")
   void window() {
-    Path trace = lines(dir, row(0, 5, 5), row(100, 50, 5), row(200, 7, 5), row(300, 90, 5),
-        row(150, 60, 6));
-    TraceReport r = TraceScanner.scan(trace,
-        TraceScanOptions.defaults().withWindow(100L, 200L).withMaxContext(20L));
+    Path trace =
+        lines(dir, row(0, 5, 5), row(100, 50, 5), row(200, 7, 5), row(300, 90, 5), row(150, 60, 6));
+    TraceReport r =
+        TraceScanner.scan(
+            trace, TraceScanOptions.defaults().withWindow(100L, 200L).withMaxContext(20L));
     TraceReport.WindowSummary w = r.window();
     assertThat(w.rows()).isEqualTo(3);
     assertThat(w.firstMs()).isEqualTo(100L);
@@ -134,13 +147,16 @@ class TraceStatisticsTest {
     assertThat(r.toJson().get("window").get("rows").asLong()).isEqualTo(3);
     assertThat(r.toJson().at("/window/context/rows_over_limit").asLong()).isEqualTo(2);
     assertThat(r.toJson().at("/context/rows_over_limit").asLong()).isEqualTo(3);
-    TraceReport.WindowSummary empty = TraceScanner.scan(trace,
-        TraceScanOptions.defaults().withWindow(400L, 500L)).window();
+    TraceReport.WindowSummary empty =
+        TraceScanner.scan(trace, TraceScanOptions.defaults().withWindow(400L, 500L)).window();
     assertThat(empty.rows()).isZero();
     assertThat(empty.firstMs()).isNull();
     assertThat(empty.requestsPerSecond()).isNull();
-    assertThat(TraceScanner.scan(trace, TraceScanOptions.defaults().withWindow(200L, null))
-        .window().rows()).isEqualTo(2);
+    assertThat(
+            TraceScanner.scan(trace, TraceScanOptions.defaults().withWindow(200L, null))
+                .window()
+                .rows())
+        .isEqualTo(2);
     assertThat(scan(trace).window()).isNull();
     assertThat(scan(trace).toJson().has("window")).isFalse();
   }

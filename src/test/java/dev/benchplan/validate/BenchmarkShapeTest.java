@@ -22,13 +22,15 @@ class BenchmarkShapeTest {
 
   @ParameterizedTest(name = "C = {0} -> {1} requests")
   @CsvSource({"1,1000", "124,1000", "125,1000", "126,1008", "256,2048", "1024,8192", "2048,16384"})
-  @DisplayName("AICR's request count: max(1000, 8 x C), the knee at C = 125 (2048 in flight: 16,384)")
+  @DisplayName(
+      "AICR's request count: max(1000, 8 x C), the knee at C = 125 (2048 in flight: 16,384)")
   void requestCountFormula(int concurrency, int requests) {
     assertThat(BenchmarkShape.requestCount(concurrency)).isEqualTo(requests);
   }
 
   @Test
-  @DisplayName("per GPU: C = 256 x 8 GPUs = 2048 whatever the worker count; 16,384 requests, 2048 warmup")
+  @DisplayName(
+      "per GPU: C = 256 x 8 GPUs = 2048 whatever the worker count; 16,384 requests, 2048 warmup")
   void perGpu() {
     BenchmarkShape s = BenchmarkShape.perGpu(4, 8, 256, 128, 128);
     assertThat(s.concurrency()).isEqualTo(2048);
@@ -43,7 +45,8 @@ class BenchmarkShapeTest {
   @Test
   @DisplayName("a load is per GPU or per worker, never both, and a per-GPU load needs GPUs")
   void oneBasis() {
-    assertThatThrownBy(() -> new BenchmarkShape(1, 8, 256, 16, 128, 128)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new BenchmarkShape(1, 8, 256, 16, 128, 128))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new BenchmarkShape(1, null, 256, null, 128, 128))
         .isInstanceOf(IllegalArgumentException.class);
   }

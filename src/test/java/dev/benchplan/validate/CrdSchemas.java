@@ -13,12 +13,14 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The real DGD CRD's OpenAPI schema for one version, made strict: every object that lists its
- * properties (and does not preserve unknown fields) rejects others, so a field the API server
- * would silently prune fails the test instead.
+ * properties (and does not preserve unknown fields) rejects others, so a field the API server would
+ * silently prune fails the test instead.
  */
 final class CrdSchemas {
-  static final String V090 = "dynamo/v0.9.0/deploy/helm/charts/crds/templates/nvidia.com_dynamographdeployments.yaml";
-  static final String MAIN = "dynamo/main-2026-08-21/deploy/operator/config/crd/bases/nvidia.com_dynamographdeployments.yaml";
+  static final String V090 =
+      "dynamo/v0.9.0/deploy/helm/charts/crds/templates/nvidia.com_dynamographdeployments.yaml";
+  static final String MAIN =
+      "dynamo/main-2026-08-21/deploy/operator/config/crd/bases/nvidia.com_dynamographdeployments.yaml";
   private static final Map<String, SchemaValidator> CACHE = new ConcurrentHashMap<>();
 
   private CrdSchemas() {}
@@ -51,7 +53,8 @@ final class CrdSchemas {
 
   private static void strict(JsonNode n) {
     if (n instanceof ObjectNode o) {
-      if (o.has("properties") && !o.has("additionalProperties")
+      if (o.has("properties")
+          && !o.has("additionalProperties")
           && !o.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
         o.put("additionalProperties", false);
       }

@@ -15,16 +15,27 @@ class DefaultDeploymentTest {
   @TempDir static Path tmp;
 
   static final ValidateRun RUN = new ValidateRun("20261130T120000Z-0a1b2c3d");
-  static final List<NodeTaint> TAINTS = List.of(new NodeTaint("nvidia.com/gpu", null, "NoSchedule"),
-      new NodeTaint("dedicated", "inference: \"yes\" # not a comment", "NoExecute"));
+  static final List<NodeTaint> TAINTS =
+      List.of(
+          new NodeTaint("nvidia.com/gpu", null, "NoSchedule"),
+          new NodeTaint("dedicated", "inference: \"yes\" # not a comment", "NoExecute"));
 
   static DefaultDeployment deployment(String version, int workers) {
-    return new DefaultDeployment(RUN, "nvidia.com/" + version, RUN.namespace(), "Qwen/Qwen3-0.6B", workers,
-        "gpu-node-1", TAINTS, ValidateOptions.DEFAULT_RUNTIME_IMAGE, "hf-token-secret");
+    return new DefaultDeployment(
+        RUN,
+        "nvidia.com/" + version,
+        RUN.namespace(),
+        "Qwen/Qwen3-0.6B",
+        workers,
+        "gpu-node-1",
+        TAINTS,
+        ValidateOptions.DEFAULT_RUNTIME_IMAGE,
+        "hf-token-secret");
   }
 
   @Test
-  @DisplayName("v1alpha1 DGD passes the real Dynamo 0.9 CRD schema (strict: nothing would be pruned)")
+  @DisplayName(
+      "v1alpha1 DGD passes the real Dynamo 0.9 CRD schema (strict: nothing would be pruned)")
   void v1alpha1MatchesCrd() throws Exception {
     ObjectNode m = deployment("v1alpha1", 4).manifest();
     assertThat(CrdSchemas.strict(CrdSchemas.V090, "v1alpha1", tmp).validate(m)).isEmpty();
@@ -47,7 +58,8 @@ class DefaultDeploymentTest {
   }
 
   @Test
-  @DisplayName("AICR's shape: Frontend + VllmDecodeWorker (replicas = workers, 1 GPU each, --model), pinned and tolerating")
+  @DisplayName(
+      "AICR's shape: Frontend + VllmDecodeWorker (replicas = workers, 1 GPU each, --model), pinned and tolerating")
   void shape() {
     ObjectNode m = deployment("v1alpha1", 4).manifest();
     JsonNode w = m.path("spec").path("services").path("VllmDecodeWorker");
@@ -59,12 +71,15 @@ class DefaultDeploymentTest {
         .isEqualTo("[\"--model\",\"Qwen/Qwen3-0.6B\"]");
     for (String svc : List.of("Frontend", "VllmDecodeWorker")) {
       JsonNode pod = m.path("spec").path("services").path(svc).path("extraPodSpec");
-      assertThat(pod.path("nodeSelector").path("kubernetes.io/hostname").asString()).isEqualTo("gpu-node-1");
+      assertThat(pod.path("nodeSelector").path("kubernetes.io/hostname").asString())
+          .isEqualTo("gpu-node-1");
       assertThat(pod.path("tolerations")).hasSize(2);
       assertThat(pod.path("tolerations").get(0).path("operator").asString()).isEqualTo("Exists");
-      assertThat(pod.path("tolerations").get(1).path("value").asString()).isEqualTo("inference: \"yes\" # not a comment");
+      assertThat(pod.path("tolerations").get(1).path("value").asString())
+          .isEqualTo("inference: \"yes\" # not a comment");
     }
-    assertThat(m.path("metadata").path("labels").path("benchplan.dev/validate-run").asString()).isEqualTo(RUN.runId());
+    assertThat(m.path("metadata").path("labels").path("benchplan.dev/validate-run").asString())
+        .isEqualTo(RUN.runId());
     // sent as JSON: a round trip keeps the odd taint value and the string "1" as they are
     JsonNode back = Json.JSON.readTree(Json.JSON.writeValueAsString(m));
     assertThat(back).isEqualTo(m);
@@ -77,17 +92,22 @@ class DefaultDeploymentTest {
       DgdView view = DgdView.of(deployment(v, 8).manifest());
       assertThat(view.workerReplicas()).isEqualTo(8);
       assertThat(view.servedModels()).containsExactly("Qwen/Qwen3-0.6B");
-      assertThat(view.withRole(DgdComponent.Role.FRONTEND)).extracting(c -> c.serviceName(view.name()))
+      assertThat(view.withRole(DgdComponent.Role.FRONTEND))
+          .extracting(c -> c.serviceName(view.name()))
           .containsExactly("benchplan-validate-frontend");
     }
   }
 
   @Test
-  @DisplayName("the apiVersion the cluster serves: v1alpha1 while served, v1beta1 when only that is")
+  @DisplayName(
+      "the apiVersion the cluster serves: v1alpha1 while served, v1beta1 when only that is")
   void apiVersionChoice() {
-    assertThat(new DgdApi("nvidia.com", List.of("v1alpha1")).apiVersion()).isEqualTo("nvidia.com/v1alpha1");
-    assertThat(new DgdApi("nvidia.com", List.of("v1beta1", "v1alpha1")).apiVersion()).isEqualTo("nvidia.com/v1alpha1");
-    assertThat(new DgdApi("nvidia.com", List.of("v1beta1")).apiVersion()).isEqualTo("nvidia.com/v1beta1");
+    assertThat(new DgdApi("nvidia.com", List.of("v1alpha1")).apiVersion())
+        .isEqualTo("nvidia.com/v1alpha1");
+    assertThat(new DgdApi("nvidia.com", List.of("v1beta1", "v1alpha1")).apiVersion())
+        .isEqualTo("nvidia.com/v1alpha1");
+    assertThat(new DgdApi("nvidia.com", List.of("v1beta1")).apiVersion())
+        .isEqualTo("nvidia.com/v1beta1");
     assertThat(new DgdApi("nvidia.com", List.of()).installed()).isFalse();
   }
 }

@@ -22,11 +22,14 @@ class DgdViewTest {
     ((ObjectNode) doc.get("metadata")).put("namespace", "ns-a");
     DgdView v = DgdView.of(doc);
     assertThat(v.name()).isEqualTo("vllm-agg");
-    assertThat(v.withRole(DgdComponent.Role.FRONTEND)).extracting(DgdComponent::name).containsExactly("Frontend");
+    assertThat(v.withRole(DgdComponent.Role.FRONTEND))
+        .extracting(DgdComponent::name)
+        .containsExactly("Frontend");
     assertThat(v.workerReplicas()).isEqualTo(1);
     assertThat(v.servedModels()).containsExactly("Qwen/Qwen3-0.6B");
     assertThat(v.successful()).isFalse();
-    assertThat(v.withRole(DgdComponent.Role.FRONTEND).get(0).serviceName(v.name())).isEqualTo("vllm-agg-frontend");
+    assertThat(v.withRole(DgdComponent.Role.FRONTEND).get(0).serviceName(v.name()))
+        .isEqualTo("vllm-agg-frontend");
   }
 
   @Test
@@ -43,7 +46,9 @@ class DgdViewTest {
   @DisplayName("disagg: the prefill worker is not counted as a token-generating worker")
   void disagg() throws IOException {
     DgdView v = DgdView.of(read("dynamo/v0.9.0/examples/backends/vllm/deploy/disagg.yaml"));
-    assertThat(v.withRole(DgdComponent.Role.PREFILL)).extracting(DgdComponent::name).containsExactly("VllmPrefillWorker");
+    assertThat(v.withRole(DgdComponent.Role.PREFILL))
+        .extracting(DgdComponent::name)
+        .containsExactly("VllmPrefillWorker");
     assertThat(v.workerReplicas()).isEqualTo(1);
     assertThat(v.servedModels()).containsExactly("Qwen/Qwen3-0.6B");
   }
@@ -56,7 +61,8 @@ class DgdViewTest {
   }
 
   @Test
-  @DisplayName("status: state and ready replicas per service (v1alpha1) and per component (v1beta1)")
+  @DisplayName(
+      "status: state and ready replicas per service (v1alpha1) and per component (v1beta1)")
   void status() throws IOException {
     ObjectNode a = read("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml");
     ObjectNode st = a.putObject("status");
@@ -64,24 +70,40 @@ class DgdViewTest {
     st.putObject("services").putObject("VllmDecodeWorker").put("readyReplicas", 1);
     DgdView va = DgdView.of(a);
     assertThat(va.successful()).isTrue();
-    assertThat(va.components()).filteredOn(c -> c.name().equals("VllmDecodeWorker"))
-        .singleElement().extracting(DgdComponent::readyReplicas).isEqualTo(1);
-    assertThat(va.components()).filteredOn(c -> c.name().equals("Frontend"))
-        .singleElement().extracting(DgdComponent::readyReplicas).isEqualTo(-1);
+    assertThat(va.components())
+        .filteredOn(c -> c.name().equals("VllmDecodeWorker"))
+        .singleElement()
+        .extracting(DgdComponent::readyReplicas)
+        .isEqualTo(1);
+    assertThat(va.components())
+        .filteredOn(c -> c.name().equals("Frontend"))
+        .singleElement()
+        .extracting(DgdComponent::readyReplicas)
+        .isEqualTo(-1);
 
     ObjectNode b = read("dynamo/main-2026-08-21/examples/backends/vllm/deploy/agg.yaml");
-    b.putObject("status").put("state", "pending").putObject("components").putObject("VllmDecodeWorker")
+    b.putObject("status")
+        .put("state", "pending")
+        .putObject("components")
+        .putObject("VllmDecodeWorker")
         .put("readyReplicas", 0);
     DgdView vb = DgdView.of(b);
     assertThat(vb.successful()).isFalse();
-    assertThat(vb.components()).filteredOn(c -> c.name().equals("VllmDecodeWorker"))
-        .singleElement().extracting(DgdComponent::readyReplicas).isEqualTo(0);
+    assertThat(vb.components())
+        .filteredOn(c -> c.name().equals("VllmDecodeWorker"))
+        .singleElement()
+        .extracting(DgdComponent::readyReplicas)
+        .isEqualTo(0);
   }
 
   @Test
-  @DisplayName("an undefined variable in --model leaves the model unknown (recorded), never guessed")
+  @DisplayName(
+      "an undefined variable in --model leaves the model unknown (recorded), never guessed")
   void unresolved() {
-    ObjectNode doc = (ObjectNode) Json.YAML.readTree("""
+    ObjectNode doc =
+        (ObjectNode)
+            Json.YAML.readTree(
+                """
         apiVersion: nvidia.com/v1alpha1
         kind: DynamoGraphDeployment
         metadata: {name: x, namespace: n}

@@ -1,7 +1,7 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.progress.ProgressSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -15,19 +15,24 @@ final class FakeValidateCluster implements ValidateCluster {
   DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
   List<DgdCandidate> dgds = new ArrayList<>();
   List<GpuNode> nodes = new ArrayList<>();
+
   /** DGD documents by namespace/name (default: metadata only). */
   final java.util.Map<String, ObjectNode> documents = new java.util.HashMap<>();
+
   /** What the cluster's operator Deployment shows. */
-  RuntimeImage.PlatformVersion platform = RuntimeImage.PlatformVersion.unknown("no operator Deployment (fake)");
+  RuntimeImage.PlatformVersion platform =
+      RuntimeImage.PlatformVersion.unknown("no operator Deployment (fake)");
 
   @Override
   public RuntimeImage.PlatformVersion dynamoPlatformVersion() {
     calls.add("platformVersion");
     return platform;
   }
+
   final Set<String> existing = new LinkedHashSet<>();
   final List<String> deletionOrder = new ArrayList<>();
   final List<String> calls = new ArrayList<>();
+
   /** The isolation checks the permission checks "found" denied. */
   final List<ValidateVerdict.SkippedCheck> skipped = new ArrayList<>();
 
@@ -35,6 +40,7 @@ final class FakeValidateCluster implements ValidateCluster {
   public List<ValidateVerdict.SkippedCheck> skippedIsolationChecks() {
     return List.copyOf(skipped);
   }
+
   RuntimeException failReadiness;
   RuntimeException failCreateNamespace;
   boolean cleanupLeavesNamespace;
@@ -58,7 +64,9 @@ final class FakeValidateCluster implements ValidateCluster {
   @Override
   public List<DgdCandidate> discover(DgdApi a, String namespace) {
     calls.add("discover " + namespace);
-    return dgds.stream().filter(c -> namespace == null || c.dgd().namespace().equals(namespace)).toList();
+    return dgds.stream()
+        .filter(c -> namespace == null || c.dgd().namespace().equals(namespace))
+        .toList();
   }
 
   @Override
@@ -84,9 +92,11 @@ final class FakeValidateCluster implements ValidateCluster {
   }
 
   @Override
-  public void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink p) {
+  public void createNamespace(
+      ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink p) {
     calls.add("createNamespace");
-    if (!ledger.record(new CreatedObject("v1", "Namespace", null, name, ValidateRun.RUN_LABEL, run.runId()))) {
+    if (!ledger.record(
+        new CreatedObject("v1", "Namespace", null, name, ValidateRun.RUN_LABEL, run.runId()))) {
       throw BenchplanException.runtime("interrupted");
     }
     if (failCreateNamespace != null) {
@@ -99,35 +109,60 @@ final class FakeValidateCluster implements ValidateCluster {
   public DgdView createDgd(DgdApi a, ObjectNode manifest, CreatedObjects ledger) {
     lastManifest = manifest;
     DgdView v = DgdView.of(manifest);
-    ledger.record(new CreatedObject(a.apiVersion(), DgdApi.KIND, v.namespace(), v.name(),
-        ValidateRun.RUN_LABEL, "x"));
+    ledger.record(
+        new CreatedObject(
+            a.apiVersion(), DgdApi.KIND, v.namespace(), v.name(), ValidateRun.RUN_LABEL, "x"));
     existing.add(DgdApi.KIND + " " + v.namespace() + "/" + v.name());
     return v;
   }
 
   @Override
-  public DgdCandidate awaitReady(DgdApi a, String namespace, String name, Map<String, Integer> desired,
-      Duration bound, ProgressSink progress) {
+  public DgdCandidate awaitReady(
+      DgdApi a,
+      String namespace,
+      String name,
+      Map<String, Integer> desired,
+      Duration bound,
+      ProgressSink progress) {
     progress.update("state pending");
     if (failReadiness != null) {
       throw failReadiness;
     }
     DgdView v = DgdView.of(lastManifest);
-    ServiceInfo svc = new ServiceInfo(namespace, name + "-frontend", Map.of(), List.of(),
-        List.of(new ServiceInfo.Port("http", 8000)));
-    return new DgdCandidate(new DgdView(v.apiVersion(), namespace, name, "uid-new", "successful", v.components()),
-        new FrontendMatch(svc, 8000, "name", true), List.of());
+    ServiceInfo svc =
+        new ServiceInfo(
+            namespace,
+            name + "-frontend",
+            Map.of(),
+            List.of(),
+            List.of(new ServiceInfo.Port("http", 8000)));
+    return new DgdCandidate(
+        new DgdView(v.apiVersion(), namespace, name, "uid-new", "successful", v.components()),
+        new FrontendMatch(svc, 8000, "name", true),
+        List.of());
   }
 
   @Override
-  public DgdView awaitComponentsReady(DgdApi a, String namespace, String name, Duration bound,
-      ProgressSink progress) {
+  public DgdView awaitComponentsReady(
+      DgdApi a, String namespace, String name, Duration bound, ProgressSink progress) {
     calls.add("awaitComponentsReady " + namespace + "/" + name);
-    DgdView v = dgds.stream().map(DgdCandidate::dgd)
-        .filter(x -> x.namespace().equals(namespace) && x.name().equals(name)).findFirst().orElseThrow();
+    DgdView v =
+        dgds.stream()
+            .map(DgdCandidate::dgd)
+            .filter(x -> x.namespace().equals(namespace) && x.name().equals(name))
+            .findFirst()
+            .orElseThrow();
     if (!v.ready()) {
-      throw BenchplanException.runtime("DGD " + namespace + "/" + name + " not ready after " + bound
-          + ": components " + String.join(", ", v.shortComponents()) + " ready (ready/spec)");
+      throw BenchplanException.runtime(
+          "DGD "
+              + namespace
+              + "/"
+              + name
+              + " not ready after "
+              + bound
+              + ": components "
+              + String.join(", ", v.shortComponents())
+              + " ready (ready/spec)");
     }
     return v;
   }

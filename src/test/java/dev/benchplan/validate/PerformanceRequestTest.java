@@ -17,16 +17,24 @@ class PerformanceRequestTest {
 
   PerformanceRequest load(String constraints) throws Exception {
     Path p = dir.resolve("o.yaml");
-    Files.writeString(p, "validation: {performance: {checks: [inference-perf], constraints: [" + constraints + "]}}");
+    Files.writeString(
+        p,
+        "validation: {performance: {checks: [inference-perf], constraints: ["
+            + constraints
+            + "]}}");
     return ValidationOverlay.load(p);
   }
 
   @Test
-  @DisplayName("partly occupied node: AICR's floor x free/node GPUs (50000 x 6/8 = 37500); TTFT never scaled")
+  @DisplayName(
+      "partly occupied node: AICR's floor x free/node GPUs (50000 x 6/8 = 37500); TTFT never scaled")
   void floorScaling() throws Exception {
-    PerformanceRequest r = load("{name: inference-throughput, value: \">= 50000\"},"
-        + " {name: inference-ttft-p99, value: \"<= 2000\"}");
-    PerformanceRequest scaled = r.forLoad(6, null, new BigDecimal("0.75"), "free / node GPUs 6/8 on node a");
+    PerformanceRequest r =
+        load(
+            "{name: inference-throughput, value: \">= 50000\"},"
+                + " {name: inference-ttft-p99, value: \"<= 2000\"}");
+    PerformanceRequest scaled =
+        r.forLoad(6, null, new BigDecimal("0.75"), "free / node GPUs 6/8 on node a");
     assertThat(scaled.throughputFloor().threshold()).isEqualByComparingTo("37500");
     assertThat(scaled.throughputFloor().origin()).contains("50000 scaled by free / node GPUs 6/8");
     assertThat(scaled.constraints().get(1).threshold()).isEqualByComparingTo("2000");
@@ -35,8 +43,9 @@ class PerformanceRequestTest {
   }
 
   @Test
-  @DisplayName("inference-throughput-per-gpu: gated as N x GPUs; alone it is something to gate on; without a GPU"
-      + " count it is exit 2")
+  @DisplayName(
+      "inference-throughput-per-gpu: gated as N x GPUs; alone it is something to gate on; without a GPU"
+          + " count it is exit 2")
   void perGpu() throws Exception {
     PerformanceRequest r = load("{name: inference-throughput-per-gpu, value: \">= 6000\"}");
     assertThat(r.runs()).isTrue();
@@ -47,8 +56,10 @@ class PerformanceRequestTest {
     assertThat(eight.perGpuFloor().threshold()).isEqualByComparingTo("48000");
     assertThat(eight.perGpuFloor().origin()).contains("6000 per GPU x 8 GPUs");
     assertThatThrownBy(() -> r.forLoad(null, "its GPUs come from DRA claims", null, null))
-        .isInstanceOf(BenchplanException.class).hasMessageContaining("needs a GPU count, but its GPUs come from DRA")
-        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("needs a GPU count, but its GPUs come from DRA")
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(2);
     assertThatThrownBy(() -> load("{name: inference-throughput-per-gpu, value: \"<= 6000\"}"))
         .hasMessageContaining("inference-throughput-per-gpu takes only >=");
   }

@@ -16,14 +16,16 @@ class ScriptedRunner implements BenchmarkRunner {
   final Function<BenchmarkRequest, BenchmarkOutcome> outcome;
   RuntimeException failPlan;
 
-  ScriptedRunner(FakeValidateCluster cluster, Function<BenchmarkRequest, BenchmarkOutcome> outcome) {
+  ScriptedRunner(
+      FakeValidateCluster cluster, Function<BenchmarkRequest, BenchmarkOutcome> outcome) {
     this.cluster = cluster;
     this.outcome = outcome;
   }
 
   /** Passes or fails on the measured values, with the constraints' tolerance. */
   static ScriptedRunner gate(FakeValidateCluster cluster, double throughput, double ttft) {
-    return new ScriptedRunner(cluster, req -> GateScript.measured(req.constraints(), throughput, ttft));
+    return new ScriptedRunner(
+        cluster, req -> GateScript.measured(req.constraints(), throughput, ttft));
   }
 
   @Override
@@ -32,20 +34,30 @@ class ScriptedRunner implements BenchmarkRunner {
     if (failPlan != null) {
       throw failPlan;
     }
-    return new PlannedBenchmark(req.workDir().resolve("plan.json"), "0".repeat(64), "validate-x", "0.4.0",
-        "operator_pin");
+    return new PlannedBenchmark(
+        req.workDir().resolve("plan.json"), "0".repeat(64), "validate-x", "0.4.0", "operator_pin");
   }
 
   @Override
   public RenderedBenchmark render(BenchmarkRequest req, PlannedBenchmark plan) {
     String ns = req.target().namespace();
-    return new RenderedBenchmark(req.workDir().resolve("deploy"), Path.of("perf.yaml"), "1".repeat(64), "bp-job",
-        ns, "r", List.of(new CreatedObject("v1", "ConfigMap", ns, "bp-cm", "benchplan.dev/run-id", "r"),
+    return new RenderedBenchmark(
+        req.workDir().resolve("deploy"),
+        Path.of("perf.yaml"),
+        "1".repeat(64),
+        "bp-job",
+        ns,
+        "r",
+        List.of(
+            new CreatedObject("v1", "ConfigMap", ns, "bp-cm", "benchplan.dev/run-id", "r"),
             new CreatedObject("batch/v1", "Job", ns, "bp-job", "benchplan.dev/run-id", "r")));
   }
 
   @Override
-  public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
+  public BenchmarkOutcome run(
+      BenchmarkRequest req,
+      PlannedBenchmark plan,
+      RenderedBenchmark rendered,
       ProgressSink progress) {
     for (CreatedObject o : rendered.objects()) {
       req.ledger().record(o);

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
-/** validate with today's AICR overlays, on the fake cluster: inputs, load, image, GPUs, floor, CRD. */
+/**
+ * validate with today's AICR overlays, on the fake cluster: inputs, load, image, GPUs, floor, CRD.
+ */
 class ValidateAicrTest {
   static final SchemaValidator SCHEMA = SchemaValidator.bundled("validate-verdict.schema.json");
 
@@ -41,8 +43,8 @@ class ValidateAicrTest {
   ValidateService service(double throughput, double ttft) {
     ScriptedRunner r = ScriptedRunner.gate(cluster, throughput, ttft);
     runners.add(r);
-    return new ValidateService(o -> cluster, r, Clock.systemUTC(), new PrintWriter(errText, true),
-        a -> () -> { }, "test");
+    return new ValidateService(
+        o -> cluster, r, Clock.systemUTC(), new PrintWriter(errText, true), a -> () -> {}, "test");
   }
 
   BenchmarkRunner.BenchmarkRequest seen() {
@@ -50,39 +52,66 @@ class ValidateAicrTest {
   }
 
   ValidateOptions options(Path recipe, InputFlags flags) {
-    return new ValidateOptions(null, recipe, null, null, null, Map.of(), 16, 128, 128, false, dir.resolve("report"),
-        "0.4.0", null, null, null, ValidateTimeouts.defaults(), flags);
+    return new ValidateOptions(
+        null,
+        recipe,
+        null,
+        null,
+        null,
+        Map.of(),
+        16,
+        128,
+        128,
+        false,
+        dir.resolve("report"),
+        "0.4.0",
+        null,
+        null,
+        null,
+        ValidateTimeouts.defaults(),
+        flags);
   }
 
   static InputFlags noFlags() {
-    return new InputFlags(null, false, false, false, null, null, InputFlags.Defaults.BENCHPLAN, Map.of());
+    return new InputFlags(
+        null, false, false, false, null, null, InputFlags.Defaults.BENCHPLAN, Map.of());
   }
 
   Path overlay(String platformVersion, String... constraints) throws Exception {
     Path p = dir.resolve("overlay.yaml");
-    Files.writeString(p, "kind: RecipeMetadata\nspec:\n  componentRefs:\n    - name: dynamo-platform\n"
-        + (platformVersion == null ? "" : "      version: \"" + platformVersion + "\"\n")
-        + "  validation:\n    performance:\n      checks: [inference-perf]\n      constraints:\n"
-        + String.join("\n", java.util.Arrays.stream(constraints).map(c -> "        - " + c).toList()) + "\n");
+    Files.writeString(
+        p,
+        "kind: RecipeMetadata\nspec:\n  componentRefs:\n    - name: dynamo-platform\n"
+            + (platformVersion == null ? "" : "      version: \"" + platformVersion + "\"\n")
+            + "  validation:\n    performance:\n      checks: [inference-perf]\n      constraints:\n"
+            + String.join(
+                "\n", java.util.Arrays.stream(constraints).map(c -> "        - " + c).toList())
+            + "\n");
     return p;
   }
 
   static final String[] GB200 = {
-      "{name: inference-model, value: Qwen/Qwen3-8B}",
-      "{name: inference-concurrency-per-gpu, value: \"256\"}",
-      "{name: inference-routing-mode, value: dynamo-router}",
-      "{name: inference-model-cache-storage-class, value: fast-ssd}",
-      "{name: inference-throughput, value: \">= 50000\"}",
-      "{name: inference-ttft-p99, value: \"<= 2000\"}",
-      "{name: inference-something-new, value: \"1\"}"};
+    "{name: inference-model, value: Qwen/Qwen3-8B}",
+    "{name: inference-concurrency-per-gpu, value: \"256\"}",
+    "{name: inference-routing-mode, value: dynamo-router}",
+    "{name: inference-model-cache-storage-class, value: fast-ssd}",
+    "{name: inference-throughput, value: \">= 50000\"}",
+    "{name: inference-ttft-p99, value: \"<= 2000\"}",
+    "{name: inference-something-new, value: \"1\"}"
+  };
 
   @Test
-  @DisplayName("today's GB200-style overlay, auto-deploy on a node with 6 of 8 GPUs free: Qwen3-8B at 256 x 6 ="
-      + " 1536, 12,288 requests, runtime 1.2.1 from componentRefs, floor 50000 scaled to 37500, every input sourced")
+  @DisplayName(
+      "today's GB200-style overlay, auto-deploy on a node with 6 of 8 GPUs free: Qwen3-8B at 256 x 6 ="
+          + " 1536, 12,288 requests, runtime 1.2.1 from componentRefs, floor 50000 scaled to 37500, every input sourced")
   void overlayOnPartlyOccupiedNode() throws Exception {
-    cluster.nodes.add(new GpuNode("gpu-a", Map.of("kubernetes.io/hostname", "gpu-a"), 8, 2, false, true, List.of()));
+    cluster.nodes.add(
+        new GpuNode(
+            "gpu-a", Map.of("kubernetes.io/hostname", "gpu-a"), 8, 2, false, true, List.of()));
     ValidateResult r = service(40_000, 900).execute(options(overlay("1.2.1", GB200), noFlags()));
-    assertThat(r.exitCode()).as(errText.toString()).isZero(); // 40000 passes the scaled floor, fails the unscaled one
+    assertThat(r.exitCode())
+        .as(errText.toString())
+        .isZero(); // 40000 passes the scaled floor, fails the unscaled one
     BenchmarkRunner.BenchmarkRequest req = seen();
     assertThat(req.shape().concurrency()).isEqualTo(1536);
     assertThat(req.shape().requestCount()).isEqualTo(12_288);
@@ -91,7 +120,8 @@ class ValidateAicrTest {
     assertThat(req.inputs().routingMode()).isEqualTo("dynamo-router");
     assertThat(req.inputs().modelCacheStorageClass()).isEqualTo("fast-ssd");
     JsonNode worker = cluster.lastManifest.path("spec").path("services").path("VllmDecodeWorker");
-    assertThat(worker.path("extraPodSpec").path("mainContainer").path("args").toString()).contains("Qwen/Qwen3-8B");
+    assertThat(worker.path("extraPodSpec").path("mainContainer").path("args").toString())
+        .contains("Qwen/Qwen3-8B");
     assertThat(worker.path("extraPodSpec").path("mainContainer").path("image").asString())
         .isEqualTo("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.1-cuda13");
 
@@ -116,8 +146,10 @@ class ValidateAicrTest {
     assertThat(v.path("floor_scaling").path("node_gpus").asInt()).isEqualTo(8);
     assertThat(v.path("constraints").get(0).path("threshold").asInt()).isEqualTo(37_500);
     assertThat(v.path("measured").path("gpu_count").asInt()).isEqualTo(6);
-    assertThat(v.path("measured").path("output_token_throughput_per_gpu").asDouble()).isEqualTo(6666.67);
-    assertThat(v.path("measured").path("gpu_count_source").asString()).contains("default deployment");
+    assertThat(v.path("measured").path("output_token_throughput_per_gpu").asDouble())
+        .isEqualTo(6666.67);
+    assertThat(v.path("measured").path("gpu_count_source").asString())
+        .contains("default deployment");
     assertThat(v.path("benchmark").path("concurrency_per_gpu").asInt()).isEqualTo(256);
     assertThat(v.path("benchmark").path("gpus").asInt()).isEqualTo(6);
     assertThat(v.path("warnings").toString()).contains("inference-something-new");
@@ -126,17 +158,24 @@ class ValidateAicrTest {
   }
 
   @Test
-  @DisplayName("thresholds without their inputs: benchplan's model and load are used, and the verdict says AICR"
-      + " would use others; the image follows the cluster's operator version")
+  @DisplayName(
+      "thresholds without their inputs: benchplan's model and load are used, and the verdict says AICR"
+          + " would use others; the image follows the cluster's operator version")
   void calibrationWarning() throws Exception {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 4, 0, false, true, List.of()));
-    cluster.platform = new RuntimeImage.PlatformVersion("1.0.2", "operator Deployment dynamo-system/op");
-    ValidateResult r = service(60_000, 900).execute(options(overlay(null,
-        "{name: inference-throughput, value: \">= 50000\"}"), noFlags()));
+    cluster.platform =
+        new RuntimeImage.PlatformVersion("1.0.2", "operator Deployment dynamo-system/op");
+    ValidateResult r =
+        service(60_000, 900)
+            .execute(
+                options(
+                    overlay(null, "{name: inference-throughput, value: \">= 50000\"}"), noFlags()));
     assertThat(r.exitCode()).isZero();
     ValidateVerdict v = r.verdictDocument();
-    assertThat(v.warnings().toString()).contains("this run used Qwen/Qwen3-0.6B (default) at 16 per worker"
-        + " (default): AICR would use the others");
+    assertThat(v.warnings().toString())
+        .contains(
+            "this run used Qwen/Qwen3-0.6B (default) at 16 per worker"
+                + " (default): AICR would use the others");
     assertThat(v.inputs().get("runtime_image").value())
         .isEqualTo("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.2-cuda13");
     assertThat(v.inputs().get("runtime_image").source()).isEqualTo("cluster");
@@ -145,35 +184,52 @@ class ValidateAicrTest {
   }
 
   @Test
-  @DisplayName("the recipe names dynamo-platform but the DGD CRD is absent: exit 3 at crd-check, not a skip")
+  @DisplayName(
+      "the recipe names dynamo-platform but the DGD CRD is absent: exit 3 at crd-check, not a skip")
   void crdAbsentWithDynamo() throws Exception {
     cluster.api = new DgdApi("nvidia.com", List.of());
     ValidateResult r = service(1, 1).execute(options(overlay("1.2.1", GB200), noFlags()));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdict()).isEqualTo("error");
     assertThat(r.verdictDocument().failedStep()).isEqualTo("crd-check");
-    assertThat(r.verdictDocument().reason()).contains("lists dynamo-platform").contains("not installed");
+    assertThat(r.verdictDocument().reason())
+        .contains("lists dynamo-platform")
+        .contains("not installed");
   }
 
   @Test
   @DisplayName("componentRefs without dynamo-platform: skip, the cluster never contacted")
   void noDynamoInRecipe() throws Exception {
     Path p = dir.resolve("o.yaml");
-    Files.writeString(p, "kind: RecipeMetadata\nspec:\n  componentRefs: [{name: gpu-operator}]\n  validation:\n"
-        + "    performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1\"}]}\n");
-    ValidateService s = new ValidateService(o -> {
-      throw new AssertionError("must not connect");
-    }, ScriptedRunner.gate(cluster, 1, 1), Clock.systemUTC(), new PrintWriter(errText), a -> () -> { }, "t");
+    Files.writeString(
+        p,
+        "kind: RecipeMetadata\nspec:\n  componentRefs: [{name: gpu-operator}]\n  validation:\n"
+            + "    performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1\"}]}\n");
+    ValidateService s =
+        new ValidateService(
+            o -> {
+              throw new AssertionError("must not connect");
+            },
+            ScriptedRunner.gate(cluster, 1, 1),
+            Clock.systemUTC(),
+            new PrintWriter(errText),
+            a -> () -> {},
+            "t");
     ValidateResult r = s.execute(options(p, noFlags()));
     assertThat(r.verdict()).isEqualTo("skip");
     assertThat(r.verdictDocument().reason()).contains("does not include dynamo-platform");
   }
 
   @Test
-  @DisplayName("an existing DGD on DRA claims: no per-GPU figure in the verdict, and a per-GPU input is exit 2")
+  @DisplayName(
+      "an existing DGD on DRA claims: no per-GPU figure in the verdict, and a per-GPU input is exit 2")
   void draDgd() throws Exception {
     cluster.dgds.add(ValidateServiceTest.existing("team-a", "vllm-agg", 2));
-    cluster.documents.put("team-a/vllm-agg", (tools.jackson.databind.node.ObjectNode) Json.YAML.readTree("""
+    cluster.documents.put(
+        "team-a/vllm-agg",
+        (tools.jackson.databind.node.ObjectNode)
+            Json.YAML.readTree(
+                """
         apiVersion: nvidia.com/v1alpha1
         metadata: {name: vllm-agg, namespace: team-a}
         spec:
@@ -205,17 +261,24 @@ class ValidateAicrTest {
         .isInstanceOf(BenchplanException.class)
         .hasMessageContaining("--concurrency-per-gpu: a per-GPU concurrency (8) needs a GPU count")
         .hasMessageContaining("DRA resource claims")
-        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(2);
     assertThat(report).doesNotExist();
   }
 
   @Test
-  @DisplayName("an existing DGD with GPUs: per-GPU throughput from its workers; a runtime older than the cluster's"
-      + " platform is a warning")
+  @DisplayName(
+      "an existing DGD with GPUs: per-GPU throughput from its workers; a runtime older than the cluster's"
+          + " platform is a warning")
   void existingWithGpus() throws Exception {
     cluster.dgds.add(ValidateServiceTest.existing("team-a", "vllm-agg", 2));
-    cluster.platform = new RuntimeImage.PlatformVersion("1.0.2", "operator Deployment dynamo-system/op");
-    cluster.documents.put("team-a/vllm-agg", (tools.jackson.databind.node.ObjectNode) Json.YAML.readTree("""
+    cluster.platform =
+        new RuntimeImage.PlatformVersion("1.0.2", "operator Deployment dynamo-system/op");
+    cluster.documents.put(
+        "team-a/vllm-agg",
+        (tools.jackson.databind.node.ObjectNode)
+            Json.YAML.readTree(
+                """
         apiVersion: nvidia.com/v1alpha1
         metadata: {name: vllm-agg, namespace: team-a}
         spec:
@@ -227,15 +290,18 @@ class ValidateAicrTest {
               resources: {limits: {gpu: "2"}}
               extraPodSpec: {mainContainer: {image: "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.0"}}
         """));
-    ValidateResult r = service(8000, 100).execute(options(null,
-        new InputFlags(4, false, false, false, null, null, null, Map.of())));
+    ValidateResult r =
+        service(8000, 100)
+            .execute(
+                options(null, new InputFlags(4, false, false, false, null, null, null, Map.of())));
     assertThat(r.exitCode()).isZero();
     assertThat(seen().shape().concurrency()).isEqualTo(16); // 4 per GPU x 4 GPUs
     ValidateVerdict v = r.verdictDocument();
     assertThat(v.measured().gpuCount()).isEqualTo(4);
     assertThat(v.measured().outputTokenThroughputPerGpu()).isEqualByComparingTo("2000");
     assertThat(v.measured().gpuCountSource()).isEqualTo("dgd: VllmDecodeWorker 2 x 2 replica(s)");
-    assertThat(v.warnings().toString()).contains("vllm-runtime:0.9.0, older than the Dynamo platform 1.0.2");
+    assertThat(v.warnings().toString())
+        .contains("vllm-runtime:0.9.0, older than the Dynamo platform 1.0.2");
   }
 
   @Test
@@ -244,22 +310,39 @@ class ValidateAicrTest {
     cluster.dgds.add(ValidateServiceTest.existing("team-a", "vllm-agg", 1));
     assertThatThrownBy(() -> service(1, 1).execute(options(overlay("1.2.1", GB200), noFlags())))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("(inference-model): DynamoGraphDeployment team-a/vllm-agg serves Qwen/Qwen3-0.6B, not"
-            + " Qwen/Qwen3-8B")
-        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+        .hasMessageContaining(
+            "(inference-model): DynamoGraphDeployment team-a/vllm-agg serves Qwen/Qwen3-0.6B, not"
+                + " Qwen/Qwen3-8B")
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(2);
     assertThat(dir.resolve("report")).doesNotExist();
   }
 
   @Test
   @DisplayName("gateway-epp: exit 2, not supported yet, the cluster never contacted")
   void gatewayEpp() throws Exception {
-    ValidateService s = new ValidateService(o -> {
-      throw new AssertionError("must not connect");
-    }, ScriptedRunner.gate(cluster, 1, 1), Clock.systemUTC(), new PrintWriter(errText), a -> () -> { }, "t");
-    assertThatThrownBy(() -> s.execute(options(overlay("1.2.1", "{name: inference-routing-mode, value: gateway-epp}",
-        "{name: inference-throughput, value: \">= 1\"}"), noFlags())))
+    ValidateService s =
+        new ValidateService(
+            o -> {
+              throw new AssertionError("must not connect");
+            },
+            ScriptedRunner.gate(cluster, 1, 1),
+            Clock.systemUTC(),
+            new PrintWriter(errText),
+            a -> () -> {},
+            "t");
+    assertThatThrownBy(
+            () ->
+                s.execute(
+                    options(
+                        overlay(
+                            "1.2.1",
+                            "{name: inference-routing-mode, value: gateway-epp}",
+                            "{name: inference-throughput, value: \">= 1\"}"),
+                        noFlags())))
         .hasMessageContaining("gateway-epp is not supported yet")
-        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(2);
     assertThat(dir.resolve("report")).doesNotExist();
   }
 }

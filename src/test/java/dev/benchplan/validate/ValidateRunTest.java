@@ -16,9 +16,14 @@ class ValidateRunTest {
   @DisplayName("namespace = benchplan-validate-<first 8 hex of sha256(run ID)>, a DNS-1123 label")
   void namespace() {
     ValidateRun r = new ValidateRun("20261130T120000Z-0a1b2c3d");
-    String expected = "benchplan-validate-"
-        + Sha256.hex("20261130T120000Z-0a1b2c3d".getBytes(StandardCharsets.UTF_8)).substring(0, 8);
-    assertThat(r.namespace()).isEqualTo(expected).matches("benchplan-validate-[0-9a-f]{8}").hasSizeLessThan(64);
+    String expected =
+        "benchplan-validate-"
+            + Sha256.hex("20261130T120000Z-0a1b2c3d".getBytes(StandardCharsets.UTF_8))
+                .substring(0, 8);
+    assertThat(r.namespace())
+        .isEqualTo(expected)
+        .matches("benchplan-validate-[0-9a-f]{8}")
+        .hasSizeLessThan(64);
   }
 
   @Test
@@ -38,9 +43,11 @@ class ValidateRunTest {
   @DisplayName("labels mark the object as benchplan's, validate's, and this run's")
   void labels() {
     ValidateRun r = new ValidateRun("20261130T120000Z-0a1b2c3d");
-    assertThat(r.labels()).containsEntry("app.kubernetes.io/managed-by", "benchplan")
+    assertThat(r.labels())
+        .containsEntry("app.kubernetes.io/managed-by", "benchplan")
         .containsEntry("app.kubernetes.io/component", "validate")
         .containsEntry("benchplan.dev/validate-run", "20261130T120000Z-0a1b2c3d");
-    assertThatThrownBy(() -> new ValidateRun("yesterday")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new ValidateRun("yesterday"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -1,6 +1,5 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.progress.ProgressRenderer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,7 +11,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +28,10 @@ class ValidateServiceTest {
   static final SchemaValidator SCHEMA = SchemaValidator.bundled("validate-verdict.schema.json");
 
   @TempDir Path dir;
-  /** The documents a test produced that must match the schema (verdict.json is added when written). */
+
+  /**
+   * The documents a test produced that must match the schema (verdict.json is added when written).
+   */
   final List<JsonNode> produced = new ArrayList<>();
 
   /** Every verdict.json a test run wrote, read back from the file, matches its schema. */
@@ -41,43 +42,68 @@ class ValidateServiceTest {
       produced.add(Json.JSON.readTree(Files.readString(written)));
     }
     for (JsonNode doc : produced) {
-      assertThat(SCHEMA.validate(doc)).as("schemas/validate-verdict.schema.json on %s", doc).isEmpty();
+      assertThat(SCHEMA.validate(doc))
+          .as("schemas/validate-verdict.schema.json on %s", doc)
+          .isEmpty();
     }
   }
 
   @Test
-  @DisplayName("the schema bites: an unknown status, a pass with exit 3, a missing key are rejected")
+  @DisplayName(
+      "the schema bites: an unknown status, a pass with exit 3, a missing key are rejected")
   void schemaRejects() throws Exception {
     cluster.dgds.add(existing("team-a", "vllm-agg", 1));
     service(gate(6000, 150)).execute(options(null, null, false));
     JsonNode ok = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(SCHEMA.validate(ok)).isEmpty();
-    tools.jackson.databind.node.ObjectNode badStatus = (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
-    ((tools.jackson.databind.node.ObjectNode) badStatus.path("constraints").get(0)).put("status", "maybe");
+    tools.jackson.databind.node.ObjectNode badStatus =
+        (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
+    ((tools.jackson.databind.node.ObjectNode) badStatus.path("constraints").get(0))
+        .put("status", "maybe");
     assertThat(SCHEMA.validate(badStatus)).isNotEmpty();
-    tools.jackson.databind.node.ObjectNode badExit = (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
+    tools.jackson.databind.node.ObjectNode badExit =
+        (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
     badExit.put("exit_code", 3);
     assertThat(SCHEMA.validate(badExit)).isNotEmpty();
-    tools.jackson.databind.node.ObjectNode missing = (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
+    tools.jackson.databind.node.ObjectNode missing =
+        (tools.jackson.databind.node.ObjectNode) ok.deepCopy();
     missing.remove("run_id");
     assertThat(SCHEMA.validate(missing)).isNotEmpty();
   }
+
   final FakeValidateCluster cluster = new FakeValidateCluster();
   final StringWriter errText = new StringWriter();
   final List<Runnable> hooks = new ArrayList<>();
   final List<ScriptedRunner> runners = new ArrayList<>();
 
   ValidateService service(BenchmarkRunner runner) {
-    dev.benchplan.run.ShutdownHooks h = r -> {
-      hooks.add(r);
-      return () -> hooks.remove(r);
-    };
-    return new ValidateService(o -> cluster, runner, Clock.systemUTC(), new PrintWriter(errText, true), h, "test");
+    dev.benchplan.run.ShutdownHooks h =
+        r -> {
+          hooks.add(r);
+          return () -> hooks.remove(r);
+        };
+    return new ValidateService(
+        o -> cluster, runner, Clock.systemUTC(), new PrintWriter(errText, true), h, "test");
   }
 
   ValidateOptions options(Path recipe, String dgd, boolean keep) {
-    return new ValidateOptions(null, recipe, dgd, null, null, Map.of(), 16, 128, 128, keep, dir.resolve("report"),
-        "0.4.0", null, null, null, ValidateTimeouts.defaults());
+    return new ValidateOptions(
+        null,
+        recipe,
+        dgd,
+        null,
+        null,
+        Map.of(),
+        16,
+        128,
+        128,
+        keep,
+        dir.resolve("report"),
+        "0.4.0",
+        null,
+        null,
+        null,
+        ValidateTimeouts.defaults());
   }
 
   ScriptedRunner gate(double throughput, double ttft) {
@@ -91,30 +117,72 @@ class ValidateServiceTest {
   }
 
   static DgdCandidate existing(String ns, String name, int workers) {
-    DgdView v = new DgdView("nvidia.com/v1alpha1", ns, name, "uid-" + name, "successful",
-        List.of(new DgdComponent("Frontend", DgdComponent.Role.FRONTEND, 1, 1, List.of(), null),
-            new DgdComponent("VllmDecodeWorker", DgdComponent.Role.WORKER, workers, workers,
-                List.of("Qwen/Qwen3-0.6B"), null)));
-    return new DgdCandidate(v, new FrontendMatch(new ServiceInfo(ns, name + "-frontend", Map.of(), List.of(),
-        List.of(new ServiceInfo.Port("http", 8000))), 8000, "name", true), List.of());
+    DgdView v =
+        new DgdView(
+            "nvidia.com/v1alpha1",
+            ns,
+            name,
+            "uid-" + name,
+            "successful",
+            List.of(
+                new DgdComponent("Frontend", DgdComponent.Role.FRONTEND, 1, 1, List.of(), null),
+                new DgdComponent(
+                    "VllmDecodeWorker",
+                    DgdComponent.Role.WORKER,
+                    workers,
+                    workers,
+                    List.of("Qwen/Qwen3-0.6B"),
+                    null)));
+    return new DgdCandidate(
+        v,
+        new FrontendMatch(
+            new ServiceInfo(
+                ns,
+                name + "-frontend",
+                Map.of(),
+                List.of(),
+                List.of(new ServiceInfo.Port("http", 8000))),
+            8000,
+            "name",
+            true),
+        List.of());
   }
 
   ValidateOptions cacheOptions(String storageClass) {
     ValidateOptions o = options(null, null, false);
-    return new ValidateOptions(o.kubeContext(), o.recipe(), o.dgd(), o.namespace(), o.model(), o.nodeSelector(),
-        o.concurrencyPerWorker(), o.isl(), o.osl(), o.keep(), o.reportDir(), o.aiperfVersion(), o.aiperfIndexUrl(),
-        o.runtimeImage(), "hf-token", o.timeouts(), true, "200Gi", storageClass);
+    return new ValidateOptions(
+        o.kubeContext(),
+        o.recipe(),
+        o.dgd(),
+        o.namespace(),
+        o.model(),
+        o.nodeSelector(),
+        o.concurrencyPerWorker(),
+        o.isl(),
+        o.osl(),
+        o.keep(),
+        o.reportDir(),
+        o.aiperfVersion(),
+        o.aiperfIndexUrl(),
+        o.runtimeImage(),
+        "hf-token",
+        o.timeouts(),
+        true,
+        "200Gi",
+        storageClass);
   }
 
   @Test
-  @DisplayName("model cache: a named StorageClass that does not exist is exit 2 before anything is created, with the fix")
+  @DisplayName(
+      "model cache: a named StorageClass that does not exist is exit 2 before anything is created, with the fix")
   void cacheMissingClass() {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
     assertThatThrownBy(() -> service(gate(6000, 150)).execute(cacheOptions("no-such-class")))
         .isInstanceOf(ValidateStepException.class)
         .hasMessageContaining("StorageClass 'no-such-class' does not exist")
         .satisfies(e -> assertThat(((ValidateStepException) e).exitCode()).isEqualTo(2));
-    assertThat(cluster.calls).noneMatch(c -> c.startsWith("createNamespace") || c.startsWith("populate"));
+    assertThat(cluster.calls)
+        .noneMatch(c -> c.startsWith("createNamespace") || c.startsWith("populate"));
     assertThat(cluster.existing).isEmpty();
     assertThat(dir.resolve("report/verdict.json")).doesNotExist();
   }
@@ -130,32 +198,41 @@ class ValidateServiceTest {
   }
 
   @Test
-  @DisplayName("model cache: the named class's PVC is populated before the DGD, workers mount it read-only and offline, the frontend routes least-loaded; the verdict records it")
+  @DisplayName(
+      "model cache: the named class's PVC is populated before the DGD, workers mount it read-only and offline, the frontend routes least-loaded; the verdict records it")
   void cacheNamedClass() throws Exception {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
     ValidateResult r = service(gate(6000, 150)).execute(cacheOptions("fast-nvme"));
     assertThat(r.exitCode()).isZero();
     assertThat(cluster.lastCache.storageClass()).isEqualTo("fast-nvme");
     assertThat(cluster.lastCache.size()).isEqualTo("200Gi");
-    assertThat(cluster.lastCache.claim().at("/spec/storageClassName").asString()).isEqualTo("fast-nvme");
-    assertThat(cluster.calls.indexOf("populateModelCache fast-nvme")).isGreaterThan(cluster.calls.indexOf("createNamespace"));
+    assertThat(cluster.lastCache.claim().at("/spec/storageClassName").asString())
+        .isEqualTo("fast-nvme");
+    assertThat(cluster.calls.indexOf("populateModelCache fast-nvme"))
+        .isGreaterThan(cluster.calls.indexOf("createNamespace"));
     JsonNode worker = cluster.lastManifest.at("/spec/services/VllmDecodeWorker");
     assertThat(worker.at("/extraPodSpec/volumes/0/persistentVolumeClaim/claimName").asString())
         .isEqualTo(ModelCache.CLAIM);
-    assertThat(worker.at("/extraPodSpec/volumes/0/persistentVolumeClaim/readOnly").asBoolean()).isTrue();
-    assertThat(worker.at("/extraPodSpec/mainContainer/volumeMounts/0/readOnly").asBoolean()).isTrue();
-    assertThat(worker.path("envs").toString()).contains("{\"name\":\"HF_HUB_OFFLINE\",\"value\":\"1\"}")
+    assertThat(worker.at("/extraPodSpec/volumes/0/persistentVolumeClaim/readOnly").asBoolean())
+        .isTrue();
+    assertThat(worker.at("/extraPodSpec/mainContainer/volumeMounts/0/readOnly").asBoolean())
+        .isTrue();
+    assertThat(worker.path("envs").toString())
+        .contains("{\"name\":\"HF_HUB_OFFLINE\",\"value\":\"1\"}")
         .contains("{\"name\":\"HF_HOME\",\"value\":\"/model-cache\"}");
     assertThat(cluster.lastManifest.at("/spec/services/Frontend/envs").toString())
         .contains("{\"name\":\"DYN_ROUTER_MODE\",\"value\":\"least-loaded\"}");
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
-    assertThat(verdict.at("/deployment/model_cache/storage_class").asString()).isEqualTo("fast-nvme");
-    assertThat(verdict.at("/deployment/model_cache/storage_class_source").asString()).isEqualTo("flag");
+    assertThat(verdict.at("/deployment/model_cache/storage_class").asString())
+        .isEqualTo("fast-nvme");
+    assertThat(verdict.at("/deployment/model_cache/storage_class_source").asString())
+        .isEqualTo("flag");
     assertThat(verdict.at("/deployment/router_mode").asString()).isEqualTo("least-loaded");
   }
 
   @Test
-  @DisplayName("model cache: without a name the cluster's default class is used; --no-model-cache creates none")
+  @DisplayName(
+      "model cache: without a name the cluster's default class is used; --no-model-cache creates none")
   void cacheDefaultAndOff() throws Exception {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
     service(gate(6000, 150)).execute(cacheOptions(null));
@@ -166,17 +243,33 @@ class ValidateServiceTest {
     service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(cluster.lastCache).isNull();
     assertThat(cluster.calls).noneMatch(c -> c.startsWith("modelCacheStorageClass"));
-    assertThat(cluster.lastManifest.toString()).doesNotContain("model-cache").doesNotContain("HF_HUB_OFFLINE");
+    assertThat(cluster.lastManifest.toString())
+        .doesNotContain("model-cache")
+        .doesNotContain("HF_HUB_OFFLINE");
   }
 
   @Test
-  @DisplayName("an existing DGD successful with a worker at 0 ready replicas: exit 3 at readiness naming it (ready/spec), no Job created")
+  @DisplayName(
+      "an existing DGD successful with a worker at 0 ready replicas: exit 3 at readiness naming it (ready/spec), no Job created")
   void existingWorkerNotReady() throws Exception {
     DgdCandidate c = existing("team-a", "vllm-agg", 2);
     DgdView v = c.dgd();
-    DgdView shortOne = new DgdView(v.apiVersion(), v.namespace(), v.name(), v.uid(), "successful",
-        List.of(v.components().get(0), new DgdComponent("VllmDecodeWorker", DgdComponent.Role.WORKER, 2, 0,
-            List.of("Qwen/Qwen3-0.6B"), null)));
+    DgdView shortOne =
+        new DgdView(
+            v.apiVersion(),
+            v.namespace(),
+            v.name(),
+            v.uid(),
+            "successful",
+            List.of(
+                v.components().get(0),
+                new DgdComponent(
+                    "VllmDecodeWorker",
+                    DgdComponent.Role.WORKER,
+                    2,
+                    0,
+                    List.of("Qwen/Qwen3-0.6B"),
+                    null)));
     cluster.dgds.add(new DgdCandidate(shortOne, c.frontend(), List.of()));
     cluster.existing.add("DynamoGraphDeployment team-a/vllm-agg");
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
@@ -189,7 +282,8 @@ class ValidateServiceTest {
   }
 
   @Test
-  @DisplayName("an existing DGD passes: exit 0, verdict/CTRF/JUnit written, the DGD never touched, the Job cleaned")
+  @DisplayName(
+      "an existing DGD passes: exit 0, verdict/CTRF/JUnit written, the DGD never touched, the Job cleaned")
   void passOnExisting() throws Exception {
     cluster.dgds.add(existing("team-a", "vllm-agg", 2));
     cluster.existing.add("DynamoGraphDeployment team-a/vllm-agg");
@@ -197,64 +291,94 @@ class ValidateServiceTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.verdict()).isEqualTo("pass");
     assertThat(seen().shape().concurrency()).isEqualTo(32);
-    assertThat(seen().target().endpointUrl()).isEqualTo("http://vllm-agg-frontend.team-a.svc.cluster.local:8000");
+    assertThat(seen().target().endpointUrl())
+        .isEqualTo("http://vllm-agg-frontend.team-a.svc.cluster.local:8000");
     assertThat(cluster.existing).containsExactly("DynamoGraphDeployment team-a/vllm-agg");
-    assertThat(cluster.deletionOrder).containsExactly("Job team-a/bp-job", "ConfigMap team-a/bp-cm");
+    assertThat(cluster.deletionOrder)
+        .containsExactly("Job team-a/bp-job", "ConfigMap team-a/bp-cm");
     assertThat(cluster.closed).isTrue();
     assertThat(hooks).isEmpty();
 
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(verdict.path("target").path("origin").asString()).isEqualTo("discovered");
     assertThat(verdict.path("target").path("model").asString()).isEqualTo("Qwen/Qwen3-0.6B");
-    assertThat(verdict.path("target").path("model_source").asString()).isEqualTo("dgd:VllmDecodeWorker");
+    assertThat(verdict.path("target").path("model_source").asString())
+        .isEqualTo("dgd:VllmDecodeWorker");
     assertThat(verdict.path("constraints").get(0).path("measured").asDouble()).isEqualTo(6000.0);
-    // CTRF and JUnit are the gate's own reports on the gate's verdict: one test per constraint + the error rate
+    // CTRF and JUnit are the gate's own reports on the gate's verdict: one test per constraint +
+    // the error rate
     JsonNode ctrf = Json.JSON.readTree(Files.readString(dir.resolve("report/ctrf-report.json")));
     List<String> names = new ArrayList<>();
     ctrf.path("results").path("tests").forEach(t -> names.add(t.path("name").asString()));
-    assertThat(names).containsExactly("inference-throughput", "inference-ttft-p99", "request-error-rate");
+    assertThat(names)
+        .containsExactly("inference-throughput", "inference-ttft-p99", "request-error-rate");
     JsonNode test = ctrf.path("results").path("tests").get(0);
     assertThat(test.path("status").asString()).isEqualTo("passed");
     assertThat(test.path("message").asString())
-        .isEqualTo("inference-throughput: output_token_throughput avg 6000 tokens/sec >= 4500 (5000 -10%)");
+        .isEqualTo(
+            "inference-throughput: output_token_throughput avg 6000 tokens/sec >= 4500 (5000 -10%)");
     assertThat(ctrf.path("results").path("summary").path("passed").asInt()).isEqualTo(3);
-    var junit = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(dir.resolve("report/junit.xml").toFile());
-    assertThat(junit.getElementsByTagName("testcase").item(0).getAttributes().getNamedItem("name").getNodeValue())
+    var junit =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(dir.resolve("report/junit.xml").toFile());
+    assertThat(
+            junit
+                .getElementsByTagName("testcase")
+                .item(0)
+                .getAttributes()
+                .getNamedItem("name")
+                .getNodeValue())
         .isEqualTo("inference-throughput");
     assertThat(junit.getElementsByTagName("failure").getLength()).isZero();
     assertThat(errText.toString()).contains("validate [discovery]").contains("validate [cleanup]");
   }
 
   @Test
-  @DisplayName("a client-bound run (ClientBoundCheck on its records: 64 claimed, 40 in flight) with a throughput"
-      + " under the floor: exit 3 naming the load generator and the fix, the finding in verdict.json, not exit 1")
+  @DisplayName(
+      "a client-bound run (ClientBoundCheck on its records: 64 claimed, 40 in flight) with a throughput"
+          + " under the floor: exit 3 naming the load generator and the fix, the finding in verdict.json, not exit 1")
   void clientBound() throws Exception {
     cluster.dgds.add(existing("team-a", "vllm-agg", 1));
     // the run's per-request records, as the pod's AIPerf wrote them: 64 claimed, 40 kept in flight
-    Path tree = dev.benchplan.diagnostics.RunWriter.write(dir.resolve("run/aiperf"),
-        dev.benchplan.diagnostics.SimulatedRun.closedLoop(7, 40, 1000, 8, (w, r) -> 300 * (0.8 + 0.4 * r.nextDouble())),
-        64);
+    Path tree =
+        dev.benchplan.diagnostics.RunWriter.write(
+            dir.resolve("run/aiperf"),
+            dev.benchplan.diagnostics.SimulatedRun.closedLoop(
+                7, 40, 1000, 8, (w, r) -> 300 * (0.8 + 0.4 * r.nextDouble())),
+            64);
     List<dev.benchplan.diagnostics.Finding> findings =
         dev.benchplan.analysis.input.RunDiagnostics.diagnoseAll(tree).findings();
-    assertThat(findings).extracting(f -> f.kind()).contains(dev.benchplan.diagnostics.FindingKind.CLIENT_BOUND);
+    assertThat(findings)
+        .extracting(f -> f.kind())
+        .contains(dev.benchplan.diagnostics.FindingKind.CLIENT_BOUND);
     List<String> gateAlone = new ArrayList<>();
-    ScriptedRunner runner = new ScriptedRunner(cluster, req -> {
-      BenchmarkOutcome measured = GateScript.measured(req.constraints(), 4499, 150);
-      gateAlone.add(measured.verdict());
-      // what run does with the diagnosis (KubeRunService), then how validate reads run's outcome
-      return AiperfBenchmarkRunner.outcome(dev.benchplan.gate.GateEvaluator.withFindings(measured.gate(), findings),
-          "completed", tree.getParent());
-    });
+    ScriptedRunner runner =
+        new ScriptedRunner(
+            cluster,
+            req -> {
+              BenchmarkOutcome measured = GateScript.measured(req.constraints(), 4499, 150);
+              gateAlone.add(measured.verdict());
+              // what run does with the diagnosis (KubeRunService), then how validate reads run's
+              // outcome
+              return AiperfBenchmarkRunner.outcome(
+                  dev.benchplan.gate.GateEvaluator.withFindings(measured.gate(), findings),
+                  "completed",
+                  tree.getParent());
+            });
     runners.add(runner);
     ValidateResult r = service(runner).execute(options(null, null, false));
-    assertThat(gateAlone).as("the same figures without the finding blame the deployment").containsExactly("fail");
+    assertThat(gateAlone)
+        .as("the same figures without the finding blame the deployment")
+        .containsExactly("fail");
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdict()).isEqualTo("error");
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(verdict.path("exit_code").asInt()).isEqualTo(3);
     assertThat(verdict.path("failed_step").asString()).isEqualTo("gate");
-    assertThat(verdict.path("reason").asString()).contains("client bound").contains("load generator (AIPerf)")
+    assertThat(verdict.path("reason").asString())
+        .contains("client bound")
+        .contains("load generator (AIPerf)")
         .contains("Fix:");
     JsonNode bound = null;
     for (JsonNode f : verdict.path("findings")) {
@@ -264,24 +388,32 @@ class ValidateServiceTest {
     }
     assertThat(bound).as("client_bound finding in %s", verdict.path("findings")).isNotNull();
     assertThat(bound.path("signals").toString()).contains("in_flight_below_concurrency");
-    assertThat(bound.path("figures").path("time_weighted_in_flight").asDouble()).isBetween(39.0, 40.5);
+    assertThat(bound.path("figures").path("time_weighted_in_flight").asDouble())
+        .isBetween(39.0, 40.5);
     assertThat(bound.path("recommendation").asString()).contains("aiperf-operator");
     assertThat(errText.toString()).contains("validate: error (exit 3)");
   }
 
   @Test
-  @DisplayName("isolation checks the permissions did not allow are listed in verdict.json (row, permission, check), the run still passes")
+  @DisplayName(
+      "isolation checks the permissions did not allow are listed in verdict.json (row, permission, check), the run still passes")
   void isolationSkippedListed() throws Exception {
     cluster.dgds.add(existing("team-a", "vllm-agg", 2));
-    cluster.skipped.add(new ValidateVerdict.SkippedCheck("RUN_NODE_GET", "get nodes",
-        "run preflight: GPU sharing on the serving nodes (403: not checked)", "kubectl auth can-i get nodes"));
+    cluster.skipped.add(
+        new ValidateVerdict.SkippedCheck(
+            "RUN_NODE_GET",
+            "get nodes",
+            "run preflight: GPU sharing on the serving nodes (403: not checked)",
+            "kubectl auth can-i get nodes"));
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isZero();
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(verdict.path("isolation_skipped")).hasSize(1);
     assertThat(verdict.at("/isolation_skipped/0/row").asString()).isEqualTo("RUN_NODE_GET");
-    assertThat(verdict.at("/isolation_skipped/0/can_i").asString()).isEqualTo("kubectl auth can-i get nodes");
-    ((tools.jackson.databind.node.ObjectNode) verdict.at("/isolation_skipped/0")).put("row", "not a row");
+    assertThat(verdict.at("/isolation_skipped/0/can_i").asString())
+        .isEqualTo("kubectl auth can-i get nodes");
+    ((tools.jackson.databind.node.ObjectNode) verdict.at("/isolation_skipped/0"))
+        .put("row", "not a row");
     assertThat(SCHEMA.validate(verdict)).isNotEmpty();
   }
 
@@ -292,7 +424,8 @@ class ValidateServiceTest {
     ValidateResult r = service(gate(4499, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(Files.readString(dir.resolve("report/junit.xml"))).contains("<failure");
-    assertThat(Files.readString(dir.resolve("report/ctrf-report.json"))).contains("\"status\": \"failed\"");
+    assertThat(Files.readString(dir.resolve("report/ctrf-report.json")))
+        .contains("\"status\": \"failed\"");
   }
 
   @Test
@@ -300,15 +433,23 @@ class ValidateServiceTest {
   void skipUnlisted() throws Exception {
     Path overlay = dir.resolve("o.yaml");
     Files.writeString(overlay, "validation: {performance: {checks: [nccl-all-reduce-bw]}}");
-    ValidateService s = new ValidateService(o -> {
-      throw new AssertionError("must not connect");
-    }, gate(1, 1), Clock.systemUTC(), new PrintWriter(errText), dev.benchplan.run.ShutdownHooks.jvm(), "t");
+    ValidateService s =
+        new ValidateService(
+            o -> {
+              throw new AssertionError("must not connect");
+            },
+            gate(1, 1),
+            Clock.systemUTC(),
+            new PrintWriter(errText),
+            dev.benchplan.run.ShutdownHooks.jvm(),
+            "t");
     ValidateResult r = s.execute(options(overlay, null, false));
     assertThat(r.exitCode()).isZero();
     assertThat(r.verdict()).isEqualTo("skip");
     JsonNode ctrf = Json.JSON.readTree(Files.readString(dir.resolve("report/ctrf-report.json")));
     assertThat(ctrf.path("results").path("summary").path("skipped").asInt()).isEqualTo(1);
-    assertThat(ctrf.path("results").path("tests").get(0).path("message").asString()).contains("nccl-all-reduce-bw");
+    assertThat(ctrf.path("results").path("tests").get(0).path("message").asString())
+        .contains("nccl-all-reduce-bw");
   }
 
   @Test
@@ -330,8 +471,12 @@ class ValidateServiceTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.verdict()).isEqualTo("invalid");
     assertThat(r.verdictDocument().candidates()).hasSize(2);
-    produced.add(Json.JSON.readTree(Json.JSON.writeValueAsString(r.verdictDocument()))); // as --format json prints it
-    assertThat(errText.toString()).contains("a/x/x-frontend:8000/Qwen/Qwen3-0.6B").contains("b/y/y-frontend:8000");
+    produced.add(
+        Json.JSON.readTree(
+            Json.JSON.writeValueAsString(r.verdictDocument()))); // as --format json prints it
+    assertThat(errText.toString())
+        .contains("a/x/x-frontend:8000/Qwen/Qwen3-0.6B")
+        .contains("b/y/y-frontend:8000");
     assertThat(dir.resolve("report")).doesNotExist();
 
     ValidateResult picked = service(gate(6000, 100)).execute(options(null, "b/y", false));
@@ -344,15 +489,24 @@ class ValidateServiceTest {
   void badDgd() {
     cluster.dgds.add(existing("a", "x", 1));
     assertThatThrownBy(() -> service(gate(1, 1)).execute(options(null, "nope", false)))
-        .isInstanceOf(BenchplanException.class).hasMessageContaining("no DynamoGraphDeployment nope");
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("no DynamoGraphDeployment nope");
     assertThat(dir.resolve("report")).doesNotExist();
   }
 
   @Test
-  @DisplayName("auto-deploy on a node with 4 free GPUs: 4 workers, concurrency 64, 1000 requests (AICR: max(1000, 8C)); cleanup in reverse")
+  @DisplayName(
+      "auto-deploy on a node with 4 free GPUs: 4 workers, concurrency 64, 1000 requests (AICR: max(1000, 8C)); cleanup in reverse")
   void autoDeploy() throws Exception {
-    cluster.nodes.add(new GpuNode("gpu-a", Map.of("kubernetes.io/hostname", "gpu-a"), 4, 0, false, true,
-        List.of(new NodeTaint("nvidia.com/gpu", null, "NoSchedule"))));
+    cluster.nodes.add(
+        new GpuNode(
+            "gpu-a",
+            Map.of("kubernetes.io/hostname", "gpu-a"),
+            4,
+            0,
+            false,
+            true,
+            List.of(new NodeTaint("nvidia.com/gpu", null, "NoSchedule"))));
     cluster.nodes.add(new GpuNode("gpu-b", Map.of(), 8, 6, false, true, List.of()));
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isZero();
@@ -362,25 +516,45 @@ class ValidateServiceTest {
     assertThat(req.shape().concurrency()).isEqualTo(64);
     assertThat(req.shape().requestCount()).isEqualTo(1000);
     assertThat(req.target().namespace()).matches("benchplan-validate-[0-9a-f]{8}");
-    assertThat(cluster.lastManifest.path("spec").path("services").path("VllmDecodeWorker").path("replicas").asInt())
+    assertThat(
+            cluster
+                .lastManifest
+                .path("spec")
+                .path("services")
+                .path("VllmDecodeWorker")
+                .path("replicas")
+                .asInt())
         .isEqualTo(4);
     String ns = req.target().namespace();
-    assertThat(cluster.deletionOrder).containsExactly("Job " + ns + "/bp-job", "ConfigMap " + ns + "/bp-cm",
-        "DynamoGraphDeployment " + ns + "/benchplan-validate", "Namespace " + ns);
+    assertThat(cluster.deletionOrder)
+        .containsExactly(
+            "Job " + ns + "/bp-job",
+            "ConfigMap " + ns + "/bp-cm",
+            "DynamoGraphDeployment " + ns + "/benchplan-validate",
+            "Namespace " + ns);
     assertThat(cluster.existing).isEmpty();
     assertThat(r.verdictDocument().deployment().node()).isEqualTo("gpu-a");
     assertThat(r.verdictDocument().cleanup().deleted()).hasSize(4);
   }
 
   @Test
-  @DisplayName("plan and render come before anything is created: a plan failure leaves the cluster untouched")
+  @DisplayName(
+      "plan and render come before anything is created: a plan failure leaves the cluster untouched")
   void planFirst() throws Exception {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 4, 0, false, true, List.of()));
     ValidateResult ok = service(gate(6000, 150)).execute(options(null, null, false));
     List<String> order = new ArrayList<>();
     ok.verdictDocument().steps().forEach(st -> order.add(st.step()));
-    assertThat(order).containsSubsequence("node-selection", "plan", "render", "namespace", "deploy", "readiness",
-        "run", "cleanup");
+    assertThat(order)
+        .containsSubsequence(
+            "node-selection",
+            "plan",
+            "render",
+            "namespace",
+            "deploy",
+            "readiness",
+            "run",
+            "cleanup");
 
     cluster.calls.clear();
     ScriptedRunner failing = gate(6000, 150);
@@ -401,7 +575,8 @@ class ValidateServiceTest {
   @DisplayName("a readiness timeout: exit 3, failed_step readiness, the DGD and namespace deleted")
   void readinessFails() throws Exception {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
-    cluster.failReadiness = BenchplanException.runtime("DGD x not ready after 10m0s: state pending");
+    cluster.failReadiness =
+        BenchplanException.runtime("DGD x not ready after 10m0s: state pending");
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("readiness");
@@ -409,15 +584,17 @@ class ValidateServiceTest {
     assertThat(cluster.existing).isEmpty();
     assertThat(cluster.deletionOrder).hasSize(2);
     assertThat(Files.readString(dir.resolve("report/junit.xml")))
-        .contains("<error message=\"inference-throughput: not measured: validate error at step readiness: DGD x not"
-            + " ready after 10m0s");
+        .contains(
+            "<error message=\"inference-throughput: not measured: validate error at step readiness: DGD x not"
+                + " ready after 10m0s");
   }
 
   @Test
   @DisplayName("namespace creation denied: failed_step namespace, nothing left")
   void namespaceDenied() {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 2, 0, false, true, List.of()));
-    cluster.failCreateNamespace = BenchplanException.runtime("creating namespace x failed: HTTP 403 Forbidden");
+    cluster.failCreateNamespace =
+        BenchplanException.runtime("creating namespace x failed: HTTP 403 Forbidden");
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("namespace");
@@ -438,8 +615,10 @@ class ValidateServiceTest {
   @DisplayName("a runner failure names its step; cleanup still runs")
   void runnerFails() {
     cluster.dgds.add(existing("a", "x", 1));
-    ScriptedRunner failing = new ScriptedRunner(cluster, req ->
-        GateScript.runFailed(req.constraints(), "Job a/bp-job failed: pod exited 1"));
+    ScriptedRunner failing =
+        new ScriptedRunner(
+            cluster,
+            req -> GateScript.runFailed(req.constraints(), "Job a/bp-job failed: pod exited 1"));
     ValidateResult r = service(failing).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
@@ -447,20 +626,29 @@ class ValidateServiceTest {
   }
 
   @Test
-  @DisplayName("an unexpected exception (a bug) is exit 4, not a cluster error; the verdict is still written and cleanup runs")
+  @DisplayName(
+      "an unexpected exception (a bug) is exit 4, not a cluster error; the verdict is still written and cleanup runs")
   void bugIsExit4() throws Exception {
     cluster.dgds.add(existing("a", "x", 1));
-    ScriptedRunner buggy = new ScriptedRunner(cluster, req -> {
-      throw new IllegalStateException("index 3 out of bounds");
-    });
+    ScriptedRunner buggy =
+        new ScriptedRunner(
+            cluster,
+            req -> {
+              throw new IllegalStateException("index 3 out of bounds");
+            });
     ValidateResult r = service(buggy).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(4);
     assertThat(r.verdict()).isEqualTo("error");
     assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
     assertThat(r.verdictDocument().reason())
-        .isEqualTo("internal error (a bug in benchplan): java.lang.IllegalStateException: index 3 out of bounds");
+        .isEqualTo(
+            "internal error (a bug in benchplan): java.lang.IllegalStateException: index 3 out of bounds");
     assertThat(cluster.existing).isEmpty();
-    assertThat(Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json"))).path("exit_code").asInt())
+    assertThat(
+            Json.JSON
+                .readTree(Files.readString(dir.resolve("report/verdict.json")))
+                .path("exit_code")
+                .asInt())
         .isEqualTo(4);
   }
 
@@ -483,7 +671,9 @@ class ValidateServiceTest {
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("cleanup");
-    assertThat(r.verdictDocument().reason()).contains("after a pass verdict").contains("still present");
+    assertThat(r.verdictDocument().reason())
+        .contains("after a pass verdict")
+        .contains("still present");
   }
 
   @Test
@@ -492,15 +682,18 @@ class ValidateServiceTest {
     cluster.nodes.add(new GpuNode("gpu-a", Map.of(), 1, 0, false, true, List.of()));
     CountDownLatch inRun = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    ScriptedRunner blocking = new ScriptedRunner(cluster, req -> {
-      inRun.countDown();
-      try {
-        release.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      throw BenchplanException.runtime("watch closed");
-    });
+    ScriptedRunner blocking =
+        new ScriptedRunner(
+            cluster,
+            req -> {
+              inRun.countDown();
+              try {
+                release.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              throw BenchplanException.runtime("watch closed");
+            });
     ValidateService s = service(blocking);
     AtomicReference<ValidateResult> result = new AtomicReference<>();
     Thread main = new Thread(() -> result.set(s.execute(options(null, null, false))));
@@ -510,19 +703,24 @@ class ValidateServiceTest {
     assertThat(cluster.existing).isEmpty();
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(verdict.path("verdict").asString()).isEqualTo("error");
-    assertThat(verdict.path("reason").asString()).contains("interrupted").contains("during step run");
+    assertThat(verdict.path("reason").asString())
+        .contains("interrupted")
+        .contains("during step run");
     release.countDown();
     main.join(10_000);
     assertThat(result.get().verdictDocument().reason()).contains("interrupted");
   }
 
   @Test
-  @DisplayName("the ledger refuses creations once cleanup began (a creation racing Ctrl-C undoes itself)")
+  @DisplayName(
+      "the ledger refuses creations once cleanup began (a creation racing Ctrl-C undoes itself)")
   void ledgerClosed() {
     CreatedObjects l = new CreatedObjects();
     assertThat(l.record(new CreatedObject("v1", "Namespace", null, "a", "k", "v"))).isTrue();
     assertThat(l.closeForCleanup()).hasSize(1);
     assertThat(l.record(new CreatedObject("v1", "ConfigMap", "a", "b", "k", "v"))).isFalse();
-    assertThat(l.closeForCleanup()).extracting(CreatedObject::kind).containsExactly("ConfigMap", "Namespace");
+    assertThat(l.closeForCleanup())
+        .extracting(CreatedObject::kind)
+        .containsExactly("ConfigMap", "Namespace");
   }
 }

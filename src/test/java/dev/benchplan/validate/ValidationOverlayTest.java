@@ -23,28 +23,36 @@ class ValidationOverlayTest {
   }
 
   @Test
-  @DisplayName("AICR's real RecipeMetadata overlay: inference-perf listed, >= 5000 tok/s and <= 200 ms at 10%")
+  @DisplayName(
+      "AICR's real RecipeMetadata overlay: inference-perf listed, >= 5000 tok/s and <= 200 ms at 10%")
   void realAicrOverlay() {
-    Path overlay = SharedData.require("aicr/pr641/recipes/overlays/h100-eks-ubuntu-inference-dynamo.yaml");
+    Path overlay =
+        SharedData.require("aicr/pr641/recipes/overlays/h100-eks-ubuntu-inference-dynamo.yaml");
     PerformanceRequest r = ValidationOverlay.load(overlay);
     assertThat(r.runs()).isTrue();
     assertThat(r.checks()).containsExactly("inference-perf");
-    assertThat(r.constraints()).extracting(Constraint::name, c -> c.operator().symbol(), c -> c.unit().text())
+    assertThat(r.constraints())
+        .extracting(Constraint::name, c -> c.operator().symbol(), c -> c.unit().text())
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("inference-throughput", ">=", "tokens/sec"),
             org.assertj.core.groups.Tuple.tuple("inference-ttft-p99", "<=", "ms"));
     assertThat(r.constraints().get(0).threshold()).isEqualByComparingTo("5000");
     assertThat(r.constraints().get(1).threshold()).isEqualByComparingTo("200");
-    assertThat(r.constraints().get(0).effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance()))
+    assertThat(
+            r.constraints().get(0).effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance()))
         .isEqualByComparingTo("4500");
-    assertThat(r.constraints().get(1).effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance()))
+    assertThat(
+            r.constraints().get(1).effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance()))
         .isEqualByComparingTo("220");
   }
 
   @Test
   @DisplayName("the seed's top-level validation.performance with check inference-throughput runs")
   void seedForm() throws IOException {
-    PerformanceRequest r = ValidationOverlay.load(write("""
+    PerformanceRequest r =
+        ValidationOverlay.load(
+            write(
+                """
         validation:
           performance:
             checks:
@@ -62,7 +70,10 @@ class ValidationOverlayTest {
   @Test
   @DisplayName("a check that is not listed skips, naming what is listed")
   void notListed() throws IOException {
-    PerformanceRequest r = ValidationOverlay.load(write("""
+    PerformanceRequest r =
+        ValidationOverlay.load(
+            write(
+                """
         kind: RecipeMetadata
         spec:
           validation:
@@ -72,13 +83,19 @@ class ValidationOverlayTest {
                 - {name: inference-throughput, value: ">= 5000"}
         """));
     assertThat(r.runs()).isFalse();
-    assertThat(r.skipReason()).contains("/spec/validation/performance/checks").contains("nccl-all-reduce-bw");
+    assertThat(r.skipReason())
+        .contains("/spec/validation/performance/checks")
+        .contains("nccl-all-reduce-bw");
   }
 
   @Test
-  @DisplayName("listed without any inference constraint skips (other checks' constraints are ignored)")
+  @DisplayName(
+      "listed without any inference constraint skips (other checks' constraints are ignored)")
   void noConstraint() throws IOException {
-    PerformanceRequest r = ValidationOverlay.load(write("""
+    PerformanceRequest r =
+        ValidationOverlay.load(
+            write(
+                """
         validation:
           performance:
             checks: [inference-perf]
@@ -92,17 +109,25 @@ class ValidationOverlayTest {
   @Test
   @DisplayName("one constraint is enough to run")
   void oneConstraint() throws IOException {
-    PerformanceRequest r = ValidationOverlay.load(write("""
+    PerformanceRequest r =
+        ValidationOverlay.load(
+            write(
+                """
         validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: "<=250.5"}]}}
         """));
     assertThat(r.runs()).isTrue();
-    assertThat(r.constraints()).singleElement().satisfies(c -> assertThat(c.threshold()).isEqualByComparingTo("250.5"));
+    assertThat(r.constraints())
+        .singleElement()
+        .satisfies(c -> assertThat(c.threshold()).isEqualByComparingTo("250.5"));
   }
 
   @Test
   @DisplayName("no performance section: skip")
   void noSection() throws IOException {
-    PerformanceRequest r = ValidationOverlay.load(write("""
+    PerformanceRequest r =
+        ValidationOverlay.load(
+            write(
+                """
         kind: RecipeMetadata
         spec:
           validation:
@@ -115,7 +140,9 @@ class ValidationOverlayTest {
   @Test
   @DisplayName("throughput written with <= is invalid, naming the JSON pointer")
   void wrongOperatorThroughput() throws IOException {
-    Path p = write("""
+    Path p =
+        write(
+            """
         validation:
           performance:
             checks: [inference-perf]
@@ -127,44 +154,69 @@ class ValidationOverlayTest {
         .isInstanceOf(BenchplanException.class)
         .hasMessageContaining("/validation/performance/constraints/1")
         .hasMessageContaining("inference-throughput takes only >=")
-        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(2);
   }
 
   @Test
   @DisplayName("TTFT written with >= or without an operator is invalid")
   void wrongOperatorTtft() throws IOException {
-    Path p1 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \">= 200\"}]}}");
+    Path p1 =
+        write(
+            "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \">= 200\"}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p1)).hasMessageContaining("takes only <=");
-    Path p2 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"200\"}]}}");
+    Path p2 =
+        write(
+            "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"200\"}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p2))
-        .hasMessageContaining("/constraints/0/value: cannot parse '200': expected an operator and a number");
+        .hasMessageContaining(
+            "/constraints/0/value: cannot parse '200': expected an operator and a number");
   }
 
   @Test
-  @DisplayName("values are read by the gate's own reader: a unit is converted to the canonical one (0.2 s -> 200 ms)")
+  @DisplayName(
+      "values are read by the gate's own reader: a unit is converted to the canonical one (0.2 s -> 200 ms)")
   void unitsThroughTheGateReader() throws IOException {
-    PerformanceRequest r = ValidationOverlay.load(write(
-        "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"<= 0.2 s\"}]}}"));
-    assertThat(r.constraints()).singleElement().satisfies(c -> {
-      assertThat(c.threshold()).isEqualByComparingTo("200");
-      assertThat(c.unit().text()).isEqualTo("ms");
-    });
+    PerformanceRequest r =
+        ValidationOverlay.load(
+            write(
+                "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-ttft-p99, value: \"<= 0.2 s\"}]}}"));
+    assertThat(r.constraints())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.threshold()).isEqualByComparingTo("200");
+              assertThat(c.unit().text()).isEqualTo("ms");
+            });
   }
 
   @Test
   @DisplayName("a number instead of a string, garbage, zero, duplicates: invalid with pointer")
   void badValues() throws IOException {
-    Path p1 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: 5000}]}}");
+    Path p1 =
+        write(
+            "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: 5000}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p1))
-        .hasMessageContaining("/validation/performance/constraints/0/value: expected an expression such as");
-    Path p2 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= lots\"}]}}");
-    assertThatThrownBy(() -> ValidationOverlay.load(p2)).hasMessageContaining("operator and a number");
-    Path p3 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 0\"}]}}");
+        .hasMessageContaining(
+            "/validation/performance/constraints/0/value: expected an expression such as");
+    Path p2 =
+        write(
+            "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= lots\"}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p2))
+        .hasMessageContaining("operator and a number");
+    Path p3 =
+        write(
+            "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 0\"}]}}");
     assertThatThrownBy(() -> ValidationOverlay.load(p3)).hasMessageContaining("positive threshold");
-    Path p4 = write("validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1\"}, {name: inference-throughput, value: \">= 2\"}]}}");
-    assertThatThrownBy(() -> ValidationOverlay.load(p4)).hasMessageContaining("/constraints/1/name: constraint 'inference-throughput' is listed twice");
+    Path p4 =
+        write(
+            "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= 1\"}, {name: inference-throughput, value: \">= 2\"}]}}");
+    assertThatThrownBy(() -> ValidationOverlay.load(p4))
+        .hasMessageContaining(
+            "/constraints/1/name: constraint 'inference-throughput' is listed twice");
     Path p5 = write("validation: {performance: {checks: inference-perf}}");
-    assertThatThrownBy(() -> ValidationOverlay.load(p5)).hasMessageContaining("/validation/performance/checks: expected a list");
+    assertThatThrownBy(() -> ValidationOverlay.load(p5))
+        .hasMessageContaining("/validation/performance/checks: expected a list");
   }
 
   @Test
@@ -172,11 +224,14 @@ class ValidationOverlayTest {
   void unreadable() throws IOException {
     Path missing = dir.resolve("nope.yaml");
     assertThatThrownBy(() -> ValidationOverlay.load(missing))
-        .hasMessageContaining(missing.toString()).hasMessageContaining("not found");
+        .hasMessageContaining(missing.toString())
+        .hasMessageContaining("not found");
     Path broken = write("validation: [unclosed");
     assertThatThrownBy(() -> ValidationOverlay.load(broken))
-        .hasMessageContaining(broken.toString()).hasMessageContaining("not valid YAML")
-        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(2);
+        .hasMessageContaining(broken.toString())
+        .hasMessageContaining("not valid YAML")
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(2);
   }
 
   @Test
@@ -184,8 +239,12 @@ class ValidationOverlayTest {
   void defaults() {
     PerformanceRequest r = PerformanceRequest.defaults();
     assertThat(r.runs()).isTrue();
-    assertThat(r.constraints()).extracting(c -> c.effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance())
-            .stripTrailingZeros().toPlainString())
+    assertThat(r.constraints())
+        .extracting(
+            c ->
+                c.effectiveThreshold(PerformanceRequest.GATE_OPTIONS.tolerance())
+                    .stripTrailingZeros()
+                    .toPlainString())
         .containsExactly("4500", "220");
   }
 }

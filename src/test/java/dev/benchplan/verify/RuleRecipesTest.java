@@ -14,13 +14,16 @@ import tools.jackson.databind.node.ObjectNode;
 /** The recipes written in the plan rules compute what they say (issue 21 item 3). */
 class RuleRecipesTest {
   @Test
-  @DisplayName("the plan_id worked example in execution/benchmark-plan.md: its document gives its plan_id,"
-      + " by the same code verify checks plans with")
+  @DisplayName(
+      "the plan_id worked example in execution/benchmark-plan.md: its document gives its plan_id,"
+          + " by the same code verify checks plans with")
   void planIdWorkedExample() throws Exception {
-    String rules = Files.readString(Path.of("agent-docs/rules/execution/benchmark-plan.md"))
-        .replace("\n", " ");
-    Matcher m = Pattern.compile("Worked example: the document `(\\{.*?\\})` has plan_id `([^`]+)`")
-        .matcher(rules);
+    String rules =
+        Files.readString(Path.of("agent-docs/rules/execution/benchmark-plan.md"))
+            .replace("\n", " ");
+    Matcher m =
+        Pattern.compile("Worked example: the document `(\\{.*?\\})` has plan_id `([^`]+)`")
+            .matcher(rules);
     assertThat(m.find()).as("the worked example is in the rule file").isTrue();
     ObjectNode doc = (ObjectNode) Json.JSON.readTree(m.group(1));
     assertThat(PlanVerifier.planId(doc)).isEqualTo(m.group(2));

@@ -14,8 +14,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code verify} on what analyze and compare wrote from the real 3-point sweep (copied into the
- * test's folder, never into the project): verified as written; an edited document, an input
- * changed after the analysis: each named with its pointer, exit 1.
+ * test's folder, never into the project): verified as written; an edited document, an input changed
+ * after the analysis: each named with its pointer, exit 1.
  */
 class VerifyAnalysisTest {
   @TempDir Path tmp;
@@ -27,21 +27,41 @@ class VerifyAnalysisTest {
   }
 
   @Test
-  @DisplayName("analyze of the real sweep verifies (documents recomputed, history from the findings log);"
-      + " an edited verdict and a changed summary are named")
+  @DisplayName(
+      "analyze of the real sweep verifies (documents recomputed, history from the findings log);"
+          + " an edited verdict and a changed summary are named")
   void analysis() throws Exception {
     Path sweep = sweep();
     Path exp = tmp.resolve("exp");
     Path first = tmp.resolve("an1");
     Path second = tmp.resolve("an2");
-    CommandHarness.run("analyze", sweep.toString(), "--exp-root", exp.toString(), "--report-dir",
-        first.toString(), "--slo", "time_to_first_token.p99<=40").expectOk();
-    // a second analysis of the same runs has the first in its history: recomputed from the log's earlier lines
-    CommandHarness.run("analyze", sweep.toString(), "--exp-root", exp.toString(), "--report-dir",
-        second.toString(), "--slo", "time_to_first_token.p99<=40").expectOk();
+    CommandHarness.run(
+            "analyze",
+            sweep.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            first.toString(),
+            "--slo",
+            "time_to_first_token.p99<=40")
+        .expectOk();
+    // a second analysis of the same runs has the first in its history: recomputed from the log's
+    // earlier lines
+    CommandHarness.run(
+            "analyze",
+            sweep.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            second.toString(),
+            "--slo",
+            "time_to_first_token.p99<=40")
+        .expectOk();
     for (Path an : java.util.List.of(first, second)) {
       var ok = CommandHarness.run("verify", an.toString()).expectOk();
-      assertThat(ok.out()).contains("verified: analysis " + an).contains("recomputed from the inputs");
+      assertThat(ok.out())
+          .contains("verified: analysis " + an)
+          .contains("recomputed from the inputs");
     }
 
     Path doc = second.resolve("performance_analysis.json");
@@ -50,8 +70,14 @@ class VerifyAnalysisTest {
     tree.put("verdict", "regressed");
     Files.write(doc, dev.benchplan.json.CanonicalJson.bytes(tree));
     var edited = CommandHarness.run("verify", second.toString()).expectExit(1);
-    assertThat(edited.out()).contains(doc + " /verdict: recomputed from the inputs: recorded \"regressed\","
-        + " recomputed \"" + verdict + "\"").contains("performance_findings.jsonl /: no line records this analysis")
+    assertThat(edited.out())
+        .contains(
+            doc
+                + " /verdict: recomputed from the inputs: recorded \"regressed\","
+                + " recomputed \""
+                + verdict
+                + "\"")
+        .contains("performance_findings.jsonl /: no line records this analysis")
         .contains("repeat_decision.json /source/analysis_sha256: ");
 
     Path summary = sweep.resolve("concurrency2/profile_export_aiperf.json");
@@ -63,17 +89,27 @@ class VerifyAnalysisTest {
   }
 
   @Test
-  @DisplayName("compare of two runs against two verifies; an edited effect verdict and a foreign"
-      + " repeat decision are named")
+  @DisplayName(
+      "compare of two runs against two verifies; an edited effect verdict and a foreign"
+          + " repeat decision are named")
   void comparison() throws Exception {
     Path point = SharedData.require("aiperf/sweep-qwen3-0.6b/concurrency2");
     for (String side : java.util.List.of("ref/a", "ref/b", "cand/a", "cand/b")) {
       VerifyCommandTest.copy(point, tmp.resolve(side));
     }
     Path cmp = tmp.resolve("cmp");
-    CommandHarness.run("compare", "--reference", tmp.resolve("ref/a").toString(), tmp.resolve("ref/b").toString(),
-        "--candidate", tmp.resolve("cand/a").toString(), tmp.resolve("cand/b").toString(), "--mde", "5",
-        "--report-dir", cmp.toString());
+    CommandHarness.run(
+        "compare",
+        "--reference",
+        tmp.resolve("ref/a").toString(),
+        tmp.resolve("ref/b").toString(),
+        "--candidate",
+        tmp.resolve("cand/a").toString(),
+        tmp.resolve("cand/b").toString(),
+        "--mde",
+        "5",
+        "--report-dir",
+        cmp.toString());
     var ok = CommandHarness.run("verify", cmp.toString()).expectOk();
     assertThat(ok.out()).contains("verified: comparison " + cmp);
 
@@ -82,11 +118,19 @@ class VerifyAnalysisTest {
     String verdict = before.at("/metrics/0/verdict").asString();
     String text = Files.readString(doc);
     int at = text.indexOf("\"verdict\": \"" + verdict + "\"");
-    Files.writeString(doc, text.substring(0, at) + "\"verdict\": \"improved\"" + text.substring(at
-        + ("\"verdict\": \"" + verdict + "\"").length()));
+    Files.writeString(
+        doc,
+        text.substring(0, at)
+            + "\"verdict\": \"improved\""
+            + text.substring(at + ("\"verdict\": \"" + verdict + "\"").length()));
     var edited = CommandHarness.run("verify", cmp.toString()).expectExit(1);
-    assertThat(edited.out()).contains(doc + " /metrics/0/verdict: recomputed from the inputs: recorded"
-        + " \"improved\", recomputed \"" + verdict + "\"")
+    assertThat(edited.out())
+        .contains(
+            doc
+                + " /metrics/0/verdict: recomputed from the inputs: recorded"
+                + " \"improved\", recomputed \""
+                + verdict
+                + "\"")
         .contains(cmp.resolve("repeat_decision.json") + " /source/analysis_sha256: records ");
   }
 }

@@ -14,12 +14,15 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The plan side of issue 8: a ledger whose smoke test is missing, tampered or failed is refused. */
+/**
+ * The plan side of issue 8: a ledger whose smoke test is missing, tampered or failed is refused.
+ */
 class DeploymentLedgerReaderTest {
   @TempDir Path tmp;
   Path dir;
 
-  static final String DGD = """
+  static final String DGD =
+      """
       apiVersion: nvidia.com/v1alpha1
       kind: DynamoGraphDeployment
       metadata: {name: vllm-agg}
@@ -59,7 +62,9 @@ class DeploymentLedgerReaderTest {
 
   private InputDocument ledger(String smokeSha, boolean success, String extra) throws IOException {
     Path p = dir.resolve("ledger.yaml");
-    Files.writeString(p, """
+    Files.writeString(
+        p,
+        """
         dgd_name: vllm-agg
         kube_context: kind-test
         namespace: bench
@@ -71,7 +76,8 @@ class DeploymentLedgerReaderTest {
         max_context_length: 40960
         smoke_test: {artifact_path: smoke_test_artifact.json, sha256: %s, success: %s}
         secrets: [hf-token-secret]
-        %s""".formatted(Sha256.ofFile(dir.resolve("dgd.yaml")), smokeSha, success, extra));
+        %s"""
+            .formatted(Sha256.ofFile(dir.resolve("dgd.yaml")), smokeSha, success, extra));
     return InputDocument.read(p, "deployment ledger");
   }
 
@@ -87,10 +93,12 @@ class DeploymentLedgerReaderTest {
   }
 
   @Test
-  @DisplayName("a valid ledger: paths resolve against the ledger's folder, secrets from the DGD are added")
+  @DisplayName(
+      "a valid ledger: paths resolve against the ledger's folder, secrets from the DGD are added")
   void valid() throws IOException {
     RuleLog log = new RuleLog();
-    DeploymentRecord d = DeploymentLedgerReader.read(ledger(smokeSha(), true, ""), log).orElseThrow();
+    DeploymentRecord d =
+        DeploymentLedgerReader.read(ledger(smokeSha(), true, ""), log).orElseThrow();
     assertThat(log.blockers()).isEmpty();
     assertThat(d.dgdPath()).isEqualTo(dir.resolve("dgd.yaml").toAbsolutePath().toString());
     assertThat(d.secrets()).containsExactly("hf-token-secret", "other-secret");
@@ -109,7 +117,8 @@ class DeploymentLedgerReaderTest {
   }
 
   @Test
-  @DisplayName("a smoke artifact that does not hash to the ledger's SHA-256 is SMOKE_SHA256_MISMATCH")
+  @DisplayName(
+      "a smoke artifact that does not hash to the ledger's SHA-256 is SMOKE_SHA256_MISMATCH")
   void smokeTampered() throws IOException {
     String sha = smokeSha();
     smoke(EXAMPLE_SMOKE.replace("127.0.0.1:8000", "10.0.0.7:8000"));
@@ -119,8 +128,10 @@ class DeploymentLedgerReaderTest {
   @Test
   @DisplayName("a smoke artifact saying success:false is SMOKE_FAILED, with its reason")
   void smokeFailed() throws IOException {
-    smoke(EXAMPLE_SMOKE.replace("\"success\": true", "\"success\": false")
-        .replace("\"reason\": null", "\"reason\": \"model not served\""));
+    smoke(
+        EXAMPLE_SMOKE
+            .replace("\"success\": true", "\"success\": false")
+            .replace("\"reason\": null", "\"reason\": \"model not served\""));
     RuleLog log = new RuleLog();
     DeploymentLedgerReader.read(ledger(smokeSha(), true, ""), log);
     assertThat(log.blockers()).extracting(Blocker::code).containsExactly("SMOKE_FAILED");
@@ -136,8 +147,10 @@ class DeploymentLedgerReaderTest {
   @Test
   @DisplayName("a smoke test of another model, or not a smoke artifact at all, is refused")
   void smokeModelAndShape() throws IOException {
-    smoke(EXAMPLE_SMOKE.replace("\"model\": \"Qwen/Qwen3-0.6B\",\n  \"models\"",
-        "\"model\": \"other/model\",\n  \"models\""));
+    smoke(
+        EXAMPLE_SMOKE.replace(
+            "\"model\": \"Qwen/Qwen3-0.6B\",\n  \"models\"",
+            "\"model\": \"other/model\",\n  \"models\""));
     assertThat(codes(ledger(smokeSha(), true, ""))).containsExactly("SMOKE_MODEL_MISMATCH");
     smoke("{\"schema_version\": \"1\", \"success\": true, \"model\": \"Qwen/Qwen3-0.6B\"}");
     assertThat(codes(ledger(smokeSha(), true, ""))).containsExactly("SMOKE_INVALID");

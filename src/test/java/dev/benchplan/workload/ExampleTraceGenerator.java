@@ -58,10 +58,15 @@ public final class ExampleTraceGenerator {
     rows.sort(Comparator.comparingLong(Row::timestamp));
     StringBuilder sb = new StringBuilder();
     for (Row r : rows) {
-      sb.append("{\"timestamp\": ").append(r.timestamp())
-          .append(", \"input_length\": ").append(r.input())
-          .append(", \"output_length\": ").append(r.output())
-          .append(", \"hash_ids\": ").append(r.hashIds().toString()).append("}\n");
+      sb.append("{\"timestamp\": ")
+          .append(r.timestamp())
+          .append(", \"input_length\": ")
+          .append(r.input())
+          .append(", \"output_length\": ")
+          .append(r.output())
+          .append(", \"hash_ids\": ")
+          .append(r.hashIds().toString())
+          .append("}\n");
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }

@@ -34,11 +34,13 @@ class InputRangesTest {
       JsonNode n = node(s, f.pointer());
       String what = schemaName + " " + f.pointer();
       assertThat(n.get("maximum")).as(what + " maximum").isNotNull();
-      assertThat(n.get("maximum").decimalValue()).as(what + " maximum")
+      assertThat(n.get("maximum").decimalValue())
+          .as(what + " maximum")
           .isEqualByComparingTo(f.max());
       String minKey = f.minExclusive() ? "exclusiveMinimum" : "minimum";
       assertThat(n.get(minKey)).as(what + " " + minKey).isNotNull();
-      assertThat(n.get(minKey).decimalValue()).as(what + " " + minKey)
+      assertThat(n.get(minKey).decimalValue())
+          .as(what + " " + minKey)
           .isEqualByComparingTo(f.min());
     }
   }
@@ -51,7 +53,8 @@ class InputRangesTest {
   }
 
   @Test
-  @DisplayName("every integer or number in the two input schemas has a maximum (no unbounded number)")
+  @DisplayName(
+      "every integer or number in the two input schemas has a maximum (no unbounded number)")
   void everyNumberBounded() throws IOException {
     for (String name : List.of("user-workload.schema.json", "deployment-ledger.schema.json")) {
       List<String> unbounded = new java.util.ArrayList<>();
@@ -63,8 +66,9 @@ class InputRangesTest {
   private static void walk(JsonNode n, String at, List<String> out) {
     if (n.isObject()) {
       JsonNode type = n.get("type");
-      boolean numeric = type != null && (type.toString().contains("integer")
-          || type.toString().contains("number"));
+      boolean numeric =
+          type != null
+              && (type.toString().contains("integer") || type.toString().contains("number"));
       if (numeric && !n.has("maximum") && !n.has("const")) {
         out.add(at);
       }
@@ -79,7 +83,8 @@ class InputRangesTest {
   }
 
   @Test
-  @DisplayName("ranges accept their edges and refuse one step past them; whole decimals are integers")
+  @DisplayName(
+      "ranges accept their edges and refuse one step past them; whole decimals are integers")
   void edges() {
     InputRanges.Field tokens = InputRanges.integer("/x", 1, InputRanges.MAX_TOKENS);
     assertThat(tokens.accepts(BigDecimal.ONE)).isTrue();

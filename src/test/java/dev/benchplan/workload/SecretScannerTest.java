@@ -45,7 +45,8 @@ class SecretScannerTest {
     tree.putObject("a/b").put("token", "abc");
     tree.putArray("list").add("x").add("sk-" + "Q".repeat(30));
     var findings = SecretScanner.scan(tree);
-    assertThat(findings).extracting(SecretScanner.Finding::pointer)
+    assertThat(findings)
+        .extracting(SecretScanner.Finding::pointer)
         .containsExactly("/a~1b/token", "/list/1");
     assertThat(findings.toString()).doesNotContain("abc").doesNotContain("QQQQ");
   }

@@ -25,7 +25,9 @@ class UserWorkloadReaderTest {
   @Test
   @DisplayName("schema errors name the file, the line and the JSON pointer; nothing is returned")
   void schemaErrors() throws IOException {
-    InputDocument d = doc("""
+    InputDocument d =
+        doc(
+            """
         profile:
           name: p
           type: batch
@@ -39,7 +41,8 @@ class UserWorkloadReaderTest {
     RuleLog log = new RuleLog();
     assertThat(UserWorkloadReader.read(d, log)).isEmpty();
     assertThat(log.blockers()).extracting(Blocker::code).containsOnly("WORKLOAD_SCHEMA");
-    assertThat(log.blockers()).extracting(Blocker::message)
+    assertThat(log.blockers())
+        .extracting(Blocker::message)
         .anyMatch(m -> m.contains(d.location() + ":3 /profile/type") && m.contains("enum"))
         .anyMatch(m -> m.contains(d.location() + ":8 /traffic/concurrency/1"))
         .anyMatch(m -> m.contains(":9 /surprise: ") && m.contains("not defined"));
@@ -58,23 +61,31 @@ class UserWorkloadReaderTest {
   @DisplayName("a token-looking value is refused by pointer and never echoed")
   void secretValue() throws IOException {
     String token = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz012345";
-    InputDocument d = doc("""
+    InputDocument d =
+        doc(
+            """
         profile: {name: p, type: chat}
         notes: "use token %s for the download"
-        """.formatted(token));
+        """
+                .formatted(token));
     RuleLog log = new RuleLog();
     assertThat(UserWorkloadReader.read(d, log)).isEmpty();
     Blocker b = log.blockers().get(0);
     assertThat(b.code()).isEqualTo("WORKLOAD_SECRET");
-    assertThat(b.message()).contains(":2 /notes").contains("Hugging Face token")
-        .doesNotContain(token).doesNotContain("AbCdEf");
+    assertThat(b.message())
+        .contains(":2 /notes")
+        .contains("Hugging Face token")
+        .doesNotContain(token)
+        .doesNotContain("AbCdEf");
   }
 
   @Test
   @DisplayName("credential keys are refused even where the schema would also reject them")
   void secretKeys() throws IOException {
     String jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N";
-    InputDocument d = doc("""
+    InputDocument d =
+        doc(
+            """
         profile: {name: p, type: chat}
         kubernetes:
           kube_context: prod
@@ -82,21 +93,25 @@ class UserWorkloadReaderTest {
         model:
           source: x
           api_key: %s
-        """.formatted(jwt));
+        """
+                .formatted(jwt));
     RuleLog log = new RuleLog();
     UserWorkloadReader.read(d, log);
-    assertThat(log.blockers()).filteredOn(b -> b.code().equals("WORKLOAD_SECRET"))
+    assertThat(log.blockers())
+        .filteredOn(b -> b.code().equals("WORKLOAD_SECRET"))
         .extracting(Blocker::message)
         .anyMatch(m -> m.contains("/kubernetes/password"))
         .anyMatch(m -> m.contains("/model/api_key") && m.contains("JSON Web Token"));
-    assertThat(log.blockers()).allMatch(b -> !b.message().contains("hunter2")
-        && !b.message().contains(jwt));
+    assertThat(log.blockers())
+        .allMatch(b -> !b.message().contains("hunter2") && !b.message().contains(jwt));
   }
 
   @Test
   @DisplayName("relative paths resolve against the workload's own folder; SLOs are normalized")
   void paths() throws IOException {
-    InputDocument d = doc("""
+    InputDocument d =
+        doc(
+            """
         profile: {name: p, type: chat}
         deployment: {dgd_path: ../dgd.yaml, origin: user}
         artifacts: {supporting_traces: [traces/t.jsonl, /abs/t2.jsonl]}
@@ -109,11 +124,14 @@ class UserWorkloadReaderTest {
     UserWorkload w = UserWorkloadReader.read(d, log).orElseThrow();
     assertThat(log.blockers()).isEmpty();
     assertThat(w.dgdPath()).isEqualTo(tmp.resolve("dgd.yaml").toAbsolutePath().normalize());
-    assertThat(w.supportingTraces()).extracting(UserWorkload.SupportingTrace::path)
-        .containsExactly(tmp.resolve("sub/traces/t.jsonl").toAbsolutePath().normalize(),
+    assertThat(w.supportingTraces())
+        .extracting(UserWorkload.SupportingTrace::path)
+        .containsExactly(
+            tmp.resolve("sub/traces/t.jsonl").toAbsolutePath().normalize(),
             Path.of("/abs/t2.jsonl"));
-    assertThat(w.slos()).extracting(Slo::metric).containsExactly("time_to_first_token",
-        "error_rate", "request_throughput");
+    assertThat(w.slos())
+        .extracting(Slo::metric)
+        .containsExactly("time_to_first_token", "error_rate", "request_throughput");
     assertThat(w.slos().get(0).threshold()).isEqualByComparingTo("250.5");
     assertThat(w.slos().get(2).operator()).isEqualTo(">=");
     assertThat(w.slos().get(2).unit()).isEqualTo("requests/sec");
@@ -134,15 +152,20 @@ class UserWorkloadReaderTest {
   @DisplayName("an SLO in the wrong unit is refused")
   void sloUnit() throws IOException {
     RuleLog log = new RuleLog();
-    Optional<UserWorkload> w = UserWorkloadReader.read(doc("""
+    Optional<UserWorkload> w =
+        UserWorkloadReader.read(
+            doc(
+                """
         profile: {name: p, type: chat}
         objectives:
           custom_slos:
             - {metric: time_to_first_token, stat: p99, max: 0.2, unit: s}
             - {metric: my_metric, stat: avg, max: 1}
-        """), log);
+        """),
+            log);
     assertThat(w).isEmpty();
-    assertThat(log.blockers()).extracting(Blocker::code)
+    assertThat(log.blockers())
+        .extracting(Blocker::code)
         .containsExactly("WORKLOAD_SLO_INVALID", "WORKLOAD_SLO_INVALID");
     assertThat(log.blockers().get(0).message()).contains("must be in ms");
     assertThat(log.blockers().get(1).message()).contains("give its unit");

@@ -13,8 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param mode native config or flags
  * @param release the pinned AIPerf release
- * @param document the YAML document of aiperf-config.yaml: the native config itself, or (flags)
- *     a review record of the same settings plus the exact flags
+ * @param document the YAML document of aiperf-config.yaml: the native config itself, or (flags) a
+ *     review record of the same settings plus the exact flags
  * @param header comment lines (without {@code #}) written above the document
  * @param profileArgs the arguments after {@code aiperf profile}
  * @param notes what the flags could not express (empty in config mode)

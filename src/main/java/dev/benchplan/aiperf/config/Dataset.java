@@ -1,7 +1,6 @@
 package dev.benchplan.aiperf.config;
 
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /** Where the prompts come from: synthetic lengths, or a Mooncake trace file in the pod. */
 public sealed interface Dataset {

@@ -1,8 +1,8 @@
 package dev.benchplan.aiperf.config;
 
 /**
- * The OpenAI-compatible API a benchmark calls; the name is AIPerf's own and the plan's
- * {@code /endpoint/type}.
+ * The OpenAI-compatible API a benchmark calls; the name is AIPerf's own and the plan's {@code
+ * /endpoint/type}.
  */
 public enum EndpointType {
   chat("/v1/chat/completions"),

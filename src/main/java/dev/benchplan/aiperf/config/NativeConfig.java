@@ -7,10 +7,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Renders {@link AiperfSettings} as AIPerf's native YAML config ({@code schemaVersion: "2.0"},
- * read by {@code aiperf profile --config FILE} from AIPerf 0.11.0), as a Jackson tree in the
- * camelCase form of AIPerf's own JSON Schema and templates. Only keys the schema defines are
- * written: AIPerf rejects unknown keys.
+ * Renders {@link AiperfSettings} as AIPerf's native YAML config ({@code schemaVersion: "2.0"}, read
+ * by {@code aiperf profile --config FILE} from AIPerf 0.11.0), as a Jackson tree in the camelCase
+ * form of AIPerf's own JSON Schema and templates. Only keys the schema defines are written: AIPerf
+ * rejects unknown keys.
  */
 public final class NativeConfig {
   /** The native config schema version this renderer writes. */
@@ -35,7 +35,8 @@ public final class NativeConfig {
     if (s.ignoreEos() || s.temperature() != null) {
       ObjectNode extra = endpoint.putObject("extra");
       if (s.ignoreEos()) {
-        // honour the requested output length (sent as max_completion_tokens) instead of stopping at EOS
+        // honour the requested output length (sent as max_completion_tokens) instead of stopping at
+        // EOS
         extra.put("ignore_eos", true);
       }
       if (s.temperature() != null) {

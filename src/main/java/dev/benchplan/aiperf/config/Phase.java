@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
  * @param rate requests/s for the rate types, else null
  * @param requests stop after this many requests (null: no count bound)
  * @param durationSeconds stop issuing after this many seconds (null: no time bound)
- * @param gracePeriodSeconds how long in-flight responses still count after the duration (only
- *     with a duration)
- * @param window inclusive replay window in trace milliseconds for {@link
- *     PhaseType#FIXED_SCHEDULE}; null replays the whole trace from its first timestamp
+ * @param gracePeriodSeconds how long in-flight responses still count after the duration (only with
+ *     a duration)
+ * @param window inclusive replay window in trace milliseconds for {@link PhaseType#FIXED_SCHEDULE};
+ *     null replays the whole trace from its first timestamp
  */
 public record Phase(
     PhaseType type,

@@ -7,12 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Renders {@link AiperfSettings} as {@code aiperf profile} flags valid for one release, using the
- * names of {@link ProfileOption}. A setting the release cannot express is a blocker (exit 2), except
- * where a weaker form keeps the measurement valid; those cases are returned as notes.
+ * names of {@link ProfileOption}. A setting the release cannot express is a blocker (exit 2),
+ * except where a weaker form keeps the measurement valid; those cases are returned as notes.
  */
 public final class ProfileFlags {
   private ProfileFlags() {}
@@ -54,10 +53,15 @@ public final class ProfileFlags {
 
     Phase p = s.profiling();
     switch (p.type()) {
-      case CONCURRENCY -> b.add(ProfileOption.CONCURRENCY,
-          Integer.toString(Objects.requireNonNull(p.concurrency(), "concurrency of a concurrency phase")));
+      case CONCURRENCY ->
+          b.add(
+              ProfileOption.CONCURRENCY,
+              Integer.toString(
+                  Objects.requireNonNull(p.concurrency(), "concurrency of a concurrency phase")));
       case POISSON, CONSTANT -> {
-        b.add(ProfileOption.REQUEST_RATE, plain(Objects.requireNonNull(p.rate(), "rate of a rate phase")));
+        b.add(
+            ProfileOption.REQUEST_RATE,
+            plain(Objects.requireNonNull(p.rate(), "rate of a rate phase")));
         b.add(ProfileOption.ARRIVAL_PATTERN, p.type().configName());
       }
       case FIXED_SCHEDULE -> {
@@ -71,7 +75,8 @@ public final class ProfileFlags {
       }
     }
     Integer duration = p.durationSeconds();
-    if (p.requests() != null && duration != null
+    if (p.requests() != null
+        && duration != null
         && release.compareTo(ProfileOption.COUNT_WITH_DURATION) < 0) {
       notes.add(
           "AIPerf "
@@ -99,8 +104,10 @@ public final class ProfileFlags {
     if (w != null) {
       if (w.requests() == null) {
         throw BenchplanException.invalid(
-            source + ": a warmup bounded only by time cannot be rendered as flags for AIPerf "
-                + release + ": expected /experiment/warmup_requests >= 1");
+            source
+                + ": a warmup bounded only by time cannot be rendered as flags for AIPerf "
+                + release
+                + ": expected /experiment/warmup_requests >= 1");
       }
       b.add(ProfileOption.WARMUP_REQUEST_COUNT, Long.toString(w.requests()));
       notes.add(
@@ -136,8 +143,7 @@ public final class ProfileFlags {
     if (ProfileOption.EXPORT_LEVEL.flagIn(release).isPresent()) {
       b.add(ProfileOption.EXPORT_LEVEL, "records");
     } else {
-      notes.add(
-          "AIPerf " + release + " has no --export-level: it writes its default export files");
+      notes.add("AIPerf " + release + " has no --export-level: it writes its default export files");
     }
     b.add(ProfileOption.UI, "none");
     return new FlagRendering(release, b.args, notes);

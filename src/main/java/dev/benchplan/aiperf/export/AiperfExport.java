@@ -54,8 +54,18 @@ public record AiperfExport(
    * folder (a run directory, a report directory), so no checkout's absolute path reaches it.
    */
   public AiperfExport named(Path as) {
-    return new AiperfExport(as, sha256, layout, schemaVersion, aiperfVersion, wasCancelled, errorSummary,
-        metrics, startTime, endTime, notMetrics);
+    return new AiperfExport(
+        as,
+        sha256,
+        layout,
+        schemaVersion,
+        aiperfVersion,
+        wasCancelled,
+        errorSummary,
+        metrics,
+        startTime,
+        endTime,
+        notMetrics);
   }
 
   /** What stands at a metric's place when it is a plain value rather than a metric block. */
@@ -69,8 +79,8 @@ public record AiperfExport(
   }
 
   /**
-   * The number of successful (measured) requests: {@code request_count.avg}, when present.
-   * AIPerf counts failed requests separately in {@code error_request_count}.
+   * The number of successful (measured) requests: {@code request_count.avg}, when present. AIPerf
+   * counts failed requests separately in {@code error_request_count}.
    */
   public Optional<BigDecimal> requestCount() {
     return metric("request_count").flatMap(m -> m.stat("avg").or(() -> m.stat("sum")));

@@ -15,22 +15,24 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
 
 /**
- * Parses {@code profile_export_aiperf.json} in every layout AIPerf has written. Numbers are read
- * as exact decimals so that gate boundaries compare the digits AIPerf wrote, not a binary
+ * Parses {@code profile_export_aiperf.json} in every layout AIPerf has written. Numbers are read as
+ * exact decimals so that gate boundaries compare the digits AIPerf wrote, not a binary
  * approximation. Malformed input is invalid (exit 2) with the file and JSON pointer named.
  */
 public final class AiperfExportReader {
   // exact decimals: 4500.0 must compare equal to 0.9 x 5000, not to 4499.999...
   private static final ObjectReader READER =
-      Json.JSON.readerFor(JsonNode.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          // AIPerf is Python: json.dumps writes NaN/Infinity; read them so the message can name the pointer
+      Json.JSON
+          .readerFor(JsonNode.class)
+          .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          // AIPerf is Python: json.dumps writes NaN/Infinity; read them so the message can name the
+          // pointer
           .with(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
 
   private AiperfExportReader() {}
@@ -58,7 +60,8 @@ public final class AiperfExportReader {
     }
     if (root == null || !root.isObject()) {
       throw BenchplanException.invalid(
-          source + ": /: expected a JSON object (AIPerf profile_export_aiperf.json), found "
+          source
+              + ": /: expected a JSON object (AIPerf profile_export_aiperf.json), found "
               + (root == null ? "nothing" : root.getNodeType()));
     }
     return new Parse(source, root).export(Sha256.hex(bytes));
@@ -119,7 +122,10 @@ public final class AiperfExportReader {
           }
           String pointer = "/records/" + escape(name);
           if (!block.isObject()) {
-            throw invalid(pointer, "expected a metric object {\"unit\": ..., \"avg\": ...}, found " + block.getNodeType());
+            throw invalid(
+                pointer,
+                "expected a metric object {\"unit\": ..., \"avg\": ...}, found "
+                    + block.getNodeType());
           }
           metrics.put(name, metric(name, block, pointer));
         }
@@ -140,11 +146,13 @@ public final class AiperfExportReader {
     /** How a number that no double can hold is shown, or null when it is finite. */
     private static @Nullable String nonFinite(JsonNode v) {
       if (v.isBigDecimal()) {
-        return Double.isFinite(v.decimalValue().doubleValue()) ? null
+        return Double.isFinite(v.decimalValue().doubleValue())
+            ? null
             : v.decimalValue() + " (beyond the range of a double)";
       }
       if (v.isBigInteger()) {
-        return Double.isFinite(v.bigIntegerValue().doubleValue()) ? null
+        return Double.isFinite(v.bigIntegerValue().doubleValue())
+            ? null
             : v.bigIntegerValue() + " (beyond the range of a double)";
       }
       if (v.isDouble() || v.isFloat()) {
@@ -155,7 +163,10 @@ public final class AiperfExportReader {
     }
 
     private static String describe(JsonNode v) {
-      return (v.isString() ? "the string " : v.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " ") + v;
+      return (v.isString()
+              ? "the string "
+              : v.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " ")
+          + v;
     }
 
     private static boolean isMetricBlock(JsonNode node) {
@@ -165,8 +176,10 @@ public final class AiperfExportReader {
     private MetricSummary metric(String tag, JsonNode block, String pointer) {
       JsonNode unit = block.get("unit");
       if (unit == null || !unit.isString()) {
-        throw invalid(pointer + "/unit", "expected the metric's unit as a string, found "
-            + (unit == null ? "nothing" : unit.getNodeType()));
+        throw invalid(
+            pointer + "/unit",
+            "expected the metric's unit as a string, found "
+                + (unit == null ? "nothing" : unit.getNodeType()));
       }
       Map<String, BigDecimal> stats = new LinkedHashMap<>();
       for (String stat : MetricSummary.STATS) {
@@ -204,7 +217,8 @@ public final class AiperfExportReader {
         return false;
       }
       if (!v.isBoolean()) {
-        throw invalid("/was_cancelled", "expected true or false, found " + v.getNodeType() + " " + v);
+        throw invalid(
+            "/was_cancelled", "expected true or false, found " + v.getNodeType() + " " + v);
       }
       return v.asBoolean();
     }
@@ -216,13 +230,17 @@ public final class AiperfExportReader {
         return out;
       }
       if (!v.isArray()) {
-        throw invalid("/error_summary", "expected an array of {error_details, count}, found " + v.getNodeType());
+        throw invalid(
+            "/error_summary",
+            "expected an array of {error_details, count}, found " + v.getNodeType());
       }
       for (int i = 0; i < v.size(); i++) {
         String p = "/error_summary/" + i;
         JsonNode entry = v.get(i);
         JsonNode count = entry.get("count");
-        if (!entry.isObject() || count == null || (!count.isIntegralNumber() && !isWholeDecimal(count))
+        if (!entry.isObject()
+            || count == null
+            || (!count.isIntegralNumber() && !isWholeDecimal(count))
             || count.decimalValue().signum() < 0) {
           throw invalid(p + "/count", "expected a non-negative integer count of failed requests");
         }
@@ -231,13 +249,18 @@ public final class AiperfExportReader {
         Integer codeValue = null;
         if (code != null && !code.isNull()) {
           if (!code.isIntegralNumber()) {
-            throw invalid(p + "/error_details/code", "expected an integer or null, found " + code.getNodeType());
+            throw invalid(
+                p + "/error_details/code",
+                "expected an integer or null, found " + code.getNodeType());
           }
           codeValue = code.asInt();
         }
-        out.add(new ErrorCount(
-            codeValue, optionalText(details.get("type")), optionalText(details.get("message")),
-            count.decimalValue().longValueExact()));
+        out.add(
+            new ErrorCount(
+                codeValue,
+                optionalText(details.get("type")),
+                optionalText(details.get("message")),
+                count.decimalValue().longValueExact()));
       }
       return out;
     }

@@ -23,17 +23,25 @@ import org.jspecify.annotations.Nullable;
  * @param summaryProblem why no summary was taken, when {@code summary} is null
  * @param tail the last lines of the log (at most {@link #TAIL_LINES}), for error messages
  */
-public record AiperfPodLog(@Nullable String summary, @Nullable Integer exitCode, @Nullable String summaryProblem, String tail) {
+public record AiperfPodLog(
+    @Nullable String summary,
+    @Nullable Integer exitCode,
+    @Nullable String summaryProblem,
+    String tail) {
   /** The line that opens the summary block. */
   public static final String BEGIN = "==== benchplan:aiperf-summary:begin ====";
+
   /** The line that closes the summary block. */
   public static final String END = "==== benchplan:aiperf-summary:end ====";
+
   /** The exit line's prefix; the line is {@code ==== benchplan:aiperf-exit:<code> ====}. */
   public static final String EXIT_PREFIX = "==== benchplan:aiperf-exit:";
+
   /** How many log lines the tail keeps. */
   public static final int TAIL_LINES = 20;
 
-  private static final Pattern EXIT = Pattern.compile(Pattern.quote(EXIT_PREFIX) + "(-?\\d{1,9}) ====");
+  private static final Pattern EXIT =
+      Pattern.compile(Pattern.quote(EXIT_PREFIX) + "(-?\\d{1,9}) ====");
   private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[ -/]*[@-~]");
 
   public AiperfPodLog {
@@ -86,7 +94,12 @@ public record AiperfPodLog(@Nullable String summary, @Nullable Integer exitCode,
     if (begin < 0) {
       problem = "the log has no AIPerf summary block (no line '" + BEGIN + "')";
     } else if (end < 0) {
-      problem = "the AIPerf summary block is not terminated (no line '" + END + "' after '" + BEGIN + "')";
+      problem =
+          "the AIPerf summary block is not terminated (no line '"
+              + END
+              + "' after '"
+              + BEGIN
+              + "')";
     } else {
       List<String> body = new ArrayList<>(lines.subList(begin + 1, end));
       if (!endPrefix.isEmpty()) {
@@ -102,9 +115,9 @@ public record AiperfPodLog(@Nullable String summary, @Nullable Integer exitCode,
   }
 
   /**
-   * The latest progress line in a chunk of AIPerf output: the last non-blank line, with ANSI escapes
-   * removed and only the last carriage-return segment kept (progress bars redraw with CR). Null
-   * when the chunk has none.
+   * The latest progress line in a chunk of AIPerf output: the last non-blank line, with ANSI
+   * escapes removed and only the last carriage-return segment kept (progress bars redraw with CR).
+   * Null when the chunk has none.
    */
   public static @Nullable String latestProgressLine(String chunk) {
     if (chunk == null) {
@@ -126,8 +139,8 @@ public record AiperfPodLog(@Nullable String summary, @Nullable Integer exitCode,
   }
 
   /**
-   * Follows a log as it arrives in chunks and keeps its latest progress line: chunks may split lines
-   * anywhere; the summary block (the export JSON) and the marker lines are never progress.
+   * Follows a log as it arrives in chunks and keeps its latest progress line: chunks may split
+   * lines anywhere; the summary block (the export JSON) and the marker lines are never progress.
    */
   public static final class ProgressTracker {
     private final StringBuilder partial = new StringBuilder();
@@ -143,7 +156,9 @@ public record AiperfPodLog(@Nullable String summary, @Nullable Integer exitCode,
         partial.delete(0, nl + 1);
       }
       // a partial line that may still become a marker line is not shown
-      if (!inSummary && partial.length() > 0 && !"==== benchplan:".startsWith(prefixOf(partial))
+      if (!inSummary
+          && partial.length() > 0
+          && !"==== benchplan:".startsWith(prefixOf(partial))
           && !partial.toString().startsWith("==== benchplan:")) {
         // an unfinished line (a progress bar redrawn with CR) is already worth showing
         String candidate = latestProgressLine(partial.toString());

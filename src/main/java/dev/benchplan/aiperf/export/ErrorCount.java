@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param message the error message, when given
  * @param count how many requests failed this way
  */
-public record ErrorCount(@Nullable Integer code, @Nullable String type, @Nullable String message, long count) {
+public record ErrorCount(
+    @Nullable Integer code, @Nullable String type, @Nullable String message, long count) {
   public ErrorCount {
     if (count < 0) {
       throw new IllegalArgumentException("error count must not be negative: " + count);

@@ -8,14 +8,16 @@ import java.util.Optional;
 
 /**
  * One metric of an AIPerf summary export, e.g. {@code time_to_first_token}: its unit as written and
- * the statistics that were computed (a stat that AIPerf omitted or wrote as {@code null} is absent).
+ * the statistics that were computed (a stat that AIPerf omitted or wrote as {@code null} is
+ * absent).
  *
  * @param tag the metric tag
  * @param unit the unit as written in the export (authoritative; may be unknown to benchplan)
  * @param stats stat name (avg, p99, count, ...) to value, exactly as the export's decimal text
  * @param pointer the RFC 6901 pointer of the metric block in the export, for messages
  */
-public record MetricSummary(String tag, String unit, Map<String, BigDecimal> stats, String pointer) {
+public record MetricSummary(
+    String tag, String unit, Map<String, BigDecimal> stats, String pointer) {
   /** The statistics AIPerf writes for a metric. */
   public static final List<String> STATS =
       List.of(

@@ -18,7 +18,8 @@ import java.util.Optional;
  *     the value in the canonical unit (a ratio, so that per-minute rates convert exactly)
  * @param denominator see {@code numerator}
  */
-public record MetricUnit(String text, Dimension dimension, BigDecimal numerator, BigDecimal denominator) {
+public record MetricUnit(
+    String text, Dimension dimension, BigDecimal numerator, BigDecimal denominator) {
   /** Division precision for non-terminating factors (e.g. per-minute rates). */
   static final MathContext PRECISION = MathContext.DECIMAL128;
 
@@ -89,7 +90,8 @@ public record MetricUnit(String text, Dimension dimension, BigDecimal numerator,
     Objects.requireNonNull(numerator, "numerator");
     Objects.requireNonNull(denominator, "denominator");
     if (numerator.signum() <= 0 || denominator.signum() <= 0) {
-      throw new IllegalArgumentException("unit factor must be positive: " + numerator + "/" + denominator);
+      throw new IllegalArgumentException(
+          "unit factor must be positive: " + numerator + "/" + denominator);
     }
   }
 
@@ -144,9 +146,18 @@ public record MetricUnit(String text, Dimension dimension, BigDecimal numerator,
   public BigDecimal convert(BigDecimal value, MetricUnit target) {
     if (!compatibleWith(target)) {
       throw new IllegalArgumentException(
-          "cannot convert " + text + " (" + dimension + ") to " + target.text + " (" + target.dimension + ")");
+          "cannot convert "
+              + text
+              + " ("
+              + dimension
+              + ") to "
+              + target.text
+              + " ("
+              + target.dimension
+              + ")");
     }
-    // value * (num / den) / (target.num / target.den), multiplying first so exact results stay exact
+    // value * (num / den) / (target.num / target.den), multiplying first so exact results stay
+    // exact
     BigDecimal top = value.multiply(numerator).multiply(target.denominator);
     BigDecimal bottom = denominator.multiply(target.numerator);
     return bottom.compareTo(BigDecimal.ONE) == 0 ? top : top.divide(bottom, PRECISION);

@@ -19,19 +19,20 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AiperfVersion implements Comparable<AiperfVersion> {
   /**
-   * The versions a plan pins and image tags carry: {@code X.Y.Z} and an optional a/b/rc/post
-   * suffix (the plan schema's {@code /aiperf/version} pattern).
+   * The versions a plan pins and image tags carry: {@code X.Y.Z} and an optional a/b/rc/post suffix
+   * (the plan schema's {@code /aiperf/version} pattern).
    */
   public static final Pattern PLAN_FORM =
       Pattern.compile("\\d+\\.\\d+\\.\\d+([.-]?(post|rc|a|b)\\d+)?");
 
-  private static final Pattern PATTERN = Pattern.compile(
-      "v?(?:(?<epoch>[0-9]+)!)?(?<release>[0-9]+(?:\\.[0-9]+)*)"
-          + "(?<pre>[-_.]?(?<prel>alpha|beta|preview|pre|a|b|c|rc)[-_.]?(?<pren>[0-9]+)?)?"
-          + "(?<post>(?:-(?<postn1>[0-9]+))|(?:[-_.]?(?<postl>post|rev|r)[-_.]?(?<postn2>[0-9]+)?))?"
-          + "(?<dev>[-_.]?dev[-_.]?(?<devn>[0-9]+)?)?"
-          + "(?:\\+(?<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?",
-      Pattern.CASE_INSENSITIVE);
+  private static final Pattern PATTERN =
+      Pattern.compile(
+          "v?(?:(?<epoch>[0-9]+)!)?(?<release>[0-9]+(?:\\.[0-9]+)*)"
+              + "(?<pre>[-_.]?(?<prel>alpha|beta|preview|pre|a|b|c|rc)[-_.]?(?<pren>[0-9]+)?)?"
+              + "(?<post>(?:-(?<postn1>[0-9]+))|(?:[-_.]?(?<postl>post|rev|r)[-_.]?(?<postn2>[0-9]+)?))?"
+              + "(?<dev>[-_.]?dev[-_.]?(?<devn>[0-9]+)?)?"
+              + "(?:\\+(?<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?",
+          Pattern.CASE_INSENSITIVE);
 
   private final String original;
   private final BigInteger epoch;
@@ -42,8 +43,15 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
   private final @Nullable BigInteger dev; // null when absent
   private final @Nullable String local;
 
-  private AiperfVersion(String original, BigInteger epoch, List<BigInteger> release, @Nullable String preLabel,
-      @Nullable BigInteger preNumber, @Nullable BigInteger post, @Nullable BigInteger dev, @Nullable String local) {
+  private AiperfVersion(
+      String original,
+      BigInteger epoch,
+      List<BigInteger> release,
+      @Nullable String preLabel,
+      @Nullable BigInteger preNumber,
+      @Nullable BigInteger post,
+      @Nullable BigInteger dev,
+      @Nullable String local) {
     this.original = original;
     this.epoch = epoch;
     this.release = List.copyOf(release);
@@ -65,7 +73,8 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
     if (!m.matches()) {
       throw new IllegalArgumentException("'" + s + "' is not a PEP 440 version");
     }
-    BigInteger epoch = m.group("epoch") == null ? BigInteger.ZERO : new BigInteger(m.group("epoch"));
+    BigInteger epoch =
+        m.group("epoch") == null ? BigInteger.ZERO : new BigInteger(m.group("epoch"));
     List<BigInteger> release = new ArrayList<>();
     for (String part : m.group("release").split("\\.")) {
       release.add(new BigInteger(part));
@@ -74,11 +83,12 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
     BigInteger preNumber = null;
     if (m.group("pre") != null) {
       String l = m.group("prel").toLowerCase(Locale.ROOT);
-      preLabel = switch (l) {
-        case "alpha", "a" -> "a";
-        case "beta", "b" -> "b";
-        default -> "rc"; // c, rc, pre, preview
-      };
+      preLabel =
+          switch (l) {
+            case "alpha", "a" -> "a";
+            case "beta", "b" -> "b";
+            default -> "rc"; // c, rc, pre, preview
+          };
       preNumber = m.group("pren") == null ? BigInteger.ZERO : new BigInteger(m.group("pren"));
     }
     BigInteger post = null;
@@ -101,7 +111,10 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
   public static AiperfVersion parse(@Nullable String text, String source) {
     if (text == null || !isPlanForm(text.trim())) {
       throw BenchplanException.invalid(
-          source + ": '" + text + "' is not an AIPerf version: expected e.g. 0.11.0 or 0.6.0.post1");
+          source
+              + ": '"
+              + text
+              + "' is not an AIPerf version: expected e.g. 0.11.0 or 0.6.0.post1");
     }
     return parse(text);
   }

@@ -24,15 +24,19 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Resolves the AIPerf version of a new series (agent-docs/rules/benchmarking/tool-version.md): an
- * operator pin wins; else the pin of a reference recipe being reproduced; else the latest release of
- * project {@code aiperf} in the package index's JSON API that is not a pre-release, dev release or
- * yanked. No pin and no reachable index is a blocker: a version is never taken from memory.
+ * operator pin wins; else the pin of a reference recipe being reproduced; else the latest release
+ * of project {@code aiperf} in the package index's JSON API that is not a pre-release, dev release
+ * or yanked. No pin and no reachable index is a blocker: a version is never taken from memory.
  */
 public final class AiperfVersionResolver {
   /** The image repository AIPerf releases are published to. */
   public static final String IMAGE_REPOSITORY = "nvcr.io/nvidia/ai-dynamo/aiperf";
-  /** Environment variable naming the index JSON document when {@code --aiperf-index-url} is absent. */
+
+  /**
+   * Environment variable naming the index JSON document when {@code --aiperf-index-url} is absent.
+   */
   public static final String INDEX_URL_ENV = "BENCHPLAN_AIPERF_INDEX_URL";
+
   private static final RuleFile RULE = RuleFile.TOOL_VERSION;
 
   private final IndexFetcher fetcher;
@@ -45,18 +49,24 @@ public final class AiperfVersionResolver {
 
   /**
    * Resolves; logs the decision, or blockers: AIPERF_VERSION_INVALID, AIPERF_VERSION_UNRESOLVED,
-   * AIPERF_INDEX_UNAVAILABLE, AIPERF_INDEX_INVALID, AIPERF_NO_STABLE_RELEASE, AIPERF_RECIPE_UNREADABLE,
-   * AIPERF_RECIPE_NO_PIN, AIPERF_RECIPE_AMBIGUOUS, AIPERF_RECIPE_COMMIT_ONLY, AIPERF_IMAGE_UNPINNED.
+   * AIPERF_INDEX_UNAVAILABLE, AIPERF_INDEX_INVALID, AIPERF_NO_STABLE_RELEASE,
+   * AIPERF_RECIPE_UNREADABLE, AIPERF_RECIPE_NO_PIN, AIPERF_RECIPE_AMBIGUOUS,
+   * AIPERF_RECIPE_COMMIT_ONLY, AIPERF_IMAGE_UNPINNED.
    */
   public Optional<VersionResolution> resolve(VersionRequest request, RuleLog log) {
     String date = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
     if (request.image() != null && !imagePinned(request.image())) {
-      log.block(BlockerCode.AIPERF_IMAGE_UNPINNED, "--aiperf-image '" + request.image()
-          + "': expected an image pinned by tag or digest (never :latest), e.g. "
-          + IMAGE_REPOSITORY + ":<version>");
+      log.block(
+          BlockerCode.AIPERF_IMAGE_UNPINNED,
+          "--aiperf-image '"
+              + request.image()
+              + "': expected an image pinned by tag or digest (never :latest), e.g. "
+              + IMAGE_REPOSITORY
+              + ":<version>");
       return Optional.empty();
     }
-    Recipe recipe = request.referenceRecipe() == null ? null : readRecipe(request.referenceRecipe(), log);
+    Recipe recipe =
+        request.referenceRecipe() == null ? null : readRecipe(request.referenceRecipe(), log);
     if (request.referenceRecipe() != null && recipe == null) {
       return Optional.empty();
     }
@@ -69,93 +79,158 @@ public final class AiperfVersionResolver {
     return packageIndex(request, date, log);
   }
 
-  private Optional<VersionResolution> operatorPin(VersionRequest request, @Nullable Recipe recipe, String date,
-      RuleLog log) {
+  private Optional<VersionResolution> operatorPin(
+      VersionRequest request, @Nullable Recipe recipe, String date, RuleLog log) {
     String pinned = request.pinnedVersion();
     AiperfVersion v = pinned == null ? null : AiperfVersion.tryParse(pinned);
     if (v == null || !AiperfVersion.isPlanForm(v.normalized())) {
-      log.block(BlockerCode.AIPERF_VERSION_INVALID, "--aiperf-version '" + request.pinnedVersion()
-          + "': expected a release version X.Y.Z (optionally .postN, aN, bN or rcN)");
+      log.block(
+          BlockerCode.AIPERF_VERSION_INVALID,
+          "--aiperf-version '"
+              + request.pinnedVersion()
+              + "': expected a release version X.Y.Z (optionally .postN, aN, bN or rcN)");
       return Optional.empty();
     }
     String version = v.normalized();
-    String note = "operator pin --aiperf-version " + request.pinnedVersion() + " (wins over any"
-        + " other mechanism)";
+    String note =
+        "operator pin --aiperf-version "
+            + request.pinnedVersion()
+            + " (wins over any"
+            + " other mechanism)";
     if (!v.isStable()) {
       log.warn(RULE, "the operator pinned AIPerf " + version + ", a pre-release");
     }
     if (recipe != null && !recipe.pin().versions().contains(version)) {
-      log.warn(RULE, "the operator pin " + version + " differs from the reference recipe's pin "
-          + recipe.pin().versions() + " (" + recipe.path() + "); the pin wins");
+      log.warn(
+          RULE,
+          "the operator pin "
+              + version
+              + " differs from the reference recipe's pin "
+              + recipe.pin().versions()
+              + " ("
+              + recipe.path()
+              + "); the pin wins");
     }
     log.decide(RULE, "aiperf.version = " + version + " (operator_pin)", note);
-    return Optional.of(new VersionResolution(version, image(request, version), "operator_pin",
-        null, null, List.of(), List.of(), date, recipe == null ? null : firstCommit(recipe), note));
+    return Optional.of(
+        new VersionResolution(
+            version,
+            image(request, version),
+            "operator_pin",
+            null,
+            null,
+            List.of(),
+            List.of(),
+            date,
+            recipe == null ? null : firstCommit(recipe),
+            note));
   }
 
-  private Optional<VersionResolution> referenceRecipe(VersionRequest request, Recipe recipe,
-      String date, RuleLog log) {
+  private Optional<VersionResolution> referenceRecipe(
+      VersionRequest request, Recipe recipe, String date, RuleLog log) {
     ReferenceRecipePin pin = recipe.pin();
     if (pin.versions().size() > 1) {
-      log.block(BlockerCode.AIPERF_RECIPE_AMBIGUOUS, "reference recipe " + recipe.path()
-          + ": pins several AIPerf versions " + pin.versions() + "; pass --aiperf-version");
+      log.block(
+          BlockerCode.AIPERF_RECIPE_AMBIGUOUS,
+          "reference recipe "
+              + recipe.path()
+              + ": pins several AIPerf versions "
+              + pin.versions()
+              + "; pass --aiperf-version");
       return Optional.empty();
     }
     if (pin.versions().isEmpty()) {
       if (!pin.commits().isEmpty()) {
-        log.block(BlockerCode.AIPERF_RECIPE_COMMIT_ONLY, "reference recipe " + recipe.path()
-            + ": pins AIPerf by source commit " + pin.commits() + ", not by release; pass"
-            + " --aiperf-version with the release that contains it (the commit is recorded)");
+        log.block(
+            BlockerCode.AIPERF_RECIPE_COMMIT_ONLY,
+            "reference recipe "
+                + recipe.path()
+                + ": pins AIPerf by source commit "
+                + pin.commits()
+                + ", not by release; pass"
+                + " --aiperf-version with the release that contains it (the commit is recorded)");
       } else {
-        log.block(BlockerCode.AIPERF_RECIPE_NO_PIN, "reference recipe " + recipe.path()
-            + ": no AIPerf pin found (expected aiperf==X.Y.Z, an ai-dynamo/aiperf:X.Y.Z image or"
-            + " aiperf.git@<commit>)");
+        log.block(
+            BlockerCode.AIPERF_RECIPE_NO_PIN,
+            "reference recipe "
+                + recipe.path()
+                + ": no AIPerf pin found (expected aiperf==X.Y.Z, an ai-dynamo/aiperf:X.Y.Z image or"
+                + " aiperf.git@<commit>)");
       }
       return Optional.empty();
     }
     String listed = pin.versions().get(0);
     AiperfVersion v = AiperfVersion.tryParse(listed);
     if (v == null || !AiperfVersion.isPlanForm(v.normalized())) {
-      log.block(BlockerCode.AIPERF_VERSION_INVALID, "reference recipe " + recipe.path()
-          + ": pins AIPerf '" + listed + "', expected a release version X.Y.Z");
+      log.block(
+          BlockerCode.AIPERF_VERSION_INVALID,
+          "reference recipe "
+              + recipe.path()
+              + ": pins AIPerf '"
+              + listed
+              + "', expected a release version X.Y.Z");
       return Optional.empty();
     }
     String version = v.normalized();
-    String note = "reproducing reference recipe " + recipe.path() + ", which pins aiperf "
-        + listed;
+    String note = "reproducing reference recipe " + recipe.path() + ", which pins aiperf " + listed;
     log.decide(RULE, "aiperf.version = " + version + " (reference_recipe)", note);
-    return Optional.of(new VersionResolution(version, image(request, version), "reference_recipe",
-        recipe.path().toString(), recipe.sha256(), pin.versions(), List.of(), date,
-        firstCommit(recipe), note));
+    return Optional.of(
+        new VersionResolution(
+            version,
+            image(request, version),
+            "reference_recipe",
+            recipe.path().toString(),
+            recipe.sha256(),
+            pin.versions(),
+            List.of(),
+            date,
+            firstCommit(recipe),
+            note));
   }
 
-  private Optional<VersionResolution> packageIndex(VersionRequest request, String date, RuleLog log) {
+  private Optional<VersionResolution> packageIndex(
+      VersionRequest request, String date, RuleLog log) {
     URI url = request.indexUrl();
     if (url == null) {
-      log.block(BlockerCode.AIPERF_VERSION_UNRESOLVED, "no AIPerf version: pass --aiperf-version X.Y.Z"
-          + " (operator pin), --reference-recipe PERF_YAML, or --aiperf-index-url URL (the package"
-          + " index's JSON document for project aiperf; or set " + INDEX_URL_ENV + ");"
-          + " a version is never taken from memory");
+      log.block(
+          BlockerCode.AIPERF_VERSION_UNRESOLVED,
+          "no AIPerf version: pass --aiperf-version X.Y.Z"
+              + " (operator pin), --reference-recipe PERF_YAML, or --aiperf-index-url URL (the package"
+              + " index's JSON document for project aiperf; or set "
+              + INDEX_URL_ENV
+              + ");"
+              + " a version is never taken from memory");
       return Optional.empty();
     }
     String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      log.block(BlockerCode.AIPERF_INDEX_INVALID, "--aiperf-index-url '" + url
-          + "': expected an http or https URL");
+      log.block(
+          BlockerCode.AIPERF_INDEX_INVALID,
+          "--aiperf-index-url '" + url + "': expected an http or https URL");
       return Optional.empty();
     }
     IndexFetcher.Response response;
     try {
       response = fetcher.fetch(url);
     } catch (IOException | RuntimeException e) {
-      log.block(BlockerCode.AIPERF_INDEX_UNAVAILABLE, "package index " + url + ": cannot fetch ("
-          + describe(e) + "); without a reachable index, pin the version with --aiperf-version"
-          + " X.Y.Z");
+      log.block(
+          BlockerCode.AIPERF_INDEX_UNAVAILABLE,
+          "package index "
+              + url
+              + ": cannot fetch ("
+              + describe(e)
+              + "); without a reachable index, pin the version with --aiperf-version"
+              + " X.Y.Z");
       return Optional.empty();
     }
     if (response.status() != 200) {
-      log.block(BlockerCode.AIPERF_INDEX_UNAVAILABLE, "package index " + url + ": HTTP "
-          + response.status() + "; pin the version with --aiperf-version X.Y.Z");
+      log.block(
+          BlockerCode.AIPERF_INDEX_UNAVAILABLE,
+          "package index "
+              + url
+              + ": HTTP "
+              + response.status()
+              + "; pin the version with --aiperf-version X.Y.Z");
       return Optional.empty();
     }
     byte[] body = response.body();
@@ -163,17 +238,30 @@ public final class AiperfVersionResolver {
     try {
       JsonNode doc = Json.JSON.readTree(body);
       String name = doc.at("/info/name").isString() ? doc.at("/info/name").asString() : null;
-      if (name != null && !name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-").equals("aiperf")) {
-        log.block(BlockerCode.AIPERF_INDEX_INVALID, "package index " + url + " /info/name: '" + name
-            + "', expected the document of project aiperf");
+      if (name != null
+          && !name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-").equals("aiperf")) {
+        log.block(
+            BlockerCode.AIPERF_INDEX_INVALID,
+            "package index "
+                + url
+                + " /info/name: '"
+                + name
+                + "', expected the document of project aiperf");
         return Optional.empty();
       }
       listing = PackageIndexListing.parse(doc);
     } catch (JacksonException | IllegalArgumentException e) {
-      log.block(BlockerCode.AIPERF_INDEX_INVALID, "package index " + url + ": not the JSON API"
-          + " document of a project (" + (e instanceof JacksonException j
-              ? "invalid JSON at line " + (j.getLocation() == null ? "?" : j.getLocation().getLineNr())
-              : e.getMessage()) + ")");
+      log.block(
+          BlockerCode.AIPERF_INDEX_INVALID,
+          "package index "
+              + url
+              + ": not the JSON API"
+              + " document of a project ("
+              + (e instanceof JacksonException j
+                  ? "invalid JSON at line "
+                      + (j.getLocation() == null ? "?" : j.getLocation().getLineNr())
+                  : e.getMessage())
+              + ")");
       return Optional.empty();
     }
     List<VersionResolution.Excluded> excluded = new ArrayList<>();
@@ -184,25 +272,51 @@ public final class AiperfVersionResolver {
     }
     Optional<PackageIndexListing.Release> latest = listing.latestStable();
     if (latest.isEmpty()) {
-      log.block(BlockerCode.AIPERF_NO_STABLE_RELEASE, "package index " + url + ": none of the "
-          + listing.releases().size() + " listed versions is a stable, non-yanked release; pin the"
-          + " version with --aiperf-version X.Y.Z");
+      log.block(
+          BlockerCode.AIPERF_NO_STABLE_RELEASE,
+          "package index "
+              + url
+              + ": none of the "
+              + listing.releases().size()
+              + " listed versions is a stable, non-yanked release; pin the"
+              + " version with --aiperf-version X.Y.Z");
       return Optional.empty();
     }
     // a stable release has a parsed version (exclusion() is null only then)
     String version = Objects.requireNonNull(latest.get().parsed(), "parsed").normalized();
     if (!AiperfVersion.isPlanForm(version)) {
-      log.block(BlockerCode.AIPERF_VERSION_INVALID, "package index " + url + ": the latest stable"
-          + " release '" + latest.get().version() + "' is not of the form X.Y.Z; pin the version"
-          + " with --aiperf-version");
+      log.block(
+          BlockerCode.AIPERF_VERSION_INVALID,
+          "package index "
+              + url
+              + ": the latest stable"
+              + " release '"
+              + latest.get().version()
+              + "' is not of the form X.Y.Z; pin the version"
+              + " with --aiperf-version");
       return Optional.empty();
     }
-    String note = "latest stable release of " + listing.releases().size() + " listed by the"
-        + " package index JSON API (pre-releases, dev releases and yanked releases skipped)";
-    log.decide(RULE, "aiperf.version = " + version + " (package_index)", note + "; queried " + url
-        + " at " + date);
-    return Optional.of(new VersionResolution(version, image(request, version), "package_index",
-        url.toString(), Sha256.hex(body), listing.versions(), excluded, date, null, note));
+    String note =
+        "latest stable release of "
+            + listing.releases().size()
+            + " listed by the"
+            + " package index JSON API (pre-releases, dev releases and yanked releases skipped)";
+    log.decide(
+        RULE,
+        "aiperf.version = " + version + " (package_index)",
+        note + "; queried " + url + " at " + date);
+    return Optional.of(
+        new VersionResolution(
+            version,
+            image(request, version),
+            "package_index",
+            url.toString(),
+            Sha256.hex(body),
+            listing.versions(),
+            excluded,
+            date,
+            null,
+            note));
   }
 
   private record Recipe(Path path, String sha256, ReferenceRecipePin pin) {}
@@ -211,11 +325,14 @@ public final class AiperfVersionResolver {
     Path abs = file.toAbsolutePath().normalize();
     try {
       byte[] bytes = Files.readAllBytes(abs);
-      return new Recipe(abs, Sha256.hex(bytes),
+      return new Recipe(
+          abs,
+          Sha256.hex(bytes),
           ReferenceRecipePin.find(new String(bytes, StandardCharsets.UTF_8)));
     } catch (IOException e) {
-      log.block(BlockerCode.AIPERF_RECIPE_UNREADABLE, "--reference-recipe " + abs + ": cannot read ("
-          + describe(e) + ")");
+      log.block(
+          BlockerCode.AIPERF_RECIPE_UNREADABLE,
+          "--reference-recipe " + abs + ": cannot read (" + describe(e) + ")");
       return null;
     }
   }
@@ -235,7 +352,9 @@ public final class AiperfVersionResolver {
     }
     int slash = image.lastIndexOf('/');
     int colon = image.lastIndexOf(':');
-    return colon > slash && colon < image.length() - 1 && !image.substring(colon + 1).equals("latest");
+    return colon > slash
+        && colon < image.length() - 1
+        && !image.substring(colon + 1).equals("latest");
   }
 
   private static String describe(Exception e) {

@@ -23,17 +23,19 @@ public final class HttpIndexFetcher implements IndexFetcher {
 
   @Override
   public Response fetch(URI uri) throws IOException {
-    HttpRequest request = HttpRequest.newBuilder(uri)
-        .timeout(timeout)
-        .header("Accept", "application/json")
-        .header("User-Agent", "benchplan")
-        .GET()
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", "benchplan")
+            .GET()
+            .build();
     // built per fetch: most plans never query the index, and a client starts threads
-    HttpClient client = HttpClient.newBuilder()
-        .connectTimeout(Duration.ofSeconds(10))
-        .followRedirects(HttpClient.Redirect.NORMAL)
-        .build();
+    HttpClient client =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .build();
     try {
       HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
       return new Response(response.statusCode(), response.body());

@@ -26,7 +26,8 @@ public record PackageIndexListing(List<Release> releases) {
    * @param files how many files were uploaded for it
    * @param yankedFiles how many of those are yanked
    */
-  public record Release(String version, @Nullable AiperfVersion parsed, int files, int yankedFiles) {
+  public record Release(
+      String version, @Nullable AiperfVersion parsed, int files, int yankedFiles) {
     /** Why this version is not a candidate for "latest stable", or null when it is one. */
     public @Nullable String exclusion() {
       if (parsed == null) {
@@ -76,14 +77,15 @@ public record PackageIndexListing(List<Release> releases) {
       }
       out.add(new Release(version, AiperfVersion.tryParse(version), total, yanked));
     }
-    out.sort(Comparator.comparing(Release::parsed,
-        Comparator.nullsLast(Comparator.naturalOrder())));
+    out.sort(
+        Comparator.comparing(Release::parsed, Comparator.nullsLast(Comparator.naturalOrder())));
     return new PackageIndexListing(out);
   }
 
   /** The highest version that is a final (or post) release, not yanked, with files. */
   public Optional<Release> latestStable() {
-    return releases.stream().filter(r -> r.exclusion() == null)
+    return releases.stream()
+        .filter(r -> r.exclusion() == null)
         .max(Comparator.comparing(Release::parsed));
   }
 

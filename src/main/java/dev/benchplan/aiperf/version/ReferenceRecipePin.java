@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * The AIPerf pin found in a reference recipe's benchmark manifest (a Dynamo recipe perf.yaml):
- * {@code pip install aiperf==X}, an {@code ai-dynamo/aiperf:X} image, or a source commit
- * ({@code aiperf.git@<sha>}).
+ * {@code pip install aiperf==X}, an {@code ai-dynamo/aiperf:X} image, or a source commit ({@code
+ * aiperf.git@<sha>}).
  *
  * @param versions distinct versions pinned, sorted
  * @param commits distinct source commits pinned, sorted

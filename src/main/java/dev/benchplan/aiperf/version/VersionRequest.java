@@ -10,11 +10,15 @@ import org.jspecify.annotations.Nullable;
  *
  * @param pinnedVersion {@code --aiperf-version}, or null
  * @param referenceRecipe {@code --reference-recipe} (a recipe perf.yaml being reproduced), or null
- * @param indexUrl the package index's JSON document for project aiperf ({@code
- *     --aiperf-index-url} or the BENCHPLAN_AIPERF_INDEX_URL environment variable), or null
+ * @param indexUrl the package index's JSON document for project aiperf ({@code --aiperf-index-url}
+ *     or the BENCHPLAN_AIPERF_INDEX_URL environment variable), or null
  * @param image {@code --aiperf-image}, or null for the default image of the version
  */
-public record VersionRequest(@Nullable String pinnedVersion, @Nullable Path referenceRecipe, @Nullable URI indexUrl, @Nullable String image) {
+public record VersionRequest(
+    @Nullable String pinnedVersion,
+    @Nullable Path referenceRecipe,
+    @Nullable URI indexUrl,
+    @Nullable String image) {
   /** Nothing given: resolution will block with AIPERF_VERSION_UNRESOLVED. */
   public static VersionRequest none() {
     return new VersionRequest(null, null, null, null);

@@ -18,9 +18,17 @@ import org.jspecify.annotations.Nullable;
  * @param sourceCommit an AIPerf source commit a reference recipe pinned, or null
  * @param note a one-line explanation of the choice
  */
-public record VersionResolution(String version, String image, String mechanism, @Nullable String query,
-    @Nullable String outputSha256, List<String> versionsSeen, List<Excluded> excluded, String date,
-    @Nullable String sourceCommit, String note) {
+public record VersionResolution(
+    String version,
+    String image,
+    String mechanism,
+    @Nullable String query,
+    @Nullable String outputSha256,
+    List<String> versionsSeen,
+    List<Excluded> excluded,
+    String date,
+    @Nullable String sourceCommit,
+    String note) {
   public VersionResolution {
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(image, "image");

@@ -18,30 +18,36 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Cross-checks AIPerf's own aggregate files against the runs under them (audit check
- * {@code aiperf_aggregate}): {@code aggregate/profile_export_aiperf_aggregate.json} (a multi-run
- * confidence aggregate: per {@code <tag>_<stat>} the mean, min and max over the runs) and
- * {@code sweep_aggregate/profile_export_aiperf_sweep.json} (per sweep combination the same, in
- * {@code per_combination_metrics[]} or the older {@code per_value_metrics{}}), in every layout of
- * the AIPerf artifact table. benchplan recomputes each figure from the runs' own summaries; a figure
- * that differs by more than {@link #RELATIVE_TOLERANCE}, or a run count that differs, is a
- * {@code warn} finding on every run the aggregate covers (the per-run exports stay the evidence:
- * the aggregate is derived from them). A run no aggregate covers gets {@code not_checked}.
+ * Cross-checks AIPerf's own aggregate files against the runs under them (audit check {@code
+ * aiperf_aggregate}): {@code aggregate/profile_export_aiperf_aggregate.json} (a multi-run
+ * confidence aggregate: per {@code <tag>_<stat>} the mean, min and max over the runs) and {@code
+ * sweep_aggregate/profile_export_aiperf_sweep.json} (per sweep combination the same, in {@code
+ * per_combination_metrics[]} or the older {@code per_value_metrics{}}), in every layout of the
+ * AIPerf artifact table. benchplan recomputes each figure from the runs' own summaries; a figure
+ * that differs by more than {@link #RELATIVE_TOLERANCE}, or a run count that differs, is a {@code
+ * warn} finding on every run the aggregate covers (the per-run exports stay the evidence: the
+ * aggregate is derived from them). A run no aggregate covers gets {@code not_checked}.
  */
 public final class AggregateCrossCheck {
   public static final String ID = "aiperf_aggregate";
   public static final String CONFIDENCE_FILE = "profile_export_aiperf_aggregate.json";
   public static final String SWEEP_FILE = "profile_export_aiperf_sweep.json";
-  /** Relative tolerance: AIPerf writes doubles; anything beyond float rounding is a disagreement. */
+
+  /**
+   * Relative tolerance: AIPerf writes doubles; anything beyond float rounding is a disagreement.
+   */
   public static final double RELATIVE_TOLERANCE = 1e-6;
-  private static final Set<String> STATS = Set.of("avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50",
-      "p75", "p90", "p95", "p99");
+
+  private static final Set<String> STATS =
+      Set.of(
+          "avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99");
   private static final int MAX_DEPTH = 4;
 
   private AggregateCrossCheck() {}
 
   /** One aggregate file and the runs it covers, grouped per combination. */
-  private record Target(Path file, String what, JsonNode metrics, List<RunEvidence> runs, long declaredRuns) {}
+  private record Target(
+      Path file, String what, JsonNode metrics, List<RunEvidence> runs, long declaredRuns) {}
 
   /**
    * The check of every run under {@code base} (a RUN argument, or its {@code aiperf/} tree): a
@@ -53,20 +59,35 @@ public final class AggregateCrossCheck {
     for (Target t : targets(base, runs)) {
       List<String> problems = compare(t);
       for (RunEvidence r : t.runs()) {
-        (problems.isEmpty() ? agreed : findings).computeIfAbsent(r, k -> new ArrayList<>())
+        (problems.isEmpty() ? agreed : findings)
+            .computeIfAbsent(r, k -> new ArrayList<>())
             .add(problems.isEmpty() ? t.what() : t.what() + ": " + String.join("; ", problems));
       }
     }
     Map<RunEvidence, AuditCheck> out = new LinkedHashMap<>();
     for (RunEvidence r : runs) {
       if (findings.containsKey(r)) {
-        out.put(r, AuditCheck.warn(ID, "AIPerf's aggregate disagrees with the run summaries: "
-            + String.join(" | ", findings.get(r)) + " (the per-run exports stay the evidence)"));
+        out.put(
+            r,
+            AuditCheck.warn(
+                ID,
+                "AIPerf's aggregate disagrees with the run summaries: "
+                    + String.join(" | ", findings.get(r))
+                    + " (the per-run exports stay the evidence)"));
       } else if (agreed.containsKey(r)) {
-        out.put(r, AuditCheck.pass(ID, "AIPerf's aggregate agrees with the run summaries (relative tolerance "
-            + RELATIVE_TOLERANCE + "): " + String.join(" | ", agreed.get(r))));
+        out.put(
+            r,
+            AuditCheck.pass(
+                ID,
+                "AIPerf's aggregate agrees with the run summaries (relative tolerance "
+                    + RELATIVE_TOLERANCE
+                    + "): "
+                    + String.join(" | ", agreed.get(r))));
       } else {
-        out.put(r, AuditCheck.notChecked(ID, "no AIPerf aggregate file (aggregate/, sweep_aggregate/) covers this run"));
+        out.put(
+            r,
+            AuditCheck.notChecked(
+                ID, "no AIPerf aggregate file (aggregate/, sweep_aggregate/) covers this run"));
       }
     }
     return out;
@@ -77,15 +98,27 @@ public final class AggregateCrossCheck {
     for (Path dir : aggregateDirs(base)) {
       JsonNode conf = read(dir.resolve(CONFIDENCE_FILE));
       if (conf != null) {
-        // <X>/aggregate covers <X>/profile_runs/*; <X>/aggregate/<p>_<v> covers <X>/profile_runs/trial_*/<p>_<v>
+        // <X>/aggregate covers <X>/profile_runs/*; <X>/aggregate/<p>_<v> covers
+        // <X>/profile_runs/trial_*/<p>_<v>
         boolean perPoint = !dir.getFileName().toString().equals("aggregate");
         Path x = perPoint ? parent(parent(dir)) : parent(dir);
         Path trials = x.resolve("profile_runs");
         String point = perPoint ? dir.getFileName().toString() : null;
-        List<RunEvidence> covered = runs.stream().filter(r -> r.source().dir().startsWith(trials)
-            && (point == null || r.source().dir().getFileName().toString().equals(point))).toList();
-        out.add(new Target(dir.resolve(CONFIDENCE_FILE), base.relativize(dir.resolve(CONFIDENCE_FILE)).toString(),
-            conf.path("metrics"), covered, conf.path("metadata").path("num_successful_runs").asLong(-1)));
+        List<RunEvidence> covered =
+            runs.stream()
+                .filter(
+                    r ->
+                        r.source().dir().startsWith(trials)
+                            && (point == null
+                                || r.source().dir().getFileName().toString().equals(point)))
+                .toList();
+        out.add(
+            new Target(
+                dir.resolve(CONFIDENCE_FILE),
+                base.relativize(dir.resolve(CONFIDENCE_FILE)).toString(),
+                conf.path("metrics"),
+                covered,
+                conf.path("metadata").path("num_successful_runs").asLong(-1)));
       }
       JsonNode sweep = read(dir.resolve(SWEEP_FILE));
       if (sweep != null) {
@@ -96,9 +129,20 @@ public final class AggregateCrossCheck {
         Path root = x;
         String shown = base.relativize(dir.resolve(SWEEP_FILE)).toString();
         for (Map.Entry<String, JsonNode> combo : combinations(sweep).entrySet()) {
-          List<RunEvidence> covered = runs.stream().filter(r -> r.source().dir().startsWith(root)
-              && combo.getKey().equals(pointOf(root, r.source().dir()))).toList();
-          out.add(new Target(dir.resolve(SWEEP_FILE), shown + " " + combo.getKey(), combo.getValue(), covered, -1));
+          List<RunEvidence> covered =
+              runs.stream()
+                  .filter(
+                      r ->
+                          r.source().dir().startsWith(root)
+                              && combo.getKey().equals(pointOf(root, r.source().dir())))
+                  .toList();
+          out.add(
+              new Target(
+                  dir.resolve(SWEEP_FILE),
+                  shown + " " + combo.getKey(),
+                  combo.getValue(),
+                  covered,
+                  -1));
         }
       }
     }
@@ -149,7 +193,8 @@ public final class AggregateCrossCheck {
       return problems;
     }
     if (t.declaredRuns() >= 0 && t.declaredRuns() != t.runs().size()) {
-      problems.add("num_successful_runs " + t.declaredRuns() + ", " + t.runs().size() + " runs found");
+      problems.add(
+          "num_successful_runs " + t.declaredRuns() + ", " + t.runs().size() + " runs found");
     }
     int compared = 0;
     for (String key : t.metrics().propertyNames()) {
@@ -159,8 +204,12 @@ public final class AggregateCrossCheck {
       }
       String tag = key.substring(0, cut);
       String stat = key.substring(cut + 1);
-      double[] v = t.runs().stream().map(r -> r.stat(tag, stat)).filter(java.util.Optional::isPresent)
-          .mapToDouble(java.util.Optional::get).toArray();
+      double[] v =
+          t.runs().stream()
+              .map(r -> r.stat(tag, stat))
+              .filter(java.util.Optional::isPresent)
+              .mapToDouble(java.util.Optional::get)
+              .toArray();
       if (v.length != t.runs().size()) {
         continue;
       }
@@ -184,13 +233,15 @@ public final class AggregateCrossCheck {
     return problems;
   }
 
-  private static void differs(List<String> problems, String key, String field, JsonNode reported, double mine) {
+  private static void differs(
+      List<String> problems, String key, String field, JsonNode reported, double mine) {
     if (!reported.isNumber()) {
       return;
     }
     double r = reported.asDouble();
     if (Math.abs(r - mine) > RELATIVE_TOLERANCE * Math.max(Math.abs(r), Math.abs(mine)) + 1e-12) {
-      problems.add(String.format(Locale.ROOT, "%s %s %.6g, the runs give %.6g", key, field, r, mine));
+      problems.add(
+          String.format(Locale.ROOT, "%s %s %.6g, the runs give %.6g", key, field, r, mine));
     }
   }
 
@@ -203,10 +254,13 @@ public final class AggregateCrossCheck {
   private static void walk(Path dir, int depth, List<Path> out) {
     String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
     Path parent = dir.getParent();
-    boolean inAggregate = parent != null && parent.getFileName() != null
-        && parent.getFileName().toString().equals("aggregate");
+    boolean inAggregate =
+        parent != null
+            && parent.getFileName() != null
+            && parent.getFileName().toString().equals("aggregate");
     if (name.equals("aggregate") || name.equals("sweep_aggregate") || inAggregate) {
-      if (Files.isRegularFile(dir.resolve(CONFIDENCE_FILE)) || Files.isRegularFile(dir.resolve(SWEEP_FILE))) {
+      if (Files.isRegularFile(dir.resolve(CONFIDENCE_FILE))
+          || Files.isRegularFile(dir.resolve(SWEEP_FILE))) {
         out.add(dir);
       }
     }
@@ -218,7 +272,8 @@ public final class AggregateCrossCheck {
         walk(c, depth + 1, out);
       }
     } catch (IOException e) {
-      // an unlistable folder holds no aggregate benchplan can read; the runs' own audit names read errors
+      // an unlistable folder holds no aggregate benchplan can read; the runs' own audit names read
+      // errors
     }
   }
 

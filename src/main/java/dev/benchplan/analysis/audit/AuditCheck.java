@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
  * One audit check.
  *
  * @param id the check's stable name, e.g. {@code duplicate_request_ids}
- * @param status {@code pass}, {@code warn}, {@code fail} (a blocker: the run is invalid) or
- *     {@code not_checked}
+ * @param status {@code pass}, {@code warn}, {@code fail} (a blocker: the run is invalid) or {@code
+ *     not_checked}
  * @param detail what was found, or why it was not checked
  */
 public record AuditCheck(String id, String status, @Nullable String detail) {

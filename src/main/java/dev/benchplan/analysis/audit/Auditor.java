@@ -3,10 +3,10 @@ package dev.benchplan.analysis.audit;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.analysis.input.PlanInfo;
-import dev.benchplan.analysis.input.RunDiagnostics;
-import dev.benchplan.diagnostics.ClientBoundCheck;
 import dev.benchplan.analysis.input.RecordScan;
+import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.diagnostics.ClientBoundCheck;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -23,8 +23,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The audit of one run, before any interpretation (Dynamo's audit-aiperf-results checklist as
  * code): every check runs and is reported, a failed check makes the run {@code invalid} (kept as
- * failed evidence, never compared), a summary rebuilt from complete records makes it
- * {@code valid_with_recovery}. Raw files are only read.
+ * failed evidence, never compared), a summary rebuilt from complete records makes it {@code
+ * valid_with_recovery}. Raw files are only read.
  */
 public final class Auditor {
   /** Relative tolerance for ISL/OSL against the workload and recomputed vs reported percentiles. */
@@ -47,14 +47,41 @@ public final class Auditor {
    * @param recovered whether {@code used} was rebuilt from records
    * @param diagnosis the diagnostics on the records and AIPerf's log, or null when not run
    */
-  public record Facts(RunSource source, @Nullable AiperfExport aiperfExport, @Nullable AiperfExport used, @Nullable String summaryProblem,
-      @Nullable String nonFinite, @Nullable JsonNode summaryRoot, @Nullable JsonNode inputConfig, @Nullable RecordScan scan, @Nullable PlanInfo plan,
-      boolean recovered, RunDiagnostics.@Nullable Diagnosis diagnosis) {
+  public record Facts(
+      RunSource source,
+      @Nullable AiperfExport aiperfExport,
+      @Nullable AiperfExport used,
+      @Nullable String summaryProblem,
+      @Nullable String nonFinite,
+      @Nullable JsonNode summaryRoot,
+      @Nullable JsonNode inputConfig,
+      @Nullable RecordScan scan,
+      @Nullable PlanInfo plan,
+      boolean recovered,
+      RunDiagnostics.@Nullable Diagnosis diagnosis) {
     /** Facts without a diagnosis. */
-    public Facts(RunSource source, AiperfExport aiperfExport, AiperfExport used, String summaryProblem,
-        String nonFinite, JsonNode summaryRoot, JsonNode inputConfig, RecordScan scan, PlanInfo plan,
+    public Facts(
+        RunSource source,
+        AiperfExport aiperfExport,
+        AiperfExport used,
+        String summaryProblem,
+        String nonFinite,
+        JsonNode summaryRoot,
+        JsonNode inputConfig,
+        RecordScan scan,
+        PlanInfo plan,
         boolean recovered) {
-      this(source, aiperfExport, used, summaryProblem, nonFinite, summaryRoot, inputConfig, scan, plan, recovered,
+      this(
+          source,
+          aiperfExport,
+          used,
+          summaryProblem,
+          nonFinite,
+          summaryRoot,
+          inputConfig,
+          scan,
+          plan,
+          recovered,
           null);
     }
   }
@@ -81,13 +108,20 @@ public final class Auditor {
     checks.add(manifest(f));
     checks.add(percentiles(f));
     checks.add(clientBound(f));
-    checks.add(f.scan() == null ? AuditCheck.notChecked(TimeSlices.ID, "no per-request records")
-        : TimeSlices.check(f.scan().timeline()));
-    List<String> blockers = checks.stream().filter(c -> c.status().equals("fail")).map(c -> c.id() + ": " + c.detail())
-        .toList();
-    String status = !blockers.isEmpty() ? "invalid" : recoveries.isEmpty() ? "valid" : "valid_with_recovery";
+    checks.add(
+        f.scan() == null
+            ? AuditCheck.notChecked(TimeSlices.ID, "no per-request records")
+            : TimeSlices.check(f.scan().timeline()));
+    List<String> blockers =
+        checks.stream()
+            .filter(c -> c.status().equals("fail"))
+            .map(c -> c.id() + ": " + c.detail())
+            .toList();
+    String status =
+        !blockers.isEmpty() ? "invalid" : recoveries.isEmpty() ? "valid" : "valid_with_recovery";
     boolean planBroken = f.plan() != null && !f.plan().verified();
-    String next = blockers.isEmpty() ? "continue_analysis" : planBroken ? "stop" : "rerun_benchmark";
+    String next =
+        blockers.isEmpty() ? "continue_analysis" : planBroken ? "stop" : "rerun_benchmark";
     return new RunAudit(status, next, checks, recoveries, blockers);
   }
 
@@ -96,28 +130,50 @@ public final class Auditor {
     JsonNode run = f.source().runRecord();
     if (run == null) {
       return f.aiperfExport() != null || f.scan() != null
-          ? AuditCheck.pass(id, "plain AIPerf artifact directory: AIPerf's own exports are the execution record")
-          : AuditCheck.fail(id, "neither a summary export nor per-request records exist in " + f.source().dir());
+          ? AuditCheck.pass(
+              id, "plain AIPerf artifact directory: AIPerf's own exports are the execution record")
+          : AuditCheck.fail(
+              id, "neither a summary export nor per-request records exist in " + f.source().dir());
     }
     if (run.path("eligible").isBoolean() && !run.path("eligible").asBoolean()) {
-      return AuditCheck.fail(id, "run.json marks the run ineligible: " + run.path("ineligible_reasons"));
+      return AuditCheck.fail(
+          id, "run.json marks the run ineligible: " + run.path("ineligible_reasons"));
     }
-    return AuditCheck.pass(id, "run.json: run_id " + run.path("run_id").asString("?") + ", exit_reason "
-        + run.path("exit_reason").asString("?"));
+    return AuditCheck.pass(
+        id,
+        "run.json: run_id "
+            + run.path("run_id").asString("?")
+            + ", exit_reason "
+            + run.path("exit_reason").asString("?"));
   }
 
   private static AuditCheck summary(Facts f, List<String> recoveries) {
     String id = "summary_export";
     if (f.aiperfExport() != null) {
-      return AuditCheck.pass(id, f.source().summaryFile().getFileName() + ": layout " + f.aiperfExport().layout().jsonName()
-          + ", " + f.aiperfExport().metrics().size() + " metrics");
+      return AuditCheck.pass(
+          id,
+          f.source().summaryFile().getFileName()
+              + ": layout "
+              + f.aiperfExport().layout().jsonName()
+              + ", "
+              + f.aiperfExport().metrics().size()
+              + " metrics");
     }
     if (f.recovered()) {
-      RecordScan scan = Objects.requireNonNull(f.scan()); // recovered from the records, so they were scanned
-      recoveries.add("benchmark summary rebuilt from " + scan.successes() + " complete per-request records ("
-          + f.source().recordsFile().getFileName() + ", sha256 " + scan.sha256() + ") because AIPerf's summary is "
-          + f.summaryProblem());
-      return AuditCheck.warn(id, "AIPerf's summary is " + f.summaryProblem() + "; rebuilt from the per-request records");
+      RecordScan scan =
+          Objects.requireNonNull(f.scan()); // recovered from the records, so they were scanned
+      recoveries.add(
+          "benchmark summary rebuilt from "
+              + scan.successes()
+              + " complete per-request records ("
+              + f.source().recordsFile().getFileName()
+              + ", sha256 "
+              + scan.sha256()
+              + ") because AIPerf's summary is "
+              + f.summaryProblem());
+      return AuditCheck.warn(
+          id,
+          "AIPerf's summary is " + f.summaryProblem() + "; rebuilt from the per-request records");
     }
     return AuditCheck.fail(id, "AIPerf's summary is " + f.summaryProblem());
   }
@@ -125,12 +181,14 @@ public final class Auditor {
   private static AuditCheck plan(Facts f) {
     String id = "plan";
     if (f.plan() == null) {
-      return AuditCheck.notChecked(id, "no plan (a plain AIPerf directory; AIPerf's input_config stands in)");
+      return AuditCheck.notChecked(
+          id, "no plan (a plain AIPerf directory; AIPerf's input_config stands in)");
     }
     if (!f.plan().verified()) {
       return AuditCheck.fail(id, f.plan().problem());
     }
-    return AuditCheck.pass(id, f.plan().path() + " sha256 " + f.plan().actualSha256() + " matches run.json");
+    return AuditCheck.pass(
+        id, f.plan().path() + " sha256 " + f.plan().actualSha256() + " matches run.json");
   }
 
   private static AuditCheck executedConfig(Facts f) {
@@ -144,17 +202,39 @@ public final class Auditor {
     }
     JsonNode p = f.plan().plan();
     List<String> diffs = new ArrayList<>();
-    differ(diffs, "model", p.path("deployment").path("served_model"), ic.path("endpoint").path("model_names").path(0));
-    differ(diffs, "endpoint type", p.path("endpoint").path("type"), ic.path("endpoint").path("type"));
-    differ(diffs, "streaming", p.path("endpoint").path("streaming"), ic.path("endpoint").path("streaming"));
-    differ(diffs, "isl", p.path("workload").path("synthetic").path("isl"),
+    differ(
+        diffs,
+        "model",
+        p.path("deployment").path("served_model"),
+        ic.path("endpoint").path("model_names").path(0));
+    differ(
+        diffs, "endpoint type", p.path("endpoint").path("type"), ic.path("endpoint").path("type"));
+    differ(
+        diffs,
+        "streaming",
+        p.path("endpoint").path("streaming"),
+        ic.path("endpoint").path("streaming"));
+    differ(
+        diffs,
+        "isl",
+        p.path("workload").path("synthetic").path("isl"),
         ic.path("input").path("prompt").path("input_tokens").path("mean"));
-    differ(diffs, "osl", p.path("workload").path("synthetic").path("osl"),
+    differ(
+        diffs,
+        "osl",
+        p.path("workload").path("synthetic").path("osl"),
         ic.path("input").path("prompt").path("output_tokens").path("mean"));
     differ(diffs, "seed", p.path("experiment").path("seed"), ic.path("input").path("random_seed"));
-    differ(diffs, "warmup requests", p.path("experiment").path("warmup_requests"),
+    differ(
+        diffs,
+        "warmup requests",
+        p.path("experiment").path("warmup_requests"),
         ic.path("loadgen").path("warmup_request_count"));
-    differ(diffs, "request count", p.path("experiment").path("request_count"), ic.path("loadgen").path("request_count"));
+    differ(
+        diffs,
+        "request count",
+        p.path("experiment").path("request_count"),
+        ic.path("loadgen").path("request_count"));
     JsonNode planned = p.path("experiment").path("concurrency");
     JsonNode ran = ic.path("loadgen").path("concurrency");
     if (planned.isArray() && ran.isNumber()) {
@@ -166,16 +246,22 @@ public final class Auditor {
         diffs.add("concurrency: plan " + planned + ", ran " + ran);
       }
     }
-    return diffs.isEmpty() ? AuditCheck.pass(id, "model, endpoint, streaming, shape, seed, warmup, count and load point"
-        + " match the plan where both record them") : AuditCheck.fail(id, String.join("; ", diffs));
+    return diffs.isEmpty()
+        ? AuditCheck.pass(
+            id,
+            "model, endpoint, streaming, shape, seed, warmup, count and load point"
+                + " match the plan where both record them")
+        : AuditCheck.fail(id, String.join("; ", diffs));
   }
 
   private static void differ(List<String> diffs, String field, JsonNode planned, JsonNode ran) {
     if (planned.isMissingNode() || planned.isNull() || ran.isMissingNode() || ran.isNull()) {
       return;
     }
-    boolean same = (planned.isNumber() && ran.isNumber()) ? planned.asDouble() == ran.asDouble()
-        : planned.asString().equals(ran.asString());
+    boolean same =
+        (planned.isNumber() && ran.isNumber())
+            ? planned.asDouble() == ran.asDouble()
+            : planned.asString().equals(ran.asString());
     if (!same) {
       diffs.add(field + ": plan " + planned + ", ran " + ran);
     }
@@ -184,11 +270,15 @@ public final class Auditor {
   private static AuditCheck aiperfVersion(Facts f) {
     String id = "aiperf_version";
     String ran = f.aiperfExport() == null ? null : f.aiperfExport().aiperfVersion();
-    String pinned = f.plan() == null || f.plan().plan() == null ? null
-        : f.plan().plan().path("aiperf").path("version").asString(null);
+    String pinned =
+        f.plan() == null || f.plan().plan() == null
+            ? null
+            : f.plan().plan().path("aiperf").path("version").asString(null);
     if (ran == null) {
-      return AuditCheck.notChecked(id, "the summary does not record aiperf_version"
-          + (pinned == null ? "" : " (the plan pins " + pinned + ")"));
+      return AuditCheck.notChecked(
+          id,
+          "the summary does not record aiperf_version"
+              + (pinned == null ? "" : " (the plan pins " + pinned + ")"));
     }
     if (pinned != null && !pinned.equals(ran)) {
       return AuditCheck.fail(id, "AIPerf " + ran + " ran, the plan pins " + pinned);
@@ -211,13 +301,25 @@ public final class Auditor {
   private static AuditCheck warmup(Facts f) {
     String id = "warmup_separated";
     if (f.scan() == null) {
-      return AuditCheck.notChecked(id, "no per-request records (" + f.source().recordsFile().getFileName() + ")");
+      return AuditCheck.notChecked(
+          id, "no per-request records (" + f.source().recordsFile().getFileName() + ")");
     }
-    long expected = f.inputConfig() == null ? -1 : f.inputConfig().path("loadgen").path("warmup_request_count").asLong(-1);
-    String detail = f.scan().warmup() + " warmup records excluded, " + f.scan().profiling() + " profiling records kept";
+    long expected =
+        f.inputConfig() == null
+            ? -1
+            : f.inputConfig().path("loadgen").path("warmup_request_count").asLong(-1);
+    String detail =
+        f.scan().warmup()
+            + " warmup records excluded, "
+            + f.scan().profiling()
+            + " profiling records kept";
     if (expected > 0 && f.scan().warmup() == 0) {
-      return AuditCheck.warn(id, detail + "; AIPerf was configured with " + expected
-          + " warmup requests and none are in the records (trimmed or exported without warmup)");
+      return AuditCheck.warn(
+          id,
+          detail
+              + "; AIPerf was configured with "
+              + expected
+              + " warmup requests and none are in the records (trimmed or exported without warmup)");
     }
     return AuditCheck.pass(id, detail);
   }
@@ -227,26 +329,48 @@ public final class Auditor {
     AiperfExport e = f.used();
     long ok = e == null ? -1 : e.requestCount().map(BigDecimal::longValue).orElse(-1L);
     long failed = e == null ? 0 : e.errorRequestCount().longValue();
-    long expected = f.inputConfig() == null ? -1 : f.inputConfig().path("loadgen").path("request_count").asLong(-1);
+    long expected =
+        f.inputConfig() == null
+            ? -1
+            : f.inputConfig().path("loadgen").path("request_count").asLong(-1);
     StringBuilder sb = new StringBuilder();
-    sb.append("summary: ").append(ok < 0 ? "?" : ok).append(" successful, ").append(failed).append(" failed");
+    sb.append("summary: ")
+        .append(ok < 0 ? "?" : ok)
+        .append(" successful, ")
+        .append(failed)
+        .append(" failed");
     if (expected > 0) {
       sb.append(", ").append(expected).append(" configured");
     }
     List<String> warnings = new ArrayList<>();
     if (f.scan() != null) {
       RecordScan s = f.scan();
-      sb.append("; records: ").append(s.profiling()).append(" attempted, ").append(s.successes()).append(" successful, ")
-          .append(s.errors()).append(" failed, ").append(s.cancelled()).append(" cancelled");
+      sb.append("; records: ")
+          .append(s.profiling())
+          .append(" attempted, ")
+          .append(s.successes())
+          .append(" successful, ")
+          .append(s.errors())
+          .append(" failed, ")
+          .append(s.cancelled())
+          .append(" cancelled");
       if (!s.errorKinds().isEmpty()) {
         sb.append(" (").append(s.errorKinds()).append(")");
       }
       if (ok >= 0 && s.successes() < ok) {
-        warnings.add("per-request records hold " + s.successes() + " of " + ok
-            + " successful requests (incomplete or trimmed): recomputed percentiles cover only them");
+        warnings.add(
+            "per-request records hold "
+                + s.successes()
+                + " of "
+                + ok
+                + " successful requests (incomplete or trimmed): recomputed percentiles cover only them");
       }
       if (ok >= 0 && s.successes() > ok) {
-        warnings.add("per-request records hold " + s.successes() + " successful requests, the summary " + ok);
+        warnings.add(
+            "per-request records hold "
+                + s.successes()
+                + " successful requests, the summary "
+                + ok);
       }
     }
     if (expected > 0 && ok >= 0 && ok + failed < expected) {
@@ -255,7 +379,8 @@ public final class Auditor {
     if (failed > 0) {
       warnings.add(failed + " requests failed");
     }
-    return warnings.isEmpty() ? AuditCheck.pass(id, sb.toString())
+    return warnings.isEmpty()
+        ? AuditCheck.pass(id, sb.toString())
         : AuditCheck.warn(id, sb + "; " + String.join("; ", warnings));
   }
 
@@ -265,29 +390,52 @@ public final class Auditor {
       return AuditCheck.notChecked(id, "no summary");
     }
     JsonNode prompt = f.inputConfig() == null ? null : f.inputConfig().path("input").path("prompt");
-    JsonNode syn = f.plan() != null && f.plan().plan() != null ? f.plan().plan().path("workload").path("synthetic") : null;
+    JsonNode syn =
+        f.plan() != null && f.plan().plan() != null
+            ? f.plan().plan().path("workload").path("synthetic")
+            : null;
     double isl = num(syn, "isl", prompt, "input_tokens");
     double osl = num(syn, "osl", prompt, "output_tokens");
     if (Double.isNaN(isl) && Double.isNaN(osl)) {
-      return AuditCheck.notChecked(id, "the workload's ISL/OSL are not recorded (trace or dataset workload)");
+      return AuditCheck.notChecked(
+          id, "the workload's ISL/OSL are not recorded (trace or dataset workload)");
     }
-    double aIsl = f.used().metric("input_sequence_length").flatMap(m -> m.stat("avg")).map(BigDecimal::doubleValue)
-        .orElse(Double.NaN);
-    double aOsl = f.used().metric("output_sequence_length").flatMap(m -> m.stat("avg")).map(BigDecimal::doubleValue)
-        .orElse(Double.NaN);
+    double aIsl =
+        f.used()
+            .metric("input_sequence_length")
+            .flatMap(m -> m.stat("avg"))
+            .map(BigDecimal::doubleValue)
+            .orElse(Double.NaN);
+    double aOsl =
+        f.used()
+            .metric("output_sequence_length")
+            .flatMap(m -> m.stat("avg"))
+            .map(BigDecimal::doubleValue)
+            .orElse(Double.NaN);
     List<String> w = new ArrayList<>();
-    String detail = String.format(Locale.ROOT, "ISL %s (workload %s), OSL %s (workload %s)", fmt(aIsl), fmt(isl),
-        fmt(aOsl), fmt(osl));
-    if (Double.isFinite(isl) && Double.isFinite(aIsl) && Math.abs(aIsl - isl) > SHAPE_TOLERANCE * isl) {
+    String detail =
+        String.format(
+            Locale.ROOT,
+            "ISL %s (workload %s), OSL %s (workload %s)",
+            fmt(aIsl),
+            fmt(isl),
+            fmt(aOsl),
+            fmt(osl));
+    if (Double.isFinite(isl)
+        && Double.isFinite(aIsl)
+        && Math.abs(aIsl - isl) > SHAPE_TOLERANCE * isl) {
       w.add(String.format(Locale.ROOT, "ISL off by %.1f%%", (aIsl - isl) / isl * 100));
     }
     if (Double.isFinite(osl) && Double.isFinite(aOsl) && aOsl < (1 - SHAPE_TOLERANCE) * osl) {
       w.add(String.format(Locale.ROOT, "output-length shortfall %.1f%%", (osl - aOsl) / osl * 100));
     }
-    return w.isEmpty() ? AuditCheck.pass(id, detail) : AuditCheck.warn(id, detail + "; " + String.join("; ", w));
+    return w.isEmpty()
+        ? AuditCheck.pass(id, detail)
+        : AuditCheck.warn(id, detail + "; " + String.join("; ", w));
   }
 
-  private static double num(@Nullable JsonNode syn, String synField, @Nullable JsonNode prompt, String promptField) {
+  private static double num(
+      @Nullable JsonNode syn, String synField, @Nullable JsonNode prompt, String promptField) {
     if (syn != null && syn.path(synField).isNumber()) {
       return syn.path(synField).asDouble();
     }
@@ -304,9 +452,14 @@ public final class Auditor {
   private static AuditCheck timestamps(Facts f) {
     String id = "timestamps";
     if (f.scan() != null && f.scan().badTimestamps() > 0) {
-      return AuditCheck.fail(id, f.scan().badTimestamps() + " records with bad timestamps, first " + f.scan().firstBadTimestamp());
+      return AuditCheck.fail(
+          id,
+          f.scan().badTimestamps()
+              + " records with bad timestamps, first "
+              + f.scan().firstBadTimestamp());
     }
-    String start = f.summaryRoot() == null ? null : f.summaryRoot().path("start_time").asString(null);
+    String start =
+        f.summaryRoot() == null ? null : f.summaryRoot().path("start_time").asString(null);
     String end = f.summaryRoot() == null ? null : f.summaryRoot().path("end_time").asString(null);
     if (start != null && end != null && end.compareTo(start) < 0) {
       return AuditCheck.fail(id, "end_time " + end + " precedes start_time " + start);
@@ -314,8 +467,13 @@ public final class Auditor {
     if (f.scan() == null && start == null) {
       return AuditCheck.notChecked(id, "no records and no start_time/end_time");
     }
-    String span = f.scan() != null && f.scan().minStartNs() != null
-        ? String.format(Locale.ROOT, "records span %.3f s", (Objects.requireNonNull(f.scan().maxEndNs()) - f.scan().minStartNs()) / 1e9) : "";
+    String span =
+        f.scan() != null && f.scan().minStartNs() != null
+            ? String.format(
+                Locale.ROOT,
+                "records span %.3f s",
+                (Objects.requireNonNull(f.scan().maxEndNs()) - f.scan().minStartNs()) / 1e9)
+            : "";
     return AuditCheck.pass(id, (start == null ? "" : start + " .. " + end + "; ") + span);
   }
 
@@ -325,8 +483,11 @@ public final class Auditor {
       return AuditCheck.notChecked(id, "no per-request records");
     }
     return f.scan().duplicateIds() > 0
-        ? AuditCheck.fail(id, f.scan().duplicateIds() + " duplicate request ids, first " + f.scan().firstDuplicate())
-        : AuditCheck.pass(id, "no duplicate x_request_id among " + f.scan().profiling() + " records");
+        ? AuditCheck.fail(
+            id,
+            f.scan().duplicateIds() + " duplicate request ids, first " + f.scan().firstDuplicate())
+        : AuditCheck.pass(
+            id, "no duplicate x_request_id among " + f.scan().profiling() + " records");
   }
 
   private static AuditCheck malformed(Facts f) {
@@ -335,18 +496,29 @@ public final class Auditor {
       return AuditCheck.notChecked(id, "no per-request records");
     }
     return f.scan().malformed() > 0
-        ? AuditCheck.fail(id, f.scan().malformed() + " malformed lines in " + f.source().recordsFile().getFileName()
-            + ", first " + f.scan().firstMalformed())
+        ? AuditCheck.fail(
+            id,
+            f.scan().malformed()
+                + " malformed lines in "
+                + f.source().recordsFile().getFileName()
+                + ", first "
+                + f.scan().firstMalformed())
         : AuditCheck.pass(id, f.scan().lines() + " records parsed");
   }
 
   private static AuditCheck nonFinite(Facts f) {
     String id = "nan_inf";
     if (f.nonFinite() != null) {
-      return AuditCheck.fail(id, f.source().summaryFile().getFileName() + ": " + f.nonFinite() + " is NaN or infinite");
+      return AuditCheck.fail(
+          id,
+          f.source().summaryFile().getFileName() + ": " + f.nonFinite() + " is NaN or infinite");
     }
     if (f.scan() != null && f.scan().nonFinite() > 0) {
-      return AuditCheck.fail(id, f.scan().nonFinite() + " NaN/infinite values in the records, first " + f.scan().firstNonFinite());
+      return AuditCheck.fail(
+          id,
+          f.scan().nonFinite()
+              + " NaN/infinite values in the records, first "
+              + f.scan().firstNonFinite());
     }
     return AuditCheck.pass(id, "no NaN or infinite values");
   }
@@ -368,7 +540,8 @@ public final class Auditor {
     if (inconsistent) {
       return AuditCheck.fail(id, String.join("; ", problems));
     }
-    return problems.isEmpty() ? AuditCheck.pass(id, "every unit known and consistent")
+    return problems.isEmpty()
+        ? AuditCheck.pass(id, "every unit known and consistent")
         : AuditCheck.warn(id, String.join("; ", problems) + " (reported, not converted)");
   }
 
@@ -378,14 +551,25 @@ public final class Auditor {
       for (MetricSummary m : f.aiperfExport().metrics().values()) {
         for (var s : m.stats().entrySet()) {
           if (s.getValue().signum() < 0) {
-            return AuditCheck.fail(id, f.source().summaryFile().getFileName() + ": " + m.pointer() + "/" + s.getKey()
-                + " = " + s.getValue());
+            return AuditCheck.fail(
+                id,
+                f.source().summaryFile().getFileName()
+                    + ": "
+                    + m.pointer()
+                    + "/"
+                    + s.getKey()
+                    + " = "
+                    + s.getValue());
           }
         }
       }
     }
     if (f.scan() != null && f.scan().negative() > 0) {
-      return AuditCheck.fail(id, f.scan().negative() + " negative values in the records, first " + f.scan().firstNegative());
+      return AuditCheck.fail(
+          id,
+          f.scan().negative()
+              + " negative values in the records, first "
+              + f.scan().firstNegative());
     }
     return AuditCheck.pass(id, "no negative latency, count or rate");
   }
@@ -419,9 +603,11 @@ public final class Auditor {
       verify(dir.resolve(name), files.get(name).asString(), bad);
     }
     if (checked == 0) {
-      return AuditCheck.notChecked(id, "run.json lists no artifact hashes and there is no artifacts.sha256");
+      return AuditCheck.notChecked(
+          id, "run.json lists no artifact hashes and there is no artifacts.sha256");
     }
-    return bad.isEmpty() ? AuditCheck.pass(id, checked + " files match their recorded SHA-256")
+    return bad.isEmpty()
+        ? AuditCheck.pass(id, checked + " files match their recorded SHA-256")
         : AuditCheck.fail(id, String.join("; ", bad));
   }
 
@@ -437,8 +623,8 @@ public final class Auditor {
   }
 
   /**
-   * The load generator kept the load it was given (agent-docs/rules/benchmarking/client-bound.md): a
-   * client-bound run is invalid, with the figures and the signal that fired.
+   * The load generator kept the load it was given (agent-docs/rules/benchmarking/client-bound.md):
+   * a client-bound run is invalid, with the figures and the signal that fired.
    */
   private static AuditCheck clientBound(Facts f) {
     String id = "client_bound";
@@ -448,9 +634,17 @@ public final class Auditor {
     ClientBoundCheck.Result r = f.diagnosis().clientLoad();
     return switch (r.status()) {
       case CLIENT_BOUND -> {
-        var finding = Objects.requireNonNull(r.finding()); // a client-bound result names its finding
-        yield AuditCheck.fail(id, finding.message() + " [signals: "
-            + String.join(", ", finding.signals()) + "; " + r.detail() + "]. Fix: " + finding.recommendation());
+        var finding =
+            Objects.requireNonNull(r.finding()); // a client-bound result names its finding
+        yield AuditCheck.fail(
+            id,
+            finding.message()
+                + " [signals: "
+                + String.join(", ", finding.signals())
+                + "; "
+                + r.detail()
+                + "]. Fix: "
+                + finding.recommendation());
       }
       case NOT_JUDGED -> AuditCheck.notChecked(id, r.detail());
       case OK -> AuditCheck.pass(id, r.detail());
@@ -460,12 +654,18 @@ public final class Auditor {
   private static AuditCheck percentiles(Facts f) {
     String id = "percentiles_recomputed";
     if (f.scan() == null || f.aiperfExport() == null) {
-      return AuditCheck.notChecked(id, f.scan() == null ? "no per-request records" : "no AIPerf summary to compare with");
+      return AuditCheck.notChecked(
+          id, f.scan() == null ? "no per-request records" : "no AIPerf summary to compare with");
     }
     long ok = f.aiperfExport().requestCount().map(BigDecimal::longValue).orElse(-1L);
     if (f.scan().successes() != ok) {
-      return AuditCheck.notChecked(id, "records hold " + f.scan().successes() + " of " + ok
-          + " requests; recomputed percentiles (benchmark_summary.json) describe those only");
+      return AuditCheck.notChecked(
+          id,
+          "records hold "
+              + f.scan().successes()
+              + " of "
+              + ok
+              + " requests; recomputed percentiles (benchmark_summary.json) describe those only");
     }
     List<String> off = new ArrayList<>();
     for (String tag : List.of("time_to_first_token", "request_latency", "inter_token_latency")) {
@@ -479,16 +679,20 @@ public final class Auditor {
         if (reported.isEmpty()) {
           continue;
         }
-        double mine = org.apache.commons.statistics.descriptive.Quantile.withDefaults()
-            .with(org.apache.commons.statistics.descriptive.Quantile.EstimationMethod.HF7).withCopy(true)
-            .evaluate(v, Integer.parseInt(p.substring(1)) / 100.0);
+        double mine =
+            org.apache.commons.statistics.descriptive.Quantile.withDefaults()
+                .with(org.apache.commons.statistics.descriptive.Quantile.EstimationMethod.HF7)
+                .withCopy(true)
+                .evaluate(v, Integer.parseInt(p.substring(1)) / 100.0);
         double r = reported.get().doubleValue();
         if (Math.abs(mine - r) > SHAPE_TOLERANCE * Math.abs(r)) {
           off.add(String.format(Locale.ROOT, "%s %s: records %.4g, summary %.4g", tag, p, mine, r));
         }
       }
     }
-    return off.isEmpty() ? AuditCheck.pass(id, "p50/p99 recomputed from the records agree with the summary within 5%")
+    return off.isEmpty()
+        ? AuditCheck.pass(
+            id, "p50/p99 recomputed from the records agree with the summary within 5%")
         : AuditCheck.warn(id, String.join("; ", off));
   }
 }

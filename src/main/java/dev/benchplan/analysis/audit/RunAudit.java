@@ -11,7 +11,11 @@ import java.util.List;
  * @param recoveries what was rebuilt, and how
  * @param blockers the failed checks' details
  */
-public record RunAudit(String status, String nextAction, List<AuditCheck> checks, List<String> recoveries,
+public record RunAudit(
+    String status,
+    String nextAction,
+    List<AuditCheck> checks,
+    List<String> recoveries,
     List<String> blockers) {
   public RunAudit {
     checks = List.copyOf(checks);
@@ -28,7 +32,8 @@ public record RunAudit(String status, String nextAction, List<AuditCheck> checks
       b.add(check.id() + ": " + check.detail());
     }
     String s = !b.isEmpty() ? "invalid" : status;
-    String next = !b.isEmpty() && nextAction.equals("continue_analysis") ? "rerun_benchmark" : nextAction;
+    String next =
+        !b.isEmpty() && nextAction.equals("continue_analysis") ? "rerun_benchmark" : nextAction;
     return new RunAudit(s, next, c, recoveries, b);
   }
 

@@ -18,10 +18,16 @@ import java.util.Locale;
  */
 public final class TimeSlices {
   public static final String ID = "time_slices";
+
   /** Slices the measured window is cut into. */
   public static final int SLICES = 10;
-  /** Relative deviation of a slice from the run that is a finding (AIPerf's own run-to-run noise is about 15% at 50-100 requests). */
+
+  /**
+   * Relative deviation of a slice from the run that is a finding (AIPerf's own run-to-run noise is
+   * about 15% at 50-100 requests).
+   */
   public static final double BOUND = 0.25;
+
   /** Successful requests needed: 20 a slice. */
   public static final int MIN_REQUESTS = 20 * SLICES;
 
@@ -40,8 +46,14 @@ public final class TimeSlices {
       }
     }
     if (ok.size() < MIN_REQUESTS || end <= start) {
-      return AuditCheck.notChecked(ID, ok.size() + " successful requests with timestamps; " + MIN_REQUESTS
-          + " are needed for " + SLICES + " slices of 20");
+      return AuditCheck.notChecked(
+          ID,
+          ok.size()
+              + " successful requests with timestamps; "
+              + MIN_REQUESTS
+              + " are needed for "
+              + SLICES
+              + " slices of 20");
     }
     double width = (end - start) / (double) SLICES;
     int[] done = new int[SLICES];
@@ -70,22 +82,50 @@ public final class TimeSlices {
     for (int s = 0; s < SLICES; s++) {
       double m = median(ttft.get(s).stream().mapToDouble(Double::doubleValue).toArray());
       table.append(String.format(Locale.ROOT, "%s%.3g/s %.4g ms", s == 0 ? "" : ", ", rate[s], m));
-      String when = String.format(Locale.ROOT, "slice %d (%.1f-%.1f s)", s + 1, s * seconds, (s + 1) * seconds);
+      String when =
+          String.format(
+              Locale.ROOT, "slice %d (%.1f-%.1f s)", s + 1, s * seconds, (s + 1) * seconds);
       if (Double.isFinite(m) && medianTtft > 0 && Math.abs(m - medianTtft) > BOUND * medianTtft) {
-        off.add(String.format(Locale.ROOT, "%s TTFT median %.4g ms, run %.4g ms (%+.0f%%)%s", when, m, medianTtft,
-            (m - medianTtft) / medianTtft * 100, s == 0 && m > medianTtft ? ": warm-up leaking into the measured window"
-                : ""));
+        off.add(
+            String.format(
+                Locale.ROOT,
+                "%s TTFT median %.4g ms, run %.4g ms (%+.0f%%)%s",
+                when,
+                m,
+                medianTtft,
+                (m - medianTtft) / medianTtft * 100,
+                s == 0 && m > medianTtft ? ": warm-up leaking into the measured window" : ""));
       }
-      if (s > 0 && s < SLICES - 1 && medianRate > 0 && Math.abs(rate[s] - medianRate) > BOUND * medianRate) {
-        off.add(String.format(Locale.ROOT, "%s %.3g completions/s, median slice %.3g/s (%+.0f%%)", when, rate[s],
-            medianRate, (rate[s] - medianRate) / medianRate * 100));
+      if (s > 0
+          && s < SLICES - 1
+          && medianRate > 0
+          && Math.abs(rate[s] - medianRate) > BOUND * medianRate) {
+        off.add(
+            String.format(
+                Locale.ROOT,
+                "%s %.3g completions/s, median slice %.3g/s (%+.0f%%)",
+                when,
+                rate[s],
+                medianRate,
+                (rate[s] - medianRate) / medianRate * 100));
       }
     }
-    String basis = String.format(Locale.ROOT, "%d slices of %.3f s over %d successful requests, bound +-%.0f%%"
-        + " (throughput: slices 2-%d against their median; TTFT: each slice against the run median); per slice"
-        + " completions/s and TTFT median: %s", SLICES, seconds, ok.size(), BOUND * 100, SLICES - 1, table);
-    return off.isEmpty() ? AuditCheck.pass(ID, basis)
-        : AuditCheck.warn(ID, "drift in the measured window: " + String.join("; ", off) + ". " + basis);
+    String basis =
+        String.format(
+            Locale.ROOT,
+            "%d slices of %.3f s over %d successful requests, bound +-%.0f%%"
+                + " (throughput: slices 2-%d against their median; TTFT: each slice against the run median); per slice"
+                + " completions/s and TTFT median: %s",
+            SLICES,
+            seconds,
+            ok.size(),
+            BOUND * 100,
+            SLICES - 1,
+            table);
+    return off.isEmpty()
+        ? AuditCheck.pass(ID, basis)
+        : AuditCheck.warn(
+            ID, "drift in the measured window: " + String.join("; ", off) + ". " + basis);
   }
 
   private static int slice(long ns, long start, double width) {

@@ -51,8 +51,12 @@ public final class Eligibility {
       if (allValues.size() == 1) {
         shared.put(key, allValues.iterator().next());
       } else {
-        problems.add(key + " differs: reference " + String.join(" | ", refValues) + ", candidate "
-            + String.join(" | ", candValues));
+        problems.add(
+            key
+                + " differs: reference "
+                + String.join(" | ", refValues)
+                + ", candidate "
+                + String.join(" | ", candValues));
       }
     }
     Set<String> refPoints = new TreeSet<>(reference.stream().map(RunEvidence::loadPoint).toList());
@@ -67,8 +71,12 @@ public final class Eligibility {
 
   private static void invalid(List<String> problems, String side, RunEvidence r) {
     if (!r.valid()) {
-      problems.add(side + " run " + r.source().label() + " is invalid under the audit: "
-          + String.join("; ", r.audit().blockers()));
+      problems.add(
+          side
+              + " run "
+              + r.source().label()
+              + " is invalid under the audit: "
+              + String.join("; ", r.audit().blockers()));
     }
   }
 

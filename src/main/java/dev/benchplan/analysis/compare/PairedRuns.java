@@ -36,10 +36,13 @@ public final class PairedRuns {
 
   /** True when any run on either side records a pair. */
   public static boolean labelled(List<RunEvidence> reference, List<RunEvidence> candidate) {
-    return reference.stream().anyMatch(r -> pair(r) != null) || candidate.stream().anyMatch(r -> pair(r) != null);
+    return reference.stream().anyMatch(r -> pair(r) != null)
+        || candidate.stream().anyMatch(r -> pair(r) != null);
   }
 
-  /** Aligns the sides by pair id; anything that does not form whole pairs is invalid input (exit 2). */
+  /**
+   * Aligns the sides by pair id; anything that does not form whole pairs is invalid input (exit 2).
+   */
   public static Aligned align(List<RunEvidence> reference, List<RunEvidence> candidate) {
     List<String> problems = new ArrayList<>();
     Map<String, RunEvidence> a = arms(reference, "reference", "A", problems);
@@ -62,40 +65,76 @@ public final class PairedRuns {
         continue;
       }
       if (!e.getValue().loadPoint().equals(other.loadPoint())) {
-        problems.add("pair " + e.getKey() + ": reference at " + e.getValue().loadPoint() + ", candidate at "
-            + other.loadPoint());
+        problems.add(
+            "pair "
+                + e.getKey()
+                + ": reference at "
+                + e.getValue().loadPoint()
+                + ", candidate at "
+                + other.loadPoint());
       }
       String order = text(pair(e.getValue()), "order");
       if (!order.equals(text(pair(other), "order"))) {
-        problems.add("pair " + e.getKey() + ": the two runs record different orders (" + order + ", "
-            + text(pair(other), "order") + ")");
+        problems.add(
+            "pair "
+                + e.getKey()
+                + ": the two runs record different orders ("
+                + order
+                + ", "
+                + text(pair(other), "order")
+                + ")");
       }
       ref.add(e.getValue());
       cand.add(other);
     }
     if (!problems.isEmpty()) {
-      throw BenchplanException.invalid("compare: the AB/BA pairs recorded in run.json (/pair) do not form whole"
-          + " pairs: " + String.join("; ", problems));
+      throw BenchplanException.invalid(
+          "compare: the AB/BA pairs recorded in run.json (/pair) do not form whole"
+              + " pairs: "
+              + String.join("; ", problems));
     }
     return new Aligned(ref, cand);
   }
 
-  private static Map<String, RunEvidence> arms(List<RunEvidence> runs, String side, String arm, List<String> problems) {
+  private static Map<String, RunEvidence> arms(
+      List<RunEvidence> runs, String side, String arm, List<String> problems) {
     Map<String, RunEvidence> out = new TreeMap<>();
     for (RunEvidence r : runs) {
       JsonNode p = pair(r);
       if (p == null) {
-        problems.add(side + " run " + r.source().label() + " records no pair in run.json (/pair): either every"
-            + " compared run is half of an AB/BA pair or none is");
+        problems.add(
+            side
+                + " run "
+                + r.source().label()
+                + " records no pair in run.json (/pair): either every"
+                + " compared run is half of an AB/BA pair or none is");
         continue;
       }
       String id = text(p, "id");
       if (!text(p, "arm").equals(arm)) {
-        problems.add(side + " run " + r.source().label() + " is arm " + text(p, "arm") + " of pair " + id
-            + "; the " + side + " side holds arm " + arm);
+        problems.add(
+            side
+                + " run "
+                + r.source().label()
+                + " is arm "
+                + text(p, "arm")
+                + " of pair "
+                + id
+                + "; the "
+                + side
+                + " side holds arm "
+                + arm);
       } else if (out.putIfAbsent(id, r) != null) {
-        problems.add("pair " + id + " has more than one " + side + " run (" + out.get(id).source().label() + ", "
-            + r.source().label() + ")");
+        problems.add(
+            "pair "
+                + id
+                + " has more than one "
+                + side
+                + " run ("
+                + out.get(id).source().label()
+                + ", "
+                + r.source().label()
+                + ")");
       }
     }
     return out;

@@ -24,7 +24,8 @@ public final class Pareto {
    * @param yHigher larger y is better
    * @return for each point, whether it is on the frontier
    */
-  @SuppressWarnings("ReferenceEquality") // skips the point itself, not a distinct point with equal values
+  @SuppressWarnings(
+      "ReferenceEquality") // skips the point itself, not a distinct point with equal values
   public static List<Boolean> frontier(List<Point> points, boolean xHigher, boolean yHigher) {
     List<Boolean> on = new ArrayList<>();
     for (Point p : points) {

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,7 +18,8 @@ import tools.jackson.databind.JsonNode;
  * @param source where it came from (a plan pointer or {@code --slo})
  */
 public record Slo(String metric, String stat, String operator, double threshold, String source) {
-  private static final Pattern FLAG = Pattern.compile("([a-z_]+)\\.([a-z0-9]+)\\s*(<=|>=)\\s*([0-9.eE+-]+)");
+  private static final Pattern FLAG =
+      Pattern.compile("([a-z_]+)\\.([a-z0-9]+)\\s*(<=|>=)\\s*([0-9.eE+-]+)");
 
   /** True when {@code value} meets the objective. */
   public boolean met(double value) {
@@ -37,14 +37,18 @@ public record Slo(String metric, String stat, String operator, double threshold,
     for (String f : flags) {
       Matcher m = FLAG.matcher(f.strip());
       if (!m.matches()) {
-        throw BenchplanException.invalid("--slo " + f + ": expected METRIC.STAT<=VALUE or METRIC.STAT>=VALUE,"
-            + " e.g. time_to_first_token.p99<=500");
+        throw BenchplanException.invalid(
+            "--slo "
+                + f
+                + ": expected METRIC.STAT<=VALUE or METRIC.STAT>=VALUE,"
+                + " e.g. time_to_first_token.p99<=500");
       }
       double t;
       try {
         t = new BigDecimal(m.group(4)).doubleValue();
       } catch (NumberFormatException e) {
-        throw BenchplanException.invalid("--slo " + f + ": threshold " + m.group(4) + " is not a number");
+        throw BenchplanException.invalid(
+            "--slo " + f + ": threshold " + m.group(4) + " is not a number");
       }
       out.add(new Slo(m.group(1), m.group(2), m.group(3), t, "--slo"));
     }
@@ -63,8 +67,13 @@ public record Slo(String metric, String stat, String operator, double threshold,
     for (int i = 0; i < slos.size(); i++) {
       JsonNode s = slos.get(i);
       if (s.path("metric").isString() && s.path("threshold").isNumber()) {
-        out.add(new Slo(s.path("metric").asString(), s.path("stat").asString("avg"), s.path("operator").asString("<="),
-            s.path("threshold").asDouble(), "plan " + base + i));
+        out.add(
+            new Slo(
+                s.path("metric").asString(),
+                s.path("stat").asString("avg"),
+                s.path("operator").asString("<="),
+                s.path("threshold").asDouble(),
+                "plan " + base + i));
       }
     }
     return out;

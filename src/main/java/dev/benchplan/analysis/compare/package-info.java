@@ -1,4 +1,5 @@
 /**
- * What a comparison judges: the metrics and their direction, SLOs, Pareto frontiers, and the eligibility of two sets of runs.
+ * What a comparison judges: the metrics and their direction, SLOs, Pareto frontiers, and the
+ * eligibility of two sets of runs.
  */
 package dev.benchplan.analysis.compare;

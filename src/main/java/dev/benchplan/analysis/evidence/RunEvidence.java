@@ -1,11 +1,11 @@
 package dev.benchplan.analysis.evidence;
 
-import dev.benchplan.analysis.input.RunSource;
-import dev.benchplan.analysis.input.RecordScan;
-import dev.benchplan.analysis.input.PlanInfo;
-import dev.benchplan.analysis.input.GpuCount;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.audit.RunAudit;
+import dev.benchplan.analysis.input.GpuCount;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.RecordScan;
+import dev.benchplan.analysis.input.RunSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,9 +30,19 @@ import tools.jackson.databind.JsonNode;
  * @param gpus the GPU count and its source
  * @param audit the audit
  */
-public record RunEvidence(RunSource source, @Nullable AiperfExport export, @Nullable String summarySha256, @Nullable String summaryProblem,
-    @Nullable JsonNode inputConfig, @Nullable RecordScan scan, @Nullable PlanInfo plan, Map<String, String> identity, String seriesId,
-    String loadPoint, GpuCount gpus, RunAudit audit) {
+public record RunEvidence(
+    RunSource source,
+    @Nullable AiperfExport export,
+    @Nullable String summarySha256,
+    @Nullable String summaryProblem,
+    @Nullable JsonNode inputConfig,
+    @Nullable RecordScan scan,
+    @Nullable PlanInfo plan,
+    Map<String, String> identity,
+    String seriesId,
+    String loadPoint,
+    GpuCount gpus,
+    RunAudit audit) {
 
   /** The plan of the first run whose plan was read, or null when no run's plan was. */
   public static @Nullable PlanInfo firstReadPlan(List<RunEvidence> runs) {
@@ -47,8 +57,19 @@ public record RunEvidence(RunSource source, @Nullable AiperfExport export, @Null
 
   /** This run with one more audit check. */
   public RunEvidence withCheck(dev.benchplan.analysis.audit.AuditCheck check) {
-    return new RunEvidence(source, export, summarySha256, summaryProblem, inputConfig, scan, plan, identity, seriesId,
-        loadPoint, gpus, audit.with(check));
+    return new RunEvidence(
+        source,
+        export,
+        summarySha256,
+        summaryProblem,
+        inputConfig,
+        scan,
+        plan,
+        identity,
+        seriesId,
+        loadPoint,
+        gpus,
+        audit.with(check));
   }
 
   /** A statistic of a summary metric as a double, when present. */

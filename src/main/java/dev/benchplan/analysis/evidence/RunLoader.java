@@ -1,16 +1,16 @@
 package dev.benchplan.analysis.evidence;
 
-import dev.benchplan.analysis.input.RunSource;
-import dev.benchplan.analysis.input.RunDiagnostics;
-import dev.benchplan.analysis.input.RecordScan;
-import dev.benchplan.analysis.input.RecordScanner;
-import dev.benchplan.analysis.input.PlanInfo;
-import dev.benchplan.analysis.input.GpuCount;
-import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.analysis.audit.Auditor;
 import dev.benchplan.analysis.audit.RunAudit;
+import dev.benchplan.analysis.input.GpuCount;
+import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.input.RecordScan;
+import dev.benchplan.analysis.input.RecordScanner;
+import dev.benchplan.analysis.input.RunDiagnostics;
+import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -34,8 +34,12 @@ import tools.jackson.databind.node.ObjectNode;
 public final class RunLoader {
   /** Written where a field was not recorded by the run. */
   public static final String NOT_RECORDED = "not recorded";
-  private static final ObjectReader LENIENT = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().readerFor(JsonNode.class);
+
+  private static final ObjectReader LENIENT =
+      JsonMapper.builder()
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .build()
+          .readerFor(JsonNode.class);
 
   private RunLoader() {}
 
@@ -56,7 +60,8 @@ public final class RunLoader {
       try {
         bytes = Files.readAllBytes(source.summaryFile());
       } catch (IOException e) {
-        throw BenchplanException.invalid(source.summaryFile() + ": cannot read: " + e.getMessage(), e);
+        throw BenchplanException.invalid(
+            source.summaryFile() + ": cannot read: " + e.getMessage(), e);
       }
       summarySha = Sha256.hex(bytes);
       try {
@@ -77,26 +82,65 @@ public final class RunLoader {
     } else {
       summaryProblem = "missing: " + source.summaryFile();
     }
-    RecordScan scan = Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
+    RecordScan scan =
+        Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
     JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
     PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord(), source.runJson());
-    Map<String, String> identity = identity(plan, inputConfig, export, source.runRecord(),
-        lenientRoot == null ? null : text(lenientRoot.path("aiperf_version")));
+    Map<String, String> identity =
+        identity(
+            plan,
+            inputConfig,
+            export,
+            source.runRecord(),
+            lenientRoot == null ? null : text(lenientRoot.path("aiperf_version")));
     String loadPoint = loadPoint(inputConfig, source.runRecord());
     String seriesId = seriesId(source.runRecord(), plan, identity);
     GpuCount gpus = gpus(gpusFlag, plan, lenientRoot, source.dir());
-    boolean recoverable = export == null && scan != null && scan.malformed() == 0 && scan.successes() > 0
-        && nonFinite == null && (lenientRoot == null || !lenientRoot.path("was_cancelled").asBoolean(false));
+    boolean recoverable =
+        export == null
+            && scan != null
+            && scan.malformed() == 0
+            && scan.successes() > 0
+            && nonFinite == null
+            && (lenientRoot == null || !lenientRoot.path("was_cancelled").asBoolean(false));
     AiperfExport used = export;
     if (recoverable && scan != null) { // recoverable implies a scan
       used = SummaryRebuilder.rebuild(scan, source.recordsFile());
     }
-    RunDiagnostics.Diagnosis diagnosis = RunDiagnostics.diagnose(scan, lenientRoot, source.runRecord(),
-        RunDiagnostics.log(source.dir(), source.runJson() == null ? null : source.runJson().getParent()));
-    RunAudit audit = Auditor.audit(new Auditor.Facts(source, export, used, summaryProblem, nonFinite, lenientRoot,
-        inputConfig, scan, plan, recoverable, diagnosis));
-    return new RunEvidence(source, used, summarySha, summaryProblem, inputConfig, scan, plan, identity, seriesId,
-        loadPoint, gpus, audit);
+    RunDiagnostics.Diagnosis diagnosis =
+        RunDiagnostics.diagnose(
+            scan,
+            lenientRoot,
+            source.runRecord(),
+            RunDiagnostics.log(
+                source.dir(), source.runJson() == null ? null : source.runJson().getParent()));
+    RunAudit audit =
+        Auditor.audit(
+            new Auditor.Facts(
+                source,
+                export,
+                used,
+                summaryProblem,
+                nonFinite,
+                lenientRoot,
+                inputConfig,
+                scan,
+                plan,
+                recoverable,
+                diagnosis));
+    return new RunEvidence(
+        source,
+        used,
+        summarySha,
+        summaryProblem,
+        inputConfig,
+        scan,
+        plan,
+        identity,
+        seriesId,
+        loadPoint,
+        gpus,
+        audit);
   }
 
   static @Nullable String firstNonFinite(JsonNode n, String pointer) {
@@ -108,7 +152,8 @@ public final class RunLoader {
     }
     if (n.isObject()) {
       for (String name : n.propertyNames()) {
-        String hit = firstNonFinite(n.get(name), pointer + "/" + name.replace("~", "~0").replace("/", "~1"));
+        String hit =
+            firstNonFinite(n.get(name), pointer + "/" + name.replace("~", "~0").replace("/", "~1"));
         if (hit != null) {
           return hit;
         }
@@ -135,43 +180,63 @@ public final class RunLoader {
     try {
       bytes = Files.readAllBytes(p);
     } catch (IOException e) {
-      return new PlanInfo(path, recorded, null, null, "the plan " + path + " cannot be read: " + e.getMessage());
+      return new PlanInfo(
+          path, recorded, null, null, "the plan " + path + " cannot be read: " + e.getMessage());
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(recorded)) {
-      return new PlanInfo(path, recorded, actual, null, "the plan " + path + " hashes to " + actual
-          + ", run.json records " + recorded + ": it changed after the run");
+      return new PlanInfo(
+          path,
+          recorded,
+          actual,
+          null,
+          "the plan "
+              + path
+              + " hashes to "
+              + actual
+              + ", run.json records "
+              + recorded
+              + ": it changed after the run");
     }
     try {
       JsonNode n = Json.JSON.readTree(bytes);
-      return n instanceof ObjectNode o ? new PlanInfo(path, recorded, actual, o, null)
-          : new PlanInfo(path, recorded, actual, null, "the plan " + path + " is not a JSON object");
+      return n instanceof ObjectNode o
+          ? new PlanInfo(path, recorded, actual, o, null)
+          : new PlanInfo(
+              path, recorded, actual, null, "the plan " + path + " is not a JSON object");
     } catch (JacksonException e) {
       return new PlanInfo(path, recorded, actual, null, "the plan " + path + " is not valid JSON");
     }
   }
 
   /**
-   * run writes /plan/path relative to DEPLOY_ROOT, the run directory's {@code ../../..}
-   * ({@code <DEPLOY_ROOT>/benchmark/runs/<run-id>/run.json}); an absolute path is taken as is.
+   * run writes /plan/path relative to DEPLOY_ROOT, the run directory's {@code ../../..} ({@code
+   * <DEPLOY_ROOT>/benchmark/runs/<run-id>/run.json}); an absolute path is taken as is.
    */
   static Path deployRootRelative(Path recorded, @Nullable Path runJson) {
     if (recorded.isAbsolute() || runJson == null) {
       return recorded;
     }
     Path runDir = runJson.toAbsolutePath().normalize().getParent();
-    Path deployRoot = runDir == null || runDir.getParent() == null || runDir.getParent().getParent() == null
-        ? null : runDir.getParent().getParent().getParent();
+    Path deployRoot =
+        runDir == null || runDir.getParent() == null || runDir.getParent().getParent() == null
+            ? null
+            : runDir.getParent().getParent().getParent();
     if (deployRoot == null) {
       return recorded;
     }
     Path resolved = deployRoot.resolve(recorded).normalize();
-    // a run.json written before paths became DEPLOY_ROOT-relative named the plan from the working directory
+    // a run.json written before paths became DEPLOY_ROOT-relative named the plan from the working
+    // directory
     return Files.exists(resolved) || !Files.exists(recorded) ? resolved : recorded;
   }
 
   /** The fields two runs must share to be compared (eligibility), in a fixed order. */
-  static Map<String, String> identity(@Nullable PlanInfo plan, @Nullable JsonNode ic, @Nullable AiperfExport export, @Nullable ObjectNode run,
+  static Map<String, String> identity(
+      @Nullable PlanInfo plan,
+      @Nullable JsonNode ic,
+      @Nullable AiperfExport export,
+      @Nullable ObjectNode run,
       @Nullable String rawVersion) {
     JsonNode p = plan != null && plan.plan() != null ? plan.plan() : null;
     JsonNode icNode = ic == null ? tools.jackson.databind.node.MissingNode.getInstance() : ic;
@@ -179,25 +244,52 @@ public final class RunLoader {
     String trace = p == null ? null : text(p.path("workload").path("trace").path("sha256"));
     id.put("workload_trace_sha256", first(trace, text(icNode.path("input").path("file"))));
     JsonNode syn = p == null ? null : p.path("workload").path("synthetic");
-    id.put("isl", first(syn == null ? null : text(syn.path("isl")),
-        text(icNode.path("input").path("prompt").path("input_tokens").path("mean"))));
-    id.put("isl_stddev", first(syn == null ? null : text(syn.path("isl_stddev")),
-        text(icNode.path("input").path("prompt").path("input_tokens").path("stddev"))));
-    id.put("osl", first(syn == null ? null : text(syn.path("osl")),
-        text(icNode.path("input").path("prompt").path("output_tokens").path("mean"))));
-    id.put("osl_stddev", first(syn == null ? null : text(syn.path("osl_stddev")),
-        text(icNode.path("input").path("prompt").path("output_tokens").path("stddev"))));
-    id.put("aiperf_version", first(export == null ? rawVersion : export.aiperfVersion(),
-        run == null ? null : text(run.path("aiperf").path("export_version")),
-        p == null ? null : text(p.path("aiperf").path("version"))));
-    id.put("endpoint_type", first(p == null ? null : text(p.path("endpoint").path("type")),
-        text(icNode.path("endpoint").path("type"))));
-    id.put("streaming", first(p == null ? null : text(p.path("endpoint").path("streaming")),
-        text(icNode.path("endpoint").path("streaming"))));
-    id.put("model", first(p == null ? null : text(p.path("deployment").path("served_model")),
-        text(icNode.path("endpoint").path("model_names").path(0))));
-    id.put("tokenizer", first(p == null ? null : text(p.path("deployment").path("tokenizer")),
-        text(icNode.path("tokenizer").path("name"))));
+    id.put(
+        "isl",
+        first(
+            syn == null ? null : text(syn.path("isl")),
+            text(icNode.path("input").path("prompt").path("input_tokens").path("mean"))));
+    id.put(
+        "isl_stddev",
+        first(
+            syn == null ? null : text(syn.path("isl_stddev")),
+            text(icNode.path("input").path("prompt").path("input_tokens").path("stddev"))));
+    id.put(
+        "osl",
+        first(
+            syn == null ? null : text(syn.path("osl")),
+            text(icNode.path("input").path("prompt").path("output_tokens").path("mean"))));
+    id.put(
+        "osl_stddev",
+        first(
+            syn == null ? null : text(syn.path("osl_stddev")),
+            text(icNode.path("input").path("prompt").path("output_tokens").path("stddev"))));
+    id.put(
+        "aiperf_version",
+        first(
+            export == null ? rawVersion : export.aiperfVersion(),
+            run == null ? null : text(run.path("aiperf").path("export_version")),
+            p == null ? null : text(p.path("aiperf").path("version"))));
+    id.put(
+        "endpoint_type",
+        first(
+            p == null ? null : text(p.path("endpoint").path("type")),
+            text(icNode.path("endpoint").path("type"))));
+    id.put(
+        "streaming",
+        first(
+            p == null ? null : text(p.path("endpoint").path("streaming")),
+            text(icNode.path("endpoint").path("streaming"))));
+    id.put(
+        "model",
+        first(
+            p == null ? null : text(p.path("deployment").path("served_model")),
+            text(icNode.path("endpoint").path("model_names").path(0))));
+    id.put(
+        "tokenizer",
+        first(
+            p == null ? null : text(p.path("deployment").path("tokenizer")),
+            text(icNode.path("tokenizer").path("name"))));
     return id;
   }
 
@@ -217,7 +309,8 @@ public final class RunLoader {
     return NOT_RECORDED;
   }
 
-  private static String seriesId(@Nullable ObjectNode run, @Nullable PlanInfo plan, Map<String, String> identity) {
+  private static String seriesId(
+      @Nullable ObjectNode run, @Nullable PlanInfo plan, Map<String, String> identity) {
     String s = run == null ? null : text(run.path("series_id"));
     if (s == null && plan != null && plan.plan() != null) {
       s = text(plan.plan().path("series_id"));
@@ -226,15 +319,20 @@ public final class RunLoader {
       return s;
     }
     // a plain AIPerf directory: its series is its identity (same workload, tool, endpoint, model)
-    return "unplanned-" + Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
+    return "unplanned-"
+        + Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
   }
 
-  private static GpuCount gpus(@Nullable Integer flag, @Nullable PlanInfo plan, @Nullable JsonNode summary, Path dir) {
+  private static GpuCount gpus(
+      @Nullable Integer flag, @Nullable PlanInfo plan, @Nullable JsonNode summary, Path dir) {
     if (flag != null) {
       return new GpuCount(flag, "--gpus");
     }
-    if (plan != null && plan.plan() != null && plan.plan().path("deployment").path("gpu_total").isIntegralNumber()) {
-      return new GpuCount(plan.plan().path("deployment").path("gpu_total").asInt(), "plan /deployment/gpu_total");
+    if (plan != null
+        && plan.plan() != null
+        && plan.plan().path("deployment").path("gpu_total").isIntegralNumber()) {
+      return new GpuCount(
+          plan.plan().path("deployment").path("gpu_total").asInt(), "plan /deployment/gpu_total");
     }
     if (summary != null && summary.path("telemetry_data").path("endpoints").isObject()) {
       TreeSet<String> ids = new TreeSet<>();
@@ -246,7 +344,8 @@ public final class RunLoader {
         }
       }
       if (!ids.isEmpty()) {
-        return new GpuCount(ids.size(), "AIPerf GPU telemetry in the summary (/telemetry_data, distinct gpu_uuid)");
+        return new GpuCount(
+            ids.size(), "AIPerf GPU telemetry in the summary (/telemetry_data, distinct gpu_uuid)");
       }
     }
     Path telemetry = dir.resolve("gpu_telemetry_export.jsonl");
@@ -257,14 +356,19 @@ public final class RunLoader {
         while ((line = r.readLine()) != null) {
           if (!line.isBlank()) {
             JsonNode n = LENIENT.readValue(line);
-            ids.add(n.path("gpu_uuid").asString(n.path("dcgm_url").asString("") + "#" + n.path("gpu_index").asString()));
+            ids.add(
+                n.path("gpu_uuid")
+                    .asString(
+                        n.path("dcgm_url").asString("") + "#" + n.path("gpu_index").asString()));
           }
         }
       } catch (IOException | JacksonException e) {
-        return new GpuCount(null, "unknown: gpu_telemetry_export.jsonl unreadable (" + e.getMessage() + ")");
+        return new GpuCount(
+            null, "unknown: gpu_telemetry_export.jsonl unreadable (" + e.getMessage() + ")");
       }
       if (!ids.isEmpty()) {
-        return new GpuCount(ids.size(), "AIPerf GPU telemetry (gpu_telemetry_export.jsonl, distinct gpu_uuid)");
+        return new GpuCount(
+            ids.size(), "AIPerf GPU telemetry (gpu_telemetry_export.jsonl, distinct gpu_uuid)");
       }
     }
     return new GpuCount(null, "unknown: no plan, no --gpus, no GPU telemetry");

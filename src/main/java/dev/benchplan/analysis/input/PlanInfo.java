@@ -12,7 +12,12 @@ import tools.jackson.databind.node.ObjectNode;
  * @param plan the parsed plan, or null
  * @param problem why the plan cannot be used, or null
  */
-public record PlanInfo(@Nullable String path, String recordedSha256, @Nullable String actualSha256, @Nullable ObjectNode plan, @Nullable String problem) {
+public record PlanInfo(
+    @Nullable String path,
+    String recordedSha256,
+    @Nullable String actualSha256,
+    @Nullable ObjectNode plan,
+    @Nullable String problem) {
   /** True when the plan was read and hashes to what run.json recorded. */
   public boolean verified() {
     return problem == null && plan != null;

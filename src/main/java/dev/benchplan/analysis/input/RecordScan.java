@@ -36,11 +36,31 @@ import org.jspecify.annotations.Nullable;
  * @param timeline start, end and TTFT of every profiling request with usable timestamps (failed and
  *     cancelled ones included: they were in flight), for the diagnostics
  */
-public record RecordScan(String file, String sha256, long lines, long malformed, @Nullable String firstMalformed,
-    long profiling, long warmup, long cancelled, long errors, Map<String, Long> errorKinds, long duplicateIds,
-    @Nullable String firstDuplicate, long nonFinite, @Nullable String firstNonFinite, long negative, @Nullable String firstNegative,
-    long badTimestamps, @Nullable String firstBadTimestamp, Map<String, String> units, List<String> unitProblems,
-    @Nullable Long minStartNs, @Nullable Long maxEndNs, Map<String, DoubleList> values, RequestTimeline timeline) {
+public record RecordScan(
+    String file,
+    String sha256,
+    long lines,
+    long malformed,
+    @Nullable String firstMalformed,
+    long profiling,
+    long warmup,
+    long cancelled,
+    long errors,
+    Map<String, Long> errorKinds,
+    long duplicateIds,
+    @Nullable String firstDuplicate,
+    long nonFinite,
+    @Nullable String firstNonFinite,
+    long negative,
+    @Nullable String firstNegative,
+    long badTimestamps,
+    @Nullable String firstBadTimestamp,
+    Map<String, String> units,
+    List<String> unitProblems,
+    @Nullable Long minStartNs,
+    @Nullable Long maxEndNs,
+    Map<String, DoubleList> values,
+    RequestTimeline timeline) {
 
   /** Successful profiling requests (the sample behind every recomputed statistic). */
   public long successes() {

@@ -33,24 +33,33 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One streaming pass over AIPerf's per-request records (a token stream per line: no tree, and the
- * long inter_chunk_latency arrays are checked value by value without being kept). Never throws on bad content: a malformed
- * line, NaN, a duplicate id or a negative latency is counted and named for the audit (the raw file
- * is evidence either way); only an unreadable file is an error.
+ * long inter_chunk_latency arrays are checked value by value without being kept). Never throws on
+ * bad content: a malformed line, NaN, a duplicate id or a negative latency is counted and named for
+ * the audit (the raw file is evidence either way); only an unreadable file is an error.
  */
 public final class RecordScanner {
-  /** The per-request metrics kept (durations in ms, rates in tokens/sec/user, lengths in tokens). */
-  public static final List<String> TRACKED = List.of("time_to_first_token", "inter_token_latency",
-      "request_latency", "time_to_second_token", "output_token_throughput_per_user", "output_sequence_length",
-      "input_sequence_length");
+  /**
+   * The per-request metrics kept (durations in ms, rates in tokens/sec/user, lengths in tokens).
+   */
+  public static final List<String> TRACKED =
+      List.of(
+          "time_to_first_token",
+          "inter_token_latency",
+          "request_latency",
+          "time_to_second_token",
+          "output_token_throughput_per_user",
+          "output_sequence_length",
+          "input_sequence_length");
+
   // NaN and Infinity are read, not rejected: the audit must see and name them
-  private static final JsonMapper MAPPER = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  private static final JsonMapper MAPPER =
+      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
   private RecordScanner() {}
 
   /**
-   * Scans a records file: one byte-stream parser over the whole file (fast), and when anything in it
-   * is not one JSON object per line, a second pass line by line that names each bad line.
+   * Scans a records file: one byte-stream parser over the whole file (fast), and when anything in
+   * it is not one JSON object per line, a second pass line by line that names each bad line.
    */
   public static RecordScan scan(Path file) {
     RecordScan fast = streamed(file);
@@ -61,11 +70,13 @@ public final class RecordScanner {
     MessageDigest digest = Sha256.newDigest();
     State s = new State();
     try (InputStream raw = Files.newInputStream(file);
-        DigestInputStream in = new DigestInputStream(new java.io.BufferedInputStream(raw, 1 << 16), digest);
+        DigestInputStream in =
+            new DigestInputStream(new java.io.BufferedInputStream(raw, 1 << 16), digest);
         JsonParser p = MAPPER.createParser(in)) {
       long lastLine = 0;
       JsonToken t;
-      // the parser reads to the end of the file (the digest sees every byte) before nextToken is null
+      // the parser reads to the end of the file (the digest sees every byte) before nextToken is
+      // null
       while ((t = p.nextToken()) != null) {
         long lineNo = p.currentTokenLocation().getLineNr();
         if (t != JsonToken.START_OBJECT || lineNo <= lastLine) {
@@ -79,7 +90,8 @@ public final class RecordScanner {
     } catch (JacksonException e) {
       return null;
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read per-request records: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          file + ": cannot read per-request records: " + e.getMessage(), e);
     }
     return s.result(file, digest);
   }
@@ -89,7 +101,8 @@ public final class RecordScanner {
     State s = new State();
     try (InputStream raw = Files.newInputStream(file);
         DigestInputStream in = new DigestInputStream(raw, digest);
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+        BufferedReader reader =
+            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
       String line;
       long lineNo = 0;
       while ((line = reader.readLine()) != null) {
@@ -99,7 +112,8 @@ public final class RecordScanner {
         }
       }
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read per-request records: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          file + ": cannot read per-request records: " + e.getMessage(), e);
     }
     return s.result(file, digest);
   }
@@ -138,10 +152,31 @@ public final class RecordScanner {
     }
 
     RecordScan result(Path file, MessageDigest digest) {
-      return new RecordScan(file.toString(), Sha256.hex(digest), lines, malformed, firstMalformed, profiling, warmup,
-          cancelled, errors, new TreeMap<>(errorKinds), duplicates, firstDuplicate, nonFinite, firstNonFinite, negative,
-          firstNegative, badTimestamps, firstBadTimestamp, new TreeMap<>(units), List.copyOf(unitProblems), minStart,
-          maxEnd, values, timeline.build());
+      return new RecordScan(
+          file.toString(),
+          Sha256.hex(digest),
+          lines,
+          malformed,
+          firstMalformed,
+          profiling,
+          warmup,
+          cancelled,
+          errors,
+          new TreeMap<>(errorKinds),
+          duplicates,
+          firstDuplicate,
+          nonFinite,
+          firstNonFinite,
+          negative,
+          firstNegative,
+          badTimestamps,
+          firstBadTimestamp,
+          new TreeMap<>(units),
+          List.copyOf(unitProblems),
+          minStart,
+          maxEnd,
+          values,
+          timeline.build());
     }
 
     void line(String text, long lineNo) {
@@ -190,7 +225,8 @@ public final class RecordScanner {
                 JsonToken v = p.nextToken();
                 switch (m) {
                   case "x_request_id" -> id = v == JsonToken.VALUE_STRING ? p.getString() : null;
-                  case "benchmark_phase" -> phase = v == JsonToken.VALUE_STRING ? p.getString() : phase;
+                  case "benchmark_phase" ->
+                      phase = v == JsonToken.VALUE_STRING ? p.getString() : phase;
                   case "was_cancelled" -> wasCancelled = v == JsonToken.VALUE_TRUE;
                   case "request_start_ns" -> start = p.readValueAsTree();
                   case "request_end_ns" -> end = p.readValueAsTree();
@@ -245,8 +281,9 @@ public final class RecordScanner {
               if (t == JsonToken.START_OBJECT) {
                 failed = true;
                 JsonNode error = p.readValueAsTree();
-                String kind = error.path("type").asString("")
-                    + (error.has("code") ? " " + error.path("code").asString("") : "");
+                String kind =
+                    error.path("type").asString("")
+                        + (error.has("code") ? " " + error.path("code").asString("") : "");
                 errorKind = kind.isBlank() ? "unknown error" : kind.strip();
               } else if (t != JsonToken.VALUE_NULL) {
                 failed = true;
@@ -284,7 +321,10 @@ public final class RecordScanner {
         Double f = factors.get("time_to_first_token");
         double ms = ttft == null ? Double.NaN : f == null ? ttft : ttft * f;
         // timestamps(...) returned true: both are integral numbers
-        timeline.add(Objects.requireNonNull(start).asLong(), Objects.requireNonNull(end).asLong(), ms,
+        timeline.add(
+            Objects.requireNonNull(start).asLong(),
+            Objects.requireNonNull(end).asLong(),
+            ms,
             !wasCancelled && !failed);
       }
       if (!wasCancelled && !failed) {
@@ -331,7 +371,8 @@ public final class RecordScanner {
           }
         }
       } else if (!seen.equals(unit) && unitProblems.size() < 20) {
-        unitProblems.add(tag + ": unit \"" + unit + "\" differs from \"" + seen + "\" in earlier records");
+        unitProblems.add(
+            tag + ": unit \"" + unit + "\" differs from \"" + seen + "\" in earlier records");
       }
     }
 

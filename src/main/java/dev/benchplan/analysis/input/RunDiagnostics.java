@@ -23,17 +23,22 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Runs the diagnostics ({@link StallDetector}, {@link ClientBoundCheck}) on runs found on disk: the
  * per-request records through {@link RecordScanner} (the one reader), the load target from AIPerf's
- * {@code input_config} (or run.json's load point), AIPerf's client figures from its summary, and its
- * warnings from its log ({@code pod.log} of a benchplan run directory, {@code logs/aiperf.log} of an
- * AIPerf artifact directory). A run without per-request records gets no findings.
+ * {@code input_config} (or run.json's load point), AIPerf's client figures from its summary, and
+ * its warnings from its log ({@code pod.log} of a benchplan run directory, {@code logs/aiperf.log}
+ * of an AIPerf artifact directory). A run without per-request records gets no findings.
  */
 public final class RunDiagnostics {
   /** AIPerf's own log inside its artifact directory. */
   public static final String AIPERF_LOG = "logs/aiperf.log";
+
   /** The Job's pod log inside a benchplan run directory. */
   public static final String POD_LOG = "pod.log";
-  private static final ObjectReader LENIENT = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build().readerFor(JsonNode.class);
+
+  private static final ObjectReader LENIENT =
+      JsonMapper.builder()
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .build()
+          .readerFor(JsonNode.class);
 
   private RunDiagnostics() {}
 
@@ -66,14 +71,19 @@ public final class RunDiagnostics {
    * @param runRecord run.json, or null
    * @param log AIPerf's log lines, parsed, or {@link AiperfLogWarnings#absent()}
    */
-  public static Diagnosis diagnose(@Nullable RecordScan scan, @Nullable JsonNode summaryRoot, @Nullable JsonNode runRecord, AiperfLogWarnings log) {
+  public static Diagnosis diagnose(
+      @Nullable RecordScan scan,
+      @Nullable JsonNode summaryRoot,
+      @Nullable JsonNode runRecord,
+      AiperfLogWarnings log) {
     if (scan == null) {
       return Diagnosis.none();
     }
     List<Finding> findings = new ArrayList<>();
     StallDetector.detect(scan.timeline()).ifPresent(findings::add);
-    ClientBoundCheck.Result client = ClientBoundCheck.check(scan.timeline(), target(summaryRoot, runRecord), log,
-        signals(summaryRoot));
+    ClientBoundCheck.Result client =
+        ClientBoundCheck.check(
+            scan.timeline(), target(summaryRoot, runRecord), log, signals(summaryRoot));
     if (client.finding() != null) {
       findings.add(client.finding());
     }
@@ -96,16 +106,16 @@ public final class RunDiagnostics {
   }
 
   /**
-   * Diagnoses every run under a directory (a run directory or AIPerf's tree); findings of a tree with
-   * several runs name their run.
+   * Diagnoses every run under a directory (a run directory or AIPerf's tree); findings of a tree
+   * with several runs name their run.
    */
   public static Diagnosis diagnoseAll(Path dir) {
     return diagnoseAll(dir, null);
   }
 
   /**
-   * Diagnoses every run under a directory with AIPerf's log given (run's pod log, read before the run
-   * directory is written); null looks for the log on disk.
+   * Diagnoses every run under a directory with AIPerf's log given (run's pod log, read before the
+   * run directory is written); null looks for the log on disk.
    */
   public static Diagnosis diagnoseAll(Path dir, @Nullable AiperfLogWarnings log) {
     List<RunSource> runs;
@@ -130,7 +140,10 @@ public final class RunDiagnostics {
     return new Diagnosis(findings, bound != null ? bound : first);
   }
 
-  /** AIPerf's warnings from the first log found: {@code logs/aiperf.log} in the run's directory, else pod.log. */
+  /**
+   * AIPerf's warnings from the first log found: {@code logs/aiperf.log} in the run's directory,
+   * else pod.log.
+   */
   public static AiperfLogWarnings log(Path runDir, @Nullable Path benchplanRunDir) {
     List<Path> candidates = new ArrayList<>();
     candidates.add(runDir.resolve(AIPERF_LOG));
@@ -156,10 +169,12 @@ public final class RunDiagnostics {
     JsonNode lg = summary == null ? null : summary.path("input_config").path("loadgen");
     if (lg != null) {
       if (lg.path("request_rate").isNumber() && lg.path("request_rate").asDouble() > 0) {
-        return LoadTarget.rate(lg.path("request_rate").asDouble(), "input_config /loadgen/request_rate");
+        return LoadTarget.rate(
+            lg.path("request_rate").asDouble(), "input_config /loadgen/request_rate");
       }
       if (lg.path("concurrency").isIntegralNumber() && lg.path("concurrency").asInt() > 0) {
-        return LoadTarget.concurrency(lg.path("concurrency").asInt(), "input_config /loadgen/concurrency");
+        return LoadTarget.concurrency(
+            lg.path("concurrency").asInt(), "input_config /loadgen/concurrency");
       }
     }
     String point = run == null ? null : run.path("load_point").asString(null);
@@ -176,7 +191,8 @@ public final class RunDiagnostics {
         // not a load point benchplan wrote: unknown below
       }
     }
-    return LoadTarget.unknown("neither input_config /loadgen nor run.json /load_point names a concurrency or rate");
+    return LoadTarget.unknown(
+        "neither input_config /loadgen nor run.json /load_point names a concurrency or rate");
   }
 
   static ExportSignals signals(@Nullable JsonNode summary) {
@@ -185,9 +201,10 @@ public final class RunDiagnostics {
     }
     double ok = avg(summary.path("request_count"), false);
     double failed = avg(summary.path("error_request_count"), false);
-    return new ExportSignals(avg(summary.path("effective_concurrency"), false),
-        avg(summary.path("credit_drop_latency"), true), Double.isNaN(ok) ? Double.NaN
-            : ok + (Double.isNaN(failed) ? 0 : failed));
+    return new ExportSignals(
+        avg(summary.path("effective_concurrency"), false),
+        avg(summary.path("credit_drop_latency"), true),
+        Double.isNaN(ok) ? Double.NaN : ok + (Double.isNaN(failed) ? 0 : failed));
   }
 
   private static double avg(JsonNode metric, boolean toMs) {

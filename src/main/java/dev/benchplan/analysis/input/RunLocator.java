@@ -19,17 +19,21 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Finds the measured runs under a RUN argument: a benchplan run directory ({@code run.json} plus
  * the summary it keeps, or AIPerf's tree under {@code aiperf/}), or a plain AIPerf artifact
- * directory in any layout AIPerf writes (single run, {@code profile_runs/run_NNNN},
- * {@code <param>_<value>} sweeps, {@code profile_runs/trial_NNNN/<param>_<value>}). Aggregate
- * folders ({@code aggregate}, {@code sweep_aggregate}) are AIPerf's derived statistics, not runs.
+ * directory in any layout AIPerf writes (single run, {@code profile_runs/run_NNNN}, {@code
+ * <param>_<value>} sweeps, {@code profile_runs/trial_NNNN/<param>_<value>}). Aggregate folders
+ * ({@code aggregate}, {@code sweep_aggregate}) are AIPerf's derived statistics, not runs.
  */
 public final class RunLocator {
   public static final String SUMMARY = "profile_export_aiperf.json";
   public static final String RECORDS = "profile_export.jsonl";
   public static final String RUN_JSON = "run.json";
   private static final Pattern TRIAL = Pattern.compile("(?:run|trial)_(\\d+)");
-  /** A sweep folder: {@code <param>_<value>}, e.g. {@code concurrency_16}, {@code request_rate_2.5}. */
+
+  /**
+   * A sweep folder: {@code <param>_<value>}, e.g. {@code concurrency_16}, {@code request_rate_2.5}.
+   */
   private static final Pattern SWEEP = Pattern.compile("([a-z][a-z_]*?)_(\\d+(?:\\.\\d+)?)");
+
   private static final int MAX_DEPTH = 5;
 
   private RunLocator() {}
@@ -43,8 +47,10 @@ public final class RunLocator {
       return List.of(source(dir.getParent() == null ? dir : dir.getParent(), dir, null, null));
     }
     if (!Files.isDirectory(start)) {
-      throw BenchplanException.invalid(arg + ": not found or not a directory; expected a benchplan run directory"
-          + " (benchmark/runs/<run-id>/) or an AIPerf artifact directory");
+      throw BenchplanException.invalid(
+          arg
+              + ": not found or not a directory; expected a benchplan run directory"
+              + " (benchmark/runs/<run-id>/) or an AIPerf artifact directory");
     }
     List<RunSource> out = new ArrayList<>();
     if (Files.isRegularFile(start.resolve(RUN_JSON))) {
@@ -63,9 +69,16 @@ public final class RunLocator {
     List<Path> dirs = new ArrayList<>();
     collect(start, 0, dirs);
     if (dirs.isEmpty()) {
-      throw BenchplanException.invalid(arg + ": no AIPerf run found: expected " + SUMMARY + " or " + RECORDS
-          + " in the directory, in <param>_<value>/, profile_runs/run_NNNN/ or profile_runs/trial_NNNN/<param>_<value>/"
-          + " (up to " + MAX_DEPTH + " levels), or a benchplan run.json");
+      throw BenchplanException.invalid(
+          arg
+              + ": no AIPerf run found: expected "
+              + SUMMARY
+              + " or "
+              + RECORDS
+              + " in the directory, in <param>_<value>/, profile_runs/run_NNNN/ or profile_runs/trial_NNNN/<param>_<value>/"
+              + " (up to "
+              + MAX_DEPTH
+              + " levels), or a benchplan run.json");
     }
     for (Path d : dirs) {
       out.add(source(start, d, null, null));
@@ -73,10 +86,13 @@ public final class RunLocator {
     return out;
   }
 
-  private static RunSource source(Path base, Path dir, @Nullable Path runJson, @Nullable ObjectNode record) {
+  private static RunSource source(
+      Path base, Path dir, @Nullable Path runJson, @Nullable ObjectNode record) {
     String rel = base.relativize(dir).toString();
-    String label = rel.isEmpty() ? base.toAbsolutePath().normalize().getFileName().toString()
-        : base.toAbsolutePath().normalize().getFileName() + "/" + rel;
+    String label =
+        rel.isEmpty()
+            ? base.toAbsolutePath().normalize().getFileName().toString()
+            : base.toAbsolutePath().normalize().getFileName() + "/" + rel;
     Integer trial = null;
     for (Path part : base.relativize(dir)) {
       Matcher m = TRIAL.matcher(part.toString());
@@ -84,13 +100,14 @@ public final class RunLocator {
         trial = Integer.parseInt(m.group(1));
       }
     }
-    return new RunSource(label, dir, dir.resolve(SUMMARY), dir.resolve(RECORDS), runJson, record, trial);
+    return new RunSource(
+        label, dir, dir.resolve(SUMMARY), dir.resolve(RECORDS), runJson, record, trial);
   }
 
   /**
-   * The sweep point of a run folder: the last {@code <param>_<value>} segment of {@code dir}
-   * below {@code base} (not a {@code run_NNNN}/{@code trial_NNNN} one), as {@code {param, value}};
-   * null when the run is not part of a sweep.
+   * The sweep point of a run folder: the last {@code <param>_<value>} segment of {@code dir} below
+   * {@code base} (not a {@code run_NNNN}/{@code trial_NNNN} one), as {@code {param, value}}; null
+   * when the run is not part of a sweep.
    */
   public static String @Nullable [] sweepPoint(Path base, Path dir) {
     String[] found = null;
@@ -104,7 +121,10 @@ public final class RunLocator {
     return found;
   }
 
-  /** The repetition of a run folder from its {@code run_NNNN}/{@code trial_NNNN} segment below {@code base}, else null. */
+  /**
+   * The repetition of a run folder from its {@code run_NNNN}/{@code trial_NNNN} segment below
+   * {@code base}, else null.
+   */
   public static @Nullable Integer repetition(Path base, Path dir) {
     Integer trial = null;
     for (Path part : base.relativize(dir)) {

@@ -16,8 +16,14 @@ import tools.jackson.databind.node.ObjectNode;
  * @param runRecord run.json parsed, else null
  * @param trial the repetition index from a {@code run_NNNN}/{@code trial_NNNN} folder, else null
  */
-public record RunSource(String label, Path dir, Path summaryFile, Path recordsFile, @Nullable Path runJson,
-    @Nullable ObjectNode runRecord, @Nullable Integer trial) {
+public record RunSource(
+    String label,
+    Path dir,
+    Path summaryFile,
+    Path recordsFile,
+    @Nullable Path runJson,
+    @Nullable ObjectNode runRecord,
+    @Nullable Integer trial) {
   public RunSource {
     Objects.requireNonNull(label, "label");
     Objects.requireNonNull(dir, "dir");

@@ -1,4 +1,7 @@
 /**
- * Finding runs on disk in every AIPerf artifact layout and reading their per-request records in one streaming pass ({@link dev.benchplan.analysis.input.RunLocator}, {@link dev.benchplan.analysis.input.RecordScanner}); a summary rebuilt from complete records when AIPerf's is unusable.
+ * Finding runs on disk in every AIPerf artifact layout and reading their per-request records in one
+ * streaming pass ({@link dev.benchplan.analysis.input.RunLocator}, {@link
+ * dev.benchplan.analysis.input.RecordScanner}); a summary rebuilt from complete records when
+ * AIPerf's is unusable.
  */
 package dev.benchplan.analysis.input;

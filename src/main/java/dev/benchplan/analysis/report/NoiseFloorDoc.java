@@ -10,22 +10,43 @@ import tools.jackson.databind.JsonNode;
  * One metric's noise floor as performance_analysis.json and the findings log write it (and as a
  * later analysis or comparison reads it back to carry the floor forward).
  */
-public record NoiseFloorDoc(int runs, @Nullable BigDecimal mean, @JsonProperty("std_dev") @Nullable BigDecimal stdDev,
-    @Nullable BigDecimal cv, @JsonProperty("cv_ci_low") @Nullable BigDecimal cvCiLow,
+public record NoiseFloorDoc(
+    int runs,
+    @Nullable BigDecimal mean,
+    @JsonProperty("std_dev") @Nullable BigDecimal stdDev,
+    @Nullable BigDecimal cv,
+    @JsonProperty("cv_ci_low") @Nullable BigDecimal cvCiLow,
     @JsonProperty("cv_ci_high") @Nullable BigDecimal cvCiHigh,
     @JsonProperty("mde_pct_1v1") @Nullable BigDecimal mdePct1v1,
     @JsonProperty("mde_pct_3v3") @Nullable BigDecimal mdePct3v3) {
 
   /** The document of a noise floor. */
   public static NoiseFloorDoc of(NoiseFloor nf) {
-    return new NoiseFloorDoc(nf.runs(), Measured.of(nf.mean()), Measured.of(nf.stdDev()), Measured.of(nf.cv()),
-        Measured.of(nf.cvLow()), Measured.of(nf.cvHigh()), Measured.of(nf.mdePct1v1()), Measured.of(nf.mdePct3v3()));
+    return new NoiseFloorDoc(
+        nf.runs(),
+        Measured.of(nf.mean()),
+        Measured.of(nf.stdDev()),
+        Measured.of(nf.cv()),
+        Measured.of(nf.cvLow()),
+        Measured.of(nf.cvHigh()),
+        Measured.of(nf.mdePct1v1()),
+        Measured.of(nf.mdePct3v3()));
   }
 
-  /** The noise floor of {@code metric} a written document holds (missing numbers read as 0, as before). */
+  /**
+   * The noise floor of {@code metric} a written document holds (missing numbers read as 0, as
+   * before).
+   */
   public static NoiseFloor read(String metric, JsonNode f) {
-    return new NoiseFloor(metric, f.path("runs").asInt(), f.path("mean").asDouble(), f.path("std_dev").asDouble(),
-        f.path("cv").asDouble(), f.path("cv_ci_low").asDouble(), f.path("cv_ci_high").asDouble(),
-        f.path("mde_pct_1v1").asDouble(), f.path("mde_pct_3v3").asDouble());
+    return new NoiseFloor(
+        metric,
+        f.path("runs").asInt(),
+        f.path("mean").asDouble(),
+        f.path("std_dev").asDouble(),
+        f.path("cv").asDouble(),
+        f.path("cv_ci_low").asDouble(),
+        f.path("cv_ci_high").asDouble(),
+        f.path("mde_pct_1v1").asDouble(),
+        f.path("mde_pct_3v3").asDouble());
   }
 }

@@ -22,16 +22,26 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The plots of the reports, drawn with JFreeChart onto JFreeSVG's SVG canvas: Pareto frontiers,
- * TTFT and ITL CDFs from the per-request records, and throughput per run with the noise band.
- * SVG ids use a fixed prefix, so the same inputs give the same bytes.
+ * TTFT and ITL CDFs from the per-request records, and throughput per run with the noise band. SVG
+ * ids use a fixed prefix, so the same inputs give the same bytes.
  */
 public final class Plots {
   static final int WIDTH = 720;
   static final int HEIGHT = 420;
+
   /** Points drawn per CDF at most (quantiles evenly spaced in probability). */
   static final int CDF_POINTS = 200;
-  private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-      new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0x17becf), new Color(0x7f7f7f)};
+
+  private static final Color[] PALETTE = {
+    new Color(0x1f77b4),
+    new Color(0xd62728),
+    new Color(0x2ca02c),
+    new Color(0xff7f0e),
+    new Color(0x9467bd),
+    new Color(0x8c564b),
+    new Color(0x17becf),
+    new Color(0x7f7f7f)
+  };
 
   static {
     if (System.getProperty("java.awt.headless") == null) {
@@ -62,22 +72,41 @@ public final class Plots {
       } else {
         for (JsonNode lp : s.path("load_points")) {
           double x = lp.path("metrics").path(xMetric).path("mean").asDouble(Double.NaN);
-          add(p, x, lp.path("metrics").path("time_to_first_token.p99").path("mean").asDouble(Double.NaN));
-          add(q, x, lp.path("metrics").path("output_token_throughput_per_user.avg").path("mean").asDouble(Double.NaN));
+          add(
+              p,
+              x,
+              lp.path("metrics").path("time_to_first_token.p99").path("mean").asDouble(Double.NaN));
+          add(
+              q,
+              x,
+              lp.path("metrics")
+                  .path("output_token_throughput_per_user.avg")
+                  .path("mean")
+                  .asDouble(Double.NaN));
         }
       }
       pareto.addSeries(p);
       inter.addSeries(q);
     }
-    out.put("pareto_ttft_p99.svg", xy("Throughput vs TTFT p99 (frontier: up-left is worse)", xMetric, "TTFT p99 (ms)",
-        pareto, true, null));
-    out.put("pareto_interactivity.svg", xy("Throughput vs interactivity", xMetric, "tokens/sec/user", inter, true, null));
+    out.put(
+        "pareto_ttft_p99.svg",
+        xy(
+            "Throughput vs TTFT p99 (frontier: up-left is worse)",
+            xMetric,
+            "TTFT p99 (ms)",
+            pareto,
+            true,
+            null));
+    out.put(
+        "pareto_interactivity.svg",
+        xy("Throughput vs interactivity", xMetric, "tokens/sec/user", inter, true, null));
     out.putAll(cdfs(List.of(new Group("run", runs))));
     return out;
   }
 
   /** The plots of a comparison: name to SVG. */
-  public static Map<String, String> forComparison(Group reference, Group candidate, double @Nullable [] band) {
+  public static Map<String, String> forComparison(
+      Group reference, Group candidate, double @Nullable [] band) {
     Map<String, String> out = new LinkedHashMap<>();
     XYSeriesCollection pareto = new XYSeriesCollection();
     XYSeriesCollection tput = new XYSeriesCollection();
@@ -86,25 +115,44 @@ public final class Plots {
       XYSeries t = new XYSeries(g.name(), false);
       int i = 1;
       for (RunEvidence r : g.runs()) {
-        add(p, r.stat("output_token_throughput", "avg").orElse(Double.NaN),
+        add(
+            p,
+            r.stat("output_token_throughput", "avg").orElse(Double.NaN),
             r.stat("time_to_first_token", "p99").orElse(Double.NaN));
         add(t, i++, r.stat("output_token_throughput", "avg").orElse(Double.NaN));
       }
       pareto.addSeries(p);
       tput.addSeries(t);
     }
-    out.put("pareto_ttft_p99.svg", xy("Reference and candidate: throughput vs TTFT p99", "output tokens/sec",
-        "TTFT p99 (ms)", pareto, false, null));
-    out.put("throughput.svg", xy("Output throughput per run" + (band == null ? "" : " (band: reference mean +- noise)"),
-        "run", "output tokens/sec", tput, false, band));
+    out.put(
+        "pareto_ttft_p99.svg",
+        xy(
+            "Reference and candidate: throughput vs TTFT p99",
+            "output tokens/sec",
+            "TTFT p99 (ms)",
+            pareto,
+            false,
+            null));
+    out.put(
+        "throughput.svg",
+        xy(
+            "Output throughput per run" + (band == null ? "" : " (band: reference mean +- noise)"),
+            "run",
+            "output tokens/sec",
+            tput,
+            false,
+            band));
     out.putAll(cdfs(List.of(reference, candidate)));
     return out;
   }
 
   private static Map<String, String> cdfs(List<Group> groups) {
     Map<String, String> out = new LinkedHashMap<>();
-    for (String[] m : new String[][] {{"time_to_first_token", "ttft_cdf.svg", "TTFT (ms)"},
-        {"inter_token_latency", "itl_cdf.svg", "inter-token latency (ms)"}}) {
+    for (String[] m :
+        new String[][] {
+          {"time_to_first_token", "ttft_cdf.svg", "TTFT (ms)"},
+          {"inter_token_latency", "itl_cdf.svg", "inter-token latency (ms)"}
+        }) {
       XYSeriesCollection c = new XYSeriesCollection();
       for (Group g : groups) {
         for (RunEvidence r : g.runs()) {
@@ -125,7 +173,15 @@ public final class Plots {
           c.addSeries(s);
         }
       }
-      out.put(m[1], xy("CDF of " + m[2] + " from the per-request records", m[2], "fraction of requests", c, false, null));
+      out.put(
+          m[1],
+          xy(
+              "CDF of " + m[2] + " from the per-request records",
+              m[2],
+              "fraction of requests",
+              c,
+              false,
+              null));
     }
     return out;
   }
@@ -142,7 +198,9 @@ public final class Plots {
     }
   }
 
-  /** At least 10% of the largest magnitude: identical values get a readable axis, not 1e-9 ticks. */
+  /**
+   * At least 10% of the largest magnitude: identical values get a readable axis, not 1e-9 ticks.
+   */
   private static double minimumSize(XYSeriesCollection data, boolean domain) {
     double max = 0;
     for (int i = 0; i < data.getSeriesCount(); i++) {
@@ -153,9 +211,16 @@ public final class Plots {
     return max > 0 ? max * 0.1 : 1.0;
   }
 
-  static String xy(String title, String xLabel, String yLabel, XYSeriesCollection data, boolean lines, double @Nullable [] band) {
-    JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL,
-        true, false, false);
+  static String xy(
+      String title,
+      String xLabel,
+      String yLabel,
+      XYSeriesCollection data,
+      boolean lines,
+      double @Nullable [] band) {
+    JFreeChart chart =
+        ChartFactory.createXYLineChart(
+            title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, false, false);
     chart.setBackgroundPaint(Color.WHITE);
     chart.getTitle().setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
     XYPlot plot = chart.getXYPlot();

@@ -14,24 +14,47 @@ import org.jspecify.annotations.Nullable;
  * @param pilot the pre-authorized pilot, when the decision is the series' noise-floor pilot
  * @param source the analysis or comparison it came from
  */
-public record RepeatDecisionDoc(@JsonProperty("schema_version") String schemaVersion, String kind,
-    @JsonProperty("series_id") String seriesId, @Nullable FileDoc plan, String decision, String rationale,
-    @Nullable Pilot pilot, Source source) {
+public record RepeatDecisionDoc(
+    @JsonProperty("schema_version") String schemaVersion,
+    String kind,
+    @JsonProperty("series_id") String seriesId,
+    @Nullable FileDoc plan,
+    String decision,
+    String rationale,
+    @Nullable Pilot pilot,
+    Source source) {
 
   /** The decision document. */
-  public static RepeatDecisionDoc of(String seriesId, @Nullable FileDoc plan, String decision, String rationale,
-      @Nullable Pilot pilot, String analysisId, String analysisSha256) {
-    return new RepeatDecisionDoc(RunDocuments.SCHEMA_VERSION, "repeat_decision", seriesId, plan, decision, rationale,
-        pilot, new Source(analysisId, analysisSha256));
+  public static RepeatDecisionDoc of(
+      String seriesId,
+      @Nullable FileDoc plan,
+      String decision,
+      String rationale,
+      @Nullable Pilot pilot,
+      String analysisId,
+      String analysisSha256) {
+    return new RepeatDecisionDoc(
+        RunDocuments.SCHEMA_VERSION,
+        "repeat_decision",
+        seriesId,
+        plan,
+        decision,
+        rationale,
+        pilot,
+        new Source(analysisId, analysisSha256));
   }
 
   /** A file named by path and SHA-256. */
   public record FileDoc(@Nullable String path, @Nullable String sha256) {}
 
   /** The pilot: repetitions of one configuration at one load point. */
-  public record Pilot(int repetitions, @JsonProperty("load_point") @Nullable String loadPoint, String configuration) {}
+  public record Pilot(
+      int repetitions,
+      @JsonProperty("load_point") @Nullable String loadPoint,
+      String configuration) {}
 
   /** The analysis or comparison the decision came from. */
-  public record Source(@JsonProperty("analysis_id") String analysisId,
+  public record Source(
+      @JsonProperty("analysis_id") String analysisId,
       @JsonProperty("analysis_sha256") String analysisSha256) {}
 }

@@ -3,10 +3,10 @@ package dev.benchplan.analysis.series;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.Pareto;
 import dev.benchplan.analysis.compare.Slo;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.DoubleList;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
-import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.NoiseFloorDoc;
 import dev.benchplan.analysis.stats.NoiseFloor;
@@ -23,9 +23,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The analysis of the valid runs of one series: per load point metrics, SLOs and goodput, the
- * noise floor (from a pilot in these runs, else carried forward from the series' findings),
- * history and comparisons, the Pareto frontiers of a grid, the repeat decision and the verdict.
+ * The analysis of the valid runs of one series: per load point metrics, SLOs and goodput, the noise
+ * floor (from a pilot in these runs, else carried forward from the series' findings), history and
+ * comparisons, the Pareto frontiers of a grid, the repeat decision and the verdict.
  */
 public final class SeriesAnalysis {
   /**
@@ -33,6 +33,7 @@ public final class SeriesAnalysis {
    * needs the pilot: AIPerf's own guidance puts run-to-run variance at +-15% for 50-100 requests.
    */
   public static final double SMALL_DELTA_PCT = 15.0;
+
   /** The decision rationale that pre-authorizes the series pilot. */
   public static final String PILOT_RATIONALE = "series noise-floor pilot (n=3 total)";
 
@@ -46,12 +47,13 @@ public final class SeriesAnalysis {
    * @param verdict the series verdict
    * @param repeatDecision the repeat decision block
    */
-  public record Result(ObjectNode json, ObjectNode finding, String verdict, ObjectNode repeatDecision) {}
+  public record Result(
+      ObjectNode json, ObjectNode finding, String verdict, ObjectNode repeatDecision) {}
 
   /**
    * The plan's steady-state verdict of a load point (agent-docs/rules/benchmarking/
-   * steady-state.md): {@code status}, {@code steady} (false for points accepted short or bounded
-   * by the measurement limit: "not steady state") and the plan's basis; empty when no run's plan
+   * steady-state.md): {@code status}, {@code steady} (false for points accepted short or bounded by
+   * the measurement limit: "not steady state") and the plan's basis; empty when no run's plan
    * records one.
    */
   static Optional<ObjectNode> steadyState(String loadPoint, List<RunEvidence> runs) {
@@ -67,8 +69,11 @@ public final class SeriesAnalysis {
           ObjectNode out = Nodes.object();
           out.put("status", status);
           out.put("steady", !notSteady);
-          out.put("note", notSteady ? "not steady state: " + ss.path("basis").asString("")
-              : ss.path("basis").asString(""));
+          out.put(
+              "note",
+              notSteady
+                  ? "not steady state: " + ss.path("basis").asString("")
+                  : ss.path("basis").asString(""));
           return Optional.of(out);
         }
       }
@@ -88,21 +93,31 @@ public final class SeriesAnalysis {
     }
     try {
       return new java.math.BigDecimal(planned.substring(a + 1))
-          .compareTo(new java.math.BigDecimal(analysed.substring(b + 1))) == 0;
+              .compareTo(new java.math.BigDecimal(analysed.substring(b + 1)))
+          == 0;
     } catch (NumberFormatException e) {
       return false;
     }
   }
 
   /** Analyses one series. */
-  public static Result analyze(String seriesId, List<RunEvidence> runs, List<Slo> flagSlos, List<JsonNode> history,
+  public static Result analyze(
+      String seriesId,
+      List<RunEvidence> runs,
+      List<Slo> flagSlos,
+      List<JsonNode> history,
       String analysisId) {
     List<RunEvidence> valid = runs.stream().filter(RunEvidence::valid).toList();
     ObjectNode s = Nodes.object();
     s.put("series_id", seriesId);
     s.set("runs", Nodes.strings(valid.stream().map(r -> r.source().label()).toList()));
-    s.set("invalid_runs", Nodes.strings(runs.stream().filter(r -> !r.valid())
-        .map(r -> r.source().label() + ": " + String.join("; ", r.audit().blockers())).toList()));
+    s.set(
+        "invalid_runs",
+        Nodes.strings(
+            runs.stream()
+                .filter(r -> !r.valid())
+                .map(r -> r.source().label() + ": " + String.join("; ", r.audit().blockers()))
+                .toList()));
     List<Slo> slos = new ArrayList<>(flagSlos);
     PlanInfo planned = RunEvidence.firstReadPlan(runs);
     ObjectNode plannedDoc = planned == null ? null : planned.plan();
@@ -120,8 +135,10 @@ public final class SeriesAnalysis {
     }
 
     Map<String, List<RunEvidence>> byPoint = new LinkedHashMap<>();
-    valid.stream().sorted(Comparator.comparingDouble((RunEvidence r) -> pointOrder(r.loadPoint()))
-        .thenComparing(r -> r.source().label()))
+    valid.stream()
+        .sorted(
+            Comparator.comparingDouble((RunEvidence r) -> pointOrder(r.loadPoint()))
+                .thenComparing(r -> r.source().label()))
         .forEach(r -> byPoint.computeIfAbsent(r.loadPoint(), k -> new ArrayList<>()).add(r));
 
     ArrayNode points = s.putArray("load_points");
@@ -155,8 +172,12 @@ public final class SeriesAnalysis {
       for (Slo slo : slos) {
         ObjectNode se = sloEval.addObject();
         se.put("slo", slo.key() + " " + slo.operator() + " " + slo.threshold());
-        double[] v = e.getValue().stream().map(r -> r.stat(slo.metric(), slo.stat())).filter(Optional::isPresent)
-            .mapToDouble(Optional::get).toArray();
+        double[] v =
+            e.getValue().stream()
+                .map(r -> r.stat(slo.metric(), slo.stat()))
+                .filter(Optional::isPresent)
+                .mapToDouble(Optional::get)
+                .toArray();
         if (v.length == 0) {
           se.putNull("observed");
           se.put("status", "missing_evidence");
@@ -182,11 +203,16 @@ public final class SeriesAnalysis {
     // noise floor: a pilot here (n >= 2 runs of one load point), else carried forward
     ObjectNode floor = s.putObject("noise_floor");
     Map<String, NoiseFloor> floors = new LinkedHashMap<>();
-    Optional<Map.Entry<String, List<RunEvidence>>> pilot = byPoint.entrySet().stream()
-        .filter(e -> e.getValue().size() >= 2).max(Comparator.comparingInt(e -> e.getValue().size()));
-    List<JsonNode> mine = history.stream().filter(h -> h.path("series_id").asString().equals(seriesId)).toList();
+    Optional<Map.Entry<String, List<RunEvidence>>> pilot =
+        byPoint.entrySet().stream()
+            .filter(e -> e.getValue().size() >= 2)
+            .max(Comparator.comparingInt(e -> e.getValue().size()));
+    List<JsonNode> mine =
+        history.stream().filter(h -> h.path("series_id").asString().equals(seriesId)).toList();
     if (pilot.isPresent()) {
-      floor.put("source", "this analysis: " + pilot.get().getValue().size() + " runs at " + pilot.get().getKey());
+      floor.put(
+          "source",
+          "this analysis: " + pilot.get().getValue().size() + " runs at " + pilot.get().getKey());
       for (MetricSpec spec : MetricSpec.STANDARD) {
         double[] v = values(spec, pilot.get().getValue());
         if (v.length >= 2) {
@@ -206,17 +232,26 @@ public final class SeriesAnalysis {
     for (NoiseFloor nf : floors.values()) {
       fm.set(nf.metric(), floorJson(nf));
     }
-    floor.put("note", floors.isEmpty() ? "no noise floor: the series has no pilot (n=3 runs of one configuration)"
-        : "with n = 3 the CV interval is wide (about 0.52-6.3 x the sample CV): the MDE is uncertain by as much");
+    floor.put(
+        "note",
+        floors.isEmpty()
+            ? "no noise floor: the series has no pilot (n=3 runs of one configuration)"
+            : "with n = 3 the CV interval is wide (about 0.52-6.3 x the sample CV): the MDE is uncertain by as much");
 
     // history
     ObjectNode hist = s.putObject("history");
-    List<JsonNode> validHistory = mine.stream().filter(h -> h.path("valid_runs").asInt(0) > 0).toList();
+    List<JsonNode> validHistory =
+        mine.stream().filter(h -> h.path("valid_runs").asInt(0) > 0).toList();
     ArrayNode hl = hist.putArray("history");
     validHistory.forEach(h -> hl.add(summaryOf(h)));
-    hist.set("series_baseline", validHistory.isEmpty() ? Nodes.F.nullNode() : summaryOf(validHistory.get(0)));
-    hist.set("previous_valid", validHistory.isEmpty() ? Nodes.F.nullNode()
-        : summaryOf(validHistory.get(validHistory.size() - 1)));
+    hist.set(
+        "series_baseline",
+        validHistory.isEmpty() ? Nodes.F.nullNode() : summaryOf(validHistory.get(0)));
+    hist.set(
+        "previous_valid",
+        validHistory.isEmpty()
+            ? Nodes.F.nullNode()
+            : summaryOf(validHistory.get(validHistory.size() - 1)));
     ObjectNode best = hist.putObject("best_prior");
     for (MetricSpec spec : MetricSpec.STANDARD) {
       JsonNode bestLine = null;
@@ -248,7 +283,10 @@ public final class SeriesAnalysis {
     }
     ArrayNode missing = hist.putArray("missing_references");
     if (validHistory.isEmpty()) {
-      missing.add("no earlier valid analysis of series " + seriesId + " under --exp-root: nothing to compare with");
+      missing.add(
+          "no earlier valid analysis of series "
+              + seriesId
+              + " under --exp-root: nothing to compare with");
     }
 
     // comparisons with the previous valid analysis and the baseline
@@ -287,7 +325,8 @@ public final class SeriesAnalysis {
                 assessment = "within_noise";
               }
             } else if (Math.abs(change) >= SMALL_DELTA_PCT) {
-              assessment = better > 0 ? "improved_single_run_evidence" : "regressed_single_run_evidence";
+              assessment =
+                  better > 0 ? "improved_single_run_evidence" : "regressed_single_run_evidence";
             } else {
               assessment = "small_delta_no_noise_floor";
             }
@@ -319,16 +358,22 @@ public final class SeriesAnalysis {
     boolean grid = byPoint.size() >= 2;
     pareto.put("grid", grid);
     if (grid) {
-      boolean perGpu = means.values().stream().allMatch(m -> m.containsKey("output_token_throughput_per_gpu"));
+      boolean perGpu =
+          means.values().stream().allMatch(m -> m.containsKey("output_token_throughput_per_gpu"));
       String xKey = perGpu ? "output_token_throughput_per_gpu" : "output_token_throughput.avg";
       pareto.put("throughput_metric", xKey);
       pareto.set("throughput_vs_ttft_p99", frontier(means, xKey, "time_to_first_token.p99", false));
-      pareto.set("throughput_vs_interactivity", frontier(means, xKey, "output_token_throughput_per_user.avg", true));
+      pareto.set(
+          "throughput_vs_interactivity",
+          frontier(means, xKey, "output_token_throughput_per_user.avg", true));
       String bestSlo = null;
       double bestX = Double.NEGATIVE_INFINITY;
       for (Map.Entry<String, Map<String, Double>> e : means.entrySet()) {
         Double x = e.getValue().get(xKey);
-        if (!slos.isEmpty() && Boolean.TRUE.equals(feasible.get(e.getKey())) && x != null && x > bestX) {
+        if (!slos.isEmpty()
+            && Boolean.TRUE.equals(feasible.get(e.getKey()))
+            && x != null
+            && x > bestX) {
           bestX = x;
           bestSlo = e.getKey();
         }
@@ -346,16 +391,22 @@ public final class SeriesAnalysis {
       rationale = "no valid run: the benchmark must be rerun before any claim";
     } else if (smallNoFloor) {
       decision = "necessary";
-      rationale = PILOT_RATIONALE + ": a gated metric changed by less than " + SMALL_DELTA_PCT
-          + "% against the previous valid run and the series has no noise floor to tell it from noise";
+      rationale =
+          PILOT_RATIONALE
+              + ": a gated metric changed by less than "
+              + SMALL_DELTA_PCT
+              + "% against the previous valid run and the series has no noise floor to tell it from noise";
     } else if (withinNoise && !regressed && !improved) {
       decision = "not_justified";
-      rationale = "the change is at or below the series noise floor: it is noise; another run would not resolve a"
-          + " consequential decision and is not worth its GPU cost";
+      rationale =
+          "the change is at or below the series noise floor: it is noise; another run would not resolve a"
+              + " consequential decision and is not worth its GPU cost";
     } else {
       decision = "not_needed";
-      rationale = validHistory.isEmpty() ? "a characterization: no decision rests on a small delta"
-          : "the comparison is decided (beyond the noise floor, or a large single-run change)";
+      rationale =
+          validHistory.isEmpty()
+              ? "a characterization: no decision rests on a small delta"
+              : "the comparison is decided (beyond the noise floor, or a large single-run change)";
     }
     rd.put("decision", decision);
     rd.put("rationale", rationale);
@@ -399,10 +450,11 @@ public final class SeriesAnalysis {
       rn.put("status", r.audit().status());
     }
     ObjectNode flp = finding.putObject("load_points");
-    means.forEach((lp, m) -> {
-      ObjectNode o = flp.putObject(lp);
-      m.forEach((k, v) -> Nodes.num(o, k, v));
-    });
+    means.forEach(
+        (lp, m) -> {
+          ObjectNode o = flp.putObject(lp);
+          m.forEach((k, v) -> Nodes.num(o, k, v));
+        });
     ObjectNode ff = finding.putObject("slo_feasible");
     if (!slos.isEmpty()) {
       feasible.forEach(ff::put);
@@ -426,10 +478,14 @@ public final class SeriesAnalysis {
     return o;
   }
 
-  private static ArrayNode frontier(Map<String, Map<String, Double>> means, String xKey, String yKey, boolean yHigher) {
+  private static ArrayNode frontier(
+      Map<String, Map<String, Double>> means, String xKey, String yKey, boolean yHigher) {
     List<Pareto.Point> pts = new ArrayList<>();
-    means.forEach((lp, m) -> pts.add(new Pareto.Point(lp, m.getOrDefault(xKey, Double.NaN),
-        m.getOrDefault(yKey, Double.NaN))));
+    means.forEach(
+        (lp, m) ->
+            pts.add(
+                new Pareto.Point(
+                    lp, m.getOrDefault(xKey, Double.NaN), m.getOrDefault(yKey, Double.NaN))));
     List<Boolean> on = Pareto.frontier(pts, true, yHigher);
     ArrayNode a = Nodes.F.arrayNode();
     for (int i = 0; i < pts.size(); i++) {
@@ -445,10 +501,21 @@ public final class SeriesAnalysis {
 
   private static ObjectNode goodput(List<RunEvidence> runs, List<Slo> slos) {
     ObjectNode g = Nodes.object();
-    List<Slo> perRequest = slos.stream().filter(s -> List.of("time_to_first_token", "inter_token_latency",
-        "request_latency").contains(s.metric()) && s.operator().equals("<=")).toList();
-    double aiperf = runs.stream().map(r -> r.stat("goodput", "avg")).filter(Optional::isPresent)
-        .mapToDouble(Optional::get).average().orElse(Double.NaN);
+    List<Slo> perRequest =
+        slos.stream()
+            .filter(
+                s ->
+                    List.of("time_to_first_token", "inter_token_latency", "request_latency")
+                            .contains(s.metric())
+                        && s.operator().equals("<="))
+            .toList();
+    double aiperf =
+        runs.stream()
+            .map(r -> r.stat("goodput", "avg"))
+            .filter(Optional::isPresent)
+            .mapToDouble(Optional::get)
+            .average()
+            .orElse(Double.NaN);
     Nodes.num(g, "aiperf_goodput", aiperf);
     if (perRequest.isEmpty()) {
       g.put("note", "no per-request latency SLO: goodput not computed");
@@ -463,7 +530,8 @@ public final class SeriesAnalysis {
         continue;
       }
       Map<String, DoubleList> v = scan.values();
-      // the scan keeps a value list for every tracked metric, the per-request SLO metrics among them
+      // the scan keeps a value list for every tracked metric, the per-request SLO metrics among
+      // them
       int n = Objects.requireNonNull(v.get("time_to_first_token"), "time_to_first_token").size();
       for (int i = 0; i < n; i++) {
         boolean ok = true;
@@ -484,13 +552,22 @@ public final class SeriesAnalysis {
     g.put("requests", total);
     Nodes.num(g, "good_fraction", total == 0 ? Double.NaN : good / (double) total);
     Nodes.num(g, "goodput_requests_per_sec", seconds <= 0 ? Double.NaN : good / seconds);
-    g.put("rule", "a request is good when it meets every per-request SLO (" + perRequest.stream()
-        .map(s -> s.metric() + " " + s.operator() + " " + s.threshold()).toList() + "), over the records present");
+    g.put(
+        "rule",
+        "a request is good when it meets every per-request SLO ("
+            + perRequest.stream()
+                .map(s -> s.metric() + " " + s.operator() + " " + s.threshold())
+                .toList()
+            + "), over the records present");
     return g;
   }
 
   static double[] values(MetricSpec spec, List<RunEvidence> runs) {
-    return runs.stream().map(spec::value).filter(Optional::isPresent).mapToDouble(Optional::get).toArray();
+    return runs.stream()
+        .map(spec::value)
+        .filter(Optional::isPresent)
+        .mapToDouble(Optional::get)
+        .toArray();
   }
 
   static double mean(double[] v) {

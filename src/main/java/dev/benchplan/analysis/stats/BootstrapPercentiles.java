@@ -11,11 +11,11 @@ import org.apache.commons.statistics.distribution.ContinuousDistribution;
  * Percentiles of per-request values with a percentile-bootstrap confidence interval.
  *
  * <p>Each bootstrap resample is n draws with replacement; its percentile (linear interpolation
- * between order statistics k and k+1) depends only on which original order statistics land at
- * ranks k and k+1 of the resample. Those ranks are drawn exactly: the k-th smallest of n uniform
- * indices is {@code ceil(n * U)} with {@code U ~ Beta(k, n-k+1)}, and the next one follows as
- * {@code U + (1-U) * Beta(1, n-k)}. This is the same distribution as resampling n records, at
- * two Beta draws per resample instead of n, so 100,000 requests cost no more than 100.
+ * between order statistics k and k+1) depends only on which original order statistics land at ranks
+ * k and k+1 of the resample. Those ranks are drawn exactly: the k-th smallest of n uniform indices
+ * is {@code ceil(n * U)} with {@code U ~ Beta(k, n-k+1)}, and the next one follows as {@code U +
+ * (1-U) * Beta(1, n-k)}. This is the same distribution as resampling n records, at two Beta draws
+ * per resample instead of n, so 100,000 requests cost no more than 100.
  *
  * <p>Seeded with {@link java.util.SplittableRandom} (a specified algorithm): same values and seed,
  * byte-identical intervals.
@@ -23,19 +23,23 @@ import org.apache.commons.statistics.distribution.ContinuousDistribution;
 public final class BootstrapPercentiles {
   /** Bootstrap resamples per interval. */
   public static final int RESAMPLES = 2000;
+
   /** The fixed seed (recorded in every document that carries an interval). */
   public static final long SEED = 20261201L;
+
   /** Two-sided confidence level of the intervals. */
   public static final double CONFIDENCE = 0.95;
+
   /**
-   * Requests needed beyond (and below) a percentile for it to be estimable: with fewer than 10 in the
-   * tail the interval cannot move past the sample extremes. p99 needs 1,000 (Dynamo's decision API
-   * refuses p99 below 1,000), p95 200, p90 100, p50 20.
+   * Requests needed beyond (and below) a percentile for it to be estimable: with fewer than 10 in
+   * the tail the interval cannot move past the sample extremes. p99 needs 1,000 (Dynamo's decision
+   * API refuses p99 below 1,000), p95 200, p90 100, p50 20.
    */
   public static final int TAIL_MINIMUM = 10;
 
   // withCopy: the sorted input is indexed afterwards and must not be reordered by selection
-  private static final Quantile HF7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7).withCopy(true);
+  private static final Quantile HF7 =
+      Quantile.withDefaults().with(Quantile.EstimationMethod.HF7).withCopy(true);
 
   private BootstrapPercentiles() {}
 
@@ -62,10 +66,12 @@ public final class BootstrapPercentiles {
     double h = (n - 1) * (p / 100.0) + 1; // HF7 position, 1-based
     int k = (int) Math.floor(h);
     double frac = h - k;
-    SplittableRandom random = new SplittableRandom(SEED ^ (stream * 0x9E3779B97F4A7C15L) ^ Double.doubleToLongBits(p));
+    SplittableRandom random =
+        new SplittableRandom(SEED ^ (stream * 0x9E3779B97F4A7C15L) ^ Double.doubleToLongBits(p));
     UniformRandomProvider rng = random::nextLong;
     ContinuousDistribution.Sampler first = BetaDistribution.of(k, n - k + 1).createSampler(rng);
-    ContinuousDistribution.Sampler next = k < n ? BetaDistribution.of(1, n - k).createSampler(rng) : null;
+    ContinuousDistribution.Sampler next =
+        k < n ? BetaDistribution.of(1, n - k).createSampler(rng) : null;
     double[] boot = new double[RESAMPLES];
     for (int b = 0; b < RESAMPLES; b++) {
       double u = first.sample();

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * lies inside plus/minus the MDE; {@code regressed}/{@code improved} when the interval excludes
  * zero on that side and the effect reaches the MDE; {@code inconclusive} otherwise. The MDE is the
  * stated one ({@code --mde}), else the series noise floor's for these run counts, else the data's
- * own (80% power); an MDE taken from the compared data itself never supports {@code no_change}
- * (its margin grows with the noise).
+ * own (80% power); an MDE taken from the compared data itself never supports {@code no_change} (its
+ * margin grows with the noise).
  */
 public final class EffectEstimator {
   private EffectEstimator() {}
@@ -27,8 +27,13 @@ public final class EffectEstimator {
    * @param floor the series noise floor of this metric, or null
    * @param mdeOverridePct a stated MDE in percent ({@code --mde}), or null
    */
-  public static Effect estimate(double[] reference, double[] candidate, Direction direction, boolean paired,
-      @Nullable NoiseFloor floor, @Nullable Double mdeOverridePct) {
+  public static Effect estimate(
+      double[] reference,
+      double[] candidate,
+      Direction direction,
+      boolean paired,
+      @Nullable NoiseFloor floor,
+      @Nullable Double mdeOverridePct) {
     int nr = reference.length;
     int nc = candidate.length;
     double mr = mean(reference);
@@ -49,8 +54,10 @@ public final class EffectEstimator {
       double vr = variance(reference) / nr;
       double vc = variance(candidate) / nc;
       se = Math.sqrt(vr + vc);
-      df = se == 0 ? Double.POSITIVE_INFINITY
-          : (vr + vc) * (vr + vc) / (vr * vr / (nr - 1) + vc * vc / (nc - 1));
+      df =
+          se == 0
+              ? Double.POSITIVE_INFINITY
+              : (vr + vc) * (vr + vc) / (vr * vr / (nr - 1) + vc * vc / (nc - 1));
       method = "welch_t";
     } else if (floor != null && Double.isFinite(floor.cv()) && floor.runs() >= 2) {
       se = floor.cv() * Math.abs(mr) * Math.sqrt(1.0 / nr + 1.0 / nc);
@@ -59,8 +66,20 @@ public final class EffectEstimator {
     } else {
       double pct = mr == 0 ? Double.NaN : delta / Math.abs(mr) * 100;
       double mde = mdeOverridePct == null ? Double.NaN : mdeOverridePct;
-      return new Effect(mr, mc, delta, pct, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "none", Double.NaN,
-          mde, mdeOverridePct == null ? "none" : "--mde", EffectVerdict.INCONCLUSIVE);
+      return new Effect(
+          mr,
+          mc,
+          delta,
+          pct,
+          Double.NaN,
+          Double.NaN,
+          Double.NaN,
+          Double.NaN,
+          "none",
+          Double.NaN,
+          mde,
+          mdeOverridePct == null ? "none" : "--mde",
+          EffectVerdict.INCONCLUSIVE);
     }
     double tCrit;
     double tPower;
@@ -91,14 +110,28 @@ public final class EffectEstimator {
     }
     EffectVerdict verdict = verdict(pct, lowPct, highPct, mde, direction);
     if (verdict == EffectVerdict.NO_CHANGE && mdeSource.equals("data")) {
-      // an equivalence margin taken from the same noisy data grows with the noise: it proves nothing
+      // an equivalence margin taken from the same noisy data grows with the noise: it proves
+      // nothing
       verdict = EffectVerdict.INCONCLUSIVE;
     }
-    return new Effect(mr, mc, delta, pct, delta - half, delta + half, lowPct, highPct, method, df, mde, mdeSource,
+    return new Effect(
+        mr,
+        mc,
+        delta,
+        pct,
+        delta - half,
+        delta + half,
+        lowPct,
+        highPct,
+        method,
+        df,
+        mde,
+        mdeSource,
         verdict);
   }
 
-  static EffectVerdict verdict(double pct, double lowPct, double highPct, double mde, Direction direction) {
+  static EffectVerdict verdict(
+      double pct, double lowPct, double highPct, double mde, Direction direction) {
     if (!Double.isFinite(pct) || !Double.isFinite(lowPct) || !Double.isFinite(mde)) {
       return EffectVerdict.INCONCLUSIVE;
     }

@@ -15,14 +15,23 @@ import org.apache.commons.statistics.distribution.TDistribution;
  * @param cv stdDev / mean
  * @param cvLow lower 95% bound of the CV
  * @param cvHigh upper 95% bound of the CV
- * @param mdePct1v1 minimum detectable effect (percent of the mean) of a 1-vs-1 comparison at
- *     alpha 0.05 two-sided and 80% power
+ * @param mdePct1v1 minimum detectable effect (percent of the mean) of a 1-vs-1 comparison at alpha
+ *     0.05 two-sided and 80% power
  * @param mdePct3v3 the same for 3 vs 3 runs
  */
-public record NoiseFloor(String metric, int runs, double mean, double stdDev, double cv, double cvLow, double cvHigh,
-    double mdePct1v1, double mdePct3v3) {
+public record NoiseFloor(
+    String metric,
+    int runs,
+    double mean,
+    double stdDev,
+    double cv,
+    double cvLow,
+    double cvHigh,
+    double mdePct1v1,
+    double mdePct3v3) {
   /** Power the minimum detectable effect is stated at. */
   public static final double POWER = 0.80;
+
   /** Two-sided significance level. */
   public static final double ALPHA = 0.05;
 
@@ -51,7 +60,8 @@ public record NoiseFloor(String metric, int runs, double mean, double stdDev, do
     ChiSquaredDistribution chi = ChiSquaredDistribution.of(n - 1);
     double cvLow = cv * Math.sqrt((n - 1) / chi.inverseCumulativeProbability(1 - ALPHA / 2));
     double cvHigh = cv * Math.sqrt((n - 1) / chi.inverseCumulativeProbability(ALPHA / 2));
-    return new NoiseFloor(metric, n, mean, sd, cv, cvLow, cvHigh, mdePct(cv, n - 1, 1, 1), mdePct(cv, n - 1, 3, 3));
+    return new NoiseFloor(
+        metric, n, mean, sd, cv, cvLow, cvHigh, mdePct(cv, n - 1, 1, 1), mdePct(cv, n - 1, 3, 3));
   }
 
   /**
@@ -64,7 +74,8 @@ public record NoiseFloor(String metric, int runs, double mean, double stdDev, do
       return Double.NaN;
     }
     TDistribution t = TDistribution.of(df);
-    double factor = t.inverseSurvivalProbability(ALPHA / 2) + t.inverseSurvivalProbability(1 - POWER);
+    double factor =
+        t.inverseSurvivalProbability(ALPHA / 2) + t.inverseSurvivalProbability(1 - POWER);
     return factor * cv * Math.sqrt(1.0 / nA + 1.0 / nB) * 100;
   }
 }

@@ -12,5 +12,11 @@ package dev.benchplan.analysis.stats;
  * @param minimumSamples the fewest samples this percentile needs to be estimable
  * @param estimable whether samples reach the minimum
  */
-public record PercentileEstimate(double percentile, double value, double ciLow, double ciHigh, long samples,
-    long minimumSamples, boolean estimable) {}
+public record PercentileEstimate(
+    double percentile,
+    double value,
+    double ciLow,
+    double ciHigh,
+    long samples,
+    long minimumSamples,
+    boolean estimable) {}

@@ -15,8 +15,14 @@ import org.jspecify.annotations.Nullable;
  * @param resourceName the one object, or null
  * @param row the table row
  */
-public record Permission(String verb, String group, String resource, @Nullable String subresource, @Nullable String namespace,
-    @Nullable String resourceName, KubeCall row) {
+public record Permission(
+    String verb,
+    String group,
+    String resource,
+    @Nullable String subresource,
+    @Nullable String namespace,
+    @Nullable String resourceName,
+    KubeCall row) {
   public Permission {
     Objects.requireNonNull(verb, "verb");
     Objects.requireNonNull(group, "group");
@@ -26,7 +32,9 @@ public record Permission(String verb, String group, String resource, @Nullable S
 
   /** {@code resource[/sub][.group]}, as kubectl names it. */
   public String resourceRef() {
-    return resource + (subresource == null ? "" : "/" + subresource) + (group.isEmpty() ? "" : "." + group);
+    return resource
+        + (subresource == null ? "" : "/" + subresource)
+        + (group.isEmpty() ? "" : "." + group);
   }
 
   /** The same permission, ignoring the row (for de-duplication). */
@@ -36,15 +44,22 @@ public record Permission(String verb, String group, String resource, @Nullable S
 
   /** One line: {@code list pods in namespace bench (run watch: the Job's pod)}. */
   public String describe() {
-    String where = row.clusterScopedResource()
-        ? (resourceName == null ? "" : " named " + resourceName)
-        : namespace == null ? " in all namespaces" : " in namespace " + namespace;
+    String where =
+        row.clusterScopedResource()
+            ? (resourceName == null ? "" : " named " + resourceName)
+            : namespace == null ? " in all namespaces" : " in namespace " + namespace;
     return verb + " " + resourceRef() + where + " (" + row.step() + ")";
   }
 
   /** As {@code kubectl auth can-i} asks. */
   public String canI() {
-    return "kubectl auth can-i " + verb + " " + resourceRef() + (resourceName == null ? "" : "/" + resourceName)
-        + (row.clusterScopedResource() ? "" : namespace == null ? " --all-namespaces" : " -n " + namespace);
+    return "kubectl auth can-i "
+        + verb
+        + " "
+        + resourceRef()
+        + (resourceName == null ? "" : "/" + resourceName)
+        + (row.clusterScopedResource()
+            ? ""
+            : namespace == null ? " --all-namespaces" : " -n " + namespace);
   }
 }

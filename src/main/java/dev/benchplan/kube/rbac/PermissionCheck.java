@@ -23,39 +23,67 @@ public final class PermissionCheck {
    * @return the isolation permissions the user lacks (those checks will be skipped)
    * @throws BenchplanException (exit 3) when a required permission is missing
    */
-  public static List<Permission> require(ClusterAccess access, RbacTargets targets, String rbacCommand) {
+  public static List<Permission> require(
+      ClusterAccess access, RbacTargets targets, String rbacCommand) {
     return require(access, targets, rbacCommand, row -> true);
   }
 
-  /** As {@link #require(ClusterAccess, RbacTargets, String)}, for the rows {@code rows} accepts only. */
-  public static List<Permission> require(ClusterAccess access, RbacTargets targets, String rbacCommand,
+  /**
+   * As {@link #require(ClusterAccess, RbacTargets, String)}, for the rows {@code rows} accepts
+   * only.
+   */
+  public static List<Permission> require(
+      ClusterAccess access,
+      RbacTargets targets,
+      String rbacCommand,
       java.util.function.Predicate<dev.benchplan.kube.KubeCall> rows) {
-    List<Permission> missing = missing(access, Permissions.distinct(Permissions.required(targets)).stream()
-        .filter(p -> rows.test(p.row())).toList());
+    List<Permission> missing =
+        missing(
+            access,
+            Permissions.distinct(Permissions.required(targets)).stream()
+                .filter(p -> rows.test(p.row()))
+                .toList());
     if (!missing.isEmpty()) {
-      StringBuilder sb = new StringBuilder("the API server denied the user of this context " + missing.size()
-          + " permission(s) " + label(targets) + " needs, so nothing was created: ");
+      StringBuilder sb =
+          new StringBuilder(
+              "the API server denied the user of this context "
+                  + missing.size()
+                  + " permission(s) "
+                  + label(targets)
+                  + " needs, so nothing was created: ");
       for (int i = 0; i < missing.size(); i++) {
         sb.append(i == 0 ? "" : "; ").append(missing.get(i).describe());
       }
       sb.append(". Print the Role(s) to grant with: ").append(rbacCommand);
       throw BenchplanException.runtime(sb.toString());
     }
-    return missing(access, Permissions.distinct(Permissions.isolation(targets)).stream()
-        .filter(p -> rows.test(p.row())).toList());
+    return missing(
+        access,
+        Permissions.distinct(Permissions.isolation(targets)).stream()
+            .filter(p -> rows.test(p.row()))
+            .toList());
   }
 
-  /** The permissions of {@code wanted} the server denies (an unanswered review counts as allowed). */
+  /**
+   * The permissions of {@code wanted} the server denies (an unanswered review counts as allowed).
+   */
   public static List<Permission> missing(ClusterAccess access, List<Permission> wanted) {
     List<Permission> out = new ArrayList<>();
     for (Permission p : wanted) {
       Boolean allowed;
       try {
-        allowed = access.allowed(p.verb(), p.group(), p.resource(), p.subresource(), p.namespace(),
-            p.resourceName());
+        allowed =
+            access.allowed(
+                p.verb(),
+                p.group(),
+                p.resource(),
+                p.subresource(),
+                p.namespace(),
+                p.resourceName());
       } catch (KubernetesClientException e) {
-        throw ApiErrors.map("check permission " + p.verb() + " " + p.resourceRef()
-            + " (SelfSubjectAccessReview)", e);
+        throw ApiErrors.map(
+            "check permission " + p.verb() + " " + p.resourceRef() + " (SelfSubjectAccessReview)",
+            e);
       }
       if (Boolean.FALSE.equals(allowed)) {
         out.add(p);

@@ -32,7 +32,8 @@ public final class Permissions {
 
   /** True when holding {@code held} allows {@code wanted}. */
   public static boolean grants(Permission held, Permission wanted) {
-    return held.verb().equals(wanted.verb()) && held.group().equals(wanted.group())
+    return held.verb().equals(wanted.verb())
+        && held.group().equals(wanted.group())
         && held.resource().equals(wanted.resource())
         && java.util.Objects.equals(held.subresource(), wanted.subresource())
         && (held.namespace() == null || held.namespace().equals(wanted.namespace()))
@@ -57,8 +58,15 @@ public final class Permissions {
         continue;
       }
       for (String verb : row.verbs()) {
-        out.add(new Permission(verb, row.group(), row.resource(), row.subresource(),
-            targets.namespaceOf(row), targets.resourceNameOf(row), row));
+        out.add(
+            new Permission(
+                verb,
+                row.group(),
+                row.resource(),
+                row.subresource(),
+                targets.namespaceOf(row),
+                targets.resourceNameOf(row),
+                row));
       }
     }
     return out;

@@ -29,13 +29,17 @@ import tools.jackson.databind.node.ObjectNode;
 public record RbacManifest(String title, List<String> notes, List<Item> objects) {
   /** Label on every printed object: which need it grants. */
   public static final String NEED_LABEL = "benchplan.dev/rbac-need";
-  /** Annotation carrying, for JSON output, the comment YAML gives each rule: an array, one step per rule. */
+
+  /**
+   * Annotation carrying, for JSON output, the comment YAML gives each rule: an array, one step per
+   * rule.
+   */
   public static final String STEPS_ANNOTATION = "benchplan.dev/rule-steps";
 
   private static final Pattern SUBJECT_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9./_-]*");
-  private static final Set<String> YAML_WORDS = Set.of("true", "false", "null", "yes", "no", "on", "off", "y", "n",
-      "~");
+  private static final Set<String> YAML_WORDS =
+      Set.of("true", "false", "null", "yes", "no", "on", "off", "y", "n", "~");
 
   public RbacManifest {
     Objects.requireNonNull(title, "title");
@@ -62,12 +66,20 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
   public record Subject(String kind, String name, @Nullable String namespace) {
     public Subject {
       if (!kind.equals("ServiceAccount") && !kind.equals("User")) {
-        throw BenchplanException.invalid("subject kind: expected ServiceAccount or User, got '" + kind + "'");
+        throw BenchplanException.invalid(
+            "subject kind: expected ServiceAccount or User, got '" + kind + "'");
       }
-      if (kind.equals("ServiceAccount") && (namespace == null || !SUBJECT_NAME.matcher(namespace).matches()
-          || !SUBJECT_NAME.matcher(name).matches())) {
-        throw BenchplanException.invalid("option --service-account: expected NAMESPACE/NAME (lower-case DNS names),"
-            + " got '" + namespace + "/" + name + "'");
+      if (kind.equals("ServiceAccount")
+          && (namespace == null
+              || !SUBJECT_NAME.matcher(namespace).matches()
+              || !SUBJECT_NAME.matcher(name).matches())) {
+        throw BenchplanException.invalid(
+            "option --service-account: expected NAMESPACE/NAME (lower-case DNS names),"
+                + " got '"
+                + namespace
+                + "/"
+                + name
+                + "'");
       }
       if (name.isBlank()) {
         throw BenchplanException.invalid("option --user: expected a user name, got an empty one");
@@ -78,7 +90,8 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
     public static Subject serviceAccount(String ref) {
       int slash = ref.indexOf('/');
       if (slash <= 0 || slash == ref.length() - 1) {
-        throw BenchplanException.invalid("option --service-account: expected NAMESPACE/NAME, got '" + ref + "'");
+        throw BenchplanException.invalid(
+            "option --service-account: expected NAMESPACE/NAME, got '" + ref + "'");
       }
       return new Subject("ServiceAccount", ref.substring(slash + 1), ref.substring(0, slash));
     }
@@ -89,28 +102,59 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
    *
    * @param prefix the objects' name prefix (e.g. benchplan-run)
    */
-  public static RbacManifest build(String title, List<String> notes, RbacTargets targets, String prefix,
-      Subject subject) {
+  public static RbacManifest build(
+      String title, List<String> notes, RbacTargets targets, String prefix, Subject subject) {
     List<Item> items = new ArrayList<>();
-    add(items, Permissions.required(targets), "required", prefix, subject, targets,
-        "required: " + label(targets) + " fails (exit 3, nothing created) without every rule of this");
-    add(items, Permissions.isolation(targets), "isolation", prefix + "-isolation", subject, targets,
+    add(
+        items,
+        Permissions.required(targets),
+        "required",
+        prefix,
+        subject,
+        targets,
+        "required: "
+            + label(targets)
+            + " fails (exit 3, nothing created) without every rule of this");
+    add(
+        items,
+        Permissions.isolation(targets),
+        "isolation",
+        prefix + "-isolation",
+        subject,
+        targets,
         "isolation: without these rules the isolation checks are skipped and recorded as not verified");
     return new RbacManifest(title, notes, items);
   }
 
-  private static void add(List<Item> items, List<Permission> perms, String need, String name, Subject subject,
-      RbacTargets targets, String comment) {
+  private static void add(
+      List<Item> items,
+      List<Permission> perms,
+      String need,
+      String name,
+      Subject subject,
+      RbacTargets targets,
+      String comment) {
     // namespace (null: cluster) -> rule key -> verbs and steps
-    Map<String, Map<String, Rule>> byScope = new TreeMap<>(
-        java.util.Comparator.comparing(String::isEmpty).thenComparing(java.util.Comparator.naturalOrder()));
+    Map<String, Map<String, Rule>> byScope =
+        new TreeMap<>(
+            java.util.Comparator.comparing(String::isEmpty)
+                .thenComparing(java.util.Comparator.naturalOrder()));
     for (Permission p : perms) {
       String scope = p.namespace() == null ? "" : p.namespace();
       // one rule per table row: each rule is one step's need, named in its comment
       String key = p.row().name();
-      Rule r = byScope.computeIfAbsent(scope, s -> new LinkedHashMap<>()).computeIfAbsent(key,
-          k -> new Rule(p.group(), p.row().rbacResource(), p.resourceName(), new LinkedHashSet<>(),
-              new LinkedHashSet<>()));
+      Rule r =
+          byScope
+              .computeIfAbsent(scope, s -> new LinkedHashMap<>())
+              .computeIfAbsent(
+                  key,
+                  k ->
+                      new Rule(
+                          p.group(),
+                          p.row().rbacResource(),
+                          p.resourceName(),
+                          new LinkedHashSet<>(),
+                          new LinkedHashSet<>()));
       r.verbs().add(p.verb());
       r.steps().add(p.row().step());
     }
@@ -138,9 +182,12 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
         stepsJson.add(s);
       }
       meta.putObject("annotations").put(STEPS_ANNOTATION, stepsJson.toString());
-      String where = cluster ? (targets.command() == KubeCall.Command.VALIDATE_DEPLOY
-          ? "cluster-wide (validate's fresh namespace is named only when it runs)" : "cluster-wide")
-          : "namespace " + e.getKey();
+      String where =
+          cluster
+              ? (targets.command() == KubeCall.Command.VALIDATE_DEPLOY
+                  ? "cluster-wide (validate's fresh namespace is named only when it runs)"
+                  : "cluster-wide")
+              : "namespace " + e.getKey();
       items.add(new Item(comment + "; " + where, role, steps));
 
       ObjectNode binding = Json.JSON.createObjectNode();
@@ -159,14 +206,26 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
       } else {
         subj.put("apiGroup", "rbac.authorization.k8s.io");
       }
-      items.add(new Item("binds " + roleName + " to the identity benchplan runs as: fill in the subject"
-          + " (--service-account NS/NAME or --user NAME)", binding, List.of()));
+      items.add(
+          new Item(
+              "binds "
+                  + roleName
+                  + " to the identity benchplan runs as: fill in the subject"
+                  + " (--service-account NS/NAME or --user NAME)",
+              binding,
+              List.of()));
     }
   }
 
-  private record Rule(String group, String resource, @Nullable String resourceName, Set<String> verbs, Set<String> steps) {}
+  private record Rule(
+      String group,
+      String resource,
+      @Nullable String resourceName,
+      Set<String> verbs,
+      Set<String> steps) {}
 
-  private static ObjectNode metadata(ObjectNode o, String name, @Nullable String namespace, String need) {
+  private static ObjectNode metadata(
+      ObjectNode o, String name, @Nullable String namespace, String need) {
     ObjectNode meta = o.putObject("metadata");
     meta.put("name", name);
     if (namespace != null) {
@@ -257,7 +316,8 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
 
   /** A YAML scalar: plain when that is unambiguous, else a JSON (double-quoted) string. */
   static String scalar(String s) {
-    if (PLAIN.matcher(s).matches() && !YAML_WORDS.contains(s.toLowerCase(java.util.Locale.ROOT))
+    if (PLAIN.matcher(s).matches()
+        && !YAML_WORDS.contains(s.toLowerCase(java.util.Locale.ROOT))
         && !s.matches("[-+]?[0-9._]+([eE][-+]?[0-9]+)?")) {
       return s;
     }

@@ -3,7 +3,9 @@ package dev.benchplan.kube.rbac;
 import dev.benchplan.kube.KubeCall;
 import java.util.StringJoiner;
 
-/** The call table of one command as a Markdown table (the README's permissions tables are these). */
+/**
+ * The call table of one command as a Markdown table (the README's permissions tables are these).
+ */
 public final class RbacTable {
   private RbacTable() {}
 
@@ -18,11 +20,20 @@ public final class RbacTable {
       }
       StringJoiner verbs = new StringJoiner(", ");
       row.verbs().forEach(verbs::add);
-      sb.append("| ").append(verbs).append(" | ").append(row.group().isEmpty() ? "core" : row.group())
-          .append(" | ").append(row.rbacResource()).append(" | ").append(where(row, command)).append(" | ")
+      sb.append("| ")
+          .append(verbs)
+          .append(" | ")
+          .append(row.group().isEmpty() ? "core" : row.group())
+          .append(" | ")
+          .append(row.rbacResource())
+          .append(" | ")
+          .append(where(row, command))
+          .append(" | ")
           .append(row.need().name().toLowerCase(java.util.Locale.ROOT))
-          .append(row.feature() == KubeCall.Feature.MODEL_CACHE ? " (model cache)" : "").append(" | ")
-          .append(row.step().replace("|", "\\|")).append(" |\n");
+          .append(row.feature() == KubeCall.Feature.MODEL_CACHE ? " (model cache)" : "")
+          .append(" | ")
+          .append(row.step().replace("|", "\\|"))
+          .append(" |\n");
     }
     return sb.toString();
   }
@@ -30,10 +41,16 @@ public final class RbacTable {
   private static String where(KubeCall row, KubeCall.Command command) {
     boolean deploy = command == KubeCall.Command.VALIDATE_DEPLOY;
     return switch (row.where()) {
-      case RUN_NAMESPACE -> deploy ? "validate's namespace (cluster-wide)" : command == KubeCall.Command.RUN
-          || command == KubeCall.Command.RUN_PVC ? "the Job's namespace" : command == KubeCall.Command.RUN_OPERATOR ? "the AIPerfJobs' namespace"
-          : "the DGD's namespace";
-      case RUN_NAMESPACE_BY_NAME -> deploy ? "cluster (any namespace)" : "cluster (the run's namespace by name)";
+      case RUN_NAMESPACE ->
+          deploy
+              ? "validate's namespace (cluster-wide)"
+              : command == KubeCall.Command.RUN || command == KubeCall.Command.RUN_PVC
+                  ? "the Job's namespace"
+                  : command == KubeCall.Command.RUN_OPERATOR
+                      ? "the AIPerfJobs' namespace"
+                      : "the DGD's namespace";
+      case RUN_NAMESPACE_BY_NAME ->
+          deploy ? "cluster (any namespace)" : "cluster (the run's namespace by name)";
       case DGD_NAMESPACE -> deploy ? "validate's namespace (cluster-wide)" : "the DGD's namespace";
       case DISCOVERY -> "all namespaces, or --namespace";
       case ALL_NAMESPACES -> "all namespaces";

@@ -43,8 +43,10 @@ import tools.jackson.databind.node.ObjectNode;
 final class ArtifactCollector {
   /** The collector pods' role label value ({@code benchplan.dev/role}). */
   static final String ROLE = "artifact-collector";
+
   /** Label naming what a benchplan pod is for. */
   static final String ROLE_LABEL = "benchplan.dev/role";
+
   /** The collector container's name. */
   static final String CONTAINER = "collect";
 
@@ -69,7 +71,12 @@ final class ArtifactCollector {
   private final List<String> cleaned = new ArrayList<>();
   private volatile @Nullable String current;
 
-  ArtifactCollector(ClusterAccess client, String namespace, PerfYaml perf, Settings settings, ProgressReporter progress) {
+  ArtifactCollector(
+      ClusterAccess client,
+      String namespace,
+      PerfYaml perf,
+      Settings settings,
+      ProgressReporter progress) {
     this.client = client;
     this.namespace = namespace;
     this.perf = perf;
@@ -79,24 +86,40 @@ final class ArtifactCollector {
 
   /**
    * Restores the tree into {@code target} (must not exist) and checks it against {@code expected},
-   * the Job's manifest. The parts received are kept beside {@code target} (its parent), so a
-   * failed collection can be set aside whole.
+   * the Job's manifest. The parts received are kept beside {@code target} (its parent), so a failed
+   * collection can be set aside whole.
    *
-   * @throws ArtifactChannelException when a part is cut, corrupted or the tree differs from the manifest
-   * @throws BenchplanException (exit 3) when a collector pod fails, does not end in time, or the API refuses
+   * @throws ArtifactChannelException when a part is cut, corrupted or the tree differs from the
+   *     manifest
+   * @throws BenchplanException (exit 3) when a collector pod fails, does not end in time, or the
+   *     API refuses
    */
   ArtifactManifest collect(Path target, ArtifactManifest expected) {
     // the staging folder: RunDirectory.stageArtifacts() hands out its child
-    Path parts = java.util.Objects.requireNonNull(target.getParent(), "staged tree has a parent").resolve("collector-parts.log");
+    Path parts =
+        java.util.Objects.requireNonNull(target.getParent(), "staged tree has a parent")
+            .resolve("collector-parts.log");
     long first = 0;
     int part = 0;
     try (BufferedWriter out = Files.newBufferedWriter(parts, StandardCharsets.UTF_8)) {
       while (true) {
         String name = podName(part);
-        progress.report("collecting", "collector pod " + namespace + "/" + name + " (part " + (part + 1)
-            + ", from chunk " + first + ") mounting " + claim().describe());
+        progress.report(
+            "collecting",
+            "collector pod "
+                + namespace
+                + "/"
+                + name
+                + " (part "
+                + (part + 1)
+                + ", from chunk "
+                + first
+                + ") mounting "
+                + claim().describe());
         String log = runPart(name, first);
-        ArtifactParts.Part p = ArtifactParts.append(log, first, out, "collector pod " + namespace + "/" + name + " log");
+        ArtifactParts.Part p =
+            ArtifactParts.append(
+                log, first, out, "collector pod " + namespace + "/" + name + " log");
         if (p.last()) {
           break;
         }
@@ -108,13 +131,16 @@ final class ArtifactCollector {
     }
     ArtifactManifest got;
     try (BufferedReader in = Files.newBufferedReader(parts, StandardCharsets.UTF_8)) {
-      got = ArtifactChannel.decode(in, target, "the collector pods' logs (" + (part + 1) + " part(s))");
+      got =
+          ArtifactChannel.decode(
+              in, target, "the collector pods' logs (" + (part + 1) + " part(s))");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     String diff = got.firstDifference(expected);
     if (diff != null) {
-      throw new ArtifactChannelException("the tree on " + claim().describe() + " differs from the Job's manifest: " + diff);
+      throw new ArtifactChannelException(
+          "the tree on " + claim().describe() + " differs from the Job's manifest: " + diff);
     }
     try {
       Files.delete(parts);
@@ -140,24 +166,45 @@ final class ArtifactCollector {
     current = name;
     try {
       client.createPod(KubeCall.RUN_COLLECTOR_POD, namespace, pod);
-      Pod ended = client.awaitPod(KubeCall.RUN_COLLECTOR_POD_WATCH, namespace, name, ArtifactCollector::ended,
-          settings.podBound().toMillis());
-      String phase = ended == null || ended.getStatus() == null ? null : ended.getStatus().getPhase();
+      Pod ended =
+          client.awaitPod(
+              KubeCall.RUN_COLLECTOR_POD_WATCH,
+              namespace,
+              name,
+              ArtifactCollector::ended,
+              settings.podBound().toMillis());
+      String phase =
+          ended == null || ended.getStatus() == null ? null : ended.getStatus().getPhase();
       String log = null;
       String logProblem = null;
       try {
         log = client.podLog(KubeCall.RUN_COLLECTOR_POD_LOG, namespace, name, CONTAINER);
       } catch (KubernetesClientException e) {
-        logProblem = ApiErrors.map("read the log of collector pod " + namespace + "/" + name, e).getMessage();
+        logProblem =
+            ApiErrors.map("read the log of collector pod " + namespace + "/" + name, e)
+                .getMessage();
       }
       if (!"Succeeded".equals(phase)) {
-        throw BenchplanException.runtime("artifact collector pod " + namespace + "/" + name + " "
-            + (ended == null ? "is gone" : phase == null || !ended(ended) ? "did not end within "
-                + JobWatch.human(settings.podBound()) + " (" + JobWatch.pendingReason(ended, status(ended)) + ")"
-                : "failed" + exit(ended)) + tail(log, logProblem));
+        throw BenchplanException.runtime(
+            "artifact collector pod "
+                + namespace
+                + "/"
+                + name
+                + " "
+                + (ended == null
+                    ? "is gone"
+                    : phase == null || !ended(ended)
+                        ? "did not end within "
+                            + JobWatch.human(settings.podBound())
+                            + " ("
+                            + JobWatch.pendingReason(ended, status(ended))
+                            + ")"
+                        : "failed" + exit(ended))
+                + tail(log, logProblem));
       }
       if (log == null) {
-        throw BenchplanException.runtime("artifact collector pod " + namespace + "/" + name + ": " + logProblem);
+        throw BenchplanException.runtime(
+            "artifact collector pod " + namespace + "/" + name + ": " + logProblem);
       }
       return log;
     } catch (KubernetesClientException e) {
@@ -171,7 +218,11 @@ final class ArtifactCollector {
     String what = "collector pod " + namespace + "/" + name;
     String result;
     try {
-      result = what + (client.deletePod(KubeCall.RUN_COLLECTOR_POD, namespace, name) ? ": deleted" : ": already gone");
+      result =
+          what
+              + (client.deletePod(KubeCall.RUN_COLLECTOR_POD, namespace, name)
+                  ? ": deleted"
+                  : ": already gone");
     } catch (KubernetesClientException e) {
       result = what + ": NOT deleted: " + ApiErrors.map("delete " + what, e).getMessage();
     }
@@ -187,13 +238,19 @@ final class ArtifactCollector {
 
   private static boolean ended(@Nullable Pod p) {
     // null (not yet seen, or deleted by someone else) is not an end: the pod bound decides then
-    return p != null && p.getStatus() != null
-        && ("Succeeded".equals(p.getStatus().getPhase()) || "Failed".equals(p.getStatus().getPhase()));
+    return p != null
+        && p.getStatus() != null
+        && ("Succeeded".equals(p.getStatus().getPhase())
+            || "Failed".equals(p.getStatus().getPhase()));
   }
 
   private static @Nullable ContainerStatus status(Pod p) {
-    return p.getStatus() == null || p.getStatus().getContainerStatuses() == null ? null
-        : p.getStatus().getContainerStatuses().stream().filter(c -> CONTAINER.equals(c.getName())).findFirst().orElse(null);
+    return p.getStatus() == null || p.getStatus().getContainerStatuses() == null
+        ? null
+        : p.getStatus().getContainerStatuses().stream()
+            .filter(c -> CONTAINER.equals(c.getName()))
+            .findFirst()
+            .orElse(null);
   }
 
   private static String exit(Pod p) {
@@ -229,7 +286,10 @@ final class ArtifactCollector {
     return base + suffix;
   }
 
-  /** The collector pod: the Job's image and pod-level settings, the claim read-only, one part of the block. */
+  /**
+   * The collector pod: the Job's image and pod-level settings, the claim read-only, one part of the
+   * block.
+   */
   ObjectNode podSpec(String name, long first) {
     ArtifactTarget target = claim();
     if (!target.isPvc()) {
@@ -247,8 +307,13 @@ final class ArtifactCollector {
     ObjectNode spec = pod.putObject("spec");
     spec.put("restartPolicy", "Never");
     spec.put("activeDeadlineSeconds", Math.max(1, settings.podBound().toSeconds()));
-    for (String copied : List.of("imagePullSecrets", "securityContext", "nodeSelector", "tolerations",
-        "serviceAccountName")) {
+    for (String copied :
+        List.of(
+            "imagePullSecrets",
+            "securityContext",
+            "nodeSelector",
+            "tolerations",
+            "serviceAccountName")) {
       if (jobPod.has(copied)) {
         spec.set(copied, jobPod.get(copied).deepCopy());
       }
@@ -256,23 +321,37 @@ final class ArtifactCollector {
     ObjectNode c = spec.putArray("containers").addObject();
     c.put("name", CONTAINER);
     c.put("image", perf.image());
-    // the encoder as $0 of bash -c, so it reaches python3 as one argument (the image has no tar, no cat)
-    c.putArray("command").add("bash").add("-c")
-        .add("py=\"$(command -v python3 || command -v python)\" || exit 127; exec \"$py\" -c \"$0\" \"$@\"");
-    c.putArray("args").add(ArtifactChannel.encoderScript())
-        .add(PodPaths.ARTIFACTS_ROOT + "/" + perf.runId()).add("0").add(Long.toString(first))
+    // the encoder as $0 of bash -c, so it reaches python3 as one argument (the image has no tar, no
+    // cat)
+    c.putArray("command")
+        .add("bash")
+        .add("-c")
+        .add(
+            "py=\"$(command -v python3 || command -v python)\" || exit 127; exec \"$py\" -c \"$0\" \"$@\"");
+    c.putArray("args")
+        .add(ArtifactChannel.encoderScript())
+        .add(PodPaths.ARTIFACTS_ROOT + "/" + perf.runId())
+        .add("0")
+        .add(Long.toString(first))
         .add(Integer.toString(settings.chunksPerPart()));
     ObjectNode res = c.putObject("resources");
     res.putObject("requests").put("cpu", "100m").put("memory", "128Mi");
     res.putObject("limits").put("memory", "512Mi");
     ObjectNode mount = c.putArray("volumeMounts").addObject();
-    mount.put("name", JobContract.ARTIFACTS_VOLUME).put("mountPath", PodPaths.ARTIFACTS_ROOT).put("readOnly", true);
+    mount
+        .put("name", JobContract.ARTIFACTS_VOLUME)
+        .put("mountPath", PodPaths.ARTIFACTS_ROOT)
+        .put("readOnly", true);
     if (target.subPath() != null) {
       mount.put("subPath", target.subPath());
     }
     ArrayNode volumes = spec.putArray("volumes");
-    volumes.addObject().put("name", JobContract.ARTIFACTS_VOLUME).putObject("persistentVolumeClaim")
-        .put("claimName", target.claim()).put("readOnly", true);
+    volumes
+        .addObject()
+        .put("name", JobContract.ARTIFACTS_VOLUME)
+        .putObject("persistentVolumeClaim")
+        .put("claimName", target.claim())
+        .put("readOnly", true);
     return pod;
   }
 }

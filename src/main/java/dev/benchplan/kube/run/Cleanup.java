@@ -20,9 +20,15 @@ final class Cleanup {
   private final List<String> configMaps;
   private final Duration wait;
   private @Nullable List<String> done;
-  private final List<java.util.function.Supplier<List<String>>> after = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<java.util.function.Supplier<List<String>>> after =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  Cleanup(ClusterAccess client, String namespace, String jobName, List<String> configMaps, Duration wait) {
+  Cleanup(
+      ClusterAccess client,
+      String namespace,
+      String jobName,
+      List<String> configMaps,
+      Duration wait) {
     this.client = client;
     this.namespace = namespace;
     this.jobName = jobName;
@@ -38,12 +44,18 @@ final class Cleanup {
     return done;
   }
 
-  /** Also runs {@code more} (e.g. the artifact collector's own cleanup) after the Job and ConfigMaps. */
+  /**
+   * Also runs {@code more} (e.g. the artifact collector's own cleanup) after the Job and
+   * ConfigMaps.
+   */
   void andThen(java.util.function.Supplier<List<String>> more) {
     after.add(more);
   }
 
-  /** Deletes objects left by an earlier run of the same names (--replace), waiting until the Job is gone. */
+  /**
+   * Deletes objects left by an earlier run of the same names (--replace), waiting until the Job is
+   * gone.
+   */
   List<String> deleteExisting() {
     return delete();
   }
@@ -54,7 +66,8 @@ final class Cleanup {
     try {
       if (!client.deleteJob(KubeCall.RUN_JOB_DELETE, namespace, jobName)) {
         out.add(job + ": already gone");
-      } else if (client.awaitJobGone(KubeCall.RUN_JOBS_WATCH, namespace, jobName, wait.toMillis())) {
+      } else if (client.awaitJobGone(
+          KubeCall.RUN_JOBS_WATCH, namespace, jobName, wait.toMillis())) {
         out.add(job + ": deleted");
       } else {
         out.add(job + ": deletion requested, still terminating after " + JobWatch.human(wait));
@@ -65,8 +78,11 @@ final class Cleanup {
     for (String cm : configMaps) {
       String what = "ConfigMap " + namespace + "/" + cm;
       try {
-        out.add(what + (client.deleteConfigMap(KubeCall.RUN_CONFIGMAP_DELETE, namespace, cm) ? ": deleted"
-            : ": already gone"));
+        out.add(
+            what
+                + (client.deleteConfigMap(KubeCall.RUN_CONFIGMAP_DELETE, namespace, cm)
+                    ? ": deleted"
+                    : ": already gone"));
       } catch (KubernetesClientException e) {
         out.add(what + ": NOT deleted: " + ApiErrors.map("delete " + what, e).getMessage());
       }

@@ -20,8 +20,11 @@ import java.time.Instant;
 final class CollectWarmUp {
   private CollectWarmUp() {}
 
-  /** Starts the warm-up on a daemon thread; failures are ignored (collection loads lazily anyway). */
-  @SuppressWarnings("ThreadPriorityCheck") // a hint that the warm-up yields to the run; nothing relies on it
+  /**
+   * Starts the warm-up on a daemon thread; failures are ignored (collection loads lazily anyway).
+   */
+  @SuppressWarnings(
+      "ThreadPriorityCheck") // a hint that the warm-up yields to the run; nothing relies on it
   static void start() {
     Thread t = new Thread(CollectWarmUp::warm, "benchplan-collect-warm-up");
     t.setDaemon(true);
@@ -32,11 +35,17 @@ final class CollectWarmUp {
   private static void warm() {
     try {
       SchemaValidator.bundled("run-record.schema.json");
-      AiperfExportReader.parse("{\"x\": {\"unit\": \"ms\", \"avg\": 1.0}}".getBytes(StandardCharsets.UTF_8),
+      AiperfExportReader.parse(
+          "{\"x\": {\"unit\": \"ms\", \"avg\": 1.0}}".getBytes(StandardCharsets.UTF_8),
           Path.of("warm-up"));
       Instant now = Instant.now();
-      VerdictReports.render(GateEvaluator.runFailed("warm-up", ConstraintSet.none("warm-up"), GateOptions.defaults(),
-          VerdictSource.withoutExport("warm-up", null)), new ReportTiming(now, now));
+      VerdictReports.render(
+          GateEvaluator.runFailed(
+              "warm-up",
+              ConstraintSet.none("warm-up"),
+              GateOptions.defaults(),
+              VerdictSource.withoutExport("warm-up", null)),
+          new ReportTiming(now, now));
     } catch (RuntimeException ignored) {
       // best effort
     }

@@ -22,23 +22,26 @@ final class Fabric8LogSource implements PodLogSource {
       String log = client.podLog(KubeCall.RUN_POD_LOG, namespace, pod, container);
       return log == null ? "" : log;
     } catch (KubernetesClientException e) {
-      throw ApiErrors.map("read the log of pod " + namespace + "/" + pod + " container " + container, e);
+      throw ApiErrors.map(
+          "read the log of pod " + namespace + "/" + pod + " container " + container, e);
     }
   }
 
   @Override
-  public AutoCloseable follow(String namespace, String pod, String container, Consumer<String> chunks) {
-    OutputStream sink = new OutputStream() {
-      @Override
-      public void write(int b) {
-        write(new byte[] {(byte) b}, 0, 1);
-      }
+  public AutoCloseable follow(
+      String namespace, String pod, String container, Consumer<String> chunks) {
+    OutputStream sink =
+        new OutputStream() {
+          @Override
+          public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) {
-        chunks.accept(new String(b, off, len, StandardCharsets.UTF_8));
-      }
-    };
+          @Override
+          public void write(byte[] b, int off, int len) {
+            chunks.accept(new String(b, off, len, StandardCharsets.UTF_8));
+          }
+        };
     try {
       return client.followPodLog(KubeCall.RUN_POD_LOG, namespace, pod, container, sink);
     } catch (KubernetesClientException e) {

@@ -32,8 +32,13 @@ import org.jspecify.annotations.Nullable;
 final class JobWatch {
   /** Container waiting reasons that will not resolve by waiting. */
   private static final Set<String> START_FAILURES =
-      Set.of("InvalidImageName", "ErrImageNeverPull", "CreateContainerConfigError", "CreateContainerError",
+      Set.of(
+          "InvalidImageName",
+          "ErrImageNeverPull",
+          "CreateContainerConfigError",
+          "CreateContainerError",
           "RunContainerError");
+
   private static final Set<String> IMAGE_PULL = Set.of("ImagePullBackOff", "ErrImagePull");
 
   /**
@@ -46,7 +51,12 @@ final class JobWatch {
    * @param job the Job as last seen
    * @param observedEnd when this process saw the container terminate (or the Job end)
    */
-  record Result(String reason, @Nullable String message, @Nullable Pod pod, @Nullable Job job, Instant observedEnd) {
+  record Result(
+      String reason,
+      @Nullable String message,
+      @Nullable Pod pod,
+      @Nullable Job job,
+      Instant observedEnd) {
     boolean completed() {
       return reason.equals("completed");
     }
@@ -61,8 +71,15 @@ final class JobWatch {
   private final ProgressReporter progress;
   private final Duration progressEvery;
 
-  JobWatch(ClusterAccess client, String namespace, String jobName, String jobUid, Clock clock,
-      PodLogSource logs, ProgressReporter progress, Duration progressEvery) {
+  JobWatch(
+      ClusterAccess client,
+      String namespace,
+      String jobName,
+      String jobUid,
+      Clock clock,
+      PodLogSource logs,
+      ProgressReporter progress,
+      Duration progressEvery) {
     this.client = client;
     this.namespace = namespace;
     this.jobName = jobName;
@@ -73,16 +90,21 @@ final class JobWatch {
     this.progressEvery = progressEvery;
   }
 
-  /** Waits for the Job to end, bounded by {@code startBound} for the pod start and {@code runBound} overall. */
+  /**
+   * Waits for the Job to end, bounded by {@code startBound} for the pod start and {@code runBound}
+   * overall.
+   */
   Result await(Instant created, Duration startBound, Duration runBound) {
     BlockingQueue<Object> wake = new LinkedBlockingQueue<>();
     java.util.function.Consumer<Object> handler = wake::offer;
     AiperfPodLog.ProgressTracker latestLine = new AiperfPodLog.ProgressTracker();
     AutoCloseable following = null;
     String followedPod = null;
-    try (ClusterAccess.Informer<Job> jobs = client.informJob(KubeCall.RUN_JOBS_WATCH, namespace, jobName, handler);
-        ClusterAccess.Informer<Pod> pods = client.informPods(KubeCall.RUN_PODS_WATCH, namespace,
-            Preflight.JOB_NAME_LABEL, jobName, handler)) {
+    try (ClusterAccess.Informer<Job> jobs =
+            client.informJob(KubeCall.RUN_JOBS_WATCH, namespace, jobName, handler);
+        ClusterAccess.Informer<Pod> pods =
+            client.informPods(
+                KubeCall.RUN_PODS_WATCH, namespace, Preflight.JOB_NAME_LABEL, jobName, handler)) {
       Instant startDeadline = created.plus(startBound);
       Instant runDeadline = created.plus(runBound);
       String lastPhase = null;
@@ -90,7 +112,11 @@ final class JobWatch {
       String waitingReason = null;
       while (true) {
         Instant now = clock.instant();
-        Job job = jobs.list().stream().filter(j -> jobName.equals(j.getMetadata().getName())).findFirst().orElse(null);
+        Job job =
+            jobs.list().stream()
+                .filter(j -> jobName.equals(j.getMetadata().getName()))
+                .findFirst()
+                .orElse(null);
         Pod pod = newest(pods.list());
         ContainerStatus cs = containerStatus(pod);
 
@@ -102,12 +128,25 @@ final class JobWatch {
           cs = containerStatus(pod);
         }
         if (failed != null) {
-          String reason = "DeadlineExceeded".equals(failed.getReason()) ? "deadline-exceeded" : "job-failed";
-          return new Result(reason, "Job " + namespace + "/" + jobName + " failed: " + failed.getReason()
-              + (failed.getMessage() == null ? "" : " (" + failed.getMessage() + ")") + podSuffix(pod, cs),
-              pod, job, clock.instant());
+          String reason =
+              "DeadlineExceeded".equals(failed.getReason()) ? "deadline-exceeded" : "job-failed";
+          return new Result(
+              reason,
+              "Job "
+                  + namespace
+                  + "/"
+                  + jobName
+                  + " failed: "
+                  + failed.getReason()
+                  + (failed.getMessage() == null ? "" : " (" + failed.getMessage() + ")")
+                  + podSuffix(pod, cs),
+              pod,
+              job,
+              clock.instant());
         }
-        if (cs != null && cs.getState() != null && cs.getState().getTerminated() != null
+        if (cs != null
+            && cs.getState() != null
+            && cs.getState().getTerminated() != null
             && Integer.valueOf(0).equals(cs.getState().getTerminated().getExitCode())) {
           return new Result("completed", null, pod, job, clock.instant());
         }
@@ -115,12 +154,18 @@ final class JobWatch {
           return new Result("completed", null, pod, job, clock.instant());
         }
         if (job == null && jobs.hasSynced() && now.isAfter(created.plusSeconds(5))) {
-          return new Result("job-deleted", "Job " + namespace + "/" + jobName + " was deleted while the run watched it",
-              pod, null, clock.instant());
+          return new Result(
+              "job-deleted",
+              "Job " + namespace + "/" + jobName + " was deleted while the run watched it",
+              pod,
+              null,
+              clock.instant());
         }
 
-        boolean started = cs != null && cs.getState() != null
-            && (cs.getState().getRunning() != null || cs.getState().getTerminated() != null);
+        boolean started =
+            cs != null
+                && cs.getState() != null
+                && (cs.getState().getRunning() != null || cs.getState().getTerminated() != null);
         String phase;
         String detail;
         if (pod == null) {
@@ -129,15 +174,24 @@ final class JobWatch {
         } else if (!started) {
           phase = "Pending";
           detail = pendingReason(pod, cs);
-          String waiting = cs == null || cs.getState() == null || cs.getState().getWaiting() == null
-              ? null : cs.getState().getWaiting().getReason();
+          String waiting =
+              cs == null || cs.getState() == null || cs.getState().getWaiting() == null
+                  ? null
+                  : cs.getState().getWaiting().getReason();
           if (waiting != null && START_FAILURES.contains(waiting)) {
-            return new Result("pod-start-failed", "pod " + pod.getMetadata().getName() + " cannot start: " + detail,
-                pod, job, clock.instant());
+            return new Result(
+                "pod-start-failed",
+                "pod " + pod.getMetadata().getName() + " cannot start: " + detail,
+                pod,
+                job,
+                clock.instant());
           }
           waitingReason = detail;
         } else if (cs != null && cs.getState().getTerminated() != null) { // started: cs is set
-          phase = "container exited " + cs.getState().getTerminated().getExitCode() + "; waiting for the Job";
+          phase =
+              "container exited "
+                  + cs.getState().getTerminated().getExitCode()
+                  + "; waiting for the Job";
           detail = latestLine.latest();
         } else {
           phase = "Running on " + pod.getSpec().getNodeName();
@@ -145,7 +199,8 @@ final class JobWatch {
           if (!pod.getMetadata().getName().equals(followedPod)) {
             close(following);
             followedPod = pod.getMetadata().getName();
-            following = logs.follow(namespace, followedPod, JobContract.CONTAINER, latestLine::accept);
+            following =
+                logs.follow(namespace, followedPod, JobContract.CONTAINER, latestLine::accept);
           }
         }
 
@@ -153,8 +208,18 @@ final class JobWatch {
           return startTimeout(pod, cs, job, startBound, waitingReason);
         }
         if (now.isAfter(runDeadline)) {
-          return new Result("timeout", "Job " + namespace + "/" + jobName + " did not finish within " + human(runBound)
-              + podSuffix(pod, cs), pod, job, clock.instant());
+          return new Result(
+              "timeout",
+              "Job "
+                  + namespace
+                  + "/"
+                  + jobName
+                  + " did not finish within "
+                  + human(runBound)
+                  + podSuffix(pod, cs),
+              pod,
+              job,
+              clock.instant());
         }
         if (!phase.equals(lastPhase) || !now.isBefore(lastReport.plus(progressEvery))) {
           progress.report(phase, detail);
@@ -168,11 +233,19 @@ final class JobWatch {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Result("interrupted", "interrupted while watching Job " + namespace + "/" + jobName, null, null,
+      return new Result(
+          "interrupted",
+          "interrupted while watching Job " + namespace + "/" + jobName,
+          null,
+          null,
           clock.instant());
     } catch (KubernetesClientException e) {
-      return new Result("cluster-error", ApiErrors.map("watch Job " + namespace + "/" + jobName + " and its pod", e)
-          .getMessage(), null, null, clock.instant());
+      return new Result(
+          "cluster-error",
+          ApiErrors.map("watch Job " + namespace + "/" + jobName + " and its pod", e).getMessage(),
+          null,
+          null,
+          clock.instant());
     } finally {
       close(following);
     }
@@ -187,14 +260,31 @@ final class JobWatch {
     }
   }
 
-  private Result startTimeout(@Nullable Pod pod, @Nullable ContainerStatus cs, @Nullable Job job, Duration bound, @Nullable String waitingReason) {
+  private Result startTimeout(
+      @Nullable Pod pod,
+      @Nullable ContainerStatus cs,
+      @Nullable Job job,
+      Duration bound,
+      @Nullable String waitingReason) {
     if (pod == null) {
-      return new Result("pod-start-timeout", "no pod was created for Job " + namespace + "/" + jobName + " within "
-          + human(bound) + jobEvents(), null, job, clock.instant());
+      return new Result(
+          "pod-start-timeout",
+          "no pod was created for Job "
+              + namespace
+              + "/"
+              + jobName
+              + " within "
+              + human(bound)
+              + jobEvents(),
+          null,
+          job,
+          clock.instant());
     }
     String reason = pendingReason(pod, cs);
-    String waiting = cs == null || cs.getState() == null || cs.getState().getWaiting() == null
-        ? null : cs.getState().getWaiting().getReason();
+    String waiting =
+        cs == null || cs.getState() == null || cs.getState().getWaiting() == null
+            ? null
+            : cs.getState().getWaiting().getReason();
     String kind;
     if (waiting != null && IMAGE_PULL.contains(waiting)) {
       kind = "image-pull";
@@ -203,25 +293,41 @@ final class JobWatch {
     } else {
       kind = "pod-start-timeout";
     }
-    return new Result(kind, "pod " + pod.getMetadata().getName() + " did not start within " + human(bound) + ": "
-        + (reason == null ? Objects.toString(waitingReason, "no reason given") : reason), pod, job, clock.instant());
+    return new Result(
+        kind,
+        "pod "
+            + pod.getMetadata().getName()
+            + " did not start within "
+            + human(bound)
+            + ": "
+            + (reason == null ? Objects.toString(waitingReason, "no reason given") : reason),
+        pod,
+        job,
+        clock.instant());
   }
 
   private String jobEvents() {
     try {
-      List<String> msgs = client.listEvents(KubeCall.RUN_EVENTS_LIST, namespace, "involvedObject.name", jobName)
-          .stream()
-          .filter(e -> jobName.equals(e.getInvolvedObject().getName()))
-          .map(e -> e.getReason() + ": " + e.getMessage()).toList();
+      List<String> msgs =
+          client
+              .listEvents(KubeCall.RUN_EVENTS_LIST, namespace, "involvedObject.name", jobName)
+              .stream()
+              .filter(e -> jobName.equals(e.getInvolvedObject().getName()))
+              .map(e -> e.getReason() + ": " + e.getMessage())
+              .toList();
       return msgs.isEmpty() ? "" : "; Job events: " + String.join("; ", msgs);
     } catch (KubernetesClientException e) {
       return "";
     }
   }
 
-  /** The pod's own reason for not running yet: scheduling condition, then container waiting state. */
+  /**
+   * The pod's own reason for not running yet: scheduling condition, then container waiting state.
+   */
   static String pendingReason(Pod pod, @Nullable ContainerStatus cs) {
-    if (cs != null && cs.getState() != null && cs.getState().getWaiting() != null
+    if (cs != null
+        && cs.getState() != null
+        && cs.getState().getWaiting() != null
         && cs.getState().getWaiting().getReason() != null
         && !"ContainerCreating".equals(cs.getState().getWaiting().getReason())) {
       String m = cs.getState().getWaiting().getMessage();
@@ -238,7 +344,8 @@ final class JobWatch {
       return "not yet scheduled";
     }
     return cs == null || cs.getState() == null || cs.getState().getWaiting() == null
-        ? "scheduled on " + pod.getSpec().getNodeName() : "ContainerCreating on " + pod.getSpec().getNodeName();
+        ? "scheduled on " + pod.getSpec().getNodeName()
+        : "ContainerCreating on " + pod.getSpec().getNodeName();
   }
 
   private String podSuffix(@Nullable Pod pod, @Nullable ContainerStatus cs) {
@@ -248,24 +355,39 @@ final class JobWatch {
     String s = "; pod " + pod.getMetadata().getName();
     if (cs != null && cs.getState() != null && cs.getState().getTerminated() != null) {
       var t = cs.getState().getTerminated();
-      s += " container " + JobContract.CONTAINER + " exited " + t.getExitCode()
-          + (t.getReason() == null ? "" : " (" + t.getReason() + ")");
+      s +=
+          " container "
+              + JobContract.CONTAINER
+              + " exited "
+              + t.getExitCode()
+              + (t.getReason() == null ? "" : " (" + t.getReason() + ")");
     } else if (pod.getStatus() != null && pod.getStatus().getReason() != null) {
-      s += " " + pod.getStatus().getReason() + (pod.getStatus().getMessage() == null ? "" : ": " + pod.getStatus().getMessage());
+      s +=
+          " "
+              + pod.getStatus().getReason()
+              + (pod.getStatus().getMessage() == null ? "" : ": " + pod.getStatus().getMessage());
     }
     return s;
   }
 
   private @Nullable Pod newest(List<Pod> pods) {
     return pods.stream()
-        .filter(p -> jobUid == null || owners(p).isEmpty() || owners(p).stream().anyMatch(o -> jobUid.equals(o.getUid())))
-        .max(Comparator.comparing((Pod p) -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""))
-            .thenComparing(p -> p.getMetadata().getName()))
+        .filter(
+            p ->
+                jobUid == null
+                    || owners(p).isEmpty()
+                    || owners(p).stream().anyMatch(o -> jobUid.equals(o.getUid())))
+        .max(
+            Comparator.comparing(
+                    (Pod p) -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""))
+                .thenComparing(p -> p.getMetadata().getName()))
         .orElse(null);
   }
 
   private static List<OwnerReference> owners(Pod p) {
-    return p.getMetadata().getOwnerReferences() == null ? List.of() : p.getMetadata().getOwnerReferences();
+    return p.getMetadata().getOwnerReferences() == null
+        ? List.of()
+        : p.getMetadata().getOwnerReferences();
   }
 
   /** The AIPerf container's status in a pod, or null. */
@@ -274,7 +396,9 @@ final class JobWatch {
       return null;
     }
     return pod.getStatus().getContainerStatuses().stream()
-        .filter(c -> JobContract.CONTAINER.equals(c.getName())).findFirst().orElse(null);
+        .filter(c -> JobContract.CONTAINER.equals(c.getName()))
+        .findFirst()
+        .orElse(null);
   }
 
   static @Nullable JobCondition condition(@Nullable Job job, String type) {
@@ -282,7 +406,9 @@ final class JobWatch {
       return null;
     }
     return job.getStatus().getConditions().stream()
-        .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus())).findFirst().orElse(null);
+        .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus()))
+        .findFirst()
+        .orElse(null);
   }
 
   private static Instant min(Instant a, Instant b) {

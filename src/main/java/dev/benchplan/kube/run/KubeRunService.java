@@ -1,27 +1,20 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.run.PlanReference;
-import dev.benchplan.run.RunService;
-import dev.benchplan.run.PerfYaml;
-import dev.benchplan.progress.RunProgress;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.AiperfPodLog;
+import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.artifacts.ArtifactChannel;
 import dev.benchplan.artifacts.ArtifactChannelException;
 import dev.benchplan.artifacts.ArtifactManifest;
-import java.io.BufferedReader;
-import java.io.StringReader;
+import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
-import dev.benchplan.analysis.input.RunDiagnostics;
-import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.ReportTiming;
 import dev.benchplan.gate.RunVerdicts;
-import dev.benchplan.render.MeasuredRuns;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.gate.VerdictSource;
@@ -33,10 +26,15 @@ import dev.benchplan.kube.KubeCall;
 import dev.benchplan.kube.rbac.Permission;
 import dev.benchplan.kube.rbac.PermissionCheck;
 import dev.benchplan.kube.rbac.RbacTargets;
+import dev.benchplan.progress.RunProgress;
 import dev.benchplan.render.JobContract;
+import dev.benchplan.render.MeasuredRuns;
+import dev.benchplan.run.PerfYaml;
+import dev.benchplan.run.PlanReference;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.run.RunService;
 import dev.benchplan.run.ShutdownHooks;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -46,6 +44,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.BufferedReader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -55,7 +55,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -63,6 +62,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class KubeRunService implements RunService {
   /** Slack on top of the Job's activeDeadlineSeconds before the run gives up itself. */
   static final Duration DEADLINE_MARGIN = Duration.ofSeconds(60);
+
   /** Bound when the Job has no deadline and no --timeout was given (30 min measurement + start). */
   static final Duration DEFAULT_RUN_BOUND = Duration.ofMinutes(35);
 
@@ -76,18 +76,50 @@ final class KubeRunService implements RunService {
   private final OperatorRun.Settings operator;
   private final ArtifactCollector.Settings collector;
 
-  KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
-      ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait) {
-    this(clients, logSources, hooks, clock, progressEvery, cleanupWait, OperatorRun.Settings.defaults());
+  KubeRunService(
+      KubeClients clients,
+      java.util.function.Function<ClusterAccess, PodLogSource> logSources,
+      ShutdownHooks hooks,
+      Clock clock,
+      Duration progressEvery,
+      Duration cleanupWait) {
+    this(
+        clients,
+        logSources,
+        hooks,
+        clock,
+        progressEvery,
+        cleanupWait,
+        OperatorRun.Settings.defaults());
   }
 
-  KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
-      ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait, OperatorRun.Settings operator) {
-    this(clients, logSources, hooks, clock, progressEvery, cleanupWait, operator, ArtifactCollector.Settings.defaults());
+  KubeRunService(
+      KubeClients clients,
+      java.util.function.Function<ClusterAccess, PodLogSource> logSources,
+      ShutdownHooks hooks,
+      Clock clock,
+      Duration progressEvery,
+      Duration cleanupWait,
+      OperatorRun.Settings operator) {
+    this(
+        clients,
+        logSources,
+        hooks,
+        clock,
+        progressEvery,
+        cleanupWait,
+        operator,
+        ArtifactCollector.Settings.defaults());
   }
 
-  KubeRunService(KubeClients clients, java.util.function.Function<ClusterAccess, PodLogSource> logSources,
-      ShutdownHooks hooks, Clock clock, Duration progressEvery, Duration cleanupWait, OperatorRun.Settings operator,
+  KubeRunService(
+      KubeClients clients,
+      java.util.function.Function<ClusterAccess, PodLogSource> logSources,
+      ShutdownHooks hooks,
+      Clock clock,
+      Duration progressEvery,
+      Duration cleanupWait,
+      OperatorRun.Settings operator,
       ArtifactCollector.Settings collector) {
     this.collector = collector;
     this.operator = operator;
@@ -105,7 +137,8 @@ final class KubeRunService implements RunService {
       // engine aiperf-operator: AIPerfJobs instead of perf.yaml (render decided, from the plan)
       KubernetesClient opened = clients.open(request.context());
       try {
-        return new OperatorRun(ClusterAccess.of(opened), operator, hooks, clock, progressEvery).run(request, sink);
+        return new OperatorRun(ClusterAccess.of(opened), operator, hooks, clock, progressEvery)
+            .run(request, sink);
       } finally {
         clients.release(opened);
       }
@@ -114,49 +147,74 @@ final class KubeRunService implements RunService {
     ProgressReporter progress = new ProgressReporter(sink, clock, start);
     PerfYaml perf = PerfYaml.read(request.perfYaml());
     PlanReference plan = PlanReference.verify(perf);
-    ConstraintSet constraints = request.constraints() != null ? request.constraints()
-        : request.constraintsOverlay() != null
-        ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-        : ConstraintReader.fromPlanGates(plan.gates(), perf.annotation(JobContract.PLAN_PATH));
+    ConstraintSet constraints =
+        request.constraints() != null
+            ? request.constraints()
+            : request.constraintsOverlay() != null
+                ? ConstraintReader.fromOverlay(request.constraintsOverlay())
+                : ConstraintReader.fromPlanGates(
+                    plan.gates(), perf.annotation(JobContract.PLAN_PATH));
     RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
     if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(dir.finalDir() + ": run " + perf.runId() + " was already collected:"
-          + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
+      throw BenchplanException.invalid(
+          dir.finalDir()
+              + ": run "
+              + perf.runId()
+              + " was already collected:"
+              + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
     }
 
     KubernetesClient opened = clients.open(request.context());
     ClusterAccess client = ClusterAccess.of(opened);
     try {
-      String namespace = request.namespace() != null ? request.namespace()
-          : perf.namespace() != null ? perf.namespace()
-          : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
+      String namespace =
+          request.namespace() != null
+              ? request.namespace()
+              : perf.namespace() != null
+                  ? perf.namespace()
+                  : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
       progress.report("preflight", "namespace " + namespace + ", Job " + perf.jobName());
       // every required permission, asked of the API server before anything is created (issue 19)
-      boolean onClaim = perf.annotation(JobContract.ARTIFACTS) != null
-          && perf.annotation(JobContract.ARTIFACTS).startsWith("pvc:");
-      List<Permission> skipped = PermissionCheck.require(client,
-          RbacTargets.run(namespace, perf.annotation(JobContract.DGD).split("/", 2)[0], onClaim),
-          "benchplan rbac run --deploy-root " + request.deployRoot()
-              + (namespace.equals(perf.namespace()) ? "" : " --namespace " + namespace));
+      boolean onClaim =
+          perf.annotation(JobContract.ARTIFACTS) != null
+              && perf.annotation(JobContract.ARTIFACTS).startsWith("pvc:");
+      List<Permission> skipped =
+          PermissionCheck.require(
+              client,
+              RbacTargets.run(
+                  namespace, perf.annotation(JobContract.DGD).split("/", 2)[0], onClaim),
+              "benchplan rbac run --deploy-root "
+                  + request.deployRoot()
+                  + (namespace.equals(perf.namespace()) ? "" : " --namespace " + namespace));
       if (!skipped.isEmpty()) {
-        progress.report("permissions", "isolation checks without permission (recorded as not verified): "
-            + String.join("; ", skipped.stream().map(Permission::describe).toList()));
+        progress.report(
+            "permissions",
+            "isolation checks without permission (recorded as not verified): "
+                + String.join("; ", skipped.stream().map(Permission::describe).toList()));
       }
       Preflight.Result pre = Preflight.run(client, perf, namespace, request.replace());
-      Cleanup cleanup = new Cleanup(client, namespace, perf.jobName(), perf.configMapNames(), cleanupWait);
-      // a tree past the log bound comes back from the claim through collector pods, removed by cleanup too
-      ArtifactCollector collectorPods = onClaim ? new ArtifactCollector(client, namespace, perf, collector, progress) : null;
+      Cleanup cleanup =
+          new Cleanup(client, namespace, perf.jobName(), perf.configMapNames(), cleanupWait);
+      // a tree past the log bound comes back from the claim through collector pods, removed by
+      // cleanup too
+      ArtifactCollector collectorPods =
+          onClaim ? new ArtifactCollector(client, namespace, perf, collector, progress) : null;
       if (collectorPods != null) {
         cleanup.andThen(collectorPods::cleanup);
       }
-      java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
-      Runnable onInterrupt = () -> {
-        interrupted.set(true);
-        if (!request.keep()) {
-          sink.report("interrupted", Duration.between(start, clock.instant()), "cleaning up: " + cleanup.run());
-        }
-        dir.abandon();
-      };
+      java.util.concurrent.atomic.AtomicBoolean interrupted =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      Runnable onInterrupt =
+          () -> {
+            interrupted.set(true);
+            if (!request.keep()) {
+              sink.report(
+                  "interrupted",
+                  Duration.between(start, clock.instant()),
+                  "cleaning up: " + cleanup.run());
+            }
+            dir.abandon();
+          };
       AutoCloseable hook = hooks.onInterrupt(onInterrupt);
       try {
         if (pre.existingJob() || !pre.existingConfigMaps().isEmpty()) {
@@ -165,27 +223,78 @@ final class KubeRunService implements RunService {
         Job created = apply(client, perf, namespace, cleanup);
         Instant applied = clock.instant();
         CollectWarmUp.start();
-        progress.report("applied", "Job " + namespace + "/" + perf.jobName() + " and "
-            + perf.configMapNames().size() + " ConfigMap(s)");
+        progress.report(
+            "applied",
+            "Job "
+                + namespace
+                + "/"
+                + perf.jobName()
+                + " and "
+                + perf.configMapNames().size()
+                + " ConfigMap(s)");
         try {
-          Duration runBound = request.timeout() != null ? request.timeout()
-              : perf.activeDeadlineSeconds() != null
-                  ? Duration.ofSeconds(perf.activeDeadlineSeconds()).plus(DEADLINE_MARGIN) : DEFAULT_RUN_BOUND;
+          Duration runBound =
+              request.timeout() != null
+                  ? request.timeout()
+                  : perf.activeDeadlineSeconds() != null
+                      ? Duration.ofSeconds(perf.activeDeadlineSeconds()).plus(DEADLINE_MARGIN)
+                      : DEFAULT_RUN_BOUND;
           PodLogSource logs = logSources.apply(client);
-          JobWatch.Result watched = new JobWatch(client, namespace, perf.jobName(), created.getMetadata().getUid(),
-              clock, logs, progress, progressEvery).await(applied, request.scheduleTimeout(), runBound);
+          JobWatch.Result watched =
+              new JobWatch(
+                      client,
+                      namespace,
+                      perf.jobName(),
+                      created.getMetadata().getUid(),
+                      clock,
+                      logs,
+                      progress,
+                      progressEvery)
+                  .await(applied, request.scheduleTimeout(), runBound);
           if (interrupted.get()) {
-            throw BenchplanException.runtime("interrupted: Job " + namespace + "/" + perf.jobName()
-                + (request.keep() ? " kept (--keep)" : " and its ConfigMaps deleted") + "; no run directory written");
+            throw BenchplanException.runtime(
+                "interrupted: Job "
+                    + namespace
+                    + "/"
+                    + perf.jobName()
+                    + (request.keep() ? " kept (--keep)" : " and its ConfigMaps deleted")
+                    + "; no run directory written");
           }
           progress.report("collecting", watched.completed() ? null : watched.message());
-          Collected c = collect(request, perf, plan, constraints, pre, client, logs, namespace, dir, created,
-              watched, start, applied, collectorPods);
-          List<String> cleaned = request.keep()
-              ? List.of("kept Job " + namespace + "/" + perf.jobName() + " and its ConfigMaps (--keep)")
-              : cleanup.run();
+          Collected c =
+              collect(
+                  request,
+                  perf,
+                  plan,
+                  constraints,
+                  pre,
+                  client,
+                  logs,
+                  namespace,
+                  dir,
+                  created,
+                  watched,
+                  start,
+                  applied,
+                  collectorPods);
+          List<String> cleaned =
+              request.keep()
+                  ? List.of(
+                      "kept Job "
+                          + namespace
+                          + "/"
+                          + perf.jobName()
+                          + " and its ConfigMaps (--keep)")
+                  : cleanup.run();
           progress.report("done", c.verdict().verdict().json() + " -> " + c.runDir());
-          return new RunOutcome(perf.runId(), c.runDir(), c.verdict(), c.exitCode(), c.exitReason(), c.run(), cleaned);
+          return new RunOutcome(
+              perf.runId(),
+              c.runDir(),
+              c.verdict(),
+              c.exitCode(),
+              c.exitReason(),
+              c.run(),
+              cleaned);
         } catch (RuntimeException e) {
           if (!request.keep()) {
             cleanup.run();
@@ -196,7 +305,8 @@ final class KubeRunService implements RunService {
         try {
           hook.close();
         } catch (Exception e) {
-          // unregistering can only fail while the JVM is already shutting down: the hook then cleans up
+          // unregistering can only fail while the JVM is already shutting down: the hook then
+          // cleans up
         }
       }
     } finally {
@@ -226,11 +336,23 @@ final class KubeRunService implements RunService {
   }
 
   /** What collection produced. */
-  private record Collected(Path runDir, Verdict verdict, int exitCode, String exitReason, RunRecordDocument run) {}
+  private record Collected(
+      Path runDir, Verdict verdict, int exitCode, String exitReason, RunRecordDocument run) {}
 
-  private Collected collect(RunRequest request, PerfYaml perf, PlanReference plan, ConstraintSet constraints,
-      Preflight.Result pre, ClusterAccess client, PodLogSource logs, String namespace, RunDirectory dir,
-      Job created, JobWatch.Result watched, Instant start, Instant applied,
+  private Collected collect(
+      RunRequest request,
+      PerfYaml perf,
+      PlanReference plan,
+      ConstraintSet constraints,
+      Preflight.Result pre,
+      ClusterAccess client,
+      PodLogSource logs,
+      String namespace,
+      RunDirectory dir,
+      Job created,
+      JobWatch.Result watched,
+      Instant start,
+      Instant applied,
       @org.jspecify.annotations.Nullable ArtifactCollector collectorPods) {
     Pod pod = watched.pod();
     String podName = pod == null ? null : pod.getMetadata().getName();
@@ -245,36 +367,49 @@ final class KubeRunService implements RunService {
     }
     AiperfPodLog parsed = log == null ? null : AiperfPodLog.parse(log);
     // a plan's error_rate gate (the workload's error_rate_max) is the gate's maximum error rate
-    GateOptions options = request.constraints() != null || request.constraintsOverlay() != null
-        ? GateOptions.defaults()
-        : ConstraintReader.planGateOptions(plan.gates());
+    GateOptions options =
+        request.constraints() != null || request.constraintsOverlay() != null
+            ? GateOptions.defaults()
+            : ConstraintReader.planGateOptions(plan.gates());
     Map<String, byte[]> files = new LinkedHashMap<>();
     Path tree = null;
     if (log != null && ArtifactChannel.present(log)) {
       // every file AIPerf wrote, verified against the pod's manifest before anything is published
       tree = dir.stageArtifacts();
       try (BufferedReader r = new BufferedReader(new StringReader(log))) {
-        ArtifactManifest manifest = ArtifactChannel.decode(r, tree,
-            "pod " + namespace + "/" + podName + " log");
-        files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
+        ArtifactManifest manifest =
+            ArtifactChannel.decode(r, tree, "pod " + namespace + "/" + podName + " log");
+        files.put(
+            ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
       } catch (ArtifactChannelException e) {
         Path aside = dir.keepIncomplete(tree, clock.instant());
-        throw BenchplanException.runtime(e.getMessage() + "; the partial copy is kept aside in " + aside
-            + " (incomplete, not a run)", e);
+        throw BenchplanException.runtime(
+            e.getMessage()
+                + "; the partial copy is kept aside in "
+                + aside
+                + " (incomplete, not a run)",
+            e);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
     } else if (log != null && collectorPods != null && ArtifactChannel.tooLarge(log)) {
-      // past the log bound, on the claim: collector pods bring it back through the same verified channel
-      ArtifactManifest expected = ArtifactChannel.volumeManifest(log, "pod " + namespace + "/" + podName + " log");
+      // past the log bound, on the claim: collector pods bring it back through the same verified
+      // channel
+      ArtifactManifest expected =
+          ArtifactChannel.volumeManifest(log, "pod " + namespace + "/" + podName + " log");
       tree = dir.stageArtifacts();
       try {
         ArtifactManifest manifest = collectorPods.collect(tree, expected);
-        files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
+        files.put(
+            ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
       } catch (BenchplanException e) {
         Path aside = dir.keepIncomplete(tree, clock.instant());
-        throw BenchplanException.runtime(e.getMessage() + "; the partial copy is kept aside in " + aside
-            + " (incomplete, not a run)", e);
+        throw BenchplanException.runtime(
+            e.getMessage()
+                + "; the partial copy is kept aside in "
+                + aside
+                + " (incomplete, not a run)",
+            e);
       } finally {
         collectorPods.cleanup();
       }
@@ -300,49 +435,83 @@ final class KubeRunService implements RunService {
       int found = perRun.runs().size();
       if (found != measured.count()) {
         exitReason = "no-summary";
-        verdict = GateEvaluator.runFailed("the Job planned " + measured.count() + " measured run(s) ("
-            + measured.points().size() + " load point(s) x " + measured.repetitions() + " repetition(s), "
-            + measured.mechanism() + "), AIPerf's tree holds " + found, constraints, options,
-            VerdictSource.withoutExport(RunDirectory.AIPERF_DIR, null)).withRuns(perRun);
+        verdict =
+            GateEvaluator.runFailed(
+                    "the Job planned "
+                        + measured.count()
+                        + " measured run(s) ("
+                        + measured.points().size()
+                        + " load point(s) x "
+                        + measured.repetitions()
+                        + " repetition(s), "
+                        + measured.mechanism()
+                        + "), AIPerf's tree holds "
+                        + found,
+                    constraints,
+                    options,
+                    VerdictSource.withoutExport(RunDirectory.AIPERF_DIR, null))
+                .withRuns(perRun);
       } else {
         verdict = perRun.overall(RunDirectory.AIPERF_DIR);
       }
     } else if (watched.completed() && parsed != null && parsed.succeeded()) {
       try {
-        export = AiperfExportReader.parse(parsed.summaryBytes(), Path.of("profile_export_aiperf.json"));
+        export =
+            AiperfExportReader.parse(parsed.summaryBytes(), Path.of("profile_export_aiperf.json"));
         verdict = GateEvaluator.evaluate(export, constraints, options);
         if (perRun != null) {
           verdict = verdict.withRuns(perRun);
         }
       } catch (BenchplanException e) {
         exitReason = "bad-summary";
-        verdict = GateEvaluator.runFailed("the AIPerf summary in the pod log is unusable: " + e.getMessage(),
-            constraints, options, VerdictSource.withoutExport(logPath, logSha));
+        verdict =
+            GateEvaluator.runFailed(
+                "the AIPerf summary in the pod log is unusable: " + e.getMessage(),
+                constraints,
+                options,
+                VerdictSource.withoutExport(logPath, logSha));
       }
     } else {
       String why;
       if (watched.completed()) {
-        exitReason = parsed == null ? "no-log" : parsed.exitCode() != null && parsed.exitCode() != 0 ? "aiperf-failed" : "no-summary";
-        why = parsed == null ? "the pod log could not be read: " + logProblem
-            : parsed.exitCode() != null && parsed.exitCode() != 0
-                ? "AIPerf exited " + parsed.exitCode() + (parsed.summary() == null ? " (" + parsed.summaryProblem() + ")" : "")
-                : parsed.summaryProblem() + (parsed.exitCode() == null ? "; no AIPerf exit line either" : "");
+        exitReason =
+            parsed == null
+                ? "no-log"
+                : parsed.exitCode() != null && parsed.exitCode() != 0
+                    ? "aiperf-failed"
+                    : "no-summary";
+        why =
+            parsed == null
+                ? "the pod log could not be read: " + logProblem
+                : parsed.exitCode() != null && parsed.exitCode() != 0
+                    ? "AIPerf exited "
+                        + parsed.exitCode()
+                        + (parsed.summary() == null ? " (" + parsed.summaryProblem() + ")" : "")
+                    : parsed.summaryProblem()
+                        + (parsed.exitCode() == null ? "; no AIPerf exit line either" : "");
       } else {
         why = watched.message();
       }
       if (parsed != null && !parsed.tail().isBlank()) {
         why += "; log tail:\n" + parsed.tail();
       }
-      verdict = GateEvaluator.runFailed(why, constraints, options, VerdictSource.withoutExport(logPath, logSha));
+      verdict =
+          GateEvaluator.runFailed(
+              why, constraints, options, VerdictSource.withoutExport(logPath, logSha));
     }
     int exitCode = verdict.exitCode();
     Instant collectedAt = clock.instant();
 
     if (tree != null) {
-      // the per-request records and AIPerf's log: a suspected stalled worker is reported, a client-bound
+      // the per-request records and AIPerf's log: a suspected stalled worker is reported, a
+      // client-bound
       // run makes the verdict an error (issues 17, 18)
-      verdict = GateEvaluator.withFindings(verdict, RunDiagnostics.diagnoseAll(tree,
-          log == null ? AiperfLogWarnings.absent() : AiperfLogWarnings.parse(log)).findings());
+      verdict =
+          GateEvaluator.withFindings(
+              verdict,
+              RunDiagnostics.diagnoseAll(
+                      tree, log == null ? AiperfLogWarnings.absent() : AiperfLogWarnings.parse(log))
+                  .findings());
       exitCode = verdict.exitCode();
     }
     if (log != null) {
@@ -353,11 +522,29 @@ final class KubeRunService implements RunService {
     }
     files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collectedAt)));
 
-    RunRecordDocument record = RunRecord.build(new RunRecord.Facts(
-        request, perf, plan, client.contextName() == null ? request.context() : client.contextName(),
-        client.serverUrl(), namespace, created, watched,
-        pre, export, parsed, verdict, exitReason, exitCode, start, applied, collectedAt, files,
-        measured, perRun));
+    RunRecordDocument record =
+        RunRecord.build(
+            new RunRecord.Facts(
+                request,
+                perf,
+                plan,
+                client.contextName() == null ? request.context() : client.contextName(),
+                client.serverUrl(),
+                namespace,
+                created,
+                watched,
+                pre,
+                export,
+                parsed,
+                verdict,
+                exitReason,
+                exitCode,
+                start,
+                applied,
+                collectedAt,
+                files,
+                measured,
+                perRun));
     files.put("run.json", RunRecord.bytes(record));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     return new Collected(written, verdict, exitCode, exitReason, record);
@@ -385,7 +572,9 @@ final class KubeRunService implements RunService {
       return null;
     }
     for (PodCondition c : pod.getStatus().getConditions()) {
-      if ("PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()) && c.getLastTransitionTime() != null) {
+      if ("PodScheduled".equals(c.getType())
+          && "True".equals(c.getStatus())
+          && c.getLastTransitionTime() != null) {
         return parseTime(c.getLastTransitionTime());
       }
     }
@@ -406,7 +595,11 @@ final class KubeRunService implements RunService {
       return out;
     }
     for (JobCondition c : job.getStatus().getConditions()) {
-      out.add(c.getType() + "=" + c.getStatus() + (c.getReason() == null ? "" : " (" + c.getReason() + ")"));
+      out.add(
+          c.getType()
+              + "="
+              + c.getStatus()
+              + (c.getReason() == null ? "" : " (" + c.getReason() + ")"));
     }
     return out;
   }

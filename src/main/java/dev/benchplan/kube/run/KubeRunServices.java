@@ -7,18 +7,25 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Run services on a Kubernetes client the caller already holds (for {@code validate} and the cluster
- * tests). Kept apart from {@link RunServices} so that the class the CLI loads names no fabric8 type.
+ * Run services on a Kubernetes client the caller already holds (for {@code validate} and the
+ * cluster tests). Kept apart from {@link RunServices} so that the class the CLI loads names no
+ * fabric8 type.
  */
 public final class KubeRunServices {
   private KubeRunServices() {}
 
   /**
    * A run service that uses {@code client} for every request (its {@code --context} is ignored and
-   * the client is not closed), reads pod logs through it and registers {@code hooks} for interrupts.
+   * the client is not closed), reads pod logs through it and registers {@code hooks} for
+   * interrupts.
    */
   public static RunService using(KubernetesClient client, ShutdownHooks hooks) {
-    return new KubeRunService(KubeClients.shared(client), Fabric8LogSource::new, hooks, Clock.systemUTC(),
-        Duration.ofSeconds(10), Duration.ofSeconds(60));
+    return new KubeRunService(
+        KubeClients.shared(client),
+        Fabric8LogSource::new,
+        hooks,
+        Clock.systemUTC(),
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(60));
   }
 }

@@ -63,17 +63,20 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code run} of a deploy root rendered for the {@code aiperf-operator} engine: checks that AIPerf's
- * operator is installed (its CRD and JobSet's), applies each AIPerfJob in turn, shows its status,
- * sets {@code spec.cancel} on Ctrl-C or timeout, brings the results back from the operator's
- * results API once its ready marker is listed (through the API server's service proxy: no local
- * port, no pod exec, one {@code services/proxy get} permission in the operator's namespace), checks
- * every file against its listed size, hashes it on arrival, writes the plain Job's
- * {@code runs/<run-id>/aiperf/} + {@code artifacts.sha256} layout, gates, and deletes the
+ * {@code run} of a deploy root rendered for the {@code aiperf-operator} engine: checks that
+ * AIPerf's operator is installed (its CRD and JobSet's), applies each AIPerfJob in turn, shows its
+ * status, sets {@code spec.cancel} on Ctrl-C or timeout, brings the results back from the
+ * operator's results API once its ready marker is listed (through the API server's service proxy:
+ * no local port, no pod exec, one {@code services/proxy get} permission in the operator's
+ * namespace), checks every file against its listed size, hashes it on arrival, writes the plain
+ * Job's {@code runs/<run-id>/aiperf/} + {@code artifacts.sha256} layout, gates, and deletes the
  * AIPerfJobs it created (the operator keeps its own copy of the results for its retention period).
  */
 final class OperatorRun {
-  /** What the run needs to know about the operator beyond the deploy root (tests point it elsewhere). */
+  /**
+   * What the run needs to know about the operator beyond the deploy root (tests point it
+   * elsewhere).
+   */
   record Settings(List<String> crds, Duration resultsWait, Duration poll, Duration requestTimeout) {
     Settings {
       crds = List.copyOf(crds);
@@ -81,16 +84,26 @@ final class OperatorRun {
 
     /** The operator as AIPerf's chart installs it. */
     static Settings defaults() {
-      return new Settings(List.of(AiperfJobContract.CRD, AiperfJobContract.JOBSET_CRD), Duration.ofMinutes(5),
-          Duration.ofSeconds(2), Duration.ofMinutes(10));
+      return new Settings(
+          List.of(AiperfJobContract.CRD, AiperfJobContract.JOBSET_CRD),
+          Duration.ofMinutes(5),
+          Duration.ofSeconds(2),
+          Duration.ofMinutes(10));
     }
   }
 
-  static final ResourceDefinitionContext AIPERFJOBS = ClusterAccess.context(AiperfJobContract.GROUP,
-      AiperfJobContract.VERSION, AiperfJobContract.PLURAL, AiperfJobContract.KIND);
+  static final ResourceDefinitionContext AIPERFJOBS =
+      ClusterAccess.context(
+          AiperfJobContract.GROUP,
+          AiperfJobContract.VERSION,
+          AiperfJobContract.PLURAL,
+          AiperfJobContract.KIND);
+
   /** Slack on top of the AIPerfJob's own timeout before benchplan cancels it. */
   static final Duration TIMEOUT_MARGIN = Duration.ofSeconds(60);
-  static final String TRANSPORT = "the API server's service proxy (services/proxy get), no port-forward";
+
+  static final String TRANSPORT =
+      "the API server's service proxy (services/proxy get), no port-forward";
 
   private final ClusterAccess client;
   private final Settings settings;
@@ -98,7 +111,12 @@ final class OperatorRun {
   private final Clock clock;
   private final Duration progressEvery;
 
-  OperatorRun(ClusterAccess client, Settings settings, ShutdownHooks hooks, Clock clock, Duration progressEvery) {
+  OperatorRun(
+      ClusterAccess client,
+      Settings settings,
+      ShutdownHooks hooks,
+      Clock clock,
+      Duration progressEvery) {
     this.client = client;
     this.settings = settings;
     this.hooks = hooks;
@@ -116,8 +134,15 @@ final class OperatorRun {
   }
 
   /** One AIPerfJob as rendered and as it ended. */
-  private record Ran(String name, String uid, @Nullable String phase, @Nullable Long epoch, String directory, List<ArtifactFile> files,
-      @Nullable JsonNode marker, @Nullable AiperfExport export) {}
+  private record Ran(
+      String name,
+      String uid,
+      @Nullable String phase,
+      @Nullable Long epoch,
+      String directory,
+      List<ArtifactFile> files,
+      @Nullable JsonNode marker,
+      @Nullable AiperfExport export) {}
 
   RunOutcome run(RunRequest request, RunProgress sink) {
     Instant start = clock.instant();
@@ -125,36 +150,62 @@ final class OperatorRun {
     Path file = jobsFile(request);
     List<ObjectNode> docs = read(file);
     // a replayed trace's ConfigMap comes first; the AIPerfJobs mount it (or a PVC) in every pod
-    List<ObjectNode> maps = docs.stream().filter(d -> "ConfigMap".equals(d.path("kind").asString(""))).toList();
-    List<ObjectNode> jobs = docs.stream().filter(d -> !"ConfigMap".equals(d.path("kind").asString(""))).toList();
+    List<ObjectNode> maps =
+        docs.stream().filter(d -> "ConfigMap".equals(d.path("kind").asString(""))).toList();
+    List<ObjectNode> jobs =
+        docs.stream().filter(d -> !"ConfigMap".equals(d.path("kind").asString(""))).toList();
     if (jobs.isEmpty()) {
-      throw BenchplanException.invalid(file + ": holds no AIPerfJob: expected what benchplan render wrote");
+      throw BenchplanException.invalid(
+          file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     ObjectNode first = jobs.get(0);
     JsonNode annotations = first.at("/metadata/annotations");
     String runId = first.at("/metadata/labels").path(JobContract.RUN_ID).asString("");
     VerifiedPlan plan = verifyPlan(file, annotations);
-    ConstraintSet constraints = request.constraintsOverlay() != null
-        ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-        : ConstraintReader.fromPlanGates(PlanJson.sectionTree(plan.plan().objectives().gates()),
-            plan.path().toString());
-    GateOptions options = request.constraintsOverlay() != null ? GateOptions.defaults()
-        : ConstraintReader.planGateOptions(PlanJson.sectionTree(plan.plan().objectives().gates()));
+    ConstraintSet constraints =
+        request.constraintsOverlay() != null
+            ? ConstraintReader.fromOverlay(request.constraintsOverlay())
+            : ConstraintReader.fromPlanGates(
+                PlanJson.sectionTree(plan.plan().objectives().gates()), plan.path().toString());
+    GateOptions options =
+        request.constraintsOverlay() != null
+            ? GateOptions.defaults()
+            : ConstraintReader.planGateOptions(
+                PlanJson.sectionTree(plan.plan().objectives().gates()));
     RunDirectory dir = new RunDirectory(request.runsDir(), runId);
     if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(dir.finalDir() + ": run " + runId + " was already collected:"
-          + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
+      throw BenchplanException.invalid(
+          dir.finalDir()
+              + ": run "
+              + runId
+              + " was already collected:"
+              + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
     }
-    String namespace = request.namespace() != null ? request.namespace()
-        : first.at("/metadata/namespace").isString() ? first.at("/metadata/namespace").asString()
-        : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
-    Service results = Service.parse(annotations.path(AiperfJobContract.RESULTS_SERVICE).asString(
-        AiperfJobContract.DEFAULT_RESULTS_SERVICE), file);
+    String namespace =
+        request.namespace() != null
+            ? request.namespace()
+            : first.at("/metadata/namespace").isString()
+                ? first.at("/metadata/namespace").asString()
+                : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
+    Service results =
+        Service.parse(
+            annotations
+                .path(AiperfJobContract.RESULTS_SERVICE)
+                .asString(AiperfJobContract.DEFAULT_RESULTS_SERVICE),
+            file);
     String dgd = annotations.path(JobContract.DGD).asString("");
 
-    progress.report("preflight", "namespace " + namespace + ", " + jobs.size() + " AIPerfJob(s), operator results at "
-        + results);
-    PermissionCheck.require(client, RbacTargets.runOperator(namespace, dgd.split("/", 2)[0], results.namespace()),
+    progress.report(
+        "preflight",
+        "namespace "
+            + namespace
+            + ", "
+            + jobs.size()
+            + " AIPerfJob(s), operator results at "
+            + results);
+    PermissionCheck.require(
+        client,
+        RbacTargets.runOperator(namespace, dgd.split("/", 2)[0], results.namespace()),
         "benchplan rbac run --deploy-root " + request.deployRoot());
     for (String crd : settings.crds()) {
       boolean there;
@@ -164,10 +215,16 @@ final class OperatorRun {
         throw ApiErrors.map("get CustomResourceDefinition " + crd, e);
       }
       if (!there) {
-        throw BenchplanException.invalid(file + ": engine " + AiperfJobContract.ENGINE + " needs AIPerf's operator,"
-            + " but the cluster has no established CustomResourceDefinition " + crd + "; nothing was applied:"
-            + " expected AIPerf's operator installed (its Helm chart aiperf-operator, with JobSet), or a plan"
-            + " with --engine job");
+        throw BenchplanException.invalid(
+            file
+                + ": engine "
+                + AiperfJobContract.ENGINE
+                + " needs AIPerf's operator,"
+                + " but the cluster has no established CustomResourceDefinition "
+                + crd
+                + "; nothing was applied:"
+                + " expected AIPerf's operator installed (its Helm chart aiperf-operator, with JobSet), or a plan"
+                + " with --engine job");
       }
     }
     for (ObjectNode map : maps) {
@@ -180,8 +237,14 @@ final class OperatorRun {
       }
       if (exists) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(file + ": ConfigMap " + namespace + "/" + name + " already exists;"
-              + " nothing was applied: re-render for a new run-id, or use --replace");
+          throw BenchplanException.invalid(
+              file
+                  + ": ConfigMap "
+                  + namespace
+                  + "/"
+                  + name
+                  + " already exists;"
+                  + " nothing was applied: re-render for a new run-id, or use --replace");
         }
         deleteMapQuietly(namespace, name);
       }
@@ -191,33 +254,42 @@ final class OperatorRun {
       GenericKubernetesResource existing = get(namespace, name);
       if (existing != null) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(file + ": AIPerfJob " + namespace + "/" + name + " already exists;"
-              + " nothing was applied: re-render for a new run-id, or use --replace");
+          throw BenchplanException.invalid(
+              file
+                  + ": AIPerfJob "
+                  + namespace
+                  + "/"
+                  + name
+                  + " already exists;"
+                  + " nothing was applied: re-render for a new run-id, or use --replace");
         }
         delete(namespace, name);
       }
     }
 
     AtomicReference<String> current = new AtomicReference<>();
-    java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
-    Runnable onInterrupt = () -> {
-      // spec.cancel first: once interrupted is set, the watching thread deletes the AIPerfJob, and a
-      // cancel sent after that finds nothing (OperatorRunIT.interruptCancels caught it)
-      String name = current.get();
-      String cancelled = name == null ? null : cancel(namespace, name);
-      interrupted.set(true);
-      if (name != null) {
-        String done = cancelled;
-        if (!request.keep()) {
-          done += "; " + deleteQuietly(namespace, name);
-        }
-        sink.report("interrupted", Duration.between(start, clock.instant()), done);
-      }
-      if (!request.keep()) {
-        maps.forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
-      }
-      dir.abandon();
-    };
+    java.util.concurrent.atomic.AtomicBoolean interrupted =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable onInterrupt =
+        () -> {
+          // spec.cancel first: once interrupted is set, the watching thread deletes the AIPerfJob,
+          // and a
+          // cancel sent after that finds nothing (OperatorRunIT.interruptCancels caught it)
+          String name = current.get();
+          String cancelled = name == null ? null : cancel(namespace, name);
+          interrupted.set(true);
+          if (name != null) {
+            String done = cancelled;
+            if (!request.keep()) {
+              done += "; " + deleteQuietly(namespace, name);
+            }
+            sink.report("interrupted", Duration.between(start, clock.instant()), done);
+          }
+          if (!request.keep()) {
+            maps.forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
+          }
+          dir.abandon();
+        };
     List<Ran> ran = new ArrayList<>();
     Path tree = null;
     Instant applied = null;
@@ -228,14 +300,25 @@ final class OperatorRun {
         ObjectNode m = map.deepCopy();
         m.withObject("/metadata").put("namespace", namespace);
         try {
-          client.createConfigMap(KubeCall.RUN_CONFIGMAP_CREATE, namespace,
-              client.unmarshal(Json.JSON.writeValueAsString(m), io.fabric8.kubernetes.api.model.ConfigMap.class));
+          client.createConfigMap(
+              KubeCall.RUN_CONFIGMAP_CREATE,
+              namespace,
+              client.unmarshal(
+                  Json.JSON.writeValueAsString(m),
+                  io.fabric8.kubernetes.api.model.ConfigMap.class));
         } catch (KubernetesClientException e) {
-          throw ApiErrors.map("create ConfigMap " + namespace + "/" + m.at("/metadata/name").asString(), e);
+          throw ApiErrors.map(
+              "create ConfigMap " + namespace + "/" + m.at("/metadata/name").asString(), e);
         }
-        progress.report("applied", "ConfigMap " + namespace + "/" + m.at("/metadata/name").asString()
-            + " (the replayed trace, SHA-256 " + m.at("/metadata/annotations").path(JobContract.TRACE_SHA256).asString("")
-            + ")");
+        progress.report(
+            "applied",
+            "ConfigMap "
+                + namespace
+                + "/"
+                + m.at("/metadata/name").asString()
+                + " (the replayed trace, SHA-256 "
+                + m.at("/metadata/annotations").path(JobContract.TRACE_SHA256).asString("")
+                + ")");
       }
       for (int i = 0; i < jobs.size(); i++) {
         ObjectNode job = jobs.get(i).deepCopy();
@@ -243,38 +326,74 @@ final class OperatorRun {
         job.withObject("/metadata").put("namespace", namespace);
         GenericKubernetesResource created;
         try {
-          created = client.createCustom(KubeCall.RUN_AIPERFJOB_CREATE, AIPERFJOBS, namespace,
-              client.unmarshal(Json.JSON.writeValueAsString(job), GenericKubernetesResource.class));
+          created =
+              client.createCustom(
+                  KubeCall.RUN_AIPERFJOB_CREATE,
+                  AIPERFJOBS,
+                  namespace,
+                  client.unmarshal(
+                      Json.JSON.writeValueAsString(job), GenericKubernetesResource.class));
         } catch (KubernetesClientException e) {
           throw ApiErrors.map("create AIPerfJob " + namespace + "/" + name, e);
         }
         current.set(name);
         applied = applied == null ? clock.instant() : applied;
-        progress.report("applied", "AIPerfJob " + (i + 1) + "/" + jobs.size() + " " + namespace + "/" + name);
+        progress.report(
+            "applied", "AIPerfJob " + (i + 1) + "/" + jobs.size() + " " + namespace + "/" + name);
         try {
           long timeoutS = job.at("/spec/timeoutSeconds").asLong(0);
-          Duration bound = request.timeout() != null ? request.timeout()
-              : timeoutS > 0 ? Duration.ofSeconds(timeoutS).plus(TIMEOUT_MARGIN) : KubeRunService.DEFAULT_RUN_BOUND;
+          Duration bound =
+              request.timeout() != null
+                  ? request.timeout()
+                  : timeoutS > 0
+                      ? Duration.ofSeconds(timeoutS).plus(TIMEOUT_MARGIN)
+                      : KubeRunService.DEFAULT_RUN_BOUND;
           GenericKubernetesResource end = await(namespace, name, bound, progress, interrupted);
           String phase = phase(end);
-          String dirName = job.at("/metadata/annotations").path(AiperfJobContract.RUN_DIRECTORY).asString("");
+          String dirName =
+              job.at("/metadata/annotations").path(AiperfJobContract.RUN_DIRECTORY).asString("");
           if (!"Completed".equals(phase)) {
             String error = end == null ? null : status(end).path("error").asString(null);
-            throw BenchplanException.runtime("AIPerfJob " + namespace + "/" + name + " ended " + phase
-                + (error == null ? "" : ": " + error) + "; no run directory written");
+            throw BenchplanException.runtime(
+                "AIPerfJob "
+                    + namespace
+                    + "/"
+                    + name
+                    + " ended "
+                    + phase
+                    + (error == null ? "" : ": " + error)
+                    + "; no run directory written");
           }
-          Long epoch = status(end).path("runEpoch").isNumber() ? status(end).path("runEpoch").asLong() : null;
-          progress.report("collecting", "AIPerfJob " + name + " from the operator's results API (" + TRANSPORT + ")");
+          Long epoch =
+              status(end).path("runEpoch").isNumber()
+                  ? status(end).path("runEpoch").asLong()
+                  : null;
+          progress.report(
+              "collecting",
+              "AIPerfJob " + name + " from the operator's results API (" + TRANSPORT + ")");
           Path target = dirName.isEmpty() ? tree : tree.resolve(dirName);
           Collected c = collect(results, namespace, name, epoch, target, dir, tree);
           AiperfExport export = null;
           Path summary = target.resolve("profile_export_aiperf.json");
           if (Files.isRegularFile(summary)) {
-            // named as verdict.json records it: relative to the run directory, not the staging folder
-            export = AiperfExportReader.read(summary).named(Path.of(RunDirectory.AIPERF_DIR)
-                .resolve(tree.relativize(summary).toString()));
+            // named as verdict.json records it: relative to the run directory, not the staging
+            // folder
+            export =
+                AiperfExportReader.read(summary)
+                    .named(
+                        Path.of(RunDirectory.AIPERF_DIR)
+                            .resolve(tree.relativize(summary).toString()));
           }
-          ran.add(new Ran(name, created.getMetadata().getUid(), phase, epoch, dirName, c.files(), c.marker(), export));
+          ran.add(
+              new Ran(
+                  name,
+                  created.getMetadata().getUid(),
+                  phase,
+                  epoch,
+                  dirName,
+                  c.files(),
+                  c.marker(),
+                  export));
         } finally {
           if (!request.keep()) {
             deleteQuietly(namespace, name);
@@ -301,11 +420,17 @@ final class OperatorRun {
     // every run gated; the run's verdict is the first that did not pass, else the last
     Verdict verdict = null;
     for (Ran r : ran) {
-      Verdict v = r.export() == null
-          ? GateEvaluator.runFailed("AIPerfJob " + r.name() + " stored no profile_export_aiperf.json", constraints,
-              options, dev.benchplan.gate.VerdictSource.withoutExport(RunDirectory.AIPERF_DIR
-                  + (r.directory().isEmpty() ? "" : "/" + r.directory()), null))
-          : GateEvaluator.evaluate(r.export(), constraints, options);
+      Verdict v =
+          r.export() == null
+              ? GateEvaluator.runFailed(
+                  "AIPerfJob " + r.name() + " stored no profile_export_aiperf.json",
+                  constraints,
+                  options,
+                  dev.benchplan.gate.VerdictSource.withoutExport(
+                      RunDirectory.AIPERF_DIR
+                          + (r.directory().isEmpty() ? "" : "/" + r.directory()),
+                      null))
+              : GateEvaluator.evaluate(r.export(), constraints, options);
       if (verdict == null || verdict.verdict() == Status.PASS) {
         verdict = v;
       }
@@ -315,8 +440,11 @@ final class OperatorRun {
     List<ArtifactFile> all = new ArrayList<>();
     for (Ran r : ran) {
       for (ArtifactFile f : r.files()) {
-        all.add(new ArtifactFile(r.directory().isEmpty() ? f.path() : r.directory() + "/" + f.path(), f.size(),
-            f.sha256()));
+        all.add(
+            new ArtifactFile(
+                r.directory().isEmpty() ? f.path() : r.directory() + "/" + f.path(),
+                f.size(),
+                f.sha256()));
       }
     }
     ArtifactManifest manifest = new ArtifactManifest(all);
@@ -324,39 +452,61 @@ final class OperatorRun {
     files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
     if (ran.size() == 1 && Files.isRegularFile(tree.resolve("profile_export_aiperf.json"))) {
       try {
-        files.put("profile_export_aiperf.json", Files.readAllBytes(tree.resolve("profile_export_aiperf.json")));
+        files.put(
+            "profile_export_aiperf.json",
+            Files.readAllBytes(tree.resolve("profile_export_aiperf.json")));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
     files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collected)));
     int exitCode = verdict.exitCode();
-    files.put("run.json", record(request, file, plan, namespace, results, runId, jobs, ran, verdict, exitCode,
-        start, applied, collected, files, manifest));
+    files.put(
+        "run.json",
+        record(
+            request, file, plan, namespace, results, runId, jobs, ran, verdict, exitCode, start,
+            applied, collected, files, manifest));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     List<String> cleaned = new ArrayList<>();
     for (ObjectNode m : maps) {
-      cleaned.add((request.keep() ? "kept" : "deleted") + " ConfigMap " + namespace + "/"
-          + m.at("/metadata/name").asString() + (request.keep() ? " (--keep)" : ""));
+      cleaned.add(
+          (request.keep() ? "kept" : "deleted")
+              + " ConfigMap "
+              + namespace
+              + "/"
+              + m.at("/metadata/name").asString()
+              + (request.keep() ? " (--keep)" : ""));
     }
     for (Ran r : ran) {
-      cleaned.add(request.keep() ? "kept AIPerfJob " + namespace + "/" + r.name() + " (--keep)"
-          : "deleted AIPerfJob " + namespace + "/" + r.name() + " (the operator keeps its results for its"
-              + " retention period)");
+      cleaned.add(
+          request.keep()
+              ? "kept AIPerfJob " + namespace + "/" + r.name() + " (--keep)"
+              : "deleted AIPerfJob "
+                  + namespace
+                  + "/"
+                  + r.name()
+                  + " (the operator keeps its results for its"
+                  + " retention period)");
     }
     progress.report("done", verdict.verdict().json() + " -> " + written);
-    RunRecordDocument doc = Json.JSON.convertValue(Json.JSON.readTree(files.get("run.json")), RunRecordDocument.class);
+    RunRecordDocument doc =
+        Json.JSON.convertValue(Json.JSON.readTree(files.get("run.json")), RunRecordDocument.class);
     return new RunOutcome(runId, written, verdict, exitCode, "completed", doc, cleaned);
   }
 
   /** The operator's results Service, {@code NAMESPACE/NAME:PORT}. */
   record Service(String namespace, String name, String port) {
     static Service parse(String text, Path file) {
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([a-z0-9-]+)")
-          .matcher(text);
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([a-z0-9-]+)").matcher(text);
       if (!m.matches()) {
-        throw BenchplanException.invalid(file + ": annotation " + AiperfJobContract.RESULTS_SERVICE + " is '" + text
-            + "': expected NAMESPACE/SERVICE:PORT");
+        throw BenchplanException.invalid(
+            file
+                + ": annotation "
+                + AiperfJobContract.RESULTS_SERVICE
+                + " is '"
+                + text
+                + "': expected NAMESPACE/SERVICE:PORT");
       }
       return new Service(m.group(1), m.group(2), m.group(3));
     }
@@ -370,13 +520,21 @@ final class OperatorRun {
   private record Collected(List<ArtifactFile> files, @Nullable JsonNode marker) {}
 
   /**
-   * Waits for the ready marker in the run's listing, then fetches every listed file into
-   * {@code target}, counting and hashing the bytes as they arrive.
+   * Waits for the ready marker in the run's listing, then fetches every listed file into {@code
+   * target}, counting and hashing the bytes as they arrive.
    */
-  private Collected collect(Service svc, String namespace, String job, @Nullable Long epoch, Path target,
-      RunDirectory dir, Path tree) {
-    String listPath = epoch == null ? "/api/v1/results/" + namespace + "/" + job
-        : AiperfJobContract.resultsPath(namespace, job, epoch);
+  private Collected collect(
+      Service svc,
+      String namespace,
+      String job,
+      @Nullable Long epoch,
+      Path target,
+      RunDirectory dir,
+      Path tree) {
+    String listPath =
+        epoch == null
+            ? "/api/v1/results/" + namespace + "/" + job
+            : AiperfJobContract.resultsPath(namespace, job, epoch);
     Instant until = clock.instant().plus(settings.resultsWait());
     JsonNode listing;
     while (true) {
@@ -385,9 +543,20 @@ final class OperatorRun {
         break;
       }
       if (clock.instant().isAfter(until)) {
-        throw BenchplanException.runtime("AIPerfJob " + namespace + "/" + job + " completed, but the operator's"
-            + " results API never listed its ready marker " + AiperfJobContract.READY_MARKER + " within "
-            + settings.resultsWait().toSeconds() + " s (" + svc + listPath + "); no run directory written");
+        throw BenchplanException.runtime(
+            "AIPerfJob "
+                + namespace
+                + "/"
+                + job
+                + " completed, but the operator's"
+                + " results API never listed its ready marker "
+                + AiperfJobContract.READY_MARKER
+                + " within "
+                + settings.resultsWait().toSeconds()
+                + " s ("
+                + svc
+                + listPath
+                + "); no run directory written");
       }
       sleep(settings.poll());
     }
@@ -399,8 +568,13 @@ final class OperatorRun {
         String name = f.path("name").asString();
         String problem = ArtifactFile.pathProblem(name);
         if (problem != null) {
-          throw BenchplanException.runtime("the operator's results API lists '" + name + "' for AIPerfJob " + job
-              + ": " + problem);
+          throw BenchplanException.runtime(
+              "the operator's results API lists '"
+                  + name
+                  + "' for AIPerfJob "
+                  + job
+                  + ": "
+                  + problem);
         }
         long listed = f.path("size_bytes").asLong(-1);
         Path out = target.resolve(name);
@@ -408,18 +582,35 @@ final class OperatorRun {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         ClusterAccess.ProxyAnswer answer;
         try (OutputStream os = new DigestOutputStream(Files.newOutputStream(out), sha)) {
-          answer = client.proxyGet(KubeCall.RUN_OPERATOR_RESULTS, svc.namespace(), svc.name(), svc.port(),
-              listPath + "/" + name, os, settings.requestTimeout().toMillis());
+          answer =
+              client.proxyGet(
+                  KubeCall.RUN_OPERATOR_RESULTS,
+                  svc.namespace(),
+                  svc.name(),
+                  svc.port(),
+                  listPath + "/" + name,
+                  os,
+                  settings.requestTimeout().toMillis());
         } catch (KubernetesClientException e) {
-          throw ApiErrors.map("GET " + listPath + "/" + name + " through the service proxy of " + svc, e);
+          throw ApiErrors.map(
+              "GET " + listPath + "/" + name + " through the service proxy of " + svc, e);
         }
         String hex = HexFormat.of().formatHex(sha.digest());
         if (answer.code() != 200) {
-          throw short_(dir, tree, job, name, "HTTP " + answer.code() + ": "
-              + Objects.requireNonNull(answer.error()).strip()); // a non-200 answer carries its body
+          throw short_(
+              dir,
+              tree,
+              job,
+              name,
+              "HTTP "
+                  + answer.code()
+                  + ": "
+                  + Objects.requireNonNull(answer.error())
+                      .strip()); // a non-200 answer carries its body
         }
         if (listed >= 0 && answer.bytes() != listed) {
-          throw short_(dir, tree, job, name, answer.bytes() + " bytes arrived, the listing says " + listed);
+          throw short_(
+              dir, tree, job, name, answer.bytes() + " bytes arrived, the listing says " + listed);
         }
         files.add(new ArtifactFile(name, answer.bytes(), hex));
         if (name.equals(AiperfJobContract.READY_MARKER)) {
@@ -427,43 +618,87 @@ final class OperatorRun {
         }
       }
     } catch (IOException e) {
-      throw BenchplanException.runtime("AIPerfJob " + namespace + "/" + job + ": results could not be fetched from "
-          + svc + ": " + e.getMessage(), e);
+      throw BenchplanException.runtime(
+          "AIPerfJob "
+              + namespace
+              + "/"
+              + job
+              + ": results could not be fetched from "
+              + svc
+              + ": "
+              + e.getMessage(),
+          e);
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
     if (marker != null && marker.path("was_cancelled").asBoolean(false)) {
-      throw BenchplanException.runtime("AIPerfJob " + namespace + "/" + job + ": the operator's ready marker says"
-          + " the run was cancelled (terminal phase " + marker.path("terminal_phase").asString("?")
-          + "); no run directory written");
+      throw BenchplanException.runtime(
+          "AIPerfJob "
+              + namespace
+              + "/"
+              + job
+              + ": the operator's ready marker says"
+              + " the run was cancelled (terminal phase "
+              + marker.path("terminal_phase").asString("?")
+              + "); no run directory written");
     }
     return new Collected(files, marker);
   }
 
-  private BenchplanException short_(RunDirectory dir, Path tree, String job, String name, String what) {
+  private BenchplanException short_(
+      RunDirectory dir, Path tree, String job, String name, String what) {
     Path aside = dir.keepIncomplete(tree, clock.instant());
-    return BenchplanException.runtime("AIPerfJob " + job + ": results file " + name + " arrived short (" + what
-        + "); the partial copy is kept aside in " + aside + " (incomplete, not a run)");
+    return BenchplanException.runtime(
+        "AIPerfJob "
+            + job
+            + ": results file "
+            + name
+            + " arrived short ("
+            + what
+            + "); the partial copy is kept aside in "
+            + aside
+            + " (incomplete, not a run)");
   }
 
   private @Nullable JsonNode listing(Service svc, String path) {
     java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
     ClusterAccess.ProxyAnswer answer;
     try {
-      answer = client.proxyGet(KubeCall.RUN_OPERATOR_RESULTS, svc.namespace(), svc.name(), svc.port(), path, body,
-          settings.requestTimeout().toMillis());
+      answer =
+          client.proxyGet(
+              KubeCall.RUN_OPERATOR_RESULTS,
+              svc.namespace(),
+              svc.name(),
+              svc.port(),
+              path,
+              body,
+              settings.requestTimeout().toMillis());
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("GET " + path + " through the service proxy of " + svc, e);
     } catch (IOException e) {
-      throw BenchplanException.runtime("the operator's results API at " + svc + " did not answer " + path + ": "
-          + e.getMessage(), e);
+      throw BenchplanException.runtime(
+          "the operator's results API at "
+              + svc
+              + " did not answer "
+              + path
+              + ": "
+              + e.getMessage(),
+          e);
     }
     if (answer.code() == 404) {
       return null; // nothing stored yet
     }
     if (answer.code() != 200) {
-      throw BenchplanException.runtime("the operator's results API at " + svc + " answered " + path + " with HTTP "
-          + answer.code() + ": " + Objects.requireNonNull(answer.error()).strip()); // a non-200 answer carries its body
+      throw BenchplanException.runtime(
+          "the operator's results API at "
+              + svc
+              + " answered "
+              + path
+              + " with HTTP "
+              + answer.code()
+              + ": "
+              + Objects.requireNonNull(answer.error())
+                  .strip()); // a non-200 answer carries its body
     }
     return Json.JSON.readTree(body.toByteArray());
   }
@@ -474,8 +709,15 @@ final class OperatorRun {
     return out;
   }
 
-  /** Waits for a terminal phase; on the bound, sets spec.cancel and waits for the operator to say so. */
-  private GenericKubernetesResource await(String namespace, String name, Duration bound, ProgressReporter progress,
+  /**
+   * Waits for a terminal phase; on the bound, sets spec.cancel and waits for the operator to say
+   * so.
+   */
+  private GenericKubernetesResource await(
+      String namespace,
+      String name,
+      Duration bound,
+      ProgressReporter progress,
       java.util.concurrent.atomic.AtomicBoolean interrupted) {
     LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
     Instant until = clock.instant().plus(bound);
@@ -483,34 +725,53 @@ final class OperatorRun {
     Instant lastShown = Instant.MIN;
     boolean cancelled = false;
     GenericKubernetesResource last = null;
-    try (ClusterAccess.Informer<GenericKubernetesResource> informer = client.informCustom(
-        KubeCall.RUN_AIPERFJOB_WATCH, AIPERFJOBS, namespace, name, events::add)) {
+    try (ClusterAccess.Informer<GenericKubernetesResource> informer =
+        client.informCustom(
+            KubeCall.RUN_AIPERFJOB_WATCH, AIPERFJOBS, namespace, name, events::add)) {
       while (true) {
         Object o = events.poll(settings.poll().toMillis(), TimeUnit.MILLISECONDS);
         if (o instanceof GenericKubernetesResource r) {
           last = r;
         }
         if (interrupted.get()) {
-          throw BenchplanException.runtime("interrupted: AIPerfJob " + namespace + "/" + name
-              + " cancelled; no run directory written");
+          throw BenchplanException.runtime(
+              "interrupted: AIPerfJob "
+                  + namespace
+                  + "/"
+                  + name
+                  + " cancelled; no run directory written");
         }
         if (informer.hasSynced() && informer.list().isEmpty() && last != null) {
-          throw BenchplanException.runtime("AIPerfJob " + namespace + "/" + name + " was deleted by someone else"
-              + " while it ran; no run directory written");
+          throw BenchplanException.runtime(
+              "AIPerfJob "
+                  + namespace
+                  + "/"
+                  + name
+                  + " was deleted by someone else"
+                  + " while it ran; no run directory written");
         }
         if (last != null) {
           String line = describe(last);
-          if (!line.equals(shown) && (shown == null || Duration.between(lastShown, clock.instant())
-              .compareTo(progressEvery) >= 0 || terminal(phase(last)))) {
+          if (!line.equals(shown)
+              && (shown == null
+                  || Duration.between(lastShown, clock.instant()).compareTo(progressEvery) >= 0
+                  || terminal(phase(last)))) {
             progress.report("running", name + ": " + line);
             shown = line;
             lastShown = clock.instant();
           }
           if (terminal(phase(last))) {
             if (cancelled && "Cancelled".equals(phase(last))) {
-              throw BenchplanException.runtime("timeout: AIPerfJob " + namespace + "/" + name + " did not finish"
-                  + " within " + bound.toSeconds() + " s; spec.cancel set, the operator cancelled it; no run"
-                  + " directory written");
+              throw BenchplanException.runtime(
+                  "timeout: AIPerfJob "
+                      + namespace
+                      + "/"
+                      + name
+                      + " did not finish"
+                      + " within "
+                      + bound.toSeconds()
+                      + " s; spec.cancel set, the operator cancelled it; no run"
+                      + " directory written");
             }
             return last;
           }
@@ -520,13 +781,20 @@ final class OperatorRun {
           cancelled = true;
           until = clock.instant().plus(Duration.ofSeconds(60));
         } else if (cancelled && clock.instant().isAfter(until)) {
-          throw BenchplanException.runtime("timeout: AIPerfJob " + namespace + "/" + name + " did not finish within "
-              + bound.toSeconds() + " s; spec.cancel set, the operator did not confirm within 60 s");
+          throw BenchplanException.runtime(
+              "timeout: AIPerfJob "
+                  + namespace
+                  + "/"
+                  + name
+                  + " did not finish within "
+                  + bound.toSeconds()
+                  + " s; spec.cancel set, the operator did not confirm within 60 s");
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw BenchplanException.runtime("interrupted while watching AIPerfJob " + namespace + "/" + name, e);
+      throw BenchplanException.runtime(
+          "interrupted while watching AIPerfJob " + namespace + "/" + name, e);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("watch AIPerfJob " + namespace + "/" + name, e);
     }
@@ -553,8 +821,11 @@ final class OperatorRun {
       sb.append(", ").append(s.path("currentPhase").asString());
     }
     if (s.hasNonNull("requestsCompleted") || s.hasNonNull("requestsTotal")) {
-      sb.append(", ").append(s.path("requestsCompleted").asLong(0)).append('/')
-          .append(s.hasNonNull("requestsTotal") ? Long.toString(s.path("requestsTotal").asLong()) : "?")
+      sb.append(", ")
+          .append(s.path("requestsCompleted").asLong(0))
+          .append('/')
+          .append(
+              s.hasNonNull("requestsTotal") ? Long.toString(s.path("requestsTotal").asLong()) : "?")
           .append(" requests");
     }
     if (s.hasNonNull("error")) {
@@ -565,10 +836,19 @@ final class OperatorRun {
 
   private String cancel(String namespace, String name) {
     try {
-      client.patchCustom(KubeCall.RUN_AIPERFJOB_CANCEL, AIPERFJOBS, namespace, name, "{\"spec\":{\"cancel\":true}}");
+      client.patchCustom(
+          KubeCall.RUN_AIPERFJOB_CANCEL,
+          AIPERFJOBS,
+          namespace,
+          name,
+          "{\"spec\":{\"cancel\":true}}");
       return "set spec.cancel on AIPerfJob " + namespace + "/" + name;
     } catch (KubernetesClientException e) {
-      return "could not set spec.cancel on AIPerfJob " + namespace + "/" + name + ": "
+      return "could not set spec.cancel on AIPerfJob "
+          + namespace
+          + "/"
+          + name
+          + ": "
           + ApiErrors.map("patch AIPerfJob " + namespace + "/" + name, e).getMessage();
     }
   }
@@ -584,7 +864,8 @@ final class OperatorRun {
   private void delete(String namespace, String name) {
     try {
       client.deleteCustom(KubeCall.RUN_AIPERFJOB_DELETE, AIPERFJOBS, namespace, name);
-      client.awaitCustom(KubeCall.RUN_AIPERFJOB_WATCH, AIPERFJOBS, namespace, name, Objects::isNull, 60_000);
+      client.awaitCustom(
+          KubeCall.RUN_AIPERFJOB_WATCH, AIPERFJOBS, namespace, name, Objects::isNull, 60_000);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("delete AIPerfJob " + namespace + "/" + name, e);
     }
@@ -617,21 +898,33 @@ final class OperatorRun {
       throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage());
     }
     for (JsonNode d : YamlDocuments.read(text)) {
-      boolean traceMap = d instanceof ObjectNode m && "v1".equals(m.path("apiVersion").asString(""))
-          && "ConfigMap".equals(m.path("kind").asString("")) && m.at("/metadata/annotations").has(JobContract.TRACE_SHA256);
+      boolean traceMap =
+          d instanceof ObjectNode m
+              && "v1".equals(m.path("apiVersion").asString(""))
+              && "ConfigMap".equals(m.path("kind").asString(""))
+              && m.at("/metadata/annotations").has(JobContract.TRACE_SHA256);
       if (traceMap) {
         out.add((ObjectNode) d);
         continue;
       }
-      if (!(d instanceof ObjectNode o) || !AiperfJobContract.KIND.equals(o.path("kind").asString(""))
+      if (!(d instanceof ObjectNode o)
+          || !AiperfJobContract.KIND.equals(o.path("kind").asString(""))
           || !AiperfJobContract.API_VERSION.equals(o.path("apiVersion").asString(""))) {
-        throw BenchplanException.invalid(file + ": document " + (out.size() + 1) + " is not an "
-            + AiperfJobContract.API_VERSION + " " + AiperfJobContract.KIND + ": expected what benchplan render wrote");
+        throw BenchplanException.invalid(
+            file
+                + ": document "
+                + (out.size() + 1)
+                + " is not an "
+                + AiperfJobContract.API_VERSION
+                + " "
+                + AiperfJobContract.KIND
+                + ": expected what benchplan render wrote");
       }
       out.add(o);
     }
     if (out.isEmpty()) {
-      throw BenchplanException.invalid(file + ": holds no AIPerfJob: expected what benchplan render wrote");
+      throw BenchplanException.invalid(
+          file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     return out;
   }
@@ -640,80 +933,176 @@ final class OperatorRun {
     String path = annotations.path(JobContract.PLAN_PATH).asString(null);
     String sha = annotations.path(JobContract.PLAN_SHA256).asString(null);
     if (path == null || sha == null) {
-      throw BenchplanException.invalid(file + ": /metadata/annotations: " + JobContract.PLAN_PATH + " and "
-          + JobContract.PLAN_SHA256 + " are required: expected what benchplan render wrote");
+      throw BenchplanException.invalid(
+          file
+              + ": /metadata/annotations: "
+              + JobContract.PLAN_PATH
+              + " and "
+              + JobContract.PLAN_SHA256
+              + " are required: expected what benchplan render wrote");
     }
-    // render names the plan relative to DEPLOY_ROOT (<DEPLOY_ROOT>/benchmark/aiperfjobs.yaml); older
+    // render names the plan relative to DEPLOY_ROOT (<DEPLOY_ROOT>/benchmark/aiperfjobs.yaml);
+    // older
     // renders named it absolutely
     Path recorded = Path.of(path);
     Path abs = file.toAbsolutePath().getParent();
-    Path plan = recorded.isAbsolute() || abs == null || abs.getParent() == null ? recorded
-        : abs.getParent().resolve(recorded).normalize();
+    Path plan =
+        recorded.isAbsolute() || abs == null || abs.getParent() == null
+            ? recorded
+            : abs.getParent().resolve(recorded).normalize();
     if (!Files.exists(plan)) {
-      throw BenchplanException.invalid(file + ": the plan it was rendered from is missing: " + path
-          + " (annotation " + JobContract.PLAN_PATH + ")");
+      throw BenchplanException.invalid(
+          file
+              + ": the plan it was rendered from is missing: "
+              + path
+              + " (annotation "
+              + JobContract.PLAN_PATH
+              + ")");
     }
-    return PlanFile.verify(plan, sha, "recorded in " + file + " as " + JobContract.PLAN_SHA256
-        + "; re-render from the plan you mean to run");
+    return PlanFile.verify(
+        plan,
+        sha,
+        "recorded in "
+            + file
+            + " as "
+            + JobContract.PLAN_SHA256
+            + "; re-render from the plan you mean to run");
   }
 
-  private byte[] record(RunRequest request, Path file, VerifiedPlan plan, String namespace, Service results,
-      String runId, List<ObjectNode> jobs, List<Ran> ran, Verdict verdict, int exitCode, Instant start,
-      @Nullable Instant applied, Instant collected, Map<String, byte[]> files, ArtifactManifest manifest) {
+  private byte[] record(
+      RunRequest request,
+      Path file,
+      VerifiedPlan plan,
+      String namespace,
+      Service results,
+      String runId,
+      List<ObjectNode> jobs,
+      List<Ran> ran,
+      Verdict verdict,
+      int exitCode,
+      Instant start,
+      @Nullable Instant applied,
+      Instant collected,
+      Map<String, byte[]> files,
+      ArtifactManifest manifest) {
     JsonNode a = jobs.get(0).at("/metadata/annotations");
     String planned = plan.plan().aiperf().version();
-    String measured = ran.stream().map(Ran::export).filter(Objects::nonNull).map(AiperfExport::aiperfVersion)
-        .filter(Objects::nonNull).findFirst().orElse(null);
+    String measured =
+        ran.stream()
+            .map(Ran::export)
+            .filter(Objects::nonNull)
+            .map(AiperfExport::aiperfVersion)
+            .filter(Objects::nonNull)
+            .findFirst()
+            .orElse(null);
     Boolean versionMatch = measured == null ? null : measured.equals(planned);
     String image = jobs.get(0).at("/spec/image").asString(null);
-    boolean imageMatch = plan.plan().aiperf().image() == null || Objects.equals(plan.plan().aiperf().image(), image);
+    boolean imageMatch =
+        plan.plan().aiperf().image() == null || Objects.equals(plan.plan().aiperf().image(), image);
     String dgd = a.path(JobContract.DGD).asString("");
     String[] dgdParts = dgd.split("/", 2);
-    List<String> problems = List.of("isolation not verified: AIPerf's operator places the controller and worker"
-        + " pods (with the plain Job's anti-affinity in spec.podTemplate); benchplan's isolation preflight is the"
-        + " plain Job engine's");
-    RunRecordDocument.Isolation iso = new RunRecordDocument.Isolation(a.path(JobContract.ENDPOINT).asString(""),
-        new RunRecordDocument.NamespaceCheck(namespace, null, "not checked (engine aiperf-operator)"),
-        new RunRecordDocument.OtherBenchmarks("namespace", List.of()),
-        new RunRecordDocument.DgdPods(dgdParts[0], dgdParts.length > 1 ? dgdParts[1] : "", List.of()), List.of(),
-        new RunRecordDocument.Client(null, null), List.of(), List.copyOf(problems), false);
+    List<String> problems =
+        List.of(
+            "isolation not verified: AIPerf's operator places the controller and worker"
+                + " pods (with the plain Job's anti-affinity in spec.podTemplate); benchplan's isolation preflight is the"
+                + " plain Job engine's");
+    RunRecordDocument.Isolation iso =
+        new RunRecordDocument.Isolation(
+            a.path(JobContract.ENDPOINT).asString(""),
+            new RunRecordDocument.NamespaceCheck(
+                namespace, null, "not checked (engine aiperf-operator)"),
+            new RunRecordDocument.OtherBenchmarks("namespace", List.of()),
+            new RunRecordDocument.DgdPods(
+                dgdParts[0], dgdParts.length > 1 ? dgdParts[1] : "", List.of()),
+            List.of(),
+            new RunRecordDocument.Client(null, null),
+            List.of(),
+            List.copyOf(problems),
+            false);
     Map<String, String> shas = new LinkedHashMap<>();
     files.forEach((k, v) -> shas.put(k, Sha256.hex(v)));
     List<String> ineligible = new ArrayList<>();
     if (verdict.verdict() != Status.PASS && verdict.verdict() != Status.FAIL) {
-      ineligible.add(Preflight.finding(BlockerCode.RUN_NOT_MEASURED,
-          "the run has no valid measurement (verdict " + verdict.verdict().json() + ")"));
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.RUN_NOT_MEASURED,
+              "the run has no valid measurement (verdict " + verdict.verdict().json() + ")"));
     }
     if (Boolean.FALSE.equals(versionMatch)) {
-      ineligible.add(Preflight.finding(BlockerCode.AIPERF_VERSION_MISMATCH,
-          "AIPerf " + measured + " ran, but the series pins " + planned));
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.AIPERF_VERSION_MISMATCH,
+              "AIPerf " + measured + " ran, but the series pins " + planned));
     }
     if (!imageMatch) {
-      ineligible.add(Preflight.finding(BlockerCode.AIPERF_IMAGE_MISMATCH,
-          "the AIPerfJob's image " + image + " is not the plan's " + plan.plan().aiperf().image()));
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.AIPERF_IMAGE_MISMATCH,
+              "the AIPerfJob's image "
+                  + image
+                  + " is not the plan's "
+                  + plan.plan().aiperf().image()));
     }
     Ran firstRan = ran.get(0);
-    RunRecordDocument doc = new RunRecordDocument("1", runId, plan.plan().seriesId(), plan.plan().planId(),
-        new RunRecordDocument.FileRef(plan.path().toString(), plan.sha256()),
-        new RunRecordDocument.FileRef(file.toAbsolutePath().toString(), sha(file)),
-        new RunRecordDocument.Cluster(client.contextName() == null ? request.context() : client.contextName(),
-            client.serverUrl(), namespace),
-        a.path(JobContract.ENDPOINT).asString(""), dgd,
-        new RunRecordDocument.Job(firstRan.name(), firstRan.uid(), jobs.get(0).at("/spec/timeoutSeconds").asLong(0) > 0
-            ? jobs.get(0).at("/spec/timeoutSeconds").asLong() : null, List.of("phase=" + firstRan.phase())),
-        null, image,
-        new RunRecordDocument.Aiperf(planned, plan.plan().aiperf().image(), a.path(JobContract.AIPERF_VERSION).asString(null),
-            measured, versionMatch, imageMatch, null),
-        new RunRecordDocument.Times(start.toString(), (applied == null ? start : applied).toString(), null, null, null,
-            collected.toString(), collected.toString()),
-        iso,
-        new RunRecordDocument.Artifacts("operator:" + results, firstRan.export() == null ? null : "operator-results-api",
-            "collected: every file the operator's results store listed for each AIPerfJob (" + manifest.files().size()
-                + " files, " + manifest.totalBytes() + " bytes), after its ready marker, through " + TRANSPORT
-                + "; each checked against its listed size and SHA-256 hashed on arrival (the API gives no"
-                + " checksums); artifacts.sha256 lists them", shas),
-        "completed", verdict.message(), verdict.verdict().json(), exitCode, ineligible.isEmpty(),
-        List.copyOf(ineligible), request.keep());
+    RunRecordDocument doc =
+        new RunRecordDocument(
+            "1",
+            runId,
+            plan.plan().seriesId(),
+            plan.plan().planId(),
+            new RunRecordDocument.FileRef(plan.path().toString(), plan.sha256()),
+            new RunRecordDocument.FileRef(file.toAbsolutePath().toString(), sha(file)),
+            new RunRecordDocument.Cluster(
+                client.contextName() == null ? request.context() : client.contextName(),
+                client.serverUrl(),
+                namespace),
+            a.path(JobContract.ENDPOINT).asString(""),
+            dgd,
+            new RunRecordDocument.Job(
+                firstRan.name(),
+                firstRan.uid(),
+                jobs.get(0).at("/spec/timeoutSeconds").asLong(0) > 0
+                    ? jobs.get(0).at("/spec/timeoutSeconds").asLong()
+                    : null,
+                List.of("phase=" + firstRan.phase())),
+            null,
+            image,
+            new RunRecordDocument.Aiperf(
+                planned,
+                plan.plan().aiperf().image(),
+                a.path(JobContract.AIPERF_VERSION).asString(null),
+                measured,
+                versionMatch,
+                imageMatch,
+                null),
+            new RunRecordDocument.Times(
+                start.toString(),
+                (applied == null ? start : applied).toString(),
+                null,
+                null,
+                null,
+                collected.toString(),
+                collected.toString()),
+            iso,
+            new RunRecordDocument.Artifacts(
+                "operator:" + results,
+                firstRan.export() == null ? null : "operator-results-api",
+                "collected: every file the operator's results store listed for each AIPerfJob ("
+                    + manifest.files().size()
+                    + " files, "
+                    + manifest.totalBytes()
+                    + " bytes), after its ready marker, through "
+                    + TRANSPORT
+                    + "; each checked against its listed size and SHA-256 hashed on arrival (the API gives no"
+                    + " checksums); artifacts.sha256 lists them",
+                shas),
+            "completed",
+            verdict.message(),
+            verdict.verdict().json(),
+            exitCode,
+            ineligible.isEmpty(),
+            List.copyOf(ineligible),
+            request.keep());
     ObjectNode tree = Json.JSON.valueToTree(doc);
     tree.put("engine", AiperfJobContract.ENGINE);
     ObjectNode op = tree.putObject("operator");
@@ -730,12 +1119,15 @@ final class OperatorRun {
       } else {
         j.put("run_epoch", r.epoch());
       }
-      j.put("directory", RunDirectory.AIPERF_DIR + (r.directory().isEmpty() ? "" : "/" + r.directory()));
+      j.put(
+          "directory",
+          RunDirectory.AIPERF_DIR + (r.directory().isEmpty() ? "" : "/" + r.directory()));
       j.put("files", r.files().size());
       j.put("bytes", r.files().stream().mapToLong(ArtifactFile::size).sum());
       j.set("ready_marker", r.marker());
     }
-    List<SchemaValidator.Problem> bad = SchemaValidator.bundled("run-record.schema.json").validate(tree);
+    List<SchemaValidator.Problem> bad =
+        SchemaValidator.bundled("run-record.schema.json").validate(tree);
     if (!bad.isEmpty()) {
       throw new IllegalStateException("run record does not match run-record.schema.json: " + bad);
     }

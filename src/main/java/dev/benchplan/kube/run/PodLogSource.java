@@ -3,8 +3,8 @@ package dev.benchplan.kube.run;
 import java.util.function.Consumer;
 
 /**
- * Where a pod's container log comes from. The real one reads through the API server; tests
- * against the mock server (which serves no logs) script one.
+ * Where a pod's container log comes from. The real one reads through the API server; tests against
+ * the mock server (which serves no logs) script one.
  */
 public interface PodLogSource {
   /** The container's whole log (the container has terminated). */

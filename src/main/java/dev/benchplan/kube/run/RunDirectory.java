@@ -20,12 +20,13 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code DEPLOY_ROOT/benchmark/runs/<run-id>/}: written under a hidden temporary name
- * ({@code .<run-id>.partial-<random>}) and renamed into place only when every file is on disk, so a
- * reader (or a crash) never sees half a run.
+ * {@code DEPLOY_ROOT/benchmark/runs/<run-id>/}: written under a hidden temporary name ({@code
+ * .<run-id>.partial-<random>}) and renamed into place only when every file is on disk, so a reader
+ * (or a crash) never sees half a run.
  */
 final class RunDirectory {
-  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
   private final Path runsDir;
   private final String runId;
@@ -40,13 +41,15 @@ final class RunDirectory {
   static final String AIPERF_DIR = "aiperf";
 
   /**
-   * A fresh hidden staging folder beside the run directories; the tree is restored into its
-   * {@code aiperf} child (not yet created).
+   * A fresh hidden staging folder beside the run directories; the tree is restored into its {@code
+   * aiperf} child (not yet created).
    */
   Path stageArtifacts() {
     try {
       Files.createDirectories(runsDir);
-      Path stage = runsDir.resolve("." + runId + ".artifacts-" + UUID.randomUUID().toString().substring(0, 8));
+      Path stage =
+          runsDir.resolve(
+              "." + runId + ".artifacts-" + UUID.randomUUID().toString().substring(0, 8));
       Files.createDirectory(stage);
       return stage.resolve(AIPERF_DIR);
     } catch (IOException e) {
@@ -80,9 +83,9 @@ final class RunDirectory {
   }
 
   /**
-   * Writes {@code files} (relative name to bytes) and renames the directory into place. With
-   * {@code replace}, an earlier run directory of the same run-id is kept as
-   * {@code <run-id>.replaced-<UTC time>}; without it, an existing one is an error.
+   * Writes {@code files} (relative name to bytes) and renames the directory into place. With {@code
+   * replace}, an earlier run directory of the same run-id is kept as {@code <run-id>.replaced-<UTC
+   * time>}; without it, an existing one is an error.
    */
   Path write(Map<String, byte[]> files, boolean replace, Instant now) {
     return write(files, null, replace, now);
@@ -95,7 +98,8 @@ final class RunDirectory {
   Path write(Map<String, byte[]> files, @Nullable Path artifactTree, boolean replace, Instant now) {
     try {
       Files.createDirectories(runsDir);
-      Path tmp = runsDir.resolve("." + runId + ".partial-" + UUID.randomUUID().toString().substring(0, 8));
+      Path tmp =
+          runsDir.resolve("." + runId + ".partial-" + UUID.randomUUID().toString().substring(0, 8));
       partial = tmp;
       Files.createDirectory(tmp);
       for (Map.Entry<String, byte[]> e : files.entrySet()) {
@@ -115,9 +119,13 @@ final class RunDirectory {
       Path target = finalDir();
       if (Files.exists(target)) {
         if (!replace) {
-          throw BenchplanException.runtime(target + ": a run directory with this run-id already exists");
+          throw BenchplanException.runtime(
+              target + ": a run directory with this run-id already exists");
         }
-        Files.move(target, runsDir.resolve(runId + ".replaced-" + STAMP.format(now)), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+            target,
+            runsDir.resolve(runId + ".replaced-" + STAMP.format(now)),
+            StandardCopyOption.ATOMIC_MOVE);
       }
       try {
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -140,19 +148,23 @@ final class RunDirectory {
       return;
     }
     try {
-      Files.walkFileTree(p, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          p,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-          Files.deleteIfExists(dir);
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException exc)
+                throws IOException {
+              Files.deleteIfExists(dir);
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException ignored) {
       // best effort: a leftover hidden .partial directory is never mistaken for a run
     }

@@ -1,12 +1,9 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.run.PlanReference;
-import dev.benchplan.run.PerfYaml;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfPodLog;
 import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.Status;
-import dev.benchplan.render.MeasuredRuns;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
@@ -14,7 +11,10 @@ import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.render.JobContract;
+import dev.benchplan.render.MeasuredRuns;
 import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.run.PerfYaml;
+import dev.benchplan.run.PlanReference;
 import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -36,48 +36,83 @@ import tools.jackson.databind.JsonNode;
  */
 final class RunRecord {
   static final String SCHEMA_VERSION = "1";
+
   /** Why artifact-volume collection is not done (the summary comes from the log markers). */
-  static final String PVC_NOTE = "not collected: benchplan takes the summary from the pod log markers;"
-      + " copying the artifact volume (PVC) is not implemented";
+  static final String PVC_NOTE =
+      "not collected: benchplan takes the summary from the pod log markers;"
+          + " copying the artifact volume (PVC) is not implemented";
 
   /** volume_collection when the whole tree came back verified through the pod log. */
-  static final String TREE_NOTE = "collected: every file AIPerf wrote, through the pod log's verified"
-      + " artifact block, in aiperf/; artifacts.sha256 (sha256sum format) lists each file's SHA-256";
+  static final String TREE_NOTE =
+      "collected: every file AIPerf wrote, through the pod log's verified"
+          + " artifact block, in aiperf/; artifacts.sha256 (sha256sum format) lists each file's SHA-256";
 
   private RunRecord() {}
 
   /** Everything the record is built from. */
-  record Facts(RunRequest request, PerfYaml perf, PlanReference plan, @Nullable String context, @Nullable String server,
-      String namespace, Job created, JobWatch.Result watched, Preflight.Result pre, @Nullable AiperfExport export,
-      @Nullable AiperfPodLog log, Verdict verdict, String exitReason, int exitCode, Instant start, Instant applied,
-      Instant collected, Map<String, byte[]> files, @Nullable MeasuredRuns measured, @Nullable RunVerdicts perRun) {}
+  record Facts(
+      RunRequest request,
+      PerfYaml perf,
+      PlanReference plan,
+      @Nullable String context,
+      @Nullable String server,
+      String namespace,
+      Job created,
+      JobWatch.Result watched,
+      Preflight.Result pre,
+      @Nullable AiperfExport export,
+      @Nullable AiperfPodLog log,
+      Verdict verdict,
+      String exitReason,
+      int exitCode,
+      Instant start,
+      Instant applied,
+      Instant collected,
+      Map<String, byte[]> files,
+      @Nullable MeasuredRuns measured,
+      @Nullable RunVerdicts perRun) {}
 
   static RunRecordDocument build(Facts f) {
     Job job = f.watched().job() != null ? f.watched().job() : f.created();
-    RunRecordDocument.Job jobRec = new RunRecordDocument.Job(f.perf().jobName(), f.created().getMetadata().getUid(),
-        f.perf().activeDeadlineSeconds() == null ? null : f.perf().activeDeadlineSeconds().longValue(),
-        List.copyOf(KubeRunService.conditions(job)));
+    RunRecordDocument.Job jobRec =
+        new RunRecordDocument.Job(
+            f.perf().jobName(),
+            f.created().getMetadata().getUid(),
+            f.perf().activeDeadlineSeconds() == null
+                ? null
+                : f.perf().activeDeadlineSeconds().longValue(),
+            List.copyOf(KubeRunService.conditions(job)));
 
     Pod pod = f.watched().pod();
     RunRecordDocument.Pod podRec = null;
     if (pod != null) {
       ContainerStatus cs = KubeRunService.aiperfStatus(pod);
       var terminated = cs == null || cs.getState() == null ? null : cs.getState().getTerminated();
-      podRec = new RunRecordDocument.Pod(pod.getMetadata().getName(), KubeRunService.podNode(pod),
-          pod.getStatus() == null ? null : pod.getStatus().getPhase(),
-          terminated == null ? null : terminated.getExitCode(),
-          terminated == null ? null : terminated.getReason(),
-          cs == null || cs.getRestartCount() == null ? 0 : cs.getRestartCount(),
-          cs == null ? null : blankToNull(cs.getImageID()));
+      podRec =
+          new RunRecordDocument.Pod(
+              pod.getMetadata().getName(),
+              KubeRunService.podNode(pod),
+              pod.getStatus() == null ? null : pod.getStatus().getPhase(),
+              terminated == null ? null : terminated.getExitCode(),
+              terminated == null ? null : terminated.getReason(),
+              cs == null || cs.getRestartCount() == null ? 0 : cs.getRestartCount(),
+              cs == null ? null : blankToNull(cs.getImageID()));
     }
 
     String planned = f.plan().aiperfVersion();
     String measured = f.export() == null ? null : f.export().aiperfVersion();
     Boolean versionMatch = (measured == null || planned == null) ? null : measured.equals(planned);
-    boolean imageMatch = f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
-    RunRecordDocument.Aiperf aiperf = new RunRecordDocument.Aiperf(planned, f.plan().aiperfImage(),
-        f.perf().annotation(JobContract.AIPERF_VERSION), measured, versionMatch, imageMatch,
-        f.log() == null ? null : f.log().exitCode());
+    boolean imageMatch =
+        f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
+    RunRecordDocument.Aiperf aiperf =
+        new RunRecordDocument.Aiperf(
+            planned,
+            f.plan().aiperfImage(),
+            f.perf().annotation(JobContract.AIPERF_VERSION),
+            measured,
+            versionMatch,
+            imageMatch,
+            f.log() == null ? null : f.log().exitCode());
 
     Instant scheduled = KubeRunService.scheduledAt(pod);
     ContainerStatus cs = KubeRunService.aiperfStatus(pod);
@@ -91,57 +126,109 @@ final class RunRecord {
         startedAt = cs.getState().getRunning().getStartedAt();
       }
     }
-    RunRecordDocument.Times times = new RunRecordDocument.Times(f.start().toString(), f.applied().toString(),
-        scheduled == null ? null : scheduled.toString(), startedAt, finishedAt,
-        f.watched().observedEnd().toString(), f.collected().toString());
+    RunRecordDocument.Times times =
+        new RunRecordDocument.Times(
+            f.start().toString(),
+            f.applied().toString(),
+            scheduled == null ? null : scheduled.toString(),
+            startedAt,
+            finishedAt,
+            f.watched().observedEnd().toString(),
+            f.collected().toString());
 
     String node = KubeRunService.podNode(pod);
     List<String> problems = List.copyOf(f.pre().problems());
     List<String> warnings = new ArrayList<>();
     if (node != null && f.pre().servingNodes().contains(node)) {
-      warnings.add("the AIPerf client ran on serving node " + node + " (keep it off the serving nodes when possible)");
+      warnings.add(
+          "the AIPerf client ran on serving node "
+              + node
+              + " (keep it off the serving nodes when possible)");
     }
     Preflight.Result pre = f.pre();
-    RunRecordDocument.Isolation iso = new RunRecordDocument.Isolation(pre.endpoint(), pre.namespace(),
-        pre.otherBenchmarks(), pre.dgd(), pre.nodes(),
-        new RunRecordDocument.Client(node, node == null ? null : pre.servingNodes().contains(node)), problems,
-        List.copyOf(warnings), problems.isEmpty());
+    RunRecordDocument.Isolation iso =
+        new RunRecordDocument.Isolation(
+            pre.endpoint(),
+            pre.namespace(),
+            pre.otherBenchmarks(),
+            pre.dgd(),
+            pre.nodes(),
+            new RunRecordDocument.Client(
+                node, node == null ? null : pre.servingNodes().contains(node)),
+            problems,
+            List.copyOf(warnings),
+            problems.isEmpty());
 
     Map<String, String> files = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> e : f.files().entrySet()) {
       files.put(e.getKey(), Sha256.hex(e.getValue()));
     }
-    RunRecordDocument.Artifacts artifacts = new RunRecordDocument.Artifacts(f.perf().annotation(JobContract.ARTIFACTS),
-        f.log() != null && f.log().summary() != null ? "pod-log-markers" : null,
-        f.files().containsKey(dev.benchplan.artifacts.ArtifactManifest.FILE_NAME) ? TREE_NOTE : PVC_NOTE, files);
+    RunRecordDocument.Artifacts artifacts =
+        new RunRecordDocument.Artifacts(
+            f.perf().annotation(JobContract.ARTIFACTS),
+            f.log() != null && f.log().summary() != null ? "pod-log-markers" : null,
+            f.files().containsKey(dev.benchplan.artifacts.ArtifactManifest.FILE_NAME)
+                ? TREE_NOTE
+                : PVC_NOTE,
+            files);
 
     List<String> ineligible = new ArrayList<>();
     if (f.verdict().verdict() != Status.PASS && f.verdict().verdict() != Status.FAIL) {
-      ineligible.add(Preflight.finding(BlockerCode.RUN_NOT_MEASURED,
-          "the run has no valid measurement (verdict " + f.verdict().verdict().json() + ")"));
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.RUN_NOT_MEASURED,
+              "the run has no valid measurement (verdict " + f.verdict().verdict().json() + ")"));
     }
     if (Boolean.FALSE.equals(versionMatch)) {
-      ineligible.add(Preflight.finding(BlockerCode.AIPERF_VERSION_MISMATCH,
-          "AIPerf " + measured + " ran, but the series pins " + planned));
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.AIPERF_VERSION_MISMATCH,
+              "AIPerf " + measured + " ran, but the series pins " + planned));
     }
     if (!imageMatch) {
-      ineligible.add(Preflight.finding(BlockerCode.AIPERF_IMAGE_MISMATCH,
-          "the Job's image " + f.perf().image() + " is not the plan's " + f.plan().aiperfImage()));
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.AIPERF_IMAGE_MISMATCH,
+              "the Job's image "
+                  + f.perf().image()
+                  + " is not the plan's "
+                  + f.plan().aiperfImage()));
     }
     if (f.export() != null && f.export().wasCancelled()) {
-      ineligible.add(Preflight.finding(BlockerCode.RUN_CANCELLED, "AIPerf reports the run as cancelled"));
+      ineligible.add(
+          Preflight.finding(BlockerCode.RUN_CANCELLED, "AIPerf reports the run as cancelled"));
     }
     ineligible.addAll(problems); // each already carries its code
 
-    return new RunRecordDocument(SCHEMA_VERSION, f.perf().runId(),
-        f.plan().seriesId() == null ? f.perf().series() : f.plan().seriesId(), f.plan().planId(),
-        // paths relative to DEPLOY_ROOT (the run directory's ../../..), as render-manifest.json has them
-        new RunRecordDocument.FileRef(PlanPaths.relative(f.perf().deployRoot(), f.plan().path()), f.plan().sha256()),
-        new RunRecordDocument.FileRef(PlanPaths.relative(f.perf().deployRoot(), f.perf().file()), f.perf().sha256()),
+    return new RunRecordDocument(
+        SCHEMA_VERSION,
+        f.perf().runId(),
+        f.plan().seriesId() == null ? f.perf().series() : f.plan().seriesId(),
+        f.plan().planId(),
+        // paths relative to DEPLOY_ROOT (the run directory's ../../..), as render-manifest.json has
+        // them
+        new RunRecordDocument.FileRef(
+            PlanPaths.relative(f.perf().deployRoot(), f.plan().path()), f.plan().sha256()),
+        new RunRecordDocument.FileRef(
+            PlanPaths.relative(f.perf().deployRoot(), f.perf().file()), f.perf().sha256()),
         new RunRecordDocument.Cluster(f.context(), f.server(), f.namespace()),
-        f.perf().annotation(JobContract.ENDPOINT), f.perf().annotation(JobContract.DGD), jobRec, podRec, f.perf().image(),
-        aiperf, times, iso, artifacts, f.exitReason(), f.verdict().message(), f.verdict().verdict().json(),
-        f.exitCode(), ineligible.isEmpty(), List.copyOf(ineligible), f.request().keep(), measuredRuns(f),
+        f.perf().annotation(JobContract.ENDPOINT),
+        f.perf().annotation(JobContract.DGD),
+        jobRec,
+        podRec,
+        f.perf().image(),
+        aiperf,
+        times,
+        iso,
+        artifacts,
+        f.exitReason(),
+        f.verdict().message(),
+        f.verdict().verdict().json(),
+        f.exitCode(),
+        ineligible.isEmpty(),
+        List.copyOf(ineligible),
+        f.request().keep(),
+        measuredRuns(f),
         RunRecordDocument.Pair.of(f.perf().annotation(JobContract.PAIR)));
   }
 
@@ -155,22 +242,38 @@ final class RunRecord {
     if (f.perRun() != null) {
       for (RunVerdicts.Entry e : f.perRun().runs()) {
         Verdict v = e.verdict();
-        runs.add(new RunRecordDocument.MeasuredRun(e.loadPoint() != null ? e.loadPoint()
-                : m.points().size() == 1 ? m.points().get(0).loadPoint() : null,
-            e.repetition(), e.directory(), v.source().sha256(), v.requests().total(), v.requests().errors(),
-            e.startTime(), e.endTime(), v.verdict().json(), m.pilot() ? "noise-floor-pilot" : "measurement"));
+        runs.add(
+            new RunRecordDocument.MeasuredRun(
+                e.loadPoint() != null
+                    ? e.loadPoint()
+                    : m.points().size() == 1 ? m.points().get(0).loadPoint() : null,
+                e.repetition(),
+                e.directory(),
+                v.source().sha256(),
+                v.requests().total(),
+                v.requests().errors(),
+                e.startTime(),
+                e.endTime(),
+                v.verdict().json(),
+                m.pilot() ? "noise-floor-pilot" : "measurement"));
       }
     }
-    return new RunRecordDocument.MeasuredRuns(m.mechanism(), m.repetitions(), m.pilot(),
-        m.points().stream().map(MeasuredRuns.Point::loadPoint).toList(), runs);
+    return new RunRecordDocument.MeasuredRuns(
+        m.mechanism(),
+        m.repetitions(),
+        m.pilot(),
+        m.points().stream().map(MeasuredRuns.Point::loadPoint).toList(),
+        runs);
   }
 
   /** run.json's canonical bytes, checked against the bundled schema (a mismatch is a bug here). */
   static byte[] bytes(RunRecordDocument record) {
     JsonNode tree = Json.JSON.valueToTree(record);
-    List<SchemaValidator.Problem> problems = SchemaValidator.bundled("run-record.schema.json").validate(tree);
+    List<SchemaValidator.Problem> problems =
+        SchemaValidator.bundled("run-record.schema.json").validate(tree);
     if (!problems.isEmpty()) {
-      throw new IllegalStateException("run record does not match run-record.schema.json: " + problems);
+      throw new IllegalStateException(
+          "run record does not match run-record.schema.json: " + problems);
     }
     return CanonicalJson.bytes(tree);
   }
@@ -178,5 +281,4 @@ final class RunRecord {
   private static @Nullable String blankToNull(String s) {
     return s == null || s.isBlank() ? null : s;
   }
-
 }

@@ -11,7 +11,12 @@ public final class RunServices {
 
   /** A run service that talks to the cluster of the kubeconfig context given in each request. */
   public static RunService kubernetes() {
-    return new KubeRunService(KubeClients.kubeconfig(), Fabric8LogSource::new, ShutdownHooks.jvm(),
-        Clock.systemUTC(), Duration.ofSeconds(10), Duration.ofSeconds(60));
+    return new KubeRunService(
+        KubeClients.kubeconfig(),
+        Fabric8LogSource::new,
+        ShutdownHooks.jvm(),
+        Clock.systemUTC(),
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(60));
   }
 }

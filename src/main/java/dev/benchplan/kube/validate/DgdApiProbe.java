@@ -37,7 +37,8 @@ final class DgdApiProbe {
       } catch (KubernetesClientException e) {
         throw ApiErrors.map("API discovery of " + gv, e);
       }
-      if (resources != null && resources.getResources() != null
+      if (resources != null
+          && resources.getResources() != null
           && resources.getResources().stream().anyMatch(r -> DgdApi.PLURAL.equals(r.getName()))) {
         served.add(v.getVersion() != null ? v.getVersion() : gv.substring(gv.indexOf('/') + 1));
       }

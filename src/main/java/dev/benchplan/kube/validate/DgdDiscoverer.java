@@ -28,39 +28,56 @@ final class DgdDiscoverer {
   static List<DgdCandidate> discover(ClusterAccess client, DgdApi api, String namespace) {
     List<GenericKubernetesResource> items;
     try {
-      items = client.listCustom(KubeCall.VALIDATE_DGDS_LIST, KubeDocuments.dgdContext(api), namespace);
+      items =
+          client.listCustom(KubeCall.VALIDATE_DGDS_LIST, KubeDocuments.dgdContext(api), namespace);
     } catch (KubernetesClientException e) {
       if (ApiErrors.code(e) == 403 && namespace == null) {
-        throw BenchplanException.runtime("listing " + DgdApi.PLURAL + " in all namespaces was denied ("
-            + ApiErrors.describe(e) + "); name the namespace with --namespace");
+        throw BenchplanException.runtime(
+            "listing "
+                + DgdApi.PLURAL
+                + " in all namespaces was denied ("
+                + ApiErrors.describe(e)
+                + "); name the namespace with --namespace");
       }
-      throw ApiErrors.map("listing " + DgdApi.PLURAL + (namespace == null ? " in all namespaces"
-          : " in namespace " + namespace), e);
+      throw ApiErrors.map(
+          "listing "
+              + DgdApi.PLURAL
+              + (namespace == null ? " in all namespaces" : " in namespace " + namespace),
+          e);
     }
     Map<String, List<ServiceInfo>> servicesByNamespace = new HashMap<>();
     List<DgdCandidate> out = new ArrayList<>();
     for (GenericKubernetesResource r : items) {
       DgdView dgd = KubeDocuments.dgd(client, r);
-      List<ServiceInfo> services = servicesByNamespace.computeIfAbsent(dgd.namespace(), ns -> {
-        try {
-          return client.listServices(KubeCall.VALIDATE_SERVICES_LIST, ns).stream()
-              .map(KubeDocuments::service).toList();
-        } catch (KubernetesClientException e) {
-          throw ApiErrors.map("listing Services in namespace " + ns, e);
-        }
-      });
+      List<ServiceInfo> services =
+          servicesByNamespace.computeIfAbsent(
+              dgd.namespace(),
+              ns -> {
+                try {
+                  return client.listServices(KubeCall.VALIDATE_SERVICES_LIST, ns).stream()
+                      .map(KubeDocuments::service)
+                      .toList();
+                } catch (KubernetesClientException e) {
+                  throw ApiErrors.map("listing Services in namespace " + ns, e);
+                }
+              });
       List<String> problems = new ArrayList<>();
       FrontendMatch frontend = FrontendMatch.find(dgd, services, problems).orElse(null);
       if (frontend != null) {
         problems.clear();
       }
       if (!dgd.successful()) {
-        problems.add(0, "state " + (dgd.state() == null ? "not reported yet" : dgd.state()) + ", not successful");
+        problems.add(
+            0,
+            "state "
+                + (dgd.state() == null ? "not reported yet" : dgd.state())
+                + ", not successful");
       }
       out.add(new DgdCandidate(dgd, frontend, problems));
     }
-    out.sort(Comparator.comparing((DgdCandidate c) -> c.dgd().namespace())
-        .thenComparing(c -> c.dgd().name()));
+    out.sort(
+        Comparator.comparing((DgdCandidate c) -> c.dgd().namespace())
+            .thenComparing(c -> c.dgd().name()));
     return out;
   }
 }

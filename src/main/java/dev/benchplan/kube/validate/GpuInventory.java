@@ -20,8 +20,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads every node's allocatable {@code nvidia.com/gpu} and the GPUs requested by the
- * non-terminal pods bound to it (pods being deleted still hold their GPUs until they are gone).
+ * Reads every node's allocatable {@code nvidia.com/gpu} and the GPUs requested by the non-terminal
+ * pods bound to it (pods being deleted still hold their GPUs until they are gone).
  */
 final class GpuInventory {
   private GpuInventory() {}
@@ -46,13 +46,15 @@ final class GpuInventory {
       if (node == null || "Succeeded".equals(phase) || "Failed".equals(phase)) {
         continue;
       }
-      long gpus = GpuNode.podGpus(gpus(p.getSpec().getContainers()), gpus(p.getSpec().getInitContainers()));
+      long gpus =
+          GpuNode.podGpus(gpus(p.getSpec().getContainers()), gpus(p.getSpec().getInitContainers()));
       requested.merge(node, gpus, Long::sum);
     }
     List<GpuNode> out = new ArrayList<>();
     for (Node n : nodes) {
       String name = n.getMetadata().getName();
-      Map<String, Quantity> allocatable = n.getStatus() == null ? null : n.getStatus().getAllocatable();
+      Map<String, Quantity> allocatable =
+          n.getStatus() == null ? null : n.getStatus().getAllocatable();
       long alloc = allocatable == null ? 0 : whole(allocatable.get(GpuNode.GPU_RESOURCE));
       Boolean ready = null;
       if (n.getStatus() != null && n.getStatus().getConditions() != null) {
@@ -62,17 +64,30 @@ final class GpuInventory {
           }
         }
       }
-      List<NodeTaint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
-          : n.getSpec().getTaints().stream()
-              .map(t -> new NodeTaint(t.getKey(), t.getValue(), t.getEffect())).toList();
-      boolean unschedulable = n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
-      out.add(new GpuNode(name, n.getMetadata().getLabels(), alloc, requested.getOrDefault(name, 0L),
-          unschedulable, ready, taints));
+      List<NodeTaint> taints =
+          n.getSpec() == null || n.getSpec().getTaints() == null
+              ? List.of()
+              : n.getSpec().getTaints().stream()
+                  .map(t -> new NodeTaint(t.getKey(), t.getValue(), t.getEffect()))
+                  .toList();
+      boolean unschedulable =
+          n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
+      out.add(
+          new GpuNode(
+              name,
+              n.getMetadata().getLabels(),
+              alloc,
+              requested.getOrDefault(name, 0L),
+              unschedulable,
+              ready,
+              taints));
     }
     return out;
   }
 
-  /** Per container: its GPU request, else its limit (extended resources default requests to limits). */
+  /**
+   * Per container: its GPU request, else its limit (extended resources default requests to limits).
+   */
   private static List<Long> gpus(List<Container> containers) {
     List<Long> out = new ArrayList<>();
     if (containers == null) {

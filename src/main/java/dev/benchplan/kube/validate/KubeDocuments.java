@@ -40,19 +40,28 @@ final class KubeDocuments {
     return client.unmarshal(Json.JSON.writeValueAsString(doc), GenericKubernetesResource.class);
   }
 
-  /** A JSON tree as a generic resource, through {@code client}'s serialization (the client stays open). */
+  /**
+   * A JSON tree as a generic resource, through {@code client}'s serialization (the client stays
+   * open).
+   */
   static GenericKubernetesResource generic(KubernetesClient client, ObjectNode doc) {
     return generic(ClusterAccess.of(client), doc);
   }
 
   static ServiceInfo service(Service s) {
     var meta = s.getMetadata();
-    List<ServiceInfo.Owner> owners = meta.getOwnerReferences() == null ? List.of()
-        : meta.getOwnerReferences().stream()
-            .map(o -> new ServiceInfo.Owner(o.getKind(), o.getName(), o.getUid())).toList();
-    List<ServiceInfo.Port> ports = s.getSpec() == null || s.getSpec().getPorts() == null ? List.of()
-        : s.getSpec().getPorts().stream()
-            .map(p -> new ServiceInfo.Port(p.getName(), p.getPort() == null ? -1 : p.getPort())).toList();
+    List<ServiceInfo.Owner> owners =
+        meta.getOwnerReferences() == null
+            ? List.of()
+            : meta.getOwnerReferences().stream()
+                .map(o -> new ServiceInfo.Owner(o.getKind(), o.getName(), o.getUid()))
+                .toList();
+    List<ServiceInfo.Port> ports =
+        s.getSpec() == null || s.getSpec().getPorts() == null
+            ? List.of()
+            : s.getSpec().getPorts().stream()
+                .map(p -> new ServiceInfo.Port(p.getName(), p.getPort() == null ? -1 : p.getPort()))
+                .toList();
     return new ServiceInfo(meta.getNamespace(), meta.getName(), meta.getLabels(), owners, ports);
   }
 }

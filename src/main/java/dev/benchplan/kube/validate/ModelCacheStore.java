@@ -27,14 +27,17 @@ import tools.jackson.databind.node.ObjectNode;
 final class ModelCacheStore {
   /** The annotation marking the cluster's default StorageClass. */
   static final String DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
+
   /** The annotation older clusters used. */
-  static final String BETA_DEFAULT_CLASS_ANNOTATION = "storageclass.beta.kubernetes.io/is-default-class";
+  static final String BETA_DEFAULT_CLASS_ANNOTATION =
+      "storageclass.beta.kubernetes.io/is-default-class";
 
   private ModelCacheStore() {}
 
   /**
    * The class to use: {@code named} when it exists, else (named null) the default class. A named
-   * class that does not exist, or no default and none named, is invalid input (exit 2) with the fix.
+   * class that does not exist, or no default and none named, is invalid input (exit 2) with the
+   * fix.
    */
   static String storageClass(ClusterAccess client, @Nullable String named) {
     if (named != null) {
@@ -45,9 +48,12 @@ final class ModelCacheStore {
         throw ApiErrors.map("reading StorageClass " + named, e);
       }
       if (sc == null) {
-        throw BenchplanException.invalid("model cache: StorageClass '" + named + "' does not exist in the"
-            + " cluster; name an existing one (kubectl get storageclass) with --model-cache-storage-class or the"
-            + " recipe's inference-model-cache-storage-class, or turn the cache off with --no-model-cache");
+        throw BenchplanException.invalid(
+            "model cache: StorageClass '"
+                + named
+                + "' does not exist in the"
+                + " cluster; name an existing one (kubectl get storageclass) with --model-cache-storage-class or the"
+                + " recipe's inference-model-cache-storage-class, or turn the cache off with --no-model-cache");
       }
       return named;
     }
@@ -57,12 +63,18 @@ final class ModelCacheStore {
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("listing StorageClasses", e);
     }
-    List<String> defaults = all.stream().filter(ModelCacheStore::isDefault)
-        .map(sc -> sc.getMetadata().getName()).sorted().toList();
+    List<String> defaults =
+        all.stream()
+            .filter(ModelCacheStore::isDefault)
+            .map(sc -> sc.getMetadata().getName())
+            .sorted()
+            .toList();
     if (defaults.isEmpty()) {
-      throw BenchplanException.invalid("model cache: the cluster has no default StorageClass (annotation "
-          + DEFAULT_CLASS_ANNOTATION + "=true) and none was named; name one with --model-cache-storage-class"
-          + " (or the recipe's inference-model-cache-storage-class), or turn the cache off with --no-model-cache");
+      throw BenchplanException.invalid(
+          "model cache: the cluster has no default StorageClass (annotation "
+              + DEFAULT_CLASS_ANNOTATION
+              + "=true) and none was named; name one with --model-cache-storage-class"
+              + " (or the recipe's inference-model-cache-storage-class), or turn the cache off with --no-model-cache");
     }
     // several defaults: Kubernetes itself uses the newest; the first by name is stable and recorded
     return defaults.get(0);
@@ -70,53 +82,98 @@ final class ModelCacheStore {
 
   private static boolean isDefault(StorageClass sc) {
     Map<String, String> a = sc.getMetadata().getAnnotations();
-    return a != null && ("true".equals(a.get(DEFAULT_CLASS_ANNOTATION))
-        || "true".equals(a.get(BETA_DEFAULT_CLASS_ANNOTATION)));
+    return a != null
+        && ("true".equals(a.get(DEFAULT_CLASS_ANNOTATION))
+            || "true".equals(a.get(BETA_DEFAULT_CLASS_ANNOTATION)));
   }
 
-  /** Creates the PVC and the populate Job, and waits until the Job completed within the cache's bound. */
+  /**
+   * Creates the PVC and the populate Job, and waits until the Job completed within the cache's
+   * bound.
+   */
   static void populate(ClusterAccess client, ModelCache cache, ProgressSink progress) {
     String ns = cache.namespace();
     ObjectNode claim = cache.claim();
     try {
-      client.createPersistentVolumeClaim(KubeCall.DEPLOY_PVC_CREATE, ns,
-          client.unmarshal(dev.benchplan.json.Json.JSON.writeValueAsString(claim), PersistentVolumeClaim.class));
+      client.createPersistentVolumeClaim(
+          KubeCall.DEPLOY_PVC_CREATE,
+          ns,
+          client.unmarshal(
+              dev.benchplan.json.Json.JSON.writeValueAsString(claim), PersistentVolumeClaim.class));
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("creating the model-cache PVC " + ns + "/" + ModelCache.CLAIM, e);
     }
     try {
-      client.createJob(KubeCall.DEPLOY_CACHE_JOB_CREATE, ns,
-          client.unmarshal(dev.benchplan.json.Json.JSON.writeValueAsString(cache.populateJob()), Job.class));
+      client.createJob(
+          KubeCall.DEPLOY_CACHE_JOB_CREATE,
+          ns,
+          client.unmarshal(
+              dev.benchplan.json.Json.JSON.writeValueAsString(cache.populateJob()), Job.class));
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("creating the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB, e);
     }
-    progress.update("downloading " + cache.model() + " into PVC " + ModelCache.CLAIM + " (" + cache.storageClass()
-        + ", " + cache.size() + ")");
+    progress.update(
+        "downloading "
+            + cache.model()
+            + " into PVC "
+            + ModelCache.CLAIM
+            + " ("
+            + cache.storageClass()
+            + ", "
+            + cache.size()
+            + ")");
     Duration bound = Duration.ofSeconds(cache.boundSeconds());
     AtomicReference<Job> last = new AtomicReference<>();
     boolean done;
     try {
-      done = client.awaitJob(KubeCall.DEPLOY_CACHE_JOB_WATCH, ns, ModelCache.POPULATE_JOB, j -> {
-        last.set(j);
-        return j == null || finished(j) != null;
-      }, bound.toMillis() + 5_000);
+      done =
+          client.awaitJob(
+              KubeCall.DEPLOY_CACHE_JOB_WATCH,
+              ns,
+              ModelCache.POPULATE_JOB,
+              j -> {
+                last.set(j);
+                return j == null || finished(j) != null;
+              },
+              bound.toMillis() + 5_000);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("watching the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB, e);
     }
     Job j = last.get();
     if (!done) {
-      throw BenchplanException.runtime("the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB
-          + " did not finish within " + ProgressRenderer.format(bound) + " (--timeout-model-cache)");
+      throw BenchplanException.runtime(
+          "the model-cache Job "
+              + ns
+              + "/"
+              + ModelCache.POPULATE_JOB
+              + " did not finish within "
+              + ProgressRenderer.format(bound)
+              + " (--timeout-model-cache)");
     }
     if (j == null) {
-      throw BenchplanException.runtime("the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB
-          + " was deleted while validate waited for it");
+      throw BenchplanException.runtime(
+          "the model-cache Job "
+              + ns
+              + "/"
+              + ModelCache.POPULATE_JOB
+              + " was deleted while validate waited for it");
     }
-    JobCondition c = Objects.requireNonNull(finished(j)); // done: the Job has its finishing condition
+    JobCondition c =
+        Objects.requireNonNull(finished(j)); // done: the Job has its finishing condition
     if (!"Complete".equals(c.getType())) {
-      throw BenchplanException.runtime("the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB
-          + " failed: " + c.getReason() + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")")
-          + "; see kubectl logs -n " + ns + " job/" + ModelCache.POPULATE_JOB + ", or --no-model-cache");
+      throw BenchplanException.runtime(
+          "the model-cache Job "
+              + ns
+              + "/"
+              + ModelCache.POPULATE_JOB
+              + " failed: "
+              + c.getReason()
+              + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")")
+              + "; see kubectl logs -n "
+              + ns
+              + " job/"
+              + ModelCache.POPULATE_JOB
+              + ", or --no-model-cache");
     }
   }
 
@@ -126,7 +183,11 @@ final class ModelCacheStore {
       return null;
     }
     return j.getStatus().getConditions().stream()
-        .filter(c -> "True".equals(c.getStatus()) && ("Complete".equals(c.getType()) || "Failed".equals(c.getType())))
-        .findFirst().orElse(null);
+        .filter(
+            c ->
+                "True".equals(c.getStatus())
+                    && ("Complete".equals(c.getType()) || "Failed".equals(c.getType())))
+        .findFirst()
+        .orElse(null);
   }
 }

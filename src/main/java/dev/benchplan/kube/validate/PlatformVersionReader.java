@@ -31,11 +31,16 @@ final class PlatformVersionReader {
   static RuntimeImage.PlatformVersion read(ClusterAccess access) {
     List<Deployment> found;
     try {
-      found = access.listDeploymentsInAnyNamespace(KubeCall.VALIDATE_OPERATOR_DEPLOYMENTS_LIST, PART_OF, OPERATOR);
+      found =
+          access.listDeploymentsInAnyNamespace(
+              KubeCall.VALIDATE_OPERATOR_DEPLOYMENTS_LIST, PART_OF, OPERATOR);
     } catch (KubernetesClientException e) {
-      return RuntimeImage.PlatformVersion.unknown((ApiErrors.forbidden(e) ? "forbidden to list Deployments ("
-          + ApiErrors.code(e) + ")" : "listing Deployments failed (" + ApiErrors.describe(e) + ")") + ": the operator's version"
-          + " was not read");
+      return RuntimeImage.PlatformVersion.unknown(
+          (ApiErrors.forbidden(e)
+                  ? "forbidden to list Deployments (" + ApiErrors.code(e) + ")"
+                  : "listing Deployments failed (" + ApiErrors.describe(e) + ")")
+              + ": the operator's version"
+              + " was not read");
     }
     TreeSet<String> versions = new TreeSet<>();
     List<String> where = new ArrayList<>();
@@ -47,28 +52,38 @@ final class PlatformVersionReader {
       }
     }
     if (versions.isEmpty()) {
-      return RuntimeImage.PlatformVersion.unknown(found.isEmpty()
-          ? "no Deployment labelled " + PART_OF + "=" + OPERATOR + " in the cluster"
-          : "the operator Deployment carries no version label");
+      return RuntimeImage.PlatformVersion.unknown(
+          found.isEmpty()
+              ? "no Deployment labelled " + PART_OF + "=" + OPERATOR + " in the cluster"
+              : "the operator Deployment carries no version label");
     }
     String chosen = versions.last();
-    return new RuntimeImage.PlatformVersion(chosen, "operator Deployment " + String.join(", ", where)
-        + (versions.size() > 1 ? " (versions " + versions + ", the highest used)" : ""));
+    return new RuntimeImage.PlatformVersion(
+        chosen,
+        "operator Deployment "
+            + String.join(", ", where)
+            + (versions.size() > 1 ? " (versions " + versions + ", the highest used)" : ""));
   }
 
   /** The version label, else the chart label's suffix, else the manager's --operator-version. */
   static @Nullable String version(Deployment d) {
-    Map<String, String> labels = d.getMetadata() == null || d.getMetadata().getLabels() == null ? Map.of()
-        : d.getMetadata().getLabels();
+    Map<String, String> labels =
+        d.getMetadata() == null || d.getMetadata().getLabels() == null
+            ? Map.of()
+            : d.getMetadata().getLabels();
     String v = labels.get(VERSION_LABEL);
     if (v != null && !v.isBlank()) {
       return v.trim();
     }
     String chart = labels.get(CHART_LABEL);
-    if (chart != null && chart.startsWith(OPERATOR + "-") && chart.length() > OPERATOR.length() + 1) {
+    if (chart != null
+        && chart.startsWith(OPERATOR + "-")
+        && chart.length() > OPERATOR.length() + 1) {
       return chart.substring(OPERATOR.length() + 1).replace('_', '+');
     }
-    if (d.getSpec() != null && d.getSpec().getTemplate() != null && d.getSpec().getTemplate().getSpec() != null) {
+    if (d.getSpec() != null
+        && d.getSpec().getTemplate() != null
+        && d.getSpec().getTemplate().getSpec() != null) {
       for (Container c : d.getSpec().getTemplate().getSpec().getContainers()) {
         for (String a : c.getArgs() == null ? List.<String>of() : c.getArgs()) {
           if (a.startsWith("--operator-version=") && a.length() > "--operator-version=".length()) {

@@ -19,15 +19,24 @@ public final class ValidateFactory {
   /** The service with the fabric8 cluster, the AIPerf pipeline and the JVM's shutdown hooks. */
   public static ValidateService service(PrintWriter err, String toolVersion) {
     AtomicReference<KubeValidateCluster> connected = new AtomicReference<>();
-    AiperfBenchmarkRunner runner = new AiperfBenchmarkRunner(
-        // the runner runs only after the service has connected
-        hooks -> KubeRunServices.using(Objects.requireNonNull(connected.get(), "connected").client(), hooks),
+    AiperfBenchmarkRunner runner =
+        new AiperfBenchmarkRunner(
+            // the runner runs only after the service has connected
+            hooks ->
+                KubeRunServices.using(
+                    Objects.requireNonNull(connected.get(), "connected").client(), hooks),
+            Clock.systemUTC(),
+            System.getenv());
+    return new ValidateService(
+        options -> {
+          KubeValidateCluster c = KubeValidateCluster.connect(options);
+          connected.set(c);
+          return c;
+        },
+        runner,
         Clock.systemUTC(),
-        System.getenv());
-    return new ValidateService(options -> {
-      KubeValidateCluster c = KubeValidateCluster.connect(options);
-      connected.set(c);
-      return c;
-    }, runner, Clock.systemUTC(), err, ShutdownHooks.jvm(), toolVersion);
+        err,
+        ShutdownHooks.jvm(),
+        toolVersion);
   }
 }

@@ -13,8 +13,9 @@ import java.util.Objects;
  */
 public record JobResources(String cpuRequest, String memoryRequest, String memoryLimit) {
   /** The fixed size of plans written before the load-generator rule. */
-  public static final JobResources UNSIZED = new JobResources(PerfManifests.CPU_REQUEST,
-      PerfManifests.MEMORY_REQUEST, PerfManifests.MEMORY_LIMIT);
+  public static final JobResources UNSIZED =
+      new JobResources(
+          PerfManifests.CPU_REQUEST, PerfManifests.MEMORY_REQUEST, PerfManifests.MEMORY_LIMIT);
 
   public JobResources {
     Objects.requireNonNull(cpuRequest, "cpuRequest");

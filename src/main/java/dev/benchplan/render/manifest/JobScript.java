@@ -7,23 +7,27 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The fixed entrypoint of the AIPerf container ({@code aiperf-job.sh} in this package's
- * resources): check the trace's SHA-256, wait (bounded) until {@code /v1/models} lists the served
- * model, run {@code aiperf profile} with the arguments it is given (or, with {@code
- * BENCHPLAN_RUN_DIRS}, once per load point, one after another), then print the summary between
- * the marker lines, every artifact through the verified channel ({@link ArtifactChannel}) and the
- * exit line ({@link dev.benchplan.render.JobContract}). Run-specific values reach it only through environment
+ * The fixed entrypoint of the AIPerf container ({@code aiperf-job.sh} in this package's resources):
+ * check the trace's SHA-256, wait (bounded) until {@code /v1/models} lists the served model, run
+ * {@code aiperf profile} with the arguments it is given (or, with {@code BENCHPLAN_RUN_DIRS}, once
+ * per load point, one after another), then print the summary between the marker lines, every
+ * artifact through the verified channel ({@link ArtifactChannel}) and the exit line ({@link
+ * dev.benchplan.render.JobContract}). Run-specific values reach it only through environment
  * variables and arguments, so the text is identical for every run.
  */
 public final class JobScript {
   /** Exit code when the model was not listed within the wait bound (AIPerf did not run). */
   public static final int EXIT_MODEL_NOT_LISTED = 124;
+
   /** Exit code when the trace in the pod does not hash to the plan's SHA-256. */
   public static final int EXIT_TRACE_MISMATCH = 65;
+
   /** Exit code when the artifact directory cannot be created. */
   public static final int EXIT_ARTIFACT_DIR = 73;
+
   /** Exit code when python3 or aiperf is missing from the image. */
   public static final int EXIT_MISSING_TOOL = 127;
+
   /** {@code $0} of the script, shown in process listings. */
   public static final String SCRIPT_NAME = "benchplan-aiperf";
 

@@ -9,18 +9,22 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Builds the perf.yaml objects: the ConfigMap with aiperf-config.yaml, the trace ConfigMap when
- * the trace travels in one, then exactly one batch/v1 Job (always last).
+ * Builds the perf.yaml objects: the ConfigMap with aiperf-config.yaml, the trace ConfigMap when the
+ * trace travels in one, then exactly one batch/v1 Job (always last).
  */
 public final class PerfManifests {
   /** Requested CPU of an unsized AIPerf client (a plan without load_generator). */
   public static final String CPU_REQUEST = "4";
+
   /** Requested memory of an unsized AIPerf client. */
   public static final String MEMORY_REQUEST = "8Gi";
+
   /** Memory limit of an unsized AIPerf client (no CPU limit: throttling would distort latency). */
   public static final String MEMORY_LIMIT = "16Gi";
+
   /** Environment variable carrying the Hugging Face token for the tokenizer download. */
   public static final String HF_TOKEN_ENV = "HF_TOKEN";
+
   /** The key of the token inside the Secret (as Dynamo's hf-token-secret stores it). */
   public static final String HF_TOKEN_KEY = "HF_TOKEN";
 
@@ -28,8 +32,10 @@ public final class PerfManifests {
   static final String CONFIG_KEY = "aiperf-config.yaml";
   static final String TRACE_DIR = "/benchplan/trace";
   static final String TRACE_KEY = "trace.jsonl";
+
   /** The artifact volume's mount point; each run writes to {@code /artifacts/<run-id>}. */
   public static final String ARTIFACTS_ROOT = "/artifacts";
+
   static final String HF_HOME = "/benchplan/hf-home";
 
   private PerfManifests() {}
@@ -58,17 +64,20 @@ public final class PerfManifests {
    * @param modelWaitSeconds the overall bound of the Job's readiness loop
    * @param readyRequestSeconds the bound of each readiness request inside it
    */
-  public static List<ObjectNode> build(JobInputs in, int modelWaitSeconds, int readyRequestSeconds) {
+  public static List<ObjectNode> build(
+      JobInputs in, int modelWaitSeconds, int readyRequestSeconds) {
     List<ObjectNode> docs = new ArrayList<>();
     ObjectNode config = configMap(in, in.configMapName());
-    config.withObject("/metadata")
+    config
+        .withObject("/metadata")
         .withObject("/annotations")
         .put(JobContract.AIPERF_CONFIG_SHA256, in.configSha256());
     config.putObject("data").put(CONFIG_KEY, in.configYaml());
     docs.add(config);
     if (in.trace() instanceof TraceVolume.InConfigMap inMap) {
       ObjectNode trace = configMap(in, in.traceConfigMapName());
-      trace.withObject("/metadata")
+      trace
+          .withObject("/metadata")
           .withObject("/annotations")
           .put(JobContract.TRACE_SHA256, in.traceSha256());
       trace.putObject("data").put(TRACE_KEY, inMap.content());
@@ -120,7 +129,10 @@ public final class PerfManifests {
     c.set("env", env(in, modelWaitSeconds, readyRequestSeconds));
     ObjectNode resources = c.putObject("resources");
     JobResources size = in.resources();
-    resources.putObject("requests").put("cpu", size.cpuRequest()).put("memory", size.memoryRequest());
+    resources
+        .putObject("requests")
+        .put("cpu", size.cpuRequest())
+        .put("memory", size.memoryRequest());
     resources.putObject("limits").put("memory", size.memoryLimit());
     c.putObject("securityContext").put("allowPrivilegeEscalation", false).put("privileged", false);
 
@@ -142,7 +154,10 @@ public final class PerfManifests {
       }
     }
     ObjectNode artifactMount =
-        mounts.addObject().put("name", JobContract.ARTIFACTS_VOLUME).put("mountPath", ARTIFACTS_ROOT);
+        mounts
+            .addObject()
+            .put("name", JobContract.ARTIFACTS_VOLUME)
+            .put("mountPath", ARTIFACTS_ROOT);
     ObjectNode artifactVolume = volumes.addObject().put("name", JobContract.ARTIFACTS_VOLUME);
     if (in.artifactClaim() != null) {
       artifactVolume.putObject("persistentVolumeClaim").put("claimName", in.artifactClaim());

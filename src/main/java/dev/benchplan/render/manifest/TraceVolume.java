@@ -1,7 +1,6 @@
 package dev.benchplan.render.manifest;
 
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /** Where the pod reads the trace from. */
 public sealed interface TraceVolume {

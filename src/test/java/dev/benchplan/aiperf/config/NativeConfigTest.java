@@ -25,13 +25,15 @@ class NativeConfigTest {
   }
 
   @Test
-  @DisplayName("AIPerf's own templates, read with the same check: the numeric ones pass, the others show why")
+  @DisplayName(
+      "AIPerf's own templates, read with the same check: the numeric ones pass, the others show why")
   void templates() throws Exception {
     for (String ok : List.of("minimal.yaml", "latency_test.yaml", "goodput_slo.yaml")) {
       Path t = SharedData.require("aiperf/templates/" + ok);
       assertThat(schema.validate(Json.YAML.readTree(t.toFile()))).as(ok).isEmpty();
     }
-    // AIPerf's pydantic loader accepts "120s" where its JSON Schema wants a number: we write numbers
+    // AIPerf's pydantic loader accepts "120s" where its JSON Schema wants a number: we write
+    // numbers
     Path replay = SharedData.require("aiperf/templates/trace_replay.yaml");
     assertThat(schema.validate(Json.YAML.readTree(replay.toFile())))
         .anySatisfy(p -> assertThat(p.toString()).contains("/benchmark/phases/gracePeriod"));
@@ -43,14 +45,40 @@ class NativeConfigTest {
     Dataset syn = new Dataset.Synthetic(550, 50, 150, 25, 5000);
     Dataset trace = new Dataset.MooncakeTrace("/benchplan/trace/trace.jsonl");
     Phase warm = new Phase(PhaseType.CONCURRENCY, 8, null, 100L, 300, null, null);
-    List<AiperfSettings> all = List.of(
-        ProfileFlagsTest.settings(new Phase(PhaseType.CONCURRENCY, 64, null, 1000L, 600, 30, null), warm, syn,
-            Map.of("time_to_first_token", new BigDecimal("200"))),
-        ProfileFlagsTest.settings(new Phase(PhaseType.POISSON, null, new BigDecimal("2.5"), null, 120, 30, null), null, syn, Map.of()),
-        ProfileFlagsTest.settings(new Phase(PhaseType.CONSTANT, null, new BigDecimal("10"), 500L, null, null, null), warm, syn, Map.of()),
-        ProfileFlagsTest.settings(new Phase(PhaseType.FIXED_SCHEDULE, null, null, null, 900, 30, null), warm, trace, Map.of()),
-        ProfileFlagsTest.settings(new Phase(PhaseType.FIXED_SCHEDULE, null, null, null, 900, 30,
-            new Phase.ReplayWindow(0, 60000)), null, trace, Map.of("inter_token_latency", new BigDecimal("25"))));
+    List<AiperfSettings> all =
+        List.of(
+            ProfileFlagsTest.settings(
+                new Phase(PhaseType.CONCURRENCY, 64, null, 1000L, 600, 30, null),
+                warm,
+                syn,
+                Map.of("time_to_first_token", new BigDecimal("200"))),
+            ProfileFlagsTest.settings(
+                new Phase(PhaseType.POISSON, null, new BigDecimal("2.5"), null, 120, 30, null),
+                null,
+                syn,
+                Map.of()),
+            ProfileFlagsTest.settings(
+                new Phase(PhaseType.CONSTANT, null, new BigDecimal("10"), 500L, null, null, null),
+                warm,
+                syn,
+                Map.of()),
+            ProfileFlagsTest.settings(
+                new Phase(PhaseType.FIXED_SCHEDULE, null, null, null, 900, 30, null),
+                warm,
+                trace,
+                Map.of()),
+            ProfileFlagsTest.settings(
+                new Phase(
+                    PhaseType.FIXED_SCHEDULE,
+                    null,
+                    null,
+                    null,
+                    900,
+                    30,
+                    new Phase.ReplayWindow(0, 60000)),
+                null,
+                trace,
+                Map.of("inter_token_latency", new BigDecimal("25"))));
     for (AiperfSettings s : all) {
       ObjectNode config = NativeConfig.render(s);
       assertThat(schema.validate(config)).as(config.toString()).isEmpty();
@@ -60,8 +88,10 @@ class NativeConfigTest {
   @Test
   @DisplayName("the schema check would catch a wrong key (so passing it means something)")
   void schemaCatchesMistakes() {
-    ObjectNode config = NativeConfig.render(ProfileFlagsTest.settings(ProfileFlagsTest.CLOSED, null,
-        ProfileFlagsTest.SYN, Map.of()));
+    ObjectNode config =
+        NativeConfig.render(
+            ProfileFlagsTest.settings(
+                ProfileFlagsTest.CLOSED, null, ProfileFlagsTest.SYN, Map.of()));
     ((ObjectNode) config.at("/benchmark/phases/0")).put("request_count", 5);
     assertThat(schema.validate(config)).isNotEmpty();
   }
@@ -71,11 +101,14 @@ class NativeConfigTest {
   void expressesSettings() {
     Phase p = new Phase(PhaseType.CONCURRENCY, 64, null, 1000L, 600, 30, null);
     Phase w = new Phase(PhaseType.CONCURRENCY, 8, null, 100L, 300, null, null);
-    JsonNode c = NativeConfig.render(ProfileFlagsTest.settings(p, w, ProfileFlagsTest.SYN,
-        Map.of("time_to_first_token", new BigDecimal("200"))));
+    JsonNode c =
+        NativeConfig.render(
+            ProfileFlagsTest.settings(
+                p, w, ProfileFlagsTest.SYN, Map.of("time_to_first_token", new BigDecimal("200"))));
     assertThat(c.path("schemaVersion").asString()).isEqualTo("2.0");
     assertThat(c.path("randomSeed").asLong()).isEqualTo(42);
-    assertThat(c.at("/benchmark/endpoint/url").asString()).isEqualTo("http://svc.ns.svc.cluster.local:8000");
+    assertThat(c.at("/benchmark/endpoint/url").asString())
+        .isEqualTo("http://svc.ns.svc.cluster.local:8000");
     assertThat(c.at("/benchmark/endpoint/timeout").asInt()).isEqualTo(300);
     assertThat(c.at("/benchmark/endpoint/extra/ignore_eos").asBoolean()).isTrue();
     assertThat(c.at("/benchmark/dataset/entries").asInt()).isEqualTo(700);
@@ -85,7 +118,8 @@ class NativeConfigTest {
     assertThat(c.at("/benchmark/phases/1/requests").asInt()).isEqualTo(1000);
     assertThat(c.at("/benchmark/phases/1/duration").asInt()).isEqualTo(600);
     assertThat(c.at("/benchmark/phases/1/gracePeriod").asInt()).isEqualTo(30);
-    assertThat(c.at("/benchmark/slos/time_to_first_token").decimalValue()).isEqualByComparingTo("200");
+    assertThat(c.at("/benchmark/slos/time_to_first_token").decimalValue())
+        .isEqualByComparingTo("200");
     assertThat(c.at("/benchmark/artifacts/summary/0").asString()).isEqualTo("json");
     assertThat(c.at("/benchmark/artifacts/records/0").asString()).isEqualTo("jsonl");
   }

@@ -16,10 +16,16 @@ class ProfileFlagsTest {
     return AiperfVersion.parse(s, "test");
   }
 
-  static AiperfSettings settings(Phase profiling, Phase warmup, Dataset dataset, Map<String, BigDecimal> slos) {
+  static AiperfSettings settings(
+      Phase profiling, Phase warmup, Dataset dataset, Map<String, BigDecimal> slos) {
     return new AiperfSettings(
         "Qwen/Qwen3-0.6B",
-        new Endpoint("http://svc.ns.svc.cluster.local:8000", EndpointType.chat, "/v1/chat/completions", true, 300),
+        new Endpoint(
+            "http://svc.ns.svc.cluster.local:8000",
+            EndpointType.chat,
+            "/v1/chat/completions",
+            true,
+            300),
         "Qwen/Qwen3-0.6B",
         dataset,
         dataset instanceof Dataset.Synthetic,
@@ -44,7 +50,8 @@ class ProfileFlagsTest {
   @Test
   @DisplayName("closed loop on 0.8.0+: count and duration bound the run together")
   void closedLoopNew() {
-    List<String> a = ProfileFlags.render(settings(CLOSED, WARM, SYN, Map.of()), v("0.10.0"), "p").args();
+    List<String> a =
+        ProfileFlags.render(settings(CLOSED, WARM, SYN, Map.of()), v("0.10.0"), "p").args();
     assertThat(after(a, "--concurrency")).isEqualTo("16");
     assertThat(after(a, "--request-count")).isEqualTo("640");
     assertThat(after(a, "--benchmark-duration")).isEqualTo("600");
@@ -63,10 +70,13 @@ class ProfileFlagsTest {
   @DisplayName("up to 0.7 a request count excludes a duration: the count wins and a note says so")
   void countOrDurationOld() {
     FlagRendering r = ProfileFlags.render(settings(CLOSED, null, SYN, Map.of()), v("0.7.0"), "p");
-    assertThat(r.args()).contains("--request-count").doesNotContain("--benchmark-duration", "--benchmark-grace-period");
+    assertThat(r.args())
+        .contains("--request-count")
+        .doesNotContain("--benchmark-duration", "--benchmark-grace-period");
     assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("activeDeadlineSeconds"));
     Phase durationOnly = new Phase(PhaseType.CONCURRENCY, 8, null, null, 120, 30, null);
-    List<String> a = ProfileFlags.render(settings(durationOnly, null, SYN, Map.of()), v("0.2.0"), "p").args();
+    List<String> a =
+        ProfileFlags.render(settings(durationOnly, null, SYN, Map.of()), v("0.2.0"), "p").args();
     assertThat(after(a, "--benchmark-duration")).isEqualTo("120");
     assertThat(a).doesNotContain("--request-count");
   }
@@ -74,11 +84,14 @@ class ProfileFlagsTest {
   @Test
   @DisplayName("--request-rate-mode before 0.8.0, --arrival-pattern from 0.8.0")
   void arrivalPatternRename() {
-    Phase rate = new Phase(PhaseType.CONSTANT, null, new BigDecimal("2.50"), 100L, null, null, null);
-    List<String> old = ProfileFlags.render(settings(rate, null, SYN, Map.of()), v("0.6.0.post1"), "p").args();
+    Phase rate =
+        new Phase(PhaseType.CONSTANT, null, new BigDecimal("2.50"), 100L, null, null, null);
+    List<String> old =
+        ProfileFlags.render(settings(rate, null, SYN, Map.of()), v("0.6.0.post1"), "p").args();
     assertThat(after(old, "--request-rate")).isEqualTo("2.5");
     assertThat(after(old, "--request-rate-mode")).isEqualTo("constant");
-    List<String> now = ProfileFlags.render(settings(rate, null, SYN, Map.of()), v("0.8.0"), "p").args();
+    List<String> now =
+        ProfileFlags.render(settings(rate, null, SYN, Map.of()), v("0.8.0"), "p").args();
     assertThat(after(now, "--arrival-pattern")).isEqualTo("constant");
     assertThat(now).doesNotContain("--request-rate-mode");
   }
@@ -88,13 +101,24 @@ class ProfileFlagsTest {
   void fixedSchedule() {
     Dataset trace = new Dataset.MooncakeTrace("/benchplan/trace/trace.jsonl");
     Phase whole = new Phase(PhaseType.FIXED_SCHEDULE, null, null, null, 900, 30, null);
-    List<String> a = ProfileFlags.render(settings(whole, null, trace, Map.of()), v("0.9.0"), "p").args();
+    List<String> a =
+        ProfileFlags.render(settings(whole, null, trace, Map.of()), v("0.9.0"), "p").args();
     assertThat(after(a, "--input-file")).isEqualTo("/benchplan/trace/trace.jsonl");
     assertThat(after(a, "--custom-dataset-type")).isEqualTo("mooncake_trace");
     assertThat(a).contains("--fixed-schedule", "--fixed-schedule-auto-offset");
-    assertThat(a).doesNotContain("--synthetic-input-tokens-mean", "--extra-inputs", "--concurrency");
-    Phase window = new Phase(PhaseType.FIXED_SCHEDULE, null, null, null, 900, 30, new Phase.ReplayWindow(1000, 61000));
-    List<String> w = ProfileFlags.render(settings(window, null, trace, Map.of()), v("0.9.0"), "p").args();
+    assertThat(a)
+        .doesNotContain("--synthetic-input-tokens-mean", "--extra-inputs", "--concurrency");
+    Phase window =
+        new Phase(
+            PhaseType.FIXED_SCHEDULE,
+            null,
+            null,
+            null,
+            900,
+            30,
+            new Phase.ReplayWindow(1000, 61000));
+    List<String> w =
+        ProfileFlags.render(settings(window, null, trace, Map.of()), v("0.9.0"), "p").args();
     assertThat(after(w, "--fixed-schedule-start-offset")).isEqualTo("1000");
     assertThat(after(w, "--fixed-schedule-end-offset")).isEqualTo("61000");
     assertThat(w).doesNotContain("--fixed-schedule-auto-offset");
@@ -108,7 +132,8 @@ class ProfileFlagsTest {
     slos.put("inter_token_latency", new BigDecimal("25"));
     List<String> a = ProfileFlags.render(settings(CLOSED, null, SYN, slos), v("0.2.0"), "p").args();
     assertThat(after(a, "--goodput")).isEqualTo("time_to_first_token:2000 inter_token_latency:25");
-    assertThatThrownBy(() -> ProfileFlags.render(settings(CLOSED, null, SYN, slos), v("0.1.1"), "plan.json"))
+    assertThatThrownBy(
+            () -> ProfileFlags.render(settings(CLOSED, null, SYN, slos), v("0.1.1"), "plan.json"))
         .hasMessageContaining("plan.json: /objectives/goodput: AIPerf 0.1.1 has no --goodput");
   }
 
@@ -137,8 +162,18 @@ class ProfileFlagsTest {
   @DisplayName("a hostile model name stays one exact argument")
   void hostileModel() {
     String model = "m: # ' \" \n x";
-    AiperfSettings s = new AiperfSettings(model, settings(CLOSED, null, SYN, Map.of()).endpoint(), model, SYN,
-        false, null, CLOSED, Map.of(), 1, "/a");
+    AiperfSettings s =
+        new AiperfSettings(
+            model,
+            settings(CLOSED, null, SYN, Map.of()).endpoint(),
+            model,
+            SYN,
+            false,
+            null,
+            CLOSED,
+            Map.of(),
+            1,
+            "/a");
     List<String> a = ProfileFlags.render(s, v("0.5.0"), "p").args();
     assertThat(after(a, "--model")).isEqualTo(model);
     assertThat(after(a, "--tokenizer")).isEqualTo(model);

@@ -19,7 +19,8 @@ class AiperfExportReaderTest {
   @TempDir Path tmp;
 
   @Test
-  @DisplayName("the real export (top-level tags, nulls, telemetry) parses with exact values and its SHA-256")
+  @DisplayName(
+      "the real export (top-level tags, nulls, telemetry) parses with exact values and its SHA-256")
   void realExport() {
     Path real = ExportVariants.real();
     AiperfExport e = AiperfExportReader.read(real);
@@ -55,7 +56,8 @@ class AiperfExportReaderTest {
     assertThat(e.metrics().keySet()).isEqualTo(real.metrics().keySet());
     assertThat(e.metric("time_to_first_token").orElseThrow().stats())
         .isEqualTo(real.metric("time_to_first_token").orElseThrow().stats());
-    assertThat(e.metric("time_to_first_token").orElseThrow().pointer()).isEqualTo("/records/time_to_first_token");
+    assertThat(e.metric("time_to_first_token").orElseThrow().pointer())
+        .isEqualTo("/records/time_to_first_token");
     assertThat(e.requestCount()).isEqualTo(real.requestCount());
   }
 
@@ -69,8 +71,8 @@ class AiperfExportReaderTest {
     assertThat(e.aiperfVersion()).isEqualTo("0.13.0");
     MetricSummary ttft = e.metric("time_to_first_token").orElseThrow();
     assertThat(ttft.stat("count")).map(BigDecimal::intValueExact).contains(64);
-    assertThat(ttft.stat("sum").orElseThrow()).isEqualByComparingTo(
-        new BigDecimal("30.814987671875").multiply(new BigDecimal("64")));
+    assertThat(ttft.stat("sum").orElseThrow())
+        .isEqualByComparingTo(new BigDecimal("30.814987671875").multiply(new BigDecimal("64")));
   }
 
   @Test
@@ -86,16 +88,22 @@ class AiperfExportReaderTest {
   }
 
   @Test
-  @DisplayName("failed requests: error_request_count and error_summary are read; the larger count wins")
+  @DisplayName(
+      "failed requests: error_request_count and error_summary are read; the larger count wins")
   void errors() {
     ObjectNode t = ExportVariants.realTree();
     t.putObject("error_request_count").put("unit", "requests").put("avg", 3.0);
     ObjectNode entry = t.putArray("error_summary").addObject();
-    entry.putObject("error_details").put("code", 503).put("type", "ServiceUnavailable").put("message", "busy");
+    entry
+        .putObject("error_details")
+        .put("code", 503)
+        .put("type", "ServiceUnavailable")
+        .put("message", "busy");
     entry.put("count", 3);
     AiperfExport e = AiperfExportReader.read(ExportVariants.write(tmp, "e.json", t));
     assertThat(e.errorRequestCount()).isEqualByComparingTo("3");
-    assertThat(e.errorSummary()).containsExactly(new ErrorCount(503, "ServiceUnavailable", "busy", 3));
+    assertThat(e.errorSummary())
+        .containsExactly(new ErrorCount(503, "ServiceUnavailable", "busy", 3));
     assertThat(e.errorSummary().get(0).describe()).isEqualTo("503 ServiceUnavailable: busy");
 
     t.remove("error_request_count");
@@ -108,7 +116,8 @@ class AiperfExportReaderTest {
   void cancelled() {
     ObjectNode t = ExportVariants.realTree();
     t.put("was_cancelled", true);
-    assertThat(AiperfExportReader.read(ExportVariants.write(tmp, "c.json", t)).wasCancelled()).isTrue();
+    assertThat(AiperfExportReader.read(ExportVariants.write(tmp, "c.json", t)).wasCancelled())
+        .isTrue();
   }
 
   @Test
@@ -122,10 +131,12 @@ class AiperfExportReaderTest {
         .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2));
 
     Path array = Files.writeString(tmp.resolve("array.json"), "[1, 2]");
-    assertThatThrownBy(() -> AiperfExportReader.read(array)).hasMessageContaining(array + ": /: expected a JSON object");
+    assertThatThrownBy(() -> AiperfExportReader.read(array))
+        .hasMessageContaining(array + ": /: expected a JSON object");
 
     Path noMetrics = Files.writeString(tmp.resolve("none.json"), "{\"input_config\": {}}");
-    assertThatThrownBy(() -> AiperfExportReader.read(noMetrics)).hasMessageContaining("no AIPerf metrics found");
+    assertThatThrownBy(() -> AiperfExportReader.read(noMetrics))
+        .hasMessageContaining("no AIPerf metrics found");
 
     ObjectNode t = ExportVariants.realTree();
     ((ObjectNode) t.get("time_to_first_token")).put("p99", "fast");
@@ -142,15 +153,18 @@ class AiperfExportReaderTest {
     ObjectNode c = ExportVariants.realTree();
     c.put("was_cancelled", "no");
     Path cancelled = ExportVariants.write(tmp, "cancel.json", c);
-    assertThatThrownBy(() -> AiperfExportReader.read(cancelled)).hasMessageContaining("/was_cancelled: expected true or false");
+    assertThatThrownBy(() -> AiperfExportReader.read(cancelled))
+        .hasMessageContaining("/was_cancelled: expected true or false");
 
     ObjectNode s = ExportVariants.realTree();
     s.putArray("error_summary").addObject().put("count", -1);
     Path summary = ExportVariants.write(tmp, "summary.json", s);
-    assertThatThrownBy(() -> AiperfExportReader.read(summary)).hasMessageContaining("/error_summary/0/count");
+    assertThatThrownBy(() -> AiperfExportReader.read(summary))
+        .hasMessageContaining("/error_summary/0/count");
 
     Path missing = tmp.resolve("nope.json");
-    assertThatThrownBy(() -> AiperfExportReader.read(missing)).hasMessageContaining(missing + ": AIPerf export not found");
+    assertThatThrownBy(() -> AiperfExportReader.read(missing))
+        .hasMessageContaining(missing + ": AIPerf export not found");
   }
 
   @Test
@@ -160,9 +174,15 @@ class AiperfExportReaderTest {
     AiperfExport e = AiperfExportReader.parse(bytes, Path.of("pod.log#summary"));
     assertThat(e.path()).isEqualTo(Path.of("pod.log#summary"));
     assertThat(e.sha256()).isEqualTo(Sha256.hex(bytes));
-    byte[] changed = new String(bytes, StandardCharsets.UTF_8).replace("50.08213863971112", "51.0")
-        .getBytes(StandardCharsets.UTF_8);
-    assertThat(AiperfExportReader.parse(changed, Path.of("x")).metric("output_token_throughput").orElseThrow().stat("avg"))
+    byte[] changed =
+        new String(bytes, StandardCharsets.UTF_8)
+            .replace("50.08213863971112", "51.0")
+            .getBytes(StandardCharsets.UTF_8);
+    assertThat(
+            AiperfExportReader.parse(changed, Path.of("x"))
+                .metric("output_token_throughput")
+                .orElseThrow()
+                .stat("avg"))
         .contains(new BigDecimal("51.0"));
     assertThat(Json.JSON).isNotNull();
   }

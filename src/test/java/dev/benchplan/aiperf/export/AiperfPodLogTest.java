@@ -14,8 +14,14 @@ class AiperfPodLogTest {
 
   private static String log(String summary, int exit) {
     return "waiting for /v1/models\nProfiling: 63/64 |#########| 98%\r\n"
-        + AiperfPodLog.BEGIN + "\n" + summary + (summary.endsWith("\n") ? "" : "\n")
-        + AiperfPodLog.END + "\n" + AiperfPodLog.exitLine(exit) + "\n";
+        + AiperfPodLog.BEGIN
+        + "\n"
+        + summary
+        + (summary.endsWith("\n") ? "" : "\n")
+        + AiperfPodLog.END
+        + "\n"
+        + AiperfPodLog.exitLine(exit)
+        + "\n";
   }
 
   @Test
@@ -35,15 +41,24 @@ class AiperfPodLogTest {
   @DisplayName("a summary without a final newline glued to the end marker is still taken whole")
   void gluedEndMarker() throws Exception {
     String real = realSummary().strip();
-    String log = AiperfPodLog.BEGIN + "\n" + real + AiperfPodLog.END + "\n" + AiperfPodLog.exitLine(0) + "\n";
+    String log =
+        AiperfPodLog.BEGIN
+            + "\n"
+            + real
+            + AiperfPodLog.END
+            + "\n"
+            + AiperfPodLog.exitLine(0)
+            + "\n";
     AiperfPodLog p = AiperfPodLog.parse(log);
     assertThat(p.summary().strip()).isEqualTo(real);
   }
 
   @Test
-  @DisplayName("no block, an unterminated block, an empty block, a missing exit line are each reported")
+  @DisplayName(
+      "no block, an unterminated block, an empty block, a missing exit line are each reported")
   void problems() {
-    AiperfPodLog none = AiperfPodLog.parse("Traceback...\nConnectionError\n" + AiperfPodLog.exitLine(1) + "\n");
+    AiperfPodLog none =
+        AiperfPodLog.parse("Traceback...\nConnectionError\n" + AiperfPodLog.exitLine(1) + "\n");
     assertThat(none.summary()).isNull();
     assertThat(none.summaryProblem()).contains("no AIPerf summary block");
     assertThat(none.exitCode()).isEqualTo(1);
@@ -54,7 +69,9 @@ class AiperfPodLogTest {
     assertThat(open.summaryProblem()).contains("not terminated");
     assertThat(open.exitCode()).isNull();
 
-    AiperfPodLog empty = AiperfPodLog.parse(AiperfPodLog.BEGIN + "\n" + AiperfPodLog.END + "\n" + AiperfPodLog.exitLine(0));
+    AiperfPodLog empty =
+        AiperfPodLog.parse(
+            AiperfPodLog.BEGIN + "\n" + AiperfPodLog.END + "\n" + AiperfPodLog.exitLine(0));
     assertThat(empty.summaryProblem()).contains("empty");
     assertThat(empty.succeeded()).isFalse();
 
@@ -78,13 +95,17 @@ class AiperfPodLogTest {
   @Test
   @DisplayName("the latest progress line drops ANSI escapes, carriage-return redraws and markers")
   void progress() {
-    String chunk = "Profiling: 10%\rProfiling: \u001b[32m55%\u001b[0m |#####     |\n" + AiperfPodLog.exitLine(0) + "\n";
+    String chunk =
+        "Profiling: 10%\rProfiling: \u001b[32m55%\u001b[0m |#####     |\n"
+            + AiperfPodLog.exitLine(0)
+            + "\n";
     assertThat(AiperfPodLog.latestProgressLine(chunk)).isEqualTo("Profiling: 55% |#####     |");
     assertThat(AiperfPodLog.latestProgressLine("\n\n")).isNull();
   }
 
   @Test
-  @DisplayName("the progress tracker joins lines split across chunks and never reports the summary JSON")
+  @DisplayName(
+      "the progress tracker joins lines split across chunks and never reports the summary JSON")
   void tracker() throws Exception {
     AiperfPodLog.ProgressTracker t = new AiperfPodLog.ProgressTracker();
     assertThat(t.latest()).isNull();

@@ -34,9 +34,11 @@ public final class ExportVariants {
   /** The real export as an editable tree with exact decimals. */
   public static ObjectNode realTree() {
     try {
-      return (ObjectNode) Json.JSON.readerFor(JsonNode.class)
-          .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .readValue(Files.readAllBytes(real()));
+      return (ObjectNode)
+          Json.JSON
+              .readerFor(JsonNode.class)
+              .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+              .readValue(Files.readAllBytes(real()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

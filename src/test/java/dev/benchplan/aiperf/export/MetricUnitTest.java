@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.aiperf.export.MetricUnit.Dimension;
 import java.math.BigDecimal;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 
 class MetricUnitTest {
   @ParameterizedTest(name = "{0} {1} = {2} {3}")
@@ -38,7 +38,17 @@ class MetricUnitTest {
 
   @ParameterizedTest
   @DisplayName("units benchplan does not know are not guessed")
-  @ValueSource(strings = {"", "W", "MHz", "%", "tokens/fortnight", "bananas/sec", "requests/sec/user", "ms/token"})
+  @ValueSource(
+      strings = {
+        "",
+        "W",
+        "MHz",
+        "%",
+        "tokens/fortnight",
+        "bananas/sec",
+        "requests/sec/user",
+        "ms/token"
+      })
   void unknown(String unit) {
     assertThat(MetricUnit.parse(unit)).isEmpty();
   }
@@ -49,8 +59,10 @@ class MetricUnitTest {
     MetricUnit ms = MetricUnit.parse("ms").orElseThrow();
     MetricUnit tps = MetricUnit.parse("tokens/sec").orElseThrow();
     assertThat(ms.compatibleWith(tps)).isFalse();
-    assertThatThrownBy(() -> ms.convert(BigDecimal.ONE, tps)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ms.convert(BigDecimal.ONE, tps))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThat(MetricUnit.canonical(Dimension.DURATION).text()).isEqualTo("ms");
-    assertThat(MetricUnit.parse(" Tokens/Sec ").orElseThrow().dimension()).isEqualTo(Dimension.TOKEN_RATE);
+    assertThat(MetricUnit.parse(" Tokens/Sec ").orElseThrow().dimension())
+        .isEqualTo(Dimension.TOKEN_RATE);
   }
 }

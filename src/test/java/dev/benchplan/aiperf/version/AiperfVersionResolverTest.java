@@ -34,7 +34,8 @@ class AiperfVersionResolverTest {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-30T12:00:00Z"), ZoneOffset.UTC);
 
   /** An index document shaped like the JSON API: releases -> files with yanked flags. */
-  static final String INDEX = """
+  static final String INDEX =
+      """
       {"info": {"name": "aiperf", "version": "0.15.0"},
        "releases": {
          "0.12.0": [{"filename": "aiperf-0.12.0-py3-none-any.whl", "yanked": false}],
@@ -59,17 +60,21 @@ class AiperfVersionResolverTest {
   @BeforeEach
   void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String path = exchange.getRequestURI().getPath();
-      byte[] body = bodies.getOrDefault(path, "{\"message\": \"Not Found\"}")
-          .getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(statuses.getOrDefault(path, bodies.containsKey(path) ? 200 : 404),
-          body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String path = exchange.getRequestURI().getPath();
+          byte[] body =
+              bodies
+                  .getOrDefault(path, "{\"message\": \"Not Found\"}")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(
+              statuses.getOrDefault(path, bodies.containsKey(path) ? 200 : 404), body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
     server.start();
     bodies.put("/index/aiperf/json", INDEX);
   }
@@ -88,10 +93,12 @@ class AiperfVersionResolverTest {
   }
 
   @Test
-  @DisplayName("the latest release that is not pre, dev or yanked, with query, raw SHA-256, versions and date")
+  @DisplayName(
+      "the latest release that is not pre, dev or yanked, with query, raw SHA-256, versions and date")
   void latestStable() {
     RuleLog log = new RuleLog();
-    VersionResolution r = resolve(VersionRequest.index(url("/index/aiperf/json")), log).orElseThrow();
+    VersionResolution r =
+        resolve(VersionRequest.index(url("/index/aiperf/json")), log).orElseThrow();
     assertThat(log.blockers()).isEmpty();
     // 0.16.0 has no files, 0.15.0 is yanked, 0.14.0rc1 is a pre-release, 0.14.0.dev3 a dev
     // release; 0.13.1 has one yanked file but one that is not, so it is not yanked
@@ -99,24 +106,39 @@ class AiperfVersionResolverTest {
     assertThat(r.mechanism()).isEqualTo("package_index");
     assertThat(r.query()).isEqualTo(url("/index/aiperf/json").toString());
     assertThat(r.outputSha256()).isEqualTo(Sha256.hex(INDEX.getBytes(StandardCharsets.UTF_8)));
-    assertThat(r.versionsSeen()).containsExactly("0.6.0.post1", "0.12.0", "0.13.0", "0.13.1",
-        "0.14.0.dev3", "0.14.0rc1", "0.15.0", "0.16.0", "not-a-version");
-    assertThat(r.excluded()).containsExactly(
-        new VersionResolution.Excluded("0.14.0.dev3", "dev release"),
-        new VersionResolution.Excluded("0.14.0rc1", "pre-release"),
-        new VersionResolution.Excluded("0.15.0", "yanked"),
-        new VersionResolution.Excluded("0.16.0", "no files uploaded"),
-        new VersionResolution.Excluded("not-a-version", "not a PEP 440 version"));
+    assertThat(r.versionsSeen())
+        .containsExactly(
+            "0.6.0.post1",
+            "0.12.0",
+            "0.13.0",
+            "0.13.1",
+            "0.14.0.dev3",
+            "0.14.0rc1",
+            "0.15.0",
+            "0.16.0",
+            "not-a-version");
+    assertThat(r.excluded())
+        .containsExactly(
+            new VersionResolution.Excluded("0.14.0.dev3", "dev release"),
+            new VersionResolution.Excluded("0.14.0rc1", "pre-release"),
+            new VersionResolution.Excluded("0.15.0", "yanked"),
+            new VersionResolution.Excluded("0.16.0", "no files uploaded"),
+            new VersionResolution.Excluded("not-a-version", "not a PEP 440 version"));
     assertThat(r.date()).isEqualTo("2026-11-30T12:00:00Z");
     assertThat(r.image()).isEqualTo("nvcr.io/nvidia/ai-dynamo/aiperf:0.13.1");
-    assertThat(log.decisions()).anyMatch(d -> d.rule().equals("benchmarking/tool-version.md")
-        && d.decision().contains("0.13.1 (package_index)"));
+    assertThat(log.decisions())
+        .anyMatch(
+            d ->
+                d.rule().equals("benchmarking/tool-version.md")
+                    && d.decision().contains("0.13.1 (package_index)"));
   }
 
   @Test
   @DisplayName("a post release counts as stable")
   void postRelease() {
-    bodies.put("/p/json", """
+    bodies.put(
+        "/p/json",
+        """
         {"releases": {"0.6.0": [{"yanked": false}], "0.6.0.post1": [{"yanked": false}],
                       "0.7.0rc2": [{"yanked": false}]}}""");
     assertThat(resolve(VersionRequest.index(url("/p/json")), new RuleLog()).orElseThrow().version())
@@ -128,9 +150,13 @@ class AiperfVersionResolverTest {
   void unresolved() {
     RuleLog log = new RuleLog();
     assertThat(resolve(VersionRequest.none(), log)).isEmpty();
-    assertThat(log.blockers()).extracting(Blocker::code).containsExactly("AIPERF_VERSION_UNRESOLVED");
-    assertThat(log.blockers().get(0).message()).contains("--aiperf-version")
-        .contains("--aiperf-index-url").contains("benchmarking/tool-version.md");
+    assertThat(log.blockers())
+        .extracting(Blocker::code)
+        .containsExactly("AIPERF_VERSION_UNRESOLVED");
+    assertThat(log.blockers().get(0).message())
+        .contains("--aiperf-version")
+        .contains("--aiperf-index-url")
+        .contains("benchmarking/tool-version.md");
   }
 
   @Test
@@ -141,9 +167,12 @@ class AiperfVersionResolverTest {
       port = s.getLocalPort();
     }
     RuleLog log = new RuleLog();
-    assertThat(resolve(VersionRequest.index(URI.create("http://127.0.0.1:" + port + "/x/json")),
-        log)).isEmpty();
-    assertThat(log.blockers()).extracting(Blocker::code).containsExactly("AIPERF_INDEX_UNAVAILABLE");
+    assertThat(
+            resolve(VersionRequest.index(URI.create("http://127.0.0.1:" + port + "/x/json")), log))
+        .isEmpty();
+    assertThat(log.blockers())
+        .extracting(Blocker::code)
+        .containsExactly("AIPERF_INDEX_UNAVAILABLE");
     assertThat(log.blockers().get(0).message()).contains("--aiperf-version");
   }
 
@@ -159,9 +188,14 @@ class AiperfVersionResolverTest {
     bodies.put("/pre/json", "{\"releases\": {\"1.0rc1\": [{\"yanked\": false}]}}");
     assertThat(resolve(VersionRequest.index(url("/pre/json")), log)).isEmpty();
     assertThat(resolve(VersionRequest.index(URI.create("ftp://127.0.0.1/x")), log)).isEmpty();
-    assertThat(log.blockers()).extracting(Blocker::code).containsExactly(
-        "AIPERF_INDEX_UNAVAILABLE", "AIPERF_INDEX_INVALID", "AIPERF_INDEX_INVALID",
-        "AIPERF_NO_STABLE_RELEASE", "AIPERF_INDEX_INVALID");
+    assertThat(log.blockers())
+        .extracting(Blocker::code)
+        .containsExactly(
+            "AIPERF_INDEX_UNAVAILABLE",
+            "AIPERF_INDEX_INVALID",
+            "AIPERF_INDEX_INVALID",
+            "AIPERF_NO_STABLE_RELEASE",
+            "AIPERF_INDEX_INVALID");
     assertThat(log.blockers().get(0).message()).contains("HTTP 404");
   }
 
@@ -169,26 +203,31 @@ class AiperfVersionResolverTest {
   @DisplayName("an operator pin wins, is recorded as such, and never touches the network")
   void operatorPin() {
     RuleLog log = new RuleLog();
-    IndexFetcher failing = uri -> {
-      throw new AssertionError("an operator pin must not query the index");
-    };
-    VersionResolution r = new AiperfVersionResolver(failing, CLOCK).resolve(
-        new VersionRequest("0.12.0", null, url("/index/aiperf/json"), null), log).orElseThrow();
+    IndexFetcher failing =
+        uri -> {
+          throw new AssertionError("an operator pin must not query the index");
+        };
+    VersionResolution r =
+        new AiperfVersionResolver(failing, CLOCK)
+            .resolve(new VersionRequest("0.12.0", null, url("/index/aiperf/json"), null), log)
+            .orElseThrow();
     assertThat(r.version()).isEqualTo("0.12.0");
     assertThat(r.mechanism()).isEqualTo("operator_pin");
     assertThat(r.query()).isNull();
     assertThat(r.outputSha256()).isNull();
     assertThat(log.blockers()).isEmpty();
     RuleLog bad = new RuleLog();
-    assertThat(new AiperfVersionResolver(failing, CLOCK).resolve(VersionRequest.pinned("latest"),
-        bad)).isEmpty();
+    assertThat(
+            new AiperfVersionResolver(failing, CLOCK).resolve(VersionRequest.pinned("latest"), bad))
+        .isEmpty();
     assertThat(bad.blockers()).extracting(Blocker::code).containsExactly("AIPERF_VERSION_INVALID");
   }
 
   @Test
   @DisplayName("a reference recipe's pip pin is used and recorded (real Dynamo recipe perf.yaml)")
   void referenceRecipe() {
-    Path recipe = SharedData.require("dynamo/main-2026-08-21/recipes/llama-3-70b/vllm/agg/perf.yaml");
+    Path recipe =
+        SharedData.require("dynamo/main-2026-08-21/recipes/llama-3-70b/vllm/agg/perf.yaml");
     RuleLog log = new RuleLog();
     VersionResolution r = resolve(new VersionRequest(null, recipe, null, null), log).orElseThrow();
     assertThat(r.version()).isEqualTo("0.10.0");
@@ -199,16 +238,20 @@ class AiperfVersionResolverTest {
   }
 
   @Test
-  @DisplayName("a recipe pinning only a source commit needs --aiperf-version; the commit is recorded")
+  @DisplayName(
+      "a recipe pinning only a source commit needs --aiperf-version; the commit is recorded")
   void referenceRecipeCommit() {
     Path recipe = SharedData.require("dynamo/v0.9.0/recipes/llama-3-70b/vllm/agg/perf.yaml");
     RuleLog log = new RuleLog();
     assertThat(resolve(new VersionRequest(null, recipe, null, null), log)).isEmpty();
-    assertThat(log.blockers()).extracting(Blocker::code).containsExactly("AIPERF_RECIPE_COMMIT_ONLY");
-    assertThat(log.blockers().get(0).message()).contains("54cd6dc820bff8bfebc875da104e59d745e14f75");
+    assertThat(log.blockers())
+        .extracting(Blocker::code)
+        .containsExactly("AIPERF_RECIPE_COMMIT_ONLY");
+    assertThat(log.blockers().get(0).message())
+        .contains("54cd6dc820bff8bfebc875da104e59d745e14f75");
     RuleLog pinned = new RuleLog();
-    VersionResolution r = resolve(new VersionRequest("0.3.0", recipe, null, null), pinned)
-        .orElseThrow();
+    VersionResolution r =
+        resolve(new VersionRequest("0.3.0", recipe, null, null), pinned).orElseThrow();
     assertThat(r.mechanism()).isEqualTo("operator_pin");
     assertThat(r.sourceCommit()).isEqualTo("54cd6dc820bff8bfebc875da104e59d745e14f75");
   }
@@ -224,8 +267,10 @@ class AiperfVersionResolverTest {
     resolve(new VersionRequest(null, none, null, null), log);
     resolve(new VersionRequest(null, two, null, null), log);
     resolve(new VersionRequest(null, tmp.resolve("absent.yaml"), null, null), log);
-    assertThat(log.blockers()).extracting(Blocker::code).containsExactly("AIPERF_RECIPE_NO_PIN",
-        "AIPERF_RECIPE_AMBIGUOUS", "AIPERF_RECIPE_UNREADABLE");
+    assertThat(log.blockers())
+        .extracting(Blocker::code)
+        .containsExactly(
+            "AIPERF_RECIPE_NO_PIN", "AIPERF_RECIPE_AMBIGUOUS", "AIPERF_RECIPE_UNREADABLE");
     assertThat(ReferenceRecipePin.find("image: nvcr.io/nvidia/ai-dynamo/aiperf:0.13.0").versions())
         .containsExactly("0.13.0");
   }
@@ -234,13 +279,21 @@ class AiperfVersionResolverTest {
   @DisplayName("an image override must be pinned by tag or digest")
   void image() {
     RuleLog log = new RuleLog();
-    assertThat(resolve(new VersionRequest("0.13.0", null, null, "repo/aiperf:latest"), log)).isEmpty();
-    assertThat(resolve(new VersionRequest("0.13.0", null, null, "localhost:5000/aiperf"), log)).isEmpty();
-    assertThat(log.blockers()).extracting(Blocker::code)
+    assertThat(resolve(new VersionRequest("0.13.0", null, null, "repo/aiperf:latest"), log))
+        .isEmpty();
+    assertThat(resolve(new VersionRequest("0.13.0", null, null, "localhost:5000/aiperf"), log))
+        .isEmpty();
+    assertThat(log.blockers())
+        .extracting(Blocker::code)
         .containsExactly("AIPERF_IMAGE_UNPINNED", "AIPERF_IMAGE_UNPINNED");
-    VersionResolution r = resolve(new VersionRequest("0.13.0", null, null,
-        "localhost:5000/aiperf@sha256:" + "a".repeat(64)), new RuleLog()).orElseThrow();
+    VersionResolution r =
+        resolve(
+                new VersionRequest(
+                    "0.13.0", null, null, "localhost:5000/aiperf@sha256:" + "a".repeat(64)),
+                new RuleLog())
+            .orElseThrow();
     assertThat(r.image()).startsWith("localhost:5000/aiperf@sha256:");
-    assertThat(List.of(AiperfVersionResolver.imagePinned("python:3.12-slim"))).containsExactly(true);
+    assertThat(List.of(AiperfVersionResolver.imagePinned("python:3.12-slim")))
+        .containsExactly(true);
   }
 }

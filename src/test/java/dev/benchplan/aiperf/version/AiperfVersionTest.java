@@ -13,9 +13,20 @@ class AiperfVersionTest {
   @Test
   @DisplayName("PEP 440 ordering: dev < a < b < rc < final < post; release segments numeric")
   void ordering() {
-    List<String> ordered = List.of("0.9.0", "0.10.0.dev1", "0.10.0a1", "0.10.0b2", "0.10.0rc1",
-        "0.10.0", "0.10.0.post1", "0.10.1.dev0", "0.10.1", "1!0.1.0");
-    List<AiperfVersion> shuffled = new ArrayList<>(ordered.stream().map(AiperfVersion::parse).toList());
+    List<String> ordered =
+        List.of(
+            "0.9.0",
+            "0.10.0.dev1",
+            "0.10.0a1",
+            "0.10.0b2",
+            "0.10.0rc1",
+            "0.10.0",
+            "0.10.0.post1",
+            "0.10.1.dev0",
+            "0.10.1",
+            "1!0.1.0");
+    List<AiperfVersion> shuffled =
+        new ArrayList<>(ordered.stream().map(AiperfVersion::parse).toList());
     Collections.shuffle(shuffled, new java.util.Random(1));
     Collections.sort(shuffled);
     assertThat(shuffled).extracting(AiperfVersion::original).containsExactlyElementsOf(ordered);
@@ -28,7 +39,8 @@ class AiperfVersionTest {
     assertThat(AiperfVersion.parse("1.0.alpha.2").normalized()).isEqualTo("1.0a2");
     assertThat(AiperfVersion.parse("0.6.0-1").normalized()).isEqualTo("0.6.0.post1");
     assertThat(AiperfVersion.parse("v1.0")).isEqualTo(AiperfVersion.parse("1.0.0"));
-    assertThat(AiperfVersion.parse("v1.0").hashCode()).isEqualTo(AiperfVersion.parse("1.0.0").hashCode());
+    assertThat(AiperfVersion.parse("v1.0").hashCode())
+        .isEqualTo(AiperfVersion.parse("1.0.0").hashCode());
   }
 
   @Test
@@ -57,7 +69,8 @@ class AiperfVersionTest {
       for (int j = 0; j < ordered.size(); j++) {
         AiperfVersion a = ordered.get(i);
         AiperfVersion b = ordered.get(j);
-        assertThat(Integer.signum(a.compareTo(b))).as(a + " vs " + b)
+        assertThat(Integer.signum(a.compareTo(b)))
+            .as(a + " vs " + b)
             .isEqualTo(Integer.compare(i, j));
         assertThat(a.equals(b)).as(a + " equals " + b).isEqualTo(i == j);
       }
@@ -83,13 +96,15 @@ class AiperfVersionTest {
   @Test
   @DisplayName("outside X.Y.Z[a|b|rc|post N] is invalid input naming the source (exit 2)")
   void notPlanForm() {
-    for (String bad : new String[] {"latest", "0.11", "v0.11.0", "0.11.0.dev1", "0.11.0+local", ""}) {
+    for (String bad :
+        new String[] {"latest", "0.11", "v0.11.0", "0.11.0.dev1", "0.11.0+local", ""}) {
       assertThatThrownBy(() -> AiperfVersion.parse(bad, "plan.json /aiperf/version"))
           .isInstanceOf(dev.benchplan.error.BenchplanException.class)
           .hasMessageContaining("plan.json /aiperf/version")
           .hasMessageContaining("'" + bad + "'")
-          .satisfies(e -> assertThat(((dev.benchplan.error.BenchplanException) e).exitCode())
-              .isEqualTo(2));
+          .satisfies(
+              e ->
+                  assertThat(((dev.benchplan.error.BenchplanException) e).exitCode()).isEqualTo(2));
     }
     assertThat(AiperfVersion.isPlanForm("0.11.0")).isTrue();
     assertThat(AiperfVersion.isPlanForm("0.6.0.post1")).isTrue();

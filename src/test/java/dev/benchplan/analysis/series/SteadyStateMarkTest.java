@@ -14,19 +14,42 @@ import tools.jackson.databind.node.ObjectNode;
 /** analyze marks the points a plan accepted short, or the limit bounded, as not steady state. */
 class SteadyStateMarkTest {
   private static RunEvidence run(ObjectNode plan, String loadPoint) {
-    return new RunEvidence(null, null, null, null, null, null,
-        new PlanInfo("plan.json", "x", "x", plan, null), Map.of(), "s", loadPoint, null, null);
+    return new RunEvidence(
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        new PlanInfo("plan.json", "x", "x", plan, null),
+        Map.of(),
+        "s",
+        loadPoint,
+        null,
+        null);
   }
 
   private static ObjectNode plan() {
     ObjectNode plan = Json.JSON.createObjectNode();
     var points = plan.putObject("load_generator").putArray("points");
-    points.addObject().put("load_point", "concurrency=64").putObject("steady_state")
-        .put("status", "meets").put("basis", "1000 measured requests >= the minimum 512");
-    points.addObject().put("load_point", "concurrency=2048").putObject("steady_state")
-        .put("status", "short_accepted").put("basis", "below the steady-state minimum");
-    points.addObject().put("load_point", "request_rate=2.5").putObject("steady_state")
-        .put("status", "time_bounded").put("basis", "the limit wins");
+    points
+        .addObject()
+        .put("load_point", "concurrency=64")
+        .putObject("steady_state")
+        .put("status", "meets")
+        .put("basis", "1000 measured requests >= the minimum 512");
+    points
+        .addObject()
+        .put("load_point", "concurrency=2048")
+        .putObject("steady_state")
+        .put("status", "short_accepted")
+        .put("basis", "below the steady-state minimum");
+    points
+        .addObject()
+        .put("load_point", "request_rate=2.5")
+        .putObject("steady_state")
+        .put("status", "time_bounded")
+        .put("basis", "the limit wins");
     return plan;
   }
 
@@ -34,18 +57,32 @@ class SteadyStateMarkTest {
   @DisplayName("short_accepted and time_bounded points are not steady state; meets is")
   void marks() {
     ObjectNode plan = plan();
-    assertThat(SeriesAnalysis.steadyState("concurrency=2048", List.of(run(plan, "concurrency=2048")))
-        .orElseThrow().toString()).contains("\"steady\":false").contains("not steady state");
-    assertThat(SeriesAnalysis.steadyState("request_rate=2.50", List.of(run(plan, "request_rate=2.50")))
-        .orElseThrow().path("status").asString()).isEqualTo("time_bounded");
-    assertThat(SeriesAnalysis.steadyState("concurrency=64", List.of(run(plan, "concurrency=64")))
-        .orElseThrow().path("steady").asBoolean()).isTrue();
+    assertThat(
+            SeriesAnalysis.steadyState("concurrency=2048", List.of(run(plan, "concurrency=2048")))
+                .orElseThrow()
+                .toString())
+        .contains("\"steady\":false")
+        .contains("not steady state");
+    assertThat(
+            SeriesAnalysis.steadyState("request_rate=2.50", List.of(run(plan, "request_rate=2.50")))
+                .orElseThrow()
+                .path("status")
+                .asString())
+        .isEqualTo("time_bounded");
+    assertThat(
+            SeriesAnalysis.steadyState("concurrency=64", List.of(run(plan, "concurrency=64")))
+                .orElseThrow()
+                .path("steady")
+                .asBoolean())
+        .isTrue();
   }
 
   @Test
   @DisplayName("a plan without load_generator (or a plain AIPerf directory) adds no marker")
   void none() {
-    assertThat(SeriesAnalysis.steadyState("concurrency=64",
-        List.of(run(Json.JSON.createObjectNode(), "concurrency=64")))).isEmpty();
+    assertThat(
+            SeriesAnalysis.steadyState(
+                "concurrency=64", List.of(run(Json.JSON.createObjectNode(), "concurrency=64"))))
+        .isEmpty();
   }
 }

@@ -44,8 +44,10 @@ import tools.jackson.databind.JsonNode;
 @KubeTestEnv
 class ArtifactCollectorIT {
   private static final String CLAIM = "bench-artifacts";
+
   /** Small parts, so a 13 MB tree needs several collector pods. */
-  private static final ArtifactCollector.Settings SMALL_PARTS = new ArtifactCollector.Settings(200, Duration.ofMinutes(2));
+  private static final ArtifactCollector.Settings SMALL_PARTS =
+      new ArtifactCollector.Settings(200, Duration.ofMinutes(2));
 
   private static FakeKubelet kubelet;
   @TempDir static Path work;
@@ -58,37 +60,74 @@ class ArtifactCollectorIT {
   }
 
   private RunOutcome run(KubernetesClient client, Path deployRoot) {
-    return new KubeRunService(KubeClients.shared(client), Fabric8LogSource::new, action -> () -> {}, Clock.systemUTC(),
-        Duration.ofSeconds(10), Duration.ofSeconds(60), OperatorRun.Settings.defaults(), SMALL_PARTS).run(
-        new RunRequest(deployRoot, null, null, null, Duration.ofMinutes(4), Duration.ofSeconds(60), false, false),
-        (phase, elapsed, detail) -> progress.add("[" + elapsed.toMillis() + " ms] " + phase + (detail == null ? "" : ": " + detail)));
+    return new KubeRunService(
+            KubeClients.shared(client),
+            Fabric8LogSource::new,
+            action -> () -> {},
+            Clock.systemUTC(),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(60),
+            OperatorRun.Settings.defaults(),
+            SMALL_PARTS)
+        .run(
+            new RunRequest(
+                deployRoot,
+                null,
+                null,
+                null,
+                Duration.ofMinutes(4),
+                Duration.ofSeconds(60),
+                false,
+                false),
+            (phase, elapsed, detail) ->
+                progress.add(
+                    "["
+                        + elapsed.toMillis()
+                        + " ms] "
+                        + phase
+                        + (detail == null ? "" : ": " + detail)));
   }
 
   private static Predicate<Pod> collector(String jobName) {
-    return p -> FakeKubelet.labelled(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE).test(p)
-        && p.getMetadata().getName().startsWith(jobName.substring(0, Math.min(jobName.length(), 40)));
+    return p ->
+        FakeKubelet.labelled(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE).test(p)
+            && p.getMetadata()
+                .getName()
+                .startsWith(jobName.substring(0, Math.min(jobName.length(), 40)));
   }
 
   /** Records every collector pod the API server saw created. */
-  private static List<String> watchCollectors(KubernetesClient client, String ns, List<AutoCloseable> closers) {
+  private static List<String> watchCollectors(
+      KubernetesClient client, String ns, List<AutoCloseable> closers) {
     List<String> seen = new CopyOnWriteArrayList<>();
-    var informer = client.pods().inNamespace(ns).withLabel(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE)
-        .inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<Pod>() {
-          @Override public void onAdd(Pod p) {
-            seen.add(p.getMetadata().getName());
-          }
+    var informer =
+        client
+            .pods()
+            .inNamespace(ns)
+            .withLabel(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE)
+            .inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<Pod>() {
+                  @Override
+                  public void onAdd(Pod p) {
+                    seen.add(p.getMetadata().getName());
+                  }
 
-          @Override public void onUpdate(Pod o, Pod p) {}
+                  @Override
+                  public void onUpdate(Pod o, Pod p) {}
 
-          @Override public void onDelete(Pod p, boolean u) {}
-        });
+                  @Override
+                  public void onDelete(Pod p, boolean u) {}
+                });
     closers.add(informer::close);
     return seen;
   }
 
   private static void sha256sumVerifies(Path runDir) throws Exception {
-    Process p = new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256").directory(runDir.toFile())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
+            .directory(runDir.toFile())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
@@ -96,13 +135,38 @@ class ArtifactCollectorIT {
   }
 
   private static void assertClean(KubernetesClient client, String ns, String jobName) {
-    assertThat(client.batch().v1().jobs().inNamespace(ns).withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-        .list().getItems()).as("benchplan Jobs left").isEmpty();
-    assertThat(client.configMaps().inNamespace(ns).withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-        .list().getItems()).as("benchplan ConfigMaps left").isEmpty();
-    assertThat(client.pods().inNamespace(ns).withLabel("job-name", jobName).list().getItems()).as("Job pods left").isEmpty();
-    assertThat(client.pods().inNamespace(ns).withLabel(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE).list()
-        .getItems()).as("collector pods left").isEmpty();
+    assertThat(
+            client
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(ns)
+                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+                .list()
+                .getItems())
+        .as("benchplan Jobs left")
+        .isEmpty();
+    assertThat(
+            client
+                .configMaps()
+                .inNamespace(ns)
+                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+                .list()
+                .getItems())
+        .as("benchplan ConfigMaps left")
+        .isEmpty();
+    assertThat(client.pods().inNamespace(ns).withLabel("job-name", jobName).list().getItems())
+        .as("Job pods left")
+        .isEmpty();
+    assertThat(
+            client
+                .pods()
+                .inNamespace(ns)
+                .withLabel(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE)
+                .list()
+                .getItems())
+        .as("collector pods left")
+        .isEmpty();
   }
 
   /** Every file under {@code dir} by relative path, with its SHA-256. */
@@ -117,12 +181,17 @@ class ArtifactCollectorIT {
   }
 
   private RenderedPerf render(KubeTestContext kube, Path root) throws Exception {
-    return RenderedPerf.create(root, kube.namespace(), w -> w.replace("request_count: 1000", "request_count: 200"),
-        List.of(), List.of("--artifacts-pvc", CLAIM));
+    return RenderedPerf.create(
+        root,
+        kube.namespace(),
+        w -> w.replace("request_count: 1000", "request_count: 200"),
+        List.of(),
+        List.of("--artifacts-pvc", CLAIM));
   }
 
   @Test
-  @DisplayName("PVC path: a 13 MB tree past the log bound comes back through several collector pods, verifies with sha256sum -c, no collector pod left")
+  @DisplayName(
+      "PVC path: a 13 MB tree past the log bound comes back through several collector pods, verifies with sha256sum -c, no collector pod left")
   void pvcPath(KubeTestContext kube, KubernetesClient client) throws Exception {
     RenderedPerf r = render(kube, tmp);
     PodExecution exec = PodExecution.in(work.resolve("pvc")).aiperfRecordsBytes(13_000_000);
@@ -140,9 +209,15 @@ class ArtifactCollectorIT {
     }
     String why = String.join("\n", progress);
     String log = Files.readString(o.runDir().resolve("pod.log"));
-    assertThat(log).as(why).contains("==== benchplan:artifacts:too-large ").contains("==== benchplan:artifacts:manifest ")
+    assertThat(log)
+        .as(why)
+        .contains("==== benchplan:artifacts:too-large ")
+        .contains("==== benchplan:artifacts:manifest ")
         .doesNotContain("==== benchplan:artifacts:begin");
-    assertThat(collectors).as(why).hasSizeGreaterThan(1).allSatisfy(n -> assertThat(n).contains("-collect-"));
+    assertThat(collectors)
+        .as(why)
+        .hasSizeGreaterThan(1)
+        .allSatisfy(n -> assertThat(n).contains("-collect-"));
     long tree;
     try (Stream<Path> s = Files.walk(o.runDir().resolve("aiperf"))) {
       tree = s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
@@ -159,30 +234,38 @@ class ArtifactCollectorIT {
   }
 
   @Test
-  @DisplayName("a collector pod that fails: exit 3 naming the pod, the partial copy kept aside as incomplete, no run directory, no collector pod left")
+  @DisplayName(
+      "a collector pod that fails: exit 3 naming the pod, the partial copy kept aside as incomplete, no run directory, no collector pod left")
   void collectorFails(KubeTestContext kube, KubernetesClient client) throws Exception {
     RenderedPerf r = render(kube, tmp);
     PodExecution exec = PodExecution.in(work.resolve("fail")).aiperfRecordsBytes(13_000_000);
     kubelet.when(FakeKubelet.labelled("job-name", r.jobName()), PodScript.execute(exec));
     kubelet.when(collector(r.jobName()), PodScript.execute(exec));
     // the second part's pod cannot read the claim
-    kubelet.when(p -> collector(r.jobName()).test(p) && p.getMetadata().getName().endsWith("-collect-1"),
-        PodScript.replayLog("PermissionError: [Errno 13] Permission denied: '/artifacts/" + r.runId() + "'\n", 1));
+    kubelet.when(
+        p -> collector(r.jobName()).test(p) && p.getMetadata().getName().endsWith("-collect-1"),
+        PodScript.replayLog(
+            "PermissionError: [Errno 13] Permission denied: '/artifacts/" + r.runId() + "'\n", 1));
     assertThatThrownBy(() -> run(client, r.deployRoot()))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
         .hasMessageContaining("artifact collector pod " + kube.namespace() + "/")
         .hasMessageContaining("-collect-1 failed (exit 1")
         .hasMessageContaining("Permission denied")
-        .hasMessageContaining("kept aside").hasMessageContaining("incomplete");
+        .hasMessageContaining("kept aside")
+        .hasMessageContaining("incomplete");
     Path runs = r.deployRoot().resolve("benchmark/runs");
     assertThat(runs.resolve(r.runId())).doesNotExist();
     Path aside;
     try (Stream<Path> s = Files.list(runs)) {
-      aside = s.filter(p -> p.getFileName().toString().startsWith(r.runId() + ".incomplete-")).findFirst().orElseThrow();
+      aside =
+          s.filter(p -> p.getFileName().toString().startsWith(r.runId() + ".incomplete-"))
+              .findFirst()
+              .orElseThrow();
     }
     // the first part arrived and is kept with the failed copy
-    assertThat(Files.readString(aside.resolve("collector-parts.log"))).startsWith("==== benchplan:artifacts:begin v1 ====");
+    assertThat(Files.readString(aside.resolve("collector-parts.log")))
+        .startsWith("==== benchplan:artifacts:begin v1 ====");
     assertClean(client, kube.namespace(), r.jobName());
   }
 }

@@ -13,27 +13,69 @@ import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true, https = false)
 class CleanupTest {
-  static final java.util.logging.Logger MOCK_LOG = KubeRunServiceTest.quiet("io.fabric8.mockwebserver");
+  static final java.util.logging.Logger MOCK_LOG =
+      KubeRunServiceTest.quiet("io.fabric8.mockwebserver");
 
   KubernetesClient client;
 
   @Test
-  @DisplayName("deletes the Job and ConfigMaps; a second run changes nothing; objects already gone are fine")
+  @DisplayName(
+      "deletes the Job and ConfigMaps; a second run changes nothing; objects already gone are fine")
   void idempotent() {
-    client.batch().v1().jobs().inNamespace("bench").resource(new JobBuilder().withNewMetadata().withName("bp-j")
-        .endMetadata().withNewSpec().withNewTemplate().withNewSpec().addNewContainer().withName("aiperf").withImage("i")
-        .endContainer().endSpec().endTemplate().endSpec().build()).create();
-    client.configMaps().inNamespace("bench").resource(new ConfigMapBuilder().withNewMetadata().withName("bp-j-config")
-        .endMetadata().build()).create();
-    Cleanup c = new Cleanup(dev.benchplan.kube.ClusterAccess.of(client), "bench", "bp-j", List.of("bp-j-config", "bp-j-extra"), Duration.ofSeconds(5));
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace("bench")
+        .resource(
+            new JobBuilder()
+                .withNewMetadata()
+                .withName("bp-j")
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("aiperf")
+                .withImage("i")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
+        .create();
+    client
+        .configMaps()
+        .inNamespace("bench")
+        .resource(
+            new ConfigMapBuilder().withNewMetadata().withName("bp-j-config").endMetadata().build())
+        .create();
+    Cleanup c =
+        new Cleanup(
+            dev.benchplan.kube.ClusterAccess.of(client),
+            "bench",
+            "bp-j",
+            List.of("bp-j-config", "bp-j-extra"),
+            Duration.ofSeconds(5));
     List<String> first = c.run();
-    assertThat(first).containsExactly("Job bench/bp-j: deleted", "ConfigMap bench/bp-j-config: deleted",
-        "ConfigMap bench/bp-j-extra: already gone");
+    assertThat(first)
+        .containsExactly(
+            "Job bench/bp-j: deleted",
+            "ConfigMap bench/bp-j-config: deleted",
+            "ConfigMap bench/bp-j-extra: already gone");
     assertThat(c.run()).isSameAs(first);
     assertThat(client.batch().v1().jobs().inNamespace("bench").withName("bp-j").get()).isNull();
     assertThat(client.configMaps().inNamespace("bench").withName("bp-j-config").get()).isNull();
-    Cleanup again = new Cleanup(dev.benchplan.kube.ClusterAccess.of(client), "bench", "bp-j", List.of("bp-j-config"), Duration.ofSeconds(5));
-    assertThat(again.run()).containsExactly("Job bench/bp-j: already gone", "ConfigMap bench/bp-j-config: already gone");
+    Cleanup again =
+        new Cleanup(
+            dev.benchplan.kube.ClusterAccess.of(client),
+            "bench",
+            "bp-j",
+            List.of("bp-j-config"),
+            Duration.ofSeconds(5));
+    assertThat(again.run())
+        .containsExactly(
+            "Job bench/bp-j: already gone", "ConfigMap bench/bp-j-config: already gone");
     assertThat(Cleanup.clean(again.run())).isTrue();
   }
 }

@@ -38,26 +38,41 @@ final class FakeJobController implements AutoCloseable {
   }
 
   /** Starts the script once the Job satisfies {@code ready} (e.g. a new uid after --replace). */
-  FakeJobController(KubernetesClient client, String namespace, String jobName,
-      java.util.function.Predicate<Job> ready, Script script) {
+  FakeJobController(
+      KubernetesClient client,
+      String namespace,
+      String jobName,
+      java.util.function.Predicate<Job> ready,
+      Script script) {
     this.client = client;
     this.namespace = namespace;
     this.jobName = jobName;
-    dev.benchplan.kube.ClusterAccess.warm(client); // its deserializers built here, not on its event loop
-    this.thread = new Thread(() -> {
-      try {
-        // as long as the run may take to create its Job: a cold CLI under CPU load took more than
-        // the 30 s this once was (plan check, client start, preflight), and the controller gave up
-        // first; close() interrupts the wait when the test ends without a Job
-        client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
-            .waitUntilCondition(ready, 10, TimeUnit.MINUTES);
-        script.play(new Steps());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (Throwable t) {
-        failure = t;
-      }
-    }, "fake-job-controller");
+    dev.benchplan.kube.ClusterAccess.warm(
+        client); // its deserializers built here, not on its event loop
+    this.thread =
+        new Thread(
+            () -> {
+              try {
+                // as long as the run may take to create its Job: a cold CLI under CPU load took
+                // more than
+                // the 30 s this once was (plan check, client start, preflight), and the controller
+                // gave up
+                // first; close() interrupts the wait when the test ends without a Job
+                client
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(namespace)
+                    .withName(jobName)
+                    .waitUntilCondition(ready, 10, TimeUnit.MINUTES);
+                script.play(new Steps());
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (Throwable t) {
+                failure = t;
+              }
+            },
+            "fake-job-controller");
     thread.setDaemon(true);
     thread.start();
   }
@@ -72,49 +87,112 @@ final class FakeJobController implements AutoCloseable {
 
     Steps createPod(String name) {
       Job job = job();
-      pod = client.pods().inNamespace(namespace).resource(new PodBuilder()
-          .withNewMetadata().withName(name).withNamespace(namespace)
-            .addToLabels(Preflight.JOB_NAME_LABEL, jobName)
-            .addToLabels("controller-uid", Objects.toString(job.getMetadata().getUid(), ""))
-            .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName(jobName)
-              .withUid(job.getMetadata().getUid()).withController(true).endOwnerReference()
-          .endMetadata()
-          .withNewSpec().addNewContainer().withName("aiperf").withImage(RunFixture.IMAGE).endContainer()
-            .withRestartPolicy("Never").endSpec()
-          .withNewStatus().withPhase("Pending").endStatus()
-          .build()).create();
+      pod =
+          client
+              .pods()
+              .inNamespace(namespace)
+              .resource(
+                  new PodBuilder()
+                      .withNewMetadata()
+                      .withName(name)
+                      .withNamespace(namespace)
+                      .addToLabels(Preflight.JOB_NAME_LABEL, jobName)
+                      .addToLabels(
+                          "controller-uid", Objects.toString(job.getMetadata().getUid(), ""))
+                      .addNewOwnerReference()
+                      .withApiVersion("batch/v1")
+                      .withKind("Job")
+                      .withName(jobName)
+                      .withUid(job.getMetadata().getUid())
+                      .withController(true)
+                      .endOwnerReference()
+                      .endMetadata()
+                      .withNewSpec()
+                      .addNewContainer()
+                      .withName("aiperf")
+                      .withImage(RunFixture.IMAGE)
+                      .endContainer()
+                      .withRestartPolicy("Never")
+                      .endSpec()
+                      .withNewStatus()
+                      .withPhase("Pending")
+                      .endStatus()
+                      .build())
+              .create();
       return this;
     }
 
     Steps unschedulable(String message) {
-      return status("Pending", List.of(condition("PodScheduled", "False", "Unschedulable", message)), null);
+      return status(
+          "Pending", List.of(condition("PodScheduled", "False", "Unschedulable", message)), null);
     }
 
     Steps schedule(String node) {
-      pod = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
-          .edit(p -> new PodBuilder(p).editSpec().withNodeName(node).endSpec().build());
+      pod =
+          client
+              .pods()
+              .inNamespace(namespace)
+              .withName(pod.getMetadata().getName())
+              .edit(p -> new PodBuilder(p).editSpec().withNodeName(node).endSpec().build());
       return status("Pending", List.of(condition("PodScheduled", "True", null, null)), null);
     }
 
     Steps waiting(String reason, String message) {
-      return status("Pending", List.of(condition("PodScheduled", "True", null, null)),
-          new ContainerStatusBuilder().withName("aiperf").withImage(RunFixture.IMAGE).withReady(false).withRestartCount(0)
-              .withNewState().withNewWaiting().withReason(reason).withMessage(message).endWaiting().endState().build());
+      return status(
+          "Pending",
+          List.of(condition("PodScheduled", "True", null, null)),
+          new ContainerStatusBuilder()
+              .withName("aiperf")
+              .withImage(RunFixture.IMAGE)
+              .withReady(false)
+              .withRestartCount(0)
+              .withNewState()
+              .withNewWaiting()
+              .withReason(reason)
+              .withMessage(message)
+              .endWaiting()
+              .endState()
+              .build());
     }
 
     Steps running() {
-      return status("Running", List.of(condition("PodScheduled", "True", null, null)),
-          new ContainerStatusBuilder().withName("aiperf").withImage(RunFixture.IMAGE).withReady(true).withRestartCount(0)
-              .withNewState().withNewRunning().withStartedAt(Instant.now().toString()).endRunning().endState().build());
+      return status(
+          "Running",
+          List.of(condition("PodScheduled", "True", null, null)),
+          new ContainerStatusBuilder()
+              .withName("aiperf")
+              .withImage(RunFixture.IMAGE)
+              .withReady(true)
+              .withRestartCount(0)
+              .withNewState()
+              .withNewRunning()
+              .withStartedAt(Instant.now().toString())
+              .endRunning()
+              .endState()
+              .build());
     }
 
     Steps terminate(int exitCode) {
-      Steps s = status(exitCode == 0 ? "Succeeded" : "Failed", List.of(condition("PodScheduled", "True", null, null)),
-          new ContainerStatusBuilder().withName("aiperf").withImage(RunFixture.IMAGE).withReady(false).withRestartCount(0)
-              .withImageID("docker-pullable://" + RunFixture.IMAGE + "@sha256:" + "ab".repeat(32))
-              .withNewState().withNewTerminated().withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error")
-                .withStartedAt("2026-11-30T10:15:10Z").withFinishedAt(Instant.now().toString()).endTerminated()
-              .endState().build());
+      Steps s =
+          status(
+              exitCode == 0 ? "Succeeded" : "Failed",
+              List.of(condition("PodScheduled", "True", null, null)),
+              new ContainerStatusBuilder()
+                  .withName("aiperf")
+                  .withImage(RunFixture.IMAGE)
+                  .withReady(false)
+                  .withRestartCount(0)
+                  .withImageID(
+                      "docker-pullable://" + RunFixture.IMAGE + "@sha256:" + "ab".repeat(32))
+                  .withNewState()
+                  .withNewTerminated()
+                  .withExitCode(exitCode)
+                  .withReason(exitCode == 0 ? "Completed" : "Error")
+                  .withStartedAt("2026-11-30T10:15:10Z")
+                  .withFinishedAt(Instant.now().toString())
+                  .endTerminated()
+                  .endState()
+                  .build());
       terminatedAt = Instant.now();
       return s;
     }
@@ -124,13 +202,22 @@ final class FakeJobController implements AutoCloseable {
       if (job == null) {
         return this; // the run already collected on the container's exit and deleted the Job
       }
-      job.setStatus(job.getStatus() == null ? new io.fabric8.kubernetes.api.model.batch.v1.JobStatus() : job.getStatus());
+      job.setStatus(
+          job.getStatus() == null
+              ? new io.fabric8.kubernetes.api.model.batch.v1.JobStatus()
+              : job.getStatus());
       List<io.fabric8.kubernetes.api.model.batch.v1.JobCondition> conds = new ArrayList<>();
       if (job.getStatus().getConditions() != null) {
         conds.addAll(job.getStatus().getConditions());
       }
-      conds.add(new JobConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
-          .withLastTransitionTime(Instant.now().toString()).build());
+      conds.add(
+          new JobConditionBuilder()
+              .withType(type)
+              .withStatus("True")
+              .withReason(reason)
+              .withMessage(message)
+              .withLastTransitionTime(Instant.now().toString())
+              .build());
       job.getStatus().setConditions(conds);
       try {
         client.batch().v1().jobs().inNamespace(namespace).resource(job).updateStatus();
@@ -143,7 +230,8 @@ final class FakeJobController implements AutoCloseable {
     }
 
     private Steps status(String phase, List<PodCondition> conditions, ContainerStatus cs) {
-      Pod current = client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
+      Pod current =
+          client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
       current.getStatus().setPhase(phase);
       current.getStatus().setConditions(conditions);
       current.getStatus().setContainerStatuses(cs == null ? List.of() : List.of(cs));
@@ -152,12 +240,18 @@ final class FakeJobController implements AutoCloseable {
     }
 
     private PodCondition condition(String type, String status, String reason, String message) {
-      return new PodConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
-          .withLastTransitionTime(Instant.now().toString()).build();
+      return new PodConditionBuilder()
+          .withType(type)
+          .withStatus(status)
+          .withReason(reason)
+          .withMessage(message)
+          .withLastTransitionTime(Instant.now().toString())
+          .build();
     }
 
     void pause(long millis) throws InterruptedException {
-      Thread.sleep(millis); // scripted time passing in a test double, not a wait on the system under test
+      Thread.sleep(
+          millis); // scripted time passing in a test double, not a wait on the system under test
     }
   }
 

@@ -54,55 +54,117 @@ class KubeRunServiceTest {
   final ScriptedLogs logs = new ScriptedLogs();
 
   dev.benchplan.kube.AccessReviews reviews;
+
   /** SelfSubjectAccessReview questions the mock answers "no" to. */
   final java.util.Set<String> denied = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   @BeforeEach
   void cluster() {
     reviews = dev.benchplan.kube.AccessReviews.install(server, denied::contains);
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).create();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(RunFixture.DGD_NAMESPACE).endMetadata().build()).create();
-    client.nodes().resource(new NodeBuilder().withNewMetadata().withName(GPU_NODE)
-        .addToLabels("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3").endMetadata()
-        .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("8")).endStatus().build()).create();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .create();
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(RunFixture.DGD_NAMESPACE)
+                .endMetadata()
+                .build())
+        .create();
+    client
+        .nodes()
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName(GPU_NODE)
+                .addToLabels("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3")
+                .endMetadata()
+                .withNewStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity("8"))
+                .endStatus()
+                .build())
+        .create();
     servingPod("vllm-agg-frontend-0", "frontend", 0);
     servingPod("vllm-agg-vllmdecodeworker-0", "worker", 1);
   }
 
   void servingPod(String name, String type, int gpus) {
-    var b = new PodBuilder().withNewMetadata().withName(name).withNamespace(RunFixture.DGD_NAMESPACE)
-        .addToLabels(JobContract.DGD_POD_LABEL, RunFixture.DGD).addToLabels("nvidia.com/dynamo-component-type", type).endMetadata()
-        .withNewSpec().withNodeName(GPU_NODE).addNewContainer().withName("main").withImage("vllm")
-        .withNewResources().addToLimits(gpus > 0 ? java.util.Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus))) : java.util.Map.of())
-        .endResources().endContainer().endSpec()
-        .withNewStatus().withPhase("Running").endStatus();
+    var b =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(RunFixture.DGD_NAMESPACE)
+            .addToLabels(JobContract.DGD_POD_LABEL, RunFixture.DGD)
+            .addToLabels("nvidia.com/dynamo-component-type", type)
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName(GPU_NODE)
+            .addNewContainer()
+            .withName("main")
+            .withImage("vllm")
+            .withNewResources()
+            .addToLimits(
+                gpus > 0
+                    ? java.util.Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+                    : java.util.Map.of())
+            .endResources()
+            .endContainer()
+            .endSpec()
+            .withNewStatus()
+            .withPhase("Running")
+            .endStatus();
     client.pods().inNamespace(RunFixture.DGD_NAMESPACE).resource(b.build()).create();
   }
 
   KubeRunService service() {
-    return new KubeRunService(ctx -> {
-      // one retry keeps 5xx tests fast; the CLI keeps fabric8's default backoff
-      io.fabric8.kubernetes.client.Config config = new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration())
-          .withRequestRetryBackoffLimit(1).withRequestRetryBackoffInterval(10).build();
-      return new KubernetesClientBuilder().withConfig(config).build();
-    },
-        c -> logs, hooks, Clock.systemUTC(), Duration.ofMillis(200), Duration.ofSeconds(5));
+    return new KubeRunService(
+        ctx -> {
+          // one retry keeps 5xx tests fast; the CLI keeps fabric8's default backoff
+          io.fabric8.kubernetes.client.Config config =
+              new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration())
+                  .withRequestRetryBackoffLimit(1)
+                  .withRequestRetryBackoffInterval(10)
+                  .build();
+          return new KubernetesClientBuilder().withConfig(config).build();
+        },
+        c -> logs,
+        hooks,
+        Clock.systemUTC(),
+        Duration.ofMillis(200),
+        Duration.ofSeconds(5));
   }
 
   RunRequest request(RunFixture f) {
-    return new RunRequest(f.deployRoot, null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false);
+    return new RunRequest(
+        f.deployRoot,
+        null,
+        null,
+        null,
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(15),
+        false,
+        false);
   }
 
   RunOutcome run(RunFixture f, RunRequest r) {
-    return service().run(r, (phase, elapsed, detail) -> {
-      progress.add(phase + (detail == null ? "" : ": " + detail));
-      if (System.getenv("BENCHPLAN_TEST_PROGRESS") != null) {
-        System.err.println("[" + elapsed.toMillis() + " ms] " + phase + ": " + detail);
-      }
-    });
+    return service()
+        .run(
+            r,
+            (phase, elapsed, detail) -> {
+              progress.add(phase + (detail == null ? "" : ": " + detail));
+              if (System.getenv("BENCHPLAN_TEST_PROGRESS") != null) {
+                System.err.println("[" + elapsed.toMillis() + " ms] " + phase + ": " + detail);
+              }
+            });
   }
 
-  /** Runs with a fake controller playing {@code script}; the controller's own failures fail the test. */
+  /**
+   * Runs with a fake controller playing {@code script}; the controller's own failures fail the
+   * test.
+   */
   RunOutcome runWith(RunFixture f, RunRequest r, FakeJobController.Script script) {
     FakeJobController c = new FakeJobController(client, NS, RunFixture.JOB, script);
     try {
@@ -113,9 +175,15 @@ class KubeRunServiceTest {
   }
 
   static FakeJobController.Script completes(int exitCode) {
-    return s -> s.createPod(POD).schedule("cpu-node-1").running().terminate(exitCode)
-        .jobCondition(exitCode == 0 ? "Complete" : "Failed", exitCode == 0 ? null : "BackoffLimitExceeded",
-            exitCode == 0 ? null : "Job has reached the specified backoff limit");
+    return s ->
+        s.createPod(POD)
+            .schedule("cpu-node-1")
+            .running()
+            .terminate(exitCode)
+            .jobCondition(
+                exitCode == 0 ? "Complete" : "Failed",
+                exitCode == 0 ? null : "BackoffLimitExceeded",
+                exitCode == 0 ? null : "Job has reached the specified backoff limit");
   }
 
   void assertNothingLeft() {
@@ -128,7 +196,8 @@ class KubeRunServiceTest {
   }
 
   @Test
-  @DisplayName("pass: Job completes, summary from the log is gated on the plan's gates, run dir complete, cluster clean")
+  @DisplayName(
+      "pass: Job completes, summary from the log is gated on the plan's gates, run dir complete, cluster clean")
   void pass() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, RunFixture.logWithRealSummary(0));
@@ -138,11 +207,18 @@ class KubeRunServiceTest {
     assertThat(o.verdict().verdict().json()).isEqualTo("pass");
     assertThat(o.runDir()).isEqualTo(f.runDir());
     try (Stream<Path> s = Files.list(f.runDir())) {
-      assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder(
-          "pod.log", "profile_export_aiperf.json", "run.json", "verdict.json", "ctrf-report.json", "junit.xml");
+      assertThat(s.map(p -> p.getFileName().toString()).toList())
+          .containsExactlyInAnyOrder(
+              "pod.log",
+              "profile_export_aiperf.json",
+              "run.json",
+              "verdict.json",
+              "ctrf-report.json",
+              "junit.xml");
     }
     try (Stream<Path> s = Files.list(f.runDir().getParent())) {
-      assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly(RunFixture.RUN_ID);
+      assertThat(s.map(p -> p.getFileName().toString()).toList())
+          .containsExactly(RunFixture.RUN_ID);
     }
     JsonNode run = json(f.runDir().resolve("run.json"));
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
@@ -153,7 +229,8 @@ class KubeRunServiceTest {
     assertThat(run.get("pod").get("exit_code").asInt()).isZero();
     assertThat(run.get("image").asString()).isEqualTo(RunFixture.IMAGE);
     assertThat(run.get("aiperf").get("planned_version").asString()).isEqualTo("0.13.0");
-    assertThat(run.get("aiperf").get("export_version").isNull()).isTrue(); // the real export predates aiperf_version
+    assertThat(run.get("aiperf").get("export_version").isNull())
+        .isTrue(); // the real export predates aiperf_version
     assertThat(run.get("aiperf").get("version_match").isNull()).isTrue();
     assertThat(run.get("isolation").get("dgd").get("serving_pods")).hasSize(2);
     assertThat(run.get("isolation").get("client").get("on_serving_node").asBoolean()).isFalse();
@@ -163,29 +240,39 @@ class KubeRunServiceTest {
     assertThat(run.get("artifacts").get("summary_source").asString()).isEqualTo("pod-log-markers");
     JsonNode verdict = json(f.runDir().resolve("verdict.json"));
     assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict)).isEmpty();
-    // relative to the run directory that holds verdict.json (issue 14: no absolute path in a hashed file)
-    assertThat(verdict.get("source").get("path").asString()).isEqualTo("profile_export_aiperf.json");
+    // relative to the run directory that holds verdict.json (issue 14: no absolute path in a hashed
+    // file)
+    assertThat(verdict.get("source").get("path").asString())
+        .isEqualTo("profile_export_aiperf.json");
     assertThat(Files.readString(f.runDir().resolve("profile_export_aiperf.json")).strip())
         .isEqualTo(Files.readString(dev.benchplan.aiperf.export.ExportVariants.real()).strip());
     assertNothingLeft();
-    assertThat(o.cleanup()).anyMatch(s -> s.contains("Job " + NS + "/" + RunFixture.JOB + ": deleted"));
-    assertThat(progress).anyMatch(p -> p.startsWith("preflight")).anyMatch(p -> p.startsWith("applied"))
+    assertThat(o.cleanup())
+        .anyMatch(s -> s.contains("Job " + NS + "/" + RunFixture.JOB + ": deleted"));
+    assertThat(progress)
+        .anyMatch(p -> p.startsWith("preflight"))
+        .anyMatch(p -> p.startsWith("applied"))
         .anyMatch(p -> p.startsWith("done"));
     assertThat(hooks.unregistered).isTrue();
   }
 
-  RunRequest request(RunFixture f, Duration timeout, Duration schedule, boolean keep, boolean replace) {
+  RunRequest request(
+      RunFixture f, Duration timeout, Duration schedule, boolean keep, boolean replace) {
     return new RunRequest(f.deployRoot, null, null, null, timeout, schedule, keep, replace);
   }
 
   /** The real encoder's block for the real sweep (python3 as in the AIPerf image). */
   private static String artifactBlock(Path tmp) throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(
-        new ProcessBuilder("python3", "-c", "pass").start().waitFor() == 0, "python3 is needed for the encoder");
+        new ProcessBuilder("python3", "-c", "pass").start().waitFor() == 0,
+        "python3 is needed for the encoder");
     Path tree = dev.benchplan.testing.SharedData.require("aiperf/sweep-qwen3-0.6b");
-    Path script = Files.writeString(tmp.resolve("ship.py"), dev.benchplan.artifacts.ArtifactChannel.encoderScript());
+    Path script =
+        Files.writeString(
+            tmp.resolve("ship.py"), dev.benchplan.artifacts.ArtifactChannel.encoderScript());
     Process p = new ProcessBuilder("python3", script.toString(), tree.toString()).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     assertThat(p.waitFor()).isZero();
     return out;
   }
@@ -196,7 +283,8 @@ class KubeRunServiceTest {
   }
 
   @Test
-  @DisplayName("every artifact: the tree lands in aiperf/ with AIPerf's paths, artifacts.sha256 verifies with sha256sum -c")
+  @DisplayName(
+      "every artifact: the tree lands in aiperf/ with AIPerf's paths, artifacts.sha256 verifies with sha256sum -c")
   void artifactsCollected() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, withBlock(RunFixture.logWithRealSummary(0), artifactBlock(tmp)));
@@ -204,9 +292,14 @@ class KubeRunServiceTest {
     assertThat(o.exitCode()).as(o.verdict().message()).isZero();
     Path tree = f.runDir().resolve("aiperf");
     for (int c : new int[] {1, 2, 4}) {
-      for (String name : List.of("profile_export_aiperf.json", "profile_export.jsonl", "gpu_telemetry_export.jsonl")) {
-        Path original = dev.benchplan.testing.SharedData.require("aiperf/sweep-qwen3-0.6b/concurrency" + c + "/" + name);
-        assertThat(Files.readAllBytes(tree.resolve("concurrency" + c + "/" + name))).isEqualTo(Files.readAllBytes(original));
+      for (String name :
+          List.of(
+              "profile_export_aiperf.json", "profile_export.jsonl", "gpu_telemetry_export.jsonl")) {
+        Path original =
+            dev.benchplan.testing.SharedData.require(
+                "aiperf/sweep-qwen3-0.6b/concurrency" + c + "/" + name);
+        assertThat(Files.readAllBytes(tree.resolve("concurrency" + c + "/" + name)))
+            .isEqualTo(Files.readAllBytes(original));
       }
     }
     String manifest = Files.readString(f.runDir().resolve("artifacts.sha256"));
@@ -215,24 +308,33 @@ class KubeRunServiceTest {
     JsonNode artifacts = json(f.runDir().resolve("run.json")).get("artifacts");
     assertThat(artifacts.get("files").get("artifacts.sha256").asString())
         .isEqualTo(dev.benchplan.json.Sha256.ofFile(f.runDir().resolve("artifacts.sha256")));
-    assertThat(artifacts.get("volume_collection").asString()).startsWith("collected: every file AIPerf wrote");
-    Process check = new ProcessBuilder("sha256sum", "--strict", "-c", "artifacts.sha256")
-        .directory(f.runDir().toFile()).redirectErrorStream(true).start();
-    String out = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(artifacts.get("volume_collection").asString())
+        .startsWith("collected: every file AIPerf wrote");
+    Process check =
+        new ProcessBuilder("sha256sum", "--strict", "-c", "artifacts.sha256")
+            .directory(f.runDir().toFile())
+            .redirectErrorStream(true)
+            .start();
+    String out =
+        new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     assertThat(check.waitFor()).as(out).isZero();
     try (Stream<Path> s = Files.list(f.runDir().getParent())) {
-      assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly(f.runDir().getFileName().toString());
+      assertThat(s.map(p -> p.getFileName().toString()).toList())
+          .containsExactly(f.runDir().getFileName().toString());
     }
     assertNothingLeft();
   }
 
   @Test
-  @DisplayName("a log cut in the artifact block: exit 3 naming the cut, the partial copy kept aside as incomplete, no run dir, cluster clean")
+  @DisplayName(
+      "a log cut in the artifact block: exit 3 naming the cut, the partial copy kept aside as incomplete, no run dir, cluster clean")
   void artifactsCut() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     String block = artifactBlock(tmp);
     String cut = block.substring(0, block.indexOf("\nC 5 ") + 1);
-    logs.set(POD, RunFixture.logWithRealSummary(0).replace("==== benchplan:aiperf-exit:0 ====\n", "") + cut);
+    logs.set(
+        POD,
+        RunFixture.logWithRealSummary(0).replace("==== benchplan:aiperf-exit:0 ====\n", "") + cut);
     assertThatThrownBy(() -> runWith(f, request(f), completes(0)))
         .isInstanceOf(BenchplanException.class)
         .hasMessageContaining("the artifact block is cut after 5 chunk(s)")
@@ -241,21 +343,30 @@ class KubeRunServiceTest {
     assertThat(f.runDir()).doesNotExist();
     try (Stream<Path> s = Files.list(f.runDir().getParent())) {
       assertThat(s.map(p -> p.getFileName().toString()).toList())
-          .singleElement().satisfies(n -> assertThat(n).startsWith(f.runDir().getFileName() + ".incomplete-"));
+          .singleElement()
+          .satisfies(n -> assertThat(n).startsWith(f.runDir().getFileName() + ".incomplete-"));
     }
     assertNothingLeft();
   }
 
   @Test
-  @DisplayName("fail: the real run against AICR's thresholds fails the gate (exit 1), run dir still complete")
+  @DisplayName(
+      "fail: the real run against AICR's thresholds fails the gate (exit 1), run dir still complete")
   void fail() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 5000, 200);
     logs.set(POD, RunFixture.logWithRealSummary(0));
     RunOutcome o = runWith(f, request(f), completes(0));
     assertThat(o.exitCode()).isEqualTo(1);
     assertThat(o.verdict().verdict().json()).isEqualTo("fail");
-    assertThat(json(f.runDir().resolve("run.json")).get("eligible").asBoolean()).isTrue(); // a fail is valid evidence
-    assertThat(json(f.runDir().resolve("ctrf-report.json")).get("results").get("summary").get("failed").asInt()).isEqualTo(1);
+    assertThat(json(f.runDir().resolve("run.json")).get("eligible").asBoolean())
+        .isTrue(); // a fail is valid evidence
+    assertThat(
+            json(f.runDir().resolve("ctrf-report.json"))
+                .get("results")
+                .get("summary")
+                .get("failed")
+                .asInt())
+        .isEqualTo(1);
     assertNothingLeft();
   }
 
@@ -263,10 +374,21 @@ class KubeRunServiceTest {
   @DisplayName("--constraints overrides the plan's gates")
   void overlayOverridesPlan() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 5000, 200);
-    Path overlay = Files.writeString(tmp.resolve("overlay.yaml"),
-        "validation:\n  performance:\n    constraints:\n      - {name: inference-throughput, value: \">= 50\"}\n");
+    Path overlay =
+        Files.writeString(
+            tmp.resolve("overlay.yaml"),
+            "validation:\n  performance:\n    constraints:\n      - {name: inference-throughput, value: \">= 50\"}\n");
     logs.set(POD, RunFixture.logWithRealSummary(0));
-    RunRequest r = new RunRequest(f.deployRoot, null, null, overlay, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false);
+    RunRequest r =
+        new RunRequest(
+            f.deployRoot,
+            null,
+            null,
+            overlay,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(15),
+            false,
+            false);
     RunOutcome o = runWith(f, r, completes(0));
     assertThat(o.exitCode()).isZero();
     assertThat(o.verdict().constraints()).hasSize(1);
@@ -274,16 +396,23 @@ class KubeRunServiceTest {
   }
 
   @Test
-  @DisplayName("AIPerf fails (exit 1, no summary): Job failed -> error verdict with the log tail, exit 3, cleaned up")
+  @DisplayName(
+      "AIPerf fails (exit 1, no summary): Job failed -> error verdict with the log tail, exit 3, cleaned up")
   void aiperfFailed() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    logs.set(POD, RunFixture.logWithoutSummary(1,
-        "Traceback (most recent call last):\naiohttp.client_exceptions.ClientConnectorError: Connection refused"));
+    logs.set(
+        POD,
+        RunFixture.logWithoutSummary(
+            1,
+            "Traceback (most recent call last):\naiohttp.client_exceptions.ClientConnectorError: Connection refused"));
     RunOutcome o = runWith(f, request(f), completes(1));
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.exitReason()).isEqualTo("job-failed");
     assertThat(o.verdict().verdict().json()).isEqualTo("error");
-    assertThat(o.verdict().message()).contains("BackoffLimitExceeded").contains("log tail").contains("Connection refused");
+    assertThat(o.verdict().message())
+        .contains("BackoffLimitExceeded")
+        .contains("log tail")
+        .contains("Connection refused");
     JsonNode run = json(f.runDir().resolve("run.json"));
     assertThat(run.get("pod").get("exit_code").asInt()).isEqualTo(1);
     assertThat(run.get("aiperf").get("exit_code").asInt()).isEqualTo(1);
@@ -294,14 +423,17 @@ class KubeRunServiceTest {
   }
 
   @Test
-  @DisplayName("a log without the summary markers is an error verdict even when the container succeeded")
+  @DisplayName(
+      "a log without the summary markers is an error verdict even when the container succeeded")
   void noMarkers() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, "AIPerf printed something else entirely\n");
     RunOutcome o = runWith(f, request(f), completes(0));
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.exitReason()).isEqualTo("no-summary");
-    assertThat(o.verdict().message()).contains("no AIPerf summary block").contains("no AIPerf exit line")
+    assertThat(o.verdict().message())
+        .contains("no AIPerf summary block")
+        .contains("no AIPerf exit line")
         .contains("AIPerf printed something else entirely");
   }
 
@@ -314,18 +446,24 @@ class KubeRunServiceTest {
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.exitReason()).isEqualTo("aiperf-failed");
     assertThat(o.verdict().message()).contains("AIPerf exited 2");
-    assertThat(f.runDir().resolve("profile_export_aiperf.json")).exists(); // kept as evidence of what happened
+    assertThat(f.runDir().resolve("profile_export_aiperf.json"))
+        .exists(); // kept as evidence of what happened
   }
 
   @Test
-  @DisplayName("unschedulable: after the start bound, the pod's own scheduling message; exit 3; cleaned up")
+  @DisplayName(
+      "unschedulable: after the start bound, the pod's own scheduling message; exit 3; cleaned up")
   void unschedulable() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
-        s -> s.createPod(POD).unschedulable("0/3 nodes are available: 3 Insufficient cpu."));
+    RunOutcome o =
+        runWith(
+            f,
+            request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
+            s -> s.createPod(POD).unschedulable("0/3 nodes are available: 3 Insufficient cpu."));
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.exitReason()).isEqualTo("unschedulable");
-    assertThat(o.verdict().message()).contains("did not start within 4s")
+    assertThat(o.verdict().message())
+        .contains("did not start within 4s")
         .contains("Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.");
     assertNothingLeft();
   }
@@ -334,9 +472,15 @@ class KubeRunServiceTest {
   @DisplayName("image pull failure: reported with the kubelet's reason after the start bound")
   void imagePull() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
-        s -> s.createPod(POD).schedule("cpu-node-1").waiting("ImagePullBackOff",
-            "Back-off pulling image \"" + RunFixture.IMAGE + "\""));
+    RunOutcome o =
+        runWith(
+            f,
+            request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
+            s ->
+                s.createPod(POD)
+                    .schedule("cpu-node-1")
+                    .waiting(
+                        "ImagePullBackOff", "Back-off pulling image \"" + RunFixture.IMAGE + "\""));
     assertThat(o.exitReason()).isEqualTo("image-pull");
     assertThat(o.verdict().message()).contains("ImagePullBackOff: Back-off pulling image");
     assertThat(o.exitCode()).isEqualTo(3);
@@ -347,8 +491,14 @@ class KubeRunServiceTest {
   void invalidImage() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     long t0 = System.nanoTime();
-    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(60), Duration.ofSeconds(60), false, false),
-        s -> s.createPod(POD).schedule("cpu-node-1").waiting("InvalidImageName", "couldn't parse image reference"));
+    RunOutcome o =
+        runWith(
+            f,
+            request(f, Duration.ofSeconds(60), Duration.ofSeconds(60), false, false),
+            s ->
+                s.createPod(POD)
+                    .schedule("cpu-node-1")
+                    .waiting("InvalidImageName", "couldn't parse image reference"));
     assertThat(o.exitReason()).isEqualTo("pod-start-failed");
     assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(45));
   }
@@ -358,11 +508,23 @@ class KubeRunServiceTest {
   void deadline() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, RunFixture.logWithoutSummary(137, "Profiling: 12/64"));
-    RunOutcome o = runWith(f, request(f), s -> s.createPod(POD).schedule("cpu-node-1").running()
-        .jobCondition("Failed", "DeadlineExceeded", "Job was active longer than specified deadline"));
+    RunOutcome o =
+        runWith(
+            f,
+            request(f),
+            s ->
+                s.createPod(POD)
+                    .schedule("cpu-node-1")
+                    .running()
+                    .jobCondition(
+                        "Failed",
+                        "DeadlineExceeded",
+                        "Job was active longer than specified deadline"));
     assertThat(o.exitReason()).isEqualTo("deadline-exceeded");
     assertThat(o.exitCode()).isEqualTo(3);
-    assertThat(o.verdict().message()).contains("DeadlineExceeded").contains("active longer than specified deadline");
+    assertThat(o.verdict().message())
+        .contains("DeadlineExceeded")
+        .contains("active longer than specified deadline");
     assertNothingLeft();
   }
 
@@ -371,8 +533,11 @@ class KubeRunServiceTest {
   void timeout() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, "Profiling: 3/64\n");
-    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(6), Duration.ofSeconds(5), false, false),
-        s -> s.createPod(POD).schedule("cpu-node-1").running());
+    RunOutcome o =
+        runWith(
+            f,
+            request(f, Duration.ofSeconds(6), Duration.ofSeconds(5), false, false),
+            s -> s.createPod(POD).schedule("cpu-node-1").running());
     assertThat(o.exitReason()).isEqualTo("timeout");
     assertThat(o.verdict().message()).contains("did not finish within 6s");
     assertThat(o.exitCode()).isEqualTo(3);
@@ -384,19 +549,31 @@ class KubeRunServiceTest {
   void keep() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, RunFixture.logWithRealSummary(0));
-    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), true, false), completes(0));
+    RunOutcome o =
+        runWith(
+            f,
+            request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), true, false),
+            completes(0));
     assertThat(o.exitCode()).isZero();
-    assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get()).isNotNull();
-    assertThat(client.configMaps().inNamespace(NS).withName(RunFixture.CONFIG_MAP).get()).isNotNull();
-    assertThat(o.cleanup()).containsExactly("kept Job " + NS + "/" + RunFixture.JOB + " and its ConfigMaps (--keep)");
+    assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get())
+        .isNotNull();
+    assertThat(client.configMaps().inNamespace(NS).withName(RunFixture.CONFIG_MAP).get())
+        .isNotNull();
+    assertThat(o.cleanup())
+        .containsExactly("kept Job " + NS + "/" + RunFixture.JOB + " and its ConfigMaps (--keep)");
   }
 
   @Test
-  @DisplayName("an existing Job of the same name is refused (exit 2, nothing applied); --replace runs anyway")
+  @DisplayName(
+      "an existing Job of the same name is refused (exit 2, nothing applied); --replace runs anyway")
   void existingJob() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    var old = client.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(f.job),
-        io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+    var old =
+        client
+            .getKubernetesSerialization()
+            .unmarshal(
+                Json.JSON.writeValueAsString(f.job),
+                io.fabric8.kubernetes.api.model.batch.v1.Job.class);
     old.getMetadata().setNamespace(NS);
     client.batch().v1().jobs().inNamespace(NS).resource(old).create();
     assertThatThrownBy(() -> run(f, request(f)))
@@ -408,9 +585,23 @@ class KubeRunServiceTest {
     assertThat(f.runDir().getParent()).doesNotExist();
 
     logs.set(POD, RunFixture.logWithRealSummary(0));
-    String oldUid = client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get().getMetadata().getUid();
-    FakeJobController c = new FakeJobController(client, NS, RunFixture.JOB,
-        j -> j != null && !java.util.Objects.equals(j.getMetadata().getUid(), oldUid), completes(0));
+    String oldUid =
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(NS)
+            .withName(RunFixture.JOB)
+            .get()
+            .getMetadata()
+            .getUid();
+    FakeJobController c =
+        new FakeJobController(
+            client,
+            NS,
+            RunFixture.JOB,
+            j -> j != null && !java.util.Objects.equals(j.getMetadata().getUid(), oldUid),
+            completes(0));
     RunOutcome o;
     try {
       o = run(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), false, true));
@@ -418,19 +609,25 @@ class KubeRunServiceTest {
       c.close();
     }
     assertThat(o.exitCode()).as(o.verdict().message()).isZero();
-    assertThat(progress).anyMatch(p -> p.startsWith("replace: Job " + NS + "/" + RunFixture.JOB + ": deleted"));
+    assertThat(progress)
+        .anyMatch(p -> p.startsWith("replace: Job " + NS + "/" + RunFixture.JOB + ": deleted"));
     assertNothingLeft();
   }
 
   @Test
-  @DisplayName("a run directory of the same run-id is refused; --replace keeps the old one under a new name")
+  @DisplayName(
+      "a run directory of the same run-id is refused; --replace keeps the old one under a new name")
   void existingRunDir() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     Files.createDirectories(f.runDir());
     Files.writeString(f.runDir().resolve("run.json"), "{}");
     assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("was already collected");
     logs.set(POD, RunFixture.logWithRealSummary(0));
-    RunOutcome o = runWith(f, request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), false, true), completes(0));
+    RunOutcome o =
+        runWith(
+            f,
+            request(f, Duration.ofSeconds(30), Duration.ofSeconds(15), false, true),
+            completes(0));
     assertThat(o.exitCode()).isZero();
     try (Stream<Path> s = Files.list(f.runDir().getParent())) {
       List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
@@ -440,18 +637,28 @@ class KubeRunServiceTest {
   }
 
   @Test
-  @DisplayName("blocker: another active benchplan Job benchmarks the same endpoint (exit 2, cites the isolation rule)")
+  @DisplayName(
+      "blocker: another active benchplan Job benchmarks the same endpoint (exit 2, cites the isolation rule)")
   void otherBenchmark() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team-b").endMetadata().build()).create();
-    var other = client.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(f.job),
-        io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName("team-b").endMetadata().build())
+        .create();
+    var other =
+        client
+            .getKubernetesSerialization()
+            .unmarshal(
+                Json.JSON.writeValueAsString(f.job),
+                io.fabric8.kubernetes.api.model.batch.v1.Job.class);
     other.getMetadata().setName("bp-someone-else-20261130t090000z-ffff");
     other.getMetadata().setNamespace("team-b");
     client.batch().v1().jobs().inNamespace("team-b").resource(other).create();
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageStartingWith("ENDPOINT_BUSY: Job team-b/bp-someone-else-20261130t090000z-ffff is already"
-            + " benchmarking " + RunFixture.ENDPOINT)
+        .hasMessageStartingWith(
+            "ENDPOINT_BUSY: Job team-b/bp-someone-else-20261130t090000z-ffff is already"
+                + " benchmarking "
+                + RunFixture.ENDPOINT)
         .hasMessageContaining("benchmark-isolation.md")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get()).isNull();
@@ -461,13 +668,22 @@ class KubeRunServiceTest {
   @DisplayName("a finished benchplan Job on the same endpoint is not a blocker")
   void finishedOtherBenchmark() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    var other = client.getKubernetesSerialization().unmarshal(Json.JSON.writeValueAsString(f.job),
-        io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+    var other =
+        client
+            .getKubernetesSerialization()
+            .unmarshal(
+                Json.JSON.writeValueAsString(f.job),
+                io.fabric8.kubernetes.api.model.batch.v1.Job.class);
     other.getMetadata().setName("bp-earlier");
     other.getMetadata().setNamespace(NS);
     other = client.batch().v1().jobs().inNamespace(NS).resource(other).create();
-    other.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder().addNewCondition()
-        .withType("Complete").withStatus("True").endCondition().build());
+    other.setStatus(
+        new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+            .addNewCondition()
+            .withType("Complete")
+            .withStatus("True")
+            .endCondition()
+            .build());
     client.batch().v1().jobs().inNamespace(NS).resource(other).updateStatus();
     logs.set(POD, RunFixture.logWithRealSummary(0));
     assertThat(runWith(f, request(f), completes(0)).exitCode()).isZero();
@@ -478,39 +694,100 @@ class KubeRunServiceTest {
    * query is answered by an expectation, as an API server would: every pod bound to the node.
    */
   void podsOnNode(String node, io.fabric8.kubernetes.api.model.Pod... extra) {
-    List<io.fabric8.kubernetes.api.model.Pod> items = new java.util.ArrayList<>(
-        client.pods().inNamespace(RunFixture.DGD_NAMESPACE).list().getItems());
+    List<io.fabric8.kubernetes.api.model.Pod> items =
+        new java.util.ArrayList<>(
+            client.pods().inNamespace(RunFixture.DGD_NAMESPACE).list().getItems());
     items.addAll(List.of(extra));
-    server.expect().get().withPath("/api/v1/pods?fieldSelector=spec.nodeName%3D" + node)
-        .andReturn(200, new io.fabric8.kubernetes.api.model.PodListBuilder().withItems(items).build()).always();
+    server
+        .expect()
+        .get()
+        .withPath("/api/v1/pods?fieldSelector=spec.nodeName%3D" + node)
+        .andReturn(
+            200, new io.fabric8.kubernetes.api.model.PodListBuilder().withItems(items).build())
+        .always();
   }
 
   @Test
-  @DisplayName("blocker: another pod uses GPUs on a serving node (exclusive serving GPUs are a hard gate)")
+  @DisplayName(
+      "blocker: another pod uses GPUs on a serving node (exclusive serving GPUs are a hard gate)")
   void gpuNeighbour() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml").endMetadata().build()).create();
-    podsOnNode(GPU_NODE, client.pods().inNamespace("ml").resource(new PodBuilder().withNewMetadata().withName("trainer-0")
-        .withNamespace("ml").endMetadata()
-        .withNewSpec().withNodeName(GPU_NODE).addNewContainer().withName("t").withImage("pytorch")
-        .withNewResources().addToLimits("nvidia.com/gpu", new Quantity("2")).endResources().endContainer().endSpec()
-        .withNewStatus().withPhase("Running").endStatus().build()).create());
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName("ml").endMetadata().build())
+        .create();
+    podsOnNode(
+        GPU_NODE,
+        client
+            .pods()
+            .inNamespace("ml")
+            .resource(
+                new PodBuilder()
+                    .withNewMetadata()
+                    .withName("trainer-0")
+                    .withNamespace("ml")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNodeName(GPU_NODE)
+                    .addNewContainer()
+                    .withName("t")
+                    .withImage("pytorch")
+                    .withNewResources()
+                    .addToLimits("nvidia.com/gpu", new Quantity("2"))
+                    .endResources()
+                    .endContainer()
+                    .endSpec()
+                    .withNewStatus()
+                    .withPhase("Running")
+                    .endStatus()
+                    .build())
+            .create());
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageContaining("SERVING_GPUS_IN_USE: other pods use GPUs on the serving nodes: [ml/trainer-0 on gpu-node-1]")
+        .hasMessageContaining(
+            "SERVING_GPUS_IN_USE: other pods use GPUs on the serving nodes: [ml/trainer-0 on gpu-node-1]")
         .hasMessageEndingWith("(rule: benchmarking/benchmark-isolation.md)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
   @Test
-  @DisplayName("time-sliced serving GPUs and a CPU neighbour are recorded; the run is not eligible as evidence")
+  @DisplayName(
+      "time-sliced serving GPUs and a CPU neighbour are recorded; the run is not eligible as evidence")
   void sharedGpus() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    client.nodes().withName(GPU_NODE).edit(n -> new NodeBuilder(n).editMetadata()
-        .addToLabels("nvidia.com/gpu.replicas", "4").addToLabels("nvidia.com/gpu.sharing-strategy", "time-slicing")
-        .endMetadata().build());
-    podsOnNode(GPU_NODE, client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("log-shipper")
-        .withNamespace("default").endMetadata().withNewSpec().withNodeName(GPU_NODE).addNewContainer().withName("c")
-        .withImage("fluentbit").endContainer().endSpec().withNewStatus().withPhase("Running").endStatus().build()).create());
+    client
+        .nodes()
+        .withName(GPU_NODE)
+        .edit(
+            n ->
+                new NodeBuilder(n)
+                    .editMetadata()
+                    .addToLabels("nvidia.com/gpu.replicas", "4")
+                    .addToLabels("nvidia.com/gpu.sharing-strategy", "time-slicing")
+                    .endMetadata()
+                    .build());
+    podsOnNode(
+        GPU_NODE,
+        client
+            .pods()
+            .inNamespace("default")
+            .resource(
+                new PodBuilder()
+                    .withNewMetadata()
+                    .withName("log-shipper")
+                    .withNamespace("default")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNodeName(GPU_NODE)
+                    .addNewContainer()
+                    .withName("c")
+                    .withImage("fluentbit")
+                    .endContainer()
+                    .endSpec()
+                    .withNewStatus()
+                    .withPhase("Running")
+                    .endStatus()
+                    .build())
+            .create());
     logs.set(POD, RunFixture.logWithRealSummary(0));
     RunOutcome o = runWith(f, request(f), completes(0));
     assertThat(o.exitCode()).isZero();
@@ -520,20 +797,25 @@ class KubeRunServiceTest {
         .contains("SERVING_GPUS_SHARED: GPUs on serving node gpu-node-1 are shared");
     JsonNode node = run.get("isolation").get("serving_nodes").get(0);
     assertThat(node.get("gpu_sharing").get("gpu_replicas").asString()).isEqualTo("4");
-    // a node that was read records its GPU product, an explicit null when unlabelled (absent only when unreadable)
+    // a node that was read records its GPU product, an explicit null when unlabelled (absent only
+    // when unreadable)
     assertThat(node.has("gpu_product")).isTrue();
     assertThat(node.get("gpu_product").isString() || node.get("gpu_product").isNull()).isTrue();
     assertThat(node.get("gpu_sharing").get("mig_resources").isArray()).isTrue();
-    assertThat(node.get("other_pods").get(0).get("pod").asString()).isEqualTo("default/log-shipper");
+    assertThat(node.get("other_pods").get(0).get("pod").asString())
+        .isEqualTo("default/log-shipper");
     assertThat(run.get("isolation").get("verified").asBoolean()).isFalse();
   }
 
   @Test
-  @DisplayName("the AIPerf version in the export differs from the plan's pin: flagged, not eligible")
+  @DisplayName(
+      "the AIPerf version in the export differs from the plan's pin: flagged, not eligible")
   void versionMismatch() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    String summary = Json.JSON.writeValueAsString(dev.benchplan.aiperf.export.ExportVariants.asVersionedLayout(
-        dev.benchplan.aiperf.export.ExportVariants.realTree(), "0.12.0"));
+    String summary =
+        Json.JSON.writeValueAsString(
+            dev.benchplan.aiperf.export.ExportVariants.asVersionedLayout(
+                dev.benchplan.aiperf.export.ExportVariants.realTree(), "0.12.0"));
     logs.set(POD, RunFixture.logWithSummary(summary, 0));
     RunOutcome o = runWith(f, request(f), completes(0));
     assertThat(o.exitCode()).isZero();
@@ -541,7 +823,8 @@ class KubeRunServiceTest {
     assertThat(run.get("aiperf").get("export_version").asString()).isEqualTo("0.12.0");
     assertThat(run.get("aiperf").get("version_match").asBoolean()).isFalse();
     assertThat(run.get("eligible").asBoolean()).isFalse();
-    assertThat(run.get("ineligible_reasons").get(0).asString()).isEqualTo("AIPERF_VERSION_MISMATCH: AIPerf 0.12.0 ran, but the series pins 0.13.0");
+    assertThat(run.get("ineligible_reasons").get(0).asString())
+        .isEqualTo("AIPERF_VERSION_MISMATCH: AIPerf 0.12.0 ran, but the series pins 0.13.0");
   }
 
   @Test
@@ -549,7 +832,8 @@ class KubeRunServiceTest {
   void namespaceMissing() {
     RunFixture f = RunFixture.create(tmp, null, 50, 35);
     RunRequest r = new RunRequest(f.deployRoot, null, "nope", null, null, null, false, false);
-    assertThatThrownBy(() -> run(f, r)).hasMessageContaining("namespace 'nope' does not exist")
+    assertThatThrownBy(() -> run(f, r))
+        .hasMessageContaining("namespace 'nope' does not exist")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
@@ -558,117 +842,197 @@ class KubeRunServiceTest {
   void planChecks() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     Files.writeString(f.planFile, Files.readString(f.planFile).replace("5000", "5001") + " ");
-    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("SHA-256 is ")
-        .hasMessageContaining("was edited").hasMessageContaining("re-render from the plan you mean to run")
+    assertThatThrownBy(() -> run(f, request(f)))
+        .hasMessageContaining("SHA-256 is ")
+        .hasMessageContaining("was edited")
+        .hasMessageContaining("re-render from the plan you mean to run")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     Files.delete(f.planFile);
-    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("the plan it was rendered from is missing: " + f.planFile);
+    assertThatThrownBy(() -> run(f, request(f)))
+        .hasMessageContaining("the plan it was rendered from is missing: " + f.planFile);
   }
 
   @Test
-  @DisplayName("403 on creating the Job: exit 3 with the API's message, the ConfigMap already created is removed")
+  @DisplayName(
+      "403 on creating the Job: exit 3 with the API's message, the ConfigMap already created is removed")
   void forbidden() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    server.expect().post().withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
-        .andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403).withReason("Forbidden")
-            .withMessage("jobs.batch is forbidden: User \"bench-bot\" cannot create resource \"jobs\" in API group \"batch\" in the namespace \"bench\"")
-            .build()).once();
+    server
+        .expect()
+        .post()
+        .withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
+        .andReturn(
+            403,
+            new io.fabric8.kubernetes.api.model.StatusBuilder()
+                .withCode(403)
+                .withReason("Forbidden")
+                .withMessage(
+                    "jobs.batch is forbidden: User \"bench-bot\" cannot create resource \"jobs\" in API group \"batch\" in the namespace \"bench\"")
+                .build())
+        .once();
     assertThatThrownBy(() -> run(f, request(f)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
         .hasMessageContaining("create Job " + NS + "/" + RunFixture.JOB + ": HTTP 403 Forbidden")
-        .hasMessageContaining("RBAC: the context's user may not create Job " + NS + "/" + RunFixture.JOB)
+        .hasMessageContaining(
+            "RBAC: the context's user may not create Job " + NS + "/" + RunFixture.JOB)
         .hasMessageContaining("cannot create resource \"jobs\"");
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();
   }
 
   @Test
-  @DisplayName("every missing required permission is named (exit 3) with the rbac command, before anything is created")
+  @DisplayName(
+      "every missing required permission is named (exit 3) with the rbac command, before anything is created")
   void missingPermissions() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     denied.add("create jobs.batch " + NS);
     denied.add("get pods/log " + NS);
     assertThatThrownBy(() -> run(f, request(f)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("denied the user of this context 2 permission(s) run needs, so nothing was created")
-        .hasMessageContaining("create jobs.batch in namespace " + NS + " (run apply: the AIPerf Job)")
+        .hasMessageContaining(
+            "denied the user of this context 2 permission(s) run needs, so nothing was created")
+        .hasMessageContaining(
+            "create jobs.batch in namespace " + NS + " (run apply: the AIPerf Job)")
         .hasMessageContaining("get pods/log in namespace " + NS)
         .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();
     // every required pair of the table was asked about, in the namespaces rbac prints
-    assertThat(reviews.asked()).contains("create jobs.batch " + NS, "create configmaps " + NS,
-        "list pods " + NS, "watch jobs.batch " + NS, "delete configmaps " + NS);
+    assertThat(reviews.asked())
+        .contains(
+            "create jobs.batch " + NS,
+            "create configmaps " + NS,
+            "list pods " + NS,
+            "watch jobs.batch " + NS,
+            "delete configmaps " + NS);
   }
 
   @Test
-  @DisplayName("a missing isolation permission is not an error: the run goes on and says which check is skipped")
+  @DisplayName(
+      "a missing isolation permission is not an error: the run goes on and says which check is skipped")
   void missingIsolationPermission() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     denied.add("get nodes *");
     logs.set(POD, RunFixture.logWithRealSummary(0));
     RunOutcome o = runWith(f, request(f), completes(0));
     assertThat(o.exitCode()).as(o.verdict().message()).isZero();
-    assertThat(progress).anyMatch(p -> p.startsWith("permissions: isolation checks without permission")
-        && p.contains("get nodes (run preflight: GPU sharing on the serving nodes"));
+    assertThat(progress)
+        .anyMatch(
+            p ->
+                p.startsWith("permissions: isolation checks without permission")
+                    && p.contains("get nodes (run preflight: GPU sharing on the serving nodes"));
   }
 
   @Test
   @DisplayName("409 and 5xx from the API server are cluster errors (exit 3) naming the action")
   void conflictAndServerError() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    server.expect().post().withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
-        .andReturn(409, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(409).withReason("AlreadyExists")
-            .withMessage("jobs.batch \"" + RunFixture.JOB + "\" already exists").build()).once();
+    server
+        .expect()
+        .post()
+        .withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
+        .andReturn(
+            409,
+            new io.fabric8.kubernetes.api.model.StatusBuilder()
+                .withCode(409)
+                .withReason("AlreadyExists")
+                .withMessage("jobs.batch \"" + RunFixture.JOB + "\" already exists")
+                .build())
+        .once();
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageStartingWith("create Job ").hasMessageContaining(": HTTP 409 Conflict: ")
+        .hasMessageStartingWith("create Job ")
+        .hasMessageContaining(": HTTP 409 Conflict: ")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
-    server.expect().post().withPath("/api/v1/namespaces/" + NS + "/configmaps")
-        .andReturn(503, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(503)
-            .withMessage("etcdserver: leader changed").build()).always();
+    server
+        .expect()
+        .post()
+        .withPath("/api/v1/namespaces/" + NS + "/configmaps")
+        .andReturn(
+            503,
+            new io.fabric8.kubernetes.api.model.StatusBuilder()
+                .withCode(503)
+                .withMessage("etcdserver: leader changed")
+                .build())
+        .always();
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageStartingWith("create ConfigMap ").hasMessageContaining(": HTTP 503 Service Unavailable: ")
+        .hasMessageStartingWith("create ConfigMap ")
+        .hasMessageContaining(": HTTP 503 Service Unavailable: ")
         .hasMessageContaining("leader changed");
     assertNothingLeft();
   }
 
   @Test
-  @DisplayName("Ctrl-C mid-run: the hook deletes the Job and ConfigMaps, no run directory is left, exit 3")
+  @DisplayName(
+      "Ctrl-C mid-run: the hook deletes the Job and ConfigMaps, no run directory is left, exit 3")
   void interrupt() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, "Profiling: 3/64\n");
-    assertThatThrownBy(() -> runWith(f, request(f, Duration.ofSeconds(60), Duration.ofSeconds(15), false, false),
-        s -> {
-          s.createPod(POD).schedule("cpu-node-1").running();
-          assertThat(hooks.interrupt()).isTrue();
-        }))
+    assertThatThrownBy(
+            () ->
+                runWith(
+                    f,
+                    request(f, Duration.ofSeconds(60), Duration.ofSeconds(15), false, false),
+                    s -> {
+                      s.createPod(POD).schedule("cpu-node-1").running();
+                      assertThat(hooks.interrupt()).isTrue();
+                    }))
         .hasMessageContaining("interrupted")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     assertNothingLeft();
     assertThat(progress).anyMatch(p -> p.startsWith("interrupted: cleaning up"));
-    assertThat(f.runDir().getParent()).satisfiesAnyOf(
-        p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyDirectory());
+    assertThat(f.runDir().getParent())
+        .satisfiesAnyOf(p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyDirectory());
   }
 
   @Test
-  @DisplayName("a perf.yaml rendered by the real plan + render commands runs: plan verified, its four gates applied")
+  @DisplayName(
+      "a perf.yaml rendered by the real plan + render commands runs: plan verified, its four gates applied")
   void renderedPerfYaml() throws Exception {
     RenderedPerf r = RenderedPerf.create(tmp, NS);
     String pod = r.jobName() + "-q8x2v";
     logs.set(pod, RunFixture.logWithRealSummary(0));
-    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
-        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    FakeJobController c =
+        new FakeJobController(
+            client,
+            NS,
+            r.jobName(),
+            s ->
+                s.createPod(pod)
+                    .schedule("cpu-node-1")
+                    .running()
+                    .terminate(0)
+                    .jobCondition("Complete", null, null));
     RunOutcome o;
     try {
-      o = run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false));
+      o =
+          run(
+              null,
+              new RunRequest(
+                  r.deployRoot(),
+                  null,
+                  null,
+                  null,
+                  Duration.ofSeconds(30),
+                  Duration.ofSeconds(15),
+                  false,
+                  false));
     } finally {
       c.close();
     }
     assertThat(o.runId()).isEqualTo(r.runId());
-    assertThat(o.exitCode()).as(o.verdict().message()).isEqualTo(1); // 50 tokens/sec against a 1500 floor
-    assertThat(o.verdict().constraints()).extracting(dev.benchplan.gate.ConstraintResult::name)
-        .containsExactly("time_to_first_token-p95", "inter_token_latency-p95", "inference-throughput", "inference-ttft-p99");
-    assertThat(o.verdict().constraints()).extracting(cr -> cr.status().json()).containsExactly("pass", "pass", "fail", "pass");
+    assertThat(o.exitCode())
+        .as(o.verdict().message())
+        .isEqualTo(1); // 50 tokens/sec against a 1500 floor
+    assertThat(o.verdict().constraints())
+        .extracting(dev.benchplan.gate.ConstraintResult::name)
+        .containsExactly(
+            "time_to_first_token-p95",
+            "inter_token_latency-p95",
+            "inference-throughput",
+            "inference-ttft-p99");
+    assertThat(o.verdict().constraints())
+        .extracting(cr -> cr.status().json())
+        .containsExactly("pass", "pass", "fail", "pass");
     JsonNode run = json(o.runDir().resolve("run.json"));
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
     // relative to DEPLOY_ROOT (the run directory's ../../..), written with '/'
@@ -681,36 +1045,67 @@ class KubeRunServiceTest {
   }
 
   @Test
-  @DisplayName("verify RUN_DIR on a run made by plan + render + run with the real sweep: verified; the verdict"
-      + " recomputed from the kept summary; an edited verdict, a flipped byte, a missing and an extra file: each named")
+  @DisplayName(
+      "verify RUN_DIR on a run made by plan + render + run with the real sweep: verified; the verdict"
+          + " recomputed from the kept summary; an edited verdict, a flipped byte, a missing and an extra file: each named")
   void verifyRunDirectory() throws Exception {
     RenderedPerf r = RenderedPerf.create(tmp, NS);
     String pod = r.jobName() + "-v3r1f";
     logs.set(pod, withBlock(RunFixture.logWithRealSummary(0), artifactBlock(tmp)));
-    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
-        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    FakeJobController c =
+        new FakeJobController(
+            client,
+            NS,
+            r.jobName(),
+            s ->
+                s.createPod(pod)
+                    .schedule("cpu-node-1")
+                    .running()
+                    .terminate(0)
+                    .jobCondition("Complete", null, null));
     RunOutcome o;
     try {
-      o = run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
-          false, false));
+      o =
+          run(
+              null,
+              new RunRequest(
+                  r.deployRoot(),
+                  null,
+                  null,
+                  null,
+                  Duration.ofSeconds(30),
+                  Duration.ofSeconds(15),
+                  false,
+                  false));
     } finally {
       c.close();
     }
     Path dir = o.runDir();
     var ok = dev.benchplan.testing.CommandHarness.run("verify", dir.toString()).expectOk();
-    assertThat(ok.out()).contains("verified: run " + dir).contains("verdict recomputed")
+    assertThat(ok.out())
+        .contains("verified: run " + dir)
+        .contains("verdict recomputed")
         .doesNotContain("not recomputed");
 
     // an edited verdict, re-hashed in run.json so only the recomputation can tell
     Path verdict = dir.resolve("verdict.json");
-    Files.writeString(verdict, Files.readString(verdict).replace("\"verdict\": \"fail\"", "\"verdict\": \"pass\""));
+    Files.writeString(
+        verdict,
+        Files.readString(verdict).replace("\"verdict\": \"fail\"", "\"verdict\": \"pass\""));
     Path runJson = dir.resolve("run.json");
     JsonNode before = json(runJson);
-    Files.writeString(runJson, Files.readString(runJson).replace(
-        before.at("/artifacts/files/verdict.json").asString(), dev.benchplan.json.Sha256.ofFile(verdict)));
+    Files.writeString(
+        runJson,
+        Files.readString(runJson)
+            .replace(
+                before.at("/artifacts/files/verdict.json").asString(),
+                dev.benchplan.json.Sha256.ofFile(verdict)));
     var edited = dev.benchplan.testing.CommandHarness.run("verify", dir.toString()).expectExit(1);
-    assertThat(edited.out()).contains(dir + "/verdict.json /verdict: recomputed from the kept profile_export_aiperf.json"
-        + " and the plan's gates: recorded \"pass\", recomputed \"fail\"")
+    assertThat(edited.out())
+        .contains(
+            dir
+                + "/verdict.json /verdict: recomputed from the kept profile_export_aiperf.json"
+                + " and the plan's gates: recorded \"pass\", recomputed \"fail\"")
         .contains(dir + "/run.json /verdict: records fail, but verdict.json says pass");
 
     Path records = dir.resolve("aiperf/concurrency1/profile_export.jsonl");
@@ -720,39 +1115,68 @@ class KubeRunServiceTest {
     Files.delete(dir.resolve("aiperf/concurrency2/profile_export_aiperf.json"));
     Files.writeString(dir.resolve("aiperf/notes.txt"), "added later\n");
     Files.writeString(dir.resolve("pod.log"), "\n", java.nio.file.StandardOpenOption.APPEND);
-    var broken = dev.benchplan.testing.CommandHarness.run("verify", dir.toString(), "--format", "json").expectExit(1);
+    var broken =
+        dev.benchplan.testing.CommandHarness.run("verify", dir.toString(), "--format", "json")
+            .expectExit(1);
     JsonNode out = Json.JSON.readTree(broken.out());
-    assertThat(out.get("findings").findValuesAsString("file")).contains(
-        dir + "/aiperf/concurrency1/profile_export.jsonl", dir + "/aiperf/concurrency2/profile_export_aiperf.json",
-        dir + "/aiperf/notes.txt", dir + "/pod.log", dir + "/verdict.json");
-    assertThat(broken.out()).contains("present but not listed in artifacts.sha256 or run.json")
+    assertThat(out.get("findings").findValuesAsString("file"))
+        .contains(
+            dir + "/aiperf/concurrency1/profile_export.jsonl",
+            dir + "/aiperf/concurrency2/profile_export_aiperf.json",
+            dir + "/aiperf/notes.txt",
+            dir + "/pod.log",
+            dir + "/verdict.json");
+    assertThat(broken.out())
+        .contains("present but not listed in artifacts.sha256 or run.json")
         .contains("listed in artifacts.sha256 but missing");
   }
 
-  /** plan + render + run of the example with the real sweep's artifact block, under {@code root}. */
+  /**
+   * plan + render + run of the example with the real sweep's artifact block, under {@code root}.
+   */
   private RunOutcome renderedRun(Path root, String podSuffix, String block) throws Exception {
     RenderedPerf r = RenderedPerf.create(root, NS);
     String pod = r.jobName() + podSuffix;
     logs.set(pod, withBlock(RunFixture.logWithRealSummary(0), block));
-    FakeJobController c = new FakeJobController(client, NS, r.jobName(),
-        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+    FakeJobController c =
+        new FakeJobController(
+            client,
+            NS,
+            r.jobName(),
+            s ->
+                s.createPod(pod)
+                    .schedule("cpu-node-1")
+                    .running()
+                    .terminate(0)
+                    .jobCondition("Complete", null, null));
     try {
-      return run(null, new RunRequest(r.deployRoot(), null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
-          false, false));
+      return run(
+          null,
+          new RunRequest(
+              r.deployRoot(),
+              null,
+              null,
+              null,
+              Duration.ofSeconds(30),
+              Duration.ofSeconds(15),
+              false,
+              false));
     } finally {
       c.close();
     }
   }
 
   @Test
-  @DisplayName("two checkouts in different directories run the same plan: verdict.json and artifacts.sha256 are"
-      + " byte-identical, no file of either run directory holds an absolute path, and a copied run verifies")
+  @DisplayName(
+      "two checkouts in different directories run the same plan: verdict.json and artifacts.sha256 are"
+          + " byte-identical, no file of either run directory holds an absolute path, and a copied run verifies")
   void runDirectoryLocationIndependent() throws Exception {
     String block = artifactBlock(tmp);
     RunOutcome a = renderedRun(tmp.resolve("cl1"), "-a1b2c", block);
     RunOutcome b = renderedRun(tmp.resolve("second-checkout/deeper"), "-d3e4f", block);
     for (String name : List.of("verdict.json", "artifacts.sha256", "profile_export_aiperf.json")) {
-      assertThat(Files.readAllBytes(b.runDir().resolve(name))).as(name)
+      assertThat(Files.readAllBytes(b.runDir().resolve(name)))
+          .as(name)
           .isEqualTo(Files.readAllBytes(a.runDir().resolve(name)));
     }
     JsonNode verdict = json(a.runDir().resolve("verdict.json"));
@@ -762,7 +1186,8 @@ class KubeRunServiceTest {
     for (RunOutcome o : List.of(a, b)) {
       try (Stream<Path> s = Files.list(o.runDir())) {
         for (Path f : s.filter(Files::isRegularFile).toList()) {
-          assertThat(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1)).as(f.toString())
+          assertThat(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1))
+              .as(f.toString())
               .doesNotContain(tmp.toString());
         }
       }
@@ -777,18 +1202,20 @@ class KubeRunServiceTest {
 
   /**
    * Regenerates the worked example series committed in experiments/ (run with {@code
-   * -Dbenchplan.regenerate=experiments}; scripts/regenerate-experiments.sh): plans of a grid and a pilot
-   * from experiments/inputs/workloads and examples/, both rendered, and the grid run through {@code run}
-   * against this mock cluster with a synthetic AIPerf tree (SyntheticAiperfTree, labelled in the tree).
-   * ExperimentsExampleTest verifies what it wrote on every test run.
+   * -Dbenchplan.regenerate=experiments}; scripts/regenerate-experiments.sh): plans of a grid and a
+   * pilot from experiments/inputs/workloads and examples/, both rendered, and the grid run through
+   * {@code run} against this mock cluster with a synthetic AIPerf tree (SyntheticAiperfTree,
+   * labelled in the tree). ExperimentsExampleTest verifies what it wrote on every test run.
    */
   @Test
   @DisplayName("regenerate experiments/ (only with -Dbenchplan.regenerate=experiments)")
   void regenerateExperiments() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue("experiments".equals(System.getProperty("benchplan.regenerate")),
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        "experiments".equals(System.getProperty("benchplan.regenerate")),
         "regenerates the committed example only when asked");
     org.junit.jupiter.api.Assumptions.assumeTrue(
-        new ProcessBuilder("python3", "-c", "pass").start().waitFor() == 0, "python3 is needed for the encoder");
+        new ProcessBuilder("python3", "-c", "pass").start().waitFor() == 0,
+        "python3 is needed for the encoder");
     Path exp = Path.of("experiments");
     for (Path old : List.of(exp.resolve("inputs/benchmark-plans"), exp.resolve("deploy"))) {
       if (Files.exists(old)) {
@@ -801,40 +1228,98 @@ class KubeRunServiceTest {
       }
     }
     String[][] series = {
-        {"synthetic-grid", "Up to which concurrency does vllm-agg keep every gate (worked example, synthetic runs)?"},
-        {"synthetic-pilot", "How noisy is vllm-agg at concurrency 2 (worked example: the pilot plan)?"}};
+      {
+        "synthetic-grid",
+        "Up to which concurrency does vllm-agg keep every gate (worked example, synthetic runs)?"
+      },
+      {
+        "synthetic-pilot",
+        "How noisy is vllm-agg at concurrency 2 (worked example: the pilot plan)?"
+      }
+    };
     for (String[] sr : series) {
-      List<String> args = new java.util.ArrayList<>(List.of("plan", "--workload",
-          "experiments/inputs/workloads/" + sr[0] + ".yaml", "--ledger", "examples/deployment-ledger.yaml",
-          "--question", sr[1], "--aiperf-version", "0.13.0", "--exp-root", "experiments", "--format", "json"));
+      List<String> args =
+          new java.util.ArrayList<>(
+              List.of(
+                  "plan",
+                  "--workload",
+                  "experiments/inputs/workloads/" + sr[0] + ".yaml",
+                  "--ledger",
+                  "examples/deployment-ledger.yaml",
+                  "--question",
+                  sr[1],
+                  "--aiperf-version",
+                  "0.13.0",
+                  "--exp-root",
+                  "experiments",
+                  "--format",
+                  "json"));
       if (sr[0].endsWith("pilot")) {
         args.add("--pilot");
       }
-      JsonNode plan = Json.JSON.readTree(dev.benchplan.testing.CommandHarness.run(args.toArray(String[]::new))
-          .expectOk().out());
+      JsonNode plan =
+          Json.JSON.readTree(
+              dev.benchplan.testing.CommandHarness.run(args.toArray(String[]::new))
+                  .expectOk()
+                  .out());
       Path deployRoot = exp.resolve("deploy").resolve(plan.get("series_id").asString());
       Files.createDirectories(deployRoot);
-      JsonNode r = Json.JSON.readTree(dev.benchplan.testing.CommandHarness.run("render", "--plan",
-          plan.get("plan_path").asString(), "--plan-sha256", plan.get("sha256").asString(), "--deploy-root",
-          deployRoot.toString(), "--namespace", NS, "--format", "json").expectOk().out());
+      JsonNode r =
+          Json.JSON.readTree(
+              dev.benchplan.testing.CommandHarness.run(
+                      "render",
+                      "--plan",
+                      plan.get("plan_path").asString(),
+                      "--plan-sha256",
+                      plan.get("sha256").asString(),
+                      "--deploy-root",
+                      deployRoot.toString(),
+                      "--namespace",
+                      NS,
+                      "--format",
+                      "json")
+                  .expectOk()
+                  .out());
       if (!sr[0].endsWith("grid")) {
         continue;
       }
       Path tree = tmp.resolve("synthetic-tree");
       String summary = SyntheticAiperfTree.write(tree, new int[] {1, 2, 4}, 100, 512, 128);
-      Path script = Files.writeString(tmp.resolve("ship.py"), dev.benchplan.artifacts.ArtifactChannel.encoderScript());
+      Path script =
+          Files.writeString(
+              tmp.resolve("ship.py"), dev.benchplan.artifacts.ArtifactChannel.encoderScript());
       Process p = new ProcessBuilder("python3", script.toString(), tree.toString()).start();
-      String block = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String block =
+          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       assertThat(p.waitFor()).isZero();
       String job = r.get("job_name").asString();
       String pod = job + "-synth";
       logs.set(pod, withBlock(RunFixture.logWithSummary(summary, 0), block));
-      FakeJobController c = new FakeJobController(client, NS, job,
-          s -> s.createPod(pod).schedule("synthetic-cpu-node").running().terminate(0).jobCondition("Complete", null, null));
+      FakeJobController c =
+          new FakeJobController(
+              client,
+              NS,
+              job,
+              s ->
+                  s.createPod(pod)
+                      .schedule("synthetic-cpu-node")
+                      .running()
+                      .terminate(0)
+                      .jobCondition("Complete", null, null));
       RunOutcome o;
       try {
-        o = run(null, new RunRequest(deployRoot, null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
-            false, false));
+        o =
+            run(
+                null,
+                new RunRequest(
+                    deployRoot,
+                    null,
+                    null,
+                    null,
+                    Duration.ofSeconds(30),
+                    Duration.ofSeconds(15),
+                    false,
+                    false));
       } finally {
         c.close();
       }

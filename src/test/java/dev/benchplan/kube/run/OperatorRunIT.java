@@ -55,8 +55,16 @@ class OperatorRunIT {
     Path sweep = SharedData.require(SWEEP);
     FakeAiperfOperator.installCrds(client);
     // a replay has no load point: it "writes" the first point's files
-    operator = FakeAiperfOperator.start(client, kube.namespace(), job -> sweep.resolve("concurrency"
-        + job.getMetadata().getAnnotations().getOrDefault(AiperfJobContract.RUN_LOAD_POINT, "1")));
+    operator =
+        FakeAiperfOperator.start(
+            client,
+            kube.namespace(),
+            job ->
+                sweep.resolve(
+                    "concurrency"
+                        + job.getMetadata()
+                            .getAnnotations()
+                            .getOrDefault(AiperfJobContract.RUN_LOAD_POINT, "1")));
   }
 
   @AfterAll
@@ -74,19 +82,35 @@ class OperatorRunIT {
   }
 
   private Path render(int... concurrency) {
-    return OperatorPlans.render(tmp, kube.namespace(), operator.resultsService(), Clock.systemUTC(),
-        SEED.incrementAndGet(), concurrency);
+    return OperatorPlans.render(
+        tmp,
+        kube.namespace(),
+        operator.resultsService(),
+        Clock.systemUTC(),
+        SEED.incrementAndGet(),
+        concurrency);
   }
 
   private RunOutcome run(Path root, OperatorRun.Settings settings) {
     return run(root, settings, Duration.ofMinutes(2), action -> () -> {});
   }
 
-  private RunOutcome run(Path root, OperatorRun.Settings settings, Duration timeout,
+  private RunOutcome run(
+      Path root,
+      OperatorRun.Settings settings,
+      Duration timeout,
       dev.benchplan.run.ShutdownHooks hooks) {
-    KubeRunService service = new KubeRunService(KubeClients.shared(client), Fabric8LogSource::new,
-        hooks, Clock.systemUTC(), Duration.ofMillis(100), Duration.ofSeconds(30), settings);
-    return service.run(new RunRequest(root, null, kube.namespace(), null, timeout, null, false, false),
+    KubeRunService service =
+        new KubeRunService(
+            KubeClients.shared(client),
+            Fabric8LogSource::new,
+            hooks,
+            Clock.systemUTC(),
+            Duration.ofMillis(100),
+            Duration.ofSeconds(30),
+            settings);
+    return service.run(
+        new RunRequest(root, null, kube.namespace(), null, timeout, null, false, false),
         (phase, elapsed, detail) -> progress.add(phase + (detail == null ? "" : ": " + detail)));
   }
 
@@ -94,60 +118,70 @@ class OperatorRunIT {
     Path runs = root.resolve("benchmark/runs");
     if (Files.exists(runs)) {
       try (var s = Files.list(runs)) {
-        assertThat(s.map(x -> x.getFileName().toString()).toList()).as("run directories")
+        assertThat(s.map(x -> x.getFileName().toString()).toList())
+            .as("run directories")
             .noneMatch(n -> n.matches("\\d{8}T\\d{6}Z-[0-9a-f]{4}"));
       }
     }
   }
 
   @Test
-  @DisplayName("timeout: the AIPerfJob runs past run's bound -> spec.cancel set, the operator reports Cancelled,"
-      + " exit 3 naming the timeout, the AIPerfJob deleted, no run directory")
+  @DisplayName(
+      "timeout: the AIPerfJob runs past run's bound -> spec.cancel set, the operator reports Cancelled,"
+          + " exit 3 naming the timeout, the AIPerfJob deleted, no run directory")
   void timeoutCancels() throws Exception {
     operator.mode(FakeAiperfOperator.Mode.HANG);
     Path root = render(1);
     long t0 = System.nanoTime();
     assertThatThrownBy(() -> run(root, settings(), Duration.ofSeconds(3), action -> () -> {}))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("timeout: AIPerfJob").hasMessageContaining("spec.cancel set, the operator cancelled it")
+        .hasMessageContaining("timeout: AIPerfJob")
+        .hasMessageContaining("spec.cancel set, the operator cancelled it")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     String name = operator.seen().get(operator.seen().size() - 1);
     assertThat(operator.cancelled()).contains(name);
-    assertThat(progress).anyMatch(p -> p.startsWith("timeout: " + name + ": set spec.cancel on AIPerfJob"));
+    assertThat(progress)
+        .anyMatch(p -> p.startsWith("timeout: " + name + ": set spec.cancel on AIPerfJob"));
     assertNoAiperfJobs();
     assertNoRunDirectory(root);
-    System.out.println("[OperatorRunIT] timeout -> cancelled in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+    System.out.println(
+        "[OperatorRunIT] timeout -> cancelled in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
   }
 
   @Test
-  @DisplayName("Ctrl-C while the AIPerfJob runs: spec.cancel set, the AIPerfJob deleted, exit 3 'interrupted',"
-      + " no run directory")
+  @DisplayName(
+      "Ctrl-C while the AIPerfJob runs: spec.cancel set, the AIPerfJob deleted, exit 3 'interrupted',"
+          + " no run directory")
   void interruptCancels() throws Exception {
     operator.mode(FakeAiperfOperator.Mode.HANG);
     Path root = render(2);
     AtomicReference<Runnable> hook = new AtomicReference<>();
-    dev.benchplan.run.ShutdownHooks hooks = action -> {
-      hook.set(action);
-      return () -> hook.set(null);
-    };
+    dev.benchplan.run.ShutdownHooks hooks =
+        action -> {
+          hook.set(action);
+          return () -> hook.set(null);
+        };
     int before = operator.seen().size();
-    Thread ctrlC = new Thread(() -> {
-      try {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (operator.seen().size() == before && System.nanoTime() < end) {
-          Thread.sleep(50);
-        }
-        String name = operator.seen().get(before);
-        if (operator.awaitRunning(name, 60) && hook.get() != null) {
-          hook.get().run(); // what the JVM's shutdown hook runs on SIGINT
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread ctrlC =
+        new Thread(
+            () -> {
+              try {
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (operator.seen().size() == before && System.nanoTime() < end) {
+                  Thread.sleep(50);
+                }
+                String name = operator.seen().get(before);
+                if (operator.awaitRunning(name, 60) && hook.get() != null) {
+                  hook.get().run(); // what the JVM's shutdown hook runs on SIGINT
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     ctrlC.start();
     assertThatThrownBy(() -> run(root, settings(), Duration.ofMinutes(2), hooks))
-        .isInstanceOf(BenchplanException.class).hasMessageContaining("interrupted")
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("interrupted")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     ctrlC.join(10_000);
     String name = operator.seen().get(before);
@@ -158,24 +192,35 @@ class OperatorRunIT {
     }
     progress.forEach(l -> System.out.println("[OperatorRunIT] interrupt: " + l));
     assertThat(operator.cancelled()).as("spec.cancel seen by the operator").contains(name);
-    assertThat(progress).anyMatch(p -> p.startsWith("interrupted: set spec.cancel on AIPerfJob " + kube.namespace()
-        + "/" + name));
+    assertThat(progress)
+        .anyMatch(
+            p ->
+                p.startsWith(
+                    "interrupted: set spec.cancel on AIPerfJob " + kube.namespace() + "/" + name));
     assertNoAiperfJobs();
     assertNoRunDirectory(root);
   }
 
   private static OperatorRun.Settings settings() {
     OperatorRun.Settings d = OperatorRun.Settings.defaults();
-    return new OperatorRun.Settings(d.crds(), Duration.ofSeconds(30), Duration.ofMillis(200), Duration.ofSeconds(30));
+    return new OperatorRun.Settings(
+        d.crds(), Duration.ofSeconds(30), Duration.ofMillis(200), Duration.ofSeconds(30));
   }
 
   private void assertNoAiperfJobs() {
-    assertThat(client.genericKubernetesResources(FakeAiperfOperator.AIPERFJOBS).inNamespace(kube.namespace())
-        .list().getItems()).as("AIPerfJobs left").isEmpty();
+    assertThat(
+            client
+                .genericKubernetesResources(FakeAiperfOperator.AIPERFJOBS)
+                .inNamespace(kube.namespace())
+                .list()
+                .getItems())
+        .as("AIPerfJobs left")
+        .isEmpty();
   }
 
   @Test
-  @DisplayName("a 3-point grid: three AIPerfJobs one after another, results through the service proxy, a verified run directory (sha256sum -c passes), nothing left")
+  @DisplayName(
+      "a 3-point grid: three AIPerfJobs one after another, results through the service proxy, a verified run directory (sha256sum -c passes), nothing left")
   void grid() throws Exception {
     Path root = render(1, 2, 4);
     RunOutcome o = run(root, settings());
@@ -185,23 +230,31 @@ class OperatorRunIT {
       Path src = SharedData.require(SWEEP).resolve("concurrency" + c);
       try (var s = Files.list(src)) {
         for (Path f : s.toList()) {
-          assertThat(dir.resolve("aiperf/concurrency_" + c + "/" + f.getFileName())).hasSameBinaryContentAs(f);
+          assertThat(dir.resolve("aiperf/concurrency_" + c + "/" + f.getFileName()))
+              .hasSameBinaryContentAs(f);
         }
       }
-      assertThat(dir.resolve("aiperf/concurrency_" + c + "/" + FakeAiperfOperator.READY_MARKER)).exists();
+      assertThat(dir.resolve("aiperf/concurrency_" + c + "/" + FakeAiperfOperator.READY_MARKER))
+          .exists();
     }
-    Process p = new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256").directory(dir.toFile())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as(out).isZero();
     assertThat(out.lines().count()).isEqualTo(12); // 3 files + the ready marker, per point
     JsonNode run = Json.JSON.readTree(Files.readAllBytes(dir.resolve("run.json")));
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
     assertThat(run.path("engine").asString()).isEqualTo("aiperf-operator");
-    assertThat(run.at("/artifacts/volume").asString()).isEqualTo("operator:" + operator.resultsService());
+    assertThat(run.at("/artifacts/volume").asString())
+        .isEqualTo("operator:" + operator.resultsService());
     assertThat(run.at("/operator/jobs")).hasSize(3);
     assertThat(run.at("/operator/transport").asString()).contains("service proxy");
-    assertThat(String.join("\n", progress)).contains("profiling, 40/80 requests").contains("Completed");
+    assertThat(String.join("\n", progress))
+        .contains("profiling, 40/80 requests")
+        .contains("Completed");
     assertThat(dir.resolve("verdict.json")).exists();
     assertNoAiperfJobs();
     progress.forEach(l -> System.out.println("[OperatorRunIT] " + l));
@@ -210,17 +263,26 @@ class OperatorRunIT {
   }
 
   @Test
-  @DisplayName("a trace replay: the trace's ConfigMap applied before the AIPerfJob (its SHA-256 the one the pods"
-      + " check), results collected, the ConfigMap and AIPerfJob deleted")
+  @DisplayName(
+      "a trace replay: the trace's ConfigMap applied before the AIPerfJob (its SHA-256 the one the pods"
+          + " check), results collected, the ConfigMap and AIPerfJob deleted")
   void traceReplay() throws Exception {
     Path trace = SharedData.require("aiperf/precise_schedule.jsonl");
-    Path root = OperatorPlans.renderTrace(tmp, kube.namespace(), operator.resultsService(), Clock.systemUTC(),
-        SEED.incrementAndGet(), trace);
+    Path root =
+        OperatorPlans.renderTrace(
+            tmp,
+            kube.namespace(),
+            operator.resultsService(),
+            Clock.systemUTC(),
+            SEED.incrementAndGet(),
+            trace);
     RunOutcome o = run(root, settings());
     assertThat(o.exitCode()).as(String.join("\n", progress)).isIn(0, 1);
     String name = operator.seen().get(operator.seen().size() - 1);
-    assertThat(operator.traceChecks().get(name)).isEqualTo("ok " + dev.benchplan.json.Sha256.ofFile(trace));
-    assertThat(progress).anyMatch(p -> p.startsWith("applied: ConfigMap ") && p.contains("the replayed trace"));
+    assertThat(operator.traceChecks().get(name))
+        .isEqualTo("ok " + dev.benchplan.json.Sha256.ofFile(trace));
+    assertThat(progress)
+        .anyMatch(p -> p.startsWith("applied: ConfigMap ") && p.contains("the replayed trace"));
     assertThat(o.cleanup()).anyMatch(c -> c.startsWith("deleted ConfigMap "));
     assertThat(client.configMaps().inNamespace(kube.namespace()).list().getItems())
         .noneMatch(c -> c.getMetadata().getName().endsWith("-trace"));
@@ -229,43 +291,66 @@ class OperatorRunIT {
   }
 
   @Test
-  @DisplayName("the operator reports Failed: exit 3 naming the phase and its error, no run directory, nothing left")
+  @DisplayName(
+      "the operator reports Failed: exit 3 naming the phase and its error, no run directory, nothing left")
   void failed() {
     operator.mode(FakeAiperfOperator.Mode.FAIL);
     Path root = render(1);
-    assertThatThrownBy(() -> run(root, settings())).isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("ended Failed").hasMessageContaining("worker pods lost")
+    assertThatThrownBy(() -> run(root, settings()))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("ended Failed")
+        .hasMessageContaining("worker pods lost")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
-    assertThat(root.resolve("benchmark/runs")).satisfies(r -> assertThat(!Files.exists(r)
-        || Files.list(r).noneMatch(x -> x.getFileName().toString().matches("\\d{8}T\\d{6}Z-[0-9a-f]{4}")))
-        .isTrue());
+    assertThat(root.resolve("benchmark/runs"))
+        .satisfies(
+            r ->
+                assertThat(
+                        !Files.exists(r)
+                            || Files.list(r)
+                                .noneMatch(
+                                    x ->
+                                        x.getFileName()
+                                            .toString()
+                                            .matches("\\d{8}T\\d{6}Z-[0-9a-f]{4}")))
+                    .isTrue());
     assertNoAiperfJobs();
   }
 
   @Test
-  @DisplayName("a results file arrives short: exit 3 naming the file, the partial copy set aside, nothing left")
+  @DisplayName(
+      "a results file arrives short: exit 3 naming the file, the partial copy set aside, nothing left")
   void shortFile() throws Exception {
     operator.mode(FakeAiperfOperator.Mode.SHORT_FILE);
     Path root = render(2);
-    assertThatThrownBy(() -> run(root, settings())).isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("profile_export.jsonl").hasMessageContaining("arrived short")
+    assertThatThrownBy(() -> run(root, settings()))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("profile_export.jsonl")
+        .hasMessageContaining("arrived short")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     try (var s = Files.list(root.resolve("benchmark/runs"))) {
-      assertThat(s.map(x -> x.getFileName().toString()).toList()).allMatch(n -> n.contains(".incomplete-"));
+      assertThat(s.map(x -> x.getFileName().toString()).toList())
+          .allMatch(n -> n.contains(".incomplete-"));
     }
     assertNoAiperfJobs();
   }
 
   @Test
-  @DisplayName("an absent CRD: exit 2 naming it, nothing applied (the check is pointed at a CRD name no cluster has)")
+  @DisplayName(
+      "an absent CRD: exit 2 naming it, nothing applied (the check is pointed at a CRD name no cluster has)")
   void absentCrd() {
     Path root = render(1);
     int before = operator.seen().size();
     OperatorRun.Settings s = settings();
-    OperatorRun.Settings absent = new OperatorRun.Settings(List.of(AiperfJobContract.CRD,
-        "aiperfjobs-absent.aiperf.nvidia.com"), s.resultsWait(), s.poll(), s.requestTimeout());
-    assertThatThrownBy(() -> run(root, absent)).isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("aiperfjobs-absent.aiperf.nvidia.com").hasMessageContaining("nothing was applied")
+    OperatorRun.Settings absent =
+        new OperatorRun.Settings(
+            List.of(AiperfJobContract.CRD, "aiperfjobs-absent.aiperf.nvidia.com"),
+            s.resultsWait(),
+            s.poll(),
+            s.requestTimeout());
+    assertThatThrownBy(() -> run(root, absent))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("aiperfjobs-absent.aiperf.nvidia.com")
+        .hasMessageContaining("nothing was applied")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThat(operator.seen()).hasSize(before);
     assertThat(root.resolve("benchmark/runs")).doesNotExist();

@@ -1,13 +1,13 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.run.PlanReference;
-import dev.benchplan.run.PerfYaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.render.JobContract;
+import dev.benchplan.run.PerfYaml;
+import dev.benchplan.run.PlanReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -22,7 +22,8 @@ class PerfYamlTest {
   @TempDir Path tmp;
 
   @Test
-  @DisplayName("a perf.yaml following the contract is read: run-id, Job, ConfigMaps, annotations, image")
+  @DisplayName(
+      "a perf.yaml following the contract is read: run-id, Job, ConfigMaps, annotations, image")
   void reads() {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     PerfYaml p = PerfYaml.read(f.perfYaml());
@@ -41,9 +42,10 @@ class PerfYamlTest {
   }
 
   private void expectInvalid(RunFixture f, String... fragments) {
-    var assertion = assertThatThrownBy(() -> PerfYaml.read(f.perfYaml()))
-        .isInstanceOf(BenchplanException.class)
-        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
+    var assertion =
+        assertThatThrownBy(() -> PerfYaml.read(f.perfYaml()))
+            .isInstanceOf(BenchplanException.class)
+            .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     for (String fragment : fragments) {
       assertion.hasMessageContaining(fragment);
     }
@@ -65,7 +67,8 @@ class PerfYamlTest {
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @DisplayName("each broken label or annotation is invalid input naming the document and the pointer")
+  @DisplayName(
+      "each broken label or annotation is invalid input naming the document and the pointer")
   @CsvSource({
     "label, app.kubernetes.io/managed-by, helm, /metadata/labels/app.kubernetes.io~1managed-by: expected 'benchplan'",
     "label, benchplan.dev/run-id, 2026-11-30, /metadata/labels/benchplan.dev~1run-id: expected a run-id",
@@ -85,10 +88,12 @@ class PerfYamlTest {
   }
 
   @Test
-  @DisplayName("run reads the plan through PlanFile: a plan that hashes right but breaks its schema is invalid (exit 2)")
+  @DisplayName(
+      "run reads the plan through PlanFile: a plan that hashes right but breaks its schema is invalid (exit 2)")
   void planSchema() {
-    RunFixture f = RunFixture.create(tmp, "bench", 50, 35)
-        .editPlan(p -> p.withObject("/experiment").put("measurement_limit_s", 0));
+    RunFixture f =
+        RunFixture.create(tmp, "bench", 50, 35)
+            .editPlan(p -> p.withObject("/experiment").put("measurement_limit_s", 0));
     PerfYaml p = PerfYaml.read(f.perfYaml());
     assertThatThrownBy(() -> PlanReference.verify(p))
         .isInstanceOf(BenchplanException.class)
@@ -98,7 +103,8 @@ class PerfYamlTest {
   }
 
   @Test
-  @DisplayName("the Job must be last, be batch/v1, have the aiperf container and the artifacts volume")
+  @DisplayName(
+      "the Job must be last, be batch/v1, have the aiperf container and the artifacts volume")
   void structure() throws Exception {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     f.editJob(j -> j.put("apiVersion", "batch/v1beta1"));
@@ -126,7 +132,9 @@ class PerfYamlTest {
     Files.writeString(f.perfYaml(), "---\n" + docs[1]);
     expectInvalid(f, "no batch/v1 Job");
 
-    Files.writeString(f.perfYaml(), docs[1] + "---\napiVersion: v1\nkind: Secret\nmetadata: {name: x}\n---\n" + docs[2]);
+    Files.writeString(
+        f.perfYaml(),
+        docs[1] + "---\napiVersion: v1\nkind: Secret\nmetadata: {name: x}\n---\n" + docs[2]);
     expectInvalid(f, "/kind: expected ConfigMap or Job, got 'Secret'");
 
     Files.writeString(f.perfYaml(), "kind: [unclosed\n");
@@ -137,19 +145,26 @@ class PerfYamlTest {
   }
 
   @Test
-  @DisplayName("an unquoted numeric-looking label value is a YAML number, which Kubernetes refuses: invalid, with the fix")
+  @DisplayName(
+      "an unquoted numeric-looking label value is a YAML number, which Kubernetes refuses: invalid, with the fix")
   void numericLabel() throws Exception {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     String text = Files.readString(f.perfYaml());
-    // the first occurrence is the ConfigMap's label (the Job's annotation of the same key comes later)
-    String unquoted = text.replaceFirst("benchplan.dev/plan-sha256: .*", "benchplan.dev/plan-sha256: 1234567e1");
+    // the first occurrence is the ConfigMap's label (the Job's annotation of the same key comes
+    // later)
+    String unquoted =
+        text.replaceFirst("benchplan.dev/plan-sha256: .*", "benchplan.dev/plan-sha256: 1234567e1");
     Files.writeString(f.perfYaml(), unquoted);
-    expectInvalid(f, "document 1 (ConfigMap " + RunFixture.CONFIG_MAP + ")",
-        "/metadata/labels/benchplan.dev~1plan-sha256: expected a string, got the number", "(quote it in YAML)");
+    expectInvalid(
+        f,
+        "document 1 (ConfigMap " + RunFixture.CONFIG_MAP + ")",
+        "/metadata/labels/benchplan.dev~1plan-sha256: expected a string, got the number",
+        "(quote it in YAML)");
   }
 
   @Test
-  @DisplayName("the ConfigMaps must carry the same run-id as the Job; the plan label must start the plan SHA")
+  @DisplayName(
+      "the ConfigMaps must carry the same run-id as the Job; the plan label must start the plan SHA")
   void consistency() {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     f.editJob(label("benchplan.dev/run-id", "20261130T101500Z-ffff"));

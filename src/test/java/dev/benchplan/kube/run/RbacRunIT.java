@@ -1,9 +1,8 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.render.JobContract;
+import static dev.benchplan.kubetest.RbacBindings.awaitAllowed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static dev.benchplan.kubetest.RbacBindings.awaitAllowed;
 
 import dev.benchplan.aiperf.export.ExportVariants;
 import dev.benchplan.error.BenchplanException;
@@ -21,6 +20,7 @@ import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.kubetest.RbacBindings;
 import dev.benchplan.kubetest.RbacBindings.Identity;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -83,8 +83,12 @@ class RbacRunIT {
 
   private RunFixture fixture() {
     jobName = RunFixture.JOB + "-rbac-" + suffix;
-    RunFixture f = RunFixture.create(tmp.resolve("f" + suffix), null, kube.namespace(), 50, 35).withJobName(jobName);
-    kubelet.when(FakeKubelet.labelled("job-name", jobName), PodScript.replayLog(AiperfPodLog.withSummary(realSummary(), 0), 0));
+    RunFixture f =
+        RunFixture.create(tmp.resolve("f" + suffix), null, kube.namespace(), 50, 35)
+            .withJobName(jobName);
+    kubelet.when(
+        FakeKubelet.labelled("job-name", jobName),
+        PodScript.replayLog(AiperfPodLog.withSummary(realSummary(), 0), 0));
     return f;
   }
 
@@ -102,25 +106,46 @@ class RbacRunIT {
   }
 
   private RbacManifest manifest(RunFixture f, Identity who) {
-    return RbacManifests.run(f.deployRoot, kube.namespace(),
+    return RbacManifests.run(
+        f.deployRoot,
+        kube.namespace(),
         new RbacManifest.Subject("ServiceAccount", who.name(), kube.namespace()));
   }
 
   private RunOutcome run(Identity who, RunFixture f) {
-    RunRequest r = new RunRequest(f.deployRoot, null, kube.namespace(), null, Duration.ofMinutes(2),
-        Duration.ofSeconds(60), false, false);
-    return KubeRunServices.using(who.client(), action -> () -> {}).run(r, (phase, elapsed, detail) ->
-        progress.add(phase + (detail == null ? "" : ": " + detail)));
+    RunRequest r =
+        new RunRequest(
+            f.deployRoot,
+            null,
+            kube.namespace(),
+            null,
+            Duration.ofMinutes(2),
+            Duration.ofSeconds(60),
+            false,
+            false);
+    return KubeRunServices.using(who.client(), action -> () -> {})
+        .run(
+            r,
+            (phase, elapsed, detail) ->
+                progress.add(phase + (detail == null ? "" : ": " + detail)));
   }
 
   private void assertNothingCreated() {
-    assertThat(admin.batch().v1().jobs().inNamespace(kube.namespace()).withName(jobName).get()).isNull();
-    assertThat(admin.configMaps().inNamespace(kube.namespace()).withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list()
-        .getItems()).isEmpty();
+    assertThat(admin.batch().v1().jobs().inNamespace(kube.namespace()).withName(jobName).get())
+        .isNull();
+    assertThat(
+            admin
+                .configMaps()
+                .inNamespace(kube.namespace())
+                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+                .list()
+                .getItems())
+        .isEmpty();
   }
 
   @Test
-  @DisplayName("as a ServiceAccount with no rights: bind what 'rbac run' prints -> the happy path passes, every check verified")
+  @DisplayName(
+      "as a ServiceAccount with no rights: bind what 'rbac run' prints -> the happy path passes, every check verified")
   void happyPath() throws Exception {
     RunFixture f = fixture();
     Identity who = identity();
@@ -128,10 +153,14 @@ class RbacRunIT {
     awaitAllowed(who, "get", "", "nodes", null);
     awaitAllowed(who, "create", "batch", "jobs", kube.namespace());
     RunOutcome o = run(who, f);
-    assertThat(o.exitCode()).as(String.join("\n", progress) + "\n" + o.verdict().message()).isZero();
-    JsonNode isolation = Json.JSON.readTree(Files.readAllBytes(f.runDir().resolve("run.json"))).path("isolation");
+    assertThat(o.exitCode())
+        .as(String.join("\n", progress) + "\n" + o.verdict().message())
+        .isZero();
+    JsonNode isolation =
+        Json.JSON.readTree(Files.readAllBytes(f.runDir().resolve("run.json"))).path("isolation");
     assertThat(isolation.path("problems").toString()).doesNotContain("403");
-    assertThat(isolation.path("other_benchmarks").path("scope").asString()).isEqualTo("all-namespaces");
+    assertThat(isolation.path("other_benchmarks").path("scope").asString())
+        .isEqualTo("all-namespaces");
     assertThat(progress).noneMatch(p -> p.startsWith("permissions"));
     assertAuditMatchesTable(who);
   }
@@ -144,17 +173,22 @@ class RbacRunIT {
     bindings.bind(manifest(f, who), RbacBindings::required, null, "-it" + suffix);
     awaitAllowed(who, "create", "batch", "jobs", kube.namespace());
     RunOutcome o = run(who, f);
-    assertThat(o.exitCode()).as(String.join("\n", progress) + "\n" + o.verdict().message()).isZero();
+    assertThat(o.exitCode())
+        .as(String.join("\n", progress) + "\n" + o.verdict().message())
+        .isZero();
     JsonNode run = Json.JSON.readTree(Files.readAllBytes(f.runDir().resolve("run.json")));
     String problems = run.path("isolation").path("problems").toString();
     assertThat(problems).contains("403: list jobs.batch in all namespaces");
-    assertThat(run.path("isolation").path("namespace").path("note").asString()).contains("403: get namespaces");
+    assertThat(run.path("isolation").path("namespace").path("note").asString())
+        .contains("403: get namespaces");
     assertThat(run.path("eligible").asBoolean()).isFalse();
-    assertThat(progress).anyMatch(p -> p.startsWith("permissions: isolation checks without permission"));
+    assertThat(progress)
+        .anyMatch(p -> p.startsWith("permissions: isolation checks without permission"));
   }
 
   @Test
-  @DisplayName("remove any single required (verb, resource) pair -> exit 3 naming it and the rbac command, nothing created")
+  @DisplayName(
+      "remove any single required (verb, resource) pair -> exit 3 naming it and the rbac command, nothing created")
   void eachRequiredPair() {
     RunFixture f = fixture();
     RbacTargets targets = RbacTargets.run(kube.namespace(), kube.namespace());
@@ -164,12 +198,19 @@ class RbacRunIT {
       Identity who = identity();
       suffix = suffix + "x";
       bindings.bind(manifest(f, who), RbacBindings::required, missing, "-it" + suffix);
-      Permission probe = pairs.stream().filter(p -> p != missing && !p.key().equals(missing.key())).findFirst().orElseThrow();
+      Permission probe =
+          pairs.stream()
+              .filter(p -> p != missing && !p.key().equals(missing.key()))
+              .findFirst()
+              .orElseThrow();
       awaitAllowed(who, probe.verb(), probe.group(), probe.resource(), probe.namespace());
-      assertThatThrownBy(() -> run(who, f)).as("without " + missing.describe())
+      assertThatThrownBy(() -> run(who, f))
+          .as("without " + missing.describe())
           .isInstanceOf(BenchplanException.class)
           .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-          .hasMessageContaining("denied the user of this context 1 permission(s) run needs, so nothing was created: " + missing.describe())
+          .hasMessageContaining(
+              "denied the user of this context 1 permission(s) run needs, so nothing was created: "
+                  + missing.describe())
           .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
       assertNothingCreated();
       bindings.unbind();
@@ -177,19 +218,26 @@ class RbacRunIT {
   }
 
   @Test
-  @DisplayName("the printed objects pass a server-side dry-run create (run, validate --dgd, validate auto-deploy)")
+  @DisplayName(
+      "the printed objects pass a server-side dry-run create (run, validate --dgd, validate auto-deploy)")
   void dryRunCreate() {
     RunFixture f = fixture();
-    List<RbacManifest> all = List.of(
-        RbacManifests.run(f.deployRoot, kube.namespace(), null),
-        RbacManifests.validate(kube.namespace() + "/" + RunFixture.DGD, null, null),
-        RbacManifests.validate(kube.namespace() + "/" + RunFixture.DGD, kube.namespace(), null),
-        RbacManifests.validate(null, null, new RbacManifest.Subject("ServiceAccount", "benchplan", kube.namespace())));
+    List<RbacManifest> all =
+        List.of(
+            RbacManifests.run(f.deployRoot, kube.namespace(), null),
+            RbacManifests.validate(kube.namespace() + "/" + RunFixture.DGD, null, null),
+            RbacManifests.validate(kube.namespace() + "/" + RunFixture.DGD, kube.namespace(), null),
+            RbacManifests.validate(
+                null,
+                null,
+                new RbacManifest.Subject("ServiceAccount", "benchplan", kube.namespace())));
     int n = 0;
     for (RbacManifest m : all) {
       for (RbacManifest.Item item : m.objects()) {
-        HasMetadata obj = admin.getKubernetesSerialization().unmarshal(
-            Json.JSON.writeValueAsString(item.object()), HasMetadata.class);
+        HasMetadata obj =
+            admin
+                .getKubernetesSerialization()
+                .unmarshal(Json.JSON.writeValueAsString(item.object()), HasMetadata.class);
         HasMetadata accepted = admin.resource(obj).dryRun().create();
         assertThat(accepted.getKind()).isEqualTo(item.object().path("kind").asString());
         n++;
@@ -205,8 +253,9 @@ class RbacRunIT {
   private void assertAuditMatchesTable(Identity who) throws IOException {
     String log = System.getenv("BENCHPLAN_KUBE_AUDIT_LOG");
     if (log == null || !Files.isRegularFile(Path.of(log))) {
-      System.out.println("[RbacRunIT] no audit log (BENCHPLAN_KUBE_AUDIT_LOG unset or missing): audit comparison skipped;"
-          + " restart the env with the current scripts/kube-test-env.sh");
+      System.out.println(
+          "[RbacRunIT] no audit log (BENCHPLAN_KUBE_AUDIT_LOG unset or missing): audit comparison skipped;"
+              + " restart the env with the current scripts/kube-test-env.sh");
       return;
     }
     String user = "system:serviceaccount:" + kube.namespace() + ":" + who.name();
@@ -228,10 +277,21 @@ class RbacRunIT {
           continue;
         }
         String sub = ref.path("subresource").asString("");
-        // the audit log puts a namespace's own name in objectRef.namespace; cluster-scoped is "*" here
-        String ns = resource.equals("namespaces") || resource.equals("nodes") ? "" : ref.path("namespace").asString("");
-        seen.add(e.path("verb").asString() + " " + ref.path("apiGroup").asString("") + " " + resource
-            + (sub.isEmpty() ? "" : "/" + sub) + " " + (ns.isEmpty() ? "*" : ns));
+        // the audit log puts a namespace's own name in objectRef.namespace; cluster-scoped is "*"
+        // here
+        String ns =
+            resource.equals("namespaces") || resource.equals("nodes")
+                ? ""
+                : ref.path("namespace").asString("");
+        seen.add(
+            e.path("verb").asString()
+                + " "
+                + ref.path("apiGroup").asString("")
+                + " "
+                + resource
+                + (sub.isEmpty() ? "" : "/" + sub)
+                + " "
+                + (ns.isEmpty() ? "*" : ns));
       }
       if (seen.stream().anyMatch(s -> s.startsWith("delete batch jobs"))) {
         break;
@@ -246,15 +306,22 @@ class RbacRunIT {
       if (row.commands().contains(KubeCall.Command.RUN)) {
         for (String v : row.verbs()) {
           String ns = targets.namespaceOf(row);
-          inTable.add(v + " " + row.group() + " " + row.rbacResource() + " " + (ns == null ? "*" : ns));
+          inTable.add(
+              v + " " + row.group() + " " + row.rbacResource() + " " + (ns == null ? "*" : ns));
         }
       }
     }
-    assertThat(inTable).as("calls seen in the audit log that the table does not list").containsAll(seen);
+    assertThat(inTable)
+        .as("calls seen in the audit log that the table does not list")
+        .containsAll(seen);
     Set<String> unseen = new LinkedHashSet<>(inTable);
     unseen.removeAll(seen);
-    System.out.println("[RbacRunIT] audit: " + seen.size() + " distinct calls, all in the table; table rows not"
-        + " exercised by this happy path: " + unseen);
+    System.out.println(
+        "[RbacRunIT] audit: "
+            + seen.size()
+            + " distinct calls, all in the table; table rows not"
+            + " exercised by this happy path: "
+            + unseen);
     assertThat(table).isNotEmpty();
   }
 }

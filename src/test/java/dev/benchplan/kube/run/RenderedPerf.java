@@ -23,17 +23,27 @@ record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, St
   }
 
   /**
-   * As {@link #create(Path, String)}, with the example workload's text edited by {@code workloadEdit}
-   * (the examples are copied under {@code root} first) and extra {@code plan} flags (e.g. --pilot).
+   * As {@link #create(Path, String)}, with the example workload's text edited by {@code
+   * workloadEdit} (the examples are copied under {@code root} first) and extra {@code plan} flags
+   * (e.g. --pilot).
    */
-  static RenderedPerf create(Path root, String namespace, java.util.function.UnaryOperator<String> workloadEdit,
-      String... planFlags) throws Exception {
+  static RenderedPerf create(
+      Path root,
+      String namespace,
+      java.util.function.UnaryOperator<String> workloadEdit,
+      String... planFlags)
+      throws Exception {
     return create(root, namespace, workloadEdit, java.util.List.of(planFlags), java.util.List.of());
   }
 
   /** As above, with extra {@code render} flags (e.g. --artifacts-pvc CLAIM). */
-  static RenderedPerf create(Path root, String namespace, java.util.function.UnaryOperator<String> workloadEdit,
-      java.util.List<String> planFlags, java.util.List<String> renderFlags) throws Exception {
+  static RenderedPerf create(
+      Path root,
+      String namespace,
+      java.util.function.UnaryOperator<String> workloadEdit,
+      java.util.List<String> planFlags,
+      java.util.List<String> renderFlags)
+      throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
     Path copy = root.resolve("examples");
     try (java.util.stream.Stream<Path> s = Files.walk(examples)) {
@@ -49,21 +59,48 @@ record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, St
     examples = copy;
     Path workload = examples.resolve("workload-static.yaml");
     Files.writeString(workload, workloadEdit.apply(Files.readString(workload)));
-    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("plan", "--workload", workload.toString(),
-        "--ledger", examples.resolve("deployment-ledger.yaml").toString(),
-        "--question", "What throughput does vllm-agg sustain within the support SLOs?",
-        "--aiperf-version", "0.13.0", "--exp-root", root.resolve("exp").toString(), "--format", "json"));
+    java.util.List<String> args =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "plan",
+                "--workload",
+                workload.toString(),
+                "--ledger",
+                examples.resolve("deployment-ledger.yaml").toString(),
+                "--question",
+                "What throughput does vllm-agg sustain within the support SLOs?",
+                "--aiperf-version",
+                "0.13.0",
+                "--exp-root",
+                root.resolve("exp").toString(),
+                "--format",
+                "json"));
     args.addAll(planFlags);
     var plan = CommandHarness.run(args.toArray(String[]::new)).expectOk();
     JsonNode p = Json.JSON.readTree(plan.out());
     Path deployRoot = Files.createDirectories(root.resolve("deploy"));
-    java.util.List<String> renderArgs = new java.util.ArrayList<>(java.util.List.of("render", "--plan",
-        p.get("plan_path").asString(), "--plan-sha256", p.get("sha256").asString(), "--deploy-root",
-        deployRoot.toString(), "--namespace", namespace, "--format", "json"));
+    java.util.List<String> renderArgs =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "render",
+                "--plan",
+                p.get("plan_path").asString(),
+                "--plan-sha256",
+                p.get("sha256").asString(),
+                "--deploy-root",
+                deployRoot.toString(),
+                "--namespace",
+                namespace,
+                "--format",
+                "json"));
     renderArgs.addAll(renderFlags);
     var render = CommandHarness.run(renderArgs.toArray(String[]::new)).expectOk();
     JsonNode r = Json.JSON.readTree(render.out());
-    return new RenderedPerf(deployRoot, Path.of(p.get("plan_path").asString()), r.get("run_id").asString(),
-        r.get("job_name").asString(), r.get("namespace").asString());
+    return new RenderedPerf(
+        deployRoot,
+        Path.of(p.get("plan_path").asString()),
+        r.get("run_id").asString(),
+        r.get("job_name").asString(),
+        r.get("namespace").asString());
   }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The cluster the run ITs (RunClusterIT, RbacRunIT) run against on the real control plane: a
  * kubelet stand-in with a GPU and a CPU node, the operator stand-in, and Dynamo's own vllm agg DGD
- * (from ../shared/data) running as {@link RunFixture#DGD}, whose pods the isolation preflight inspects.
+ * (from ../shared/data) running as {@link RunFixture#DGD}, whose pods the isolation preflight
+ * inspects.
  */
 final class RunCluster {
   private static final String AGG = "dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml";
@@ -25,8 +26,10 @@ final class RunCluster {
 
   /** Starts the stand-ins, creates the DGD and waits for its pod to run; returns the kubelet. */
   static FakeKubelet start(KubeTestContext kube, KubernetesClient client) throws IOException {
-    FakeKubelet kubelet = kube.startKubelet(FakeNode.withGpus(kube.namespace() + "-gpu", 2),
-        FakeNode.withGpus(kube.namespace() + "-cpu", 0));
+    FakeKubelet kubelet =
+        kube.startKubelet(
+            FakeNode.withGpus(kube.namespace() + "-gpu", 2),
+            FakeNode.withGpus(kube.namespace() + "-cpu", 0));
     kube.startOperator(FakeDynamoOperator.Mode.AUTO);
     GenericKubernetesResource dgd;
     try (InputStream in = Files.newInputStream(SharedData.require(AGG))) {
@@ -37,8 +40,13 @@ final class RunCluster {
     Map<String, Object> spec = (Map<String, Object>) dgd.getAdditionalProperties().get("spec");
     spec.put("backendFramework", "vllm");
     client.genericKubernetesResources(FakeDynamoOperator.DGD).resource(dgd).create();
-    client.pods().withLabel(FakeDynamoOperator.DGD_LABEL, RunFixture.DGD).waitUntilCondition(
-        p -> p != null && p.getStatus() != null && "Running".equals(p.getStatus().getPhase()), 60, TimeUnit.SECONDS);
+    client
+        .pods()
+        .withLabel(FakeDynamoOperator.DGD_LABEL, RunFixture.DGD)
+        .waitUntilCondition(
+            p -> p != null && p.getStatus() != null && "Running".equals(p.getStatus().getPhase()),
+            60,
+            TimeUnit.SECONDS);
     return kubelet;
   }
 }

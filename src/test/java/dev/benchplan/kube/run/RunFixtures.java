@@ -20,10 +20,23 @@ public final class RunFixtures {
     return RunFixture.logWithRealSummary(0);
   }
 
-  /** A fake Job controller that runs pod {@code pod} to a successful end once the Job exists; run the result to stop it. */
-  public static Runnable completingController(KubernetesClient client, String namespace, String pod) {
-    FakeJobController c = new FakeJobController(client, namespace, RunFixture.JOB,
-        s -> s.createPod(pod).schedule("cpu-node-1").running().terminate(0).jobCondition("Complete", null, null));
+  /**
+   * A fake Job controller that runs pod {@code pod} to a successful end once the Job exists; run
+   * the result to stop it.
+   */
+  public static Runnable completingController(
+      KubernetesClient client, String namespace, String pod) {
+    FakeJobController c =
+        new FakeJobController(
+            client,
+            namespace,
+            RunFixture.JOB,
+            s ->
+                s.createPod(pod)
+                    .schedule("cpu-node-1")
+                    .running()
+                    .terminate(0)
+                    .jobCondition("Complete", null, null));
     return c::close;
   }
 }

@@ -4,7 +4,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
-/** A {@link PodLogSource} for the mock server (which serves no logs): the test sets each pod's log. */
+/**
+ * A {@link PodLogSource} for the mock server (which serves no logs): the test sets each pod's log.
+ */
 final class ScriptedLogs implements PodLogSource {
   private final Map<String, String> logs = new ConcurrentHashMap<>();
   private volatile String fallback;
@@ -30,7 +32,8 @@ final class ScriptedLogs implements PodLogSource {
   }
 
   @Override
-  public AutoCloseable follow(String namespace, String pod, String container, Consumer<String> chunks) {
+  public AutoCloseable follow(
+      String namespace, String pod, String container, Consumer<String> chunks) {
     chunks.accept("Profiling: 32/64 |#####     | 50% [02:07<02:07]\n");
     return () -> {};
   }

@@ -35,7 +35,8 @@ import tools.jackson.databind.JsonNode;
  * command executed by the kubelet stand-in (bash, the Job script, python3, the stand-in aiperf
  * writing the real sweep's files): a 3-point grid (job-sequence) and the series' noise-floor pilot
  * (aiperf-multi-run). The run directory verifies with {@code sha256sum -c}, the verdict has one
- * entry per load point and repetition, the grid names its capacity, nothing benchplan created remains.
+ * entry per load point and repetition, the grid names its capacity, nothing benchplan created
+ * remains.
  */
 @KubeTestEnv
 class SeriesRunIT {
@@ -50,15 +51,33 @@ class SeriesRunIT {
   }
 
   private RunOutcome run(KubernetesClient client, Path deployRoot) {
-    return KubeRunServices.using(client, action -> () -> {}).run(
-        new RunRequest(deployRoot, null, null, null, Duration.ofMinutes(3), Duration.ofSeconds(60), false, false),
-        (phase, elapsed, detail) -> progress.add("[" + elapsed.toMillis() + " ms] " + phase + (detail == null ? "" : ": " + detail)));
+    return KubeRunServices.using(client, action -> () -> {})
+        .run(
+            new RunRequest(
+                deployRoot,
+                null,
+                null,
+                null,
+                Duration.ofMinutes(3),
+                Duration.ofSeconds(60),
+                false,
+                false),
+            (phase, elapsed, detail) ->
+                progress.add(
+                    "["
+                        + elapsed.toMillis()
+                        + " ms] "
+                        + phase
+                        + (detail == null ? "" : ": " + detail)));
   }
 
   /** {@code sha256sum -c artifacts.sha256} in the run directory: coreutils alone verify the run. */
   private static void sha256sumVerifies(Path runDir) throws Exception {
-    Process p = new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256").directory(runDir.toFile())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
+            .directory(runDir.toFile())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
@@ -66,11 +85,27 @@ class SeriesRunIT {
   }
 
   private static void assertClean(KubernetesClient client, String jobName) {
-    assertThat(client.batch().v1().jobs().withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems())
-        .as("benchplan Jobs left").isEmpty();
-    assertThat(client.configMaps().withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE).list().getItems())
-        .as("benchplan ConfigMaps left").isEmpty();
-    assertThat(client.pods().withLabel("job-name", jobName).list().getItems()).as("pods left").isEmpty();
+    assertThat(
+            client
+                .batch()
+                .v1()
+                .jobs()
+                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+                .list()
+                .getItems())
+        .as("benchplan Jobs left")
+        .isEmpty();
+    assertThat(
+            client
+                .configMaps()
+                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+                .list()
+                .getItems())
+        .as("benchplan ConfigMaps left")
+        .isEmpty();
+    assertThat(client.pods().withLabel("job-name", jobName).list().getItems())
+        .as("pods left")
+        .isEmpty();
   }
 
   private static JsonNode json(Path p) throws Exception {
@@ -78,18 +113,27 @@ class SeriesRunIT {
   }
 
   @Test
-  @DisplayName("3-point grid in one Job (job-sequence): verified tree, one verdict per point, capacity concurrency 2, exit 1 for c=4")
+  @DisplayName(
+      "3-point grid in one Job (job-sequence): verified tree, one verdict per point, capacity concurrency 2, exit 1 for c=4")
   void grid(KubeTestContext kube, KubernetesClient client) throws Exception {
-    RenderedPerf r = RenderedPerf.create(tmp, kube.namespace(), w -> w
-        .replace("concurrency: [16]", "concurrency: [1, 2, 4]")
-        .replace("request_count: 1000", "request_count: 200")
-        .replace("output_tput_per_gpu_min: 1500", "output_tput_per_gpu_min: 40")
-        .replace("max: 500", "max: 50"));
-    kubelet.when(FakeKubelet.labelled("job-name", r.jobName()), PodScript.execute(PodExecution.in(work.resolve("grid"))));
+    RenderedPerf r =
+        RenderedPerf.create(
+            tmp,
+            kube.namespace(),
+            w ->
+                w.replace("concurrency: [16]", "concurrency: [1, 2, 4]")
+                    .replace("request_count: 1000", "request_count: 200")
+                    .replace("output_tput_per_gpu_min: 1500", "output_tput_per_gpu_min: 40")
+                    .replace("max: 500", "max: 50"));
+    kubelet.when(
+        FakeKubelet.labelled("job-name", r.jobName()),
+        PodScript.execute(PodExecution.in(work.resolve("grid"))));
     RunOutcome o = run(client, r.deployRoot());
     String why = String.join("\n", progress) + "\n" + o.verdict().message();
     JsonNode verdict = json(o.runDir().resolve("verdict.json"));
-    assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict)).as(verdict.toString()).isEmpty();
+    assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict))
+        .as(verdict.toString())
+        .isEmpty();
     assertThat(verdict.get("runs")).as(why).hasSize(3);
     assertThat(verdict.at("/runs/0/directory").asString()).isEqualTo("concurrency_1");
     assertThat(verdict.at("/runs/2/verdict").asString()).as(verdict.toString()).isEqualTo("fail");
@@ -97,7 +141,9 @@ class SeriesRunIT {
     assertThat(verdict.at("/capacity/load_point").asString()).isEqualTo("2");
     assertThat(o.exitCode()).as(why).isEqualTo(1);
     JsonNode run = json(o.runDir().resolve("run.json"));
-    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).as(run.toString()).isEmpty();
+    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run))
+        .as(run.toString())
+        .isEmpty();
     assertThat(run.at("/measured_runs/mechanism").asString()).isEqualTo("job-sequence");
     assertThat(run.at("/measured_runs/runs")).hasSize(3);
     assertThat(run.at("/measured_runs/runs/2/load_point").asString()).isEqualTo("4");
@@ -110,22 +156,34 @@ class SeriesRunIT {
   }
 
   @Test
-  @DisplayName("noise-floor pilot (n = 3, aiperf-multi-run): profile_runs/run_000{1,2,3} verified, three verdicts, marked as the pilot")
+  @DisplayName(
+      "noise-floor pilot (n = 3, aiperf-multi-run): profile_runs/run_000{1,2,3} verified, three verdicts, marked as the pilot")
   void pilot(KubeTestContext kube, KubernetesClient client) throws Exception {
-    RenderedPerf r = RenderedPerf.create(tmp, kube.namespace(), w -> w.replace("request_count: 1000", "request_count: 200"),
-        "--pilot");
-    kubelet.when(FakeKubelet.labelled("job-name", r.jobName()), PodScript.execute(PodExecution.in(work.resolve("pilot"))));
+    RenderedPerf r =
+        RenderedPerf.create(
+            tmp,
+            kube.namespace(),
+            w -> w.replace("request_count: 1000", "request_count: 200"),
+            "--pilot");
+    kubelet.when(
+        FakeKubelet.labelled("job-name", r.jobName()),
+        PodScript.execute(PodExecution.in(work.resolve("pilot"))));
     RunOutcome o = run(client, r.deployRoot());
     String why = String.join("\n", progress) + "\n" + o.verdict().message();
     JsonNode verdict = json(o.runDir().resolve("verdict.json"));
-    assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict)).as(verdict.toString()).isEmpty();
+    assertThat(SchemaValidator.bundled("verdict.schema.json").validate(verdict))
+        .as(verdict.toString())
+        .isEmpty();
     assertThat(verdict.get("runs")).as(why).hasSize(3);
     assertThat(verdict.at("/runs/2/repetition").asInt()).isEqualTo(3);
     assertThat(verdict.get("capacity").isNull()).isTrue();
-    // the example's throughput gate (1500 tokens/s per GPU) fails on the real numbers: a gated failure, exit 1
+    // the example's throughput gate (1500 tokens/s per GPU) fails on the real numbers: a gated
+    // failure, exit 1
     assertThat(o.exitCode()).as(why).isEqualTo(1);
     JsonNode run = json(o.runDir().resolve("run.json"));
-    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).as(run.toString()).isEmpty();
+    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run))
+        .as(run.toString())
+        .isEmpty();
     assertThat(run.at("/measured_runs/mechanism").asString()).isEqualTo("aiperf-multi-run");
     assertThat(run.at("/measured_runs/pilot").asBoolean()).isTrue();
     assertThat(run.at("/measured_runs/runs")).hasSize(3);
@@ -134,54 +192,89 @@ class SeriesRunIT {
       assertThat(m.get("load_point").asString()).isEqualTo("16");
     }
     try (Stream<Path> s = Files.list(o.runDir().resolve("aiperf/profile_runs"))) {
-      assertThat(s.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("run_0001", "run_0002", "run_0003");
+      assertThat(s.map(p -> p.getFileName().toString()).sorted().toList())
+          .containsExactly("run_0001", "run_0002", "run_0003");
     }
-    assertThat(o.runDir().resolve("aiperf/aggregate/profile_export_aiperf_aggregate.json")).exists();
+    assertThat(o.runDir().resolve("aiperf/aggregate/profile_export_aiperf_aggregate.json"))
+        .exists();
     sha256sumVerifies(o.runDir());
     assertClean(client, r.jobName());
   }
 
   @Test
-  @DisplayName("a log cut in the middle of the artifact block: exit 3 naming what is missing, the partial copy kept aside as incomplete, no run directory, nothing left")
+  @DisplayName(
+      "a log cut in the middle of the artifact block: exit 3 naming what is missing, the partial copy kept aside as incomplete, no run directory, nothing left")
   void logCut(KubeTestContext kube, KubernetesClient client) throws Exception {
-    RenderedPerf r = RenderedPerf.create(tmp, kube.namespace(), w -> w
-        .replace("concurrency: [16]", "concurrency: [1, 2, 4]").replace("request_count: 1000", "request_count: 200"));
+    RenderedPerf r =
+        RenderedPerf.create(
+            tmp,
+            kube.namespace(),
+            w ->
+                w.replace("concurrency: [16]", "concurrency: [1, 2, 4]")
+                    .replace("request_count: 1000", "request_count: 200"));
     // the three runs' records grown to 1 MB each: the block is far longer than the 200 kB served
-    kubelet.when(FakeKubelet.labelled("job-name", r.jobName()),
-        PodScript.execute(PodExecution.in(work.resolve("cut")).aiperfRecordsBytes(1_000_000).cutLogAt(200_000)));
+    kubelet.when(
+        FakeKubelet.labelled("job-name", r.jobName()),
+        PodScript.execute(
+            PodExecution.in(work.resolve("cut")).aiperfRecordsBytes(1_000_000).cutLogAt(200_000)));
     assertThatThrownBy(() -> run(client, r.deployRoot()))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("kept aside").hasMessageContaining("incomplete");
+        .hasMessageContaining("kept aside")
+        .hasMessageContaining("incomplete");
     Path runs = r.deployRoot().resolve("benchmark/runs");
     assertThat(runs.resolve(r.runId())).doesNotExist();
     try (Stream<Path> s = Files.list(runs)) {
-      assertThat(s.map(p -> p.getFileName().toString()).toList()).anySatisfy(n ->
-          assertThat(n).startsWith(r.runId() + ".incomplete-"));
+      assertThat(s.map(p -> p.getFileName().toString()).toList())
+          .anySatisfy(n -> assertThat(n).startsWith(r.runId() + ".incomplete-"));
     }
     assertClean(client, r.jobName());
   }
 
   @Test
-  @DisplayName("transport figures: pod completion -> verified run directory for 1 MB and 10 MB trees (printed, written to target/)")
+  @DisplayName(
+      "transport figures: pod completion -> verified run directory for 1 MB and 10 MB trees (printed, written to target/)")
   void transportFigures(KubeTestContext kube, KubernetesClient client) throws Exception {
     List<String> lines = new ArrayList<>();
     for (long mb : List.of(1L, 10L)) {
       Path root = tmp.resolve("t" + mb);
-      RenderedPerf r = RenderedPerf.create(root, kube.namespace(), w -> w.replace("request_count: 1000", "request_count: 200"));
-      kubelet.when(FakeKubelet.labelled("job-name", r.jobName()),
-          PodScript.execute(PodExecution.in(work.resolve("t" + mb)).aiperfRecordsBytes(mb * 1_000_000)));
-      java.util.concurrent.atomic.AtomicReference<java.time.Instant> completed = new java.util.concurrent.atomic.AtomicReference<>();
-      var watch = client.pods().withLabel("job-name", r.jobName()).inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<io.fabric8.kubernetes.api.model.Pod>() {
-        @Override public void onAdd(io.fabric8.kubernetes.api.model.Pod p) { seen(p); }
-        @Override public void onUpdate(io.fabric8.kubernetes.api.model.Pod o, io.fabric8.kubernetes.api.model.Pod p) { seen(p); }
-        @Override public void onDelete(io.fabric8.kubernetes.api.model.Pod p, boolean u) {}
-        private void seen(io.fabric8.kubernetes.api.model.Pod p) {
-          if (p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase())) {
-            completed.compareAndSet(null, java.time.Instant.now());
-          }
-        }
-      });
+      RenderedPerf r =
+          RenderedPerf.create(
+              root, kube.namespace(), w -> w.replace("request_count: 1000", "request_count: 200"));
+      kubelet.when(
+          FakeKubelet.labelled("job-name", r.jobName()),
+          PodScript.execute(
+              PodExecution.in(work.resolve("t" + mb)).aiperfRecordsBytes(mb * 1_000_000)));
+      java.util.concurrent.atomic.AtomicReference<java.time.Instant> completed =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      var watch =
+          client
+              .pods()
+              .withLabel("job-name", r.jobName())
+              .inform(
+                  new io.fabric8.kubernetes.client.informers.ResourceEventHandler<
+                      io.fabric8.kubernetes.api.model.Pod>() {
+                    @Override
+                    public void onAdd(io.fabric8.kubernetes.api.model.Pod p) {
+                      seen(p);
+                    }
+
+                    @Override
+                    public void onUpdate(
+                        io.fabric8.kubernetes.api.model.Pod o,
+                        io.fabric8.kubernetes.api.model.Pod p) {
+                      seen(p);
+                    }
+
+                    @Override
+                    public void onDelete(io.fabric8.kubernetes.api.model.Pod p, boolean u) {}
+
+                    private void seen(io.fabric8.kubernetes.api.model.Pod p) {
+                      if (p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase())) {
+                        completed.compareAndSet(null, java.time.Instant.now());
+                      }
+                    }
+                  });
       RunOutcome o;
       try {
         o = run(client, r.deployRoot());
@@ -194,8 +287,13 @@ class SeriesRunIT {
         tree = s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
       }
       sha256sumVerifies(o.runDir());
-      lines.add(String.format(java.util.Locale.ROOT, "tree %d bytes, pod.log %d bytes: pod Succeeded -> verified run directory %.2f s",
-          tree, Files.size(o.runDir().resolve("pod.log")), java.time.Duration.between(completed.get(), onDisk).toMillis() / 1000.0));
+      lines.add(
+          String.format(
+              java.util.Locale.ROOT,
+              "tree %d bytes, pod.log %d bytes: pod Succeeded -> verified run directory %.2f s",
+              tree,
+              Files.size(o.runDir().resolve("pod.log")),
+              java.time.Duration.between(completed.get(), onDisk).toMillis() / 1000.0));
       assertClean(client, r.jobName());
     }
     System.out.println("[SeriesRunIT] " + String.join("; ", lines));

@@ -1,12 +1,12 @@
 package dev.benchplan.kube.validate;
 
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdCandidate;
 import dev.benchplan.validate.DgdView;
 import dev.benchplan.validate.GpuNode;
-import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateRun;
 import java.time.Duration;
@@ -53,7 +53,8 @@ class ForwardingCluster implements ValidateCluster {
   }
 
   @Override
-  public void createNamespace(ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink p) {
+  public void createNamespace(
+      ValidateRun run, String name, CreatedObjects ledger, Duration bound, ProgressSink p) {
     d.createNamespace(run, name, ledger, bound, p);
   }
 
@@ -63,14 +64,19 @@ class ForwardingCluster implements ValidateCluster {
   }
 
   @Override
-  public DgdCandidate awaitReady(DgdApi api, String namespace, String name, Map<String, Integer> desired,
-      Duration bound, ProgressSink progress) {
+  public DgdCandidate awaitReady(
+      DgdApi api,
+      String namespace,
+      String name,
+      Map<String, Integer> desired,
+      Duration bound,
+      ProgressSink progress) {
     return d.awaitReady(api, namespace, name, desired, bound, progress);
   }
 
   @Override
-  public dev.benchplan.validate.DgdView awaitComponentsReady(DgdApi api, String namespace, String name,
-      Duration bound, ProgressSink progress) {
+  public dev.benchplan.validate.DgdView awaitComponentsReady(
+      DgdApi api, String namespace, String name, Duration bound, ProgressSink progress) {
     return d.awaitComponentsReady(api, namespace, name, bound, progress);
   }
 

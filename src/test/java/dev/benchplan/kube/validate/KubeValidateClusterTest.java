@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObject;
 import dev.benchplan.validate.CreatedObjects;
@@ -11,7 +12,6 @@ import dev.benchplan.validate.DefaultDeployment;
 import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdCandidate;
 import dev.benchplan.validate.GpuNode;
-import dev.benchplan.progress.ProgressSink;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
 class KubeValidateClusterTest {
   /**
    * The bound of the waits expected to time out. It must cover the first list of the watch (the
-   * message names the state it saw): 800 ms did not on a loaded machine, where a cold client's first
-   * responses can take seconds.
+   * message names the state it saw): 800 ms did not on a loaded machine, where a cold client's
+   * first responses can take seconds.
    */
   static final Duration SHORT_BOUND = Duration.ofSeconds(3);
 
@@ -52,7 +52,8 @@ class KubeValidateClusterTest {
   @BeforeEach
   void setUp() {
     server.expectCustomResource(MockDgds.V1ALPHA1);
-    dev.benchplan.kube.AccessReviews.install(server, review -> false); // validate asks before it lists or creates
+    dev.benchplan.kube.AccessReviews.install(
+        server, review -> false); // validate asks before it lists or creates
     cluster = new KubeValidateCluster(client, "mock", DgdApi.GROUP, false);
   }
 
@@ -67,8 +68,12 @@ class KubeValidateClusterTest {
   @Test
   @DisplayName("CRD check: the group is absent (404) -> not installed")
   void crdAbsent() {
-    server.expect().get().withPath("/apis/nvidia.com").andReturn(404,
-        new StatusBuilder().withCode(404).withReason("NotFound").build()).once();
+    server
+        .expect()
+        .get()
+        .withPath("/apis/nvidia.com")
+        .andReturn(404, new StatusBuilder().withCode(404).withReason("NotFound").build())
+        .once();
     DgdApi api = cluster.dgdApi();
     assertThat(api.installed()).isFalse();
   }
@@ -85,44 +90,98 @@ class KubeValidateClusterTest {
   @Test
   @DisplayName("CRD check: a forbidden discovery call is an error (exit 3), never a skip")
   void crdForbidden() {
-    server.expect().get().withPath("/apis/nvidia.com").andReturn(403,
-        new StatusBuilder().withCode(403).withReason("Forbidden").withMessage("no discovery for you").build()).once();
-    assertThatThrownBy(() -> cluster.dgdApi()).isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("HTTP 403").hasMessageContaining("no discovery for you")
-        .extracting(e -> ((BenchplanException) e).exitCode()).isEqualTo(3);
+    server
+        .expect()
+        .get()
+        .withPath("/apis/nvidia.com")
+        .andReturn(
+            403,
+            new StatusBuilder()
+                .withCode(403)
+                .withReason("Forbidden")
+                .withMessage("no discovery for you")
+                .build())
+        .once();
+    assertThatThrownBy(() -> cluster.dgdApi())
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("HTTP 403")
+        .hasMessageContaining("no discovery for you")
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(3);
   }
 
   @Test
-  @DisplayName("discovery: only DGDs' own namespaces are searched; states and frontends are reported")
+  @DisplayName(
+      "discovery: only DGDs' own namespaces are searched; states and frontends are reported")
   void discovery() {
     MockDgds.dgd(client, "team-a", "vllm-agg", "successful", 2);
     MockDgds.frontend(client, "team-a", "vllm-agg-frontend", Map.of());
     MockDgds.dgd(client, "team-b", "warming", "pending", 1);
     MockDgds.frontend(client, "team-b", "warming-frontend", Map.of());
     // a Service that looks like a frontend, in a namespace with no DGD: never considered
-    MockDgds.frontend(client, "default", "llm-frontend", Map.of(
-        "nvidia.com/dynamo-component-type", "frontend", "nvidia.com/dynamo-graph-deployment-name", "llm"));
+    MockDgds.frontend(
+        client,
+        "default",
+        "llm-frontend",
+        Map.of(
+            "nvidia.com/dynamo-component-type",
+            "frontend",
+            "nvidia.com/dynamo-graph-deployment-name",
+            "llm"));
     List<DgdCandidate> seen = cluster.discover(new DgdApi("nvidia.com", List.of("v1alpha1")), null);
-    assertThat(seen).extracting(c -> c.dgd().ref()).containsExactly("team-a/vllm-agg", "team-b/warming");
+    assertThat(seen)
+        .extracting(c -> c.dgd().ref())
+        .containsExactly("team-a/vllm-agg", "team-b/warming");
     assertThat(seen.get(0).usable()).isTrue();
     assertThat(seen.get(0).frontend().service().name()).isEqualTo("vllm-agg-frontend");
     assertThat(seen.get(1).usable()).isFalse();
     assertThat(seen.get(1).problems()).first().asString().contains("state pending");
-    assertThat(seen).noneMatch(c -> c.frontend() != null && c.frontend().service().name().equals("llm-frontend"));
+    assertThat(seen)
+        .noneMatch(
+            c -> c.frontend() != null && c.frontend().service().name().equals("llm-frontend"));
 
-    List<DgdCandidate> onlyB = cluster.discover(new DgdApi("nvidia.com", List.of("v1alpha1")), "team-b");
+    List<DgdCandidate> onlyB =
+        cluster.discover(new DgdApi("nvidia.com", List.of("v1alpha1")), "team-b");
     assertThat(onlyB).extracting(c -> c.dgd().ref()).containsExactly("team-b/warming");
   }
 
   @Test
   @DisplayName("GPU inventory: allocatable minus requests of non-terminal pods bound to the node")
   void gpuInventory() {
-    client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-a").endMetadata()
-        .withNewSpec().addNewTaint().withKey("nvidia.com/gpu").withEffect("NoSchedule").endTaint().endSpec()
-        .withNewStatus().addToAllocatable("nvidia.com/gpu", new Quantity("8"))
-        .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build()).create();
-    client.nodes().resource(new NodeBuilder().withNewMetadata().withName("cpu-a").endMetadata()
-        .withNewStatus().addToAllocatable("cpu", new Quantity("4")).endStatus().build()).create();
+    client
+        .nodes()
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName("gpu-a")
+                .endMetadata()
+                .withNewSpec()
+                .addNewTaint()
+                .withKey("nvidia.com/gpu")
+                .withEffect("NoSchedule")
+                .endTaint()
+                .endSpec()
+                .withNewStatus()
+                .addToAllocatable("nvidia.com/gpu", new Quantity("8"))
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .endCondition()
+                .endStatus()
+                .build())
+        .create();
+    client
+        .nodes()
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName("cpu-a")
+                .endMetadata()
+                .withNewStatus()
+                .addToAllocatable("cpu", new Quantity("4"))
+                .endStatus()
+                .build())
+        .create();
     pod("ns1", "running", "gpu-a", "Running", "2", null);
     pod("ns1", "limits-only", "gpu-a", "Pending", null, "1");
     pod("ns2", "done", "gpu-a", "Succeeded", "4", null);
@@ -134,58 +193,127 @@ class KubeValidateClusterTest {
     assertThat(a.freeGpus()).isEqualTo(5);
     assertThat(a.ready()).isTrue();
     assertThat(a.taints()).singleElement().extracting(t -> t.key()).isEqualTo("nvidia.com/gpu");
-    assertThat(nodes.stream().filter(n -> n.name().equals("cpu-a")).findFirst().orElseThrow().allocatableGpus())
+    assertThat(
+            nodes.stream()
+                .filter(n -> n.name().equals("cpu-a"))
+                .findFirst()
+                .orElseThrow()
+                .allocatableGpus())
         .isZero();
   }
 
-  private void pod(String ns, String name, String node, String phase, String request, String limit) {
-    var b = new PodBuilder().withNewMetadata().withName(name).withNamespace(ns).endMetadata()
-        .withNewSpec().withNodeName(node).addNewContainer().withName("main").withImage("x:1")
-        .withNewResources();
+  private void pod(
+      String ns, String name, String node, String phase, String request, String limit) {
+    var b =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(ns)
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName(node)
+            .addNewContainer()
+            .withName("main")
+            .withImage("x:1")
+            .withNewResources();
     if (request != null) {
       b = b.addToRequests("nvidia.com/gpu", new Quantity(request));
     }
     if (limit != null) {
       b = b.addToLimits("nvidia.com/gpu", new Quantity(limit));
     }
-    client.pods().inNamespace(ns).resource(b.endResources().endContainer().endSpec()
-        .withNewStatus().withPhase(phase).endStatus().build()).create();
+    client
+        .pods()
+        .inNamespace(ns)
+        .resource(
+            b.endResources()
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase(phase)
+                .endStatus()
+                .build())
+        .create();
   }
 
   @Test
-  @DisplayName("namespace: created with the run's labels; an active namespace of that name is never reused")
+  @DisplayName(
+      "namespace: created with the run's labels; an active namespace of that name is never reused")
   void namespace() {
     CreatedObjects ledger = new CreatedObjects();
-    cluster.createNamespace(RUN, RUN.namespace(), ledger, Duration.ofSeconds(5), ProgressSink.none());
+    cluster.createNamespace(
+        RUN, RUN.namespace(), ledger, Duration.ofSeconds(5), ProgressSink.none());
     assertThat(client.namespaces().withName(RUN.namespace()).get().getMetadata().getLabels())
         .containsEntry("benchplan.dev/validate-run", RUN.runId());
     assertThat(ledger.snapshot()).extracting(CreatedObject::kind).containsExactly("Namespace");
-    assertThatThrownBy(() -> cluster.createNamespace(RUN, RUN.namespace(), new CreatedObjects(),
-        Duration.ofSeconds(5), ProgressSink.none())).hasMessageContaining("already exists and is active");
+    assertThatThrownBy(
+            () ->
+                cluster.createNamespace(
+                    RUN,
+                    RUN.namespace(),
+                    new CreatedObjects(),
+                    Duration.ofSeconds(5),
+                    ProgressSink.none()))
+        .hasMessageContaining("already exists and is active");
   }
 
   @Test
-  @DisplayName("cleanup: reverse order, only objects with this run's label, and a second run changes nothing")
+  @DisplayName(
+      "cleanup: reverse order, only objects with this run's label, and a second run changes nothing")
   void cleanupTwice() {
     String ns = RUN.namespace();
     CreatedObjects ledger = new CreatedObjects();
     cluster.createNamespace(RUN, ns, ledger, Duration.ofSeconds(5), ProgressSink.none());
-    DefaultDeployment d = new DefaultDeployment(RUN, "nvidia.com/v1alpha1", ns, "m", 1, "n", List.of(), "i:1", null);
+    DefaultDeployment d =
+        new DefaultDeployment(RUN, "nvidia.com/v1alpha1", ns, "m", 1, "n", List.of(), "i:1", null);
     cluster.createDgd(new DgdApi("nvidia.com", List.of("v1alpha1")), d.manifest(), ledger);
     ledger.record(new CreatedObject("v1", "ConfigMap", ns, "cm", "benchplan.dev/run-id", "r1"));
-    client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("cm")
-        .addToLabels("benchplan.dev/run-id", "r1").endMetadata().build()).create();
+    client
+        .configMaps()
+        .inNamespace(ns)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("cm")
+                .addToLabels("benchplan.dev/run-id", "r1")
+                .endMetadata()
+                .build())
+        .create();
     ledger.record(new CreatedObject("batch/v1", "Job", ns, "job", "benchplan.dev/run-id", "r1"));
-    client.batch().v1().jobs().inNamespace(ns).resource(new JobBuilder().withNewMetadata().withName("job")
-        .addToLabels("benchplan.dev/run-id", "r1").endMetadata().withNewSpec().withNewTemplate().withNewSpec()
-        .addNewContainer().withName("c").withImage("x:1").endContainer().endSpec().endTemplate().endSpec().build())
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(ns)
+        .resource(
+            new JobBuilder()
+                .withNewMetadata()
+                .withName("job")
+                .addToLabels("benchplan.dev/run-id", "r1")
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("x:1")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
         .create();
     // recorded but never created: counted as already gone
-    ledger.record(new CreatedObject("v1", "ConfigMap", ns, "never-made", "benchplan.dev/run-id", "r1"));
+    ledger.record(
+        new CreatedObject("v1", "ConfigMap", ns, "never-made", "benchplan.dev/run-id", "r1"));
 
     CleanupReport first = cluster.cleanup(ledger, Duration.ofSeconds(5), ProgressSink.none());
-    assertThat(first.deleted()).containsExactly("Job " + ns + "/job", "ConfigMap " + ns + "/cm",
-        "DynamoGraphDeployment " + ns + "/benchplan-validate", "Namespace " + ns);
+    assertThat(first.deleted())
+        .containsExactly(
+            "Job " + ns + "/job",
+            "ConfigMap " + ns + "/cm",
+            "DynamoGraphDeployment " + ns + "/benchplan-validate",
+            "Namespace " + ns);
     assertThat(first.alreadyGone()).containsExactly("ConfigMap " + ns + "/never-made");
     assertThat(first.complete()).isTrue();
     assertThat(client.namespaces().withName(ns).get()).isNull();
@@ -199,25 +327,52 @@ class KubeValidateClusterTest {
   @Test
   @DisplayName("cleanup never deletes an object that lacks this run's label")
   void notOurs() {
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("someone-elses").endMetadata()
-        .build()).create();
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName("someone-elses")
+                .endMetadata()
+                .build())
+        .create();
     CreatedObjects ledger = new CreatedObjects();
-    ledger.record(new CreatedObject("v1", "Namespace", null, "someone-elses", ValidateRun.RUN_LABEL, RUN.runId()));
+    ledger.record(
+        new CreatedObject(
+            "v1", "Namespace", null, "someone-elses", ValidateRun.RUN_LABEL, RUN.runId()));
     CleanupReport r = cluster.cleanup(ledger, Duration.ofSeconds(5), ProgressSink.none());
     assertThat(r.skipped()).singleElement().asString().contains("not ours");
     assertThat(client.namespaces().withName("someone-elses").get()).isNotNull();
   }
 
   @Test
-  @DisplayName("readiness: waits (watching) for successful + every worker ready, then finds the frontend Service")
+  @DisplayName(
+      "readiness: waits (watching) for successful + every worker ready, then finds the frontend Service")
   void readiness() throws Exception {
     String ns = "ready-ns";
     DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
-    DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "Qwen/Qwen3-0.6B", 2, "n", List.of(),
-        ValidateOptions.DEFAULT_RUNTIME_IMAGE, null);
+    DefaultDeployment d =
+        new DefaultDeployment(
+            RUN,
+            api.apiVersion(),
+            ns,
+            "Qwen/Qwen3-0.6B",
+            2,
+            "n",
+            List.of(),
+            ValidateOptions.DEFAULT_RUNTIME_IMAGE,
+            null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
-    CompletableFuture<DgdCandidate> ready = CompletableFuture.supplyAsync(() ->
-        cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), Duration.ofSeconds(20), ProgressSink.none()));
+    CompletableFuture<DgdCandidate> ready =
+        CompletableFuture.supplyAsync(
+            () ->
+                cluster.awaitReady(
+                    api,
+                    ns,
+                    d.name(),
+                    d.desiredWorkers(),
+                    Duration.ofSeconds(20),
+                    ProgressSink.none()));
     Thread.sleep(300);
     assertThat(ready).isNotDone();
     setStatus(ns, d.name(), "successful", 1); // one of two workers ready: not yet
@@ -237,12 +392,16 @@ class KubeValidateClusterTest {
   void readinessTimeout() {
     String ns = "slow-ns";
     DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
-    DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 4, "n", List.of(), "i:1", null);
+    DefaultDeployment d =
+        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 4, "n", List.of(), "i:1", null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "pending", 3);
-    assertThatThrownBy(() -> cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND,
-        ProgressSink.none()))
-        .hasMessageContaining("not ready after 3.0s").hasMessageContaining("state pending")
+    assertThatThrownBy(
+            () ->
+                cluster.awaitReady(
+                    api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND, ProgressSink.none()))
+        .hasMessageContaining("not ready after 3.0s")
+        .hasMessageContaining("state pending")
         .hasMessageContaining("VllmDecodeWorker 3/4 ready");
   }
 
@@ -253,40 +412,57 @@ class KubeValidateClusterTest {
   private void setStatus(String ns, String name, String state, int frontendReady, int ready) {
     var ops = client.genericKubernetesResources(MockDgds.V1ALPHA1).inNamespace(ns);
     GenericKubernetesResource r = ops.withName(name).get();
-    r.setAdditionalProperty("status", Map.of("state", state,
-        "services", Map.of("VllmDecodeWorker", Map.of("readyReplicas", ready, "replicas", ready),
-            "Frontend", Map.of("readyReplicas", frontendReady, "replicas", 1))));
+    r.setAdditionalProperty(
+        "status",
+        Map.of(
+            "state",
+            state,
+            "services",
+            Map.of(
+                "VllmDecodeWorker",
+                Map.of("readyReplicas", ready, "replicas", ready),
+                "Frontend",
+                Map.of("readyReplicas", frontendReady, "replicas", 1))));
     ops.resource(r).update();
   }
 
   @Test
-  @DisplayName("readiness: a successful DGD whose Frontend has 0 ready replicas is not ready; the timeout names it (ready/spec)")
+  @DisplayName(
+      "readiness: a successful DGD whose Frontend has 0 ready replicas is not ready; the timeout names it (ready/spec)")
   void frontendCounts() {
     String ns = "fe-ns";
     DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
-    DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 2, "n", List.of(), "i:1", null);
+    DefaultDeployment d =
+        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 2, "n", List.of(), "i:1", null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "successful", 0, 2);
     MockDgds.frontend(client, ns, "benchplan-validate-frontend", Map.of());
-    assertThatThrownBy(() -> cluster.awaitReady(api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND,
-        ProgressSink.none()))
+    assertThatThrownBy(
+            () ->
+                cluster.awaitReady(
+                    api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND, ProgressSink.none()))
         .hasMessageContaining("not ready after 3.0s: component Frontend 0/1 ready (ready/spec)")
         .hasMessageContaining("state successful");
   }
 
   @Test
-  @DisplayName("an existing DGD: successful with a worker at 0 ready replicas waits, then fails naming the worker; ready once it has them")
+  @DisplayName(
+      "an existing DGD: successful with a worker at 0 ready replicas waits, then fails naming the worker; ready once it has them")
   void existingDgdComponents() throws Exception {
     String ns = "existing-ns";
     DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
-    DefaultDeployment d = new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 1, "n", List.of(), "i:1", null);
+    DefaultDeployment d =
+        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 1, "n", List.of(), "i:1", null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "successful", 1, 0);
-    assertThatThrownBy(() -> cluster.awaitComponentsReady(api, ns, d.name(), SHORT_BOUND,
-        ProgressSink.none()))
+    assertThatThrownBy(
+            () -> cluster.awaitComponentsReady(api, ns, d.name(), SHORT_BOUND, ProgressSink.none()))
         .hasMessageContaining("component VllmDecodeWorker 0/1 ready (ready/spec)");
-    CompletableFuture<dev.benchplan.validate.DgdView> ready = CompletableFuture.supplyAsync(() ->
-        cluster.awaitComponentsReady(api, ns, d.name(), Duration.ofSeconds(20), ProgressSink.none()));
+    CompletableFuture<dev.benchplan.validate.DgdView> ready =
+        CompletableFuture.supplyAsync(
+            () ->
+                cluster.awaitComponentsReady(
+                    api, ns, d.name(), Duration.ofSeconds(20), ProgressSink.none()));
     Thread.sleep(300);
     assertThat(ready).isNotDone();
     setStatus(ns, d.name(), "successful", 1, 1);

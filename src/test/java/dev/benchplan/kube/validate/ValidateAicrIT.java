@@ -19,7 +19,6 @@ import dev.benchplan.validate.DgdApi;
 import dev.benchplan.validate.DgdView;
 import dev.benchplan.validate.InputFlags;
 import dev.benchplan.validate.ModelCache;
-import dev.benchplan.validate.ValidateCluster;
 import dev.benchplan.validate.ValidateOptions;
 import dev.benchplan.validate.ValidateReports;
 import dev.benchplan.validate.ValidateResult;
@@ -48,10 +47,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Issue 17's cluster tier on the real control plane: validate with today's AICR shapes. The
- * Dynamo operator stand-in runs the DGDs; where the AIPerf Job matters, the kubelet stand-in
- * executes the Job's own container command (bash, the Job script's readiness loop in python3, a
- * stand-in aiperf copying the real sweep's files) against a local model endpoint.
+ * Issue 17's cluster tier on the real control plane: validate with today's AICR shapes. The Dynamo
+ * operator stand-in runs the DGDs; where the AIPerf Job matters, the kubelet stand-in executes the
+ * Job's own container command (bash, the Job script's readiness loop in python3, a stand-in aiperf
+ * copying the real sweep's files) against a local model endpoint.
  */
 @KubeTestEnv
 class ValidateAicrIT {
@@ -66,37 +65,79 @@ class ValidateAicrIT {
     kube.startOperator(KubeTestContext.Scope.ALL_NAMESPACES, FakeDynamoOperator.Mode.AUTO);
   }
 
-  /** One GPU node carrying this test's selector label, the stand-in running pods of validate's namespaces. */
+  /**
+   * One GPU node carrying this test's selector label, the stand-in running pods of validate's
+   * namespaces.
+   */
   static FakeKubelet kubelet(KubeTestContext kube, String node, int gpus) {
-    return FakeKubelet.start(kube.client(), null, kube.cluster().kubeletTls(),
+    return FakeKubelet.start(
+        kube.client(),
+        null,
+        kube.cluster().kubeletTls(),
         List.of(FakeNode.withGpus(node, gpus).withLabel(SELECTOR, node)));
   }
 
   /** Job pods (the Job controller labels them job-name) in validate's fresh namespaces. */
   static Predicate<Pod> validateJobPods(String job) {
-    return p -> p.getMetadata().getNamespace().startsWith("benchplan-validate-") && p.getMetadata().getLabels() != null
-        && (job == null ? p.getMetadata().getLabels().containsKey("job-name")
-            : job.equals(p.getMetadata().getLabels().get("job-name")));
+    return p ->
+        p.getMetadata().getNamespace().startsWith("benchplan-validate-")
+            && p.getMetadata().getLabels() != null
+            && (job == null
+                ? p.getMetadata().getLabels().containsKey("job-name")
+                : job.equals(p.getMetadata().getLabels().get("job-name")));
   }
 
   Path overlay(String name, String... constraints) throws Exception {
     Path p = dir.resolve(name + ".yaml");
-    Files.writeString(p, "kind: RecipeMetadata\napiVersion: aicr.nvidia.com/v1alpha1\nmetadata: {name: " + name
-        + "}\nspec:\n  validation:\n    performance:\n      checks: [inference-perf]\n      constraints:\n"
-        + String.join("\n", Stream.of(constraints).map(c -> "        - " + c).toList()) + "\n");
+    Files.writeString(
+        p,
+        "kind: RecipeMetadata\napiVersion: aicr.nvidia.com/v1alpha1\nmetadata: {name: "
+            + name
+            + "}\nspec:\n  validation:\n    performance:\n      checks: [inference-perf]\n      constraints:\n"
+            + String.join("\n", Stream.of(constraints).map(c -> "        - " + c).toList())
+            + "\n");
     return p;
   }
 
-  /** Everything resolved from flag, recipe, environment and defaults as the CLI would, nothing given. */
+  /**
+   * Everything resolved from flag, recipe, environment and defaults as the CLI would, nothing
+   * given.
+   */
   static InputFlags noFlags() {
-    return new InputFlags(null, false, false, false, null, null, InputFlags.Defaults.BENCHPLAN, Map.of());
+    return new InputFlags(
+        null, false, false, false, null, null, InputFlags.Defaults.BENCHPLAN, Map.of());
   }
 
-  static ValidateOptions options(Path recipe, String selector, Path report, ValidateTimeouts t, int repeats,
+  static ValidateOptions options(
+      Path recipe,
+      String selector,
+      Path report,
+      ValidateTimeouts t,
+      int repeats,
       boolean modelCache) {
     // several repeats in one Job need AIPerf's native config (multiRun.numRuns): 0.11.0 or later
-    return new ValidateOptions(null, recipe, null, null, null, Map.of(SELECTOR, selector), 16, 128, 128, false,
-        report, repeats > 1 ? "0.13.0" : "0.4.0", null, null, null, t, repeats, noFlags(), modelCache, null, null);
+    return new ValidateOptions(
+        null,
+        recipe,
+        null,
+        null,
+        null,
+        Map.of(SELECTOR, selector),
+        16,
+        128,
+        128,
+        false,
+        report,
+        repeats > 1 ? "0.13.0" : "0.4.0",
+        null,
+        null,
+        null,
+        t,
+        repeats,
+        noFlags(),
+        modelCache,
+        null,
+        null);
   }
 
   /** Kept under {@code target/validate-aicr/} (the validate README quotes them). */
@@ -108,55 +149,98 @@ class ValidateAicrIT {
   /** The files of {@code root} whose text contains {@code text}. */
   static List<Path> filesContaining(Path root, String text) throws Exception {
     try (Stream<Path> s = Files.walk(root)) {
-      return s.filter(Files::isRegularFile).filter(p -> {
-        try {
-          return Files.readString(p).contains(text);
-        } catch (Exception e) {
-          return false;
-        }
-      }).toList();
+      return s.filter(Files::isRegularFile)
+          .filter(
+              p -> {
+                try {
+                  return Files.readString(p).contains(text);
+                } catch (Exception e) {
+                  return false;
+                }
+              })
+          .toList();
     }
   }
 
-  // ------------------------------------------------------------------ 45 s first completion, scaled
+  // ------------------------------------------------------------------ 45 s first completion,
+  // scaled
 
   @Test
-  @DisplayName("validate, endpoint whose first completion takes 6 s and is lost on disconnect: a 3 s per-request"
-      + " cut never sees it (exit 3); the default 120 s cut waits it out and the verdict passes")
+  @DisplayName(
+      "validate, endpoint whose first completion takes 6 s and is lost on disconnect: a 3 s per-request"
+          + " cut never sees it (exit 3); the default 120 s cut waits it out and the verdict passes")
   void slowFirstCompletionValidate(KubeTestContext kube) throws Exception {
     String node = tag + "-slow";
-    Path recipe = overlay("slow", "{name: inference-throughput, value: \">= 150\"}",
-        "{name: inference-ttft-p99, value: \"<= 200\"}");
+    Path recipe =
+        overlay(
+            "slow",
+            "{name: inference-throughput, value: \">= 150\"}",
+            "{name: inference-ttft-p99, value: \"<= 200\"}");
     try (FakeKubelet k = kubelet(kube, node, 1)) {
-      // the readiness loop polls every 0.2 s, so a retry comes before the cut request's warm-up could finish
-      k.when(validateJobPods(null), PodScript.execute(PodExecution.in(dir.resolve("ws"))
-          .firstCompletionTakes(Duration.ofSeconds(6)).withEnv(POLL, "0.2")));
+      // the readiness loop polls every 0.2 s, so a retry comes before the cut request's warm-up
+      // could finish
+      k.when(
+          validateJobPods(null),
+          PodScript.execute(
+              PodExecution.in(dir.resolve("ws"))
+                  .firstCompletionTakes(Duration.ofSeconds(6))
+                  .withEnv(POLL, "0.2")));
 
       StringWriter cutErr = new StringWriter();
-      ValidateResult cut = ValidatePipelineIT.realService(kube.client(), cutErr).execute(options(recipe, node,
-          dir.resolve("cut"), ValidateItSupport.fast().withReadyRequest(Duration.ofSeconds(3))
-              .withEndpointReady(Duration.ofSeconds(20)), 1, false));
+      ValidateResult cut =
+          ValidatePipelineIT.realService(kube.client(), cutErr)
+              .execute(
+                  options(
+                      recipe,
+                      node,
+                      dir.resolve("cut"),
+                      ValidateItSupport.fast()
+                          .withReadyRequest(Duration.ofSeconds(3))
+                          .withEndpointReady(Duration.ofSeconds(20)),
+                      1,
+                      false));
       assertThat(cut.exitCode()).as(cutErr.toString()).isEqualTo(3);
       assertThat(doc(cut).path("failed_step").asString()).isEqualTo("run");
-      assertThat(filesContaining(dir.resolve("cut"), "did not answer a chat completion for 'Qwen/Qwen3-0.6B'"
-          + " within 20 s")).as(cutErr.toString()).isNotEmpty();
+      assertThat(
+              filesContaining(
+                  dir.resolve("cut"),
+                  "did not answer a chat completion for 'Qwen/Qwen3-0.6B'" + " within 20 s"))
+          .as(cutErr.toString())
+          .isNotEmpty();
       ValidateItSupport.assertNothingLeft(kube.client(), doc(cut).path("run_id").asString());
 
       StringWriter err = new StringWriter();
-      ValidateResult ok = ValidatePipelineIT.realService(kube.client(), err).execute(options(recipe, node,
-          dir.resolve("ok"), ValidateItSupport.fast().withEndpointReady(Duration.ofSeconds(60)), 1, false));
+      ValidateResult ok =
+          ValidatePipelineIT.realService(kube.client(), err)
+              .execute(
+                  options(
+                      recipe,
+                      node,
+                      dir.resolve("ok"),
+                      ValidateItSupport.fast().withEndpointReady(Duration.ofSeconds(60)),
+                      1,
+                      false));
       assertThat(ok.exitCode()).as(err.toString()).isZero();
       assertThat(ok.verdict()).isEqualTo("pass");
-      String perf = Files.readString(Path.of(doc(ok).path("benchmark").path("perf_yaml").asString()));
-      assertThat(perf).containsPattern("name: BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS\\s+value: \"120\"");
-      assertThat(filesContaining(dir.resolve("ok"), "answered a chat completion for 'Qwen/Qwen3-0.6B' in 6."))
-          .as(err.toString()).isNotEmpty();
-      assertThat(doc(ok).path("measured").path("output_token_throughput").asDouble()).isBetween(194.0, 195.0);
+      String perf =
+          Files.readString(Path.of(doc(ok).path("benchmark").path("perf_yaml").asString()));
+      assertThat(perf)
+          .containsPattern("name: BENCHPLAN_READY_REQUEST_TIMEOUT_SECONDS\\s+value: \"120\"");
+      assertThat(
+              filesContaining(
+                  dir.resolve("ok"), "answered a chat completion for 'Qwen/Qwen3-0.6B' in 6."))
+          .as(err.toString())
+          .isNotEmpty();
+      assertThat(doc(ok).path("measured").path("output_token_throughput").asDouble())
+          .isBetween(194.0, 195.0);
       ValidateItSupport.assertNothingLeft(kube.client(), doc(ok).path("run_id").asString());
     }
   }
 
-  /** {@code benchplan plan} on the project's example workload, then {@code render} with {@code renderFlags}. */
+  /**
+   * {@code benchplan plan} on the project's example workload, then {@code render} with {@code
+   * renderFlags}.
+   */
   static Path rendered(Path root, String namespace, String... renderFlags) throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
     Path copy = root.resolve("examples");
@@ -170,69 +254,146 @@ class ValidateAicrIT {
         }
       }
     }
-    var plan = CommandHarness.run("plan", "--workload", copy.resolve("workload-static.yaml").toString(),
-        "--ledger", copy.resolve("deployment-ledger.yaml").toString(),
-        "--question", "What throughput does vllm-agg sustain within the support SLOs?",
-        "--aiperf-version", "0.13.0", "--exp-root", root.resolve("exp").toString(), "--format", "json").expectOk();
+    var plan =
+        CommandHarness.run(
+                "plan",
+                "--workload",
+                copy.resolve("workload-static.yaml").toString(),
+                "--ledger",
+                copy.resolve("deployment-ledger.yaml").toString(),
+                "--question",
+                "What throughput does vllm-agg sustain within the support SLOs?",
+                "--aiperf-version",
+                "0.13.0",
+                "--exp-root",
+                root.resolve("exp").toString(),
+                "--format",
+                "json")
+            .expectOk();
     JsonNode p = Json.JSON.readTree(plan.out());
     Path deployRoot = Files.createDirectories(root.resolve("deploy"));
-    List<String> args = new java.util.ArrayList<>(List.of("render", "--plan", p.get("plan_path").asString(),
-        "--plan-sha256", p.get("sha256").asString(), "--deploy-root", deployRoot.toString(),
-        "--namespace", namespace, "--format", "json"));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "render",
+                "--plan",
+                p.get("plan_path").asString(),
+                "--plan-sha256",
+                p.get("sha256").asString(),
+                "--deploy-root",
+                deployRoot.toString(),
+                "--namespace",
+                namespace,
+                "--format",
+                "json"));
     args.addAll(List.of(renderFlags));
     CommandHarness.run(args.toArray(String[]::new)).expectOk();
     return deployRoot;
   }
 
   @Test
-  @DisplayName("run, endpoint whose first completion takes 6 s and is lost on disconnect: rendered with a 3 s"
-      + " per-request cut the Job never sees it (exit 3); with the default 120 s it reaches a verdict")
+  @DisplayName(
+      "run, endpoint whose first completion takes 6 s and is lost on disconnect: rendered with a 3 s"
+          + " per-request cut the Job never sees it (exit 3); with the default 120 s it reaches a verdict")
   void slowFirstCompletionRun(KubeTestContext kube) throws Exception {
-    try (FakeKubelet k = FakeKubelet.start(kube.client(), kube.namespace(), kube.cluster().kubeletTls(),
-        List.of(FakeNode.withGpus(tag + "-run", 0)))) {
-      PodExecution slow = PodExecution.in(dir.resolve("ws")).firstCompletionTakes(Duration.ofSeconds(6))
-          .withEnv(POLL, "0.2");
+    try (FakeKubelet k =
+        FakeKubelet.start(
+            kube.client(),
+            kube.namespace(),
+            kube.cluster().kubeletTls(),
+            List.of(FakeNode.withGpus(tag + "-run", 0)))) {
+      PodExecution slow =
+          PodExecution.in(dir.resolve("ws"))
+              .firstCompletionTakes(Duration.ofSeconds(6))
+              .withEnv(POLL, "0.2");
       // the overall endpoint wait scaled down to 20 s for the cut case (render's own is minutes)
-      k.when(p -> p.getMetadata().getLabels() != null && p.getMetadata().getLabels().containsKey("job-name"),
+      k.when(
+          p ->
+              p.getMetadata().getLabels() != null
+                  && p.getMetadata().getLabels().containsKey("job-name"),
           PodScript.execute(slow.withEnv("BENCHPLAN_MODEL_WAIT_SECONDS", "20")));
       Path cutRoot = rendered(dir.resolve("cut"), kube.namespace(), "--timeout-ready-request", "3");
       List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
-      var cut = dev.benchplan.kube.run.KubeRunServices.using(kube.client(), a -> () -> { }).run(
-          new dev.benchplan.run.RunRequest(cutRoot, null, null, null, Duration.ofMinutes(3), Duration.ofSeconds(60),
-              false, false), (phase, elapsed, detail) -> progress.add(phase + ": " + detail));
-      assertThat(cut.exitCode()).as(String.join("\n", progress) + "\n" + cut.verdict().message()).isEqualTo(3);
-      assertThat(cut.verdict().message()).contains("exited 124")
+      var cut =
+          dev.benchplan.kube.run.KubeRunServices.using(kube.client(), a -> () -> {})
+              .run(
+                  new dev.benchplan.run.RunRequest(
+                      cutRoot,
+                      null,
+                      null,
+                      null,
+                      Duration.ofMinutes(3),
+                      Duration.ofSeconds(60),
+                      false,
+                      false),
+                  (phase, elapsed, detail) -> progress.add(phase + ": " + detail));
+      assertThat(cut.exitCode())
+          .as(String.join("\n", progress) + "\n" + cut.verdict().message())
+          .isEqualTo(3);
+      assertThat(cut.verdict().message())
+          .contains("exited 124")
           .contains("did not answer a chat completion for 'Qwen/Qwen3-0.6B' within 20 s");
 
-      k.when(p -> p.getMetadata().getLabels() != null && p.getMetadata().getLabels().containsKey("job-name"),
+      k.when(
+          p ->
+              p.getMetadata().getLabels() != null
+                  && p.getMetadata().getLabels().containsKey("job-name"),
           PodScript.execute(slow));
       Path okRoot = rendered(dir.resolve("ok"), kube.namespace());
       progress.clear();
-      var ok = dev.benchplan.kube.run.KubeRunServices.using(kube.client(), a -> () -> { }).run(
-          new dev.benchplan.run.RunRequest(okRoot, null, null, null, Duration.ofMinutes(3), Duration.ofSeconds(60),
-              false, false), (phase, elapsed, detail) -> progress.add(phase + ": " + detail));
+      var ok =
+          dev.benchplan.kube.run.KubeRunServices.using(kube.client(), a -> () -> {})
+              .run(
+                  new dev.benchplan.run.RunRequest(
+                      okRoot,
+                      null,
+                      null,
+                      null,
+                      Duration.ofMinutes(3),
+                      Duration.ofSeconds(60),
+                      false,
+                      false),
+                  (phase, elapsed, detail) -> progress.add(phase + ": " + detail));
       String why = String.join("\n", progress) + "\n" + ok.verdict().message();
-      // a verdict: the example plan's throughput gate fails on the real sweep's figures (exit 1), not an error
+      // a verdict: the example plan's throughput gate fails on the real sweep's figures (exit 1),
+      // not an error
       assertThat(ok.exitCode()).as(why).isEqualTo(1);
       assertThat(ok.runDir().resolve("verdict.json")).exists();
-      assertThat(filesContaining(ok.runDir(), "answered a chat completion for")).as(why).isNotEmpty();
+      assertThat(filesContaining(ok.runDir(), "answered a chat completion for"))
+          .as(why)
+          .isNotEmpty();
     }
   }
 
-  // ------------------------------------------------------------------ Qwen3-8B overlay, 8 GPUs, cache
+  // ------------------------------------------------------------------ Qwen3-8B overlay, 8 GPUs,
+  // cache
 
   @Test
-  @DisplayName("auto-deploy with an overlay naming Qwen/Qwen3-8B, 4 per GPU and a StorageClass on 8 free GPUs: the"
-      + " DGD serves 8B with least-loaded routing, concurrency 4 x 8 = 32, the cache PVC of that class mounted")
+  @DisplayName(
+      "auto-deploy with an overlay naming Qwen/Qwen3-8B, 4 per GPU and a StorageClass on 8 free GPUs: the"
+          + " DGD serves 8B with least-loaded routing, concurrency 4 x 8 = 32, the cache PVC of that class mounted")
   void qwen8bOverlay(KubeTestContext kube) throws Exception {
     String node = tag + "-g8";
     String storageClass = "bp-it-" + tag;
-    kube.client().storage().v1().storageClasses().resource(new StorageClassBuilder().withNewMetadata()
-        .withName(storageClass).endMetadata().withProvisioner("benchplan.dev/none").build()).create();
-    Path recipe = overlay("qwen8b", "{name: inference-model, value: Qwen/Qwen3-8B}",
-        "{name: inference-concurrency-per-gpu, value: \"4\"}",
-        "{name: inference-model-cache-storage-class, value: " + storageClass + "}",
-        "{name: inference-ttft-p99, value: \"<= 2000\"}");
+    kube.client()
+        .storage()
+        .v1()
+        .storageClasses()
+        .resource(
+            new StorageClassBuilder()
+                .withNewMetadata()
+                .withName(storageClass)
+                .endMetadata()
+                .withProvisioner("benchplan.dev/none")
+                .build())
+        .create();
+    Path recipe =
+        overlay(
+            "qwen8b",
+            "{name: inference-model, value: Qwen/Qwen3-8B}",
+            "{name: inference-concurrency-per-gpu, value: \"4\"}",
+            "{name: inference-model-cache-storage-class, value: " + storageClass + "}",
+            "{name: inference-ttft-p99, value: \"<= 2000\"}");
     AtomicReference<ObjectNode> manifest = new AtomicReference<>();
     AtomicReference<PersistentVolumeClaim> pvc = new AtomicReference<>();
     AtomicReference<Job> populate = new AtomicReference<>();
@@ -240,21 +401,48 @@ class ValidateAicrIT {
       k.when(validateJobPods(ModelCache.POPULATE_JOB), PodScript.succeed());
       var runner = new ValidateItSupport.RecordingRunner();
       StringWriter err = new StringWriter();
-      ValidateResult r = ValidateItSupport.service(kube.client(), runner, err, c -> new ForwardingCluster(c) {
-        @Override
-        public DgdView createDgd(DgdApi api, ObjectNode m, CreatedObjects ledger) {
-          // the cache is populated before the DGD: read its PVC and Job while the namespace exists
-          String ns = m.path("metadata").path("namespace").asString();
-          manifest.set(m.deepCopy());
-          pvc.set(kube.client().persistentVolumeClaims().inNamespace(ns).withName(ModelCache.CLAIM).get());
-          // the test control plane runs no pvc-protection controller, which drops the claim's
-          // kubernetes.io/pvc-protection finalizer once no pod uses it: without this the namespace never goes
-          kube.client().persistentVolumeClaims().inNamespace(ns).withName(ModelCache.CLAIM)
-              .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
-          populate.set(kube.client().batch().v1().jobs().inNamespace(ns).withName(ModelCache.POPULATE_JOB).get());
-          return super.createDgd(api, m, ledger);
-        }
-      }).execute(options(recipe, node, dir.resolve("r"), ValidateItSupport.fast(), 1, true));
+      ValidateResult r =
+          ValidateItSupport.service(
+                  kube.client(),
+                  runner,
+                  err,
+                  c ->
+                      new ForwardingCluster(c) {
+                        @Override
+                        public DgdView createDgd(DgdApi api, ObjectNode m, CreatedObjects ledger) {
+                          // the cache is populated before the DGD: read its PVC and Job while the
+                          // namespace exists
+                          String ns = m.path("metadata").path("namespace").asString();
+                          manifest.set(m.deepCopy());
+                          pvc.set(
+                              kube.client()
+                                  .persistentVolumeClaims()
+                                  .inNamespace(ns)
+                                  .withName(ModelCache.CLAIM)
+                                  .get());
+                          // the test control plane runs no pvc-protection controller, which drops
+                          // the claim's
+                          // kubernetes.io/pvc-protection finalizer once no pod uses it: without
+                          // this the namespace never goes
+                          kube.client()
+                              .persistentVolumeClaims()
+                              .inNamespace(ns)
+                              .withName(ModelCache.CLAIM)
+                              .patch(
+                                  PatchContext.of(PatchType.JSON_MERGE),
+                                  "{\"metadata\":{\"finalizers\":null}}");
+                          populate.set(
+                              kube.client()
+                                  .batch()
+                                  .v1()
+                                  .jobs()
+                                  .inNamespace(ns)
+                                  .withName(ModelCache.POPULATE_JOB)
+                                  .get());
+                          return super.createDgd(api, m, ledger);
+                        }
+                      })
+              .execute(options(recipe, node, dir.resolve("r"), ValidateItSupport.fast(), 1, true));
       assertThat(r.exitCode()).as(err.toString()).isZero();
 
       // the load AICR's rules give: per-GPU concurrency x GPUs, max(1000, 8 x C) requests, C warmup
@@ -270,32 +458,48 @@ class ValidateAicrIT {
       assertThat(worker.path("replicas").asInt()).isEqualTo(8);
       JsonNode main = worker.path("extraPodSpec").path("mainContainer");
       assertThat(main.path("args").toString()).contains("\"--model\",\"Qwen/Qwen3-8B\"");
-      assertThat(main.path("volumeMounts").toString()).contains("\"mountPath\":\"" + ModelCache.MOUNT_PATH + "\"")
+      assertThat(main.path("volumeMounts").toString())
+          .contains("\"mountPath\":\"" + ModelCache.MOUNT_PATH + "\"")
           .contains("\"readOnly\":true");
       assertThat(worker.path("extraPodSpec").path("volumes").toString())
-          .contains("\"claimName\":\"" + ModelCache.CLAIM + "\"").contains("\"readOnly\":true");
-      assertThat(services.toString()).contains("\"name\":\"" + DefaultDeployment.ROUTER_MODE_ENV
-          + "\",\"value\":\"least-loaded\"").contains("\"name\":\"HF_HUB_OFFLINE\",\"value\":\"1\"");
+          .contains("\"claimName\":\"" + ModelCache.CLAIM + "\"")
+          .contains("\"readOnly\":true");
+      assertThat(services.toString())
+          .contains(
+              "\"name\":\"" + DefaultDeployment.ROUTER_MODE_ENV + "\",\"value\":\"least-loaded\"")
+          .contains("\"name\":\"HF_HUB_OFFLINE\",\"value\":\"1\"");
 
       assertThat(pvc.get()).as("the cache PVC").isNotNull();
       assertThat(pvc.get().getSpec().getStorageClassName()).isEqualTo(storageClass);
-      assertThat(pvc.get().getSpec().getResources().getRequests().get("storage").toString()).isEqualTo("100Gi");
+      assertThat(pvc.get().getSpec().getResources().getRequests().get("storage").toString())
+          .isEqualTo("100Gi");
       assertThat(populate.get()).as("the populate Job").isNotNull();
       assertThat(populate.get().getStatus().getSucceeded()).isEqualTo(1);
       assertThat(populate.get().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
-          .anyMatch(e -> e.getName().equals("BENCHPLAN_MODEL") && e.getValue().equals("Qwen/Qwen3-8B"));
+          .anyMatch(
+              e -> e.getName().equals("BENCHPLAN_MODEL") && e.getValue().equals("Qwen/Qwen3-8B"));
 
       JsonNode in = doc(r).path("inputs");
       assertThat(in.path("model").path("source").asString()).isEqualTo("recipe");
       assertThat(in.path("concurrency_per_gpu").path("value").asInt()).isEqualTo(4);
       assertThat(in.path("concurrency_per_gpu").path("source").asString()).isEqualTo("recipe");
       assertThat(in.path("concurrency").path("value").asInt()).isEqualTo(32);
-      assertThat(in.path("model_cache_storage_class").path("value").asString()).isEqualTo(storageClass);
-      assertThat(in.path("model_cache_storage_class").path("source").asString()).isEqualTo("recipe");
+      assertThat(in.path("model_cache_storage_class").path("value").asString())
+          .isEqualTo(storageClass);
+      assertThat(in.path("model_cache_storage_class").path("source").asString())
+          .isEqualTo("recipe");
       assertThat(in.path("request_count").path("origin").asString()).isEqualTo("max(1000, 8 x 32)");
-      assertThat(err.toString()).contains("validate [model-cache]").doesNotContain("calibrated by AICR");
-      transcript("qwen8b-overlay", Files.readString(recipe) + "--- stderr ---\n" + err + "--- verdict.json inputs ---\n"
-          + Json.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(in) + "\n");
+      assertThat(err.toString())
+          .contains("validate [model-cache]")
+          .doesNotContain("calibrated by AICR");
+      transcript(
+          "qwen8b-overlay",
+          Files.readString(recipe)
+              + "--- stderr ---\n"
+              + err
+              + "--- verdict.json inputs ---\n"
+              + Json.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(in)
+              + "\n");
       assertThat(doc(r).path("cleanup").path("deleted").toString()).contains("Namespace ");
       ValidateItSupport.assertNothingLeft(kube.client(), doc(r).path("run_id").asString());
     } finally {
@@ -303,42 +507,86 @@ class ValidateAicrIT {
     }
   }
 
-  // ------------------------------------------------------------------ successful, but a worker at 0 ready
+  // ------------------------------------------------------------------ successful, but a worker at
+  // 0 ready
 
   @Test
-  @DisplayName("an existing DGD whose status says successful while its worker has 0 ready replicas: exit 3 naming"
-      + " the worker, no Job created, the DGD untouched")
+  @DisplayName(
+      "an existing DGD whose status says successful while its worker has 0 ready replicas: exit 3 naming"
+          + " the worker, no Job created, the DGD untouched")
   void successfulButWorkerNotReady(KubeTestContext kube) throws Exception {
     String ns = kube.createNamespace("aicr-short");
-    try (FakeKubelet k = FakeKubelet.start(kube.client(), null, kube.cluster().kubeletTls(),
-        List.of(FakeNode.withGpus(ns + "-cpu", 0), FakeNode.withGpus(ns + "-gpu", 1)))) {
+    try (FakeKubelet k =
+        FakeKubelet.start(
+            kube.client(),
+            null,
+            kube.cluster().kubeletTls(),
+            List.of(FakeNode.withGpus(ns + "-cpu", 0), FakeNode.withGpus(ns + "-gpu", 1)))) {
       assertThat(k.nodes()).hasSize(2);
-      ObjectNode doc = (ObjectNode) Json.YAML.readTree(Files.readString(
-          SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
+      ObjectNode doc =
+          (ObjectNode)
+              Json.YAML.readTree(
+                  Files.readString(
+                      SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
       ((ObjectNode) doc.get("metadata")).put("namespace", ns);
       var dgds = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns);
       dgds.resource(KubeDocuments.generic(kube.client(), doc)).create();
-      dgds.withName("vllm-agg").waitUntilCondition(d -> d != null && d.getAdditionalProperties().get("status")
-          instanceof Map<?, ?> st && "successful".equals(st.get("state")), 60, TimeUnit.SECONDS);
+      dgds.withName("vllm-agg")
+          .waitUntilCondition(
+              d ->
+                  d != null
+                      && d.getAdditionalProperties().get("status") instanceof Map<?, ?> st
+                      && "successful".equals(st.get("state")),
+              60,
+              TimeUnit.SECONDS);
       // the state stays successful while the worker reports no ready replica (what AICR saw)
-      dgds.withName("vllm-agg").subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-          "{\"status\":{\"services\":{\"VllmDecodeWorker\":{\"readyReplicas\":0,\"availableReplicas\":0}}}}");
+      dgds.withName("vllm-agg")
+          .subresource("status")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"status\":{\"services\":{\"VllmDecodeWorker\":{\"readyReplicas\":0,\"availableReplicas\":0}}}}");
       String rvBefore = dgds.withName("vllm-agg").get().getMetadata().getResourceVersion();
 
       StringWriter err = new StringWriter();
-      ValidateResult r = ValidatePipelineIT.realService(kube.client(), err).execute(new ValidateOptions(null, null,
-          ns + "/vllm-agg", ns, null, Map.of(), 16, 128, 128, false, dir.resolve("r"), "0.4.0", null, null, null,
-          ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4))));
+      ValidateResult r =
+          ValidatePipelineIT.realService(kube.client(), err)
+              .execute(
+                  new ValidateOptions(
+                      null,
+                      null,
+                      ns + "/vllm-agg",
+                      ns,
+                      null,
+                      Map.of(),
+                      16,
+                      128,
+                      128,
+                      false,
+                      dir.resolve("r"),
+                      "0.4.0",
+                      null,
+                      null,
+                      null,
+                      ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4))));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
       assertThat(r.verdict()).isEqualTo("error");
       assertThat(doc(r).path("failed_step").asString()).isEqualTo("readiness");
-      assertThat(doc(r).path("reason").asString()).contains("DGD " + ns + "/vllm-agg not ready after 4.0s")
-          .contains("component VllmDecodeWorker 0/1 ready (ready/spec)").contains("state successful");
+      assertThat(doc(r).path("reason").asString())
+          .contains("DGD " + ns + "/vllm-agg not ready after 4.0s")
+          .contains("component VllmDecodeWorker 0/1 ready (ready/spec)")
+          .contains("state successful");
       assertThat(kube.client().batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
-      assertThat(kube.client().configMaps().inNamespace(ns).withLabel("benchplan.dev/run-id").list().getItems())
+      assertThat(
+              kube.client()
+                  .configMaps()
+                  .inNamespace(ns)
+                  .withLabel("benchplan.dev/run-id")
+                  .list()
+                  .getItems())
           .isEmpty();
       assertThat(doc(r).path("cleanup").path("created")).isEmpty();
-      assertThat(dgds.withName("vllm-agg").get().getMetadata().getResourceVersion()).isEqualTo(rvBefore);
+      assertThat(dgds.withName("vllm-agg").get().getMetadata().getResourceVersion())
+          .isEqualTo(rvBefore);
       dgds.withName("vllm-agg").delete();
       dgds.withName("vllm-agg").waitUntilCondition(java.util.Objects::isNull, 60, TimeUnit.SECONDS);
     }
@@ -347,20 +595,30 @@ class ValidateAicrIT {
   // ------------------------------------------------------------------ --repeats end to end
 
   @Test
-  @DisplayName("validate --repeats 2 end to end: AIPerf's multi-run measures 50.1 and 194.5 tok/s against >= 100;"
-      + " the gate takes the median, 122.3 (pass, exit 0), lists every repeat and flags the result unstable")
+  @DisplayName(
+      "validate --repeats 2 end to end: AIPerf's multi-run measures 50.1 and 194.5 tok/s against >= 100;"
+          + " the gate takes the median, 122.3 (pass, exit 0), lists every repeat and flags the result unstable")
   void repeats(KubeTestContext kube) throws Exception {
-    // 2 repeats: 3 at AICR's minimum of 1000 requests are estimated at 15.1 MiB, more than the pod-log channel
+    // 2 repeats: 3 at AICR's minimum of 1000 requests are estimated at 15.1 MiB, more than the
+    // pod-log channel
     // carries (12 MiB), and render refuses them (exit 2) until results can travel another way
     String node = tag + "-rep";
-    Path recipe = overlay("repeats", "{name: inference-throughput, value: \">= 100\"}",
-        "{name: inference-ttft-p99, value: \"<= 200\"}");
+    Path recipe =
+        overlay(
+            "repeats",
+            "{name: inference-throughput, value: \">= 100\"}",
+            "{name: inference-ttft-p99, value: \"<= 200\"}");
     try (FakeKubelet k = kubelet(kube, node, 1)) {
-      k.when(validateJobPods(null), PodScript.execute(PodExecution.in(dir.resolve("ws"))
-          .withEnv(POLL, "0.2").withEnv(StandInAiperf.REPEAT_SOURCES_ENV, "1,4")));
+      k.when(
+          validateJobPods(null),
+          PodScript.execute(
+              PodExecution.in(dir.resolve("ws"))
+                  .withEnv(POLL, "0.2")
+                  .withEnv(StandInAiperf.REPEAT_SOURCES_ENV, "1,4")));
       StringWriter err = new StringWriter();
-      ValidateResult r = ValidatePipelineIT.realService(kube.client(), err).execute(options(recipe, node,
-          dir.resolve("r"), ValidateItSupport.fast(), 2, false));
+      ValidateResult r =
+          ValidatePipelineIT.realService(kube.client(), err)
+              .execute(options(recipe, node, dir.resolve("r"), ValidateItSupport.fast(), 2, false));
       assertThat(r.exitCode()).as(err.toString()).isZero();
       assertThat(r.verdict()).isEqualTo("pass");
       assertThat(ValidatePipelineIT.plan(r).toString()).contains("validate --repeats 2");
@@ -369,22 +627,35 @@ class ValidateAicrIT {
       assertThat(repeats.path("unstable").asBoolean()).as(repeats.toString()).isTrue();
       assertThat(repeats.path("disagreements").toString()).contains("inference-throughput");
       assertThat(repeats.path("runs")).hasSize(2);
-      transcript("repeats", "--- stderr ---\n" + err + "--- verdict.json repeats ---\n"
-          + Json.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(repeats) + "\n");
-      assertThat(repeats.path("runs").findValuesAsString("run")).containsExactly("run_0001", "run_0002");
-      assertThat(repeats.path("runs").findValuesAsString("verdict")).containsExactly("fail", "pass");
+      transcript(
+          "repeats",
+          "--- stderr ---\n"
+              + err
+              + "--- verdict.json repeats ---\n"
+              + Json.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(repeats)
+              + "\n");
+      assertThat(repeats.path("runs").findValuesAsString("run"))
+          .containsExactly("run_0001", "run_0002");
+      assertThat(repeats.path("runs").findValuesAsString("verdict"))
+          .containsExactly("fail", "pass");
       assertThat(repeats.path("runs").get(0).path("constraints").get(0).path("measured").asDouble())
           .isBetween(50.0, 50.1);
       assertThat(repeats.path("runs").get(1).path("constraints").get(0).path("measured").asDouble())
           .isBetween(194.5, 194.6);
       // the gate's figure is the median of the two: their mean
-      assertThat(doc(r).path("constraints").get(0).path("measured").asDouble()).isBetween(122.2, 122.3);
+      assertThat(doc(r).path("constraints").get(0).path("measured").asDouble())
+          .isBetween(122.2, 122.3);
       Path written = dir.resolve("r").resolve("verdict.json");
-      assertThat(dev.benchplan.json.SchemaValidator.bundled("validate-verdict.schema.json")
-          .validate(Json.JSON.readTree(Files.readString(written)))).isEmpty();
-      try (Stream<Path> s = Files.walk(Path.of(doc(r).path("benchmark").path("run_dir").asString()))) {
-        assertThat(s.filter(p -> p.getFileName().toString().equals("profile_export_aiperf.json"))
-            .map(p -> p.getParent().getFileName().toString())).contains("run_0001", "run_0002");
+      assertThat(
+              dev.benchplan.json.SchemaValidator.bundled("validate-verdict.schema.json")
+                  .validate(Json.JSON.readTree(Files.readString(written))))
+          .isEmpty();
+      try (Stream<Path> s =
+          Files.walk(Path.of(doc(r).path("benchmark").path("run_dir").asString()))) {
+        assertThat(
+                s.filter(p -> p.getFileName().toString().equals("profile_export_aiperf.json"))
+                    .map(p -> p.getParent().getFileName().toString()))
+            .contains("run_0001", "run_0002");
       }
       ValidateItSupport.assertNothingLeft(kube.client(), doc(r).path("run_id").asString());
     }

@@ -37,31 +37,47 @@ class ValidateDiscoveryIT {
 
   @BeforeAll
   static void operator(KubeTestContext kube) {
-    operator = kube.startOperator(KubeTestContext.Scope.TEST_NAMESPACE, FakeDynamoOperator.Mode.MANUAL);
+    operator =
+        kube.startOperator(KubeTestContext.Scope.TEST_NAMESPACE, FakeDynamoOperator.Mode.MANUAL);
   }
 
   /** Dynamo's own agg example (v1alpha1), named and placed for this test. */
   static GenericKubernetesResource createAgg(KubeTestContext kube, String name) throws Exception {
-    ObjectNode doc = (ObjectNode) Json.YAML.readTree(Files.readString(
-        SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
+    ObjectNode doc =
+        (ObjectNode)
+            Json.YAML.readTree(
+                Files.readString(
+                    SharedData.require("dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
     ObjectNode meta = (ObjectNode) doc.get("metadata");
     meta.put("name", name);
     meta.put("namespace", kube.namespace());
-    return kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(kube.namespace())
-        .resource(KubeDocuments.generic(kube.client(), doc)).create();
+    return kube.client()
+        .genericKubernetesResources(FakeDynamoOperator.DGD)
+        .inNamespace(kube.namespace())
+        .resource(KubeDocuments.generic(kube.client(), doc))
+        .create();
   }
 
   @Test
   @Order(1)
-  @DisplayName("one successful DGD: benchmarked as is, with DGD, Service, port and model recorded; the DGD untouched")
+  @DisplayName(
+      "one successful DGD: benchmarked as is, with DGD, Service, port and model recorded; the DGD untouched")
   void oneDgd(KubeTestContext kube) throws Exception {
     createAgg(kube, "vllm-agg");
     operator.makeSuccessful(kube.namespace(), "vllm-agg");
-    String rvBefore = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD)
-        .withName("vllm-agg").get().getMetadata().getResourceVersion();
+    String rvBefore =
+        kube.client()
+            .genericKubernetesResources(FakeDynamoOperator.DGD)
+            .withName("vllm-agg")
+            .get()
+            .getMetadata()
+            .getResourceVersion();
     var runner = new ValidateItSupport.RecordingRunner();
-    ValidateResult r = ValidateItSupport.service(kube.client(), runner, new StringWriter(), c -> c)
-        .execute(ValidateItSupport.options(kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
+    ValidateResult r =
+        ValidateItSupport.service(kube.client(), runner, new StringWriter(), c -> c)
+            .execute(
+                ValidateItSupport.options(
+                    kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isZero();
     var t = runner.request.get().target();
     assertThat(t.origin()).isEqualTo("discovered");
@@ -70,11 +86,12 @@ class ValidateDiscoveryIT {
     assertThat(t.port()).isEqualTo(8000);
     assertThat(t.model()).isEqualTo("Qwen/Qwen3-0.6B");
     assertThat(t.matchedBy()).startsWith("name");
-    assertThat(t.endpointUrl()).isEqualTo("http://vllm-agg-frontend." + kube.namespace() + ".svc.cluster.local:8000");
+    assertThat(t.endpointUrl())
+        .isEqualTo("http://vllm-agg-frontend." + kube.namespace() + ".svc.cluster.local:8000");
     assertThat(runner.request.get().shape().concurrency()).isEqualTo(16);
     assertThat(r.verdictDocument().target().dgdUid()).isNotEmpty();
-    GenericKubernetesResource after = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD)
-        .withName("vllm-agg").get();
+    GenericKubernetesResource after =
+        kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).withName("vllm-agg").get();
     assertThat(after.getMetadata().getResourceVersion()).isEqualTo(rvBefore);
   }
 
@@ -86,8 +103,11 @@ class ValidateDiscoveryIT {
     operator.makeSuccessful(kube.namespace(), "vllm-agg-2");
     StringWriter err = new StringWriter();
     var runner = new ValidateItSupport.RecordingRunner();
-    ValidateResult r = ValidateItSupport.service(kube.client(), runner, err, c -> c)
-        .execute(ValidateItSupport.options(kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
+    ValidateResult r =
+        ValidateItSupport.service(kube.client(), runner, err, c -> c)
+            .execute(
+                ValidateItSupport.options(
+                    kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(err.toString())
         .contains(kube.namespace() + "/vllm-agg/vllm-agg-frontend:8000/Qwen/Qwen3-0.6B")
@@ -95,8 +115,11 @@ class ValidateDiscoveryIT {
     assertThat(runner.request.get()).isNull();
     assertThat(dir.resolve("verdict.json")).doesNotExist();
 
-    ValidateResult picked = ValidateItSupport.service(kube.client(), runner, new StringWriter(), c -> c)
-        .execute(ValidateItSupport.options(kube.namespace(), "vllm-agg-2", Map.of(), dir, ValidateItSupport.fast()));
+    ValidateResult picked =
+        ValidateItSupport.service(kube.client(), runner, new StringWriter(), c -> c)
+            .execute(
+                ValidateItSupport.options(
+                    kube.namespace(), "vllm-agg-2", Map.of(), dir, ValidateItSupport.fast()));
     assertThat(picked.exitCode()).isZero();
     assertThat(runner.request.get().target().dgdName()).isEqualTo("vllm-agg-2");
   }
@@ -106,32 +129,54 @@ class ValidateDiscoveryIT {
   @DisplayName("a frontend-looking Service in a namespace without a DGD is never a candidate")
   void serviceOutsideDgdNamespace(KubeTestContext kube) {
     String other = kube.createNamespace("no-dgd");
-    kube.client().services().inNamespace(other).resource(new ServiceBuilder().withNewMetadata()
-        .withName("vllm-agg-frontend").addToLabels("nvidia.com/dynamo-component-type", "frontend")
-        .addToLabels("nvidia.com/dynamo-graph-deployment-name", "vllm-agg").endMetadata()
-        .withNewSpec().addNewPort().withName("http").withPort(8000).endPort().endSpec().build()).create();
+    kube.client()
+        .services()
+        .inNamespace(other)
+        .resource(
+            new ServiceBuilder()
+                .withNewMetadata()
+                .withName("vllm-agg-frontend")
+                .addToLabels("nvidia.com/dynamo-component-type", "frontend")
+                .addToLabels("nvidia.com/dynamo-graph-deployment-name", "vllm-agg")
+                .endMetadata()
+                .withNewSpec()
+                .addNewPort()
+                .withName("http")
+                .withPort(8000)
+                .endPort()
+                .endSpec()
+                .build())
+        .create();
     var cluster = new KubeValidateCluster(kube.client(), "it", DgdApi.GROUP, false);
     DgdApi api = cluster.dgdApi();
     List<DgdCandidate> all = cluster.discover(api, null);
     assertThat(all).anyMatch(c -> c.dgd().ref().equals(kube.namespace() + "/vllm-agg"));
-    assertThat(all).noneMatch(c -> c.frontend() != null && c.frontend().service().namespace().equals(other));
+    assertThat(all)
+        .noneMatch(c -> c.frontend() != null && c.frontend().service().namespace().equals(other));
     assertThat(cluster.discover(api, other)).isEmpty();
   }
 
   @Test
   @Order(4)
-  @DisplayName("a DGD not yet successful is not benchmarked; naming it with --dgd is an error (exit 3)")
+  @DisplayName(
+      "a DGD not yet successful is not benchmarked; naming it with --dgd is an error (exit 3)")
   void notSuccessful(KubeTestContext kube) throws Exception {
     createAgg(kube, "warming-up");
     operator.makePending(kube.namespace(), "warming-up", "workers loading weights");
     var cluster = new KubeValidateCluster(kube.client(), "it", DgdApi.GROUP, false);
-    DgdCandidate c = cluster.discover(cluster.dgdApi(), kube.namespace()).stream()
-        .filter(x -> x.dgd().name().equals("warming-up")).findFirst().orElseThrow();
+    DgdCandidate c =
+        cluster.discover(cluster.dgdApi(), kube.namespace()).stream()
+            .filter(x -> x.dgd().name().equals("warming-up"))
+            .findFirst()
+            .orElseThrow();
     assertThat(c.usable()).isFalse();
     assertThat(c.problems()).first().asString().contains("state pending");
     var runner = new ValidateItSupport.RecordingRunner();
-    ValidateResult r = ValidateItSupport.service(kube.client(), runner, new StringWriter(), x -> x)
-        .execute(ValidateItSupport.options(kube.namespace(), "warming-up", Map.of(), dir, ValidateItSupport.fast()));
+    ValidateResult r =
+        ValidateItSupport.service(kube.client(), runner, new StringWriter(), x -> x)
+            .execute(
+                ValidateItSupport.options(
+                    kube.namespace(), "warming-up", Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("discovery");
     assertThat(r.verdictDocument().reason()).contains("state pending, not successful");
@@ -143,18 +188,28 @@ class ValidateDiscoveryIT {
   @DisplayName("the DGD CRD absent (an API group the server does not have): skip, exit 0")
   void crdAbsent(KubeTestContext kube) {
     var runner = new ValidateItSupport.RecordingRunner();
-    ValidateResult r = new dev.benchplan.validate.ValidateService(
-        o -> new KubeValidateCluster(kube.client(), "it", "absent.benchplan.dev", false), runner,
-        java.time.Clock.systemUTC(), new java.io.PrintWriter(new StringWriter()),
-        dev.benchplan.run.ShutdownHooks.jvm(), "it")
-        .execute(ValidateItSupport.options(kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
+    ValidateResult r =
+        new dev.benchplan.validate.ValidateService(
+                o -> new KubeValidateCluster(kube.client(), "it", "absent.benchplan.dev", false),
+                runner,
+                java.time.Clock.systemUTC(),
+                new java.io.PrintWriter(new StringWriter()),
+                dev.benchplan.run.ShutdownHooks.jvm(),
+                "it")
+            .execute(
+                ValidateItSupport.options(
+                    kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isZero();
     assertThat(r.verdict()).isEqualTo("skip");
-    assertThat(r.verdictDocument().reason()).contains("dynamographdeployments.absent.benchplan.dev")
+    assertThat(r.verdictDocument().reason())
+        .contains("dynamographdeployments.absent.benchplan.dev")
         .contains("not installed");
     assertThat(runner.request.get()).isNull();
     // and the real group is found through the same discovery calls
-    assertThat(new KubeValidateCluster(kube.client(), "it", DgdApi.GROUP, false).dgdApi().servedVersions())
+    assertThat(
+            new KubeValidateCluster(kube.client(), "it", DgdApi.GROUP, false)
+                .dgdApi()
+                .servedVersions())
         .contains("v1alpha1");
   }
 
@@ -165,7 +220,9 @@ class ValidateDiscoveryIT {
     var user = new KubeValidateCluster(kube.userClient(), "it", DgdApi.GROUP, false);
     DgdApi api = user.dgdApi(); // discovery itself is open to every authenticated user
     assertThat(api.installed()).isTrue();
-    assertThatThrownBy(() -> user.discover(api, null)).isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("denied").hasMessageContaining("--namespace");
+    assertThatThrownBy(() -> user.discover(api, null))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("denied")
+        .hasMessageContaining("--namespace");
   }
 }

@@ -30,24 +30,42 @@ class ValidateInterruptIT {
   @TempDir Path dir;
 
   @Test
-  @DisplayName("SIGINT while waiting for readiness: DGD and namespace deleted, verdict error naming the step")
+  @DisplayName(
+      "SIGINT while waiting for readiness: DGD and namespace deleted, verdict error naming the step")
   void sigint(KubeTestContext kube) throws Exception {
     Path launcher = Path.of("bin", "benchplan").toAbsolutePath();
     Path jar = Path.of("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(Files.isRegularFile(jar), "needs the packaged jar (mvn verify builds it first)");
+    Assumptions.assumeTrue(
+        Files.isRegularFile(jar), "needs the packaged jar (mvn verify builds it first)");
     String tag = kube.namespace();
     kube.startOperator(KubeTestContext.Scope.ALL_NAMESPACES, FakeDynamoOperator.Mode.AUTO);
-    FakeKubelet kubelet = kube.startKubelet(KubeTestContext.Scope.ALL_NAMESPACES,
-        FakeNode.withGpus(tag + "-gpu", 2).withLabel("benchplan.dev/validate-it", tag));
+    FakeKubelet kubelet =
+        kube.startKubelet(
+            KubeTestContext.Scope.ALL_NAMESPACES,
+            FakeNode.withGpus(tag + "-gpu", 2).withLabel("benchplan.dev/validate-it", tag));
     // workers never start, so validate sits in its readiness wait
-    kubelet.when(FakeKubelet.namePrefix("benchplan-validate-vllmdecodeworker"), PodScript.stayPending());
+    kubelet.when(
+        FakeKubelet.namePrefix("benchplan-validate-vllmdecodeworker"), PodScript.stayPending());
 
     Path report = dir.resolve("report");
     Instant before = Instant.now();
-    ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "validate", "--namespace", kube.namespace(),
-        "--node-selector", "benchplan.dev/validate-it=" + tag, "--aiperf-version", "0.4.0",
-        "--timeout-dgd-ready", "5m", "--no-model-cache", // no StorageClass on the test control plane
-        "--report-dir", report.toString(), "--format", "json");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            launcher.toString(),
+            "validate",
+            "--namespace",
+            kube.namespace(),
+            "--node-selector",
+            "benchplan.dev/validate-it=" + tag,
+            "--aiperf-version",
+            "0.4.0",
+            "--timeout-dgd-ready",
+            "5m",
+            "--no-model-cache", // no StorageClass on the test control plane
+            "--report-dir",
+            report.toString(),
+            "--format",
+            "json");
     pb.environment().put("KUBECONFIG", kube.cluster().kubeconfig().toString());
     pb.redirectErrorStream(true);
     pb.redirectOutput(dir.resolve("output.txt").toFile());
@@ -57,8 +75,11 @@ class ValidateInterruptIT {
       assertThat(ns).as(Files.readString(dir.resolve("output.txt"))).isNotNull();
       // the DGD exists before we interrupt
       String name = ns.getMetadata().getName();
-      kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(name)
-          .withName("benchplan-validate").waitUntilCondition(d -> d != null, 30, TimeUnit.SECONDS);
+      kube.client()
+          .genericKubernetesResources(FakeDynamoOperator.DGD)
+          .inNamespace(name)
+          .withName("benchplan-validate")
+          .waitUntilCondition(d -> d != null, 30, TimeUnit.SECONDS);
       awaitOutput(dir.resolve("output.txt"), "validate [readiness]", Duration.ofSeconds(30));
       new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
       assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
@@ -76,15 +97,24 @@ class ValidateInterruptIT {
     }
   }
 
-  private static Namespace awaitValidateNamespace(KubeTestContext kube, Instant after, Duration bound)
-      throws InterruptedException {
+  private static Namespace awaitValidateNamespace(
+      KubeTestContext kube, Instant after, Duration bound) throws InterruptedException {
     Instant deadline = Instant.now().plus(bound);
     while (Instant.now().isBefore(deadline)) {
-      List<Namespace> items = kube.client().namespaces()
-          .withLabel(ValidateRun.COMPONENT, "validate").list().getItems().stream()
-          .filter(n -> n.getMetadata().getLabels().containsKey(ValidateRun.RUN_LABEL))
-          .filter(n -> !Instant.parse(n.getMetadata().getCreationTimestamp()).isBefore(after.minusSeconds(2)))
-          .toList();
+      List<Namespace> items =
+          kube
+              .client()
+              .namespaces()
+              .withLabel(ValidateRun.COMPONENT, "validate")
+              .list()
+              .getItems()
+              .stream()
+              .filter(n -> n.getMetadata().getLabels().containsKey(ValidateRun.RUN_LABEL))
+              .filter(
+                  n ->
+                      !Instant.parse(n.getMetadata().getCreationTimestamp())
+                          .isBefore(after.minusSeconds(2)))
+              .toList();
       if (!items.isEmpty()) {
         return items.get(0);
       }
@@ -96,7 +126,8 @@ class ValidateInterruptIT {
   private static void awaitOutput(Path file, String text, Duration bound) throws Exception {
     Instant deadline = Instant.now().plus(bound);
     while (Instant.now().isBefore(deadline)) {
-      if (Files.exists(file) && new String(Files.readAllBytes(file), StandardCharsets.UTF_8).contains(text)) {
+      if (Files.exists(file)
+          && new String(Files.readAllBytes(file), StandardCharsets.UTF_8).contains(text)) {
         return;
       }
       Thread.sleep(100);

@@ -1,6 +1,5 @@
 package dev.benchplan.kube.validate;
 
-import dev.benchplan.progress.ProgressSink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.validate.BenchmarkOutcome;
@@ -28,29 +27,51 @@ final class ValidateItSupport {
 
   /** Short bounds so failures show in seconds, not minutes. */
   /**
-   * Creates Dynamo's vllm agg DGD (../shared/data) in {@code ns}, as {@code vllm-agg}, and waits until
-   * the operator stand-in reports it successful.
+   * Creates Dynamo's vllm agg DGD (../shared/data) in {@code ns}, as {@code vllm-agg}, and waits
+   * until the operator stand-in reports it successful.
    */
   static void createAggDgd(KubernetesClient client, String ns) throws java.io.IOException {
-    tools.jackson.databind.node.ObjectNode doc = (tools.jackson.databind.node.ObjectNode) dev.benchplan.json.Json.YAML
-        .readTree(java.nio.file.Files.readString(dev.benchplan.testing.SharedData.require(
-            "dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
+    tools.jackson.databind.node.ObjectNode doc =
+        (tools.jackson.databind.node.ObjectNode)
+            dev.benchplan.json.Json.YAML.readTree(
+                java.nio.file.Files.readString(
+                    dev.benchplan.testing.SharedData.require(
+                        "dynamo/v0.9.0/examples/backends/vllm/deploy/agg.yaml")));
     ((tools.jackson.databind.node.ObjectNode) doc.get("metadata")).put("namespace", ns);
-    var dgds = client.genericKubernetesResources(dev.benchplan.kubetest.FakeDynamoOperator.DGD).inNamespace(ns);
+    var dgds =
+        client
+            .genericKubernetesResources(dev.benchplan.kubetest.FakeDynamoOperator.DGD)
+            .inNamespace(ns);
     dgds.resource(KubeDocuments.generic(client, doc)).create();
-    dgds.withName("vllm-agg").waitUntilCondition(d -> d != null && d.getAdditionalProperties().get("status")
-        instanceof Map<?, ?> st && "successful".equals(st.get("state")), 60, java.util.concurrent.TimeUnit.SECONDS);
+    dgds.withName("vllm-agg")
+        .waitUntilCondition(
+            d ->
+                d != null
+                    && d.getAdditionalProperties().get("status") instanceof Map<?, ?> st
+                    && "successful".equals(st.get("state")),
+            60,
+            java.util.concurrent.TimeUnit.SECONDS);
   }
 
   static ValidateTimeouts fast() {
-    return new ValidateTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(60),
-        Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofSeconds(60));
+    return new ValidateTimeouts(
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(120),
+        Duration.ofSeconds(60));
   }
 
-  static ValidateOptions options(String namespace, String dgd, Map<String, String> selector, Path reportDir,
+  static ValidateOptions options(
+      String namespace,
+      String dgd,
+      Map<String, String> selector,
+      Path reportDir,
       ValidateTimeouts timeouts) {
-    return new ValidateOptions(null, null, dgd, namespace, null, selector, 16, 128, 128, false, reportDir,
-        "0.4.0", null, null, null, timeouts);
+    return new ValidateOptions(
+        null, null, dgd, namespace, null, selector, 16, 128, 128, false, reportDir, "0.4.0", null,
+        null, null, timeouts);
   }
 
   /**
@@ -63,37 +84,64 @@ final class ValidateItSupport {
     @Override
     public PlannedBenchmark plan(BenchmarkRequest req) {
       request.set(req);
-      return new PlannedBenchmark(req.workDir().resolve("plan.json"), "0".repeat(64), "validate-it", "0.4.0",
+      return new PlannedBenchmark(
+          req.workDir().resolve("plan.json"),
+          "0".repeat(64),
+          "validate-it",
+          "0.4.0",
           "operator_pin");
     }
 
     @Override
     public RenderedBenchmark render(BenchmarkRequest req, PlannedBenchmark plan) {
-      return new RenderedBenchmark(req.workDir(), req.workDir().resolve("perf.yaml"), "0".repeat(64), "none",
-          req.target().namespace(), "none", List.of());
+      return new RenderedBenchmark(
+          req.workDir(),
+          req.workDir().resolve("perf.yaml"),
+          "0".repeat(64),
+          "none",
+          req.target().namespace(),
+          "none",
+          List.of());
     }
 
     @Override
-    public BenchmarkOutcome run(BenchmarkRequest req, PlannedBenchmark plan, RenderedBenchmark rendered,
+    public BenchmarkOutcome run(
+        BenchmarkRequest req,
+        PlannedBenchmark plan,
+        RenderedBenchmark rendered,
         dev.benchplan.progress.ProgressSink progress) {
       return dev.benchplan.validate.GateScript.measured(req.constraints(), 6000.0, 100.0);
     }
   }
 
   /** The service on the real API server through {@code client}, optionally decorated. */
-  static ValidateService service(KubernetesClient client, BenchmarkRunner runner, StringWriter err,
+  static ValidateService service(
+      KubernetesClient client,
+      BenchmarkRunner runner,
+      StringWriter err,
       UnaryOperator<ValidateCluster> decorate) {
-    return new ValidateService(o -> decorate.apply(new KubeValidateCluster(client, "kube-test-env",
-        DgdApi.GROUP, false)), runner, Clock.systemUTC(), new PrintWriter(err, true),
-        r -> () -> { }, "it");
+    return new ValidateService(
+        o -> decorate.apply(new KubeValidateCluster(client, "kube-test-env", DgdApi.GROUP, false)),
+        runner,
+        Clock.systemUTC(),
+        new PrintWriter(err, true),
+        r -> () -> {},
+        "it");
   }
 
   /** Nothing carrying the run's label is left in the cluster. */
   static void assertNothingLeft(KubernetesClient admin, String runId) {
     assertThat(admin.namespaces().withLabel(ValidateRun.RUN_LABEL, runId).list().getItems())
-        .as("namespaces of run %s", runId).isEmpty();
-    assertThat(admin.genericKubernetesResources(KubeDocuments.dgdContext(DgdApi.GROUP, DgdApi.V1ALPHA1))
-        .inAnyNamespace().withLabel(ValidateRun.RUN_LABEL, runId).list().getItems())
-        .as("DGDs of run %s", runId).isEmpty();
+        .as("namespaces of run %s", runId)
+        .isEmpty();
+    assertThat(
+            admin
+                .genericKubernetesResources(KubeDocuments.dgdContext(DgdApi.GROUP, DgdApi.V1ALPHA1))
+                .inAnyNamespace()
+                .withLabel(ValidateRun.RUN_LABEL, runId)
+                .list()
+                .getItems())
+        .as("DGDs of run %s", runId)
+        .isEmpty();
   }
 }

@@ -39,10 +39,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * validate end to end on the real control plane: discovery or the default DGD (operator
- * stand-in), then the project's real plan, render and run — the real Job controller creates the
- * AIPerf pod, the kubelet stand-in replays an AIPerf log built from the real export — the gate,
- * the reports and the cleanup.
+ * validate end to end on the real control plane: discovery or the default DGD (operator stand-in),
+ * then the project's real plan, render and run — the real Job controller creates the AIPerf pod,
+ * the kubelet stand-in replays an AIPerf log built from the real export — the gate, the reports and
+ * the cleanup.
  */
 @KubeTestEnv
 class ValidatePipelineIT {
@@ -57,16 +57,22 @@ class ValidatePipelineIT {
 
   /** One kubelet stand-in with one node for this test; AIPerf pods run {@code aiperf}. */
   static FakeKubelet kubelet(KubeTestContext kube, String node, int gpus, PodScript aiperf) {
-    FakeKubelet k = FakeKubelet.start(kube.client(), null, kube.cluster().kubeletTls(),
-        List.of(FakeNode.withGpus(node, gpus).withLabel("benchplan.dev/validate-it", node)));
+    FakeKubelet k =
+        FakeKubelet.start(
+            kube.client(),
+            null,
+            kube.cluster().kubeletTls(),
+            List.of(FakeNode.withGpus(node, gpus).withLabel("benchplan.dev/validate-it", node)));
     k.when(aiperfPods(""), aiperf);
     return k;
   }
 
   /** The real AIPerf export with the two gated values replaced. */
   static String export(double throughput, double ttftP99) throws Exception {
-    ObjectNode e = (ObjectNode) Json.JSON.readTree(
-        Files.readString(SharedData.require("aiperf/profile_export_aiperf.json")));
+    ObjectNode e =
+        (ObjectNode)
+            Json.JSON.readTree(
+                Files.readString(SharedData.require("aiperf/profile_export_aiperf.json")));
     ((ObjectNode) e.get("output_token_throughput")).put("avg", throughput);
     ((ObjectNode) e.get("time_to_first_token")).put("p99", ttftP99);
     return Json.JSON.writeValueAsString(e);
@@ -74,37 +80,75 @@ class ValidatePipelineIT {
 
   /** AIPerf Job pods of validate runs (the Job controller labels them with job-name). */
   static Predicate<Pod> aiperfPods(String namespacePrefix) {
-    return p -> p.getMetadata().getLabels() != null && p.getMetadata().getLabels().containsKey("job-name")
-        && p.getMetadata().getNamespace().startsWith(namespacePrefix);
+    return p ->
+        p.getMetadata().getLabels() != null
+            && p.getMetadata().getLabels().containsKey("job-name")
+            && p.getMetadata().getNamespace().startsWith(namespacePrefix);
   }
 
   static ValidateService realService(KubernetesClient client, StringWriter err) {
-    KubeValidateCluster cluster = new KubeValidateCluster(client, "kube-test-env", DgdApi.GROUP, false);
-    return new ValidateService(o -> cluster, new AiperfBenchmarkRunner(
-        hooks -> dev.benchplan.kube.run.KubeRunServices.using(client, hooks), Clock.systemUTC(), Map.of()),
-        Clock.systemUTC(), new PrintWriter(err, true), r -> () -> { }, "it");
+    KubeValidateCluster cluster =
+        new KubeValidateCluster(client, "kube-test-env", DgdApi.GROUP, false);
+    return new ValidateService(
+        o -> cluster,
+        new AiperfBenchmarkRunner(
+            hooks -> dev.benchplan.kube.run.KubeRunServices.using(client, hooks),
+            Clock.systemUTC(),
+            Map.of()),
+        Clock.systemUTC(),
+        new PrintWriter(err, true),
+        r -> () -> {},
+        "it");
   }
 
-  static ValidateOptions options(KubeTestContext kube, String selectorTag, Path reportDir, ValidateTimeouts t) {
-    return new ValidateOptions(null, null, null, kube.namespace(), null,
-        Map.of("benchplan.dev/validate-it", selectorTag), 16, 128, 128, false, reportDir, "0.4.0", null, null,
-        null, t);
+  static ValidateOptions options(
+      KubeTestContext kube, String selectorTag, Path reportDir, ValidateTimeouts t) {
+    return new ValidateOptions(
+        null,
+        null,
+        null,
+        kube.namespace(),
+        null,
+        Map.of("benchplan.dev/validate-it", selectorTag),
+        16,
+        128,
+        128,
+        false,
+        reportDir,
+        "0.4.0",
+        null,
+        null,
+        null,
+        t);
   }
 
   static JsonNode plan(ValidateResult r) throws Exception {
-    return Json.JSON.readTree(Files.readString(Path.of(r.verdictDocument().benchmark().planPath())));
+    return Json.JSON.readTree(
+        Files.readString(Path.of(r.verdictDocument().benchmark().planPath())));
   }
 
   @Test
-  @DisplayName("auto-deploy on 4 free GPUs, plan + render + run + gate pass: reports, evidence kept, nothing left")
+  @DisplayName(
+      "auto-deploy on 4 free GPUs, plan + render + run + gate pass: reports, evidence kept, nothing left")
   void autoDeployPasses(KubeTestContext kube) throws Exception {
-    try (FakeKubelet gpus = kubelet(kube, tag + "-g4", 4, PodScript.replayLog(
-        AiperfPodLog.withSummary(export(6123.4, 150.5), 0), 0).after(Duration.ofMillis(500)))) {
+    try (FakeKubelet gpus =
+        kubelet(
+            kube,
+            tag + "-g4",
+            4,
+            PodScript.replayLog(AiperfPodLog.withSummary(export(6123.4, 150.5), 0), 0)
+                .after(Duration.ofMillis(500)))) {
       assertThat(gpus.nodes()).hasSize(1);
       StringWriter err = new StringWriter();
       Path report = dir.resolve("report");
-      ValidateResult r = realService(kube.client(), err).execute(
-          options(kube, tag + "-g4", report, ValidateItSupport.fast().withEndpointReady(Duration.ofSeconds(90))));
+      ValidateResult r =
+          realService(kube.client(), err)
+              .execute(
+                  options(
+                      kube,
+                      tag + "-g4",
+                      report,
+                      ValidateItSupport.fast().withEndpointReady(Duration.ofSeconds(90))));
       assertThat(r.exitCode()).as(err.toString()).isZero();
       assertThat(r.verdict()).isEqualTo("pass");
 
@@ -114,13 +158,18 @@ class ValidatePipelineIT {
       assertThat(plan.path("experiment").path("warmup_requests").asInt()).isEqualTo(64);
       assertThat(plan.path("experiment").path("measurement_limit_s").asInt()).isEqualTo(1800);
       assertThat(plan.path("workload").path("synthetic").toString())
-          .contains("\"isl\":128").contains("\"osl\":128").contains("\"ignore_eos\":true");
+          .contains("\"isl\":128")
+          .contains("\"osl\":128")
+          .contains("\"ignore_eos\":true");
       assertThat(plan.path("endpoint").path("streaming").asBoolean()).isTrue();
       assertThat(plan.path("aiperf").path("version").asString()).isEqualTo("0.4.0");
-      assertThat(plan.path("deployment").path("smoke_test").toString()).contains("in_cluster_readiness");
-      assertThat(plan.path("deployment").path("frontend_service").asString()).isEqualTo("benchplan-validate-frontend");
+      assertThat(plan.path("deployment").path("smoke_test").toString())
+          .contains("in_cluster_readiness");
+      assertThat(plan.path("deployment").path("frontend_service").asString())
+          .isEqualTo("benchplan-validate-frontend");
       assertThat(plan.path("objectives").path("gates").toString())
-          .contains("inference-throughput").contains("inference-ttft-p99");
+          .contains("inference-throughput")
+          .contains("inference-ttft-p99");
 
       String perf = Files.readString(Path.of(r.verdictDocument().benchmark().perfYaml()));
       assertThat(perf).contains("name: BENCHPLAN_MODEL_WAIT_SECONDS").contains("value: \"90\"");
@@ -128,21 +177,34 @@ class ValidatePipelineIT {
 
       Path runDir = Path.of(r.verdictDocument().benchmark().runDir());
       assertThat(runDir.resolve("run.json")).exists();
-      assertThat(r.verdictDocument().measured().outputTokenThroughput().doubleValue()).isEqualTo(6123.4);
+      assertThat(r.verdictDocument().measured().outputTokenThroughput().doubleValue())
+          .isEqualTo(6123.4);
       JsonNode ctrf = Json.JSON.readTree(Files.readString(report.resolve("ctrf-report.json")));
       assertThat(ctrf.path("results").path("tests").get(0).path("message").asString())
           .contains("output_token_throughput avg 6123.4 tokens/sec");
       assertThat(ctrf.path("results").path("tests").get(1).path("message").asString())
           .contains("time_to_first_token p99 150.5 ms");
-      assertThat(Files.readString(report.resolve("junit.xml"))).doesNotContain("<failure").doesNotContain("<error");
-      // run deletes its own Job and ConfigMaps; validate's cleanup finds them gone and removes the rest
+      assertThat(Files.readString(report.resolve("junit.xml")))
+          .doesNotContain("<failure")
+          .doesNotContain("<error");
+      // run deletes its own Job and ConfigMaps; validate's cleanup finds them gone and removes the
+      // rest
       assertThat(r.verdictDocument().cleanup().created().toString())
-          .contains("Job ").contains("ConfigMap ").contains("DynamoGraphDeployment ").contains("Namespace ");
-      assertThat(r.verdictDocument().cleanup().alreadyGone().toString()).contains("Job ").contains("ConfigMap ");
+          .contains("Job ")
+          .contains("ConfigMap ")
+          .contains("DynamoGraphDeployment ")
+          .contains("Namespace ");
+      assertThat(r.verdictDocument().cleanup().alreadyGone().toString())
+          .contains("Job ")
+          .contains("ConfigMap ");
       assertThat(r.verdictDocument().cleanup().deleted().toString())
-          .contains("DynamoGraphDeployment ").contains("Namespace ");
+          .contains("DynamoGraphDeployment ")
+          .contains("Namespace ");
       ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
-      assertThat(err.toString()).contains("validate [run]").contains("validate [plan]").contains("validate [render]");
+      assertThat(err.toString())
+          .contains("validate [run]")
+          .contains("validate [plan]")
+          .contains("validate [render]");
     }
   }
 
@@ -151,16 +213,20 @@ class ValidatePipelineIT {
   @DisplayName("scaling: the rendered concurrency and the worker count grow linearly with the GPUs")
   void scaling(int n, KubeTestContext kube) throws Exception {
     String t = tag + "-s" + n;
-    try (FakeKubelet gpus = kubelet(kube, t, n, PodScript.replayLog(
-        AiperfPodLog.withSummary(export(6000, 100), 0), 0))) {
+    try (FakeKubelet gpus =
+        kubelet(
+            kube, t, n, PodScript.replayLog(AiperfPodLog.withSummary(export(6000, 100), 0), 0))) {
       assertThat(gpus.nodes()).hasSize(1);
       StringWriter err = new StringWriter();
-      ValidateResult r = realService(kube.client(), err).execute(options(kube, t, dir.resolve("r" + n),
-          ValidateItSupport.fast()));
+      ValidateResult r =
+          realService(kube.client(), err)
+              .execute(options(kube, t, dir.resolve("r" + n), ValidateItSupport.fast()));
       assertThat(r.exitCode()).as(err.toString()).isZero();
       JsonNode plan = plan(r);
-      assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[" + 16 * n + "]");
-      assertThat(plan.path("experiment").path("request_count").asInt()).isEqualTo(Math.max(1000, 128 * n));
+      assertThat(plan.path("experiment").path("concurrency").toString())
+          .isEqualTo("[" + 16 * n + "]");
+      assertThat(plan.path("experiment").path("request_count").asInt())
+          .isEqualTo(Math.max(1000, 128 * n));
       assertThat(r.verdictDocument().deployment().workers()).isEqualTo(n);
       String perf = Files.readString(Path.of(r.verdictDocument().benchmark().perfYaml()));
       assertThat(perf).containsPattern("- --concurrency\\s+- \"?" + 16 * n + "\"?");
@@ -168,50 +234,92 @@ class ValidatePipelineIT {
   }
 
   @Test
-  @DisplayName("an existing DGD under the real export (50 tok/s): fail, exit 1; its Job cleaned, the DGD untouched")
+  @DisplayName(
+      "an existing DGD under the real export (50 tok/s): fail, exit 1; its Job cleaned, the DGD untouched")
   void discoveredFails(KubeTestContext kube) throws Exception {
     // its own namespace and nodes: the class-wide operator stand-in (AUTO) runs the DGD's pods here
     String ns = kube.createNamespace("existing-dgd");
-    try (FakeKubelet k = FakeKubelet.start(kube.client(), null, kube.cluster().kubeletTls(),
-        List.of(FakeNode.withGpus(tag + "-ex-cpu", 0), FakeNode.withGpus(tag + "-ex-gpu", 1)))) {
-      k.when(aiperfPods(ns), PodScript.replayLog(
-          AiperfPodLog.withSummary(Files.readString(SharedData.require("aiperf/profile_export_aiperf.json")), 0), 0));
+    try (FakeKubelet k =
+        FakeKubelet.start(
+            kube.client(),
+            null,
+            kube.cluster().kubeletTls(),
+            List.of(
+                FakeNode.withGpus(tag + "-ex-cpu", 0), FakeNode.withGpus(tag + "-ex-gpu", 1)))) {
+      k.when(
+          aiperfPods(ns),
+          PodScript.replayLog(
+              AiperfPodLog.withSummary(
+                  Files.readString(SharedData.require("aiperf/profile_export_aiperf.json")), 0),
+              0));
       ValidateItSupport.createAggDgd(kube.client(), ns);
       var dgds = kube.client().genericKubernetesResources(FakeDynamoOperator.DGD).inNamespace(ns);
       String rvBefore = dgds.withName("vllm-agg").get().getMetadata().getResourceVersion();
       StringWriter err = new StringWriter();
       Path report = dir.resolve("report");
-      ValidateResult r = realService(kube.client(), err).execute(new ValidateOptions(null, null, null,
-          ns, null, Map.of(), 16, 128, 128, false, report, "0.4.0", null, null, null,
-          ValidateItSupport.fast()));
+      ValidateResult r =
+          realService(kube.client(), err)
+              .execute(
+                  new ValidateOptions(
+                      null,
+                      null,
+                      null,
+                      ns,
+                      null,
+                      Map.of(),
+                      16,
+                      128,
+                      128,
+                      false,
+                      report,
+                      "0.4.0",
+                      null,
+                      null,
+                      null,
+                      ValidateItSupport.fast()));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(1);
       assertThat(r.verdict()).isEqualTo("fail");
       assertThat(r.verdictDocument().target().origin()).isEqualTo("discovered");
-      assertThat(r.verdictDocument().measured().outputTokenThroughput().doubleValue()).isBetween(50.0, 50.1);
+      assertThat(r.verdictDocument().measured().outputTokenThroughput().doubleValue())
+          .isBetween(50.0, 50.1);
       assertThat(Files.readString(report.resolve("junit.xml"))).contains("<failure");
       JsonNode plan = plan(r);
       assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[16]");
       assertThat(plan.path("deployment").path("dgd_name").asString()).isEqualTo("vllm-agg");
       assertThat(plan.path("deployment").path("secrets").toString()).contains("hf-token-secret");
       assertThat(kube.client().batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
-      assertThat(kube.client().configMaps().inNamespace(ns).withLabel("benchplan.dev/run-id").list().getItems())
+      assertThat(
+              kube.client()
+                  .configMaps()
+                  .inNamespace(ns)
+                  .withLabel("benchplan.dev/run-id")
+                  .list()
+                  .getItems())
           .isEmpty();
       // the measured DGD is never touched
-      assertThat(dgds.withName("vllm-agg").get().getMetadata().getResourceVersion()).isEqualTo(rvBefore);
+      assertThat(dgds.withName("vllm-agg").get().getMetadata().getResourceVersion())
+          .isEqualTo(rvBefore);
       dgds.withName("vllm-agg").delete();
-      dgds.withName("vllm-agg").waitUntilCondition(java.util.Objects::isNull, 60, java.util.concurrent.TimeUnit.SECONDS);
+      dgds.withName("vllm-agg")
+          .waitUntilCondition(java.util.Objects::isNull, 60, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 
   @Test
-  @DisplayName("the AIPerf pod fails: exit 3 at step run; Job, ConfigMaps, DGD and namespace all deleted")
+  @DisplayName(
+      "the AIPerf pod fails: exit 3 at step run; Job, ConfigMaps, DGD and namespace all deleted")
   void aiperfPodFails(KubeTestContext kube) throws Exception {
-    try (FakeKubelet gpus = kubelet(kube, tag + "-gf", 1, PodScript.replayLog(
-        AiperfPodLog.withoutSummary("Traceback: aiperf crashed", 1), 1))) {
+    try (FakeKubelet gpus =
+        kubelet(
+            kube,
+            tag + "-gf",
+            1,
+            PodScript.replayLog(AiperfPodLog.withoutSummary("Traceback: aiperf crashed", 1), 1))) {
       assertThat(gpus.nodes()).hasSize(1);
       StringWriter err = new StringWriter();
-      ValidateResult r = realService(kube.client(), err).execute(options(kube, tag + "-gf", dir.resolve("r"),
-          ValidateItSupport.fast()));
+      ValidateResult r =
+          realService(kube.client(), err)
+              .execute(options(kube, tag + "-gf", dir.resolve("r"), ValidateItSupport.fast()));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
       assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
       assertThat(r.verdictDocument().cleanup().deleted().toString()).contains("Namespace ");
@@ -228,8 +336,14 @@ class ValidatePipelineIT {
     try (FakeKubelet gpus = kubelet(kube, tag + "-gd", 1, PodScript.runForever())) {
       assertThat(gpus.nodes()).hasSize(1);
       StringWriter err = new StringWriter();
-      ValidateResult r = realService(kube.client(), err).execute(options(kube, tag + "-gd", dir.resolve("r"),
-          ValidateItSupport.fast().withJob(Duration.ofSeconds(8))));
+      ValidateResult r =
+          realService(kube.client(), err)
+              .execute(
+                  options(
+                      kube,
+                      tag + "-gd",
+                      dir.resolve("r"),
+                      ValidateItSupport.fast().withJob(Duration.ofSeconds(8))));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
       assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
       ValidateItSupport.assertNothingLeft(kube.client(), r.verdictDocument().runId());
