@@ -48,6 +48,8 @@ class RenderDiffTest {
           Pattern.compile("config(/settings)?/benchmark/artifacts/dir"),
           Pattern.compile("config(/flags/\\d+)@artifact-dir"),
           Pattern.compile("(config|perf)#run"),
+          // the render's own note of where the artifacts go (pod log, or also a claim)
+          Pattern.compile("perf#artifacts"),
           // endpoint address: the candidate measured and the ledger it came from
           Pattern.compile("(config|perf)#candidate"),
           Pattern.compile(
@@ -186,7 +188,9 @@ class RenderDiffTest {
               ? "perf#run"
               : line.startsWith("# candidate ")
                   ? "perf#candidate"
-                  : line.startsWith("# plan ") ? "perf#plan" : "perf#" + line;
+                  : line.startsWith("# plan ")
+                      ? "perf#plan"
+                      : line.startsWith("# artifacts: ") ? "perf#artifacts" : "perf#" + line;
       out.put(key, line);
     }
     return out;

@@ -227,6 +227,9 @@ class KubeRunServiceTest {
     assertThat(run.get("pod").get("name").asString()).isEqualTo(POD);
     assertThat(run.get("pod").get("node").asString()).isEqualTo("cpu-node-1");
     assertThat(run.get("pod").get("exit_code").asInt()).isZero();
+    // the digest the pod actually ran, from its container status (issue 21 item 4)
+    assertThat(run.get("pod").get("image_id").asString())
+        .isEqualTo("docker-pullable://" + RunFixture.IMAGE + "@sha256:" + "ab".repeat(32));
     assertThat(run.get("image").asString()).isEqualTo(RunFixture.IMAGE);
     assertThat(run.get("aiperf").get("planned_version").asString()).isEqualTo("0.13.0");
     assertThat(run.get("aiperf").get("export_version").isNull())
