@@ -218,9 +218,25 @@ final class FakeJobController implements AutoCloseable {
               .withMessage(message)
               .withLastTransitionTime(Instant.now().toString())
               .build());
-      job.getStatus().setConditions(conds);
+      // a merge patch of the status, not an update: the run may collect on the container's exit and
+      // delete the Job between the read above and this write, and a full update could bring the
+      // deleted Job back (the test then finds a Job left behind); a patch of a deleted Job is a 404
+      String patch =
+          client
+              .getKubernetesSerialization()
+              .asJson(java.util.Map.of("status", java.util.Map.of("conditions", conds)));
       try {
-        client.batch().v1().jobs().inNamespace(namespace).resource(job).updateStatus();
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(namespace)
+            .withName(job.getMetadata().getName())
+            .subresource("status")
+            .patch(
+                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                patch);
       } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
         if (e.getCode() != 404) {
           throw e;
