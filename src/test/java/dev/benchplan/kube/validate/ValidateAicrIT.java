@@ -115,7 +115,7 @@ class ValidateAicrIT {
       ValidateTimeouts t,
       int repeats,
       boolean modelCache) {
-    // several repeats in one Job need AIPerf's native config (multiRun.numRuns): 0.11.0 or later
+    // one Job per repeat: no AIPerf multi-run, so repeats need no native config (0.4.0 reads flags)
     return new ValidateOptions(
         null,
         recipe,
@@ -128,7 +128,7 @@ class ValidateAicrIT {
         128,
         false,
         report,
-        repeats > 1 ? "0.13.0" : "0.4.0",
+        "0.4.0",
         null,
         null,
         null,
@@ -244,6 +244,12 @@ class ValidateAicrIT {
       assertThat(Files.readString(answered.get(0)))
           .containsPattern(
               "answered a chat completion for 'Qwen/Qwen3-0\\.6B' in (4[5-9]|[5-9]\\d|1[01]\\d)\\.\\d s");
+      transcript(
+          "slow-first-completion",
+          Files.readString(answered.get(0))
+              .lines()
+              .filter(l -> l.contains("chat completion"))
+              .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
       assertThat(doc(ok).path("measured").path("output_token_throughput").asDouble())
           .isBetween(194.0, 195.0);
       ValidateItSupport.assertNothingLeft(kube.client(), doc(ok).path("run_id").asString());
@@ -726,6 +732,43 @@ class ValidateAicrIT {
               .as("repeat_%d", i)
               .exists();
         }
+      }
+      ValidateItSupport.assertNothingLeft(kube.client(), doc(r).path("run_id").asString());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "validate --repeats 2 whose second Job's AIPerf fails: exit 3 at step run naming repeat_2, the"
+          + " first repeat's run kept on disk, nothing left in the cluster")
+  void repeatFails(KubeTestContext kube) throws Exception {
+    String node = tag + "-repf";
+    Path recipe =
+        overlay(
+            "repeat-fails",
+            "{name: inference-throughput, value: \">= 100\"}",
+            "{name: inference-ttft-p99, value: \"<= 200\"}");
+    try (FakeKubelet k = kubelet(kube, node, 1)) {
+      PodExecution job = PodExecution.in(dir.resolve("ws")).withEnv(POLL, "0.2");
+      Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+      k.when(nthValidateJob(seen, 1), PodScript.execute(job));
+      k.when(nthValidateJob(seen, 2), PodScript.execute(job.aiperfExit(1)));
+      StringWriter err = new StringWriter();
+      ValidateResult r =
+          ValidatePipelineIT.realService(kube.client(), err)
+              .execute(options(recipe, node, dir.resolve("r"), ValidateItSupport.fast(), 2, false));
+      assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
+      assertThat(r.verdict()).isEqualTo("error");
+      assertThat(doc(r).path("failed_step").asString()).isEqualTo("run");
+      assertThat(doc(r).path("reason").asString()).startsWith("repeat_2 of 2: ");
+      assertThat(doc(r).has("repeats")).as("no median of an incomplete series").isFalse();
+      assertThat(seen).hasSize(2);
+      Path root = Path.of(doc(r).path("benchmark").path("deploy_root").asString());
+      assertThat(root.getFileName().toString()).isEqualTo("repeat_1");
+      try (Stream<Path> s = Files.walk(root.resolve("benchmark").resolve("runs"))) {
+        assertThat(s.filter(p -> p.getFileName().toString().equals("verdict.json")))
+            .as("repeat_1's run")
+            .hasSize(1);
       }
       ValidateItSupport.assertNothingLeft(kube.client(), doc(r).path("run_id").asString());
     }
