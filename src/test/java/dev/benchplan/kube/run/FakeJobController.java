@@ -246,38 +246,12 @@ final class FakeJobController implements AutoCloseable {
     }
 
     private Steps status(String phase, List<PodCondition> conditions, ContainerStatus cs) {
-      // a merge patch of the status, not a read and an update: the run may delete the pod (with its
-      // Job) between the two, and the update could answer 409 or bring it back; a patch of a
-      // deleted pod is a 404, and a pod that is gone has no status left to script
-      String patch =
-          client
-              .getKubernetesSerialization()
-              .asJson(
-                  java.util.Map.of(
-                      "status",
-                      java.util.Map.of(
-                          "phase",
-                          phase,
-                          "conditions",
-                          conditions,
-                          "containerStatuses",
-                          cs == null ? List.of() : List.of(cs))));
-      try {
-        pod =
-            client
-                .pods()
-                .inNamespace(namespace)
-                .withName(pod.getMetadata().getName())
-                .subresource("status")
-                .patch(
-                    io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-                    patch);
-      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-        if (e.getCode() != 404) {
-          throw e;
-        }
-      }
+      Pod current =
+          client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
+      current.getStatus().setPhase(phase);
+      current.getStatus().setConditions(conditions);
+      current.getStatus().setContainerStatuses(cs == null ? List.of() : List.of(cs));
+      pod = client.pods().inNamespace(namespace).resource(current).updateStatus();
       return this;
     }
 

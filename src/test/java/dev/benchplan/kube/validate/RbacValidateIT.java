@@ -115,7 +115,7 @@ class RbacValidateIT {
    * A kubelet of one node with 2 GPUs for validate's auto-deploy (label {@code tag + suffix}), its
    * AIPerf pods replaying the real export.
    */
-  FakeKubelet gpuKubelet(KubeTestContext kube, String suffix) {
+  FakeKubelet gpuKubelet(KubeTestContext kube, String suffix) throws Exception {
     return ValidatePipelineIT.kubelet(
         kube,
         tag + suffix,
