@@ -16,7 +16,8 @@ json="$(cd "$tmp" && "$bp" plan --workload examples/workload-static.yaml --ledge
   --question "bench-no-cluster" --aiperf-version 0.13.0 --exp-root experiments --format json 2>/dev/null)"
 plan="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["plan_path"])')"
 sha="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sha256"])')"
-(cd "$tmp" && "$bp" render --plan "$plan" --plan-sha256 "$sha" --deploy-root "$tmp/deploy" >/dev/null 2>&1)
+mkdir -p "$tmp/deploy"
+(cd "$tmp" && "$bp" render --plan "$plan" --plan-sha256 "$sha" --deploy-root "$tmp/deploy" >/dev/null)
 
 measure() { # name, command... -> best wall and all walls; each run must exit 2
   local best="" all=""
