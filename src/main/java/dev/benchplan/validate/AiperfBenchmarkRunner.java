@@ -343,26 +343,17 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         (int) Math.min(Integer.MAX_VALUE, req.options().timeouts().endpointReady().toSeconds());
     RenderResult r =
         PlanRenderer.render(
-            new RenderRequest(
-                plan.planPath(),
-                plan.planSha256(),
-                deployRoot,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                clock,
-                new SecureRandom(),
-                Math.max(1, modelWait),
-                null,
-                (int)
-                    Math.max(
-                        1,
-                        Math.min(
-                            Integer.MAX_VALUE,
-                            req.options().timeouts().readyRequest().toSeconds()))));
+            RenderRequest.builder(plan.planPath(), plan.planSha256(), deployRoot)
+                .runId(clock, new SecureRandom())
+                .modelWaitSeconds(Math.max(1, modelWait))
+                .readyRequestTimeoutSeconds(
+                    (int)
+                        Math.max(
+                            1,
+                            Math.min(
+                                Integer.MAX_VALUE,
+                                req.options().timeouts().readyRequest().toSeconds())))
+                .build());
     PerfYaml perf = PerfYaml.read(r.perfYaml());
     String ns = r.namespace();
     List<CreatedObject> objects = new ArrayList<>();
