@@ -16,7 +16,12 @@ public final class Printer {
   public static int print(CommandLine cl, FormatMixin format, CommandOutput output, int exitCode) {
     PrintWriter out = cl.getOut();
     if (format.json()) {
-      printJson(out, output);
+      String text = output.jsonText();
+      if (text != null) {
+        out.println(text);
+      } else {
+        printJson(out, output);
+      }
     } else {
       output.printText(out);
     }

@@ -105,11 +105,19 @@ public final class TraceInspectCommand implements Callable<Integer> {
         report.valid() ? ExitCode.OK : ExitCode.INVALID);
   }
 
-  /** The trace report: in JSON, {@link TraceReport#toJson()}. */
+  /**
+   * The trace report: in JSON, {@link TraceReport#toJson()}, written as {@link
+   * TraceReport#toJsonText()} (the same text, without loading Jackson).
+   */
   record Output(TraceReport report) implements CommandOutput {
     @JsonValue
     ObjectNode json() {
       return report.toJson();
+    }
+
+    @Override
+    public String jsonText() {
+      return report.toJsonText();
     }
 
     @Override

@@ -25,11 +25,12 @@ final class BlockIdSet {
   }
 
   /**
-   * Adds an id and says whether it was there before (one lookup instead of two).
+   * Adds an id and says whether it was there before (one lookup instead of two, and no branch on
+   * the answer: whether an id was seen is as good as random to the processor).
    *
-   * @return true when the id had been added before
+   * @return 1 when the id had been added before, else 0
    */
-  boolean testAndAdd(long id) {
+  long testAndAdd(long id) {
     if (id >= 0 && id < BITSET_LIMIT) {
       int p = (int) (id >>> PAGE_BITS);
       long[] page = pages[p];
@@ -39,19 +40,16 @@ final class BlockIdSet {
       }
       int w = (int) (id >>> 6) & (PAGE_WORDS - 1);
       long word = page[w];
-      long bit = 1L << id;
-      if ((word & bit) != 0) {
-        return true;
-      }
-      page[w] = word | bit;
-      bitsetSize++;
-      return false;
+      long seen = (word >>> id) & 1; // shifts use the low 6 bits: the id's bit in its word
+      page[w] = word | (1L << id);
+      bitsetSize += 1 - seen;
+      return seen;
     }
     if (large.contains(id)) {
-      return true;
+      return 1;
     }
     large.add(id);
-    return false;
+    return 0;
   }
 
   /** Adds an id. */

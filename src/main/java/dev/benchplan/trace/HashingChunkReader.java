@@ -5,18 +5,48 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.security.MessageDigest;
+import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a file in large chunks on a background thread that also feeds every chunk to SHA-256, so
  * hashing overlaps the caller's parsing. A small fixed pool of buffers bounds memory: the reader
- * refills a buffer only after the caller {@link #release released} it. Hashing alone leaves that
- * thread idle most of the time, so a {@link Lane} may give it work on most chunks (hashed first,
- * then worked on, then handed over), which puts both cores to use.
+ * refills a buffer only after the caller {@link #release released} it.
+ *
+ * <p>Hashing alone leaves that thread idle much of the time, so a {@link Lane} may give it work:
+ * each chunk is handed over first and hashed after, and then the reader works on the newest chunk
+ * that the caller has not {@link #claim claimed} yet (one a turn, more while the pool is full). The
+ * caller claims each chunk it takes; one the lane claimed first it {@link #awaitLane awaits}. So
+ * the split between the threads follows their speed (the machine's load, the trace's shape, the
+ * JIT's warm-up of SHA-256) instead of a fixed ratio: the caller takes whatever is ready when it
+ * gets there, the lane the backlog.
  */
 final class HashingChunkReader implements AutoCloseable {
+  /** A chunk nobody has claimed to work on yet. */
+  static final int OPEN = 0;
+
+  /** The caller claimed the chunk: it works on it itself. */
+  static final int CALLER = 1;
+
+  /** The lane claimed the chunk and works on it. */
+  static final int LANE = 2;
+
+  /** The lane is done with the chunk. */
+  static final int LANE_DONE = 3;
+
+  /** How chunks are shared between the caller and the lane (tests force one side). */
+  enum Split {
+    /** Whoever is free first (the default). */
+    DYNAMIC,
+    /** The lane works on every chunk but the first before handing it over. */
+    LANE_FIRST,
+    /** The lane never works: the caller does all. */
+    CALLER_ONLY
+  }
+
   /**
    * A buffer and how many bytes of it hold file data. The array has {@code padding} spare bytes
    * after its capacity so a parser may read a few bytes past the data.
@@ -25,6 +55,15 @@ final class HashingChunkReader implements AutoCloseable {
     final byte[] data;
     final int capacity;
     int length;
+
+    /** The last byte of the chunk before this one (0 for the first). */
+    byte previousLastByte;
+
+    /** Whether this is the file's first chunk. */
+    boolean first;
+
+    /** {@link #OPEN}, {@link #CALLER}, {@link #LANE} or {@link #LANE_DONE}. */
+    final AtomicInteger state = new AtomicInteger(OPEN);
 
     /** The lines the lane parsed, or null; reused with the chunk. */
     @Nullable RowBatch batch;
@@ -42,14 +81,13 @@ final class HashingChunkReader implements AutoCloseable {
 
   private static final Chunk END = new Chunk(0, 0);
 
-  /** Work the reader thread does on a chunk after hashing it, before handing it over. */
+  /** Work the reader thread does on a chunk the caller has not claimed. */
   interface Lane {
     /**
-     * Works on a chunk (never the first).
-     *
-     * @param previousLastByte the last byte of the chunk before it
+     * Works on a chunk (never the first): on success sets {@link Chunk#parsedFrom}; leaves it -1
+     * when it gives up, and the caller then does the work itself.
      */
-    void work(Chunk c, byte previousLastByte);
+    void work(Chunk c);
   }
 
   private final FileChannel channel;
@@ -68,25 +106,27 @@ final class HashingChunkReader implements AutoCloseable {
   private int chunks;
 
   private final @Nullable Lane lane;
+  private final Split split;
 
-  /**
-   * The lane works on every chunk but those whose index is a multiple of this: the scanning thread
-   * parses one chunk in 4 and replays the rest into its statistics (which need file order), the
-   * reader thread hashes all and parses 3 in 4. Profiled on a 450 MB trace, 4 gives both threads
-   * about the same work (2: 40 vs 74 samples; 3: 40 vs 55; all: 55 vs 39).
-   */
-  static final int LANE_EVERY = 4;
+  /** Chunks handed over that may still be open, oldest first (reader thread only). */
+  private final ArrayDeque<Chunk> handedOver = new ArrayDeque<>();
 
   HashingChunkReader(FileChannel channel, int chunkSize, int maxChunks, int padding) {
-    this(channel, chunkSize, maxChunks, padding, null);
+    this(channel, chunkSize, maxChunks, padding, null, Split.CALLER_ONLY);
   }
 
   /**
-   * A reader that also runs {@code lane} (when not null) on the chunks {@link #LANE_EVERY} says.
+   * A reader whose thread also runs {@code lane} (when not null) on chunks as {@code split} says.
    */
   HashingChunkReader(
-      FileChannel channel, int chunkSize, int maxChunks, int padding, @Nullable Lane lane) {
-    this.lane = lane;
+      FileChannel channel,
+      int chunkSize,
+      int maxChunks,
+      int padding,
+      @Nullable Lane lane,
+      Split split) {
+    this.lane = split == Split.CALLER_ONLY ? null : lane;
+    this.split = split;
     this.channel = channel;
     this.chunkSize = chunkSize;
     this.maxChunks = maxChunks;
@@ -109,35 +149,34 @@ final class HashingChunkReader implements AutoCloseable {
   private void readAndHash() {
     MessageDigest digest = Sha256.newDigest();
     long total = 0;
-    long index = 0;
     byte lastByte = 0;
+    boolean first = true;
     try {
       while (true) {
-        Chunk c = free.poll();
-        if (c == null) {
-          if (chunks < maxChunks) {
-            chunks++;
-            c = new Chunk(chunkSize, padding);
-          } else {
-            c = free.take();
-          }
-        }
+        Chunk c = nextFree();
         int n = fill(c);
         if (n > 0) {
           c.parsedFrom = -1;
-          byte previous = lastByte;
+          c.previousLastByte = lastByte;
+          c.first = first;
+          first = false;
           lastByte = c.data[n - 1];
-          if (lane != null && index % LANE_EVERY != 0) {
+          c.state.set(OPEN);
+          if (lane != null && split == Split.LANE_FIRST && !c.first) {
             digest.update(c.data, 0, n);
-            lane.work(c, previous);
+            c.state.set(LANE);
+            workOn(c);
             full.put(c);
           } else {
             full.put(c);
-            // the caller only reads the chunk, and it comes back to `free` no earlier than
-            // this update finishes (this thread takes it), so sharing it is safe
+            // the caller only reads the chunk, and it comes back to `free` no earlier than this
+            // update finishes (this thread takes it), so sharing it is safe
             digest.update(c.data, 0, n);
+            if (lane != null && !c.first) {
+              handedOver.addLast(c);
+              workOnNewestOpen();
+            }
           }
-          index++;
           total += n;
         }
         if (n < c.capacity) {
@@ -146,6 +185,10 @@ final class HashingChunkReader implements AutoCloseable {
       }
       bytes = total;
       sha256 = Sha256.hex(digest);
+      // the file is read and hashed: help the caller with the chunks it has not reached
+      while (workOnNewestOpen()) {
+        // one chunk a turn, newest first, until the caller has claimed all the rest
+      }
     } catch (IOException | RuntimeException e) {
       failure = e;
     } catch (InterruptedException e) {
@@ -153,6 +196,57 @@ final class HashingChunkReader implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       full.offer(END); // never blocks: `full` has room for every chunk plus END
+    }
+  }
+
+  /**
+   * A buffer to fill: a released one, a new one while the pool is not full, or else (while waiting
+   * for the caller to release one) lane work on open chunks.
+   */
+  private Chunk nextFree() throws InterruptedException {
+    while (true) {
+      Chunk c = free.poll();
+      if (c == null && chunks < maxChunks) {
+        chunks++;
+        return new Chunk(chunkSize, padding);
+      }
+      if (c == null && !workOnNewestOpen()) {
+        c = free.take();
+      }
+      if (c != null) {
+        handedOver.remove(c); // its last use is over: the list holds each chunk at most once
+        return c;
+      }
+    }
+  }
+
+  /**
+   * Claims the newest handed-over chunk the caller has not claimed and works on it.
+   *
+   * @return false when there was none
+   */
+  private boolean workOnNewestOpen() {
+    while (!handedOver.isEmpty()) {
+      Chunk c = handedOver.pollLast();
+      if (c.state.compareAndSet(OPEN, LANE)) {
+        workOn(c);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void workOn(Chunk c) {
+    Lane l = lane;
+    try {
+      if (l != null) {
+        l.work(c);
+      }
+    } finally {
+      synchronized (c) {
+        c.state.set(LANE_DONE);
+        c.notifyAll();
+      }
     }
   }
 
@@ -189,6 +283,28 @@ final class HashingChunkReader implements AutoCloseable {
       throw new IllegalStateException("reading the trace failed", t);
     }
     return null;
+  }
+
+  /**
+   * Claims a chunk {@link #next} returned for the caller.
+   *
+   * @return true when the caller must work on it itself; false when the lane has claimed it (then
+   *     {@link #awaitLane} before reading its results)
+   */
+  static boolean claim(Chunk c) {
+    return c.state.compareAndSet(OPEN, CALLER);
+  }
+
+  /** Waits until the lane is done with a chunk it claimed. */
+  static void awaitLane(Chunk c) throws InterruptedException {
+    if (c.state.get() == LANE_DONE) {
+      return;
+    }
+    synchronized (c) {
+      while (c.state.get() != LANE_DONE) {
+        c.wait();
+      }
+    }
   }
 
   /** Hands a chunk back for reuse once the caller is done with it. */

@@ -84,7 +84,7 @@ final class RowBatch {
       if (idCount + n > ids.length) {
         ids = Arrays.copyOf(ids, Math.max(ids.length * 2, idCount + n));
       }
-      System.arraycopy(r.ids, 0, ids, idCount, n);
+      System.arraycopy(r.ids, r.idStart, ids, idCount, n);
       idCount += n;
       for (int k = 0; k < r.problemCount; k++) {
         problem(r.problemFields[k], r.problemMessages[k]);
@@ -106,8 +106,12 @@ final class RowBatch {
     problemCount++;
   }
 
-  /** Feeds every line, in order, to the statistics, through {@code row} (overwritten). */
+  /**
+   * Feeds every line, in order, to the statistics, through {@code row} (overwritten; its ids point
+   * into this batch, without a copy).
+   */
   void replay(TraceStatistics stats, RowFields row) {
+    long[] ids = this.ids;
     int idStart = 0;
     int problemStart = 0;
     for (int i = 0; i < count; i++) {
@@ -127,12 +131,9 @@ final class RowBatch {
         row.timestamp = timestamps[i];
         row.input = inputs[i];
         row.output = outputs[i];
-        int n = idEnds[i] - idStart;
-        if (row.ids.length < n) {
-          row.ids = new long[Math.max(n, row.ids.length * 2)];
-        }
-        System.arraycopy(ids, idStart, row.ids, 0, n);
-        row.idCount = n;
+        row.ids = ids;
+        row.idStart = idStart;
+        row.idCount = idEnds[i] - idStart;
         row.problemCount = 0;
         for (int k = problemStart; k < problemEnds[i]; k++) {
           row.addProblem(problemFields[k], messages[k]);

@@ -24,7 +24,11 @@ final class RowFields {
 
   boolean hasHashIds;
   boolean hashIdsValid;
+
+  /** The ids are {@code ids[idStart, idStart + idCount)} (a replayed row points into its batch). */
   long[] ids = new long[256];
+
+  int idStart;
   int idCount;
 
   /** Problems the parser found in field values (kept only if the whole line is valid JSON). */

@@ -77,6 +77,14 @@ public record TraceReport(
     return Json.JSON.valueToTree(toMap());
   }
 
+  /**
+   * The same document as text, laid out as Jackson's pretty printer writes {@link #toJson()}, but
+   * without loading Jackson (so {@code trace inspect} starts and ends fast).
+   */
+  public String toJsonText() {
+    return PrettyJson.write(toMap());
+  }
+
   /** The JSON document as ordered maps and lists: the one place that names its keys. */
   private Map<String, Object> toMap() {
     Map<String, Object> root = new LinkedHashMap<>();

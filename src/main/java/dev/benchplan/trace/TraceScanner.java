@@ -13,12 +13,14 @@ import java.util.Objects;
 /**
  * Validates, hashes and characterises a Mooncake-format JSONL trace in one streaming pass.
  *
- * <p>A background thread reads the file in large chunks and hashes them; it also parses 3 chunks in
- * 4 into {@link RowBatch}es (the lines it can: a line across a chunk border is left to the calling
- * thread). The calling thread parses the other chunks and the border lines itself and feeds every
- * line to the statistics in file order (line numbers, prefix reuse and timestamp order depend on
- * it), so both cores work. Parsing is a byte-level JSON scanner (no object tree per row). Memory is
- * bounded by the chunk pool (and its batches), the length histograms and the block-id set.
+ * <p>A background thread reads the file in large chunks and hashes them; between chunks it also
+ * parses the chunks the calling thread has not reached yet into {@link RowBatch}es (the lines it
+ * can: a line across a chunk border is left to the calling thread). The calling thread parses the
+ * chunks it reaches first and the border lines itself and feeds every line to the statistics in
+ * file order (line numbers, prefix reuse and timestamp order depend on it), so both cores work and
+ * the split follows their speed. Parsing is a byte-level JSON scanner (no object tree per row).
+ * Memory is bounded by the chunk pool (and its batches), the length histograms and the block-id
+ * set.
  */
 public final class TraceScanner {
   private static final int CHUNK_SIZE = 4 << 20;
@@ -81,6 +83,16 @@ public final class TraceScanner {
   /** Scans with a given chunk size (tests use tiny chunks to put lines across chunk borders). */
   static TraceReport scan(
       Path file, TraceScanOptions options, ScanProgress progress, int chunkSize) {
+    return scan(file, options, progress, chunkSize, HashingChunkReader.Split.DYNAMIC);
+  }
+
+  /** Scans with a given chunk size and split of the parsing between the threads (for tests). */
+  static TraceReport scan(
+      Path file,
+      TraceScanOptions options,
+      ScanProgress progress,
+      int chunkSize,
+      HashingChunkReader.Split split) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(progress, "progress");
@@ -100,7 +112,17 @@ public final class TraceScanner {
       int capacity = (int) Math.max(1, Math.min(chunkSize, size + 1));
       try (HashingChunkReader reader =
           new HashingChunkReader(
-              channel, capacity, CHUNK_COUNT, MooncakeLineParser.PADDING, scanner::laneParse)) {
+              channel,
+              capacity,
+              CHUNK_COUNT,
+              MooncakeLineParser.PADDING,
+              new HashingChunkReader.Lane() { // no lambda: none on the start-up path
+                @Override
+                public void work(HashingChunkReader.Chunk c) {
+                  scanner.laneParse(c);
+                }
+              },
+              split)) {
         scanner.run(file, reader, size, progress);
         return scanner.stats.toReport(
             file.toAbsolutePath().normalize().toString(),
@@ -122,6 +144,10 @@ public final class TraceScanner {
     long done = 0;
     HashingChunkReader.Chunk chunk;
     while ((chunk = reader.next()) != null) {
+      boolean laneParsed = !HashingChunkReader.claim(chunk);
+      if (laneParsed) {
+        HashingChunkReader.awaitLane(chunk);
+      }
       byte[] data = chunk.data;
       int length = chunk.length;
       int start = 0;
@@ -141,7 +167,7 @@ public final class TraceScanner {
       }
       int lastNewline = lastIndexOf(data, start, length, (byte) '\n');
       RowBatch parsed = chunk.batch;
-      if (chunk.parsedFrom >= 0 && parsed != null) { // the lane fills the batch whenever it parses
+      if (laneParsed && chunk.parsedFrom >= 0 && parsed != null) { // the lane parsed its lines
         // the reader thread parsed these lines: it starts where this thread would have
         if (chunk.parsedFrom != start || chunk.parsedTo != lastNewline + 1) {
           throw new IllegalStateException(
@@ -189,11 +215,11 @@ public final class TraceScanner {
    * chunk when the chunk before ended with '\n'; else the chunk's first line is the rest of one
    * that began earlier, which the scanning thread completes and parses itself.
    */
-  private void laneParse(HashingChunkReader.Chunk c, byte previousLastByte) {
+  private void laneParse(HashingChunkReader.Chunk c) {
     byte[] data = c.data;
     int length = c.length;
     int from = 0;
-    if (previousLastByte != '\n') {
+    if (c.previousLastByte != '\n') {
       from = indexOf(data, 0, length, (byte) '\n') + 1;
       if (from == 0) {
         return; // no line ends here: all of it continues a line

@@ -171,6 +171,7 @@ final class TraceStatistics {
     rowsWithHashIds++;
     int n = r.idCount;
     long[] ids = r.ids;
+    int from = r.idStart;
     if (r.inputValid) {
       long length = r.input;
       long last = length - (long) (n - 1) * blockSize;
@@ -190,10 +191,13 @@ final class TraceStatistics {
         }
       }
       hashedTokens += length;
-      hitTokens += strictlyIncreasing(ids, n) ? hitsDistinct(ids, n, length) : hits(ids, n, length);
+      hitTokens +=
+          strictlyIncreasing(ids, from, n)
+              ? hitsDistinct(ids, from, n, length)
+              : hits(ids, from, n, length);
     } else {
       for (int j = 0; j < n; j++) {
-        blocks.add(ids[j]);
+        blocks.add(ids[from + j]);
       }
     }
   }
@@ -202,12 +206,11 @@ final class TraceStatistics {
    * Hit tokens of a row whose ids are all different (the usual case: Mooncake rows list increasing
    * ids): each id can only have been seen in an earlier row, so one test-and-add each.
    */
-  private long hitsDistinct(long[] ids, int n, long length) {
+  private long hitsDistinct(long[] ids, int from, int n, long length) {
+    BlockIdSet blocks = this.blocks;
     long hits = 0;
     for (int j = 0; j < n; j++) {
-      if (blocks.testAndAdd(ids[j])) {
-        hits += blockTokens(length, j);
-      }
+      hits += blocks.testAndAdd(ids[from + j]) * blockTokens(length, j); // no branch on the hit
     }
     return hits;
   }
@@ -216,19 +219,19 @@ final class TraceStatistics {
    * Hit tokens of any row: a block hits when its id appeared in an EARLIER row, so all lookups come
    * before the row's own ids are added (a repeat inside the row is not a hit).
    */
-  private long hits(long[] ids, int n, long length) {
+  private long hits(long[] ids, int from, int n, long length) {
     if (rowHits.length < n) {
       rowHits = new boolean[Math.max(n, rowHits.length * 2)];
     }
     for (int j = 0; j < n; j++) {
-      rowHits[j] = blocks.contains(ids[j]);
+      rowHits[j] = blocks.contains(ids[from + j]);
     }
     long hits = 0;
     for (int j = 0; j < n; j++) {
       if (rowHits[j]) {
         hits += blockTokens(length, j);
       } else {
-        blocks.add(ids[j]);
+        blocks.add(ids[from + j]);
       }
     }
     return hits;
@@ -239,8 +242,8 @@ final class TraceStatistics {
     return Math.max(0, Math.min(blockSize, length - (long) j * blockSize));
   }
 
-  private static boolean strictlyIncreasing(long[] ids, int n) {
-    for (int j = 1; j < n; j++) {
+  private static boolean strictlyIncreasing(long[] ids, int from, int n) {
+    for (int j = from + 1; j < from + n; j++) {
       if (ids[j] <= ids[j - 1]) {
         return false;
       }
