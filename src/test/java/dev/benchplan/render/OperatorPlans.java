@@ -26,6 +26,21 @@ public final class OperatorPlans {
       Clock clock,
       long seed,
       int... concurrency) {
+    return render(dir, namespace, resultsService, clock, seed, null, concurrency);
+  }
+
+  /**
+   * As {@link #render(Path, String, String, Clock, long, int...)}, as one arm of an AB/BA pair
+   * ({@code render --pair}) when {@code pair} is given.
+   */
+  public static Path render(
+      Path dir,
+      String namespace,
+      String resultsService,
+      Clock clock,
+      long seed,
+      @org.jspecify.annotations.Nullable PairLabel pair,
+      int... concurrency) {
     try {
       int[] cpw = new int[concurrency.length];
       java.util.Arrays.fill(cpw, 100);
@@ -51,7 +66,12 @@ public final class OperatorPlans {
                   null,
                   null,
                   clock,
-                  new Random(seed)));
+                  new Random(seed),
+                  null,
+                  null,
+                  null,
+                  pair,
+                  false));
       Path jobs = r.perfYaml();
       String text =
           Files.readString(jobs, StandardCharsets.UTF_8)
