@@ -261,8 +261,12 @@ class OperatorRunIT {
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
     assertThat(run.path("engine").asString()).isEqualTo("aiperf-operator");
     // issue 13: the pair reaches run.json on the operator engine as on the plain Job
-    assertThat(run.path("pair").toString())
-        .isEqualTo("{\"id\":\"op1\",\"order\":\"BA\",\"arm\":\"B\"}");
+    assertThat(
+            List.of(
+                run.at("/pair/id").asString(),
+                run.at("/pair/order").asString(),
+                run.at("/pair/arm").asString()))
+        .containsExactly("op1", "BA", "B");
     assertThat(run.at("/artifacts/volume").asString())
         .isEqualTo("operator:" + operator.resultsService());
     assertThat(run.at("/operator/jobs")).hasSize(3);
