@@ -147,6 +147,9 @@ public final class InputErrors {
           + "); expected text, is this a binary file?";
     }
     String m = oneLine(e.getOriginalMessage());
+    if (e instanceof MismatchedInputException && m.startsWith("No content to map")) {
+      return "no document (the file is empty, blank or only comments)";
+    }
     if (e instanceof MismatchedInputException && m.startsWith("Trailing token")) {
       return "unexpected content after the end of the first value; expected exactly one document";
     }

@@ -117,12 +117,7 @@ public final class PlanFile {
               + " written",
           null);
     }
-    JsonNode tree;
-    try {
-      tree = PlanJson.parse(bytes);
-    } catch (JacksonException e) {
-      throw InputErrors.unparsable(null, path, e);
-    }
+    JsonNode tree = PlanJson.parseObject(bytes).orThrow(null, path, PlanJson.EXPECTED);
     SchemaValidator.bundled(SCHEMA).requireValid(tree, path.toString());
     BenchmarkPlan plan;
     try {

@@ -2,6 +2,7 @@ package dev.benchplan.plan;
 
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
@@ -35,6 +36,19 @@ public final class PlanJson {
   /** The plan's canonical bytes (what is written and hashed). */
   public static byte[] canonical(BenchmarkPlan plan) {
     return CanonicalJson.bytes(tree(plan));
+  }
+
+  /** What a plan file must hold, for messages. */
+  public static final String EXPECTED = "a plan written by `benchplan plan`";
+
+  /**
+   * Parses plan bytes as {@link #parse} does, saying in the user's terms what is wrong when they
+   * hold no JSON object ({@link JsonInput}).
+   */
+  public static JsonInput.Parsed parseObject(byte[] bytes) {
+    return JsonInput.parse(
+        Json.JSON.readerFor(JsonNode.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS),
+        bytes);
   }
 
   /** Parses plan bytes, keeping decimals exact so trees compare canonically. */

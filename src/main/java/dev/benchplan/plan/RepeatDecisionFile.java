@@ -1,6 +1,6 @@
 package dev.benchplan.plan;
 
-import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.rules.BlockerCode;
@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,6 +25,9 @@ import tools.jackson.databind.JsonNode;
  */
 final class RepeatDecisionFile {
   static final String SCHEMA = "repeat-decision.schema.json";
+
+  /** What a decision file must hold, for messages. */
+  static final String EXPECTED = "a repeat_decision.json object written by analyze or compare";
 
   /** The frozen fields a pilot changes by design. */
   static final List<String> RUN_POLICY =
@@ -97,12 +99,11 @@ final class RepeatDecisionFile {
               + " reviewed");
       return Optional.empty();
     }
-    JsonNode d;
-    try {
-      d = Json.JSON.readTree(bytes);
-    } catch (JacksonException e) {
-      log.block(
-          BlockerCode.REPEAT_DECISION_INVALID, at + ": not valid JSON: " + e.getOriginalMessage());
+    JsonInput.Parsed parsed = JsonInput.parse(bytes);
+    JsonNode d = parsed.tree();
+    if (d == null) {
+      // an empty, null or non-object file in the user's terms, not the schema validator's
+      log.block(BlockerCode.REPEAT_DECISION_INVALID, at + ": " + parsed.explain(EXPECTED));
       return Optional.empty();
     }
     List<SchemaValidator.Problem> problems = SchemaValidator.bundled(SCHEMA).validate(d);

@@ -1,7 +1,8 @@
 package dev.benchplan.verify;
 
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
+import dev.benchplan.error.InputErrors;
+import dev.benchplan.json.JsonInput;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.PlanPaths;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -45,12 +45,15 @@ final class DeployRootVerifier {
     Path root = deployRoot.toAbsolutePath().normalize();
     Path manifestFile = root.resolve(PlanRenderer.BENCHMARK_DIR).resolve(RenderManifest.FILE);
     String label = deployRoot + "/" + PlanRenderer.BENCHMARK_DIR + "/" + RenderManifest.FILE;
-    JsonNode m;
+    byte[] manifestBytes;
     try {
-      m = Json.JSON.readTree(Files.readAllBytes(manifestFile));
-    } catch (IOException | JacksonException e) {
-      throw BenchplanException.invalid(label + ": not readable JSON: " + e.getMessage(), e);
+      manifestBytes = Files.readAllBytes(manifestFile);
+    } catch (IOException e) {
+      throw InputErrors.unreadable(null, label, e);
     }
+    JsonNode m =
+        JsonInput.parse(manifestBytes)
+            .orThrow(null, label, "the render-manifest.json benchplan render wrote");
     List<String> checks = new ArrayList<>();
     List<Finding> findings = new ArrayList<>();
     List<String> notes = new ArrayList<>();

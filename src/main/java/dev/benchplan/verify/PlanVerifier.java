@@ -24,8 +24,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -169,27 +167,7 @@ final class PlanVerifier {
   }
 
   private static JsonNode parse(Path path, byte[] bytes) {
-    JsonNode tree;
-    try {
-      tree = PlanJson.parse(bytes);
-    } catch (JacksonException e) {
-      TokenStreamLocation loc = e.getLocation();
-      String where = loc == null ? "" : ":" + loc.getLineNr() + ":" + loc.getColumnNr();
-      throw BenchplanException.invalid(
-          path
-              + where
-              + ": not valid JSON ("
-              + e.getOriginalMessage().lines().findFirst().orElse("parse error")
-              + "): expected a plan written by `benchplan plan`",
-          e);
-    }
-    if (tree == null || !tree.isObject()) {
-      throw BenchplanException.invalid(
-          path
-              + ": /: expected a JSON object (a plan), found "
-              + (tree == null ? "nothing" : tree.getNodeType().name().toLowerCase(Locale.ROOT)));
-    }
-    return tree;
+    return PlanJson.parseObject(bytes).orThrow(null, path, PlanJson.EXPECTED);
   }
 
   /**

@@ -1,7 +1,8 @@
 package dev.benchplan.verify;
 
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
+import dev.benchplan.error.InputErrors;
+import dev.benchplan.json.JsonInput;
 import dev.benchplan.json.Sha256;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,10 +34,19 @@ final class RunDirVerifier {
     Path record = dir.resolve("run.json");
     JsonNode run = null;
     if (Files.isRegularFile(record)) {
+      JsonInput.Parsed parsed;
       try {
-        run = Json.JSON.readTree(Files.readAllBytes(record));
-      } catch (JacksonException | java.io.IOException e) {
-        findings.add(new Finding(label + "/run.json", "", "not readable JSON: " + e.getMessage()));
+        parsed = JsonInput.parse(Files.readAllBytes(record));
+      } catch (java.io.IOException e) {
+        findings.add(
+            new Finding(label + "/run.json", "", "cannot read: " + InputErrors.describe(e)));
+        return new VerifyReport("run", label, null, checks, findings, notes);
+      }
+      run = parsed.tree();
+      if (run == null) {
+        findings.add(
+            new Finding(
+                label + "/run.json", "", parsed.explain("the run record run wrote (run.json)")));
         return new VerifyReport("run", label, null, checks, findings, notes);
       }
     } else {

@@ -5,6 +5,7 @@ import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
@@ -13,6 +14,7 @@ import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.PlanJson;
 import dev.benchplan.plan.VerifiedPlan;
@@ -22,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -59,11 +60,17 @@ final class VerdictRecomputation {
       findings.add(new Finding(verdictFile, "", "missing: a run keeps the verdict it computed"));
       return;
     }
-    JsonNode recorded;
+    JsonInput.Parsed parsed;
     try {
-      recorded = Json.JSON.readTree(Files.readAllBytes(stored));
-    } catch (IOException | JacksonException e) {
-      findings.add(new Finding(verdictFile, "", "not readable JSON: " + e.getMessage()));
+      parsed = JsonInput.parse(Files.readAllBytes(stored));
+    } catch (IOException e) {
+      findings.add(new Finding(verdictFile, "", "cannot read: " + InputErrors.describe(e)));
+      return;
+    }
+    JsonNode recorded = parsed.tree();
+    if (recorded == null) {
+      findings.add(
+          new Finding(verdictFile, "", parsed.explain("the verdict run computed (verdict.json)")));
       return;
     }
     String status = recorded.path("verdict").asString("");

@@ -4,6 +4,7 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,6 +68,10 @@ public record InputDocument(
     }
     boolean json = abs.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
     ObjectMapper mapper = json ? Json.JSON : Json.YAML;
+    String blank = JsonInput.blank(bytes);
+    if (blank != null) {
+      throw BenchplanException.invalid(what + " " + abs + ": " + blank + "; expected a mapping");
+    }
     JsonNode tree;
     try {
       tree =
@@ -77,16 +82,13 @@ public record InputDocument(
     } catch (JacksonException e) {
       throw InputErrors.unparsable(what, abs, e);
     }
-    if (tree == null || tree.isMissingNode() || tree.isNull()) {
-      throw BenchplanException.invalid(what + " " + abs + ": empty document; expected a mapping");
+    if (tree == null || tree.isMissingNode()) {
+      throw BenchplanException.invalid(
+          what + " " + abs + ": no document (only comments?); expected a mapping");
     }
     if (!tree.isObject()) {
       throw BenchplanException.invalid(
-          what
-              + " "
-              + abs
-              + ":1: expected a mapping at the top level, found "
-              + tree.getNodeType().name().toLowerCase(Locale.ROOT));
+          what + " " + abs + ": " + JsonInput.topLevel(tree) + "; expected a mapping");
     }
     return new InputDocument(
         abs.toString(),

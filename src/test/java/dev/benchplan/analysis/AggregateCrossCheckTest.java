@@ -165,4 +165,98 @@ class AggregateCrossCheckTest {
       }
     }
   }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}: {1}")
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      value = {
+        "aggregate/profile_export_aiperf_aggregate.json|{\"metrics\": {\"x_avg\": {\"mean\": 1|unexpected"
+            + " end of input; an object is not closed with '}'",
+        "aggregate/profile_export_aiperf_aggregate.json|not json at all|unrecognized token 'not'",
+        "aggregate/profile_export_aiperf_aggregate.json|[1, 2]|an array at the top level; expected"
+            + " AIPerf's multi-run aggregate",
+        "aggregate/profile_export_aiperf_aggregate.json|{\"metrics\": []}|no metrics object; expected"
+            + " AIPerf's multi-run aggregate",
+        "aggregate/profile_export_aiperf_aggregate.json||empty file; expected AIPerf's multi-run"
+            + " aggregate",
+        "sweep_aggregate/profile_export_aiperf_sweep.json|{\"per_combination_metrics\": [|unexpected"
+            + " end of input; an array is not closed with ']'",
+        "sweep_aggregate/profile_export_aiperf_sweep.json|{\"per_value_metrics\": 3}|neither"
+            + " per_combination_metrics[] nor per_value_metrics{}; expected AIPerf's sweep aggregate",
+      })
+  @DisplayName(
+      "an aggregate file that is truncated, not JSON, empty or the wrong shape: a warn on every run it"
+          + " would cover, naming the file and what was expected (line and column for a parse error);"
+          + " the file is left as it is; analyze's documents verify (verify's recompute agrees)")
+  void unusableAggregate(String file, String content, String expected) throws Exception {
+    Path real = SharedData.require("aiperf/sweep-qwen3-0.6b");
+    Path base = tmp.resolve("multi");
+    for (int i = 1; i <= 3; i++) {
+      copy(real.resolve("concurrency" + (1 << (i - 1))), base.resolve("profile_runs/run_000" + i));
+    }
+    if (file.startsWith("sweep")) {
+      // a sweep aggregate covers the points of a sweep layout
+      Path sweepBase = tmp.resolve("sweep");
+      for (int c : new int[] {1, 2, 4}) {
+        copy(real.resolve("concurrency" + c), sweepBase.resolve("concurrency_" + c));
+      }
+      base = sweepBase;
+    }
+    Path agg = base.resolve(file);
+    Files.createDirectories(agg.getParent());
+    byte[] bytes =
+        (content == null ? "" : content).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Files.write(agg, bytes);
+    List<RunEvidence> runs = AnalyzeService.load(List.of(base), null);
+    assertThat(runs).hasSize(3);
+    for (RunEvidence r : runs) {
+      AuditCheck c = check(r);
+      assertThat(c.status()).as(c.detail()).isEqualTo("warn");
+      assertThat(c.detail())
+          .startsWith("AIPerf's aggregate file cannot be read: " + file + ": ")
+          .contains(expected)
+          .matches(
+              d ->
+                  !expected.startsWith("un")
+                      || d.matches("(?s).*: not valid JSON at line 1, column \\d+: un.*"),
+              "a parse error names its line and column")
+          .contains("the per-run exports stay the evidence")
+          .doesNotContain(tmp.toString());
+      assertThat(r.audit().status()).isEqualTo("valid"); // a derived file: a finding, not a blocker
+    }
+    assertThat(Files.readAllBytes(agg)).as("the raw file is left as it is").isEqualTo(bytes);
+
+    Path report = tmp.resolve("report");
+    var analyzed =
+        dev.benchplan.testing.CommandHarness.run(
+            "analyze",
+            base.toString(),
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            report.toString(),
+            "--format",
+            "json");
+    assertThat(analyzed.exitCode()).as(analyzed.err()).isIn(0, 1);
+    String audits;
+    try (Stream<Path> s = Files.walk(report)) {
+      audits =
+          s.filter(p -> p.getFileName().toString().equals("benchmark_audit.json"))
+              .map(
+                  p -> {
+                    try {
+                      return Files.readString(p);
+                    } catch (java.io.IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  })
+              .reduce("", String::concat);
+    }
+    assertThat(audits).contains("AIPerf's aggregate file cannot be read: " + file);
+    var verified =
+        dev.benchplan.testing.CommandHarness.run("verify", report.toString(), "--format", "json");
+    assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
+    assertThat(Files.readAllBytes(agg)).isEqualTo(bytes);
+  }
 }

@@ -26,6 +26,21 @@ public final class OperatorPlans {
       Clock clock,
       long seed,
       int... concurrency) {
+    return render(dir, namespace, resultsService, clock, seed, null, concurrency);
+  }
+
+  /**
+   * As {@link #render(Path, String, String, Clock, long, int...)}, as one arm of an AB/BA pair
+   * ({@code render --pair}) when {@code pair} is given.
+   */
+  public static Path render(
+      Path dir,
+      String namespace,
+      String resultsService,
+      Clock clock,
+      long seed,
+      @org.jspecify.annotations.Nullable PairLabel pair,
+      int... concurrency) {
     try {
       int[] cpw = new int[concurrency.length];
       java.util.Arrays.fill(cpw, 100);
@@ -37,7 +52,7 @@ public final class OperatorPlans {
                       .requestCount(80),
                   cpw)
               .write(dir.resolve("plan.json"));
-      return renderPointed(plan, dir, namespace, resultsService, clock, seed);
+      return renderPointed(plan, dir, namespace, resultsService, clock, seed, pair);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -57,7 +72,7 @@ public final class OperatorPlans {
           OperatorRenderTest.operatorReplay(
                   PlanFixture.userTrace(trace, trace.toString()).aiperf("0.13.0"))
               .write(dir.resolve("plan.json"));
-      return renderPointed(plan, dir, namespace, resultsService, clock, seed);
+      return renderPointed(plan, dir, namespace, resultsService, clock, seed, null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -73,7 +88,8 @@ public final class OperatorPlans {
       String namespace,
       String resultsService,
       Clock clock,
-      long seed)
+      long seed,
+      @org.jspecify.annotations.Nullable PairLabel pair)
       throws IOException {
     Path root = Files.createDirectories(dir.resolve("deploy"));
     RenderResult r =
@@ -81,6 +97,7 @@ public final class OperatorPlans {
             RenderRequest.builder(plan.path(), plan.sha256(), root)
                 .namespace(namespace)
                 .runId(clock, new Random(seed))
+                .pair(pair)
                 .build());
     Path jobs = r.perfYaml();
     String text =

@@ -3,6 +3,7 @@ package dev.benchplan.aiperf.export;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -52,18 +52,9 @@ public final class AiperfExportReader {
 
   /** Parses export bytes; {@code source} names them in messages (a file or e.g. a pod log). */
   public static AiperfExport parse(byte[] bytes, Path source) {
-    JsonNode root;
-    try {
-      root = READER.readValue(bytes);
-    } catch (JacksonException e) {
-      throw InputErrors.unparsable("AIPerf export", source, e);
-    }
-    if (root == null || !root.isObject()) {
-      throw BenchplanException.invalid(
-          source
-              + ": /: expected a JSON object (AIPerf profile_export_aiperf.json), found "
-              + (root == null ? "nothing" : root.getNodeType()));
-    }
+    JsonNode root =
+        JsonInput.parse(READER, bytes)
+            .orThrow("AIPerf export", source, "AIPerf's profile_export_aiperf.json object");
     return new Parse(source, root).export(Sha256.hex(bytes));
   }
 

@@ -2,7 +2,9 @@ package dev.benchplan.analysis.audit;
 
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.RunLocator;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Cross-checks AIPerf's own aggregate files against the runs under them (audit check {@code
@@ -26,7 +28,10 @@ import tools.jackson.databind.JsonNode;
  * AIPerf artifact table. benchplan recomputes each figure from the runs' own summaries; a figure
  * that differs by more than {@link #RELATIVE_TOLERANCE}, or a run count that differs, is a {@code
  * warn} finding on every run the aggregate covers (the per-run exports stay the evidence: the
- * aggregate is derived from them). A run no aggregate covers gets {@code not_checked}.
+ * aggregate is derived from them). An aggregate file that does not parse (named with its line and
+ * column), is empty or has the wrong shape is a {@code warn} on the runs it would cover (for a
+ * sweep file, every run under it), never skipped silently; the file is left as it is. A run no
+ * aggregate covers gets {@code not_checked}.
  */
 public final class AggregateCrossCheck {
   public static final String ID = "aiperf_aggregate";
@@ -43,11 +48,28 @@ public final class AggregateCrossCheck {
           "avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99");
   private static final int MAX_DEPTH = 4;
 
+  /** What a confidence aggregate must hold, for findings. */
+  static final String CONFIDENCE_EXPECTED =
+      "AIPerf's multi-run aggregate (a JSON object with a metrics object)";
+
+  /** What a sweep aggregate must hold, for findings. */
+  static final String SWEEP_EXPECTED =
+      "AIPerf's sweep aggregate (a JSON object with per_combination_metrics[] or"
+          + " per_value_metrics{})";
+
   private AggregateCrossCheck() {}
 
-  /** One aggregate file and the runs it covers, grouped per combination. */
+  /**
+   * One aggregate file and the runs it covers, grouped per combination; {@code unusable} says why a
+   * file that does not parse or has the wrong shape cannot be compared (its runs get a finding).
+   */
   private record Target(
-      Path file, String what, JsonNode metrics, List<RunEvidence> runs, long declaredRuns) {}
+      Path file,
+      String what,
+      JsonNode metrics,
+      List<RunEvidence> runs,
+      long declaredRuns,
+      @Nullable String unusable) {}
 
   /**
    * The check of every run under {@code base} (a RUN argument, or its {@code aiperf/} tree): a
@@ -56,7 +78,14 @@ public final class AggregateCrossCheck {
   public static Map<RunEvidence, AuditCheck> check(Path base, List<RunEvidence> runs) {
     Map<RunEvidence, List<String>> findings = new LinkedHashMap<>();
     Map<RunEvidence, List<String>> agreed = new LinkedHashMap<>();
+    Map<RunEvidence, List<String>> unusable = new LinkedHashMap<>();
     for (Target t : targets(base, runs)) {
+      if (t.unusable() != null) {
+        for (RunEvidence r : t.runs()) {
+          unusable.computeIfAbsent(r, k -> new ArrayList<>()).add(t.what() + ": " + t.unusable());
+        }
+        continue;
+      }
       List<String> problems = compare(t);
       for (RunEvidence r : t.runs()) {
         (problems.isEmpty() ? agreed : findings)
@@ -66,14 +95,23 @@ public final class AggregateCrossCheck {
     }
     Map<RunEvidence, AuditCheck> out = new LinkedHashMap<>();
     for (RunEvidence r : runs) {
-      if (findings.containsKey(r)) {
+      if (findings.containsKey(r) || unusable.containsKey(r)) {
+        List<String> parts = new ArrayList<>();
+        if (unusable.containsKey(r)) {
+          parts.add(
+              "AIPerf's aggregate file cannot be read: "
+                  + String.join(" | ", unusable.get(r))
+                  + " (left as it is)");
+        }
+        if (findings.containsKey(r)) {
+          parts.add(
+              "AIPerf's aggregate disagrees with the run summaries: "
+                  + String.join(" | ", findings.get(r)));
+        }
         out.put(
             r,
             AuditCheck.warn(
-                ID,
-                "AIPerf's aggregate disagrees with the run summaries: "
-                    + String.join(" | ", findings.get(r))
-                    + " (the per-run exports stay the evidence)"));
+                ID, String.join("; ", parts) + " (the per-run exports stay the evidence)"));
       } else if (agreed.containsKey(r)) {
         out.put(
             r,
@@ -96,7 +134,7 @@ public final class AggregateCrossCheck {
   private static List<Target> targets(Path base, List<RunEvidence> runs) {
     List<Target> out = new ArrayList<>();
     for (Path dir : aggregateDirs(base)) {
-      JsonNode conf = read(dir.resolve(CONFIDENCE_FILE));
+      JsonInput.Parsed conf = read(dir.resolve(CONFIDENCE_FILE));
       if (conf != null) {
         // <X>/aggregate covers <X>/profile_runs/*; <X>/aggregate/<p>_<v> covers
         // <X>/profile_runs/trial_*/<p>_<v>
@@ -112,22 +150,50 @@ public final class AggregateCrossCheck {
                             && (point == null
                                 || r.source().dir().getFileName().toString().equals(point)))
                 .toList();
+        ObjectNode c = conf.tree();
+        String unusable =
+            c == null
+                ? conf.explain(CONFIDENCE_EXPECTED)
+                : c.path("metrics").isObject()
+                    ? null
+                    : "no metrics object; expected " + CONFIDENCE_EXPECTED;
         out.add(
             new Target(
                 dir.resolve(CONFIDENCE_FILE),
                 base.relativize(dir.resolve(CONFIDENCE_FILE)).toString(),
-                conf.path("metrics"),
+                c == null ? Json.JSON.missingNode() : c.path("metrics"),
                 covered,
-                conf.path("metadata").path("num_successful_runs").asLong(-1)));
+                c == null ? -1 : c.path("metadata").path("num_successful_runs").asLong(-1),
+                unusable));
       }
-      JsonNode sweep = read(dir.resolve(SWEEP_FILE));
-      if (sweep != null) {
+      JsonInput.Parsed sweepFile = read(dir.resolve(SWEEP_FILE));
+      if (sweepFile != null) {
         Path x = parent(dir);
         if (x.getFileName() != null && x.getFileName().toString().equals("aggregate")) {
           x = parent(x);
         }
         Path root = x;
         String shown = base.relativize(dir.resolve(SWEEP_FILE)).toString();
+        ObjectNode sweep = sweepFile.tree();
+        boolean shaped =
+            sweep != null
+                && (sweep.path("per_combination_metrics").isArray()
+                    || sweep.path("per_value_metrics").isObject());
+        if (sweep == null || !shaped) {
+          // which combination a run is cannot be read from the file: every run under it is named
+          out.add(
+              new Target(
+                  dir.resolve(SWEEP_FILE),
+                  shown,
+                  Json.JSON.missingNode(),
+                  runs.stream().filter(r -> r.source().dir().startsWith(root)).toList(),
+                  -1,
+                  sweep == null
+                      ? sweepFile.explain(SWEEP_EXPECTED)
+                      : "neither per_combination_metrics[] nor per_value_metrics{}; expected "
+                          + SWEEP_EXPECTED));
+          continue;
+        }
         for (Map.Entry<String, JsonNode> combo : combinations(sweep).entrySet()) {
           List<RunEvidence> covered =
               runs.stream()
@@ -142,7 +208,8 @@ public final class AggregateCrossCheck {
                   shown + " " + combo.getKey(),
                   combo.getValue(),
                   covered,
-                  -1));
+                  -1,
+                  null));
         }
       }
     }
@@ -277,15 +344,15 @@ public final class AggregateCrossCheck {
     }
   }
 
-  private static @Nullable JsonNode read(Path file) {
+  /** The file parsed, or what is wrong with it; null when there is no such file. */
+  private static JsonInput.@Nullable Parsed read(Path file) {
     if (!Files.isRegularFile(file)) {
       return null;
     }
     try {
-      JsonNode n = Json.JSON.readTree(Files.readAllBytes(file));
-      return n.isObject() ? n : null;
-    } catch (IOException | JacksonException e) {
-      return null;
+      return JsonInput.parse(Files.readAllBytes(file));
+    } catch (IOException e) {
+      return new JsonInput.Parsed(null, "cannot read: " + InputErrors.describe(e), null);
     }
   }
 }

@@ -161,6 +161,8 @@ final class OperatorRun {
     JsonNode annotations = first.at("/metadata/annotations");
     String runId = first.at("/metadata/labels").path(JobContract.RUN_ID).asString("");
     VerifiedPlan plan = verifyPlan(file, annotations);
+    // checked before anything is applied: a bad or split label is the render's input, exit 2
+    RunRecordDocument.Pair pair = pair(file, jobs);
     ConstraintSet constraints =
         request.constraintsOverlay() != null
             ? ConstraintReader.fromOverlay(request.constraintsOverlay())
@@ -464,7 +466,7 @@ final class OperatorRun {
         "run.json",
         record(
             request, file, plan, namespace, results, runId, jobs, ran, verdict, exitCode, start,
-            applied, collected, files, manifest));
+            applied, collected, files, manifest, pair));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     List<String> cleaned = new ArrayList<>();
     for (ObjectNode m : maps) {
@@ -928,6 +930,37 @@ final class OperatorRun {
     return out;
   }
 
+  /**
+   * The AB/BA pair render put on every AIPerfJob ({@link JobContract#PAIR}), as run.json records
+   * it, or null when the run is not half of a pair. The AIPerfJobs of one run are one arm: a label
+   * on some and not others, or labels that differ, were edited after render (exit 2).
+   */
+  static RunRecordDocument.@Nullable Pair pair(Path file, List<ObjectNode> jobs) {
+    String first = null;
+    for (int i = 0; i < jobs.size(); i++) {
+      JsonNode value = jobs.get(i).at("/metadata/annotations").path(JobContract.PAIR);
+      String text = value.isString() ? value.asString() : null;
+      if (i == 0) {
+        first = text;
+      } else if (!Objects.equals(first, text)) {
+        throw BenchplanException.invalid(
+            file
+                + ": AIPerfJob "
+                + jobs.get(i).at("/metadata/name").asString("#" + (i + 1))
+                + " has "
+                + (text == null ? "no " + JobContract.PAIR : JobContract.PAIR + " " + text)
+                + ", the first has "
+                + (first == null ? "none" : first)
+                + ": expected one pair label on every AIPerfJob of a run, as render wrote it");
+      }
+    }
+    try {
+      return RunRecordDocument.Pair.of(first);
+    } catch (BenchplanException e) {
+      throw BenchplanException.invalid(file + ": " + e.getMessage(), e);
+    }
+  }
+
   private static VerifiedPlan verifyPlan(Path file, JsonNode annotations) {
     String path = annotations.path(JobContract.PLAN_PATH).asString(null);
     String sha = annotations.path(JobContract.PLAN_SHA256).asString(null);
@@ -983,7 +1016,8 @@ final class OperatorRun {
       @Nullable Instant applied,
       Instant collected,
       Map<String, byte[]> files,
-      ArtifactManifest manifest) {
+      ArtifactManifest manifest,
+      RunRecordDocument.@Nullable Pair pair) {
     JsonNode a = jobs.get(0).at("/metadata/annotations");
     String planned = plan.plan().aiperf().version();
     String measured =
@@ -1090,7 +1124,7 @@ final class OperatorRun {
             List.copyOf(ineligible),
             request.keep(),
             null, // measured_runs: the operator's runs are listed under operator.jobs
-            null); // pair: an operator run is never half of an AB/BA pair
+            pair);
     ObjectNode tree = Json.JSON.valueToTree(doc);
     tree.put("engine", AiperfJobContract.ENGINE);
     ObjectNode op = tree.putObject("operator");

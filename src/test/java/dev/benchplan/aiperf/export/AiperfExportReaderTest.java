@@ -132,7 +132,8 @@ class AiperfExportReaderTest {
 
     Path array = Files.writeString(tmp.resolve("array.json"), "[1, 2]");
     assertThatThrownBy(() -> AiperfExportReader.read(array))
-        .hasMessageContaining(array + ": /: expected a JSON object");
+        .hasMessageContaining(array + ": an array at the top level; expected AIPerf's")
+        .hasMessageContaining("profile_export_aiperf.json object");
 
     Path noMetrics = Files.writeString(tmp.resolve("none.json"), "{\"input_config\": {}}");
     assertThatThrownBy(() -> AiperfExportReader.read(noMetrics))

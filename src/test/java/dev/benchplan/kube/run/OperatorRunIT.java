@@ -220,9 +220,21 @@ class OperatorRunIT {
 
   @Test
   @DisplayName(
-      "a 3-point grid: three AIPerfJobs one after another, results through the service proxy, a verified run directory (sha256sum -c passes), nothing left")
+      "a 3-point grid, rendered as arm B of an AB/BA pair: three AIPerfJobs one after another, results"
+          + " through the service proxy, a verified run directory (sha256sum -c passes), run.json's /pair"
+          + " from the AIPerfJobs' label, nothing left")
   void grid() throws Exception {
-    Path root = render(1, 2, 4);
+    Path root =
+        OperatorPlans.render(
+            tmp,
+            kube.namespace(),
+            operator.resultsService(),
+            Clock.systemUTC(),
+            SEED.incrementAndGet(),
+            new dev.benchplan.render.PairLabel("op1", "BA", "B"),
+            1,
+            2,
+            4);
     RunOutcome o = run(root, settings());
     assertThat(o.exitCode()).as(String.join("\n", progress)).isIn(0, 1);
     Path dir = o.runDir();
@@ -248,6 +260,13 @@ class OperatorRunIT {
     JsonNode run = Json.JSON.readTree(Files.readAllBytes(dir.resolve("run.json")));
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
     assertThat(run.path("engine").asString()).isEqualTo("aiperf-operator");
+    // issue 13: the pair reaches run.json on the operator engine as on the plain Job
+    assertThat(
+            List.of(
+                run.at("/pair/id").asString(),
+                run.at("/pair/order").asString(),
+                run.at("/pair/arm").asString()))
+        .containsExactly("op1", "BA", "B");
     assertThat(run.at("/artifacts/volume").asString())
         .isEqualTo("operator:" + operator.resultsService());
     assertThat(run.at("/operator/jobs")).hasSize(3);
