@@ -95,7 +95,8 @@ public final class RecordScanner {
     int carryLen = 0;
     long lineNo = 0;
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-        HashingReader reader = new HashingReader(channel, chunkSize, CHUNKS, 1)) {
+        HashingReader reader =
+            new HashingReader(channel, chunkSize, CHUNKS, RecordLineParser.PADDING)) {
       HashingReader.Chunk c;
       while ((c = reader.next()) != null) {
         byte[] b = c.data;
@@ -104,8 +105,9 @@ public final class RecordScanner {
         if (carryLen > 0) { // the line the last chunk ended in
           int nl = indexOf(b, 0, n, (byte) '\n');
           int take = nl < 0 ? n : nl + 1;
-          if (carryLen + take + 1 > carry.length) {
-            carry = Arrays.copyOf(carry, Math.max(carry.length * 2, carryLen + take + 1));
+          int need = carryLen + take + 1 + RecordLineParser.PADDING;
+          if (need > carry.length) {
+            carry = Arrays.copyOf(carry, Math.max(carry.length * 2, need));
           }
           System.arraycopy(b, 0, carry, carryLen, take);
           carryLen += take;
@@ -136,8 +138,9 @@ public final class RecordScanner {
           pos = nl + 1;
         }
         if (pos < n) { // a line that goes on in the next chunk
-          if (n - pos + 1 > carry.length) {
-            carry = new byte[Math.max(carry.length * 2, n - pos + 1)];
+          int need = n - pos + 1 + RecordLineParser.PADDING;
+          if (need > carry.length) {
+            carry = new byte[Math.max(carry.length * 2, need)];
           }
           System.arraycopy(b, pos, carry, 0, n - pos);
           carryLen = n - pos;
