@@ -38,6 +38,12 @@ public final class StandInAiperf {
    */
   public static final String REPEAT_SOURCES_ENV = "BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES";
 
+  /**
+   * The {@code concurrency<N>} source every run without a repeat source copies, whatever its
+   * concurrency (separate Jobs that disagree).
+   */
+  public static final String SOURCE_ENV = "BENCHPLAN_STANDIN_AIPERF_SOURCE";
+
   private static final String RESOURCE = "standin-aiperf.py";
 
   private StandInAiperf() {}

@@ -20,7 +20,9 @@ local ones by BENCHPLAN_STANDIN_PATH_MAP (lines POD_PATH=LOCAL_PATH).
 Knobs: BENCHPLAN_STANDIN_AIPERF_EXIT (exit code, default 0), BENCHPLAN_STANDIN_AIPERF_RECORDS_BYTES
 (grow each run's profile_export.jsonl to at least this size by repeating its real records),
 BENCHPLAN_STANDIN_AIPERF_SECONDS (sleep per run), BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES (a comma list of
-concurrency<N> folders, e.g. "1,4,4": run k of a multi-run copies the k-th, so the repeats disagree).
+concurrency<N> folders, e.g. "1,4,4": run k of a multi-run copies the k-th, so the repeats disagree),
+BENCHPLAN_STANDIN_AIPERF_SOURCE (the concurrency<N> folder every other run copies, whatever its concurrency:
+separate Jobs that disagree).
 Prints a few lines of what AIPerf prints (start, progress, the artifact folder).
 """
 import json
@@ -214,7 +216,10 @@ def main():
     repeat_sources = [s.strip() for s in os.environ.get("BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES", "").split(",")
                       if s.strip()]
 
+    fixed_source = os.environ.get("BENCHPLAN_STANDIN_AIPERF_SOURCE", "").strip() or None
+
     def measure(v, index, dest, source=None):
+        source = fixed_source if source is None else source
         if pause:
             time.sleep(pause)
         summary = write_run(source_for(runs, v if source is None else source, index), dest, grow)
