@@ -1,13 +1,18 @@
 package dev.benchplan.analysis.input;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /** A growable array of doubles (per-request values; a boxed list would triple the memory). */
 public final class DoubleList {
   private double[] values = new double[256];
   private int size;
 
+  // sortedFinite()'s result until the next add (the audit, the summary and the report each ask)
+  private volatile double @Nullable [] sorted;
+
   public void add(double v) {
+    sorted = null;
     if (size == values.length) {
       values = Arrays.copyOf(values, size * 2);
     }
@@ -29,6 +34,15 @@ public final class DoubleList {
 
   /** A sorted copy of the finite values (NaN marks a value the record did not have). */
   public double[] sortedFinite() {
+    double[] cached = sorted;
+    if (cached == null) {
+      cached = sortFinite();
+      sorted = cached;
+    }
+    return Arrays.copyOf(cached, cached.length);
+  }
+
+  private double[] sortFinite() {
     double[] out = new double[size];
     int n = 0;
     for (int i = 0; i < size; i++) {

@@ -9,12 +9,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.math.BigDecimal;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -55,6 +58,11 @@ public final class RecordScanner {
   private static final JsonMapper MAPPER =
       JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
+  /** Index of time_to_first_token in {@link #TRACKED}. */
+  static final int TTFT = 0;
+
+  static final String NOT_INTEGERS = "request_start_ns/request_end_ns missing or not integers";
+
   private RecordScanner() {}
 
   /**
@@ -62,11 +70,132 @@ public final class RecordScanner {
    * it is not one JSON object per line, a second pass line by line that names each bad line.
    */
   public static RecordScan scan(Path file) {
-    RecordScan fast = streamed(file);
+    RecordScan fast = bytes(file, CHUNK);
+    if (fast == null) {
+      fast = streamed(file);
+    }
     return fast != null ? fast : lineByLine(file);
   }
 
-  private static @Nullable RecordScan streamed(Path file) {
+  /** Chunk size of the fast pass (the reader keeps at most {@link #CHUNKS} of them). */
+  static final int CHUNK = 4 << 20;
+
+  static final int CHUNKS = 3;
+
+  /**
+   * The fast pass: a byte-level parser per line ({@link RecordLineParser}), with the file read and
+   * hashed on a second thread; a line the parser does not take is read by Jackson, as {@link
+   * #streamed} reads it. Null when a line is not one record, or Jackson would count lines
+   * differently (a lone carriage return): then {@link #streamed} decides, as before.
+   */
+  static @Nullable RecordScan bytes(Path file, int chunkSize) {
+    State s = new State();
+    RecordLineParser parser = new RecordLineParser();
+    byte[] carry = new byte[1 << 16];
+    int carryLen = 0;
+    long lineNo = 0;
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        HashingReader reader =
+            new HashingReader(channel, chunkSize, CHUNKS, RecordLineParser.PADDING)) {
+      HashingReader.Chunk c;
+      while ((c = reader.next()) != null) {
+        byte[] b = c.data;
+        int n = c.length;
+        int pos = 0;
+        if (carryLen > 0) { // the line the last chunk ended in
+          int nl = indexOf(b, 0, n, (byte) '\n');
+          int take = nl < 0 ? n : nl + 1;
+          int need = carryLen + take + 1 + RecordLineParser.PADDING;
+          if (need > carry.length) {
+            carry = Arrays.copyOf(carry, Math.max(carry.length * 2, need));
+          }
+          System.arraycopy(b, 0, carry, carryLen, take);
+          carryLen += take;
+          if (nl < 0) {
+            reader.release(c);
+            continue;
+          }
+          if (!line(s, parser, carry, 0, ++lineNo)) {
+            return null;
+          }
+          carryLen = 0;
+          pos = nl + 1;
+        }
+        int last = lastIndexOf(b, pos, n, (byte) '\n');
+        while (pos <= last) {
+          int nl = parser.parse(b, pos);
+          lineNo++;
+          if (nl >= 0) {
+            if (!parser.blank()) {
+              parser.commit(s, lineNo);
+            }
+          } else {
+            nl = indexOf(b, pos, n, (byte) '\n');
+            if (!s.jacksonLine(b, pos, nl, lineNo)) {
+              return null;
+            }
+          }
+          pos = nl + 1;
+        }
+        if (pos < n) { // a line that goes on in the next chunk
+          int need = n - pos + 1 + RecordLineParser.PADDING;
+          if (need > carry.length) {
+            carry = new byte[Math.max(carry.length * 2, need)];
+          }
+          System.arraycopy(b, pos, carry, 0, n - pos);
+          carryLen = n - pos;
+        }
+        reader.release(c);
+      }
+      if (carryLen > 0) { // the last line has no '\n': give it one
+        carry[carryLen] = '\n';
+        if (!line(s, parser, carry, 0, ++lineNo)) {
+          return null;
+        }
+      }
+      return s.result(file, reader.sha256());
+    } catch (IOException e) {
+      throw BenchplanException.invalid(
+          file + ": cannot read per-request records: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BenchplanException.invalid(file + ": reading per-request records was interrupted", e);
+    }
+  }
+
+  /**
+   * One whole line at {@code from} (ending in '\n'); false when the file needs the Jackson pass.
+   */
+  private static boolean line(State s, RecordLineParser parser, byte[] b, int from, long lineNo) {
+    int nl = parser.parse(b, from);
+    if (nl >= 0) {
+      if (!parser.blank()) {
+        parser.commit(s, lineNo);
+      }
+      return true;
+    }
+    return s.jacksonLine(b, from, indexOf(b, from, b.length, (byte) '\n'), lineNo);
+  }
+
+  private static int indexOf(byte[] b, int from, int to, byte c) {
+    for (int i = from; i < to; i++) {
+      if (b[i] == c) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static int lastIndexOf(byte[] b, int from, int to, byte c) {
+    for (int i = to - 1; i >= from; i--) {
+      if (b[i] == c) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static @Nullable RecordScan streamed(Path file) {
     MessageDigest digest = Sha256.newDigest();
     State s = new State();
     try (InputStream raw = Files.newInputStream(file);
@@ -96,7 +225,7 @@ public final class RecordScanner {
     return s.result(file, digest);
   }
 
-  private static RecordScan lineByLine(Path file) {
+  static RecordScan lineByLine(Path file) {
     MessageDigest digest = Sha256.newDigest();
     State s = new State();
     try (InputStream raw = Files.newInputStream(file);
@@ -118,7 +247,7 @@ public final class RecordScanner {
     return s.result(file, digest);
   }
 
-  private static final class State {
+  static final class State {
     long lines;
     long malformed;
     @Nullable String firstMalformed;
@@ -145,16 +274,24 @@ public final class RecordScanner {
     // every measured request with usable timestamps, for the diagnostics (stall, client bound)
     final RequestTimeline.Builder timeline = new RequestTimeline.Builder();
 
+    // the lists of `values`, in TRACKED order
+    private final DoubleList[] lists = new DoubleList[TRACKED.size()];
+
     State() {
-      for (String m : TRACKED) {
-        values.put(m, new DoubleList());
+      for (int i = 0; i < lists.length; i++) {
+        lists[i] = new DoubleList();
+        values.put(TRACKED.get(i), lists[i]);
       }
     }
 
     RecordScan result(Path file, MessageDigest digest) {
+      return result(file, Sha256.hex(digest));
+    }
+
+    RecordScan result(Path file, String sha256) {
       return new RecordScan(
           file.toString(),
-          Sha256.hex(digest),
+          sha256,
           lines,
           malformed,
           firstMalformed,
@@ -177,6 +314,36 @@ public final class RecordScanner {
           maxEnd,
           values,
           timeline.build());
+    }
+
+    /**
+     * A line the byte-level parser did not take, read by Jackson as {@link #streamed} would read
+     * it; false when it is not exactly one record, or has a byte that would make Jackson count
+     * lines differently (a carriage return not ending the line) or that is never JSON (another
+     * control character).
+     */
+    boolean jacksonLine(byte[] b, int from, int nl, long lineNo) {
+      int to = nl > from && b[nl - 1] == '\r' ? nl - 1 : nl;
+      int first = -1;
+      for (int i = from; i < to; i++) {
+        byte c = b[i];
+        if (c >= 0 && c < 0x20 && c != '\t') {
+          return false;
+        }
+        if (first < 0 && c != ' ' && c != '\t') {
+          first = i;
+        }
+      }
+      if (first < 0 || b[first] != '{') {
+        return false;
+      }
+      try (JsonParser p = MAPPER.createParser(b, from, to - from)) {
+        return p.nextToken() == JsonToken.START_OBJECT
+            && record(p, lineNo)
+            && p.nextToken() == null;
+      } catch (JacksonException e) {
+        return false;
+      }
     }
 
     void line(String text, long lineNo) {
@@ -299,9 +466,41 @@ public final class RecordScanner {
         bad(lineNo, "expected an object with \"metadata\", \"metrics\" and \"error\"");
         return false;
       }
-      if (phase.equals("warmup")) {
-        warmup++;
+      double[] tracked = new double[TRACKED.size()];
+      for (int i = 0; i < tracked.length; i++) {
+        Double d = current.get(TRACKED.get(i));
+        tracked[i] = d == null ? Double.NaN : d;
+      }
+      if (!outcome(phase.equals("warmup"), id, wasCancelled, failed, errorKind, lineNo)) {
         return true;
+      }
+      if (timestamps(start, end, lineNo)) {
+        // timestamps(...) returned true: both are integral numbers
+        timeline(
+            Objects.requireNonNull(start).asLong(),
+            Objects.requireNonNull(end).asLong(),
+            tracked,
+            !wasCancelled && !failed);
+      }
+      values(tracked, !wasCancelled && !failed);
+      return true;
+    }
+
+    /**
+     * Counts a record by phase and outcome (warmup, duplicate id, cancelled, failed).
+     *
+     * @return false for a warmup record (nothing more to count)
+     */
+    boolean outcome(
+        boolean warmupPhase,
+        @Nullable String id,
+        boolean wasCancelled,
+        boolean failed,
+        @Nullable String errorKind,
+        long lineNo) {
+      if (warmupPhase) {
+        warmup++;
+        return false;
       }
       profiling++;
       if (id != null && !ids.add(id)) {
@@ -314,31 +513,32 @@ public final class RecordScanner {
         cancelled++;
       } else if (failed) {
         errors++;
-        errorKinds.merge(errorKind, 1L, Long::sum);
-      }
-      if (timestamps(start, end, lineNo)) {
-        Double ttft = current.get("time_to_first_token");
-        Double f = factors.get("time_to_first_token");
-        double ms = ttft == null ? Double.NaN : f == null ? ttft : ttft * f;
-        // timestamps(...) returned true: both are integral numbers
-        timeline.add(
-            Objects.requireNonNull(start).asLong(),
-            Objects.requireNonNull(end).asLong(),
-            ms,
-            !wasCancelled && !failed);
-      }
-      if (!wasCancelled && !failed) {
-        for (Map.Entry<String, DoubleList> e : values.entrySet()) {
-          Double d = current.get(e.getKey());
-          Double f = factors.get(e.getKey());
-          double v = d == null ? Double.NaN : d;
-          e.getValue().add(f == null ? v : v * f);
-        }
+        errorKinds.merge(Objects.requireNonNull(errorKind), 1L, Long::sum);
       }
       return true;
     }
 
-    private void check(String tag, double d, long lineNo) {
+    /** Adds a request with usable timestamps to the timeline (TTFT converted to ms). */
+    void timeline(long start, long end, double[] tracked, boolean succeeded) {
+      Double f = factors.get("time_to_first_token");
+      double ttft = tracked[TTFT];
+      double ms = f == null ? ttft : ttft * f;
+      timeline.add(start, end, ms, succeeded);
+    }
+
+    /** Keeps a successful request's tracked values (canonical units; NaN where absent). */
+    void values(double[] tracked, boolean succeeded) {
+      if (!succeeded) {
+        return;
+      }
+      for (int i = 0; i < tracked.length; i++) {
+        Double f = factors.get(TRACKED.get(i));
+        double v = tracked[i];
+        lists[i].add(f == null ? v : v * f);
+      }
+    }
+
+    void check(String tag, double d, long lineNo) {
       if (!Double.isFinite(d)) {
         nonFinite++;
         if (firstNonFinite == null) {
@@ -352,7 +552,7 @@ public final class RecordScanner {
       }
     }
 
-    private void unit(String tag, String unit) {
+    void unit(String tag, String unit) {
       if (unit == null) {
         return;
       }
@@ -379,11 +579,14 @@ public final class RecordScanner {
     /** Checks and counts a record's timestamps; true when they are usable. */
     private boolean timestamps(@Nullable JsonNode s, @Nullable JsonNode e, long lineNo) {
       if (s == null || e == null || !s.isIntegralNumber() || !e.isIntegralNumber()) {
-        badTimestamp(lineNo, "request_start_ns/request_end_ns missing or not integers");
+        badTimestamp(lineNo, NOT_INTEGERS);
         return false;
       }
-      long start = s.asLong();
-      long end = e.asLong();
+      return timestamps(s.asLong(), e.asLong(), lineNo);
+    }
+
+    /** Checks and counts a record's integral timestamps; true when they are usable. */
+    boolean timestamps(long start, long end, long lineNo) {
       if (end < start) {
         badTimestamp(lineNo, "request_end_ns " + end + " precedes request_start_ns " + start);
         return false;
@@ -393,14 +596,14 @@ public final class RecordScanner {
       return true;
     }
 
-    private void badTimestamp(long lineNo, String why) {
+    void badTimestamp(long lineNo, String why) {
       badTimestamps++;
       if (firstBadTimestamp == null) {
         firstBadTimestamp = "line " + lineNo + ": " + why;
       }
     }
 
-    private void bad(long lineNo, String why) {
+    void bad(long lineNo, String why) {
       malformed++;
       if (firstMalformed == null) {
         firstMalformed = "line " + lineNo + ": " + why;
