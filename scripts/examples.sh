@@ -85,15 +85,15 @@ step "${bp[@]}" gate --results "$grid/aiperf" --min-throughput 1500 --max-ttft-p
 # ISOLATION_UNVERIFIED: the test cluster has no serving pods)
 step "${bp[@]}" analyze "${runs[@]}" --exp-root "$out/project/experiments" --report-dir "$out/example-analysis"
 step "${bp[@]}" verify "$out/example-analysis"
-# compare: the pilot's three repetitions against a copy of themselves (n = 3 per side: a real
-# interval, no change), then the grid against the pilot (other series: compare refuses, exit 2,
-# naming every field that differs)
-cp -R "$pilot" "$out/pilot-copy"
-step "${bp[@]}" compare --reference "$pilot" --candidate "$out/pilot-copy" \
+# compare: the two run directories are refused (exit 2: both runs are ineligible as evidence,
+# RUN_SYNTHETIC, and they belong to other series), as they should be; the pilot's AIPerf tree alone
+# (three repetitions, no run.json) against a copy of itself: n = 3 per side, a real interval
+step "${bp[@]}" compare --reference "$pilot" --candidate "$grid" \
+  --report-dir "$out/example-comparison-runs" || echo "(compare exit code $?)" >&2
+cp -R "$pilot/aiperf" "$out/pilot-copy"
+step "${bp[@]}" compare --reference "$pilot/aiperf" --candidate "$out/pilot-copy" \
   --report-dir "$out/example-comparison" || echo "(compare exit code $?)" >&2
 step "${bp[@]}" verify "$out/example-comparison"
-step "${bp[@]}" compare --reference "$pilot" --candidate "$grid" \
-  --report-dir "$out/example-comparison-grid" || echo "(compare exit code $?)" >&2
 
 sweep="$home/../shared/data/aiperf/sweep-qwen3-0.6b"
 if [ -d "$sweep" ]; then
