@@ -15,6 +15,7 @@ import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.RunDocuments;
+import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
@@ -111,7 +112,7 @@ public final class AnalyzeService {
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
     List<RunEvidence> runs = load(request.runs(), request.gpus());
-    List<JsonNode> history = FindingsLog.read(request.expRoot());
+    List<FindingLine> history = FindingsLog.read(request.expRoot());
     Computed computed = compute(runs, slos, history, request.expRoot());
     String analysisId = computed.analysisId();
     ObjectNode analysis = computed.analysis();
@@ -160,24 +161,23 @@ public final class AnalyzeService {
         AnalysisMarkdown.prSummary(analysis).getBytes(StandardCharsets.UTF_8));
     AtomicFiles.writeAll(files);
     for (SeriesAnalysis.Result r : results) {
-      ObjectNode finding = r.finding().deepCopy();
-      finding.put("analysis_sha256", analysisSha);
-      finding.put("analysis_path", out.resolve(ANALYSIS).toString());
-      FindingsLog.append(request.expRoot(), finding);
+      FindingsLog.append(
+          request.expRoot(), r.finding().appended(analysisSha, out.resolve(ANALYSIS).toString()));
     }
     return new Outcome(analysisId, out, analysis, runs, FindingsLog.path(request.expRoot()));
   }
 
   /** The analysis of {@code runs} against {@code history} (the findings log's earlier lines). */
   public static Computed compute(
-      List<RunEvidence> runs, List<Slo> slos, List<JsonNode> history, Path expRoot) {
+      List<RunEvidence> runs, List<Slo> slos, List<FindingLine> history, Path expRoot) {
     String analysisId = analysisId(runs);
 
     Map<String, List<RunEvidence>> bySeries = new LinkedHashMap<>();
     runs.forEach(r -> bySeries.computeIfAbsent(r.seriesId(), k -> new ArrayList<>()).add(r));
     List<SeriesAnalysis.Result> results = new ArrayList<>();
     for (Map.Entry<String, List<RunEvidence>> e : bySeries.entrySet()) {
-      results.add(SeriesAnalysis.analyze(e.getKey(), e.getValue(), slos, history, analysisId));
+      results.add(
+          SeriesAnalysis.analyze(e.getKey(), e.getValue(), slos, history, analysisId, expRoot));
     }
 
     ObjectNode analysis = Nodes.object();

@@ -123,10 +123,13 @@ public final class CompareService {
               + " candidate runs; AB/BA pairs need the same number on both sides, in pair order");
     }
     boolean paired = labelled || request.paired();
-    Map<String, NoiseFloor> floors =
+    FindingsLog.Carried carried =
         request.expRoot() == null
-            ? Map.of()
-            : carriedFloor(FindingsLog.read(request.expRoot()), ref.get(0).seriesId());
+            ? null
+            : FindingsLog.lastNoiseFloor(
+                    FindingsLog.read(request.expRoot()), ref.get(0).seriesId(), request.expRoot())
+                .orElse(null);
+    Map<String, NoiseFloor> floors = carried == null ? Map.of() : carried.floors();
 
     ObjectNode c = Nodes.object();
     c.put("schema_version", RunDocuments.SCHEMA_VERSION);
@@ -161,11 +164,18 @@ public final class CompareService {
         "verdict_rule",
         "no_change: the whole interval inside +-MDE; regressed/improved: the interval excludes 0"
             + " on that side and |effect| >= MDE; inconclusive otherwise (overlap is not no difference)");
-    if (floors.isEmpty()) {
+    if (carried == null || floors.isEmpty()) {
       c.putNull("noise_floor");
     } else {
       ObjectNode nf = c.putObject("noise_floor");
       floors.values().forEach(f -> Nodes.num(nf, f.metric(), f.cv()));
+      // where the floor was measured: the series itself or a pilot decided for it
+      ObjectNode src = c.putObject("noise_floor_source");
+      src.put("description", carried.describe());
+      src.put("analysis_id", carried.analysisId());
+      src.put("pilot_series_id", carried.pilotSeriesId());
+      src.put("runs", carried.runs());
+      src.put("exp_root", String.valueOf(request.expRoot()));
     }
     ArrayNode metrics = c.putArray("metrics");
     boolean gatedRegressed = false;
@@ -305,12 +315,6 @@ public final class CompareService {
     return new double[] {mean - 2 * sd, mean + 2 * sd};
   }
 
-  static Map<String, NoiseFloor> carriedFloor(List<JsonNode> history, String seriesId) {
-    return FindingsLog.lastNoiseFloor(history, seriesId)
-        .map(FindingsLog.Carried::floors)
-        .orElse(Map.of());
-  }
-
   private static ArrayNode side(List<RunEvidence> runs) {
     ArrayNode a = Nodes.F.arrayNode();
     runs.forEach(r -> a.add(RunDocuments.inputEntry(r)));
@@ -383,6 +387,11 @@ public final class CompareService {
                   ? String.format(Locale.ROOT, "%.1f%%", e.path("mde_pct").asDouble())
                   : "n/a",
               m.path("verdict").asString()));
+    }
+    if (c.path("noise_floor_source").isObject()) {
+      sb.append("noise floor: ")
+          .append(c.path("noise_floor_source").path("description").asString())
+          .append('\n');
     }
     sb.append("repeat_decision: ")
         .append(c.path("repeat_decision").path("decision").asString())

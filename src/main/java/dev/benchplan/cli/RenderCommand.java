@@ -156,23 +156,19 @@ public final class RenderCommand implements Callable<Integer> {
     }
     RenderResult r =
         PlanRenderer.render(
-            new RenderRequest(
-                plan,
-                planSha256,
-                deployRoot,
-                namespace,
-                jobName,
-                image,
-                artifactsPvc != null ? "pvc:" + artifactsPvc : artifacts,
-                traceSource,
-                loadPoint,
-                Clock.systemUTC(),
-                new SecureRandom(),
-                null,
-                ledger,
-                readyRequestTimeout,
-                pairLabel,
-                true));
+            RenderRequest.builder(plan, planSha256, deployRoot)
+                .namespace(namespace)
+                .jobName(jobName)
+                .image(image)
+                .artifacts(artifactsPvc != null ? "pvc:" + artifactsPvc : artifacts)
+                .traceSource(traceSource)
+                .loadPoint(loadPoint)
+                .runId(Clock.systemUTC(), new SecureRandom())
+                .ledger(ledger)
+                .readyRequestTimeoutSeconds(readyRequestTimeout)
+                .pair(pairLabel)
+                .refusePastLogBound(true)
+                .build());
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
 

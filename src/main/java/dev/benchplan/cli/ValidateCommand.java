@@ -158,7 +158,7 @@ public final class ValidateCommand implements Callable<Integer> {
       defaultValue = "1",
       converter = NumericOptions.Repeats.class,
       description =
-          "Measure N times (1 to 10; AIPerf's own multi-run, multiRun.numRuns, in one Job) and gate on"
+          "Measure N times (1 to 10; one AIPerf Job per repeat, each within the pod-log bound) and gate on"
               + " the median of each gated metric; every repeat is listed, and repeats that disagree on a gate are"
               + " flagged unstable (default: ${DEFAULT-VALUE}).")
   int repeats;

@@ -58,28 +58,22 @@ public final class GateEvaluator {
     } else if (set.isEmpty()) {
       status = Status.SKIP;
       message = "skip: no constraints to gate on (" + set.source() + ")";
-    } else if (results.stream().anyMatch(r -> r.status() == Status.ERROR)
-        || requests.status() == Status.ERROR) {
-      status = Status.ERROR;
-      message = "error: " + problems(results, requests, Status.ERROR);
-    } else if (results.stream().anyMatch(r -> r.status() == Status.FAIL)
-        || requests.status() == Status.FAIL) {
-      status = Status.FAIL;
-      message = "fail: " + problems(results, requests, Status.FAIL);
     } else {
-      status = Status.PASS;
+      status = Judgement.decide(results, requests);
       message =
-          "pass: "
-              + results.size()
-              + " of "
-              + results.size()
-              + " constraints met; "
-              + Decimals.human(requests.errors())
-              + " of "
-              + Decimals.human(requests.total())
-              + " requests failed (max "
-              + Decimals.percent(options.maxErrorRate())
-              + ")";
+          status != Status.PASS
+              ? status.json() + ": " + problems(results, requests, status)
+              : "pass: "
+                  + results.size()
+                  + " of "
+                  + results.size()
+                  + " constraints met; "
+                  + Decimals.human(requests.errors())
+                  + " of "
+                  + Decimals.human(requests.total())
+                  + " requests failed (max "
+                  + Decimals.percent(options.maxErrorRate())
+                  + ")";
     }
     return new Verdict(
         status,
@@ -130,17 +124,7 @@ public final class GateEvaluator {
     Optional<Finding> bound =
         findings.stream().filter(f -> f.kind() == FindingKind.CLIENT_BOUND).findFirst();
     if (bound.isEmpty()) {
-      return new Verdict(
-          v.verdict(),
-          v.message(),
-          v.constraints(),
-          v.ignored(),
-          v.constraintsSource(),
-          v.requests(),
-          v.source(),
-          v.warnings(),
-          v.runs(),
-          all);
+      return v.withFindings(all);
     }
     Finding f = bound.get();
     String message =
@@ -154,17 +138,7 @@ public final class GateEvaluator {
             + f.rule()
             + ")"
             + (v.verdict() == Status.ERROR ? "; also " + v.message() : "");
-    return new Verdict(
-        Status.ERROR,
-        message,
-        v.constraints(),
-        v.ignored(),
-        v.constraintsSource(),
-        v.requests(),
-        v.source(),
-        v.warnings(),
-        v.runs(),
-        all);
+    return v.withFindings(all).withDecision(Status.ERROR, message);
   }
 
   /**
@@ -178,14 +152,9 @@ public final class GateEvaluator {
     for (Constraint c : set.constraints()) {
       MetricUnit unit = c.unit();
       results.add(
-          new ConstraintResult(
-              c.name(),
-              c.metric(),
-              c.stat(),
-              c.operator(),
-              c.threshold(),
+          Judgement.result(
+              c,
               options.tolerance(),
-              c.effectiveThreshold(options.tolerance()),
               null,
               unit == null ? "(unit of " + c.metric() + ")" : unit.text(),
               null,
@@ -196,7 +165,14 @@ public final class GateEvaluator {
         new RequestSummary(
             null, BigDecimal.ZERO, null, options.maxErrorRate(), Status.ERROR, List.of());
     return new Verdict(
-        Status.ERROR, "error: " + reason, results, set.ignored(), set.source(), requests, source);
+        Status.ERROR,
+        "error: " + reason,
+        results,
+        set.ignored(),
+        set.source(),
+        requests,
+        source,
+        List.of());
   }
 
   private static ConstraintResult evaluate(
@@ -222,8 +198,7 @@ public final class GateEvaluator {
           c.metric().equals("time_to_first_token") || c.metric().equals("inter_token_latency")
               ? " (AIPerf reports it only for streaming runs)"
               : "";
-      return missing(
-          c, tolerance, effective, null, c.metric() + " is absent from the export" + why);
+      return missing(c, tolerance, null, c.metric() + " is absent from the export" + why);
     }
     MetricSummary m = metric.get();
     MetricUnit exportUnit =
@@ -262,7 +237,6 @@ public final class GateEvaluator {
       return missing(
           c,
           tolerance,
-          effective,
           m.unit(),
           c.metric()
               + "."
@@ -275,8 +249,7 @@ public final class GateEvaluator {
     }
     BigDecimal measured = exportUnit.convert(raw.get(), unit);
     boolean met = c.isMetBy(measured, tolerance);
-    String rel =
-        c.operator() == Operator.GE ? (met ? ">=" : "is below") : (met ? "<=" : "is above");
+    String rel = Judgement.relation(c, met);
     String slack =
         tolerance.signum() == 0
             ? "no tolerance"
@@ -301,27 +274,12 @@ public final class GateEvaluator {
             + " ("
             + slack
             + ")";
-    return new ConstraintResult(
-        c.name(),
-        c.metric(),
-        c.stat(),
-        c.operator(),
-        c.threshold(),
-        tolerance,
-        effective,
-        measured,
-        unit.text(),
-        m.unit(),
-        met ? Status.PASS : Status.FAIL,
-        message);
+    return Judgement.result(
+        c, tolerance, measured, unit.text(), m.unit(), met ? Status.PASS : Status.FAIL, message);
   }
 
   private static ConstraintResult missing(
-      Constraint c,
-      BigDecimal tolerance,
-      BigDecimal effective,
-      @Nullable String exportUnit,
-      String why) {
+      Constraint c, BigDecimal tolerance, @Nullable String exportUnit, String why) {
     String unit =
         c.unit() != null
             ? c.unit().text()
@@ -329,19 +287,8 @@ public final class GateEvaluator {
                 .flatMap(MetricUnit::parse)
                 .map(u -> u.dimension().canonical())
                 .orElse("(unit of " + c.metric() + ")");
-    return new ConstraintResult(
-        c.name(),
-        c.metric(),
-        c.stat(),
-        c.operator(),
-        c.threshold(),
-        tolerance,
-        effective,
-        null,
-        unit,
-        exportUnit,
-        Status.ERROR,
-        c.name() + ": " + why);
+    return Judgement.result(
+        c, tolerance, null, unit, exportUnit, Status.ERROR, c.name() + ": " + why);
   }
 
   private static RequestSummary requests(AiperfExport export, GateOptions options, boolean gated) {
@@ -350,25 +297,21 @@ public final class GateEvaluator {
     BigDecimal total = ok.map(n -> n.add(errors)).orElse(errors.signum() > 0 ? errors : null);
     BigDecimal rate =
         total == null || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
-    Status status;
-    if (!gated) {
-      status = Status.SKIP;
-    } else if (rate == null) {
-      status = Status.ERROR;
-    } else {
-      status = rate.compareTo(options.maxErrorRate()) > 0 ? Status.FAIL : Status.PASS;
-    }
     return new RequestSummary(
-        total, errors, rate, options.maxErrorRate(), status, export.errorSummary());
+        total,
+        errors,
+        rate,
+        options.maxErrorRate(),
+        Judgement.errorRate(rate, options.maxErrorRate(), gated),
+        export.errorSummary());
   }
 
   private static String problems(
       List<ConstraintResult> results, RequestSummary requests, Status which) {
-    List<String> out =
-        results.stream()
-            .filter(r -> r.status() == which)
-            .map(ConstraintResult::message)
-            .collect(Collectors.toCollection(ArrayList::new));
+    List<String> out = new ArrayList<>();
+    if (results.stream().anyMatch(r -> r.status() == which)) {
+      out.add(Judgement.messages(results, which));
+    }
     if (requests.status() == which) {
       out.add(
           which == Status.ERROR

@@ -90,14 +90,9 @@ public final class MedianGate {
       BigDecimal effective = c.effectiveThreshold(options.tolerance());
       if (!missing.isEmpty()) {
         results.add(
-            new ConstraintResult(
-                c.name(),
-                c.metric(),
-                c.stat(),
-                c.operator(),
-                c.threshold(),
+            Judgement.result(
+                c,
                 options.tolerance(),
-                effective,
                 null,
                 first.unit(),
                 first.exportUnit(),
@@ -109,8 +104,7 @@ public final class MedianGate {
       }
       BigDecimal median = median(values);
       boolean met = c.isMetBy(median, options.tolerance());
-      String rel =
-          c.operator() == Operator.GE ? (met ? ">=" : "is below") : (met ? "<=" : "is above");
+      String rel = Judgement.relation(c, met);
       String message =
           c.name()
               + ": median of "
@@ -131,14 +125,9 @@ public final class MedianGate {
               + values.stream().map(Decimals::human).collect(Collectors.joining(", "))
               + ")";
       results.add(
-          new ConstraintResult(
-              c.name(),
-              c.metric(),
-              c.stat(),
-              c.operator(),
-              c.threshold(),
+          Judgement.result(
+              c,
               options.tolerance(),
-              effective,
               median,
               first.unit(),
               first.exportUnit(),
@@ -176,19 +165,17 @@ public final class MedianGate {
           status == Status.FAIL
               ? "fail: the request error rate over " + n + " repeats is above the maximum"
               : "skip: no constraints to gate on (" + set.source() + ")";
-    } else if (results.stream().anyMatch(r -> r.status() == Status.ERROR)
-        || requests.status() == Status.ERROR) {
+    } else if (Judgement.decide(results, requests) == Status.ERROR) {
       status = Status.ERROR;
       message =
           "error: "
-              + join(results, Status.ERROR)
+              + Judgement.messages(results, Status.ERROR)
               + (requests.status() == Status.ERROR ? "; a repeat has no request_count" : "");
-    } else if (results.stream().anyMatch(r -> r.status() == Status.FAIL)
-        || requests.status() == Status.FAIL) {
+    } else if (Judgement.decide(results, requests) == Status.FAIL) {
       status = Status.FAIL;
       message =
           "fail: "
-              + join(results, Status.FAIL)
+              + Judgement.messages(results, Status.FAIL)
               + (requests.status() == Status.FAIL
                   ? (results.stream().anyMatch(r -> r.status() == Status.FAIL) ? "; " : "")
                       + "request error rate "
@@ -272,23 +259,11 @@ public final class MedianGate {
     }
     BigDecimal rate =
         unknown || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
-    Status status =
-        !gated
-            ? Status.SKIP
-            : rate == null
-                ? Status.ERROR
-                : rate.compareTo(options.maxErrorRate()) > 0 ? Status.FAIL : Status.PASS;
+    Status status = Judgement.errorRate(rate, options.maxErrorRate(), gated);
     if (!gated && rate != null && rate.compareTo(options.maxErrorRate()) > 0) {
       status = Status.FAIL; // the error-rate check applies with or without gates
     }
     return new RequestSummary(
         unknown ? null : total, errors, rate, options.maxErrorRate(), status, kinds);
-  }
-
-  private static String join(List<ConstraintResult> results, Status which) {
-    return results.stream()
-        .filter(r -> r.status() == which)
-        .map(ConstraintResult::message)
-        .collect(Collectors.joining("; "));
   }
 }

@@ -40,28 +40,6 @@ public record Verdict(
   /** The verdict document's schema version. */
   public static final String SCHEMA_VERSION = "1";
 
-  /** A verdict without warnings. */
-  public Verdict(
-      Status verdict,
-      String message,
-      List<ConstraintResult> constraints,
-      List<String> ignored,
-      String constraintsSource,
-      RequestSummary requests,
-      VerdictSource source) {
-    this(
-        verdict,
-        message,
-        constraints,
-        ignored,
-        constraintsSource,
-        requests,
-        source,
-        List.of(),
-        null,
-        List.of());
-  }
-
   /** A verdict on one export (no per-run breakdown, no findings). */
   public Verdict(
       Status verdict,
@@ -87,6 +65,22 @@ public record Verdict(
 
   /** This verdict with the per-run breakdown {@code runs}. */
   public Verdict withRuns(RunVerdicts runs) {
+    return copy(verdict, message, runs, findings);
+  }
+
+  /** This verdict with {@code findings} in place of its own. */
+  public Verdict withFindings(List<Finding> findings) {
+    return copy(verdict, message, runs, findings);
+  }
+
+  /** This verdict decided otherwise: {@code verdict} for the reason {@code message}. */
+  public Verdict withDecision(Status verdict, String message) {
+    return copy(verdict, message, runs, findings);
+  }
+
+  // the one place a verdict is derived from another: what it rests on stays
+  private Verdict copy(
+      Status verdict, String message, @Nullable RunVerdicts runs, List<Finding> findings) {
     return new Verdict(
         verdict,
         message,

@@ -527,17 +527,7 @@ final class ExperimentPlanner {
     log.decide(RuleFile.CONCURRENCY_GRID, "experiment.concurrency = " + points, grid.reason());
     int maxPoint = Collections.max(points);
     Long durationS = t.durationS() == null || proxy ? null : t.durationS();
-    if (durationS != null && durationS > limit) {
-      log.block(
-          BlockerCode.MEASUREMENT_LIMIT_EXCEEDED,
-          "user workload "
-              + in.workload().document().at("/traffic/duration_s")
-              + ": "
-              + durationS
-              + " s exceeds"
-              + " the "
-              + limit
-              + " s measurement limit");
+    if (!withinLimit(in, durationS, limit, log)) {
       return Optional.empty();
     }
     Long userCount = proxy ? null : t.requestCount();
@@ -589,38 +579,37 @@ final class ExperimentPlanner {
                 + " request count");
     List<Integer> warmups =
         points.stream().map(c -> o.warmupRequests() != null ? o.warmupRequests() : c).toList();
-    Optional<Bounds> b =
-        bounds(
+    BenchmarkPlan.RunEstimate runEstimate = estimate;
+    return bounds(
             o,
             warmups,
             "one warmup request per concurrent slot of each point"
                 + " (the recipes' 1 x concurrency), excluded from results",
             limit,
-            log);
-    BenchmarkPlan.RunEstimate runEstimate = estimate;
-    return b.map(
-        x ->
-            new Result(
-                new BenchmarkPlan.Experiment(
-                    type.name(),
-                    MeasurementMode.closed_loop.name(),
-                    points,
-                    null,
-                    null,
-                    requestCount,
-                    x.warmup(),
-                    durationS,
-                    limit,
-                    x.timeout(),
-                    x.seed(),
-                    control,
-                    points.size(),
-                    grid,
-                    requestCount,
-                    warmups,
-                    runEstimate),
-                synthetic,
-                List.of()));
+            log)
+        .map(
+            x ->
+                new Result(
+                    new BenchmarkPlan.Experiment(
+                        type.name(),
+                        MeasurementMode.closed_loop.name(),
+                        points,
+                        null,
+                        null,
+                        requestCount,
+                        x.warmup(),
+                        durationS,
+                        limit,
+                        x.timeout(),
+                        x.seed(),
+                        control,
+                        points.size(),
+                        grid,
+                        requestCount,
+                        warmups,
+                        runEstimate),
+                    synthetic,
+                    List.of()));
   }
 
   private static Optional<Result> openLoop(
@@ -683,17 +672,7 @@ final class ExperimentPlanner {
         t.durationS() != null
             ? t.durationS()
             : requestCount == null ? (long) Math.min(DEFAULT_OPEN_LOOP_DURATION_S, limit) : null;
-    if (durationS != null && durationS > limit) {
-      log.block(
-          BlockerCode.MEASUREMENT_LIMIT_EXCEEDED,
-          "user workload "
-              + in.workload().document().at("/traffic/duration_s")
-              + ": "
-              + durationS
-              + " s exceeds"
-              + " the "
-              + limit
-              + " s measurement limit");
+    if (!withinLimit(in, durationS, limit, log)) {
       return Optional.empty();
     }
     BigDecimal minRate = Collections.min(points);
@@ -897,6 +876,27 @@ final class ExperimentPlanner {
             + ")",
         basis);
     return Optional.of(estimate);
+  }
+
+  /**
+   * The measurement limit on a duration: a user's {@code traffic.duration_s} above it is a blocker
+   * (false), since AIPerf would run past what the series allows.
+   */
+  private static boolean withinLimit(Inputs in, @Nullable Long durationS, int limit, RuleLog log) {
+    if (durationS != null && durationS > limit) {
+      log.block(
+          BlockerCode.MEASUREMENT_LIMIT_EXCEEDED,
+          "user workload "
+              + in.workload().document().at("/traffic/duration_s")
+              + ": "
+              + durationS
+              + " s exceeds"
+              + " the "
+              + limit
+              + " s measurement limit");
+      return false;
+    }
+    return true;
   }
 
   /** The warmup, per-request timeout and seed of a load experiment. */

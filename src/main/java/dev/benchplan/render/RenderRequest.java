@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -41,132 +42,133 @@ public record RenderRequest(
     @Nullable PairLabel pair,
     boolean refusePastLogBound) {
   /**
-   * A request for a run that is not part of an AB/BA pair and keeps the summary-only contract for
-   * one run past the log bound.
+   * Starts a request for {@code plan} (with its SHA-256) rendered under {@code deployRoot}: every
+   * override unset, the system clock and a secure random source for the run id, the default model
+   * wait and readiness timeout, no AB/BA pair, and the summary-only contract for one run past the
+   * log bound. Set what differs by name, then {@link Builder#build()}.
    */
-  public RenderRequest(
-      Path plan,
-      String planSha256,
-      Path deployRoot,
-      @Nullable String namespace,
-      @Nullable String jobName,
-      @Nullable String image,
-      @Nullable String artifacts,
-      @Nullable String traceSource,
-      @Nullable String loadPoint,
-      Clock clock,
-      RandomGenerator random,
-      @Nullable Integer modelWaitSeconds,
-      @Nullable Path ledger,
-      @Nullable Integer readyRequestTimeoutSeconds) {
-    this(
-        plan,
-        planSha256,
-        deployRoot,
-        namespace,
-        jobName,
-        image,
-        artifacts,
-        traceSource,
-        loadPoint,
-        clock,
-        random,
-        modelWaitSeconds,
-        ledger,
-        readyRequestTimeoutSeconds,
-        null,
-        false);
+  public static Builder builder(Path plan, String planSha256, Path deployRoot) {
+    return new Builder(plan, planSha256, deployRoot);
   }
 
-  /** A request with the default readiness-request timeout. */
-  public RenderRequest(
-      Path plan,
-      String planSha256,
-      Path deployRoot,
-      String namespace,
-      String jobName,
-      String image,
-      String artifacts,
-      String traceSource,
-      String loadPoint,
-      Clock clock,
-      RandomGenerator random,
-      @Nullable Integer modelWaitSeconds,
-      @Nullable Path ledger) {
-    this(
-        plan,
-        planSha256,
-        deployRoot,
-        namespace,
-        jobName,
-        image,
-        artifacts,
-        traceSource,
-        loadPoint,
-        clock,
-        random,
-        modelWaitSeconds,
-        ledger,
-        null);
-  }
+  /** The one way to assemble a {@link RenderRequest} field by field; unset fields keep defaults. */
+  public static final class Builder {
+    private final Path plan;
+    private final String planSha256;
+    private final Path deployRoot;
+    private @Nullable String namespace;
+    private @Nullable String jobName;
+    private @Nullable String image;
+    private @Nullable String artifacts;
+    private @Nullable String traceSource;
+    private @Nullable String loadPoint;
+    private @Nullable Clock clock;
+    private @Nullable RandomGenerator random;
+    private @Nullable Integer modelWaitSeconds;
+    private @Nullable Path ledger;
+    private @Nullable Integer readyRequestTimeoutSeconds;
+    private @Nullable PairLabel pair;
+    private boolean refusePastLogBound;
 
-  /** A request for the plan's own candidate. */
-  public RenderRequest(
-      Path plan,
-      String planSha256,
-      Path deployRoot,
-      String namespace,
-      String jobName,
-      String image,
-      String artifacts,
-      String traceSource,
-      String loadPoint,
-      Clock clock,
-      RandomGenerator random,
-      Integer modelWaitSeconds) {
-    this(
-        plan,
-        planSha256,
-        deployRoot,
-        namespace,
-        jobName,
-        image,
-        artifacts,
-        traceSource,
-        loadPoint,
-        clock,
-        random,
-        modelWaitSeconds,
-        null);
-  }
+    private Builder(Path plan, String planSha256, Path deployRoot) {
+      this.plan = plan;
+      this.planSha256 = planSha256;
+      this.deployRoot = deployRoot;
+    }
 
-  /** A request with the default model wait. */
-  public RenderRequest(
-      Path plan,
-      String planSha256,
-      Path deployRoot,
-      String namespace,
-      String jobName,
-      String image,
-      String artifacts,
-      String traceSource,
-      String loadPoint,
-      Clock clock,
-      RandomGenerator random) {
-    this(
-        plan,
-        planSha256,
-        deployRoot,
-        namespace,
-        jobName,
-        image,
-        artifacts,
-        traceSource,
-        loadPoint,
-        clock,
-        random,
-        null,
-        null);
+    /** The namespace override ({@code --namespace}), or null for the plan's. */
+    public Builder namespace(@Nullable String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
+    /** The Job name override ({@code --job-name}), or null for a generated one. */
+    public Builder jobName(@Nullable String jobName) {
+      this.jobName = jobName;
+      return this;
+    }
+
+    /** The AIPerf image override ({@code --image}), or null for the plan's. */
+    public Builder image(@Nullable String image) {
+      this.image = image;
+      return this;
+    }
+
+    /** Where artifacts go ({@code --artifacts}, or {@code pvc:NAME}), or null for the default. */
+    public Builder artifacts(@Nullable String artifacts) {
+      this.artifacts = artifacts;
+      return this;
+    }
+
+    /** The trace source override ({@code --trace-source}), or null for the plan's. */
+    public Builder traceSource(@Nullable String traceSource) {
+      this.traceSource = traceSource;
+      return this;
+    }
+
+    /** The load point to run ({@code --load-point}), or null for the plan's choice. */
+    public Builder loadPoint(@Nullable String loadPoint) {
+      this.loadPoint = loadPoint;
+      return this;
+    }
+
+    /** The clock and random source that choose the run id (fixed in tests). */
+    public Builder runId(Clock clock, RandomGenerator random) {
+      this.clock = clock;
+      this.random = random;
+      return this;
+    }
+
+    /** See {@link RenderRequest#modelWaitSeconds()}. */
+    public Builder modelWaitSeconds(@Nullable Integer modelWaitSeconds) {
+      this.modelWaitSeconds = modelWaitSeconds;
+      return this;
+    }
+
+    /** See {@link RenderRequest#ledger()}. */
+    public Builder ledger(@Nullable Path ledger) {
+      this.ledger = ledger;
+      return this;
+    }
+
+    /** See {@link RenderRequest#readyRequestTimeoutSeconds()}. */
+    public Builder readyRequestTimeoutSeconds(@Nullable Integer readyRequestTimeoutSeconds) {
+      this.readyRequestTimeoutSeconds = readyRequestTimeoutSeconds;
+      return this;
+    }
+
+    /** The AB/BA pair the run belongs to ({@code --pair}), or null. */
+    public Builder pair(@Nullable PairLabel pair) {
+      this.pair = pair;
+      return this;
+    }
+
+    /** See {@link RenderRequest#refusePastLogBound()}. */
+    public Builder refusePastLogBound(boolean refusePastLogBound) {
+      this.refusePastLogBound = refusePastLogBound;
+      return this;
+    }
+
+    /** The request; the record's constructor checks it. */
+    public RenderRequest build() {
+      return new RenderRequest(
+          plan,
+          planSha256,
+          deployRoot,
+          namespace,
+          jobName,
+          image,
+          artifacts,
+          traceSource,
+          loadPoint,
+          clock != null ? clock : Clock.systemUTC(),
+          random != null ? random : new SecureRandom(),
+          modelWaitSeconds,
+          ledger,
+          readyRequestTimeoutSeconds,
+          pair,
+          refusePastLogBound);
+    }
   }
 
   public RenderRequest {

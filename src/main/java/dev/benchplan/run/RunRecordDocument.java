@@ -42,60 +42,6 @@ public record RunRecordDocument(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair) {
 
-  /** A record of a run that is not half of an AB/BA pair. */
-  public RunRecordDocument(
-      String schemaVersion,
-      String runId,
-      String seriesId,
-      String planId,
-      FileRef plan,
-      FileRef perfYaml,
-      Cluster cluster,
-      String endpoint,
-      String dgd,
-      Job job,
-      @Nullable Pod pod,
-      String image,
-      Aiperf aiperf,
-      Times times,
-      Isolation isolation,
-      Artifacts artifacts,
-      String exitReason,
-      String message,
-      String verdict,
-      int exitCode,
-      boolean eligible,
-      List<String> ineligibleReasons,
-      boolean keep,
-      @Nullable MeasuredRuns measuredRuns) {
-    this(
-        schemaVersion,
-        runId,
-        seriesId,
-        planId,
-        plan,
-        perfYaml,
-        cluster,
-        endpoint,
-        dgd,
-        job,
-        pod,
-        image,
-        aiperf,
-        times,
-        isolation,
-        artifacts,
-        exitReason,
-        message,
-        verdict,
-        exitCode,
-        eligible,
-        ineligibleReasons,
-        keep,
-        measuredRuns,
-        null);
-  }
-
   /**
    * The AB/BA pair of the run, as render was told ({@code --pair}, {@code --pair-order}, {@code
    * --pair-arm}) and annotated on the Job; compare pairs runs by it.
@@ -116,59 +62,6 @@ public record RunRecordDocument(
               "/metadata/annotations/" + dev.benchplan.render.JobContract.PAIR.replace("/", "~1"));
       return new Pair(l.id(), l.order(), l.arm());
     }
-  }
-
-  /** A record without the measured-run list (a Job rendered before it was annotated). */
-  public RunRecordDocument(
-      String schemaVersion,
-      String runId,
-      String seriesId,
-      String planId,
-      FileRef plan,
-      FileRef perfYaml,
-      Cluster cluster,
-      String endpoint,
-      String dgd,
-      Job job,
-      @Nullable Pod pod,
-      String image,
-      Aiperf aiperf,
-      Times times,
-      Isolation isolation,
-      Artifacts artifacts,
-      String exitReason,
-      String message,
-      String verdict,
-      int exitCode,
-      boolean eligible,
-      List<String> ineligibleReasons,
-      boolean keep) {
-    this(
-        schemaVersion,
-        runId,
-        seriesId,
-        planId,
-        plan,
-        perfYaml,
-        cluster,
-        endpoint,
-        dgd,
-        job,
-        pod,
-        image,
-        aiperf,
-        times,
-        isolation,
-        artifacts,
-        exitReason,
-        message,
-        verdict,
-        exitCode,
-        eligible,
-        ineligibleReasons,
-        keep,
-        null,
-        null);
   }
 
   /**

@@ -70,6 +70,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
   private final Clock clock;
   private final Map<String, String> env;
   private final AtomicReference<Runnable> runInterrupt = new AtomicReference<>();
+  private volatile boolean interrupted;
 
   /**
    * @param runs run's service on the cluster validate connected to, given the hooks it registers
@@ -137,14 +138,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
             .endpointType(EndpointType.chat)
             .streaming(true)
             .aiperf(versionRequest(req))
-            .repetitions(req.options().repeats() > 1 ? req.options().repeats() : null)
-            .repeatRationale(
-                req.options().repeats() > 1
-                    ? "validate --repeats "
-                        + req.options().repeats()
-                        + ": the gate takes the median of each gated metric over the repeats, because one run on a cluster with"
-                        + " an intermittently stalled worker can false-fail a healthy deployment (AICR's investigation)"
-                    : null)
+            // one measured run per Job: --repeats runs this plan's Job N times (see run())
             .build();
     PlanResult result =
         new PlanService().plan(PlanRequest.of(workload, deployment, question, options, clock));
@@ -256,11 +250,21 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
               + " "
               + Objects.requireNonNull(c.unit()).text());
     }
-    return sb.append(String.join(" and ", parts))
+    sb.append(String.join(" and ", parts))
         .append(" within ")
         .append(tolerancePercent())
-        .append("%?")
-        .toString();
+        .append("%?");
+    int n = req.options().repeats();
+    if (n > 1) {
+      sb.append(" validate --repeats ")
+          .append(n)
+          .append(": this plan's Job is run ")
+          .append(n)
+          .append(" times, one measured run each, and the gate takes the median of each gated")
+          .append(" metric, because one run on a cluster with an intermittently stalled worker can")
+          .append(" false-fail a healthy deployment (AICR's investigation).");
+    }
+    return sb.toString();
   }
 
   private static String tolerancePercent() {
@@ -313,9 +317,22 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     return List.copyOf(names);
   }
 
+  /**
+   * Renders the first (or only) measurement: with {@code --repeats} above 1 each repeat has its own
+   * deploy root, {@code deploy/repeat_K/}, rendered when its turn comes (a run ID of its own).
+   */
   @Override
   public RenderedBenchmark render(BenchmarkRequest req, PlannedBenchmark plan) {
-    Path deployRoot = req.workDir().toAbsolutePath().normalize().resolve(DEPLOY_ROOT);
+    return render(req, plan, deployRoot(req, 1));
+  }
+
+  /** {@code deploy/} for one measurement, {@code deploy/repeat_K/} for repeat K of several. */
+  static Path deployRoot(BenchmarkRequest req, int repeat) {
+    Path root = req.workDir().toAbsolutePath().normalize().resolve(DEPLOY_ROOT);
+    return req.options().repeats() > 1 ? root.resolve(RepeatsOutcome.label(repeat)) : root;
+  }
+
+  private RenderedBenchmark render(BenchmarkRequest req, PlannedBenchmark plan, Path deployRoot) {
     try {
       Files.createDirectories(deployRoot);
     } catch (IOException e) {
@@ -326,26 +343,17 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
         (int) Math.min(Integer.MAX_VALUE, req.options().timeouts().endpointReady().toSeconds());
     RenderResult r =
         PlanRenderer.render(
-            new RenderRequest(
-                plan.planPath(),
-                plan.planSha256(),
-                deployRoot,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                clock,
-                new SecureRandom(),
-                Math.max(1, modelWait),
-                null,
-                (int)
-                    Math.max(
-                        1,
-                        Math.min(
-                            Integer.MAX_VALUE,
-                            req.options().timeouts().readyRequest().toSeconds()))));
+            RenderRequest.builder(plan.planPath(), plan.planSha256(), deployRoot)
+                .runId(clock, new SecureRandom())
+                .modelWaitSeconds(Math.max(1, modelWait))
+                .readyRequestTimeoutSeconds(
+                    (int)
+                        Math.max(
+                            1,
+                            Math.min(
+                                Integer.MAX_VALUE,
+                                req.options().timeouts().readyRequest().toSeconds())))
+                .build());
     PerfYaml perf = PerfYaml.read(r.perfYaml());
     String ns = r.namespace();
     List<CreatedObject> objects = new ArrayList<>();
@@ -364,6 +372,34 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       PlannedBenchmark plan,
       RenderedBenchmark rendered,
       ProgressSink progress) {
+    int n = req.options().repeats();
+    if (n == 1) {
+      return outcome(runJob(req, rendered, progress));
+    }
+    // one Job per repeat: each run's tree stays within the pod-log channel at AICR's load
+    List<RunOutcome> runs = new ArrayList<>();
+    for (int k = 1; k <= n; k++) {
+      if (interrupted) {
+        throw BenchplanException.runtime(
+            "interrupted before " + RepeatsOutcome.label(k) + " of " + n);
+      }
+      RenderedBenchmark r = k == 1 ? rendered : render(req, plan, deployRoot(req, k));
+      String prefix = RepeatsOutcome.label(k) + "/" + n + " ";
+      progress.update(prefix + "Job " + r.namespace() + "/" + r.jobName());
+      RunOutcome o = runJob(req, r, detail -> progress.update(prefix + detail));
+      BenchmarkOutcome stop = RepeatsOutcome.stop(o, k, n);
+      if (stop != null) {
+        return stop;
+      }
+      runs.add(o);
+    }
+    return RepeatsOutcome.of(
+        runs, req.constraints(), req.workDir().toAbsolutePath().normalize().resolve(DEPLOY_ROOT));
+  }
+
+  /** Applies one rendered Job (recording its objects first), runs it and gates its run. */
+  private RunOutcome runJob(
+      BenchmarkRequest req, RenderedBenchmark rendered, ProgressSink progress) {
     for (CreatedObject o : rendered.objects()) {
       if (!req.ledger().record(o)) {
         throw BenchplanException.runtime("interrupted before the AIPerf Job was applied");
@@ -388,19 +424,16 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
             req.options().keep(),
             false,
             req.constraints().set());
-    RunOutcome outcome =
-        runs.apply(hooks)
-            .run(
-                runRequest,
-                (phase, elapsed, detail) ->
-                    progress.update(phase + (detail == null ? "" : ": " + detail)));
-    return req.options().repeats() > 1
-        ? RepeatsOutcome.of(outcome, req.constraints())
-        : outcome(outcome);
+    return runs.apply(hooks)
+        .run(
+            runRequest,
+            (phase, elapsed, detail) ->
+                progress.update(phase + (detail == null ? "" : ": " + detail)));
   }
 
   @Override
   public void interrupt() {
+    interrupted = true; // no further repeat starts
     Runnable r = runInterrupt.getAndSet(null);
     if (r != null) {
       r.run();

@@ -63,9 +63,7 @@ public record ValidateOptions(
     @Nullable String modelCacheSize,
     @Nullable String modelCacheStorageClass) {
 
-  /**
-   * {@code --repeats}: the most measurements one validate takes (AIPerf's multiRun.numRuns cap).
-   */
+  /** {@code --repeats}: the most measurements one validate takes (one Job each). */
   public static final int MAX_REPEATS = 10;
 
   /** The cache PVC's size when none is given: AICR's. */

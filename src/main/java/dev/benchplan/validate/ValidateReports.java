@@ -120,7 +120,8 @@ public final class ValidateReports {
               PerformanceRequest.GATE_OPTIONS.maxErrorRate(),
               Status.SKIP,
               List.of()),
-          source);
+          source,
+          List.of());
     }
     String why =
         "validate "

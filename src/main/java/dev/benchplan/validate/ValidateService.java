@@ -549,12 +549,25 @@ public final class ValidateService {
                     api, existing.namespace(), existing.dgdName(), t.dgdReady(), progress.sink()),
             DgdView::readiness);
       }
-      Duration runBound = t.podScheduling().plus(t.endpointReady()).plus(t.job());
+      int repeats = options.repeats();
+      // one Job per repeat, each with its own bounds
+      Duration runBound =
+          t.podScheduling().plus(t.endpointReady()).plus(t.job()).multipliedBy(repeats);
       BenchmarkOutcome outcome =
           step(
               ValidateStep.RUN,
               runBound,
-              "running Job " + rendered.namespace() + "/" + rendered.jobName() + " and gating",
+              repeats > 1
+                  ? "running "
+                      + repeats
+                      + " Jobs in "
+                      + rendered.namespace()
+                      + ", one per repeat, and gating their medians"
+                  : "running Job "
+                      + rendered.namespace()
+                      + "/"
+                      + rendered.jobName()
+                      + " and gating",
               () -> runner.run(req, planned, rendered, progress.sink()),
               BenchmarkOutcome::message);
       doc.benchmark(shape, planned, rendered, outcome.runDir());

@@ -135,7 +135,7 @@ public record ValidateVerdict(
    * measurements.
    *
    * @param count the repeats measured
-   * @param mechanism how: AIPerf's own multi-run in one Job
+   * @param mechanism how: one AIPerf Job per repeat
    * @param unstable the repeats disagree on a gate
    * @param disagreements which gate, who passed and who failed
    * @param runs each repeat with its verdict and figures

@@ -176,7 +176,7 @@ final class VerdictDocument {
       repeats =
           new ValidateVerdict.Repeats(
               runs.size(),
-              "aiperf-multi-run (multiRun.numRuns), median of each gated" + " metric",
+              RepeatsOutcome.MECHANISM,
               outcome.repeats().unstable(),
               outcome.repeats().disagreements(),
               runs);

@@ -9,6 +9,7 @@ import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.report.AnalysisMarkdown;
 import dev.benchplan.analysis.report.RunDocuments;
+import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.CanonicalJson;
@@ -109,11 +110,11 @@ final class AnalysisVerifier {
     }
     Path expRoot = Path.of(stored.path("exp_root").asString());
     String sha = Sha256.hex(bytes);
-    List<JsonNode> log = FindingsLog.read(expRoot);
-    List<JsonNode> history = new ArrayList<>();
+    List<FindingLine> log = FindingsLog.read(expRoot);
+    List<FindingLine> history = new ArrayList<>();
     boolean logged = false;
-    for (JsonNode line : log) {
-      if (sha.equals(line.path("analysis_sha256").asString())) {
+    for (FindingLine line : log) {
+      if (sha.equals(line.analysisSha256())) {
         logged = true;
         break;
       }
@@ -134,8 +135,8 @@ final class AnalysisVerifier {
       Path self = file.toAbsolutePath().normalize();
       int last = -1;
       for (int i = 0; i < log.size(); i++) {
-        String p = log.get(i).path("analysis_path").asString("");
-        if (!p.isEmpty() && Path.of(p).toAbsolutePath().normalize().equals(self)) {
+        String p = log.get(i).analysisPath();
+        if (p != null && !p.isEmpty() && Path.of(p).toAbsolutePath().normalize().equals(self)) {
           last = i;
         }
       }

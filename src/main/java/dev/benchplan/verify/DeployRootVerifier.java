@@ -127,23 +127,21 @@ final class DeployRootVerifier {
     }
     try {
       PlanRenderer.render(
-          new RenderRequest(
-              plan,
-              planSha,
-              scratch,
-              text(o, "namespace"),
-              text(o, "job_name"),
-              text(o, "image"),
-              text(o, "artifacts"),
-              text(o, "trace_source"),
-              text(o, "load_point"),
-              clock,
-              random,
-              o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt(),
-              null,
-              o.path("ready_request_timeout_seconds").isIntegralNumber()
-                  ? o.get("ready_request_timeout_seconds").asInt()
-                  : null),
+          RenderRequest.builder(plan, planSha, scratch)
+              .namespace(text(o, "namespace"))
+              .jobName(text(o, "job_name"))
+              .image(text(o, "image"))
+              .artifacts(text(o, "artifacts"))
+              .traceSource(text(o, "trace_source"))
+              .loadPoint(text(o, "load_point"))
+              .runId(clock, random)
+              .modelWaitSeconds(
+                  o.get("model_wait_seconds").isNull() ? null : o.get("model_wait_seconds").asInt())
+              .readyRequestTimeoutSeconds(
+                  o.path("ready_request_timeout_seconds").isIntegralNumber()
+                      ? o.get("ready_request_timeout_seconds").asInt()
+                      : null)
+              .build(),
           root); // the rendered files name plan and ledger relative to this DEPLOY_ROOT
       JsonNode files = m.get("files");
       for (int i = 0; i < files.size(); i++) {

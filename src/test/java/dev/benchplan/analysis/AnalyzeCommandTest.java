@@ -112,23 +112,9 @@ class AnalyzeCommandTest {
   void deterministic() throws Exception {
     Path run = new GeneratedRun().requests(1500).write(tmp.resolve("run"));
     Path exp = tmp.resolve("exp");
-    CommandHarness.run(
-            "analyze",
-            run.toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            tmp.resolve("a").toString())
-        .expectOk();
+    analyze(run, exp, tmp.resolve("a"));
     byte[] firstLine = Files.readAllBytes(exp.resolve("analysis/performance_findings.jsonl"));
-    CommandHarness.run(
-            "analyze",
-            run.toString(),
-            "--exp-root",
-            tmp.resolve("exp2").toString(),
-            "--report-dir",
-            tmp.resolve("b").toString())
-        .expectOk();
+    analyze(run, tmp.resolve("exp2"), tmp.resolve("b"));
     for (String f :
         List.of(
             "runs/run/benchmark_summary.json",
@@ -154,14 +140,7 @@ class AnalyzeCommandTest {
     assertThat(s.path("inputs").get(1).path("role").asString()).isEqualTo("records");
     assertThat(s.path("inputs").get(1).path("sha256").asString())
         .isEqualTo(Sha256.ofFile(run.resolve("profile_export.jsonl")));
-    CommandHarness.run(
-            "analyze",
-            run.toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            tmp.resolve("c").toString())
-        .expectOk();
+    analyze(run, exp, tmp.resolve("c"));
     byte[] after = Files.readAllBytes(exp.resolve("analysis/performance_findings.jsonl"));
     assertThat(new String(after, StandardCharsets.UTF_8))
         .startsWith(new String(firstLine, StandardCharsets.UTF_8));
@@ -218,15 +197,7 @@ class AnalyzeCommandTest {
     lines.set(6, lines.get(6).substring(0, 40));
     Files.write(records, lines);
     String sha = Sha256.ofFile(records);
-    var r =
-        CommandHarness.run(
-                "analyze",
-                run.toString(),
-                "--exp-root",
-                tmp.resolve("exp").toString(),
-                "--report-dir",
-                tmp.resolve("out").toString())
-            .expectOk();
+    var r = analyze(run, tmp.resolve("exp"), tmp.resolve("out"));
     assertThat(r.out())
         .contains(
             "blocker: malformed_records: 1 malformed lines in profile_export.jsonl, first line 7: not valid JSON");
@@ -242,14 +213,7 @@ class AnalyzeCommandTest {
     GeneratedRun g = new GeneratedRun();
     g.summary = false;
     Path run = g.write(tmp.resolve("rec"));
-    CommandHarness.run(
-            "analyze",
-            run.toString(),
-            "--exp-root",
-            tmp.resolve("exp").toString(),
-            "--report-dir",
-            tmp.resolve("out").toString())
-        .expectOk();
+    analyze(run, tmp.resolve("exp"), tmp.resolve("out"));
     JsonNode audit = read(tmp.resolve("out/runs/rec/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("valid_with_recovery");
     assertThat(audit.path("recoveries").get(0).asString())
@@ -266,24 +230,9 @@ class AnalyzeCommandTest {
   @Test
   @DisplayName("a dominated grid point is off the frontier")
   void dominated() throws Exception {
-    Path a =
-        new GeneratedRun()
-            .concurrency(8)
-            .throughput(4000)
-            .ttft(80)
-            .write(tmp.resolve("sweep/concurrency8"));
-    Path b =
-        new GeneratedRun()
-            .concurrency(16)
-            .throughput(6000)
-            .ttft(120)
-            .write(tmp.resolve("sweep/concurrency16"));
-    Path c =
-        new GeneratedRun()
-            .concurrency(32)
-            .throughput(5500)
-            .ttft(300)
-            .write(tmp.resolve("sweep/concurrency32"));
+    Path a = sweepPoint(8, 4000, 80);
+    Path b = sweepPoint(16, 6000, 120);
+    Path c = sweepPoint(32, 5500, 300);
     CommandHarness.run(
             "analyze",
             tmp.resolve("sweep").toString(),
@@ -313,23 +262,9 @@ class AnalyzeCommandTest {
   void pilotFlow() throws Exception {
     Path exp = tmp.resolve("exp");
     Path first = new GeneratedRun().throughput(5000).seed(1).write(tmp.resolve("first"));
-    CommandHarness.run(
-            "analyze",
-            first.toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            tmp.resolve("o1").toString())
-        .expectOk();
+    analyze(first, exp, tmp.resolve("o1"));
     Path second = new GeneratedRun().throughput(4900).seed(2).write(tmp.resolve("second"));
-    CommandHarness.run(
-            "analyze",
-            second.toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            tmp.resolve("o2").toString())
-        .expectOk();
+    analyze(second, exp, tmp.resolve("o2"));
     JsonNode rd = read(tmp.resolve("o2/repeat_decision.json"));
     assertThat(rd.path("decision").asString()).isEqualTo("necessary");
     assertThat(rd.path("rationale").asString()).startsWith("series noise-floor pilot (n=3 total)");
@@ -344,14 +279,7 @@ class AnalyzeCommandTest {
       pilot[i] =
           new GeneratedRun().throughput(tp[i]).seed(10 + i).write(tmp.resolve("pilot/run_000" + i));
     }
-    CommandHarness.run(
-            "analyze",
-            tmp.resolve("pilot").toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            tmp.resolve("o3").toString())
-        .expectOk();
+    analyze(tmp.resolve("pilot"), exp, tmp.resolve("o3"));
     JsonNode floor =
         read(tmp.resolve("o3/performance_analysis.json")).path("series").get(0).path("noise_floor");
     assertThat(floor.path("source").asString()).startsWith("this analysis: 3 runs");
@@ -361,14 +289,7 @@ class AnalyzeCommandTest {
     assertThat(cv.path("cv_ci_high").asDouble() / cv.path("cv").asDouble())
         .isCloseTo(6.29, org.assertj.core.data.Offset.offset(0.05));
     Path fourth = new GeneratedRun().throughput(4980).seed(20).write(tmp.resolve("fourth"));
-    CommandHarness.run(
-            "analyze",
-            fourth.toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            tmp.resolve("o4").toString())
-        .expectOk();
+    analyze(fourth, exp, tmp.resolve("o4"));
     JsonNode s4 = read(tmp.resolve("o4/performance_analysis.json")).path("series").get(0);
     assertThat(s4.path("noise_floor").path("source").asString())
         .startsWith("carried forward from analysis");
@@ -433,14 +354,7 @@ class AnalyzeCommandTest {
             + " \"artifacts\": {\"files\": {\"profile_export_aiperf.json\": \""
             + sum
             + "\"}}}");
-    CommandHarness.run(
-            "analyze",
-            dir.toString(),
-            "--exp-root",
-            tmp.resolve("exp").toString(),
-            "--report-dir",
-            tmp.resolve("out").toString())
-        .expectOk();
+    analyze(dir, tmp.resolve("exp"), tmp.resolve("out"));
     JsonNode audit = read(tmp.resolve("out/runs/r1/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("valid");
     assertThat(audit.path("question").asString()).isEqualTo("is it faster?");
@@ -458,17 +372,31 @@ class AnalyzeCommandTest {
         dir.resolve("profile_export_aiperf.json"),
         Files.readString(dir.resolve("profile_export_aiperf.json"))
             .replace("\"avg\" : 5000.0", "\"avg\" : 9000.0"));
-    CommandHarness.run(
-            "analyze",
-            dir.toString(),
-            "--exp-root",
-            tmp.resolve("exp").toString(),
-            "--report-dir",
-            tmp.resolve("out2").toString())
-        .expectOk();
+    analyze(dir, tmp.resolve("exp"), tmp.resolve("out2"));
     JsonNode audit2 = read(tmp.resolve("out2/runs/r1/benchmark_audit.json"));
     assertThat(audit2.path("status").asString()).isEqualTo("invalid");
     assertThat(audit2.path("blockers").get(0).asString())
         .startsWith("manifest: profile_export_aiperf.json hashes to");
+  }
+
+  /** {@code analyze INPUT --exp-root EXP --report-dir OUT}, expected to succeed. */
+  private static CommandHarness.Result analyze(Path input, Path exp, Path out) {
+    return CommandHarness.run(
+            "analyze",
+            input.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            out.toString())
+        .expectOk();
+  }
+
+  /** A generated run at {@code concurrency} written to {@code sweep/concurrencyN}. */
+  private Path sweepPoint(int concurrency, int throughput, int ttft) throws java.io.IOException {
+    return new GeneratedRun()
+        .concurrency(concurrency)
+        .throughput(throughput)
+        .ttft(ttft)
+        .write(tmp.resolve("sweep/concurrency" + concurrency));
   }
 }

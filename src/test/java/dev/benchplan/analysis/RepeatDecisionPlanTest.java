@@ -69,10 +69,18 @@ class RepeatDecisionPlanTest {
    * aiperf/.
    */
   private Path run(String id, double throughput) throws Exception {
-    JsonNode p = Json.JSON.readTree(Files.readAllBytes(seriesPlan));
+    return run(id, throughput, seriesPlan, seriesPlanSha, series.path("series_id").asString(), 1);
+  }
+
+  /** A run directory of the series whose plan is {@code plan}. */
+  private Path run(
+      String id, double throughput, Path plan, String planSha, String seriesId, long seed)
+      throws Exception {
+    JsonNode p = Json.JSON.readTree(Files.readAllBytes(plan));
     Path dir = tmp.resolve("runs").resolve(id);
     GeneratedRun g =
         new GeneratedRun()
+            .seed(seed)
             .throughput(throughput)
             .requests(p.at("/experiment/request_count").asInt())
             .concurrency(p.at("/experiment/concurrency/0").asInt());
@@ -81,8 +89,8 @@ class RepeatDecisionPlanTest {
     g.write(dir.resolve("aiperf"));
     ObjectNode rec = Json.JSON.createObjectNode();
     rec.put("run_id", id);
-    rec.put("series_id", series.path("series_id").asString());
-    rec.putObject("plan").put("path", seriesPlan.toString()).put("sha256", seriesPlanSha);
+    rec.put("series_id", seriesId);
+    rec.putObject("plan").put("path", plan.toString()).put("sha256", planSha);
     rec.put("load_point", "concurrency=" + g.concurrency);
     Files.writeString(dir.resolve("run.json"), Json.JSON.writeValueAsString(rec));
     return dir;
@@ -145,6 +153,93 @@ class RepeatDecisionPlanTest {
     assertThat(src.path("load_point").asString()).isEqualTo("concurrency=16");
     assertThat(pilot.path("series_id").asString())
         .isNotEqualTo(series.path("series_id").asString());
+
+    // the pilot runs (3 at the decided load point, CV 1%) are analysed: they measure a noise floor
+    String pilotSeries = pilot.path("series_id").asString();
+    String pilotSha = out.path("sha256").asString();
+    List<String> pilotArgs = new ArrayList<>(List.of("analyze"));
+    double[] tp = {4950, 5050, 5000};
+    for (int i = 0; i < 3; i++) {
+      pilotArgs.add(run("pilot-" + i, tp[i], pilotPlan, pilotSha, pilotSeries, 10 + i).toString());
+    }
+    pilotArgs.addAll(
+        List.of(
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("pilot-analysis").toString(),
+            "--format",
+            "json"));
+    CommandHarness.run(pilotArgs.toArray(String[]::new)).expectOk();
+    JsonNode pilotAnalysis =
+        Json.JSON.readTree(
+            Files.readAllBytes(tmp.resolve("pilot-analysis/performance_analysis.json")));
+    String pilotAnalysisId = pilotAnalysis.path("analysis_id").asString();
+    assertThat(pilotAnalysis.at("/series/0/noise_floor/source").asString())
+        .startsWith("this analysis: 3 runs");
+
+    // the ORIGINAL series' next analysis uses that floor, and names the pilot it came from
+    Path c = analyze(run("run-c", 5100), "c");
+    JsonNode ca =
+        Json.JSON.readTree(Files.readAllBytes(c.resolveSibling("performance_analysis.json")));
+    assertThat(SchemaValidator.bundled("performance-analysis.schema.json").validate(ca)).isEmpty();
+    JsonNode floor = ca.at("/series/0/noise_floor");
+    assertThat(floor.path("source").asString())
+        .as(floor.toString())
+        .startsWith("pilot series " + pilotSeries);
+    assertThat(floor.path("pilot").path("series_id").asString()).isEqualTo(pilotSeries);
+    assertThat(floor.path("pilot").path("analysis_id").asString()).isEqualTo(pilotAnalysisId);
+    assertThat(floor.path("pilot").path("runs").asInt()).isEqualTo(3);
+    assertThat(floor.path("pilot").path("load_point").asString()).isEqualTo("concurrency=16");
+    JsonNode cv = floor.path("metrics").path("output_token_throughput.avg");
+    assertThat(cv.path("cv").asDouble()).isCloseTo(0.01, org.assertj.core.data.Offset.offset(1e-4));
+    assertThat(cv.path("cv_ci_high").asDouble()).isGreaterThan(cv.path("cv").asDouble());
+    // -1.9% against the previous run (5200): inside the pilot's 1-vs-1 MDE (about 7.6%), so it is
+    // noise, not a small delta that needs yet another pilot
+    JsonNode tpCmp = null;
+    for (JsonNode x : ca.at("/series/0/comparisons")) {
+      if (x.path("against").asString().equals("previous_valid")
+          && x.path("metric").asString().equals("output_token_throughput.avg")) {
+        tpCmp = x;
+      }
+    }
+    assertThat(tpCmp).as(ca.at("/series/0/comparisons").toString()).isNotNull();
+    assertThat(tpCmp.path("mde_pct").asDouble()).isBetween(5.0, 10.0);
+    assertThat(tpCmp.path("assessment").asString()).isEqualTo("within_noise");
+    assertThat(ca.at("/series/0/repeat_decision/decision").asString()).isEqualTo("not_justified");
+
+    // compare of the original series' single runs (1 vs 1) draws its interval from the pilot's
+    // floor
+    Path cmpDir = tmp.resolve("cmp");
+    var cmp =
+        CommandHarness.run(
+            "compare",
+            "--reference",
+            tmp.resolve("runs/run-a").toString(),
+            "--candidate",
+            tmp.resolve("runs/run-b").toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            cmpDir.toString());
+    assertThat(cmp.exitCode()).as(cmp.err()).isIn(0, 1);
+    assertThat(cmp.out()).contains("noise floor: pilot series " + pilotSeries);
+    JsonNode comparison = Json.JSON.readTree(Files.readAllBytes(cmpDir.resolve("comparison.json")));
+    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(comparison)).isEmpty();
+    JsonNode src2 = comparison.path("noise_floor_source");
+    assertThat(src2.path("pilot_series_id").asString()).isEqualTo(pilotSeries);
+    assertThat(src2.path("analysis_id").asString()).isEqualTo(pilotAnalysisId);
+    assertThat(src2.path("runs").asInt()).isEqualTo(3);
+    JsonNode effect = null;
+    for (JsonNode m : comparison.path("metrics")) {
+      if (m.path("metric").asString().equals("output_token_throughput.avg")) {
+        effect = m.path("effect");
+      }
+    }
+    assertThat(effect).isNotNull();
+    assertThat(effect.path("method").asString()).isEqualTo("series_noise_floor");
+    assertThat(effect.path("mde_source").asString()).isEqualTo("series_noise_floor");
+    assertThat(comparison.at("/repeat_decision/decision").asString()).isNotEqualTo("necessary");
   }
 
   @Test

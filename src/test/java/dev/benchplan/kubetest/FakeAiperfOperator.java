@@ -405,25 +405,36 @@ public final class FakeAiperfOperator implements AutoCloseable {
 
   private final Map<String, String> shortFiles = new ConcurrentHashMap<>();
 
+  /** Every status field {@link #drive} writes: a new status clears the ones it does not set. */
+  private static final List<String> STATUS_FIELDS =
+      List.of("phase", "currentPhase", "requestsCompleted", "requestsTotal", "error", "runEpoch");
+
+  /**
+   * Sets an AIPerfJob's status with a merge patch of its status subresource, not a read and an
+   * update: the run under test may delete the AIPerfJob between the two (the update then answered
+   * 409 or 404, or wrote over a newer status). Fields of the previous status that this one does not
+   * set are patched to null, so the status reads as {@code status} alone, as an update left it. A
+   * deleted AIPerfJob answers 404: it has no status left to report.
+   */
   private void status(String name, Map<String, Object> status) {
-    for (int attempt = 0; attempt < 10; attempt++) {
-      GenericKubernetesResource r =
-          client.genericKubernetesResources(AIPERFJOBS).inNamespace(namespace).withName(name).get();
-      if (r == null) {
-        return;
-      }
-      r.getAdditionalProperties().put("status", new LinkedHashMap<>(status));
-      try {
-        client
-            .genericKubernetesResources(AIPERFJOBS)
-            .inNamespace(namespace)
-            .resource(r)
-            .updateStatus();
-        return;
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    STATUS_FIELDS.forEach(f -> fields.put(f, null));
+    fields.putAll(status);
+    tools.jackson.databind.node.ObjectNode patch = dev.benchplan.json.Json.JSON.createObjectNode();
+    patch.set("status", dev.benchplan.json.Json.JSON.valueToTree(fields));
+    try {
+      client
+          .genericKubernetesResources(AIPERFJOBS)
+          .inNamespace(namespace)
+          .withName(name)
+          .subresource("status")
+          .patch(
+              io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                  io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+              patch.toString());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
       }
     }
   }

@@ -47,6 +47,12 @@ public final class StandInAiperf {
   /** The marker a synthetic tree carries; {@code benchplan run} records its text in run.json. */
   public static final String SYNTHETIC_MARKER = "SYNTHETIC.txt";
 
+  /**
+   * The {@code concurrency<N>} source every run without a repeat source copies, whatever its
+   * concurrency (separate Jobs that disagree).
+   */
+  public static final String SOURCE_ENV = "BENCHPLAN_STANDIN_AIPERF_SOURCE";
+
   private static final String RESOURCE = "standin-aiperf.py";
 
   private StandInAiperf() {}

@@ -362,18 +362,10 @@ class PlanNumbersTest {
     for (int c : new int[] {1, 4, 16, 64}) {
       var out =
           PlanRenderer.render(
-              new RenderRequest(
-                  r.planPath(),
-                  r.sha256(),
-                  deploy,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  Integer.toString(c),
-                  PlanFixtures.CLOCK,
-                  new Random(c)));
+              RenderRequest.builder(r.planPath(), r.sha256(), deploy)
+                  .loadPoint(Integer.toString(c))
+                  .runId(PlanFixtures.CLOCK, new Random(c))
+                  .build());
       String config = Files.readString(out.aiperfConfig(), StandardCharsets.UTF_8);
       JsonNode doc = dev.benchplan.json.Json.YAML.readTree(config);
       JsonNode warmup = null;

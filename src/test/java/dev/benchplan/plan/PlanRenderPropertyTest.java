@@ -71,18 +71,10 @@ class PlanRenderPropertyTest {
       for (String point : points(plan.get("experiment"))) {
         try {
           PlanRenderer.render(
-              new RenderRequest(
-                  r.planPath(),
-                  r.sha256(),
-                  deploy,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  point,
-                  PlanFixtures.CLOCK,
-                  new Random(i)));
+              RenderRequest.builder(r.planPath(), r.sha256(), deploy)
+                  .loadPoint(point)
+                  .runId(PlanFixtures.CLOCK, new Random(i))
+                  .build());
           renders++;
         } catch (RuntimeException e) {
           throw new AssertionError(

@@ -75,18 +75,9 @@ class InCodeCandidateTest {
     Path root = Files.createDirectories(tmp.resolve("d"));
     RenderResult ok =
         PlanRenderer.render(
-            new RenderRequest(
-                r.planPath(),
-                r.sha256(),
-                root,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                clock,
-                new Random(1)));
+            RenderRequest.builder(r.planPath(), r.sha256(), root)
+                .runId(clock, new Random(1))
+                .build());
     assertThat(ok.candidateDgd()).isEqualTo("dynamo/vllm-agg");
     assertThat(ok.endpoint()).isEqualTo("http://vllm-agg-frontend.dynamo.svc.cluster.local:8000");
 
@@ -99,18 +90,9 @@ class InCodeCandidateTest {
     assertThatThrownBy(
             () ->
                 PlanRenderer.render(
-                    new RenderRequest(
-                        edited,
-                        Sha256.hex(bytes),
-                        root2,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        clock,
-                        new Random(1))))
+                    RenderRequest.builder(edited, Sha256.hex(bytes), root2)
+                        .runId(clock, new Random(1))
+                        .build()))
         .isInstanceOf(BenchplanException.class)
         .hasMessageContaining("/deployment/ledger_sha256")
         .hasMessageContaining("/deployment/endpoint_url");

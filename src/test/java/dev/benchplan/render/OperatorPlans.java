@@ -37,27 +37,7 @@ public final class OperatorPlans {
                       .requestCount(80),
                   cpw)
               .write(dir.resolve("plan.json"));
-      Path root = Files.createDirectories(dir.resolve("deploy"));
-      RenderResult r =
-          PlanRenderer.render(
-              new RenderRequest(
-                  plan.path(),
-                  plan.sha256(),
-                  root,
-                  namespace,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  clock,
-                  new Random(seed)));
-      Path jobs = r.perfYaml();
-      String text =
-          Files.readString(jobs, StandardCharsets.UTF_8)
-              .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
-      Files.writeString(jobs, text, StandardCharsets.UTF_8);
-      return root;
+      return renderPointed(plan, dir, namespace, resultsService, clock, seed);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -77,29 +57,36 @@ public final class OperatorPlans {
           OperatorRenderTest.operatorReplay(
                   PlanFixture.userTrace(trace, trace.toString()).aiperf("0.13.0"))
               .write(dir.resolve("plan.json"));
-      Path root = Files.createDirectories(dir.resolve("deploy"));
-      RenderResult r =
-          PlanRenderer.render(
-              new RenderRequest(
-                  plan.path(),
-                  plan.sha256(),
-                  root,
-                  namespace,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  clock,
-                  new Random(seed)));
-      Path jobs = r.perfYaml();
-      String text =
-          Files.readString(jobs, StandardCharsets.UTF_8)
-              .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
-      Files.writeString(jobs, text, StandardCharsets.UTF_8);
-      return root;
+      return renderPointed(plan, dir, namespace, resultsService, clock, seed);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Renders {@code plan} into {@code dir/deploy} and points the results-service annotation at
+   * {@code resultsService}; returns the deploy root.
+   */
+  private static Path renderPointed(
+      PlanFixture.Written plan,
+      Path dir,
+      String namespace,
+      String resultsService,
+      Clock clock,
+      long seed)
+      throws IOException {
+    Path root = Files.createDirectories(dir.resolve("deploy"));
+    RenderResult r =
+        PlanRenderer.render(
+            RenderRequest.builder(plan.path(), plan.sha256(), root)
+                .namespace(namespace)
+                .runId(clock, new Random(seed))
+                .build());
+    Path jobs = r.perfYaml();
+    String text =
+        Files.readString(jobs, StandardCharsets.UTF_8)
+            .replace(AiperfJobContract.DEFAULT_RESULTS_SERVICE, resultsService);
+    Files.writeString(jobs, text, StandardCharsets.UTF_8);
+    return root;
   }
 }

@@ -49,18 +49,15 @@ record Rendered(RenderResult result, String configText, String perfText, List<Js
     }
     RenderResult r =
         PlanRenderer.render(
-            new RenderRequest(
-                plan.path(),
-                plan.sha256(),
-                deployRoot,
-                namespace,
-                jobName,
-                image,
-                artifacts,
-                traceSource,
-                loadPoint,
-                clock,
-                new Random(seed)));
+            RenderRequest.builder(plan.path(), plan.sha256(), deployRoot)
+                .namespace(namespace)
+                .jobName(jobName)
+                .image(image)
+                .artifacts(artifacts)
+                .traceSource(traceSource)
+                .loadPoint(loadPoint)
+                .runId(clock, new Random(seed))
+                .build());
     return read(r);
   }
 

@@ -24,7 +24,9 @@ concurrency<N> folders, e.g. "1,4,4": run k of a multi-run copies the k-th, so t
 BENCHPLAN_STANDIN_AIPERF_SYNTHETIC=1 (copy nothing: generate each run from a made-up, seeded latency
 model -- TTFT about 25 ms x C^2, ITL 0.2 ms + 0.05 ms x C -- in AIPerf's file names, fields and units,
 for the request count, ISL and OSL asked for, and write SYNTHETIC.txt at the top of the artifact
-directory saying so; `benchplan run` records that marker in run.json's artifacts.synthetic).
+directory saying so; `benchplan run` records that marker in run.json's artifacts.synthetic),
+BENCHPLAN_STANDIN_AIPERF_SOURCE (the concurrency<N> folder every other run copies, whatever its concurrency:
+separate Jobs that disagree).
 Prints a few lines of what AIPerf prints (start, progress, the artifact folder).
 """
 import json
@@ -300,7 +302,10 @@ def main():
     repeat_sources = [s.strip() for s in os.environ.get("BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES", "").split(",")
                       if s.strip()]
 
+    fixed_source = os.environ.get("BENCHPLAN_STANDIN_AIPERF_SOURCE", "").strip() or None
+
     def measure(v, index, dest, source=None):
+        source = fixed_source if source is None else source
         if pause:
             time.sleep(pause)
         if synthetic:

@@ -1,15 +1,16 @@
 package dev.benchplan.analysis.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import java.math.BigDecimal;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * One metric's noise floor as performance_analysis.json and the findings log write it (and as a
  * later analysis or comparison reads it back to carry the floor forward).
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record NoiseFloorDoc(
     int runs,
     @Nullable BigDecimal mean,
@@ -34,19 +35,23 @@ public record NoiseFloorDoc(
   }
 
   /**
-   * The noise floor of {@code metric} a written document holds (missing numbers read as 0, as
-   * before).
+   * The noise floor of {@code metric} this document holds (a missing number reads as 0, as the tree
+   * reader did).
    */
-  public static NoiseFloor read(String metric, JsonNode f) {
+  public NoiseFloor toFloor(String metric) {
     return new NoiseFloor(
         metric,
-        f.path("runs").asInt(),
-        f.path("mean").asDouble(),
-        f.path("std_dev").asDouble(),
-        f.path("cv").asDouble(),
-        f.path("cv_ci_low").asDouble(),
-        f.path("cv_ci_high").asDouble(),
-        f.path("mde_pct_1v1").asDouble(),
-        f.path("mde_pct_3v3").asDouble());
+        runs,
+        d(mean),
+        d(stdDev),
+        d(cv),
+        d(cvCiLow),
+        d(cvCiHigh),
+        d(mdePct1v1),
+        d(mdePct3v3));
+  }
+
+  private static double d(@Nullable BigDecimal v) {
+    return v == null ? 0 : v.doubleValue();
   }
 }

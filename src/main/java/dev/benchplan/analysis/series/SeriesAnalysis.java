@@ -7,9 +7,11 @@ import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.DoubleList;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
+import dev.benchplan.analysis.report.Measured;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.NoiseFloorDoc;
 import dev.benchplan.analysis.stats.NoiseFloor;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -18,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -48,7 +51,7 @@ public final class SeriesAnalysis {
    * @param repeatDecision the repeat decision block
    */
   public record Result(
-      ObjectNode json, ObjectNode finding, String verdict, ObjectNode repeatDecision) {}
+      ObjectNode json, FindingLine finding, String verdict, ObjectNode repeatDecision) {}
 
   /**
    * The plan's steady-state verdict of a load point (agent-docs/rules/benchmarking/
@@ -105,8 +108,9 @@ public final class SeriesAnalysis {
       String seriesId,
       List<RunEvidence> runs,
       List<Slo> flagSlos,
-      List<JsonNode> history,
-      String analysisId) {
+      List<FindingLine> history,
+      String analysisId,
+      @Nullable Path expRoot) {
     List<RunEvidence> valid = runs.stream().filter(RunEvidence::valid).toList();
     ObjectNode s = Nodes.object();
     s.put("series_id", seriesId);
@@ -203,12 +207,12 @@ public final class SeriesAnalysis {
     // noise floor: a pilot here (n >= 2 runs of one load point), else carried forward
     ObjectNode floor = s.putObject("noise_floor");
     Map<String, NoiseFloor> floors = new LinkedHashMap<>();
+    FindingLine.PilotRef floorPilot = null;
     Optional<Map.Entry<String, List<RunEvidence>>> pilot =
         byPoint.entrySet().stream()
             .filter(e -> e.getValue().size() >= 2)
             .max(Comparator.comparingInt(e -> e.getValue().size()));
-    List<JsonNode> mine =
-        history.stream().filter(h -> h.path("series_id").asString().equals(seriesId)).toList();
+    List<FindingLine> mine = history.stream().filter(h -> h.seriesId().equals(seriesId)).toList();
     if (pilot.isPresent()) {
       floor.put(
           "source",
@@ -220,10 +224,22 @@ public final class SeriesAnalysis {
         }
       }
     } else {
-      Optional<FindingsLog.Carried> carried = FindingsLog.lastNoiseFloor(history, seriesId);
+      Optional<FindingsLog.Carried> carried =
+          FindingsLog.lastNoiseFloor(history, seriesId, expRoot);
       if (carried.isPresent()) {
-        floor.put("source", "carried forward from analysis " + carried.get().analysisId());
-        floors.putAll(carried.get().floors());
+        FindingsLog.Carried c = carried.get();
+        floor.put("source", c.describe());
+        floors.putAll(c.floors());
+        String pilotSeries = c.pilotSeriesId();
+        if (pilotSeries != null) {
+          floorPilot = new FindingLine.PilotRef(pilotSeries, c.analysisId(), c.pilotLoadPoint());
+          // the pilot decided for this series (plan --repeat-decision) measured it: name it
+          ObjectNode from = floor.putObject("pilot");
+          from.put("series_id", c.pilotSeriesId());
+          from.put("analysis_id", c.analysisId());
+          from.put("runs", c.runs());
+          from.put("load_point", c.pilotLoadPoint());
+        }
       } else {
         floor.putNull("source");
       }
@@ -240,8 +256,7 @@ public final class SeriesAnalysis {
 
     // history
     ObjectNode hist = s.putObject("history");
-    List<JsonNode> validHistory =
-        mine.stream().filter(h -> h.path("valid_runs").asInt(0) > 0).toList();
+    List<FindingLine> validHistory = mine.stream().filter(h -> h.valid() > 0).toList();
     ArrayNode hl = hist.putArray("history");
     validHistory.forEach(h -> hl.add(summaryOf(h)));
     hist.set(
@@ -254,28 +269,27 @@ public final class SeriesAnalysis {
             : summaryOf(validHistory.get(validHistory.size() - 1)));
     ObjectNode best = hist.putObject("best_prior");
     for (MetricSpec spec : MetricSpec.STANDARD) {
-      JsonNode bestLine = null;
+      FindingLine bestLine = null;
       String bestPoint = null;
       double bestValue = Double.NaN;
-      for (JsonNode h : validHistory) {
-        JsonNode lps = h.path("load_points");
-        for (String lp : lps.propertyNames()) {
-          JsonNode v = lps.get(lp).path(spec.key());
-          boolean ok = slos.isEmpty() || h.path("slo_feasible").path(lp).asBoolean(false);
-          if (!v.isNumber() || !ok) {
+      for (FindingLine h : validHistory) {
+        for (Map.Entry<String, Map<String, @Nullable Number>> lp : h.loadPoints().entrySet()) {
+          Number v = lp.getValue().get(spec.key());
+          boolean ok = slos.isEmpty() || Boolean.TRUE.equals(h.sloFeasible().get(lp.getKey()));
+          if (v == null || !ok) {
             continue;
           }
-          double d = v.asDouble();
+          double d = v.doubleValue();
           if (Double.isNaN(bestValue) || spec.direction().sign() * (d - bestValue) > 0) {
             bestValue = d;
             bestLine = h;
-            bestPoint = lp;
+            bestPoint = lp.getKey();
           }
         }
       }
       if (bestLine != null) {
         ObjectNode b = best.putObject(spec.key());
-        b.put("analysis_id", bestLine.path("analysis_id").asString());
+        b.put("analysis_id", bestLine.analysisId());
         b.put("load_point", bestPoint);
         Nodes.num(b, "value", bestValue);
         b.put("slo_feasible_only", !slos.isEmpty());
@@ -296,25 +310,26 @@ public final class SeriesAnalysis {
     boolean improved = false;
     boolean withinNoise = false;
     if (!validHistory.isEmpty()) {
-      Map<String, JsonNode> against = new LinkedHashMap<>();
+      Map<String, FindingLine> against = new LinkedHashMap<>();
       against.put("previous_valid", validHistory.get(validHistory.size() - 1));
       if (validHistory.size() > 1) {
         against.put("series_baseline", validHistory.get(0));
       }
-      for (Map.Entry<String, JsonNode> a : against.entrySet()) {
-        JsonNode lps = a.getValue().path("load_points");
+      for (Map.Entry<String, FindingLine> a : against.entrySet()) {
+        Map<String, Map<String, @Nullable Number>> lps = a.getValue().loadPoints();
         for (Map.Entry<String, Map<String, Double>> cur : means.entrySet()) {
-          JsonNode prior = lps.path(cur.getKey());
-          if (!prior.isObject()) {
+          Map<String, @Nullable Number> prior = lps.get(cur.getKey());
+          if (prior == null) {
             continue;
           }
           for (MetricSpec spec : MetricSpec.STANDARD) {
             Double now = cur.getValue().get(spec.key());
-            JsonNode before = prior.path(spec.key());
-            if (now == null || !before.isNumber() || before.asDouble() == 0) {
+            Number beforeValue = prior.get(spec.key());
+            if (now == null || beforeValue == null || beforeValue.doubleValue() == 0) {
               continue;
             }
-            double change = (now - before.asDouble()) / Math.abs(before.asDouble()) * 100;
+            double before = beforeValue.doubleValue();
+            double change = (now - before) / Math.abs(before) * 100;
             NoiseFloor nf = floors.get(spec.key());
             String assessment;
             double better = change * spec.direction().sign();
@@ -338,12 +353,12 @@ public final class SeriesAnalysis {
             }
             ObjectNode c = comps.addObject();
             c.put("against", a.getKey());
-            c.put("analysis_id", a.getValue().path("analysis_id").asString());
+            c.put("analysis_id", a.getValue().analysisId());
             c.put("load_point", cur.getKey());
             c.put("metric", spec.key());
             c.put("better", spec.direction().json());
             c.put("gated", spec.gated());
-            Nodes.num(c, "prior", before.asDouble());
+            Nodes.num(c, "prior", before);
             Nodes.num(c, "current", now);
             Nodes.num(c, "change_pct", change);
             Nodes.num(c, "mde_pct", nf == null ? Double.NaN : nf.mdePct1v1());
@@ -437,32 +452,46 @@ public final class SeriesAnalysis {
     s.put("verdict", verdict);
     s.put("evidence", valid.size() == 1 ? "single-run evidence" : valid.size() + " valid runs");
 
-    ObjectNode finding = Nodes.object();
-    finding.put("analysis_id", analysisId);
-    finding.put("series_id", seriesId);
-    finding.put("valid_runs", valid.size());
-    finding.put("invalid_runs", runs.size() - valid.size());
-    ArrayNode fr = finding.putArray("runs");
-    for (RunEvidence r : runs) {
-      ObjectNode rn = fr.addObject();
-      rn.put("label", r.source().label());
-      rn.put("summary_sha256", r.summarySha256());
-      rn.put("status", r.audit().status());
-    }
-    ObjectNode flp = finding.putObject("load_points");
+    List<FindingLine.RunRef> runRefs =
+        runs.stream()
+            .map(
+                r ->
+                    new FindingLine.RunRef(
+                        r.source().label(), r.summarySha256(), r.audit().status()))
+            .toList();
+    Map<String, Map<String, @Nullable Number>> linePoints = new LinkedHashMap<>();
     means.forEach(
         (lp, m) -> {
-          ObjectNode o = flp.putObject(lp);
-          m.forEach((k, v) -> Nodes.num(o, k, v));
+          Map<String, @Nullable Number> o = new LinkedHashMap<>();
+          m.forEach((k, v) -> o.put(k, Measured.of(v)));
+          linePoints.put(lp, o);
         });
-    ObjectNode ff = finding.putObject("slo_feasible");
-    if (!slos.isEmpty()) {
-      feasible.forEach(ff::put);
-    }
-    ObjectNode fnf = finding.putObject("noise_floor");
-    floors.values().forEach(nf -> fnf.set(nf.metric(), floorJson(nf)));
-    finding.put("verdict", verdict);
-    finding.put("repeat_decision", decision);
+    Map<String, NoiseFloorDoc> lineFloors = new LinkedHashMap<>();
+    floors.values().forEach(nf -> lineFloors.put(nf.metric(), NoiseFloorDoc.of(nf)));
+    JsonNode decisionSource =
+        plannedDoc == null ? null : plannedDoc.at("/run_policy/decision_source");
+    FindingLine finding =
+        new FindingLine(
+            analysisId,
+            seriesId,
+            valid.size(),
+            runs.size() - valid.size(),
+            runRefs,
+            linePoints,
+            slos.isEmpty() ? Map.of() : new LinkedHashMap<>(feasible),
+            lineFloors,
+            floorPilot,
+            verdict,
+            decision,
+            // a pilot series: the series it measures the noise floor for finds it by this
+            decisionSource != null && decisionSource.isObject()
+                ? new FindingLine.DecisionSourceRef(
+                    decisionSource.path("series_id").asString(null),
+                    decisionSource.path("sha256").asString(null),
+                    decisionSource.path("load_point").asString(null))
+                : null,
+            null,
+            null);
     return new Result(s, finding, verdict, rd);
   }
 
@@ -470,11 +499,11 @@ public final class SeriesAnalysis {
     return Nodes.tree(NoiseFloorDoc.of(nf));
   }
 
-  private static ObjectNode summaryOf(JsonNode h) {
+  private static ObjectNode summaryOf(FindingLine h) {
     ObjectNode o = Nodes.object();
-    o.put("analysis_id", h.path("analysis_id").asString());
-    o.put("verdict", h.path("verdict").asString());
-    o.set("load_points", h.path("load_points").deepCopy());
+    o.put("analysis_id", h.analysisId());
+    o.put("verdict", h.verdict());
+    o.set("load_points", Nodes.tree(h.loadPoints()));
     return o;
   }
 

@@ -29,7 +29,6 @@ import dev.benchplan.progress.RunProgress;
 import dev.benchplan.render.AiperfJobContract;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.render.manifest.YamlDocuments;
-import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.run.RunRequest;
@@ -1021,28 +1020,15 @@ final class OperatorRun {
             false);
     Map<String, String> shas = new LinkedHashMap<>();
     files.forEach((k, v) -> shas.put(k, Sha256.hex(v)));
-    List<String> ineligible = new ArrayList<>();
-    if (verdict.verdict() != Status.PASS && verdict.verdict() != Status.FAIL) {
-      ineligible.add(
-          Preflight.finding(
-              BlockerCode.RUN_NOT_MEASURED,
-              "the run has no valid measurement (verdict " + verdict.verdict().json() + ")"));
-    }
-    if (Boolean.FALSE.equals(versionMatch)) {
-      ineligible.add(
-          Preflight.finding(
-              BlockerCode.AIPERF_VERSION_MISMATCH,
-              "AIPerf " + measured + " ran, but the series pins " + planned));
-    }
-    if (!imageMatch) {
-      ineligible.add(
-          Preflight.finding(
-              BlockerCode.AIPERF_IMAGE_MISMATCH,
-              "the AIPerfJob's image "
-                  + image
-                  + " is not the plan's "
-                  + plan.plan().aiperf().image()));
-    }
+    List<String> ineligible =
+        RunRecord.ineligibleReasons(
+            verdict,
+            versionMatch,
+            measured,
+            planned,
+            imageMatch,
+            "the AIPerfJob's image " + image,
+            plan.plan().aiperf().image());
     Ran firstRan = ran.get(0);
     RunRecordDocument doc =
         new RunRecordDocument(
@@ -1102,7 +1088,9 @@ final class OperatorRun {
             exitCode,
             ineligible.isEmpty(),
             List.copyOf(ineligible),
-            request.keep());
+            request.keep(),
+            null, // measured_runs: the operator's runs are listed under operator.jobs
+            null); // pair: an operator run is never half of an AB/BA pair
     ObjectNode tree = Json.JSON.valueToTree(doc);
     tree.put("engine", AiperfJobContract.ENGINE);
     ObjectNode op = tree.putObject("operator");

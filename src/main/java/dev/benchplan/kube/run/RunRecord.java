@@ -174,28 +174,15 @@ final class RunRecord {
             files,
             f.synthetic());
 
-    List<String> ineligible = new ArrayList<>();
-    if (f.verdict().verdict() != Status.PASS && f.verdict().verdict() != Status.FAIL) {
-      ineligible.add(
-          Preflight.finding(
-              BlockerCode.RUN_NOT_MEASURED,
-              "the run has no valid measurement (verdict " + f.verdict().verdict().json() + ")"));
-    }
-    if (Boolean.FALSE.equals(versionMatch)) {
-      ineligible.add(
-          Preflight.finding(
-              BlockerCode.AIPERF_VERSION_MISMATCH,
-              "AIPerf " + measured + " ran, but the series pins " + planned));
-    }
-    if (!imageMatch) {
-      ineligible.add(
-          Preflight.finding(
-              BlockerCode.AIPERF_IMAGE_MISMATCH,
-              "the Job's image "
-                  + f.perf().image()
-                  + " is not the plan's "
-                  + f.plan().aiperfImage()));
-    }
+    List<String> ineligible =
+        ineligibleReasons(
+            f.verdict(),
+            versionMatch,
+            measured,
+            planned,
+            imageMatch,
+            "the Job's image " + f.perf().image(),
+            f.plan().aiperfImage());
     if (f.export() != null && f.export().wasCancelled()) {
       ineligible.add(
           Preflight.finding(BlockerCode.RUN_CANCELLED, "AIPerf reports the run as cancelled"));
@@ -241,6 +228,42 @@ final class RunRecord {
         f.request().keep(),
         measuredRuns(f),
         RunRecordDocument.Pair.of(f.perf().annotation(JobContract.PAIR)));
+  }
+
+  /**
+   * Why a run may not serve as evidence, as far as every run record judges it (the Job's and the
+   * operator's): no valid measurement, another AIPerf version than the series pins, another image
+   * than the plan's. Each finding carries its blocker code; the list is the caller's to extend.
+   *
+   * @param ranImage what ran the image and which, e.g. {@code "the Job's image IMAGE"}
+   */
+  static List<String> ineligibleReasons(
+      Verdict verdict,
+      @Nullable Boolean versionMatch,
+      @Nullable String measured,
+      @Nullable String planned,
+      boolean imageMatch,
+      String ranImage,
+      @Nullable String plannedImage) {
+    List<String> ineligible = new ArrayList<>();
+    if (verdict.verdict() != Status.PASS && verdict.verdict() != Status.FAIL) {
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.RUN_NOT_MEASURED,
+              "the run has no valid measurement (verdict " + verdict.verdict().json() + ")"));
+    }
+    if (Boolean.FALSE.equals(versionMatch)) {
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.AIPERF_VERSION_MISMATCH,
+              "AIPerf " + measured + " ran, but the series pins " + planned));
+    }
+    if (!imageMatch) {
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.AIPERF_IMAGE_MISMATCH, ranImage + " is not the plan's " + plannedImage));
+    }
+    return ineligible;
   }
 
   /** run.json's measured_runs: the Job's plan of runs and every run found in AIPerf's tree. */

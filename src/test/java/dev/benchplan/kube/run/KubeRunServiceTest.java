@@ -138,15 +138,52 @@ class KubeRunServiceTest {
   }
 
   RunRequest request(RunFixture f) {
+    return request(f.deployRoot);
+  }
+
+  /** A run of {@code deployRoot} with the test's timeouts (30 s, 15 s to schedule), not kept. */
+  static RunRequest request(Path deployRoot) {
     return new RunRequest(
-        f.deployRoot,
-        null,
-        null,
-        null,
-        Duration.ofSeconds(30),
-        Duration.ofSeconds(15),
-        false,
-        false);
+        deployRoot, null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false);
+  }
+
+  /** The API server answers the next Job create with HTTP {@code code} and this Status. */
+  void failNextJobCreate(int code, String reason, String message) {
+    server
+        .expect()
+        .post()
+        .withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
+        .andReturn(
+            code,
+            new io.fabric8.kubernetes.api.model.StatusBuilder()
+                .withCode(code)
+                .withReason(reason)
+                .withMessage(message)
+                .build())
+        .once();
+  }
+
+  /**
+   * Runs {@code deployRoot} while a fake controller plays the plain success of Job {@code job}: pod
+   * {@code pod} created, scheduled on {@code node}, running, exit 0, Job Complete.
+   */
+  RunOutcome runCompleting(Path deployRoot, String job, String pod, String node) {
+    FakeJobController c =
+        new FakeJobController(
+            client,
+            NS,
+            job,
+            s ->
+                s.createPod(pod)
+                    .schedule(node)
+                    .running()
+                    .terminate(0)
+                    .jobCondition("Complete", null, null));
+    try {
+      return run(null, request(deployRoot));
+    } finally {
+      c.close();
+    }
   }
 
   RunOutcome run(RunFixture f, RunRequest r) {
@@ -860,19 +897,10 @@ class KubeRunServiceTest {
       "403 on creating the Job: exit 3 with the API's message, the ConfigMap already created is removed")
   void forbidden() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    server
-        .expect()
-        .post()
-        .withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
-        .andReturn(
-            403,
-            new io.fabric8.kubernetes.api.model.StatusBuilder()
-                .withCode(403)
-                .withReason("Forbidden")
-                .withMessage(
-                    "jobs.batch is forbidden: User \"bench-bot\" cannot create resource \"jobs\" in API group \"batch\" in the namespace \"bench\"")
-                .build())
-        .once();
+    failNextJobCreate(
+        403,
+        "Forbidden",
+        "jobs.batch is forbidden: User \"bench-bot\" cannot create resource \"jobs\" in API group \"batch\" in the namespace \"bench\"");
     assertThatThrownBy(() -> run(f, request(f)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
         .hasMessageContaining("create Job " + NS + "/" + RunFixture.JOB + ": HTTP 403 Forbidden")
@@ -930,18 +958,7 @@ class KubeRunServiceTest {
   @DisplayName("409 and 5xx from the API server are cluster errors (exit 3) naming the action")
   void conflictAndServerError() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
-    server
-        .expect()
-        .post()
-        .withPath("/apis/batch/v1/namespaces/" + NS + "/jobs")
-        .andReturn(
-            409,
-            new io.fabric8.kubernetes.api.model.StatusBuilder()
-                .withCode(409)
-                .withReason("AlreadyExists")
-                .withMessage("jobs.batch \"" + RunFixture.JOB + "\" already exists")
-                .build())
-        .once();
+    failNextJobCreate(409, "AlreadyExists", "jobs.batch \"" + RunFixture.JOB + "\" already exists");
     assertThatThrownBy(() -> run(f, request(f)))
         .hasMessageStartingWith("create Job ")
         .hasMessageContaining(": HTTP 409 Conflict: ")
@@ -994,34 +1011,7 @@ class KubeRunServiceTest {
     RenderedPerf r = RenderedPerf.create(tmp, NS);
     String pod = r.jobName() + "-q8x2v";
     logs.set(pod, RunFixture.logWithRealSummary(0));
-    FakeJobController c =
-        new FakeJobController(
-            client,
-            NS,
-            r.jobName(),
-            s ->
-                s.createPod(pod)
-                    .schedule("cpu-node-1")
-                    .running()
-                    .terminate(0)
-                    .jobCondition("Complete", null, null));
-    RunOutcome o;
-    try {
-      o =
-          run(
-              null,
-              new RunRequest(
-                  r.deployRoot(),
-                  null,
-                  null,
-                  null,
-                  Duration.ofSeconds(30),
-                  Duration.ofSeconds(15),
-                  false,
-                  false));
-    } finally {
-      c.close();
-    }
+    RunOutcome o = runCompleting(r.deployRoot(), r.jobName(), pod, "cpu-node-1");
     assertThat(o.runId()).isEqualTo(r.runId());
     assertThat(o.exitCode())
         .as(o.verdict().message())
@@ -1055,34 +1045,7 @@ class KubeRunServiceTest {
     RenderedPerf r = RenderedPerf.create(tmp, NS);
     String pod = r.jobName() + "-v3r1f";
     logs.set(pod, withBlock(RunFixture.logWithRealSummary(0), artifactBlock(tmp)));
-    FakeJobController c =
-        new FakeJobController(
-            client,
-            NS,
-            r.jobName(),
-            s ->
-                s.createPod(pod)
-                    .schedule("cpu-node-1")
-                    .running()
-                    .terminate(0)
-                    .jobCondition("Complete", null, null));
-    RunOutcome o;
-    try {
-      o =
-          run(
-              null,
-              new RunRequest(
-                  r.deployRoot(),
-                  null,
-                  null,
-                  null,
-                  Duration.ofSeconds(30),
-                  Duration.ofSeconds(15),
-                  false,
-                  false));
-    } finally {
-      c.close();
-    }
+    RunOutcome o = runCompleting(r.deployRoot(), r.jobName(), pod, "cpu-node-1");
     Path dir = o.runDir();
     var ok = dev.benchplan.testing.CommandHarness.run("verify", dir.toString()).expectOk();
     assertThat(ok.out())
@@ -1141,32 +1104,7 @@ class KubeRunServiceTest {
     RenderedPerf r = RenderedPerf.create(root, NS);
     String pod = r.jobName() + podSuffix;
     logs.set(pod, withBlock(RunFixture.logWithRealSummary(0), block));
-    FakeJobController c =
-        new FakeJobController(
-            client,
-            NS,
-            r.jobName(),
-            s ->
-                s.createPod(pod)
-                    .schedule("cpu-node-1")
-                    .running()
-                    .terminate(0)
-                    .jobCondition("Complete", null, null));
-    try {
-      return run(
-          null,
-          new RunRequest(
-              r.deployRoot(),
-              null,
-              null,
-              null,
-              Duration.ofSeconds(30),
-              Duration.ofSeconds(15),
-              false,
-              false));
-    } finally {
-      c.close();
-    }
+    return runCompleting(r.deployRoot(), r.jobName(), pod, "cpu-node-1");
   }
 
   @Test

@@ -1,9 +1,12 @@
 package dev.benchplan.kube.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.benchplan.kubetest.FakeDynamoOperator;
 import dev.benchplan.kubetest.FakeKubelet;
 import dev.benchplan.kubetest.FakeNode;
 import dev.benchplan.kubetest.KubeTestContext;
+import dev.benchplan.render.JobContract;
 import dev.benchplan.testing.SharedData;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -48,5 +51,34 @@ final class RunCluster {
             60,
             TimeUnit.SECONDS);
     return kubelet;
+  }
+
+  /**
+   * Nothing benchplan created in {@code ns} is left: no Job, ConfigMap or pod of {@code jobName}.
+   */
+  static void assertClean(KubernetesClient client, String ns, String jobName) {
+    assertThat(
+            client
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(ns)
+                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+                .list()
+                .getItems())
+        .as("benchplan Jobs left")
+        .isEmpty();
+    assertThat(
+            client
+                .configMaps()
+                .inNamespace(ns)
+                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+                .list()
+                .getItems())
+        .as("benchplan ConfigMaps left")
+        .isEmpty();
+    assertThat(client.pods().inNamespace(ns).withLabel("job-name", jobName).list().getItems())
+        .as("pods of the Job left")
+        .isEmpty();
   }
 }

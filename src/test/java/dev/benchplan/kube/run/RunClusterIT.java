@@ -12,7 +12,6 @@ import dev.benchplan.kubetest.FakeKubelet;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
-import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -157,27 +156,29 @@ class RunClusterIT {
 
   /** Nothing benchplan created is left: no Job, ConfigMap or pod of the run. */
   private void assertClean() {
-    assertThat(
-            client
-                .batch()
-                .v1()
-                .jobs()
-                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-                .list()
-                .getItems())
-        .as("benchplan Jobs left")
-        .isEmpty();
-    assertThat(
-            client
-                .configMaps()
-                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-                .list()
-                .getItems())
-        .as("benchplan ConfigMaps left")
-        .isEmpty();
-    assertThat(client.pods().withLabel("job-name", jobName).list().getItems())
-        .as("pods of the Job left")
-        .isEmpty();
+    RunCluster.assertClean(client, kube.namespace(), jobName);
+  }
+
+  /**
+   * Runs {@code benchplan run ARGS} in-process and appends the command, its stderr, stdout and exit
+   * code to {@code transcript} (the README's capture).
+   */
+  private static dev.benchplan.testing.CommandHarness.Result runCli(
+      StringBuilder transcript, String... args) {
+    String[] all = new String[args.length + 1];
+    all[0] = "run";
+    System.arraycopy(args, 0, all, 1, args.length);
+    var r = dev.benchplan.testing.CommandHarness.run(all);
+    transcript
+        .append("$ benchplan run ")
+        .append(String.join(" ", args))
+        .append('\n')
+        .append(r.err())
+        .append(r.out())
+        .append("(exit ")
+        .append(r.exitCode())
+        .append(")\n===\n");
+    return r;
   }
 
   private static JsonNode json(Path p) throws IOException {
@@ -193,31 +194,7 @@ class RunClusterIT {
         PodScript.replayLog(AiperfPodLog.withSummary(realSummary(), 0), 0)
             .after(Duration.ofSeconds(2)));
     AtomicReference<Instant> completed = new AtomicReference<>();
-    SharedIndexInformer<Pod> watch =
-        client
-            .pods()
-            .withLabel("job-name", jobName)
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(Pod pod) {
-                    seen(pod);
-                  }
-
-                  @Override
-                  public void onUpdate(Pod oldPod, Pod pod) {
-                    seen(pod);
-                  }
-
-                  @Override
-                  public void onDelete(Pod pod, boolean unknown) {}
-
-                  private void seen(Pod pod) {
-                    if (pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())) {
-                      completed.compareAndSet(null, Instant.now());
-                    }
-                  }
-                });
+    SharedIndexInformer<Pod> watch = watchCompletion(completed);
     try {
       RunOutcome o =
           run(client, request(f, Duration.ofMinutes(2), Duration.ofSeconds(60), false, false));
@@ -480,17 +457,8 @@ class RunClusterIT {
           PodScript.replayLog(progressLines + AiperfPodLog.withSummary(realSummary(), 0), 0)
               .after(Duration.ofSeconds(12)));
       var pass =
-          dev.benchplan.testing.CommandHarness.run(
-              "run", "--deploy-root", f.deployRoot.toString(), "--context", "benchplan-test");
-      transcript
-          .append("$ benchplan run --deploy-root ")
-          .append(f.deployRoot)
-          .append(" --context benchplan-test\n")
-          .append(pass.err())
-          .append(pass.out())
-          .append("(exit ")
-          .append(pass.exitCode())
-          .append(")\n===\n");
+          runCli(
+              transcript, "--deploy-root", f.deployRoot.toString(), "--context", "benchplan-test");
       pass.expectOk();
       assertThat(pass.err())
           .contains("run [preflight] ")
@@ -506,23 +474,14 @@ class RunClusterIT {
       jobName = RunFixture.JOB + "-cli2";
       script(PodScript.replayLog(AiperfPodLog.withSummary(realSummary(), 0), 0));
       var fail =
-          dev.benchplan.testing.CommandHarness.run(
-              "run",
+          runCli(
+              transcript,
               "--deploy-root",
               g.deployRoot.toString(),
               "--context",
               "benchplan-test",
               "--format",
               "json");
-      transcript
-          .append("$ benchplan run --deploy-root ")
-          .append(g.deployRoot)
-          .append(" --context benchplan-test --format json\n")
-          .append(fail.err())
-          .append(fail.out())
-          .append("(exit ")
-          .append(fail.exitCode())
-          .append(")\n===\n");
       fail.expectExit(1);
       assertThat(Json.JSON.readTree(fail.out()).get("verdict").get("verdict").asString())
           .isEqualTo("fail");
@@ -534,38 +493,20 @@ class RunClusterIT {
       jobName = RunFixture.JOB + "-cli3";
       script(PodScript.stayPending("0/2 nodes are available: 2 Insufficient memory."));
       var pending =
-          dev.benchplan.testing.CommandHarness.run(
-              "run",
+          runCli(
+              transcript,
               "--deploy-root",
               h.deployRoot.toString(),
               "--context",
               "benchplan-test",
               "--schedule-timeout",
               "10s");
-      transcript
-          .append("$ benchplan run --deploy-root ")
-          .append(h.deployRoot)
-          .append(" --context benchplan-test --schedule-timeout 10s\n")
-          .append(pending.err())
-          .append(pending.out())
-          .append("(exit ")
-          .append(pending.exitCode())
-          .append(")\n===\n");
       pending.expectExit(3);
       assertClean();
 
       var again =
-          dev.benchplan.testing.CommandHarness.run(
-              "run", "--deploy-root", f.deployRoot.toString(), "--context", "benchplan-test");
-      transcript
-          .append("$ benchplan run --deploy-root ")
-          .append(f.deployRoot)
-          .append(" --context benchplan-test\n")
-          .append(again.err())
-          .append(again.out())
-          .append("(exit ")
-          .append(again.exitCode())
-          .append(")\n===\n");
+          runCli(
+              transcript, "--deploy-root", f.deployRoot.toString(), "--context", "benchplan-test");
       again.expectExit(2);
       transcript.append("$ ls ").append(f.runDir()).append("\n");
       try (var files = Files.list(f.runDir())) {

@@ -12,7 +12,6 @@ import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodExecution;
 import dev.benchplan.kubetest.PodScript;
-import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -84,30 +83,6 @@ class SeriesRunIT {
     assertThat(out).doesNotContain("FAILED");
   }
 
-  private static void assertClean(KubernetesClient client, String jobName) {
-    assertThat(
-            client
-                .batch()
-                .v1()
-                .jobs()
-                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-                .list()
-                .getItems())
-        .as("benchplan Jobs left")
-        .isEmpty();
-    assertThat(
-            client
-                .configMaps()
-                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-                .list()
-                .getItems())
-        .as("benchplan ConfigMaps left")
-        .isEmpty();
-    assertThat(client.pods().withLabel("job-name", jobName).list().getItems())
-        .as("pods left")
-        .isEmpty();
-  }
-
   private static JsonNode json(Path p) throws Exception {
     return Json.JSON.readTree(Files.readAllBytes(p));
   }
@@ -152,7 +127,7 @@ class SeriesRunIT {
     assertThat(run.at("/measured_runs/runs/0/role").asString()).isEqualTo("measurement");
     assertThat(o.runDir().resolve("aiperf/concurrency_4/profile_export.jsonl")).exists();
     sha256sumVerifies(o.runDir());
-    assertClean(client, r.jobName());
+    RunCluster.assertClean(client, kube.namespace(), r.jobName());
   }
 
   @Test
@@ -198,7 +173,7 @@ class SeriesRunIT {
     assertThat(o.runDir().resolve("aiperf/aggregate/profile_export_aiperf_aggregate.json"))
         .exists();
     sha256sumVerifies(o.runDir());
-    assertClean(client, r.jobName());
+    RunCluster.assertClean(client, kube.namespace(), r.jobName());
   }
 
   @Test
@@ -228,7 +203,7 @@ class SeriesRunIT {
       assertThat(s.map(p -> p.getFileName().toString()).toList())
           .anySatisfy(n -> assertThat(n).startsWith(r.runId() + ".incomplete-"));
     }
-    assertClean(client, r.jobName());
+    RunCluster.assertClean(client, kube.namespace(), r.jobName());
   }
 
   @Test
@@ -294,7 +269,7 @@ class SeriesRunIT {
               tree,
               Files.size(o.runDir().resolve("pod.log")),
               java.time.Duration.between(completed.get(), onDisk).toMillis() / 1000.0));
-      assertClean(client, r.jobName());
+      RunCluster.assertClean(client, kube.namespace(), r.jobName());
     }
     System.out.println("[SeriesRunIT] " + String.join("; ", lines));
     Files.createDirectories(Path.of("target"));

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -83,6 +84,44 @@ class RbacValidateIT {
       bindings = new RbacBindings(kube.client());
     }
     bindings.bind(m, keep, without, "-v" + (++counter));
+  }
+
+  /**
+   * A new identity bound to the rules of the manifest {@code rules} prints for it ({@code keep} and
+   * {@code without} as in {@link #bind}), returned once the API server allows every pair of {@code
+   * awaited}.
+   */
+  Identity bound(
+      KubeTestContext kube,
+      Function<RbacManifest.Subject, RbacManifest> rules,
+      Predicate<ObjectNode> keep,
+      Permission without,
+      List<Permission> awaited) {
+    Identity who = identity(kube);
+    bind(kube, rules.apply(subject(kube, who)), keep, without);
+    awaited.forEach(p -> awaitAllowed(who, p));
+    return who;
+  }
+
+  /** Runs validate as {@code who} with {@code options}; exit 0 expected (stderr shown if not). */
+  static ValidateResult validateOk(Identity who, ValidateOptions options) {
+    StringWriter err = new StringWriter();
+    ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(options);
+    assertThat(r.exitCode()).as(err.toString()).isZero();
+    return r;
+  }
+
+  /**
+   * A kubelet of one node with 2 GPUs for validate's auto-deploy (label {@code tag + suffix}), its
+   * AIPerf pods replaying the real export.
+   */
+  FakeKubelet gpuKubelet(KubeTestContext kube, String suffix) throws Exception {
+    return ValidatePipelineIT.kubelet(
+        kube,
+        tag + suffix,
+        2,
+        PodScript.replayLog(
+            AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0));
   }
 
   /** A DGD of its own namespace, successful, with a kubelet that runs AIPerf pods there. */
@@ -145,14 +184,9 @@ class RbacValidateIT {
       List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
 
       // happy path with everything printed
-      Identity who = identity(kube);
-      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, who)), o -> true, null);
-      pairs.forEach(p -> awaitAllowed(who, p));
-      StringWriter err = new StringWriter();
-      ValidateResult r =
-          ValidatePipelineIT.realService(who.client(), err)
-              .execute(dgdOptions(ns, dir.resolve("ok")));
-      assertThat(r.exitCode()).as(err.toString()).isZero();
+      Identity who =
+          bound(kube, s -> RbacManifests.validate(ns + "/vllm-agg", ns, s), o -> true, null, pairs);
+      validateOk(who, dgdOptions(ns, dir.resolve("ok")));
       assertThat(runJsons(dir.resolve("ok")))
           .singleElement()
           .satisfies(
@@ -162,18 +196,14 @@ class RbacValidateIT {
       unbind();
 
       // without the isolation rules
-      Identity bare = identity(kube);
-      bind(
-          kube,
-          RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)),
-          RbacBindings::required,
-          null);
-      pairs.forEach(p -> awaitAllowed(bare, p));
-      StringWriter err2 = new StringWriter();
-      ValidateResult r2 =
-          ValidatePipelineIT.realService(bare.client(), err2)
-              .execute(dgdOptions(ns, dir.resolve("bare")));
-      assertThat(r2.exitCode()).as(err2.toString()).isZero();
+      Identity bare =
+          bound(
+              kube,
+              s -> RbacManifests.validate(ns + "/vllm-agg", ns, s),
+              RbacBindings::required,
+              null,
+              pairs);
+      validateOk(bare, dgdOptions(ns, dir.resolve("bare")));
       assertThat(runJsons(dir.resolve("bare")))
           .singleElement()
           .satisfies(
@@ -218,13 +248,7 @@ class RbacValidateIT {
       "validate auto-deploy without the model cache: the printed rules (rbac validate --no-model-cache)"
           + " suffice, none for the cache; a required pair missing -> exit 3, nothing created")
   void autoDeploy(KubeTestContext kube) throws Exception {
-    try (FakeKubelet gpus =
-        ValidatePipelineIT.kubelet(
-            kube,
-            tag + "-rb",
-            2,
-            PodScript.replayLog(
-                AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0))) {
+    try (FakeKubelet gpus = gpuKubelet(kube, "-rb")) {
       assertThat(gpus.nodes()).hasSize(1);
       // the options run without the model cache (the test control plane has no StorageClass)
       RbacTargets targets = RbacTargets.validateDeploy(kube.namespace(), false);
@@ -232,20 +256,18 @@ class RbacValidateIT {
       assertThat(pairs)
           .extracting(Permission::resource)
           .doesNotContain("persistentvolumeclaims", "storageclasses");
-      Identity who = identity(kube);
-      bind(
-          kube,
-          RbacManifests.validate(null, kube.namespace(), subject(kube, who), false),
-          o -> true,
-          null);
-      pairs.forEach(p -> awaitAllowed(who, p));
-      StringWriter err = new StringWriter();
+      Identity who =
+          bound(
+              kube,
+              s -> RbacManifests.validate(null, kube.namespace(), s, false),
+              o -> true,
+              null,
+              pairs);
       ValidateResult r =
-          ValidatePipelineIT.realService(who.client(), err)
-              .execute(
-                  ValidatePipelineIT.options(
-                      kube, tag + "-rb", dir.resolve("ok"), ValidateItSupport.fast()));
-      assertThat(r.exitCode()).as(err.toString()).isZero();
+          validateOk(
+              who,
+              ValidatePipelineIT.options(
+                  kube, tag + "-rb", dir.resolve("ok"), ValidateItSupport.fast()));
       assertThat(r.verdict()).isEqualTo("pass");
       unbind();
 
@@ -359,14 +381,9 @@ class RbacValidateIT {
       String ns = existingDgd(kube, kubelets);
       RbacTargets targets = RbacTargets.validateDgd(ns, ns);
       List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
-      Identity who = identity(kube);
-      bind(kube, RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, who)), o -> true, null);
-      pairs.forEach(p -> awaitAllowed(who, p));
-      StringWriter err = new StringWriter();
-      ValidateResult r =
-          ValidatePipelineIT.realService(who.client(), err)
-              .execute(dgdOptions(ns, dir.resolve("a")));
-      assertThat(r.exitCode()).as(err.toString()).isZero();
+      Identity who =
+          bound(kube, s -> RbacManifests.validate(ns + "/vllm-agg", ns, s), o -> true, null, pairs);
+      validateOk(who, dgdOptions(ns, dir.resolve("a")));
       assertThat(verdictJson(dir.resolve("a")).has("isolation_skipped"))
           .as("every isolation rule was bound")
           .isFalse();
@@ -383,18 +400,14 @@ class RbacValidateIT {
                   .anyMatch(c -> c.verb().equals("delete") && c.resource().equals("configmaps")));
       unbind();
 
-      Identity bare = identity(kube);
-      bind(
-          kube,
-          RbacManifests.validate(ns + "/vllm-agg", ns, subject(kube, bare)),
-          RbacBindings::required,
-          null);
-      pairs.forEach(p -> awaitAllowed(bare, p));
-      StringWriter err2 = new StringWriter();
-      ValidateResult r2 =
-          ValidatePipelineIT.realService(bare.client(), err2)
-              .execute(dgdOptions(ns, dir.resolve("b")));
-      assertThat(r2.exitCode()).as(err2.toString()).isZero();
+      Identity bare =
+          bound(
+              kube,
+              s -> RbacManifests.validate(ns + "/vllm-agg", ns, s),
+              RbacBindings::required,
+              null,
+              pairs);
+      validateOk(bare, dgdOptions(ns, dir.resolve("b")));
       JsonNode skipped = verdictJson(dir.resolve("b")).path("isolation_skipped");
       List<String> rows = new ArrayList<>();
       skipped.forEach(x -> rows.add(x.path("row").asString()));
@@ -426,30 +439,17 @@ class RbacValidateIT {
       "validate auto-deploy, audit log vs table: every call the identity made has its row, every required"
           + " row was used (the model-cache rows only with a cache)")
   void auditAutoDeploy(KubeTestContext kube) throws Exception {
-    try (FakeKubelet gpus =
-        ValidatePipelineIT.kubelet(
-            kube,
-            tag + "-au",
-            2,
-            PodScript.replayLog(
-                AiperfPodLog.withSummary(ValidatePipelineIT.export(6123.4, 150.5), 0), 0))) {
+    try (FakeKubelet gpus = gpuKubelet(kube, "-au")) {
       assertThat(gpus.nodes()).hasSize(1);
       RbacTargets targets = RbacTargets.validateDeploy(kube.namespace());
       List<Permission> pairs = Permissions.distinct(Permissions.required(targets));
-      Identity who = identity(kube);
-      bind(
-          kube,
-          RbacManifests.validate(null, kube.namespace(), subject(kube, who)),
-          o -> true,
-          null);
-      pairs.forEach(p -> awaitAllowed(who, p));
-      StringWriter err = new StringWriter();
-      ValidateResult r =
-          ValidatePipelineIT.realService(who.client(), err)
-              .execute(
-                  ValidatePipelineIT.options(
-                      kube, tag + "-au", dir.resolve("a"), ValidateItSupport.fast()));
-      assertThat(r.exitCode()).as(err.toString()).isZero();
+      Identity who =
+          bound(
+              kube, s -> RbacManifests.validate(null, kube.namespace(), s), o -> true, null, pairs);
+      validateOk(
+          who,
+          ValidatePipelineIT.options(
+              kube, tag + "-au", dir.resolve("a"), ValidateItSupport.fast()));
       String cacheOff = "the model cache is off here (no StorageClass on the test control plane)";
       // (the cache Job's rows are create/list/watch jobs in validate's namespace: the AIPerf Job's
       // calls

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Captures the examples of docs/readme/gate.md, docs/readme/plan.md and one of render.md from real runs of the current
+# jar (bin/benchplan; build it first with `mvn -B -DskipTests package`), in the form the pages show
+# them: "$ command" (with the file names as the page gives them), its stdout and stderr, the exit code.
+# Paste the output over the page's examples; nothing is edited by hand.
+#   gate: AIPerf's real export and AICR's H100 overlay from ../shared/data (skipped without it)
+#   plan: the bundled examples (examples/), copied to OUT/plan-demo and planned from there, with the
+#         examples' clock (SOURCE_DATE_EPOCH, as scripts/examples.sh); the Mooncake trace from
+#         ../shared/data when present
+#   render: the refusal of a plan past the pod-log bound (the static example, 10000 requests)
+# Usage: scripts/docs-captures.sh gate|plan|render [OUT]   (OUT: default a fresh temporary folder)
+set -euo pipefail
+home="$(cd "$(dirname "$0")/.." && pwd)"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render [OUT]}"
+out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
+data="$(realpath -m "$home/../shared/data")"
+bp="$home/bin/benchplan"
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-1796034600}"
+
+# show DISPLAY-COMMAND -- ARGS...: prints "$ DISPLAY-COMMAND", runs benchplan ARGS (stderr after
+# stdout, networknt's SLF4J lines left out), then the exit code in the page's style ($exitfmt)
+show() {
+  local display="$1"; shift; [ "$1" = "--" ] && shift
+  printf '$ %s\n' "$display"
+  local rc=0
+  "$bp" "$@" >"$out/.stdout" 2>"$out/.stderr" || rc=$?
+  cat "$out/.stdout"
+  grep -v '^SLF4J' "$out/.stderr" || true
+  printf "$exitfmt\n" "$rc"
+}
+
+case "$what" in
+gate)
+  [ -f "$data/aiperf/profile_export_aiperf.json" ] || { echo "no ../shared/data: nothing to capture" >&2; exit 0; }
+  exitfmt='(exit %s)'
+  mkdir -p "$out/gate-demo" && cd "$out/gate-demo"
+  cp "$data/aiperf/profile_export_aiperf.json" .
+  cp "$data/aicr/pr641/recipes/overlays/h100-eks-ubuntu-inference-dynamo.yaml" .
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("time_to_first_token"); json.dump(d, open(sys.argv[2], "w"), indent=2)' \
+    profile_export_aiperf.json nostream.json
+  printf 'validation:\n  performance:\n    constraints:\n      - {name: inference-ttft-p99, value: ">= 200"}\n' >seed.yaml
+  for args in "--constraints h100-eks-ubuntu-inference-dynamo.yaml --report-dir reports" \
+      "--min-throughput 50 --max-ttft-p99 35" "--min-throughput 55 --tolerance 0"; do
+    # shellcheck disable=SC2086
+    show "benchplan gate --results profile_export_aiperf.json $args" -- gate --results profile_export_aiperf.json $args
+    echo
+  done
+  show "benchplan gate --results nostream.json --max-ttft-p99 200" -- gate --results nostream.json --max-ttft-p99 200
+  echo
+  show "benchplan gate --results profile_export_aiperf.json" -- gate --results profile_export_aiperf.json
+  echo
+  show "benchplan gate --results profile_export_aiperf.json --constraints seed.yaml" -- \
+    gate --results profile_export_aiperf.json --constraints seed.yaml
+  echo
+  show "benchplan gate --results profile_export_aiperf.json --min-throughput 50 --max-ttft-p99 35 --format json" -- \
+    gate --results profile_export_aiperf.json --min-throughput 50 --max-ttft-p99 35 --format json
+  echo
+  cat reports/ctrf-report.json   # the first example's reports
+  echo
+  cat reports/junit.xml
+  ;;
+plan)
+  exitfmt='[exit %s]'
+  rm -rf "$out/plan-demo" && mkdir -p "$out/plan-demo" && cd "$out/plan-demo"
+  cp -R "$home/examples" .
+  ex=examples
+  q='What throughput does vllm-agg sustain within the support SLOs?'
+  show "benchplan plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question \"$q\" --aiperf-version 0.13.0" -- \
+    plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "$q" --aiperf-version 0.13.0
+  printf '$ ls -l experiments/inputs/benchmark-plans/\n'
+  ls -l experiments/inputs/benchmark-plans/ | grep -v '^total'
+  echo
+  # parts of that plan, as the page quotes them
+  python3 - experiments/inputs/benchmark-plans/support-chat-*.json <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+print("// %d rules_applied entries, each {rule, decision, reason}" % len(p["rules_applied"]))
+print(json.dumps({"experiment": p["experiment"], "samples": p["samples"][-1:],
+                  "objectives": p["objectives"]}, indent=2, sort_keys=True))
+PY
+  echo
+  show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question \"$q\" --aiperf-version 0.13.0" -- \
+    plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "$q" --aiperf-version 0.13.0
+  echo
+  tq='Does vllm-agg keep TTFT p95 under 2 s replaying the agent sessions?'
+  show "benchplan plan --workload .../workload-trace.yaml --ledger .../deployment-ledger.yaml --question \"$tq\" --aiperf-version 0.13.0 --format json" -- \
+    plan --workload $ex/workload-trace.yaml --ledger $ex/deployment-ledger.yaml --question "$tq" --aiperf-version 0.13.0 --format json
+  pq='Roughly what throughput can the assistant expect?'
+  show "benchplan plan --workload .../workload-proxy.yaml --ledger .../deployment-ledger.yaml --question \"$pq\" --aiperf-version 0.13.0" -- \
+    plan --workload $ex/workload-proxy.yaml --ledger $ex/deployment-ledger.yaml --question "$pq" --aiperf-version 0.13.0
+  echo
+  mooncake="$data/mooncake/conversation_trace.jsonl"
+  if [ -f "$mooncake" ]; then
+    mq='Can vllm-agg replay the Mooncake conversation trace?'
+    show "benchplan plan --workload .../workload-trace.yaml --ledger .../deployment-ledger.yaml --question \"$mq\" --trace $mooncake --aiperf-version 0.13.0" -- \
+      plan --workload $ex/workload-trace.yaml --ledger $ex/deployment-ledger.yaml --question "$mq" --trace "$mooncake" --aiperf-version 0.13.0
+    wq='Can vllm-agg replay the first 25 minutes of the Mooncake conversation trace?'
+    show "benchplan plan --workload .../workload-trace.yaml --ledger .../deployment-ledger.yaml --question \"$wq\" --trace $mooncake --trace-window 0:1500000 --aiperf-version 0.13.0" -- \
+      plan --workload $ex/workload-trace.yaml --ledger $ex/deployment-ledger.yaml --question "$wq" --trace "$mooncake" --trace-window 0:1500000 --aiperf-version 0.13.0
+    echo
+  fi
+  plan="$(ls experiments/inputs/benchmark-plans/support-chat-*.json)"
+  rel="experiments/inputs/benchmark-plans/$(basename "$plan")"
+  sha="$(sha256sum "$plan" | cut -d' ' -f1)"
+  show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question \"Is the new router at least as fast?\" --intent comparison --reference baseline-2026-11-30 --reuse-plan $rel --reuse-sha256 $sha --format json" -- \
+    plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "Is the new router at least as fast?" \
+    --intent comparison --reference baseline-2026-11-30 --reuse-plan "$rel" --reuse-sha256 "$sha" --format json
+  show "benchplan plan ... --reuse-plan $rel --reuse-sha256 $sha --seed 7 --warmup-requests 32" -- \
+    plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "Is the new router at least as fast?" \
+    --intent comparison --reference baseline-2026-11-30 --reuse-plan "$rel" --reuse-sha256 "$sha" --seed 7 --warmup-requests 32
+  cp "$plan" tampered.json && chmod u+w tampered.json && sed -i 's/"seed" : 100/"seed" : 101/; s/"seed": 100/"seed": 101/' tampered.json
+  show "benchplan plan ... --reuse-plan tampered.json --reuse-sha256 $sha" -- \
+    plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "Is the new router at least as fast?" \
+    --intent comparison --reference baseline-2026-11-30 --reuse-plan tampered.json --reuse-sha256 "$sha"
+  echo
+  # the package index: a JSON document on 127.0.0.1 (python3 -m http.server) listing 0.12.0, 0.13.0,
+  # 0.13.1 (yanked), 0.14.0.dev2 and 0.14.0rc1
+  mkdir -p index/aiperf
+  python3 - index/aiperf/json <<'PY'
+import json, sys
+rel = {v: [{"filename": f"aiperf-{v}-py3-none-any.whl", "yanked": v == "0.13.1"}]
+       for v in ["0.12.0", "0.13.0", "0.13.1", "0.14.0.dev2", "0.14.0rc1"]}
+json.dump({"info": {"name": "aiperf", "version": "0.13.0"}, "releases": rel}, open(sys.argv[1], "w"))
+PY
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  (cd index && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
+  server=$!
+  trap 'kill "$server" 2>/dev/null || true' EXIT
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/aiperf/json" >/dev/null && break; sleep 0.2; done
+  show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question \"$q\" --aiperf-index-url http://127.0.0.1:$port/aiperf/json --exp-root idx-exp" -- \
+    plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "$q" \
+    --aiperf-index-url "http://127.0.0.1:$port/aiperf/json" --exp-root idx-exp
+  kill "$server" 2>/dev/null || true
+  printf '$ python3 -c ... # the plan'"'"'s "aiperf" object\n'
+  python3 -c 'import glob,json; p=glob.glob("idx-exp/inputs/benchmark-plans/*.json")[0]; print(json.dumps({"aiperf": json.load(open(p))["aiperf"]}, indent=2))'
+  echo
+  show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question q --exp-root offline-exp" -- \
+    plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question q --exp-root offline-exp
+  echo
+  printf 'profile:\n  name: support-chat\n  type: chatbot\nmodel:\n  source: Qwen/Qwen3-0.6B\n  hf_token: hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789\ntraffic:\n  input_tokens: 512\n  output_tokens: "128"\n  concurrency: [16]\n' >bad-workload.yaml
+  printf '$ cat bad-workload.yaml\n'; cat bad-workload.yaml
+  show "benchplan plan --workload bad-workload.yaml --ledger .../deployment-ledger.yaml --question q --aiperf-version 0.13.0 --format json" -- \
+    plan --workload bad-workload.yaml --ledger $ex/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --format json
+  ;;
+render)
+  # the refusal past the pod-log bound: the static example with traffic.request_count 10000
+  exitfmt='[exit %s]'
+  rm -rf "$out/render-demo" && mkdir -p "$out/render-demo/deploy" && cd "$out/render-demo"
+  cp -R "$home/examples" .
+  sed -i 's/^  request_count: 1000$/  request_count: 10000/' examples/workload-static.yaml
+  "$bp" plan --workload examples/workload-static.yaml --ledger examples/deployment-ledger.yaml \
+    --question "What throughput does vllm-agg sustain for 10000 requests?" --aiperf-version 0.13.0 >/dev/null 2>&1
+  plan="$(ls experiments/inputs/benchmark-plans/support-chat-*.json)"
+  rel="experiments/inputs/benchmark-plans/$(basename "$plan")"
+  sha="$(sha256sum "$plan" | cut -d' ' -f1)"
+  show "benchplan render --plan $rel --plan-sha256 $sha --deploy-root deploy" -- \
+    render --plan "$rel" --plan-sha256 "$sha" --deploy-root deploy
+  ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render [OUT]" >&2; exit 2 ;;
+esac
