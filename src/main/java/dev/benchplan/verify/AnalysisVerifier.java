@@ -295,11 +295,35 @@ final class AnalysisVerifier {
   }
 
   /** Re-hashes the {@code files} array of one run (path + SHA-256 each). */
+  /**
+   * An input's path as analyze read it: from the current directory, except a plan named as run.json
+   * names it, relative to DEPLOY_ROOT (the run directory's {@code ../../..}).
+   */
+  private static Path inputPath(String recorded, String role, JsonNode files) {
+    Path path = Path.of(recorded);
+    if (!role.equals("plan") || path.isAbsolute() || Files.isRegularFile(path)) {
+      return path;
+    }
+    for (JsonNode g : files) {
+      if (g.path("role").asString("").equals("run_json")) {
+        Path deployRoot = Path.of(g.path("path").asString("")).toAbsolutePath().normalize();
+        for (int up = 0; up < 4 && deployRoot != null; up++) {
+          deployRoot = deployRoot.getParent(); // run.json, <run-id>, runs, benchmark
+        }
+        if (deployRoot != null) {
+          Path resolved = deployRoot.resolve(path).normalize();
+          return Files.isRegularFile(resolved) ? resolved : path;
+        }
+      }
+    }
+    return path;
+  }
+
   private static void rehash(String name, String pointer, JsonNode files, List<Finding> findings) {
     for (int j = 0; j < files.size(); j++) {
       JsonNode f = files.get(j);
       String p = f.path("path").asString("");
-      Path path = Path.of(p);
+      Path path = inputPath(p, f.path("role").asString(""), files);
       if (!Files.isRegularFile(path)) {
         findings.add(
             new Finding(

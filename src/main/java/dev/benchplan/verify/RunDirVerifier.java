@@ -95,6 +95,7 @@ final class RunDirVerifier {
     if (run == null) {
       return new VerifyReport("run", label, null, checks, findings, notes);
     }
+    syntheticLabel(dir, label, run, checks, findings);
     checks.add("the plan run.json names");
     String planPath = run.at("/plan/path").asString("");
     String planSha = run.at("/plan/sha256").asString("");
@@ -114,6 +115,43 @@ final class RunDirVerifier {
     checks.add("verdict recomputed");
     VerdictRecomputation.check(dir, label, run, plan, findings, notes);
     return new VerifyReport("run", label, null, checks, findings, notes);
+  }
+
+  /**
+   * A tree that says it is synthetic (a {@code SYNTHETIC.txt} in {@code aiperf/}) and run.json's
+   * {@code /artifacts/synthetic} must agree: a label removed from either side is a finding.
+   */
+  private static void syntheticLabel(
+      Path dir, String label, JsonNode run, List<String> checks, List<Finding> findings) {
+    Path tree = dir.resolve("aiperf");
+    String marker =
+        Files.isDirectory(tree) ? dev.benchplan.artifacts.SyntheticMarker.label(tree) : null;
+    JsonNode recorded = run.at("/artifacts/synthetic");
+    if (marker == null && recorded.isMissingNode()) {
+      return;
+    }
+    checks.add("synthetic label");
+    if (marker == null) {
+      findings.add(
+          new Finding(
+              label + "/run.json",
+              "/artifacts/synthetic",
+              "says the tree is synthetic, but aiperf/ holds no "
+                  + dev.benchplan.artifacts.SyntheticMarker.NAME));
+    } else if (!marker.equals(recorded.asString(""))) {
+      findings.add(
+          new Finding(
+              label + "/run.json",
+              "/artifacts/synthetic",
+              "the tree's "
+                  + dev.benchplan.artifacts.SyntheticMarker.NAME
+                  + " says \""
+                  + marker
+                  + "\", run.json records "
+                  + (recorded.isMissingNode()
+                      ? "no synthetic label"
+                      : "\"" + recorded.asString("") + "\"")));
+    }
   }
 
   /**

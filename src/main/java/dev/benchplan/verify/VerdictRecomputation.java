@@ -83,7 +83,19 @@ final class VerdictRecomputation {
               "records " + runVerdict + ", but verdict.json says " + status));
     }
     Path summary = dir.resolve(SUMMARY);
-    if (!Files.isRegularFile(summary)) {
+    JsonNode planned = run.path("measured_runs");
+    boolean several =
+        planned.isObject()
+            && planned.path("load_points").size()
+                    * Math.max(1, planned.path("repetitions").asInt(1))
+                > 1;
+    // a Job that ran AIPerf once per load point logs no single summary: run gated the kept tree
+    boolean treeOnly =
+        !Files.isRegularFile(summary)
+            && several
+            && !status.equals("error")
+            && Files.isDirectory(dir.resolve(AIPERF_DIR));
+    if (!Files.isRegularFile(summary) && !treeOnly) {
       if (!status.equals("error")) {
         findings.add(
             new Finding(
@@ -141,6 +153,20 @@ final class VerdictRecomputation {
     try {
       // the summary is named as the run named it, so every message quoting the path is the same
       String sourcePath = recorded.at("/source/path").asString("");
+      if (treeOnly) {
+        Path tree = dir.resolve(AIPERF_DIR);
+        again =
+            RunVerdicts.gateTree(tree, Path.of(AIPERF_DIR), constraints, options)
+                .overall(AIPERF_DIR);
+        Path podLog = dir.resolve("pod.log");
+        AiperfLogWarnings log =
+            Files.isRegularFile(podLog)
+                ? AiperfLogWarnings.parse(Files.readString(podLog, StandardCharsets.UTF_8))
+                : AiperfLogWarnings.absent();
+        again = GateEvaluator.withFindings(again, RunDiagnostics.diagnoseAll(tree, log).findings());
+        compare(recorded, again, verdictFile, findings);
+        return;
+      }
       AiperfExport export =
           AiperfExportReader.parse(
               Files.readAllBytes(summary), sourcePath.isEmpty() ? summary : Path.of(sourcePath));
@@ -164,12 +190,6 @@ final class VerdictRecomputation {
         if (perRun != null) {
           // several measured runs planned (run.json /measured_runs): the verdict is the runs'
           // overall
-          JsonNode planned = run.path("measured_runs");
-          boolean several =
-              planned.isObject()
-                  && planned.path("load_points").size()
-                          * Math.max(1, planned.path("repetitions").asInt(1))
-                      > 1;
           again = several ? perRun.overall(shown.toString()) : again.withRuns(perRun);
         }
         Path podLog = dir.resolve("pod.log");
@@ -188,6 +208,12 @@ final class VerdictRecomputation {
       findings.add(new Finding(label + "/" + SUMMARY, "", "cannot read: " + e.getMessage()));
       return;
     }
+    compare(recorded, again, verdictFile, findings);
+  }
+
+  /** Every JSON pointer where the recomputed verdict differs from the stored one, as a finding. */
+  private static void compare(
+      JsonNode recorded, Verdict again, String verdictFile, List<Finding> findings) {
     JsonNode recomputed = Json.JSON.readTree(VerdictReports.verdictBytes(again));
     for (JsonDiff.Difference d : JsonDiff.of(recorded, recomputed)) {
       findings.add(

@@ -74,6 +74,17 @@ public record PodExecution(
         Duration.ZERO);
   }
 
+  /**
+   * Executes pods under {@code workspace}, the stand-in aiperf generating every run from its seeded
+   * latency model ({@link StandInAiperf#SYNTHETIC_ENV}): no third-party data, and the tree says it
+   * is synthetic.
+   */
+  public static PodExecution synthetic(Path workspace) {
+    Path ws = workspace.toAbsolutePath();
+    return new PodExecution(
+        ws, ws, Map.of(StandInAiperf.SYNTHETIC_ENV, "1"), -1, true, Duration.ZERO);
+  }
+
   /** This execution with {@code name=value} in every container's environment. */
   public PodExecution withEnv(String name, String value) {
     Map<String, String> copy = new LinkedHashMap<>(env);

@@ -39,6 +39,15 @@ public final class StandInAiperf {
   public static final String REPEAT_SOURCES_ENV = "BENCHPLAN_STANDIN_AIPERF_REPEAT_SOURCES";
 
   /**
+   * "1": copy nothing, generate every run from a seeded made-up latency model and write {@link
+   * #SYNTHETIC_MARKER} at the top of the artifact directory (no third-party data needed).
+   */
+  public static final String SYNTHETIC_ENV = "BENCHPLAN_STANDIN_AIPERF_SYNTHETIC";
+
+  /** The marker a synthetic tree carries; {@code benchplan run} records its text in run.json. */
+  public static final String SYNTHETIC_MARKER = "SYNTHETIC.txt";
+
+  /**
    * The {@code concurrency<N>} source every run without a repeat source copies, whatever its
    * concurrency (separate Jobs that disagree).
    */

@@ -544,7 +544,8 @@ final class KubeRunService implements RunService {
                 collectedAt,
                 files,
                 measured,
-                perRun));
+                perRun,
+                tree == null ? null : dev.benchplan.artifacts.SyntheticMarker.label(tree)));
     files.put("run.json", RunRecord.bytes(record));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     return new Collected(written, verdict, exitCode, exitReason, record);

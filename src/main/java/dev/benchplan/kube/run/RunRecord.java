@@ -70,7 +70,8 @@ final class RunRecord {
       Instant collected,
       Map<String, byte[]> files,
       @Nullable MeasuredRuns measured,
-      @Nullable RunVerdicts perRun) {}
+      @Nullable RunVerdicts perRun,
+      @Nullable String synthetic) {}
 
   static RunRecordDocument build(Facts f) {
     Job job = f.watched().job() != null ? f.watched().job() : f.created();
@@ -170,7 +171,8 @@ final class RunRecord {
             f.files().containsKey(dev.benchplan.artifacts.ArtifactManifest.FILE_NAME)
                 ? TREE_NOTE
                 : PVC_NOTE,
-            files);
+            files,
+            f.synthetic());
 
     List<String> ineligible =
         ineligibleReasons(
@@ -184,6 +186,15 @@ final class RunRecord {
     if (f.export() != null && f.export().wasCancelled()) {
       ineligible.add(
           Preflight.finding(BlockerCode.RUN_CANCELLED, "AIPerf reports the run as cancelled"));
+    }
+    if (f.synthetic() != null) {
+      ineligible.add(
+          Preflight.finding(
+              BlockerCode.RUN_SYNTHETIC,
+              "the AIPerf tree was generated, not measured (its "
+                  + dev.benchplan.artifacts.SyntheticMarker.NAME
+                  + " marker): "
+                  + f.synthetic()));
     }
     ineligible.addAll(problems); // each already carries its code
 
