@@ -1,7 +1,7 @@
 package dev.benchplan.analysis.input;
 
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +12,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -160,13 +158,8 @@ public final class RunLocator {
 
   private static ObjectNode readRunJson(Path file) {
     try {
-      JsonNode n = Json.JSON.readTree(Files.readAllBytes(file));
-      if (n instanceof ObjectNode o) {
-        return o;
-      }
-      throw BenchplanException.invalid(file + ": /: expected a run record object");
-    } catch (JacksonException e) {
-      throw BenchplanException.invalid(file + ": not valid JSON: " + e.getOriginalMessage(), e);
+      return JsonInput.parse(Files.readAllBytes(file))
+          .orThrow(null, file, "a run record (run.json) written by `benchplan run`");
     } catch (IOException e) {
       throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage(), e);
     }

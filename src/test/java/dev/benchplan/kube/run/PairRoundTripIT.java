@@ -32,11 +32,6 @@ import tools.jackson.databind.JsonNode;
  * {@code compare} pairs the runs by it (paired differences), whatever order they are given in.
  */
 @KubeTestEnv
-@org.junit.jupiter.api.Disabled(
-    "issue 13, not finished: the runs record /pair as rendered, but run.json is ineligible"
-        + " (ISOLATION_UNVERIFIED): the example ledger's DGD namespace is bench, RunCluster's DGD runs in"
-        + " the test namespace; the ledger copy needs the test namespace before plan, then compare can"
-        + " pair the four runs")
 class PairRoundTripIT {
   private static FakeKubelet kubelet;
   @TempDir static Path work;
@@ -75,8 +70,24 @@ class PairRoundTripIT {
         RenderedPerf.create(
             tmp.resolve("p1-A"),
             ns,
-            w -> w.replace("request_count: 1000", "request_count: 200"),
-            List.of(),
+            // the load the stand-in AIPerf's real concurrency-4 export ran, so the audit finds the
+            // executed config equal to the plan and compare reaches its verdict
+            w ->
+                w.replace("input_tokens: 512", "input_tokens: 100")
+                    .replace("output_tokens: 128", "output_tokens: 200")
+                    .replace("concurrency: [16]", "concurrency: [4]")
+                    .replace("request_count: 1000", "request_count: 64")
+                    // 64 requests cannot carry a gated percentile (SAMPLES_TOO_FEW): gate on
+                    // throughput only
+                    .replace("  ttft_ms_p95_max: 300\n", "")
+                    .replace("  itl_ms_p95_max: 25\n", "")
+                    .replace(
+                        "  custom_slos:\n    - metric: time_to_first_token\n      stat: p99\n"
+                            + "      max: 500\n",
+                        ""),
+            // the DGD whose pods the isolation preflight inspects runs in the test namespace
+            l -> l.replace("\nnamespace: bench\n", "\nnamespace: " + ns + "\n"),
+            List.of("--warmup-requests", "1", "--allow-short-points"),
             List.of("--pair", "p1", "--pair-order", "AB", "--pair-arm", "A"));
     String sha = Sha256.ofFile(first.plan());
     // run order: p1 is AB (A first), p2 is BA (B first)

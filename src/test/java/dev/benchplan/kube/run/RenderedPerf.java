@@ -44,6 +44,21 @@ record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, St
       java.util.List<String> planFlags,
       java.util.List<String> renderFlags)
       throws Exception {
+    return create(root, namespace, workloadEdit, l -> l, planFlags, renderFlags);
+  }
+
+  /**
+   * As above, with the example ledger's text edited by {@code ledgerEdit} before plan (e.g. its
+   * namespace set to the test namespace, so the isolation preflight finds the DGD's pods there).
+   */
+  static RenderedPerf create(
+      Path root,
+      String namespace,
+      java.util.function.UnaryOperator<String> workloadEdit,
+      java.util.function.UnaryOperator<String> ledgerEdit,
+      java.util.List<String> planFlags,
+      java.util.List<String> renderFlags)
+      throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
     Path copy = root.resolve("examples");
     try (java.util.stream.Stream<Path> s = Files.walk(examples)) {
@@ -59,6 +74,8 @@ record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, St
     examples = copy;
     Path workload = examples.resolve("workload-static.yaml");
     Files.writeString(workload, workloadEdit.apply(Files.readString(workload)));
+    Path ledger = examples.resolve("deployment-ledger.yaml");
+    Files.writeString(ledger, ledgerEdit.apply(Files.readString(ledger)));
     java.util.List<String> args =
         new java.util.ArrayList<>(
             java.util.List.of(
