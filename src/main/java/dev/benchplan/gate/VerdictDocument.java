@@ -43,7 +43,7 @@ public record VerdictDocument(
     Requests requests,
     List<String> warnings,
     List<FindingLine> findings,
-    Source source,
+    VerdictSource source,
     @JsonUnwrapped @Nullable PerRun perRun) {
 
   /** The document of {@code v}. */
@@ -58,7 +58,7 @@ public record VerdictDocument(
         Requests.of(v.requests()),
         v.warnings(),
         v.findings().stream().map(FindingLine::of).toList(),
-        Source.of(v.source()),
+        v.source(),
         perRun(v.runs()));
   }
 
@@ -130,21 +130,6 @@ public record VerdictDocument(
     }
   }
 
-  /** The export the verdict was computed from. */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Source(
-      String path,
-      @Nullable String sha256,
-      @Nullable String aiperfVersion,
-      @Nullable String layout,
-      @Nullable String schemaVersion,
-      boolean wasCancelled) {
-    static Source of(VerdictSource s) {
-      return new Source(
-          s.path(), s.sha256(), s.aiperfVersion(), s.layout(), s.schemaVersion(), s.wasCancelled());
-    }
-  }
-
   /**
    * The per-run part of a verdict on several runs (unwrapped into the document: {@code runs} and
    * {@code capacity}, the latter null unless the runs cover more than one load point).
@@ -169,7 +154,7 @@ public record VerdictDocument(
       List<ConstraintLine> constraints,
       Requests requests,
       List<String> warnings,
-      Source source) {
+      VerdictSource source) {
     static RunLine of(RunVerdicts.Entry e) {
       VerdictDocument v = VerdictDocument.of(e.verdict());
       return new RunLine(

@@ -3,9 +3,12 @@ package dev.benchplan.gate;
 import dev.benchplan.aiperf.export.AiperfExport;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
 
 /**
- * What a verdict was computed from.
+ * What a verdict was computed from; the verdict document's {@code source} as it is ({@link
+ * VerdictDocument}).
  *
  * @param path the export file (or the pod log a summary was taken from), as the caller named it:
  *     relative to the folder that holds verdict.json (the run directory; gate's --report-dir) with
@@ -16,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param schemaVersion the export's {@code schema_version}; null when absent
  * @param wasCancelled the export's {@code was_cancelled}
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record VerdictSource(
     String path,
     @Nullable String sha256,

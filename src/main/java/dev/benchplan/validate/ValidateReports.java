@@ -57,23 +57,22 @@ public final class ValidateReports {
   /**
    * Writes the three reports into {@code dir}.
    *
-   * @param verdict validate's finished verdict
-   * @param gate the gate's verdict on the benchmark, or null when it was not gated
+   * @param doc validate's finished verdict; it gets the report paths, and the gate's verdict on the
+   *     benchmark (null when it was not gated)
    * @param set the constraints requested
    */
-  public static Written write(
-      Path dir, ValidateVerdict verdict, @Nullable Verdict gate, ConstraintSet set) {
+  static Written write(Path dir, ValidateVerdictBuilder doc, ConstraintSet set) {
     Map<String, Path> paths = new LinkedHashMap<>();
     paths.put("verdict", dir.resolve(VERDICT));
     paths.put("ctrf", dir.resolve(CTRF));
     paths.put("junit", dir.resolve(JUNIT));
-    ValidateVerdict withReports =
-        verdict.withReports(
-            new ValidateVerdict.Reports(
-                paths.get("verdict").toAbsolutePath().toString(),
-                paths.get("ctrf").toAbsolutePath().toString(),
-                paths.get("junit").toAbsolutePath().toString()));
-    Verdict g = gateVerdict(withReports, gate, set);
+    doc.reports(
+        new ValidateVerdict.Reports(
+            paths.get("verdict").toAbsolutePath().toString(),
+            paths.get("ctrf").toAbsolutePath().toString(),
+            paths.get("junit").toAbsolutePath().toString()));
+    ValidateVerdict verdict = doc.build();
+    Verdict g = gateVerdict(verdict, doc.gate(), set);
     ReportTiming timing =
         new ReportTiming(
             Instant.parse(verdict.startedAt()),
@@ -81,11 +80,11 @@ public final class ValidateReports {
                 ? Instant.parse(verdict.startedAt())
                 : Instant.parse(verdict.finishedAt()));
     Map<Path, byte[]> files = new LinkedHashMap<>();
-    files.put(paths.get("verdict"), verdictBytes(withReports));
+    files.put(paths.get("verdict"), verdictBytes(verdict));
     files.put(paths.get("ctrf"), CanonicalJson.bytes(CtrfReport.toJson(g, timing)));
     files.put(paths.get("junit"), JunitReport.toXml(g, timing));
     AtomicFiles.writeAll(files);
-    return new Written(withReports, paths);
+    return new Written(verdict, paths);
   }
 
   /** The verdict document's bytes (Jackson at the file edge). */

@@ -114,7 +114,7 @@ public final class ValidateService {
     private final ValidateOptions options;
     private final ValidateRun run;
     private final ProgressRenderer progress;
-    private final VerdictDocument doc;
+    private final ValidateVerdictBuilder doc;
     private @Nullable PerformanceRequest requested;
 
     /** The recipe's settings (none without --recipe). */
@@ -139,7 +139,7 @@ public final class ValidateService {
       Instant now = clock.instant();
       this.run = ValidateRun.start(now);
       this.progress = new ProgressRenderer("validate", err, clock, false);
-      this.doc = new VerdictDocument(run, now);
+      this.doc = new ValidateVerdictBuilder(run, now);
     }
 
     ValidateResult execute() {
@@ -881,8 +881,7 @@ public final class ValidateService {
         ValidateReports.Written written =
             ValidateReports.write(
                 options.reportDir(),
-                doc.build(),
-                doc.gate(),
+                doc,
                 requested == null ? PerformanceRequest.defaults().set() : requested.set());
         err.println(
             "validate: "

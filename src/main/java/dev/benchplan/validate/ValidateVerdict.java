@@ -10,9 +10,9 @@ import tools.jackson.databind.annotation.JsonNaming;
 
 /**
  * validate's {@code verdict.json} (schemas/validate-verdict.schema.json), as typed values; Jackson
- * writes it only at the file edge ({@link ValidateReports}). Its constraints are the gate's results
- * (or the requested constraints marked {@code not_run}), and its CTRF and JUnit reports are the
- * gate's writers' output on the same verdict.
+ * writes it only at the file edge ({@link ValidateReports}). {@link ValidateVerdictBuilder} builds
+ * it. Its constraints are the gate's results (or the requested constraints marked {@code not_run}),
+ * and its CTRF and JUnit reports are the gate's writers' output on the same verdict.
  *
  * @param schemaVersion always {@code "1"}
  * @param check AICR's check name, {@value ValidateReports#TEST_NAME}
@@ -95,39 +95,6 @@ public record ValidateVerdict(
         isolationSkipped == null || isolationSkipped.isEmpty()
             ? null
             : List.copyOf(isolationSkipped);
-  }
-
-  /** This verdict with the report paths recorded. */
-  public ValidateVerdict withReports(Reports r) {
-    return new ValidateVerdict(
-        schemaVersion,
-        check,
-        verdict,
-        exitCode,
-        reason,
-        failedStep,
-        runId,
-        startedAt,
-        finishedAt,
-        steps,
-        cluster,
-        constraintsSource,
-        constraints,
-        measured,
-        discovery,
-        deployment,
-        target,
-        benchmark,
-        cleanup,
-        candidates,
-        findings,
-        repeats,
-        inputs,
-        warnings,
-        gpus,
-        floorScaling,
-        r,
-        isolationSkipped);
   }
 
   /**

@@ -10,8 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** Collects the parts of one validate run's {@link ValidateVerdict}, step by step. */
-final class VerdictDocument {
+/**
+ * Collects the parts of one validate run's {@link ValidateVerdict}, step by step: the one place a
+ * {@link ValidateVerdict} is built.
+ */
+final class ValidateVerdictBuilder {
   private final ValidateRun run;
   private final Instant startedAt;
   private final List<ValidateVerdict.Step> steps = new ArrayList<>();
@@ -38,8 +41,9 @@ final class VerdictDocument {
   private ValidateVerdict.@Nullable Gpus gpus;
   private ValidateVerdict.@Nullable FloorScaling floorScaling;
   private List<ValidateVerdict.SkippedCheck> isolationSkipped = List.of();
+  private ValidateVerdict.@Nullable Reports reports;
 
-  VerdictDocument(ValidateRun run, Instant startedAt) {
+  ValidateVerdictBuilder(ValidateRun run, Instant startedAt) {
     this.run = run;
     this.startedAt = startedAt;
   }
@@ -78,8 +82,13 @@ final class VerdictDocument {
         warnings(),
         gpus,
         floorScaling,
-        null,
+        reports,
         isolationSkipped);
+  }
+
+  /** The report files, once their place is known ({@link ValidateReports#write}). */
+  void reports(ValidateVerdict.Reports written) {
+    reports = written;
   }
 
   private @Nullable List<String> warnings() {
@@ -171,7 +180,7 @@ final class VerdictDocument {
                 l.label(),
                 l.verdict().verdict().json(),
                 l.verdict().message(),
-                l.verdict().constraints().stream().map(VerdictDocument::line).toList()));
+                l.verdict().constraints().stream().map(ValidateVerdictBuilder::line).toList()));
       }
       repeats =
           new ValidateVerdict.Repeats(
@@ -182,7 +191,7 @@ final class VerdictDocument {
               runs);
     }
     List<ValidateVerdict.ConstraintLine> lines =
-        gate.constraints().stream().map(VerdictDocument::line).toList();
+        gate.constraints().stream().map(ValidateVerdictBuilder::line).toList();
     if (!lines.isEmpty()) {
       constraints = lines;
     }
