@@ -312,38 +312,39 @@ public final class ValidateCommand implements Callable<Integer> {
             set,
             System.getenv());
     ValidateOptions options =
-        new ValidateOptions(
-            context,
-            recipe,
-            dgd,
-            namespace,
-            model,
-            nodeSelector,
-            concurrencyPerWorker == null
-                ? ValidateInputs.DEFAULT_CONCURRENCY_PER_WORKER
-                : concurrencyPerWorker,
-            isl,
-            osl,
-            keep,
-            reportDir,
-            aiperfVersion,
-            aiperfIndexUrl,
-            runtimeImage,
-            hfTokenSecret,
-            new ValidateTimeouts(
-                timeoutOldNamespace,
-                timeoutDgdReady,
-                timeoutEndpointReady,
-                timeoutPodScheduling,
-                timeoutJob,
-                timeoutCleanup,
-                Duration.ofSeconds(timeoutReadyRequest),
-                timeoutModelCache),
-            repeats,
-            flags,
-            !noModelCache,
-            modelCacheSize,
-            null);
+        ValidateOptions.builder(reportDir)
+            .kubeContext(context)
+            .recipe(recipe)
+            .dgd(dgd)
+            .namespace(namespace)
+            .model(model)
+            .nodeSelector(nodeSelector)
+            .concurrencyPerWorker(
+                concurrencyPerWorker == null
+                    ? ValidateInputs.DEFAULT_CONCURRENCY_PER_WORKER
+                    : concurrencyPerWorker)
+            .isl(isl)
+            .osl(osl)
+            .keep(keep)
+            .aiperfVersion(aiperfVersion)
+            .aiperfIndexUrl(aiperfIndexUrl)
+            .runtimeImage(runtimeImage)
+            .hfTokenSecret(hfTokenSecret)
+            .timeouts(
+                new ValidateTimeouts(
+                    timeoutOldNamespace,
+                    timeoutDgdReady,
+                    timeoutEndpointReady,
+                    timeoutPodScheduling,
+                    timeoutJob,
+                    timeoutCleanup,
+                    Duration.ofSeconds(timeoutReadyRequest),
+                    timeoutModelCache))
+            .repeats(repeats)
+            .flags(flags)
+            // the StorageClass flag reaches the inputs through the flags (ValidateInputs)
+            .modelCache(!noModelCache, modelCacheSize, null)
+            .build();
     PrintWriter err = spec.commandLine().getErr();
     String version = new VersionProvider().getVersion()[0];
     ValidateResult result =

@@ -491,7 +491,7 @@ public final class ClusterAccess implements AutoCloseable {
 
   /** Custom resources in {@code namespace}, or in every namespace when it is null. */
   public List<GenericKubernetesResource> listCustom(
-      KubeCall row, ResourceDefinitionContext ctx, String namespace) {
+      KubeCall row, ResourceDefinitionContext ctx, @Nullable String namespace) {
     requireCustom(row, "list", ctx);
     var op = client.genericKubernetesResources(ctx);
     return namespace == null

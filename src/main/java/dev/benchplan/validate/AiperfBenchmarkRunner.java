@@ -295,7 +295,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
   }
 
   /** Secret names the DGD references (never their values), plus --hf-token-secret. */
-  static List<String> secrets(JsonNode dgd, String hfTokenSecret) {
+  static List<String> secrets(JsonNode dgd, @Nullable String hfTokenSecret) {
     TreeSet<String> names = new TreeSet<>();
     if (hfTokenSecret != null) {
       names.add(hfTokenSecret);

@@ -35,7 +35,7 @@ public record DefaultDeployment(
     String node,
     List<NodeTaint> taints,
     String image,
-    String hfTokenSecret,
+    @Nullable String hfTokenSecret,
     @Nullable ModelCache modelCache) {
 
   /** A deployment without a model cache. */
@@ -48,7 +48,7 @@ public record DefaultDeployment(
       String node,
       List<NodeTaint> taints,
       String image,
-      String hfTokenSecret) {
+      @Nullable String hfTokenSecret) {
     this(run, apiVersion, namespace, model, workers, node, taints, image, hfTokenSecret, null);
   }
 

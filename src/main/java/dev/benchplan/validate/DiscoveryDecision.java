@@ -4,6 +4,7 @@ import dev.benchplan.error.BenchplanException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What discovery concluded: benchmark one existing DGD, refuse because several qualify, or deploy
@@ -36,7 +37,8 @@ public sealed interface DiscoveryDecision {
    * successful and have a frontend Service); without it, the single usable DGD is used, several are
    * ambiguous, none means deploy.
    */
-  static DiscoveryDecision decide(List<DgdCandidate> seen, String dgdOption, String scope) {
+  static DiscoveryDecision decide(
+      List<DgdCandidate> seen, @Nullable String dgdOption, String scope) {
     if (dgdOption != null) {
       String ns = dgdOption.contains("/") ? dgdOption.substring(0, dgdOption.indexOf('/')) : null;
       String name =

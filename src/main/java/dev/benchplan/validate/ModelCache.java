@@ -35,7 +35,7 @@ public record ModelCache(
     String storageClassSource,
     @Nullable String size,
     String image,
-    String hfTokenSecret,
+    @Nullable String hfTokenSecret,
     String node,
     List<NodeTaint> taints,
     long boundSeconds) {

@@ -82,7 +82,7 @@ public final class RuntimeImage {
   }
 
   /** The runtime image: the flag, else the platform version's, else the built-in default. */
-  public static ResolvedInput image(String flag, ResolvedInput platform) {
+  public static ResolvedInput image(@Nullable String flag, ResolvedInput platform) {
     if (flag != null) {
       return new ResolvedInput(flag, "flag", "--runtime-image");
     }

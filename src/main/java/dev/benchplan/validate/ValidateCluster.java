@@ -23,7 +23,7 @@ public interface ValidateCluster extends AutoCloseable {
   DgdApi dgdApi();
 
   /** Every DGD in {@code namespace} (null: all namespaces) with its frontend Service, if any. */
-  List<DgdCandidate> discover(DgdApi api, String namespace);
+  List<DgdCandidate> discover(DgdApi api, @Nullable String namespace);
 
   /** The DGD document as the API server returns it now (for the record of what was measured). */
   ObjectNode dgdDocument(DgdApi api, String namespace, String name);

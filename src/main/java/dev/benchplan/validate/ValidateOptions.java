@@ -41,21 +41,21 @@ import org.jspecify.annotations.Nullable;
  *     else null for the cluster's default class
  */
 public record ValidateOptions(
-    String kubeContext,
-    Path recipe,
-    String dgd,
-    String namespace,
-    String model,
+    @Nullable String kubeContext,
+    @Nullable Path recipe,
+    @Nullable String dgd,
+    @Nullable String namespace,
+    @Nullable String model,
     Map<String, String> nodeSelector,
     int concurrencyPerWorker,
     int isl,
     int osl,
     boolean keep,
     Path reportDir,
-    String aiperfVersion,
-    String aiperfIndexUrl,
-    String runtimeImage,
-    String hfTokenSecret,
+    @Nullable String aiperfVersion,
+    @Nullable String aiperfIndexUrl,
+    @Nullable String runtimeImage,
+    @Nullable String hfTokenSecret,
     ValidateTimeouts timeouts,
     int repeats,
     InputFlags flags,
@@ -66,142 +66,11 @@ public record ValidateOptions(
   /** {@code --repeats}: the most measurements one validate takes (one Job each). */
   public static final int MAX_REPEATS = 10;
 
+  /** {@code --isl} and {@code --osl} when not given: tokens. */
+  public static final int DEFAULT_TOKENS = 128;
+
   /** The cache PVC's size when none is given: AICR's. */
   public static final String DEFAULT_MODEL_CACHE_SIZE = "100Gi";
-
-  /** Options measuring once, with the given resolved-input flags, without a model cache. */
-  public ValidateOptions(
-      String kubeContext,
-      Path recipe,
-      String dgd,
-      String namespace,
-      String model,
-      Map<String, String> nodeSelector,
-      int concurrencyPerWorker,
-      int isl,
-      int osl,
-      boolean keep,
-      Path reportDir,
-      String aiperfVersion,
-      String aiperfIndexUrl,
-      String runtimeImage,
-      String hfTokenSecret,
-      ValidateTimeouts timeouts,
-      InputFlags flags) {
-    this(
-        kubeContext,
-        recipe,
-        dgd,
-        namespace,
-        model,
-        nodeSelector,
-        concurrencyPerWorker,
-        isl,
-        osl,
-        keep,
-        reportDir,
-        aiperfVersion,
-        aiperfIndexUrl,
-        runtimeImage,
-        hfTokenSecret,
-        timeouts,
-        1,
-        flags,
-        false,
-        null,
-        null);
-  }
-
-  /**
-   * Options measuring {@code repeats} times, inputs as before the resolved inputs, without a model
-   * cache.
-   */
-  public ValidateOptions(
-      String kubeContext,
-      Path recipe,
-      String dgd,
-      String namespace,
-      String model,
-      Map<String, String> nodeSelector,
-      int concurrencyPerWorker,
-      int isl,
-      int osl,
-      boolean keep,
-      Path reportDir,
-      String aiperfVersion,
-      String aiperfIndexUrl,
-      String runtimeImage,
-      String hfTokenSecret,
-      ValidateTimeouts timeouts,
-      int repeats) {
-    this(
-        kubeContext,
-        recipe,
-        dgd,
-        namespace,
-        model,
-        nodeSelector,
-        concurrencyPerWorker,
-        isl,
-        osl,
-        keep,
-        reportDir,
-        aiperfVersion,
-        aiperfIndexUrl,
-        runtimeImage,
-        hfTokenSecret,
-        timeouts,
-        repeats,
-        InputFlags.legacy(),
-        false,
-        null,
-        null);
-  }
-
-  /** Options measuring once with a model cache as given, inputs as before the resolved inputs. */
-  public ValidateOptions(
-      String kubeContext,
-      Path recipe,
-      String dgd,
-      String namespace,
-      String model,
-      Map<String, String> nodeSelector,
-      int concurrencyPerWorker,
-      int isl,
-      int osl,
-      boolean keep,
-      Path reportDir,
-      String aiperfVersion,
-      String aiperfIndexUrl,
-      String runtimeImage,
-      String hfTokenSecret,
-      ValidateTimeouts timeouts,
-      boolean modelCache,
-      String modelCacheSize,
-      String modelCacheStorageClass) {
-    this(
-        kubeContext,
-        recipe,
-        dgd,
-        namespace,
-        model,
-        nodeSelector,
-        concurrencyPerWorker,
-        isl,
-        osl,
-        keep,
-        reportDir,
-        aiperfVersion,
-        aiperfIndexUrl,
-        runtimeImage,
-        hfTokenSecret,
-        timeouts,
-        1,
-        InputFlags.legacy(),
-        modelCache,
-        modelCacheSize,
-        modelCacheStorageClass);
-  }
 
   /** The model deployed (and assumed) when none is given: small, public, fast to load. */
   public static final String DEFAULT_MODEL = "Qwen/Qwen3-0.6B";
@@ -298,46 +167,213 @@ public record ValidateOptions(
         });
   }
 
-  /** The options as before the resolved inputs: {@link InputFlags#legacy()}. */
-  public ValidateOptions(
-      String kubeContext,
-      Path recipe,
-      String dgd,
-      String namespace,
-      String model,
-      Map<String, String> nodeSelector,
-      int concurrencyPerWorker,
-      int isl,
-      int osl,
-      boolean keep,
-      Path reportDir,
-      String aiperfVersion,
-      String aiperfIndexUrl,
-      String runtimeImage,
-      String hfTokenSecret,
-      ValidateTimeouts timeouts) {
-    this(
-        kubeContext,
-        recipe,
-        dgd,
-        namespace,
-        model,
-        nodeSelector,
-        concurrencyPerWorker,
-        isl,
-        osl,
-        keep,
-        reportDir,
-        aiperfVersion,
-        aiperfIndexUrl,
-        runtimeImage,
-        hfTokenSecret,
-        timeouts,
-        1,
-        InputFlags.legacy(),
-        false,
-        null,
-        null);
+  /**
+   * Starts options writing their reports to {@code reportDir}, the rest as {@code validate} without
+   * options has them: no context, recipe, DGD, namespace or model named, {@value
+   * ValidateInputs#DEFAULT_CONCURRENCY_PER_WORKER} per worker, {@value #DEFAULT_TOKENS} tokens in
+   * and out, cleanup, the default timeouts, one measurement, the inputs as before the resolved
+   * inputs ({@link InputFlags#legacy()}) and no model cache. Set what differs by name, then {@link
+   * Builder#build()}.
+   */
+  public static Builder builder(Path reportDir) {
+    return new Builder(reportDir);
+  }
+
+  /** A builder holding these options, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(reportDir)
+        .kubeContext(kubeContext)
+        .recipe(recipe)
+        .dgd(dgd)
+        .namespace(namespace)
+        .model(model)
+        .nodeSelector(nodeSelector)
+        .concurrencyPerWorker(concurrencyPerWorker)
+        .isl(isl)
+        .osl(osl)
+        .keep(keep)
+        .aiperfVersion(aiperfVersion)
+        .aiperfIndexUrl(aiperfIndexUrl)
+        .runtimeImage(runtimeImage)
+        .hfTokenSecret(hfTokenSecret)
+        .timeouts(timeouts)
+        .repeats(repeats)
+        .flags(flags)
+        .modelCache(modelCache, modelCacheSize, modelCacheStorageClass);
+  }
+
+  /**
+   * The one way to assemble {@link ValidateOptions} by name; the record's constructor checks it.
+   */
+  public static final class Builder {
+    private final Path reportDir;
+    private @Nullable String kubeContext;
+    private @Nullable Path recipe;
+    private @Nullable String dgd;
+    private @Nullable String namespace;
+    private @Nullable String model;
+    private Map<String, String> nodeSelector = Map.of();
+    private int concurrencyPerWorker = ValidateInputs.DEFAULT_CONCURRENCY_PER_WORKER;
+    private int isl = DEFAULT_TOKENS;
+    private int osl = DEFAULT_TOKENS;
+    private boolean keep;
+    private @Nullable String aiperfVersion;
+    private @Nullable String aiperfIndexUrl;
+    private @Nullable String runtimeImage;
+    private @Nullable String hfTokenSecret;
+    private ValidateTimeouts timeouts = ValidateTimeouts.defaults();
+    private int repeats = 1;
+    private InputFlags flags = InputFlags.legacy();
+    private boolean modelCache;
+    private @Nullable String modelCacheSize;
+    private @Nullable String modelCacheStorageClass;
+
+    private Builder(Path reportDir) {
+      this.reportDir = reportDir;
+    }
+
+    /** See {@link ValidateOptions#kubeContext()}. */
+    public Builder kubeContext(@Nullable String kubeContext) {
+      this.kubeContext = kubeContext;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#recipe()}. */
+    public Builder recipe(@Nullable Path recipe) {
+      this.recipe = recipe;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#dgd()}. */
+    public Builder dgd(@Nullable String dgd) {
+      this.dgd = dgd;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#namespace()}. */
+    public Builder namespace(@Nullable String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#model()}. */
+    public Builder model(@Nullable String model) {
+      this.model = model;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#nodeSelector()}. */
+    public Builder nodeSelector(Map<String, String> nodeSelector) {
+      this.nodeSelector = nodeSelector;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#concurrencyPerWorker()}. */
+    public Builder concurrencyPerWorker(int concurrencyPerWorker) {
+      this.concurrencyPerWorker = concurrencyPerWorker;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#isl()}. */
+    public Builder isl(int isl) {
+      this.isl = isl;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#osl()}. */
+    public Builder osl(int osl) {
+      this.osl = osl;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#keep()}. */
+    public Builder keep(boolean keep) {
+      this.keep = keep;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#aiperfVersion()}. */
+    public Builder aiperfVersion(@Nullable String aiperfVersion) {
+      this.aiperfVersion = aiperfVersion;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#aiperfIndexUrl()}. */
+    public Builder aiperfIndexUrl(@Nullable String aiperfIndexUrl) {
+      this.aiperfIndexUrl = aiperfIndexUrl;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#runtimeImage()}. */
+    public Builder runtimeImage(@Nullable String runtimeImage) {
+      this.runtimeImage = runtimeImage;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#hfTokenSecret()}. */
+    public Builder hfTokenSecret(@Nullable String hfTokenSecret) {
+      this.hfTokenSecret = hfTokenSecret;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#timeouts()}. */
+    public Builder timeouts(ValidateTimeouts timeouts) {
+      this.timeouts = timeouts;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#repeats()}. */
+    public Builder repeats(int repeats) {
+      this.repeats = repeats;
+      return this;
+    }
+
+    /** See {@link ValidateOptions#flags()}. */
+    public Builder flags(InputFlags flags) {
+      this.flags = flags;
+      return this;
+    }
+
+    /**
+     * Whether the default deployment caches the model, the cache's size (null for {@value
+     * ValidateOptions#DEFAULT_MODEL_CACHE_SIZE}) and StorageClass (null for the recipe's or the
+     * cluster's default).
+     */
+    public Builder modelCache(
+        boolean modelCache,
+        @Nullable String modelCacheSize,
+        @Nullable String modelCacheStorageClass) {
+      this.modelCache = modelCache;
+      this.modelCacheSize = modelCacheSize;
+      this.modelCacheStorageClass = modelCacheStorageClass;
+      return this;
+    }
+
+    /** The options; the record's constructor checks them. */
+    public ValidateOptions build() {
+      return new ValidateOptions(
+          kubeContext,
+          recipe,
+          dgd,
+          namespace,
+          model,
+          nodeSelector,
+          concurrencyPerWorker,
+          isl,
+          osl,
+          keep,
+          reportDir,
+          aiperfVersion,
+          aiperfIndexUrl,
+          runtimeImage,
+          hfTokenSecret,
+          timeouts,
+          repeats,
+          flags,
+          modelCache,
+          modelCacheSize,
+          modelCacheStorageClass);
+    }
   }
 
   /** The model to deploy or to expect: the one given, else {@link #DEFAULT_MODEL}. */

@@ -9,13 +9,11 @@ import dev.benchplan.kube.run.RunServices;
 import dev.benchplan.kube.validate.ValidateFactory;
 import dev.benchplan.run.RunRequest;
 import dev.benchplan.validate.ValidateOptions;
-import dev.benchplan.validate.ValidateTimeouts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,24 +82,7 @@ class NoClusterTest {
   @DisplayName("validate: exit 2 at step connect naming the missing kubeconfig; nothing written")
   void validate() {
     Path reports = tmp.resolve("report");
-    ValidateOptions options =
-        new ValidateOptions(
-            null,
-            null,
-            null,
-            null,
-            null,
-            Map.of(),
-            16,
-            128,
-            128,
-            false,
-            reports,
-            "0.4.0",
-            null,
-            null,
-            null,
-            ValidateTimeouts.defaults());
+    ValidateOptions options = ValidateOptions.builder(reports).aiperfVersion("0.4.0").build();
     assertThatThrownBy(
             () ->
                 ValidateFactory.service(new PrintWriter(new StringWriter()), "t").execute(options))

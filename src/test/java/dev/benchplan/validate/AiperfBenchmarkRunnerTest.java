@@ -30,23 +30,7 @@ class AiperfBenchmarkRunnerTest {
     Clock clock = Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
     ValidateRun run = ValidateRun.start(clock.instant());
     ValidateOptions options =
-        new ValidateOptions(
-            null,
-            null,
-            null,
-            null,
-            null,
-            Map.of(),
-            16,
-            128,
-            128,
-            false,
-            dir.resolve("report"),
-            "0.11.0",
-            null,
-            null,
-            null,
-            ValidateTimeouts.defaults());
+        ValidateOptions.builder(dir.resolve("report")).aiperfVersion("0.11.0").build();
     FrontendTarget target =
         new FrontendTarget(
             "discovered",

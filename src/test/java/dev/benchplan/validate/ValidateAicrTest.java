@@ -52,24 +52,11 @@ class ValidateAicrTest {
   }
 
   ValidateOptions options(Path recipe, InputFlags flags) {
-    return new ValidateOptions(
-        null,
-        recipe,
-        null,
-        null,
-        null,
-        Map.of(),
-        16,
-        128,
-        128,
-        false,
-        dir.resolve("report"),
-        "0.4.0",
-        null,
-        null,
-        null,
-        ValidateTimeouts.defaults(),
-        flags);
+    return ValidateOptions.builder(dir.resolve("report"))
+        .recipe(recipe)
+        .aiperfVersion("0.4.0")
+        .flags(flags)
+        .build();
   }
 
   static InputFlags noFlags() {

@@ -45,24 +45,7 @@ class ValidateInputsTest {
   }
 
   static ValidateOptions options(String model, InputFlags flags) {
-    return new ValidateOptions(
-        null,
-        null,
-        null,
-        null,
-        model,
-        Map.of(),
-        16,
-        128,
-        128,
-        false,
-        Path.of("r"),
-        null,
-        null,
-        null,
-        null,
-        ValidateTimeouts.defaults(),
-        flags);
+    return ValidateOptions.builder(Path.of("r")).model(model).flags(flags).build();
   }
 
   static InputFlags flags(

@@ -87,23 +87,12 @@ class ValidateServiceTest {
   }
 
   ValidateOptions options(Path recipe, String dgd, boolean keep) {
-    return new ValidateOptions(
-        null,
-        recipe,
-        dgd,
-        null,
-        null,
-        Map.of(),
-        16,
-        128,
-        128,
-        keep,
-        dir.resolve("report"),
-        "0.4.0",
-        null,
-        null,
-        null,
-        ValidateTimeouts.defaults());
+    return ValidateOptions.builder(dir.resolve("report"))
+        .recipe(recipe)
+        .dgd(dgd)
+        .keep(keep)
+        .aiperfVersion("0.4.0")
+        .build();
   }
 
   ScriptedRunner gate(double throughput, double ttft) {
@@ -150,26 +139,7 @@ class ValidateServiceTest {
 
   ValidateOptions cacheOptions(String storageClass) {
     ValidateOptions o = options(null, null, false);
-    return new ValidateOptions(
-        o.kubeContext(),
-        o.recipe(),
-        o.dgd(),
-        o.namespace(),
-        o.model(),
-        o.nodeSelector(),
-        o.concurrencyPerWorker(),
-        o.isl(),
-        o.osl(),
-        o.keep(),
-        o.reportDir(),
-        o.aiperfVersion(),
-        o.aiperfIndexUrl(),
-        o.runtimeImage(),
-        "hf-token",
-        o.timeouts(),
-        true,
-        "200Gi",
-        storageClass);
+    return o.toBuilder().hfTokenSecret("hf-token").modelCache(true, "200Gi", storageClass).build();
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lists DGDs (all namespaces, or one) and, for each, looks for its frontend Service in the DGD's
@@ -25,7 +26,7 @@ import java.util.Map;
 final class DgdDiscoverer {
   private DgdDiscoverer() {}
 
-  static List<DgdCandidate> discover(ClusterAccess client, DgdApi api, String namespace) {
+  static List<DgdCandidate> discover(ClusterAccess client, DgdApi api, @Nullable String namespace) {
     List<GenericKubernetesResource> items;
     try {
       items =

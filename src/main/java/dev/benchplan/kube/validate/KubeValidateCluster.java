@@ -103,7 +103,7 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
-  public List<DgdCandidate> discover(DgdApi api, String namespace) {
+  public List<DgdCandidate> discover(DgdApi api, @Nullable String namespace) {
     discoveryNamespace = namespace;
     // discovery's own permissions first (whether validate then deploys or benchmarks a DGD, it
     // needs them)

@@ -143,23 +143,12 @@ class RbacValidateIT {
   }
 
   ValidateOptions dgdOptions(String ns, Path report) {
-    return new ValidateOptions(
-        null,
-        null,
-        ns + "/vllm-agg",
-        ns,
-        null,
-        Map.of(),
-        16,
-        128,
-        128,
-        false,
-        report,
-        "0.4.0",
-        null,
-        null,
-        null,
-        ValidateItSupport.fast());
+    return ValidateOptions.builder(report)
+        .dgd(ns + "/vllm-agg")
+        .namespace(ns)
+        .aiperfVersion("0.4.0")
+        .timeouts(ValidateItSupport.fast())
+        .build();
   }
 
   static List<JsonNode> runJsons(Path report) throws Exception {
@@ -497,27 +486,7 @@ class RbacValidateIT {
           .forEach(p -> awaitAllowed(who, p));
       ValidateOptions noCache =
           ValidatePipelineIT.options(kube, tag + "-rc", dir.resolve("c"), ValidateItSupport.fast());
-      ValidateOptions cache =
-          new ValidateOptions(
-              noCache.kubeContext(),
-              noCache.recipe(),
-              noCache.dgd(),
-              noCache.namespace(),
-              noCache.model(),
-              noCache.nodeSelector(),
-              noCache.concurrencyPerWorker(),
-              noCache.isl(),
-              noCache.osl(),
-              noCache.keep(),
-              noCache.reportDir(),
-              noCache.aiperfVersion(),
-              noCache.aiperfIndexUrl(),
-              noCache.runtimeImage(),
-              noCache.hfTokenSecret(),
-              noCache.timeouts(),
-              true,
-              null,
-              "bp-absent-class");
+      ValidateOptions cache = noCache.toBuilder().modelCache(true, null, "bp-absent-class").build();
       StringWriter err = new StringWriter();
       ValidateResult r = ValidatePipelineIT.realService(who.client(), err).execute(cache);
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);

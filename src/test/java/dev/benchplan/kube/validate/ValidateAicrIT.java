@@ -116,28 +116,15 @@ class ValidateAicrIT {
       int repeats,
       boolean modelCache) {
     // one Job per repeat: no AIPerf multi-run, so repeats need no native config (0.4.0 reads flags)
-    return new ValidateOptions(
-        null,
-        recipe,
-        null,
-        null,
-        null,
-        Map.of(SELECTOR, selector),
-        16,
-        128,
-        128,
-        false,
-        report,
-        "0.4.0",
-        null,
-        null,
-        null,
-        t,
-        repeats,
-        noFlags(),
-        modelCache,
-        null,
-        null);
+    return ValidateOptions.builder(report)
+        .recipe(recipe)
+        .nodeSelector(Map.of(SELECTOR, selector))
+        .aiperfVersion("0.4.0")
+        .timeouts(t)
+        .repeats(repeats)
+        .flags(noFlags())
+        .modelCache(modelCache, null, null)
+        .build();
   }
 
   /** Kept under {@code target/validate-aicr/} (the validate README quotes them). */
@@ -598,23 +585,12 @@ class ValidateAicrIT {
       ValidateResult r =
           ValidatePipelineIT.realService(kube.client(), err)
               .execute(
-                  new ValidateOptions(
-                      null,
-                      null,
-                      ns + "/vllm-agg",
-                      ns,
-                      null,
-                      Map.of(),
-                      16,
-                      128,
-                      128,
-                      false,
-                      dir.resolve("r"),
-                      "0.4.0",
-                      null,
-                      null,
-                      null,
-                      ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4))));
+                  ValidateOptions.builder(dir.resolve("r"))
+                      .dgd(ns + "/vllm-agg")
+                      .namespace(ns)
+                      .aiperfVersion("0.4.0")
+                      .timeouts(ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4)))
+                      .build());
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
       assertThat(r.verdict()).isEqualTo("error");
       assertThat(doc(r).path("failed_step").asString()).isEqualTo("readiness");

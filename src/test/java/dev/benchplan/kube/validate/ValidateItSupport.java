@@ -69,9 +69,13 @@ final class ValidateItSupport {
       Map<String, String> selector,
       Path reportDir,
       ValidateTimeouts timeouts) {
-    return new ValidateOptions(
-        null, null, dgd, namespace, null, selector, 16, 128, 128, false, reportDir, "0.4.0", null,
-        null, null, timeouts);
+    return ValidateOptions.builder(reportDir)
+        .dgd(dgd)
+        .namespace(namespace)
+        .nodeSelector(selector)
+        .aiperfVersion("0.4.0")
+        .timeouts(timeouts)
+        .build();
   }
 
   /**

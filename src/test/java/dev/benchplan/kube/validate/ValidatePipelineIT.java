@@ -103,23 +103,12 @@ class ValidatePipelineIT {
 
   static ValidateOptions options(
       KubeTestContext kube, String selectorTag, Path reportDir, ValidateTimeouts t) {
-    return new ValidateOptions(
-        null,
-        null,
-        null,
-        kube.namespace(),
-        null,
-        Map.of("benchplan.dev/validate-it", selectorTag),
-        16,
-        128,
-        128,
-        false,
-        reportDir,
-        "0.4.0",
-        null,
-        null,
-        null,
-        t);
+    return ValidateOptions.builder(reportDir)
+        .namespace(kube.namespace())
+        .nodeSelector(Map.of("benchplan.dev/validate-it", selectorTag))
+        .aiperfVersion("0.4.0")
+        .timeouts(t)
+        .build();
   }
 
   static JsonNode plan(ValidateResult r) throws Exception {
@@ -260,23 +249,11 @@ class ValidatePipelineIT {
       ValidateResult r =
           realService(kube.client(), err)
               .execute(
-                  new ValidateOptions(
-                      null,
-                      null,
-                      null,
-                      ns,
-                      null,
-                      Map.of(),
-                      16,
-                      128,
-                      128,
-                      false,
-                      report,
-                      "0.4.0",
-                      null,
-                      null,
-                      null,
-                      ValidateItSupport.fast()));
+                  ValidateOptions.builder(report)
+                      .namespace(ns)
+                      .aiperfVersion("0.4.0")
+                      .timeouts(ValidateItSupport.fast())
+                      .build());
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(1);
       assertThat(r.verdict()).isEqualTo("fail");
       assertThat(r.verdictDocument().target().origin()).isEqualTo("discovered");
