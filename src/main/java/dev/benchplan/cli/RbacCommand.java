@@ -4,7 +4,6 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.kube.rbac.RbacManifest;
 import dev.benchplan.kube.rbac.RbacManifests;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -85,12 +84,7 @@ public final class RbacCommand implements Runnable {
     @Mixin FormatMixin format;
     @Spec CommandSpec spec;
 
-    @Option(
-        names = "--deploy-root",
-        required = true,
-        paramLabel = "DIR",
-        description = "DEPLOY_ROOT holding benchmark/perf.yaml (from 'benchplan render').")
-    Path deployRoot;
+    @Mixin PerfYamlRootMixin deployRoot;
 
     @Option(
         names = "--namespace",
@@ -102,7 +96,7 @@ public final class RbacCommand implements Runnable {
 
     @Override
     public Integer call() {
-      print(spec, format, RbacManifests.run(deployRoot, namespace, subject.subject()));
+      print(spec, format, RbacManifests.run(deployRoot.deployRoot(), namespace, subject.subject()));
       return 0;
     }
   }

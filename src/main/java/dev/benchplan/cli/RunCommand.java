@@ -48,19 +48,9 @@ public final class RunCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--deploy-root",
-      required = true,
-      paramLabel = "DIR",
-      converter = DirectoryConverter.class,
-      description = "DEPLOY_ROOT holding benchmark/perf.yaml (from 'benchplan render').")
-  Path deployRoot;
+  @Mixin PerfYamlRootMixin deployRoot;
 
-  @Option(
-      names = "--context",
-      paramLabel = "CTX",
-      description = "kubeconfig context (default: the current one).")
-  String context;
+  @Mixin ContextMixin context;
 
   @Option(
       names = "--namespace",
@@ -107,8 +97,8 @@ public final class RunCommand implements Callable<Integer> {
         RunServices.kubernetes()
             .run(
                 new RunRequest(
-                    deployRoot,
-                    context,
+                    deployRoot.deployRoot(),
+                    context.context(),
                     namespace,
                     constraints,
                     timeout,

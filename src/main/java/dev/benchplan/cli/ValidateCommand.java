@@ -56,11 +56,7 @@ public final class ValidateCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--context",
-      paramLabel = "CTX",
-      description = "kubeconfig context (default: the current one).")
-  String context;
+  @Mixin ContextMixin context;
 
   @Option(
       names = "--recipe",
@@ -313,7 +309,7 @@ public final class ValidateCommand implements Callable<Integer> {
             System.getenv());
     ValidateOptions options =
         ValidateOptions.builder(reportDir)
-            .kubeContext(context)
+            .kubeContext(context.context())
             .recipe(recipe)
             .dgd(dgd)
             .namespace(namespace)

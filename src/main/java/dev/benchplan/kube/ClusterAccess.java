@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.ScalableResource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -365,9 +366,13 @@ public final class ClusterAccess implements AutoCloseable {
 
   // ---- Jobs ----
 
+  private ScalableResource<Job> job(String namespace, String name) {
+    return client.batch().v1().jobs().inNamespace(namespace).withName(name);
+  }
+
   public Job getJob(KubeCall row, String namespace, String name) {
     row.require("get", "batch", "jobs", null);
-    return client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
+    return job(namespace, name).get();
   }
 
   /**
@@ -393,8 +398,7 @@ public final class ClusterAccess implements AutoCloseable {
       KubeCall row, String namespace, String name, java.util.function.Consumer<Object> onEvent) {
     row.require("list", "batch", "jobs", null);
     row.require("watch", "batch", "jobs", null);
-    return informer(
-        client.batch().v1().jobs().inNamespace(namespace).withName(name).inform(handler(onEvent)));
+    return informer(job(namespace, name).inform(handler(onEvent)));
   }
 
   /**
@@ -406,13 +410,7 @@ public final class ClusterAccess implements AutoCloseable {
     row.require("list", "batch", "jobs", null);
     row.require("watch", "batch", "jobs", null);
     try {
-      client
-          .batch()
-          .v1()
-          .jobs()
-          .inNamespace(namespace)
-          .withName(name)
-          .waitUntilCondition(condition, millis, TimeUnit.MILLISECONDS);
+      job(namespace, name).waitUntilCondition(condition, millis, TimeUnit.MILLISECONDS);
       return true;
     } catch (KubernetesClientTimeoutException e) {
       return false;
@@ -423,14 +421,7 @@ public final class ClusterAccess implements AutoCloseable {
   public boolean deleteJob(KubeCall row, String namespace, String name) {
     row.require("delete", "batch", "jobs", null);
     var details =
-        client
-            .batch()
-            .v1()
-            .jobs()
-            .inNamespace(namespace)
-            .withName(name)
-            .withPropagationPolicy(DeletionPropagation.FOREGROUND)
-            .delete();
+        job(namespace, name).withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
     return details != null && !details.isEmpty();
   }
 
@@ -438,7 +429,7 @@ public final class ClusterAccess implements AutoCloseable {
   public boolean awaitJobGone(KubeCall row, String namespace, String name, long millis) {
     row.require("list", "batch", "jobs", null);
     row.require("watch", "batch", "jobs", null);
-    return awaitGone(client.batch().v1().jobs().inNamespace(namespace).withName(name), millis);
+    return awaitGone(job(namespace, name), millis);
   }
 
   // ---- ConfigMaps ----

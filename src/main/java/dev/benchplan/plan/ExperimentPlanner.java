@@ -590,24 +590,16 @@ final class ExperimentPlanner {
         .map(
             x ->
                 new Result(
-                    new BenchmarkPlan.Experiment(
-                        type.name(),
-                        MeasurementMode.closed_loop.name(),
+                    x.experiment(
+                        type,
+                        MeasurementMode.closed_loop,
                         points,
                         null,
                         null,
-                        requestCount,
-                        x.warmup(),
-                        durationS,
-                        limit,
-                        x.timeout(),
-                        x.seed(),
-                        control,
-                        points.size(),
                         grid,
-                        requestCount,
-                        warmups,
-                        runEstimate),
+                        new Measurement(
+                            requestCount, durationS, limit, control, requestCount, runEstimate),
+                        warmups),
                     synthetic,
                     List.of()));
   }
@@ -764,27 +756,20 @@ final class ExperimentPlanner {
             + minRate.toPlainString()
             + ")",
         estimate.basis());
+    Measurement measurement =
+        new Measurement(requestCount, durationS, limit, control, expected, estimate);
     return b.map(
         x ->
             new Result(
-                new BenchmarkPlan.Experiment(
-                    type.name(),
-                    MeasurementMode.open_loop.name(),
+                x.experiment(
+                    type,
+                    MeasurementMode.open_loop,
                     null,
                     points,
                     arrival,
-                    requestCount,
-                    x.warmup(),
-                    durationS,
-                    limit,
-                    x.timeout(),
-                    x.seed(),
-                    control,
-                    points.size(),
                     grid,
-                    expected,
-                    warmups,
-                    estimate),
+                    measurement,
+                    warmups),
                 synthetic,
                 List.of()));
   }
@@ -900,7 +885,52 @@ final class ExperimentPlanner {
   }
 
   /** The warmup, per-request timeout and seed of a load experiment. */
-  private record Bounds(int warmup, int timeout, long seed) {}
+  private record Bounds(int warmup, int timeout, long seed) {
+    /**
+     * The experiment of either loop: its points (concurrency or request rates), how each point's
+     * measurement is bounded, the per-point warmup, and these bounds.
+     */
+    BenchmarkPlan.Experiment experiment(
+        ExperimentType type,
+        MeasurementMode mode,
+        @Nullable List<Integer> concurrency,
+        @Nullable List<BigDecimal> requestRate,
+        @Nullable String arrivalPattern,
+        BenchmarkPlan.Grid grid,
+        Measurement m,
+        List<Integer> warmups) {
+      return new BenchmarkPlan.Experiment(
+          type.name(),
+          mode.name(),
+          concurrency,
+          requestRate,
+          arrivalPattern,
+          m.requestCount(),
+          warmup,
+          m.durationS(),
+          m.limit(),
+          timeout,
+          seed,
+          m.control(),
+          warmups.size(), // one warmup per load point
+          grid,
+          m.expected(),
+          warmups,
+          m.estimate());
+    }
+  }
+
+  /**
+   * How each load point's measurement is bounded: the request count, the duration, the limit, which
+   * of them controls the run, the measured requests expected, and the run estimate.
+   */
+  private record Measurement(
+      @Nullable Long requestCount,
+      @Nullable Long durationS,
+      int limit,
+      String control,
+      @Nullable Long expected,
+      BenchmarkPlan.@Nullable RunEstimate estimate) {}
 
   /**
    * Decides the warmup (per point: {@code --warmup-requests}, else each point's own default for

@@ -161,6 +161,11 @@ final class ObjectivePlanner {
     return s.metric() + "-" + s.stat();
   }
 
+  /** A gate as the samples' blockers name it: {@code gate NAME (METRIC STAT)}. */
+  private static String described(BenchmarkPlan.Gate g) {
+    return "gate " + g.name() + " (" + g.metric() + " " + g.stat() + ")";
+  }
+
   /** The sample basis of every gated percentile; blocks when one rests on too few requests. */
   static List<BenchmarkPlan.SampleBasis> samples(
       List<BenchmarkPlan.Gate> gates, @Nullable Long measuredRequests, String basis, RuleLog log) {
@@ -173,13 +178,8 @@ final class ObjectivePlanner {
       if (measuredRequests == null) {
         log.block(
             BlockerCode.SAMPLES_UNKNOWN,
-            "gate "
-                + g.name()
-                + " ("
-                + g.metric()
-                + " "
-                + g.stat()
-                + "): "
+            described(g)
+                + ": "
                 + basis
                 + ", so the number of measured requests the percentile rests on is"
                 + " unknown; give traffic.request_count");
@@ -192,13 +192,8 @@ final class ObjectivePlanner {
       if (a.level() == PercentileSamples.Level.TOO_FEW) {
         log.block(
             BlockerCode.SAMPLES_TOO_FEW,
-            "gate "
-                + g.name()
-                + " ("
-                + g.metric()
-                + " "
-                + g.stat()
-                + ") would rest on "
+            described(g)
+                + " would rest on "
                 + measuredRequests
                 + " measured requests per run; a gated"
                 + " percentile needs at least "

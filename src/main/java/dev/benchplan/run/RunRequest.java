@@ -51,9 +51,9 @@ public record RunRequest(
   /** A request whose constraints come from the overlay or the plan. */
   public RunRequest(
       Path deployRoot,
-      String context,
+      @Nullable String context,
       String namespace,
-      Path constraintsOverlay,
+      @Nullable Path constraintsOverlay,
       Duration timeout,
       Duration scheduleTimeout,
       boolean keep,

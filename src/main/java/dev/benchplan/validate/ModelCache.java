@@ -84,6 +84,11 @@ public record ModelCache(
     }
   }
 
+  /** What populating the cache does, as the step and its progress say it. */
+  public String downloading() {
+    return "downloading " + model + " into PVC " + CLAIM + " (" + storageClass + ", " + size + ")";
+  }
+
   /** The PVC. */
   public ObjectNode claim() {
     ObjectNode pvc = object("v1", "PersistentVolumeClaim", CLAIM);

@@ -720,15 +720,7 @@ public final class ValidateService {
         step(
             ValidateStep.MODEL_CACHE,
             t.modelCache(),
-            "downloading "
-                + cache.model()
-                + " into PVC "
-                + ModelCache.CLAIM
-                + " ("
-                + cache.storageClass()
-                + ", "
-                + cache.size()
-                + ")",
+            cache.downloading(),
             () -> {
               connected.populateModelCache(cache, progress.sink());
               return cache;

@@ -70,65 +70,49 @@ final class KubeRunService implements RunService {
   private final java.util.function.Function<ClusterAccess, PodLogSource> logSources;
   private final ShutdownHooks hooks;
   private final Clock clock;
-  private final Duration progressEvery;
-  private final Duration cleanupWait;
+  private final Settings settings;
 
-  private final OperatorRun.Settings operator;
-  private final ArtifactCollector.Settings collector;
-
-  KubeRunService(
-      KubeClients clients,
-      java.util.function.Function<ClusterAccess, PodLogSource> logSources,
-      ShutdownHooks hooks,
-      Clock clock,
-      Duration progressEvery,
-      Duration cleanupWait) {
-    this(
-        clients,
-        logSources,
-        hooks,
-        clock,
-        progressEvery,
-        cleanupWait,
-        OperatorRun.Settings.defaults());
-  }
-
-  KubeRunService(
-      KubeClients clients,
-      java.util.function.Function<ClusterAccess, PodLogSource> logSources,
-      ShutdownHooks hooks,
-      Clock clock,
-      Duration progressEvery,
-      Duration cleanupWait,
-      OperatorRun.Settings operator) {
-    this(
-        clients,
-        logSources,
-        hooks,
-        clock,
-        progressEvery,
-        cleanupWait,
-        operator,
-        ArtifactCollector.Settings.defaults());
-  }
-
-  KubeRunService(
-      KubeClients clients,
-      java.util.function.Function<ClusterAccess, PodLogSource> logSources,
-      ShutdownHooks hooks,
-      Clock clock,
+  /**
+   * How a run paces itself: progress lines every {@code progressEvery}, a bound of {@code
+   * cleanupWait} on each deletion, the operator engine's and the artifact collector's settings.
+   */
+  record Settings(
       Duration progressEvery,
       Duration cleanupWait,
       OperatorRun.Settings operator,
       ArtifactCollector.Settings collector) {
-    this.collector = collector;
-    this.operator = operator;
+    /** The command's: progress every 10 s, a minute per deletion, the engines' defaults. */
+    static final Settings CLI = of(Duration.ofSeconds(10), Duration.ofSeconds(60));
+
+    /** These two bounds with the operator engine's and the artifact collector's defaults. */
+    static Settings of(Duration progressEvery, Duration cleanupWait) {
+      return new Settings(
+          progressEvery,
+          cleanupWait,
+          OperatorRun.Settings.defaults(),
+          ArtifactCollector.Settings.defaults());
+    }
+
+    Settings withOperator(OperatorRun.Settings o) {
+      return new Settings(progressEvery, cleanupWait, o, collector);
+    }
+
+    Settings withCollector(ArtifactCollector.Settings c) {
+      return new Settings(progressEvery, cleanupWait, operator, c);
+    }
+  }
+
+  KubeRunService(
+      KubeClients clients,
+      java.util.function.Function<ClusterAccess, PodLogSource> logSources,
+      ShutdownHooks hooks,
+      Clock clock,
+      Settings settings) {
     this.clients = clients;
     this.logSources = logSources;
     this.hooks = hooks;
     this.clock = clock;
-    this.progressEvery = progressEvery;
-    this.cleanupWait = cleanupWait;
+    this.settings = settings;
   }
 
   @Override
@@ -137,7 +121,12 @@ final class KubeRunService implements RunService {
       // engine aiperf-operator: AIPerfJobs instead of perf.yaml (render decided, from the plan)
       KubernetesClient opened = clients.open(request.context());
       try {
-        return new OperatorRun(ClusterAccess.of(opened), operator, hooks, clock, progressEvery)
+        return new OperatorRun(
+                ClusterAccess.of(opened),
+                settings.operator(),
+                hooks,
+                clock,
+                settings.progressEvery())
             .run(request, sink);
       } finally {
         clients.release(opened);
@@ -194,11 +183,14 @@ final class KubeRunService implements RunService {
       }
       Preflight.Result pre = Preflight.run(client, perf, namespace, request.replace());
       Cleanup cleanup =
-          new Cleanup(client, namespace, perf.jobName(), perf.configMapNames(), cleanupWait);
+          new Cleanup(
+              client, namespace, perf.jobName(), perf.configMapNames(), settings.cleanupWait());
       // a tree past the log bound comes back from the claim through collector pods, removed by
       // cleanup too
       ArtifactCollector collectorPods =
-          onClaim ? new ArtifactCollector(client, namespace, perf, collector, progress) : null;
+          onClaim
+              ? new ArtifactCollector(client, namespace, perf, settings.collector(), progress)
+              : null;
       if (collectorPods != null) {
         cleanup.andThen(collectorPods::cleanup);
       }
@@ -249,7 +241,7 @@ final class KubeRunService implements RunService {
                       clock,
                       logs,
                       progress,
-                      progressEvery)
+                      settings.progressEvery())
                   .await(applied, request.scheduleTimeout(), runBound);
           if (interrupted.get()) {
             throw BenchplanException.runtime(

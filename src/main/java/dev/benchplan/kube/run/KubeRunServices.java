@@ -4,7 +4,6 @@ import dev.benchplan.run.RunService;
 import dev.benchplan.run.ShutdownHooks;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
-import java.time.Duration;
 
 /**
  * Run services on a Kubernetes client the caller already holds (for {@code validate} and the
@@ -25,7 +24,6 @@ public final class KubeRunServices {
         Fabric8LogSource::new,
         hooks,
         Clock.systemUTC(),
-        Duration.ofSeconds(10),
-        Duration.ofSeconds(60));
+        KubeRunService.Settings.CLI);
   }
 }

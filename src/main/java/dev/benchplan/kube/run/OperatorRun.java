@@ -583,15 +583,7 @@ final class OperatorRun {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         ClusterAccess.ProxyAnswer answer;
         try (OutputStream os = new DigestOutputStream(Files.newOutputStream(out), sha)) {
-          answer =
-              client.proxyGet(
-                  KubeCall.RUN_OPERATOR_RESULTS,
-                  svc.namespace(),
-                  svc.name(),
-                  svc.port(),
-                  listPath + "/" + name,
-                  os,
-                  settings.requestTimeout().toMillis());
+          answer = resultsGet(svc, listPath + "/" + name, os);
         } catch (KubernetesClientException e) {
           throw ApiErrors.map(
               "GET " + listPath + "/" + name + " through the service proxy of " + svc, e);
@@ -661,19 +653,24 @@ final class OperatorRun {
             + " (incomplete, not a run)");
   }
 
+  /** GET {@code path} of the operator's results API through the Service proxy into {@code out}. */
+  private ClusterAccess.ProxyAnswer resultsGet(Service svc, String path, OutputStream out)
+      throws IOException {
+    return client.proxyGet(
+        KubeCall.RUN_OPERATOR_RESULTS,
+        svc.namespace(),
+        svc.name(),
+        svc.port(),
+        path,
+        out,
+        settings.requestTimeout().toMillis());
+  }
+
   private @Nullable JsonNode listing(Service svc, String path) {
     java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
     ClusterAccess.ProxyAnswer answer;
     try {
-      answer =
-          client.proxyGet(
-              KubeCall.RUN_OPERATOR_RESULTS,
-              svc.namespace(),
-              svc.name(),
-              svc.port(),
-              path,
-              body,
-              settings.requestTimeout().toMillis());
+      answer = resultsGet(svc, path, body);
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("GET " + path + " through the service proxy of " + svc, e);
     } catch (IOException e) {

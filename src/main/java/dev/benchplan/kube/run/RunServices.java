@@ -3,7 +3,6 @@ package dev.benchplan.kube.run;
 import dev.benchplan.run.RunService;
 import dev.benchplan.run.ShutdownHooks;
 import java.time.Clock;
-import java.time.Duration;
 
 /** The {@link RunService} the CLI uses: the kubeconfig, real pod logs, JVM shutdown hooks. */
 public final class RunServices {
@@ -16,7 +15,6 @@ public final class RunServices {
         Fabric8LogSource::new,
         ShutdownHooks.jvm(),
         Clock.systemUTC(),
-        Duration.ofSeconds(10),
-        Duration.ofSeconds(60));
+        KubeRunService.Settings.CLI);
   }
 }

@@ -94,24 +94,14 @@ final class DgdDeployer {
     }
     if (!done) {
       DgdView v = last.get();
+      String notReady =
+          "DGD " + ns + "/" + name + " not ready after " + ProgressRenderer.format(bound);
       if (v == null) {
-        throw BenchplanException.runtime(
-            "DGD "
-                + ns
-                + "/"
-                + name
-                + " not ready after "
-                + ProgressRenderer.format(bound)
-                + ": not found");
+        throw BenchplanException.runtime(notReady + ": not found");
       }
       List<String> shortOnes = v.shortComponents();
       throw BenchplanException.runtime(
-          "DGD "
-              + ns
-              + "/"
-              + name
-              + " not ready after "
-              + ProgressRenderer.format(bound)
+          notReady
               + ": "
               + (shortOnes.isEmpty()
                   ? ""

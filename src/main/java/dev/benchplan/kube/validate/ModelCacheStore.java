@@ -112,16 +112,7 @@ final class ModelCacheStore {
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("creating the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB, e);
     }
-    progress.update(
-        "downloading "
-            + cache.model()
-            + " into PVC "
-            + ModelCache.CLAIM
-            + " ("
-            + cache.storageClass()
-            + ", "
-            + cache.size()
-            + ")");
+    progress.update(cache.downloading());
     Duration bound = Duration.ofSeconds(cache.boundSeconds());
     AtomicReference<Job> last = new AtomicReference<>();
     boolean done;

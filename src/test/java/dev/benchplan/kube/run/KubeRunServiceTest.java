@@ -133,8 +133,7 @@ class KubeRunServiceTest {
         c -> logs,
         hooks,
         Clock.systemUTC(),
-        Duration.ofMillis(200),
-        Duration.ofSeconds(5));
+        KubeRunService.Settings.of(Duration.ofMillis(200), Duration.ofSeconds(5)));
   }
 
   RunRequest request(RunFixture f) {

@@ -106,9 +106,8 @@ class OperatorRunIT {
             Fabric8LogSource::new,
             hooks,
             Clock.systemUTC(),
-            Duration.ofMillis(100),
-            Duration.ofSeconds(30),
-            settings);
+            KubeRunService.Settings.of(Duration.ofMillis(100), Duration.ofSeconds(30))
+                .withOperator(settings));
     return service.run(
         new RunRequest(root, null, kube.namespace(), null, timeout, null, false, false),
         (phase, elapsed, detail) -> progress.add(phase + (detail == null ? "" : ": " + detail)));
