@@ -11,7 +11,6 @@ import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodExecution;
 import dev.benchplan.kubetest.PodScript;
-import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -65,10 +64,7 @@ class ArtifactCollectorIT {
             Fabric8LogSource::new,
             action -> () -> {},
             Clock.systemUTC(),
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(60),
-            OperatorRun.Settings.defaults(),
-            SMALL_PARTS)
+            KubeRunService.Settings.CLI.withCollector(SMALL_PARTS))
         .run(
             new RunRequest(
                 deployRoot,
@@ -134,30 +130,9 @@ class ArtifactCollectorIT {
     assertThat(out).doesNotContain("FAILED");
   }
 
+  /** Nothing of the run is left ({@link RunCluster#assertClean}), and no collector pod. */
   private static void assertClean(KubernetesClient client, String ns, String jobName) {
-    assertThat(
-            client
-                .batch()
-                .v1()
-                .jobs()
-                .inNamespace(ns)
-                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-                .list()
-                .getItems())
-        .as("benchplan Jobs left")
-        .isEmpty();
-    assertThat(
-            client
-                .configMaps()
-                .inNamespace(ns)
-                .withLabel(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
-                .list()
-                .getItems())
-        .as("benchplan ConfigMaps left")
-        .isEmpty();
-    assertThat(client.pods().inNamespace(ns).withLabel("job-name", jobName).list().getItems())
-        .as("Job pods left")
-        .isEmpty();
+    RunCluster.assertClean(client, ns, jobName);
     assertThat(
             client
                 .pods()

@@ -127,6 +127,29 @@ class ValidateAicrIT {
         .build();
   }
 
+  /**
+   * The validate Job's pods answer their first chat completion after {@code first}; the readiness
+   * loop polls every 0.2 s.
+   */
+  private void firstCompletionTakes(FakeKubelet k, Duration first) {
+    k.when(
+        validateJobPods(null),
+        PodScript.execute(
+            PodExecution.in(dir.resolve("ws")).firstCompletionTakes(first).withEnv(POLL, "0.2")));
+  }
+
+  /** validate of {@code recipe} on {@code node}, measured once, reports under {@code name}. */
+  private ValidateResult validateOnce(
+      KubeTestContext kube,
+      StringWriter err,
+      Path recipe,
+      String node,
+      String name,
+      ValidateTimeouts t) {
+    return ValidatePipelineIT.realService(kube.client(), err)
+        .execute(options(recipe, node, dir.resolve(name), t, 1, false));
+  }
+
   /** Kept under {@code target/validate-aicr/} (the validate README quotes them). */
   static void transcript(String name, String text) throws Exception {
     Path d = Files.createDirectories(Path.of("target", "validate-aicr"));
@@ -166,26 +189,18 @@ class ValidateAicrIT {
     try (FakeKubelet k = kubelet(kube, node, 1)) {
       // the readiness loop polls every 0.2 s, so a retry comes before the cut request's warm-up
       // could finish
-      k.when(
-          validateJobPods(null),
-          PodScript.execute(
-              PodExecution.in(dir.resolve("ws"))
-                  .firstCompletionTakes(Duration.ofSeconds(6))
-                  .withEnv(POLL, "0.2")));
-
+      firstCompletionTakes(k, Duration.ofSeconds(6));
       StringWriter cutErr = new StringWriter();
       ValidateResult cut =
-          ValidatePipelineIT.realService(kube.client(), cutErr)
-              .execute(
-                  options(
-                      recipe,
-                      node,
-                      dir.resolve("cut"),
-                      ValidateItSupport.fast()
-                          .withReadyRequest(Duration.ofSeconds(3))
-                          .withEndpointReady(Duration.ofSeconds(20)),
-                      1,
-                      false));
+          validateOnce(
+              kube,
+              cutErr,
+              recipe,
+              node,
+              "cut",
+              ValidateItSupport.fast()
+                  .withReadyRequest(Duration.ofSeconds(3))
+                  .withEndpointReady(Duration.ofSeconds(20)));
       assertThat(cut.exitCode()).as(cutErr.toString()).isEqualTo(3);
       assertThat(doc(cut).path("failed_step").asString()).isEqualTo("run");
       assertThat(
@@ -198,25 +213,18 @@ class ValidateAicrIT {
 
       // a fresh worker's first inference at AICR's measured ~42 s, rounded up: the full 45 s, not
       // scaled (later rules take precedence); AICR's old 30 s cut would have thrown it away
-      k.when(
-          validateJobPods(null),
-          PodScript.execute(
-              PodExecution.in(dir.resolve("ws"))
-                  .firstCompletionTakes(Duration.ofSeconds(45))
-                  .withEnv(POLL, "0.2")));
+      firstCompletionTakes(k, Duration.ofSeconds(45));
       StringWriter err = new StringWriter();
       ValidateResult ok =
-          ValidatePipelineIT.realService(kube.client(), err)
-              .execute(
-                  options(
-                      recipe,
-                      node,
-                      dir.resolve("ok"),
-                      ValidateItSupport.fast()
-                          .withEndpointReady(Duration.ofSeconds(120))
-                          .withJob(Duration.ofMinutes(4)),
-                      1,
-                      false));
+          validateOnce(
+              kube,
+              err,
+              recipe,
+              node,
+              "ok",
+              ValidateItSupport.fast()
+                  .withEndpointReady(Duration.ofSeconds(120))
+                  .withJob(Duration.ofMinutes(4)));
       assertThat(ok.exitCode()).as(err.toString()).isZero();
       assertThat(ok.verdict()).isEqualTo("pass");
       String perf =
