@@ -9,9 +9,13 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -218,13 +222,15 @@ final class FakeJobController implements AutoCloseable {
               .withMessage(message)
               .withLastTransitionTime(Instant.now().toString())
               .build());
-      // a merge patch of the status, not an update: the run may collect on the container's exit and
+      // a JSON patch of the status, not an update: the run may collect on the container's exit and
       // delete the Job between the read above and this write, and a full update could bring the
-      // deleted Job back (the test then finds a Job left behind); a patch of a deleted Job is a 404
+      // deleted Job back (the test then finds a Job left behind); a patch of a deleted Job is a
+      // 404.
+      // Not a merge patch: the mock server appends arrays, so the conditions would repeat
       String patch =
           client
               .getKubernetesSerialization()
-              .asJson(java.util.Map.of("status", java.util.Map.of("conditions", conds)));
+              .asJson(List.of(Map.of("op", "add", "path", "/status/conditions", "value", conds)));
       try {
         client
             .batch()
@@ -233,11 +239,8 @@ final class FakeJobController implements AutoCloseable {
             .inNamespace(namespace)
             .withName(job.getMetadata().getName())
             .subresource("status")
-            .patch(
-                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-                patch);
-      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            .patch(PatchContext.of(PatchType.JSON), patch);
+      } catch (KubernetesClientException e) {
         if (e.getCode() != 404) {
           throw e;
         }
@@ -245,13 +248,41 @@ final class FakeJobController implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Sets the pod's phase, conditions and container status with a JSON patch of its status, not an
+     * update after a read: the run may delete the pod between the read and the write, and a full
+     * update could bring the deleted pod back; a patch of a deleted pod is a 404. Not a merge patch
+     * either: the mock server merges arrays by appending, so the container's earlier status would
+     * stay first and hide the image ID and the exit code of the new one.
+     */
     private Steps status(String phase, List<PodCondition> conditions, ContainerStatus cs) {
-      Pod current =
-          client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).get();
-      current.getStatus().setPhase(phase);
-      current.getStatus().setConditions(conditions);
-      current.getStatus().setContainerStatuses(cs == null ? List.of() : List.of(cs));
-      pod = client.pods().inNamespace(namespace).resource(current).updateStatus();
+      String patch =
+          client
+              .getKubernetesSerialization()
+              .asJson(
+                  List.of(
+                      Map.of("op", "add", "path", "/status/phase", "value", phase),
+                      Map.of("op", "add", "path", "/status/conditions", "value", conditions),
+                      Map.of(
+                          "op",
+                          "add",
+                          "path",
+                          "/status/containerStatuses",
+                          "value",
+                          cs == null ? List.of() : List.of(cs))));
+      try {
+        pod =
+            client
+                .pods()
+                .inNamespace(namespace)
+                .withName(pod.getMetadata().getName())
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), patch);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+      }
       return this;
     }
 
