@@ -335,7 +335,8 @@ public final class PlanRenderer {
             jobName,
             namespace,
             AiperfJobContract.JOB_ENGINE,
-            new LinkedHashMap<>(files)));
+            new LinkedHashMap<>(files),
+            java.util.List.of()));
     AtomicFiles.writeAll(files);
     // AIPerfJobs rendered earlier into the same root would otherwise be run instead
     AtomicFiles.deleteQuietly(dir.resolve(AiperfJobContract.FILE));

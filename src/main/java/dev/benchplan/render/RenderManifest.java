@@ -29,22 +29,10 @@ public final class RenderManifest {
 
   private RenderManifest() {}
 
-  /** The manifest's canonical bytes for the files about to be written (absolute path -> bytes). */
-  static byte[] of(
-      RenderRequest req,
-      Path deployRoot,
-      VerifiedPlan plan,
-      String runId,
-      String jobName,
-      String namespace,
-      String engine,
-      Map<Path, byte[]> files) {
-    return of(req, deployRoot, plan, runId, jobName, namespace, engine, files, java.util.List.of());
-  }
-
   /**
-   * The manifest, with the operator engine's sizing of each point: the plan's totals and their
-   * split per worker pod ({@code operator_sizing}, absent for the plain Job).
+   * The manifest's canonical bytes for the files about to be written (absolute path -> bytes), with
+   * the operator engine's sizing of each point: the plan's totals and their split per worker pod
+   * ({@code operator_sizing}; empty, and the key absent, for the plain Job).
    */
   static byte[] of(
       RenderRequest req,

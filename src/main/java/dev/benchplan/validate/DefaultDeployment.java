@@ -38,20 +38,6 @@ public record DefaultDeployment(
     @Nullable String hfTokenSecret,
     @Nullable ModelCache modelCache) {
 
-  /** A deployment without a model cache. */
-  public DefaultDeployment(
-      ValidateRun run,
-      String apiVersion,
-      String namespace,
-      String model,
-      int workers,
-      String node,
-      List<NodeTaint> taints,
-      String image,
-      @Nullable String hfTokenSecret) {
-    this(run, apiVersion, namespace, model, workers, node, taints, image, hfTokenSecret, null);
-  }
-
   /** The frontend component's name. */
   public static final String FRONTEND = "Frontend";
 

@@ -95,19 +95,10 @@ public record PerformanceRequest(
               c.origin() + ": " + c.name() + " needs a GPU count, but " + gpuWhy);
         }
         out.add(
-            new Constraint(
-                c.name(),
-                c.metric(),
-                c.stat(),
-                c.operator(),
+            withThreshold(
+                c,
                 c.threshold().multiply(BigDecimal.valueOf(gpus)),
-                c.unit(),
-                c.origin()
-                    + " ("
-                    + c.threshold().toPlainString()
-                    + " per GPU x "
-                    + gpus
-                    + " GPUs)"));
+                " per GPU x " + gpus + " GPUs"));
       } else if (c.name().equals(ConstraintReader.THROUGHPUT)
           && floorScale != null
           && floorScale.compareTo(BigDecimal.ONE) < 0) {
@@ -117,25 +108,24 @@ public record PerformanceRequest(
                 .setScale(2, java.math.RoundingMode.HALF_UP)
                 .stripTrailingZeros();
         t = t.scale() < 0 ? t.setScale(0) : t;
-        out.add(
-            new Constraint(
-                c.name(),
-                c.metric(),
-                c.stat(),
-                c.operator(),
-                t,
-                c.unit(),
-                c.origin()
-                    + " ("
-                    + c.threshold().toPlainString()
-                    + " scaled by "
-                    + scaleWhy
-                    + ")"));
+        out.add(withThreshold(c, t, " scaled by " + scaleWhy));
       } else {
         out.add(c);
       }
     }
     return new PerformanceRequest(source, checks, out, skipReason);
+  }
+
+  /** {@code c} judged against {@code threshold}; its origin says how it came from the given one. */
+  private static Constraint withThreshold(Constraint c, BigDecimal threshold, String how) {
+    return new Constraint(
+        c.name(),
+        c.metric(),
+        c.stat(),
+        c.operator(),
+        threshold,
+        c.unit(),
+        c.origin() + " (" + c.threshold().toPlainString() + how + ")");
   }
 
   /**

@@ -270,15 +270,8 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
         + DEFAULT_CONCURRENCY_PER_WORKER
         + " per worker; this run"
         + " uses "
-        + model.text()
-        + " ("
-        + model.source()
-        + ") at "
-        + load.value()
-        + (perGpu ? " per GPU" : " per worker")
-        + " ("
-        + load.source()
-        + "): give thresholds for them in an overlay (AICR's for "
+        + thisRun(model, load, perGpu)
+        + ": give thresholds for them in an overlay (AICR's for "
         + AICR_MODEL
         + " at "
         + AICR_CONCURRENCY_PER_GPU
@@ -304,7 +297,14 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
         + " at "
         + AICR_CONCURRENCY_PER_GPU
         + " per GPU; this run used "
-        + model.text()
+        + thisRun(model, load, perGpu)
+        + ": AICR would use the others"
+        + " (give inference-model and inference-concurrency-per-gpu in the overlay, or --defaults aicr)";
+  }
+
+  /** The model and load of this run with their sources, as both threshold warnings name them. */
+  private static String thisRun(ResolvedInput model, ResolvedInput load, boolean perGpu) {
+    return model.text()
         + " ("
         + model.source()
         + ") at "
@@ -312,8 +312,7 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
         + (perGpu ? " per GPU" : " per worker")
         + " ("
         + load.source()
-        + "): AICR would use the others"
-        + " (give inference-model and inference-concurrency-per-gpu in the overlay, or --defaults aicr)";
+        + ")";
   }
 
   /** flag &gt; recipe &gt; env &gt; default, for a text input. */

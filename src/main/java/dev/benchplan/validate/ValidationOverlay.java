@@ -132,6 +132,15 @@ public final class ValidationOverlay {
       java.util.regex.Pattern.compile("([a-z][a-z0-9_]*)-(avg|min|max|std|count|sum|p\\d{1,3})");
 
   private static JsonNode readTree(Path path) {
+    JsonNode root = parse(path);
+    if (root == null || !root.isObject()) {
+      throw BenchplanException.invalid(path + ": expected a mapping at the top level");
+    }
+    return root;
+  }
+
+  /** The overlay file's YAML tree (null for an empty file); a missing or bad file is exit 2. */
+  private static @Nullable JsonNode parse(Path path) {
     String text;
     try {
       text = Files.readString(path);
@@ -141,11 +150,7 @@ public final class ValidationOverlay {
       throw InputErrors.unreadable("recipe overlay", path, e);
     }
     try {
-      JsonNode root = Json.YAML.readTree(text);
-      if (root == null || !root.isObject()) {
-        throw BenchplanException.invalid(path + ": expected a mapping at the top level");
-      }
-      return root;
+      return Json.YAML.readTree(text);
     } catch (JacksonException e) {
       throw InputErrors.unparsable("recipe overlay", path, e);
     }
@@ -155,25 +160,11 @@ public final class ValidationOverlay {
   record Listing(String source, List<String> checks, @Nullable String skipReason) {}
 
   private static Listing readListing(Path path) {
-    String text;
-    try {
-      text = Files.readString(path);
-    } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(path + ": recipe overlay not found");
-    } catch (IOException e) {
-      throw InputErrors.unreadable("recipe overlay", path, e);
-    }
-    JsonNode root;
-    try {
-      root = Json.YAML.readTree(text);
-    } catch (JacksonException e) {
-      throw InputErrors.unparsable("recipe overlay", path, e);
-    }
-    return read(root, path.toString());
+    return read(parse(path), path.toString());
   }
 
   /** Reads whether a parsed overlay asks for the check; {@code source} names it in messages. */
-  static Listing read(JsonNode root, String source) {
+  static Listing read(@Nullable JsonNode root, String source) {
     if (root == null || root.isMissingNode() || root.isNull()) {
       throw BenchplanException.invalid(source + ": empty recipe overlay");
     }
@@ -209,12 +200,10 @@ public final class ValidationOverlay {
     List<String> checks = readChecks(perf.path("checks"), source, base + "/performance/checks");
     boolean listed = checks.stream().anyMatch(PerformanceRequest.CHECK_NAMES::contains);
     if (!listed) {
-      return new Listing(
+      return skipped(
           source,
           checks,
-          source
-              + ": "
-              + base
+          base
               + "/performance/checks lists neither "
               + String.join(" nor ", PerformanceRequest.CHECK_NAMES)
               + (checks.isEmpty() ? "" : " (it lists " + String.join(", ", checks) + ")"));
@@ -225,12 +214,10 @@ public final class ValidationOverlay {
                 n.equals(ConstraintReader.THROUGHPUT)
                     || n.equals(ConstraintReader.TTFT_P99)
                     || n.equals(ConstraintReader.THROUGHPUT_PER_GPU))) {
-      return new Listing(
+      return skipped(
           source,
           checks,
-          source
-              + ": "
-              + base
+          base
               + "/performance/constraints has neither "
               + ConstraintReader.THROUGHPUT
               + " nor "
@@ -238,6 +225,13 @@ public final class ValidationOverlay {
               + ": nothing to gate on");
     }
     return new Listing(source, checks, null);
+  }
+
+  /**
+   * A listing whose check is skipped: {@code why} names the overlay's pointer and what it lacks.
+   */
+  private static Listing skipped(String source, List<String> checks, String why) {
+    return new Listing(source, checks, source + ": " + why);
   }
 
   /** The constraint names listed (structure and values are the gate reader's to check). */

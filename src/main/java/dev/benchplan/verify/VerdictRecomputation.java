@@ -158,12 +158,7 @@ final class VerdictRecomputation {
         again =
             RunVerdicts.gateTree(tree, Path.of(AIPERF_DIR), constraints, options)
                 .overall(AIPERF_DIR);
-        Path podLog = dir.resolve("pod.log");
-        AiperfLogWarnings log =
-            Files.isRegularFile(podLog)
-                ? AiperfLogWarnings.parse(Files.readString(podLog, StandardCharsets.UTF_8))
-                : AiperfLogWarnings.absent();
-        again = GateEvaluator.withFindings(again, RunDiagnostics.diagnoseAll(tree, log).findings());
+        again = withFindings(again, dir, tree);
         compare(recorded, again, verdictFile, findings);
         return;
       }
@@ -192,12 +187,7 @@ final class VerdictRecomputation {
           // overall
           again = several ? perRun.overall(shown.toString()) : again.withRuns(perRun);
         }
-        Path podLog = dir.resolve("pod.log");
-        AiperfLogWarnings log =
-            Files.isRegularFile(podLog)
-                ? AiperfLogWarnings.parse(Files.readString(podLog, StandardCharsets.UTF_8))
-                : AiperfLogWarnings.absent();
-        again = GateEvaluator.withFindings(again, RunDiagnostics.diagnoseAll(tree, log).findings());
+        again = withFindings(again, dir, tree);
       }
     } catch (BenchplanException e) {
       findings.add(
@@ -212,6 +202,19 @@ final class VerdictRecomputation {
   }
 
   /** Every JSON pointer where the recomputed verdict differs from the stored one, as a finding. */
+  /**
+   * {@code v} with the diagnostics' findings from the per-request records of {@code tree} and
+   * AIPerf's log ({@code pod.log} in {@code dir}, when it is there), as run gated it.
+   */
+  private static Verdict withFindings(Verdict v, Path dir, Path tree) throws IOException {
+    Path podLog = dir.resolve("pod.log");
+    AiperfLogWarnings log =
+        Files.isRegularFile(podLog)
+            ? AiperfLogWarnings.parse(Files.readString(podLog, StandardCharsets.UTF_8))
+            : AiperfLogWarnings.absent();
+    return GateEvaluator.withFindings(v, RunDiagnostics.diagnoseAll(tree, log).findings());
+  }
+
   private static void compare(
       JsonNode recorded, Verdict again, String verdictFile, List<Finding> findings) {
     JsonNode recomputed = Json.JSON.readTree(VerdictReports.verdictBytes(again));

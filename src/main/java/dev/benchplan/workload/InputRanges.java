@@ -157,34 +157,26 @@ public final class InputRanges {
           continue;
         }
         if (!finite(v)) {
-          log.block(
-              code,
-              what
-                  + " "
-                  + doc.at(pointer)
-                  + ": "
-                  + v.asString()
-                  + " is not a finite number: expected "
-                  + f.describe());
+          log.block(code, refused(doc, pointer, what, v.asString(), "is not a finite number", f));
           blocked.add(pointer);
           continue;
         }
         BigDecimal value = v.decimalValue();
         if (!f.accepts(value)) {
-          log.block(
-              code,
-              what
-                  + " "
-                  + doc.at(pointer)
-                  + ": "
-                  + shown(value)
-                  + " is out of range: expected "
-                  + f.describe());
+          log.block(code, refused(doc, pointer, what, shown(value), "is out of range", f));
           blocked.add(pointer);
         }
       }
     }
     return blocked;
+  }
+
+  /**
+   * The blocker's line: where, the value shown, what is wrong with it, and what {@code f} takes.
+   */
+  private static String refused(
+      InputDocument doc, String pointer, String what, String shown, String wrong, Field f) {
+    return what + " " + doc.at(pointer) + ": " + shown + " " + wrong + ": expected " + f.describe();
   }
 
   /** False for the infinities and NaN YAML can write ({@code .inf}, {@code .nan}). */

@@ -103,33 +103,18 @@ public sealed interface SmokeEvidence
       }
     }
     String target = target(a.url(), endpointUrl);
+    String reached = "smoke test artifact " + shownPath + " reached " + a.url();
+    String notInCluster =
+        "not the in-cluster endpoint " + endpointUrl + " of context '" + kubeContext + "'";
     if (target.equals("loopback")) {
       log.warn(
           rule,
-          "smoke test artifact "
-              + shownPath
-              + " reached "
-              + a.url()
-              + " (loopback: a"
-              + " port-forward or a local server), not the in-cluster endpoint "
-              + endpointUrl
-              + " of context '"
-              + kubeContext
-              + "': it proves the served model answered through that"
-              + " path only");
+          reached
+              + " (loopback: a port-forward or a local server), "
+              + notInCluster
+              + ": it proves the served model answered through that path only");
     } else if (!target.equals("in-cluster")) {
-      log.warn(
-          rule,
-          "smoke test artifact "
-              + shownPath
-              + " reached "
-              + a.url()
-              + ", not the"
-              + " in-cluster endpoint "
-              + endpointUrl
-              + " of context '"
-              + kubeContext
-              + "'");
+      log.warn(rule, reached + ", " + notInCluster);
     }
     return new Provenance(age, target);
   }

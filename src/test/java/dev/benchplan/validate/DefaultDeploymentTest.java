@@ -30,7 +30,8 @@ class DefaultDeploymentTest {
         "gpu-node-1",
         TAINTS,
         ValidateOptions.DEFAULT_RUNTIME_IMAGE,
-        "hf-token-secret");
+        "hf-token-secret",
+        null);
   }
 
   @Test

@@ -56,6 +56,7 @@ class DgdGpusTest {
             "node-a",
             java.util.List.of(),
             ValidateOptions.DEFAULT_RUNTIME_IMAGE,
+            null,
             null);
     assertThat(DgdGpus.count(d.manifest()).gpus()).isEqualTo(4);
     DefaultDeployment a =
@@ -68,6 +69,7 @@ class DgdGpusTest {
             "node-a",
             java.util.List.of(),
             ValidateOptions.DEFAULT_RUNTIME_IMAGE,
+            null,
             null);
     assertThat(DgdGpus.count(a.manifest()).gpus()).isEqualTo(8);
     assertThat(DgdGpus.images(a.manifest())).containsExactly(ValidateOptions.DEFAULT_RUNTIME_IMAGE);

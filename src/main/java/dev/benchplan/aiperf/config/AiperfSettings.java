@@ -37,61 +37,6 @@ public record AiperfSettings(
     String artifactDir,
     @Nullable Integer workers,
     @Nullable BigDecimal temperature) {
-  /** Settings that leave the worker count to AIPerf, without a temperature. */
-  public AiperfSettings(
-      String model,
-      Endpoint endpoint,
-      String tokenizer,
-      Dataset dataset,
-      boolean ignoreEos,
-      Phase warmup,
-      Phase profiling,
-      Map<String, BigDecimal> slos,
-      long randomSeed,
-      String artifactDir) {
-    this(
-        model,
-        endpoint,
-        tokenizer,
-        dataset,
-        ignoreEos,
-        warmup,
-        profiling,
-        slos,
-        randomSeed,
-        artifactDir,
-        null,
-        null);
-  }
-
-  /** Settings with a worker count, without a temperature (the server's default). */
-  public AiperfSettings(
-      String model,
-      Endpoint endpoint,
-      String tokenizer,
-      Dataset dataset,
-      boolean ignoreEos,
-      Phase warmup,
-      Phase profiling,
-      Map<String, BigDecimal> slos,
-      long randomSeed,
-      String artifactDir,
-      Integer workers) {
-    this(
-        model,
-        endpoint,
-        tokenizer,
-        dataset,
-        ignoreEos,
-        warmup,
-        profiling,
-        slos,
-        randomSeed,
-        artifactDir,
-        workers,
-        null);
-  }
-
   public AiperfSettings {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(endpoint, "endpoint");

@@ -374,13 +374,7 @@ final class KubeRunService implements RunService {
         files.put(
             ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
       } catch (ArtifactChannelException e) {
-        Path aside = dir.keepIncomplete(tree, clock.instant());
-        throw BenchplanException.runtime(
-            e.getMessage()
-                + "; the partial copy is kept aside in "
-                + aside
-                + " (incomplete, not a run)",
-            e);
+        throw dir.keptAside(tree, clock.instant(), e.getMessage(), e);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -395,13 +389,7 @@ final class KubeRunService implements RunService {
         files.put(
             ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
       } catch (BenchplanException e) {
-        Path aside = dir.keepIncomplete(tree, clock.instant());
-        throw BenchplanException.runtime(
-            e.getMessage()
-                + "; the partial copy is kept aside in "
-                + aside
-                + " (incomplete, not a run)",
-            e);
+        throw dir.keptAside(tree, clock.instant(), e.getMessage(), e);
       } finally {
         collectorPods.cleanup();
       }

@@ -640,17 +640,11 @@ final class OperatorRun {
 
   private BenchplanException short_(
       RunDirectory dir, Path tree, String job, String name, String what) {
-    Path aside = dir.keepIncomplete(tree, clock.instant());
-    return BenchplanException.runtime(
-        "AIPerfJob "
-            + job
-            + ": results file "
-            + name
-            + " arrived short ("
-            + what
-            + "); the partial copy is kept aside in "
-            + aside
-            + " (incomplete, not a run)");
+    return dir.keptAside(
+        tree,
+        clock.instant(),
+        "AIPerfJob " + job + ": results file " + name + " arrived short (" + what + ")",
+        null);
   }
 
   /** GET {@code path} of the operator's results API through the Service proxy into {@code out}. */

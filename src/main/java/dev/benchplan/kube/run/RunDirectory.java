@@ -72,6 +72,22 @@ final class RunDirectory {
     }
   }
 
+  /**
+   * The failure of a tree that did not verify: {@code why}, and the tree kept aside ({@link
+   * #keepIncomplete}).
+   */
+  BenchplanException keptAside(
+      Path stagedTree, Instant now, @Nullable String why, @Nullable Throwable cause) {
+    String message =
+        why
+            + "; the partial copy is kept aside in "
+            + keepIncomplete(stagedTree, now)
+            + " (incomplete, not a run)";
+    return cause == null
+        ? BenchplanException.runtime(message)
+        : BenchplanException.runtime(message, cause);
+  }
+
   /** Where the run ends up. */
   Path finalDir() {
     return runsDir.resolve(runId);

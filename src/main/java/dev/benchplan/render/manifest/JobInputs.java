@@ -57,54 +57,6 @@ public record JobInputs(
     List<String> runDirs,
     long artifactLogMaxBytes,
     JobResources resources) {
-  /** Inputs of an unsized Job ({@link JobResources#UNSIZED}). */
-  public JobInputs(
-      String jobName,
-      String namespace,
-      Map<String, String> labels,
-      Map<String, String> jobAnnotations,
-      String configYaml,
-      String configSha256,
-      TraceVolume trace,
-      String traceSha256,
-      String artifactClaim,
-      String artifactSubPath,
-      String image,
-      List<String> profileArgs,
-      String endpointUrl,
-      String model,
-      String artifactDir,
-      String hfTokenSecret,
-      String dgdName,
-      String dgdNamespace,
-      long activeDeadlineSeconds,
-      List<String> runDirs,
-      long artifactLogMaxBytes) {
-    this(
-        jobName,
-        namespace,
-        labels,
-        jobAnnotations,
-        configYaml,
-        configSha256,
-        trace,
-        traceSha256,
-        artifactClaim,
-        artifactSubPath,
-        image,
-        profileArgs,
-        endpointUrl,
-        model,
-        artifactDir,
-        hfTokenSecret,
-        dgdName,
-        dgdNamespace,
-        activeDeadlineSeconds,
-        runDirs,
-        artifactLogMaxBytes,
-        JobResources.UNSIZED);
-  }
-
   public JobInputs {
     Objects.requireNonNull(resources, "resources");
     Objects.requireNonNull(jobName, "jobName");

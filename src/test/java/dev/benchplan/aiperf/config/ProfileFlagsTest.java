@@ -33,7 +33,9 @@ class ProfileFlagsTest {
         profiling,
         slos,
         42,
-        "/artifacts/run");
+        "/artifacts/run",
+        null,
+        null);
   }
 
   static final Dataset SYN = new Dataset.Synthetic(128, 10, 256, 0, 700);
@@ -173,7 +175,9 @@ class ProfileFlagsTest {
             CLOSED,
             Map.of(),
             1,
-            "/a");
+            "/a",
+            null,
+            null);
     List<String> a = ProfileFlags.render(s, v("0.5.0"), "p").args();
     assertThat(after(a, "--model")).isEqualTo(model);
     assertThat(after(a, "--tokenizer")).isEqualTo(model);

@@ -265,7 +265,8 @@ class KubeValidateClusterTest {
     CreatedObjects ledger = new CreatedObjects();
     cluster.createNamespace(RUN, ns, ledger, Duration.ofSeconds(5), ProgressSink.none());
     DefaultDeployment d =
-        new DefaultDeployment(RUN, "nvidia.com/v1alpha1", ns, "m", 1, "n", List.of(), "i:1", null);
+        new DefaultDeployment(
+            RUN, "nvidia.com/v1alpha1", ns, "m", 1, "n", List.of(), "i:1", null, null);
     cluster.createDgd(new DgdApi("nvidia.com", List.of("v1alpha1")), d.manifest(), ledger);
     ledger.record(new CreatedObject("v1", "ConfigMap", ns, "cm", "benchplan.dev/run-id", "r1"));
     client
@@ -361,6 +362,7 @@ class KubeValidateClusterTest {
             "n",
             List.of(),
             ValidateOptions.DEFAULT_RUNTIME_IMAGE,
+            null,
             null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     CompletableFuture<DgdCandidate> ready =
@@ -393,7 +395,7 @@ class KubeValidateClusterTest {
     String ns = "slow-ns";
     DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
     DefaultDeployment d =
-        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 4, "n", List.of(), "i:1", null);
+        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 4, "n", List.of(), "i:1", null, null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "pending", 3);
     assertThatThrownBy(
@@ -433,7 +435,7 @@ class KubeValidateClusterTest {
     String ns = "fe-ns";
     DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
     DefaultDeployment d =
-        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 2, "n", List.of(), "i:1", null);
+        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 2, "n", List.of(), "i:1", null, null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "successful", 0, 2);
     MockDgds.frontend(client, ns, "benchplan-validate-frontend", Map.of());
@@ -452,7 +454,7 @@ class KubeValidateClusterTest {
     String ns = "existing-ns";
     DgdApi api = new DgdApi("nvidia.com", List.of("v1alpha1"));
     DefaultDeployment d =
-        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 1, "n", List.of(), "i:1", null);
+        new DefaultDeployment(RUN, api.apiVersion(), ns, "m", 1, "n", List.of(), "i:1", null, null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
     setStatus(ns, d.name(), "successful", 1, 0);
     assertThatThrownBy(

@@ -331,6 +331,7 @@ class ValidateDeployIT {
               kube.namespace() + "-gt",
               List.of(),
               dev.benchplan.validate.ValidateOptions.DEFAULT_RUNTIME_IMAGE,
+              null,
               null);
       cluster.createDgd(api, d.manifest(), ledger);
       cluster.awaitReady(
