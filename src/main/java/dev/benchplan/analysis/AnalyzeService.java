@@ -14,6 +14,7 @@ import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
+import dev.benchplan.analysis.report.RunBlock;
 import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
@@ -22,6 +23,7 @@ import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import java.nio.charset.StandardCharsets;
@@ -194,7 +196,7 @@ public final class AnalyzeService {
         planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
     analysis.put("exp_root", expRoot.toString());
     ArrayNode inputs = analysis.putArray("inputs");
-    runs.forEach(r -> inputs.add(RunDocuments.inputEntry(r)));
+    runs.forEach(r -> inputs.add(Nodes.tree(RunBlock.InputEntry.of(r))));
     analysis.set("method", method());
     ArrayNode series = analysis.putArray("series");
     results.forEach(r -> series.add(r.json()));
@@ -284,18 +286,20 @@ public final class AnalyzeService {
             analysisSha));
   }
 
-  static byte[] validated(ObjectNode doc, String schema) {
-    var problems = SchemaValidator.bundled(schema).validate(doc);
+  /** A document's canonical bytes, once it matches its schema (the file edge). */
+  static byte[] validated(Object doc, String schema) {
+    JsonNode tree = Json.JSON.valueToTree(doc);
+    var problems = SchemaValidator.bundled(schema).validate(tree);
     if (!problems.isEmpty()) {
       throw new IllegalStateException(
-          doc.path("kind").asString() + " does not match " + schema + ": " + problems);
+          tree.path("kind").asString() + " does not match " + schema + ": " + problems);
     }
-    return CanonicalJson.bytes(doc);
+    return CanonicalJson.bytes(tree);
   }
 
   static ObjectNode method() {
     ObjectNode m = Nodes.object();
-    m.set("percentiles", RunDocuments.percentileMethod());
+    m.set("percentiles", Nodes.tree(RunDocuments.percentileMethod()));
     m.put(
         "noise_floor",
         "per-metric coefficient of variation over n >= 2 runs of one configuration; 95% interval"

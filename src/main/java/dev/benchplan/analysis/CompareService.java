@@ -10,6 +10,7 @@ import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
+import dev.benchplan.analysis.report.RunBlock;
 import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
@@ -317,7 +318,7 @@ public final class CompareService {
 
   private static ArrayNode side(List<RunEvidence> runs) {
     ArrayNode a = Nodes.F.arrayNode();
-    runs.forEach(r -> a.add(RunDocuments.inputEntry(r)));
+    runs.forEach(r -> a.add(Nodes.tree(RunBlock.InputEntry.of(r))));
     return a;
   }
 
