@@ -10,6 +10,7 @@ import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.report.AnalysisMarkdown;
+import dev.benchplan.analysis.report.FileDoc;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.Plots;
@@ -271,9 +272,7 @@ public final class AnalyzeService {
     return Nodes.tree(
         RepeatDecisionDoc.of(
             r.json().path("series_id").asString(),
-            planned == null
-                ? null
-                : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()),
+            planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
             rd.path("decision").asString(),
             rd.path("rationale").asString(),
             p.isObject()

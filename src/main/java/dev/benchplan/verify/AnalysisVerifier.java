@@ -277,7 +277,7 @@ final class AnalysisVerifier {
         if (!decision
             .path("decision")
             .asString()
-            .equals(again.comparison().at("/repeat_decision/decision").asString())) {
+            .equals(again.comparison().repeatDecision().decision())) {
           findings.add(
               new Finding(
                   rdName,
@@ -285,7 +285,7 @@ final class AnalysisVerifier {
                   "records "
                       + decision.path("decision").asString()
                       + ", recomputed "
-                      + again.comparison().at("/repeat_decision/decision").asString()));
+                      + again.comparison().repeatDecision().decision()));
         }
       }
     }

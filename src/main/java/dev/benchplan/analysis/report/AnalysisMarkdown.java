@@ -1,6 +1,8 @@
 package dev.benchplan.analysis.report;
 
+import java.math.BigDecimal;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /** performance_analysis.md and the PR-sized summary.md of an analysis. */
@@ -219,6 +221,18 @@ public final class AnalysisMarkdown {
 
   static String v(JsonNode metrics, String key) {
     return num(metrics.path(key).path("mean"));
+  }
+
+  static String num(@Nullable BigDecimal n) {
+    return n != null ? String.format(Locale.ROOT, "%.4g", n.doubleValue()) : "n/a";
+  }
+
+  static String signed(@Nullable BigDecimal n) {
+    // -0.00% reads as a change: a value that rounds to zero prints as +0.00%
+    return n != null
+        ? String.format(
+            Locale.ROOT, "%+.2f%%", Math.abs(n.doubleValue()) < 0.005 ? 0.0 : n.doubleValue())
+        : "n/a";
   }
 
   static String num(JsonNode n) {

@@ -1,8 +1,10 @@
 package dev.benchplan.analysis.report;
 
 import dev.benchplan.analysis.evidence.RunEvidence;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,7 +32,13 @@ public final class HtmlReport {
         .append("\">Verdict: ")
         .append(esc(a.path("verdict").asString()))
         .append("</p>\n");
-    questionAndPlan(sb, a);
+    questionAndPlan(
+        sb,
+        a.path("question").isNull() ? null : a.path("question").asString(),
+        a.path("plan").isNull()
+            ? null
+            : new FileDoc(
+                a.path("plan").path("path").asString(), a.path("plan").path("sha256").asString()));
     sb.append(
         "<h2>Audit</h2>\n<table><tr><th>run</th><th>load point</th><th>status</th><th>blockers</th></tr>\n");
     for (RunEvidence r : runs) {
@@ -92,98 +100,94 @@ public final class HtmlReport {
   }
 
   /** The report of a comparison. */
-  public static String comparison(JsonNode c, Map<String, String> svgs) {
+  public static String comparison(ComparisonDoc c, Map<String, String> svgs) {
     StringBuilder sb = head("benchplan compare");
     sb.append("<h1>Comparison: candidate vs reference</h1>\n<p class=\"verdict ")
-        .append(esc(c.path("verdict").asString()))
+        .append(esc(c.verdict()))
         .append("\">Verdict: ")
-        .append(esc(c.path("verdict").asString()))
+        .append(esc(c.verdict()))
         .append("</p>\n");
-    questionAndPlan(sb, c);
+    questionAndPlan(sb, c.question(), c.plan());
+    Map<String, String> fields = c.eligibility().fields();
     sb.append("<h2>Eligibility</h2>\n<p>Eligible: every run valid under the audit, and the same ");
-    sb.append(esc(String.join(", ", c.path("eligibility").path("fields").propertyNames())))
-        .append(".</p>\n<table>");
-    for (String k : c.path("eligibility").path("fields").propertyNames()) {
+    sb.append(esc(String.join(", ", fields.keySet()))).append(".</p>\n<table>");
+    for (Map.Entry<String, String> f : fields.entrySet()) {
       sb.append("<tr><th>")
-          .append(esc(k))
+          .append(esc(f.getKey()))
           .append("</th><td>")
-          .append(esc(c.path("eligibility").path("fields").path(k).asString()))
+          .append(esc(f.getValue()))
           .append("</td></tr>");
     }
     sb.append(
         "</table>\n<h2>Audit</h2>\n<table><tr><th>side</th><th>run</th><th>status</th></tr>\n");
     for (String side : List.of("reference", "candidate")) {
-      for (JsonNode r : c.path(side)) {
+      for (RunBlock.InputEntry r : side.equals("reference") ? c.reference() : c.candidate()) {
         sb.append("<tr><td>")
             .append(side)
             .append("</td><td>")
-            .append(esc(r.path("run").path("label").asString()))
+            .append(esc(r.run().label()))
             .append("</td><td class=\"")
-            .append(esc(r.path("audit_status").asString()))
+            .append(esc(r.auditStatus()))
             .append("\">")
-            .append(esc(r.path("audit_status").asString()))
+            .append(esc(r.auditStatus()))
             .append("</td></tr>\n");
       }
     }
     sb.append(
         "</table>\n<h2>Verdict per metric</h2>\n<table><tr><th>load point</th><th>metric</th><th>better</th>"
             + "<th>reference</th><th>candidate</th><th>change</th><th>95% CI</th><th>MDE</th><th>method</th><th>verdict</th></tr>\n");
-    for (JsonNode m : c.path("metrics")) {
-      JsonNode e = m.path("effect");
+    for (ComparisonDoc.MetricRow m : c.metrics()) {
+      EffectDoc e = m.effect();
+      BigDecimal mde = e.mdePct();
       sb.append("<tr><td>")
-          .append(esc(m.path("load_point").asString()))
+          .append(esc(m.loadPoint()))
           .append("</td><td>")
-          .append(esc(m.path("metric").asString()))
-          .append(m.path("gated").asBoolean() ? " (gated)" : "")
+          .append(esc(m.metric()))
+          .append(m.gated() ? " (gated)" : "")
           .append("</td><td>")
-          .append(esc(m.path("better").asString()))
+          .append(esc(m.better()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.num(e.path("reference_mean")))
+          .append(AnalysisMarkdown.num(e.referenceMean()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.num(e.path("candidate_mean")))
+          .append(AnalysisMarkdown.num(e.candidateMean()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.signed(e.path("delta_pct")))
+          .append(AnalysisMarkdown.signed(e.deltaPct()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.signed(e.path("ci_low_pct")))
+          .append(AnalysisMarkdown.signed(e.ciLowPct()))
           .append(" .. ")
-          .append(AnalysisMarkdown.signed(e.path("ci_high_pct")))
+          .append(AnalysisMarkdown.signed(e.ciHighPct()))
           .append("</td><td>")
           .append(
-              e.path("mde_pct").isNumber()
-                  ? String.format(java.util.Locale.ROOT, "%.2f%%", e.path("mde_pct").asDouble())
+              mde != null
+                  ? String.format(java.util.Locale.ROOT, "%.2f%%", mde.doubleValue())
                   : "n/a")
           .append("</td><td>")
-          .append(esc(e.path("method").asString()))
+          .append(esc(e.method()))
           .append("</td><td class=\"")
-          .append(esc(m.path("verdict").asString()))
+          .append(esc(m.verdict()))
           .append("\">")
-          .append(esc(m.path("verdict").asString()))
+          .append(esc(m.verdict()))
           .append("</td></tr>\n");
     }
     sb.append("</table>\n<p>Repeat decision: <b>")
-        .append(esc(c.path("repeat_decision").path("decision").asString()))
+        .append(esc(c.repeatDecision().decision()))
         .append("</b> — ")
-        .append(esc(c.path("repeat_decision").path("rationale").asString()))
+        .append(esc(c.repeatDecision().rationale()))
         .append("</p>\n");
     plots(sb, svgs);
     return foot(sb);
   }
 
-  private static void questionAndPlan(StringBuilder sb, JsonNode d) {
+  private static void questionAndPlan(
+      StringBuilder sb, @Nullable String question, @Nullable FileDoc plan) {
     sb.append("<table><tr><th>question</th><td>")
-        .append(
-            esc(
-                d.path("question").isNull()
-                    ? "none recorded (no plan)"
-                    : d.path("question").asString()))
+        .append(esc(question == null ? "none recorded (no plan)" : question))
         .append("</td></tr><tr><th>plan</th><td>")
         .append(
             esc(
-                d.path("plan").isNull()
+                plan == null
                     ? "none: plain AIPerf directories (AIPerf's input_config stands in)"
-                    : d.path("plan").path("path").asString()
-                        + " — sha256 "
-                        + d.path("plan").path("sha256").asString()))
+                    : plan.path() + " — sha256 " + plan.sha256()))
         .append("</td></tr></table>\n");
   }
 
@@ -218,7 +222,7 @@ public final class HtmlReport {
     return sb.toString();
   }
 
-  static String esc(String s) {
+  static String esc(@Nullable String s) {
     if (s == null) {
       return "";
     }

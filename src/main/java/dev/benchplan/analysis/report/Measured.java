@@ -14,6 +14,11 @@ public final class Measured {
 
   private Measured() {}
 
+  /** The values to write, in order (null for each one that is not finite). */
+  public static java.util.List<@Nullable BigDecimal> all(double[] values) {
+    return java.util.Arrays.stream(values).mapToObj(Measured::of).toList();
+  }
+
   /** The value to write, or null when it is not finite. */
   public static @Nullable BigDecimal of(double v) {
     return Double.isFinite(v) ? new BigDecimal(v, DIGITS).stripTrailingZeros() : null;

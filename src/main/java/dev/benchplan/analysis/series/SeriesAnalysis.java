@@ -155,7 +155,7 @@ public final class SeriesAnalysis {
       ObjectNode metrics = p.putObject("metrics");
       Map<String, Double> m = new LinkedHashMap<>();
       for (MetricSpec spec : MetricSpec.STANDARD) {
-        double[] v = values(spec, e.getValue());
+        double[] v = spec.values(e.getValue());
         if (v.length == 0) {
           continue;
         }
@@ -218,7 +218,7 @@ public final class SeriesAnalysis {
           "source",
           "this analysis: " + pilot.get().getValue().size() + " runs at " + pilot.get().getKey());
       for (MetricSpec spec : MetricSpec.STANDARD) {
-        double[] v = values(spec, pilot.get().getValue());
+        double[] v = spec.values(pilot.get().getValue());
         if (v.length >= 2) {
           floors.put(spec.key(), NoiseFloor.of(spec.key(), v));
         }
@@ -589,14 +589,6 @@ public final class SeriesAnalysis {
                 .toList()
             + "), over the records present");
     return g;
-  }
-
-  static double[] values(MetricSpec spec, List<RunEvidence> runs) {
-    return runs.stream()
-        .map(spec::value)
-        .filter(Optional::isPresent)
-        .mapToDouble(Optional::get)
-        .toArray();
   }
 
   static double mean(double[] v) {
