@@ -178,9 +178,7 @@ final class AnalysisVerifier {
       String rdName =
           results.size() == 1
               ? AnalyzeService.REPEAT_DECISION
-              : "repeat_decision-"
-                  + AnalyzeService.safe(r.json().path("series_id").asString())
-                  + ".json";
+              : "repeat_decision-" + AnalyzeService.safe(r.doc().seriesId()) + ".json";
       document(
           label + "/" + rdName,
           dir.resolve(rdName),

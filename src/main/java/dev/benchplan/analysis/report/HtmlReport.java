@@ -5,7 +5,6 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * report.html: one self-contained file (inline CSS and inline SVG; no script, style, font or image
@@ -22,23 +21,17 @@ public final class HtmlReport {
   private HtmlReport() {}
 
   /** The report of an analysis. */
-  public static String analysis(JsonNode a, List<RunEvidence> runs, Map<String, String> svgs) {
-    StringBuilder sb = head("benchplan analyze " + a.path("analysis_id").asString());
+  public static String analysis(AnalysisDoc a, List<RunEvidence> runs, Map<String, String> svgs) {
+    StringBuilder sb = head("benchplan analyze " + a.analysisId());
     sb.append("<h1>Performance analysis <code>")
-        .append(esc(a.path("analysis_id").asString()))
+        .append(esc(a.analysisId()))
         .append("</code></h1>\n");
     sb.append("<p class=\"verdict ")
-        .append(esc(a.path("verdict").asString()))
+        .append(esc(a.verdict()))
         .append("\">Verdict: ")
-        .append(esc(a.path("verdict").asString()))
+        .append(esc(a.verdict()))
         .append("</p>\n");
-    questionAndPlan(
-        sb,
-        a.path("question").isNull() ? null : a.path("question").asString(),
-        a.path("plan").isNull()
-            ? null
-            : new FileDoc(
-                a.path("plan").path("path").asString(), a.path("plan").path("sha256").asString()));
+    questionAndPlan(sb, a.question(), a.plan());
     sb.append(
         "<h2>Audit</h2>\n<table><tr><th>run</th><th>load point</th><th>status</th><th>blockers</th></tr>\n");
     for (RunEvidence r : runs) {
@@ -55,27 +48,27 @@ public final class HtmlReport {
           .append("</td></tr>\n");
     }
     sb.append("</table>\n");
-    for (JsonNode s : a.path("series")) {
+    for (SeriesDoc s : a.series()) {
       sb.append("<h2>Series <code>")
-          .append(esc(s.path("series_id").asString()))
+          .append(esc(s.seriesId()))
           .append("</code>: <span class=\"")
-          .append(esc(s.path("verdict").asString()))
+          .append(esc(s.verdict()))
           .append("\">")
-          .append(esc(s.path("verdict").asString()))
+          .append(esc(s.verdict()))
           .append("</span></h2>\n<p>Repeat decision: <b>")
-          .append(esc(s.path("repeat_decision").path("decision").asString()))
+          .append(esc(s.repeatDecision().decision()))
           .append("</b> — ")
-          .append(esc(s.path("repeat_decision").path("rationale").asString()))
+          .append(esc(s.repeatDecision().rationale()))
           .append("</p>\n");
       sb.append(
           "<table><tr><th>load point</th><th>runs</th><th>out tok/s</th><th>tok/s/GPU</th><th>TTFT p99 ms</th>"
               + "<th>ITL avg ms</th><th>tok/s/user</th><th>SLOs</th></tr>\n");
-      for (JsonNode lp : s.path("load_points")) {
-        JsonNode m = lp.path("metrics");
+      for (SeriesDoc.LoadPoint lp : s.loadPoints()) {
+        Map<String, SeriesDoc.MetricMean> m = lp.metrics();
         sb.append("<tr><td>")
-            .append(esc(lp.path("load_point").asString()))
+            .append(esc(lp.loadPoint()))
             .append("</td><td>")
-            .append(lp.path("runs").asInt())
+            .append(lp.runs())
             .append("</td><td>")
             .append(AnalysisMarkdown.v(m, "output_token_throughput.avg"))
             .append("</td><td>")
@@ -87,10 +80,7 @@ public final class HtmlReport {
             .append("</td><td>")
             .append(AnalysisMarkdown.v(m, "output_token_throughput_per_user.avg"))
             .append("</td><td>")
-            .append(
-                lp.path("slo_feasible").isNull()
-                    ? "none given"
-                    : lp.path("slo_feasible").asBoolean() ? "all met" : "missed")
+            .append(AnalysisMarkdown.slos(lp.sloFeasible()))
             .append("</td></tr>\n");
       }
       sb.append("</table>\n");

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A computed double as the analysis documents write it: ten significant digits (enough for any
  * measurement AIPerf reports), trailing zeros stripped, and null for NaN or infinity (JSON has
- * neither). The one rule behind every number of the typed documents and of {@link Nodes#num}.
+ * neither). The one rule behind every number of the analysis documents.
  */
 public final class Measured {
   static final MathContext DIGITS = new MathContext(10);
