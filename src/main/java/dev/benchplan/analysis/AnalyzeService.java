@@ -40,7 +40,6 @@ import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code benchplan analyze}: audit every run, summarize it, analyse the valid runs of each series
@@ -185,7 +184,6 @@ public final class AnalyzeService {
     }
 
     PlanInfo planned = RunEvidence.firstReadPlan(runs);
-    ObjectNode plannedPlan = planned == null ? null : planned.plan();
     String verdict =
         results.size() == 1
             ? results.get(0).verdict()
@@ -197,7 +195,7 @@ public final class AnalyzeService {
             RunDocuments.SCHEMA_VERSION,
             "performance_analysis",
             analysisId,
-            plannedPlan == null ? null : plannedPlan.path("question").path("text").asString(null),
+            planned == null ? null : planned.question(),
             planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
             expRoot.toString(),
             runs.stream().map(RunBlock.InputEntry::of).toList(),

@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code benchplan compare}: eligibility first (exit 2 naming every differing field), then per load
@@ -134,7 +133,6 @@ public final class CompareService {
     Map<String, NoiseFloor> floors = carried == null ? Map.of() : carried.floors();
 
     PlanInfo planned = RunEvidence.firstReadPlan(ref);
-    ObjectNode plannedDoc = planned == null ? null : planned.plan();
     Map<String, @Nullable BigDecimal> noiseFloor = null;
     ComparisonDoc.NoiseFloorSource noiseFloorSource = null;
     if (carried != null && !floors.isEmpty()) {
@@ -224,7 +222,7 @@ public final class CompareService {
         new ComparisonDoc(
             RunDocuments.SCHEMA_VERSION,
             "comparison",
-            plannedDoc == null ? null : plannedDoc.path("question").path("text").asString(null),
+            planned == null ? null : planned.question(),
             planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
             new ComparisonDoc.Eligibility(true, new LinkedHashMap<>(elig.fields())),
             side(ref),

@@ -37,10 +37,7 @@ public final class RunDocuments {
     String question = null;
     if (r.plan() != null) {
       plan = new FileDoc(r.plan().path(), r.plan().actualSha256());
-      question =
-          r.plan().plan() == null
-              ? null
-              : r.plan().plan().path("question").path("text").asString(null);
+      question = r.plan().question();
     }
     long expected =
         r.inputConfig() == null
