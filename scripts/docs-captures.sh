@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Captures the examples of docs/readme/gate.md, docs/readme/plan.md and one of render.md from real runs of the current
+# Captures the examples of docs/readme/gate.md, plan.md, smoke.md and one of render.md from real runs of the current
 # jar (bin/benchplan; build it first with `mvn -B -DskipTests package`), in the form the pages show
 # them: "$ command" (with the file names as the page gives them), its stdout and stderr, the exit code.
 # Paste the output over the page's examples; nothing is edited by hand.
@@ -8,10 +8,13 @@
 #         examples' clock (SOURCE_DATE_EPOCH, as scripts/examples.sh); the Mooncake trace from
 #         ../shared/data when present
 #   render: the refusal of a plan past the pod-log bound (the static example, 10000 requests)
-# Usage: scripts/docs-captures.sh gate|plan|render [OUT]   (OUT: default a fresh temporary folder)
+#   smoke: smoke.md's examples against a real llama-server (scripts/endpoint-test-env.sh up with its
+#          state in OUT/endpoint, stopped again at the end), run from OUT/demo; then plan.md's failed
+#          smoke example, run from OUT/plan-demo on a copy of the example ledger in deploy/
+# Usage: scripts/docs-captures.sh gate|plan|render|smoke [OUT]   (OUT: default a fresh temporary folder)
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render [OUT]}"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke [OUT]}"
 out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
 data="$(realpath -m "$home/../shared/data")"
 bp="$home/bin/benchplan"
@@ -156,5 +159,43 @@ render)
   show "benchplan render --plan $rel --plan-sha256 $sha --deploy-root deploy" -- \
     render --plan "$rel" --plan-sha256 "$sha" --deploy-root deploy
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render [OUT]" >&2; exit 2 ;;
+smoke)
+  exitfmt='[exit %s]'
+  export BENCHPLAN_ENDPOINT_STATE="$out/endpoint"
+  printf '$ scripts/endpoint-test-env.sh up\n'
+  url="$("$home/scripts/endpoint-test-env.sh" up 2>"$out/.up")"
+  trap '"$home/scripts/endpoint-test-env.sh" down >/dev/null 2>&1 || true' EXIT
+  cat "$out/.up"; echo "$url"
+  echo
+  rm -rf "$out/demo" && mkdir -p "$out/demo" && cd "$out/demo"
+  show "benchplan smoke --url $url --model tiny-test-model" -- smoke --url "$url" --model tiny-test-model
+  echo
+  python3 -c 'import json; print(json.dumps(json.load(open("smoke_test_artifact.json")), indent=2, sort_keys=True))'
+  echo
+  show "benchplan smoke --url $url --model Qwen/Qwen3-0.6B --out wrong-model.json --format json" -- \
+    smoke --url "$url" --model Qwen/Qwen3-0.6B --out wrong-model.json --format json
+  echo
+  show "benchplan smoke --url http://127.0.0.1:9 --model tiny-test-model --out down.json" -- \
+    smoke --url http://127.0.0.1:9 --model tiny-test-model --out down.json
+  echo
+  show "benchplan smoke --url 127.0.0.1:8000 --model m" -- smoke --url 127.0.0.1:8000 --model m
+  show "benchplan smoke --url $url --model m --timeout soon" -- smoke --url "$url" --model m --timeout soon
+  unset MY_KEY
+  show "benchplan smoke --url $url --model m --api-key-env MY_KEY" -- smoke --url "$url" --model m --api-key-env MY_KEY
+  echo
+  # plan.md: a failed smoke test (the served model is not the ledger's) recorded in a copy of the
+  # example ledger stops planning
+  mkdir -p "$out/plan-demo" && cd "$out/plan-demo"
+  [ -d examples ] || cp -R "$home/examples" .
+  rm -rf deploy smoke-exp && mkdir deploy
+  cp examples/dgd.yaml deploy/
+  show "benchplan smoke --url $url --model Qwen/Qwen3-0.6B --out deploy/smoke_test_artifact.json" -- \
+    smoke --url "$url" --model Qwen/Qwen3-0.6B --out deploy/smoke_test_artifact.json
+  sha="$(sha256sum deploy/smoke_test_artifact.json | cut -d' ' -f1)"
+  sed "s/^  sha256: c59c9c58.*$/  sha256: $sha/" \
+    examples/deployment-ledger.yaml >deploy/deployment-ledger.yaml
+  show "benchplan plan --workload .../workload-static.yaml --ledger deploy/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --exp-root smoke-exp" -- \
+    plan --workload examples/workload-static.yaml --ledger deploy/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --exp-root smoke-exp
+  ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke [OUT]" >&2; exit 2 ;;
 esac
