@@ -11,10 +11,15 @@
 #   smoke: smoke.md's examples against a real llama-server (scripts/endpoint-test-env.sh up with its
 #          state in OUT/endpoint, stopped again at the end), run from OUT/demo; then plan.md's failed
 #          smoke example, run from OUT/plan-demo on a copy of the example ledger in deploy/
-# Usage: scripts/docs-captures.sh gate|plan|render|smoke [OUT]   (OUT: default a fresh temporary folder)
+#   validate: validate.md's examples: the --defaults aicr run on the shared test control plane
+#          (scripts/kube-test-env.sh; it stops at node selection, nothing is created), then the
+#          transcripts and reports ValidateCliIT left in target/validate-cli/ (run it first:
+#          eval "$(scripts/kube-test-env.sh env)"; export KUBECONFIG BENCHPLAN_KUBE_TEST_ENV=1;
+#          mvn -B -o verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ValidateCliIT)
+# Usage: scripts/docs-captures.sh gate|plan|render|smoke|validate [OUT]   (OUT: default a fresh temporary folder)
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke [OUT]}"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke|validate [OUT]}"
 out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
 data="$(realpath -m "$home/../shared/data")"
 bp="$home/bin/benchplan"
@@ -29,7 +34,7 @@ show() {
   "$bp" "$@" >"$out/.stdout" 2>"$out/.stderr" || rc=$?
   cat "$out/.stdout"
   grep -v '^SLF4J' "$out/.stderr" || true
-  printf "$exitfmt\n" "$rc"
+  printf -- "$exitfmt\n" "$rc"
 }
 
 case "$what" in
@@ -197,5 +202,30 @@ smoke)
   show "benchplan plan --workload .../workload-static.yaml --ledger deploy/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --exp-root smoke-exp" -- \
     plan --workload examples/workload-static.yaml --ledger deploy/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --exp-root smoke-exp
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke [OUT]" >&2; exit 2 ;;
+validate)
+  exitfmt='--- exit %s ---'
+  eval "$("$home/scripts/kube-test-env.sh" env)"; export KUBECONFIG
+  rm -rf "$out/aicr-cap" && mkdir -p "$out/aicr-cap"
+  show "benchplan validate --defaults aicr --namespace aicr-readme --node-selector benchplan.dev/validate-it=none --aiperf-version 0.4.0 --report-dir $out/aicr-cap/r" -- \
+    validate --defaults aicr --namespace aicr-readme --node-selector benchplan.dev/validate-it=none --aiperf-version 0.4.0 --report-dir "$out/aicr-cap/r"
+  echo
+  t="$home/target/validate-cli"
+  [ -f "$t/auto-deploy.txt" ] || { echo "no $t/auto-deploy.txt: run ValidateCliIT first" >&2; exit 1; }
+  for name in auto-deploy ambiguous discovered-fail skip no-aiperf-version; do
+    printf '=== %s\n' "$name"; grep -v '^SLF4J' "$t/$name.txt"; echo
+  done
+  printf '=== auto-deploy/ctrf-report.json\n'; cat "$t/auto-deploy/ctrf-report.json"; echo
+  printf '=== auto-deploy/verdict.json (excerpt)\n'
+  python3 - "$t/auto-deploy/verdict.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keep = ["verdict", "exit_code", "reason", "failed_step", "run_id", "target", "deployment", "benchmark",
+        "constraints", "measured", "cleanup"]
+print(json.dumps({k: d[k] for k in keep if k in d}, indent=2))
+print("// left out: " + ", ".join(k for k in d if k not in keep))
+PY
+  echo
+  printf '=== discovered-fail/junit.xml\n'; cat "$t/discovered-fail/junit.xml"
+  ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke|validate [OUT]" >&2; exit 2 ;;
 esac
