@@ -16,10 +16,15 @@
 #          transcripts and reports ValidateCliIT left in target/validate-cli/ (run it first:
 #          eval "$(scripts/kube-test-env.sh env)"; export KUBECONFIG BENCHPLAN_KUBE_TEST_ENV=1;
 #          mvn -B -o verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ValidateCliIT)
-# Usage: scripts/docs-captures.sh gate|plan|render|smoke|validate [OUT]   (OUT: default a fresh temporary folder)
+#   readme: README.md's examples that need no cluster: the error document, trace inspect, plan
+#          (static from OUT/ex-s4/project as scripts/examples.sh plans it; proxy; the Mooncake trace,
+#          whole and windowed; the steady-state and engine refusals from OUT/loadgen-examples), and
+#          render with the aiperf-config.yaml it wrote (the smoke and validate examples are smoke's
+#          and validate's captures)
+# Usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme [OUT]   (OUT: default a fresh temporary folder)
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke|validate [OUT]}"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme [OUT]}"
 out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
 data="$(realpath -m "$home/../shared/data")"
 bp="$home/bin/benchplan"
@@ -227,5 +232,46 @@ PY
   echo
   printf '=== discovered-fail/junit.xml\n'; cat "$t/discovered-fail/junit.xml"
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke|validate [OUT]" >&2; exit 2 ;;
+readme)
+  exitfmt='[exit %s]'
+  cd "$home"
+  show "benchplan gate --results export.json --min-throughput 1e999 --format json" -- \
+    gate --results export.json --min-throughput 1e999 --format json
+  show "bin/benchplan trace inspect examples/traces/example_trace.jsonl" -- trace inspect examples/traces/example_trace.jsonl
+  show "bin/benchplan trace inspect ../shared/data/aiperf/production_trace.jsonl" -- \
+    trace inspect ../shared/data/aiperf/production_trace.jsonl
+  echo
+  rm -rf "$out/ex-s4" && mkdir -p "$out/ex-s4/project" && cp -R "$home/examples" "$out/ex-s4/project/"
+  q='What output throughput and TTFT does vllm-agg deliver for the static example workload?'
+  (cd "$out/ex-s4/project" && show "benchplan plan --workload examples/workload-static.yaml --ledger examples/deployment-ledger.yaml --question \"$q\" --aiperf-version 0.13.0 --exp-root experiments --format json" -- \
+    plan --workload examples/workload-static.yaml --ledger examples/deployment-ledger.yaml --question "$q" --aiperf-version 0.13.0 --exp-root experiments --format json)
+  echo
+  rm -rf "$out/pl" "$out/pl2"
+  show "bin/benchplan plan --workload examples/workload-proxy.yaml --ledger examples/deployment-ledger.yaml --question \"Which throughput does vllm-agg reach on a long-context chat shape?\" --aiperf-version 0.13.0 --exp-root $out/pl/experiments" -- \
+    plan --workload examples/workload-proxy.yaml --ledger examples/deployment-ledger.yaml --question "Which throughput does vllm-agg reach on a long-context chat shape?" --aiperf-version 0.13.0 --exp-root "$out/pl/experiments"
+  mooncake=../shared/data/mooncake/conversation_trace.jsonl
+  if [ -f "$mooncake" ]; then
+    show "bin/benchplan plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question \"Replay the whole conversation trace\" --trace $mooncake --aiperf-version 0.13.0 --exp-root $out/pl2" -- \
+      plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question "Replay the whole conversation trace" --trace "$mooncake" --aiperf-version 0.13.0 --exp-root "$out/pl2"
+    show "bin/benchplan plan ... the same ... --question \"Replay the first 25 minutes of the conversation trace\" --trace-window 0:1500000" -- \
+      plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question "Replay the first 25 minutes of the conversation trace" --trace "$mooncake" --trace-window 0:1500000 --aiperf-version 0.13.0 --exp-root "$out/pl2"
+  fi
+  echo
+  rm -rf "$out/loadgen-examples" "$out/lg-x1" && mkdir -p "$out/loadgen-examples/project" && cp -R "$home/examples" "$out/loadgen-examples/project/"
+  lg="$out/loadgen-examples/project/examples"
+  sed 's/^  concurrency: \[16\]$/  concurrency: [2048]/' "$lg/workload-static.yaml" >"$lg/workload-2048.yaml"
+  sed 's/^  concurrency: \[16\]$/  concurrency: [4096]/; s/^  request_count: 1000$/  request_count: 40960/' "$lg/workload-static.yaml" >"$lg/workload-4096.yaml"
+  (cd "$out/loadgen-examples/project" && show "bin/benchplan plan --workload examples/workload-2048.yaml --ledger examples/deployment-ledger.yaml --question \"Does vllm-agg hold 2048 in flight?\" --aiperf-version 0.13.0 --exp-root $out/lg-x1" -- \
+    plan --workload examples/workload-2048.yaml --ledger examples/deployment-ledger.yaml --question "Does vllm-agg hold 2048 in flight?" --aiperf-version 0.13.0 --exp-root "$out/lg-x1"
+  show "bin/benchplan plan --workload examples/workload-4096.yaml ... --engine job" -- \
+    plan --workload examples/workload-4096.yaml --ledger examples/deployment-ledger.yaml --question "Does vllm-agg hold 4096 in flight?" --aiperf-version 0.13.0 --exp-root "$out/lg-x1" --engine job)
+  echo
+  plan="$(ls "$out"/ex-s4/project/experiments/inputs/benchmark-plans/support-chat-*.json)"
+  mkdir -p "$out/ex-s4/deploy-static"
+  show "benchplan render --plan $plan --plan-sha256 $(sha256sum "$plan" | cut -d' ' -f1) --deploy-root $out/ex-s4/deploy-static" -- \
+    render --plan "$plan" --plan-sha256 "$(sha256sum "$plan" | cut -d' ' -f1)" --deploy-root "$out/ex-s4/deploy-static"
+  echo
+  cat "$out/ex-s4/deploy-static/benchmark/aiperf-config.yaml"
+  ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme [OUT]" >&2; exit 2 ;;
 esac
