@@ -21,10 +21,12 @@
 #          whole and windowed; the steady-state and engine refusals from OUT/loadgen-examples), and
 #          render with the aiperf-config.yaml it wrote (the smoke and validate examples are smoke's
 #          and validate's captures)
-# Usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme [OUT]   (OUT: default a fresh temporary folder)
+#   run: run.md's (and README's) examples: the transcript RunClusterIT#cli leaves in
+#          target/run-cli-transcript.txt (run it first on the shared test control plane, as for validate)
+# Usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]   (OUT: default a fresh temporary folder)
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme [OUT]}"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]}"
 out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
 data="$(realpath -m "$home/../shared/data")"
 bp="$home/bin/benchplan"
@@ -273,5 +275,10 @@ readme)
   echo
   cat "$out/ex-s4/deploy-static/benchmark/aiperf-config.yaml"
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme [OUT]" >&2; exit 2 ;;
+run)
+  t="$home/target/run-cli-transcript.txt"
+  [ -f "$t" ] || { echo "no $t: run RunClusterIT#cli first" >&2; exit 1; }
+  cat "$t"
+  ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]" >&2; exit 2 ;;
 esac
