@@ -170,6 +170,19 @@ render)
   sha="$(sha256sum "$plan" | cut -d' ' -f1)"
   show "benchplan render --plan $rel --plan-sha256 $sha --deploy-root deploy" -- \
     render --plan "$rel" --plan-sha256 "$sha" --deploy-root deploy
+  echo
+  # one load point of a grid, text and JSON: the static example at concurrency [16, 32]
+  sed 's/^  request_count: 10000$/  request_count: 1000/; s/^  concurrency: \[16\]$/  concurrency: [16, 32]/' \
+    examples/workload-static.yaml >examples/workload-grid.yaml
+  "$bp" plan --workload examples/workload-grid.yaml --ledger examples/deployment-ledger.yaml \
+    --question "Which concurrency of 16 and 32 does vllm-agg sustain?" --aiperf-version 0.13.0 >/dev/null 2>&1
+  grid="$(python3 -c 'import glob,json; print([p for p in sorted(glob.glob("experiments/inputs/benchmark-plans/*.json")) if json.load(open(p))["experiment"]["concurrency"] == [16, 32]][0])')"
+  gsha="$(sha256sum "$grid" | cut -d' ' -f1)"
+  mkdir -p deploy-grid
+  show "benchplan render --plan $grid --plan-sha256 $gsha --deploy-root deploy-grid --load-point 32" -- \
+    render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32
+  show "benchplan render … --load-point 32 --format json" -- \
+    render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32 --format json
   ;;
 smoke)
   exitfmt='[exit %s]'
