@@ -65,6 +65,24 @@ class JsonDocumentsTest {
 
   @Test
   @DisplayName(
+      "a JSON file no row covers, or a stdout document its schema refuses, fails the check")
+  void theCheckHasTeeth() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("stray"));
+    Files.writeString(dir.resolve("verdict.json"), "{}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonDocuments.assertFiles("gate", dir))
+        .hasMessageContaining("verdict.json against schemas/verdict.schema.json");
+    Files.delete(dir.resolve("verdict.json"));
+    Files.writeString(dir.resolve("new-document.json"), "{}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonDocuments.assertFiles("gate", dir))
+        .hasMessageContaining("new-document.json")
+        .hasMessageContaining("no row of JsonDocuments.FILES covers");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> JsonDocuments.assertStdout("verify", "{\"kind\": \"plan\"}"))
+        .hasMessageContaining("verify-result.schema.json");
+  }
+
+  @Test
+  @DisplayName(
       "the committed worked example (experiments/: plan, render, run and analyze output) validates"
           + " file by file")
   void experimentsTree() throws IOException {
