@@ -24,11 +24,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Hashing alone leaves the reader thread idle much of the time, so a {@link Lane} may give it
  * work: each chunk is handed over first and hashed after, and then the reader works on the newest
- * chunk the caller has not reached yet (one a turn, more while the pool is full). The caller asks
- * {@link #laneWorked} of each chunk it takes: either it claims the chunk and does the work itself,
- * or the lane had claimed it and the caller waits for the lane's result. So the split between the
- * threads follows their speed (the machine's load, the file's shape, the JIT's warm-up) instead of
- * a fixed ratio: the caller takes whatever is ready when it gets there, the lane the backlog.
+ * chunk the caller has not reached yet, while the caller has another one to go to (one a turn, more
+ * while the pool is full). The caller asks {@link #laneWorked} of each chunk it takes: either it
+ * claims the chunk and does the work itself, or the lane had claimed it and the caller waits for
+ * the lane's result. So the split between the threads follows their speed (the machine's load, the
+ * file's shape, the JIT's warm-up) instead of a fixed ratio: the caller takes whatever is ready
+ * when it gets there, the lane the backlog.
  *
  * @param <R> what the lane makes of a chunk (reused with the chunk)
  */
@@ -333,11 +334,23 @@ public final class LineChunkReader<R> implements AutoCloseable {
   }
 
   /**
-   * Claims the newest handed-over chunk the caller has not claimed and works on it.
+   * Claims the newest handed-over chunk the caller has not claimed and works on it, when at least
+   * one older chunk is open too: the oldest open one is the caller's next, and a lane working on it
+   * would only make the caller wait (and delay the reading and hashing, which only this thread
+   * does).
    *
    * @return false when there was none
    */
   private boolean workOnNewestOpen() {
+    int open = 0;
+    for (Chunk<R> c : handedOver) {
+      if (c.state.get() == OPEN) {
+        open++;
+      }
+    }
+    if (open < 2) {
+      return false;
+    }
     while (!handedOver.isEmpty()) {
       Chunk<R> c = handedOver.pollLast();
       if (c.state.compareAndSet(OPEN, LANE)) {
