@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Captures the examples of docs/readme/gate.md, docs/readme/plan.md and one of render.md from real runs of the current
+# Captures the examples of docs/readme/gate.md, plan.md, smoke.md and one of render.md from real runs of the current
 # jar (bin/benchplan; build it first with `mvn -B -DskipTests package`), in the form the pages show
 # them: "$ command" (with the file names as the page gives them), its stdout and stderr, the exit code.
 # Paste the output over the page's examples; nothing is edited by hand.
@@ -8,10 +8,25 @@
 #         examples' clock (SOURCE_DATE_EPOCH, as scripts/examples.sh); the Mooncake trace from
 #         ../shared/data when present
 #   render: the refusal of a plan past the pod-log bound (the static example, 10000 requests)
-# Usage: scripts/docs-captures.sh gate|plan|render [OUT]   (OUT: default a fresh temporary folder)
+#   smoke: smoke.md's examples against a real llama-server (scripts/endpoint-test-env.sh up with its
+#          state in OUT/endpoint, stopped again at the end), run from OUT/demo; then plan.md's failed
+#          smoke example, run from OUT/plan-demo on a copy of the example ledger in deploy/
+#   validate: validate.md's examples: the --defaults aicr run on the shared test control plane
+#          (scripts/kube-test-env.sh; it stops at node selection, nothing is created), then the
+#          transcripts and reports ValidateCliIT left in target/validate-cli/ (run it first:
+#          eval "$(scripts/kube-test-env.sh env)"; export KUBECONFIG BENCHPLAN_KUBE_TEST_ENV=1;
+#          mvn -B -o verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ValidateCliIT)
+#   readme: README.md's examples that need no cluster: the error document, trace inspect, plan
+#          (static from OUT/ex-s4/project as scripts/examples.sh plans it; proxy; the Mooncake trace,
+#          whole and windowed; the steady-state and engine refusals from OUT/loadgen-examples), and
+#          render with the aiperf-config.yaml it wrote (the smoke and validate examples are smoke's
+#          and validate's captures)
+#   run: run.md's (and README's) examples: the transcript RunClusterIT#cli leaves in
+#          target/run-cli-transcript.txt (run it first on the shared test control plane, as for validate)
+# Usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]   (OUT: default a fresh temporary folder)
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render [OUT]}"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]}"
 out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
 data="$(realpath -m "$home/../shared/data")"
 bp="$home/bin/benchplan"
@@ -26,7 +41,7 @@ show() {
   "$bp" "$@" >"$out/.stdout" 2>"$out/.stderr" || rc=$?
   cat "$out/.stdout"
   grep -v '^SLF4J' "$out/.stderr" || true
-  printf "$exitfmt\n" "$rc"
+  printf -- "$exitfmt\n" "$rc"
 }
 
 case "$what" in
@@ -155,6 +170,128 @@ render)
   sha="$(sha256sum "$plan" | cut -d' ' -f1)"
   show "benchplan render --plan $rel --plan-sha256 $sha --deploy-root deploy" -- \
     render --plan "$rel" --plan-sha256 "$sha" --deploy-root deploy
+  echo
+  # one load point of a grid, text and JSON: the static example at concurrency [16, 32]
+  sed 's/^  request_count: 10000$/  request_count: 1000/; s/^  concurrency: \[16\]$/  concurrency: [16, 32]/' \
+    examples/workload-static.yaml >examples/workload-grid.yaml
+  "$bp" plan --workload examples/workload-grid.yaml --ledger examples/deployment-ledger.yaml \
+    --question "Which concurrency of 16 and 32 does vllm-agg sustain?" --aiperf-version 0.13.0 >/dev/null 2>&1
+  grid="$(python3 -c 'import glob,json; print([p for p in sorted(glob.glob("experiments/inputs/benchmark-plans/*.json")) if json.load(open(p))["experiment"]["concurrency"] == [16, 32]][0])')"
+  gsha="$(sha256sum "$grid" | cut -d' ' -f1)"
+  mkdir -p deploy-grid
+  show "benchplan render --plan $grid --plan-sha256 $gsha --deploy-root deploy-grid --load-point 32" -- \
+    render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32
+  show "benchplan render … --load-point 32 --format json" -- \
+    render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32 --format json
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render [OUT]" >&2; exit 2 ;;
+smoke)
+  exitfmt='[exit %s]'
+  export BENCHPLAN_ENDPOINT_STATE="$out/endpoint"
+  printf '$ scripts/endpoint-test-env.sh up\n'
+  url="$("$home/scripts/endpoint-test-env.sh" up 2>"$out/.up")"
+  trap '"$home/scripts/endpoint-test-env.sh" down >/dev/null 2>&1 || true' EXIT
+  cat "$out/.up"; echo "$url"
+  echo
+  rm -rf "$out/demo" && mkdir -p "$out/demo" && cd "$out/demo"
+  show "benchplan smoke --url $url --model tiny-test-model" -- smoke --url "$url" --model tiny-test-model
+  echo
+  python3 -c 'import json; print(json.dumps(json.load(open("smoke_test_artifact.json")), indent=2, sort_keys=True))'
+  echo
+  show "benchplan smoke --url $url --model Qwen/Qwen3-0.6B --out wrong-model.json --format json" -- \
+    smoke --url "$url" --model Qwen/Qwen3-0.6B --out wrong-model.json --format json
+  echo
+  show "benchplan smoke --url http://127.0.0.1:9 --model tiny-test-model --out down.json" -- \
+    smoke --url http://127.0.0.1:9 --model tiny-test-model --out down.json
+  echo
+  show "benchplan smoke --url 127.0.0.1:8000 --model m" -- smoke --url 127.0.0.1:8000 --model m
+  show "benchplan smoke --url $url --model m --timeout soon" -- smoke --url "$url" --model m --timeout soon
+  unset MY_KEY
+  show "benchplan smoke --url $url --model m --api-key-env MY_KEY" -- smoke --url "$url" --model m --api-key-env MY_KEY
+  echo
+  # plan.md: a failed smoke test (the served model is not the ledger's) recorded in a copy of the
+  # example ledger stops planning
+  mkdir -p "$out/plan-demo" && cd "$out/plan-demo"
+  [ -d examples ] || cp -R "$home/examples" .
+  rm -rf deploy smoke-exp && mkdir deploy
+  cp examples/dgd.yaml deploy/
+  show "benchplan smoke --url $url --model Qwen/Qwen3-0.6B --out deploy/smoke_test_artifact.json" -- \
+    smoke --url "$url" --model Qwen/Qwen3-0.6B --out deploy/smoke_test_artifact.json
+  sha="$(sha256sum deploy/smoke_test_artifact.json | cut -d' ' -f1)"
+  sed "s/^  sha256: c59c9c58.*$/  sha256: $sha/" \
+    examples/deployment-ledger.yaml >deploy/deployment-ledger.yaml
+  show "benchplan plan --workload .../workload-static.yaml --ledger deploy/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --exp-root smoke-exp" -- \
+    plan --workload examples/workload-static.yaml --ledger deploy/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --exp-root smoke-exp
+  ;;
+validate)
+  exitfmt='--- exit %s ---'
+  eval "$("$home/scripts/kube-test-env.sh" env)"; export KUBECONFIG
+  rm -rf "$out/aicr-cap" && mkdir -p "$out/aicr-cap"
+  show "benchplan validate --defaults aicr --namespace aicr-readme --node-selector benchplan.dev/validate-it=none --aiperf-version 0.4.0 --report-dir $out/aicr-cap/r" -- \
+    validate --defaults aicr --namespace aicr-readme --node-selector benchplan.dev/validate-it=none --aiperf-version 0.4.0 --report-dir "$out/aicr-cap/r"
+  echo
+  t="$home/target/validate-cli"
+  [ -f "$t/auto-deploy.txt" ] || { echo "no $t/auto-deploy.txt: run ValidateCliIT first" >&2; exit 1; }
+  for name in auto-deploy ambiguous discovered-fail skip no-aiperf-version; do
+    printf '=== %s\n' "$name"; grep -v '^SLF4J' "$t/$name.txt"; echo
+  done
+  printf '=== auto-deploy/ctrf-report.json\n'; cat "$t/auto-deploy/ctrf-report.json"; echo
+  printf '=== auto-deploy/verdict.json (excerpt)\n'
+  python3 - "$t/auto-deploy/verdict.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keep = ["verdict", "exit_code", "reason", "failed_step", "run_id", "target", "deployment", "benchmark",
+        "constraints", "measured", "cleanup"]
+print(json.dumps({k: d[k] for k in keep if k in d}, indent=2))
+print("// left out: " + ", ".join(k for k in d if k not in keep))
+PY
+  echo
+  printf '=== discovered-fail/junit.xml\n'; cat "$t/discovered-fail/junit.xml"
+  ;;
+readme)
+  exitfmt='[exit %s]'
+  cd "$home"
+  show "benchplan gate --results export.json --min-throughput 1e999 --format json" -- \
+    gate --results export.json --min-throughput 1e999 --format json
+  show "bin/benchplan trace inspect examples/traces/example_trace.jsonl" -- trace inspect examples/traces/example_trace.jsonl
+  show "bin/benchplan trace inspect ../shared/data/aiperf/production_trace.jsonl" -- \
+    trace inspect ../shared/data/aiperf/production_trace.jsonl
+  echo
+  rm -rf "$out/ex-s4" && mkdir -p "$out/ex-s4/project" && cp -R "$home/examples" "$out/ex-s4/project/"
+  q='What output throughput and TTFT does vllm-agg deliver for the static example workload?'
+  (cd "$out/ex-s4/project" && show "benchplan plan --workload examples/workload-static.yaml --ledger examples/deployment-ledger.yaml --question \"$q\" --aiperf-version 0.13.0 --exp-root experiments --format json" -- \
+    plan --workload examples/workload-static.yaml --ledger examples/deployment-ledger.yaml --question "$q" --aiperf-version 0.13.0 --exp-root experiments --format json)
+  echo
+  rm -rf "$out/pl" "$out/pl2"
+  show "bin/benchplan plan --workload examples/workload-proxy.yaml --ledger examples/deployment-ledger.yaml --question \"Which throughput does vllm-agg reach on a long-context chat shape?\" --aiperf-version 0.13.0 --exp-root $out/pl/experiments" -- \
+    plan --workload examples/workload-proxy.yaml --ledger examples/deployment-ledger.yaml --question "Which throughput does vllm-agg reach on a long-context chat shape?" --aiperf-version 0.13.0 --exp-root "$out/pl/experiments"
+  mooncake=../shared/data/mooncake/conversation_trace.jsonl
+  if [ -f "$mooncake" ]; then
+    show "bin/benchplan plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question \"Replay the whole conversation trace\" --trace $mooncake --aiperf-version 0.13.0 --exp-root $out/pl2" -- \
+      plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question "Replay the whole conversation trace" --trace "$mooncake" --aiperf-version 0.13.0 --exp-root "$out/pl2"
+    show "bin/benchplan plan ... the same ... --question \"Replay the first 25 minutes of the conversation trace\" --trace-window 0:1500000" -- \
+      plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question "Replay the first 25 minutes of the conversation trace" --trace "$mooncake" --trace-window 0:1500000 --aiperf-version 0.13.0 --exp-root "$out/pl2"
+  fi
+  echo
+  rm -rf "$out/loadgen-examples" "$out/lg-x1" && mkdir -p "$out/loadgen-examples/project" && cp -R "$home/examples" "$out/loadgen-examples/project/"
+  lg="$out/loadgen-examples/project/examples"
+  sed 's/^  concurrency: \[16\]$/  concurrency: [2048]/' "$lg/workload-static.yaml" >"$lg/workload-2048.yaml"
+  sed 's/^  concurrency: \[16\]$/  concurrency: [4096]/; s/^  request_count: 1000$/  request_count: 40960/' "$lg/workload-static.yaml" >"$lg/workload-4096.yaml"
+  (cd "$out/loadgen-examples/project" && show "bin/benchplan plan --workload examples/workload-2048.yaml --ledger examples/deployment-ledger.yaml --question \"Does vllm-agg hold 2048 in flight?\" --aiperf-version 0.13.0 --exp-root $out/lg-x1" -- \
+    plan --workload examples/workload-2048.yaml --ledger examples/deployment-ledger.yaml --question "Does vllm-agg hold 2048 in flight?" --aiperf-version 0.13.0 --exp-root "$out/lg-x1"
+  show "bin/benchplan plan --workload examples/workload-4096.yaml ... --engine job" -- \
+    plan --workload examples/workload-4096.yaml --ledger examples/deployment-ledger.yaml --question "Does vllm-agg hold 4096 in flight?" --aiperf-version 0.13.0 --exp-root "$out/lg-x1" --engine job)
+  echo
+  plan="$(ls "$out"/ex-s4/project/experiments/inputs/benchmark-plans/support-chat-*.json)"
+  mkdir -p "$out/ex-s4/deploy-static"
+  show "benchplan render --plan $plan --plan-sha256 $(sha256sum "$plan" | cut -d' ' -f1) --deploy-root $out/ex-s4/deploy-static" -- \
+    render --plan "$plan" --plan-sha256 "$(sha256sum "$plan" | cut -d' ' -f1)" --deploy-root "$out/ex-s4/deploy-static"
+  echo
+  cat "$out/ex-s4/deploy-static/benchmark/aiperf-config.yaml"
+  ;;
+run)
+  t="$home/target/run-cli-transcript.txt"
+  [ -f "$t" ] || { echo "no $t: run RunClusterIT#cli first" >&2; exit 1; }
+  cat "$t"
+  ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]" >&2; exit 2 ;;
 esac

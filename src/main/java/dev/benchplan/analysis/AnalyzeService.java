@@ -9,12 +9,16 @@ import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.analysis.report.AnalysisDoc;
 import dev.benchplan.analysis.report.AnalysisMarkdown;
+import dev.benchplan.analysis.report.FileDoc;
 import dev.benchplan.analysis.report.HtmlReport;
-import dev.benchplan.analysis.report.Nodes;
+import dev.benchplan.analysis.report.Measured;
 import dev.benchplan.analysis.report.Plots;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
+import dev.benchplan.analysis.report.RunBlock;
 import dev.benchplan.analysis.report.RunDocuments;
+import dev.benchplan.analysis.report.SeriesDoc;
 import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
@@ -22,6 +26,7 @@ import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
+import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import java.nio.charset.StandardCharsets;
@@ -35,8 +40,6 @@ import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code benchplan analyze}: audit every run, summarize it, analyse the valid runs of each series
@@ -89,7 +92,7 @@ public final class AnalyzeService {
   public record Outcome(
       String analysisId,
       Path outputDir,
-      ObjectNode analysis,
+      AnalysisDoc analysis,
       List<RunEvidence> runs,
       Path findingsLog) {}
 
@@ -104,7 +107,7 @@ public final class AnalyzeService {
    */
   public record Computed(
       String analysisId,
-      ObjectNode analysis,
+      AnalysisDoc analysis,
       List<SeriesAnalysis.Result> results,
       @Nullable PlanInfo planned) {}
 
@@ -115,7 +118,7 @@ public final class AnalyzeService {
     List<FindingLine> history = FindingsLog.read(request.expRoot());
     Computed computed = compute(runs, slos, history, request.expRoot());
     String analysisId = computed.analysisId();
-    ObjectNode analysis = computed.analysis();
+    AnalysisDoc analysis = computed.analysis();
     List<SeriesAnalysis.Result> results = computed.results();
     PlanInfo planned = computed.planned();
 
@@ -142,11 +145,11 @@ public final class AnalyzeService {
         AnalysisMarkdown.render(analysis).getBytes(StandardCharsets.UTF_8));
     String analysisSha = Sha256.hex(analysisBytes);
     for (SeriesAnalysis.Result r : results) {
-      ObjectNode rd = repeatDecision(r, analysisId, analysisSha, planned);
+      RepeatDecisionDoc rd = repeatDecision(r, analysisId, analysisSha, planned);
       String name =
           results.size() == 1
               ? REPEAT_DECISION
-              : "repeat_decision-" + safe(r.json().path("series_id").asString()) + ".json";
+              : "repeat_decision-" + safe(r.doc().seriesId()) + ".json";
       files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
     }
     Map<String, String> svgs = Plots.forAnalysis(analysis, runs);
@@ -180,33 +183,29 @@ public final class AnalyzeService {
           SeriesAnalysis.analyze(e.getKey(), e.getValue(), slos, history, analysisId, expRoot));
     }
 
-    ObjectNode analysis = Nodes.object();
-    analysis.put("schema_version", RunDocuments.SCHEMA_VERSION);
-    analysis.put("kind", "performance_analysis");
-    analysis.put("analysis_id", analysisId);
     PlanInfo planned = RunEvidence.firstReadPlan(runs);
-    ObjectNode plannedPlan = planned == null ? null : planned.plan();
-    analysis.put(
-        "question",
-        plannedPlan == null ? null : plannedPlan.path("question").path("text").asString(null));
-    analysis.set(
-        "plan",
-        planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
-    analysis.put("exp_root", expRoot.toString());
-    ArrayNode inputs = analysis.putArray("inputs");
-    runs.forEach(r -> inputs.add(RunDocuments.inputEntry(r)));
-    analysis.set("method", method());
-    ArrayNode series = analysis.putArray("series");
-    results.forEach(r -> series.add(r.json()));
     String verdict =
         results.size() == 1
             ? results.get(0).verdict()
             : results.stream().map(SeriesAnalysis.Result::verdict).distinct().count() == 1
                 ? results.get(0).verdict()
                 : "mixed";
-    analysis.put("verdict", verdict);
-    analysis.set("limitations", Nodes.strings(limitations(runs)));
-    SchemaValidator.bundled("performance-analysis.schema.json").validate(analysis).stream()
+    AnalysisDoc analysis =
+        new AnalysisDoc(
+            RunDocuments.SCHEMA_VERSION,
+            "performance_analysis",
+            analysisId,
+            planned == null ? null : planned.question(),
+            planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
+            expRoot.toString(),
+            runs.stream().map(RunBlock.InputEntry::of).toList(),
+            method(),
+            results.stream().map(SeriesAnalysis.Result::doc).toList(),
+            verdict,
+            limitations(runs));
+    SchemaValidator.bundled("performance-analysis.schema.json")
+        .validate(Json.JSON.valueToTree(analysis))
+        .stream()
         .findFirst()
         .ifPresent(
             p -> {
@@ -262,54 +261,41 @@ public final class AnalyzeService {
   }
 
   /** The repeat_decision.json of one series of an analysis. */
-  public static ObjectNode repeatDecision(
+  public static RepeatDecisionDoc repeatDecision(
       SeriesAnalysis.Result r, String analysisId, String analysisSha, @Nullable PlanInfo planned) {
-    JsonNode rd = r.repeatDecision();
-    JsonNode p = rd.path("pilot");
-    return Nodes.tree(
-        RepeatDecisionDoc.of(
-            r.json().path("series_id").asString(),
-            planned == null
-                ? null
-                : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()),
-            rd.path("decision").asString(),
-            rd.path("rationale").asString(),
-            p.isObject()
-                ? new RepeatDecisionDoc.Pilot(
-                    p.path("repetitions").asInt(),
-                    p.path("load_point").asString(null),
-                    p.path("configuration").asString())
-                : null,
-            analysisId,
-            analysisSha));
+    SeriesDoc.RepeatDecision rd = r.repeatDecision();
+    return RepeatDecisionDoc.of(
+        rd.seriesId(),
+        planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
+        rd.decision(),
+        rd.rationale(),
+        rd.pilot(),
+        analysisId,
+        analysisSha);
   }
 
-  static byte[] validated(ObjectNode doc, String schema) {
-    var problems = SchemaValidator.bundled(schema).validate(doc);
+  /** A document's canonical bytes, once it matches its schema (the file edge). */
+  static byte[] validated(Object doc, String schema) {
+    JsonNode tree = Json.JSON.valueToTree(doc);
+    var problems = SchemaValidator.bundled(schema).validate(tree);
     if (!problems.isEmpty()) {
       throw new IllegalStateException(
-          doc.path("kind").asString() + " does not match " + schema + ": " + problems);
+          tree.path("kind").asString() + " does not match " + schema + ": " + problems);
     }
-    return CanonicalJson.bytes(doc);
+    return CanonicalJson.bytes(tree);
   }
 
-  static ObjectNode method() {
-    ObjectNode m = Nodes.object();
-    m.set("percentiles", RunDocuments.percentileMethod());
-    m.put(
-        "noise_floor",
+  static AnalysisDoc.Method method() {
+    return new AnalysisDoc.Method(
+        RunDocuments.percentileMethod(),
         "per-metric coefficient of variation over n >= 2 runs of one configuration; 95% interval"
-            + " from the chi-square distribution of the sample variance (Apache Commons Statistics)");
-    m.put(
-        "mde",
-        "(t(0.975, df) + t(0.80, df)) x CV x sqrt(1/nA + 1/nB) x 100: alpha 0.05 two-sided, power 0.80");
-    Nodes.num(m, "small_delta_pct", SeriesAnalysis.SMALL_DELTA_PCT);
-    m.put(
-        "small_delta_rationale",
+            + " from the chi-square distribution of the sample variance (Apache Commons Statistics)",
+        "(t(0.975, df) + t(0.80, df)) x CV x sqrt(1/nA + 1/nB) x 100: alpha 0.05 two-sided, power"
+            + " 0.80",
+        Measured.of(SeriesAnalysis.SMALL_DELTA_PCT),
         "without a noise floor a change below 15% (AIPerf's run-to-run variance at 50-100"
-            + " requests) cannot be told from noise");
-    m.put("bootstrap_seed", BootstrapPercentiles.SEED);
-    return m;
+            + " requests) cannot be told from noise",
+        BootstrapPercentiles.SEED);
   }
 
   static List<String> limitations(List<RunEvidence> runs) {

@@ -2,9 +2,9 @@ package dev.benchplan.analysis;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.analysis.evidence.RunEvidence;
+import dev.benchplan.analysis.report.SeriesDoc;
 import java.util.List;
 import java.util.Locale;
-import tools.jackson.databind.JsonNode;
 
 /** What analyze prints: a dedicated output record for {@code --format json}, and the text form. */
 public final class AnalyzeText {
@@ -48,17 +48,17 @@ public final class AnalyzeText {
                         r.audit().blockers()))
             .toList();
     List<SeriesLine> series = new java.util.ArrayList<>();
-    for (JsonNode s : o.analysis().path("series")) {
+    for (SeriesDoc s : o.analysis().series()) {
       series.add(
           new SeriesLine(
-              s.path("series_id").asString(),
-              s.path("verdict").asString(),
-              s.path("repeat_decision").path("decision").asString(),
-              s.path("repeat_decision").path("rationale").asString()));
+              s.seriesId(),
+              s.verdict(),
+              s.repeatDecision().decision(),
+              s.repeatDecision().rationale()));
     }
     return new Output(
         o.analysisId(),
-        o.analysis().path("verdict").asString(),
+        o.analysis().verdict(),
         o.outputDir().toString(),
         o.findingsLog().toString(),
         runs,
@@ -71,7 +71,7 @@ public final class AnalyzeText {
     sb.append("analysis ")
         .append(o.analysisId())
         .append(": ")
-        .append(o.analysis().path("verdict").asString().toUpperCase(Locale.ROOT))
+        .append(o.analysis().verdict().toUpperCase(Locale.ROOT))
         .append('\n');
     sb.append(
         String.format(
@@ -96,15 +96,15 @@ public final class AnalyzeText {
         sb.append("      blocker: ").append(b).append('\n');
       }
     }
-    for (JsonNode s : o.analysis().path("series")) {
+    for (SeriesDoc s : o.analysis().series()) {
       sb.append("series ")
-          .append(s.path("series_id").asString())
+          .append(s.seriesId())
           .append(": ")
-          .append(s.path("verdict").asString())
+          .append(s.verdict())
           .append("; repeat_decision ")
-          .append(s.path("repeat_decision").path("decision").asString())
+          .append(s.repeatDecision().decision())
           .append(" (")
-          .append(s.path("repeat_decision").path("rationale").asString())
+          .append(s.repeatDecision().rationale())
           .append(")\n");
     }
     sb.append("written: ")

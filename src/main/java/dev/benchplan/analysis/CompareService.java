@@ -5,11 +5,14 @@ import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.PlanInfo;
+import dev.benchplan.analysis.report.ComparisonDoc;
 import dev.benchplan.analysis.report.EffectDoc;
+import dev.benchplan.analysis.report.FileDoc;
 import dev.benchplan.analysis.report.HtmlReport;
-import dev.benchplan.analysis.report.Nodes;
+import dev.benchplan.analysis.report.Measured;
 import dev.benchplan.analysis.report.Plots;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
+import dev.benchplan.analysis.report.RunBlock;
 import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
@@ -20,20 +23,18 @@ import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code benchplan compare}: eligibility first (exit 2 naming every differing field), then per load
@@ -86,7 +87,7 @@ public final class CompareService {
    * @param exitCode 0 no gated metric regressed, 1 one did
    */
   public record Outcome(
-      ObjectNode comparison,
+      ComparisonDoc comparison,
       List<RunEvidence> reference,
       List<RunEvidence> candidate,
       int exitCode) {}
@@ -131,53 +132,24 @@ public final class CompareService {
                 .orElse(null);
     Map<String, NoiseFloor> floors = carried == null ? Map.of() : carried.floors();
 
-    ObjectNode c = Nodes.object();
-    c.put("schema_version", RunDocuments.SCHEMA_VERSION);
-    c.put("kind", "comparison");
     PlanInfo planned = RunEvidence.firstReadPlan(ref);
-    ObjectNode plannedDoc = planned == null ? null : planned.plan();
-    c.put(
-        "question",
-        plannedDoc == null ? null : plannedDoc.path("question").path("text").asString(null));
-    c.set(
-        "plan",
-        planned == null ? Nodes.F.nullNode() : Nodes.file(planned.path(), planned.actualSha256()));
-    ObjectNode e = c.putObject("eligibility");
-    e.put("eligible", true);
-    ObjectNode fields = e.putObject("fields");
-    elig.fields().forEach(fields::put);
-    c.set("reference", side(ref));
-    c.set("candidate", side(cand));
-    c.put("paired", paired);
-    ObjectNode method = c.putObject("method");
-    method.put(
-        "interval",
-        "Student t on the candidate-minus-reference difference of run means: Welch when both sides"
-            + " have n >= 2, paired t for AB/BA pairs, the series noise floor (CV, its df) when a side has n = 1");
-    Nodes.num(method, "confidence", 0.95);
-    method.put(
-        "mde",
-        request.mdePct() != null
-            ? "--mde " + request.mdePct() + "%"
-            : "data: (t(0.975, df) + t(0.80, df)) x standard error / reference mean (80% power)");
-    method.put(
-        "verdict_rule",
-        "no_change: the whole interval inside +-MDE; regressed/improved: the interval excludes 0"
-            + " on that side and |effect| >= MDE; inconclusive otherwise (overlap is not no difference)");
-    if (carried == null || floors.isEmpty()) {
-      c.putNull("noise_floor");
-    } else {
-      ObjectNode nf = c.putObject("noise_floor");
-      floors.values().forEach(f -> Nodes.num(nf, f.metric(), f.cv()));
+    Map<String, @Nullable BigDecimal> noiseFloor = null;
+    ComparisonDoc.NoiseFloorSource noiseFloorSource = null;
+    if (carried != null && !floors.isEmpty()) {
+      noiseFloor = new LinkedHashMap<>();
+      for (NoiseFloor f : floors.values()) {
+        noiseFloor.put(f.metric(), Measured.of(f.cv()));
+      }
       // where the floor was measured: the series itself or a pilot decided for it
-      ObjectNode src = c.putObject("noise_floor_source");
-      src.put("description", carried.describe());
-      src.put("analysis_id", carried.analysisId());
-      src.put("pilot_series_id", carried.pilotSeriesId());
-      src.put("runs", carried.runs());
-      src.put("exp_root", String.valueOf(request.expRoot()));
+      noiseFloorSource =
+          new ComparisonDoc.NoiseFloorSource(
+              carried.describe(),
+              carried.analysisId(),
+              carried.pilotSeriesId(),
+              carried.runs(),
+              String.valueOf(request.expRoot()));
     }
-    ArrayNode metrics = c.putArray("metrics");
+    List<ComparisonDoc.MetricRow> metrics = new ArrayList<>();
     boolean gatedRegressed = false;
     boolean anyRegressed = false;
     boolean anyImproved = false;
@@ -188,30 +160,25 @@ public final class CompareService {
       List<RunEvidence> r = ref.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       List<RunEvidence> k = cand.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       for (MetricSpec spec : MetricSpec.STANDARD) {
-        double[] rv = values(spec, r);
-        double[] kv = values(spec, k);
+        double[] rv = spec.values(r);
+        double[] kv = spec.values(k);
         if (rv.length == 0 || kv.length == 0 || (paired && rv.length != kv.length)) {
           continue;
         }
         Effect eff =
             EffectEstimator.estimate(
                 rv, kv, spec.direction(), paired, floors.get(spec.key()), request.mdePct());
-        ObjectNode m = metrics.addObject();
-        m.put("load_point", lp);
-        m.put("metric", spec.key());
-        m.put("unit", spec.unit());
-        m.put("better", spec.direction().json());
-        m.put("gated", spec.gated());
-        ArrayNode ra = m.putArray("reference_values");
-        for (double x : rv) {
-          Nodes.add(ra, x);
-        }
-        ArrayNode ka = m.putArray("candidate_values");
-        for (double x : kv) {
-          Nodes.add(ka, x);
-        }
-        m.set("effect", effectJson(eff));
-        m.put("verdict", eff.verdict().json());
+        metrics.add(
+            new ComparisonDoc.MetricRow(
+                lp,
+                spec.key(),
+                spec.unit(),
+                spec.direction().json(),
+                spec.gated(),
+                Measured.all(rv),
+                Measured.all(kv),
+                EffectDoc.of(eff),
+                eff.verdict().json()));
         gatedRegressed |= spec.gated() && eff.verdict() == EffectVerdict.REGRESSED;
         anyRegressed |= eff.verdict() == EffectVerdict.REGRESSED;
         anyImproved |= eff.verdict() == EffectVerdict.IMPROVED;
@@ -220,23 +187,25 @@ public final class CompareService {
         gatedInconclusive |= spec.gated() && eff.verdict() == EffectVerdict.INCONCLUSIVE;
       }
     }
-    ObjectNode rd = c.putObject("repeat_decision");
+    ComparisonDoc.RepeatDecision rd;
     if (noSpread) {
-      rd.put("decision", "necessary");
-      rd.put(
-          "rationale",
-          SeriesAnalysis.PILOT_RATIONALE
-              + ": a side has one run and the series has no noise floor,"
-              + " so no interval can be drawn");
+      rd =
+          new ComparisonDoc.RepeatDecision(
+              "necessary",
+              SeriesAnalysis.PILOT_RATIONALE
+                  + ": a side has one run and the series has no noise floor,"
+                  + " so no interval can be drawn");
     } else if (gatedInconclusive) {
-      rd.put("decision", "not_justified");
-      rd.put(
-          "rationale",
-          "a gated metric is inconclusive inside the noise band: more unpaired runs would not resolve it;"
-              + " decide with paired, interleaved AB/BA repeats in a new, justified plan if the decision is consequential");
+      rd =
+          new ComparisonDoc.RepeatDecision(
+              "not_justified",
+              "a gated metric is inconclusive inside the noise band: more unpaired runs would not"
+                  + " resolve it; decide with paired, interleaved AB/BA repeats in a new, justified"
+                  + " plan if the decision is consequential");
     } else {
-      rd.put("decision", "not_needed");
-      rd.put("rationale", "every gated metric is decided (improved, regressed or no_change)");
+      rd =
+          new ComparisonDoc.RepeatDecision(
+              "not_needed", "every gated metric is decided (improved, regressed or no_change)");
     }
     String verdict =
         gatedRegressed
@@ -249,8 +218,34 @@ public final class CompareService {
                         ? "improved"
                         : allNoChange && !metrics.isEmpty() ? "no_change" : "inconclusive";
     int exit = gatedRegressed ? 1 : 0;
-    c.put("verdict", verdict);
-    c.put("exit_code", exit);
+    ComparisonDoc c =
+        new ComparisonDoc(
+            RunDocuments.SCHEMA_VERSION,
+            "comparison",
+            planned == null ? null : planned.question(),
+            planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
+            new ComparisonDoc.Eligibility(true, new LinkedHashMap<>(elig.fields())),
+            side(ref),
+            side(cand),
+            paired,
+            new ComparisonDoc.Method(
+                "Student t on the candidate-minus-reference difference of run means: Welch when"
+                    + " both sides have n >= 2, paired t for AB/BA pairs, the series noise floor"
+                    + " (CV, its df) when a side has n = 1",
+                Measured.of(0.95),
+                request.mdePct() != null
+                    ? "--mde " + request.mdePct() + "%"
+                    : "data: (t(0.975, df) + t(0.80, df)) x standard error / reference mean (80%"
+                        + " power)",
+                "no_change: the whole interval inside +-MDE; regressed/improved: the interval"
+                    + " excludes 0 on that side and |effect| >= MDE; inconclusive otherwise"
+                    + " (overlap is not no difference)"),
+            noiseFloor,
+            noiseFloorSource,
+            List.copyOf(metrics),
+            rd,
+            verdict,
+            exit);
     byte[] bytes = AnalyzeService.validated(c, "comparison.schema.json");
     if (request.reportDir() != null) {
       Path out = request.reportDir();
@@ -270,11 +265,9 @@ public final class CompareService {
       RepeatDecisionDoc rdDoc =
           RepeatDecisionDoc.of(
               ref.get(0).seriesId(),
-              planned == null
-                  ? null
-                  : new RepeatDecisionDoc.FileDoc(planned.path(), planned.actualSha256()),
-              rd.path("decision").asString(),
-              rd.path("rationale").asString(),
+              planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
+              rd.decision(),
+              rd.rationale(),
               noSpread
                   ? new RepeatDecisionDoc.Pilot(
                       3, ref.get(0).loadPoint(), "unchanged: the reference")
@@ -283,14 +276,14 @@ public final class CompareService {
               Sha256.hex(bytes));
       files.put(
           out.resolve(AnalyzeService.REPEAT_DECISION),
-          AnalyzeService.validated(Nodes.tree(rdDoc), "repeat-decision.schema.json"));
+          AnalyzeService.validated(rdDoc, "repeat-decision.schema.json"));
       AtomicFiles.writeAll(files);
     }
     return new Outcome(c, ref, cand, exit);
   }
 
   private static double @Nullable [] band(List<RunEvidence> ref, Map<String, NoiseFloor> floors) {
-    double[] v = values(MetricSpec.STANDARD.get(0), ref);
+    double[] v = MetricSpec.STANDARD.get(0).values(ref);
     if (v.length == 0) {
       return null;
     }
@@ -315,30 +308,16 @@ public final class CompareService {
     return new double[] {mean - 2 * sd, mean + 2 * sd};
   }
 
-  private static ArrayNode side(List<RunEvidence> runs) {
-    ArrayNode a = Nodes.F.arrayNode();
-    runs.forEach(r -> a.add(RunDocuments.inputEntry(r)));
-    return a;
-  }
-
-  static ObjectNode effectJson(Effect e) {
-    return Nodes.tree(EffectDoc.of(e));
-  }
-
-  static double[] values(MetricSpec spec, List<RunEvidence> runs) {
-    return runs.stream()
-        .map(spec::value)
-        .filter(Optional::isPresent)
-        .mapToDouble(Optional::get)
-        .toArray();
+  private static List<RunBlock.InputEntry> side(List<RunEvidence> runs) {
+    return runs.stream().map(RunBlock.InputEntry::of).toList();
   }
 
   /** The ten-second table. */
   public static String text(Outcome o) {
-    JsonNode c = o.comparison();
+    ComparisonDoc c = o.comparison();
     StringBuilder sb = new StringBuilder();
     sb.append("compare: ")
-        .append(c.path("verdict").asString().toUpperCase(Locale.ROOT))
+        .append(c.verdict().toUpperCase(Locale.ROOT))
         .append(" (exit ")
         .append(o.exitCode())
         .append(")  reference ")
@@ -346,7 +325,7 @@ public final class CompareService {
         .append(" run(s), candidate ")
         .append(o.candidate().size())
         .append(" run(s)")
-        .append(c.path("paired").asBoolean() ? ", paired AB/BA" : "")
+        .append(c.paired() ? ", paired AB/BA" : "")
         .append('\n');
     String fmt = "%-16s %-40s %-7s %11s %11s %8s %-19s %7s %s%n";
     sb.append(
@@ -362,87 +341,87 @@ public final class CompareService {
             "95% CI",
             "MDE",
             "verdict"));
-    for (JsonNode m : c.path("metrics")) {
-      JsonNode e = m.path("effect");
+    for (ComparisonDoc.MetricRow m : c.metrics()) {
+      EffectDoc e = m.effect();
+      BigDecimal low = e.ciLowPct();
       String ci =
-          e.path("ci_low_pct").isNumber()
+          low != null
               ? String.format(
-                  Locale.ROOT,
-                  "[%+.1f%%, %+.1f%%]",
-                  e.path("ci_low_pct").asDouble(),
-                  e.path("ci_high_pct").asDouble())
+                  Locale.ROOT, "[%+.1f%%, %+.1f%%]", low.doubleValue(), d(e.ciHighPct()))
               : "n/a";
       sb.append(
           String.format(
               Locale.ROOT,
               fmt,
-              m.path("load_point").asString(),
-              m.path("metric").asString() + (m.path("gated").asBoolean() ? " *" : ""),
-              m.path("better").asString(),
-              num(e.path("reference_mean")),
-              num(e.path("candidate_mean")),
-              pct(e.path("delta_pct")),
+              m.loadPoint(),
+              m.metric() + (m.gated() ? " *" : ""),
+              m.better(),
+              num(e.referenceMean()),
+              num(e.candidateMean()),
+              pct(e.deltaPct()),
               ci,
-              e.path("mde_pct").isNumber()
-                  ? String.format(Locale.ROOT, "%.1f%%", e.path("mde_pct").asDouble())
-                  : "n/a",
-              m.path("verdict").asString()));
+              mde(e.mdePct(), "%.1f%%"),
+              m.verdict()));
     }
-    if (c.path("noise_floor_source").isObject()) {
-      sb.append("noise floor: ")
-          .append(c.path("noise_floor_source").path("description").asString())
-          .append('\n');
+    if (c.noiseFloorSource() != null) {
+      sb.append("noise floor: ").append(c.noiseFloorSource().description()).append('\n');
     }
     sb.append("repeat_decision: ")
-        .append(c.path("repeat_decision").path("decision").asString())
+        .append(c.repeatDecision().decision())
         .append(" (")
-        .append(c.path("repeat_decision").path("rationale").asString())
+        .append(c.repeatDecision().rationale())
         .append(")\n");
     return sb.toString();
   }
 
-  public static String summaryMd(JsonNode c) {
+  /** summary.md of a comparison: the verdict table sized for a PR comment. */
+  public static String summaryMd(ComparisonDoc c) {
     StringBuilder sb = new StringBuilder();
     sb.append("**benchplan compare: ")
-        .append(c.path("verdict").asString())
+        .append(c.verdict())
         .append("** (exit ")
-        .append(c.path("exit_code").asInt())
+        .append(c.exitCode())
         .append(")\n\n| load point | metric | reference | candidate | change | 95% CI |")
         .append(" MDE | verdict |\n|---|---|---|---|---|---|---|---|\n");
-    for (JsonNode m : c.path("metrics")) {
-      JsonNode e = m.path("effect");
+    for (ComparisonDoc.MetricRow m : c.metrics()) {
+      EffectDoc e = m.effect();
       sb.append("| ")
-          .append(m.path("load_point").asString())
+          .append(m.loadPoint())
           .append(" | ")
-          .append(m.path("metric").asString())
-          .append(m.path("gated").asBoolean() ? " (gated)" : "")
+          .append(m.metric())
+          .append(m.gated() ? " (gated)" : "")
           .append(" | ")
-          .append(num(e.path("reference_mean")))
+          .append(num(e.referenceMean()))
           .append(" | ")
-          .append(num(e.path("candidate_mean")))
+          .append(num(e.candidateMean()))
           .append(" | ")
-          .append(pct(e.path("delta_pct")))
+          .append(pct(e.deltaPct()))
           .append(" | ")
-          .append(pct(e.path("ci_low_pct")))
+          .append(pct(e.ciLowPct()))
           .append(" .. ")
-          .append(pct(e.path("ci_high_pct")))
+          .append(pct(e.ciHighPct()))
           .append(" | ")
-          .append(
-              e.path("mde_pct").isNumber()
-                  ? String.format(Locale.ROOT, "%.1f%%", e.path("mde_pct").asDouble())
-                  : "n/a")
+          .append(mde(e.mdePct(), "%.1f%%"))
           .append(" | ")
-          .append(m.path("verdict").asString())
+          .append(m.verdict())
           .append(" |\n");
     }
     return sb.toString();
   }
 
-  static String num(JsonNode n) {
-    return n.isNumber() ? String.format(Locale.ROOT, "%.4g", n.asDouble()) : "n/a";
+  private static String mde(@Nullable BigDecimal n, String format) {
+    return n != null ? String.format(Locale.ROOT, format, n.doubleValue()) : "n/a";
   }
 
-  static String pct(JsonNode n) {
-    return n.isNumber() ? String.format(Locale.ROOT, "%+.1f%%", n.asDouble()) : "n/a";
+  private static double d(@Nullable BigDecimal n) {
+    return n == null ? 0 : n.doubleValue();
+  }
+
+  static String num(@Nullable BigDecimal n) {
+    return n != null ? String.format(Locale.ROOT, "%.4g", n.doubleValue()) : "n/a";
+  }
+
+  static String pct(@Nullable BigDecimal n) {
+    return n != null ? String.format(Locale.ROOT, "%+.1f%%", n.doubleValue()) : "n/a";
   }
 }

@@ -85,7 +85,7 @@ public final class CompareCommand implements Callable<Integer> {
   /** The result of {@code compare}: in JSON, the comparison document (comparison.json). */
   record Output(CompareService.Outcome outcome) implements CommandOutput {
     @com.fasterxml.jackson.annotation.JsonValue
-    tools.jackson.databind.JsonNode json() {
+    dev.benchplan.analysis.report.ComparisonDoc json() {
       return outcome.comparison();
     }
 

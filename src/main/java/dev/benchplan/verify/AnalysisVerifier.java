@@ -31,7 +31,6 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Verifies what {@code analyze} and {@code compare} wrote: every document matches its schema, every
@@ -180,9 +179,7 @@ final class AnalysisVerifier {
       String rdName =
           results.size() == 1
               ? AnalyzeService.REPEAT_DECISION
-              : "repeat_decision-"
-                  + AnalyzeService.safe(r.json().path("series_id").asString())
-                  + ".json";
+              : "repeat_decision-" + AnalyzeService.safe(r.doc().seriesId()) + ".json";
       document(
           label + "/" + rdName,
           dir.resolve(rdName),
@@ -310,7 +307,7 @@ final class AnalysisVerifier {
         if (!decision
             .path("decision")
             .asString()
-            .equals(again.comparison().at("/repeat_decision/decision").asString())) {
+            .equals(again.comparison().repeatDecision().decision())) {
           findings.add(
               new Finding(
                   rdName,
@@ -318,7 +315,7 @@ final class AnalysisVerifier {
                   "records "
                       + decision.path("decision").asString()
                       + ", recomputed "
-                      + again.comparison().at("/repeat_decision/decision").asString()));
+                      + again.comparison().repeatDecision().decision()));
         }
       }
     }
@@ -466,7 +463,7 @@ final class AnalysisVerifier {
   }
 
   private static void document(
-      String name, Path file, ObjectNode expected, String schema, List<Finding> findings) {
+      String name, Path file, Object expected, String schema, List<Finding> findings) {
     if (!Files.isRegularFile(file)) {
       findings.add(new Finding(name, "", "missing: recomputed from the inputs, it exists"));
       return;
@@ -508,7 +505,7 @@ final class AnalysisVerifier {
     }
   }
 
-  private static void diff(String name, JsonNode stored, JsonNode again, List<Finding> findings) {
+  private static void diff(String name, JsonNode stored, Object again, List<Finding> findings) {
     // numbers compared as written: the recomputed tree goes through the same canonical bytes
     List<JsonDiff.Difference> diffs =
         JsonDiff.of(stored, Json.JSON.readTree(CanonicalJson.bytes(again)));

@@ -57,8 +57,10 @@ class CompareCommandTest {
                     "--report-dir",
                     tmp.resolve("report").toString()))
             .expectExit(1);
-    JsonNode c = Json.JSON.readTree(r.out());
+    JsonNode c = dev.benchplan.testing.JsonDocuments.assertStdout("compare", r.out());
     assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    assertThat(dev.benchplan.testing.JsonDocuments.assertFiles("compare", tmp.resolve("report")))
+        .isEqualTo(2);
     assertThat(c.path("verdict").asString()).isEqualTo("regressed");
     JsonNode tput = find(c, "output_token_throughput.avg");
     assertThat(tput.path("verdict").asString()).isEqualTo("regressed");

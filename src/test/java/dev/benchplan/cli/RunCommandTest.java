@@ -2,7 +2,6 @@ package dev.benchplan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.benchplan.json.Json;
 import dev.benchplan.kube.run.RunFixtures;
 import dev.benchplan.testing.CommandHarness;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -126,7 +125,13 @@ class RunCommandTest {
               "--format",
               "json");
       r.expectOk();
-      JsonNode out = Json.JSON.readTree(r.out());
+      JsonNode out = dev.benchplan.testing.JsonDocuments.assertStdout("run", r.out());
+      assertThat(
+              dev.benchplan.testing.JsonDocuments.assertFiles(
+                  java.util.List.of("render", "run"), tmp.resolve("deploy")))
+          .isGreaterThanOrEqualTo(3);
+      dev.benchplan.testing.JsonDocuments.assertRejectsTampering(
+          "run-result.schema.json", out, "cleanup");
       assertThat(out.get("run_id").asString()).isEqualTo(RunFixtures.RUN_ID);
       assertThat(out.get("verdict").get("verdict").asString()).isEqualTo("pass");
       assertThat(out.get("run").get("cluster").get("context").asString()).isEqualTo("mock");

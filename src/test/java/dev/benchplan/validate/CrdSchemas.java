@@ -16,8 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  * properties (and does not preserve unknown fields) rejects others, so a field the API server would
  * silently prune fails the test instead.
  */
-final class CrdSchemas {
-  static final String V090 =
+public final class CrdSchemas {
+  public static final String V090 =
       "dynamo/v0.9.0/deploy/helm/charts/crds/templates/nvidia.com_dynamographdeployments.yaml";
   static final String MAIN =
       "dynamo/main-2026-08-21/deploy/operator/config/crd/bases/nvidia.com_dynamographdeployments.yaml";
@@ -25,7 +25,7 @@ final class CrdSchemas {
 
   private CrdSchemas() {}
 
-  static SchemaValidator strict(String crd, String version, Path tmp) throws IOException {
+  public static SchemaValidator strict(String crd, String version, Path tmp) throws IOException {
     String key = crd + "#" + version;
     SchemaValidator v = CACHE.get(key);
     if (v != null) {

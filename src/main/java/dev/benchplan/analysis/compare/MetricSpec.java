@@ -102,4 +102,13 @@ public record MetricSpec(
     Integer gpus = run.gpus().value();
     return gpus == null || gpus <= 0 ? Optional.empty() : v.map(x -> x / gpus);
   }
+
+  /** The values of the runs that have one, in order. */
+  public double[] values(List<RunEvidence> runs) {
+    return runs.stream()
+        .map(this::value)
+        .filter(Optional::isPresent)
+        .mapToDouble(Optional::get)
+        .toArray();
+  }
 }

@@ -18,6 +18,13 @@ public record PlanInfo(
     @Nullable String actualSha256,
     @Nullable ObjectNode plan,
     @Nullable String problem) {
+  /**
+   * The plan's question ({@code /question/text}), or null when the plan was not read or has none.
+   */
+  public @Nullable String question() {
+    return plan == null ? null : plan.path("question").path("text").asString(null);
+  }
+
   /** True when the plan was read and hashes to what run.json recorded. */
   public boolean verified() {
     return problem == null && plan != null;

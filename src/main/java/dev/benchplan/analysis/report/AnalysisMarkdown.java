@@ -1,7 +1,9 @@
 package dev.benchplan.analysis.report;
 
+import java.math.BigDecimal;
 import java.util.Locale;
-import tools.jackson.databind.JsonNode;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** performance_analysis.md and the PR-sized summary.md of an analysis. */
 public final class AnalysisMarkdown {
@@ -11,63 +13,56 @@ public final class AnalysisMarkdown {
    * performance_analysis.md: executive verdict, SLO table, metrics, comparisons, history,
    * limitations.
    */
-  public static String render(JsonNode a) {
+  public static String render(AnalysisDoc a) {
     StringBuilder sb = new StringBuilder();
-    sb.append("# Performance analysis ").append(a.path("analysis_id").asString()).append("\n\n");
-    sb.append("**Verdict: ").append(a.path("verdict").asString()).append("**\n\n");
+    sb.append("# Performance analysis ").append(a.analysisId()).append("\n\n");
+    sb.append("**Verdict: ").append(a.verdict()).append("**\n\n");
     sb.append("- question: ")
-        .append(
-            a.path("question").isNull() ? "none recorded (no plan)" : a.path("question").asString())
+        .append(a.question() == null ? "none recorded (no plan)" : a.question())
         .append('\n');
+    FileDoc plan = a.plan();
     sb.append("- plan: ")
         .append(
-            a.path("plan").isNull()
+            plan == null
                 ? "none (plain AIPerf directories)"
-                : a.path("plan").path("path").asString()
-                    + " (sha256 "
-                    + a.path("plan").path("sha256").asString()
-                    + ")")
+                : plan.path() + " (sha256 " + plan.sha256() + ")")
         .append("\n\n");
     sb.append("## Runs and audit\n\n| run | load point | audit |\n|---|---|---|\n");
-    for (JsonNode in : a.path("inputs")) {
+    for (RunBlock.InputEntry in : a.inputs()) {
       sb.append("| ")
-          .append(in.path("run").path("label").asString())
+          .append(in.run().label())
           .append(" | ")
-          .append(in.path("run").path("load_point").asString())
+          .append(in.run().loadPoint())
           .append(" | ")
-          .append(in.path("audit_status").asString())
+          .append(in.auditStatus())
           .append(" |\n");
     }
-    for (JsonNode s : a.path("series")) {
-      sb.append("\n## Series ").append(s.path("series_id").asString()).append("\n\n");
+    for (SeriesDoc s : a.series()) {
+      sb.append("\n## Series ").append(s.seriesId()).append("\n\n");
       sb.append("Verdict **")
-          .append(s.path("verdict").asString())
+          .append(s.verdict())
           .append("** (")
-          .append(s.path("evidence").asString())
+          .append(s.evidence())
           .append("); repeat decision **")
-          .append(s.path("repeat_decision").path("decision").asString())
+          .append(s.repeatDecision().decision())
           .append("**: ")
-          .append(s.path("repeat_decision").path("rationale").asString())
+          .append(s.repeatDecision().rationale())
           .append("\n\n");
-      for (JsonNode inv : s.path("invalid_runs")) {
-        sb.append("- invalid, excluded: ").append(inv.asString()).append('\n');
+      for (String inv : s.invalidRuns()) {
+        sb.append("- invalid, excluded: ").append(inv).append('\n');
       }
       sb.append("### Metrics (mean over runs per load point)\n\n");
       sb.append(
           "| load point | runs | out tok/s | out tok/s/GPU | TTFT p99 ms | ITL avg ms | tok/s/user | SLOs |\n");
       sb.append("|---|---|---|---|---|---|---|---|\n");
-      for (JsonNode lp : s.path("load_points")) {
-        JsonNode m = lp.path("metrics");
+      for (SeriesDoc.LoadPoint lp : s.loadPoints()) {
+        Map<String, SeriesDoc.MetricMean> m = lp.metrics();
+        SeriesDoc.SteadyState ss = lp.steadyState();
         sb.append("| ")
-            .append(lp.path("load_point").asString())
-            .append(
-                lp.path("steady_state").path("steady").asBoolean(true)
-                    ? ""
-                    : " (not steady state: "
-                        + lp.path("steady_state").path("status").asString()
-                        + ")")
+            .append(lp.loadPoint())
+            .append(ss == null || ss.steady() ? "" : " (not steady state: " + ss.status() + ")")
             .append(" | ")
-            .append(lp.path("runs").asInt())
+            .append(lp.runs())
             .append(" | ")
             .append(v(m, "output_token_throughput.avg"))
             .append(" | ")
@@ -79,157 +74,170 @@ public final class AnalysisMarkdown {
             .append(" | ")
             .append(v(m, "output_token_throughput_per_user.avg"))
             .append(" | ")
-            .append(
-                lp.path("slo_feasible").isNull()
-                    ? "none given"
-                    : lp.path("slo_feasible").asBoolean() ? "all met" : "missed")
+            .append(slos(lp.sloFeasible()))
             .append(" |\n");
       }
-      if (!s.path("slos").isEmpty()) {
+      if (!s.slos().isEmpty()) {
         sb.append("\n### SLOs\n\n| load point | SLO | observed | status |\n|---|---|---|---|\n");
-        for (JsonNode lp : s.path("load_points")) {
-          for (JsonNode e : lp.path("slo_evaluation")) {
+        for (SeriesDoc.LoadPoint lp : s.loadPoints()) {
+          for (SeriesDoc.SloEvaluation e : lp.sloEvaluation()) {
             sb.append("| ")
-                .append(lp.path("load_point").asString())
+                .append(lp.loadPoint())
                 .append(" | ")
-                .append(e.path("slo").asString())
+                .append(e.slo())
                 .append(" | ")
-                .append(num(e.path("observed")))
+                .append(num(e.observed()))
                 .append(" | ")
-                .append(e.path("status").asString())
+                .append(e.status())
                 .append(" |\n");
           }
         }
       }
-      JsonNode nf = s.path("noise_floor");
+      SeriesDoc.NoiseFloorBlock nf = s.noiseFloor();
       sb.append("\n### Noise floor\n\n");
-      if (nf.path("metrics").isEmpty()) {
-        sb.append(nf.path("note").asString()).append('\n');
+      if (nf.metrics().isEmpty()) {
+        sb.append(nf.note()).append('\n');
       } else {
         sb.append("Source: ")
-            .append(nf.path("source").asString())
+            .append(nf.source())
             .append(". ")
-            .append(nf.path("note").asString())
+            .append(nf.note())
             .append(
                 "\n\n| metric | runs | CV | CV 95% CI | MDE 1v1 | MDE 3v3 |\n|---|---|---|---|---|---|\n");
-        for (String k : nf.path("metrics").propertyNames()) {
-          JsonNode f = nf.path("metrics").get(k);
+        for (Map.Entry<String, NoiseFloorDoc> e : nf.metrics().entrySet()) {
+          NoiseFloorDoc f = e.getValue();
           sb.append("| ")
-              .append(k)
+              .append(e.getKey())
               .append(" | ")
-              .append(f.path("runs").asInt())
+              .append(f.runs())
               .append(" | ")
-              .append(pct(f.path("cv").asDouble() * 100))
+              .append(pct(d(f.cv()) * 100))
               .append(" | ")
-              .append(pct(f.path("cv_ci_low").asDouble() * 100))
+              .append(pct(d(f.cvCiLow()) * 100))
               .append(" .. ")
-              .append(pct(f.path("cv_ci_high").asDouble() * 100))
+              .append(pct(d(f.cvCiHigh()) * 100))
               .append(" | ")
-              .append(pct(f.path("mde_pct_1v1").asDouble()))
+              .append(pct(d(f.mdePct1v1())))
               .append(" | ")
-              .append(pct(f.path("mde_pct_3v3").asDouble()))
+              .append(pct(d(f.mdePct3v3())))
               .append(" |\n");
         }
       }
       sb.append("\n### Comparisons\n\n");
-      if (s.path("comparisons").isEmpty()) {
+      if (s.comparisons().isEmpty()) {
         sb.append("None: ")
             .append(
-                s.path("history").path("missing_references").path(0).asString("no prior analysis"))
+                s.history().missingReferences().isEmpty()
+                    ? "no prior analysis"
+                    : s.history().missingReferences().get(0))
             .append('\n');
       } else {
         sb.append(
             "| against | load point | metric | prior | current | change | assessment |\n|---|---|---|---|---|---|---|\n");
-        for (JsonNode c : s.path("comparisons")) {
+        for (SeriesDoc.Comparison c : s.comparisons()) {
           sb.append("| ")
-              .append(c.path("against").asString())
+              .append(c.against())
               .append(" | ")
-              .append(c.path("load_point").asString())
+              .append(c.loadPoint())
               .append(" | ")
-              .append(c.path("metric").asString())
+              .append(c.metric())
               .append(" | ")
-              .append(num(c.path("prior")))
+              .append(num(c.prior()))
               .append(" | ")
-              .append(num(c.path("current")))
+              .append(num(c.current()))
               .append(" | ")
-              .append(signed(c.path("change_pct")))
+              .append(signed(c.changePct()))
               .append(" | ")
-              .append(c.path("assessment").asString())
+              .append(c.assessment())
               .append(" |\n");
         }
       }
-      if (s.path("pareto").path("grid").asBoolean()) {
+      SeriesDoc.Frontiers frontiers = s.pareto().frontiers();
+      if (s.pareto().grid() && frontiers != null) {
         sb.append("\n### Pareto frontier (")
-            .append(s.path("pareto").path("throughput_metric").asString())
+            .append(frontiers.throughputMetric())
             .append(" vs TTFT p99)\n\n| load point | x | y | on frontier |\n|---|---|---|---|\n");
-        for (JsonNode p : s.path("pareto").path("throughput_vs_ttft_p99")) {
+        for (SeriesDoc.FrontierPoint p : frontiers.throughputVsTtftP99()) {
           sb.append("| ")
-              .append(p.path("load_point").asString())
+              .append(p.loadPoint())
               .append(" | ")
-              .append(num(p.path("x")))
+              .append(num(p.x()))
               .append(" | ")
-              .append(num(p.path("y")))
+              .append(num(p.y()))
               .append(" | ")
-              .append(p.path("on_frontier").asBoolean() ? "yes" : "no")
+              .append(p.onFrontier() ? "yes" : "no")
               .append(" |\n");
         }
         sb.append("\nHighest point meeting every SLO: ")
             .append(
-                s.path("pareto")
-                    .path("highest_slo_feasible_point")
-                    .asString("none (no SLOs, or none met)"))
+                frontiers.highestSloFeasiblePoint() == null
+                    ? "none (no SLOs, or none met)"
+                    : frontiers.highestSloFeasiblePoint())
             .append('\n');
       }
       sb.append("\n### History\n\n")
-          .append(s.path("history").path("history").size())
+          .append(s.history().history().size())
           .append(" earlier valid analyses of this series under the experiment root.\n");
     }
     sb.append("\n## Limitations\n\n");
-    for (JsonNode l : a.path("limitations")) {
-      sb.append("- ").append(l.asString()).append('\n');
+    for (String l : a.limitations()) {
+      sb.append("- ").append(l).append('\n');
     }
     return sb.toString();
   }
 
   /** summary.md: the verdict table sized for a PR comment. */
-  public static String prSummary(JsonNode a) {
+  public static String prSummary(AnalysisDoc a) {
     StringBuilder sb = new StringBuilder();
     sb.append("**benchplan analyze** `")
-        .append(a.path("analysis_id").asString())
+        .append(a.analysisId())
         .append("`: **")
-        .append(a.path("verdict").asString())
+        .append(a.verdict())
         .append("**\n\n");
     sb.append(
         "| series | verdict | repeat decision | valid runs | invalid runs |\n|---|---|---|---|---|\n");
-    for (JsonNode s : a.path("series")) {
+    for (SeriesDoc s : a.series()) {
       sb.append("| ")
-          .append(s.path("series_id").asString())
+          .append(s.seriesId())
           .append(" | ")
-          .append(s.path("verdict").asString())
+          .append(s.verdict())
           .append(" | ")
-          .append(s.path("repeat_decision").path("decision").asString())
+          .append(s.repeatDecision().decision())
           .append(" | ")
-          .append(s.path("runs").size())
+          .append(s.runs().size())
           .append(" | ")
-          .append(s.path("invalid_runs").size())
+          .append(s.invalidRuns().size())
           .append(" |\n");
     }
     return sb.toString();
   }
 
-  static String v(JsonNode metrics, String key) {
-    return num(metrics.path(key).path("mean"));
+  /** A load point's SLO cell: none given, all met or missed. */
+  static String slos(@Nullable Boolean feasible) {
+    return feasible == null ? "none given" : feasible ? "all met" : "missed";
   }
 
-  static String num(JsonNode n) {
-    return n.isNumber() ? String.format(Locale.ROOT, "%.4g", n.asDouble()) : "n/a";
+  /** The mean of one metric at a load point, or n/a. */
+  static String v(Map<String, SeriesDoc.MetricMean> metrics, String key) {
+    SeriesDoc.MetricMean m = metrics.get(key);
+    return num(m == null ? null : m.mean());
   }
 
-  static String signed(JsonNode n) {
+  static String num(@Nullable BigDecimal n) {
+    return n != null ? String.format(Locale.ROOT, "%.4g", n.doubleValue()) : "n/a";
+  }
+
+  static String signed(@Nullable BigDecimal n) {
     // -0.00% reads as a change: a value that rounds to zero prints as +0.00%
-    return n.isNumber()
-        ? String.format(Locale.ROOT, "%+.2f%%", Math.abs(n.asDouble()) < 0.005 ? 0.0 : n.asDouble())
+    return n != null
+        ? String.format(
+            Locale.ROOT, "%+.2f%%", Math.abs(n.doubleValue()) < 0.005 ? 0.0 : n.doubleValue())
         : "n/a";
+  }
+
+  /** A missing number reads as 0, as the tree reader did. */
+  private static double d(@Nullable BigDecimal n) {
+    return n == null ? 0 : n.doubleValue();
   }
 
   static String pct(double d) {

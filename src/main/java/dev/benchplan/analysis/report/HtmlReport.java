@@ -1,9 +1,10 @@
 package dev.benchplan.analysis.report;
 
 import dev.benchplan.analysis.evidence.RunEvidence;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * report.html: one self-contained file (inline CSS and inline SVG; no script, style, font or image
@@ -20,17 +21,17 @@ public final class HtmlReport {
   private HtmlReport() {}
 
   /** The report of an analysis. */
-  public static String analysis(JsonNode a, List<RunEvidence> runs, Map<String, String> svgs) {
-    StringBuilder sb = head("benchplan analyze " + a.path("analysis_id").asString());
+  public static String analysis(AnalysisDoc a, List<RunEvidence> runs, Map<String, String> svgs) {
+    StringBuilder sb = head("benchplan analyze " + a.analysisId());
     sb.append("<h1>Performance analysis <code>")
-        .append(esc(a.path("analysis_id").asString()))
+        .append(esc(a.analysisId()))
         .append("</code></h1>\n");
     sb.append("<p class=\"verdict ")
-        .append(esc(a.path("verdict").asString()))
+        .append(esc(a.verdict()))
         .append("\">Verdict: ")
-        .append(esc(a.path("verdict").asString()))
+        .append(esc(a.verdict()))
         .append("</p>\n");
-    questionAndPlan(sb, a);
+    questionAndPlan(sb, a.question(), a.plan());
     sb.append(
         "<h2>Audit</h2>\n<table><tr><th>run</th><th>load point</th><th>status</th><th>blockers</th></tr>\n");
     for (RunEvidence r : runs) {
@@ -47,27 +48,27 @@ public final class HtmlReport {
           .append("</td></tr>\n");
     }
     sb.append("</table>\n");
-    for (JsonNode s : a.path("series")) {
+    for (SeriesDoc s : a.series()) {
       sb.append("<h2>Series <code>")
-          .append(esc(s.path("series_id").asString()))
+          .append(esc(s.seriesId()))
           .append("</code>: <span class=\"")
-          .append(esc(s.path("verdict").asString()))
+          .append(esc(s.verdict()))
           .append("\">")
-          .append(esc(s.path("verdict").asString()))
+          .append(esc(s.verdict()))
           .append("</span></h2>\n<p>Repeat decision: <b>")
-          .append(esc(s.path("repeat_decision").path("decision").asString()))
+          .append(esc(s.repeatDecision().decision()))
           .append("</b> — ")
-          .append(esc(s.path("repeat_decision").path("rationale").asString()))
+          .append(esc(s.repeatDecision().rationale()))
           .append("</p>\n");
       sb.append(
           "<table><tr><th>load point</th><th>runs</th><th>out tok/s</th><th>tok/s/GPU</th><th>TTFT p99 ms</th>"
               + "<th>ITL avg ms</th><th>tok/s/user</th><th>SLOs</th></tr>\n");
-      for (JsonNode lp : s.path("load_points")) {
-        JsonNode m = lp.path("metrics");
+      for (SeriesDoc.LoadPoint lp : s.loadPoints()) {
+        Map<String, SeriesDoc.MetricMean> m = lp.metrics();
         sb.append("<tr><td>")
-            .append(esc(lp.path("load_point").asString()))
+            .append(esc(lp.loadPoint()))
             .append("</td><td>")
-            .append(lp.path("runs").asInt())
+            .append(lp.runs())
             .append("</td><td>")
             .append(AnalysisMarkdown.v(m, "output_token_throughput.avg"))
             .append("</td><td>")
@@ -79,10 +80,7 @@ public final class HtmlReport {
             .append("</td><td>")
             .append(AnalysisMarkdown.v(m, "output_token_throughput_per_user.avg"))
             .append("</td><td>")
-            .append(
-                lp.path("slo_feasible").isNull()
-                    ? "none given"
-                    : lp.path("slo_feasible").asBoolean() ? "all met" : "missed")
+            .append(AnalysisMarkdown.slos(lp.sloFeasible()))
             .append("</td></tr>\n");
       }
       sb.append("</table>\n");
@@ -92,98 +90,94 @@ public final class HtmlReport {
   }
 
   /** The report of a comparison. */
-  public static String comparison(JsonNode c, Map<String, String> svgs) {
+  public static String comparison(ComparisonDoc c, Map<String, String> svgs) {
     StringBuilder sb = head("benchplan compare");
     sb.append("<h1>Comparison: candidate vs reference</h1>\n<p class=\"verdict ")
-        .append(esc(c.path("verdict").asString()))
+        .append(esc(c.verdict()))
         .append("\">Verdict: ")
-        .append(esc(c.path("verdict").asString()))
+        .append(esc(c.verdict()))
         .append("</p>\n");
-    questionAndPlan(sb, c);
+    questionAndPlan(sb, c.question(), c.plan());
+    Map<String, String> fields = c.eligibility().fields();
     sb.append("<h2>Eligibility</h2>\n<p>Eligible: every run valid under the audit, and the same ");
-    sb.append(esc(String.join(", ", c.path("eligibility").path("fields").propertyNames())))
-        .append(".</p>\n<table>");
-    for (String k : c.path("eligibility").path("fields").propertyNames()) {
+    sb.append(esc(String.join(", ", fields.keySet()))).append(".</p>\n<table>");
+    for (Map.Entry<String, String> f : fields.entrySet()) {
       sb.append("<tr><th>")
-          .append(esc(k))
+          .append(esc(f.getKey()))
           .append("</th><td>")
-          .append(esc(c.path("eligibility").path("fields").path(k).asString()))
+          .append(esc(f.getValue()))
           .append("</td></tr>");
     }
     sb.append(
         "</table>\n<h2>Audit</h2>\n<table><tr><th>side</th><th>run</th><th>status</th></tr>\n");
     for (String side : List.of("reference", "candidate")) {
-      for (JsonNode r : c.path(side)) {
+      for (RunBlock.InputEntry r : side.equals("reference") ? c.reference() : c.candidate()) {
         sb.append("<tr><td>")
             .append(side)
             .append("</td><td>")
-            .append(esc(r.path("run").path("label").asString()))
+            .append(esc(r.run().label()))
             .append("</td><td class=\"")
-            .append(esc(r.path("audit_status").asString()))
+            .append(esc(r.auditStatus()))
             .append("\">")
-            .append(esc(r.path("audit_status").asString()))
+            .append(esc(r.auditStatus()))
             .append("</td></tr>\n");
       }
     }
     sb.append(
         "</table>\n<h2>Verdict per metric</h2>\n<table><tr><th>load point</th><th>metric</th><th>better</th>"
             + "<th>reference</th><th>candidate</th><th>change</th><th>95% CI</th><th>MDE</th><th>method</th><th>verdict</th></tr>\n");
-    for (JsonNode m : c.path("metrics")) {
-      JsonNode e = m.path("effect");
+    for (ComparisonDoc.MetricRow m : c.metrics()) {
+      EffectDoc e = m.effect();
+      BigDecimal mde = e.mdePct();
       sb.append("<tr><td>")
-          .append(esc(m.path("load_point").asString()))
+          .append(esc(m.loadPoint()))
           .append("</td><td>")
-          .append(esc(m.path("metric").asString()))
-          .append(m.path("gated").asBoolean() ? " (gated)" : "")
+          .append(esc(m.metric()))
+          .append(m.gated() ? " (gated)" : "")
           .append("</td><td>")
-          .append(esc(m.path("better").asString()))
+          .append(esc(m.better()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.num(e.path("reference_mean")))
+          .append(AnalysisMarkdown.num(e.referenceMean()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.num(e.path("candidate_mean")))
+          .append(AnalysisMarkdown.num(e.candidateMean()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.signed(e.path("delta_pct")))
+          .append(AnalysisMarkdown.signed(e.deltaPct()))
           .append("</td><td>")
-          .append(AnalysisMarkdown.signed(e.path("ci_low_pct")))
+          .append(AnalysisMarkdown.signed(e.ciLowPct()))
           .append(" .. ")
-          .append(AnalysisMarkdown.signed(e.path("ci_high_pct")))
+          .append(AnalysisMarkdown.signed(e.ciHighPct()))
           .append("</td><td>")
           .append(
-              e.path("mde_pct").isNumber()
-                  ? String.format(java.util.Locale.ROOT, "%.2f%%", e.path("mde_pct").asDouble())
+              mde != null
+                  ? String.format(java.util.Locale.ROOT, "%.2f%%", mde.doubleValue())
                   : "n/a")
           .append("</td><td>")
-          .append(esc(e.path("method").asString()))
+          .append(esc(e.method()))
           .append("</td><td class=\"")
-          .append(esc(m.path("verdict").asString()))
+          .append(esc(m.verdict()))
           .append("\">")
-          .append(esc(m.path("verdict").asString()))
+          .append(esc(m.verdict()))
           .append("</td></tr>\n");
     }
     sb.append("</table>\n<p>Repeat decision: <b>")
-        .append(esc(c.path("repeat_decision").path("decision").asString()))
+        .append(esc(c.repeatDecision().decision()))
         .append("</b> — ")
-        .append(esc(c.path("repeat_decision").path("rationale").asString()))
+        .append(esc(c.repeatDecision().rationale()))
         .append("</p>\n");
     plots(sb, svgs);
     return foot(sb);
   }
 
-  private static void questionAndPlan(StringBuilder sb, JsonNode d) {
+  private static void questionAndPlan(
+      StringBuilder sb, @Nullable String question, @Nullable FileDoc plan) {
     sb.append("<table><tr><th>question</th><td>")
-        .append(
-            esc(
-                d.path("question").isNull()
-                    ? "none recorded (no plan)"
-                    : d.path("question").asString()))
+        .append(esc(question == null ? "none recorded (no plan)" : question))
         .append("</td></tr><tr><th>plan</th><td>")
         .append(
             esc(
-                d.path("plan").isNull()
+                plan == null
                     ? "none: plain AIPerf directories (AIPerf's input_config stands in)"
-                    : d.path("plan").path("path").asString()
-                        + " — sha256 "
-                        + d.path("plan").path("sha256").asString()))
+                    : plan.path() + " — sha256 " + plan.sha256()))
         .append("</td></tr></table>\n");
   }
 
@@ -218,7 +212,7 @@ public final class HtmlReport {
     return sb.toString();
   }
 
-  static String esc(String s) {
+  static String esc(@Nullable String s) {
     if (s == null) {
       return "";
     }

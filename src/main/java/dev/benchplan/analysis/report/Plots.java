@@ -5,6 +5,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Rectangle;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,6 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The plots of the reports, drawn with JFreeChart onto JFreeSVG's SVG canvas: Pareto frontiers,
@@ -55,34 +55,25 @@ public final class Plots {
   public record Group(String name, List<RunEvidence> runs) {}
 
   /** The plots of an analysis: name to SVG. */
-  public static Map<String, String> forAnalysis(JsonNode analysis, List<RunEvidence> runs) {
+  public static Map<String, String> forAnalysis(AnalysisDoc analysis, List<RunEvidence> runs) {
     Map<String, String> out = new LinkedHashMap<>();
     XYSeriesCollection pareto = new XYSeriesCollection();
     XYSeriesCollection inter = new XYSeriesCollection();
     String xMetric = "output_token_throughput.avg";
-    for (JsonNode s : analysis.path("series")) {
-      String id = s.path("series_id").asString();
+    for (SeriesDoc s : analysis.series()) {
+      String id = s.seriesId();
       XYSeries p = new XYSeries(id + " (TTFT p99)", false);
       XYSeries q = new XYSeries(id + " (tokens/s/user)", false);
-      JsonNode par = s.path("pareto");
-      if (par.path("grid").asBoolean(false)) {
-        xMetric = par.path("throughput_metric").asString();
-        addPoints(p, par.path("throughput_vs_ttft_p99"));
-        addPoints(q, par.path("throughput_vs_interactivity"));
+      SeriesDoc.Frontiers par = s.pareto().frontiers();
+      if (s.pareto().grid() && par != null) {
+        xMetric = par.throughputMetric();
+        addPoints(p, par.throughputVsTtftP99());
+        addPoints(q, par.throughputVsInteractivity());
       } else {
-        for (JsonNode lp : s.path("load_points")) {
-          double x = lp.path("metrics").path(xMetric).path("mean").asDouble(Double.NaN);
-          add(
-              p,
-              x,
-              lp.path("metrics").path("time_to_first_token.p99").path("mean").asDouble(Double.NaN));
-          add(
-              q,
-              x,
-              lp.path("metrics")
-                  .path("output_token_throughput_per_user.avg")
-                  .path("mean")
-                  .asDouble(Double.NaN));
+        for (SeriesDoc.LoadPoint lp : s.loadPoints()) {
+          double x = mean(lp, xMetric);
+          add(p, x, mean(lp, "time_to_first_token.p99"));
+          add(q, x, mean(lp, "output_token_throughput_per_user.avg"));
         }
       }
       pareto.addSeries(p);
@@ -186,10 +177,20 @@ public final class Plots {
     return out;
   }
 
-  private static void addPoints(XYSeries s, JsonNode points) {
-    for (JsonNode p : points) {
-      add(s, p.path("x").asDouble(Double.NaN), p.path("y").asDouble(Double.NaN));
+  private static void addPoints(XYSeries s, List<SeriesDoc.FrontierPoint> points) {
+    for (SeriesDoc.FrontierPoint p : points) {
+      add(s, d(p.x()), d(p.y()));
     }
+  }
+
+  /** A metric's mean at a load point, or NaN. */
+  private static double mean(SeriesDoc.LoadPoint lp, String metric) {
+    SeriesDoc.MetricMean m = lp.metrics().get(metric);
+    return m == null ? Double.NaN : d(m.mean());
+  }
+
+  private static double d(@Nullable BigDecimal v) {
+    return v == null ? Double.NaN : v.doubleValue();
   }
 
   private static void add(XYSeries s, double x, double y) {

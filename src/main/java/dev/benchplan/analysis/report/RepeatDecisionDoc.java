@@ -44,9 +44,6 @@ public record RepeatDecisionDoc(
         new Source(analysisId, analysisSha256));
   }
 
-  /** A file named by path and SHA-256. */
-  public record FileDoc(@Nullable String path, @Nullable String sha256) {}
-
   /** The pilot: repetitions of one configuration at one load point. */
   public record Pilot(
       int repetitions,

@@ -8,8 +8,9 @@ import dev.benchplan.analysis.input.DoubleList;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.report.Measured;
-import dev.benchplan.analysis.report.Nodes;
 import dev.benchplan.analysis.report.NoiseFloorDoc;
+import dev.benchplan.analysis.report.RepeatDecisionDoc;
+import dev.benchplan.analysis.report.SeriesDoc;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -45,13 +45,16 @@ public final class SeriesAnalysis {
   /**
    * The result for one series.
    *
-   * @param json the series block of performance_analysis.json
+   * @param doc the series block of performance_analysis.json
    * @param finding the line for performance_findings.jsonl (analysis_sha256 added by the caller)
    * @param verdict the series verdict
    * @param repeatDecision the repeat decision block
    */
   public record Result(
-      ObjectNode json, FindingLine finding, String verdict, ObjectNode repeatDecision) {}
+      SeriesDoc doc,
+      FindingLine finding,
+      String verdict,
+      SeriesDoc.RepeatDecision repeatDecision) {}
 
   /**
    * The plan's steady-state verdict of a load point (agent-docs/rules/benchmarking/
@@ -59,7 +62,7 @@ public final class SeriesAnalysis {
    * the measurement limit: "not steady state") and the plan's basis; empty when no run's plan
    * records one.
    */
-  static Optional<ObjectNode> steadyState(String loadPoint, List<RunEvidence> runs) {
+  static Optional<SeriesDoc.SteadyState> steadyState(String loadPoint, List<RunEvidence> runs) {
     for (RunEvidence r : runs) {
       if (r.plan() == null || r.plan().plan() == null) {
         continue;
@@ -69,15 +72,13 @@ public final class SeriesAnalysis {
         if (ss.isObject() && sameLoadPoint(point.path("load_point").asString(""), loadPoint)) {
           String status = ss.path("status").asString("");
           boolean notSteady = status.equals("short_accepted") || status.equals("time_bounded");
-          ObjectNode out = Nodes.object();
-          out.put("status", status);
-          out.put("steady", !notSteady);
-          out.put(
-              "note",
-              notSteady
-                  ? "not steady state: " + ss.path("basis").asString("")
-                  : ss.path("basis").asString(""));
-          return Optional.of(out);
+          return Optional.of(
+              new SeriesDoc.SteadyState(
+                  status,
+                  !notSteady,
+                  notSteady
+                      ? "not steady state: " + ss.path("basis").asString("")
+                      : ss.path("basis").asString("")));
         }
       }
     }
@@ -112,31 +113,29 @@ public final class SeriesAnalysis {
       String analysisId,
       @Nullable Path expRoot) {
     List<RunEvidence> valid = runs.stream().filter(RunEvidence::valid).toList();
-    ObjectNode s = Nodes.object();
-    s.put("series_id", seriesId);
-    s.set("runs", Nodes.strings(valid.stream().map(r -> r.source().label()).toList()));
-    s.set(
-        "invalid_runs",
-        Nodes.strings(
-            runs.stream()
-                .filter(r -> !r.valid())
-                .map(r -> r.source().label() + ": " + String.join("; ", r.audit().blockers()))
-                .toList()));
+    List<String> runLabels = valid.stream().map(r -> r.source().label()).toList();
+    List<String> invalidRuns =
+        runs.stream()
+            .filter(r -> !r.valid())
+            .map(r -> r.source().label() + ": " + String.join("; ", r.audit().blockers()))
+            .toList();
     List<Slo> slos = new ArrayList<>(flagSlos);
     PlanInfo planned = RunEvidence.firstReadPlan(runs);
     ObjectNode plannedDoc = planned == null ? null : planned.plan();
     if (plannedDoc != null) {
       slos.addAll(Slo.fromPlan(plannedDoc));
     }
-    ArrayNode sloDefs = s.putArray("slos");
-    for (Slo slo : slos) {
-      ObjectNode d = sloDefs.addObject();
-      d.put("metric", slo.metric());
-      d.put("stat", slo.stat());
-      d.put("operator", slo.operator());
-      Nodes.num(d, "threshold", slo.threshold());
-      d.put("source", slo.source());
-    }
+    List<SeriesDoc.SloDef> sloDefs =
+        slos.stream()
+            .map(
+                slo ->
+                    new SeriesDoc.SloDef(
+                        slo.metric(),
+                        slo.stat(),
+                        slo.operator(),
+                        Measured.of(slo.threshold()),
+                        slo.source()))
+            .toList();
 
     Map<String, List<RunEvidence>> byPoint = new LinkedHashMap<>();
     valid.stream()
@@ -145,37 +144,29 @@ public final class SeriesAnalysis {
                 .thenComparing(r -> r.source().label()))
         .forEach(r -> byPoint.computeIfAbsent(r.loadPoint(), k -> new ArrayList<>()).add(r));
 
-    ArrayNode points = s.putArray("load_points");
+    List<SeriesDoc.LoadPoint> points = new ArrayList<>();
     Map<String, Map<String, Double>> means = new LinkedHashMap<>();
     Map<String, Boolean> feasible = new LinkedHashMap<>();
     for (Map.Entry<String, List<RunEvidence>> e : byPoint.entrySet()) {
-      ObjectNode p = points.addObject();
-      p.put("load_point", e.getKey());
-      p.put("runs", e.getValue().size());
-      ObjectNode metrics = p.putObject("metrics");
+      Map<String, SeriesDoc.MetricMean> metrics = new LinkedHashMap<>();
       Map<String, Double> m = new LinkedHashMap<>();
       for (MetricSpec spec : MetricSpec.STANDARD) {
-        double[] v = values(spec, e.getValue());
+        double[] v = spec.values(e.getValue());
         if (v.length == 0) {
           continue;
         }
-        ObjectNode mn = metrics.putObject(spec.key());
-        mn.put("unit", spec.unit());
-        mn.put("better", spec.direction().json());
         double mean = mean(v);
-        Nodes.num(mn, "mean", mean);
-        ArrayNode vals = mn.putArray("values");
-        for (double x : v) {
-          Nodes.add(vals, x);
-        }
+        metrics.put(
+            spec.key(),
+            new SeriesDoc.MetricMean(
+                spec.unit(), spec.direction().json(), Measured.of(mean), Measured.all(v)));
         m.put(spec.key(), mean);
       }
       means.put(e.getKey(), m);
-      ArrayNode sloEval = p.putArray("slo_evaluation");
+      List<SeriesDoc.SloEvaluation> sloEval = new ArrayList<>();
       boolean allMet = !slos.isEmpty();
       for (Slo slo : slos) {
-        ObjectNode se = sloEval.addObject();
-        se.put("slo", slo.key() + " " + slo.operator() + " " + slo.threshold());
+        String name = slo.key() + " " + slo.operator() + " " + slo.threshold();
         double[] v =
             e.getValue().stream()
                 .map(r -> r.stat(slo.metric(), slo.stat()))
@@ -183,29 +174,30 @@ public final class SeriesAnalysis {
                 .mapToDouble(Optional::get)
                 .toArray();
         if (v.length == 0) {
-          se.putNull("observed");
-          se.put("status", "missing_evidence");
+          sloEval.add(new SeriesDoc.SloEvaluation(name, null, "missing_evidence"));
           allMet = false;
           continue;
         }
         double obs = mean(v);
-        Nodes.num(se, "observed", obs);
         boolean met = slo.met(obs);
-        se.put("status", met ? "pass" : "fail");
+        sloEval.add(new SeriesDoc.SloEvaluation(name, Measured.of(obs), met ? "pass" : "fail"));
         allMet &= met;
       }
       feasible.put(e.getKey(), allMet);
-      if (slos.isEmpty()) {
-        p.putNull("slo_feasible");
-      } else {
-        p.put("slo_feasible", allMet);
-      }
-      p.set("goodput", goodput(e.getValue(), slos));
-      steadyState(e.getKey(), e.getValue()).ifPresent(ss -> p.set("steady_state", ss));
+      points.add(
+          new SeriesDoc.LoadPoint(
+              e.getKey(),
+              e.getValue().size(),
+              metrics,
+              List.copyOf(sloEval),
+              slos.isEmpty() ? null : allMet,
+              goodput(e.getValue(), slos),
+              steadyState(e.getKey(), e.getValue()).orElse(null)));
     }
 
     // noise floor: a pilot here (n >= 2 runs of one load point), else carried forward
-    ObjectNode floor = s.putObject("noise_floor");
+    String floorSource = null;
+    SeriesDoc.PilotSource floorFrom = null;
     Map<String, NoiseFloor> floors = new LinkedHashMap<>();
     FindingLine.PilotRef floorPilot = null;
     Optional<Map.Entry<String, List<RunEvidence>>> pilot =
@@ -214,11 +206,10 @@ public final class SeriesAnalysis {
             .max(Comparator.comparingInt(e -> e.getValue().size()));
     List<FindingLine> mine = history.stream().filter(h -> h.seriesId().equals(seriesId)).toList();
     if (pilot.isPresent()) {
-      floor.put(
-          "source",
-          "this analysis: " + pilot.get().getValue().size() + " runs at " + pilot.get().getKey());
+      floorSource =
+          "this analysis: " + pilot.get().getValue().size() + " runs at " + pilot.get().getKey();
       for (MetricSpec spec : MetricSpec.STANDARD) {
-        double[] v = values(spec, pilot.get().getValue());
+        double[] v = spec.values(pilot.get().getValue());
         if (v.length >= 2) {
           floors.put(spec.key(), NoiseFloor.of(spec.key(), v));
         }
@@ -228,46 +219,35 @@ public final class SeriesAnalysis {
           FindingsLog.lastNoiseFloor(history, seriesId, expRoot);
       if (carried.isPresent()) {
         FindingsLog.Carried c = carried.get();
-        floor.put("source", c.describe());
+        floorSource = c.describe();
         floors.putAll(c.floors());
         String pilotSeries = c.pilotSeriesId();
         if (pilotSeries != null) {
           floorPilot = new FindingLine.PilotRef(pilotSeries, c.analysisId(), c.pilotLoadPoint());
           // the pilot decided for this series (plan --repeat-decision) measured it: name it
-          ObjectNode from = floor.putObject("pilot");
-          from.put("series_id", c.pilotSeriesId());
-          from.put("analysis_id", c.analysisId());
-          from.put("runs", c.runs());
-          from.put("load_point", c.pilotLoadPoint());
+          floorFrom =
+              new SeriesDoc.PilotSource(
+                  c.pilotSeriesId(), c.analysisId(), c.runs(), c.pilotLoadPoint());
         }
-      } else {
-        floor.putNull("source");
       }
     }
-    ObjectNode fm = floor.putObject("metrics");
+    Map<String, NoiseFloorDoc> floorDocs = new LinkedHashMap<>();
     for (NoiseFloor nf : floors.values()) {
-      fm.set(nf.metric(), floorJson(nf));
+      floorDocs.put(nf.metric(), NoiseFloorDoc.of(nf));
     }
-    floor.put(
-        "note",
-        floors.isEmpty()
-            ? "no noise floor: the series has no pilot (n=3 runs of one configuration)"
-            : "with n = 3 the CV interval is wide (about 0.52-6.3 x the sample CV): the MDE is uncertain by as much");
+    SeriesDoc.NoiseFloorBlock floor =
+        new SeriesDoc.NoiseFloorBlock(
+            floorSource,
+            floorFrom,
+            floorDocs,
+            floors.isEmpty()
+                ? "no noise floor: the series has no pilot (n=3 runs of one configuration)"
+                : "with n = 3 the CV interval is wide (about 0.52-6.3 x the sample CV): the MDE is"
+                    + " uncertain by as much");
 
     // history
-    ObjectNode hist = s.putObject("history");
     List<FindingLine> validHistory = mine.stream().filter(h -> h.valid() > 0).toList();
-    ArrayNode hl = hist.putArray("history");
-    validHistory.forEach(h -> hl.add(summaryOf(h)));
-    hist.set(
-        "series_baseline",
-        validHistory.isEmpty() ? Nodes.F.nullNode() : summaryOf(validHistory.get(0)));
-    hist.set(
-        "previous_valid",
-        validHistory.isEmpty()
-            ? Nodes.F.nullNode()
-            : summaryOf(validHistory.get(validHistory.size() - 1)));
-    ObjectNode best = hist.putObject("best_prior");
+    Map<String, SeriesDoc.BestPrior> best = new LinkedHashMap<>();
     for (MetricSpec spec : MetricSpec.STANDARD) {
       FindingLine bestLine = null;
       String bestPoint = null;
@@ -287,24 +267,28 @@ public final class SeriesAnalysis {
           }
         }
       }
-      if (bestLine != null) {
-        ObjectNode b = best.putObject(spec.key());
-        b.put("analysis_id", bestLine.analysisId());
-        b.put("load_point", bestPoint);
-        Nodes.num(b, "value", bestValue);
-        b.put("slo_feasible_only", !slos.isEmpty());
+      if (bestLine != null && bestPoint != null) {
+        best.put(
+            spec.key(),
+            new SeriesDoc.BestPrior(
+                bestLine.analysisId(), bestPoint, Measured.of(bestValue), !slos.isEmpty()));
       }
     }
-    ArrayNode missing = hist.putArray("missing_references");
-    if (validHistory.isEmpty()) {
-      missing.add(
-          "no earlier valid analysis of series "
-              + seriesId
-              + " under --exp-root: nothing to compare with");
-    }
+    SeriesDoc.History hist =
+        new SeriesDoc.History(
+            validHistory.stream().map(SeriesAnalysis::summaryOf).toList(),
+            validHistory.isEmpty() ? null : summaryOf(validHistory.get(0)),
+            validHistory.isEmpty() ? null : summaryOf(validHistory.get(validHistory.size() - 1)),
+            best,
+            validHistory.isEmpty()
+                ? List.of(
+                    "no earlier valid analysis of series "
+                        + seriesId
+                        + " under --exp-root: nothing to compare with")
+                : List.of());
 
     // comparisons with the previous valid analysis and the baseline
-    ArrayNode comps = s.putArray("comparisons");
+    List<SeriesDoc.Comparison> comps = new ArrayList<>();
     boolean smallNoFloor = false;
     boolean regressed = false;
     boolean improved = false;
@@ -351,36 +335,31 @@ public final class SeriesAnalysis {
               improved |= assessment.startsWith("improved") && spec.gated();
               withinNoise |= assessment.equals("within_noise") && spec.gated();
             }
-            ObjectNode c = comps.addObject();
-            c.put("against", a.getKey());
-            c.put("analysis_id", a.getValue().analysisId());
-            c.put("load_point", cur.getKey());
-            c.put("metric", spec.key());
-            c.put("better", spec.direction().json());
-            c.put("gated", spec.gated());
-            Nodes.num(c, "prior", before);
-            Nodes.num(c, "current", now);
-            Nodes.num(c, "change_pct", change);
-            Nodes.num(c, "mde_pct", nf == null ? Double.NaN : nf.mdePct1v1());
-            c.put("assessment", assessment);
+            comps.add(
+                new SeriesDoc.Comparison(
+                    a.getKey(),
+                    a.getValue().analysisId(),
+                    cur.getKey(),
+                    spec.key(),
+                    spec.direction().json(),
+                    spec.gated(),
+                    Measured.of(before),
+                    Measured.of(now),
+                    Measured.of(change),
+                    Measured.of(nf == null ? Double.NaN : nf.mdePct1v1()),
+                    assessment));
           }
         }
       }
     }
 
     // Pareto frontiers of a grid
-    ObjectNode pareto = s.putObject("pareto");
     boolean grid = byPoint.size() >= 2;
-    pareto.put("grid", grid);
+    SeriesDoc.Frontiers frontiers = null;
     if (grid) {
       boolean perGpu =
           means.values().stream().allMatch(m -> m.containsKey("output_token_throughput_per_gpu"));
       String xKey = perGpu ? "output_token_throughput_per_gpu" : "output_token_throughput.avg";
-      pareto.put("throughput_metric", xKey);
-      pareto.set("throughput_vs_ttft_p99", frontier(means, xKey, "time_to_first_token.p99", false));
-      pareto.set(
-          "throughput_vs_interactivity",
-          frontier(means, xKey, "output_token_throughput_per_user.avg", true));
       String bestSlo = null;
       double bestX = Double.NEGATIVE_INFINITY;
       for (Map.Entry<String, Map<String, Double>> e : means.entrySet()) {
@@ -393,12 +372,16 @@ public final class SeriesAnalysis {
           bestSlo = e.getKey();
         }
       }
-      pareto.put("highest_slo_feasible_point", bestSlo);
+      frontiers =
+          new SeriesDoc.Frontiers(
+              xKey,
+              frontier(means, xKey, "time_to_first_token.p99", false),
+              frontier(means, xKey, "output_token_throughput_per_user.avg", true),
+              bestSlo);
     }
+    SeriesDoc.Pareto pareto = new SeriesDoc.Pareto(grid, frontiers);
 
     // repeat decision and verdict
-    ObjectNode rd = Nodes.object();
-    rd.put("series_id", seriesId);
     String decision;
     String rationale;
     if (valid.isEmpty()) {
@@ -423,17 +406,17 @@ public final class SeriesAnalysis {
               ? "a characterization: no decision rests on a small delta"
               : "the comparison is decided (beyond the noise floor, or a large single-run change)";
     }
-    rd.put("decision", decision);
-    rd.put("rationale", rationale);
-    if (decision.equals("necessary") && rationale.startsWith(PILOT_RATIONALE)) {
-      ObjectNode pilotSpec = rd.putObject("pilot");
-      pilotSpec.put("repetitions", 3);
-      pilotSpec.put("load_point", byPoint.keySet().stream().findFirst().orElse(null));
-      pilotSpec.put("configuration", "unchanged: the current candidate");
-    } else {
-      rd.putNull("pilot");
-    }
-    s.set("repeat_decision", rd);
+    SeriesDoc.RepeatDecision rd =
+        new SeriesDoc.RepeatDecision(
+            seriesId,
+            decision,
+            rationale,
+            decision.equals("necessary") && rationale.startsWith(PILOT_RATIONALE)
+                ? new RepeatDecisionDoc.Pilot(
+                    3,
+                    byPoint.keySet().stream().findFirst().orElse(null),
+                    "unchanged: the current candidate")
+                : null);
 
     String verdict;
     if (valid.isEmpty() || decision.equals("necessary")) {
@@ -449,8 +432,20 @@ public final class SeriesAnalysis {
     } else {
       verdict = "characterized";
     }
-    s.put("verdict", verdict);
-    s.put("evidence", valid.size() == 1 ? "single-run evidence" : valid.size() + " valid runs");
+    SeriesDoc s =
+        new SeriesDoc(
+            seriesId,
+            runLabels,
+            invalidRuns,
+            sloDefs,
+            List.copyOf(points),
+            floor,
+            hist,
+            List.copyOf(comps),
+            pareto,
+            rd,
+            verdict,
+            valid.size() == 1 ? "single-run evidence" : valid.size() + " valid runs");
 
     List<FindingLine.RunRef> runRefs =
         runs.stream()
@@ -466,8 +461,6 @@ public final class SeriesAnalysis {
           m.forEach((k, v) -> o.put(k, Measured.of(v)));
           linePoints.put(lp, o);
         });
-    Map<String, NoiseFloorDoc> lineFloors = new LinkedHashMap<>();
-    floors.values().forEach(nf -> lineFloors.put(nf.metric(), NoiseFloorDoc.of(nf)));
     JsonNode decisionSource =
         plannedDoc == null ? null : plannedDoc.at("/run_policy/decision_source");
     FindingLine finding =
@@ -479,7 +472,7 @@ public final class SeriesAnalysis {
             runRefs,
             linePoints,
             slos.isEmpty() ? Map.of() : new LinkedHashMap<>(feasible),
-            lineFloors,
+            floorDocs,
             floorPilot,
             verdict,
             decision,
@@ -495,19 +488,11 @@ public final class SeriesAnalysis {
     return new Result(s, finding, verdict, rd);
   }
 
-  static ObjectNode floorJson(NoiseFloor nf) {
-    return Nodes.tree(NoiseFloorDoc.of(nf));
+  private static SeriesDoc.HistoryEntry summaryOf(FindingLine h) {
+    return new SeriesDoc.HistoryEntry(h.analysisId(), h.verdict(), h.loadPoints());
   }
 
-  private static ObjectNode summaryOf(FindingLine h) {
-    ObjectNode o = Nodes.object();
-    o.put("analysis_id", h.analysisId());
-    o.put("verdict", h.verdict());
-    o.set("load_points", Nodes.tree(h.loadPoints()));
-    return o;
-  }
-
-  private static ArrayNode frontier(
+  private static List<SeriesDoc.FrontierPoint> frontier(
       Map<String, Map<String, Double>> means, String xKey, String yKey, boolean yHigher) {
     List<Pareto.Point> pts = new ArrayList<>();
     means.forEach(
@@ -516,20 +501,20 @@ public final class SeriesAnalysis {
                 new Pareto.Point(
                     lp, m.getOrDefault(xKey, Double.NaN), m.getOrDefault(yKey, Double.NaN))));
     List<Boolean> on = Pareto.frontier(pts, true, yHigher);
-    ArrayNode a = Nodes.F.arrayNode();
+    List<SeriesDoc.FrontierPoint> a = new ArrayList<>();
     for (int i = 0; i < pts.size(); i++) {
-      ObjectNode o = a.addObject();
-      o.put("load_point", pts.get(i).label());
-      Nodes.num(o, "x", pts.get(i).x());
-      Nodes.num(o, "y", pts.get(i).y());
-      o.put("y_metric", yKey);
-      o.put("on_frontier", on.get(i));
+      a.add(
+          new SeriesDoc.FrontierPoint(
+              pts.get(i).label(),
+              Measured.of(pts.get(i).x()),
+              Measured.of(pts.get(i).y()),
+              yKey,
+              on.get(i)));
     }
-    return a;
+    return List.copyOf(a);
   }
 
-  private static ObjectNode goodput(List<RunEvidence> runs, List<Slo> slos) {
-    ObjectNode g = Nodes.object();
+  private static SeriesDoc.Goodput goodput(List<RunEvidence> runs, List<Slo> slos) {
     List<Slo> perRequest =
         slos.stream()
             .filter(
@@ -545,10 +530,9 @@ public final class SeriesAnalysis {
             .mapToDouble(Optional::get)
             .average()
             .orElse(Double.NaN);
-    Nodes.num(g, "aiperf_goodput", aiperf);
     if (perRequest.isEmpty()) {
-      g.put("note", "no per-request latency SLO: goodput not computed");
-      return g;
+      return new SeriesDoc.Goodput(
+          Measured.of(aiperf), "no per-request latency SLO: goodput not computed", null);
     }
     long good = 0;
     long total = 0;
@@ -577,26 +561,19 @@ public final class SeriesAnalysis {
         seconds += (maxEnd - minStart) / 1e9;
       }
     }
-    g.put("good_requests", good);
-    g.put("requests", total);
-    Nodes.num(g, "good_fraction", total == 0 ? Double.NaN : good / (double) total);
-    Nodes.num(g, "goodput_requests_per_sec", seconds <= 0 ? Double.NaN : good / seconds);
-    g.put(
-        "rule",
-        "a request is good when it meets every per-request SLO ("
-            + perRequest.stream()
-                .map(s -> s.metric() + " " + s.operator() + " " + s.threshold())
-                .toList()
-            + "), over the records present");
-    return g;
-  }
-
-  static double[] values(MetricSpec spec, List<RunEvidence> runs) {
-    return runs.stream()
-        .map(spec::value)
-        .filter(Optional::isPresent)
-        .mapToDouble(Optional::get)
-        .toArray();
+    return new SeriesDoc.Goodput(
+        Measured.of(aiperf),
+        null,
+        new SeriesDoc.Counted(
+            good,
+            total,
+            Measured.of(total == 0 ? Double.NaN : good / (double) total),
+            Measured.of(seconds <= 0 ? Double.NaN : good / seconds),
+            "a request is good when it meets every per-request SLO ("
+                + perRequest.stream()
+                    .map(s -> s.metric() + " " + s.operator() + " " + s.threshold())
+                    .toList()
+                + "), over the records present"));
   }
 
   static double mean(double[] v) {

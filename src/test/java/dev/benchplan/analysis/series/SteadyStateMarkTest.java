@@ -59,21 +59,18 @@ class SteadyStateMarkTest {
     ObjectNode plan = plan();
     assertThat(
             SeriesAnalysis.steadyState("concurrency=2048", List.of(run(plan, "concurrency=2048")))
-                .orElseThrow()
-                .toString())
-        .contains("\"steady\":false")
-        .contains("not steady state");
+                .orElseThrow())
+        .satisfies(ss -> assertThat(ss.steady()).isFalse())
+        .satisfies(ss -> assertThat(ss.note()).contains("not steady state"));
     assertThat(
             SeriesAnalysis.steadyState("request_rate=2.50", List.of(run(plan, "request_rate=2.50")))
                 .orElseThrow()
-                .path("status")
-                .asString())
+                .status())
         .isEqualTo("time_bounded");
     assertThat(
             SeriesAnalysis.steadyState("concurrency=64", List.of(run(plan, "concurrency=64")))
                 .orElseThrow()
-                .path("steady")
-                .asBoolean())
+                .steady())
         .isTrue();
   }
 

@@ -139,6 +139,12 @@ class ValidateCliIT {
           .contains("validate [node-selection]")
           .contains("validate [readiness]")
           .contains("validate [cleanup]");
+      // every JSON file validate wrote (its verdict, CTRF, and the run folder's plan, render
+      // manifest, run record, verdict and DGD) against its schema
+      assertThat(
+              dev.benchplan.testing.JsonDocuments.assertFiles(
+                  List.of("validate", "plan", "render", "run"), report))
+          .isGreaterThanOrEqualTo(8);
       JsonNode ctrf = Json.JSON.readTree(Files.readString(report.resolve("ctrf-report.json")));
       // the gate's CTRF: one test per constraint and one for the error rate, all passed
       assertThat(ctrf.path("results").path("summary").path("failed").asInt()).isZero();
@@ -161,7 +167,7 @@ class ValidateCliIT {
               "--format",
               "json");
       assertThat(json.exit()).as(json.err()).isZero();
-      JsonNode doc = Json.JSON.readTree(json.out());
+      JsonNode doc = dev.benchplan.testing.JsonDocuments.assertStdout("validate", json.out());
       assertThat(doc.path("verdict").asString()).isEqualTo("pass");
       assertThat(doc.path("deployment").path("workers").asInt()).isEqualTo(4);
       assertThat(doc.path("benchmark").path("concurrency").asInt()).isEqualTo(64);

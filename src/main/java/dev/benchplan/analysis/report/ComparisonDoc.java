@@ -1,0 +1,81 @@
+package dev.benchplan.analysis.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * comparison.json (schemas/comparison.schema.json), also what {@code compare --format json} prints:
+ * eligibility, both sides, per load point and metric the effect and verdict, the repeat decision
+ * and the overall verdict.
+ *
+ * @param schemaVersion the documents' schema version
+ * @param kind {@code comparison}
+ * @param question the reference plan's question, or null
+ * @param plan the reference plan, or null for plain AIPerf directories
+ * @param eligibility the shared identity
+ * @param reference the reference runs
+ * @param candidate the candidate runs
+ * @param paired AB/BA pairs
+ * @param method how intervals, MDE and verdicts are drawn
+ * @param noiseFloor the series noise floor used (metric to CV), or null
+ * @param noiseFloorSource where that floor was measured; absent without one
+ * @param metrics one row per load point and metric
+ * @param repeatDecision whether another run is worth it
+ * @param verdict improved, regressed, mixed, no_change or inconclusive
+ * @param exitCode 0 no gated metric regressed, 1 one did
+ */
+public record ComparisonDoc(
+    @JsonProperty("schema_version") String schemaVersion,
+    String kind,
+    @Nullable String question,
+    @Nullable FileDoc plan,
+    Eligibility eligibility,
+    List<RunBlock.InputEntry> reference,
+    List<RunBlock.InputEntry> candidate,
+    boolean paired,
+    Method method,
+    @JsonProperty("noise_floor") @Nullable Map<String, @Nullable BigDecimal> noiseFloor,
+    @JsonProperty("noise_floor_source") @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable NoiseFloorSource noiseFloorSource,
+    List<MetricRow> metrics,
+    @JsonProperty("repeat_decision") RepeatDecision repeatDecision,
+    String verdict,
+    @JsonProperty("exit_code") int exitCode) {
+
+  /** Eligible, and the identity both sides share (field to value). */
+  public record Eligibility(boolean eligible, Map<String, String> fields) {}
+
+  /** The method block. */
+  public record Method(
+      String interval,
+      @Nullable BigDecimal confidence,
+      String mde,
+      @JsonProperty("verdict_rule") String verdictRule) {}
+
+  /** Where the series noise floor was measured: the series itself or a pilot decided for it. */
+  public record NoiseFloorSource(
+      String description,
+      @JsonProperty("analysis_id") String analysisId,
+      @JsonProperty("pilot_series_id") @Nullable String pilotSeriesId,
+      int runs,
+      @JsonProperty("exp_root") String expRoot) {}
+
+  /** One load point and metric: the values of both sides, the effect and its verdict. */
+  public record MetricRow(
+      @JsonProperty("load_point") String loadPoint,
+      String metric,
+      String unit,
+      String better,
+      boolean gated,
+      @JsonProperty("reference_values") List<@Nullable BigDecimal> referenceValues,
+      @JsonProperty("candidate_values") List<@Nullable BigDecimal> candidateValues,
+      EffectDoc effect,
+      String verdict) {}
+
+  /** The comparison's repeat decision. */
+  public record RepeatDecision(String decision, String rationale) {}
+}
