@@ -3,9 +3,14 @@
 #   - generates an AIPerf run of BENCH_REQUESTS (default 100,000) requests in a temp dir: a summary
 #     export and profile_export.jsonl shaped like AIPerf's (metadata, metrics with units,
 #     inter_chunk_latency arrays of BENCH_ICL values, error), and a Mooncake trace of the same size;
-#   - runs `benchplan analyze RUN` and `benchplan trace inspect TRACE` BENCH_REPEAT times each (best
-#     kept), wall time and peak RSS via /usr/bin/time -v;
-#   - prints a table and checks the goals: analyze within 2x trace inspect, peak RSS under 512 MB.
+#   - runs `benchplan analyze RUN` and `benchplan trace inspect TRACE` BENCH_REPEAT times each,
+#     interleaved (best by wall time kept), wall time, CPU (user + system) and peak RSS via
+#     /usr/bin/time -v;
+#   - with BENCH_BASELINE=<another checkout's bin/benchplan> (with its own target/benchplan.jar, e.g.
+#     `git worktree add /tmp/base <commit>` built there), runs both commands with it too, in the same
+#     interleaved loop, so the two builds are measured under the same load;
+#   - prints a table with the load average and checks the goals for this build: analyze within 2x
+#     trace inspect, peak RSS under 512 MB.
 # The generated files are deleted afterwards. Exit 0 when both goals hold, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,32 +115,57 @@ java "$tmp/GenRun.java" "$tmp/run" "$requests" "$icl" "$tmp/trace.jsonl"
 run_mb=$(( $(stat -c %s "$tmp/run/profile_export.jsonl") / 1048576 ))
 trace_mb=$(( $(stat -c %s "$tmp/trace.jsonl") / 1048576 ))
 
-measure() { # name, command...: prints "wall_s rss_mb cpu_s" of the best of $repeat runs (by wall)
-  local name="$1"; shift
-  local best_wall="" best_rss="" best_cpu=""
-  for _ in $(seq "$repeat"); do
-    /usr/bin/time -v -o "$tmp/time.txt" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || {
-      rc=$?; [ "$name" = analyze ] || [ "$rc" -le 1 ] || { log "$name failed ($rc): $(cat "$tmp/$name.err")"; exit 3; }; }
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$tmp/time.txt")
-    rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$tmp/time.txt")
-    cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {printf "%.2f", s}' "$tmp/time.txt")
-    if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; best_rss=$rss; best_cpu=$cpu; fi
-  done
-  echo "$best_wall $best_rss $best_cpu"
+baseline="${BENCH_BASELINE:-}"
+case "$baseline" in /* | "") ;; *) baseline="$OLDPWD/$baseline" ;; esac # the caller's folder
+if [ -n "$baseline" ] && [ ! -x "$baseline" ]; then
+  log "BENCH_BASELINE=$baseline: not an executable launcher"; exit 3
+fi
+builds=(this); [ -n "$baseline" ] && builds+=(baseline)
+launcher() { [ "$1" = baseline ] && echo "$baseline" || echo bin/benchplan; }
+# one untimed call per build first: a launcher records its class-data archive on its first call
+for b in "${builds[@]}"; do "$(launcher "$b")" --version >/dev/null 2>&1 || true; done
+
+declare -A best_wall best_rss best_cpu
+once() { # key, command...: one timed call; keeps the best (by wall) of key
+  local key="$1"; shift
+  rm -rf "$tmp/exp" "$tmp/out"
+  /usr/bin/time -v -o "$tmp/time.txt" "$@" >"$tmp/$key.out" 2>"$tmp/$key.err" || {
+    rc=$?; [[ "$key" == analyze* ]] || [ "$rc" -le 1 ] || { log "$key failed ($rc): $(cat "$tmp/$key.err")"; exit 3; }; }
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$tmp/time.txt")
+  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$tmp/time.txt")
+  cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {printf "%.2f", s}' "$tmp/time.txt")
+  if [ -z "${best_wall[$key]:-}" ] || awk "BEGIN{exit !($wall < ${best_wall[$key]})}"; then
+    best_wall[$key]=$wall; best_rss[$key]=$rss; best_cpu[$key]=$cpu
+  fi
 }
 
-log "analyze (${repeat}x)"
-read -r a_wall a_rss a_cpu < <(measure analyze bin/benchplan analyze "$tmp/run" --exp-root "$tmp/exp" --report-dir "$tmp/out")
-log "trace inspect (${repeat}x)"
-read -r t_wall t_rss t_cpu < <(measure trace bin/benchplan trace inspect "$tmp/trace.jsonl" --format json)
+log "analyze and trace inspect, ${repeat}x each, interleaved (builds: ${builds[*]})"
+for _ in $(seq "$repeat"); do
+  for b in "${builds[@]}"; do
+    L="$(launcher "$b")"
+    once "analyze-$b" "$L" analyze "$tmp/run" --exp-root "$tmp/exp" --report-dir "$tmp/out"
+    once "trace-$b" "$L" trace inspect "$tmp/trace.jsonl" --format json
+  done
+done
 
-ratio=$(awk "BEGIN{printf \"%.2f\", $a_wall / $t_wall}")
-cpu_ratio=$(awk "BEGIN{printf \"%.2f\", $a_cpu / $t_cpu}")
-printf '\n%-32s %10s %10s %10s %12s\n' "command" "input MB" "wall s" "CPU s" "peak RSS MB"
-printf '%-32s %10s %10s %10s %12s\n' "analyze (${requests} requests)" "$run_mb" "$a_wall" "$a_cpu" "$a_rss"
-printf '%-32s %10s %10s %10s %12s\n' "trace inspect (same size)" "$trace_mb" "$t_wall" "$t_cpu" "$t_rss"
-printf 'analyze / trace inspect: wall %sx, CPU %sx (goal <= 2x); analyze peak RSS %s MB (goal < 512 MB); load average %s\n' \
-  "$ratio" "$cpu_ratio" "$a_rss" "$(cut -d' ' -f1-3 /proc/loadavg)"
+load="$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '\n%-36s %10s %10s %10s %12s\n' "command" "input MB" "wall s" "CPU s" "peak RSS MB"
+for b in "${builds[@]}"; do
+  suffix=""; [ "$b" = baseline ] && suffix=" [baseline]"
+  printf '%-36s %10s %10s %10s %12s\n' "analyze (${requests} requests)$suffix" "$run_mb" \
+    "${best_wall[analyze-$b]}" "${best_cpu[analyze-$b]}" "${best_rss[analyze-$b]}"
+  printf '%-36s %10s %10s %10s %12s\n' "trace inspect (same size)$suffix" "$trace_mb" \
+    "${best_wall[trace-$b]}" "${best_cpu[trace-$b]}" "${best_rss[trace-$b]}"
+done
+for b in "${builds[@]}"; do
+  r=$(awk "BEGIN{printf \"%.2f\", ${best_wall[analyze-$b]} / ${best_wall[trace-$b]}}")
+  c=$(awk "BEGIN{printf \"%.2f\", ${best_cpu[analyze-$b]} / ${best_cpu[trace-$b]}}")
+  printf '%s: analyze / trace inspect: wall %sx, CPU %sx (goal <= 2x); analyze peak RSS %s MB (goal < 512 MB)\n' \
+    "$b" "$r" "$c" "${best_rss[analyze-$b]}"
+done
+printf 'load average at the end: %s\n' "$load"
+ratio=$(awk "BEGIN{printf \"%.2f\", ${best_wall[analyze-this]} / ${best_wall[trace-this]}}")
+a_rss="${best_rss[analyze-this]}"
 ok=0
 awk "BEGIN{exit !($ratio <= 2.0)}" || { log "goal missed: analyze takes ${ratio}x trace inspect"; ok=1; }
 [ "$a_rss" -lt 512 ] || { log "goal missed: analyze peak RSS ${a_rss} MB"; ok=1; }

@@ -5,6 +5,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    EarlyStart.begin(args); // trace inspect: start reading the trace while the commands are built
     System.exit(Cli.commandLine().execute(args));
   }
 }

@@ -1,26 +1,32 @@
 package dev.benchplan.trace;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.io.LineChunkReader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Validates, hashes and characterises a Mooncake-format JSONL trace in one streaming pass.
  *
- * <p>A background thread reads the file in large chunks and hashes them; between chunks it also
- * parses the chunks the calling thread has not reached yet into {@link RowBatch}es (the lines it
- * can: a line across a chunk border is left to the calling thread). The calling thread parses the
- * chunks it reaches first and the border lines itself and feeds every line to the statistics in
- * file order (line numbers, prefix reuse and timestamp order depend on it), so both cores work and
- * the split follows their speed. Parsing is a byte-level JSON scanner (no object tree per row).
- * Memory is bounded by the chunk pool (and its batches), the length histograms and the block-id
- * set.
+ * <p>A background thread ({@link LineChunkReader}) reads the file in large chunks of whole lines
+ * and hashes them; between chunks it also parses the chunks the calling thread has not reached yet
+ * into {@link RowBatch}es. The calling thread parses the chunks it reaches first itself and feeds
+ * every line to the statistics in file order (line numbers, prefix reuse and timestamp order depend
+ * on it), so both cores work and the split follows their speed. Parsing is a byte-level JSON
+ * scanner (no object tree per row). Memory is bounded by the chunk pool (and its batches), the
+ * length histograms and the block-id set.
+ *
+ * <p>The command line may {@link #startEarly start} the reading before it has parsed its arguments,
+ * so the reader thread reads, hashes and parses (and the JIT compiles that work) while the main
+ * thread is still starting up; {@link #scan} takes that reading over when it is for the same file.
  */
 public final class TraceScanner {
   private static final int CHUNK_SIZE = 4 << 20;
@@ -42,28 +48,141 @@ public final class TraceScanner {
   /** How much of the start of a file is checked for binary content (NUL bytes, a gzip header). */
   static final int SNIFF_BYTES = 64 << 10;
 
+  private static final String READER_THREAD = "benchplan-trace-reader";
+
+  /** A reading {@link #startEarly} started that no scan has taken over yet. */
+  private static final AtomicReference<@Nullable Early> EARLY = new AtomicReference<>();
+
   private final TraceStatistics stats;
   private final MooncakeLineParser parser = new MooncakeLineParser();
 
-  /** The reader thread's parser, for the chunks it parses (never the first). */
-  private final MooncakeLineParser laneParser = new MooncakeLineParser(false);
-
   /** Where replayed lines are unpacked for the statistics. */
   private final RowFields replayRow = new RowFields();
-
-  /**
-   * A line that started in an earlier chunk; always completed with a '\n' before parsing, and
-   * always followed by {@link MooncakeLineParser#PADDING} spare bytes.
-   */
-  private byte[] carry = new byte[1 << 16];
-
-  private int carryLength;
 
   private final Path path;
 
   private TraceScanner(Path path, TraceScanOptions options) {
     this.path = path;
     this.stats = new TraceStatistics(options);
+  }
+
+  /**
+   * On the reader thread: parses the lines of a chunk the scanning thread has not reached into its
+   * batch (never the file's first chunk, where a byte-order mark may start the first line).
+   */
+  private static final class LaneParser implements LineChunkReader.Lane<RowBatch> {
+    private final MooncakeLineParser parser = new MooncakeLineParser(false);
+
+    @Override
+    public boolean work(LineChunkReader.Chunk<RowBatch> c) {
+      RowBatch batch = c.laneResult();
+      if (batch == null) {
+        batch = new RowBatch();
+        c.laneResult(batch);
+      }
+      batch.clear();
+      MooncakeLineParser p = parser;
+      byte[] data = c.data();
+      int end = c.end();
+      int pos = 0;
+      while (pos < end) {
+        pos = p.parseLine(data, pos);
+        batch.add(p);
+      }
+      return true;
+    }
+  }
+
+  /** A reading started before the scan: the file as it was opened, and its reader. */
+  private record Early(
+      Path file,
+      @Nullable Object fileKey,
+      long size,
+      long modified,
+      FileChannel channel,
+      LineChunkReader<RowBatch> reader) {
+    /** Whether the file at {@code file} is still the one this reading opened. */
+    boolean sameFile(BasicFileAttributes a) {
+      return fileKey != null
+          && fileKey.equals(a.fileKey())
+          && size == a.size()
+          && modified == a.lastModifiedTime().toMillis();
+    }
+
+    void close() {
+      reader.close();
+      try {
+        channel.close();
+      } catch (IOException e) {
+        // only read from: nothing to lose
+      }
+    }
+  }
+
+  /**
+   * Starts reading, hashing and parsing a trace ahead of {@link #scan(Path, TraceScanOptions,
+   * ScanProgress)}, which takes the reading over when it scans the same file (same path, and the
+   * file not replaced or changed since). Does nothing unless {@code file} is a regular file that
+   * opens; never fails (the scan reports what is wrong with the file). A reading no scan takes over
+   * reads at most the chunk pool's worth (64 MiB) and waits.
+   */
+  public static void startEarly(Path file) {
+    try {
+      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+      if (!a.isRegularFile() || a.fileKey() == null) {
+        return;
+      }
+      FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+      Early early =
+          new Early(
+              file,
+              a.fileKey(),
+              a.size(),
+              a.lastModifiedTime().toMillis(),
+              channel,
+              reader(channel, a.size(), CHUNK_SIZE, LineChunkReader.Split.DYNAMIC));
+      Early old = EARLY.getAndSet(early);
+      if (old != null) {
+        old.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      // the scan opens the file itself and reports what is wrong
+    }
+  }
+
+  /** The early reading of {@code file}, or null (then any other early reading is stopped). */
+  private static @Nullable Early takeEarly(Path file, int chunkSize, LineChunkReader.Split split) {
+    Early early = EARLY.getAndSet(null);
+    if (early == null) {
+      return null;
+    }
+    try {
+      if (early.file().equals(file)
+          && chunkSize == CHUNK_SIZE
+          && split == LineChunkReader.Split.DYNAMIC
+          && early.sameFile(Files.readAttributes(file, BasicFileAttributes.class))) {
+        return early;
+      }
+    } catch (IOException | RuntimeException e) {
+      // gone or changed: read it again
+    }
+    early.close();
+    return null;
+  }
+
+  private static LineChunkReader<RowBatch> reader(
+      FileChannel channel, long size, int chunkSize, LineChunkReader.Split split) {
+    // a small file gets a chunk just big enough (one read, no 4 MiB buffer to clear)
+    int capacity = (int) Math.max(1, Math.min(chunkSize, size + 1));
+    return new LineChunkReader<>(
+        channel,
+        capacity,
+        CHUNK_COUNT,
+        MooncakeLineParser.PADDING,
+        MAX_LINE_BYTES,
+        new LaneParser(),
+        split,
+        READER_THREAD);
   }
 
   /**
@@ -83,7 +202,7 @@ public final class TraceScanner {
   /** Scans with a given chunk size (tests use tiny chunks to put lines across chunk borders). */
   static TraceReport scan(
       Path file, TraceScanOptions options, ScanProgress progress, int chunkSize) {
-    return scan(file, options, progress, chunkSize, HashingChunkReader.Split.DYNAMIC);
+    return scan(file, options, progress, chunkSize, LineChunkReader.Split.DYNAMIC);
   }
 
   /** Scans with a given chunk size and split of the parsing between the threads (for tests). */
@@ -92,42 +211,31 @@ public final class TraceScanner {
       TraceScanOptions options,
       ScanProgress progress,
       int chunkSize,
-      HashingChunkReader.Split split) {
+      LineChunkReader.Split split) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(progress, "progress");
-    if (Files.isDirectory(file)) {
-      throw BenchplanException.invalid(file + ": cannot read the trace: it is a directory");
+    Early early = takeEarly(file, chunkSize, split);
+    if (early == null) {
+      if (Files.isDirectory(file)) {
+        throw BenchplanException.invalid(file + ": cannot read the trace: it is a directory");
+      }
+      if (Files.exists(file) && !Files.isRegularFile(file)) {
+        throw BenchplanException.invalid(
+            file
+                + ": cannot read the trace: not a regular file (a"
+                + " device, pipe or socket); expected a JSONL file");
+      }
     }
-    if (Files.exists(file) && !Files.isRegularFile(file)) {
-      throw BenchplanException.invalid(
-          file
-              + ": cannot read the trace: not a regular file (a"
-              + " device, pipe or socket); expected a JSONL file");
-    }
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+    try (FileChannel channel =
+        early != null ? early.channel() : FileChannel.open(file, StandardOpenOption.READ)) {
       TraceScanner scanner = new TraceScanner(file, options);
-      long size = channel.size();
-      // a small file gets a chunk just big enough (one read, no 4 MiB buffer to clear)
-      int capacity = (int) Math.max(1, Math.min(chunkSize, size + 1));
-      try (HashingChunkReader reader =
-          new HashingChunkReader(
-              channel,
-              capacity,
-              CHUNK_COUNT,
-              MooncakeLineParser.PADDING,
-              new HashingChunkReader.Lane() { // no lambda: none on the start-up path
-                @Override
-                public void work(HashingChunkReader.Chunk c) {
-                  scanner.laneParse(c);
-                }
-              },
-              split)) {
+      long size = early != null ? early.size() : channel.size();
+      try (LineChunkReader<RowBatch> reader =
+          early != null ? early.reader() : reader(channel, size, chunkSize, split)) {
         scanner.run(file, reader, size, progress);
         return scanner.stats.toReport(
-            file.toAbsolutePath().normalize().toString(),
-            Objects.requireNonNull(reader.sha256(), "the scan has read every byte"),
-            reader.bytes());
+            file.toAbsolutePath().normalize().toString(), reader.sha256(), reader.bytes());
       }
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(file + ": cannot read the trace: no such file", e);
@@ -139,135 +247,44 @@ public final class TraceScanner {
     }
   }
 
-  private void run(Path file, HashingChunkReader reader, long size, ScanProgress progress)
+  private void run(Path file, LineChunkReader<RowBatch> reader, long size, ScanProgress progress)
       throws IOException, InterruptedException {
-    long done = 0;
-    HashingChunkReader.Chunk chunk;
+    LineChunkReader.Chunk<RowBatch> chunk;
     while ((chunk = reader.next()) != null) {
-      boolean laneParsed = !HashingChunkReader.claim(chunk);
-      if (laneParsed) {
-        HashingChunkReader.awaitLane(chunk);
+      boolean laneParsed = LineChunkReader.laneWorked(chunk);
+      if (chunk.first()) {
+        refuseBinary(file, chunk.data(), chunk.fileBytes());
       }
-      byte[] data = chunk.data;
-      int length = chunk.length;
-      int start = 0;
-      if (done == 0) {
-        refuseBinary(file, data, length);
-      }
-      if (carryLength > 0) {
-        int newline = indexOf(data, start, length, (byte) '\n');
-        if (newline < 0) {
-          appendCarry(data, start, length);
-          start = length;
-        } else {
-          appendCarry(data, start, newline + 1);
-          parseCarry();
-          start = newline + 1;
-        }
-      }
-      int lastNewline = lastIndexOf(data, start, length, (byte) '\n');
-      RowBatch parsed = chunk.batch;
-      if (laneParsed && chunk.parsedFrom >= 0 && parsed != null) { // the lane parsed its lines
-        // the reader thread parsed these lines: it starts where this thread would have
-        if (chunk.parsedFrom != start || chunk.parsedTo != lastNewline + 1) {
-          throw new IllegalStateException(
-              "the parallel lane parsed bytes ["
-                  + chunk.parsedFrom
-                  + ", "
-                  + chunk.parsedTo
-                  + ") of a chunk whose lines are ["
-                  + start
-                  + ", "
-                  + (lastNewline + 1)
-                  + ")");
-        }
-        parsed.replay(stats, replayRow);
-        appendCarry(data, lastNewline + 1, length);
-      } else if (lastNewline >= start) {
-        parseLines(data, start, lastNewline + 1);
-        appendCarry(data, lastNewline + 1, length);
+      RowBatch batch = chunk.laneResult();
+      if (laneParsed && batch != null) {
+        batch.replay(stats, replayRow);
       } else {
-        appendCarry(data, start, length);
+        parseLines(chunk.data(), chunk.end());
+      }
+      if (chunk.lineTooLong()) {
+        throw BenchplanException.invalid(
+            path
+                + ": line "
+                + (stats.lines() + 1)
+                + ": longer than "
+                + (MAX_LINE_BYTES >> 20)
+                + " MiB, the maximum line length of a trace; expected one JSON"
+                + " object per line (is this a JSONL trace?)");
       }
       reader.release(chunk);
-      done += length;
-      progress.update(done, size, stats.rows());
-    }
-    if (carryLength > 0) {
-      appendCarry(new byte[] {'\n'}, 0, 1); // the last line had no newline: add the terminator
-      parseCarry();
+      progress.update(chunk.endOffset(), size, stats.rows());
     }
   }
 
-  /** Parses complete lines; {@code data[end - 1]} is a '\n'. */
-  private void parseLines(byte[] data, int start, int end) {
+  /** Parses the complete lines [0, end); {@code data[end - 1]} is a '\n'. */
+  private void parseLines(byte[] data, int end) {
     MooncakeLineParser p = parser;
     TraceStatistics s = stats;
-    int pos = start;
+    int pos = 0;
     while (pos < end) {
       pos = p.parseLine(data, pos);
       s.accept(p);
     }
-  }
-
-  /**
-   * On the reader thread: parses the complete lines of a chunk into its batch. A line starts the
-   * chunk when the chunk before ended with '\n'; else the chunk's first line is the rest of one
-   * that began earlier, which the scanning thread completes and parses itself.
-   */
-  private void laneParse(HashingChunkReader.Chunk c) {
-    byte[] data = c.data;
-    int length = c.length;
-    int from = 0;
-    if (c.previousLastByte != '\n') {
-      from = indexOf(data, 0, length, (byte) '\n') + 1;
-      if (from == 0) {
-        return; // no line ends here: all of it continues a line
-      }
-    }
-    int to = lastIndexOf(data, from, length, (byte) '\n') + 1;
-    if (to <= from) {
-      return;
-    }
-    RowBatch batch = c.batch == null ? new RowBatch() : c.batch;
-    c.batch = batch;
-    batch.clear();
-    MooncakeLineParser p = laneParser;
-    int pos = from;
-    while (pos < to) {
-      pos = p.parseLine(data, pos);
-      batch.add(p);
-    }
-    c.parsedFrom = from;
-    c.parsedTo = to;
-  }
-
-  private void parseCarry() {
-    parseLines(carry, 0, carryLength);
-    carryLength = 0;
-  }
-
-  private void appendCarry(byte[] data, int from, int to) {
-    int n = to - from;
-    if (n <= 0) {
-      return;
-    }
-    if ((long) carryLength + n > MAX_LINE_BYTES + 1L) { // + 1: the line's own '\n'
-      throw BenchplanException.invalid(
-          path
-              + ": line "
-              + (stats.lines() + 1)
-              + ": longer than "
-              + (MAX_LINE_BYTES >> 20)
-              + " MiB, the maximum line length of a trace; expected one JSON"
-              + " object per line (is this a JSONL trace?)");
-    }
-    int needed = carryLength + n + MooncakeLineParser.PADDING;
-    if (needed > carry.length) {
-      carry = Arrays.copyOf(carry, Math.max(carry.length * 2, needed));
-    }
-    System.arraycopy(data, from, carry, carryLength, n);
-    carryLength += n;
   }
 
   /** Refuses content that cannot be a JSONL trace: a NUL byte or a gzip header near the start. */
@@ -289,24 +306,6 @@ public final class TraceScanner {
                 + "); expected a JSONL text file, one JSON object per line");
       }
     }
-  }
-
-  private static int indexOf(byte[] data, int from, int to, byte b) {
-    for (int i = from; i < to; i++) {
-      if (data[i] == b) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int lastIndexOf(byte[] data, int from, int to, byte b) {
-    for (int i = to - 1; i >= from; i--) {
-      if (data[i] == b) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private static String describe(IOException e) {

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Verifies what {@code analyze} and {@code compare} wrote: every document matches its schema, every
@@ -38,9 +39,10 @@ import tools.jackson.databind.JsonNode;
  * the documents recomputed from those inputs equal the stored ones — for an analysis the per-run
  * audit and summary, performance_analysis.json (with the series history the findings log held
  * before it), its markdown and repeat_decision.json; for a comparison comparison.json, summary.md
- * and repeat_decision.json. report.html and plots/ are drawings of these documents and are not
- * re-drawn. Recorded relative paths are resolved against the current directory, as {@code analyze}
- * and {@code compare} were given them.
+ * and repeat_decision.json (with the findings log under the recorded experiment root when it used a
+ * series noise floor: {@link NoiseFloorRoot}). report.html and plots/ are drawings of these
+ * documents and are not re-drawn. Recorded relative paths are resolved against the current
+ * directory, as {@code analyze} and {@code compare} were given them.
  */
 final class AnalysisVerifier {
   private static final Pattern MDE = Pattern.compile("--mde ([0-9.eE+-]+)%");
@@ -218,12 +220,38 @@ final class AnalysisVerifier {
       notes.add("not recomputed: an input is missing or changed (listed above)");
       return new VerifyReport("comparison", label, null, checks, findings, notes);
     }
-    if (!stored.path("noise_floor").isNull()) {
+    boolean usedFloor = !stored.path("noise_floor").isNull();
+    if (usedFloor && !stored.path("noise_floor_source").isObject()) {
       notes.add(
           "not recomputed: a side had one run and the comparison used the series noise floor"
               + " from a findings log whose experiment root it does not record");
       return new VerifyReport("comparison", label, null, checks, findings, notes);
     }
+    try (NoiseFloorRoot floorRoot =
+        usedFloor ? NoiseFloorRoot.locate(name, stored) : new NoiseFloorRoot(null, false, null)) {
+      if (floorRoot.problem() != null) {
+        findings.add(floorRoot.problem());
+        return new VerifyReport("comparison", label, null, checks, findings, notes);
+      }
+      return recompute(dir, bytes, stored, sides, floorRoot, checks, findings, notes);
+    }
+  }
+
+  /**
+   * The comparison recomputed from its inputs (and, when it used a series noise floor, the findings
+   * log it was found in), compared with what compare wrote.
+   */
+  private static VerifyReport recompute(
+      Path dir,
+      byte[] bytes,
+      JsonNode stored,
+      List<List<Path>> sides,
+      NoiseFloorRoot floorRoot,
+      List<String> checks,
+      List<Finding> findings,
+      List<String> notes) {
+    String label = dir.toString();
+    String name = label + "/" + CompareService.COMPARISON;
     checks.add("recomputed from the inputs");
     Double mde = null;
     Matcher m = MDE.matcher(stored.at("/method/mde").asString(""));
@@ -239,7 +267,7 @@ final class AnalysisVerifier {
                   sides.get(1),
                   mde,
                   stored.path("paired").asBoolean(),
-                  null,
+                  floorRoot.root(),
                   null,
                   null));
     } catch (BenchplanException e) {
@@ -250,7 +278,15 @@ final class AnalysisVerifier {
               "recomputed from the inputs, the runs no" + " longer compare: " + e.getMessage()));
       return new VerifyReport("comparison", label, null, checks, findings, notes);
     }
-    diff(name, stored, again.comparison(), findings);
+    Object recomputed = again.comparison();
+    if (floorRoot.temporary()
+        && Json.JSON.readTree(CanonicalJson.bytes(recomputed)) instanceof ObjectNode tree
+        && tree.get("noise_floor_source") instanceof ObjectNode src) {
+      // the log was read from a copy of its earlier lines: the root is the recorded one
+      src.put("exp_root", stored.at("/noise_floor_source/exp_root").asString());
+      recomputed = tree;
+    }
+    diff(name, stored, recomputed, findings);
     same(
         label + "/summary.md",
         dir.resolve("summary.md"),

@@ -3,6 +3,7 @@ package dev.benchplan.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.benchplan.io.LineChunkReader;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.SharedData;
 import java.nio.file.Path;
@@ -63,7 +64,7 @@ class RealTracesTest {
     TraceScanOptions options =
         TraceScanOptions.defaults().withMaxContext(40960L).withWindow(100_000L, 900_000L);
     TraceReport one = TraceScanner.scan(trace, options, ScanProgress.NONE, Integer.MAX_VALUE - 64);
-    for (HashingChunkReader.Split split : HashingChunkReader.Split.values()) {
+    for (LineChunkReader.Split split : LineChunkReader.Split.values()) {
       TraceReport chunked = TraceScanner.scan(trace, options, ScanProgress.NONE, chunk, split);
       assertThat(chunked).as("split %s", split).isEqualTo(one);
     }

@@ -177,9 +177,9 @@ final class RecordLineParser {
 
   /** The record object at {@code p} ('{'); returns the index after it. */
   private int record(int p) {
-    p = ws(p + 1);
-    if (b[p] == '}') {
-      return p + 1;
+    p = open(p, (byte) '}');
+    if (p < 0) {
+      return ~p;
     }
     while (true) {
       int ns = p;
@@ -193,13 +193,9 @@ final class RecordLineParser {
       } else {
         p = skip(p, 2);
       }
-      p = ws(p);
-      if (b[p] == ',') {
-        p = ws(p + 1);
-      } else if (b[p] == '}') {
-        return p + 1;
-      } else {
-        throw rejected;
+      p = next(p, (byte) '}');
+      if (p < 0) {
+        return ~p;
       }
     }
   }
@@ -209,9 +205,9 @@ final class RecordLineParser {
       return skip(p, 2);
     }
     sawMetadata = true;
-    p = ws(p + 1);
-    if (b[p] == '}') {
-      return p + 1;
+    p = open(p, (byte) '}');
+    if (p < 0) {
+      return ~p;
     }
     while (true) {
       int ns = p;
@@ -252,13 +248,9 @@ final class RecordLineParser {
       } else {
         p = skip(p, 3);
       }
-      p = ws(p);
-      if (b[p] == ',') {
-        p = ws(p + 1);
-      } else if (b[p] == '}') {
-        return p + 1;
-      } else {
-        throw rejected;
+      p = next(p, (byte) '}');
+      if (p < 0) {
+        return ~p;
       }
     }
   }
@@ -284,9 +276,9 @@ final class RecordLineParser {
     if (b[p] != '{') {
       return skip(p, 2);
     }
-    p = ws(p + 1);
-    if (b[p] == '}') {
-      return p + 1;
+    p = open(p, (byte) '}');
+    if (p < 0) {
+      return ~p;
     }
     while (true) {
       int ns = p;
@@ -294,22 +286,18 @@ final class RecordLineParser {
       String tag = tags.get(b, ns + 1, nameEnd - 1);
       int index = tags.lastIndex;
       p = b[p] == '{' ? metric(p, tag, index) : skip(p, 3);
-      p = ws(p);
-      if (b[p] == ',') {
-        p = ws(p + 1);
-      } else if (b[p] == '}') {
-        return p + 1;
-      } else {
-        throw rejected;
+      p = next(p, (byte) '}');
+      if (p < 0) {
+        return ~p;
       }
     }
   }
 
   /** One metric's object ({"value": ..., "unit": ...}); index is the tag's in TRACKED or -1. */
   private int metric(int p, String tag, int index) {
-    p = ws(p + 1);
-    if (b[p] == '}') {
-      return p + 1;
+    p = open(p, (byte) '}');
+    if (p < 0) {
+      return ~p;
     }
     while (true) {
       int ns = p;
@@ -341,22 +329,18 @@ final class RecordLineParser {
       } else {
         p = skip(p, 4);
       }
-      p = ws(p);
-      if (b[p] == ',') {
-        p = ws(p + 1);
-      } else if (b[p] == '}') {
-        return p + 1;
-      } else {
-        throw rejected;
+      p = next(p, (byte) '}');
+      if (p < 0) {
+        return ~p;
       }
     }
   }
 
   /** A list of values: numbers validated, and converted only when negative. */
   private int values(int p, String tag) {
-    p = ws(p + 1);
-    if (b[p] == ']') {
-      return p + 1;
+    p = open(p, (byte) ']');
+    if (p < 0) {
+      return ~p;
     }
     while (true) {
       byte c = b[p];
@@ -368,13 +352,9 @@ final class RecordLineParser {
       } else {
         p = skip(p, 5);
       }
-      p = ws(p);
-      if (b[p] == ',') {
-        p = ws(p + 1);
-      } else if (b[p] == ']') {
-        return p + 1;
-      } else {
-        throw rejected;
+      p = next(p, (byte) ']');
+      if (p < 0) {
+        return ~p;
       }
     }
   }
@@ -415,52 +395,41 @@ final class RecordLineParser {
   private int errorObject(int p) {
     @Nullable String type = null;
     @Nullable String code = null;
-    p = ws(p + 1);
-    if (b[p] != '}') {
-      while (true) {
-        int ns = p;
-        p = colon(name(p));
-        byte c = b[p];
-        if (is(ns, TYPE)) {
-          if (type != null || c != '"') {
-            throw rejected;
-          }
-          int e = string(p, MAX_STRING);
-          type = plain(p, e);
-          p = e;
-        } else if (is(ns, CODE)) {
-          if (code != null) {
-            throw rejected;
-          }
-          if (c == '"') {
-            int e = string(p, MAX_STRING);
-            code = plain(p, e);
-            p = e;
-          } else if (c == '-' || isDigit(c)) {
-            p = number(p, true);
-            if (!numIntegral || !numFitsLong) {
-              throw rejected;
-            }
-            code = Long.toString(numLong);
-          } else {
-            throw rejected;
-          }
-        } else {
-          p = skip(p, 3);
+    for (p = open(p, (byte) '}'); p >= 0; p = next(p, (byte) '}')) {
+      int ns = p;
+      p = colon(name(p));
+      byte c = b[p];
+      if (is(ns, TYPE)) {
+        if (type != null || c != '"') {
+          throw rejected;
         }
-        p = ws(p);
-        if (b[p] == ',') {
-          p = ws(p + 1);
-        } else if (b[p] == '}') {
-          break;
+        int e = string(p, MAX_STRING);
+        type = plain(p, e);
+        p = e;
+      } else if (is(ns, CODE)) {
+        if (code != null) {
+          throw rejected;
+        }
+        if (c == '"') {
+          int e = string(p, MAX_STRING);
+          code = plain(p, e);
+          p = e;
+        } else if (c == '-' || isDigit(c)) {
+          p = number(p, true);
+          if (!numIntegral || !numFitsLong) {
+            throw rejected;
+          }
+          code = Long.toString(numLong);
         } else {
           throw rejected;
         }
+      } else {
+        p = skip(p, 3);
       }
     }
     String kind = (type == null ? "" : type) + (code != null ? " " + code : "");
     errorKind = kind.isBlank() ? "unknown error" : kind.strip();
-    return p + 1;
+    return ~p; // after the '}'
   }
 
   // ---- JSON syntax ----
@@ -471,6 +440,32 @@ final class RecordLineParser {
       p++;
     }
     return p;
+  }
+
+  /**
+   * After a member or element (at {@code p}, or whitespace before it): the start of the next one
+   * when a ',' follows, or {@code ~i} (negative) where {@code i} is the index after {@code close}
+   * when the container ends there; anything else is rejected.
+   */
+  private int next(int p, byte close) {
+    p = ws(p);
+    byte c = b[p];
+    if (c == ',') {
+      return ws(p + 1);
+    }
+    if (c == close) {
+      return ~(p + 1);
+    }
+    throw rejected;
+  }
+
+  /**
+   * Opens the container whose bracket is at {@code p}: the start of its first member, or {@code ~i}
+   * (negative) where {@code i} is the index after {@code close} when it is empty.
+   */
+  private int open(int p, byte close) {
+    p = ws(p + 1);
+    return b[p] == close ? ~(p + 1) : p;
   }
 
   private void noContainer(byte c) {
@@ -638,37 +633,29 @@ final class RecordLineParser {
       case '"':
         return string(p, MAX_STRING);
       case '{':
-        p = ws(p + 1);
-        if (b[p] == '}') {
-          return p + 1;
+        p = open(p, (byte) '}');
+        if (p < 0) {
+          return ~p;
         }
         while (true) {
           if (b[p] != '"') {
             throw rejected;
           }
           p = colon(string(p, MAX_NAME));
-          p = ws(skip(p, depth + 1));
-          if (b[p] == ',') {
-            p = ws(p + 1);
-          } else if (b[p] == '}') {
-            return p + 1;
-          } else {
-            throw rejected;
+          p = next(skip(p, depth + 1), (byte) '}');
+          if (p < 0) {
+            return ~p;
           }
         }
       case '[':
-        p = ws(p + 1);
-        if (b[p] == ']') {
-          return p + 1;
+        p = open(p, (byte) ']');
+        if (p < 0) {
+          return ~p;
         }
         while (true) {
-          p = ws(skip(p, depth + 1));
-          if (b[p] == ',') {
-            p = ws(p + 1);
-          } else if (b[p] == ']') {
-            return p + 1;
-          } else {
-            throw rejected;
+          p = next(skip(p, depth + 1), (byte) ']');
+          if (p < 0) {
+            return ~p;
           }
         }
       case 't':

@@ -3,6 +3,7 @@ package dev.benchplan.analysis.input;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.io.LineChunkReader;
 import dev.benchplan.json.Sha256;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.nio.file.StandardOpenOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -91,38 +91,24 @@ public final class RecordScanner {
   static @Nullable RecordScan bytes(Path file, int chunkSize) {
     State s = new State();
     RecordLineParser parser = new RecordLineParser();
-    byte[] carry = new byte[1 << 16];
-    int carryLen = 0;
     long lineNo = 0;
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-        HashingReader reader =
-            new HashingReader(channel, chunkSize, CHUNKS, RecordLineParser.PADDING)) {
-      HashingReader.Chunk c;
+        LineChunkReader<Void> reader =
+            new LineChunkReader<>(
+                channel,
+                chunkSize,
+                CHUNKS,
+                RecordLineParser.PADDING,
+                Integer.MAX_VALUE,
+                null,
+                LineChunkReader.Split.CALLER_ONLY,
+                "benchplan-records-reader")) {
+      LineChunkReader.Chunk<Void> c;
       while ((c = reader.next()) != null) {
-        byte[] b = c.data;
-        int n = c.length;
+        byte[] b = c.data();
+        int end = c.end();
         int pos = 0;
-        if (carryLen > 0) { // the line the last chunk ended in
-          int nl = indexOf(b, 0, n, (byte) '\n');
-          int take = nl < 0 ? n : nl + 1;
-          int need = carryLen + take + 1 + RecordLineParser.PADDING;
-          if (need > carry.length) {
-            carry = Arrays.copyOf(carry, Math.max(carry.length * 2, need));
-          }
-          System.arraycopy(b, 0, carry, carryLen, take);
-          carryLen += take;
-          if (nl < 0) {
-            reader.release(c);
-            continue;
-          }
-          if (!line(s, parser, carry, 0, ++lineNo)) {
-            return null;
-          }
-          carryLen = 0;
-          pos = nl + 1;
-        }
-        int last = lastIndexOf(b, pos, n, (byte) '\n');
-        while (pos <= last) {
+        while (pos < end) {
           int nl = parser.parse(b, pos);
           lineNo++;
           if (nl >= 0) {
@@ -130,28 +116,14 @@ public final class RecordScanner {
               parser.commit(s, lineNo);
             }
           } else {
-            nl = indexOf(b, pos, n, (byte) '\n');
+            nl = indexOf(b, pos, end, (byte) '\n');
             if (!s.jacksonLine(b, pos, nl, lineNo)) {
               return null;
             }
           }
           pos = nl + 1;
         }
-        if (pos < n) { // a line that goes on in the next chunk
-          int need = n - pos + 1 + RecordLineParser.PADDING;
-          if (need > carry.length) {
-            carry = new byte[Math.max(carry.length * 2, need)];
-          }
-          System.arraycopy(b, pos, carry, 0, n - pos);
-          carryLen = n - pos;
-        }
         reader.release(c);
-      }
-      if (carryLen > 0) { // the last line has no '\n': give it one
-        carry[carryLen] = '\n';
-        if (!line(s, parser, carry, 0, ++lineNo)) {
-          return null;
-        }
       }
       return s.result(file, reader.sha256());
     } catch (IOException e) {
@@ -163,31 +135,8 @@ public final class RecordScanner {
     }
   }
 
-  /**
-   * One whole line at {@code from} (ending in '\n'); false when the file needs the Jackson pass.
-   */
-  private static boolean line(State s, RecordLineParser parser, byte[] b, int from, long lineNo) {
-    int nl = parser.parse(b, from);
-    if (nl >= 0) {
-      if (!parser.blank()) {
-        parser.commit(s, lineNo);
-      }
-      return true;
-    }
-    return s.jacksonLine(b, from, indexOf(b, from, b.length, (byte) '\n'), lineNo);
-  }
-
   private static int indexOf(byte[] b, int from, int to, byte c) {
     for (int i = from; i < to; i++) {
-      if (b[i] == c) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int lastIndexOf(byte[] b, int from, int to, byte c) {
-    for (int i = to - 1; i >= from; i--) {
       if (b[i] == c) {
         return i;
       }
