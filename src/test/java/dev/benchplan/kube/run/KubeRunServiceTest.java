@@ -650,6 +650,10 @@ class KubeRunServiceTest {
     assertThat(o.exitCode()).as(o.verdict().message()).isZero();
     assertThat(progress)
         .anyMatch(p -> p.startsWith("replace: Job " + NS + "/" + RunFixture.JOB + ": deleted"));
+    // what the run's cleanup said, so a Job left behind (seen once under CI load) names its cause
+    assertThat(o.cleanup())
+        .as("cleanup; progress: %s", progress)
+        .contains("Job " + NS + "/" + RunFixture.JOB + ": deleted");
     assertNothingLeft();
   }
 
