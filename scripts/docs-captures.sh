@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Captures the examples of docs/readme/gate.md, plan.md, smoke.md and one of render.md from real runs of the current
-# jar (bin/benchplan; build it first with `mvn -B -DskipTests package`), in the form the pages show
-# them: "$ command" (with the file names as the page gives them), its stdout and stderr, the exit code.
+# Captures the examples of README.md and docs/readme/ (gate, plan, render, trace-inspect, analyze,
+# smoke, validate, run) from real runs of the current jar (bin/benchplan; build it first with
+# `mvn -B -DskipTests package`), in the form the pages show them: "$ command" (with the file names as the page gives them), its stdout and stderr, the exit code.
 # Paste the output over the page's examples; nothing is edited by hand.
 #   gate: AIPerf's real export and AICR's H100 overlay from ../shared/data (skipped without it)
 #   plan: the bundled examples (examples/), copied to OUT/plan-demo and planned from there, with the
 #         examples' clock (SOURCE_DATE_EPOCH, as scripts/examples.sh); the Mooncake trace from
 #         ../shared/data when present
-#   render: the refusal of a plan past the pod-log bound (the static example, 10000 requests)
+#   render: render.md's examples: the refusal of a plan past the pod-log bound (the static example,
+#         10000 requests); one load point of a grid (text, JSON, its aiperf-config.yaml); the grid for
+#         candidate B (another ledger); the Mooncake trace refused as a ConfigMap, then from a PVC; a
+#         flags-mode Job (AIPerf 0.6.0, excerpt); the errors (another SHA-256, a bad namespace)
+#   trace: trace-inspect.md's examples (the Mooncake trace, a window, JSON; AIPerf's sample trace)
+#   analyze: analyze.md's examples: the real sweep analysed (an audit, the Pareto table), compare
+#         refusing two load points, generated runs 3 vs 3, the real concurrency-1 run 1 vs 1
 #   smoke: smoke.md's examples against a real llama-server (scripts/endpoint-test-env.sh up with its
 #          state in OUT/endpoint, stopped again at the end), run from OUT/demo; then plan.md's failed
 #          smoke example, run from OUT/plan-demo on a copy of the example ledger in deploy/
@@ -23,11 +29,12 @@
 #          and validate's captures)
 #   run: run.md's (and README's) examples: the transcript RunClusterIT#cli leaves in
 #          target/run-cli-transcript.txt (run it first on the shared test control plane, as for validate)
-# Usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]   (OUT: default a fresh temporary folder)
+# Usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run [OUT]   (OUT: default a fresh temporary folder)
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]}"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run [OUT]}"
 out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
+mkdir -p "$out"
 data="$(realpath -m "$home/../shared/data")"
 bp="$home/bin/benchplan"
 export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-1796034600}"
@@ -183,6 +190,148 @@ render)
     render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32
   show "benchplan render … --load-point 32 --format json" -- \
     render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32 --format json
+  printf '$ cat deploy-grid/benchmark/aiperf-config.yaml\n'; cat deploy-grid/benchmark/aiperf-config.yaml
+  echo
+  # candidate B (as SkillWalkthroughTest builds it): its DGD vllm-agg-b, the example smoke artifact,
+  # its ledger (namespace bench2, Service vllm-agg-b-frontend); the grid plan rendered for it
+  mkdir -p candidate-b deploy-b
+  sed 's/^  name: vllm-agg$/  name: vllm-agg-b/' examples/dgd.yaml >candidate-b/dgd.yaml
+  cp examples/smoke_test_artifact.json candidate-b/
+  sed "s/^dgd_name: vllm-agg$/dgd_name: vllm-agg-b/; s/^namespace: bench$/namespace: bench2/;
+       s/^  service: vllm-agg-frontend$/  service: vllm-agg-b-frontend/;
+       /^applied_dgd:/,/sha256:/ s/sha256: [0-9a-f]*/sha256: $(sha256sum candidate-b/dgd.yaml | cut -d' ' -f1)/" \
+    examples/deployment-ledger.yaml >candidate-b/deployment-ledger.yaml
+  show "benchplan render --plan \$PLAN --plan-sha256 \$SHA --ledger candidate-b/deployment-ledger.yaml --namespace bench2 --deploy-root deploy-b" -- \
+    render --plan "$grid" --plan-sha256 "$gsha" --ledger candidate-b/deployment-ledger.yaml --namespace bench2 --deploy-root deploy-b
+  echo
+  # a trace over the ConfigMap budget: the Mooncake conversation trace's first 25 minutes, with the
+  # error-rate limit raised to what its over-context rows cost (plan refuses it otherwise)
+  mooncake="$data/mooncake/conversation_trace.jsonl"
+  if [ -f "$mooncake" ]; then
+    sed 's/^objectives:$/objectives:\n  error_rate_max: 0.06\n  error_rate_max_rationale: the rows over the served context are expected to fail; the run measures the rest/' \
+      examples/workload-trace.yaml >examples/workload-mooncake.yaml
+    "$bp" plan --workload examples/workload-mooncake.yaml --ledger examples/deployment-ledger.yaml \
+      --question "Can vllm-agg replay the first 25 minutes of the Mooncake conversation trace?" \
+      --trace "$mooncake" --trace-window 0:1500000 --aiperf-version 0.13.0 >/dev/null 2>&1
+    replay="$(python3 -c 'import glob,json; print([p for p in sorted(glob.glob("experiments/inputs/benchmark-plans/*.json")) if json.load(open(p))["workload"]["source"] == "user_trace"][0])')"
+    rsha="$(sha256sum "$replay" | cut -d' ' -f1)"
+    mkdir -p deploy-replay
+    show "benchplan render --plan $replay --plan-sha256 $rsha --deploy-root deploy-replay" -- \
+      render --plan "$replay" --plan-sha256 "$rsha" --deploy-root deploy-replay
+    show "benchplan render … --trace-source pvc:traces/mooncake/conversation_trace.jsonl --artifacts pvc:bench-results/replay" -- \
+      render --plan "$replay" --plan-sha256 "$rsha" --deploy-root deploy-replay \
+      --trace-source pvc:traces/mooncake/conversation_trace.jsonl --artifacts pvc:bench-results/replay
+    echo
+  fi
+  # a flags-mode Job (AIPerf 0.6.0): the bundled static example pinned to 0.6.0, rendered with a
+  # job name, namespace and image; the Job's spec as the page quotes it (template labels, the
+  # entrypoint script and the middle of the args left out, up to the resources)
+  sed 's/^  request_count: 10000$/  request_count: 1000/' examples/workload-static.yaml >examples/workload-060.yaml
+  "$bp" plan --workload examples/workload-060.yaml --ledger examples/deployment-ledger.yaml \
+    --question "What throughput does vllm-agg sustain within the support SLOs?" --aiperf-version 0.6.0 \
+    --exp-root flags-exp >/dev/null 2>&1
+  fplan="$(ls flags-exp/inputs/benchmark-plans/*.json)"
+  mkdir -p deploy-flags
+  "$bp" render --plan "$fplan" --plan-sha256 "$(sha256sum "$fplan" | cut -d' ' -f1)" --deploy-root deploy-flags \
+    --job-name qwen3-static-smoke --namespace bench --image registry.local:5000/aiperf:0.6.0 >/dev/null 2>&1
+  printf '$ # the Job in deploy-flags/benchmark/perf.yaml, excerpt\n'
+  python3 - deploy-flags/benchmark/perf.yaml <<'PY'
+import sys
+job = open(sys.argv[1]).read().split("\nkind: Job\n", 1)[1].splitlines()
+out, skip = [], None
+for line in job[job.index("spec:"):]:
+    if line.startswith("        securityContext:"):
+        break
+    if skip == "metadata" and line.startswith("    spec:"):
+        skip = None
+    if skip == "script" and line and not line.startswith("          "):
+        skip = None
+    if skip == "args" and line == "        - --concurrency":
+        skip = None
+    if skip:
+        continue
+    if line == "    metadata:":
+        skip = "metadata"
+        continue
+    out.append(line)
+    if line == "        - |":
+        out.append("          # ... the fixed entrypoint (aiperf-job.sh), identical for every run ...")
+        skip = "script"
+    if len(out) >= 2 and out[-2] == "        - --url":
+        out.append("        ...")
+        skip = "args"
+print("\n".join(out))
+PY
+  echo
+  # errors: another file's SHA-256, a name that is not a DNS-1123 label
+  show "benchplan render --plan $grid --plan-sha256 $sha --deploy-root deploy-grid" -- \
+    render --plan "$grid" --plan-sha256 "$sha" --deploy-root deploy-grid
+  show "benchplan render … --namespace Bench_NS" -- \
+    render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --namespace Bench_NS
+  ;;
+trace)
+  # trace-inspect.md: the Mooncake conversation trace (text, a window, JSON) and AIPerf's sample,
+  # run from the project folder as the page shows them
+  exitfmt='$ echo $?\n%s'
+  cd "$home"
+  mooncake=../shared/data/mooncake/conversation_trace.jsonl
+  [ -f "$mooncake" ] || { echo "no ../shared/data: nothing to capture" >&2; exit 0; }
+  show "bin/benchplan trace inspect $mooncake --max-context 32768" -- trace inspect "$mooncake" --max-context 32768
+  echo
+  show "bin/benchplan trace inspect $mooncake --max-context 40960 --window 0:1500000" -- \
+    trace inspect "$mooncake" --max-context 40960 --window 0:1500000
+  echo
+  show "bin/benchplan trace inspect $mooncake --max-context 32768 --format json" -- \
+    trace inspect "$mooncake" --max-context 32768 --format json
+  echo
+  show "bin/benchplan trace inspect ../shared/data/aiperf/production_trace.jsonl" -- \
+    trace inspect ../shared/data/aiperf/production_trace.jsonl
+  ;;
+analyze)
+  # analyze.md: the real 3-point sweep analysed (its concurrency-1 audit, its Pareto table), compare
+  # refusing two load points, generated runs 3 vs 3, and the real concurrency-1 export 1 vs 1
+  exitfmt='[exit %s]'
+  sweep="$data/aiperf/sweep-qwen3-0.6b"
+  [ -d "$sweep" ] || { echo "no ../shared/data: nothing to capture" >&2; exit 0; }
+  rm -rf "$out/x" && mkdir -p "$out/x" && cd "$out/x"
+  show "bin/benchplan analyze ../shared/data/aiperf/sweep-qwen3-0.6b --slo 'time_to_first_token.p99<=60' --exp-root exp --report-dir sweep" -- \
+    analyze "$sweep" --slo 'time_to_first_token.p99<=60' --exp-root exp --report-dir sweep
+  echo
+  printf '$ # sweep/runs/sweep-qwen3-0.6b_concurrency1/benchmark_audit.json: each check, its detail cut at 110 characters\n'
+  python3 -c 'import json,sys; [print("%-12s %-24s %s" % (c["status"], c["id"], c["detail"][:110])) for c in json.load(open(sys.argv[1]))["checks"]]' \
+    sweep/runs/sweep-qwen3-0.6b_concurrency1/benchmark_audit.json
+  echo
+  printf '$ # sweep/performance_analysis.md, its Pareto section\n'
+  sed -n '/^### Pareto frontier/,/^### History/p' sweep/performance_analysis.md | sed '$d'
+  echo
+  show "benchplan compare --reference .../sweep-qwen3-0.6b/concurrency1 --candidate .../sweep-qwen3-0.6b/concurrency4" -- \
+    compare --reference "$sweep/concurrency1" --candidate "$sweep/concurrency4"
+  echo
+  # three references: the real concurrency-1 run with its summary's throughput (output tokens and
+  # requests) x 1.0/1.012/0.991 and TTFT x 1.0/0.99/1.01; three candidates: the same with throughput
+  # x 0.9 and TTFT x 1.3 (the per-request records are the real ones, unchanged)
+  python3 - "$sweep/concurrency1" <<'PY'
+import json, shutil, sys
+f, t = [1.0, 1.012, 0.991], [1.0, 0.99, 1.01]
+for side, tp, tt in (("ref", 1.0, 1.0), ("cand", 0.9, 1.3)):
+    for i in range(3):
+        d = "%s-%d" % (side, i + 1)
+        shutil.copytree(sys.argv[1], d)
+        p = d + "/profile_export_aiperf.json"
+        s = json.load(open(p))
+        for metric, k in (("output_token_throughput", tp * f[i]), ("request_throughput", tp * f[i]),
+                          ("time_to_first_token", tt * t[i])):
+            for stat, v in s[metric].items():
+                if isinstance(v, (int, float)) and stat != "unit":
+                    s[metric][stat] = v * k
+        json.dump(s, open(p, "w"), indent=2)
+PY
+  show "benchplan compare --reference ref-1 --reference ref-2 --reference ref-3 --candidate cand-1 --candidate cand-2 --candidate cand-3" -- \
+    compare --reference ref-1 --reference ref-2 --reference ref-3 --candidate cand-1 --candidate cand-2 --candidate cand-3
+  echo
+  cp -R "$sweep/concurrency1" copy-c1
+  show "benchplan compare --reference .../sweep-qwen3-0.6b/concurrency1 --candidate copy-c1" -- \
+    compare --reference "$sweep/concurrency1" --candidate copy-c1
   ;;
 smoke)
   exitfmt='[exit %s]'
@@ -293,5 +442,5 @@ run)
   [ -f "$t" ] || { echo "no $t: run RunClusterIT#cli first" >&2; exit 1; }
   cat "$t"
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render|smoke|validate|readme|run [OUT]" >&2; exit 2 ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run [OUT]" >&2; exit 2 ;;
 esac
