@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -71,6 +73,52 @@ final class GeneratedRun {
   GeneratedRun requests(int n) {
     requests = n;
     return this;
+  }
+
+  /** Sized as the plan's first load point: its request count, concurrency and synthetic ISL/OSL. */
+  static GeneratedRun forPlan(Path plan) throws IOException {
+    JsonNode p = Json.JSON.readTree(Files.readAllBytes(plan));
+    GeneratedRun g =
+        new GeneratedRun()
+            .requests(p.at("/experiment/request_count").asInt())
+            .concurrency(p.at("/experiment/concurrency/0").asInt());
+    g.isl = p.at("/workload/synthetic/isl").asInt();
+    g.osl = p.at("/workload/synthetic/osl").asInt();
+    return g;
+  }
+
+  /**
+   * A run directory of the planned series at {@code runs/id}, as {@code run} leaves one: the plan's
+   * first load point at {@code throughput} (seeded) under aiperf/, run.json naming it with its load
+   * point.
+   */
+  static Path ofPlan(
+      Path runs, String id, double throughput, long seed, Path plan, String planSha, String series)
+      throws IOException {
+    GeneratedRun g = forPlan(plan).seed(seed).throughput(throughput);
+    return g.writeRunDirectory(
+        runs.resolve(id),
+        series,
+        plan,
+        planSha,
+        Map.of("load_point", "concurrency=" + g.concurrency));
+  }
+
+  /**
+   * Writes a benchplan run directory: this run's AIPerf files under {@code dir/aiperf/}, and
+   * run.json with the run id (the folder's name), the series, the plan (path and SHA-256) and
+   * {@code members}.
+   */
+  Path writeRunDirectory(Path dir, String series, Path plan, String planSha, Map<String, ?> members)
+      throws IOException {
+    write(dir.resolve("aiperf"));
+    ObjectNode rec = Json.JSON.createObjectNode();
+    rec.put("run_id", dir.getFileName().toString());
+    rec.put("series_id", series);
+    rec.putObject("plan").put("path", plan.toString()).put("sha256", planSha);
+    members.forEach((k, v) -> rec.set(k, Json.JSON.valueToTree(v)));
+    Files.writeString(dir.resolve("run.json"), Json.JSON.writeValueAsString(rec));
+    return dir;
   }
 
   Path write(Path dir) throws IOException {

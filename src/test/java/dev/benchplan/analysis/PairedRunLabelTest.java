@@ -6,16 +6,17 @@ import dev.benchplan.json.Json;
 import dev.benchplan.render.PairLabel;
 import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.ExamplePlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Issue 13: compare pairs AB/BA runs by the pair run.json records ({@code /pair}, from render's
@@ -25,7 +26,6 @@ import tools.jackson.databind.node.ObjectNode;
  * (the old guess) the same runs given in reverse are inconclusive.
  */
 class PairedRunLabelTest {
-  static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
   @TempDir Path tmp;
   JsonNode series;
 
@@ -33,20 +33,7 @@ class PairedRunLabelTest {
   void planSeries() throws Exception {
     series =
         Json.JSON.readTree(
-            CommandHarness.run(
-                    "plan",
-                    "--workload",
-                    EXAMPLES.resolve("workload-static.yaml").toString(),
-                    "--ledger",
-                    EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-                    "--question",
-                    "Is B faster than A?",
-                    "--aiperf-version",
-                    "0.13.0",
-                    "--exp-root",
-                    tmp.resolve("exp").toString(),
-                    "--format",
-                    "json")
+            ExamplePlan.json(ExamplePlan.STATIC, "Is B faster than A?", tmp.resolve("exp"))
                 .expectOk()
                 .out());
   }
@@ -54,28 +41,17 @@ class PairedRunLabelTest {
   private Path run(String id, double throughput, long seed, String pairAnnotation)
       throws Exception {
     Path planFile = Path.of(series.path("plan_path").asString());
-    JsonNode p = Json.JSON.readTree(Files.readAllBytes(planFile));
-    Path dir = tmp.resolve("runs").resolve(id);
-    GeneratedRun g =
-        new GeneratedRun()
-            .throughput(throughput)
-            .seed(seed)
-            .requests(p.at("/experiment/request_count").asInt())
-            .concurrency(p.at("/experiment/concurrency/0").asInt());
-    g.isl = p.at("/workload/synthetic/isl").asInt();
-    g.osl = p.at("/workload/synthetic/osl").asInt();
-    g.write(dir.resolve("aiperf"));
-    ObjectNode rec = Json.JSON.createObjectNode();
-    rec.put("run_id", id);
-    rec.put("series_id", series.path("series_id").asString());
-    rec.putObject("plan")
-        .put("path", planFile.toString())
-        .put("sha256", series.path("sha256").asString());
-    if (pairAnnotation != null) {
-      rec.set("pair", Json.JSON.valueToTree(RunRecordDocument.Pair.of(pairAnnotation)));
-    }
-    Files.writeString(dir.resolve("run.json"), Json.JSON.writeValueAsString(rec));
-    return dir;
+    return GeneratedRun.forPlan(planFile)
+        .throughput(throughput)
+        .seed(seed)
+        .writeRunDirectory(
+            tmp.resolve("runs").resolve(id),
+            series.path("series_id").asString(),
+            planFile,
+            series.path("sha256").asString(),
+            pairAnnotation == null
+                ? Map.of()
+                : Map.of("pair", RunRecordDocument.Pair.of(pairAnnotation)));
   }
 
   private static JsonNode throughput(CommandHarness.Result r) throws Exception {

@@ -7,6 +7,7 @@ import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.ExamplePlan;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,6 @@ import tools.jackson.databind.node.ObjectNode;
  * pilot's plan, or not at all when that plan is absent or names another series.
  */
 class PilotNoiseFloorTest {
-  static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
   @TempDir Path tmp;
   Path exp;
   String seriesId;
@@ -76,48 +76,14 @@ class PilotNoiseFloorTest {
   }
 
   private CommandHarness.Result plan(String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "plan",
-                "--workload",
-                EXAMPLES.resolve("workload-static.yaml").toString(),
-                "--ledger",
-                EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-                "--question",
-                RepeatDecisionPlanTest.QUESTION,
-                "--aiperf-version",
-                "0.13.0",
-                "--exp-root",
-                exp.toString(),
-                "--format",
-                "json"));
-    args.addAll(List.of(extra));
-    return CommandHarness.run(args.toArray(String[]::new));
+    return ExamplePlan.json(ExamplePlan.STATIC, RepeatDecisionPlanTest.QUESTION, exp, extra);
   }
 
   /** A benchplan run directory: run.json naming the plan, AIPerf's files under aiperf/. */
   private Path run(
       String id, double throughput, Path plan, String planSha, String series, long seed)
       throws Exception {
-    JsonNode p = Json.JSON.readTree(Files.readAllBytes(plan));
-    Path dir = tmp.resolve("runs").resolve(id);
-    GeneratedRun g =
-        new GeneratedRun()
-            .seed(seed)
-            .throughput(throughput)
-            .requests(p.at("/experiment/request_count").asInt())
-            .concurrency(p.at("/experiment/concurrency/0").asInt());
-    g.isl = p.at("/workload/synthetic/isl").asInt();
-    g.osl = p.at("/workload/synthetic/osl").asInt();
-    g.write(dir.resolve("aiperf"));
-    ObjectNode rec = Json.JSON.createObjectNode();
-    rec.put("run_id", id);
-    rec.put("series_id", series);
-    rec.putObject("plan").put("path", plan.toString()).put("sha256", planSha);
-    rec.put("load_point", "concurrency=" + g.concurrency);
-    Files.writeString(dir.resolve("run.json"), Json.JSON.writeValueAsString(rec));
-    return dir;
+    return GeneratedRun.ofPlan(tmp.resolve("runs"), id, throughput, seed, plan, planSha, series);
   }
 
   private Path analyze(String name, Path... runs) {

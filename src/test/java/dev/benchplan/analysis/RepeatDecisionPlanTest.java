@@ -6,6 +6,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.ExamplePlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Issue 13: {@code plan --repeat-decision} end to end. A series is planned, two single runs of it
@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  * field are blocked with their codes.
  */
 class RepeatDecisionPlanTest {
-  static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
+  static final Path EXAMPLES = ExamplePlan.EXAMPLES;
   static final String QUESTION =
       "What output throughput does vllm-agg sustain within the support SLOs?";
   @TempDir Path tmp;
@@ -44,24 +44,7 @@ class RepeatDecisionPlanTest {
   }
 
   private CommandHarness.Result plan(Path workload, String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "plan",
-                "--workload",
-                workload.toString(),
-                "--ledger",
-                EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-                "--question",
-                QUESTION,
-                "--aiperf-version",
-                "0.13.0",
-                "--exp-root",
-                exp.toString(),
-                "--format",
-                "json"));
-    args.addAll(List.of(extra));
-    return CommandHarness.run(args.toArray(String[]::new));
+    return ExamplePlan.json(workload, QUESTION, exp, extra);
   }
 
   /**
@@ -69,31 +52,14 @@ class RepeatDecisionPlanTest {
    * aiperf/.
    */
   private Path run(String id, double throughput) throws Exception {
-    return run(id, throughput, seriesPlan, seriesPlanSha, series.path("series_id").asString(), 1);
-  }
-
-  /** A run directory of the series whose plan is {@code plan}. */
-  private Path run(
-      String id, double throughput, Path plan, String planSha, String seriesId, long seed)
-      throws Exception {
-    JsonNode p = Json.JSON.readTree(Files.readAllBytes(plan));
-    Path dir = tmp.resolve("runs").resolve(id);
-    GeneratedRun g =
-        new GeneratedRun()
-            .seed(seed)
-            .throughput(throughput)
-            .requests(p.at("/experiment/request_count").asInt())
-            .concurrency(p.at("/experiment/concurrency/0").asInt());
-    g.isl = p.at("/workload/synthetic/isl").asInt();
-    g.osl = p.at("/workload/synthetic/osl").asInt();
-    g.write(dir.resolve("aiperf"));
-    ObjectNode rec = Json.JSON.createObjectNode();
-    rec.put("run_id", id);
-    rec.put("series_id", seriesId);
-    rec.putObject("plan").put("path", plan.toString()).put("sha256", planSha);
-    rec.put("load_point", "concurrency=" + g.concurrency);
-    Files.writeString(dir.resolve("run.json"), Json.JSON.writeValueAsString(rec));
-    return dir;
+    return GeneratedRun.ofPlan(
+        tmp.resolve("runs"),
+        id,
+        throughput,
+        1,
+        seriesPlan,
+        seriesPlanSha,
+        series.path("series_id").asString());
   }
 
   private Path analyze(Path run, String name) {
@@ -160,7 +126,16 @@ class RepeatDecisionPlanTest {
     List<String> pilotArgs = new ArrayList<>(List.of("analyze"));
     double[] tp = {4950, 5050, 5000};
     for (int i = 0; i < 3; i++) {
-      pilotArgs.add(run("pilot-" + i, tp[i], pilotPlan, pilotSha, pilotSeries, 10 + i).toString());
+      pilotArgs.add(
+          GeneratedRun.ofPlan(
+                  tmp.resolve("runs"),
+                  "pilot-" + i,
+                  tp[i],
+                  10 + i,
+                  pilotPlan,
+                  pilotSha,
+                  pilotSeries)
+              .toString());
     }
     pilotArgs.addAll(
         List.of(
@@ -295,17 +270,9 @@ class RepeatDecisionPlanTest {
 
     var onlyOne =
         CommandHarness.run(
-            "plan",
-            "--workload",
-            EXAMPLES.resolve("workload-static.yaml").toString(),
-            "--ledger",
-            EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-            "--question",
-            QUESTION,
-            "--exp-root",
-            exp.toString(),
-            "--repeat-decision",
-            necessary.toString());
+            ExamplePlan.args(
+                    ExamplePlan.STATIC, QUESTION, exp, "--repeat-decision", necessary.toString())
+                .toArray(String[]::new));
     assertThat(onlyOne.exitCode()).isEqualTo(2);
     assertThat(onlyOne.err()).contains("--repeat-decision-sha256");
     try (var s = Files.list(plans)) {

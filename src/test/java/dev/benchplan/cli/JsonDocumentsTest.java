@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.ExamplePlan;
 import dev.benchplan.testing.JsonDocuments;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -103,21 +104,14 @@ class JsonDocumentsTest {
           + " against their schemas")
   void planRenderRbac() throws Exception {
     Path exp = tmp.resolve("exp");
-    String[] plan = {
-      "plan",
-      "--workload",
-      EXAMPLES.resolve("workload-static.yaml").toString(),
-      "--ledger",
-      EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-      "--question",
-      "What throughput does vllm-agg sustain?",
-      "--aiperf-version",
-      "0.13.0",
-      "--exp-root",
-      exp.toString(),
-      "--format",
-      "json"
-    };
+    String[] plan =
+        ExamplePlan.args(
+                ExamplePlan.STATIC,
+                "What throughput does vllm-agg sustain?",
+                exp,
+                "--format",
+                "json")
+            .toArray(String[]::new);
     JsonNode written =
         JsonDocuments.assertStdout("plan", CommandHarness.run(plan).expectOk().out());
     assertThat(written.has("plan_path")).isTrue();
@@ -195,52 +189,37 @@ class JsonDocumentsTest {
     }
   }
 
+  /**
+   * {@code gate --results RESULTS LIMITS... --report-dir REPORTS --format json}: exits {@code
+   * exit}, its stdout and both report files checked against their schemas.
+   */
+  static JsonNode gateWithReports(String results, Path reports, int exit, String... limits)
+      throws IOException {
+    List<String> args = new ArrayList<>(List.of("gate", "--results", results));
+    args.addAll(List.of(limits));
+    args.addAll(List.of("--report-dir", reports.toString(), "--format", "json"));
+    JsonNode out =
+        JsonDocuments.assertStdout(
+            "gate", CommandHarness.run(args.toArray(String[]::new)).expectExit(exit).out());
+    assertThat(JsonDocuments.assertFiles("gate", reports)).isEqualTo(2);
+    return out;
+  }
+
   @Test
   @DisplayName("gate: a pass, a fail and a verdict without constraints; verdict.json and CTRF")
   void gate() throws Exception {
     String results = export().toString();
     Path reports = tmp.resolve("reports");
-    JsonNode pass =
-        JsonDocuments.assertStdout(
-            "gate",
-            CommandHarness.run(
-                    "gate",
-                    "--results",
-                    results,
-                    "--min-throughput",
-                    "1",
-                    "--report-dir",
-                    reports.toString(),
-                    "--format",
-                    "json")
-                .expectOk()
-                .out());
+    JsonNode pass = gateWithReports(results, reports, 0, "--min-throughput", "1");
     assertThat(pass.get("verdict").asString()).isEqualTo("pass");
-    assertThat(JsonDocuments.assertFiles("gate", reports)).isEqualTo(2);
     JsonDocuments.assertRejectsTampering(
         "ctrf-report.schema.json",
         Json.JSON.readTree(Files.readString(reports.resolve("ctrf-report.json"))),
         "results");
-    Path failReports = tmp.resolve("fail");
     JsonNode fail =
-        JsonDocuments.assertStdout(
-            "gate",
-            CommandHarness.run(
-                    "gate",
-                    "--results",
-                    results,
-                    "--max-ttft-p99",
-                    "0.001",
-                    "--tolerance",
-                    "0",
-                    "--report-dir",
-                    failReports.toString(),
-                    "--format",
-                    "json")
-                .expectExit(1)
-                .out());
+        gateWithReports(
+            results, tmp.resolve("fail"), 1, "--max-ttft-p99", "0.001", "--tolerance", "0");
     assertThat(fail.get("verdict").asString()).isEqualTo("fail");
-    assertThat(JsonDocuments.assertFiles("gate", failReports)).isEqualTo(2);
     JsonDocuments.assertStdout(
         "gate", CommandHarness.run("gate", "--results", results, "--format", "json").out());
   }

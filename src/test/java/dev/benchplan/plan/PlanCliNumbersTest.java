@@ -3,9 +3,9 @@ package dev.benchplan.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.ExamplePlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +17,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * reason on stderr, nothing written, the secret never echoed.
  */
 class PlanCliNumbersTest {
-  static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
   static final String TOKEN = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123";
   @TempDir Path dir;
 
@@ -33,24 +32,13 @@ class PlanCliNumbersTest {
       })
   void refused(String extra, String code, String named) throws Exception {
     Path exp = dir.resolve("exp");
+    boolean token = extra.equals("--question-token");
     List<String> args =
-        new ArrayList<>(
-            List.of(
-                "plan",
-                "--workload",
-                EXAMPLES.resolve("workload-static.yaml").toString(),
-                "--ledger",
-                EXAMPLES.resolve("deployment-ledger.yaml").toString(),
-                "--aiperf-version",
-                "0.13.0",
-                "--exp-root",
-                exp.toString()));
-    if (extra.equals("--question-token")) {
-      args.addAll(List.of("--question", "My token is " + TOKEN + ", how fast is it?"));
-    } else {
-      args.addAll(List.of("--question", "How fast?"));
-      args.addAll(List.of(extra.split(" ")));
-    }
+        ExamplePlan.args(
+            ExamplePlan.STATIC,
+            token ? "My token is " + TOKEN + ", how fast is it?" : "How fast?",
+            exp,
+            token ? new String[0] : extra.split(" "));
     var r = CommandHarness.run(args.toArray(String[]::new)).expectExit(2);
     assertThat(r.err()).contains(code).contains(named).doesNotContain(TOKEN);
     assertThat(r.out()).doesNotContain(TOKEN);
