@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Captures the examples of README.md and docs/readme/ (gate, plan, render, trace-inspect, analyze,
 # smoke, validate, run) from real runs of the current jar (bin/benchplan; build it first with
-# `mvn -B -DskipTests package`), in the form the pages show them: "$ command" (with the file names as the page gives them), its stdout and stderr, the exit code.
+# `mvn -B -DskipTests package`), in the form the pages show them: "$ command" (with the file names
+# as the page gives them), its stdout and stderr, the exit code.
 # Paste the output over the page's examples; nothing is edited by hand.
 #   gate: AIPerf's real export and AICR's H100 overlay from ../shared/data (skipped without it)
 #   plan: the bundled examples (examples/), copied to OUT/plan-demo and planned from there, with the
@@ -24,9 +25,11 @@
 #          mvn -B -o verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ValidateCliIT)
 #   readme: README.md's examples that need no cluster: the error document, trace inspect, plan
 #          (static from OUT/ex-s4/project as scripts/examples.sh plans it; proxy; the Mooncake trace,
-#          whole and windowed; the steady-state and engine refusals from OUT/loadgen-examples), and
-#          render with the aiperf-config.yaml it wrote (the smoke and validate examples are smoke's
-#          and validate's captures)
+#          whole and windowed; the steady-state and engine refusals from OUT/loadgen-examples), gate
+#          (AIPerf's real export and its sweep as OUT/ex/sweep; GateDiagnosticsTest's stalled and
+#          client-bound runs as OUT/diag-demo, when target/test-classes holds them), and render with
+#          the aiperf-config.yaml it wrote (the smoke and validate examples are smoke's and
+#          validate's captures)
 #   run: run.md's (and README's) examples: the transcript RunClusterIT#cli leaves in
 #          target/run-cli-transcript.txt (run it first on the shared test control plane, as for validate)
 # Usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run [OUT]   (OUT: default a fresh temporary folder)
@@ -430,6 +433,44 @@ readme)
   show "bin/benchplan plan --workload examples/workload-4096.yaml ... --engine job" -- \
     plan --workload examples/workload-4096.yaml --ledger examples/deployment-ledger.yaml --question "Does vllm-agg hold 4096 in flight?" --aiperf-version 0.13.0 --exp-root "$out/lg-x1" --engine job)
   echo
+  # gate on AIPerf's real export, and on its real sweep laid out as concurrency_{1,2,4}/
+  if [ -d "$data/aiperf/sweep-qwen3-0.6b" ]; then
+    rm -rf "$out/ex" && mkdir -p "$out/ex/sweep"
+    for c in 1 2 4; do cp -R "$data/aiperf/sweep-qwen3-0.6b/concurrency$c" "$out/ex/sweep/concurrency_$c"; done
+    show "bin/benchplan gate --results ../shared/data/aiperf/profile_export_aiperf.json --min-throughput 5000 --max-ttft-p99 200 --report-dir $out/ex/gate" -- \
+      gate --results ../shared/data/aiperf/profile_export_aiperf.json --min-throughput 5000 --max-ttft-p99 200 --report-dir "$out/ex/gate"
+    show "bin/benchplan gate --results $out/ex/sweep --max-ttft-p99 50 --tolerance 0" -- \
+      gate --results "$out/ex/sweep" --max-ttft-p99 50 --tolerance 0
+    echo
+  fi
+  # gate's findings on generated runs whose answer is known: GateDiagnosticsTest's two runs (one
+  # worker in eight stalled; 64 claimed and 40 in flight), written by the test classes (run
+  # `mvn -o test-compile` first; skipped without them)
+  if [ -d "$home/target/test-classes/dev/benchplan/diagnostics" ]; then
+    rm -rf "$out/diag-demo" && mkdir -p "$out/diag-demo"
+    cat >"$out/diag-demo/DiagDemo.java" <<'JAVA'
+import dev.benchplan.diagnostics.RunWriter;
+import dev.benchplan.diagnostics.SimulatedRun;
+import java.nio.file.Path;
+
+public class DiagDemo {
+  public static void main(String[] a) throws Exception {
+    Path out = Path.of(a[0]);
+    RunWriter.write(out.resolve("stalled"), SimulatedRun.closedLoop(17, 64, 1000, 8,
+        (w, r) -> w == 3 ? 20_000 + 20_000 * r.nextDouble() : 300 * (0.8 + 0.4 * r.nextDouble())), 64);
+    RunWriter.write(out.resolve("client-bound"),
+        SimulatedRun.closedLoop(7, 40, 1000, 8, (w, r) -> 300 * (0.8 + 0.4 * r.nextDouble())), 64);
+  }
+}
+JAVA
+    java -cp "$home/target/benchplan.jar:$home/target/test-classes" "$out/diag-demo/DiagDemo.java" "$out/diag-demo"
+    show "bin/benchplan gate --results $out/diag-demo/stalled --min-throughput 1000 --max-ttft-p99 2000" -- \
+      gate --results "$out/diag-demo/stalled" --min-throughput 1000 --max-ttft-p99 2000
+    echo
+    show "bin/benchplan gate --results $out/diag-demo/client-bound --min-throughput 1000" -- \
+      gate --results "$out/diag-demo/client-bound" --min-throughput 1000
+    echo
+  fi
   plan="$(ls "$out"/ex-s4/project/experiments/inputs/benchmark-plans/support-chat-*.json)"
   mkdir -p "$out/ex-s4/deploy-static"
   show "benchplan render --plan $plan --plan-sha256 $(sha256sum "$plan" | cut -d' ' -f1) --deploy-root $out/ex-s4/deploy-static" -- \
