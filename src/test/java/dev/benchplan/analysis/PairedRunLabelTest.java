@@ -125,59 +125,37 @@ class PairedRunLabelTest {
     assertThat(unlabelled.err()).contains("records no pair in run.json");
   }
 
+  /** render of the series' plan into {@code deploy} with the pair options given. */
+  private CommandHarness.Result renderPair(Path deploy, String... pairOptions) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "render",
+                "--plan",
+                series.path("plan_path").asString(),
+                "--plan-sha256",
+                series.path("sha256").asString(),
+                "--deploy-root",
+                deploy.toString()));
+    args.addAll(List.of(pairOptions));
+    return CommandHarness.run(args.toArray(String[]::new));
+  }
+
   @Test
   @DisplayName(
       "render --pair: the Job carries benchplan.dev/pair; run.json's /pair parses it; bad labels are refused")
   void renderAnnotation() throws Exception {
     Path deploy = Files.createDirectories(tmp.resolve("deploy"));
-    CommandHarness.run(
-            "render",
-            "--plan",
-            series.path("plan_path").asString(),
-            "--plan-sha256",
-            series.path("sha256").asString(),
-            "--deploy-root",
-            deploy.toString(),
-            "--pair",
-            "p7",
-            "--pair-order",
-            "BA",
-            "--pair-arm",
-            "B")
-        .expectOk();
+    renderPair(deploy, "--pair", "p7", "--pair-order", "BA", "--pair-arm", "B").expectOk();
     String perf = Files.readString(deploy.resolve("benchmark/perf.yaml"));
     assertThat(perf).contains("benchplan.dev/pair: p7/BA/B");
     RunRecordDocument.Pair p = RunRecordDocument.Pair.of("p7/BA/B");
     assertThat(p).isEqualTo(new RunRecordDocument.Pair("p7", "BA", "B"));
     assertThat(new PairLabel("p7", "BA", "B").first()).isTrue();
-    var half =
-        CommandHarness.run(
-            "render",
-            "--plan",
-            series.path("plan_path").asString(),
-            "--plan-sha256",
-            series.path("sha256").asString(),
-            "--deploy-root",
-            deploy.toString(),
-            "--pair",
-            "p7");
+    var half = renderPair(deploy, "--pair", "p7");
     assertThat(half.exitCode()).isEqualTo(2);
     assertThat(half.err()).contains("--pair, --pair-order and --pair-arm go together");
-    var bad =
-        CommandHarness.run(
-            "render",
-            "--plan",
-            series.path("plan_path").asString(),
-            "--plan-sha256",
-            series.path("sha256").asString(),
-            "--deploy-root",
-            deploy.toString(),
-            "--pair",
-            "p7",
-            "--pair-order",
-            "AA",
-            "--pair-arm",
-            "B");
+    var bad = renderPair(deploy, "--pair", "p7", "--pair-order", "AA", "--pair-arm", "B");
     assertThat(bad.exitCode()).isEqualTo(2);
     assertThat(bad.err()).contains("--pair-order AA");
   }

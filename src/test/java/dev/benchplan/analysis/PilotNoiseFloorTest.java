@@ -100,18 +100,7 @@ class PilotNoiseFloorTest {
 
   private Path compare(String name) {
     Path out = tmp.resolve(name);
-    var r =
-        CommandHarness.run(
-            "compare",
-            "--reference",
-            tmp.resolve("runs/run-a").toString(),
-            "--candidate",
-            tmp.resolve("runs/run-b").toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            out.toString());
-    assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
+    RepeatDecisionPlanTest.compareSingleRuns(tmp, exp, out);
     return out;
   }
 

@@ -62,6 +62,26 @@ class RepeatDecisionPlanTest {
         series.path("series_id").asString());
   }
 
+  /**
+   * compare of the series' two single runs, {@code runs/run-a} against {@code runs/run-b} (1 vs 1),
+   * under {@code exp}, into {@code out}: a verdict either way (exit 0 or 1).
+   */
+  static CommandHarness.Result compareSingleRuns(Path tmp, Path exp, Path out) {
+    var r =
+        CommandHarness.run(
+            "compare",
+            "--reference",
+            tmp.resolve("runs/run-a").toString(),
+            "--candidate",
+            tmp.resolve("runs/run-b").toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            out.toString());
+    assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
+    return r;
+  }
+
   private Path analyze(Path run, String name) {
     Path out = tmp.resolve(name);
     CommandHarness.run(
@@ -186,18 +206,7 @@ class RepeatDecisionPlanTest {
     // compare of the original series' single runs (1 vs 1) draws its interval from the pilot's
     // floor
     Path cmpDir = tmp.resolve("cmp");
-    var cmp =
-        CommandHarness.run(
-            "compare",
-            "--reference",
-            tmp.resolve("runs/run-a").toString(),
-            "--candidate",
-            tmp.resolve("runs/run-b").toString(),
-            "--exp-root",
-            exp.toString(),
-            "--report-dir",
-            cmpDir.toString());
-    assertThat(cmp.exitCode()).as(cmp.err()).isIn(0, 1);
+    var cmp = compareSingleRuns(tmp, exp, cmpDir);
     assertThat(cmp.out()).contains("noise floor: pilot series " + pilotSeries);
     JsonNode comparison = Json.JSON.readTree(Files.readAllBytes(cmpDir.resolve("comparison.json")));
     assertThat(SchemaValidator.bundled("comparison.schema.json").validate(comparison)).isEmpty();
