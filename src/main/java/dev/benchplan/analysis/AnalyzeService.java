@@ -114,6 +114,7 @@ public final class AnalyzeService {
   /** Runs the analysis; bad input throws (exit 2) before anything is written. */
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
+    AnalyzeWarmUp.start(); // the report's fixed costs, on the core the scan leaves idle
     List<RunEvidence> runs = load(request.runs(), request.gpus());
     List<FindingLine> history = FindingsLog.read(request.expRoot());
     Computed computed = compute(runs, slos, history, request.expRoot());
