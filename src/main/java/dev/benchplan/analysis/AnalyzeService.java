@@ -38,6 +38,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -114,13 +117,20 @@ public final class AnalyzeService {
   /** Runs the analysis; bad input throws (exit 2) before anything is written. */
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
+    AnalyzeWarmUp.start(); // the report's fixed costs, on the core the scan leaves idle
     List<RunEvidence> runs = load(request.runs(), request.gpus());
+    // the runs' own documents (the summary's bootstrap intervals) do not depend on the analysis:
+    // they are built on the second core while this thread computes it
+    FutureTask<List<byte[]>> runDocs = onSide("benchplan-run-documents", () -> runDocuments(runs));
     List<FindingLine> history = FindingsLog.read(request.expRoot());
     Computed computed = compute(runs, slos, history, request.expRoot());
     String analysisId = computed.analysisId();
     AnalysisDoc analysis = computed.analysis();
     List<SeriesAnalysis.Result> results = computed.results();
     PlanInfo planned = computed.planned();
+    // likewise the plots, while the analysis is written out and hashed
+    FutureTask<Map<String, String>> plots =
+        onSide("benchplan-plots", () -> Plots.forAnalysis(analysis, runs));
 
     Path out =
         request.reportDir() != null
@@ -128,15 +138,15 @@ public final class AnalyzeService {
             : request.expRoot().resolve("analysis").resolve(analysisId);
     Map<Path, byte[]> files = new LinkedHashMap<>();
     Set<String> names = new HashSet<>();
-    for (RunEvidence r : runs) {
-      String dirName = safe(r.source().label());
+    List<byte[]> docs = joined(runDocs);
+    for (int i = 0; i < runs.size(); i++) {
+      String dirName = safe(runs.get(i).source().label());
       while (!names.add(dirName)) {
         dirName = dirName + "_";
       }
       Path d = out.resolve("runs").resolve(dirName);
-      files.put(d.resolve(AUDIT), validated(RunDocuments.audit(r), "benchmark-audit.schema.json"));
-      files.put(
-          d.resolve(SUMMARY), validated(RunDocuments.summary(r), "benchmark-summary.schema.json"));
+      files.put(d.resolve(AUDIT), docs.get(2 * i));
+      files.put(d.resolve(SUMMARY), docs.get(2 * i + 1));
     }
     byte[] analysisBytes = CanonicalJson.bytes(analysis);
     files.put(out.resolve(ANALYSIS), analysisBytes);
@@ -152,7 +162,7 @@ public final class AnalyzeService {
               : "repeat_decision-" + safe(r.doc().seriesId()) + ".json";
       files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
     }
-    Map<String, String> svgs = Plots.forAnalysis(analysis, runs);
+    Map<String, String> svgs = joined(plots);
     svgs.forEach(
         (name, svg) ->
             files.put(out.resolve("plots").resolve(name), svg.getBytes(StandardCharsets.UTF_8)));
@@ -168,6 +178,44 @@ public final class AnalyzeService {
           request.expRoot(), r.finding().appended(analysisSha, out.resolve(ANALYSIS).toString()));
     }
     return new Outcome(analysisId, out, analysis, runs, FindingsLog.path(request.expRoot()));
+  }
+
+  /** Each run's benchmark_audit.json and benchmark_summary.json bytes, in turn. */
+  private static List<byte[]> runDocuments(List<RunEvidence> runs) {
+    List<byte[]> docs = new ArrayList<>();
+    for (RunEvidence r : runs) {
+      docs.add(validated(RunDocuments.audit(r), "benchmark-audit.schema.json"));
+      docs.add(validated(RunDocuments.summary(r), "benchmark-summary.schema.json"));
+    }
+    return docs;
+  }
+
+  /** Runs {@code work} on a daemon thread of its own; {@link #joined} waits for its result. */
+  private static <T> FutureTask<T> onSide(String name, Callable<T> work) {
+    FutureTask<T> task = new FutureTask<>(work);
+    Thread t = new Thread(task, name);
+    t.setDaemon(true);
+    t.start();
+    return task;
+  }
+
+  /** The result of a task {@link #onSide} started; what it threw is thrown here, unwrapped. */
+  private static <T> T joined(FutureTask<T> task) {
+    try {
+      return task.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + task, e);
+    }
   }
 
   /** The analysis of {@code runs} against {@code history} (the findings log's earlier lines). */

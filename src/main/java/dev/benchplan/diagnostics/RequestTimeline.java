@@ -1,6 +1,7 @@
 package dev.benchplan.diagnostics;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The timings of one run's measured (profiling-phase) requests, one entry per request, in record
@@ -49,41 +50,69 @@ public final class RequestTimeline {
     return ok[i];
   }
 
-  /** Sorted copy of the start times. */
-  long[] sortedStarts() {
-    long[] s = start.clone();
-    Arrays.sort(s);
+  // the sorted columns, each computed once when first asked for (the stall detector, the client
+  // bound check and the audit's time slices ask for the same ones); guarded by this
+  private long @Nullable [] sortedStarts;
+  private long @Nullable [] sortedEnds;
+  private double @Nullable [] sortedTtft;
+  private double @Nullable [] sortedLatencyMs;
+
+  /** The start times, sorted (shared: callers must not modify it). */
+  synchronized long[] sortedStarts() {
+    long[] s = sortedStarts;
+    if (s == null) {
+      s = start.clone();
+      Arrays.sort(s);
+      sortedStarts = s;
+    }
     return s;
   }
 
-  /** Sorted copy of the end times. */
-  long[] sortedEnds() {
-    long[] e = end.clone();
-    Arrays.sort(e);
+  /** The end times, sorted (shared: callers must not modify it). */
+  synchronized long[] sortedEnds() {
+    long[] e = sortedEnds;
+    if (e == null) {
+      e = end.clone();
+      Arrays.sort(e);
+      sortedEnds = e;
+    }
     return e;
   }
 
-  /** Sorted finite TTFTs of the successful requests. */
-  double[] sortedTtft() {
-    double[] out = new double[ttftMs.length];
-    int n = 0;
-    for (int i = 0; i < ttftMs.length; i++) {
-      if (ok[i] && Double.isFinite(ttftMs[i])) {
-        out[n++] = ttftMs[i];
+  /** The finite TTFTs of the successful requests, sorted (shared: callers must not modify it). */
+  synchronized double[] sortedTtft() {
+    double[] v = sortedTtft;
+    if (v == null) {
+      double[] out = new double[ttftMs.length];
+      int n = 0;
+      for (int i = 0; i < ttftMs.length; i++) {
+        if (ok[i] && Double.isFinite(ttftMs[i])) {
+          out[n++] = ttftMs[i];
+        }
       }
+      v = Arrays.copyOf(out, n);
+      Arrays.sort(v);
+      sortedTtft = v;
     }
-    double[] v = Arrays.copyOf(out, n);
-    Arrays.sort(v);
     return v;
   }
 
-  /** Sorted latencies (end - start, ms) of every request. */
-  double[] sortedLatencyMs() {
-    double[] v = new double[start.length];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = (end[i] - start[i]) / 1e6;
+  /** A sorted copy of the finite TTFTs (ms) of the successful requests. */
+  public double[] sortedSuccessfulTtftMs() {
+    return sortedTtft().clone();
+  }
+
+  /** The latencies (end - start, ms) of every request, sorted (shared: must not be modified). */
+  synchronized double[] sortedLatencyMs() {
+    double[] v = sortedLatencyMs;
+    if (v == null) {
+      v = new double[start.length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = (end[i] - start[i]) / 1e6;
+      }
+      Arrays.sort(v);
+      sortedLatencyMs = v;
     }
-    Arrays.sort(v);
     return v;
   }
 

@@ -84,6 +84,9 @@ public final class RunLoader {
     }
     RecordScan scan =
         Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
+    if (scan != null) {
+      scan.sortAhead();
+    }
     JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
     PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord(), source.runJson());
     Map<String, String> identity =

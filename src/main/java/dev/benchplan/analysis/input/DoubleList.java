@@ -36,10 +36,21 @@ public final class DoubleList {
   public double[] sortedFinite() {
     double[] cached = sorted;
     if (cached == null) {
-      cached = sortFinite();
-      sorted = cached;
+      // one sort however many threads ask (RecordScan#sortAhead sorts on another core)
+      synchronized (this) {
+        cached = sorted;
+        if (cached == null) {
+          cached = sortFinite();
+          sorted = cached;
+        }
+      }
     }
     return Arrays.copyOf(cached, cached.length);
+  }
+
+  /** Sorts now, so that later {@link #sortedFinite} calls find the result. */
+  void sortAhead() {
+    sortedFinite();
   }
 
   private double[] sortFinite() {

@@ -317,7 +317,7 @@ final class RecordLineParser {
         }
       } else if (is(ns, UNIT) && c == '"') {
         int e = string(p, MAX_STRING);
-        plain(p, e);
+        noEscapes(p, e); // the unit's text comes from unitNames: no String per record
         if (units == unitTags.length) {
           unitTags = Arrays.copyOf(unitTags, units * 2);
           unitValues = Arrays.copyOf(unitValues, units * 2);

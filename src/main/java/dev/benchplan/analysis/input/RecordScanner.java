@@ -70,6 +70,12 @@ public final class RecordScanner {
    * it is not one JSON object per line, a second pass line by line that names each bad line.
    */
   public static RecordScan scan(Path file) {
+    RecordScan early = EarlyScan.take(file);
+    return early != null ? early : scanNow(file);
+  }
+
+  /** {@link #scan} without looking for an early scan. */
+  static RecordScan scanNow(Path file) {
     RecordScan fast = bytes(file, CHUNK);
     if (fast == null) {
       fast = streamed(file);
@@ -216,6 +222,9 @@ public final class RecordScanner {
     @Nullable String firstBadTimestamp;
     final Map<String, String> units = new HashMap<>();
     final Map<String, Double> factors = new HashMap<>();
+    // factors by TRACKED index (NaN: none), rebuilt after a factor is added: no map look-up per
+    // value
+    private double @Nullable [] factorByIndex;
     final List<String> unitProblems = new ArrayList<>();
     @Nullable Long minStart;
     @Nullable Long maxEnd;
@@ -469,9 +478,9 @@ public final class RecordScanner {
 
     /** Adds a request with usable timestamps to the timeline (TTFT converted to ms). */
     void timeline(long start, long end, double[] tracked, boolean succeeded) {
-      Double f = factors.get("time_to_first_token");
+      double f = factorByIndex()[TTFT];
       double ttft = tracked[TTFT];
-      double ms = f == null ? ttft : ttft * f;
+      double ms = Double.isNaN(f) ? ttft : ttft * f;
       timeline.add(start, end, ms, succeeded);
     }
 
@@ -480,11 +489,25 @@ public final class RecordScanner {
       if (!succeeded) {
         return;
       }
+      double[] fs = factorByIndex();
       for (int i = 0; i < tracked.length; i++) {
-        Double f = factors.get(TRACKED.get(i));
+        double f = fs[i];
         double v = tracked[i];
-        lists[i].add(f == null ? v : v * f);
+        lists[i].add(Double.isNaN(f) ? v : v * f);
       }
+    }
+
+    private double[] factorByIndex() {
+      double[] fs = factorByIndex;
+      if (fs == null) {
+        fs = new double[TRACKED.size()];
+        for (int i = 0; i < fs.length; i++) {
+          Double f = factors.get(TRACKED.get(i));
+          fs[i] = f == null ? Double.NaN : f;
+        }
+        factorByIndex = fs;
+      }
+      return fs;
     }
 
     void check(String tag, double d, long lineNo) {
@@ -517,6 +540,7 @@ public final class RecordScanner {
           BigDecimal one = u.convert(BigDecimal.ONE, MetricUnit.canonical(u.dimension()));
           if (one.compareTo(BigDecimal.ONE) != 0) {
             factors.put(tag, one.doubleValue());
+            factorByIndex = null;
           }
         }
       } else if (!seen.equals(unit) && unitProblems.size() < 20) {

@@ -51,6 +51,19 @@ public final class Plots {
 
   private Plots() {}
 
+  /**
+   * Draws a small chart and throws it away: loads and initialises JFreeChart, JFreeSVG and AWT's
+   * fonts ahead of the real plots (on another thread while the records are read).
+   */
+  public static void warmUp() {
+    XYSeries s = new XYSeries("warm-up", false);
+    s.add(1, 1);
+    s.add(2, 3);
+    XYSeriesCollection data = new XYSeriesCollection();
+    data.addSeries(s);
+    xy("warm-up", "x", "y", data, true, new double[] {1, 2});
+  }
+
   /** A named group of runs (a side of a comparison, or one series). */
   public record Group(String name, List<RunEvidence> runs) {}
 

@@ -1,0 +1,55 @@
+package dev.benchplan.analysis;
+
+import dev.benchplan.analysis.report.AnalysisDoc;
+import dev.benchplan.analysis.report.AuditDoc;
+import dev.benchplan.analysis.report.Plots;
+import dev.benchplan.analysis.report.RepeatDecisionDoc;
+import dev.benchplan.analysis.report.SummaryDoc;
+import dev.benchplan.analysis.stats.BootstrapPercentiles;
+import dev.benchplan.json.Json;
+import dev.benchplan.json.SchemaValidator;
+
+/**
+ * Loads what analyze needs after the scan (schema validators, the documents' JSON serializers,
+ * JFreeChart's first draw, Commons Statistics' samplers) on a daemon thread while the per-request
+ * records are read: the scan keeps one core busy, and these fixed costs otherwise come after it.
+ * Nothing it does is kept except caches: the outputs are the same either way.
+ */
+final class AnalyzeWarmUp {
+  private AnalyzeWarmUp() {}
+
+  /** Starts the warm-up; failures are ignored (everything loads lazily anyway). */
+  static void start() {
+    Thread t = new Thread(AnalyzeWarmUp::warm, "benchplan-analyze-warm-up");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static void warm() {
+    try {
+      for (String schema :
+          new String[] {
+            "benchmark-audit.schema.json",
+            "benchmark-summary.schema.json",
+            "performance-analysis.schema.json",
+            "repeat-decision.schema.json"
+          }) {
+        SchemaValidator.bundled(schema);
+      }
+      for (Class<?> doc :
+          new Class<?>[] {
+            AnalysisDoc.class, AuditDoc.class, SummaryDoc.class, RepeatDecisionDoc.class
+          }) {
+        Json.JSON.writerFor(doc);
+      }
+      double[] sorted = new double[1000];
+      for (int i = 0; i < sorted.length; i++) {
+        sorted[i] = i;
+      }
+      BootstrapPercentiles.estimate(sorted, 99, 0);
+      Plots.warmUp();
+    } catch (RuntimeException | LinkageError ignored) {
+      // best effort
+    }
+  }
+}
