@@ -31,17 +31,32 @@ public final class Cli {
 
   private static int onExecutionException(
       Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+    return reportFailure(
+        ex,
+        cl.getOut(),
+        cl.getErr(),
+        wantsStacktrace(parseResult),
+        wantsJson(parseResult.originalArgs()));
+  }
+
+  /**
+   * A command that failed: its one-line message (or stack trace) on stderr, with JSON its error
+   * document on stdout.
+   *
+   * @return the exit code
+   */
+  static int reportFailure(
+      Exception ex, PrintWriter out, PrintWriter err, boolean stacktrace, boolean json) {
     ErrorReport report = ErrorMapper.map(ex);
-    PrintWriter err = cl.getErr();
     err.println("benchplan: " + report.message());
-    if (wantsStacktrace(parseResult)) {
+    if (stacktrace) {
       ErrorMapper.unwrap(ex).printStackTrace(err);
     } else if (report.exitCode() == ExitCode.INTERNAL) {
       err.println("benchplan: run again with --stacktrace for details");
     }
     err.flush();
-    if (wantsJson(parseResult.originalArgs())) {
-      Printer.printError(cl.getOut(), report);
+    if (json) {
+      Printer.printError(out, report);
     }
     return report.exitCode();
   }

@@ -14,8 +14,12 @@ public final class Printer {
 
   /** Prints {@code output} in the chosen format and returns {@code exitCode}. */
   public static int print(CommandLine cl, FormatMixin format, CommandOutput output, int exitCode) {
-    PrintWriter out = cl.getOut();
-    if (format.json()) {
+    return print(cl.getOut(), format.json(), output, exitCode);
+  }
+
+  /** Prints {@code output} on {@code out}, as JSON or text, and returns {@code exitCode}. */
+  static int print(PrintWriter out, boolean json, CommandOutput output, int exitCode) {
+    if (json) {
       String text = output.jsonText();
       if (text != null) {
         out.println(text);

@@ -81,10 +81,21 @@ public final class TraceInspectCommand implements Callable<Integer> {
     TraceScanOptions options =
         new TraceScanOptions(
             blockSize, maxContext, w == null ? null : w.startMs(), w == null ? null : w.endMs());
-    ProgressRenderer renderer =
-        ProgressRenderer.forStderr("trace inspect", spec.commandLine().getErr());
+    return inspect(
+        trace, options, format.json(), spec.commandLine().getOut(), spec.commandLine().getErr());
+  }
+
+  /**
+   * Scans {@code trace} and prints its report: what the command does once its arguments are parsed
+   * (also run by {@link TraceInspectShortcut} without the parser).
+   *
+   * @return the exit code: 0 for a valid trace, 2 for one with problems
+   */
+  static int inspect(
+      Path trace, TraceScanOptions options, boolean json, PrintWriter out, PrintWriter err) {
+    ProgressRenderer renderer = ProgressRenderer.forStderr("trace inspect", err);
     ScanProgress progress =
-        renderer.rich() && large()
+        renderer.rich() && large(trace)
             ? new ScanProgress() {
               @Override
               public void update(long bytesDone, long totalBytes, long rows) {
@@ -99,10 +110,7 @@ public final class TraceInspectCommand implements Callable<Integer> {
       renderer.finishCount();
     }
     return Printer.print(
-        spec.commandLine(),
-        format,
-        new Output(report),
-        report.valid() ? ExitCode.OK : ExitCode.INVALID);
+        out, json, new Output(report), report.valid() ? ExitCode.OK : ExitCode.INVALID);
   }
 
   /**
@@ -126,7 +134,7 @@ public final class TraceInspectCommand implements Callable<Integer> {
     }
   }
 
-  private boolean large() {
+  private static boolean large(Path trace) {
     try {
       return Files.size(trace) >= PROGRESS_MIN_BYTES;
     } catch (java.io.IOException e) {

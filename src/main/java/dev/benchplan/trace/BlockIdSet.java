@@ -54,23 +54,7 @@ final class BlockIdSet {
 
   /** Adds an id. */
   void add(long id) {
-    if (id >= 0 && id < BITSET_LIMIT) {
-      int p = (int) (id >>> PAGE_BITS);
-      long[] page = pages[p];
-      if (page == null) {
-        page = new long[PAGE_WORDS];
-        pages[p] = page;
-      }
-      int w = (int) (id >>> 6) & (PAGE_WORDS - 1);
-      long word = page[w];
-      long bit = 1L << id;
-      if ((word & bit) == 0) {
-        page[w] = word | bit;
-        bitsetSize++;
-      }
-    } else {
-      large.add(id);
-    }
+    testAndAdd(id);
   }
 
   /** Distinct ids added. */
