@@ -91,21 +91,7 @@ public record FindingLine(
 
   /** The same line as appended: with the analysis' SHA-256 and path. */
   public FindingLine appended(String sha256, String path) {
-    return new FindingLine(
-        analysisId,
-        seriesId,
-        validRuns,
-        invalidRuns,
-        runs,
-        loadPoints,
-        sloFeasible,
-        noiseFloor,
-        noiseFloorPilot,
-        verdict,
-        repeatDecision,
-        decisionSource,
-        sha256,
-        path);
+    return copy(loadPoints, sha256, path);
   }
 
   /** The noise floors the line records, metric key to floor, in the order written. */
@@ -117,6 +103,14 @@ public record FindingLine(
 
   /** The same line with {@code load_points} replaced (the reader sets them from the tree). */
   FindingLine withLoadPoints(Map<String, Map<String, @Nullable Number>> points) {
+    return copy(points, analysisSha256, analysisPath);
+  }
+
+  // the one place a line is derived from another: everything else it says stays
+  private FindingLine copy(
+      Map<String, Map<String, @Nullable Number>> points,
+      @Nullable String sha256,
+      @Nullable String path) {
     return new FindingLine(
         analysisId,
         seriesId,
@@ -130,8 +124,8 @@ public record FindingLine(
         verdict,
         repeatDecision,
         decisionSource,
-        analysisSha256,
-        analysisPath);
+        sha256,
+        path);
   }
 
   /**

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -56,7 +55,7 @@ class CleanupTest {
             "bench",
             "bp-j",
             List.of("bp-j-config", "bp-j-extra"),
-            Duration.ofSeconds(5));
+            KubeRunService.Settings.CLI.cleanupWait());
     List<String> first = c.run();
     assertThat(first)
         .containsExactly(
@@ -72,7 +71,7 @@ class CleanupTest {
             "bench",
             "bp-j",
             List.of("bp-j-config"),
-            Duration.ofSeconds(5));
+            KubeRunService.Settings.CLI.cleanupWait());
     assertThat(again.run())
         .containsExactly(
             "Job bench/bp-j: already gone", "ConfigMap bench/bp-j-config: already gone");

@@ -37,6 +37,12 @@ final class FakeJobController implements AutoCloseable {
   private volatile Throwable failure;
   volatile Instant terminatedAt;
 
+  /** Set once the Job satisfied the start condition and the script began. */
+  private volatile boolean playing;
+
+  /** Set once the script has ended (done, failed or interrupted). */
+  private volatile boolean played;
+
   FakeJobController(KubernetesClient client, String namespace, String jobName, Script script) {
     this(client, namespace, jobName, Objects::nonNull, script);
   }
@@ -69,11 +75,14 @@ final class FakeJobController implements AutoCloseable {
                     .inNamespace(namespace)
                     .withName(jobName)
                     .waitUntilCondition(ready, 10, TimeUnit.MINUTES);
+                playing = true;
                 script.play(new Steps());
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               } catch (Throwable t) {
                 failure = t;
+              } finally {
+                played = true;
               }
             },
             "fake-job-controller");
@@ -302,12 +311,29 @@ final class FakeJobController implements AutoCloseable {
     }
   }
 
+  /** True when the script has ended (done, failed or interrupted). */
+  boolean played() {
+    return played;
+  }
+
+  /** True when the script's thread outlived {@link #close()} (it may still write). */
+  boolean stillRunning() {
+    return thread.isAlive();
+  }
+
+  /**
+   * Lets a script that has begun finish its writes (bounded by a minute, which only a hung API call
+   * reaches), and interrupts one still waiting for its Job: no fixed few seconds that a loaded
+   * machine can miss, after which a script would be cut off silently.
+   */
   @Override
   public void close() {
     try {
-      thread.join(5_000); // let a script that is still writing its last status finish
+      if (playing) {
+        thread.join(60_000);
+      }
       if (thread.isAlive()) {
-        thread.interrupt(); // a script waiting on a run that has ended
+        thread.interrupt(); // waiting for a Job the run never created, or a hung call
         thread.join(10_000);
       }
     } catch (InterruptedException e) {

@@ -132,8 +132,70 @@ class KubeRunServiceTest {
         },
         c -> logs,
         hooks,
-        Clock.systemUTC(),
-        KubeRunService.Settings.of(Duration.ofMillis(200), Duration.ofSeconds(5)));
+        clock,
+        // the command's bound on each deletion: the wait ends as soon as the Job is gone, so the
+        // bound is reached only when something is wrong, never by a slow machine (5 s was: the
+        // watch that sees the Job go can take that long to start under CI load)
+        KubeRunService.Settings.of(
+            Duration.ofMillis(200), KubeRunService.Settings.CLI.cleanupWait()));
+  }
+
+  /** The run's clock: real time, unless a test counts its bounds from the script's end. */
+  Clock clock = Clock.systemUTC();
+
+  /**
+   * Real time that stands still until the fake controller has played its whole script, then runs on
+   * from where it stood. A run counts its start bound from its Job's creation; a test whose bound
+   * must expire after the script's last write (the pod unschedulable, pulling, running) would
+   * otherwise race the controller, which a loaded machine can slow past a bound of a few seconds.
+   */
+  static final class AfterScriptClock extends Clock {
+    private final java.util.function.BooleanSupplier played;
+    private final java.time.Instant frozen = java.time.Instant.now();
+    private volatile long resumedNanos = -1;
+
+    AfterScriptClock(java.util.function.BooleanSupplier played) {
+      this.played = played;
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      if (resumedNanos < 0) {
+        if (!played.getAsBoolean()) {
+          return frozen;
+        }
+        synchronized (this) {
+          if (resumedNanos < 0) {
+            resumedNanos = System.nanoTime();
+          }
+        }
+      }
+      return frozen.plusNanos(System.nanoTime() - resumedNanos);
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
+  /**
+   * Runs with a fake controller playing {@code script}, the run's bounds counted from the script's
+   * end ({@link AfterScriptClock}).
+   */
+  RunOutcome runAfterScript(RunFixture f, RunRequest r, FakeJobController.Script script) {
+    FakeJobController c = new FakeJobController(client, NS, RunFixture.JOB, script);
+    clock = new AfterScriptClock(c::played);
+    try {
+      return run(f, r);
+    } finally {
+      c.close();
+    }
   }
 
   RunRequest request(RunFixture f) {
@@ -495,7 +557,7 @@ class KubeRunServiceTest {
   void unschedulable() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     RunOutcome o =
-        runWith(
+        runAfterScript(
             f,
             request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
             s -> s.createPod(POD).unschedulable("0/3 nodes are available: 3 Insufficient cpu."));
@@ -512,7 +574,7 @@ class KubeRunServiceTest {
   void imagePull() {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     RunOutcome o =
-        runWith(
+        runAfterScript(
             f,
             request(f, Duration.ofSeconds(30), Duration.ofSeconds(4), false, false),
             s ->
@@ -573,7 +635,7 @@ class KubeRunServiceTest {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     logs.set(POD, "Profiling: 3/64\n");
     RunOutcome o =
-        runWith(
+        runAfterScript(
             f,
             request(f, Duration.ofSeconds(6), Duration.ofSeconds(5), false, false),
             s -> s.createPod(POD).schedule("cpu-node-1").running());
@@ -654,6 +716,21 @@ class KubeRunServiceTest {
     assertThat(o.cleanup())
         .as("cleanup; progress: %s", progress)
         .contains("Job " + NS + "/" + RunFixture.JOB + ": deleted");
+    // a Job left behind names whose it is: the old one, the run's (uid in run.json) or another,
+    // and whether the fake controller was still writing when the test went on
+    var left = client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get();
+    assertThat(left)
+        .as(
+            "Job left: uid %s (old %s, the run's %s), conditions %s; controller still running: %s;"
+                + " cleanup %s; progress %s",
+            left == null ? null : left.getMetadata().getUid(),
+            oldUid,
+            o.run().job().uid(),
+            KubeRunService.conditions(left),
+            c.stillRunning(),
+            o.cleanup(),
+            progress)
+        .isNull();
     assertNothingLeft();
   }
 
