@@ -374,12 +374,7 @@ public final class AnalyzeService {
             r ->
                 r.plan() != null
                     && r.plan().plan() != null
-                    && r.plan()
-                        .plan()
-                        .path("workload")
-                        .path("source")
-                        .asString("")
-                        .equals("proxy"))) {
+                    && r.plan().plan().workload().source().equals("proxy"))) {
       l.add("proxy workload: results are proxy-scoped");
     }
     return l;

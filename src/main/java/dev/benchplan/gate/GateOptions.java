@@ -1,6 +1,7 @@
 package dev.benchplan.gate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.rules.ExpectedErrors;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -15,8 +16,8 @@ public record GateOptions(BigDecimal tolerance, BigDecimal maxErrorRate) {
   /** AICR's tolerance: 10%. */
   public static final BigDecimal DEFAULT_TOLERANCE = new BigDecimal("0.10");
 
-  /** At most 1% failed requests by default. */
-  public static final BigDecimal DEFAULT_MAX_ERROR_RATE = new BigDecimal("0.01");
+  /** At most 1% failed requests by default (benchmarking/expected-errors.md). */
+  public static final BigDecimal DEFAULT_MAX_ERROR_RATE = ExpectedErrors.DEFAULT_LIMIT;
 
   public GateOptions {
     Objects.requireNonNull(tolerance, "tolerance");

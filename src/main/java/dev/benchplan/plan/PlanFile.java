@@ -117,15 +117,37 @@ public final class PlanFile {
               + " written",
           null);
     }
-    JsonNode tree = PlanJson.parseObject(bytes).orThrow(null, path, PlanJson.EXPECTED);
-    SchemaValidator.bundled(SCHEMA).requireValid(tree, path.toString());
+    return new VerifiedPlan(path, actual, typed(bytes, path.toString()));
+  }
+
+  /**
+   * Reads plan bytes whose SHA-256 the caller has already checked (analyze, which reports a missing
+   * or changed plan in its own terms): JSON, the schema, the plan's records and the cross-field
+   * rules, as {@link #verify} does.
+   *
+   * @param bytes the plan file's bytes
+   * @param source what errors name, e.g. {@code the plan <path>}
+   * @throws Failure ({@link Problem#INVALID}, exit 2) when the JSON, the schema or a cross-field
+   *     rule does not hold
+   */
+  public static BenchmarkPlan parse(byte[] bytes, String source) {
+    try {
+      return typed(bytes, source);
+    } catch (BenchplanException e) {
+      throw new Failure(Problem.INVALID, e.getMessage(), e);
+    }
+  }
+
+  private static BenchmarkPlan typed(byte[] bytes, String source) {
+    JsonNode tree = PlanJson.parseObject(bytes).orThrow(null, source, PlanJson.EXPECTED);
+    SchemaValidator.bundled(SCHEMA).requireValid(tree, source);
     BenchmarkPlan plan;
     try {
       plan = PlanJson.read(tree, BenchmarkPlan.class);
     } catch (JacksonException e) {
       // a value the schema allows but the plan's records cannot hold (e.g. beyond long)
       throw BenchplanException.invalid(
-          path
+          source
               + ": "
               + pointer(e)
               + ": "
@@ -133,8 +155,8 @@ public final class PlanFile {
               + ": expected a value of the plan schema",
           e);
     }
-    checkRules(plan, path.toString());
-    return new VerifiedPlan(path, actual, plan);
+    checkRules(plan, source);
+    return plan;
   }
 
   private static String pointer(JacksonException e) {

@@ -1,7 +1,7 @@
 package dev.benchplan.plan;
 
-import dev.benchplan.gate.GateOptions;
 import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.ExpectedErrors;
 import dev.benchplan.rules.RuleFile;
 import dev.benchplan.rules.RuleLog;
 import dev.benchplan.workload.MetricCatalog;
@@ -27,10 +27,11 @@ final class TraceReplayChecks {
 
   /**
    * The error-rate limit the run will use (the workload's {@code error_rate} objective, else the
-   * gate's default), recorded; a limit above the default needs the workload's rationale.
+   * default gate and run apply), recorded; a limit above the default needs the workload's
+   * rationale.
    */
   static BigDecimal errorRateLimit(UserWorkload w, RuleLog log) {
-    BigDecimal dflt = GateOptions.DEFAULT_MAX_ERROR_RATE;
+    BigDecimal dflt = ExpectedErrors.DEFAULT_LIMIT;
     Slo slo =
         w.slos().stream()
             .filter(s -> s.metric().equals(MetricCatalog.ERROR_RATE) && s.operator().equals("<="))

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.PlanFile;
+import dev.benchplan.plan.PlanJson;
+import dev.benchplan.plan.Question;
 import dev.benchplan.testing.CommandHarness;
 import dev.benchplan.testing.SharedData;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -335,14 +340,37 @@ class AnalyzeCommandTest {
   @DisplayName(
       "a benchplan run directory: plan verified by SHA-256, artifacts checked; a changed file is invalid")
   void runDirectory() throws Exception {
+    // the committed example plan, as a series of its own with one SLO, written as plan writes it
+    BenchmarkPlan example;
+    try (Stream<Path> s = Files.list(Path.of("experiments/inputs/benchmark-plans"))) {
+      Path p = s.sorted().findFirst().orElseThrow();
+      example = PlanFile.parse(Files.readAllBytes(p), p.toString());
+    }
+    Question q = example.question();
+    BenchmarkPlan.Objectives o = example.objectives();
     Path plan = tmp.resolve("plan.json");
-    Files.writeString(
+    Files.write(
         plan,
-        "{\"series_id\": \"s-1\", \"plan_id\": \"p-1\", \"question\": {\"text\": \"is it faster?\"},"
-            + " \"aiperf\": {\"version\": \"0.13.0\"}, \"deployment\": {\"gpu_total\": 4, \"served_model\": \"Qwen/Qwen3-0.6B\"},"
-            + " \"objectives\": {\"slos\": [{\"metric\": \"time_to_first_token\", \"stat\": \"p99\", \"operator\": \"<=\","
-            + " \"threshold\": 500, \"unit\": \"ms\", \"source\": \"/slos/0\"}]}}");
-    Path dir = new GeneratedRun().write(tmp.resolve("runs/r1"));
+        PlanJson.canonical(
+            example.toBuilder()
+                .seriesId("s-1")
+                .question(new Question("is it faster?", q.intent(), null, q.references()))
+                .objectives(
+                    new BenchmarkPlan.Objectives(
+                        o.gates(),
+                        o.goodput(),
+                        o.pareto(),
+                        List.of(
+                            new BenchmarkPlan.SloRecord(
+                                "time_to_first_token",
+                                "p99",
+                                "<=",
+                                new BigDecimal("500"),
+                                "ms",
+                                "/slos/0")),
+                        o.direction()))
+                .build()));
+    Path dir = GeneratedRun.forPlan(plan).write(tmp.resolve("runs/r1"));
     String sum = Sha256.ofFile(dir.resolve("profile_export_aiperf.json"));
     Files.writeString(
         dir.resolve("run.json"),
@@ -377,6 +405,30 @@ class AnalyzeCommandTest {
     assertThat(audit2.path("status").asString()).isEqualTo("invalid");
     assertThat(audit2.path("blockers").get(0).asString())
         .startsWith("manifest: profile_export_aiperf.json hashes to");
+  }
+
+  @Test
+  @DisplayName(
+      "a run whose plan hashes as recorded but is not a plan (the plan schema) is invalid, the"
+          + " audit naming the plan, the schema and the pointer")
+  void runDirectoryWithoutAPlan() throws Exception {
+    Path plan = tmp.resolve("plan.json");
+    Files.writeString(
+        plan, "{\"series_id\": \"s-1\", \"question\": {\"text\": \"is it faster?\"}}");
+    Path dir = new GeneratedRun().write(tmp.resolve("runs/r1"));
+    Files.writeString(
+        dir.resolve("run.json"),
+        "{\"run_id\": \"r1\", \"series_id\": \"s-1\", \"plan\": {\"path\": \""
+            + plan
+            + "\", \"sha256\": \""
+            + Sha256.ofFile(plan)
+            + "\"}}");
+    analyze(dir, tmp.resolve("exp"), tmp.resolve("out"));
+    JsonNode audit = read(tmp.resolve("out/runs/r1/benchmark_audit.json"));
+    assertThat(audit.path("status").asString()).isEqualTo("invalid");
+    assertThat(audit.path("blockers").toString())
+        .contains("plan: the plan " + plan + ": does not match schema benchmark-plan.schema.json");
+    assertThat(audit.path("question").isNull() || audit.path("question").isMissingNode()).isTrue();
   }
 
   /** {@code analyze INPUT --exp-root EXP --report-dir OUT}, expected to succeed. */

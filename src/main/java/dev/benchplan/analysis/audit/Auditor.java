@@ -7,7 +7,9 @@ import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.diagnostics.ClientBoundCheck;
+import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.BenchmarkPlan;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +21,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * The audit of one run, before any interpretation (Dynamo's audit-aiperf-results checklist as
@@ -200,42 +203,42 @@ public final class Auditor {
     if (ic == null) {
       return AuditCheck.notChecked(id, "AIPerf's input_config is absent from the summary");
     }
-    JsonNode p = f.plan().plan();
+    BenchmarkPlan p = f.plan().plan();
+    BenchmarkPlan.Synthetic syn = p.workload().synthetic();
     List<String> diffs = new ArrayList<>();
     differ(
         diffs,
         "model",
-        p.path("deployment").path("served_model"),
+        planned(p.deployment().servedModel()),
         ic.path("endpoint").path("model_names").path(0));
-    differ(
-        diffs, "endpoint type", p.path("endpoint").path("type"), ic.path("endpoint").path("type"));
+    differ(diffs, "endpoint type", planned(p.endpoint().type()), ic.path("endpoint").path("type"));
     differ(
         diffs,
         "streaming",
-        p.path("endpoint").path("streaming"),
+        planned(p.endpoint().streaming()),
         ic.path("endpoint").path("streaming"));
     differ(
         diffs,
         "isl",
-        p.path("workload").path("synthetic").path("isl"),
+        planned(syn == null ? null : syn.isl()),
         ic.path("input").path("prompt").path("input_tokens").path("mean"));
     differ(
         diffs,
         "osl",
-        p.path("workload").path("synthetic").path("osl"),
+        planned(syn == null ? null : syn.osl()),
         ic.path("input").path("prompt").path("output_tokens").path("mean"));
-    differ(diffs, "seed", p.path("experiment").path("seed"), ic.path("input").path("random_seed"));
+    differ(diffs, "seed", planned(p.experiment().seed()), ic.path("input").path("random_seed"));
     differ(
         diffs,
         "warmup requests",
-        p.path("experiment").path("warmup_requests"),
+        planned(p.experiment().warmupRequests()),
         ic.path("loadgen").path("warmup_request_count"));
     differ(
         diffs,
         "request count",
-        p.path("experiment").path("request_count"),
+        planned(p.experiment().requestCount()),
         ic.path("loadgen").path("request_count"));
-    JsonNode planned = p.path("experiment").path("concurrency");
+    JsonNode planned = planned(p.experiment().concurrency());
     JsonNode ran = ic.path("loadgen").path("concurrency");
     if (planned.isArray() && ran.isNumber()) {
       boolean found = false;
@@ -252,6 +255,14 @@ public final class Auditor {
             "model, endpoint, streaming, shape, seed, warmup, count and load point"
                 + " match the plan where both record them")
         : AuditCheck.fail(id, String.join("; ", diffs));
+  }
+
+  /**
+   * A plan value as the JSON it is written as, to compare with input_config's and to quote in a
+   * difference as it stands in the plan file; missing when the plan has none.
+   */
+  private static JsonNode planned(@Nullable Object value) {
+    return value == null ? MissingNode.getInstance() : Json.JSON.valueToTree(value);
   }
 
   private static void differ(List<String> diffs, String field, JsonNode planned, JsonNode ran) {
@@ -271,9 +282,7 @@ public final class Auditor {
     String id = "aiperf_version";
     String ran = f.aiperfExport() == null ? null : f.aiperfExport().aiperfVersion();
     String pinned =
-        f.plan() == null || f.plan().plan() == null
-            ? null
-            : f.plan().plan().path("aiperf").path("version").asString(null);
+        f.plan() == null || f.plan().plan() == null ? null : f.plan().plan().aiperf().version();
     if (ran == null) {
       return AuditCheck.notChecked(
           id,
@@ -390,12 +399,10 @@ public final class Auditor {
       return AuditCheck.notChecked(id, "no summary");
     }
     JsonNode prompt = f.inputConfig() == null ? null : f.inputConfig().path("input").path("prompt");
-    JsonNode syn =
-        f.plan() != null && f.plan().plan() != null
-            ? f.plan().plan().path("workload").path("synthetic")
-            : null;
-    double isl = num(syn, "isl", prompt, "input_tokens");
-    double osl = num(syn, "osl", prompt, "output_tokens");
+    BenchmarkPlan.Synthetic syn =
+        f.plan() != null && f.plan().plan() != null ? f.plan().plan().workload().synthetic() : null;
+    double isl = num(syn == null ? null : syn.isl(), prompt, "input_tokens");
+    double osl = num(syn == null ? null : syn.osl(), prompt, "output_tokens");
     if (Double.isNaN(isl) && Double.isNaN(osl)) {
       return AuditCheck.notChecked(
           id, "the workload's ISL/OSL are not recorded (trace or dataset workload)");
@@ -435,9 +442,9 @@ public final class Auditor {
   }
 
   private static double num(
-      @Nullable JsonNode syn, String synField, @Nullable JsonNode prompt, String promptField) {
-    if (syn != null && syn.path(synField).isNumber()) {
-      return syn.path(synField).asDouble();
+      @Nullable Integer planned, @Nullable JsonNode prompt, String promptField) {
+    if (planned != null) {
+      return planned;
     }
     if (prompt != null && prompt.path(promptField).path("mean").isNumber()) {
       return prompt.path(promptField).path("mean").asDouble();

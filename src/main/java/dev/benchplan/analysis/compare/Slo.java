@@ -1,12 +1,12 @@
 package dev.benchplan.analysis.compare;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.plan.BenchmarkPlan;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A service-level objective on a summary statistic, e.g. {@code time_to_first_token.p99<=500}.
@@ -56,25 +56,32 @@ public record Slo(String metric, String stat, String operator, double threshold,
   }
 
   /** The plan's SLOs ({@code /objectives/slos}, else {@code /objectives/gates}). */
-  public static List<Slo> fromPlan(JsonNode plan) {
+  public static List<Slo> fromPlan(BenchmarkPlan plan) {
     List<Slo> out = new ArrayList<>();
-    JsonNode slos = plan.path("objectives").path("slos");
-    String base = "/objectives/slos/";
-    if (!slos.isArray() || slos.isEmpty()) {
-      slos = plan.path("objectives").path("gates");
-      base = "/objectives/gates/";
-    }
-    for (int i = 0; i < slos.size(); i++) {
-      JsonNode s = slos.get(i);
-      if (s.path("metric").isString() && s.path("threshold").isNumber()) {
+    List<BenchmarkPlan.SloRecord> slos = plan.objectives().slos();
+    if (!slos.isEmpty()) {
+      for (int i = 0; i < slos.size(); i++) {
+        BenchmarkPlan.SloRecord s = slos.get(i);
         out.add(
             new Slo(
-                s.path("metric").asString(),
-                s.path("stat").asString("avg"),
-                s.path("operator").asString("<="),
-                s.path("threshold").asDouble(),
-                "plan " + base + i));
+                s.metric(),
+                s.stat(),
+                s.operator(),
+                s.threshold().doubleValue(),
+                "plan /objectives/slos/" + i));
       }
+      return out;
+    }
+    List<BenchmarkPlan.Gate> gates = plan.objectives().gates();
+    for (int i = 0; i < gates.size(); i++) {
+      BenchmarkPlan.Gate g = gates.get(i);
+      out.add(
+          new Slo(
+              g.metric(),
+              g.stat(),
+              g.operator(),
+              g.threshold().doubleValue(),
+              "plan /objectives/gates/" + i));
     }
     return out;
   }

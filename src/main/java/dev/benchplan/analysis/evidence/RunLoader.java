@@ -12,8 +12,9 @@ import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.plan.PlanFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -202,13 +203,10 @@ public final class RunLoader {
               + ": it changed after the run");
     }
     try {
-      JsonNode n = Json.JSON.readTree(bytes);
-      return n instanceof ObjectNode o
-          ? new PlanInfo(path, recorded, actual, o, null)
-          : new PlanInfo(
-              path, recorded, actual, null, "the plan " + path + " is not a JSON object");
-    } catch (JacksonException e) {
-      return new PlanInfo(path, recorded, actual, null, "the plan " + path + " is not valid JSON");
+      return new PlanInfo(path, recorded, actual, PlanFile.parse(bytes, "the plan " + path), null);
+    } catch (PlanFile.Failure e) {
+      // not JSON, not the plan schema, or a cross-field rule broken: named with its JSON pointer
+      return new PlanInfo(path, recorded, actual, null, e.getMessage());
     }
   }
 
@@ -241,57 +239,56 @@ public final class RunLoader {
       @Nullable AiperfExport export,
       @Nullable ObjectNode run,
       @Nullable String rawVersion) {
-    JsonNode p = plan != null && plan.plan() != null ? plan.plan() : null;
+    BenchmarkPlan p = plan == null ? null : plan.plan();
     JsonNode icNode = ic == null ? tools.jackson.databind.node.MissingNode.getInstance() : ic;
     Map<String, String> id = new LinkedHashMap<>();
-    String trace = p == null ? null : text(p.path("workload").path("trace").path("sha256"));
+    BenchmarkPlan.Trace planTrace = p == null ? null : p.workload().trace();
+    String trace = planTrace == null ? null : planTrace.sha256();
     id.put("workload_trace_sha256", first(trace, text(icNode.path("input").path("file"))));
-    JsonNode syn = p == null ? null : p.path("workload").path("synthetic");
+    BenchmarkPlan.Synthetic syn = p == null ? null : p.workload().synthetic();
     id.put(
         "isl",
         first(
-            syn == null ? null : text(syn.path("isl")),
+            syn == null ? null : number(syn.isl()),
             text(icNode.path("input").path("prompt").path("input_tokens").path("mean"))));
     id.put(
         "isl_stddev",
         first(
-            syn == null ? null : text(syn.path("isl_stddev")),
+            syn == null ? null : number(syn.islStddev()),
             text(icNode.path("input").path("prompt").path("input_tokens").path("stddev"))));
     id.put(
         "osl",
         first(
-            syn == null ? null : text(syn.path("osl")),
+            syn == null ? null : number(syn.osl()),
             text(icNode.path("input").path("prompt").path("output_tokens").path("mean"))));
     id.put(
         "osl_stddev",
         first(
-            syn == null ? null : text(syn.path("osl_stddev")),
+            syn == null ? null : number(syn.oslStddev()),
             text(icNode.path("input").path("prompt").path("output_tokens").path("stddev"))));
     id.put(
         "aiperf_version",
         first(
             export == null ? rawVersion : export.aiperfVersion(),
             run == null ? null : text(run.path("aiperf").path("export_version")),
-            p == null ? null : text(p.path("aiperf").path("version"))));
+            p == null ? null : p.aiperf().version()));
     id.put(
         "endpoint_type",
-        first(
-            p == null ? null : text(p.path("endpoint").path("type")),
-            text(icNode.path("endpoint").path("type"))));
+        first(p == null ? null : p.endpoint().type(), text(icNode.path("endpoint").path("type"))));
     id.put(
         "streaming",
         first(
-            p == null ? null : text(p.path("endpoint").path("streaming")),
+            p == null ? null : String.valueOf(p.endpoint().streaming()),
             text(icNode.path("endpoint").path("streaming"))));
     id.put(
         "model",
         first(
-            p == null ? null : text(p.path("deployment").path("served_model")),
+            p == null ? null : p.deployment().servedModel(),
             text(icNode.path("endpoint").path("model_names").path(0))));
     id.put(
         "tokenizer",
         first(
-            p == null ? null : text(p.path("deployment").path("tokenizer")),
+            p == null ? null : p.deployment().tokenizer(),
             text(icNode.path("tokenizer").path("name"))));
     return id;
   }
@@ -316,7 +313,7 @@ public final class RunLoader {
       @Nullable ObjectNode run, @Nullable PlanInfo plan, Map<String, String> identity) {
     String s = run == null ? null : text(run.path("series_id"));
     if (s == null && plan != null && plan.plan() != null) {
-      s = text(plan.plan().path("series_id"));
+      s = plan.plan().seriesId();
     }
     if (s != null) {
       return s;
@@ -331,11 +328,8 @@ public final class RunLoader {
     if (flag != null) {
       return new GpuCount(flag, "--gpus");
     }
-    if (plan != null
-        && plan.plan() != null
-        && plan.plan().path("deployment").path("gpu_total").isIntegralNumber()) {
-      return new GpuCount(
-          plan.plan().path("deployment").path("gpu_total").asInt(), "plan /deployment/gpu_total");
+    if (plan != null && plan.plan() != null) {
+      return new GpuCount(plan.plan().deployment().gpuTotal(), "plan /deployment/gpu_total");
     }
     if (summary != null && summary.path("telemetry_data").path("endpoints").isObject()) {
       TreeSet<String> ids = new TreeSet<>();
@@ -384,6 +378,11 @@ public final class RunLoader {
       }
     }
     return NOT_RECORDED;
+  }
+
+  /** A plan's number as {@link #text} writes a tree's: 100 and 100.0 are the same shape. */
+  private static String number(Number n) {
+    return new java.math.BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
   }
 
   private static @Nullable String text(JsonNode n) {

@@ -12,6 +12,7 @@ import dev.benchplan.analysis.report.NoiseFloorDoc;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.SeriesDoc;
 import dev.benchplan.analysis.stats.NoiseFloor;
+import dev.benchplan.plan.BenchmarkPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,8 +23,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The analysis of the valid runs of one series: per load point metrics, SLOs and goodput, the noise
@@ -64,21 +63,19 @@ public final class SeriesAnalysis {
    */
   static Optional<SeriesDoc.SteadyState> steadyState(String loadPoint, List<RunEvidence> runs) {
     for (RunEvidence r : runs) {
-      if (r.plan() == null || r.plan().plan() == null) {
+      BenchmarkPlan plan = r.plan() == null ? null : r.plan().plan();
+      if (plan == null || plan.loadGenerator() == null) {
         continue;
       }
-      for (JsonNode point : r.plan().plan().path("load_generator").path("points")) {
-        JsonNode ss = point.path("steady_state");
-        if (ss.isObject() && sameLoadPoint(point.path("load_point").asString(""), loadPoint)) {
-          String status = ss.path("status").asString("");
-          boolean notSteady = status.equals("short_accepted") || status.equals("time_bounded");
+      for (BenchmarkPlan.PointSizing point : plan.loadGenerator().points()) {
+        BenchmarkPlan.SteadyState ss = point.steadyState();
+        if (ss != null && sameLoadPoint(point.loadPoint(), loadPoint)) {
+          boolean notSteady = ss.notSteady();
           return Optional.of(
               new SeriesDoc.SteadyState(
-                  status,
+                  ss.status(),
                   !notSteady,
-                  notSteady
-                      ? "not steady state: " + ss.path("basis").asString("")
-                      : ss.path("basis").asString("")));
+                  notSteady ? "not steady state: " + ss.basis() : ss.basis()));
         }
       }
     }
@@ -121,7 +118,7 @@ public final class SeriesAnalysis {
             .toList();
     List<Slo> slos = new ArrayList<>(flagSlos);
     PlanInfo planned = RunEvidence.firstReadPlan(runs);
-    ObjectNode plannedDoc = planned == null ? null : planned.plan();
+    BenchmarkPlan plannedDoc = planned == null ? null : planned.plan();
     if (plannedDoc != null) {
       slos.addAll(Slo.fromPlan(plannedDoc));
     }
@@ -461,8 +458,8 @@ public final class SeriesAnalysis {
           m.forEach((k, v) -> o.put(k, Measured.of(v)));
           linePoints.put(lp, o);
         });
-    JsonNode decisionSource =
-        plannedDoc == null ? null : plannedDoc.at("/run_policy/decision_source");
+    BenchmarkPlan.DecisionSource decisionSource =
+        plannedDoc == null ? null : plannedDoc.runPolicy().decisionSource();
     FindingLine finding =
         new FindingLine(
             analysisId,
@@ -477,11 +474,9 @@ public final class SeriesAnalysis {
             verdict,
             decision,
             // a pilot series: the series it measures the noise floor for finds it by this
-            decisionSource != null && decisionSource.isObject()
+            decisionSource != null
                 ? new FindingLine.DecisionSourceRef(
-                    decisionSource.path("series_id").asString(null),
-                    decisionSource.path("sha256").asString(null),
-                    decisionSource.path("load_point").asString(null))
+                    decisionSource.seriesId(), decisionSource.sha256(), decisionSource.loadPoint())
                 : null,
             null,
             null);
