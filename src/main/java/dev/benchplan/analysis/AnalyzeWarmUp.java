@@ -29,6 +29,8 @@ final class AnalyzeWarmUp {
     try {
       for (String schema :
           new String[] {
+            // first: a benchplan run's plan is read (and checked) while the records are scanned
+            "benchmark-plan.schema.json",
             "benchmark-audit.schema.json",
             "benchmark-summary.schema.json",
             "performance-analysis.schema.json",
