@@ -41,6 +41,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
   @Option(
       names = "--exp-root",
+      converter = DirectoryConverter.class,
       defaultValue = "experiments",
       paramLabel = "DIR",
       description =
@@ -49,6 +50,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
   @Option(
       names = "--report-dir",
+      converter = DirectoryConverter.class,
       paramLabel = "DIR",
       description = "Where the documents go (default: <EXP_ROOT>/analysis/<analysis-id>/).")
   Path reportDir;

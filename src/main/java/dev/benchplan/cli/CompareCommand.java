@@ -59,12 +59,14 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Option(
       names = "--exp-root",
+      converter = DirectoryConverter.class,
       paramLabel = "DIR",
       description = "Experiment root: the series noise floor for n = 1 sides.")
   Path expRoot;
 
   @Option(
       names = "--report-dir",
+      converter = DirectoryConverter.class,
       paramLabel = "DIR",
       description =
           "Write comparison.json, report.html, summary.md, repeat_decision.json and plots/*.svg into DIR.")

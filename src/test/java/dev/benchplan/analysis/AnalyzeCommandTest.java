@@ -338,6 +338,40 @@ class AnalyzeCommandTest {
 
   @Test
   @DisplayName(
+      "a file where --exp-root or --report-dir needs a folder: exit 2, one line, nothing written,"
+          + " for analyze and compare, in both formats")
+  void fileWhereAFolderBelongs() throws Exception {
+    Path run = new GeneratedRun().write(tmp.resolve("run"));
+    Path file = Files.writeString(tmp.resolve("afile"), "x");
+    Path exp = tmp.resolve("exp");
+    for (String option : new String[] {"--exp-root", "--report-dir"}) {
+      for (String[] command :
+          new String[][] {
+            {"analyze", run.toString()},
+            {"compare", "--reference", run.toString(), "--candidate", run.toString()}
+          }) {
+        var args = new java.util.ArrayList<>(List.of(command));
+        args.addAll(List.of(option, file.toString()));
+        if (option.equals("--report-dir")) {
+          args.addAll(List.of("--exp-root", exp.toString()));
+        }
+        var text = CommandHarness.run(args.toArray(String[]::new)).expectExit(2);
+        assertThat(text.err().lines().count()).as(args.toString()).isEqualTo(1);
+        assertThat(text.err()).contains("'" + file + "': not a directory (a file is there)");
+        args.addAll(List.of("--format", "json"));
+        var json = CommandHarness.run(args.toArray(String[]::new)).expectExit(2);
+        assertThat(Json.JSON.readTree(json.out()).path("error").path("exit_code").asInt())
+            .as(args.toString())
+            .isEqualTo(2);
+      }
+    }
+    assertThat(Files.readString(file)).isEqualTo("x");
+    assertThat(exp).doesNotExist();
+    assertThat(run.resolve("benchmark_audit.json")).doesNotExist();
+  }
+
+  @Test
+  @DisplayName(
       "a benchplan run directory: plan verified by SHA-256, artifacts checked; a changed file is invalid")
   void runDirectory() throws Exception {
     // the committed example plan, as a series of its own with one SLO, written as plan writes it
@@ -372,16 +406,13 @@ class AnalyzeCommandTest {
                 .build()));
     Path dir = GeneratedRun.forPlan(plan).write(tmp.resolve("runs/r1"));
     String sum = Sha256.ofFile(dir.resolve("profile_export_aiperf.json"));
-    Files.writeString(
-        dir.resolve("run.json"),
-        "{\"run_id\": \"r1\", \"series_id\": \"s-1\", \"plan\": {\"path\": \""
-            + plan
-            + "\", \"sha256\": \""
-            + Sha256.ofFile(plan)
-            + "\"}, \"eligible\": true, \"exit_reason\": \"completed\","
+    writeRunJson(
+        dir,
+        plan,
+        ", \"eligible\": true, \"exit_reason\": \"completed\","
             + " \"artifacts\": {\"files\": {\"profile_export_aiperf.json\": \""
             + sum
-            + "\"}}}");
+            + "\"}}");
     analyze(dir, tmp.resolve("exp"), tmp.resolve("out"));
     JsonNode audit = read(tmp.resolve("out/runs/r1/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("valid");
@@ -407,6 +438,19 @@ class AnalyzeCommandTest {
         .startsWith("manifest: profile_export_aiperf.json hashes to");
   }
 
+  /** run.json of run r1 in series s-1 naming PLAN by its SHA-256, then REST's fields. */
+  private static void writeRunJson(Path dir, Path plan, String rest) throws Exception {
+    Files.writeString(
+        dir.resolve("run.json"),
+        "{\"run_id\": \"r1\", \"series_id\": \"s-1\", \"plan\": {\"path\": \""
+            + plan
+            + "\", \"sha256\": \""
+            + Sha256.ofFile(plan)
+            + "\"}"
+            + rest
+            + "}");
+  }
+
   @Test
   @DisplayName(
       "a run whose plan hashes as recorded but is not a plan (the plan schema) is invalid, the"
@@ -416,13 +460,7 @@ class AnalyzeCommandTest {
     Files.writeString(
         plan, "{\"series_id\": \"s-1\", \"question\": {\"text\": \"is it faster?\"}}");
     Path dir = new GeneratedRun().write(tmp.resolve("runs/r1"));
-    Files.writeString(
-        dir.resolve("run.json"),
-        "{\"run_id\": \"r1\", \"series_id\": \"s-1\", \"plan\": {\"path\": \""
-            + plan
-            + "\", \"sha256\": \""
-            + Sha256.ofFile(plan)
-            + "\"}}");
+    writeRunJson(dir, plan, "");
     analyze(dir, tmp.resolve("exp"), tmp.resolve("out"));
     JsonNode audit = read(tmp.resolve("out/runs/r1/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("invalid");
