@@ -46,7 +46,7 @@ public final class TraceInspectCommand implements Callable<Integer> {
 
   @Option(
       names = "--block-size",
-      defaultValue = "512",
+      defaultValue = TraceScanOptions.DEFAULT_BLOCK_SIZE + "",
       converter = NumericOptions.Tokens.class,
       paramLabel = "N",
       description = "Tokens per hash block (default: ${DEFAULT-VALUE}).")

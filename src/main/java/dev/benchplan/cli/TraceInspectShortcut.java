@@ -45,7 +45,7 @@ final class TraceInspectShortcut {
   static int run(Call call, PrintWriter out, PrintWriter err) {
     try {
       return TraceInspectCommand.inspect(
-          call.trace(), new TraceScanOptions(512, null, null, null), call.json(), out, err);
+          call.trace(), TraceScanOptions.defaults(), call.json(), out, err);
     } catch (Exception e) { // as picocli hands a command's exception to the handler
       return Cli.reportFailure(e, out, err, false, call.json());
     }
