@@ -236,33 +236,43 @@ final class JsonScanner {
   int fastNonNegative(int p) {
     byte[] b = buf;
     long w = (long) LONGS.get(b, p);
+    long w2 = (long) LONGS.get(b, p + 8);
     int n = leadingDigits(w);
-    long value;
-    int end;
-    if (n < 8) {
-      if (n == 0) {
-        return -1;
-      }
-      value = eightDigits(w << ((8 - n) << 3));
-      end = p + n;
-    } else {
-      long w2 = (long) LONGS.get(b, p + 8);
-      int n2 = leadingDigits(w2);
-      if (n2 == 8) {
-        return -1;
-      }
-      value = eightDigits(w);
-      if (n2 > 0) {
-        value = value * POWERS_OF_TEN[n2] + eightDigits(w2 << ((8 - n2) << 3));
-      }
-      end = p + 8 + n2;
-    }
+    int n2 = secondDigits(n, w2);
+    int end = p + n + n2;
     byte next = b[end];
-    if (next == '.' || next == 'e' || next == 'E' || (b[p] == '0' && end - p > 1)) {
+    if (n == 0
+        || n2 == 8
+        || next == '.'
+        || next == 'e'
+        || next == 'E'
+        || (b[p] == '0' && end - p > 1)) {
       return -1;
     }
-    numValue = value;
+    numValue = sixteenDigits(w, n, w2, n2);
     return end;
+  }
+
+  /**
+   * How many leading digits the second 8 bytes add to a number whose first 8 bytes hold {@code n}:
+   * those of {@code w2} when all 8 were digits, else 0. Without a branch, like {@link
+   * #sixteenDigits}: a number's length is no branch the JIT can bet on (a trace's ids and
+   * timestamps gain digits as the file goes on, and a compiled parser that had only seen shorter
+   * ones would be thrown away and compiled again at each new length).
+   */
+  static int secondDigits(int n, long w2) {
+    return leadingDigits(w2) & -(n >>> 3); // n >>> 3 is 1 only for n == 8
+  }
+
+  /**
+   * The value of the {@code n} (1..8) leading digits of {@code w} followed by the {@code n2} (0..7)
+   * leading digits of {@code w2} (see {@link #secondDigits}), without a branch.
+   */
+  static long sixteenDigits(long w, int n, long w2, int n2) {
+    long high = eightDigits(w << ((8 - n) << 3)); // n == 8: a shift by 0
+    // n2 == 0: a shift by 64 is one by 0 in Java; the mask then drops that word
+    long low = eightDigits(w2 << ((8 - n2) << 3)) & -(long) ((n2 + 7) >>> 3);
+    return high * POWERS_OF_TEN[n2] + low;
   }
 
   /** How many of the 8 bytes (little-endian: first byte lowest) are leading ASCII digits. */
