@@ -1,11 +1,10 @@
 package dev.benchplan.cli;
 
-import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
-/** The root command. */
+/** The root command (its subcommands are added by {@link Cli}, only those a call needs). */
 @Command(
     name = "benchplan",
     mixinStandardHelpOptions = true,
@@ -14,20 +13,6 @@ import picocli.CommandLine.ScopeType;
       "Plans, renders and runs reproducible AIPerf benchmarks against NVIDIA Dynamo deployments"
           + " on Kubernetes, and gates them on throughput and latency.",
       ""
-    },
-    subcommands = {
-      TraceCommand.class,
-      SmokeCommand.class,
-      PlanCommand.class,
-      RenderCommand.class,
-      RunCommand.class,
-      GateCommand.class,
-      AnalyzeCommand.class,
-      CompareCommand.class,
-      VerifyCommand.class,
-      ValidateCommand.class,
-      RbacCommand.class,
-      AutoComplete.GenerateCompletion.class
     },
     footerHeading = "%nExit codes:%n",
     footer = {

@@ -6,6 +6,7 @@ import dev.benchplan.error.ErrorReport;
 import dev.benchplan.error.ExitCode;
 import java.io.PrintWriter;
 import java.util.List;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -18,9 +19,63 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class Cli {
   private Cli() {}
 
-  /** The root command with every handler installed. */
+  /** The subcommands, in the order the usage lists them. */
+  static final List<String> SUBCOMMANDS =
+      List.of(
+          "trace",
+          "smoke",
+          "plan",
+          "render",
+          "run",
+          "gate",
+          "analyze",
+          "compare",
+          "verify",
+          "validate",
+          "rbac",
+          "generate-completion");
+
+  private static Object subcommand(String name) {
+    return switch (name) {
+      case "trace" -> new TraceCommand();
+      case "smoke" -> new SmokeCommand();
+      case "plan" -> new PlanCommand();
+      case "render" -> new RenderCommand();
+      case "run" -> new RunCommand();
+      case "gate" -> new GateCommand();
+      case "analyze" -> new AnalyzeCommand();
+      case "compare" -> new CompareCommand();
+      case "verify" -> new VerifyCommand();
+      case "validate" -> new ValidateCommand();
+      case "rbac" -> new RbacCommand();
+      case "generate-completion" -> new AutoComplete.GenerateCompletion();
+      default -> throw new IllegalArgumentException("no subcommand " + name);
+    };
+  }
+
+  /** The root command with every subcommand and every handler installed. */
   public static CommandLine commandLine() {
+    return build(SUBCOMMANDS);
+  }
+
+  /**
+   * The command line for one call: when its first argument names a subcommand, the root with that
+   * subcommand only (picocli reads every command's annotations when it is added: building all of
+   * them took about a quarter of a second of CPU before `plan` or `render` did anything); else
+   * (help, the version, a typo that wants suggestions, the completion script) every subcommand.
+   */
+  public static CommandLine commandLine(String[] args) {
+    String first = args.length > 0 ? args[0] : "";
+    boolean one = SUBCOMMANDS.contains(first) && !first.equals("generate-completion");
+    return build(one ? List.of(first) : SUBCOMMANDS);
+  }
+
+  private static CommandLine build(List<String> names) {
     CommandLine cl = new CommandLine(new BenchplanCommand());
+    for (String name : names) {
+      cl.addSubcommand(name, subcommand(name));
+    }
+    // the settings below reach the subcommands added so far only: they come last
     cl.setExecutionExceptionHandler(Cli::onExecutionException);
     cl.setParameterExceptionHandler(Cli::onParameterException);
     cl.setExitCodeExceptionMapper(t -> ErrorMapper.map(t).exitCode());

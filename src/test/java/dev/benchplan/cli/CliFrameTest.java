@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.testing.CommandHarness;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class CliFrameTest {
   @Test
@@ -43,5 +46,48 @@ class CliFrameTest {
   void completion() {
     var r = CommandHarness.run("generate-completion").expectOk();
     assertThat(r.out()).contains("benchplan");
+  }
+
+  @Test
+  @DisplayName(
+      "a call naming a subcommand builds only that one, with the same options and usage as in the"
+          + " full command line; help, a typo and the completion script get every subcommand")
+  void lazySubcommands() {
+    CommandLine full = Cli.commandLine();
+    assertThat(new ArrayList<>(full.getSubcommands().keySet()))
+        .as("every subcommand is in Cli.SUBCOMMANDS, in the usage's order")
+        .isEqualTo(Cli.SUBCOMMANDS);
+    for (String name : Cli.SUBCOMMANDS) {
+      CommandLine lazy = Cli.commandLine(new String[] {name, "--help"});
+      if (name.equals("generate-completion")) {
+        assertThat(lazy.getSubcommands().keySet()).containsExactlyElementsOf(Cli.SUBCOMMANDS);
+        continue;
+      }
+      assertThat(lazy.getSubcommands().keySet()).as(name).containsExactly(name);
+      assertThat(lazy.getSubcommands().get(name).getUsageMessage())
+          .as("usage of %s", name)
+          .isEqualTo(full.getSubcommands().get(name).getUsageMessage());
+      assertThat(optionNames(lazy.getSubcommands().get(name)))
+          .as("options of %s (inherited ones included)", name)
+          .isEqualTo(optionNames(full.getSubcommands().get(name)));
+    }
+    for (String[] args :
+        List.of(
+            new String[] {},
+            new String[] {"--help"},
+            new String[] {"plann"},
+            new String[] {"-V"})) {
+      assertThat(Cli.commandLine(args).getSubcommands().keySet())
+          .as(String.join(" ", args))
+          .containsExactlyElementsOf(Cli.SUBCOMMANDS);
+    }
+  }
+
+  private static List<String> optionNames(CommandLine cl) {
+    List<String> names = new ArrayList<>();
+    cl.getCommandSpec().options().forEach(o -> names.add(o.longestName()));
+    cl.getSubcommands()
+        .forEach((n, sub) -> names.add(n + ":" + String.join(",", optionNames(sub))));
+    return names;
   }
 }

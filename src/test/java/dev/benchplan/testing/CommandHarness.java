@@ -29,9 +29,11 @@ public final class CommandHarness {
     }
   }
 
-  /** Runs {@code benchplan args...}. */
+  /**
+   * Runs {@code benchplan args...}, built as the launcher builds it (see Cli.commandLine(args)).
+   */
   public static Result run(String... args) {
-    CommandLine cl = Cli.commandLine();
+    CommandLine cl = Cli.commandLine(args);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out, true));
