@@ -13,7 +13,10 @@
 # the Python reader, BENCH_SIZES_MB (default "45 450"), BENCH_TMP (parent of the temp dir),
 # BENCH_BASELINE_JAR (another build's benchplan.jar, e.g. the previous commit's, measured in the
 # same run as "benchplan (baseline)" so before/after figures share the machine's load; it gets its
-# own class-data archive beside it, so copy it to a writable folder first).
+# own class-data archive beside it, so copy it to a writable folder first; it runs through this
+# checkout's launcher), or BENCH_BASELINE (another checkout's bin/benchplan, with its own
+# target/benchplan.jar: the baseline with its own launcher, e.g. `git worktree add /tmp/base
+# <commit>` built there).
 # The load average is printed before and after: on a shared machine, compare ratios to openssl
 # from the same run, not wall times across runs.
 set -euo pipefail
@@ -165,9 +168,14 @@ results="$tmp/results.tsv"
 java_bin="java"; [ -n "${JAVA_HOME:-}" ] && java_bin="$JAVA_HOME/bin/java"
 
 baseline_jar="${BENCH_BASELINE_JAR:-}"
-if [ -n "$baseline_jar" ]; then
+baseline_cmd=()
+if [ -n "${BENCH_BASELINE:-}" ]; then
+  [ -x "$BENCH_BASELINE" ] || { log "BENCH_BASELINE: not an executable launcher: $BENCH_BASELINE"; exit 2; }
+  baseline_cmd=("$BENCH_BASELINE")
+elif [ -n "$baseline_jar" ]; then
   [ -f "$baseline_jar" ] || { log "BENCH_BASELINE_JAR: no such file: $baseline_jar"; exit 2; }
   baseline_jar="$(cd "$(dirname "$baseline_jar")" && pwd)/$(basename "$baseline_jar")"
+  baseline_cmd=(env BENCHPLAN_JAR="$baseline_jar" bin/benchplan)
 fi
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -176,6 +184,11 @@ head -n 1 "$base" >"$tmp/one-row.jsonl"
 best "benchplan (1 row)" "$tmp/report.json" bin/benchplan trace inspect "$tmp/one-row.jsonl" --format json
 startup_s="$best_s"
 echo -e "0\t$(stat -c %s "$tmp/one-row.jsonl")\tbenchplan trace inspect, 1 row\t$best_s\t$best_rss\t$best_cpu" >>"$results"
+if [ "${#baseline_cmd[@]}" -gt 0 ]; then
+  best "benchplan (baseline, 1 row)" "$tmp/report-baseline.json" \
+    "${baseline_cmd[@]}" trace inspect "$tmp/one-row.jsonl" --format json
+  echo -e "0\t$(stat -c %s "$tmp/one-row.jsonl")\tbaseline trace inspect, 1 row\t$best_s\t$best_rss\t$best_cpu" >>"$results"
+fi
 
 for mb in $sizes; do
   trace="$tmp/trace-${mb}mb.jsonl"
@@ -189,9 +202,9 @@ for mb in $sizes; do
   best "benchplan" "$tmp/report.json" bin/benchplan trace inspect "$trace" --format json
   echo -e "$mb\t$bytes\tbenchplan trace inspect\t$best_s\t$best_rss\t$best_cpu" >>"$results"
   bp_sha=$(grep -o '"sha256" : "[0-9a-f]*"' "$tmp/report.json" | grep -o '[0-9a-f]\{64\}')
-  if [ -n "$baseline_jar" ]; then
+  if [ "${#baseline_cmd[@]}" -gt 0 ]; then
     best "benchplan (baseline)" "$tmp/report-baseline.json" \
-      env BENCHPLAN_JAR="$baseline_jar" bin/benchplan trace inspect "$trace" --format json
+      "${baseline_cmd[@]}" trace inspect "$trace" --format json
     echo -e "$mb\t$bytes\tbaseline trace inspect\t$best_s\t$best_rss\t$best_cpu" >>"$results"
   fi
   bp_rows=$(grep -o '"rows" : [0-9]*' "$tmp/report.json" | head -1 | grep -o '[0-9]*$')
