@@ -369,9 +369,11 @@ final class MooncakeLineParser {
       return p + 1;
     }
     // ids and their count live in locals in this loop (written back at the end): the hot loop
-    // of the whole scanner
+    // of the whole scanner. They go to row.ids from row.idStart on (a batch's own array, where
+    // the reader thread parses: no copy afterwards).
     long[] ids = row.ids;
-    int count = 0;
+    int base = row.idStart;
+    int count = base;
     while (true) {
       if (count == ids.length) {
         ids = Arrays.copyOf(ids, count * 2);
@@ -405,7 +407,7 @@ final class MooncakeLineParser {
           row.addProblem(
               "hash_ids",
               "element "
-                  + count
+                  + (count - base)
                   + ": expected a non-negative integer, got "
                   + j.token(s, p)
                   + (j.numKind == JsonScanner.OUT_OF_RANGE ? " (out of range)" : ""));
@@ -416,7 +418,10 @@ final class MooncakeLineParser {
           ok = false;
           row.addProblem(
               "hash_ids",
-              "element " + count + ": expected a non-negative integer, got " + j.describe(s, p));
+              "element "
+                  + (count - base)
+                  + ": expected a non-negative integer, got "
+                  + j.describe(s, p));
         }
       }
       p = j.skipWs(p);
@@ -428,7 +433,7 @@ final class MooncakeLineParser {
       if (c != ']') {
         j.fail(p, "expected ',' or ']' in hash_ids");
       }
-      row.idCount = count;
+      row.idCount = count - base;
       row.hashIdsValid = ok;
       return p + 1;
     }

@@ -40,10 +40,27 @@ final class RowBatch {
   private String[] messages = new String[16];
   private int problemCount;
 
+  /**
+   * Whether the parser's next row writes its ids straight into {@link #ids} (see {@link #target}).
+   */
+  private boolean targeted;
+
   void clear() {
     count = 0;
     idCount = 0;
     problemCount = 0;
+  }
+
+  /**
+   * Points the parser's next row at this batch's id array, after the ids so far, so {@link #add}
+   * keeps them where they are instead of copying them (the parser grows the array when it must,
+   * keeping what is before).
+   */
+  void target(MooncakeLineParser parser) {
+    RowFields r = parser.row();
+    r.ids = ids;
+    r.idStart = idCount;
+    targeted = true;
   }
 
   int size() {
@@ -81,10 +98,14 @@ final class RowBatch {
       inputs[i] = r.input;
       outputs[i] = r.output;
       int n = r.idCount;
-      if (idCount + n > ids.length) {
-        ids = Arrays.copyOf(ids, Math.max(ids.length * 2, idCount + n));
+      if (targeted) { // already in place: r.ids is this batch's array, or its grown copy
+        ids = r.ids;
+      } else {
+        if (idCount + n > ids.length) {
+          ids = Arrays.copyOf(ids, Math.max(ids.length * 2, idCount + n));
+        }
+        System.arraycopy(r.ids, r.idStart, ids, idCount, n);
       }
-      System.arraycopy(r.ids, r.idStart, ids, idCount, n);
       idCount += n;
       for (int k = 0; k < r.problemCount; k++) {
         problem(r.problemFields[k], r.problemMessages[k]);
@@ -94,6 +115,7 @@ final class RowBatch {
     }
     idEnds[i] = idCount;
     problemEnds[i] = problemCount;
+    targeted = false;
   }
 
   private void problem(@Nullable String field, @Nullable String message) {

@@ -88,6 +88,7 @@ public final class TraceScanner {
       int end = c.end();
       int pos = 0;
       while (pos < end) {
+        batch.target(p);
         pos = p.parseLine(data, pos);
         batch.add(p);
       }

@@ -3,6 +3,7 @@ package dev.benchplan.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.benchplan.io.LineChunkReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -94,6 +95,46 @@ class RandomTracesTest {
     assertThat(r.hashIds().uniqueBlocks()).isEqualTo(ids.size());
     // every row after the first hits on every block
     assertThat(r.hashIds().hitTokens()).isEqualTo(5L * ids.size() * 512);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {7, 8})
+  @DisplayName(
+      "rows parsed on the reader thread (ids written straight into its batch) report exactly what"
+          + " the scanning thread reports: bad elements, duplicate keys, a row of 100,000 ids")
+  void laneRowsAgree(long seed) throws Exception {
+    Random random = new Random(seed);
+    List<String> rows = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      String row = randomRow(random);
+      switch (random.nextInt(12)) {
+        case 0 -> row = row.replace("\"hash_ids\": [", "\"hash_ids\": [-1, ");
+        case 1 -> row = row.replace("\"hash_ids\": [", "\"hash_ids\": [1.5, ");
+        case 2 -> row = row.replace("\"hash_ids\": [", "\"hash_ids\": [\"x\", 3, ");
+        case 3 -> row = row.replace("{", "{\"hash_ids\": [9, 8], ");
+        case 4 -> row = row.replace("]", ", 99999999999999999999]");
+        default -> {}
+      }
+      rows.add(row);
+      if (i == 1500) { // more ids than a batch starts with: the parser grows the batch's array
+        StringBuilder big = new StringBuilder("{\"input_length\": 51200000, \"hash_ids\": [");
+        for (int k = 0; k < 100_000; k++) {
+          big.append(k == 0 ? "" : ", ").append(5_000_000 + k);
+        }
+        rows.add(big.append("]}").toString());
+      }
+    }
+    Path trace = TraceFiles.lines(dir, rows.toArray(String[]::new));
+    TraceScanOptions options = TraceScanOptions.defaults();
+    TraceReport one = TraceScanner.scan(trace, options, ScanProgress.NONE, Integer.MAX_VALUE - 64);
+    assertThat(one.problems()).as("the trace has bad rows").isNotEmpty();
+    for (LineChunkReader.Split split : LineChunkReader.Split.values()) {
+      for (int chunk : new int[] {4096, 65536}) {
+        assertThat(TraceScanner.scan(trace, options, ScanProgress.NONE, chunk, split))
+            .as("split %s, chunk %d", split, chunk)
+            .isEqualTo(one);
+      }
+    }
   }
 
   private static String randomRow(Random random) {
