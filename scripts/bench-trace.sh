@@ -240,7 +240,7 @@ awk -F'\t' '
     print ""
     ratio = bp[large] / ssl[large]
     printf "target: benchplan <= 2x openssl on %s MB: %.2fx -> %s\n", large, ratio, ratio <= 2 ? "MET" : "MISSED"
-    if (large in base) printf "        baseline jar on %s MB: %.2fx openssl (same run)\n", large, base[large] / ssl[large]
+    if (large in base) printf "        baseline on %s MB: %.2fx openssl (same run)\n", large, base[large] / ssl[large]
     maxrss = 0; for (k in bprss) if (bprss[k] > maxrss) maxrss = bprss[k]
     printf "target: peak RSS <= 512 MB: %d MB -> %s\n", maxrss, maxrss <= 512 ? "MET" : "MISSED"
     if (n > 1) {
