@@ -1,6 +1,7 @@
 package dev.benchplan.diagnostics;
 
 import java.util.Arrays;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,11 +17,21 @@ public final class RequestTimeline {
   private final double[] ttftMs;
   private final boolean[] ok;
 
-  private RequestTimeline(long[] start, long[] end, double[] ttftMs, boolean[] ok) {
+  // where the sorted successful TTFTs come from when someone already sorts the same values (see
+  // Builder#build(Supplier)), or null
+  private final @Nullable Supplier<double[]> sortedTtftSource;
+
+  private RequestTimeline(
+      long[] start,
+      long[] end,
+      double[] ttftMs,
+      boolean[] ok,
+      @Nullable Supplier<double[]> sortedTtftSource) {
     this.start = start;
     this.end = end;
     this.ttftMs = ttftMs;
     this.ok = ok;
+    this.sortedTtftSource = sortedTtftSource;
   }
 
   /** An empty timeline. */
@@ -105,6 +116,10 @@ public final class RequestTimeline {
   /** The finite TTFTs of the successful requests, sorted (shared: callers must not modify it). */
   synchronized double[] sortedTtft() {
     double[] v = sortedTtft;
+    if (v == null && sortedTtftSource != null) {
+      v = sortedTtftSource.get();
+      sortedTtft = v;
+    }
     if (v == null) {
       double[] out = new double[ttftMs.length];
       int n = 0;
@@ -170,11 +185,21 @@ public final class RequestTimeline {
     }
 
     public RequestTimeline build() {
+      return build(null);
+    }
+
+    /**
+     * The timeline, taking its sorted successful TTFTs from {@code sortedSuccessfulTtftMs} when
+     * first asked for them (its result is kept and shared): for a caller that sorts exactly those
+     * values anyway (the records scan, when every measured request has usable timestamps).
+     */
+    public RequestTimeline build(@Nullable Supplier<double[]> sortedSuccessfulTtftMs) {
       return new RequestTimeline(
           Arrays.copyOf(start, size),
           Arrays.copyOf(end, size),
           Arrays.copyOf(ttft, size),
-          Arrays.copyOf(ok, size));
+          Arrays.copyOf(ok, size),
+          sortedSuccessfulTtftMs);
     }
   }
 }

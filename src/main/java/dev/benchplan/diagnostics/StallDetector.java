@@ -66,11 +66,19 @@ public final class StallDetector {
 
   /** The finding, when either signal fires. */
   public static Optional<Finding> detect(RequestTimeline t) {
+    // the completion stop first: its sorts (ends, starts, latencies) run here while the records
+    // scan's sorting thread sorts the TTFTs the split needs; reported in the order split, stop
+    List<String> stopSignals = new ArrayList<>();
+    List<String> stopParts = new ArrayList<>();
+    Map<String, Double> stopFigures = new LinkedHashMap<>();
+    stop(t, stopSignals, stopParts, stopFigures);
     List<String> signals = new ArrayList<>();
     List<String> parts = new ArrayList<>();
     Map<String, Double> figures = new LinkedHashMap<>();
     split(t.sortedTtft(), signals, parts, figures);
-    stop(t, signals, parts, figures);
+    signals.addAll(stopSignals);
+    parts.addAll(stopParts);
+    stopFigures.forEach(figures::put);
     if (signals.isEmpty()) {
       return Optional.empty();
     }
