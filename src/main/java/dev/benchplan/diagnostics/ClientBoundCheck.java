@@ -227,7 +227,7 @@ public final class ClientBoundCheck {
       case OPEN_LOOP -> {
         double rate = target.value();
         figures.put("target_rate_per_s", rate);
-        double medianLatencyS = n == 0 ? 0 : Quantiles.median(t.sortedLatencyMs()) / 1000;
+        double medianLatencyS = n == 0 ? 0 : t.medianLatencyMs() / 1000;
         long needed =
             Math.max(
                 MIN_OPEN_LOOP_REQUESTS,

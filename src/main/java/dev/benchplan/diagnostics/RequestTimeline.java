@@ -89,7 +89,6 @@ public final class RequestTimeline {
   private long @Nullable [] sortedStarts;
   private long @Nullable [] sortedEnds;
   private double @Nullable [] sortedTtft;
-  private double @Nullable [] sortedLatencyMs;
 
   /** The start times, sorted (shared: callers must not modify it). */
   synchronized long[] sortedStarts() {
@@ -141,16 +140,27 @@ public final class RequestTimeline {
     return sortedTtft().clone();
   }
 
-  /** The latencies (end - start, ms) of every request, sorted (shared: must not be modified). */
-  synchronized double[] sortedLatencyMs() {
-    double[] v = sortedLatencyMs;
-    if (v == null) {
-      v = new double[start.length];
-      for (int i = 0; i < v.length; i++) {
-        v[i] = (end[i] - start[i]) / 1e6;
-      }
-      Arrays.sort(v);
-      sortedLatencyMs = v;
+  /**
+   * The median latency (end - start, ms) of every request ({@link Quantiles#median} of the sorted
+   * latencies, found by selection: the stall detector and the client-bound check need only the
+   * median, and a sort of every latency cost them more than the rest of their work).
+   */
+  synchronized double medianLatencyMs() {
+    double m = medianLatencyMs;
+    if (Double.isNaN(m) && start.length > 0) {
+      // end >= start: finite, never -0.0 (what the selection needs)
+      m = Quantiles.medianOfUnsorted(latenciesMs());
+      medianLatencyMs = m;
+    }
+    return m;
+  }
+
+  private double medianLatencyMs = Double.NaN;
+
+  private double[] latenciesMs() {
+    double[] v = new double[start.length];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = (end[i] - start[i]) / 1e6;
     }
     return v;
   }

@@ -151,7 +151,7 @@ public final class StallDetector {
     long[] starts = t.sortedStarts();
     long firstEnd = ends[0];
     long lastStart = starts[n - 1];
-    double medianLatencyMs = Quantiles.median(t.sortedLatencyMs());
+    double medianLatencyMs = t.medianLatencyMs();
     double thresholdNs = Math.max(STOP_FACTOR * medianLatencyMs * 1e6, MIN_STOP_SECONDS * 1e9);
     long bestFrom = 0;
     long bestTo = 0;
