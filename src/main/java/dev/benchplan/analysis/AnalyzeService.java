@@ -300,7 +300,7 @@ public final class AnalyzeService {
     if (!java.nio.file.Files.isDirectory(base)) {
       return runs;
     }
-    Map<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks =
+    java.util.IdentityHashMap<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks =
         AggregateCrossCheck.check(base, runs);
     // the check names every run it was given
     return runs.stream()

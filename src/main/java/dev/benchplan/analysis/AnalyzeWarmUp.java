@@ -5,9 +5,16 @@ import dev.benchplan.analysis.report.AuditDoc;
 import dev.benchplan.analysis.report.Plots;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.SummaryDoc;
+import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Loads what analyze needs after the scan (schema validators, the documents' JSON serializers,
@@ -25,6 +32,25 @@ final class AnalyzeWarmUp {
     t.start();
   }
 
+  /** {@code type} and the record types its components hold (in lists, maps, arrays), once. */
+  private static void collect(Type type, Set<Class<?>> out) {
+    if (type instanceof ParameterizedType p) {
+      for (Type arg : p.getActualTypeArguments()) {
+        collect(arg, out);
+      }
+    } else if (type instanceof GenericArrayType a) {
+      collect(a.getGenericComponentType(), out);
+    } else if (type instanceof Class<?> c) {
+      if (c.isArray()) {
+        collect(c.getComponentType(), out);
+      } else if (c.isRecord() && out.add(c)) {
+        for (RecordComponent rc : c.getRecordComponents()) {
+          collect(rc.getGenericType(), out);
+        }
+      }
+    }
+  }
+
   private static void warm() {
     try {
       for (String schema :
@@ -38,11 +64,21 @@ final class AnalyzeWarmUp {
           }) {
         SchemaValidator.bundled(schema);
       }
+      // every record type the documents hold, not only the roots: a nested type's serializer is
+      // otherwise built when the first document is turned into a tree, after the scan
+      Set<Class<?>> types = new LinkedHashSet<>();
       for (Class<?> doc :
           new Class<?>[] {
-            AnalysisDoc.class, AuditDoc.class, SummaryDoc.class, RepeatDecisionDoc.class
+            AnalysisDoc.class,
+            AuditDoc.class,
+            SummaryDoc.class,
+            RepeatDecisionDoc.class,
+            FindingLine.class // the findings log's line, written last
           }) {
-        Json.JSON.writerFor(doc);
+        collect(doc, types);
+      }
+      for (Class<?> type : types) {
+        Json.JSON.writerFor(type);
       }
       double[] sorted = new double[1000];
       for (int i = 0; i < sorted.length; i++) {

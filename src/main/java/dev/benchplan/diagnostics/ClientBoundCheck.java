@@ -227,7 +227,7 @@ public final class ClientBoundCheck {
       case OPEN_LOOP -> {
         double rate = target.value();
         figures.put("target_rate_per_s", rate);
-        double medianLatencyS = n == 0 ? 0 : Quantiles.median(t.sortedLatencyMs()) / 1000;
+        double medianLatencyS = n == 0 ? 0 : t.medianLatencyMs() / 1000;
         long needed =
             Math.max(
                 MIN_OPEN_LOOP_REQUESTS,
@@ -275,10 +275,15 @@ public final class ClientBoundCheck {
 
   /** The time-weighted mean number of requests in flight over [a, b]. */
   static double inFlight(RequestTimeline t, long a, long b) {
+    // the columns, no call per request: this loop runs once, in the interpreter
+    long[] starts = t.startsNs();
+    long[] ends = t.endsNs();
     double sum = 0;
-    for (int i = 0; i < t.size(); i++) {
-      long from = Math.max(a, t.startNs(i));
-      long to = Math.min(b, t.endNs(i));
+    for (int i = 0; i < starts.length; i++) {
+      long s = starts[i];
+      long e = ends[i];
+      long from = s > a ? s : a;
+      long to = e < b ? e : b;
       if (to > from) {
         sum += to - from;
       }

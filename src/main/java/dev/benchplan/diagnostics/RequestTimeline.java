@@ -1,6 +1,7 @@
 package dev.benchplan.diagnostics;
 
 import java.util.Arrays;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,11 +17,21 @@ public final class RequestTimeline {
   private final double[] ttftMs;
   private final boolean[] ok;
 
-  private RequestTimeline(long[] start, long[] end, double[] ttftMs, boolean[] ok) {
+  // where the sorted successful TTFTs come from when someone already sorts the same values (see
+  // Builder#build(Supplier)), or null
+  private final @Nullable Supplier<double[]> sortedTtftSource;
+
+  private RequestTimeline(
+      long[] start,
+      long[] end,
+      double[] ttftMs,
+      boolean[] ok,
+      @Nullable Supplier<double[]> sortedTtftSource) {
     this.start = start;
     this.end = end;
     this.ttftMs = ttftMs;
     this.ok = ok;
+    this.sortedTtftSource = sortedTtftSource;
   }
 
   /** An empty timeline. */
@@ -50,12 +61,34 @@ public final class RequestTimeline {
     return ok[i];
   }
 
+  // The columns themselves, for loops over every request: a run-once loop over 100,000 requests
+  // runs in the interpreter, where a call per value costs far more than an array read.
+
+  /** The start times in record order (shared: callers must not modify it). */
+  public long[] startsNs() {
+    return start;
+  }
+
+  /** The end times in record order (shared: callers must not modify it). */
+  public long[] endsNs() {
+    return end;
+  }
+
+  /** The TTFTs (ms, NaN when absent) in record order (shared: callers must not modify it). */
+  public double[] ttftsMs() {
+    return ttftMs;
+  }
+
+  /** Whether each request succeeded, in record order (shared: callers must not modify it). */
+  public boolean[] successes() {
+    return ok;
+  }
+
   // the sorted columns, each computed once when first asked for (the stall detector, the client
   // bound check and the audit's time slices ask for the same ones); guarded by this
   private long @Nullable [] sortedStarts;
   private long @Nullable [] sortedEnds;
   private double @Nullable [] sortedTtft;
-  private double @Nullable [] sortedLatencyMs;
 
   /** The start times, sorted (shared: callers must not modify it). */
   synchronized long[] sortedStarts() {
@@ -82,12 +115,17 @@ public final class RequestTimeline {
   /** The finite TTFTs of the successful requests, sorted (shared: callers must not modify it). */
   synchronized double[] sortedTtft() {
     double[] v = sortedTtft;
+    if (v == null && sortedTtftSource != null) {
+      v = sortedTtftSource.get();
+      sortedTtft = v;
+    }
     if (v == null) {
       double[] out = new double[ttftMs.length];
       int n = 0;
       for (int i = 0; i < ttftMs.length; i++) {
-        if (ok[i] && Double.isFinite(ttftMs[i])) {
-          out[n++] = ttftMs[i];
+        double x = ttftMs[i];
+        if (ok[i] && Math.abs(x) <= Double.MAX_VALUE) { // finite (no call: interpreted loop)
+          out[n++] = x;
         }
       }
       v = Arrays.copyOf(out, n);
@@ -102,16 +140,27 @@ public final class RequestTimeline {
     return sortedTtft().clone();
   }
 
-  /** The latencies (end - start, ms) of every request, sorted (shared: must not be modified). */
-  synchronized double[] sortedLatencyMs() {
-    double[] v = sortedLatencyMs;
-    if (v == null) {
-      v = new double[start.length];
-      for (int i = 0; i < v.length; i++) {
-        v[i] = (end[i] - start[i]) / 1e6;
-      }
-      Arrays.sort(v);
-      sortedLatencyMs = v;
+  /**
+   * The median latency (end - start, ms) of every request ({@link Quantiles#median} of the sorted
+   * latencies, found by selection: the stall detector and the client-bound check need only the
+   * median, and a sort of every latency cost them more than the rest of their work).
+   */
+  synchronized double medianLatencyMs() {
+    double m = medianLatencyMs;
+    if (Double.isNaN(m) && start.length > 0) {
+      // end >= start: finite, never -0.0 (what the selection needs)
+      m = Quantiles.medianOfUnsorted(latenciesMs());
+      medianLatencyMs = m;
+    }
+    return m;
+  }
+
+  private double medianLatencyMs = Double.NaN;
+
+  private double[] latenciesMs() {
+    double[] v = new double[start.length];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = (end[i] - start[i]) / 1e6;
     }
     return v;
   }
@@ -146,11 +195,21 @@ public final class RequestTimeline {
     }
 
     public RequestTimeline build() {
+      return build(null);
+    }
+
+    /**
+     * The timeline, taking its sorted successful TTFTs from {@code sortedSuccessfulTtftMs} when
+     * first asked for them (its result is kept and shared): for a caller that sorts exactly those
+     * values anyway (the records scan, when every measured request has usable timestamps).
+     */
+    public RequestTimeline build(@Nullable Supplier<double[]> sortedSuccessfulTtftMs) {
       return new RequestTimeline(
           Arrays.copyOf(start, size),
           Arrays.copyOf(end, size),
           Arrays.copyOf(ttft, size),
-          Arrays.copyOf(ok, size));
+          Arrays.copyOf(ok, size),
+          sortedSuccessfulTtftMs);
     }
   }
 }

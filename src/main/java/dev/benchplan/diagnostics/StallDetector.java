@@ -66,11 +66,19 @@ public final class StallDetector {
 
   /** The finding, when either signal fires. */
   public static Optional<Finding> detect(RequestTimeline t) {
+    // the completion stop first: its sorts (ends, starts, latencies) run here while the records
+    // scan's sorting thread sorts the TTFTs the split needs; reported in the order split, stop
+    List<String> stopSignals = new ArrayList<>();
+    List<String> stopParts = new ArrayList<>();
+    Map<String, Double> stopFigures = new LinkedHashMap<>();
+    stop(t, stopSignals, stopParts, stopFigures);
     List<String> signals = new ArrayList<>();
     List<String> parts = new ArrayList<>();
     Map<String, Double> figures = new LinkedHashMap<>();
     split(t.sortedTtft(), signals, parts, figures);
-    stop(t, signals, parts, figures);
+    signals.addAll(stopSignals);
+    parts.addAll(stopParts);
+    stopFigures.forEach(figures::put);
     if (signals.isEmpty()) {
       return Optional.empty();
     }
@@ -143,7 +151,7 @@ public final class StallDetector {
     long[] starts = t.sortedStarts();
     long firstEnd = ends[0];
     long lastStart = starts[n - 1];
-    double medianLatencyMs = Quantiles.median(t.sortedLatencyMs());
+    double medianLatencyMs = t.medianLatencyMs();
     double thresholdNs = Math.max(STOP_FACTOR * medianLatencyMs * 1e6, MIN_STOP_SECONDS * 1e9);
     long bestFrom = 0;
     long bestTo = 0;

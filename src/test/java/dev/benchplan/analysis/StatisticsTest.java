@@ -24,6 +24,39 @@ class StatisticsTest {
   }
 
   @Test
+  @DisplayName(
+      "a quantile of a sorted array is, to the bit, what Commons Statistics' HF7 Quantile gives")
+  void ofSortedIsCommonsHf7() {
+    Quantile hf7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7).withCopy(true);
+    SplittableRandom r = new SplittableRandom(9);
+    double[] qs = {0, 1e-9, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1};
+    for (int round = 0; round < 3000; round++) {
+      int n = round < 2900 ? r.nextInt(60) : 50_000 + r.nextInt(60_000);
+      double[] v = new double[n];
+      int kind = r.nextInt(4);
+      for (int i = 0; i < n; i++) {
+        v[i] =
+            switch (kind) {
+              case 0 -> 80 + 40 * r.nextDouble(); // latencies
+              case 1 -> r.nextInt(5); // few distinct values, zeros included
+              case 2 -> -1 + 2 * r.nextDouble(); // both signs
+              default -> r.nextDouble() < 0.5 ? -0.0 : 1e-300 * r.nextInt(3); // zeros and tiny
+            };
+      }
+      Arrays.sort(v);
+      for (double q : qs) {
+        assertThat(Double.doubleToRawLongBits(BootstrapPercentiles.ofSorted(v, q)))
+            .as("n %d, q %s", n, q)
+            .isEqualTo(Double.doubleToRawLongBits(hf7.evaluate(v, q)));
+      }
+      double q = r.nextDouble();
+      assertThat(Double.doubleToRawLongBits(BootstrapPercentiles.ofSorted(v, q)))
+          .as("n %d, q %s", n, q)
+          .isEqualTo(Double.doubleToRawLongBits(hf7.evaluate(v, q)));
+    }
+  }
+
+  @Test
   @DisplayName("minimum samples: p50 20, p90 100, p95 200, p99 1000; one fewer is not estimable")
   void minimums() {
     assertThat(BootstrapPercentiles.minimumSamples(50)).isEqualTo(20);

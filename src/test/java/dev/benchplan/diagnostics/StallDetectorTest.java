@@ -83,6 +83,43 @@ class StallDetectorTest {
   }
 
   @Test
+  @DisplayName(
+      "a stalled worker and a completion stop: both signals, the split's first (signals, figures,"
+          + " message)")
+  void bothSignals() {
+    RequestTimeline t =
+        SimulatedRun.closedLoop(
+            17,
+            C,
+            N,
+            8,
+            (w, r) ->
+                w == 3 ? 20_000 + 20_000 * r.nextDouble() : 300 * (0.8 + 0.4 * r.nextDouble()),
+            2000,
+            20,
+            50);
+    Finding f = StallDetector.detect(t).orElseThrow();
+    assertThat(f.signals()).containsExactly("ttft_split", "completion_stop");
+    assertThat(f.figures().keySet())
+        .containsExactly(
+            "requests",
+            "slow_requests",
+            "slow_share",
+            "gap_share",
+            "bulk_ttft_median_ms",
+            "bulk_ttft_p99_ms",
+            "slow_ttft_median_ms",
+            "slow_ttft_p99_ms",
+            "stop_window_s",
+            "stop_window_start_s",
+            "stop_in_flight",
+            "median_request_latency_ms");
+    assertThat(f.message().indexOf("bulk TTFT median"))
+        .isPositive()
+        .isLessThan(f.message().indexOf("no request completed for"));
+  }
+
+  @Test
   @DisplayName("too few requests for the split: nothing is said")
   void tooFew() {
     RequestTimeline t =

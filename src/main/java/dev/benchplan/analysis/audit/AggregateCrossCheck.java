@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -73,12 +74,13 @@ public final class AggregateCrossCheck {
 
   /**
    * The check of every run under {@code base} (a RUN argument, or its {@code aiperf/} tree): a
-   * check per run, in the runs' order.
+   * check per run, keyed by the run itself (identity: a run's record hash walks its whole evidence,
+   * per-request columns included, on every look-up).
    */
-  public static Map<RunEvidence, AuditCheck> check(Path base, List<RunEvidence> runs) {
-    Map<RunEvidence, List<String>> findings = new LinkedHashMap<>();
-    Map<RunEvidence, List<String>> agreed = new LinkedHashMap<>();
-    Map<RunEvidence, List<String>> unusable = new LinkedHashMap<>();
+  public static IdentityHashMap<RunEvidence, AuditCheck> check(Path base, List<RunEvidence> runs) {
+    IdentityHashMap<RunEvidence, List<String>> findings = new IdentityHashMap<>();
+    IdentityHashMap<RunEvidence, List<String>> agreed = new IdentityHashMap<>();
+    IdentityHashMap<RunEvidence, List<String>> unusable = new IdentityHashMap<>();
     for (Target t : targets(base, runs)) {
       if (t.unusable() != null) {
         for (RunEvidence r : t.runs()) {
@@ -93,7 +95,7 @@ public final class AggregateCrossCheck {
             .add(problems.isEmpty() ? t.what() : t.what() + ": " + String.join("; ", problems));
       }
     }
-    Map<RunEvidence, AuditCheck> out = new LinkedHashMap<>();
+    IdentityHashMap<RunEvidence, AuditCheck> out = new IdentityHashMap<>();
     for (RunEvidence r : runs) {
       if (findings.containsKey(r) || unusable.containsKey(r)) {
         List<String> parts = new ArrayList<>();

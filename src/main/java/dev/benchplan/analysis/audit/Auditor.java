@@ -686,11 +686,10 @@ public final class Auditor {
         if (reported.isEmpty()) {
           continue;
         }
+        // HF7 of the sorted values (Commons Statistics' Quantile, without copy and selection)
         double mine =
-            org.apache.commons.statistics.descriptive.Quantile.withDefaults()
-                .with(org.apache.commons.statistics.descriptive.Quantile.EstimationMethod.HF7)
-                .withCopy(true)
-                .evaluate(v, Integer.parseInt(p.substring(1)) / 100.0);
+            dev.benchplan.analysis.stats.BootstrapPercentiles.ofSorted(
+                v, Integer.parseInt(p.substring(1)) / 100.0);
         double r = reported.get().doubleValue();
         if (Math.abs(mine - r) > SHAPE_TOLERANCE * Math.abs(r)) {
           off.add(String.format(Locale.ROOT, "%s %s: records %.4g, summary %.4g", tag, p, mine, r));

@@ -35,15 +35,23 @@ public final class TimeSlices {
 
   /** The check of one run's timeline. */
   public static AuditCheck check(RequestTimeline t) {
-    int[] ok = new int[t.size()];
+    // the columns, read directly: these loops run once, in the interpreter, where every call
+    // (an accessor, Math.min, Double.isFinite) costs more than the loop's own work
+    long[] starts = t.startsNs();
+    long[] ends = t.endsNs();
+    double[] ttfts = t.ttftsMs();
+    boolean[] succeeded = t.successes();
+    int n = starts.length;
     int okCount = 0;
     long start = Long.MAX_VALUE;
     long end = Long.MIN_VALUE;
-    for (int i = 0; i < t.size(); i++) {
-      if (t.succeeded(i)) {
-        ok[okCount++] = i;
-        start = Math.min(start, t.startNs(i));
-        end = Math.max(end, t.endNs(i));
+    for (int i = 0; i < n; i++) {
+      if (succeeded[i]) {
+        okCount++;
+        long s = starts[i];
+        long e = ends[i];
+        start = s < start ? s : start;
+        end = e > end ? e : end;
       }
     }
     if (okCount < MIN_REQUESTS || end <= start) {
@@ -58,13 +66,26 @@ public final class TimeSlices {
     }
     double width = (end - start) / (double) SLICES;
     int[] done = new int[SLICES];
-    // primitive columns per slice (a boxed list per slice cost more than the sorts)
+    // primitive columns per slice (a boxed list per slice cost more than the sorts); each
+    // request's start slice is kept (-1: failed or no TTFT) for the second pass. A slice is
+    // (long) ((ns - start) / width) held to [0, SLICES - 1], written out (no call per request)
     int[] started = new int[SLICES];
-    for (int j = 0; j < okCount; j++) {
-      int i = ok[j];
-      done[slice(t.endNs(i), start, width)]++;
-      if (Double.isFinite(t.ttftMs(i))) {
-        started[slice(t.startNs(i), start, width)]++;
+    byte[] startSlice = new byte[n];
+    for (int i = 0; i < n; i++) {
+      if (!succeeded[i]) {
+        startSlice[i] = -1;
+        continue;
+      }
+      long e = (long) ((ends[i] - start) / width);
+      done[e < 0 ? 0 : e > SLICES - 1 ? SLICES - 1 : (int) e]++;
+      double v = ttfts[i];
+      if (Math.abs(v) <= Double.MAX_VALUE) { // finite
+        long b = (long) ((starts[i] - start) / width);
+        int s = b < 0 ? 0 : b > SLICES - 1 ? SLICES - 1 : (int) b;
+        started[s]++;
+        startSlice[i] = (byte) s;
+      } else {
+        startSlice[i] = -1;
       }
     }
     double[][] ttft = new double[SLICES][];
@@ -72,12 +93,10 @@ public final class TimeSlices {
       ttft[s] = new double[started[s]];
     }
     int[] filled = new int[SLICES];
-    for (int j = 0; j < okCount; j++) {
-      int i = ok[j];
-      double v = t.ttftMs(i);
-      if (Double.isFinite(v)) {
-        int s = slice(t.startNs(i), start, width);
-        ttft[s][filled[s]++] = v;
+    for (int i = 0; i < n; i++) {
+      int s = startSlice[i];
+      if (s >= 0) {
+        ttft[s][filled[s]++] = ttfts[i];
       }
     }
     double seconds = width / 1e9;
@@ -137,10 +156,6 @@ public final class TimeSlices {
         ? AuditCheck.pass(ID, basis)
         : AuditCheck.warn(
             ID, "drift in the measured window: " + String.join("; ", off) + ". " + basis);
-  }
-
-  private static int slice(long ns, long start, double width) {
-    return (int) Math.min(SLICES - 1, Math.max(0, (long) ((ns - start) / width)));
   }
 
   private static double median(double[] v) {

@@ -12,7 +12,9 @@ public final class DoubleList {
   private volatile double @Nullable [] sorted;
 
   public void add(double v) {
-    sorted = null;
+    if (sorted != null) { // a volatile read is cheap; a volatile write per value is not
+      sorted = null;
+    }
     if (size == values.length) {
       values = Arrays.copyOf(values, size * 2);
     }
@@ -56,9 +58,11 @@ public final class DoubleList {
   private double[] sortFinite() {
     double[] out = new double[size];
     int n = 0;
+    double[] all = values;
     for (int i = 0; i < size; i++) {
-      if (Double.isFinite(values[i])) {
-        out[n++] = values[i];
+      double x = all[i];
+      if (Math.abs(x) <= Double.MAX_VALUE) { // finite (no call: this loop runs interpreted)
+        out[n++] = x;
       }
     }
     double[] trimmed = Arrays.copyOf(out, n);

@@ -80,7 +80,10 @@ final class RecordLineParser {
   private boolean blank;
   private boolean sawMetadata;
   private boolean warmupPhase;
-  private @Nullable String id;
+  // the id's string, its opening quote at idQuote and its end (after the closing quote) at idEnd;
+  // idQuote < 0: none. Kept as bytes (the set of ids takes bytes): a String only for a duplicate
+  private int idQuote;
+  private int idEnd;
   private boolean wasCancelled;
   private boolean failed;
   private @Nullable String errorKind;
@@ -116,7 +119,7 @@ final class RecordLineParser {
     blank = false;
     sawMetadata = false;
     warmupPhase = false;
-    id = null;
+    idQuote = -1;
     wasCancelled = false;
     failed = false;
     errorKind = null;
@@ -161,9 +164,13 @@ final class RecordLineParser {
     for (int i = 0; i < units; i++) {
       s.unit(unitTags[i], unitValues[i]);
     }
-    if (!s.outcome(warmupPhase, id, wasCancelled, failed, errorKind, lineNo)) {
+    if (!s.phase(warmupPhase)) {
       return;
     }
+    if (idQuote >= 0 && !s.ids.add(b, idQuote + 1, idEnd - 1)) {
+      s.duplicate(lineNo, plain(idQuote, idEnd));
+    }
+    s.outcome(wasCancelled, failed, errorKind);
     boolean succeeded = !wasCancelled && !failed;
     if (startOk && endOk) {
       if (s.timestamps(start, end, lineNo)) {
@@ -217,10 +224,12 @@ final class RecordLineParser {
         noContainer(c);
         if (c == '"') {
           int e = string(p, MAX_STRING);
-          id = plain(p, e);
+          noEscapes(p, e); // the bytes are the text
+          idQuote = p;
+          idEnd = e;
           p = e;
         } else {
-          id = null;
+          idQuote = -1;
           p = skip(p, 3);
         }
       } else if (is(ns, BENCHMARK_PHASE)) {

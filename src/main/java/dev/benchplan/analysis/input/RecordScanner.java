@@ -19,12 +19,10 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -54,9 +52,15 @@ public final class RecordScanner {
           "output_sequence_length",
           "input_sequence_length");
 
-  // NaN and Infinity are read, not rejected: the audit must see and name them
-  private static final JsonMapper MAPPER =
-      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  /**
+   * Jackson, for what the byte-level parser does not take; built on first use (building a mapper
+   * costs tens of ms at start-up, on the scan's own thread, and a clean file never needs it).
+   */
+  private static final class Lenient {
+    // NaN and Infinity are read, not rejected: the audit must see and name them
+    static final JsonMapper MAPPER =
+        JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  }
 
   /** Index of time_to_first_token in {@link #TRACKED}. */
   static final int TTFT = 0;
@@ -156,7 +160,7 @@ public final class RecordScanner {
     try (InputStream raw = Files.newInputStream(file);
         DigestInputStream in =
             new DigestInputStream(new java.io.BufferedInputStream(raw, 1 << 16), digest);
-        JsonParser p = MAPPER.createParser(in)) {
+        JsonParser p = Lenient.MAPPER.createParser(in)) {
       long lastLine = 0;
       JsonToken t;
       // the parser reads to the end of the file (the digest sees every byte) before nextToken is
@@ -211,7 +215,7 @@ public final class RecordScanner {
     long cancelled;
     long errors;
     final Map<String, Long> errorKinds = new HashMap<>();
-    final Set<String> ids = new HashSet<>();
+    final IdSet ids = new IdSet();
     long duplicates;
     @Nullable String firstDuplicate;
     long nonFinite;
@@ -226,8 +230,10 @@ public final class RecordScanner {
     // value
     private double @Nullable [] factorByIndex;
     final List<String> unitProblems = new ArrayList<>();
-    @Nullable Long minStart;
-    @Nullable Long maxEnd;
+    // the earliest start and latest end, once `timed` (primitives: no Long per record)
+    boolean timed;
+    long minStart;
+    long maxEnd;
     final Map<String, DoubleList> values = new LinkedHashMap<>();
     // every measured request with usable timestamps, for the diagnostics (stall, client bound)
     final RequestTimeline.Builder timeline = new RequestTimeline.Builder();
@@ -268,10 +274,12 @@ public final class RecordScanner {
           firstBadTimestamp,
           new TreeMap<>(units),
           List.copyOf(unitProblems),
-          minStart,
-          maxEnd,
+          timed ? Long.valueOf(minStart) : null,
+          timed ? Long.valueOf(maxEnd) : null,
           values,
-          timeline.build());
+          // every measured request in the timeline: its successful TTFTs are exactly the TTFT
+          // values kept (same records, same unit factor), so one sort serves both
+          timeline.build(badTimestamps == 0 ? lists[TTFT]::sortedFinite : null));
     }
 
     /**
@@ -295,7 +303,7 @@ public final class RecordScanner {
       if (first < 0 || b[first] != '{') {
         return false;
       }
-      try (JsonParser p = MAPPER.createParser(b, from, to - from)) {
+      try (JsonParser p = Lenient.MAPPER.createParser(b, from, to - from)) {
         return p.nextToken() == JsonToken.START_OBJECT
             && record(p, lineNo)
             && p.nextToken() == null;
@@ -305,7 +313,7 @@ public final class RecordScanner {
     }
 
     void line(String text, long lineNo) {
-      try (JsonParser p = MAPPER.createParser(text)) {
+      try (JsonParser p = Lenient.MAPPER.createParser(text)) {
         if (p.nextToken() != JsonToken.START_OBJECT) {
           lines++;
           bad(lineNo, "expected an object with \"metadata\", \"metrics\" and \"error\"");
@@ -456,24 +464,42 @@ public final class RecordScanner {
         boolean failed,
         @Nullable String errorKind,
         long lineNo) {
+      if (!phase(warmupPhase)) {
+        return false;
+      }
+      if (id != null && !ids.add(id)) {
+        duplicate(lineNo, id);
+      }
+      outcome(wasCancelled, failed, errorKind);
+      return true;
+    }
+
+    /** Counts a record's phase; false for a warmup record (nothing more to count). */
+    boolean phase(boolean warmupPhase) {
       if (warmupPhase) {
         warmup++;
         return false;
       }
       profiling++;
-      if (id != null && !ids.add(id)) {
-        duplicates++;
-        if (firstDuplicate == null) {
-          firstDuplicate = "line " + lineNo + ": x_request_id " + id;
-        }
+      return true;
+    }
+
+    /** Counts a duplicate request id. */
+    void duplicate(long lineNo, String id) {
+      duplicates++;
+      if (firstDuplicate == null) {
+        firstDuplicate = "line " + lineNo + ": x_request_id " + id;
       }
+    }
+
+    /** Counts a profiling record's outcome (cancelled, failed). */
+    void outcome(boolean wasCancelled, boolean failed, @Nullable String errorKind) {
       if (wasCancelled) {
         cancelled++;
       } else if (failed) {
         errors++;
         errorKinds.merge(Objects.requireNonNull(errorKind), 1L, Long::sum);
       }
-      return true;
     }
 
     /** Adds a request with usable timestamps to the timeline (TTFT converted to ms). */
@@ -564,8 +590,14 @@ public final class RecordScanner {
         badTimestamp(lineNo, "request_end_ns " + end + " precedes request_start_ns " + start);
         return false;
       }
-      minStart = minStart == null ? start : Math.min(minStart, start);
-      maxEnd = maxEnd == null ? end : Math.max(maxEnd, end);
+      if (timed) {
+        minStart = start < minStart ? start : minStart;
+        maxEnd = end > maxEnd ? end : maxEnd;
+      } else {
+        timed = true;
+        minStart = start;
+        maxEnd = end;
+      }
       return true;
     }
 

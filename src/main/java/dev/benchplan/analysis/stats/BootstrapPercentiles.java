@@ -59,7 +59,7 @@ public final class BootstrapPercentiles {
     if (n == 0) {
       return new PercentileEstimate(p, Double.NaN, Double.NaN, Double.NaN, 0, minimum, false);
     }
-    double value = HF7.evaluate(sorted, p / 100.0);
+    double value = ofSorted(sorted, p / 100.0);
     if (n < minimum) {
       return new PercentileEstimate(p, value, Double.NaN, Double.NaN, n, minimum, false);
     }
@@ -87,6 +87,41 @@ public final class BootstrapPercentiles {
     double alpha = 1 - CONFIDENCE;
     double[] ci = HF7.evaluate(boot, alpha / 2, 1 - alpha / 2);
     return new PercentileEstimate(p, value, ci[0], ci[1], n, minimum, true);
+  }
+
+  /**
+   * Quantile {@code q} (0..1) of an ascending array of finite values, by Hyndman-Fan 7: exactly
+   * what Commons Statistics' {@code Quantile} (HF7) gives, the same arithmetic on the same order
+   * statistics, without its copy of the array and its selection (a sorted array has them in place;
+   * a copy and a selection of 100,000 values per percentile was half of the run documents' time).
+   */
+  public static double ofSorted(double[] sorted, double q) {
+    int n = sorted.length;
+    if (!(q >= 0 && q <= 1) || n <= 1) {
+      return HF7.evaluate(sorted, q); // the library's checks and its answer for n <= 1
+    }
+    // Quantile.EstimationMethod.HF7: position (n - 1) q, held to [0, n - 1]
+    double pos = (n - 1) * q;
+    if (pos < 0) {
+      pos = 0;
+    } else if (pos > n - 1.0) {
+      pos = n - 1.0;
+    }
+    int i = (int) pos;
+    if (!(pos > i)) {
+      return sorted[i];
+    }
+    // Commons Statistics' Interpolation.interpolate(a, b, t)
+    double a = sorted[i];
+    double b = sorted[i + 1];
+    double t = pos - i;
+    if (a <= 0 && b >= 0) {
+      return t * b + (1 - t) * a;
+    }
+    if (a == b) {
+      return a;
+    }
+    return a + t * (b - a);
   }
 
   private static int index(double u, int n) {

@@ -515,6 +515,26 @@ class RecordScannerTest {
           .append('/')
           .append(t.succeeded(i));
     }
+    sb.append("\nsorted successful TTFTs:");
+    for (double v : sortedTtftChecked(t)) {
+      sb.append(' ').append(Long.toHexString(Double.doubleToRawLongBits(v)));
+    }
     return sb.toString();
+  }
+
+  /**
+   * The timeline's sorted successful TTFTs (shared with the TTFT values' sort when every request
+   * has usable timestamps), checked against the ones its own columns give.
+   */
+  private static double[] sortedTtftChecked(RequestTimeline t) {
+    double[] expected =
+        java.util.stream.IntStream.range(0, t.size())
+            .filter(i -> t.succeeded(i) && Double.isFinite(t.ttftMs(i)))
+            .mapToDouble(t::ttftMs)
+            .sorted()
+            .toArray();
+    double[] got = t.sortedSuccessfulTtftMs();
+    assertThat(got).as("sorted successful TTFTs").isEqualTo(expected);
+    return got;
   }
 }
