@@ -173,6 +173,17 @@ public final class RequestTimeline {
     private boolean[] ok = new boolean[64];
     private int size;
 
+    /** Makes room for {@code n} requests in all. */
+    public Builder ensureCapacity(int n) {
+      if (n > start.length) {
+        start = Arrays.copyOf(start, n);
+        end = Arrays.copyOf(end, n);
+        ttft = Arrays.copyOf(ttft, n);
+        ok = Arrays.copyOf(ok, n);
+      }
+      return this;
+    }
+
     /** Adds one request; {@code endNs} must not precede {@code startNs}. */
     public Builder add(long startNs, long endNs, double ttftMs, boolean succeeded) {
       if (endNs < startNs) {

@@ -21,6 +21,16 @@ public final class DoubleList {
     values[size++] = v;
   }
 
+  /**
+   * Makes room for {@code n} values in all (a scan that knows about how many records a file holds
+   * asks once, instead of copying the array as it doubles).
+   */
+  public void ensureCapacity(int n) {
+    if (n > values.length) {
+      values = Arrays.copyOf(values, n);
+    }
+  }
+
   public int size() {
     return size;
   }

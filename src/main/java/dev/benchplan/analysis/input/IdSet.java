@@ -29,6 +29,24 @@ final class IdSet {
     allocate(1 << 10);
   }
 
+  /**
+   * Makes room for about {@code n} ids in all, of the average length of those added so far: the
+   * table is rehashed once to its final size instead of at each doubling (a rehash loop runs too
+   * rarely to be compiled).
+   */
+  void expect(int n) {
+    long slots = Long.highestOneBit(Math.max(2L * n, 1)) << 1; // load factor stays under 1/2
+    if (slots > offsets.length && slots <= 1 << 30) {
+      rehash((int) slots);
+    }
+    if (size > 0) {
+      long want = (long) n * used / size + 64;
+      if (want > bytes.length && want <= Integer.MAX_VALUE - 8) {
+        bytes = Arrays.copyOf(bytes, (int) want);
+      }
+    }
+  }
+
   /** Adds the id whose UTF-8 bytes are {@code b[from, to)}; false when it was there already. */
   boolean add(byte[] b, int from, int to) {
     int len = to - from;
@@ -111,10 +129,14 @@ final class IdSet {
   }
 
   private void grow() {
+    rehash(offsets.length * 2);
+  }
+
+  private void rehash(int capacity) {
     int[] o = offsets;
     int[] l = lengths;
     int[] h = hashes;
-    allocate(o.length * 2);
+    allocate(capacity);
     int mask = offsets.length - 1;
     for (int j = 0; j < o.length; j++) {
       if (o[j] >= 0) {

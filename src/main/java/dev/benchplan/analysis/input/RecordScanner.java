@@ -113,6 +113,8 @@ public final class RecordScanner {
                 null,
                 LineChunkReader.Split.CALLER_ONLY,
                 "benchplan-records-reader")) {
+      long fileSize = channel.size();
+      boolean first = true;
       LineChunkReader.Chunk<Void> c;
       while ((c = reader.next()) != null) {
         byte[] b = c.data();
@@ -133,6 +135,11 @@ public final class RecordScanner {
           }
           pos = nl + 1;
         }
+        if (first && end > 0 && end < fileSize) {
+          // the first chunk's lines per byte tell about how many records the file holds
+          s.expect((long) ((double) lineNo * fileSize / end));
+        }
+        first = false;
         reader.release(c);
       }
       return s.result(file, reader.sha256());
@@ -246,6 +253,25 @@ public final class RecordScanner {
         lists[i] = new DoubleList();
         values.put(TRACKED.get(i), lists[i]);
       }
+    }
+
+    /** The most records {@link #expect} makes room for (beyond, the columns grow as they fill). */
+    static final int EXPECT_AT_MOST = 1 << 20;
+
+    /**
+     * Makes room for about {@code records} records in the columns, the timeline and the set of ids
+     * (at most {@link #EXPECT_AT_MOST}): they are then not copied at each doubling.
+     */
+    void expect(long records) {
+      int n = (int) Math.min(records, EXPECT_AT_MOST);
+      if (n <= 0) {
+        return;
+      }
+      for (DoubleList l : lists) {
+        l.ensureCapacity(n);
+      }
+      timeline.ensureCapacity(n);
+      ids.expect(n);
     }
 
     RecordScan result(Path file, MessageDigest digest) {

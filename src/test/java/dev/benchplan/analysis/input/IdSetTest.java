@@ -42,6 +42,25 @@ class IdSetTest {
   }
 
   @Test
+  @DisplayName("making room (expect) keeps every id: duplicates are found before and after it")
+  void expectKeepsIds() {
+    IdSet ids = new IdSet();
+    for (int i = 0; i < 3_000; i++) {
+      assertThat(ids.add("req-" + i)).isTrue();
+    }
+    ids.expect(100_000); // one rehash to the final size, and room for the ids' bytes
+    ids.expect(10); // smaller than what it holds: nothing changes
+    for (int i = 0; i < 3_000; i++) {
+      assertThat(ids.add("req-" + i)).as("req-%d again", i).isFalse();
+    }
+    for (int i = 3_000; i < 120_000; i++) { // past what was expected: it still grows
+      assertThat(ids.add("req-" + i)).as("req-%d", i).isTrue();
+    }
+    assertThat(ids.add("req-119999")).isFalse();
+    assertThat(ids.add("req-0")).isFalse();
+  }
+
+  @Test
   @DisplayName("a lone surrogate is not the '?' UTF-8 would turn it into")
   void loneSurrogate() {
     IdSet ids = new IdSet();
