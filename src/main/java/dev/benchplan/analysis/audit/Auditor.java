@@ -49,6 +49,8 @@ public final class Auditor {
    * @param plan the plan, or null without one
    * @param recovered whether {@code used} was rebuilt from records
    * @param diagnosis the diagnostics on the records and AIPerf's log, or null when not run
+   * @param timeSlices {@link TimeSlices#check} of the scan's timeline when already computed (on
+   *     another thread, while the run is diagnosed), or null to compute it here
    */
   public record Facts(
       RunSource source,
@@ -61,7 +63,8 @@ public final class Auditor {
       @Nullable RecordScan scan,
       @Nullable PlanInfo plan,
       boolean recovered,
-      RunDiagnostics.@Nullable Diagnosis diagnosis) {
+      RunDiagnostics.@Nullable Diagnosis diagnosis,
+      @Nullable AuditCheck timeSlices) {
     /** Facts without a diagnosis. */
     public Facts(
         RunSource source,
@@ -85,6 +88,7 @@ public final class Auditor {
           scan,
           plan,
           recovered,
+          null,
           null);
     }
   }
@@ -112,9 +116,11 @@ public final class Auditor {
     checks.add(percentiles(f));
     checks.add(clientBound(f));
     checks.add(
-        f.scan() == null
-            ? AuditCheck.notChecked(TimeSlices.ID, "no per-request records")
-            : TimeSlices.check(f.scan().timeline()));
+        f.timeSlices() != null
+            ? f.timeSlices()
+            : f.scan() == null
+                ? AuditCheck.notChecked(TimeSlices.ID, "no per-request records")
+                : TimeSlices.check(f.scan().timeline()));
     List<String> blockers =
         checks.stream()
             .filter(c -> c.status().equals("fail"))

@@ -2,8 +2,10 @@ package dev.benchplan.analysis.evidence;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.analysis.audit.AuditCheck;
 import dev.benchplan.analysis.audit.Auditor;
 import dev.benchplan.analysis.audit.RunAudit;
+import dev.benchplan.analysis.audit.TimeSlices;
 import dev.benchplan.analysis.input.GpuCount;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
@@ -11,6 +13,7 @@ import dev.benchplan.analysis.input.RecordScanner;
 import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.input.SummaryRebuilder;
+import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -23,6 +26,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.json.JsonReadFeature;
@@ -85,8 +90,16 @@ public final class RunLoader {
     }
     RecordScan scan =
         Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
+    FutureTask<AuditCheck> timeSlices = null;
     if (scan != null) {
       scan.sortAhead();
+      // the audit's time-slice check reads only the timeline: on the second core while this thread
+      // reads the plan, diagnoses the run and runs the other checks
+      RequestTimeline timeline = scan.timeline();
+      timeSlices = new FutureTask<>(() -> TimeSlices.check(timeline));
+      Thread t = new Thread(timeSlices, "benchplan-time-slices");
+      t.setDaemon(true);
+      t.start();
     }
     JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
     PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord(), source.runJson());
@@ -131,7 +144,8 @@ public final class RunLoader {
                 scan,
                 plan,
                 recoverable,
-                diagnosis));
+                diagnosis,
+                timeSlices == null ? null : joined(timeSlices)));
     return new RunEvidence(
         source,
         used,
@@ -145,6 +159,25 @@ public final class RunLoader {
         loadPoint,
         gpus,
         audit);
+  }
+
+  /** The task's result; what it threw is thrown here, unwrapped. */
+  private static AuditCheck joined(FutureTask<AuditCheck> task) {
+    try {
+      return task.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while checking the time slices", e);
+    }
   }
 
   static @Nullable String firstNonFinite(JsonNode n, String pointer) {
