@@ -68,7 +68,11 @@ public final class AnalyzeService {
    * @param slos {@code --slo} values
    */
   public record Request(
-      List<Path> runs, Path expRoot, Path reportDir, Integer gpus, List<String> slos) {
+      List<Path> runs,
+      Path expRoot,
+      @Nullable Path reportDir,
+      @Nullable Integer gpus,
+      List<String> slos) {
     public Request {
       runs = List.copyOf(runs);
       slos = List.copyOf(slos);

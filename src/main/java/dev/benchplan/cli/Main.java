@@ -7,6 +7,9 @@ public final class Main {
   public static void main(String[] args) {
     EarlyStart.begin(args); // trace inspect: start reading the trace while the commands are built
     Integer shortcut = TraceInspectShortcut.run(args); // null unless `trace inspect FILE` alone
+    if (shortcut == null) {
+      shortcut = AnalyzeShortcut.run(args); // null unless a plain `analyze RUN...`
+    }
     System.exit(shortcut != null ? shortcut : Cli.commandLine(args).execute(args));
   }
 }

@@ -92,7 +92,7 @@ final class TraceInspectShortcut {
   }
 
   /** A writer as picocli makes its default ones (CommandLine#getOut and #getErr). */
-  private static PrintWriter writer(OutputStream stream, @Nullable String encoding) {
+  static PrintWriter writer(OutputStream stream, @Nullable String encoding) {
     return new PrintWriter(
         new BufferedWriter(new OutputStreamWriter(stream, charset(encoding))), true);
   }

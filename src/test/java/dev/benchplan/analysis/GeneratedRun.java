@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  * tests know by construction. Per-request TTFT is drawn around {@code ttftMs}; the summary's
  * throughput is {@code throughput} exactly.
  */
-final class GeneratedRun {
+public final class GeneratedRun {
   int requests = 200;
   double throughput = 5000;
   double ttftMs = 100;
@@ -121,7 +121,7 @@ final class GeneratedRun {
     return dir;
   }
 
-  Path write(Path dir) throws IOException {
+  public Path write(Path dir) throws IOException {
     Files.createDirectories(dir);
     SplittableRandom r = new SplittableRandom(seed);
     double[] ttft = new double[requests];
