@@ -24,6 +24,7 @@ import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.io.SideTask;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
@@ -38,8 +39,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -125,7 +124,8 @@ public final class AnalyzeService {
     List<RunEvidence> runs = load(request.runs(), request.gpus());
     // the runs' own documents (the summary's bootstrap intervals) do not depend on the analysis:
     // they are built on the second core while this thread computes it
-    FutureTask<List<byte[]>> runDocs = onSide("benchplan-run-documents", () -> runDocuments(runs));
+    FutureTask<List<byte[]>> runDocs =
+        SideTask.start("benchplan-run-documents", () -> runDocuments(runs));
     List<FindingLine> history = FindingsLog.read(request.expRoot());
     Computed computed = compute(runs, slos, history, request.expRoot());
     String analysisId = computed.analysisId();
@@ -134,7 +134,7 @@ public final class AnalyzeService {
     PlanInfo planned = computed.planned();
     // likewise the plots, while the analysis is written out and hashed
     FutureTask<Map<String, String>> plots =
-        onSide("benchplan-plots", () -> Plots.forAnalysis(analysis, runs));
+        SideTask.start("benchplan-plots", () -> Plots.forAnalysis(analysis, runs));
 
     Path out =
         request.reportDir() != null
@@ -142,7 +142,7 @@ public final class AnalyzeService {
             : request.expRoot().resolve("analysis").resolve(analysisId);
     Map<Path, byte[]> files = new LinkedHashMap<>();
     Set<String> names = new HashSet<>();
-    List<byte[]> docs = joined(runDocs);
+    List<byte[]> docs = SideTask.joined(runDocs);
     for (int i = 0; i < runs.size(); i++) {
       String dirName = safe(runs.get(i).source().label());
       while (!names.add(dirName)) {
@@ -166,7 +166,7 @@ public final class AnalyzeService {
               : "repeat_decision-" + safe(r.doc().seriesId()) + ".json";
       files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
     }
-    Map<String, String> svgs = joined(plots);
+    Map<String, String> svgs = SideTask.joined(plots);
     svgs.forEach(
         (name, svg) ->
             files.put(out.resolve("plots").resolve(name), svg.getBytes(StandardCharsets.UTF_8)));
@@ -192,34 +192,6 @@ public final class AnalyzeService {
       docs.add(validated(RunDocuments.summary(r), "benchmark-summary.schema.json"));
     }
     return docs;
-  }
-
-  /** Runs {@code work} on a daemon thread of its own; {@link #joined} waits for its result. */
-  private static <T> FutureTask<T> onSide(String name, Callable<T> work) {
-    FutureTask<T> task = new FutureTask<>(work);
-    Thread t = new Thread(task, name);
-    t.setDaemon(true);
-    t.start();
-    return task;
-  }
-
-  /** The result of a task {@link #onSide} started; what it threw is thrown here, unwrapped. */
-  private static <T> T joined(FutureTask<T> task) {
-    try {
-      return task.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for " + task, e);
-    }
   }
 
   /** The analysis of {@code runs} against {@code history} (the findings log's earlier lines). */

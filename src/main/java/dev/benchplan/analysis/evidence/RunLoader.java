@@ -15,6 +15,7 @@ import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
@@ -26,7 +27,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -96,10 +96,7 @@ public final class RunLoader {
       // the audit's time-slice check reads only the timeline: on the second core while this thread
       // reads the plan, diagnoses the run and runs the other checks
       RequestTimeline timeline = scan.timeline();
-      timeSlices = new FutureTask<>(() -> TimeSlices.check(timeline));
-      Thread t = new Thread(timeSlices, "benchplan-time-slices");
-      t.setDaemon(true);
-      t.start();
+      timeSlices = SideTask.start("benchplan-time-slices", () -> TimeSlices.check(timeline));
     }
     JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
     PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord(), source.runJson());
@@ -145,7 +142,7 @@ public final class RunLoader {
                 plan,
                 recoverable,
                 diagnosis,
-                timeSlices == null ? null : joined(timeSlices)));
+                timeSlices == null ? null : SideTask.joined(timeSlices)));
     return new RunEvidence(
         source,
         used,
@@ -159,25 +156,6 @@ public final class RunLoader {
         loadPoint,
         gpus,
         audit);
-  }
-
-  /** The task's result; what it threw is thrown here, unwrapped. */
-  private static AuditCheck joined(FutureTask<AuditCheck> task) {
-    try {
-      return task.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while checking the time slices", e);
-    }
   }
 
   static @Nullable String firstNonFinite(JsonNode n, String pointer) {
