@@ -136,8 +136,10 @@ public final class RecordScanner {
           pos = nl + 1;
         }
         if (first && end > 0 && end < fileSize) {
-          // the first chunk's lines per byte tell about how many records the file holds
-          s.expect((long) ((double) lineNo * fileSize / end));
+          // the first chunk's lines per byte tell about how many records the file holds; a quarter
+          // more, so that the columns do not grow near the end after all (a growth the compiled
+          // scan has never seen sends it back to the interpreter and to the compiler again)
+          s.expect((long) (1.25 * lineNo * fileSize / end) + 1024);
         }
         first = false;
         reader.release(c);
