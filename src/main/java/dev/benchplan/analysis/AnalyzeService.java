@@ -127,7 +127,8 @@ public final class AnalyzeService {
     FutureTask<List<byte[]>> runDocs =
         SideTask.start("benchplan-run-documents", () -> runDocuments(runs));
     List<FindingLine> history = FindingsLog.read(request.expRoot());
-    Computed computed = compute(runs, slos, history, request.expRoot());
+    // checked against its schema below, while the plots are drawn
+    Computed computed = computeUnchecked(runs, slos, history, request.expRoot());
     String analysisId = computed.analysisId();
     AnalysisDoc analysis = computed.analysis();
     List<SeriesAnalysis.Result> results = computed.results();
@@ -140,6 +141,9 @@ public final class AnalyzeService {
         request.reportDir() != null
             ? request.reportDir()
             : request.expRoot().resolve("analysis").resolve(analysisId);
+    // the analysis checked against its schema and written out here while the run documents and
+    // the plots are finished on the side
+    byte[] analysisBytes = validated(analysis, "performance-analysis.schema.json");
     Map<Path, byte[]> files = new LinkedHashMap<>();
     Set<String> names = new HashSet<>();
     List<byte[]> docs = SideTask.joined(runDocs);
@@ -152,7 +156,6 @@ public final class AnalyzeService {
       files.put(d.resolve(AUDIT), docs.get(2 * i));
       files.put(d.resolve(SUMMARY), docs.get(2 * i + 1));
     }
-    byte[] analysisBytes = CanonicalJson.bytes(analysis);
     files.put(out.resolve(ANALYSIS), analysisBytes);
     files.put(
         out.resolve(ANALYSIS_MD),
@@ -197,6 +200,22 @@ public final class AnalyzeService {
   /** The analysis of {@code runs} against {@code history} (the findings log's earlier lines). */
   public static Computed compute(
       List<RunEvidence> runs, List<Slo> slos, List<FindingLine> history, Path expRoot) {
+    Computed c = computeUnchecked(runs, slos, history, expRoot);
+    SchemaValidator.bundled("performance-analysis.schema.json")
+        .validate(Json.JSON.valueToTree(c.analysis()))
+        .stream()
+        .findFirst()
+        .ifPresent(
+            p -> {
+              throw new IllegalStateException(
+                  "performance_analysis.json does not match its schema: " + p);
+            });
+    return c;
+  }
+
+  /** {@link #compute} without checking the document against its schema (the caller does). */
+  private static Computed computeUnchecked(
+      List<RunEvidence> runs, List<Slo> slos, List<FindingLine> history, Path expRoot) {
     String analysisId = analysisId(runs);
 
     Map<String, List<RunEvidence>> bySeries = new LinkedHashMap<>();
@@ -227,16 +246,6 @@ public final class AnalyzeService {
             results.stream().map(SeriesAnalysis.Result::doc).toList(),
             verdict,
             limitations(runs));
-    SchemaValidator.bundled("performance-analysis.schema.json")
-        .validate(Json.JSON.valueToTree(analysis))
-        .stream()
-        .findFirst()
-        .ifPresent(
-            p -> {
-              throw new IllegalStateException(
-                  "performance_analysis.json does not match its schema: " + p);
-            });
-
     return new Computed(analysisId, analysis, results, planned);
   }
 
