@@ -201,15 +201,7 @@ public final class AnalyzeService {
   public static Computed compute(
       List<RunEvidence> runs, List<Slo> slos, List<FindingLine> history, Path expRoot) {
     Computed c = computeUnchecked(runs, slos, history, expRoot);
-    SchemaValidator.bundled("performance-analysis.schema.json")
-        .validate(Json.JSON.valueToTree(c.analysis()))
-        .stream()
-        .findFirst()
-        .ifPresent(
-            p -> {
-              throw new IllegalStateException(
-                  "performance_analysis.json does not match its schema: " + p);
-            });
+    validated(c.analysis(), "performance-analysis.schema.json"); // as analyze checks it
     return c;
   }
 
