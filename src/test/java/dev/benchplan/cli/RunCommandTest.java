@@ -6,7 +6,6 @@ import dev.benchplan.kube.run.RunFixtures;
 import dev.benchplan.testing.CommandHarness;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * {@code benchplan run} through the CLI, against the fabric8 mock server reached via a kubeconfig.
  */
-@EnableKubernetesMockClient(crud = true, https = false)
+@org.junit.jupiter.api.extension.ExtendWith(dev.benchplan.kube.MockApiServer.class)
 class RunCommandTest {
   static final java.util.logging.Logger MOCK_LOG = quiet();
 

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@EnableKubernetesMockClient(crud = true, https = false)
+@org.junit.jupiter.api.extension.ExtendWith(dev.benchplan.kube.MockApiServer.class)
 class CleanupTest {
   static final java.util.logging.Logger MOCK_LOG =
       KubeRunServiceTest.quiet("io.fabric8.mockwebserver");

@@ -24,7 +24,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +34,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@EnableKubernetesMockClient(crud = true, https = false)
+@org.junit.jupiter.api.extension.ExtendWith(dev.benchplan.kube.MockApiServer.class)
 class KubeValidateClusterTest {
   /**
    * The bound of the waits expected to time out. It must cover the first list of the watch (the

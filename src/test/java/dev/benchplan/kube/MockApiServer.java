@@ -1,0 +1,196 @@
+package dev.benchplan.kube;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.server.mock.Resetable;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.lang.reflect.Field;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The fabric8 mock API server in CRUD mode, as {@code @EnableKubernetesMockClient(crud = true,
+ * https = false)} sets it up (fields of type {@link KubernetesMockServer} and {@link
+ * KubernetesClient} are filled before each test, closed after it), without the stall its watches
+ * can cause.
+ *
+ * <p>The stall (fabric8 mockwebserver 8.0.0): when a client closes a watch while an event for it is
+ * being sent, the server's {@code WatchEventsListener.onClosed} runs on the server's only Vert.x
+ * event loop and waits (up to a minute) for the watch's send thread, which waits (up to 30 s) for
+ * the same event loop to complete its write. For those 30 s the server answers nothing: every
+ * request times out. A CI run lost {@code KubeRunServiceTest.existingJob} to it (the cleanup's
+ * DELETEs timed out after 10 s each). A stress loop (open and close a watch while another thread
+ * edits the watched object, then GET it; up to 3,000 rounds) hung the stock server in each of 3
+ * runs, a thread dump showing the two threads waiting on each other; with this class, 3 runs of
+ * 3,000 rounds answered every GET within 50 ms. Here each watch's listener hands {@code onClosed}
+ * and {@code onFailure} to a thread of its own, so the event loop never waits.
+ */
+public final class MockApiServer implements BeforeEachCallback, AfterEachCallback {
+  private static final ExtensionContext.Namespace NS =
+      ExtensionContext.Namespace.create(MockApiServer.class);
+
+  /**
+   * A started CRUD-mode server whose watches close off the event loop. Its JSON mapper is the one
+   * fabric8's own extension gives the server (deprecated for clients, not for the mock).
+   */
+  @SuppressWarnings("deprecation")
+  public static KubernetesMockServer start() {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(Serialization.jsonMapper()),
+            new MockWebServer(),
+            responses,
+            new ClosesOffLoop(new KubernetesMixedDispatcher(responses)),
+            false);
+    server.init();
+    return server;
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) throws IllegalAccessException {
+    KubernetesMockServer server = start();
+    KubernetesClient client = server.createClient();
+    context.getStore(NS).put("server", server);
+    context.getStore(NS).put("client", client);
+    Object test = context.getRequiredTestInstance();
+    for (Class<?> c = test.getClass(); c != Object.class; c = c.getSuperclass()) {
+      for (Field f : c.getDeclaredFields()) {
+        if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+          continue;
+        }
+        if (f.getType() == KubernetesMockServer.class) {
+          f.setAccessible(true);
+          f.set(test, server);
+        } else if (f.getType() == KubernetesClient.class) {
+          f.setAccessible(true);
+          f.set(test, client);
+        }
+      }
+    }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    KubernetesClient client = context.getStore(NS).remove("client", KubernetesClient.class);
+    KubernetesMockServer server = context.getStore(NS).remove("server", KubernetesMockServer.class);
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.destroy();
+    }
+  }
+
+  /** Dispatches as {@code delegate} does; a watch's listener closes on a thread of its own. */
+  static final class ClosesOffLoop extends Dispatcher implements Resetable, CustomResourceAware {
+    private final KubernetesMixedDispatcher delegate;
+
+    ClosesOffLoop(KubernetesMixedDispatcher delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      MockResponse response = delegate.dispatch(request);
+      WebSocketListener listener = response.getWebSocketListener();
+      return listener == null ? response : response.withWebSocketUpgrade(new OffLoop(listener));
+    }
+
+    @Override
+    public void shutdown() {
+      delegate.shutdown();
+    }
+
+    @Override
+    public void releaseResources() {
+      delegate.releaseResources();
+    }
+
+    @Override
+    public void reset() {
+      delegate.reset();
+    }
+
+    @Override
+    public void expectCustomResource(CustomResourceDefinitionContext rdc) {
+      delegate.expectCustomResource(rdc);
+    }
+  }
+
+  /** {@code delegate}, with {@code onClosed} and {@code onFailure} run off the calling thread. */
+  static final class OffLoop extends WebSocketListener {
+    private static final ExecutorService CLOSERS =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "mock-watch-close");
+              t.setDaemon(true);
+              return t;
+            });
+
+    private final WebSocketListener delegate;
+
+    OffLoop(WebSocketListener delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void onBeforeAccept(WebSocket webSocket, Response response) {
+      delegate.onBeforeAccept(webSocket, response);
+    }
+
+    @Override
+    public void onOpen(WebSocket webSocket, Response response) {
+      delegate.onOpen(webSocket, response);
+    }
+
+    @Override
+    public void onMessage(WebSocket webSocket, String text) {
+      delegate.onMessage(webSocket, text);
+    }
+
+    @Override
+    public void onMessage(WebSocket webSocket, byte[] bytes) {
+      delegate.onMessage(webSocket, bytes);
+    }
+
+    @Override
+    public void onPing(WebSocket webSocket, byte[] bytes) {
+      delegate.onPing(webSocket, bytes);
+    }
+
+    @Override
+    public void onClosing(WebSocket webSocket, int code, String reason) {
+      delegate.onClosing(webSocket, code, reason);
+    }
+
+    @Override
+    public void onClosed(WebSocket webSocket, int code, String reason) {
+      CLOSERS.execute(() -> delegate.onClosed(webSocket, code, reason));
+    }
+
+    @Override
+    public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+      CLOSERS.execute(() -> delegate.onFailure(webSocket, t, response));
+    }
+  }
+}
