@@ -107,6 +107,12 @@ class AnalyzeCommandTest {
         .doesNotContain("<link")
         .doesNotContainPattern("(src|href)\\s*=\\s*\"(?!#|data:)")
         .contains("<svg");
+    // one-byte text: what is not ASCII is written as a character reference
+    byte[] html = Files.readAllBytes(out.resolve("report.html"));
+    for (int i = 0; i < html.length; i++) {
+      assertThat(html[i]).as("report.html byte %d", i).isNotNegative();
+    }
+    assertThat(new String(html, java.nio.charset.StandardCharsets.US_ASCII)).contains("&mdash;");
     assertThat(out.resolve("plots/pareto_ttft_p99.svg")).exists();
     assertThat(out.resolve("performance_analysis.md")).exists();
   }

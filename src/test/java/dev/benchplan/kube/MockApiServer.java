@@ -45,6 +45,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * and {@code onFailure} to a thread of its own, so the event loop never waits.
  */
 public final class MockApiServer implements BeforeEachCallback, AfterEachCallback {
+  // the mock web server logs every request through java.util.logging; keep test output readable
+  private static final java.util.logging.Logger MOCK_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
   private static final ExtensionContext.Namespace NS =
       ExtensionContext.Namespace.create(MockApiServer.class);
 

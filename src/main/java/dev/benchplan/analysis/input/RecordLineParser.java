@@ -99,6 +99,13 @@ final class RecordLineParser {
   private int checks;
   private String[] unitTags = new String[32];
   private String[] unitValues = new String[32];
+
+  /** Per metric position, the (tag, unit) pair whose {@code State.unit} call is now a no-op. */
+  private static final int SETTLED = 32;
+
+  private final @Nullable String[] settledTags = new String[SETTLED];
+  private final @Nullable String[] settledUnits = new String[SETTLED];
+  private RecordScanner.@Nullable State settledFor;
   private int units;
 
   // the number just read
@@ -156,13 +163,28 @@ final class RecordLineParser {
   }
 
   /** Counts the record {@link #parse} took into {@code s}, as the Jackson pass would. */
+  @SuppressWarnings("ReferenceEquality") // the names table's Strings: identity is the fast check
   void commit(RecordScanner.State s, long lineNo) {
     s.lines++;
     for (int i = 0; i < checks; i++) {
       s.check(checkTags[i], checkValues[i], lineNo);
     }
+    if (settledFor != s) {
+      Arrays.fill(settledTags, null);
+      settledFor = s;
+    }
     for (int i = 0; i < units; i++) {
-      s.unit(unitTags[i], unitValues[i]);
+      String tag = unitTags[i];
+      String unit = unitValues[i];
+      // the names table gives the same String for the same bytes: a record whose metrics come in
+      // the order and with the units of the records before it costs no map look-up
+      if (i < SETTLED && settledTags[i] == tag && settledUnits[i] == unit) {
+        continue;
+      }
+      if (s.unit(tag, unit) && i < SETTLED) {
+        settledTags[i] = tag;
+        settledUnits[i] = unit;
+      }
     }
     if (!s.phase(warmupPhase)) {
       return;

@@ -578,9 +578,13 @@ public final class RecordScanner {
       }
     }
 
-    void unit(String tag, String unit) {
+    /**
+     * Records {@code tag}'s unit; true when a later call with the same pair changes nothing (the
+     * pair is the tag's first-seen unit), so a caller may skip it.
+     */
+    boolean unit(String tag, @Nullable String unit) {
       if (unit == null) {
-        return;
+        return true;
       }
       String seen = units.putIfAbsent(tag, unit);
       if (seen == null) {
@@ -597,10 +601,16 @@ public final class RecordScanner {
             factorByIndex = null;
           }
         }
-      } else if (!seen.equals(unit) && unitProblems.size() < 20) {
+        return true;
+      }
+      if (seen.equals(unit)) {
+        return true;
+      }
+      if (unitProblems.size() < 20) {
         unitProblems.add(
             tag + ": unit \"" + unit + "\" differs from \"" + seen + "\" in earlier records");
       }
+      return false;
     }
 
     /** Checks and counts a record's timestamps; true when they are usable. */

@@ -57,7 +57,7 @@ public final class HtmlReport {
           .append(esc(s.verdict()))
           .append("</span></h2>\n<p>Repeat decision: <b>")
           .append(esc(s.repeatDecision().decision()))
-          .append("</b> — ")
+          .append("</b> &mdash; ")
           .append(esc(s.repeatDecision().rationale()))
           .append("</p>\n");
       sb.append(
@@ -161,7 +161,7 @@ public final class HtmlReport {
     }
     sb.append("</table>\n<p>Repeat decision: <b>")
         .append(esc(c.repeatDecision().decision()))
-        .append("</b> — ")
+        .append("</b> &mdash; ")
         .append(esc(c.repeatDecision().rationale()))
         .append("</p>\n");
     plots(sb, svgs);
@@ -177,7 +177,7 @@ public final class HtmlReport {
             esc(
                 plan == null
                     ? "none: plain AIPerf directories (AIPerf's input_config stands in)"
-                    : plan.path() + " — sha256 " + plan.sha256()))
+                    : plan.path() + " &mdash; sha256 " + plan.sha256()))
         .append("</td></tr></table>\n");
   }
 
@@ -212,13 +212,38 @@ public final class HtmlReport {
     return sb.toString();
   }
 
+  /**
+   * {@code s} as HTML text or attribute value; characters beyond ASCII as numeric references, so
+   * the page stays one-byte text (a single non-Latin-1 character would make Java hold and encode
+   * the whole page, plots included, as UTF-16).
+   */
   static String esc(@Nullable String s) {
     if (s == null) {
       return "";
     }
-    return s.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("\"", "&quot;");
+    StringBuilder sb = null;
+    for (int i = 0; i < s.length(); ) {
+      int c = s.codePointAt(i);
+      String r =
+          switch (c) {
+            case '&' -> "&amp;";
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '"' -> "&quot;";
+            default -> c < 0x80 ? null : "&#" + c + ";";
+          };
+      if (r != null && sb == null) {
+        sb = new StringBuilder(s.length() + 16).append(s, 0, i);
+      }
+      if (sb != null) {
+        if (r != null) {
+          sb.append(r);
+        } else {
+          sb.appendCodePoint(c);
+        }
+      }
+      i += Character.charCount(c);
+    }
+    return sb == null ? s : sb.toString();
   }
 }

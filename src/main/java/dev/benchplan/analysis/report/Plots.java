@@ -271,6 +271,8 @@ public final class Plots {
     }
     SVGGraphics2D g2 = new SVGGraphics2D(WIDTH, HEIGHT);
     g2.setDefsKeyPrefix("bp"); // the default prefix is time-based: fixed for byte-identical output
+    g2.setGeomDoubleConverter(SvgNumbers::geometry);
+    g2.setTransformDoubleConverter(SvgNumbers::transform);
     chart.draw(g2, new Rectangle(0, 0, WIDTH, HEIGHT));
     return g2.getSVGElement();
   }

@@ -296,6 +296,38 @@ class RecordScannerTest {
   }
 
   @Test
+  @DisplayName(
+      "units that change partway (back and forth, more than 20 times) are reported as the Jackson"
+          + " pass reports them")
+  void changingUnits() throws IOException {
+    SplittableRandom r = new SplittableRandom(5);
+    StringBuilder sb = new StringBuilder();
+    String ttftMs = "\"time_to_first_token\": {\"value\": ";
+    for (int i = 0; i < 60; i++) {
+      String line = clean(i, r);
+      if (i >= 5 && i % 3 != 0) {
+        // the same metric, now in seconds; every third line back in milliseconds
+        int at = line.indexOf(ttftMs);
+        int unit = line.indexOf("\"ms\"", at);
+        line = line.substring(0, unit) + "\"s\"" + line.substring(unit + 4);
+      }
+      if (i == 40) {
+        line = line.replace("\"tokens/sec/user\"", "\"furlongs\"");
+      }
+      sb.append(line).append('\n');
+    }
+    Path file = write(sb.toString());
+    assertSameAsJackson(file);
+    RecordScan fast = RecordScanner.bytes(file, RecordScanner.CHUNK);
+    assertThat(fast).isNotNull();
+    assertThat(fast.unitProblems())
+        .hasSize(20)
+        .allMatch(
+            p ->
+                p.equals("time_to_first_token: unit \"s\" differs from \"ms\" in earlier records"));
+  }
+
+  @Test
   @DisplayName("random mixes of the variants give exactly what the Jackson passes give")
   void randomMixes() throws IOException {
     List<String> kinds = variants().map(a -> (String) a.get()[1]).toList();
