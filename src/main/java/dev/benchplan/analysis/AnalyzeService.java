@@ -126,6 +126,9 @@ public final class AnalyzeService {
     // they are built on the second core while this thread computes it
     FutureTask<List<byte[]>> runDocs =
         SideTask.start("benchplan-run-documents", () -> runDocuments(runs));
+    // so are the CDF plots (the records alone): drawn now, not in the tail after the analysis
+    FutureTask<Map<String, String>> cdfPlots =
+        SideTask.start("benchplan-plots-cdf", () -> Plots.runCdfs(runs));
     List<FindingLine> history = FindingsLog.read(request.expRoot());
     // checked against its schema below, while the plots are drawn
     Computed computed = computeUnchecked(runs, slos, history, request.expRoot());
@@ -133,9 +136,9 @@ public final class AnalyzeService {
     AnalysisDoc analysis = computed.analysis();
     List<SeriesAnalysis.Result> results = computed.results();
     PlanInfo planned = computed.planned();
-    // likewise the plots, while the analysis is written out and hashed
+    // likewise the Pareto plots, while the analysis is written out and hashed
     FutureTask<Map<String, String>> plots =
-        SideTask.start("benchplan-plots", () -> Plots.forAnalysis(analysis, runs));
+        SideTask.start("benchplan-plots", () -> Plots.paretos(analysis));
 
     Path out =
         request.reportDir() != null
@@ -169,7 +172,8 @@ public final class AnalyzeService {
               : "repeat_decision-" + safe(r.doc().seriesId()) + ".json";
       files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
     }
-    Map<String, String> svgs = SideTask.joined(plots);
+    Map<String, String> svgs = new LinkedHashMap<>(SideTask.joined(plots));
+    svgs.putAll(SideTask.joined(cdfPlots));
     svgs.forEach(
         (name, svg) ->
             files.put(out.resolve("plots").resolve(name), svg.getBytes(StandardCharsets.UTF_8)));

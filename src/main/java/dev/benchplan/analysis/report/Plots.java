@@ -67,8 +67,23 @@ public final class Plots {
   /** A named group of runs (a side of a comparison, or one series). */
   public record Group(String name, List<RunEvidence> runs) {}
 
-  /** The plots of an analysis: name to SVG. */
+  /** The plots of an analysis: name to SVG ({@link #paretos}, then {@link #runCdfs}). */
   public static Map<String, String> forAnalysis(AnalysisDoc analysis, List<RunEvidence> runs) {
+    Map<String, String> out = paretos(analysis);
+    out.putAll(runCdfs(runs));
+    return out;
+  }
+
+  /**
+   * The TTFT and ITL CDFs of an analysis's runs: they need only the per-request records, so analyze
+   * draws them while it computes the analysis.
+   */
+  public static Map<String, String> runCdfs(List<RunEvidence> runs) {
+    return cdfs(List.of(new Group("run", runs)));
+  }
+
+  /** The Pareto plots of an analysis (throughput against TTFT p99 and against interactivity). */
+  public static Map<String, String> paretos(AnalysisDoc analysis) {
     Map<String, String> out = new LinkedHashMap<>();
     XYSeriesCollection pareto = new XYSeriesCollection();
     XYSeriesCollection inter = new XYSeriesCollection();
@@ -104,7 +119,6 @@ public final class Plots {
     out.put(
         "pareto_interactivity.svg",
         xy("Throughput vs interactivity", xMetric, "tokens/sec/user", inter, true, null));
-    out.putAll(cdfs(List.of(new Group("run", runs))));
     return out;
   }
 
