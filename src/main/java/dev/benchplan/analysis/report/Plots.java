@@ -67,16 +67,9 @@ public final class Plots {
   /** A named group of runs (a side of a comparison, or one series). */
   public record Group(String name, List<RunEvidence> runs) {}
 
-  /** The plots of an analysis: name to SVG ({@link #paretos}, then {@link #runCdfs}). */
-  public static Map<String, String> forAnalysis(AnalysisDoc analysis, List<RunEvidence> runs) {
-    Map<String, String> out = paretos(analysis);
-    out.putAll(runCdfs(runs));
-    return out;
-  }
-
   /**
-   * The TTFT and ITL CDFs of an analysis's runs: they need only the per-request records, so analyze
-   * draws them while it computes the analysis.
+   * The TTFT and ITL CDFs of an analysis's runs (name to SVG): they need only the per-request
+   * records, so analyze draws them while it computes the analysis, and {@link #paretos} after it.
    */
   public static Map<String, String> runCdfs(List<RunEvidence> runs) {
     return cdfs(List.of(new Group("run", runs)));
