@@ -21,14 +21,6 @@ import tools.jackson.databind.JsonNode;
  */
 @org.junit.jupiter.api.extension.ExtendWith(dev.benchplan.kube.MockApiServer.class)
 class RunCommandTest {
-  static final java.util.logging.Logger MOCK_LOG = quiet();
-
-  static java.util.logging.Logger quiet() {
-    java.util.logging.Logger l = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-    l.setLevel(java.util.logging.Level.WARNING);
-    return l;
-  }
-
   KubernetesMockServer server;
   KubernetesClient client;
   @TempDir Path tmp;

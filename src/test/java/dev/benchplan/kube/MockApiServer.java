@@ -46,6 +46,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class MockApiServer implements BeforeEachCallback, AfterEachCallback {
   // the mock web server logs every request through java.util.logging; keep test output readable
+  // (held here: java.util.logging keeps loggers weakly, and a collected one forgets its level)
   private static final java.util.logging.Logger MOCK_LOG =
       java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 

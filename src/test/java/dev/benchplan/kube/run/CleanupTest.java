@@ -11,9 +11,6 @@ import org.junit.jupiter.api.Test;
 
 @org.junit.jupiter.api.extension.ExtendWith(dev.benchplan.kube.MockApiServer.class)
 class CleanupTest {
-  static final java.util.logging.Logger MOCK_LOG =
-      KubeRunServiceTest.quiet("io.fabric8.mockwebserver");
-
   KubernetesClient client;
 
   @Test

@@ -35,15 +35,6 @@ class KubeRunServiceTest {
   static final String POD = RunFixture.JOB + "-x7k2p";
   static final String GPU_NODE = "gpu-node-1";
 
-  // the mock web server logs every request through java.util.logging; keep test output readable
-  static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver");
-
-  static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
-    l.setLevel(java.util.logging.Level.WARNING);
-    return l;
-  }
-
   KubernetesMockServer server;
   KubernetesClient client;
 
