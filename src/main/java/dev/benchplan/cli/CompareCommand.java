@@ -49,6 +49,7 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(
       names = "--mde",
       paramLabel = "PCT",
+      converter = NumericOptions.EffectPercent.class,
       description = "Minimum detectable effect in percent (default: the data's, at 80%% power).")
   Double mde;
 

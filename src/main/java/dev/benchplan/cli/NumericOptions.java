@@ -28,6 +28,9 @@ public final class NumericOptions {
     cl.registerConverter(Long.class, anyLong);
     cl.registerConverter(Long.TYPE, anyLong);
     cl.registerConverter(BigDecimal.class, new DecimalIn(null, false, null, false));
+    DoubleIn anyDouble = new DoubleIn(null, false, null, false);
+    cl.registerConverter(Double.class, anyDouble);
+    cl.registerConverter(Double.TYPE, anyDouble);
   }
 
   /** An integer in [min, max]. */
@@ -140,6 +143,27 @@ public final class NumericOptions {
             .append(max.toPlainString());
       }
       return sb.toString();
+    }
+  }
+
+  /** A finite double in a range, parsed and range-checked as {@link DecimalIn} does. */
+  public static class DoubleIn implements ITypeConverter<Double> {
+    private final DecimalIn decimal;
+
+    DoubleIn(@Nullable String min, boolean minOpen, @Nullable String max, boolean maxOpen) {
+      this.decimal = new DecimalIn(min, minOpen, max, maxOpen);
+    }
+
+    @Override
+    public Double convert(String value) {
+      return decimal.convert(value).doubleValue();
+    }
+  }
+
+  /** A minimum detectable effect in percent: above 0, below 100. */
+  public static final class EffectPercent extends DoubleIn {
+    public EffectPercent() {
+      super("0", true, "100", true);
     }
   }
 

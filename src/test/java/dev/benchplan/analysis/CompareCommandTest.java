@@ -276,9 +276,17 @@ class CompareCommandTest {
                 + tmp.resolve("nope")
                 + ": not found or not a directory; expected a"
                 + " benchplan run directory (benchmark/runs/<run-id>/) or an AIPerf artifact directory\n");
-    CommandHarness.run(
-            "compare", "--reference", a.toString(), "--candidate", a.toString(), "--mde", "0")
-        .expectExit(2);
+    for (String mde : new String[] {"0", "100", "-5", "abc", "NaN", "1e999"}) {
+      var m =
+          CommandHarness.run(
+                  "compare", "--reference", a.toString(), "--candidate", a.toString(), "--mde", mde)
+              .expectExit(2);
+      assertThat(m.err())
+          .as(mde)
+          .startsWith("benchplan: Invalid value for option '--mde': '" + mde + "'")
+          .endsWith("expected a number greater than 0 and below 100\n")
+          .hasLineCount(1);
+    }
   }
 
   static JsonNode find(JsonNode c, String metric) {

@@ -3,6 +3,7 @@ package dev.benchplan.kube;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.server.mock.Resetable;
@@ -21,8 +22,12 @@ import java.lang.reflect.Field;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -42,7 +47,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * edits the watched object, then GET it; up to 3,000 rounds) hung the stock server in each of 3
  * runs, a thread dump showing the two threads waiting on each other; with this class, 3 runs of
  * 3,000 rounds answered every GET within 50 ms. Here each watch's listener hands {@code onClosed}
- * and {@code onFailure} to a thread of its own, so the event loop never waits.
+ * and {@code onFailure} to a thread of its own, so the event loop never waits; that thread first
+ * takes the watch off the dispatcher's list, so no write hands an event to a closing watch (see
+ * {@link ClosesOffLoop}).
  */
 public final class MockApiServer implements BeforeEachCallback, AfterEachCallback {
   // the mock web server logs every request through java.util.logging; keep test output readable
@@ -64,12 +71,21 @@ public final class MockApiServer implements BeforeEachCallback, AfterEachCallbac
   @SuppressWarnings("deprecation")
   public static KubernetesMockServer start() {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    return start(responses, new ClosesOffLoop(new KubernetesMixedDispatcher(responses)));
+  }
+
+  /**
+   * A started server answering through {@code dispatcher}, which answers from {@code responses}.
+   */
+  @SuppressWarnings("deprecation")
+  static KubernetesMockServer start(
+      Map<ServerRequest, Queue<ServerResponse>> responses, ClosesOffLoop dispatcher) {
     KubernetesMockServer server =
         new KubernetesMockServer(
             new Context(Serialization.jsonMapper()),
             new MockWebServer(),
             responses,
-            new ClosesOffLoop(new KubernetesMixedDispatcher(responses)),
+            dispatcher,
             false);
     server.init();
     return server;
@@ -110,19 +126,72 @@ public final class MockApiServer implements BeforeEachCallback, AfterEachCallbac
     }
   }
 
-  /** Dispatches as {@code delegate} does; a watch's listener closes on a thread of its own. */
+  /**
+   * Dispatches as {@code delegate} does; a watch's listener closes on a thread of its own, after it
+   * has left the dispatcher's list of watches.
+   *
+   * <p>Why it must leave first: fabric8's {@code WatchEventsListener.onClosed} shuts its send
+   * executor down, waits, and only then leaves the list. Once that runs off the event loop, a write
+   * that arrives in between finds the listener still listed, hands it the event, and its executor
+   * refuses it: the {@code RejectedExecutionException} escapes the dispatcher, the write (already
+   * stored) is never answered and its client times out after 10 s. Seen in CI and reproduced here
+   * ({@code KubeRunServiceTest}, one run in three under load, the Job-status PATCH). Leaving the
+   * list under the dispatcher's write lock, which every write holds while it hands out its events,
+   * means a later write never sees the listener and an earlier one has handed its event to a live
+   * executor. The lock and the list are the dispatcher's private fields (fabric8 8.0.0, a test
+   * dependency pinned in the pom): read once here, and a change in them fails every test that
+   * starts a server, loudly.
+   */
   static final class ClosesOffLoop extends Dispatcher implements Resetable, CustomResourceAware {
     private final KubernetesMixedDispatcher delegate;
+    private final Lock writeLock;
+    private final Set<?> watches;
 
     ClosesOffLoop(KubernetesMixedDispatcher delegate) {
       this.delegate = delegate;
+      try {
+        Object crud =
+            field(KubernetesMixedDispatcher.class, "kubernetesCrudDispatcher").get(delegate);
+        this.writeLock =
+            ((ReadWriteLock) field(KubernetesCrudDispatcher.class, "lock").get(crud)).writeLock();
+        this.watches =
+            (Set<?>) field(KubernetesCrudDispatcher.class, "watchEventListeners").get(crud);
+      } catch (ReflectiveOperationException | ClassCastException e) {
+        throw new IllegalStateException(
+            "the fabric8 mock server changed: its CRUD dispatcher's lock or list of watches is not"
+                + " where MockApiServer expects them; re-check the stall it works around",
+            e);
+      }
+    }
+
+    private static Field field(Class<?> owner, String name) throws NoSuchFieldException {
+      Field f = owner.getDeclaredField(name);
+      f.setAccessible(true);
+      return f;
+    }
+
+    /** Takes {@code listener} off the list of watches that writes send their events to. */
+    void detach(WebSocketListener listener) {
+      writeLock.lock();
+      try {
+        watches.remove(listener);
+      } finally {
+        writeLock.unlock();
+      }
+    }
+
+    /** The watches writes send their events to now. */
+    int watchCount() {
+      return watches.size();
     }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       MockResponse response = delegate.dispatch(request);
       WebSocketListener listener = response.getWebSocketListener();
-      return listener == null ? response : response.withWebSocketUpgrade(new OffLoop(listener));
+      return listener == null
+          ? response
+          : response.withWebSocketUpgrade(new OffLoop(listener, this::detach));
     }
 
     @Override
@@ -146,7 +215,10 @@ public final class MockApiServer implements BeforeEachCallback, AfterEachCallbac
     }
   }
 
-  /** {@code delegate}, with {@code onClosed} and {@code onFailure} run off the calling thread. */
+  /**
+   * {@code delegate}, with {@code onClosed} and {@code onFailure} run off the calling thread, each
+   * after {@code detach} has taken the delegate off the list of watches.
+   */
   static final class OffLoop extends WebSocketListener {
     private static final ExecutorService CLOSERS =
         Executors.newCachedThreadPool(
@@ -157,9 +229,11 @@ public final class MockApiServer implements BeforeEachCallback, AfterEachCallbac
             });
 
     private final WebSocketListener delegate;
+    private final Consumer<WebSocketListener> detach;
 
-    OffLoop(WebSocketListener delegate) {
+    OffLoop(WebSocketListener delegate, Consumer<WebSocketListener> detach) {
       this.delegate = delegate;
+      this.detach = detach;
     }
 
     @Override
@@ -194,12 +268,20 @@ public final class MockApiServer implements BeforeEachCallback, AfterEachCallbac
 
     @Override
     public void onClosed(WebSocket webSocket, int code, String reason) {
-      CLOSERS.execute(() -> delegate.onClosed(webSocket, code, reason));
+      CLOSERS.execute(
+          () -> {
+            detach.accept(delegate);
+            delegate.onClosed(webSocket, code, reason);
+          });
     }
 
     @Override
     public void onFailure(WebSocket webSocket, Throwable t, Response response) {
-      CLOSERS.execute(() -> delegate.onFailure(webSocket, t, response));
+      CLOSERS.execute(
+          () -> {
+            detach.accept(delegate);
+            delegate.onFailure(webSocket, t, response);
+          });
     }
   }
 }

@@ -45,16 +45,92 @@ class MockApiServerTest {
           }
         };
     String caller = Thread.currentThread().getName();
-    new MockApiServer.OffLoop(blocking).onClosed(null, 1000, "bye");
+    new MockApiServer.OffLoop(blocking, l -> calls.add(l == blocking ? "detached" : "other"))
+        .onClosed(null, 1000, "bye");
     // returned although the delegate has not been released
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(release.getCount()).isEqualTo(1);
     release.countDown();
-    assertThat(calls)
-        .singleElement()
-        .asString()
-        .startsWith("closed 1000 bye on ")
-        .doesNotEndWith(caller);
+    // off the list of watches first, then closed (fabric8's onClosed stops the executor that a
+    // write still finding the watch listed would hand its event to)
+    assertThat(calls).hasSize(2);
+    assertThat(calls.get(0)).isEqualTo("detached");
+    assertThat(calls.get(1)).startsWith("closed 1000 bye on ").doesNotEndWith(caller);
+  }
+
+  @Test
+  @DisplayName("a watch that fails leaves the list of watches before its onFailure runs")
+  void failsAfterDetaching() throws Exception {
+    List<String> calls = new CopyOnWriteArrayList<>();
+    CountDownLatch failed = new CountDownLatch(1);
+    WebSocketListener delegate =
+        new WebSocketListener() {
+          @Override
+          public void onFailure(
+              WebSocket webSocket, Throwable t, io.fabric8.mockwebserver.http.Response response) {
+            calls.add("failed " + t.getMessage());
+            failed.countDown();
+          }
+        };
+    new MockApiServer.OffLoop(delegate, l -> calls.add(l == delegate ? "detached" : "other"))
+        .onFailure(null, new IllegalStateException("reset"), null);
+    assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(calls).containsExactly("detached", "failed reset");
+  }
+
+  @Test
+  @DisplayName(
+      "a real watch, closed by its client, leaves the dispatcher's list; writes keep being answered")
+  void closedWatchLeavesTheList() throws Exception {
+    var responses =
+        new java.util.HashMap<
+            io.fabric8.mockwebserver.ServerRequest,
+            java.util.Queue<io.fabric8.mockwebserver.ServerResponse>>();
+    MockApiServer.ClosesOffLoop dispatcher =
+        new MockApiServer.ClosesOffLoop(
+            new io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher(responses));
+    KubernetesMockServer own = MockApiServer.start(responses, dispatcher);
+    try (KubernetesClient c = own.createClient()) {
+      c.configMaps()
+          .inNamespace("ns")
+          .resource(new ConfigMapBuilder().withNewMetadata().withName("cm").endMetadata().build())
+          .create();
+      for (int round = 0; round < 5; round++) {
+        var watch =
+            c.configMaps()
+                .inNamespace("ns")
+                .withName("cm")
+                .watch(
+                    new Watcher<ConfigMap>() {
+                      @Override
+                      public void eventReceived(Action action, ConfigMap resource) {}
+
+                      @Override
+                      public void onClose(WatcherException cause) {}
+                    });
+        awaitWatches(dispatcher, 1);
+        watch.close();
+        awaitWatches(dispatcher, 0);
+        int n = round;
+        c.configMaps()
+            .inNamespace("ns")
+            .withName("cm")
+            .edit(m -> new ConfigMapBuilder(m).addToData("round", Integer.toString(n)).build());
+      }
+      assertThat(c.configMaps().inNamespace("ns").withName("cm").get().getData())
+          .containsEntry("round", "4");
+    } finally {
+      own.destroy();
+    }
+  }
+
+  private static void awaitWatches(MockApiServer.ClosesOffLoop d, int n)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (d.watchCount() != n && System.nanoTime() < deadline) {
+      Thread.sleep(5); // polling the mock server's own state, not a wait on the system under test
+    }
+    assertThat(d.watchCount()).as("watches listed").isEqualTo(n);
   }
 
   @Test

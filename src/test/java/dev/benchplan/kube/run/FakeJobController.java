@@ -35,6 +35,7 @@ final class FakeJobController implements AutoCloseable {
   private final String jobName;
   private final Thread thread;
   private volatile Throwable failure;
+  private volatile String stallDump;
   volatile Instant terminatedAt;
 
   /** Set once the Job satisfied the start condition and the script began. */
@@ -81,6 +82,10 @@ final class FakeJobController implements AutoCloseable {
                 Thread.currentThread().interrupt();
               } catch (Throwable t) {
                 failure = t;
+                if (isTimeout(t)) {
+                  // the mock server stalled: keep what every thread was doing while it did
+                  stallDump = threadDump();
+                }
               } finally {
                 played = true;
               }
@@ -340,8 +345,45 @@ final class FakeJobController implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     if (failure != null && !causedByInterrupt(failure)) {
-      throw new AssertionError("fake Job controller failed", failure);
+      // the cause's message in the first line: a CI summary shows that line only
+      AssertionError e =
+          new AssertionError(
+              "fake Job controller failed: "
+                  + failure
+                  + (stallDump == null ? "" : "\nthreads at the timeout:\n" + stallDump),
+              failure);
+      throw e;
     }
+  }
+
+  private static boolean isTimeout(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof java.util.concurrent.TimeoutException
+          || c instanceof java.net.SocketTimeoutException
+          || String.valueOf(c.getMessage()).contains("timeout period")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String threadDump() {
+    StringBuilder b = new StringBuilder();
+    for (java.lang.management.ThreadInfo t :
+        java.lang.management.ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+      b.append('"').append(t.getThreadName()).append("\" ").append(t.getThreadState());
+      if (t.getLockName() != null) {
+        b.append(" on ").append(t.getLockName());
+      }
+      if (t.getLockOwnerName() != null) {
+        b.append(" owned by ").append(t.getLockOwnerName());
+      }
+      b.append('\n');
+      for (StackTraceElement e : t.getStackTrace()) {
+        b.append("    at ").append(e).append('\n');
+      }
+    }
+    return b.toString();
   }
 
   private static boolean causedByInterrupt(Throwable t) {
