@@ -183,7 +183,9 @@ public final class CompareService {
         anyRegressed |= eff.verdict() == EffectVerdict.REGRESSED;
         anyImproved |= eff.verdict() == EffectVerdict.IMPROVED;
         allNoChange &= eff.verdict() == EffectVerdict.NO_CHANGE;
-        noSpread |= eff.method().equals("none");
+        // a gated metric without any spread decides the pilot; a non-gated one whose repeats are
+        // identical (records copied between runs) is inconclusive on its own row only
+        noSpread |= spec.gated() && eff.method().equals("none");
         gatedInconclusive |= spec.gated() && eff.verdict() == EffectVerdict.INCONCLUSIVE;
       }
     }
@@ -193,8 +195,8 @@ public final class CompareService {
           new ComparisonDoc.RepeatDecision(
               "necessary",
               SeriesAnalysis.PILOT_RATIONALE
-                  + ": a side has one run and the series has no noise floor,"
-                  + " so no interval can be drawn");
+                  + ": a side has one run, or identical runs (zero spread), and the series"
+                  + " has no noise floor, so no interval can be drawn");
     } else if (gatedInconclusive) {
       rd =
           new ComparisonDoc.RepeatDecision(
@@ -231,7 +233,8 @@ public final class CompareService {
             new ComparisonDoc.Method(
                 "Student t on the candidate-minus-reference difference of run means: Welch when"
                     + " both sides have n >= 2, paired t for AB/BA pairs, the series noise floor"
-                    + " (CV, its df) when a side has n = 1",
+                    + " (CV, its df) when a side has n = 1 or the runs' spread is zero (identical"
+                    + " repeats)",
                 Measured.of(0.95),
                 request.mdePct() != null
                     ? "--mde " + request.mdePct() + "%"

@@ -6,6 +6,7 @@ import dev.benchplan.analysis.stats.Direction;
 import dev.benchplan.analysis.stats.Effect;
 import dev.benchplan.analysis.stats.EffectEstimator;
 import dev.benchplan.analysis.stats.EffectVerdict;
+import dev.benchplan.analysis.stats.NoiseFloor;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -112,5 +113,56 @@ class CalibrationTest {
               5.0);
       assertThat(tiny.verdict()).isIn(EffectVerdict.NO_CHANGE, EffectVerdict.INCONCLUSIVE);
     }
+  }
+
+  @Test
+  @DisplayName(
+      "identical repeats (zero spread) are no noise estimate: a 0.01% drop is inconclusive, not"
+          + " regressed; the series noise floor stands in when there is one")
+  void zeroSpread() {
+    double[] ref = {100, 100, 100};
+    double[] cand = {99.99, 99.99, 99.99};
+    for (boolean paired : new boolean[] {false, true}) {
+      Effect e =
+          EffectEstimator.estimate(ref, cand, Direction.HIGHER_IS_BETTER, paired, null, null);
+      assertThat(e.verdict()).as("paired %s", paired).isEqualTo(EffectVerdict.INCONCLUSIVE);
+      assertThat(e.method()).isEqualTo("none");
+      assertThat(e.mdeSource()).isEqualTo("none");
+      assertThat(e.deltaPct()).isCloseTo(-0.01, org.assertj.core.data.Offset.offset(1e-9));
+    }
+    // repeats that differ only by floating-point rounding are identical too
+    Effect rounding =
+        EffectEstimator.estimate(
+            new double[] {100, 100 + 1e-12, 100 - 1e-12},
+            new double[] {99.99, 99.99 + 1e-12, 99.99},
+            Direction.HIGHER_IS_BETTER,
+            false,
+            null,
+            null);
+    assertThat(rounding.method()).isEqualTo("none");
+    assertThat(rounding.verdict()).isEqualTo(EffectVerdict.INCONCLUSIVE);
+    // a real drop with identical repeats is not decided from zero spread either
+    Effect drop =
+        EffectEstimator.estimate(
+            ref, new double[] {90, 90, 90}, Direction.HIGHER_IS_BETTER, false, null, null);
+    assertThat(drop.verdict()).isEqualTo(EffectVerdict.INCONCLUSIVE);
+    // with the series noise floor (CV 2% over 3 pilot runs), its spread decides: the 0.01% is
+    // inside the noise, the 10% drop is regressed
+    NoiseFloor floor = NoiseFloor.of("output_token_throughput.avg", new double[] {98, 100, 102});
+    Effect tiny =
+        EffectEstimator.estimate(ref, cand, Direction.HIGHER_IS_BETTER, false, floor, null);
+    assertThat(tiny.method()).isEqualTo("series_noise_floor");
+    assertThat(tiny.verdict()).isIn(EffectVerdict.NO_CHANGE, EffectVerdict.INCONCLUSIVE);
+    Effect big =
+        EffectEstimator.estimate(
+            ref, new double[] {90, 90, 90}, Direction.HIGHER_IS_BETTER, false, floor, null);
+    assertThat(big.method()).isEqualTo("series_noise_floor");
+    assertThat(big.verdict()).isEqualTo(EffectVerdict.REGRESSED);
+    // one side's spread is enough for Welch
+    Effect oneSided =
+        EffectEstimator.estimate(
+            ref, new double[] {90, 91, 89}, Direction.HIGHER_IS_BETTER, false, null, null);
+    assertThat(oneSided.method()).isEqualTo("welch_t");
+    assertThat(oneSided.verdict()).isEqualTo(EffectVerdict.REGRESSED);
   }
 }

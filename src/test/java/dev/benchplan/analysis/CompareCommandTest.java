@@ -289,6 +289,51 @@ class CompareCommandTest {
     }
   }
 
+  @Test
+  @DisplayName(
+      "copies of one run on each side (zero spread) and a 0.01% drop: inconclusive with a pilot"
+          + " repeat_decision, exit 0, never regressed")
+  void copiedRunsAreNoSpread() throws Exception {
+    Path ref = new GeneratedRun().throughput(5000).seed(1).write(tmp.resolve("ref-1"));
+    Path cand = new GeneratedRun().throughput(4999.5).seed(1).write(tmp.resolve("cand-1"));
+    copyTree(ref, tmp.resolve("ref-2"));
+    copyTree(cand, tmp.resolve("cand-2"));
+    var r =
+        CommandHarness.run(
+                "compare",
+                "--reference",
+                ref.toString(),
+                tmp.resolve("ref-2").toString(),
+                "--candidate",
+                cand.toString(),
+                tmp.resolve("cand-2").toString(),
+                "--format",
+                "json")
+            .expectExit(0);
+    JsonNode c = Json.JSON.readTree(r.out());
+    JsonNode tput = find(c, "output_token_throughput.avg");
+    assertThat(tput.path("effect").path("delta_pct").asDouble())
+        .isCloseTo(-0.01, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(tput.path("verdict").asString()).as(tput.toString()).isEqualTo("inconclusive");
+    assertThat(tput.path("effect").path("method").asString()).isEqualTo("none");
+    assertThat(c.path("verdict").asString()).isEqualTo("inconclusive");
+    assertThat(c.at("/repeat_decision/decision").asString()).isEqualTo("necessary");
+    assertThat(c.at("/repeat_decision/rationale").asString()).contains("identical runs");
+  }
+
+  static void copyTree(Path from, Path to) throws java.io.IOException {
+    try (var s = Files.walk(from)) {
+      for (Path p : s.toList()) {
+        Path t = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(p, t);
+        }
+      }
+    }
+  }
+
   static JsonNode find(JsonNode c, String metric) {
     for (JsonNode m : c.path("metrics")) {
       if (m.path("metric").asString().equals(metric)) {

@@ -12,10 +12,18 @@ import org.jspecify.annotations.Nullable;
  * zero on that side and the effect reaches the MDE; {@code inconclusive} otherwise. The MDE is the
  * stated one ({@code --mde}), else the series noise floor's for these run counts, else the data's
  * own (80% power); an MDE taken from the compared data itself never supports {@code no_change} (its
- * margin grows with the noise).
+ * margin grows with the noise). Runs whose repeats are identical (zero spread: a copied run, a
+ * replayed artifact) give no spread at all: the series noise floor stands in, else there is none.
  */
 public final class EffectEstimator {
   private EffectEstimator() {}
+
+  /**
+   * A standard error at or below this fraction of the means is no spread: repeats that differ only
+   * by floating-point rounding (the same records summed in another order). A real measurement's
+   * run-to-run CV is many orders of magnitude above it.
+   */
+  static final double ZERO_SPREAD = 1e-9;
 
   /**
    * Estimates the effect.
@@ -39,9 +47,9 @@ public final class EffectEstimator {
     double mr = mean(reference);
     double mc = mean(candidate);
     double delta = mc - mr;
-    double se;
-    double df;
-    String method;
+    double se = Double.NaN;
+    double df = Double.NaN;
+    String method = null;
     if (paired && nr == nc && nr >= 2) {
       double[] d = new double[nr];
       for (int i = 0; i < nr; i++) {
@@ -59,11 +67,18 @@ public final class EffectEstimator {
               ? Double.POSITIVE_INFINITY
               : (vr + vc) * (vr + vc) / (vr * vr / (nr - 1) + vc * vc / (nc - 1));
       method = "welch_t";
-    } else if (floor != null && Double.isFinite(floor.cv()) && floor.runs() >= 2) {
+    }
+    if (method != null && !(se > ZERO_SPREAD * Math.max(Math.abs(mr), Math.abs(mc)))) {
+      // identical repeats (a copied run, a replayed artifact) say nothing about the noise: their
+      // zero-width interval and zero MDE would call any difference, however small, a change
+      method = null;
+    }
+    if (method == null && floor != null && Double.isFinite(floor.cv()) && floor.runs() >= 2) {
       se = floor.cv() * Math.abs(mr) * Math.sqrt(1.0 / nr + 1.0 / nc);
       df = floor.degreesOfFreedom();
       method = "series_noise_floor";
-    } else {
+    }
+    if (method == null || !(se > 0)) {
       double pct = mr == 0 ? Double.NaN : delta / Math.abs(mr) * 100;
       double mde = mdeOverridePct == null ? Double.NaN : mdeOverridePct;
       return new Effect(
@@ -81,6 +96,7 @@ public final class EffectEstimator {
           mdeOverridePct == null ? "none" : "--mde",
           EffectVerdict.INCONCLUSIVE);
     }
+    String how = method;
     double tCrit;
     double tPower;
     if (Double.isInfinite(df)) {
@@ -123,7 +139,7 @@ public final class EffectEstimator {
         delta + half,
         lowPct,
         highPct,
-        method,
+        how,
         df,
         mde,
         mdeSource,
