@@ -6,6 +6,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.testing.CommandHarness;
 import dev.benchplan.testing.SharedData;
+import dev.benchplan.testing.TestFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -296,8 +297,8 @@ class CompareCommandTest {
   void copiedRunsAreNoSpread() throws Exception {
     Path ref = new GeneratedRun().throughput(5000).seed(1).write(tmp.resolve("ref-1"));
     Path cand = new GeneratedRun().throughput(4999.5).seed(1).write(tmp.resolve("cand-1"));
-    copyTree(ref, tmp.resolve("ref-2"));
-    copyTree(cand, tmp.resolve("cand-2"));
+    TestFiles.copyTree(ref, tmp.resolve("ref-2"));
+    TestFiles.copyTree(cand, tmp.resolve("cand-2"));
     var r =
         CommandHarness.run(
                 "compare",
@@ -319,19 +320,6 @@ class CompareCommandTest {
     assertThat(c.path("verdict").asString()).isEqualTo("inconclusive");
     assertThat(c.at("/repeat_decision/decision").asString()).isEqualTo("necessary");
     assertThat(c.at("/repeat_decision/rationale").asString()).contains("identical runs");
-  }
-
-  static void copyTree(Path from, Path to) throws java.io.IOException {
-    try (var s = Files.walk(from)) {
-      for (Path p : s.toList()) {
-        Path t = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
   }
 
   static JsonNode find(JsonNode c, String metric) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.benchplan.testing.SharedData;
+import dev.benchplan.testing.TestFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +46,7 @@ class ArtifactChannelTest {
   void realSweep() throws Exception {
     Path sweep = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path tree = tmp.resolve("tree");
-    copyTree(sweep, tree);
+    TestFiles.copyTree(sweep, tree);
     Map<String, byte[]> restored = roundTrip(tree);
     assertThat(restored)
         .containsKeys(
@@ -211,7 +211,7 @@ class ArtifactChannelTest {
 
   private List<String> realLog() throws Exception {
     Path tree = tmp.resolve("real");
-    copyTree(SharedData.require("aiperf/sweep-qwen3-0.6b"), tree);
+    TestFiles.copyTree(SharedData.require("aiperf/sweep-qwen3-0.6b"), tree);
     Path log = ShippedTree.encode(tree, tmp.resolve("real.log"));
     List<String> lines = new ArrayList<>(Files.readAllLines(log));
     assertThat(lines.stream().filter(l -> l.startsWith("C ")).count()).isGreaterThan(5);
@@ -258,19 +258,6 @@ class ArtifactChannelTest {
       return new ProcessBuilder(tool, "--version").start().waitFor(10, TimeUnit.SECONDS);
     } catch (IOException | InterruptedException e) {
       return false;
-    }
-  }
-
-  static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> walk = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) walk::iterator) {
-        Path t = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
     }
   }
 }

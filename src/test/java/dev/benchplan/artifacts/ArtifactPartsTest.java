@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.testing.SharedData;
+import dev.benchplan.testing.TestFiles;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -27,7 +28,7 @@ class ArtifactPartsTest {
 
   private Path tree() throws Exception {
     Path t = tmp.resolve("tree");
-    ArtifactChannelTest.copyTree(SharedData.require("aiperf/sweep-qwen3-0.6b"), t.resolve("sweep"));
+    TestFiles.copyTree(SharedData.require("aiperf/sweep-qwen3-0.6b"), t.resolve("sweep"));
     byte[] noise = new byte[200_000];
     new Random(7).nextBytes(noise);
     Files.createDirectories(t.resolve("with space"));

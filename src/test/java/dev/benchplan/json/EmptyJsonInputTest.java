@@ -3,6 +3,7 @@ package dev.benchplan.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.TestFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,19 +78,6 @@ class EmptyJsonInputTest {
     return out.stream();
   }
 
-  private static void copy(Path from, Path to) throws Exception {
-    try (Stream<Path> s = Files.walk(from)) {
-      for (Path p : s.toList()) {
-        Path t = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
-  }
-
   @ParameterizedTest(name = "{0} holding [{2}]")
   @MethodSource("cases")
   @DisplayName(
@@ -97,7 +85,7 @@ class EmptyJsonInputTest {
           + " expected; exit 2 and nothing written (exit 1 for verify's finding on a run's own file)")
   void saidInUserTerms(Input in, String content, String problem) throws Exception {
     Path exp = tmp.resolve("exp");
-    copy(EXPERIMENTS, exp);
+    TestFiles.copyTree(EXPERIMENTS, exp);
     Path runs = exp.resolve("deploy/" + GRID + "/benchmark/runs");
     String runId;
     try (Stream<Path> s = Files.list(runs)) {
@@ -105,7 +93,7 @@ class EmptyJsonInputTest {
     }
     Path file = exp.resolve(in.file.replace("RUN", runId)).normalize();
     // the plans name their inputs as ../examples/...
-    copy(EXAMPLES, tmp.resolve("examples"));
+    TestFiles.copyTree(EXAMPLES, tmp.resolve("examples"));
     Files.writeString(file, content, StandardCharsets.UTF_8);
     String sha = Sha256.ofFile(file);
     Path plan = exp.resolve("inputs/benchmark-plans/" + GRID + ".json");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Json;
 import dev.benchplan.testing.CommandHarness;
 import dev.benchplan.testing.SharedData;
+import dev.benchplan.testing.TestFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.DisplayName;
@@ -22,7 +23,7 @@ class VerifyAnalysisTest {
 
   Path sweep() throws Exception {
     Path copy = tmp.resolve("sweep-qwen3-0.6b");
-    VerifyCommandTest.copy(SharedData.require("aiperf/sweep-qwen3-0.6b"), copy);
+    TestFiles.copyTree(SharedData.require("aiperf/sweep-qwen3-0.6b"), copy);
     return copy;
   }
 
@@ -95,7 +96,7 @@ class VerifyAnalysisTest {
   void comparison() throws Exception {
     Path point = SharedData.require("aiperf/sweep-qwen3-0.6b/concurrency2");
     for (String side : java.util.List.of("ref/a", "ref/b", "cand/a", "cand/b")) {
-      VerifyCommandTest.copy(point, tmp.resolve(side));
+      TestFiles.copyTree(point, tmp.resolve(side));
     }
     Path cmp = tmp.resolve("cmp");
     CommandHarness.run(

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
-import java.io.IOException;
+import dev.benchplan.testing.TestFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +30,7 @@ class VerifyCommandTest {
    * Copies examples/ into {@code dir}/examples and plans the trace example there, as a user would.
    */
   static Path planIn(Path dir) throws Exception {
-    copy(EXAMPLES, dir.resolve("examples"));
+    TestFiles.copyTree(EXAMPLES, dir.resolve("examples"));
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -64,19 +64,6 @@ class VerifyCommandTest {
     assertThat(p.exitValue()).as(Files.readString(log)).isZero();
     try (Stream<Path> s = Files.list(dir.resolve("experiments/inputs/benchmark-plans"))) {
       return s.findFirst().orElseThrow();
-    }
-  }
-
-  static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> s = Files.walk(from)) {
-      for (Path p : s.toList()) {
-        Path t = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
     }
   }
 
@@ -337,7 +324,7 @@ class VerifyCommandTest {
       assertThat(Files.readString(deploy.resolve(name))).doesNotContain(tmp.toString());
     }
     for (Path copy : List.of(tmp.resolve("cl1"), tmp.resolve("elsewhere/cl2"))) {
-      copy(origin, copy);
+      TestFiles.copyTree(origin, copy);
       Path d = copy.resolve("deploy");
       assertThat(Files.readAllBytes(d.resolve("benchmark/perf.yaml")))
           .isEqualTo(Files.readAllBytes(deploy.resolve("benchmark/perf.yaml")));

@@ -2,6 +2,7 @@ package dev.benchplan.kube.run;
 
 import dev.benchplan.json.Json;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.TestFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import tools.jackson.databind.JsonNode;
@@ -61,16 +62,7 @@ record RenderedPerf(Path deployRoot, Path plan, String runId, String jobName, St
       throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
     Path copy = root.resolve("examples");
-    try (java.util.stream.Stream<Path> s = Files.walk(examples)) {
-      for (Path p : s.toList()) {
-        Path to = copy.resolve(examples.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(to);
-        } else {
-          Files.copy(p, to);
-        }
-      }
-    }
+    TestFiles.copyTree(examples, copy);
     examples = copy;
     Path workload = examples.resolve("workload-static.yaml");
     Files.writeString(workload, workloadEdit.apply(Files.readString(workload)));

@@ -13,6 +13,7 @@ import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.kubetest.StandInAiperf;
 import dev.benchplan.testing.CommandHarness;
 import dev.benchplan.testing.SharedData;
+import dev.benchplan.testing.TestFiles;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DefaultDeployment;
 import dev.benchplan.validate.DgdApi;
@@ -258,16 +259,7 @@ class ValidateAicrIT {
   static Path rendered(Path root, String namespace, String... renderFlags) throws Exception {
     Path examples = Path.of("examples").toAbsolutePath();
     Path copy = root.resolve("examples");
-    try (Stream<Path> s = Files.walk(examples)) {
-      for (Path p : s.toList()) {
-        Path to = copy.resolve(examples.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(to);
-        } else {
-          Files.copy(p, to);
-        }
-      }
-    }
+    TestFiles.copyTree(examples, copy);
     var plan =
         CommandHarness.run(
                 "plan",
