@@ -49,7 +49,7 @@ public final class EffectEstimator {
     double delta = mc - mr;
     double se = Double.NaN;
     double df = Double.NaN;
-    String method = null;
+    @Nullable String method = null;
     if (paired && nr == nc && nr >= 2) {
       double[] d = new double[nr];
       for (int i = 0; i < nr; i++) {
@@ -62,10 +62,7 @@ public final class EffectEstimator {
       double vr = variance(reference) / nr;
       double vc = variance(candidate) / nc;
       se = Math.sqrt(vr + vc);
-      df =
-          se == 0
-              ? Double.POSITIVE_INFINITY
-              : (vr + vc) * (vr + vc) / (vr * vr / (nr - 1) + vc * vc / (nc - 1));
+      df = (vr + vc) * (vr + vc) / (vr * vr / (nr - 1) + vc * vc / (nc - 1));
       method = "welch_t";
     }
     if (method != null && !(se > ZERO_SPREAD * Math.max(Math.abs(mr), Math.abs(mc)))) {
@@ -96,17 +93,10 @@ public final class EffectEstimator {
           mdeOverridePct == null ? "none" : "--mde",
           EffectVerdict.INCONCLUSIVE);
     }
-    String how = method;
-    double tCrit;
-    double tPower;
-    if (Double.isInfinite(df)) {
-      tCrit = 0;
-      tPower = 0;
-    } else {
-      TDistribution t = TDistribution.of(df);
-      tCrit = t.inverseSurvivalProbability(NoiseFloor.ALPHA / 2);
-      tPower = t.inverseSurvivalProbability(1 - NoiseFloor.POWER);
-    }
+    // here se > 0: a finite df (n - 1, Welch's, or the noise floor's)
+    TDistribution t = TDistribution.of(df);
+    double tCrit = t.inverseSurvivalProbability(NoiseFloor.ALPHA / 2);
+    double tPower = t.inverseSurvivalProbability(1 - NoiseFloor.POWER);
     double half = tCrit * se;
     double scale = Math.abs(mr);
     double pct = scale == 0 ? Double.NaN : delta / scale * 100;
@@ -139,7 +129,7 @@ public final class EffectEstimator {
         delta + half,
         lowPct,
         highPct,
-        how,
+        method,
         df,
         mde,
         mdeSource,

@@ -346,13 +346,11 @@ final class FakeJobController implements AutoCloseable {
     }
     if (failure != null && !causedByInterrupt(failure)) {
       // the cause's message in the first line: a CI summary shows that line only
-      AssertionError e =
-          new AssertionError(
-              "fake Job controller failed: "
-                  + failure
-                  + (stallDump == null ? "" : "\nthreads at the timeout:\n" + stallDump),
-              failure);
-      throw e;
+      throw new AssertionError(
+          "fake Job controller failed: "
+              + failure
+              + (stallDump == null ? "" : "\nthreads at the timeout:\n" + stallDump),
+          failure);
     }
   }
 
