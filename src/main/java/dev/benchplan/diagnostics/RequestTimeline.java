@@ -1,5 +1,6 @@
 package dev.benchplan.diagnostics;
 
+import dev.benchplan.numeric.RadixSort;
 import java.util.Arrays;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -95,7 +96,7 @@ public final class RequestTimeline {
     long[] s = sortedStarts;
     if (s == null) {
       s = start.clone();
-      Arrays.sort(s);
+      RadixSort.sort(s);
       sortedStarts = s;
     }
     return s;
@@ -106,7 +107,7 @@ public final class RequestTimeline {
     long[] e = sortedEnds;
     if (e == null) {
       e = end.clone();
-      Arrays.sort(e);
+      RadixSort.sort(e);
       sortedEnds = e;
     }
     return e;
@@ -129,7 +130,7 @@ public final class RequestTimeline {
         }
       }
       v = Arrays.copyOf(out, n);
-      Arrays.sort(v);
+      RadixSort.sort(v);
       sortedTtft = v;
     }
     return v;

@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.audit;
 
 import dev.benchplan.diagnostics.RequestTimeline;
+import dev.benchplan.numeric.RadixSort;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -160,7 +161,7 @@ public final class TimeSlices {
 
   private static double median(double[] v) {
     double[] s = v.clone();
-    Arrays.sort(s);
+    RadixSort.sort(s);
     return medianOfSorted(s);
   }
 

@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.input;
 
+import dev.benchplan.numeric.RadixSort;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -75,8 +76,8 @@ public final class DoubleList {
         out[n++] = x;
       }
     }
-    double[] trimmed = Arrays.copyOf(out, n);
-    Arrays.sort(trimmed);
+    double[] trimmed = n == out.length ? out : Arrays.copyOf(out, n);
+    RadixSort.sort(trimmed);
     return trimmed;
   }
 }
