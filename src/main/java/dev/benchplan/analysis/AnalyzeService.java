@@ -120,7 +120,10 @@ public final class AnalyzeService {
   /** Runs the analysis; bad input throws (exit 2) before anything is written. */
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
-    AnalyzeWarmUp.start(); // the report's fixed costs, on the core the scan leaves idle
+    // the report's fixed costs, on the core the scan leaves idle
+    AnalyzeWarmUp.start(
+        request.runs().stream()
+            .anyMatch(r -> java.nio.file.Files.isRegularFile(r.resolve(RunLocator.RUN_JSON))));
     List<RunEvidence> runs = load(request.runs(), request.gpus());
     // the runs' own documents (the summary's bootstrap intervals) do not depend on the analysis:
     // they are built on the second core while this thread computes it

@@ -25,9 +25,15 @@ import java.util.Set;
 final class AnalyzeWarmUp {
   private AnalyzeWarmUp() {}
 
-  /** Starts the warm-up; failures are ignored (everything loads lazily anyway). */
-  static void start() {
-    Thread t = new Thread(AnalyzeWarmUp::warm, "benchplan-analyze-warm-up");
+  /**
+   * Starts the warm-up; failures are ignored (everything loads lazily anyway).
+   *
+   * @param plans whether a RUN is a benchplan run directory, whose plan is read (and checked
+   *     against the plan schema, the largest) while the records are scanned; plain AIPerf
+   *     directories have no plan, and compiling its schema would be work for nothing
+   */
+  static void start(boolean plans) {
+    Thread t = new Thread(() -> warm(plans), "benchplan-analyze-warm-up");
     t.setDaemon(true);
     t.start();
   }
@@ -51,12 +57,13 @@ final class AnalyzeWarmUp {
     }
   }
 
-  private static void warm() {
+  private static void warm(boolean plans) {
     try {
+      if (plans) {
+        SchemaValidator.bundled("benchmark-plan.schema.json");
+      }
       for (String schema :
           new String[] {
-            // first: a benchplan run's plan is read (and checked) while the records are scanned
-            "benchmark-plan.schema.json",
             "benchmark-audit.schema.json",
             "benchmark-summary.schema.json",
             "performance-analysis.schema.json",
