@@ -1,0 +1,83 @@
+package dev.benchplan.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.benchplan.json.Json;
+import dev.benchplan.testing.SharedData;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code bin/benchplan analyze} and {@code verify} through the launcher, which gives these commands
+ * their own JVM flags (a relocated class-data archive, compiler directives): the JVM announces a
+ * directives file on stdout, so stdout must still be exactly the JSON document, on success and on
+ * refusal, and stderr silent on success.
+ */
+class LauncherAnalyzeIT {
+  @TempDir Path dir;
+
+  private record Run(int exit, String out, String err) {}
+
+  private Run launch(String... args) throws IOException, InterruptedException {
+    Path out = dir.resolve("out.txt");
+    Path err = dir.resolve("err.txt");
+    String[] command = new String[args.length + 1];
+    command[0] = Paths.get("bin", "benchplan").toAbsolutePath().toString();
+    System.arraycopy(args, 0, command, 1, args.length);
+    ProcessBuilder pb =
+        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().remove("BENCHPLAN_JAVA_OPTS");
+    Process p = pb.start();
+    assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished in time").isTrue();
+    return new Run(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  @DisplayName("analyze and verify --format json: stdout is exactly the JSON document")
+  void jsonOnly() throws Exception {
+    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
+    Assumptions.assumeTrue(
+        Files.isRegularFile(jar),
+        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Path sweep = SharedData.require("aiperf/sweep-qwen3-0.6b");
+    Path report = dir.resolve("report");
+    Run analyzed =
+        launch(
+            "analyze",
+            sweep.toString(),
+            "--exp-root",
+            dir.resolve("exp").toString(),
+            "--report-dir",
+            report.toString(),
+            "--format",
+            "json");
+    assertThat(analyzed.exit()).as("exit; stderr: %s", analyzed.err()).isZero();
+    JsonNode doc = Json.JSON.readTree(analyzed.out());
+    assertThat(doc.path("analysis_id").asString()).startsWith("analysis-");
+    assertThat(analyzed.err()).isEmpty();
+
+    Run verified = launch("verify", report.toString(), "--format", "json");
+    assertThat(verified.exit())
+        .as("exit; stdout: %s; stderr: %s", verified.out(), verified.err())
+        .isZero();
+    Json.JSON.readTree(verified.out());
+    assertThat(verified.err()).isEmpty();
+
+    Run refused = launch("analyze", dir.resolve("absent").toString(), "--format", "json");
+    assertThat(refused.exit()).isEqualTo(2);
+    assertThat(Json.JSON.readTree(refused.out()).path("error").isMissingNode()).isFalse();
+    assertThat(refused.err().lines()).hasSize(1);
+  }
+}
