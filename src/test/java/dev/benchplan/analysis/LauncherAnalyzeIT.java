@@ -9,7 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -18,9 +22,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code bin/benchplan analyze} and {@code verify} through the launcher, which gives these commands
- * their own JVM flags (a relocated class-data archive, compiler directives): the JVM announces a
- * directives file on stdout, so stdout must still be exactly the JSON document, on success and on
- * refusal, and stderr silent on success.
+ * their own JVM flags (a relocated class-data archive, compile commands for the records parser):
+ * stdout must still be exactly the JSON document, on success and on refusal, stderr silent on
+ * success, and the compile commands must take effect.
  */
 class LauncherAnalyzeIT {
   @TempDir Path dir;
@@ -28,6 +32,11 @@ class LauncherAnalyzeIT {
   private record Run(int exit, String out, String err) {}
 
   private Run launch(String... args) throws IOException, InterruptedException {
+    return launchWith("", args);
+  }
+
+  /** The launcher with {@code BENCHPLAN_JAVA_OPTS} set to {@code javaOpts}. */
+  private Run launchWith(String javaOpts, String... args) throws IOException, InterruptedException {
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
     String[] command = new String[args.length + 1];
@@ -35,7 +44,7 @@ class LauncherAnalyzeIT {
     System.arraycopy(args, 0, command, 1, args.length);
     ProcessBuilder pb =
         new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-    pb.environment().remove("BENCHPLAN_JAVA_OPTS");
+    pb.environment().put("BENCHPLAN_JAVA_OPTS", javaOpts);
     Process p = pb.start();
     assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished in time").isTrue();
     return new Run(
@@ -79,5 +88,47 @@ class LauncherAnalyzeIT {
     assertThat(refused.exit()).isEqualTo(2);
     assertThat(Json.JSON.readTree(refused.out()).path("error").isMissingNode()).isFalse();
     assertThat(refused.err().lines()).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("C2 gives up on the parser's once-per-record methods and C1 compiles them")
+  void parserMethodsLeftToC1() throws Exception {
+    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
+    Assumptions.assumeTrue(
+        Files.isRegularFile(jar),
+        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Path run = new GeneratedRun().requests(30_000).write(dir.resolve("run"));
+    Run r =
+        launchWith(
+            "-XX:+PrintCompilation",
+            "analyze",
+            run.toString(),
+            "--exp-root",
+            dir.resolve("exp").toString(),
+            "--report-dir",
+            dir.resolve("report").toString());
+    assertThat(r.exit()).as("exit; stderr: %s", r.err()).isZero();
+    // PrintCompilation: "<ms> <id> <flags> <level> <method> (<size>) [COMPILE SKIPPED: <why>]"
+    Pattern line =
+        Pattern.compile(
+            "^\\s*\\d+\\s+(\\d+)\\s+[%sbn! ]*\\s([0-4])\\s+"
+                + Pattern.quote("dev.benchplan.analysis.input.RecordLineParser")
+                + "::metadata \\(.*$",
+            Pattern.MULTILINE);
+    Matcher m = line.matcher(r.out());
+    Set<String> c2 = new HashSet<>();
+    Set<String> skipped = new HashSet<>();
+    boolean c1 = false;
+    while (m.find()) {
+      if (m.group(2).equals("4")) {
+        (m.group().contains("COMPILE SKIPPED: out of nodes") ? skipped : c2).add(m.group(1));
+      }
+      c1 |= m.group(2).equals("1");
+    }
+    c2.removeAll(skipped);
+    assertThat(c2).as("C2 compiles of metadata that C2 finished:%n%s", r.out()).isEmpty();
+    Assumptions.assumeFalse(
+        skipped.isEmpty(), "C2 never reached metadata in this call (a very slow machine?)");
+    assertThat(c1).as("C1 compiled metadata without profiling (level 1):%n%s", r.out()).isTrue();
   }
 }
