@@ -3,15 +3,15 @@ package dev.benchplan.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.Json;
+import dev.benchplan.testing.Launcher;
+import dev.benchplan.testing.Launcher.Run;
 import dev.benchplan.testing.SharedData;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -29,37 +29,23 @@ import tools.jackson.databind.JsonNode;
 class LauncherAnalyzeIT {
   @TempDir Path dir;
 
-  private record Run(int exit, String out, String err) {}
-
   private Run launch(String... args) throws IOException, InterruptedException {
-    return launchWith("", args);
+    return Launcher.run(dir, args);
   }
 
   /** The launcher with {@code BENCHPLAN_JAVA_OPTS} set to {@code javaOpts}. */
   private Run launchWith(String javaOpts, String... args) throws IOException, InterruptedException {
-    Path out = dir.resolve("out.txt");
-    Path err = dir.resolve("err.txt");
-    String[] command = new String[args.length + 1];
-    command[0] = Paths.get("bin", "benchplan").toAbsolutePath().toString();
-    System.arraycopy(args, 0, command, 1, args.length);
-    ProcessBuilder pb =
-        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-    pb.environment().put("BENCHPLAN_JAVA_OPTS", javaOpts);
-    Process p = pb.start();
-    assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished in time").isTrue();
-    return new Run(
-        p.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return Launcher.run(
+        Paths.get("bin", "benchplan").toAbsolutePath(),
+        dir,
+        Map.of("BENCHPLAN_JAVA_OPTS", javaOpts),
+        args);
   }
 
   @Test
   @DisplayName("analyze and verify --format json: stdout is exactly the JSON document")
   void jsonOnly() throws Exception {
-    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(
-        Files.isRegularFile(jar),
-        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Launcher.requireJar();
     Path sweep = SharedData.require("aiperf/sweep-qwen3-0.6b");
     Path report = dir.resolve("report");
     Run analyzed =
@@ -93,10 +79,7 @@ class LauncherAnalyzeIT {
   @Test
   @DisplayName("C2 gives up on the parser's once-per-record methods and C1 compiles them")
   void parserMethodsLeftToC1() throws Exception {
-    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(
-        Files.isRegularFile(jar),
-        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Launcher.requireJar();
     Path run = new GeneratedRun().requests(30_000).write(dir.resolve("run"));
     Run r =
         launchWith(

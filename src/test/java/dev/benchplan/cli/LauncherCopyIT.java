@@ -3,14 +3,13 @@ package dev.benchplan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.Json;
+import dev.benchplan.testing.Launcher;
+import dev.benchplan.testing.Launcher.Run;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -29,14 +28,9 @@ class LauncherCopyIT {
   @TempDir Path dir;
   Path trace;
 
-  private record Run(int exit, String out, String err) {}
-
   @BeforeEach
   void checkout() throws IOException {
-    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(
-        Files.isRegularFile(jar),
-        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Path jar = Launcher.requireJar();
     Path a = dir.resolve("a");
     Files.createDirectories(a.resolve("bin"));
     Files.createDirectories(a.resolve("target"));
@@ -50,23 +44,7 @@ class LauncherCopyIT {
   }
 
   private Run launch(Path checkout, Map<String, String> env, String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(checkout.resolve("bin/benchplan").toString());
-    command.addAll(List.of(args));
-    Path out = dir.resolve("out.txt");
-    Path err = dir.resolve("err.txt");
-    ProcessBuilder pb =
-        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-    pb.environment().remove("BENCHPLAN_CDS");
-    pb.environment().remove("BENCHPLAN_JAVA_OPTS");
-    pb.environment().remove("BENCHPLAN_JAR");
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished in time").isTrue();
-    return new Run(
-        p.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return Launcher.run(checkout.resolve("bin/benchplan"), dir, env, args);
   }
 
   private void shell(String... command) throws Exception {

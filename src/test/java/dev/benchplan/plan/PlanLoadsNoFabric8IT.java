@@ -2,6 +2,7 @@ package dev.benchplan.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.testing.Launcher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,10 +24,7 @@ class PlanLoadsNoFabric8IT {
   @Test
   @DisplayName("plan (with a trace) from the shaded jar loads no io.fabric8 class")
   void noFabric8() throws IOException, InterruptedException {
-    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(
-        Files.isRegularFile(jar),
-        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Path jar = Launcher.requireJar();
     Path examples = Paths.get("examples").toAbsolutePath();
     Path out = dir.resolve("stdout.txt");
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();

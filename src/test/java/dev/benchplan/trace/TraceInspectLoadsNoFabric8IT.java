@@ -2,6 +2,7 @@ package dev.benchplan.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.testing.Launcher;
 import dev.benchplan.testing.SharedData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,10 +26,7 @@ class TraceInspectLoadsNoFabric8IT {
   @Test
   @DisplayName("trace inspect from the shaded jar loads no io.fabric8 class")
   void noFabric8() throws IOException, InterruptedException {
-    Path jar = Paths.get("target", "benchplan.jar").toAbsolutePath();
-    Assumptions.assumeTrue(
-        Files.isRegularFile(jar),
-        () -> "skipped: " + jar + " is not built; run `mvn verify` (package runs before this IT)");
+    Path jar = Launcher.requireJar();
     Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
     Path out = dir.resolve("stdout.txt");
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
