@@ -121,9 +121,7 @@ public final class AnalyzeService {
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
     // the report's fixed costs, on the core the scan leaves idle
-    AnalyzeWarmUp.start(
-        request.runs().stream()
-            .anyMatch(r -> java.nio.file.Files.isRegularFile(r.resolve(RunLocator.RUN_JSON))));
+    AnalyzeWarmUp.start(request.runs().stream().anyMatch(RunLocator::isBenchplanRun));
     List<RunEvidence> runs = load(request.runs(), request.gpus());
     // the runs' own documents (the summary's bootstrap intervals) do not depend on the analysis:
     // they are built on the second core while this thread computes it
@@ -277,8 +275,7 @@ public final class AnalyzeService {
    */
   public static List<RunEvidence> crossCheckAggregates(Path arg, List<RunEvidence> runs) {
     Path base =
-        java.nio.file.Files.isDirectory(arg.resolve("aiperf"))
-                && java.nio.file.Files.isRegularFile(arg.resolve(RunLocator.RUN_JSON))
+        java.nio.file.Files.isDirectory(arg.resolve("aiperf")) && RunLocator.isBenchplanRun(arg)
             ? arg.resolve("aiperf")
             : arg;
     if (!java.nio.file.Files.isDirectory(base)) {

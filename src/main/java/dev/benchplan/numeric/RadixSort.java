@@ -19,7 +19,9 @@ import java.util.Objects;
  * <p>Digits of 11 bits (6 passes) for large arrays, 8 bits (8 passes) for small ones; one sweep
  * counts every digit, and a digit that is the same for every value is not sorted on (most of the
  * sign and exponent bits of latencies). Below {@link #SMALL} values, {@link Arrays#sort} (an
- * insertion sort there) is used as is. Each call allocates one scratch array as large as the range.
+ * insertion sort there) is used as is. A call allocates scratch arrays as large as the range: two
+ * of {@code long} for {@code double} values (their keys, and the sort's second buffer), one for
+ * {@code long} values.
  */
 public final class RadixSort {
   /** Below this many values {@link Arrays#sort} is cheaper than any counting. */

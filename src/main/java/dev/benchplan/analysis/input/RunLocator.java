@@ -36,6 +36,11 @@ public final class RunLocator {
 
   private RunLocator() {}
 
+  /** Whether {@code dir} is a benchplan run directory (it holds {@code run.json}). */
+  public static boolean isBenchplanRun(Path dir) {
+    return Files.isRegularFile(dir.resolve(RUN_JSON));
+  }
+
   /** Every run under {@code arg}, sorted by path; none found is invalid input (exit 2). */
   public static List<RunSource> locate(Path arg) {
     Path start = arg;
@@ -51,7 +56,7 @@ public final class RunLocator {
               + " (benchmark/runs/<run-id>/) or an AIPerf artifact directory");
     }
     List<RunSource> out = new ArrayList<>();
-    if (Files.isRegularFile(start.resolve(RUN_JSON))) {
+    if (isBenchplanRun(start)) {
       ObjectNode record = readRunJson(start.resolve(RUN_JSON));
       Path tree = Files.isDirectory(start.resolve("aiperf")) ? start.resolve("aiperf") : start;
       List<Path> dirs = new ArrayList<>();
