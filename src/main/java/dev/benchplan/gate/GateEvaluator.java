@@ -1,5 +1,6 @@
 package dev.benchplan.gate;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.aiperf.export.MetricUnit;
@@ -184,7 +185,7 @@ public final class GateEvaluator {
           .notMetric(c.metric())
           .ifPresent(
               found -> {
-                throw BenchplanException.invalid(
+                throw BenchplanException.invalid(ErrorLocation.pointer(export.path(), "").child(c.metric()),
                     export.path()
                         + ": "
                         + found
@@ -205,7 +206,7 @@ public final class GateEvaluator {
         m.parsedUnit()
             .orElseThrow(
                 () ->
-                    BenchplanException.invalid(
+                    BenchplanException.invalid(ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
                         export.path()
                             + ": "
                             + m.pointer()
@@ -216,7 +217,7 @@ public final class GateEvaluator {
                             + ": expected a duration (ns, us, ms, s) or a rate (tokens/sec, requests/sec); not guessing"));
     MetricUnit unit = c.unit() == null ? MetricUnit.canonical(exportUnit.dimension()) : c.unit();
     if (!exportUnit.compatibleWith(unit)) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
           export.path()
               + ": "
               + m.pointer()

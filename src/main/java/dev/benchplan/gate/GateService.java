@@ -1,5 +1,6 @@
 package dev.benchplan.gate;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.analysis.input.RunDiagnostics;
@@ -40,7 +41,7 @@ public final class GateService {
       Objects.requireNonNull(results, "results");
       Objects.requireNonNull(options, "options");
       if (overlay != null && (minThroughput != null || maxTtftP99 != null)) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.option("--constraints"),
             "--constraints and --min-throughput/--max-ttft-p99 both give constraints: use one source");
       }
     }
@@ -55,7 +56,7 @@ public final class GateService {
    */
   static RunSource locate(Path results) {
     if (!Files.isRegularFile(results)) {
-      throw BenchplanException.invalid(results + ": AIPerf export not found");
+      throw BenchplanException.invalid(ErrorLocation.option("--results", results), results + ": AIPerf export not found");
     }
     Path dir = Objects.requireNonNull(results.toAbsolutePath().getParent()); // a file has a parent
     // any file name: the summary is what was given, the records and log are looked for beside it

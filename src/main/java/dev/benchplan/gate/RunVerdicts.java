@@ -1,5 +1,6 @@
 package dev.benchplan.gate;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.ErrorCount;
@@ -161,7 +162,7 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
         try {
           bytes = Files.readAllBytes(file);
         } catch (java.io.IOException e) {
-          throw BenchplanException.invalid(shown + ": cannot read: " + e.getMessage(), e);
+          throw BenchplanException.invalid(ErrorLocation.file(shown), shown + ": cannot read: " + e.getMessage(), e);
         }
         AiperfExport export = AiperfExportReader.parse(bytes, shown);
         v = GateEvaluator.evaluate(export, constraints, options);

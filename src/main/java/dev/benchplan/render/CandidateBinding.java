@@ -1,5 +1,6 @@
 package dev.benchplan.render;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
@@ -95,7 +96,7 @@ public record CandidateBinding(
         }
       }
       if (!frozen.isEmpty()) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.option("--ledger", ledger),
             "--ledger "
                 + ledger
                 + ": the candidate differs from series "
@@ -122,7 +123,7 @@ public record CandidateBinding(
       path = verified.folder().resolve(path).normalize();
     }
     if (!Files.isRegularFile(path)) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/deployment/ledger_path"),
           source
               + " /deployment/ledger_path: the plan's deployment"
               + " ledger "
@@ -132,7 +133,7 @@ public record CandidateBinding(
     }
     String actual = Sha256.ofFile(path);
     if (!actual.equals(recorded.ledgerSha256())) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/deployment/ledger_sha256"),
           source
               + " /deployment/ledger_sha256: the plan's ledger "
               + path
@@ -177,7 +178,7 @@ public record CandidateBinding(
               smoke,
               p.secrets());
     } catch (IllegalArgumentException e) {
-      throw BenchplanException.invalid(verified.path() + " /deployment: " + e.getMessage());
+      throw BenchplanException.invalid(ErrorLocation.pointer(verified.path(), "/deployment"), verified.path() + " /deployment: " + e.getMessage());
     }
     List<String> problems = new ArrayList<>();
     if (!d.sourceSha256().equals(p.ledgerSha256())) {
@@ -195,7 +196,7 @@ public record CandidateBinding(
               + "' from its frontend Service)");
     }
     if (!problems.isEmpty()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " the in-code record it was written from in "
@@ -223,7 +224,7 @@ public record CandidateBinding(
       }
     }
     if (!diffs.isEmpty()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " its ledger "
@@ -240,7 +241,7 @@ public record CandidateBinding(
     RuleLog log = new RuleLog();
     Optional<DeploymentRecord> d = DeploymentLedgerReader.read(doc, log);
     if (d.isEmpty()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(ledger),
           what + ": " + String.join("; ", log.blockers().stream().map(Blocker::message).toList()));
     }
     return d.get();

@@ -1,5 +1,6 @@
 package dev.benchplan.render;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.plan.BenchmarkPlan;
 import java.math.BigDecimal;
@@ -70,7 +71,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
             }
           }
           if (chosen == null) {
-            throw BenchplanException.invalid(
+            throw BenchplanException.invalid(ErrorLocation.option("--load-point"),
                 "--load-point '"
                     + requested
                     + "': not a concurrency point of "
@@ -95,7 +96,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
           try {
             value = new BigDecimal(requested.trim());
           } catch (NumberFormatException ex) {
-            throw BenchplanException.invalid(
+            throw BenchplanException.invalid(ErrorLocation.option("--load-point"),
                 "--load-point '" + requested + "': not a number: expected one of " + shown);
           }
           for (BigDecimal p : points) {
@@ -104,7 +105,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
             }
           }
           if (chosen == null) {
-            throw BenchplanException.invalid(
+            throw BenchplanException.invalid(ErrorLocation.option("--load-point"),
                 "--load-point '"
                     + requested
                     + "': not a request rate of "
@@ -121,7 +122,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
       }
       default -> {
         if (requested != null) {
-          throw BenchplanException.invalid(
+          throw BenchplanException.invalid(ErrorLocation.option("--load-point"),
               "--load-point '"
                   + requested
                   + "': "
@@ -135,7 +136,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
   }
 
   private static BenchplanException gridBlocker(String source, String pointer, String points) {
-    return BenchplanException.invalid(
+    return BenchplanException.invalid(ErrorLocation.pointer(source, pointer),
         source
             + ": "
             + pointer

@@ -1,5 +1,6 @@
 package dev.benchplan.render;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.config.AiperfInvocation;
 import dev.benchplan.aiperf.config.InvocationMode;
 import dev.benchplan.aiperf.version.AiperfVersion;
@@ -67,7 +68,7 @@ final class OperatorRender {
     AiperfVersion first = AiperfVersion.parse(AiperfJobContract.FIRST_RELEASE);
     if (in.release().compareTo(first) < 0
         || in.invocations().get(0).mode() != InvocationMode.CONFIG) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/aiperf/version"),
           source
               + " /aiperf/version: AIPerf "
               + in.release()

@@ -1,5 +1,6 @@
 package dev.benchplan.render;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.config.AiperfInvocation;
 import dev.benchplan.aiperf.config.AiperfSettings;
 import dev.benchplan.aiperf.version.AiperfVersion;
@@ -64,7 +65,7 @@ public final class PlanRenderer {
     }
     Path deployRoot = req.deployRoot().toAbsolutePath().normalize();
     if (!Files.isDirectory(deployRoot)) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.option("--deploy-root", deployRoot),
           deployRoot
               + ": deploy root does not exist or is not a directory: expected an existing"
               + " DEPLOY_ROOT folder");
@@ -87,7 +88,7 @@ public final class PlanRenderer {
     if (AiperfSettingsFactory.usesTrace(plan)) {
       trace = TracePlacement.place(verified, traceSource);
     } else if (traceSource.kind() != TraceSource.Kind.AUTO) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.option("--trace-source"),
           "--trace-source "
               + req.traceSource()
               + ": "
@@ -156,7 +157,7 @@ public final class PlanRenderer {
       AiperfInvocation inv =
           AiperfInvocation.of(s, release, PerfManifests.configPathInPod(), context, source);
       if (runs.count() > 1 && inv.mode() != dev.benchplan.aiperf.config.InvocationMode.CONFIG) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.pointer(source, "/aiperf/version"),
             source
                 + " /aiperf/version: AIPerf "
                 + release
@@ -192,7 +193,7 @@ public final class PlanRenderer {
         && !estimate.fitsLogChannel()
         && !artifacts.isPvc()
         && (req.refusePastLogBound() || runs.count() > 1)) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/experiment"),
           source
               + " /experiment: the artifacts of "
               + runs.count()
