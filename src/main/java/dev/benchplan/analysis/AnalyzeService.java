@@ -1,5 +1,6 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.audit.AggregateCrossCheck;
 import dev.benchplan.analysis.compare.Slo;
@@ -81,7 +82,7 @@ public final class AnalyzeService {
             "analyze: give at least one RUN (a run directory or AIPerf artifact directory)");
       }
       if (gpus != null && gpus <= 0) {
-        throw BenchplanException.invalid("--gpus " + gpus + ": expected a positive GPU count");
+        throw BenchplanException.invalid(ErrorLocation.option("--gpus"), "--gpus " + gpus + ": expected a positive GPU count");
       }
     }
   }
@@ -254,7 +255,7 @@ public final class AnalyzeService {
       List<RunEvidence> mine = new ArrayList<>();
       for (RunSource s : RunLocator.locate(arg)) {
         if (!seen.add(s.dir().toAbsolutePath().normalize())) {
-          throw BenchplanException.invalid(
+          throw BenchplanException.invalid(ErrorLocation.file(arg),
               arg
                   + ": run "
                   + s.dir()

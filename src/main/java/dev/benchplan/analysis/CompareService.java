@@ -1,5 +1,6 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
@@ -72,7 +73,7 @@ public final class CompareService {
         throw BenchplanException.invalid("compare: give --reference RUN... and --candidate RUN...");
       }
       if (mdePct != null && !(mdePct > 0 && mdePct < 100)) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.option("--mde"),
             "--mde " + mdePct + ": expected a percentage between 0 and 100 (exclusive)");
       }
     }
@@ -116,7 +117,7 @@ public final class CompareService {
       ref = aligned.reference();
       cand = aligned.candidate();
     } else if (request.paired() && ref.size() != cand.size()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.option("--paired"),
           "--paired: "
               + ref.size()
               + " reference and "

@@ -1,5 +1,6 @@
 package dev.benchplan.kube;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
@@ -76,7 +77,7 @@ public record KubeConnection(KubernetesClient client, String description) {
           config.getContexts() == null
               ? List.of()
               : config.getContexts().stream().map(NamedContext::getName).toList();
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.option("--context"),
           "option --context: context '"
               + context
               + "' is not in the kubeconfig "

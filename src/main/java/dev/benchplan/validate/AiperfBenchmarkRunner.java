@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
@@ -93,7 +94,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     try {
       Files.createDirectories(workDir);
     } catch (IOException e) {
-      throw BenchplanException.runtime(
+      throw BenchplanException.runtime(ErrorLocation.file(workDir),
           workDir + ": cannot create the run folder: " + e.getMessage(), e);
     }
     // the DGD measured, exactly as read (or as deployed), hashed for the plan's record
@@ -290,7 +291,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     try {
       return VersionRequest.index(URI.create(url));
     } catch (IllegalArgumentException e) {
-      throw BenchplanException.invalid("option --aiperf-index-url: not a URL: '" + url + "'");
+      throw BenchplanException.invalid(ErrorLocation.option("--aiperf-index-url"), "option --aiperf-index-url: not a URL: '" + url + "'");
     }
   }
 
@@ -336,7 +337,7 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     try {
       Files.createDirectories(deployRoot);
     } catch (IOException e) {
-      throw BenchplanException.runtime(
+      throw BenchplanException.runtime(ErrorLocation.file(deployRoot),
           deployRoot + ": cannot create the deploy root: " + e.getMessage(), e);
     }
     int modelWait =

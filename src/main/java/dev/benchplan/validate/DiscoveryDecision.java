@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +51,7 @@ public sealed interface DiscoveryDecision {
                       c.dgd().name().equals(name) && (ns == null || ns.equals(c.dgd().namespace())))
               .toList();
       if (named.isEmpty()) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.option("--dgd"),
             "option --dgd: no DynamoGraphDeployment "
                 + dgdOption
                 + " in "

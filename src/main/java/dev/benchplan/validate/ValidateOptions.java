@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.version.AiperfVersion;
 import java.nio.file.Path;
 import java.util.Map;
@@ -388,7 +389,7 @@ public record ValidateOptions(
 
   private static dev.benchplan.error.BenchplanException invalid(
       String option, String expected, Object got) {
-    return dev.benchplan.error.BenchplanException.invalid(
+    return dev.benchplan.error.BenchplanException.invalid(ErrorLocation.option(option),
         "option " + option + ": expected " + expected + ", got '" + got + "'");
   }
 }

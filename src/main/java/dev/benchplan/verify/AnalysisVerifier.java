@@ -1,5 +1,6 @@
 package dev.benchplan.verify;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.analysis.AnalyzeService;
 import dev.benchplan.analysis.CompareService;
 import dev.benchplan.analysis.compare.Slo;
@@ -543,7 +544,7 @@ final class AnalysisVerifier {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage(), e);
+      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": cannot read: " + e.getMessage(), e);
     }
   }
 
@@ -551,11 +552,11 @@ final class AnalysisVerifier {
     try {
       JsonNode n = Json.JSON.readTree(bytes);
       if (n == null || !n.isObject()) {
-        throw BenchplanException.invalid(file + ": /: expected a JSON object");
+        throw BenchplanException.invalid(ErrorLocation.pointer(file, ""), file + ": /: expected a JSON object");
       }
       return n;
     } catch (JacksonException e) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(file),
           file + ": not valid JSON: expected the document analyze or" + " compare wrote", e);
     }
   }

@@ -1,5 +1,6 @@
 package dev.benchplan.verify;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ public final class VerifyService {
   public VerifyReport verify(Path path, String sha256) {
     if (Files.isDirectory(path)) {
       if (sha256 != null) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.option("--sha256", path),
             "--sha256 applies to a plan file; " + path + " is a directory");
       }
       if (Files.isRegularFile(
@@ -46,7 +47,7 @@ public final class VerifyService {
           || Files.isRegularFile(path.resolve(ArtifactsManifest.NAME))) {
         return new RunDirVerifier(plans).verify(path);
       }
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(path),
           path
               + ": neither run.json nor "
               + ArtifactsManifest.NAME

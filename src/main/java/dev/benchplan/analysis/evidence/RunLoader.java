@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.evidence;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.analysis.audit.AuditCheck;
@@ -66,7 +67,7 @@ public final class RunLoader {
       try {
         bytes = Files.readAllBytes(source.summaryFile());
       } catch (IOException e) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.file(source.summaryFile()),
             source.summaryFile() + ": cannot read: " + e.getMessage(), e);
       }
       summarySha = Sha256.hex(bytes);

@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.input;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
@@ -146,11 +147,11 @@ public final class RecordScanner {
       }
       return s.result(file, reader.sha256());
     } catch (IOException e) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(file),
           file + ": cannot read per-request records: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw BenchplanException.invalid(file + ": reading per-request records was interrupted", e);
+      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": reading per-request records was interrupted", e);
     }
   }
 
@@ -187,7 +188,7 @@ public final class RecordScanner {
     } catch (JacksonException e) {
       return null;
     } catch (IOException e) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(file),
           file + ": cannot read per-request records: " + e.getMessage(), e);
     }
     return s.result(file, digest);
@@ -209,7 +210,7 @@ public final class RecordScanner {
         }
       }
     } catch (IOException e) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(file),
           file + ": cannot read per-request records: " + e.getMessage(), e);
     }
     return s.result(file, digest);

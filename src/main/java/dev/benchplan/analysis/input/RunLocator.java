@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.input;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.JsonInput;
 import java.io.IOException;
@@ -50,7 +51,7 @@ public final class RunLocator {
       return List.of(source(dir.getParent() == null ? dir : dir.getParent(), dir, null, null));
     }
     if (!Files.isDirectory(start)) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(arg),
           arg
               + ": not found or not a directory; expected a benchplan run directory"
               + " (benchmark/runs/<run-id>/) or an AIPerf artifact directory");
@@ -72,7 +73,7 @@ public final class RunLocator {
     List<Path> dirs = new ArrayList<>();
     collect(start, 0, dirs);
     if (dirs.isEmpty()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(arg),
           arg
               + ": no AIPerf run found: expected "
               + SUMMARY
@@ -150,7 +151,7 @@ public final class RunLocator {
     try (Stream<Path> s = Files.list(dir)) {
       children = s.filter(Files::isDirectory).sorted().toList();
     } catch (IOException e) {
-      throw BenchplanException.invalid(dir + ": cannot list: " + e.getMessage(), e);
+      throw BenchplanException.invalid(ErrorLocation.file(dir), dir + ": cannot list: " + e.getMessage(), e);
     }
     for (Path c : children) {
       String name = c.getFileName().toString();
@@ -166,7 +167,7 @@ public final class RunLocator {
       return JsonInput.parse(Files.readAllBytes(file))
           .orThrow(null, file, "a run record (run.json) written by `benchplan run`");
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage(), e);
+      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": cannot read: " + e.getMessage(), e);
     }
   }
 }

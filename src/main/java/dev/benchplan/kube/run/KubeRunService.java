@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.AiperfPodLog;
@@ -145,7 +146,7 @@ final class KubeRunService implements RunService {
                     plan.gates(), perf.annotation(JobContract.PLAN_PATH));
     RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
     if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(dir.finalDir()),
           dir.finalDir()
               + ": run "
               + perf.runId()

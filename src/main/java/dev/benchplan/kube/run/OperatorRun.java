@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.artifacts.ArtifactFile;
@@ -154,7 +155,7 @@ final class OperatorRun {
     List<ObjectNode> jobs =
         docs.stream().filter(d -> !"ConfigMap".equals(d.path("kind").asString(""))).toList();
     if (jobs.isEmpty()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     ObjectNode first = jobs.get(0);
@@ -175,7 +176,7 @@ final class OperatorRun {
                 PlanJson.sectionTree(plan.plan().objectives().gates()));
     RunDirectory dir = new RunDirectory(request.runsDir(), runId);
     if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(dir.finalDir()),
           dir.finalDir()
               + ": run "
               + runId
@@ -216,7 +217,7 @@ final class OperatorRun {
         throw ApiErrors.map("get CustomResourceDefinition " + crd, e);
       }
       if (!there) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.file(file),
             file
                 + ": engine "
                 + AiperfJobContract.ENGINE
@@ -238,7 +239,7 @@ final class OperatorRun {
       }
       if (exists) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(
+          throw BenchplanException.invalid(ErrorLocation.file(file),
               file
                   + ": ConfigMap "
                   + namespace
@@ -255,7 +256,7 @@ final class OperatorRun {
       GenericKubernetesResource existing = get(namespace, name);
       if (existing != null) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(
+          throw BenchplanException.invalid(ErrorLocation.file(file),
               file
                   + ": AIPerfJob "
                   + namespace
@@ -501,7 +502,7 @@ final class OperatorRun {
       java.util.regex.Matcher m =
           java.util.regex.Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([a-z0-9-]+)").matcher(text);
       if (!m.matches()) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.file(file),
             file
                 + ": annotation "
                 + AiperfJobContract.RESULTS_SERVICE
@@ -887,7 +888,7 @@ final class OperatorRun {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage());
+      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": cannot read: " + e.getMessage());
     }
     for (JsonNode d : YamlDocuments.read(text)) {
       boolean traceMap =
@@ -902,7 +903,7 @@ final class OperatorRun {
       if (!(d instanceof ObjectNode o)
           || !AiperfJobContract.KIND.equals(o.path("kind").asString(""))
           || !AiperfJobContract.API_VERSION.equals(o.path("apiVersion").asString(""))) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.file(file),
             file
                 + ": document "
                 + (out.size() + 1)
@@ -915,7 +916,7 @@ final class OperatorRun {
       out.add(o);
     }
     if (out.isEmpty()) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     return out;
@@ -934,7 +935,7 @@ final class OperatorRun {
       if (i == 0) {
         first = text;
       } else if (!Objects.equals(first, text)) {
-        throw BenchplanException.invalid(
+        throw BenchplanException.invalid(ErrorLocation.file(file),
             file
                 + ": AIPerfJob "
                 + jobs.get(i).at("/metadata/name").asString("#" + (i + 1))
@@ -948,7 +949,7 @@ final class OperatorRun {
     try {
       return RunRecordDocument.Pair.of(first);
     } catch (BenchplanException e) {
-      throw BenchplanException.invalid(file + ": " + e.getMessage(), e);
+      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": " + e.getMessage(), e);
     }
   }
 
@@ -956,7 +957,7 @@ final class OperatorRun {
     String path = annotations.path(JobContract.PLAN_PATH).asString(null);
     String sha = annotations.path(JobContract.PLAN_SHA256).asString(null);
     if (path == null || sha == null) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.pointer(file, "/metadata/annotations"),
           file
               + ": /metadata/annotations: "
               + JobContract.PLAN_PATH
@@ -974,7 +975,7 @@ final class OperatorRun {
             ? recorded
             : abs.getParent().resolve(recorded).normalize();
     if (!Files.exists(plan)) {
-      throw BenchplanException.invalid(
+      throw BenchplanException.invalid(ErrorLocation.file(file),
           file
               + ": the plan it was rendered from is missing: "
               + path

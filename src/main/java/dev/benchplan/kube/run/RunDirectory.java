@@ -1,5 +1,6 @@
 package dev.benchplan.kube.run;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -53,7 +54,7 @@ final class RunDirectory {
       Files.createDirectory(stage);
       return stage.resolve(AIPERF_DIR);
     } catch (IOException e) {
-      throw BenchplanException.runtime(runsDir + ": cannot stage the artifact tree: " + e, e);
+      throw BenchplanException.runtime(ErrorLocation.file(runsDir), runsDir + ": cannot stage the artifact tree: " + e, e);
     }
   }
 
@@ -135,7 +136,7 @@ final class RunDirectory {
       Path target = finalDir();
       if (Files.exists(target)) {
         if (!replace) {
-          throw BenchplanException.runtime(
+          throw BenchplanException.runtime(ErrorLocation.file(target),
               target + ": a run directory with this run-id already exists");
         }
         Files.move(
@@ -152,7 +153,7 @@ final class RunDirectory {
       return target;
     } catch (IOException e) {
       abandon();
-      throw BenchplanException.runtime(finalDir() + ": cannot write the run directory: " + e, e);
+      throw BenchplanException.runtime(ErrorLocation.file(finalDir()), finalDir() + ": cannot write the run directory: " + e, e);
     }
   }
 
