@@ -1,6 +1,5 @@
 package dev.benchplan.analysis;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.audit.AggregateCrossCheck;
 import dev.benchplan.analysis.compare.Slo;
@@ -25,6 +24,7 @@ import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.SideTask;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
@@ -82,7 +82,8 @@ public final class AnalyzeService {
             "analyze: give at least one RUN (a run directory or AIPerf artifact directory)");
       }
       if (gpus != null && gpus <= 0) {
-        throw BenchplanException.invalid(ErrorLocation.option("--gpus"), "--gpus " + gpus + ": expected a positive GPU count");
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--gpus"), "--gpus " + gpus + ": expected a positive GPU count");
       }
     }
   }
@@ -255,7 +256,8 @@ public final class AnalyzeService {
       List<RunEvidence> mine = new ArrayList<>();
       for (RunSource s : RunLocator.locate(arg)) {
         if (!seen.add(s.dir().toAbsolutePath().normalize())) {
-          throw BenchplanException.invalid(ErrorLocation.file(arg),
+          throw BenchplanException.invalid(
+              ErrorLocation.file(arg),
               arg
                   + ": run "
                   + s.dir()

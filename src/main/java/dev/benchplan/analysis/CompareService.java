@@ -1,6 +1,5 @@
 package dev.benchplan.analysis;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
@@ -22,6 +21,7 @@ import dev.benchplan.analysis.stats.EffectEstimator;
 import dev.benchplan.analysis.stats.EffectVerdict;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import java.math.BigDecimal;
@@ -73,7 +73,8 @@ public final class CompareService {
         throw BenchplanException.invalid("compare: give --reference RUN... and --candidate RUN...");
       }
       if (mdePct != null && !(mdePct > 0 && mdePct < 100)) {
-        throw BenchplanException.invalid(ErrorLocation.option("--mde"),
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--mde"),
             "--mde " + mdePct + ": expected a percentage between 0 and 100 (exclusive)");
       }
     }
@@ -117,7 +118,8 @@ public final class CompareService {
       ref = aligned.reference();
       cand = aligned.candidate();
     } else if (request.paired() && ref.size() != cand.size()) {
-      throw BenchplanException.invalid(ErrorLocation.option("--paired"),
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--paired"),
           "--paired: "
               + ref.size()
               + " reference and "

@@ -67,8 +67,8 @@ public record ErrorLocation(
   }
 
   /**
-   * The member {@code name} below this place's pointer (the document's root without one); the
-   * field becomes that name.
+   * The member {@code name} below this place's pointer (the document's root without one); the field
+   * becomes that name.
    */
   public ErrorLocation child(String name) {
     String escaped = name.replace("~", "~0").replace("/", "~1");

@@ -97,11 +97,13 @@ public final class ConstraintReader {
 
   private static BigDecimal nonNegative(BigDecimal v, String flag) {
     if (!Double.isFinite(v.doubleValue())) {
-      throw BenchplanException.invalid(ErrorLocation.option(flag),
+      throw BenchplanException.invalid(
+          ErrorLocation.option(flag),
           flag + ": expected a finite number, got " + v + " (beyond the range of a double)");
     }
     if (v.signum() < 0) {
-      throw BenchplanException.invalid(ErrorLocation.option(flag),
+      throw BenchplanException.invalid(
+          ErrorLocation.option(flag),
           flag + ": expected a non-negative number, got " + v.toPlainString());
     }
     return v;
@@ -111,7 +113,8 @@ public final class ConstraintReader {
   public static ConstraintSet fromOverlay(Path file) {
     JsonNode root = readYaml(file);
     if (root == null || !root.isObject()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, ""),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, ""),
           file + ": /: expected a YAML mapping (an AICR recipe overlay)");
     }
     String base;
@@ -123,7 +126,8 @@ public final class ConstraintReader {
       base = "/validation";
       validation = root.get("validation");
     } else {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, ""),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, ""),
           file
               + ": /: not an AICR overlay: expected spec.validation.performance.constraints (RecipeMetadata)"
               + " or validation.performance.constraints");
@@ -135,7 +139,8 @@ public final class ConstraintReader {
       return new ConstraintSet(List.of(), List.of(), file + " (no " + pointer + ")");
     }
     if (!constraints.isArray()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, pointer),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, pointer),
           file
               + ": "
               + pointer
@@ -150,12 +155,14 @@ public final class ConstraintReader {
       JsonNode entry = constraints.get(i);
       JsonNode name = entry.get("name");
       if (!entry.isObject() || name == null || !name.isString() || name.asString().isBlank()) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, p + "/name"),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, p + "/name"),
             file + ": " + p + "/name: expected the constraint's name as a string");
       }
       String n = name.asString().trim();
       if (!seen.add(n)) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, p + "/name"),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, p + "/name"),
             file + ": " + p + "/name: constraint '" + n + "' is listed twice");
       }
       if (AICR_SETTINGS.contains(n)) {
@@ -163,7 +170,10 @@ public final class ConstraintReader {
         continue;
       }
       if (n.equals(THROUGHPUT_PER_GPU)) {
-        perGpuFloor(entry.get("value"), file + ": " + p, ErrorLocation.pointer(file, p)); // malformed is invalid here too
+        perGpuFloor(
+            entry.get("value"),
+            file + ": " + p,
+            ErrorLocation.pointer(file, p)); // malformed is invalid here too
         ignored.add(
             n
                 + " (benchplan validate's per-GPU floor: gated by validate, which knows the GPU count)");
@@ -182,7 +192,8 @@ public final class ConstraintReader {
       }
       JsonNode value = entry.get("value");
       if (value == null || !value.isString()) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, p + "/value"),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, p + "/value"),
             file
                 + ": "
                 + p
@@ -212,7 +223,8 @@ public final class ConstraintReader {
   /** {@link #perGpuFloor(JsonNode, String)} with the entry's place for errors. */
   public static Constraint perGpuFloor(JsonNode value, String origin, ErrorLocation at) {
     if (value == null || !value.isString()) {
-      throw BenchplanException.invalid(at.child("value"),
+      throw BenchplanException.invalid(
+          at.child("value"),
           origin
               + "/value: "
               + THROUGHPUT_PER_GPU
@@ -236,7 +248,8 @@ public final class ConstraintReader {
       return ConstraintSet.none(source + " (no " + pointer + ")");
     }
     if (!gates.isArray()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, pointer),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, pointer),
           source + ": " + pointer + ": expected an array, found " + gates.getNodeType());
     }
     List<Constraint> out = new ArrayList<>();
@@ -248,7 +261,8 @@ public final class ConstraintReader {
       JsonNode g = gates.get(i);
       String name = requiredText(g, "name", origin, at);
       if (!seen.add(name)) {
-        throw BenchplanException.invalid(at.child("name"), origin + "/name: gate '" + name + "' is listed twice");
+        throw BenchplanException.invalid(
+            at.child("name"), origin + "/name: gate '" + name + "' is listed twice");
       }
       String metric = requiredText(g, "metric", origin, at);
       if (ERROR_RATE_METRIC.equals(metric)) {
@@ -259,19 +273,22 @@ public final class ConstraintReader {
       String unit = requiredText(g, "unit", origin, at);
       JsonNode threshold = g.get("threshold");
       if (threshold == null || !threshold.isNumber()) {
-        throw BenchplanException.invalid(at.child("threshold"), origin + "/threshold: expected a number");
+        throw BenchplanException.invalid(
+            at.child("threshold"), origin + "/threshold: expected a number");
       }
       Operator operator =
           Operator.fromSymbol(op)
               .orElseThrow(
                   () ->
-                      BenchplanException.invalid(at.child("operator"),
+                      BenchplanException.invalid(
+                          at.child("operator"),
                           origin + "/operator: expected >= or <=, got '" + op + "'"));
       MetricUnit u =
           MetricUnit.parse(unit)
               .orElseThrow(
                   () ->
-                      BenchplanException.invalid(at.child("unit"),
+                      BenchplanException.invalid(
+                          at.child("unit"),
                           origin
                               + "/unit: unknown unit '"
                               + unit
@@ -280,7 +297,8 @@ public final class ConstraintReader {
       Known k = known(name);
       if (k != null) {
         if (!k.metric().equals(metric) || !k.stat().equals(stat)) {
-          throw BenchplanException.invalid(at,
+          throw BenchplanException.invalid(
+              at,
               origin
                   + ": gate '"
                   + name
@@ -325,7 +343,8 @@ public final class ConstraintReader {
   static Expression parseExpression(String text, String where, ErrorLocation at) {
     Matcher m = EXPRESSION.matcher(text);
     if (!m.matches()) {
-      throw BenchplanException.invalid(at,
+      throw BenchplanException.invalid(
+          at,
           where
               + ": cannot parse '"
               + text
@@ -334,7 +353,8 @@ public final class ConstraintReader {
     Operator op = Operator.fromSymbol(m.group(1)).orElseThrow();
     BigDecimal value = new BigDecimal(m.group(2));
     if (!Double.isFinite(value.doubleValue())) {
-      throw BenchplanException.invalid(at,
+      throw BenchplanException.invalid(
+          at,
           where
               + ": '"
               + text
@@ -349,7 +369,8 @@ public final class ConstraintReader {
           MetricUnit.parse(u)
               .orElseThrow(
                   () ->
-                      BenchplanException.invalid(at,
+                      BenchplanException.invalid(
+                          at,
                           where
                               + ": unknown unit '"
                               + u
@@ -363,7 +384,8 @@ public final class ConstraintReader {
   private static Constraint aicr(String name, Expression e, String origin, ErrorLocation at) {
     Known k = Objects.requireNonNull(known(name), () -> "not an AICR constraint: " + name);
     if (e.operator() != k.operator()) {
-      throw BenchplanException.invalid(at,
+      throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
@@ -374,7 +396,8 @@ public final class ConstraintReader {
     }
     MetricUnit unit = e.unit() == null ? MetricUnit.canonical(k.dimension()) : e.unit();
     if (unit.dimension() != k.dimension()) {
-      throw BenchplanException.invalid(at,
+      throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
@@ -390,7 +413,8 @@ public final class ConstraintReader {
   private static Constraint generic(
       String name, String metric, String stat, Expression e, String origin, ErrorLocation at) {
     if (!MetricSummary.STATS.contains(stat)) {
-      throw BenchplanException.invalid(at,
+      throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
@@ -400,29 +424,31 @@ public final class ConstraintReader {
               + MetricSummary.STATS);
     }
     if (e.operator() != Operator.GE && e.operator() != Operator.LE) {
-      throw BenchplanException.invalid(at,
+      throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
               + ": expected >= (a floor) or <= (a ceiling), got "
               + e.operator().symbol());
     }
-    return new Constraint(name, metric, stat, e.operator(), threshold(e, origin, at), e.unit(), origin);
+    return new Constraint(
+        name, metric, stat, e.operator(), threshold(e, origin, at), e.unit(), origin);
   }
 
   private static BigDecimal threshold(Expression e, String origin, ErrorLocation at) {
     if (e.value().signum() < 0) {
-      throw BenchplanException.invalid(at,
-          origin + ": threshold must not be negative, got " + e.value().toPlainString());
+      throw BenchplanException.invalid(
+          at, origin + ": threshold must not be negative, got " + e.value().toPlainString());
     }
     return e.value();
   }
 
-  private static String requiredText(
-      JsonNode node, String field, String origin, ErrorLocation at) {
+  private static String requiredText(JsonNode node, String field, String origin, ErrorLocation at) {
     JsonNode v = node == null ? null : node.get(field);
     if (v == null || !v.isString() || v.asString().isBlank()) {
-      throw BenchplanException.invalid(at.child(field), origin + "/" + field + ": expected a non-empty string");
+      throw BenchplanException.invalid(
+          at.child(field), origin + "/" + field + ": expected a non-empty string");
     }
     return v.asString().trim();
   }
@@ -431,7 +457,8 @@ public final class ConstraintReader {
     try {
       return Json.YAML.readTree(Files.readAllBytes(file));
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": constraints overlay not found", e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": constraints overlay not found", e);
     } catch (IOException e) {
       throw InputErrors.unreadable("constraints overlay", file, e);
     } catch (JacksonException e) {

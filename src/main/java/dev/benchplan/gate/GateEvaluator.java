@@ -1,12 +1,12 @@
 package dev.benchplan.gate;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.Finding;
 import dev.benchplan.diagnostics.FindingKind;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.Verdict.Decimals;
 import dev.benchplan.rules.PercentileSamples;
 import java.math.BigDecimal;
@@ -185,7 +185,8 @@ public final class GateEvaluator {
           .notMetric(c.metric())
           .ifPresent(
               found -> {
-                throw BenchplanException.invalid(ErrorLocation.pointer(export.path(), "").child(c.metric()),
+                throw BenchplanException.invalid(
+                    ErrorLocation.pointer(export.path(), "").child(c.metric()),
                     export.path()
                         + ": "
                         + found
@@ -206,7 +207,8 @@ public final class GateEvaluator {
         m.parsedUnit()
             .orElseThrow(
                 () ->
-                    BenchplanException.invalid(ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
+                    BenchplanException.invalid(
+                        ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
                         export.path()
                             + ": "
                             + m.pointer()
@@ -217,7 +219,8 @@ public final class GateEvaluator {
                             + ": expected a duration (ns, us, ms, s) or a rate (tokens/sec, requests/sec); not guessing"));
     MetricUnit unit = c.unit() == null ? MetricUnit.canonical(exportUnit.dimension()) : c.unit();
     if (!exportUnit.compatibleWith(unit)) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
           export.path()
               + ": "
               + m.pointer()

@@ -1,12 +1,12 @@
 package dev.benchplan.gate;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.ErrorCount;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Files;
@@ -162,7 +162,8 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
         try {
           bytes = Files.readAllBytes(file);
         } catch (java.io.IOException e) {
-          throw BenchplanException.invalid(ErrorLocation.file(shown), shown + ": cannot read: " + e.getMessage(), e);
+          throw BenchplanException.invalid(
+              ErrorLocation.file(shown), shown + ": cannot read: " + e.getMessage(), e);
         }
         AiperfExport export = AiperfExportReader.parse(bytes, shown);
         v = GateEvaluator.evaluate(export, constraints, options);

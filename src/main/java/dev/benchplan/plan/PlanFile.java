@@ -103,7 +103,10 @@ public final class PlanFile {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
       throw new Failure(
-          Problem.MISSING, ErrorLocation.file(path), path + ": cannot read plan: " + InputErrors.describe(e), e);
+          Problem.MISSING,
+          ErrorLocation.file(path),
+          path + ": cannot read plan: " + InputErrors.describe(e),
+          e);
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {

@@ -1,7 +1,7 @@
 package dev.benchplan.render;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -96,7 +96,8 @@ public record CandidateBinding(
         }
       }
       if (!frozen.isEmpty()) {
-        throw BenchplanException.invalid(ErrorLocation.option("--ledger", ledger),
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--ledger", ledger),
             "--ledger "
                 + ledger
                 + ": the candidate differs from series "
@@ -123,7 +124,8 @@ public record CandidateBinding(
       path = verified.folder().resolve(path).normalize();
     }
     if (!Files.isRegularFile(path)) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/deployment/ledger_path"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/ledger_path"),
           source
               + " /deployment/ledger_path: the plan's deployment"
               + " ledger "
@@ -133,7 +135,8 @@ public record CandidateBinding(
     }
     String actual = Sha256.ofFile(path);
     if (!actual.equals(recorded.ledgerSha256())) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/deployment/ledger_sha256"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/ledger_sha256"),
           source
               + " /deployment/ledger_sha256: the plan's ledger "
               + path
@@ -178,7 +181,9 @@ public record CandidateBinding(
               smoke,
               p.secrets());
     } catch (IllegalArgumentException e) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(verified.path(), "/deployment"), verified.path() + " /deployment: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(verified.path(), "/deployment"),
+          verified.path() + " /deployment: " + e.getMessage());
     }
     List<String> problems = new ArrayList<>();
     if (!d.sourceSha256().equals(p.ledgerSha256())) {
@@ -196,7 +201,8 @@ public record CandidateBinding(
               + "' from its frontend Service)");
     }
     if (!problems.isEmpty()) {
-      throw BenchplanException.invalid(ErrorLocation.file(verified.path()),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " the in-code record it was written from in "
@@ -224,7 +230,8 @@ public record CandidateBinding(
       }
     }
     if (!diffs.isEmpty()) {
-      throw BenchplanException.invalid(ErrorLocation.file(verified.path()),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " its ledger "
@@ -241,7 +248,8 @@ public record CandidateBinding(
     RuleLog log = new RuleLog();
     Optional<DeploymentRecord> d = DeploymentLedgerReader.read(doc, log);
     if (d.isEmpty()) {
-      throw BenchplanException.invalid(ErrorLocation.file(ledger),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(ledger),
           what + ": " + String.join("; ", log.blockers().stream().map(Blocker::message).toList()));
     }
     return d.get();

@@ -1,10 +1,10 @@
 package dev.benchplan.render;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.config.AiperfInvocation;
 import dev.benchplan.aiperf.config.InvocationMode;
 import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -68,7 +68,8 @@ final class OperatorRender {
     AiperfVersion first = AiperfVersion.parse(AiperfJobContract.FIRST_RELEASE);
     if (in.release().compareTo(first) < 0
         || in.invocations().get(0).mode() != InvocationMode.CONFIG) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/aiperf/version"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/aiperf/version"),
           source
               + " /aiperf/version: AIPerf "
               + in.release()

@@ -1,7 +1,7 @@
 package dev.benchplan.render;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.regex.Pattern;
 
 /**
@@ -20,18 +20,21 @@ public record PairLabel(String id, String order, String arm) {
 
   public PairLabel {
     if (id == null || !ID.matcher(id).matches()) {
-      throw BenchplanException.invalid(ErrorLocation.option("--pair"),
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--pair"),
           "--pair "
               + id
               + ": expected an id of letters, digits, '.', '_' or '-'"
               + " (at most 63 characters), the same for both runs of a pair");
     }
     if (!"AB".equals(order) && !"BA".equals(order)) {
-      throw BenchplanException.invalid(ErrorLocation.option("--pair-order"),
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--pair-order"),
           "--pair-order " + order + ": expected AB (the reference, arm A, ran" + " first) or BA");
     }
     if (!"A".equals(arm) && !"B".equals(arm)) {
-      throw BenchplanException.invalid(ErrorLocation.option("--pair-arm"),
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--pair-arm"),
           "--pair-arm " + arm + ": expected A (reference) or B (candidate)");
     }
   }

@@ -1,10 +1,10 @@
 package dev.benchplan.render;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.config.AiperfInvocation;
 import dev.benchplan.aiperf.config.AiperfSettings;
 import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -65,7 +65,8 @@ public final class PlanRenderer {
     }
     Path deployRoot = req.deployRoot().toAbsolutePath().normalize();
     if (!Files.isDirectory(deployRoot)) {
-      throw BenchplanException.invalid(ErrorLocation.option("--deploy-root", deployRoot),
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--deploy-root", deployRoot),
           deployRoot
               + ": deploy root does not exist or is not a directory: expected an existing"
               + " DEPLOY_ROOT folder");
@@ -88,7 +89,8 @@ public final class PlanRenderer {
     if (AiperfSettingsFactory.usesTrace(plan)) {
       trace = TracePlacement.place(verified, traceSource);
     } else if (traceSource.kind() != TraceSource.Kind.AUTO) {
-      throw BenchplanException.invalid(ErrorLocation.option("--trace-source"),
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--trace-source"),
           "--trace-source "
               + req.traceSource()
               + ": "
@@ -157,7 +159,8 @@ public final class PlanRenderer {
       AiperfInvocation inv =
           AiperfInvocation.of(s, release, PerfManifests.configPathInPod(), context, source);
       if (runs.count() > 1 && inv.mode() != dev.benchplan.aiperf.config.InvocationMode.CONFIG) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(source, "/aiperf/version"),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(source, "/aiperf/version"),
             source
                 + " /aiperf/version: AIPerf "
                 + release
@@ -193,7 +196,8 @@ public final class PlanRenderer {
         && !estimate.fitsLogChannel()
         && !artifacts.isPvc()
         && (req.refusePastLogBound() || runs.count() > 1)) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, "/experiment"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/experiment"),
           source
               + " /experiment: the artifacts of "
               + runs.count()

@@ -1,7 +1,7 @@
 package dev.benchplan.render;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.VerifiedPlan;
@@ -44,7 +44,8 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
     if (readable) {
       String actual = Sha256.ofFile(file);
       if (!actual.equals(trace.sha256())) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": SHA-256 is "
                 + actual
@@ -66,7 +67,8 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
           readable ? file : null);
     }
     if (!readable) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": the trace named by "
               + planRef
@@ -78,7 +80,8 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
     try {
       size = Files.size(file);
       if (size > CONFIGMAP_BUDGET_BYTES) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": the trace is "
                 + size
@@ -89,7 +92,8 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
       }
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": cannot read trace: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read trace: " + e.getMessage(), e);
     }
     String content;
     try {
@@ -101,7 +105,8 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
               .decode(ByteBuffer.wrap(bytes))
               .toString();
     } catch (CharacterCodingException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": the trace is not UTF-8 text, so it cannot travel in a ConfigMap's data:"
               + " expected --trace-source pvc:CLAIM/PATH");

@@ -1,7 +1,7 @@
 package dev.benchplan.run;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -58,8 +58,10 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     try {
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
-          file + ": perf.yaml not found; run 'benchplan render' first", e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
+          file + ": perf.yaml not found; run 'benchplan render' first",
+          e);
     } catch (IOException e) {
       throw InputErrors.unreadable(null, file, e);
     }
@@ -73,7 +75,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
           continue; // an empty document between '---' separators
         }
         if (!doc.isObject()) {
-          throw BenchplanException.invalid(ErrorLocation.file(file),
+          throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               file + ": document " + index + ": expected a Kubernetes object (a mapping)");
         }
         docs.add((ObjectNode) doc);
@@ -86,7 +89,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
 
   private static PerfYaml check(Path file, String sha, List<ObjectNode> docs) {
     if (docs.isEmpty()) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": no documents: expected ConfigMap(s) and one batch/v1 Job");
     }
     List<ObjectNode> configMaps = new ArrayList<>();
@@ -103,28 +107,33 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       boolean last = i == docs.size() - 1;
       if (kind.equals("Job")) {
         if (!apiVersion.equals("batch/v1")) {
-          throw BenchplanException.invalid(ErrorLocation.pointer(file, "/apiVersion"),
+          throw BenchplanException.invalid(
+              ErrorLocation.pointer(file, "/apiVersion"),
               where + ": /apiVersion: expected batch/v1, got '" + apiVersion + "'");
         }
         if (!last) {
-          throw BenchplanException.invalid(ErrorLocation.file(file),
+          throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               where
                   + ": the Job must be the last document (exactly one Job, after the ConfigMaps)");
         }
         job = d;
       } else if (kind.equals("ConfigMap")) {
         if (!apiVersion.equals("v1")) {
-          throw BenchplanException.invalid(ErrorLocation.pointer(file, "/apiVersion"),
+          throw BenchplanException.invalid(
+              ErrorLocation.pointer(file, "/apiVersion"),
               where + ": /apiVersion: expected v1, got '" + apiVersion + "'");
         }
         configMaps.add(d);
       } else {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, "/kind"),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, "/kind"),
             where + ": /kind: expected ConfigMap or Job, got '" + kind + "'");
       }
       if (!DNS1123_SUBDOMAIN.matcher(name).matches()
           || name.length() > (kind.equals("Job") ? 63 : 253)) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, "/metadata/name"),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, "/metadata/name"),
             where
                 + ": /metadata/name: expected a DNS-1123 name"
                 + (kind.equals("Job") ? " of at most 63 characters" : "")
@@ -135,7 +144,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       JsonNode labels = d.path("metadata").path("labels");
       requireLabel(labels, JobContract.MANAGED_BY, where);
       if (!labels.path(JobContract.MANAGED_BY).asString("").equals(JobContract.MANAGED_BY_VALUE)) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, labelPointer(JobContract.MANAGED_BY)),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, labelPointer(JobContract.MANAGED_BY)),
             where
                 + ": "
                 + labelPointer(JobContract.MANAGED_BY)
@@ -146,7 +156,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       String s = requireLabel(labels, JobContract.SERIES, where);
       String shaLabel = requireLabel(labels, JobContract.PLAN_SHA256, where);
       if (!HEX12.matcher(shaLabel).matches()) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
             where
                 + ": "
                 + labelPointer(JobContract.PLAN_SHA256)
@@ -156,7 +167,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       }
       String r = requireLabel(labels, JobContract.RUN_ID, where);
       if (!RUN_ID_PATTERN.matcher(r).matches()) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(file, labelPointer(JobContract.RUN_ID)),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, labelPointer(JobContract.RUN_ID)),
             where
                 + ": "
                 + labelPointer(JobContract.RUN_ID)
@@ -165,7 +177,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
                 + "'");
       }
       if (runId != null && (!runId.equals(r) || !s.equals(series))) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             where
                 + ": run-id/series labels differ from the first document's ("
                 + runId
@@ -177,7 +190,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       series = s;
     }
     if (job == null) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": no batch/v1 Job: expected exactly one, as the last document");
     }
     String where =
@@ -190,7 +204,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     JsonNode ann = job.path("metadata").path("annotations");
     String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where);
     if (planPath.isBlank() || planPath.contains("\\")) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_PATH)),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_PATH)),
           where
               + ": "
               + annotationPointer(JobContract.PLAN_PATH)
@@ -200,7 +215,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where);
     if (!HEX64.matcher(planSha).matches()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_SHA256)),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_SHA256)),
           where
               + ": "
               + annotationPointer(JobContract.PLAN_SHA256)
@@ -208,7 +224,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     String shaLabel = job.path("metadata").path("labels").path(JobContract.PLAN_SHA256).asString();
     if (!planSha.startsWith(shaLabel)) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
           where
               + ": "
               + labelPointer(JobContract.PLAN_SHA256)
@@ -222,7 +239,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     String endpoint = requireAnnotation(ann, JobContract.ENDPOINT, where);
     if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, annotationPointer(JobContract.ENDPOINT)),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.ENDPOINT)),
           where
               + ": "
               + annotationPointer(JobContract.ENDPOINT)
@@ -233,7 +251,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     requireAnnotation(ann, JobContract.AIPERF_VERSION, where);
     String dgd = requireAnnotation(ann, JobContract.DGD, where);
     if (!DGD_REF.matcher(dgd).matches()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, annotationPointer(JobContract.DGD)),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.DGD)),
           where
               + ": "
               + annotationPointer(JobContract.DGD)
@@ -243,7 +262,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     String artifacts = requireAnnotation(ann, JobContract.ARTIFACTS, where);
     if (!ARTIFACTS_REF.matcher(artifacts).matches()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, annotationPointer(JobContract.ARTIFACTS)),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.ARTIFACTS)),
           where
               + ": "
               + annotationPointer(JobContract.ARTIFACTS)
@@ -253,34 +273,39 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     JsonNode podSpec = job.path("spec").path("template").path("spec");
     if (findNamed(podSpec.path("containers"), JobContract.CONTAINER) == null) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, "/spec/template/spec/containers"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/spec/template/spec/containers"),
           where
               + ": /spec/template/spec/containers: expected a container named '"
               + JobContract.CONTAINER
               + "'");
     }
     if (findNamed(podSpec.path("volumes"), JobContract.ARTIFACTS_VOLUME) == null) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, "/spec/template/spec/volumes"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/spec/template/spec/volumes"),
           where + ": /spec/template/spec/volumes: expected a volume named 'artifacts'");
     }
     JsonNode deadline = job.path("spec").get("activeDeadlineSeconds");
     if (deadline != null
         && !deadline.isNull()
         && (!deadline.isIntegralNumber() || deadline.asLong() <= 0)) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, "/spec/activeDeadlineSeconds"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/spec/activeDeadlineSeconds"),
           where + ": /spec/activeDeadlineSeconds: expected a positive integer");
     }
     String ns = null;
     for (ObjectNode d : docs) {
       String n = d.path("metadata").path("namespace").asString(null);
       if (n != null && ns != null && !n.equals(ns)) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file + ": objects name different namespaces (" + ns + ", " + n + ")");
       }
       ns = n == null ? ns : n;
     }
     if (ns != null && !DNS1123.matcher(ns).matches()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, "/metadata/namespace"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/metadata/namespace"),
           file + ": /metadata/namespace: expected a DNS-1123 label, got '" + ns + "'");
     }
     return new PerfYaml(file, sha, configMaps, job);

@@ -1,7 +1,7 @@
 package dev.benchplan.run;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.PlanJson;
@@ -28,7 +28,8 @@ public record PlanReference(VerifiedPlan verified) {
   public static PlanReference verify(PerfYaml perf) {
     Path path = perf.planPath();
     if (!Files.exists(path)) {
-      throw BenchplanException.invalid(ErrorLocation.file(perf.file()),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(perf.file()),
           perf.file()
               + ": the plan it was rendered from is missing: "
               + path

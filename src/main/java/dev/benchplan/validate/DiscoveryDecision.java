@@ -1,7 +1,7 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -51,7 +51,8 @@ public sealed interface DiscoveryDecision {
                       c.dgd().name().equals(name) && (ns == null || ns.equals(c.dgd().namespace())))
               .toList();
       if (named.isEmpty()) {
-        throw BenchplanException.invalid(ErrorLocation.option("--dgd"),
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--dgd"),
             "option --dgd: no DynamoGraphDeployment "
                 + dgdOption
                 + " in "

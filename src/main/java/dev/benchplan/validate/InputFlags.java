@@ -65,12 +65,14 @@ public record InputFlags(
     }
     env = Map.copyOf(own);
     if (concurrencyPerGpu != null && concurrencyPerWorkerGiven) {
-      throw dev.benchplan.error.BenchplanException.invalid(ErrorLocation.option("--concurrency-per-gpu"),
+      throw dev.benchplan.error.BenchplanException.invalid(
+          ErrorLocation.option("--concurrency-per-gpu"),
           "options --concurrency-per-gpu and"
               + " --concurrency-per-worker exclude each other: give one");
     }
     if (concurrencyPerGpu != null && concurrencyPerGpu < 1) {
-      throw dev.benchplan.error.BenchplanException.invalid(ErrorLocation.option("--concurrency-per-gpu"),
+      throw dev.benchplan.error.BenchplanException.invalid(
+          ErrorLocation.option("--concurrency-per-gpu"),
           "option --concurrency-per-gpu: expected a positive integer, got '"
               + concurrencyPerGpu
               + "'");

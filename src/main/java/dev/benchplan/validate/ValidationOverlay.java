@@ -1,7 +1,7 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintReader;
@@ -135,7 +135,8 @@ public final class ValidationOverlay {
   private static JsonNode readTree(Path path) {
     JsonNode root = parse(path);
     if (root == null || !root.isObject()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(path, ""), path + ": expected a mapping at the top level");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(path, ""), path + ": expected a mapping at the top level");
     }
     return root;
   }
@@ -146,7 +147,8 @@ public final class ValidationOverlay {
     try {
       text = Files.readString(path);
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(path), path + ": recipe overlay not found");
+      throw BenchplanException.invalid(
+          ErrorLocation.file(path), path + ": recipe overlay not found");
     } catch (IOException e) {
       throw InputErrors.unreadable("recipe overlay", path, e);
     }
@@ -167,10 +169,12 @@ public final class ValidationOverlay {
   /** Reads whether a parsed overlay asks for the check; {@code source} names it in messages. */
   static Listing read(@Nullable JsonNode root, String source) {
     if (root == null || root.isMissingNode() || root.isNull()) {
-      throw BenchplanException.invalid(ErrorLocation.file(source), source + ": empty recipe overlay");
+      throw BenchplanException.invalid(
+          ErrorLocation.file(source), source + ": empty recipe overlay");
     }
     if (!root.isObject()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, ""), source + ": expected a mapping at the top level");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, ""), source + ": expected a mapping at the top level");
     }
     String base;
     JsonNode validation;
@@ -196,7 +200,9 @@ public final class ValidationOverlay {
               + " inference performance check is not requested");
     }
     if (!perf.isObject()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, base + "/performance"), source + ": " + base + "/performance: expected a mapping");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, base + "/performance"),
+          source + ": " + base + "/performance: expected a mapping");
     }
     List<String> checks = readChecks(perf.path("checks"), source, base + "/performance/checks");
     boolean listed = checks.stream().anyMatch(PerformanceRequest.CHECK_NAMES::contains);
@@ -251,14 +257,16 @@ public final class ValidationOverlay {
       return List.of();
     }
     if (!node.isArray()) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(source, pointer),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, pointer),
           source + ": " + pointer + ": expected a list of check names");
     }
     List<String> checks = new ArrayList<>();
     for (int i = 0; i < node.size(); i++) {
       JsonNode c = node.get(i);
       if (!c.isString() || c.asString().isBlank()) {
-        throw BenchplanException.invalid(ErrorLocation.pointer(source, pointer + "/" + i),
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(source, pointer + "/" + i),
             source + ": " + pointer + "/" + i + ": expected a check name (string)");
       }
       checks.add(c.asString().trim());

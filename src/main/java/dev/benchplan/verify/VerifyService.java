@@ -1,7 +1,7 @@
 package dev.benchplan.verify;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -29,7 +29,8 @@ public final class VerifyService {
   public VerifyReport verify(Path path, String sha256) {
     if (Files.isDirectory(path)) {
       if (sha256 != null) {
-        throw BenchplanException.invalid(ErrorLocation.option("--sha256", path),
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--sha256", path),
             "--sha256 applies to a plan file; " + path + " is a directory");
       }
       if (Files.isRegularFile(
@@ -47,7 +48,8 @@ public final class VerifyService {
           || Files.isRegularFile(path.resolve(ArtifactsManifest.NAME))) {
         return new RunDirVerifier(plans).verify(path);
       }
-      throw BenchplanException.invalid(ErrorLocation.file(path),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(path),
           path
               + ": neither run.json nor "
               + ArtifactsManifest.NAME

@@ -1,6 +1,5 @@
 package dev.benchplan.analysis.evidence;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.analysis.audit.AuditCheck;
@@ -16,6 +15,7 @@ import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -67,8 +67,10 @@ public final class RunLoader {
       try {
         bytes = Files.readAllBytes(source.summaryFile());
       } catch (IOException e) {
-        throw BenchplanException.invalid(ErrorLocation.file(source.summaryFile()),
-            source.summaryFile() + ": cannot read: " + e.getMessage(), e);
+        throw BenchplanException.invalid(
+            ErrorLocation.file(source.summaryFile()),
+            source.summaryFile() + ": cannot read: " + e.getMessage(),
+            e);
       }
       summarySha = Sha256.hex(bytes);
       try {

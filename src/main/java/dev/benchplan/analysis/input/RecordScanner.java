@@ -1,9 +1,9 @@
 package dev.benchplan.analysis.input;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.LineChunkReader;
 import dev.benchplan.json.Sha256;
 import java.io.BufferedReader;
@@ -147,11 +147,14 @@ public final class RecordScanner {
       }
       return s.result(file, reader.sha256());
     } catch (IOException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
-          file + ": cannot read per-request records: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
+          file + ": cannot read per-request records: " + e.getMessage(),
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": reading per-request records was interrupted", e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": reading per-request records was interrupted", e);
     }
   }
 
@@ -188,8 +191,10 @@ public final class RecordScanner {
     } catch (JacksonException e) {
       return null;
     } catch (IOException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
-          file + ": cannot read per-request records: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
+          file + ": cannot read per-request records: " + e.getMessage(),
+          e);
     }
     return s.result(file, digest);
   }
@@ -210,8 +215,10 @@ public final class RecordScanner {
         }
       }
     } catch (IOException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
-          file + ": cannot read per-request records: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
+          file + ": cannot read per-request records: " + e.getMessage(),
+          e);
     }
     return s.result(file, digest);
   }

@@ -1,7 +1,7 @@
 package dev.benchplan.kube.rbac;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.render.AiperfJobContract;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.render.manifest.YamlDocuments;
@@ -40,7 +40,8 @@ public final class RbacManifests {
       return runOperator(deployRoot, jobsFile, namespace, subject);
     }
     if (!Files.isRegularFile(perfFile)) {
-      throw BenchplanException.invalid(ErrorLocation.option("--deploy-root", perfFile),
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--deploy-root", perfFile),
           perfFile
               + ": not found; option --deploy-root: expected the DEPLOY_ROOT"
               + " 'benchplan render' wrote (holding benchmark/perf.yaml)");
@@ -49,7 +50,8 @@ public final class RbacManifests {
     String ns =
         namespace != null ? checkNamespace(namespace, "option --namespace") : perf.namespace();
     if (ns == null) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(perfFile, "/metadata/namespace"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(perfFile, "/metadata/namespace"),
           perfFile
               + ": /metadata/namespace: the rendered Job names no namespace"
               + " (run would use the kubeconfig context's): pass --namespace NS");
@@ -100,7 +102,8 @@ public final class RbacManifests {
     try {
       docs = YamlDocuments.read(Files.readString(jobsFile));
     } catch (java.io.IOException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(jobsFile), jobsFile + ": cannot read: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.file(jobsFile), jobsFile + ": cannot read: " + e.getMessage());
     }
     // a replayed trace's ConfigMap comes before the AIPerfJobs
     int traceMaps =
@@ -110,7 +113,8 @@ public final class RbacManifests {
             .filter(d -> AiperfJobContract.KIND.equals(d.path("kind").asString("")))
             .toList();
     if (docs.isEmpty()) {
-      throw BenchplanException.invalid(ErrorLocation.file(jobsFile),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(jobsFile),
           jobsFile + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     tools.jackson.databind.JsonNode first = docs.get(0);
@@ -119,7 +123,8 @@ public final class RbacManifests {
             ? checkNamespace(namespace, "option --namespace")
             : first.at("/metadata/namespace").asString(null);
     if (ns == null) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(jobsFile, "/metadata/namespace"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(jobsFile, "/metadata/namespace"),
           jobsFile
               + ": /metadata/namespace: the rendered AIPerfJob names no namespace:"
               + " pass --namespace NS");
@@ -194,7 +199,8 @@ public final class RbacManifests {
     if (dgd != null) {
       int slash = dgd.indexOf('/');
       if (slash <= 0 || slash == dgd.length() - 1) {
-        throw BenchplanException.invalid(ErrorLocation.option("--dgd"),
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--dgd"),
             "option --dgd: expected NAMESPACE/NAME (the DGD's namespace decides where"
                 + " the AIPerf Job runs), got '"
                 + dgd

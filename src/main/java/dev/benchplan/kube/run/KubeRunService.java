@@ -1,6 +1,5 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.AiperfPodLog;
@@ -10,6 +9,7 @@ import dev.benchplan.artifacts.ArtifactChannelException;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
@@ -146,7 +146,8 @@ final class KubeRunService implements RunService {
                     plan.gates(), perf.annotation(JobContract.PLAN_PATH));
     RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
     if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(ErrorLocation.file(dir.finalDir()),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(dir.finalDir()),
           dir.finalDir()
               + ": run "
               + perf.runId()

@@ -1,11 +1,11 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.artifacts.ArtifactFile;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
@@ -155,7 +155,8 @@ final class OperatorRun {
     List<ObjectNode> jobs =
         docs.stream().filter(d -> !"ConfigMap".equals(d.path("kind").asString(""))).toList();
     if (jobs.isEmpty()) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     ObjectNode first = jobs.get(0);
@@ -176,7 +177,8 @@ final class OperatorRun {
                 PlanJson.sectionTree(plan.plan().objectives().gates()));
     RunDirectory dir = new RunDirectory(request.runsDir(), runId);
     if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(ErrorLocation.file(dir.finalDir()),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(dir.finalDir()),
           dir.finalDir()
               + ": run "
               + runId
@@ -217,7 +219,8 @@ final class OperatorRun {
         throw ApiErrors.map("get CustomResourceDefinition " + crd, e);
       }
       if (!there) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": engine "
                 + AiperfJobContract.ENGINE
@@ -239,7 +242,8 @@ final class OperatorRun {
       }
       if (exists) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(ErrorLocation.file(file),
+          throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               file
                   + ": ConfigMap "
                   + namespace
@@ -256,7 +260,8 @@ final class OperatorRun {
       GenericKubernetesResource existing = get(namespace, name);
       if (existing != null) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(ErrorLocation.file(file),
+          throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               file
                   + ": AIPerfJob "
                   + namespace
@@ -502,7 +507,8 @@ final class OperatorRun {
       java.util.regex.Matcher m =
           java.util.regex.Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([a-z0-9-]+)").matcher(text);
       if (!m.matches()) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": annotation "
                 + AiperfJobContract.RESULTS_SERVICE
@@ -888,7 +894,8 @@ final class OperatorRun {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": cannot read: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read: " + e.getMessage());
     }
     for (JsonNode d : YamlDocuments.read(text)) {
       boolean traceMap =
@@ -903,7 +910,8 @@ final class OperatorRun {
       if (!(d instanceof ObjectNode o)
           || !AiperfJobContract.KIND.equals(o.path("kind").asString(""))
           || !AiperfJobContract.API_VERSION.equals(o.path("apiVersion").asString(""))) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": document "
                 + (out.size() + 1)
@@ -916,7 +924,8 @@ final class OperatorRun {
       out.add(o);
     }
     if (out.isEmpty()) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     return out;
@@ -935,7 +944,8 @@ final class OperatorRun {
       if (i == 0) {
         first = text;
       } else if (!Objects.equals(first, text)) {
-        throw BenchplanException.invalid(ErrorLocation.file(file),
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": AIPerfJob "
                 + jobs.get(i).at("/metadata/name").asString("#" + (i + 1))
@@ -957,7 +967,8 @@ final class OperatorRun {
     String path = annotations.path(JobContract.PLAN_PATH).asString(null);
     String sha = annotations.path(JobContract.PLAN_SHA256).asString(null);
     if (path == null || sha == null) {
-      throw BenchplanException.invalid(ErrorLocation.pointer(file, "/metadata/annotations"),
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/metadata/annotations"),
           file
               + ": /metadata/annotations: "
               + JobContract.PLAN_PATH
@@ -975,7 +986,8 @@ final class OperatorRun {
             ? recorded
             : abs.getParent().resolve(recorded).normalize();
     if (!Files.exists(plan)) {
-      throw BenchplanException.invalid(ErrorLocation.file(file),
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": the plan it was rendered from is missing: "
               + path

@@ -1,7 +1,7 @@
 package dev.benchplan.kube.run;
 
-import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
@@ -54,7 +54,8 @@ final class RunDirectory {
       Files.createDirectory(stage);
       return stage.resolve(AIPERF_DIR);
     } catch (IOException e) {
-      throw BenchplanException.runtime(ErrorLocation.file(runsDir), runsDir + ": cannot stage the artifact tree: " + e, e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(runsDir), runsDir + ": cannot stage the artifact tree: " + e, e);
     }
   }
 
@@ -136,7 +137,8 @@ final class RunDirectory {
       Path target = finalDir();
       if (Files.exists(target)) {
         if (!replace) {
-          throw BenchplanException.runtime(ErrorLocation.file(target),
+          throw BenchplanException.runtime(
+              ErrorLocation.file(target),
               target + ": a run directory with this run-id already exists");
         }
         Files.move(
@@ -153,7 +155,8 @@ final class RunDirectory {
       return target;
     } catch (IOException e) {
       abandon();
-      throw BenchplanException.runtime(ErrorLocation.file(finalDir()), finalDir() + ": cannot write the run directory: " + e, e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(finalDir()), finalDir() + ": cannot write the run directory: " + e, e);
     }
   }
 
