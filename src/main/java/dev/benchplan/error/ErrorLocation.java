@@ -17,7 +17,7 @@ public record ErrorLocation(
   public static final ErrorLocation NONE = new ErrorLocation(null, null, null, null, null);
 
   public ErrorLocation {
-    if (line != null && line < 1 || column != null && column < 1) {
+    if ((line != null && line < 1) || (column != null && column < 1)) {
       throw new IllegalArgumentException("line and column are 1-based: " + line + ":" + column);
     }
     if (pointer != null && !pointer.isEmpty() && !pointer.startsWith("/")) {

@@ -97,6 +97,7 @@ public final class ValidationOverlay {
         JsonNode v = c.path("value");
         if (!v.isValueNode() || v.isNull()) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(path, base + "/performance/constraints/" + (i - 1) + "/value"),
               pointer
                   + "/value: "
                   + name
