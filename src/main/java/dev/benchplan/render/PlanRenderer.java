@@ -58,10 +58,12 @@ public final class PlanRenderer {
     ArtifactTarget artifacts = ArtifactTarget.parse(req.artifacts());
     TraceSource traceSource = TraceSource.parse(req.traceSource());
     if (req.namespace() != null) {
-      KubeNames.requireDns1123Label(req.namespace(), "--namespace");
+      KubeNames.requireDns1123Label(
+          req.namespace(), "--namespace", ErrorLocation.option("--namespace"));
     }
     if (req.jobName() != null) {
-      KubeNames.requireDns1123Label(req.jobName(), "--job-name");
+      KubeNames.requireDns1123Label(
+          req.jobName(), "--job-name", ErrorLocation.option("--job-name"));
     }
     Path deployRoot = req.deployRoot().toAbsolutePath().normalize();
     if (!Files.isDirectory(deployRoot)) {
@@ -80,10 +82,16 @@ public final class PlanRenderer {
     BenchmarkPlan plan = verified.plan();
     String source = verified.path().toString();
     AiperfVersion release =
-        AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
+        AiperfVersion.parse(
+            plan.aiperf().version(),
+            source + " /aiperf/version",
+            ErrorLocation.pointer(source, "/aiperf/version"));
     ImageReference image = image(req.image(), plan, release, source);
     String namespace = req.namespace() != null ? req.namespace() : plan.deployment().namespace();
-    KubeNames.requireDns1123Label(namespace, source + " /deployment/namespace");
+    KubeNames.requireDns1123Label(
+        namespace,
+        source + " /deployment/namespace",
+        ErrorLocation.pointer(source, "/deployment/namespace"));
 
     TracePlacement trace = null;
     if (AiperfSettingsFactory.usesTrace(plan)) {
@@ -394,12 +402,17 @@ public final class PlanRenderer {
   private static ImageReference image(
       @Nullable String override, BenchmarkPlan plan, AiperfVersion release, String source) {
     String what = override != null ? "--image" : source + " /aiperf/image";
+    ErrorLocation at =
+        override != null
+            ? ErrorLocation.option("--image")
+            : ErrorLocation.pointer(source, "/aiperf/image");
     ImageReference image =
-        ImageReference.parse(override != null ? override : plan.aiperf().image(), what);
+        ImageReference.parse(override != null ? override : plan.aiperf().image(), what, at);
     if (AiperfVersion.isPlanForm(image.tag())) {
-      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what);
+      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what, at);
       if (tagged.compareTo(release) != 0) {
         throw BenchplanException.invalid(
+            at,
             what
                 + ": image tag "
                 + image.tag()
