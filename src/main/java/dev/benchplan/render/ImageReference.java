@@ -22,10 +22,10 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
   }
 
   /** {@link #parse(String, String)} with the reference's place for errors. */
-  public static ImageReference parse(String reference, String what, ErrorLocation at) {
+  public static ImageReference parse(String reference, String what, ErrorLocation place) {
     String where = what + ": image '" + reference + "'";
     if (reference == null || reference.isBlank() || reference.chars().anyMatch(c -> c <= ' ')) {
-      throw BenchplanException.invalid(at, where + ": expected an image reference without spaces");
+      throw BenchplanException.invalid(place, where + ": expected an image reference without spaces");
     }
     String name = reference;
     String digest = null;
@@ -34,7 +34,7 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
       digest = name.substring(at + 1);
       name = name.substring(0, at);
       if (!DIGEST.matcher(digest).matches()) {
-        throw BenchplanException.invalid(at, where + ": expected a digest sha256:<64 hex>");
+        throw BenchplanException.invalid(place, where + ": expected a digest sha256:<64 hex>");
       }
     }
     String tag = null;
@@ -43,14 +43,15 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
       tag = name.substring(colon + 1);
       name = name.substring(0, colon);
       if (!TAG.matcher(tag).matches()) {
-        throw BenchplanException.invalid(at, where + ": tag '" + tag + "' is not a valid tag");
+        throw BenchplanException.invalid(place, where + ": tag '" + tag + "' is not a valid tag");
       }
     }
     if (name.isEmpty()) {
-      throw BenchplanException.invalid(at, where + ": expected a repository name");
+      throw BenchplanException.invalid(place, where + ": expected a repository name");
     }
     if (digest == null && (tag == null || tag.equals("latest"))) {
-      throw BenchplanException.invalid(at, 
+      throw BenchplanException.invalid(
+          place,
           where
               + " is not pinned: expected an exact version tag (never latest) or a digest,"
               + " e.g. nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0");
