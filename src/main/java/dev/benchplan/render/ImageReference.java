@@ -25,7 +25,8 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
   public static ImageReference parse(String reference, String what, ErrorLocation place) {
     String where = what + ": image '" + reference + "'";
     if (reference == null || reference.isBlank() || reference.chars().anyMatch(c -> c <= ' ')) {
-      throw BenchplanException.invalid(place, where + ": expected an image reference without spaces");
+      throw BenchplanException.invalid(
+          place, where + ": expected an image reference without spaces");
     }
     String name = reference;
     String digest = null;
