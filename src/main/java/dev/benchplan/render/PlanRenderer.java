@@ -310,9 +310,7 @@ public final class PlanRenderer {
             plan.deployment().dgdName(),
             plan.deployment().namespace(),
             budget.activeDeadlineSeconds(),
-            runs.sequence()
-                ? runs.points().stream().map(MeasuredRuns.Point::directory).toList()
-                : List.of(),
+            runConfigs(runs, invocations),
             ArtifactEstimate.LOG_CHANNEL_MAX_BYTES,
             resources(plan, points));
     List<ObjectNode> docs =
@@ -439,5 +437,24 @@ public final class PlanRenderer {
       }
     }
     return secrets.size() == 1 ? secrets.get(0) : null;
+  }
+
+  /**
+   * Each run's folder -> its own AIPerf config (one ConfigMap key each), when runs are sequenced.
+   */
+  private static Map<String, String> runConfigs(
+      MeasuredRuns runs, List<AiperfInvocation> invocations) {
+    Map<String, String> configs = new LinkedHashMap<>();
+    if (runs.sequence()) {
+      for (int i = 0; i < invocations.size(); i++) {
+        AiperfInvocation inv = invocations.get(i);
+        configs.put(
+            Objects.requireNonNull(runs.points().get(i).directory()),
+            new String(
+                YamlDocuments.write(inv.header(), List.of(inv.document())),
+                StandardCharsets.UTF_8));
+      }
+    }
+    return configs;
   }
 }
