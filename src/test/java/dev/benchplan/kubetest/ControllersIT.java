@@ -55,7 +55,8 @@ class ControllersIT {
   }
 
   @Test
-  @DisplayName("a deleted PersistentVolume no claim binds loses its pv-protection finalizer and goes")
+  @DisplayName(
+      "a deleted PersistentVolume no claim binds loses its pv-protection finalizer and goes")
   void volumeGoes(KubeTestContext kube) {
     KubernetesClient client = kube.client();
     String name = kube.namespace() + "-pv";
@@ -80,7 +81,10 @@ class ControllersIT {
 
     client.persistentVolumes().withName(name).delete();
 
-    client.persistentVolumes().withName(name).waitUntilCondition(p -> p == null, 60, TimeUnit.SECONDS);
+    client
+        .persistentVolumes()
+        .withName(name)
+        .waitUntilCondition(p -> p == null, 60, TimeUnit.SECONDS);
   }
 
   @Test
@@ -94,8 +98,7 @@ class ControllersIT {
             .serviceAccounts()
             .inNamespace(ns)
             .withName("default")
-            .waitUntilCondition(
-                s -> s != null && !s.getSecrets().isEmpty(), 60, TimeUnit.SECONDS);
+            .waitUntilCondition(s -> s != null && !s.getSecrets().isEmpty(), 60, TimeUnit.SECONDS);
 
     String secret = sa.getSecrets().get(0).getName();
     var token = client.secrets().inNamespace(ns).withName(secret).get();

@@ -50,9 +50,9 @@ import java.util.function.Function;
  * <p>What it does that AIPerf's operator does not, each kept for a reason:
  *
  * <ul>
- *   <li>It runs no JobSet and no worker pods: the status walks Pending, warmup, profiling and an end
- *       state in 200 ms steps, and the end state is the {@link Mode} the test chose (a real engine
- *       cannot be made to fail, hang or cut a file short on demand).
+ *   <li>It runs no JobSet and no worker pods: the status walks Pending, warmup, profiling and an
+ *       end state in 200 ms steps, and the end state is the {@link Mode} the test chose (a real
+ *       engine cannot be made to fail, hang or cut a file short on demand).
  *   <li>The results it serves are a folder the test gives, not what pods wrote.
  *   <li>{@link #traceChecks} records what the pods' trace init container would find, which the
  *       operator itself never computes: there are no pods to run that container.

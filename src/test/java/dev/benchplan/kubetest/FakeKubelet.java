@@ -73,8 +73,8 @@ import java.util.function.Predicate;
  *       at once and {@code restartPolicy} is ignored: the tests choose faults on demand.
  *   <li>{@link #close()} force-deletes the pods bound to its nodes at once: the podgc controller
  *   <li>{@link PodScript#execute} runs a container's command on this machine, its image ignored:
- *       the container runtime's place, so the rendered Job's own program is what runs.
- *       would, but only after its 40 s quarantine of a vanished node.
+ *       the container runtime's place, so the rendered Job's own program is what runs. would, but
+ *       only after its 40 s quarantine of a vanished node.
  * </ul>
  */
 public final class FakeKubelet implements AutoCloseable {
