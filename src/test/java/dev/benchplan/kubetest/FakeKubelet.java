@@ -72,9 +72,9 @@ import java.util.function.Predicate;
  *   <li>A {@link PodScript} decides a pod's fate (exit code, timing, log), init containers exit 0
  *       at once and {@code restartPolicy} is ignored: the tests choose faults on demand.
  *   <li>{@link #close()} force-deletes the pods bound to its nodes at once: the podgc controller
+ *       would, but only after its 40 s quarantine of a vanished node.
  *   <li>{@link PodScript#execute} runs a container's command on this machine, its image ignored:
- *       the container runtime's place, so the rendered Job's own program is what runs. would, but
- *       only after its 40 s quarantine of a vanished node.
+ *       the container runtime's place, so the rendered Job's own program is what runs.
  * </ul>
  */
 public final class FakeKubelet implements AutoCloseable {
