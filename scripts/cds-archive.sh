@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Records the application class-data sharing archive beside the jar (target/benchplan.jsa), run by
-# the build (`mvn package`, after the shaded jar is written): the classes a `trace inspect`, an
+# Records the application class-data sharing archive beside the jar (target/benchplan.jsa), to run
+# after `mvn package` (the build step; see docs/readme/analyze.md): the classes a `trace inspect`, an
 # `analyze` with its report, and a `plan` + `render` of the bundled example load, pre-parsed and
 # pre-verified, so that bin/benchplan starts from them. A static archive (class list from training
 # runs, then -Xshare:dump): unlike the dynamic one, Java 17 stores picocli's pre-Java-6 class files

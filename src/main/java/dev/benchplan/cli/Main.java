@@ -23,7 +23,8 @@ public final class Main {
    */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     EarlyStart.begin(args); // trace inspect: start reading the trace while the commands are built
-    TraceInspectShortcut.Call trace = TraceInspectShortcut.parse(args); // `trace inspect FILE` alone
+    TraceInspectShortcut.Call trace =
+        TraceInspectShortcut.parse(args); // `trace inspect FILE` alone
     if (trace != null) {
       return TraceInspectShortcut.run(trace, out, err);
     }
