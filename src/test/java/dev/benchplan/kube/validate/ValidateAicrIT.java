@@ -436,17 +436,6 @@ class ValidateAicrIT {
                                   .inNamespace(ns)
                                   .withName(ModelCache.CLAIM)
                                   .get());
-                          // the test control plane runs no pvc-protection controller, which drops
-                          // the claim's
-                          // kubernetes.io/pvc-protection finalizer once no pod uses it: without
-                          // this the namespace never goes
-                          kube.client()
-                              .persistentVolumeClaims()
-                              .inNamespace(ns)
-                              .withName(ModelCache.CLAIM)
-                              .patch(
-                                  PatchContext.of(PatchType.JSON_MERGE),
-                                  "{\"metadata\":{\"finalizers\":null}}");
                           populate.set(
                               kube.client()
                                   .batch()
