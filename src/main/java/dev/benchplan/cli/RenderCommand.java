@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -185,7 +186,8 @@ public final class RenderCommand implements Callable<Integer> {
       @JsonProperty("run_id") String runId,
       @JsonProperty("load_point") @Nullable String loadPoint,
       @JsonProperty("candidate") Candidate candidate,
-      @JsonProperty("artifacts") Artifacts artifacts)
+      @JsonProperty("artifacts") Artifacts artifacts,
+      @JsonProperty("gates") List<GateOutput> gates)
       implements CommandOutput {
     static Output of(RenderResult r) {
       return new Output(
@@ -198,7 +200,8 @@ public final class RenderCommand implements Callable<Integer> {
           r.runId(),
           r.loadPoint(),
           new Candidate(r.candidateDgd(), r.endpoint(), r.ledger(), r.ledgerSha256()),
-          new Artifacts(r.artifactEstimateBytes(), r.artifactTransport()));
+          new Artifacts(r.artifactEstimateBytes(), r.artifactTransport()),
+          GateOutput.of(r.gates()));
     }
 
     @Override
@@ -221,6 +224,7 @@ public final class RenderCommand implements Callable<Integer> {
       } else {
         out.printf("artifacts: %s%n", artifacts.transport());
       }
+      GateOutput.printText(out, gates);
     }
   }
 

@@ -6,6 +6,7 @@ import dev.benchplan.aiperf.export.MetricUnit.Dimension;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
+import dev.benchplan.rules.GateTolerance;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -213,7 +214,9 @@ public final class ConstraintReader {
 
   /**
    * Constraints from a plan's {@code objectives.gates} array ({@code [{name, metric, stat,
-   * operator, threshold, unit}]}); {@code source} names the plan file.
+   * operator, threshold, unit, tolerance}]}); {@code source} names the plan file. Each gate keeps
+   * its own tolerance; a gate without one (a plan written before gates recorded it) is judged with
+   * {@link GateTolerance#LEGACY_PLAN} and carries {@link GateTolerance#LEGACY_NOTE}.
    */
   public static ConstraintSet fromPlanGates(JsonNode gates, String source) {
     String pointer = "/objectives/gates";
@@ -261,6 +264,10 @@ public final class ConstraintReader {
                               + unit
                               + "': expected e.g. ms, s, tokens/sec, requests/sec"));
       Expression e = new Expression(operator, threshold.decimalValue(), u);
+      BigDecimal tolerance = planTolerance(g.get("tolerance"), origin);
+      // an older plan's gate recorded none: judged with 10%, as it was run, and the verdict says so
+      String note = tolerance == null ? GateTolerance.LEGACY_NOTE : null;
+      BigDecimal applied = tolerance == null ? GateTolerance.LEGACY_PLAN : tolerance;
       Known k = known(name);
       if (k != null) {
         if (!k.metric().equals(metric) || !k.stat().equals(stat)) {
@@ -277,12 +284,24 @@ public final class ConstraintReader {
                   + " "
                   + stat);
         }
-        out.add(aicr(name, e, origin));
+        out.add(aicr(name, e, origin).withTolerance(applied, note));
       } else {
-        out.add(generic(name, metric, stat, e, origin));
+        out.add(generic(name, metric, stat, e, origin).withTolerance(applied, note));
       }
     }
     return new ConstraintSet(out, List.of(), source);
+  }
+
+  /** A plan gate's {@code tolerance}: null when absent (an older plan), else a number in [0, 1). */
+  private static @Nullable BigDecimal planTolerance(@Nullable JsonNode t, String origin) {
+    if (t == null || t.isNull() || t.isMissingNode()) {
+      return null;
+    }
+    if (!t.isNumber() || !GateTolerance.inRange(t.decimalValue())) {
+      throw BenchplanException.invalid(
+          origin + "/tolerance: expected a fraction in [0, 1) such as 0 or 0.05, got " + t);
+    }
+    return t.decimalValue();
   }
 
   /** The derived metric a plan uses for the workload's {@code error_rate_max}. */

@@ -357,7 +357,8 @@ public final class PlanRenderer {
         runs.mechanism(),
         runs.count(),
         estimate.bytes(),
-        transport(estimate, artifacts));
+        transport(estimate, artifacts),
+        verified.plan().objectives().gates());
   }
 
   /** How the tree comes back, in one phrase (perf.yaml's header, render's output). */
