@@ -2,15 +2,18 @@ package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.plan.PlanClock;
 import dev.benchplan.render.JobBudget;
 import dev.benchplan.render.PairLabel;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
+import dev.benchplan.workload.SmokeEvidence;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -123,6 +126,16 @@ public final class RenderCommand implements Callable<Integer> {
   Integer readyRequestTimeout;
 
   @Option(
+      names = "--smoke-max-age",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "The oldest smoke-test artifact the bound ledger may carry now (default: 72h, as plan):"
+              + " older is refused (exit 2, nothing written). A plan made today is not run next"
+              + " month on a week-old smoke test.")
+  Duration smokeMaxAge;
+
+  @Option(
       names = "--pair",
       paramLabel = "ID",
       description =
@@ -169,6 +182,11 @@ public final class RenderCommand implements Callable<Integer> {
                 .readyRequestTimeoutSeconds(readyRequestTimeout)
                 .pair(pairLabel)
                 .refusePastLogBound(true)
+                .smokeAge(
+                    new SmokeEvidence.AgeCheck(
+                        smokeMaxAge != null ? smokeMaxAge : SmokeEvidence.DEFAULT_MAX_AGE,
+                        // judged as plan judges: SOURCE_DATE_EPOCH, else the system clock
+                        PlanClock.fromEnvironment(System.getenv()).instant()))
                 .build());
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }

@@ -105,8 +105,35 @@ public final class ConstraintReader {
     return v;
   }
 
-  /** Constraints from an AICR-style overlay YAML file. */
+  /**
+   * Every {@code inference-*} name benchplan reads: the gates and AICR's benchmark settings (the
+   * list an unknown name's error gives).
+   */
+  public static final List<String> KNOWN_INFERENCE_NAMES =
+      List.of(
+          THROUGHPUT,
+          TTFT_P99,
+          THROUGHPUT_PER_GPU,
+          "inference-model",
+          "inference-concurrency-per-gpu",
+          "inference-routing-mode",
+          "inference-model-cache-storage-class");
+
+  /**
+   * Constraints from an AICR-style overlay YAML file; an unknown {@code inference-*} name (a typo
+   * such as {@code inference-ttft-p95}) is invalid input.
+   */
   public static ConstraintSet fromOverlay(Path file) {
+    return fromOverlay(file, false);
+  }
+
+  /**
+   * Constraints from an AICR-style overlay YAML file. An unknown {@code inference-*} name is
+   * invalid input naming the known ones, unless {@code allowUnknown} (an overlay newer than
+   * benchplan): then it is listed as ignored. Other checks' names ({@code nccl-*}) are always
+   * listed as ignored.
+   */
+  public static ConstraintSet fromOverlay(Path file, boolean allowUnknown) {
     JsonNode root = readYaml(file);
     if (root == null || !root.isObject()) {
       throw BenchplanException.invalid(
@@ -170,11 +197,25 @@ public final class ConstraintReader {
       boolean aicr = known(n) != null;
       Matcher generic = GENERIC_NAME.matcher(n);
       if (!aicr && !generic.matches()) {
-        // AICR adds names: a newer overlay must not break an older benchplan
+        if (n.startsWith("inference-") && !allowUnknown) {
+          // a typo in a gate name must not pass silently on the remaining gates
+          throw BenchplanException.invalid(
+              file
+                  + ": "
+                  + p
+                  + "/name: unknown inference constraint name '"
+                  + n
+                  + "': expected one of "
+                  + String.join(", ", KNOWN_INFERENCE_NAMES)
+                  + ", or <metric>-<stat> (e.g. time_to_first_token-p95); an overlay newer than"
+                  + " benchplan: --allow-unknown-constraints");
+        }
+        // AICR adds names: with --allow-unknown-constraints a newer overlay does not break
+        // benchplan
         ignored.add(
             n
                 + (n.startsWith("inference-")
-                    ? " (unknown inference constraint name: ignored)"
+                    ? " (unknown inference constraint name: ignored, --allow-unknown-constraints)"
                     : " (not an inference performance constraint)"));
         continue;
       }

@@ -71,7 +71,7 @@ public final class PlanRenderer {
     }
 
     VerifiedPlan series = PlanFile.verify(req.plan(), req.planSha256());
-    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger());
+    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger(), req.smokeAge());
     // the plan with /deployment bound to the candidate measured now; path and SHA-256 stay the
     // plan's
     VerifiedPlan verified = candidate.plan();
