@@ -68,7 +68,8 @@ public sealed interface SmokeEvidence
     }
     if (age != null) {
       if (age > maxAgeS) {
-        log.block(
+        // nothing later depends on it: the plan goes on to report every other problem too
+        log.blockIndependent(
             BlockerCode.SMOKE_STALE,
             "smoke test artifact "
                 + a.path()
