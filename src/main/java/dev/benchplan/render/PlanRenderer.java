@@ -75,7 +75,7 @@ public final class PlanRenderer {
     }
 
     VerifiedPlan series = PlanFile.verify(req.plan(), req.planSha256());
-    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger());
+    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger(), req.smokeAge());
     // the plan with /deployment bound to the candidate measured now; path and SHA-256 stay the
     // plan's
     VerifiedPlan verified = candidate.plan();
@@ -368,7 +368,8 @@ public final class PlanRenderer {
         runs.mechanism(),
         runs.count(),
         estimate.bytes(),
-        transport(estimate, artifacts));
+        transport(estimate, artifacts),
+        verified.plan().objectives().gates());
   }
 
   /** How the tree comes back, in one phrase (perf.yaml's header, render's output). */
