@@ -8,8 +8,8 @@ import dev.benchplan.diagnostics.FindingKind;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.gate.Verdict.Decimals;
 import dev.benchplan.rules.PercentileSamples;
+import dev.benchplan.analysis.audit.ErrorRate;
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -292,17 +292,13 @@ public final class GateEvaluator {
   }
 
   private static RequestSummary requests(AiperfExport export, GateOptions options, boolean gated) {
-    BigDecimal errors = export.errorRequestCount();
-    Optional<BigDecimal> ok = export.requestCount();
-    BigDecimal total = ok.map(n -> n.add(errors)).orElse(errors.signum() > 0 ? errors : null);
-    BigDecimal rate =
-        total == null || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
+    ErrorRate e = ErrorRate.of(export, options.maxErrorRate());
     return new RequestSummary(
-        total,
-        errors,
-        rate,
+        e.total(),
+        e.errors(),
+        e.rate(),
         options.maxErrorRate(),
-        Judgement.errorRate(rate, options.maxErrorRate(), gated),
+        Judgement.errorRate(e.rate(), options.maxErrorRate(), gated),
         export.errorSummary());
   }
 
