@@ -13,9 +13,7 @@ import dev.benchplan.gate.ReportTiming;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
-import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
-import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.kube.ClusterAccess;
@@ -58,7 +56,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -462,11 +459,11 @@ final class OperatorRun {
     }
     files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collected)));
     int exitCode = verdict.exitCode();
-    files.put(
-        "run.json",
+    RunRecordDocument doc =
         record(
             request, file, plan, namespace, results, runId, jobs, ran, verdict, exitCode, start,
-            applied, collected, files, manifest, pair));
+            applied, collected, files, manifest, pair);
+    files.put("run.json", RunRecord.bytes(doc));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     List<String> cleaned = new ArrayList<>();
     for (ObjectNode m : maps) {
@@ -490,8 +487,6 @@ final class OperatorRun {
                   + " retention period)");
     }
     progress.report("done", verdict.verdict().json() + " -> " + written);
-    RunRecordDocument doc =
-        Json.JSON.convertValue(Json.JSON.readTree(files.get("run.json")), RunRecordDocument.class);
     return new RunOutcome(runId, written, verdict, exitCode, "completed", doc, cleaned);
   }
 
@@ -992,7 +987,7 @@ final class OperatorRun {
             + "; re-render from the plan you mean to run");
   }
 
-  private byte[] record(
+  private RunRecordDocument record(
       RunRequest request,
       Path file,
       VerifiedPlan plan,
@@ -1116,35 +1111,22 @@ final class OperatorRun {
             request.keep(),
             null, // measured_runs: the operator's runs are listed under operator.jobs
             pair);
-    ObjectNode tree = Json.JSON.valueToTree(doc);
-    tree.put("engine", AiperfJobContract.ENGINE);
-    ObjectNode op = tree.putObject("operator");
-    op.put("results_service", results.toString());
-    op.put("transport", TRANSPORT);
-    ArrayNode list = op.putArray("jobs");
+    List<RunRecordDocument.OperatorJob> opJobs = new ArrayList<>();
     for (Ran r : ran) {
-      ObjectNode j = list.addObject();
-      j.put("name", r.name());
-      j.put("uid", r.uid());
-      j.put("phase", r.phase());
-      if (r.epoch() == null) {
-        j.putNull("run_epoch");
-      } else {
-        j.put("run_epoch", r.epoch());
-      }
-      j.put(
-          "directory",
-          RunDirectory.AIPERF_DIR + (r.directory().isEmpty() ? "" : "/" + r.directory()));
-      j.put("files", r.files().size());
-      j.put("bytes", r.files().stream().mapToLong(ArtifactFile::size).sum());
-      j.set("ready_marker", r.marker());
+      opJobs.add(
+          new RunRecordDocument.OperatorJob(
+              r.name(),
+              r.uid(),
+              r.phase(),
+              r.epoch(),
+              RunDirectory.AIPERF_DIR + (r.directory().isEmpty() ? "" : "/" + r.directory()),
+              r.files().size(),
+              r.files().stream().mapToLong(ArtifactFile::size).sum(),
+              r.marker()));
     }
-    List<SchemaValidator.Problem> bad =
-        SchemaValidator.bundled("run-record.schema.json").validate(tree);
-    if (!bad.isEmpty()) {
-      throw new IllegalStateException("run record does not match run-record.schema.json: " + bad);
-    }
-    return CanonicalJson.bytes(tree);
+    return doc.ranBy(
+        RunRecordDocument.Engine.AIPERF_OPERATOR,
+        new RunRecordDocument.Operator(results.toString(), TRANSPORT, opJobs));
   }
 
   private static String sha(Path file) {
