@@ -1,5 +1,6 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.analysis.audit.ErrorRate;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.ErrorRows;
 import dev.benchplan.analysis.compare.MetricSpec;
@@ -22,7 +23,6 @@ import dev.benchplan.analysis.stats.EffectEstimator;
 import dev.benchplan.analysis.stats.EffectVerdict;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.analysis.audit.ErrorRate;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import java.math.BigDecimal;

@@ -11,10 +11,10 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The error-rate rule (benchmarking/expected-errors.md), one implementation for {@code gate},
- * {@code run}, the audit and {@code compare}: failed / (successful + failed) requests of an AIPerf
- * export against the limit, the plan's {@code error_rate} gate when it has one (a raised, justified
- * limit), else the default 1%; above the limit (the boundary passes) the run fails.
+ * The error-rate rule (benchmarking/expected-errors.md), one implementation for the gate command,
+ * the run command, the audit and the compare command: failed / (successful + failed) requests of an
+ * AIPerf export against the limit, the plan's {@code error_rate} gate when it has one (a raised,
+ * justified limit), else the default 1%; above the limit (the boundary passes) the run fails.
  *
  * @param total successful plus failed requests, or null when the export does not say
  * @param errors failed requests

@@ -1,7 +1,7 @@
 package dev.benchplan.analysis.compare;
 
-import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.audit.ErrorRate;
+import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.plan.BenchmarkPlan;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -11,8 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Errors as a metric of their own: per load point and side, the failed and total requests of every
- * run given (valid or not), the pooled rate, the limit ({@link ErrorRate}) and the runs over
- * it.
+ * run given (valid or not), the pooled rate, the limit ({@link ErrorRate}) and the runs over it.
  */
 public final class ErrorRows {
   private ErrorRows() {}
