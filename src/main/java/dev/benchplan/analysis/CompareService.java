@@ -1,6 +1,8 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.analysis.audit.ErrorRate;
 import dev.benchplan.analysis.compare.Eligibility;
+import dev.benchplan.analysis.compare.ErrorRows;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
 import dev.benchplan.analysis.evidence.RunEvidence;
@@ -57,6 +59,8 @@ public final class CompareService {
    * @param expRoot where the series noise floor is looked up (findings log), or null
    * @param reportDir where comparison.json, report.html, summary.md and plots go, or null
    * @param gpus GPU count for runs that record none, or null
+   * @param failOnInconclusive exit 1 when a gated metric is inconclusive ({@code --fail-on
+   *     inconclusive}), not only when one regressed
    */
   public record Request(
       List<Path> reference,
@@ -65,7 +69,20 @@ public final class CompareService {
       boolean paired,
       @Nullable Path expRoot,
       @Nullable Path reportDir,
-      @Nullable Integer gpus) {
+      @Nullable Integer gpus,
+      boolean failOnInconclusive) {
+    /** A request that fails on a regression only. */
+    public Request(
+        List<Path> reference,
+        List<Path> candidate,
+        @Nullable Double mdePct,
+        boolean paired,
+        @Nullable Path expRoot,
+        @Nullable Path reportDir,
+        @Nullable Integer gpus) {
+      this(reference, candidate, mdePct, paired, expRoot, reportDir, gpus, false);
+    }
+
     public Request {
       reference = List.copyOf(reference);
       candidate = List.copyOf(candidate);
@@ -86,7 +103,8 @@ public final class CompareService {
    * @param comparison comparison.json
    * @param reference the reference runs
    * @param candidate the candidate runs
-   * @param exitCode 0 no gated metric regressed, 1 one did
+   * @param exitCode 0 no gated metric regressed, 1 one did (or, with {@code --fail-on
+   *     inconclusive}, one was inconclusive)
    */
   public record Outcome(
       ComparisonDoc comparison,
@@ -96,22 +114,28 @@ public final class CompareService {
 
   /** Runs the comparison; ineligible or bad input throws (exit 2) before anything is written. */
   public static Outcome compare(Request request) {
-    List<RunEvidence> ref = AnalyzeService.load(request.reference(), request.gpus());
-    List<RunEvidence> cand = AnalyzeService.load(request.candidate(), request.gpus());
+    List<RunEvidence> refAll = AnalyzeService.load(request.reference(), request.gpus());
+    List<RunEvidence> candAll = AnalyzeService.load(request.candidate(), request.gpus());
     // the pairs in run.json (render --pair) decide the pairing; --paired alone pairs in argument
     // order
     Set<Path> refDirs = new HashSet<>();
-    ref.forEach(r -> refDirs.add(r.source().dir().toAbsolutePath().normalize()));
-    for (RunEvidence c : cand) {
+    refAll.forEach(r -> refDirs.add(r.source().dir().toAbsolutePath().normalize()));
+    for (RunEvidence c : candAll) {
       if (refDirs.contains(c.source().dir().toAbsolutePath().normalize())) {
         throw BenchplanException.invalid("compare: run " + c.source().dir() + " is on both sides");
       }
     }
-    Eligibility.Result elig = Eligibility.check(ref, cand);
+    Eligibility.Result elig = Eligibility.check(refAll, candAll);
     if (!elig.eligible()) {
       throw BenchplanException.invalid(
           "compare: not eligible, no verdict: " + String.join("; ", elig.problems()));
     }
+    // invalid runs (the audit's blockers, an error rate over the limit) are listed, not compared
+    List<ComparisonDoc.Excluded> excluded = new ArrayList<>();
+    excluded(excluded, "reference", refAll);
+    excluded(excluded, "candidate", candAll);
+    List<RunEvidence> ref = refAll.stream().filter(RunEvidence::valid).toList();
+    List<RunEvidence> cand = candAll.stream().filter(RunEvidence::valid).toList();
     boolean labelled = PairedRuns.labelled(ref, cand);
     if (labelled) {
       PairedRuns.Aligned aligned = PairedRuns.align(ref, cand);
@@ -153,6 +177,18 @@ public final class CompareService {
               String.valueOf(request.expRoot()));
     }
     List<ComparisonDoc.MetricRow> metrics = new ArrayList<>();
+    List<ComparisonDoc.ErrorRow> errorRows = new ArrayList<>();
+    for (String lp : new TreeSet<>(refAll.stream().map(RunEvidence::loadPoint).toList())) {
+      errorRows.add(
+          new ComparisonDoc.ErrorRow(
+              lp,
+              ComparisonDoc.ErrorSide.of(
+                  ErrorRows.side(refAll.stream().filter(x -> x.loadPoint().equals(lp)).toList())),
+              ComparisonDoc.ErrorSide.of(
+                  ErrorRows.side(
+                      candAll.stream().filter(x -> x.loadPoint().equals(lp)).toList()))));
+    }
+    List<String> gatedUndecided = new ArrayList<>();
     boolean gatedRegressed = false;
     boolean anyRegressed = false;
     boolean anyImproved = false;
@@ -190,6 +226,9 @@ public final class CompareService {
         // identical (records copied between runs) is inconclusive on its own row only
         noSpread |= spec.gated() && eff.method().equals("none");
         gatedInconclusive |= spec.gated() && eff.verdict() == EffectVerdict.INCONCLUSIVE;
+        if (spec.gated() && eff.verdict() == EffectVerdict.INCONCLUSIVE) {
+          gatedUndecided.add(lp + " " + spec.key());
+        }
       }
     }
     ComparisonDoc.RepeatDecision rd;
@@ -222,7 +261,22 @@ public final class CompareService {
                     : anyImproved
                         ? "improved"
                         : allNoChange && !metrics.isEmpty() ? "no_change" : "inconclusive";
-    int exit = gatedRegressed ? 1 : 0;
+    int exit = gatedRegressed || (request.failOnInconclusive() && gatedInconclusive) ? 1 : 0;
+    String exitReason =
+        gatedRegressed
+            ? "a gated metric regressed"
+            : gatedInconclusive && request.failOnInconclusive()
+                ? "--fail-on inconclusive: gated metric(s) inconclusive: "
+                    + String.join(", ", gatedUndecided)
+                : gatedInconclusive
+                    ? "no gated metric regressed, but "
+                        + (gatedUndecided.size()
+                                == metrics.stream().filter(ComparisonDoc.MetricRow::gated).count()
+                            ? "nothing could be decided: every gated metric is inconclusive ("
+                            : "not every gated metric was decided: inconclusive (")
+                        + String.join(", ", gatedUndecided)
+                        + "); --fail-on inconclusive makes this exit 1"
+                    : "no gated metric regressed";
     ComparisonDoc c =
         new ComparisonDoc(
             RunDocuments.SCHEMA_VERSION,
@@ -249,9 +303,13 @@ public final class CompareService {
             noiseFloor,
             noiseFloorSource,
             List.copyOf(metrics),
+            List.copyOf(errorRows),
+            List.copyOf(excluded),
             rd,
             verdict,
-            exit);
+            request.failOnInconclusive() ? "inconclusive" : "regressed",
+            exit,
+            exitReason);
     byte[] bytes = AnalyzeService.validated(c, "comparison.schema.json");
     if (request.reportDir() != null) {
       Path out = request.reportDir();
@@ -314,6 +372,17 @@ public final class CompareService {
     return new double[] {mean - 2 * sd, mean + 2 * sd};
   }
 
+  private static void excluded(
+      List<ComparisonDoc.Excluded> out, String side, List<RunEvidence> runs) {
+    for (RunEvidence r : runs) {
+      if (!r.valid()) {
+        out.add(
+            new ComparisonDoc.Excluded(
+                side, r.source().label(), r.loadPoint(), r.audit().blockers()));
+      }
+    }
+  }
+
   private static List<RunBlock.InputEntry> side(List<RunEvidence> runs) {
     return runs.stream().map(RunBlock.InputEntry::of).toList();
   }
@@ -369,6 +438,34 @@ public final class CompareService {
               mde(e.mdePct(), "%.1f%%"),
               m.verdict()));
     }
+    for (ComparisonDoc.ErrorRow e : c.errors()) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              fmt,
+              e.loadPoint(),
+              "error_rate (limit " + ErrorRate.percent(e.candidate().limit()) + ")",
+              "lower",
+              errorPct(e.reference()),
+              errorPct(e.candidate()),
+              "",
+              errorCounts(e),
+              "",
+              e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
+                  ? "within limit"
+                  : "over limit: run(s) excluded"));
+    }
+    for (ComparisonDoc.Excluded x : c.excluded()) {
+      sb.append("excluded: ")
+          .append(x.side())
+          .append(" run ")
+          .append(x.run())
+          .append(" (")
+          .append(x.loadPoint())
+          .append("): invalid under the audit: ")
+          .append(String.join("; ", x.reasons()))
+          .append('\n');
+    }
     if (c.noiseFloorSource() != null) {
       sb.append("noise floor: ").append(c.noiseFloorSource().description()).append('\n');
     }
@@ -377,7 +474,22 @@ public final class CompareService {
         .append(" (")
         .append(c.repeatDecision().rationale())
         .append(")\n");
+    sb.append("exit ").append(c.exitCode()).append(": ").append(c.exitReason()).append('\n');
     return sb.toString();
+  }
+
+  private static String errorPct(ComparisonDoc.ErrorSide s) {
+    return s.rate() == null ? "n/a" : ErrorRate.percent(s.rate());
+  }
+
+  private static String errorCounts(ComparisonDoc.ErrorRow e) {
+    return ErrorRate.count(e.reference().errors())
+        + "/"
+        + ErrorRate.count(e.reference().requests())
+        + " vs "
+        + ErrorRate.count(e.candidate().errors())
+        + "/"
+        + ErrorRate.count(e.candidate().requests());
   }
 
   /** summary.md of a comparison: the verdict table sized for a PR comment. */
@@ -412,6 +524,36 @@ public final class CompareService {
           .append(m.verdict())
           .append(" |\n");
     }
+    for (ComparisonDoc.ErrorRow e : c.errors()) {
+      sb.append("| ")
+          .append(e.loadPoint())
+          .append(" | error_rate (limit ")
+          .append(ErrorRate.percent(e.candidate().limit()))
+          .append(") | ")
+          .append(errorPct(e.reference()))
+          .append(" | ")
+          .append(errorPct(e.candidate()))
+          .append(" | | ")
+          .append(errorCounts(e))
+          .append(" | | ")
+          .append(
+              e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
+                  ? "within limit"
+                  : "over limit: run(s) excluded")
+          .append(" |\n");
+    }
+    for (ComparisonDoc.Excluded x : c.excluded()) {
+      sb.append("\nExcluded (invalid under the audit): ")
+          .append(x.side())
+          .append(" run ")
+          .append(x.run())
+          .append(" (")
+          .append(x.loadPoint())
+          .append("): ")
+          .append(String.join("; ", x.reasons()))
+          .append('\n');
+    }
+    sb.append("\nExit ").append(c.exitCode()).append(": ").append(c.exitReason()).append('\n');
     return sb.toString();
   }
 

@@ -21,9 +21,11 @@ import picocli.CommandLine.Spec;
     },
     footerHeading = "%nExit codes:%n",
     footer = {
-      "  0  no gated metric regressed",
-      "  1  a gated metric regressed beyond the MDE",
-      "  2  ineligible (every differing field named) or invalid input; nothing written"
+      "  0  no gated metric regressed (the text says when nothing could be decided)",
+      "  1  a gated metric regressed beyond the MDE (with --fail-on inconclusive: or is inconclusive)",
+      "  2  ineligible (every differing field named; a side with no valid run at a load point) or"
+          + " invalid input; nothing written",
+      "  3  an output cannot be written"
     })
 public final class CompareCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
@@ -76,12 +78,34 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(names = "--gpus", paramLabel = "N", description = "GPU count for runs that record none.")
   Integer gpus;
 
+  /** What makes compare exit 1. */
+  enum FailOn {
+    regressed,
+    inconclusive
+  }
+
+  @Option(
+      names = "--fail-on",
+      paramLabel = "WHAT",
+      defaultValue = "regressed",
+      description =
+          "Exit 1 when a gated metric is: regressed (default), or inconclusive (also when it"
+              + " regressed): for CI that must not pass on a comparison that decided nothing.")
+  FailOn failOn;
+
   @Override
   public Integer call() {
     CompareService.Outcome o =
         CompareService.compare(
             new CompareService.Request(
-                reference, candidate, mde, paired, expRoot, reportDir, gpus));
+                reference,
+                candidate,
+                mde,
+                paired,
+                expRoot,
+                reportDir,
+                gpus,
+                failOn == FailOn.inconclusive));
     return Printer.print(spec.commandLine(), format, new Output(o), o.exitCode());
   }
 

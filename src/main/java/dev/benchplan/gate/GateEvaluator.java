@@ -3,6 +3,7 @@ package dev.benchplan.gate;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.aiperf.export.MetricUnit;
+import dev.benchplan.analysis.audit.ErrorRate;
 import dev.benchplan.diagnostics.Finding;
 import dev.benchplan.diagnostics.FindingKind;
 import dev.benchplan.error.BenchplanException;
@@ -10,7 +11,6 @@ import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.Verdict.Decimals;
 import dev.benchplan.rules.PercentileSamples;
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -310,17 +310,13 @@ public final class GateEvaluator {
   }
 
   private static RequestSummary requests(AiperfExport export, GateOptions options, boolean gated) {
-    BigDecimal errors = export.errorRequestCount();
-    Optional<BigDecimal> ok = export.requestCount();
-    BigDecimal total = ok.map(n -> n.add(errors)).orElse(errors.signum() > 0 ? errors : null);
-    BigDecimal rate =
-        total == null || total.signum() == 0 ? null : errors.divide(total, MathContext.DECIMAL64);
+    ErrorRate e = ErrorRate.of(export, options.maxErrorRate());
     return new RequestSummary(
-        total,
-        errors,
-        rate,
+        e.total(),
+        e.errors(),
+        e.rate(),
         options.maxErrorRate(),
-        Judgement.errorRate(rate, options.maxErrorRate(), gated),
+        Judgement.errorRate(e.rate(), options.maxErrorRate(), gated),
         export.errorSummary());
   }
 

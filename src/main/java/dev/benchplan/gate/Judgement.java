@@ -69,7 +69,9 @@ final class Judgement {
     if (rate == null) {
       return Status.ERROR;
     }
-    return rate.compareTo(maxErrorRate) > 0 ? Status.FAIL : Status.PASS;
+    return dev.benchplan.analysis.audit.ErrorRate.exceeds(rate, maxErrorRate)
+        ? Status.FAIL
+        : Status.PASS;
   }
 
   /**

@@ -270,7 +270,8 @@ final class AnalysisVerifier {
                   stored.path("paired").asBoolean(),
                   floorRoot.root(),
                   null,
-                  null));
+                  null,
+                  stored.path("fail_on").asString("regressed").equals("inconclusive")));
     } catch (BenchplanException e) {
       findings.add(
           new Finding(

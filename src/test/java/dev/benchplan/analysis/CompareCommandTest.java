@@ -194,7 +194,9 @@ class CompareCommandTest {
   }
 
   @Test
-  @DisplayName("an invalid run (duplicate request ids) makes the comparison ineligible, exit 2")
+  @DisplayName(
+      "an invalid run (duplicate request ids) that leaves a side with no valid run at its load"
+          + " point makes the comparison ineligible, exit 2")
   void invalidRunIneligible() throws Exception {
     Path a = new GeneratedRun().write(tmp.resolve("a"));
     GeneratedRun bad = new GeneratedRun();
@@ -204,6 +206,7 @@ class CompareCommandTest {
         CommandHarness.run("compare", "--reference", a.toString(), "--candidate", b.toString())
             .expectExit(2);
     assertThat(r.err())
+        .contains("no valid candidate run at concurrency=16")
         .contains("candidate run b is invalid under the audit")
         .contains("duplicate_request_ids");
   }

@@ -34,6 +34,12 @@ public final class GeneratedRun {
   boolean cancelled;
   boolean summary = true;
 
+  /** The last {@code errors} of the {@code requests} fail (HTTP 500); the summary counts them. */
+  int errors;
+
+  /** The first request's start (ns since the epoch); distinct per run unless a test copies one. */
+  long startNs = 1_762_551_534_000_000_000L;
+
   /** TTFT grows linearly by this fraction from the first request to the last (drift). */
   double ttftDrift;
 
@@ -72,6 +78,16 @@ public final class GeneratedRun {
 
   GeneratedRun requests(int n) {
     requests = n;
+    return this;
+  }
+
+  GeneratedRun errors(int n) {
+    errors = n;
+    return this;
+  }
+
+  GeneratedRun startNs(long ns) {
+    startNs = ns;
     return this;
   }
 
@@ -127,7 +143,8 @@ public final class GeneratedRun {
     double[] ttft = new double[requests];
     double[] itl = new double[requests];
     double[] lat = new double[requests];
-    long t0 = 1_762_551_534_000_000_000L;
+    long t0 = startNs;
+    int ok = requests - errors;
     try (BufferedWriter w =
         Files.newBufferedWriter(dir.resolve("profile_export.jsonl"), StandardCharsets.UTF_8)) {
       for (int i = 0; i < requests; i++) {
@@ -141,6 +158,18 @@ public final class GeneratedRun {
         long start = t0 + (long) i * 50_000_000L;
         long end = start + (long) (lat[i] * 1e6);
         String id = duplicateIds && i == 5 ? "req-4" : "req-" + i;
+        if (i >= ok) {
+          w.write(
+              String.format(
+                  Locale.ROOT,
+                  "{\"metadata\": {\"x_request_id\": \"%s\", \"request_start_ns\": %d,"
+                      + " \"request_end_ns\": %d, \"benchmark_phase\": \"profiling\", \"was_cancelled\": false},"
+                      + " \"metrics\": {}, \"error\": {\"type\": \"Internal Server Error\", \"code\": 500}}\n",
+                  id,
+                  start,
+                  start + 1_000_000L));
+          continue;
+        }
         w.write(
             String.format(
                 Locale.ROOT,
@@ -174,10 +203,16 @@ public final class GeneratedRun {
     }
     metric(s, "output_token_throughput", "tokens/sec", throughput, null);
     metric(s, "request_throughput", "requests/sec", throughput / osl, null);
-    metric(s, "request_count", "requests", requests, null);
-    metric(s, "time_to_first_token", "ms", mean(ttft), ttft);
-    metric(s, "inter_token_latency", "ms", mean(itl), itl);
-    metric(s, "request_latency", "ms", mean(lat), lat);
+    metric(s, "request_count", "requests", ok, null);
+    if (errors > 0) {
+      metric(s, "error_request_count", "requests", errors, null);
+    }
+    double[] okTtft = Arrays.copyOf(ttft, ok);
+    double[] okItl = Arrays.copyOf(itl, ok);
+    double[] okLat = Arrays.copyOf(lat, ok);
+    metric(s, "time_to_first_token", "ms", mean(okTtft), okTtft);
+    metric(s, "inter_token_latency", "ms", mean(okItl), okItl);
+    metric(s, "request_latency", "ms", mean(okLat), okLat);
     metric(s, "output_token_throughput_per_user", "tokens/sec/user", 1000.0 / itlMs, null);
     metric(s, "input_sequence_length", "tokens", isl, null);
     metric(s, "output_sequence_length", "tokens", osl, null);

@@ -11,6 +11,7 @@ import dev.benchplan.diagnostics.ClientBoundCheck;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
+import dev.benchplan.rules.ExpectedErrors;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -106,6 +107,7 @@ public final class Auditor {
     checks.add(cancelled(f));
     checks.add(warmup(f));
     checks.add(requestCounts(f));
+    checks.add(errorRate(f));
     checks.add(shape(f));
     checks.add(timestamps(f));
     checks.add(duplicates(f));
@@ -385,6 +387,44 @@ public final class Auditor {
         ? AuditCheck.pass(id, sb.toString())
         : AuditCheck.warn(id, sb + "; " + String.join("; ", warnings));
   }
+
+  /**
+   * The run's error rate against the plan's limit (its {@code error_rate} gate, else 1%): the same
+   * rule and code as {@code gate} ({@link ErrorRate}); over it, the run is invalid.
+   */
+  private static AuditCheck errorRate(Facts f) {
+    String id = ERROR_RATE;
+    AiperfExport e = f.used();
+    if (e == null) {
+      return AuditCheck.notChecked(id, "no summary");
+    }
+    BenchmarkPlan plan = f.plan() == null ? null : f.plan().plan();
+    BigDecimal limit = ErrorRate.limit(plan == null ? null : plan.objectives().gates());
+    ErrorRate s = ErrorRate.of(e, limit);
+    if (s.rate() == null) {
+      return AuditCheck.notChecked(
+          id, "the summary has no request_count: the error rate cannot be computed");
+    }
+    String detail =
+        ErrorRate.count(s.errors())
+            + " of "
+            + ErrorRate.count(s.total())
+            + " requests failed ("
+            + ErrorRate.percent(s.rate())
+            + "), limit "
+            + ErrorRate.percent(limit)
+            + (plan == null
+                ? " (the default: no plan)"
+                : limit.compareTo(ExpectedErrors.DEFAULT_LIMIT) == 0
+                    ? " (the default)"
+                    : " (the plan's error_rate gate, benchmarking/expected-errors.md)");
+    return s.over()
+        ? AuditCheck.fail(id, detail + ": over the limit")
+        : AuditCheck.pass(id, detail);
+  }
+
+  /** The error-rate check's id. */
+  public static final String ERROR_RATE = "error_rate";
 
   private static AuditCheck shape(Facts f) {
     String id = "isl_osl_vs_workload";

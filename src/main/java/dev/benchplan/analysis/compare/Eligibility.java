@@ -10,9 +10,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * May these runs be compared? Every run valid under the audit; the same series, workload (trace
- * SHA-256 or synthetic shape), AIPerf version, endpoint type, streaming, model and tokenizer; the
- * same load points on both sides. Anything else is a list of problems naming every differing field.
+ * May these runs be compared? The valid runs (invalid ones are excluded and listed by compare, not
+ * refused) share the series, workload (trace SHA-256 or synthetic shape), AIPerf version, endpoint
+ * type, streaming, model and tokenizer; both sides were run at the same load points, and each side
+ * has a valid run at every one. Anything else is a list of problems naming every differing field.
  */
 public final class Eligibility {
   private Eligibility() {}
@@ -32,31 +33,29 @@ public final class Eligibility {
   /** Checks both sides. */
   public static Result check(List<RunEvidence> reference, List<RunEvidence> candidate) {
     List<String> problems = new ArrayList<>();
-    for (RunEvidence r : reference) {
-      invalid(problems, "reference", r);
-    }
-    for (RunEvidence r : candidate) {
-      invalid(problems, "candidate", r);
-    }
+    List<RunEvidence> refValid = reference.stream().filter(RunEvidence::valid).toList();
+    List<RunEvidence> candValid = candidate.stream().filter(RunEvidence::valid).toList();
     Map<String, String> shared = new LinkedHashMap<>();
-    List<RunEvidence> all = new ArrayList<>(reference);
-    all.addAll(candidate);
-    List<String> keys = new ArrayList<>(all.get(0).identity().keySet());
-    keys.add("series_id");
-    for (String key : keys) {
-      Set<String> refValues = values(reference, key);
-      Set<String> candValues = values(candidate, key);
-      Set<String> allValues = new LinkedHashSet<>(refValues);
-      allValues.addAll(candValues);
-      if (allValues.size() == 1) {
-        shared.put(key, allValues.iterator().next());
-      } else {
-        problems.add(
-            key
-                + " differs: reference "
-                + String.join(" | ", refValues)
-                + ", candidate "
-                + String.join(" | ", candValues));
+    List<RunEvidence> all = new ArrayList<>(refValid);
+    all.addAll(candValid);
+    if (!all.isEmpty()) {
+      List<String> keys = new ArrayList<>(all.get(0).identity().keySet());
+      keys.add("series_id");
+      for (String key : keys) {
+        Set<String> refValues = values(refValid, key);
+        Set<String> candValues = values(candValid, key);
+        Set<String> allValues = new LinkedHashSet<>(refValues);
+        allValues.addAll(candValues);
+        if (allValues.size() == 1) {
+          shared.put(key, allValues.iterator().next());
+        } else if (!refValues.isEmpty() && !candValues.isEmpty()) {
+          problems.add(
+              key
+                  + " differs: reference "
+                  + String.join(" | ", refValues)
+                  + ", candidate "
+                  + String.join(" | ", candValues));
+        }
       }
     }
     Set<String> refPoints = new TreeSet<>(reference.stream().map(RunEvidence::loadPoint).toList());
@@ -65,8 +64,26 @@ public final class Eligibility {
       problems.add("load_point differs: reference " + refPoints + ", candidate " + candPoints);
     } else {
       shared.put("load_points", String.join(", ", refPoints));
+      for (String lp : refPoints) {
+        noValidRun(problems, "reference", lp, reference);
+        noValidRun(problems, "candidate", lp, candidate);
+      }
     }
     return new Result(shared, problems);
+  }
+
+  /** A side with no valid run at a load point cannot be compared there. */
+  private static void noValidRun(
+      List<String> problems, String side, String loadPoint, List<RunEvidence> runs) {
+    List<RunEvidence> at = runs.stream().filter(r -> r.loadPoint().equals(loadPoint)).toList();
+    if (at.stream().noneMatch(RunEvidence::valid)) {
+      List<String> why = new ArrayList<>();
+      for (RunEvidence r : at) {
+        invalid(why, side, r);
+      }
+      problems.add(
+          "no valid " + side + " run at " + loadPoint + " (" + String.join("; ", why) + ")");
+    }
   }
 
   private static void invalid(List<String> problems, String side, RunEvidence r) {

@@ -24,9 +24,15 @@ import org.jspecify.annotations.Nullable;
  * @param noiseFloor the series noise floor used (metric to CV), or null
  * @param noiseFloorSource where that floor was measured; absent without one
  * @param metrics one row per load point and metric
+ * @param errors the error rate per load point and side (every run given, valid or not)
+ * @param excluded the runs left out of the comparison, invalid under the audit, with why
  * @param repeatDecision whether another run is worth it
  * @param verdict improved, regressed, mixed, no_change or inconclusive
- * @param exitCode 0 no gated metric regressed, 1 one did
+ * @param failOn what exits 1: {@code regressed} (a gated metric regressed) or {@code inconclusive}
+ *     (also a gated metric inconclusive)
+ * @param exitCode 0 nothing failed, 1 a gated metric regressed (or inconclusive under {@code
+ *     --fail-on inconclusive})
+ * @param exitReason why this exit code, saying when exit 0 means nothing could be decided
  */
 public record ComparisonDoc(
     @JsonProperty("schema_version") String schemaVersion,
@@ -42,9 +48,44 @@ public record ComparisonDoc(
     @JsonProperty("noise_floor_source") @JsonInclude(JsonInclude.Include.NON_NULL)
         @Nullable NoiseFloorSource noiseFloorSource,
     List<MetricRow> metrics,
+    List<ErrorRow> errors,
+    List<Excluded> excluded,
     @JsonProperty("repeat_decision") RepeatDecision repeatDecision,
     String verdict,
-    @JsonProperty("exit_code") int exitCode) {
+    @JsonProperty("fail_on") String failOn,
+    @JsonProperty("exit_code") int exitCode,
+    @JsonProperty("exit_reason") String exitReason) {
+
+  /** The error rate at one load point, both sides. */
+  public record ErrorRow(
+      @JsonProperty("load_point") String loadPoint, ErrorSide reference, ErrorSide candidate) {}
+
+  /** One side's errors at a load point: the runs counted, requests, failures, rate and limit. */
+  public record ErrorSide(
+      int runs,
+      @Nullable BigDecimal requests,
+      BigDecimal errors,
+      @Nullable BigDecimal rate,
+      BigDecimal limit,
+      @JsonProperty("over_limit") List<String> overLimit) {
+    /** From the computed figures. */
+    public static ErrorSide of(dev.benchplan.analysis.compare.ErrorRows.Side s) {
+      return new ErrorSide(
+          s.runs(),
+          s.requests() == null ? null : s.requests().stripTrailingZeros(),
+          s.errors().stripTrailingZeros(),
+          s.rate() == null ? null : s.rate().round(Measured.DIGITS).stripTrailingZeros(),
+          s.limit(),
+          s.overLimit());
+    }
+  }
+
+  /** A run left out of the comparison: invalid under the audit. */
+  public record Excluded(
+      String side,
+      String run,
+      @JsonProperty("load_point") String loadPoint,
+      List<String> reasons) {}
 
   /** Eligible, and the identity both sides share (field to value). */
   public record Eligibility(boolean eligible, Map<String, String> fields) {}

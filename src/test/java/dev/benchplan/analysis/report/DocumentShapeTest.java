@@ -112,9 +112,13 @@ class DocumentShapeTest {
             null,
             null,
             List.of(),
+            List.of(),
+            List.of(),
             new ComparisonDoc.RepeatDecision("not_needed", "r"),
             "inconclusive",
-            0);
+            "regressed",
+            0,
+            "no gated metric regressed");
     List<String> keys = keys(c);
     assertThat(keys).contains("noise_floor").doesNotContain("noise_floor_source");
     assertThat(keys)
@@ -130,8 +134,12 @@ class DocumentShapeTest {
             "method",
             "noise_floor",
             "metrics",
+            "errors",
+            "excluded",
             "repeat_decision",
             "verdict",
-            "exit_code");
+            "fail_on",
+            "exit_code",
+            "exit_reason");
   }
 }
