@@ -30,10 +30,10 @@ import org.jfree.data.xy.XYSeriesCollection;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Pareto plot: throughput against a latency or interactivity metric, one colour per candidate
- * (a series, or a side of a comparison), each load point a marker labelled with its load value and
- * 95% interval bars where it has repetitions, frontier points filled and joined along the frontier
- * (in throughput order), off-frontier points hollow, SLO lines, and the highest SLO-feasible point
+ * A Pareto plot: throughput against a latency or interactivity metric, one colour per candidate (a
+ * series, or a side of a comparison), each load point a marker labelled with its load value and 95%
+ * interval bars where it has repetitions, frontier points filled and joined along the frontier (in
+ * throughput order), off-frontier points hollow, SLO lines, and the highest SLO-feasible point
  * pointed at. Both axes start at zero: a zoomed axis makes noise look like signal.
  */
 final class ParetoPlot {
@@ -48,9 +48,7 @@ final class ParetoPlot {
    */
   record Point(String loadPoint, double[] xs, double[] ys) {}
 
-  /**
-   * One candidate's points (in numeric load order) and its highest SLO-feasible point, if any.
-   */
+  /** One candidate's points (in numeric load order) and its highest SLO-feasible point, if any. */
   record Candidate(String name, List<Point> points, @Nullable String highestFeasible) {}
 
   /** A threshold line: on the y axis, or on the x axis when {@code onX}. */
@@ -83,9 +81,9 @@ final class ParetoPlot {
         means.add(new Pareto.Point(p.loadPoint(), mean(p.xs()), mean(p.ys())));
       }
       List<Boolean> on = Pareto.frontier(means, true, yHigherIsBetter);
-      XYIntervalSeries onS = new XYIntervalSeries(cand.name() + " on frontier", false, true);
-      XYIntervalSeries offS = new XYIntervalSeries(cand.name() + " off frontier", false, true);
-      XYSeries line = new XYSeries(cand.name() + " frontier", false, true);
+      XYIntervalSeries onS = new XYIntervalSeries(2 * c, false, true);
+      XYIntervalSeries offS = new XYIntervalSeries(2 * c + 1, false, true);
+      XYSeries line = new XYSeries(c, false, true);
       List<Pareto.Point> onPoints = new ArrayList<>();
       for (int i = 0; i < means.size(); i++) {
         Pareto.Point m = means.get(i);
@@ -166,7 +164,8 @@ final class ParetoPlot {
       ValueMarker m = new ValueMarker(l.value());
       m.setPaint(new Color(0xa31515));
       m.setStroke(
-          new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+          new BasicStroke(
+              1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
       m.setLabel(l.label());
       m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
       m.setLabelPaint(new Color(0xa31515));

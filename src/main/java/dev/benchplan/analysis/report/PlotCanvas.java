@@ -61,8 +61,7 @@ final class PlotCanvas {
 
   /** A legend entry drawn as a short line in a colour and dash. */
   static LegendItem line(String label, Color c, Stroke s) {
-    LegendItem li =
-        new LegendItem(label, null, null, null, new Line2D.Double(-9, 0, 9, 0), s, c);
+    LegendItem li = new LegendItem(label, null, null, null, new Line2D.Double(-9, 0, 9, 0), s, c);
     li.setShapeVisible(false);
     li.setLineVisible(true);
     return li;
@@ -75,8 +74,21 @@ final class PlotCanvas {
         filled
             ? new LegendItem(label, c)
             : new LegendItem(
-                label, null, null, null, true, dot, false, c, true, c, new BasicStroke(1.2f),
-                false, new Line2D.Double(), new BasicStroke(), c);
+                label,
+                null,
+                null,
+                null,
+                true,
+                dot,
+                false,
+                c,
+                true,
+                c,
+                new BasicStroke(1.2f),
+                false,
+                new Line2D.Double(),
+                new BasicStroke(),
+                c);
     li.setShape(dot);
     return li;
   }

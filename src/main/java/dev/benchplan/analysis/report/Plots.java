@@ -184,7 +184,8 @@ public final class Plots {
     if (threshold == null) {
       return java.util.Optional.empty();
     }
-    String label = "SLO " + key + " " + operator + " " + threshold.stripTrailingZeros().toPlainString();
+    String label =
+        "SLO " + key + " " + operator + " " + threshold.stripTrailingZeros().toPlainString();
     double v = threshold.doubleValue();
     if (key.equals("time_to_first_token.p99")
         || key.equals("output_token_throughput_per_user.avg")) {
@@ -239,7 +240,11 @@ public final class Plots {
     PlanInfo plan = RunEvidence.firstReadPlan(reference.runs());
     if (plan != null && plan.plan() != null) {
       for (Slo s : Slo.fromPlan(plan.plan())) {
-        line(s.key(), s.operator(), BigDecimal.valueOf(s.threshold()), "output_token_throughput.avg")
+        line(
+                s.key(),
+                s.operator(),
+                BigDecimal.valueOf(s.threshold()),
+                "output_token_throughput.avg")
             .filter(l -> l.onX() || s.key().equals("time_to_first_token.p99"))
             .ifPresent(lines::add);
       }
@@ -259,15 +264,13 @@ public final class Plots {
   }
 
   private static double[] stat(List<RunEvidence> runs, String metric, String stat) {
-    return runs.stream()
-        .mapToDouble(r -> r.stat(metric, stat).orElse(Double.NaN))
-        .toArray();
+    return runs.stream().mapToDouble(r -> r.stat(metric, stat).orElse(Double.NaN)).toArray();
   }
 
   /**
-   * Each run's output throughput as a percentage of the reference mean at its own load point,
-   * with that point's band (+- 2 standard deviations of the reference runs there, else of the
-   * noise floor's CV): load points of very different throughput share one readable axis.
+   * Each run's output throughput as a percentage of the reference mean at its own load point, with
+   * that point's band (+- 2 standard deviations of the reference runs there, else of the noise
+   * floor's CV): load points of very different throughput share one readable axis.
    */
   static String throughputPerRun(Group reference, Group candidate, double noiseCv) {
     Map<String, List<RunEvidence>> ref = byLoadPoint(reference.runs());
@@ -283,7 +286,8 @@ public final class Plots {
     double lo = -5;
     double hi = 5;
     for (int i = 0; i < names.size(); i++) {
-      double[] rv = stat(ref.getOrDefault(names.get(i), List.of()), "output_token_throughput", "avg");
+      double[] rv =
+          stat(ref.getOrDefault(names.get(i), List.of()), "output_token_throughput", "avg");
       double mean = ParetoPlot.mean(rv);
       if (!Double.isFinite(mean) || mean == 0) {
         continue;
@@ -303,7 +307,15 @@ public final class Plots {
         hi = Math.max(hi, bandPct);
         lo = Math.min(lo, -bandPct);
       }
-      for (Object[] side : new Object[][] {{r, rv, -0.15}, {c, stat(cand.getOrDefault(names.get(i), List.of()), "output_token_throughput", "avg"), 0.15}}) {
+      for (Object[] side :
+          new Object[][] {
+            {r, rv, -0.15},
+            {
+              c,
+              stat(cand.getOrDefault(names.get(i), List.of()), "output_token_throughput", "avg"),
+              0.15
+            }
+          }) {
         double[] v = (double[]) side[1];
         for (int k = 0; k < v.length; k++) {
           if (Double.isFinite(v[k])) {
@@ -319,8 +331,7 @@ public final class Plots {
     data.addSeries(r);
     data.addSeries(c);
     SymbolAxis x =
-        new SymbolAxis(
-            "load point", names.stream().map(ParetoPlot::value).toArray(String[]::new));
+        new SymbolAxis("load point", names.stream().map(ParetoPlot::value).toArray(String[]::new));
     if (!names.isEmpty()) {
       int eq = names.get(0).indexOf('=');
       x.setLabel(eq > 0 ? "load point (" + names.get(0).substring(0, eq) + ")" : "load point");
@@ -342,8 +353,8 @@ public final class Plots {
     XYLineAndShapeRenderer rr = new XYLineAndShapeRenderer(false, true);
     rr.setSeriesPaint(0, PlotCanvas.colour(0));
     rr.setSeriesPaint(1, PlotCanvas.colour(1));
-    rr.setSeriesShape(0, new java.awt.geom.Ellipse2D.Double(-3.5, -3.5, 7, 7));
-    rr.setSeriesShape(1, new java.awt.geom.Rectangle2D.Double(-3.5, -3.5, 7, 7));
+    rr.setSeriesShape(0, org.jfree.chart.util.ShapeUtils.createDiamond(4.5f));
+    rr.setSeriesShape(1, org.jfree.chart.util.ShapeUtils.createUpTriangle(4.5f));
     plot.setRenderer(rr);
     for (XYBoxAnnotation b : bands) {
       plot.addAnnotation(b);
@@ -356,7 +367,8 @@ public final class Plots {
     legend.add(PlotCanvas.marker(candidate.name() + " run", PlotCanvas.colour(1), true));
     legend.add(
         new org.jfree.chart.LegendItem(
-            "reference mean +- 2 sd at the point (noise floor CV with one run)", new Color(0x1f, 0x77, 0xb4, 45)));
+            "reference mean +- 2 sd at the point (noise floor CV with one run)",
+            new Color(0x1f, 0x77, 0xb4, 45)));
     PlotCanvas.style(chart, legend);
     return PlotCanvas.svg(chart);
   }
@@ -397,7 +409,8 @@ public final class Plots {
             if (v.length == 0) {
               continue;
             }
-            XYSeries s = new XYSeries(group.name() + ": " + run.source().label(), false, true);
+            // keyed by index: labels repeat across load points (rep0, rep1, ...)
+            XYSeries s = new XYSeries(c.getSeriesCount(), false, true);
             int step = Math.max(1, v.length / CDF_POINTS);
             for (int i = 0; i < v.length; i += step) {
               s.add(v[i], (i + 1) / (double) v.length);
@@ -425,7 +438,8 @@ public final class Plots {
       if (groups.size() > 1) {
         for (int g = 0; g < groups.size(); g++) {
           legend.add(
-              PlotCanvas.line(groups.get(g).name(), new Color(0x444444), PlotCanvas.stroke(g, 1.5f)));
+              PlotCanvas.line(
+                  groups.get(g).name(), new Color(0x444444), PlotCanvas.stroke(g, 1.5f)));
         }
       }
       JFreeChart chart =
