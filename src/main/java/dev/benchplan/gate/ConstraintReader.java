@@ -7,6 +7,7 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
+import dev.benchplan.rules.GateTolerance;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -109,8 +110,35 @@ public final class ConstraintReader {
     return v;
   }
 
-  /** Constraints from an AICR-style overlay YAML file. */
+  /**
+   * Every {@code inference-*} name benchplan reads: the gates and AICR's benchmark settings (the
+   * list an unknown name's error gives).
+   */
+  public static final List<String> KNOWN_INFERENCE_NAMES =
+      List.of(
+          THROUGHPUT,
+          TTFT_P99,
+          THROUGHPUT_PER_GPU,
+          "inference-model",
+          "inference-concurrency-per-gpu",
+          "inference-routing-mode",
+          "inference-model-cache-storage-class");
+
+  /**
+   * Constraints from an AICR-style overlay YAML file; an unknown {@code inference-*} name (a typo
+   * such as {@code inference-ttft-p95}) is invalid input.
+   */
   public static ConstraintSet fromOverlay(Path file) {
+    return fromOverlay(file, false);
+  }
+
+  /**
+   * Constraints from an AICR-style overlay YAML file. An unknown {@code inference-*} name is
+   * invalid input naming the known ones, unless {@code allowUnknown} (an overlay newer than
+   * benchplan): then it is listed as ignored. Other checks' names ({@code nccl-*}) are always
+   * listed as ignored.
+   */
+  public static ConstraintSet fromOverlay(Path file, boolean allowUnknown) {
     JsonNode root = readYaml(file);
     if (root == null || !root.isObject()) {
       throw BenchplanException.invalid(
@@ -182,11 +210,25 @@ public final class ConstraintReader {
       boolean aicr = known(n) != null;
       Matcher generic = GENERIC_NAME.matcher(n);
       if (!aicr && !generic.matches()) {
-        // AICR adds names: a newer overlay must not break an older benchplan
+        if (n.startsWith("inference-") && !allowUnknown) {
+          // a typo in a gate name must not pass silently on the remaining gates
+          throw BenchplanException.invalid(
+              file
+                  + ": "
+                  + p
+                  + "/name: unknown inference constraint name '"
+                  + n
+                  + "': expected one of "
+                  + String.join(", ", KNOWN_INFERENCE_NAMES)
+                  + ", or <metric>-<stat> (e.g. time_to_first_token-p95); an overlay newer than"
+                  + " benchplan: --allow-unknown-constraints");
+        }
+        // AICR adds names: with --allow-unknown-constraints a newer overlay does not break
+        // benchplan
         ignored.add(
             n
                 + (n.startsWith("inference-")
-                    ? " (unknown inference constraint name: ignored)"
+                    ? " (unknown inference constraint name: ignored, --allow-unknown-constraints)"
                     : " (not an inference performance constraint)"));
         continue;
       }
@@ -240,7 +282,9 @@ public final class ConstraintReader {
 
   /**
    * Constraints from a plan's {@code objectives.gates} array ({@code [{name, metric, stat,
-   * operator, threshold, unit}]}); {@code source} names the plan file.
+   * operator, threshold, unit, tolerance}]}); {@code source} names the plan file. Each gate keeps
+   * its own tolerance; a gate without one (a plan written before gates recorded it) is judged with
+   * {@link GateTolerance#LEGACY_PLAN} and carries {@link GateTolerance#LEGACY_NOTE}.
    */
   public static ConstraintSet fromPlanGates(JsonNode gates, String source) {
     String pointer = "/objectives/gates";
@@ -294,6 +338,10 @@ public final class ConstraintReader {
                               + unit
                               + "': expected e.g. ms, s, tokens/sec, requests/sec"));
       Expression e = new Expression(operator, threshold.decimalValue(), u);
+      BigDecimal tolerance = planTolerance(g.get("tolerance"), origin);
+      // an older plan's gate recorded none: judged with 10%, as it was run, and the verdict says so
+      String note = tolerance == null ? GateTolerance.LEGACY_NOTE : null;
+      BigDecimal applied = tolerance == null ? GateTolerance.LEGACY_PLAN : tolerance;
       Known k = known(name);
       if (k != null) {
         if (!k.metric().equals(metric) || !k.stat().equals(stat)) {
@@ -311,12 +359,24 @@ public final class ConstraintReader {
                   + " "
                   + stat);
         }
-        out.add(aicr(name, e, origin, at));
+        out.add(aicr(name, e, origin, at).withTolerance(applied, note));
       } else {
-        out.add(generic(name, metric, stat, e, origin, at));
+        out.add(generic(name, metric, stat, e, origin, at).withTolerance(applied, note));
       }
     }
     return new ConstraintSet(out, List.of(), source);
+  }
+
+  /** A plan gate's {@code tolerance}: null when absent (an older plan), else a number in [0, 1). */
+  private static @Nullable BigDecimal planTolerance(@Nullable JsonNode t, String origin) {
+    if (t == null || t.isNull() || t.isMissingNode()) {
+      return null;
+    }
+    if (!t.isNumber() || !GateTolerance.inRange(t.decimalValue())) {
+      throw BenchplanException.invalid(
+          origin + "/tolerance: expected a fraction in [0, 1) such as 0 or 0.05, got " + t);
+    }
+    return t.decimalValue();
   }
 
   /** The derived metric a plan uses for the workload's {@code error_rate_max}. */

@@ -3,6 +3,7 @@ package dev.benchplan.gate;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.rules.ExpectedErrors;
+import dev.benchplan.rules.GateTolerance;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -15,7 +16,7 @@ import java.util.Objects;
  */
 public record GateOptions(BigDecimal tolerance, BigDecimal maxErrorRate) {
   /** AICR's tolerance: 10%. */
-  public static final BigDecimal DEFAULT_TOLERANCE = new BigDecimal("0.10");
+  public static final BigDecimal DEFAULT_TOLERANCE = GateTolerance.AICR_DEFAULT;
 
   /** At most 1% failed requests by default (benchmarking/expected-errors.md). */
   public static final BigDecimal DEFAULT_MAX_ERROR_RATE = ExpectedErrors.DEFAULT_LIMIT;

@@ -29,6 +29,8 @@ public final class GateService {
    * @param maxTtftP99 {@code --max-ttft-p99} (ms), or null
    * @param options tolerance and maximum error rate
    * @param reportDir where to write verdict.json, ctrf-report.json and junit.xml, or null
+   * @param allowUnknownConstraints list an overlay's unknown {@code inference-*} names as ignored
+   *     instead of refusing them
    */
   public record Request(
       Path results,
@@ -36,7 +38,19 @@ public final class GateService {
       BigDecimal minThroughput,
       BigDecimal maxTtftP99,
       GateOptions options,
-      Path reportDir) {
+      Path reportDir,
+      boolean allowUnknownConstraints) {
+    /** A request that refuses an overlay's unknown {@code inference-*} names. */
+    public Request(
+        Path results,
+        Path overlay,
+        BigDecimal minThroughput,
+        BigDecimal maxTtftP99,
+        GateOptions options,
+        Path reportDir) {
+      this(results, overlay, minThroughput, maxTtftP99, options, reportDir, false);
+    }
+
     public Request {
       Objects.requireNonNull(results, "results");
       Objects.requireNonNull(options, "options");
@@ -91,7 +105,7 @@ public final class GateService {
     Instant start = clock.instant();
     ConstraintSet constraints =
         request.overlay() != null
-            ? ConstraintReader.fromOverlay(request.overlay())
+            ? ConstraintReader.fromOverlay(request.overlay(), request.allowUnknownConstraints())
             : ConstraintReader.fromFlags(request.minThroughput(), request.maxTtftP99());
     Verdict verdict;
     if (Files.isDirectory(request.results())) {

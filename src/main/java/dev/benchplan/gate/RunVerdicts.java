@@ -260,7 +260,7 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
         requestStatus = r.status();
       }
       kinds.addAll(r.errorSummary());
-      e.verdict().warnings().forEach(w -> warnings.add(e.label() + ": " + w));
+      e.verdict().warnings().forEach(w -> Judgement.addWarning(warnings, e.label(), w));
       cancelled |= e.verdict().source().wasCancelled();
     }
     BigDecimal rate =

@@ -73,10 +73,23 @@ public record CandidateBinding(
 
   /** Binds the candidate; throws invalid input (exit 2) naming the fields on any disagreement. */
   public static CandidateBinding bind(VerifiedPlan verified, @Nullable Path ledger) {
+    return bind(verified, ledger, null);
+  }
+
+  /**
+   * As {@link #bind(VerifiedPlan, Path)}, and with {@code smokeAge} the bound ledger's smoke
+   * artifact must be young enough (plan's SMOKE_STALE rule, applied again): else invalid input,
+   * nothing written.
+   */
+  public static CandidateBinding bind(
+      VerifiedPlan verified, @Nullable Path ledger, SmokeEvidence.@Nullable AgeCheck smokeAge) {
     BenchmarkPlan.Deployment recorded = verified.plan().deployment();
     String source = verified.path().toString();
     if (ledger != null) {
       DeploymentRecord d = read(ledger.toAbsolutePath().normalize(), "--ledger " + ledger);
+      if (smokeAge != null) {
+        smokeAge.requireFresh(d.smoke(), "--ledger " + ledger);
+      }
       BenchmarkPlan.Deployment candidate = PlanService.deployment(d);
       List<String> frozen = new ArrayList<>();
       JsonNode a = tree(recorded);
@@ -148,6 +161,9 @@ public record CandidateBinding(
               + " with --ledger FILE");
     }
     DeploymentRecord d = read(path, source + " /deployment/ledger_path " + path);
+    if (smokeAge != null) {
+      smokeAge.requireFresh(d.smoke(), "ledger " + path);
+    }
     BenchmarkPlan.Deployment candidate = PlanService.deployment(d);
     requireAgreement(verified, candidate, path.toString());
     return new CandidateBinding(verified, path.toString(), actual, true);

@@ -226,6 +226,7 @@ final class OperatorRender {
         "aiperfjob-per-run",
         names.size(),
         0L,
-        "AIPerf's operator keeps the results; fetched through its results API");
+        "AIPerf's operator keeps the results; fetched through its results API",
+        in.verified().plan().objectives().gates());
   }
 }

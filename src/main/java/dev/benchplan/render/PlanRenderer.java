@@ -58,10 +58,12 @@ public final class PlanRenderer {
     ArtifactTarget artifacts = ArtifactTarget.parse(req.artifacts());
     TraceSource traceSource = TraceSource.parse(req.traceSource());
     if (req.namespace() != null) {
-      KubeNames.requireDns1123Label(req.namespace(), "--namespace");
+      KubeNames.requireDns1123Label(
+          req.namespace(), "--namespace", ErrorLocation.option("--namespace"));
     }
     if (req.jobName() != null) {
-      KubeNames.requireDns1123Label(req.jobName(), "--job-name");
+      KubeNames.requireDns1123Label(
+          req.jobName(), "--job-name", ErrorLocation.option("--job-name"));
     }
     Path deployRoot = req.deployRoot().toAbsolutePath().normalize();
     if (!Files.isDirectory(deployRoot)) {
@@ -73,17 +75,23 @@ public final class PlanRenderer {
     }
 
     VerifiedPlan series = PlanFile.verify(req.plan(), req.planSha256());
-    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger());
+    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger(), req.smokeAge());
     // the plan with /deployment bound to the candidate measured now; path and SHA-256 stay the
     // plan's
     VerifiedPlan verified = candidate.plan();
     BenchmarkPlan plan = verified.plan();
     String source = verified.path().toString();
     AiperfVersion release =
-        AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
+        AiperfVersion.parse(
+            plan.aiperf().version(),
+            source + " /aiperf/version",
+            ErrorLocation.pointer(source, "/aiperf/version"));
     ImageReference image = image(req.image(), plan, release, source);
     String namespace = req.namespace() != null ? req.namespace() : plan.deployment().namespace();
-    KubeNames.requireDns1123Label(namespace, source + " /deployment/namespace");
+    KubeNames.requireDns1123Label(
+        namespace,
+        source + " /deployment/namespace",
+        ErrorLocation.pointer(source, "/deployment/namespace"));
 
     TracePlacement trace = null;
     if (AiperfSettingsFactory.usesTrace(plan)) {
@@ -302,9 +310,7 @@ public final class PlanRenderer {
             plan.deployment().dgdName(),
             plan.deployment().namespace(),
             budget.activeDeadlineSeconds(),
-            runs.sequence()
-                ? runs.points().stream().map(MeasuredRuns.Point::directory).toList()
-                : List.of(),
+            runConfigs(runs, invocations),
             ArtifactEstimate.LOG_CHANNEL_MAX_BYTES,
             resources(plan, points));
     List<ObjectNode> docs =
@@ -362,7 +368,8 @@ public final class PlanRenderer {
         runs.mechanism(),
         runs.count(),
         estimate.bytes(),
-        transport(estimate, artifacts));
+        transport(estimate, artifacts),
+        verified.plan().objectives().gates());
   }
 
   /** How the tree comes back, in one phrase (perf.yaml's header, render's output). */
@@ -394,12 +401,17 @@ public final class PlanRenderer {
   private static ImageReference image(
       @Nullable String override, BenchmarkPlan plan, AiperfVersion release, String source) {
     String what = override != null ? "--image" : source + " /aiperf/image";
+    ErrorLocation at =
+        override != null
+            ? ErrorLocation.option("--image")
+            : ErrorLocation.pointer(source, "/aiperf/image");
     ImageReference image =
-        ImageReference.parse(override != null ? override : plan.aiperf().image(), what);
+        ImageReference.parse(override != null ? override : plan.aiperf().image(), what, at);
     if (AiperfVersion.isPlanForm(image.tag())) {
-      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what);
+      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what, at);
       if (tagged.compareTo(release) != 0) {
         throw BenchplanException.invalid(
+            at,
             what
                 + ": image tag "
                 + image.tag()
@@ -426,5 +438,24 @@ public final class PlanRenderer {
       }
     }
     return secrets.size() == 1 ? secrets.get(0) : null;
+  }
+
+  /**
+   * Each run's folder -> its own AIPerf config (one ConfigMap key each), when runs are sequenced.
+   */
+  private static Map<String, String> runConfigs(
+      MeasuredRuns runs, List<AiperfInvocation> invocations) {
+    Map<String, String> configs = new LinkedHashMap<>();
+    if (runs.sequence()) {
+      for (int i = 0; i < invocations.size(); i++) {
+        AiperfInvocation inv = invocations.get(i);
+        configs.put(
+            Objects.requireNonNull(runs.points().get(i).directory()),
+            new String(
+                YamlDocuments.write(inv.header(), List.of(inv.document())),
+                StandardCharsets.UTF_8));
+      }
+    }
+    return configs;
   }
 }

@@ -190,7 +190,11 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     traffic.put("output_tokens_stddev", 0);
     traffic.putArray("concurrency").add(s.concurrency());
     traffic.put("request_count", s.requestCount());
-    ArrayNode slos = w.putObject("objectives").putArray("custom_slos");
+    ObjectNode objectives = w.putObject("objectives");
+    // AICR's constraints keep AICR's tolerance in the plan's gates (a user's own objective has
+    // none)
+    objectives.put("gate_tolerance", PerformanceRequest.GATE_OPTIONS.tolerance());
+    ArrayNode slos = objectives.putArray("custom_slos");
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (Constraint c : req.constraints().constraints()) {
       if (!seen.add(c.metric() + "-" + c.stat())) {

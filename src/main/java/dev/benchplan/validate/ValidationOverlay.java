@@ -41,7 +41,8 @@ public final class ValidationOverlay {
       return new PerformanceRequest(
           listed.source(), listed.checks(), List.of(), listed.skipReason());
     }
-    ConstraintSet set = ConstraintReader.fromOverlay(path);
+    // validate warns about unknown names itself (ValidateInputs); refusing them is a follow-up
+    ConstraintSet set = ConstraintReader.fromOverlay(path, true);
     List<Constraint> constraints = new ArrayList<>();
     for (Constraint c : set.constraints()) {
       if (c.name().equals(ConstraintReader.THROUGHPUT)

@@ -146,6 +146,32 @@ class LocatedErrorsTest {
             "--deploy-root",
             root.toString()),
         option("--plan-sha256"));
+    assertPlace(
+        error(
+            2,
+            "render",
+            "--plan",
+            trailing.toString(),
+            "--plan-sha256",
+            Sha256.ofFile(trailing),
+            "--deploy-root",
+            root.toString(),
+            "--namespace",
+            "Not_A_Label"),
+        option("--namespace"));
+    assertPlace(
+        error(
+            2,
+            "render",
+            "--plan",
+            trailing.toString(),
+            "--plan-sha256",
+            Sha256.ofFile(trailing),
+            "--deploy-root",
+            root.toString(),
+            "--artifacts",
+            "nfs:share"),
+        option("--artifacts"));
   }
 
   @Test

@@ -75,12 +75,6 @@ public final class RecordScanner {
    * it is not one JSON object per line, a second pass line by line that names each bad line.
    */
   public static RecordScan scan(Path file) {
-    RecordScan early = EarlyScan.take(file);
-    return early != null ? early : scanNow(file);
-  }
-
-  /** {@link #scan} without looking for an early scan. */
-  static RecordScan scanNow(Path file) {
     RecordScan fast = bytes(file, CHUNK);
     if (fast == null) {
       fast = streamed(file);

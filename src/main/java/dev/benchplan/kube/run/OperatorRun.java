@@ -163,12 +163,14 @@ final class OperatorRun {
     // checked before anything is applied: a bad or split label is the render's input, exit 2
     RunRecordDocument.Pair pair = pair(file, jobs);
     ConstraintSet constraints =
-        request.constraintsOverlay() != null
-            ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-            : ConstraintReader.fromPlanGates(
-                PlanJson.sectionTree(plan.plan().objectives().gates()), plan.path().toString());
+        request.constraints() != null
+            ? request.constraints()
+            : request.constraintsOverlay() != null
+                ? ConstraintReader.fromOverlay(request.constraintsOverlay())
+                : ConstraintReader.fromPlanGates(
+                    PlanJson.sectionTree(plan.plan().objectives().gates()), plan.path().toString());
     GateOptions options =
-        request.constraintsOverlay() != null
+        request.constraints() != null || request.constraintsOverlay() != null
             ? GateOptions.defaults()
             : ConstraintReader.planGateOptions(
                 PlanJson.sectionTree(plan.plan().objectives().gates()));
