@@ -23,7 +23,8 @@ public final class AnalyzeText {
       @JsonProperty("series_id") String seriesId,
       String verdict,
       @JsonProperty("repeat_decision") String repeatDecision,
-      String rationale) {}
+      String rationale,
+      @org.jspecify.annotations.Nullable String capacity) {}
 
   /** The JSON output of analyze. */
   public record Output(
@@ -54,7 +55,8 @@ public final class AnalyzeText {
               s.seriesId(),
               s.verdict(),
               s.repeatDecision().decision(),
-              s.repeatDecision().rationale()));
+              s.repeatDecision().rationale(),
+              capacityStatement(s)));
     }
     return new Output(
         o.analysisId(),
@@ -82,7 +84,12 @@ public final class AnalyzeText {
             "audit",
             "out tok/s",
             "TTFT p99"));
-    for (RunEvidence r : o.runs()) {
+    List<RunEvidence> ordered = new java.util.ArrayList<>(o.runs());
+    ordered.sort(
+        java.util.Comparator.comparing(
+                RunEvidence::loadPoint, dev.benchplan.analysis.report.Plots.LOAD_ORDER)
+            .thenComparing(r -> r.source().label()));
+    for (RunEvidence r : ordered) {
       sb.append(
           String.format(
               Locale.ROOT,
@@ -106,6 +113,10 @@ public final class AnalyzeText {
           .append(" (")
           .append(s.repeatDecision().rationale())
           .append(")\n");
+      String capacity = capacityStatement(s);
+      if (capacity != null) {
+        sb.append("  capacity: ").append(capacity).append('\n');
+      }
     }
     sb.append("written: ")
         .append(o.outputDir())
@@ -113,6 +124,11 @@ public final class AnalyzeText {
         .append(" runs/*/benchmark_audit.json, benchmark_summary.json)\n");
     sb.append("finding appended: ").append(o.findingsLog()).append('\n');
     return sb.toString();
+  }
+
+  private static @org.jspecify.annotations.Nullable String capacityStatement(SeriesDoc s) {
+    dev.benchplan.analysis.capacity.CapacityDoc c = s.capacity();
+    return c == null ? null : c.statement();
   }
 
   static String fmt(double d) {

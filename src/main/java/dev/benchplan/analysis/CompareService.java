@@ -315,10 +315,11 @@ public final class CompareService {
       Path out = request.reportDir();
       Map<Path, byte[]> files = new LinkedHashMap<>();
       files.put(out.resolve(COMPARISON), bytes);
-      double[] band = band(ref, floors);
       Map<String, String> svgs =
           Plots.forComparison(
-              new Plots.Group("reference", ref), new Plots.Group("candidate", cand), band);
+              new Plots.Group("reference", ref),
+              new Plots.Group("candidate", cand),
+              noiseCv(floors));
       svgs.forEach(
           (n, svg) ->
               files.put(out.resolve("plots").resolve(n), svg.getBytes(StandardCharsets.UTF_8)));
@@ -346,30 +347,10 @@ public final class CompareService {
     return new Outcome(c, ref, cand, exit);
   }
 
-  private static double @Nullable [] band(List<RunEvidence> ref, Map<String, NoiseFloor> floors) {
-    double[] v = MetricSpec.STANDARD.get(0).values(ref);
-    if (v.length == 0) {
-      return null;
-    }
-    double mean = 0;
-    for (double x : v) {
-      mean += x;
-    }
-    mean /= v.length;
-    double sd;
+  /** The noise floor's CV of output throughput (the band of a one-run reference point), or NaN. */
+  private static double noiseCv(Map<String, NoiseFloor> floors) {
     NoiseFloor nf = floors.get(MetricSpec.STANDARD.get(0).key());
-    if (v.length >= 2) {
-      double ss = 0;
-      for (double x : v) {
-        ss += (x - mean) * (x - mean);
-      }
-      sd = Math.sqrt(ss / (v.length - 1));
-    } else if (nf != null) {
-      sd = nf.cv() * mean;
-    } else {
-      return null;
-    }
-    return new double[] {mean - 2 * sd, mean + 2 * sd};
+    return nf == null ? Double.NaN : nf.cv();
   }
 
   private static void excluded(

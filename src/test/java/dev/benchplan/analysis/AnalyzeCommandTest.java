@@ -115,6 +115,36 @@ class AnalyzeCommandTest {
     assertThat(new String(html, java.nio.charset.StandardCharsets.US_ASCII)).contains("&mdash;");
     assertThat(out.resolve("plots/pareto_ttft_p99.svg")).exists();
     assertThat(out.resolve("performance_analysis.md")).exists();
+    // capacity: throughput x3.88 for x4 the load, TTFT p99 x1.42 then x1.45 against throughput
+    // x2.01 then x1.93: no knee, so the sweep did not saturate
+    JsonNode cap = series.path("capacity");
+    assertThat(cap.path("load_parameter").asString()).isEqualTo("concurrency");
+    assertThat(cap.path("saturated").asBoolean()).isFalse();
+    assertThat(cap.path("knee").isNull()).isTrue();
+    assertThat(cap.path("extend_to").asString()).isEqualTo("concurrency=16");
+    assertThat(cap.path("steps")).hasSize(2);
+    assertThat(cap.path("steps").get(0).path("from").asString()).isEqualTo("concurrency=1");
+    assertThat(cap.path("steps").get(0).path("scaling_efficiency").asDouble())
+        .isCloseTo(100.7 / 50.08 / 2, org.assertj.core.data.Offset.offset(0.01));
+    assertThat(cap.path("steps").get(1).path("scaling_efficiency").asDouble())
+        .isCloseTo(194.5 / 100.7 / 2, org.assertj.core.data.Offset.offset(0.01));
+    for (JsonNode step : cap.path("steps")) {
+      assertThat(step.path("latency_outpaces_throughput").asBoolean()).isFalse();
+    }
+    JsonNode best = cap.path("highest_slo_feasible");
+    assertThat(best.path("load_point").asString()).isEqualTo("concurrency=2");
+    assertThat(best.path("next_point").asString()).isEqualTo("concurrency=4");
+    assertThat(best.path("throughput").path("runs").asInt()).isEqualTo(1);
+    assertThat(best.path("throughput").path("ci_low").isNull()).isTrue();
+    assertThat(best.path("slos").get(0).path("status").asString()).isEqualTo("met_single_run");
+    String statement = cap.path("statement").asString();
+    assertThat(statement).contains("the sweep did not saturate: extend to concurrency=16");
+    assertThat(o.path("series").get(0).path("capacity").asString()).isEqualTo(statement);
+    assertThat(Files.readString(out.resolve("summary.md"))).contains(statement);
+    assertThat(Files.readString(out.resolve("performance_analysis.md")))
+        .contains("### Capacity")
+        .contains("| concurrency=2 -> concurrency=4 |");
+    assertThat(Files.readString(out.resolve("report.html"))).contains("<h3>Capacity</h3>");
   }
 
   @Test
@@ -265,6 +295,14 @@ class AnalyzeCommandTest {
     assertThat(pts.get(2).path("on_frontier").asBoolean()).isFalse();
     assertThat(pts.get(1).path("x").asDouble()).isEqualTo(3000.0);
     assertThat(List.of(a, b, c)).allMatch(Files::isDirectory);
+    // 16 -> 32: throughput x0.92, TTFT p99 x2.5: the knee is at 16
+    JsonNode cap = read(tmp.resolve("out/performance_analysis.json")).path("series").get(0);
+    cap = cap.path("capacity");
+    assertThat(cap.path("knee").asString()).isEqualTo("concurrency=16");
+    assertThat(cap.path("saturated").asBoolean()).isTrue();
+    assertThat(cap.path("extend_to").isNull()).isTrue();
+    assertThat(cap.path("highest_slo_feasible").isNull()).isTrue();
+    assertThat(cap.path("statement").asString()).contains("knee at concurrency=16");
   }
 
   @Test

@@ -1,6 +1,8 @@
 package dev.benchplan.analysis.report;
 
+import dev.benchplan.analysis.capacity.CapacityDoc;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +30,12 @@ public final class AnalysisMarkdown {
                 : plan.path() + " (sha256 " + plan.sha256() + ")")
         .append("\n\n");
     sb.append("## Runs and audit\n\n| run | load point | audit |\n|---|---|---|\n");
-    for (RunBlock.InputEntry in : a.inputs()) {
+    List<RunBlock.InputEntry> inputs = new java.util.ArrayList<>(a.inputs());
+    inputs.sort(
+        java.util.Comparator.comparing(
+                (RunBlock.InputEntry in) -> in.run().loadPoint(), Plots.LOAD_ORDER)
+            .thenComparing(in -> in.run().label()));
+    for (RunBlock.InputEntry in : inputs) {
       sb.append("| ")
           .append(in.run().label())
           .append(" | ")
@@ -175,6 +182,7 @@ public final class AnalysisMarkdown {
                     : frontiers.highestSloFeasiblePoint())
             .append('\n');
       }
+      capacity(sb, s.capacity());
       sb.append("\n### History\n\n")
           .append(s.history().history().size())
           .append(" earlier valid analyses of this series under the experiment root.\n");
@@ -209,7 +217,45 @@ public final class AnalysisMarkdown {
           .append(s.invalidRuns().size())
           .append(" |\n");
     }
+    for (SeriesDoc s : a.series()) {
+      CapacityDoc capacity = s.capacity();
+      if (capacity != null) {
+        sb.append("\nCapacity (").append(s.seriesId()).append("): ");
+        sb.append(capacity.statement()).append('\n');
+      }
+    }
     return sb.toString();
+  }
+
+  /** The capacity section of performance_analysis.md: the statement and the steps. */
+  private static void capacity(StringBuilder sb, @Nullable CapacityDoc c) {
+    if (c == null) {
+      return;
+    }
+    sb.append("\n### Capacity\n\n").append(c.statement()).append("\n\n");
+    sb.append(
+        "| step | load x | throughput x | TTFT p99 x | scaling efficiency | added ms per added tok/s | latency outpaces |\n");
+    sb.append("|---|---|---|---|---|---|---|\n");
+    for (CapacityDoc.Step st : c.steps()) {
+      sb.append("| ")
+          .append(st.from())
+          .append(" -> ")
+          .append(st.to())
+          .append(" | ")
+          .append(num(st.loadRatio()))
+          .append(" | ")
+          .append(num(st.throughputRatio()))
+          .append(" | ")
+          .append(num(st.latencyRatio()))
+          .append(" | ")
+          .append(num(st.scalingEfficiency()))
+          .append(" | ")
+          .append(num(st.marginalLatencyPerThroughput()))
+          .append(" | ")
+          .append(st.latencyOutpacesThroughput() ? "yes" : "no")
+          .append(" |\n");
+    }
+    sb.append("\nKnee rule: ").append(c.kneeRule()).append('\n');
   }
 
   /** A load point's SLO cell: none given, all met or missed. */

@@ -34,7 +34,11 @@ public final class HtmlReport {
     questionAndPlan(sb, a.question(), a.plan());
     sb.append(
         "<h2>Audit</h2>\n<table><tr><th>run</th><th>load point</th><th>status</th><th>blockers</th></tr>\n");
-    for (RunEvidence r : runs) {
+    List<RunEvidence> ordered = new java.util.ArrayList<>(runs);
+    ordered.sort(
+        java.util.Comparator.comparing(RunEvidence::loadPoint, Plots.LOAD_ORDER)
+            .thenComparing(r -> r.source().label()));
+    for (RunEvidence r : ordered) {
       sb.append("<tr><td>")
           .append(esc(r.source().label()))
           .append("</td><td>")
@@ -84,6 +88,12 @@ public final class HtmlReport {
             .append("</td></tr>\n");
       }
       sb.append("</table>\n");
+      dev.benchplan.analysis.capacity.CapacityDoc capacity = s.capacity();
+      if (capacity != null) {
+        sb.append("<h3>Capacity</h3>\n<p class=\"capacity\">")
+            .append(esc(capacity.statement()))
+            .append("</p>\n");
+      }
     }
     plots(sb, svgs);
     return foot(sb);

@@ -3,6 +3,7 @@ package dev.benchplan.analysis.report;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.benchplan.analysis.capacity.CapacityDoc;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param history earlier valid analyses of the series
  * @param comparisons against the previous valid analysis and the series baseline
  * @param pareto the frontiers of a grid
+ * @param capacity the capacity answer of a grid of numeric load points; null otherwise
  * @param repeatDecision whether another run is worth it
  * @param verdict the series verdict
  * @param evidence "single-run evidence" or "N valid runs"
@@ -35,6 +37,7 @@ public record SeriesDoc(
     History history,
     List<Comparison> comparisons,
     Pareto pareto,
+    @Nullable CapacityDoc capacity,
     @JsonProperty("repeat_decision") RepeatDecision repeatDecision,
     String verdict,
     String evidence) {

@@ -1,5 +1,7 @@
 package dev.benchplan.analysis.series;
 
+import dev.benchplan.analysis.capacity.Capacity;
+import dev.benchplan.analysis.capacity.CapacityDoc;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.Pareto;
 import dev.benchplan.analysis.compare.Slo;
@@ -377,6 +379,7 @@ public final class SeriesAnalysis {
               bestSlo);
     }
     SeriesDoc.Pareto pareto = new SeriesDoc.Pareto(grid, frontiers);
+    CapacityDoc capacity = capacity(byPoint, slos);
 
     // repeat decision and verdict
     String decision;
@@ -440,6 +443,7 @@ public final class SeriesAnalysis {
             hist,
             List.copyOf(comps),
             pareto,
+            capacity,
             rd,
             verdict,
             valid.size() == 1 ? "single-run evidence" : valid.size() + " valid runs");
@@ -481,6 +485,36 @@ public final class SeriesAnalysis {
             null,
             null);
     return new Result(s, finding, verdict, rd);
+  }
+
+  /** The capacity answer of a grid: throughput, TTFT p99 and each SLO's metric per run. */
+  private static @Nullable CapacityDoc capacity(
+      Map<String, List<RunEvidence>> byPoint, List<Slo> slos) {
+    List<Capacity.Slo> capSlos =
+        slos.stream().map(s -> new Capacity.Slo(s.key(), s.operator(), s.threshold())).toList();
+    List<Capacity.Point> pts = new ArrayList<>();
+    byPoint.forEach(
+        (lp, rs) -> {
+          Map<String, double[]> values = new LinkedHashMap<>();
+          for (String key : List.of(Capacity.THROUGHPUT, Capacity.LATENCY)) {
+            values.put(key, statValues(rs, key));
+          }
+          for (Slo s : slos) {
+            values.put(s.key(), statValues(rs, s.key()));
+          }
+          pts.add(new Capacity.Point(lp, values));
+        });
+    return Capacity.analyze(pts, capSlos).orElse(null);
+  }
+
+  /** {@code metric.stat} of each run that has it. */
+  private static double[] statValues(List<RunEvidence> runs, String key) {
+    int dot = key.lastIndexOf('.');
+    return runs.stream()
+        .map(r -> r.stat(key.substring(0, dot), key.substring(dot + 1)))
+        .filter(Optional::isPresent)
+        .mapToDouble(Optional::get)
+        .toArray();
   }
 
   private static SeriesDoc.HistoryEntry summaryOf(FindingLine h) {
