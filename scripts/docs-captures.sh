@@ -247,8 +247,6 @@ for line in job[job.index("spec:"):]:
         break
     if skip == "metadata" and line.startswith("    spec:"):
         skip = None
-    if skip == "script" and line and not line.startswith("          "):
-        skip = None
     if skip == "args" and line == "        - --concurrency":
         skip = None
     if skip:
@@ -257,9 +255,6 @@ for line in job[job.index("spec:"):]:
         skip = "metadata"
         continue
     out.append(line)
-    if line == "        - |":
-        out.append("          # ... the fixed entrypoint (aiperf-job.sh), identical for every run ...")
-        skip = "script"
     if len(out) >= 2 and out[-2] == "        - --url":
         out.append("        ...")
         skip = "args"

@@ -1,6 +1,5 @@
 package dev.benchplan.cli;
 
-import dev.benchplan.analysis.input.EarlyScan;
 import dev.benchplan.trace.TraceScanner;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -14,17 +13,12 @@ import org.jspecify.annotations.Nullable;
  * once ({@link TraceScanner#startEarly}): it reads, hashes and parses the first chunks while the
  * JIT compiles that work. Only a guess: the command, once parsed, scans what it was given, and
  * takes the early reading over only when it is for the same, unchanged file; nothing is printed or
- * written either way. Likewise {@code analyze RUN} of one RUN starts scanning that run's
- * per-request records ({@link EarlyScan}).
+ * written either way.
  */
 final class EarlyStart {
   /** The options of {@code trace inspect} that take a value (the next argument). */
   private static final Set<String> VALUE_OPTIONS =
       Set.of("--block-size", "--max-context", "--max-context-length", "--window", "--format");
-
-  /** The options of {@code analyze} that take a value (the next argument). */
-  private static final Set<String> ANALYZE_VALUE_OPTIONS =
-      Set.of("--exp-root", "--report-dir", "--gpus", "--slo", "--format");
 
   private EarlyStart() {}
 
@@ -38,38 +32,6 @@ final class EarlyStart {
         // the command reports it
       }
     }
-    String run = runOf(args);
-    if (run != null) {
-      try {
-        EarlyScan.start(Path.of(run));
-      } catch (InvalidPathException e) {
-        // the command reports it
-      }
-    }
-  }
-
-  /** The RUN an {@code analyze} command line names when it names exactly one, or null. */
-  static @Nullable String runOf(String[] args) {
-    int i = 0;
-    while (i < args.length && args[i].equals("--stacktrace")) {
-      i++;
-    }
-    if (args.length < i + 2 || !args[i].equals("analyze")) {
-      return null;
-    }
-    String run = null;
-    for (i += 1; i < args.length; i++) {
-      String a = args[i];
-      if (ANALYZE_VALUE_OPTIONS.contains(a)) {
-        i++;
-      } else if (!passedOver(a)) {
-        if (a.startsWith("-") || a.startsWith("@") || run != null) {
-          return null; // help, version, an argument file, a second RUN, "--": no guess
-        }
-        run = a;
-      }
-    }
-    return run;
   }
 
   /** The trace file a {@code trace inspect} command line names, or null when it is none. */

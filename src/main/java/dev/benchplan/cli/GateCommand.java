@@ -65,6 +65,13 @@ public final class GateCommand implements Callable<Integer> {
   Path overlay;
 
   @Option(
+      names = "--allow-unknown-constraints",
+      description =
+          "List an overlay's unknown inference-* constraint names as ignored instead of refusing"
+              + " them (exit 2): for an overlay newer than benchplan.")
+  boolean allowUnknownConstraints;
+
+  @Option(
       names = "--min-throughput",
       paramLabel = "TOKENS_PER_SEC",
       converter = NumericOptions.Throughput.class,
@@ -114,7 +121,8 @@ public final class GateCommand implements Callable<Integer> {
                 minThroughput,
                 maxTtftP99,
                 new GateOptions(tolerance, maxErrorRate),
-                reportDir),
+                reportDir,
+                allowUnknownConstraints),
             Clock.systemUTC());
     return Printer.print(
         spec.commandLine(), format, new Output(outcome), outcome.verdict().exitCode());

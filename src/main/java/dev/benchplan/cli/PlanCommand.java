@@ -452,7 +452,8 @@ public final class PlanCommand implements Callable<Integer> {
       @JsonProperty("workload_source") String workloadSource,
       @JsonProperty("aiperf_version") String aiperfVersion,
       @JsonProperty("warnings") List<String> warnings,
-      @JsonProperty("reused") boolean reused)
+      @JsonProperty("reused") boolean reused,
+      @JsonProperty("gates") List<GateOutput> gates)
       implements CommandOutput {
     static Output of(PlanResult r) {
       return new Output(
@@ -463,7 +464,8 @@ public final class PlanCommand implements Callable<Integer> {
           r.workloadSource(),
           r.aiperfVersion(),
           r.warnings(),
-          r.reused());
+          r.reused(),
+          GateOutput.of(r.plan().objectives().gates()));
     }
 
     @Override
@@ -474,6 +476,7 @@ public final class PlanCommand implements Callable<Integer> {
       out.println("plan id:         " + planId);
       out.println("workload source: " + workloadSource);
       out.println("aiperf version:  " + aiperfVersion);
+      GateOutput.printText(out, gates);
       for (String w : warnings) {
         out.println("warning: " + w);
       }

@@ -1,16 +1,21 @@
 package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.plan.PlanClock;
 import dev.benchplan.render.JobBudget;
 import dev.benchplan.render.PairLabel;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.render.RenderResult;
+import dev.benchplan.workload.SmokeEvidence;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -122,6 +127,16 @@ public final class RenderCommand implements Callable<Integer> {
   Integer readyRequestTimeout;
 
   @Option(
+      names = "--smoke-max-age",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "The oldest smoke-test artifact the bound ledger may carry now (default: 72h, as plan):"
+              + " older is refused (exit 2, nothing written). A plan made today is not run next"
+              + " month on a week-old smoke test.")
+  Duration smokeMaxAge;
+
+  @Option(
       names = "--pair",
       paramLabel = "ID",
       description =
@@ -152,6 +167,7 @@ public final class RenderCommand implements Callable<Integer> {
     PairLabel pairLabel = pair == null ? null : new PairLabel(pair, pairOrder, pairArm);
     if (artifactsPvc != null && artifacts != null) {
       throw dev.benchplan.error.BenchplanException.invalid(
+          ErrorLocation.option("--artifacts-pvc"),
           "options --artifacts-pvc and --artifacts: both name the artifact claim: expected one of them");
     }
     RenderResult r =
@@ -168,6 +184,11 @@ public final class RenderCommand implements Callable<Integer> {
                 .readyRequestTimeoutSeconds(readyRequestTimeout)
                 .pair(pairLabel)
                 .refusePastLogBound(true)
+                .smokeAge(
+                    new SmokeEvidence.AgeCheck(
+                        smokeMaxAge != null ? smokeMaxAge : SmokeEvidence.DEFAULT_MAX_AGE,
+                        // judged as plan judges: SOURCE_DATE_EPOCH, else the system clock
+                        PlanClock.fromEnvironment(System.getenv()).instant()))
                 .build());
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
@@ -185,7 +206,8 @@ public final class RenderCommand implements Callable<Integer> {
       @JsonProperty("run_id") String runId,
       @JsonProperty("load_point") @Nullable String loadPoint,
       @JsonProperty("candidate") Candidate candidate,
-      @JsonProperty("artifacts") Artifacts artifacts)
+      @JsonProperty("artifacts") Artifacts artifacts,
+      @JsonProperty("gates") List<GateOutput> gates)
       implements CommandOutput {
     static Output of(RenderResult r) {
       return new Output(
@@ -198,7 +220,8 @@ public final class RenderCommand implements Callable<Integer> {
           r.runId(),
           r.loadPoint(),
           new Candidate(r.candidateDgd(), r.endpoint(), r.ledger(), r.ledgerSha256()),
-          new Artifacts(r.artifactEstimateBytes(), r.artifactTransport()));
+          new Artifacts(r.artifactEstimateBytes(), r.artifactTransport()),
+          GateOutput.of(r.gates()));
     }
 
     @Override
@@ -221,6 +244,7 @@ public final class RenderCommand implements Callable<Integer> {
       } else {
         out.printf("artifacts: %s%n", artifacts.transport());
       }
+      GateOutput.printText(out, gates);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintResult;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictDocument;
@@ -65,6 +66,13 @@ public final class RunCommand implements Callable<Integer> {
   Path constraints;
 
   @Option(
+      names = "--allow-unknown-constraints",
+      description =
+          "List the overlay's unknown inference-* constraint names as ignored instead of refusing"
+              + " them (exit 2): for an overlay newer than benchplan.")
+  boolean allowUnknownConstraints;
+
+  @Option(
       names = "--timeout",
       paramLabel = "DURATION",
       converter = DurationConverter.class,
@@ -104,7 +112,11 @@ public final class RunCommand implements Callable<Integer> {
                     timeout,
                     scheduleTimeout,
                     keep,
-                    replace),
+                    replace,
+                    // read here only when its unknown names are allowed; else the run reads it
+                    allowUnknownConstraints && constraints != null
+                        ? ConstraintReader.fromOverlay(constraints, true)
+                        : null),
                 progress);
     return Printer.print(spec.commandLine(), format, Output.of(outcome), outcome.exitCode());
   }

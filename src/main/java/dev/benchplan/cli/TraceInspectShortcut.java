@@ -24,23 +24,6 @@ final class TraceInspectShortcut {
   /** What the shortcut takes from a command line. */
   record Call(Path trace, boolean json) {}
 
-  /**
-   * Runs {@code args} when they are a plain {@code trace inspect FILE}, on the process's stdout and
-   * stderr.
-   *
-   * @return the exit code, or null when the arguments need the parser
-   */
-  static @Nullable Integer run(String[] args) {
-    Call call = parse(args);
-    if (call == null) {
-      return null;
-    }
-    return run(
-        call,
-        writer(System.out, System.getProperty("sun.stdout.encoding")),
-        writer(System.err, System.getProperty("sun.stderr.encoding")));
-  }
-
   /** Runs a call on the given writers (tests compare it with the parsed command). */
   static int run(Call call, PrintWriter out, PrintWriter err) {
     try {

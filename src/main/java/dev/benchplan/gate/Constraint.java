@@ -1,6 +1,7 @@
 package dev.benchplan.gate;
 
 import dev.benchplan.aiperf.export.MetricUnit;
+import dev.benchplan.rules.GateTolerance;
 import java.math.BigDecimal;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  * @param unit the threshold's unit; null means the canonical unit of the measured metric's
  *     dimension (ms for durations, tokens/sec for token throughput)
  * @param origin where the constraint came from, for messages (file and JSON pointer, or a flag)
+ * @param tolerance this constraint's own tolerance (a plan gate records one); null: the gate
+ *     options' tolerance applies (AICR's overlays and flags)
+ * @param toleranceNote what a verdict must say about that tolerance (an older plan's gate), or null
  */
 public record Constraint(
     String name,
@@ -25,7 +29,21 @@ public record Constraint(
     Operator operator,
     BigDecimal threshold,
     @Nullable MetricUnit unit,
-    String origin) {
+    String origin,
+    @Nullable BigDecimal tolerance,
+    @Nullable String toleranceNote) {
+
+  /** A constraint judged with the gate options' tolerance. */
+  public Constraint(
+      String name,
+      String metric,
+      String stat,
+      Operator operator,
+      BigDecimal threshold,
+      @Nullable MetricUnit unit,
+      String origin) {
+    this(name, metric, stat, operator, threshold, unit, origin, null, null);
+  }
 
   public Constraint {
     Objects.requireNonNull(name, "name");
@@ -40,6 +58,19 @@ public record Constraint(
     if (threshold.signum() < 0) {
       throw new IllegalArgumentException(name + ": threshold must not be negative: " + threshold);
     }
+    if (tolerance != null && !GateTolerance.inRange(tolerance)) {
+      throw new IllegalArgumentException(name + ": tolerance must be in [0, 1): " + tolerance);
+    }
+  }
+
+  /** This constraint with its own {@code tolerance} and, for an older plan's gate, a note. */
+  public Constraint withTolerance(BigDecimal tolerance, @Nullable String note) {
+    return new Constraint(name, metric, stat, operator, threshold, unit, origin, tolerance, note);
+  }
+
+  /** The tolerance it is judged with: its own, else {@code options}'. */
+  public BigDecimal toleranceUnder(GateOptions options) {
+    return tolerance != null ? tolerance : options.tolerance();
   }
 
   /**
@@ -47,11 +78,7 @@ public record Constraint(
    * raised to {@code (1 + t) x threshold} (AICR's rule). Exact decimal arithmetic.
    */
   public BigDecimal effectiveThreshold(BigDecimal tolerance) {
-    BigDecimal factor =
-        operator == Operator.GE
-            ? BigDecimal.ONE.subtract(tolerance)
-            : BigDecimal.ONE.add(tolerance);
-    return threshold.multiply(factor);
+    return GateTolerance.effective(operator == Operator.GE, threshold, tolerance);
   }
 
   /**

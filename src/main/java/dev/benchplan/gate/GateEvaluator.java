@@ -6,6 +6,7 @@ import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.Finding;
 import dev.benchplan.diagnostics.FindingKind;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.Verdict.Decimals;
 import dev.benchplan.rules.PercentileSamples;
 import java.math.BigDecimal;
@@ -33,7 +34,7 @@ public final class GateEvaluator {
   public static Verdict evaluate(AiperfExport export, ConstraintSet set, GateOptions options) {
     List<ConstraintResult> results = new ArrayList<>();
     for (Constraint c : set.constraints()) {
-      results.add(evaluate(export, c, options.tolerance()));
+      results.add(evaluate(export, c, c.toleranceUnder(options)));
     }
     RequestSummary requests = requests(export, options, !set.isEmpty());
     VerdictSource source = VerdictSource.of(export);
@@ -83,7 +84,21 @@ public final class GateEvaluator {
         set.source(),
         requests,
         source,
-        sampleWarnings(export, results));
+        withToleranceNotes(set, sampleWarnings(export, results)));
+  }
+
+  /**
+   * {@code warnings} and, once each, what the constraints' tolerances need said (an older plan's
+   * gates are judged with 10%, as they were run).
+   */
+  static List<String> withToleranceNotes(ConstraintSet set, List<String> warnings) {
+    List<String> out = new ArrayList<>(warnings);
+    set.constraints().stream()
+        .map(Constraint::toleranceNote)
+        .filter(java.util.Objects::nonNull)
+        .distinct()
+        .forEach(out::add);
+    return out;
   }
 
   /**
@@ -154,7 +169,7 @@ public final class GateEvaluator {
       results.add(
           Judgement.result(
               c,
-              options.tolerance(),
+              c.toleranceUnder(options),
               null,
               unit == null ? "(unit of " + c.metric() + ")" : unit.text(),
               null,
@@ -172,7 +187,7 @@ public final class GateEvaluator {
         set.source(),
         requests,
         source,
-        List.of());
+        withToleranceNotes(set, List.of()));
   }
 
   private static ConstraintResult evaluate(
@@ -185,6 +200,7 @@ public final class GateEvaluator {
           .ifPresent(
               found -> {
                 throw BenchplanException.invalid(
+                    ErrorLocation.pointer(export.path(), "").child(c.metric()),
                     export.path()
                         + ": "
                         + found
@@ -206,6 +222,7 @@ public final class GateEvaluator {
             .orElseThrow(
                 () ->
                     BenchplanException.invalid(
+                        ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
                         export.path()
                             + ": "
                             + m.pointer()
@@ -217,6 +234,7 @@ public final class GateEvaluator {
     MetricUnit unit = c.unit() == null ? MetricUnit.canonical(exportUnit.dimension()) : c.unit();
     if (!exportUnit.compatibleWith(unit)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
           export.path()
               + ": "
               + m.pointer()

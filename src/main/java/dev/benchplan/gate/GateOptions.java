@@ -1,7 +1,9 @@
 package dev.benchplan.gate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.rules.ExpectedErrors;
+import dev.benchplan.rules.GateTolerance;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -14,7 +16,7 @@ import java.util.Objects;
  */
 public record GateOptions(BigDecimal tolerance, BigDecimal maxErrorRate) {
   /** AICR's tolerance: 10%. */
-  public static final BigDecimal DEFAULT_TOLERANCE = new BigDecimal("0.10");
+  public static final BigDecimal DEFAULT_TOLERANCE = GateTolerance.AICR_DEFAULT;
 
   /** At most 1% failed requests by default (benchmarking/expected-errors.md). */
   public static final BigDecimal DEFAULT_MAX_ERROR_RATE = ExpectedErrors.DEFAULT_LIMIT;
@@ -24,11 +26,13 @@ public record GateOptions(BigDecimal tolerance, BigDecimal maxErrorRate) {
     Objects.requireNonNull(maxErrorRate, "maxErrorRate");
     if (tolerance.signum() < 0 || tolerance.compareTo(BigDecimal.ONE) >= 0) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--tolerance"),
           "--tolerance: expected a fraction in [0, 1) such as 0.10, got "
               + tolerance.toPlainString());
     }
     if (maxErrorRate.signum() < 0 || maxErrorRate.compareTo(BigDecimal.ONE) > 0) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--max-error-rate"),
           "--max-error-rate: expected a fraction in [0, 1] such as 0.01, got "
               + maxErrorRate.toPlainString());
     }

@@ -6,6 +6,7 @@ import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,8 @@ public final class GateService {
    * @param maxTtftP99 {@code --max-ttft-p99} (ms), or null
    * @param options tolerance and maximum error rate
    * @param reportDir where to write verdict.json, ctrf-report.json and junit.xml, or null
+   * @param allowUnknownConstraints list an overlay's unknown {@code inference-*} names as ignored
+   *     instead of refusing them
    */
   public record Request(
       Path results,
@@ -35,12 +38,25 @@ public final class GateService {
       BigDecimal minThroughput,
       BigDecimal maxTtftP99,
       GateOptions options,
-      Path reportDir) {
+      Path reportDir,
+      boolean allowUnknownConstraints) {
+    /** A request that refuses an overlay's unknown {@code inference-*} names. */
+    public Request(
+        Path results,
+        Path overlay,
+        BigDecimal minThroughput,
+        BigDecimal maxTtftP99,
+        GateOptions options,
+        Path reportDir) {
+      this(results, overlay, minThroughput, maxTtftP99, options, reportDir, false);
+    }
+
     public Request {
       Objects.requireNonNull(results, "results");
       Objects.requireNonNull(options, "options");
       if (overlay != null && (minThroughput != null || maxTtftP99 != null)) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--constraints"),
             "--constraints and --min-throughput/--max-ttft-p99 both give constraints: use one source");
       }
     }
@@ -55,7 +71,8 @@ public final class GateService {
    */
   static RunSource locate(Path results) {
     if (!Files.isRegularFile(results)) {
-      throw BenchplanException.invalid(results + ": AIPerf export not found");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--results", results), results + ": AIPerf export not found");
     }
     Path dir = Objects.requireNonNull(results.toAbsolutePath().getParent()); // a file has a parent
     // any file name: the summary is what was given, the records and log are looked for beside it
@@ -88,7 +105,7 @@ public final class GateService {
     Instant start = clock.instant();
     ConstraintSet constraints =
         request.overlay() != null
-            ? ConstraintReader.fromOverlay(request.overlay())
+            ? ConstraintReader.fromOverlay(request.overlay(), request.allowUnknownConstraints())
             : ConstraintReader.fromFlags(request.minThroughput(), request.maxTtftP99());
     Verdict verdict;
     if (Files.isDirectory(request.results())) {

@@ -1,5 +1,6 @@
 package dev.benchplan.gate;
 
+import dev.benchplan.rules.GateTolerance;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -38,6 +39,18 @@ final class Judgement {
         exportUnit,
         status,
         message);
+  }
+
+  /**
+   * Adds one run's warning to an overall verdict's: labelled with the run, except the older plan's
+   * tolerance note, which holds for every run and is said once.
+   */
+  static void addWarning(List<String> warnings, String label, String w) {
+    if (!w.equals(GateTolerance.LEGACY_NOTE)) {
+      warnings.add(label + ": " + w);
+    } else if (!warnings.contains(w)) {
+      warnings.add(w);
+    }
   }
 
   /** A measurement against the effective threshold: {@code >=}, {@code is below}, … */

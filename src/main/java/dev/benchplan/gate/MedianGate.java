@@ -87,12 +87,13 @@ public final class MedianGate {
                 + "; fail in "
                 + String.join(", ", fail));
       }
-      BigDecimal effective = c.effectiveThreshold(options.tolerance());
+      BigDecimal tolerance = c.toleranceUnder(options);
+      BigDecimal effective = c.effectiveThreshold(tolerance);
       if (!missing.isEmpty()) {
         results.add(
             Judgement.result(
                 c,
-                options.tolerance(),
+                tolerance,
                 null,
                 first.unit(),
                 first.exportUnit(),
@@ -103,7 +104,7 @@ public final class MedianGate {
         continue;
       }
       BigDecimal median = median(values);
-      boolean met = c.isMetBy(median, options.tolerance());
+      boolean met = c.isMetBy(median, tolerance);
       String rel = Judgement.relation(c, met);
       String message =
           c.name()
@@ -127,7 +128,7 @@ public final class MedianGate {
       results.add(
           Judgement.result(
               c,
-              options.tolerance(),
+              tolerance,
               median,
               first.unit(),
               first.exportUnit(),
@@ -210,7 +211,7 @@ public final class MedianGate {
     }
     for (Labeled l : each) {
       for (String w : l.verdict().warnings()) {
-        warnings.add(l.label() + ": " + w);
+        Judgement.addWarning(warnings, l.label(), w);
       }
     }
     Verdict v0 = each.get(0).verdict();

@@ -2,7 +2,9 @@ package dev.benchplan.plan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.benchplan.rules.Decision;
+import dev.benchplan.rules.GateTolerance;
 import dev.benchplan.workload.GpuAllocation;
+import dev.benchplan.workload.MetricCatalog;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -490,7 +492,12 @@ public record BenchmarkPlan(
       List<SloRecord> slos,
       String direction) {}
 
-  /** One pass/fail constraint on an AIPerf summary statistic. */
+  /**
+   * One pass/fail constraint on an AIPerf summary statistic.
+   *
+   * @param tolerance relative slack on the threshold (0 unless the workload sets one); null in a
+   *     plan written before gates recorded it (judged with {@link GateTolerance#LEGACY_PLAN})
+   */
   public record Gate(
       String name,
       String metric,
@@ -498,7 +505,21 @@ public record BenchmarkPlan(
       String operator,
       BigDecimal threshold,
       String unit,
-      String source) {}
+      String source,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable BigDecimal tolerance) {
+    /** The tolerance this gate is judged with: its own, or an older plan's 10%. */
+    public BigDecimal appliedTolerance() {
+      if (MetricCatalog.ERROR_RATE.equals(metric)) {
+        return BigDecimal.ZERO; // the gate's maximum error rate: never widened
+      }
+      return tolerance == null ? GateTolerance.LEGACY_PLAN : tolerance;
+    }
+
+    /** The threshold after {@link #appliedTolerance()}. */
+    public BigDecimal effectiveThreshold() {
+      return GateTolerance.effective(">=".equals(operator), threshold, appliedTolerance());
+    }
+  }
 
   /** A user SLO as written, with where it came from. */
   public record SloRecord(

@@ -52,14 +52,16 @@ final class ObjectivePlanner {
                 ">=",
                 total,
                 "tokens/sec",
-                s.pointer());
+                s.pointer(),
+                s.tolerance());
         log.decide(
             rule,
             "gate "
                 + THROUGHPUT_GATE
                 + ": output_token_throughput avg >= "
                 + total.toPlainString()
-                + " tokens/sec",
+                + " tokens/sec"
+                + toleranceText(s),
             s.pointer()
                 + " asks "
                 + s.threshold().toPlainString()
@@ -75,7 +77,8 @@ final class ObjectivePlanner {
                 s.operator(),
                 s.threshold(),
                 s.unit(),
-                s.pointer());
+                s.pointer(),
+                s.tolerance());
         log.decide(
             rule,
             "gate "
@@ -89,8 +92,13 @@ final class ObjectivePlanner {
                 + " "
                 + s.threshold().toPlainString()
                 + " "
-                + s.unit(),
-            "the user's objective at " + s.pointer() + ", kept exactly");
+                + s.unit()
+                + toleranceText(s),
+            "the user's objective at "
+                + s.pointer()
+                + (s.tolerance().signum() == 0
+                    ? ", kept exactly"
+                    : ", with the workload's tolerance"));
       }
       String previous = gateSources.putIfAbsent(gate.name(), s.pointer());
       if (previous != null) {
@@ -145,6 +153,11 @@ final class ObjectivePlanner {
     }
     return new BenchmarkPlan.Objectives(
         gates, goodput.isEmpty() ? null : goodput, pareto, records, direction);
+  }
+
+  /** ", tolerance T (effective E)" as the decision and the printed gate say it. */
+  private static String toleranceText(Slo s) {
+    return ", tolerance " + s.tolerance().stripTrailingZeros().toPlainString();
   }
 
   private static String gateName(Slo s) {

@@ -267,7 +267,7 @@ public final class PlanService {
       log.block(
           BlockerCode.PLAN_SCHEMA, "the plan does not match " + SeriesStore.SCHEMA + " at " + p);
     }
-    stopIfBlocked(log);
+    stopIfAnyBlocked(log);
     byte[] bytes = CanonicalJson.bytes(tree);
 
     if (existing != null) {
@@ -997,7 +997,15 @@ public final class PlanService {
         plan);
   }
 
+  /** Stops when a blocker leaves later steps without input; independent ones wait for the end. */
   private static void stopIfBlocked(RuleLog log) {
+    if (log.mustStop()) {
+      throw new PlanBlockedException(log.blockers());
+    }
+  }
+
+  /** Before anything is written: every blocker found, independent ones included, stops the plan. */
+  private static void stopIfAnyBlocked(RuleLog log) {
     if (log.blocked()) {
       throw new PlanBlockedException(log.blockers());
     }

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -72,10 +73,23 @@ public record CandidateBinding(
 
   /** Binds the candidate; throws invalid input (exit 2) naming the fields on any disagreement. */
   public static CandidateBinding bind(VerifiedPlan verified, @Nullable Path ledger) {
+    return bind(verified, ledger, null);
+  }
+
+  /**
+   * As {@link #bind(VerifiedPlan, Path)}, and with {@code smokeAge} the bound ledger's smoke
+   * artifact must be young enough (plan's SMOKE_STALE rule, applied again): else invalid input,
+   * nothing written.
+   */
+  public static CandidateBinding bind(
+      VerifiedPlan verified, @Nullable Path ledger, SmokeEvidence.@Nullable AgeCheck smokeAge) {
     BenchmarkPlan.Deployment recorded = verified.plan().deployment();
     String source = verified.path().toString();
     if (ledger != null) {
       DeploymentRecord d = read(ledger.toAbsolutePath().normalize(), "--ledger " + ledger);
+      if (smokeAge != null) {
+        smokeAge.requireFresh(d.smoke(), "--ledger " + ledger);
+      }
       BenchmarkPlan.Deployment candidate = PlanService.deployment(d);
       List<String> frozen = new ArrayList<>();
       JsonNode a = tree(recorded);
@@ -96,6 +110,7 @@ public record CandidateBinding(
       }
       if (!frozen.isEmpty()) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--ledger", ledger),
             "--ledger "
                 + ledger
                 + ": the candidate differs from series "
@@ -123,6 +138,7 @@ public record CandidateBinding(
     }
     if (!Files.isRegularFile(path)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/ledger_path"),
           source
               + " /deployment/ledger_path: the plan's deployment"
               + " ledger "
@@ -133,6 +149,7 @@ public record CandidateBinding(
     String actual = Sha256.ofFile(path);
     if (!actual.equals(recorded.ledgerSha256())) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/ledger_sha256"),
           source
               + " /deployment/ledger_sha256: the plan's ledger "
               + path
@@ -144,6 +161,9 @@ public record CandidateBinding(
               + " with --ledger FILE");
     }
     DeploymentRecord d = read(path, source + " /deployment/ledger_path " + path);
+    if (smokeAge != null) {
+      smokeAge.requireFresh(d.smoke(), "ledger " + path);
+    }
     BenchmarkPlan.Deployment candidate = PlanService.deployment(d);
     requireAgreement(verified, candidate, path.toString());
     return new CandidateBinding(verified, path.toString(), actual, true);
@@ -177,7 +197,9 @@ public record CandidateBinding(
               smoke,
               p.secrets());
     } catch (IllegalArgumentException e) {
-      throw BenchplanException.invalid(verified.path() + " /deployment: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(verified.path(), "/deployment"),
+          verified.path() + " /deployment: " + e.getMessage());
     }
     List<String> problems = new ArrayList<>();
     if (!d.sourceSha256().equals(p.ledgerSha256())) {
@@ -196,6 +218,7 @@ public record CandidateBinding(
     }
     if (!problems.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " the in-code record it was written from in "
@@ -224,6 +247,7 @@ public record CandidateBinding(
     }
     if (!diffs.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " its ledger "
@@ -241,6 +265,7 @@ public record CandidateBinding(
     Optional<DeploymentRecord> d = DeploymentLedgerReader.read(doc, log);
     if (d.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(ledger),
           what + ": " + String.join("; ", log.blockers().stream().map(Blocker::message).toList()));
     }
     return d.get();

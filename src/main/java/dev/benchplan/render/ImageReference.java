@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -17,9 +18,15 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
 
   /** Parses and checks the pin; {@code what} names the source in errors. */
   public static ImageReference parse(String reference, String what) {
+    return parse(reference, what, ErrorLocation.NONE);
+  }
+
+  /** {@link #parse(String, String)} with the reference's place for errors. */
+  public static ImageReference parse(String reference, String what, ErrorLocation place) {
     String where = what + ": image '" + reference + "'";
     if (reference == null || reference.isBlank() || reference.chars().anyMatch(c -> c <= ' ')) {
-      throw BenchplanException.invalid(where + ": expected an image reference without spaces");
+      throw BenchplanException.invalid(
+          place, where + ": expected an image reference without spaces");
     }
     String name = reference;
     String digest = null;
@@ -28,7 +35,7 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
       digest = name.substring(at + 1);
       name = name.substring(0, at);
       if (!DIGEST.matcher(digest).matches()) {
-        throw BenchplanException.invalid(where + ": expected a digest sha256:<64 hex>");
+        throw BenchplanException.invalid(place, where + ": expected a digest sha256:<64 hex>");
       }
     }
     String tag = null;
@@ -37,14 +44,15 @@ public record ImageReference(String reference, @Nullable String tag, @Nullable S
       tag = name.substring(colon + 1);
       name = name.substring(0, colon);
       if (!TAG.matcher(tag).matches()) {
-        throw BenchplanException.invalid(where + ": tag '" + tag + "' is not a valid tag");
+        throw BenchplanException.invalid(place, where + ": tag '" + tag + "' is not a valid tag");
       }
     }
     if (name.isEmpty()) {
-      throw BenchplanException.invalid(where + ": expected a repository name");
+      throw BenchplanException.invalid(place, where + ": expected a repository name");
     }
     if (digest == null && (tag == null || tag.equals("latest"))) {
       throw BenchplanException.invalid(
+          place,
           where
               + " is not pinned: expected an exact version tag (never latest) or a digest,"
               + " e.g. nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0");

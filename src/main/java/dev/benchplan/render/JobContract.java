@@ -84,6 +84,9 @@ public final class JobContract {
   /** ConfigMap annotation: SHA-256 of aiperf-config.yaml. */
   public static final String AIPERF_CONFIG_SHA256 = "benchplan.dev/aiperf-config-sha256";
 
+  /** The config ConfigMap's annotation: SHA-256 of the Job program and encoder it carries. */
+  public static final String JOB_PROGRAM_SHA256 = "benchplan.dev/job-program-sha256";
+
   /** ConfigMap annotation: SHA-256 of the trace. */
   public static final String TRACE_SHA256 = "benchplan.dev/trace-sha256";
 

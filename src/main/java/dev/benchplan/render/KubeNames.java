@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.regex.Pattern;
 
 /** Kubernetes naming rules render checks before it writes anything. */
@@ -28,8 +29,14 @@ public final class KubeNames {
 
   /** Throws invalid input unless {@code value} is a DNS-1123 label; {@code what} names it. */
   public static String requireDns1123Label(String value, String what) {
+    return requireDns1123Label(value, what, ErrorLocation.NONE);
+  }
+
+  /** {@link #requireDns1123Label(String, String)} with the value's place for errors. */
+  public static String requireDns1123Label(String value, String what, ErrorLocation at) {
     if (!isDns1123Label(value)) {
       throw BenchplanException.invalid(
+          at,
           what
               + ": '"
               + value

@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.config.AiperfInvocation;
 import dev.benchplan.aiperf.config.AiperfSettings;
 import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -57,37 +58,47 @@ public final class PlanRenderer {
     ArtifactTarget artifacts = ArtifactTarget.parse(req.artifacts());
     TraceSource traceSource = TraceSource.parse(req.traceSource());
     if (req.namespace() != null) {
-      KubeNames.requireDns1123Label(req.namespace(), "--namespace");
+      KubeNames.requireDns1123Label(
+          req.namespace(), "--namespace", ErrorLocation.option("--namespace"));
     }
     if (req.jobName() != null) {
-      KubeNames.requireDns1123Label(req.jobName(), "--job-name");
+      KubeNames.requireDns1123Label(
+          req.jobName(), "--job-name", ErrorLocation.option("--job-name"));
     }
     Path deployRoot = req.deployRoot().toAbsolutePath().normalize();
     if (!Files.isDirectory(deployRoot)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--deploy-root", deployRoot),
           deployRoot
               + ": deploy root does not exist or is not a directory: expected an existing"
               + " DEPLOY_ROOT folder");
     }
 
     VerifiedPlan series = PlanFile.verify(req.plan(), req.planSha256());
-    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger());
+    CandidateBinding candidate = CandidateBinding.bind(series, req.ledger(), req.smokeAge());
     // the plan with /deployment bound to the candidate measured now; path and SHA-256 stay the
     // plan's
     VerifiedPlan verified = candidate.plan();
     BenchmarkPlan plan = verified.plan();
     String source = verified.path().toString();
     AiperfVersion release =
-        AiperfVersion.parse(plan.aiperf().version(), source + " /aiperf/version");
+        AiperfVersion.parse(
+            plan.aiperf().version(),
+            source + " /aiperf/version",
+            ErrorLocation.pointer(source, "/aiperf/version"));
     ImageReference image = image(req.image(), plan, release, source);
     String namespace = req.namespace() != null ? req.namespace() : plan.deployment().namespace();
-    KubeNames.requireDns1123Label(namespace, source + " /deployment/namespace");
+    KubeNames.requireDns1123Label(
+        namespace,
+        source + " /deployment/namespace",
+        ErrorLocation.pointer(source, "/deployment/namespace"));
 
     TracePlacement trace = null;
     if (AiperfSettingsFactory.usesTrace(plan)) {
       trace = TracePlacement.place(verified, traceSource);
     } else if (traceSource.kind() != TraceSource.Kind.AUTO) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--trace-source"),
           "--trace-source "
               + req.traceSource()
               + ": "
@@ -157,6 +168,7 @@ public final class PlanRenderer {
           AiperfInvocation.of(s, release, PerfManifests.configPathInPod(), context, source);
       if (runs.count() > 1 && inv.mode() != dev.benchplan.aiperf.config.InvocationMode.CONFIG) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(source, "/aiperf/version"),
             source
                 + " /aiperf/version: AIPerf "
                 + release
@@ -193,6 +205,7 @@ public final class PlanRenderer {
         && !artifacts.isPvc()
         && (req.refusePastLogBound() || runs.count() > 1)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/experiment"),
           source
               + " /experiment: the artifacts of "
               + runs.count()
@@ -297,9 +310,7 @@ public final class PlanRenderer {
             plan.deployment().dgdName(),
             plan.deployment().namespace(),
             budget.activeDeadlineSeconds(),
-            runs.sequence()
-                ? runs.points().stream().map(MeasuredRuns.Point::directory).toList()
-                : List.of(),
+            runConfigs(runs, invocations),
             ArtifactEstimate.LOG_CHANNEL_MAX_BYTES,
             resources(plan, points));
     List<ObjectNode> docs =
@@ -357,7 +368,8 @@ public final class PlanRenderer {
         runs.mechanism(),
         runs.count(),
         estimate.bytes(),
-        transport(estimate, artifacts));
+        transport(estimate, artifacts),
+        verified.plan().objectives().gates());
   }
 
   /** How the tree comes back, in one phrase (perf.yaml's header, render's output). */
@@ -389,12 +401,17 @@ public final class PlanRenderer {
   private static ImageReference image(
       @Nullable String override, BenchmarkPlan plan, AiperfVersion release, String source) {
     String what = override != null ? "--image" : source + " /aiperf/image";
+    ErrorLocation at =
+        override != null
+            ? ErrorLocation.option("--image")
+            : ErrorLocation.pointer(source, "/aiperf/image");
     ImageReference image =
-        ImageReference.parse(override != null ? override : plan.aiperf().image(), what);
+        ImageReference.parse(override != null ? override : plan.aiperf().image(), what, at);
     if (AiperfVersion.isPlanForm(image.tag())) {
-      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what);
+      AiperfVersion tagged = AiperfVersion.parse(image.tag(), what, at);
       if (tagged.compareTo(release) != 0) {
         throw BenchplanException.invalid(
+            at,
             what
                 + ": image tag "
                 + image.tag()
@@ -421,5 +438,24 @@ public final class PlanRenderer {
       }
     }
     return secrets.size() == 1 ? secrets.get(0) : null;
+  }
+
+  /**
+   * Each run's folder -> its own AIPerf config (one ConfigMap key each), when runs are sequenced.
+   */
+  private static Map<String, String> runConfigs(
+      MeasuredRuns runs, List<AiperfInvocation> invocations) {
+    Map<String, String> configs = new LinkedHashMap<>();
+    if (runs.sequence()) {
+      for (int i = 0; i < invocations.size(); i++) {
+        AiperfInvocation inv = invocations.get(i);
+        configs.put(
+            Objects.requireNonNull(runs.points().get(i).directory()),
+            new String(
+                YamlDocuments.write(inv.header(), List.of(inv.document())),
+                StandardCharsets.UTF_8));
+      }
+    }
+    return configs;
   }
 }

@@ -7,6 +7,7 @@ import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanOrigin;
 import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.plan.VerifiedPlan;
+import dev.benchplan.render.manifest.PerfManifests;
 import java.nio.file.Path;
 import java.util.Map;
 import tools.jackson.databind.node.ArrayNode;
@@ -17,8 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
  * the plan's path (relative to DEPLOY_ROOT, {@code /}) and SHA-256, benchplan's version and commit,
  * the render options as given, the run id, Job name and namespace chosen, the engine rendered
  * ({@code job}: perf.yaml; {@code aiperf-operator}: aiperfjobs.yaml), and the SHA-256 of every file
- * written, so {@code benchplan verify DEPLOY_ROOT} can re-render with the same choices and require
- * identical bytes.
+ * written, and for the Job engine the SHA-256 of the Job program perf.yaml mounts, so {@code
+ * benchplan verify DEPLOY_ROOT} can re-render with the same choices and require identical bytes
+ * (when the program differs, the root was rendered by another benchplan and only hashes are
+ * checked).
  */
 public final class RenderManifest {
   /** The manifest's file name, beside the rendered files. */
@@ -66,6 +69,10 @@ public final class RenderManifest {
     m.put("job_name", jobName);
     m.put("namespace", namespace);
     m.put("engine", engine);
+    if (AiperfJobContract.JOB_ENGINE.equals(engine)) {
+      // what perf.yaml's config ConfigMap mounts: verify re-renders only with the same program
+      m.put("job_program_sha256", PerfManifests.programSha256());
+    }
     if (!sizing.isEmpty()) {
       ArrayNode points = m.putArray("operator_sizing");
       for (OperatorSizing z : sizing) {

@@ -1,5 +1,6 @@
 package dev.benchplan.render;
 
+import dev.benchplan.workload.SmokeEvidence;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -23,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  * @param refusePastLogBound refuse (exit 2) a Job whose estimated artifact tree exceeds the pod-log
  *     channel without an artifact claim ({@code benchplan render}); false keeps the summary-only
  *     contract for one run past the bound ({@code validate}, {@code verify}'s re-render)
+ * @param smokeAge how old the bound ledger's smoke artifact may be now ({@code render
+ *     --smoke-max-age}, plan's rule applied again at render time); null: not checked ({@code
+ *     verify}'s re-render of a past run, {@code validate}'s in-cluster readiness)
  */
 public record RenderRequest(
     Path plan,
@@ -40,7 +44,8 @@ public record RenderRequest(
     @Nullable Path ledger,
     @Nullable Integer readyRequestTimeoutSeconds,
     @Nullable PairLabel pair,
-    boolean refusePastLogBound) {
+    boolean refusePastLogBound,
+    SmokeEvidence.@Nullable AgeCheck smokeAge) {
   /**
    * Starts a request for {@code plan} (with its SHA-256) rendered under {@code deployRoot}: every
    * override unset, the system clock and a secure random source for the run id, the default model
@@ -58,6 +63,7 @@ public record RenderRequest(
     private final Path deployRoot;
     private @Nullable String namespace;
     private @Nullable String jobName;
+    private SmokeEvidence.@Nullable AgeCheck smokeAge;
     private @Nullable String image;
     private @Nullable String artifacts;
     private @Nullable String traceSource;
@@ -143,6 +149,12 @@ public record RenderRequest(
       return this;
     }
 
+    /** See {@link RenderRequest#smokeAge()}. */
+    public Builder smokeAge(SmokeEvidence.@Nullable AgeCheck smokeAge) {
+      this.smokeAge = smokeAge;
+      return this;
+    }
+
     /** See {@link RenderRequest#refusePastLogBound()}. */
     public Builder refusePastLogBound(boolean refusePastLogBound) {
       this.refusePastLogBound = refusePastLogBound;
@@ -167,7 +179,8 @@ public record RenderRequest(
           ledger,
           readyRequestTimeoutSeconds,
           pair,
-          refusePastLogBound);
+          refusePastLogBound,
+          smokeAge);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.benchplan.render;
 
+import dev.benchplan.plan.BenchmarkPlan;
 import java.nio.file.Path;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param measuredRuns load points times repetitions
  * @param artifactEstimateBytes the artifact tree's estimated size
  * @param artifactTransport how the tree comes back (pod log, or a claim and collector pods)
+ * @param gates the plan's gates the run will judge, each with its tolerance
  */
 public record RenderResult(
     Path aiperfConfig,
@@ -42,4 +45,9 @@ public record RenderResult(
     String mechanism,
     int measuredRuns,
     long artifactEstimateBytes,
-    String artifactTransport) {}
+    String artifactTransport,
+    List<BenchmarkPlan.Gate> gates) {
+  public RenderResult {
+    gates = List.copyOf(gates);
+  }
+}

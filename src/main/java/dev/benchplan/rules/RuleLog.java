@@ -14,10 +14,20 @@ public final class RuleLog {
   private final List<Blocker> blockers = new ArrayList<>();
   private final List<Decision> decisions = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
+  private int independent;
 
   /** Records a violated rule; the message gets the rule file appended. */
   public void block(BlockerCode code, @Nullable String message) {
     blockers.add(Blocker.of(code, message));
+  }
+
+  /**
+   * Records a violated rule that nothing later depends on (a stale smoke artifact): planning goes
+   * on to find the other problems ({@link #mustStop()} ignores it), and the plan is still refused.
+   */
+  public void blockIndependent(BlockerCode code, @Nullable String message) {
+    block(code, message);
+    independent++;
   }
 
   /** Records a blocker built elsewhere. */
@@ -35,8 +45,17 @@ public final class RuleLog {
     warnings.add(message + " (rule: " + rule.path() + ")");
   }
 
+  /** True when any rule was violated: nothing may be written. */
   public boolean blocked() {
     return !blockers.isEmpty();
+  }
+
+  /**
+   * True when a violated rule leaves later steps without their input; blockers recorded by {@link
+   * #blockIndependent} alone let planning go on collecting every problem for one answer.
+   */
+  public boolean mustStop() {
+    return blockers.size() > independent;
   }
 
   public List<Blocker> blockers() {

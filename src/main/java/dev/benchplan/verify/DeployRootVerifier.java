@@ -6,9 +6,12 @@ import dev.benchplan.json.JsonInput;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.PlanPaths;
+import dev.benchplan.render.AiperfJobContract;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderManifest;
 import dev.benchplan.render.RenderRequest;
+import dev.benchplan.render.manifest.JobProgram;
+import dev.benchplan.render.manifest.PerfManifests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,7 +32,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Verifies a DEPLOY_ROOT by its {@code benchmark/render-manifest.json}: every listed file hashes to
  * the manifest, the plan it names verifies, and a re-render with the recorded options, run id and
- * names (into a scratch folder) gives identical bytes.
+ * names (into a scratch folder) gives identical bytes. A root rendered with another Job program
+ * (another benchplan) gets a note saying so instead of the re-render.
  */
 final class DeployRootVerifier {
   private static final DateTimeFormatter STAMP =
@@ -96,9 +100,39 @@ final class DeployRootVerifier {
       findings.add(new Finding(label, "/plan/path", String.valueOf(e.getMessage())));
       return new VerifyReport("deploy_root", deployRoot.toString(), null, checks, findings, notes);
     }
-    checks.add("re-rendered byte for byte");
-    rerender(root, label, m, plan, planSha, findings);
+    String other = renderedByAnother(m);
+    if (other != null) {
+      notes.add(other + ": the files were re-hashed, the byte-for-byte re-render skipped");
+    } else {
+      checks.add("re-rendered byte for byte");
+      rerender(root, label, m, plan, planSha, findings);
+    }
     return new VerifyReport("deploy_root", deployRoot.toString(), null, checks, findings, notes);
+  }
+
+  /**
+   * Why this DEPLOY_ROOT cannot be re-rendered byte for byte by this benchplan (a perf.yaml whose
+   * Job program is not this version's), or null when it can.
+   */
+  private static @Nullable String renderedByAnother(JsonNode m) {
+    if (!m.path("engine")
+        .asString(AiperfJobContract.JOB_ENGINE)
+        .equals(AiperfJobContract.JOB_ENGINE)) {
+      return null;
+    }
+    String recorded = m.path("job_program_sha256").asString(null);
+    String mine = PerfManifests.programSha256();
+    if (mine.equals(recorded)) {
+      return null;
+    }
+    return "rendered by another version of benchplan ("
+        + m.at("/benchplan/version").asString()
+        + ", commit "
+        + m.at("/benchplan/commit").asString()
+        + "): "
+        + (recorded == null
+            ? "its perf.yaml carries the Job program inline (before " + JobProgram.FILE + ")"
+            : "its Job program hashes to " + recorded + ", this version's to " + mine);
   }
 
   private static void rerender(

@@ -1,5 +1,6 @@
 package dev.benchplan.workload;
 
+import dev.benchplan.rules.GateTolerance;
 import java.math.BigDecimal;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -14,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param threshold the user's value
  * @param unit the unit of the threshold (ms for latencies)
  * @param pointer where in the workload the objective was written
+ * @param tolerance the gate's relative slack in [0, 1): 0 unless the workload sets one
  */
 public record Slo(
     String metric,
@@ -21,13 +23,29 @@ public record Slo(
     String operator,
     BigDecimal threshold,
     String unit,
-    String pointer) {
+    String pointer,
+    BigDecimal tolerance) {
+  /** An objective gated exactly (no tolerance). */
+  public Slo(
+      String metric,
+      String stat,
+      String operator,
+      BigDecimal threshold,
+      String unit,
+      String pointer) {
+    this(metric, stat, operator, threshold, unit, pointer, GateTolerance.OBJECTIVE_DEFAULT);
+  }
+
   public Slo {
     Objects.requireNonNull(metric, "metric");
     Objects.requireNonNull(stat, "stat");
     Objects.requireNonNull(threshold, "threshold");
     Objects.requireNonNull(unit, "unit");
     Objects.requireNonNull(pointer, "pointer");
+    Objects.requireNonNull(tolerance, "tolerance");
+    if (!GateTolerance.inRange(tolerance)) {
+      throw new IllegalArgumentException("tolerance must be in [0, 1): " + tolerance);
+    }
     if (!operator.equals("<=") && !operator.equals(">=")) {
       throw new IllegalArgumentException("operator must be <= or >=: " + operator);
     }

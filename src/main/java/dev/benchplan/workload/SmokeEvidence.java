@@ -68,7 +68,8 @@ public sealed interface SmokeEvidence
     }
     if (age != null) {
       if (age > maxAgeS) {
-        log.block(
+        // nothing later depends on it: the plan goes on to report every other problem too
+        log.blockIndependent(
             BlockerCode.SMOKE_STALE,
             "smoke test artifact "
                 + a.path()
@@ -145,6 +146,60 @@ public sealed interface SmokeEvidence
     } catch (IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * Plan's SMOKE_STALE rule applied again by {@code render} and {@code run} at their own time.
+   *
+   * @param maxAge the oldest artifact accepted ({@code --smoke-max-age}, default {@link
+   *     #DEFAULT_MAX_AGE})
+   * @param now the time it is judged at (the planning clock: {@code SOURCE_DATE_EPOCH} or the
+   *     system clock, as plan judges)
+   */
+  record AgeCheck(Duration maxAge, Instant now) {
+    public AgeCheck {
+      Objects.requireNonNull(maxAge, "maxAge");
+      Objects.requireNonNull(now, "now");
+    }
+
+    /**
+     * A smoke artifact older than {@code maxAge} at {@code now} is invalid input (exit 2, nothing
+     * created), naming {@code where} (the ledger that binds it). Returns the artifact's age in
+     * seconds, or null when it has none (no timestamp, or in-cluster readiness).
+     */
+    public @Nullable Long requireFresh(SmokeEvidence evidence, String where) {
+      return SmokeEvidence.requireFresh(evidence, now, maxAge, where);
+    }
+  }
+
+  private static @Nullable Long requireFresh(
+      SmokeEvidence evidence, Instant now, Duration maxAge, String where) {
+    if (!(evidence instanceof Artifact a) || a.timestamp() == null) {
+      return null;
+    }
+    long age;
+    try {
+      age = Duration.between(Instant.parse(a.timestamp()), now).toSeconds();
+    } catch (DateTimeParseException e) {
+      return null; // plan warned that its age is unknown
+    }
+    if (age > maxAge.toSeconds()) {
+      throw dev.benchplan.error.BenchplanException.invalid(
+          where
+              + ": smoke test artifact "
+              + a.path()
+              + " /timestamp "
+              + a.timestamp()
+              + " is "
+              + human(age)
+              + " old, past the limit of "
+              + human(maxAge.toSeconds())
+              + " (SMOKE_STALE, rule: "
+              + RuleFile.DEPLOYMENT_LEDGER.path()
+              + "): run `benchplan smoke` against the endpoint again and record the new artifact"
+              + " in the ledger (or raise the limit with --smoke-max-age); nothing created");
+    }
+    return age;
   }
 
   private static String human(long seconds) {

@@ -2,6 +2,7 @@ package dev.benchplan.workload;
 
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.rules.BlockerCode;
+import dev.benchplan.rules.GateTolerance;
 import dev.benchplan.rules.RuleLog;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -154,9 +155,14 @@ public final class UserWorkloadReader {
   private static List<Slo> slos(InputDocument doc, RuleLog log) {
     JsonNode o = doc.tree().at("/objectives");
     List<Slo> out = new ArrayList<>();
-    fixed(o, "ttft_ms_p95_max", "time_to_first_token", "p95", "<=", "ms", out);
-    fixed(o, "itl_ms_p95_max", "inter_token_latency", "p95", "<=", "ms", out);
-    fixed(o, "request_latency_ms_p95_max", "request_latency", "p95", "<=", "ms", out);
+    // the schema holds it in [0, 1); absent: the user's objectives are gated exactly
+    BigDecimal tol =
+        o.path("gate_tolerance").isNumber()
+            ? o.get("gate_tolerance").decimalValue()
+            : GateTolerance.OBJECTIVE_DEFAULT;
+    fixed(o, "ttft_ms_p95_max", "time_to_first_token", "p95", "<=", "ms", tol, out);
+    fixed(o, "itl_ms_p95_max", "inter_token_latency", "p95", "<=", "ms", tol, out);
+    fixed(o, "request_latency_ms_p95_max", "request_latency", "p95", "<=", "ms", tol, out);
     fixed(
         o,
         "output_tput_per_gpu_min",
@@ -164,8 +170,18 @@ public final class UserWorkloadReader {
         "avg",
         ">=",
         "tokens/sec/gpu",
+        tol,
         out);
-    fixed(o, "error_rate_max", MetricCatalog.ERROR_RATE, "avg", "<=", "ratio", out);
+    // the error-rate limit is the gate's maximum error rate, always applied exactly
+    fixed(
+        o,
+        "error_rate_max",
+        MetricCatalog.ERROR_RATE,
+        "avg",
+        "<=",
+        "ratio",
+        GateTolerance.OBJECTIVE_DEFAULT,
+        out);
     JsonNode custom = o.path("custom_slos");
     for (int i = 0; i < custom.size(); i++) {
       JsonNode s = custom.get(i);
@@ -207,7 +223,8 @@ public final class UserWorkloadReader {
               max ? "<=" : ">=",
               s.get(max ? "max" : "min").decimalValue(),
               unit,
-              pointer + (max ? "/max" : "/min")));
+              pointer + (max ? "/max" : "/min"),
+              s.path("tolerance").isNumber() ? s.get("tolerance").decimalValue() : tol));
     }
     return out;
   }
@@ -219,10 +236,13 @@ public final class UserWorkloadReader {
       String stat,
       String operator,
       String unit,
+      BigDecimal tolerance,
       List<Slo> out) {
     JsonNode v = objectives.path(field);
     if (v.isNumber()) {
-      out.add(new Slo(metric, stat, operator, v.decimalValue(), unit, "/objectives/" + field));
+      out.add(
+          new Slo(
+              metric, stat, operator, v.decimalValue(), unit, "/objectives/" + field, tolerance));
     }
   }
 

@@ -34,27 +34,4 @@ class EarlyStartTest {
   void traceOf(String line, String expected) {
     assertThat(EarlyStart.traceOf(line.strip().split("\\s+"))).isEqualTo(expected);
   }
-
-  @ParameterizedTest(name = "[{0}] -> {1}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "analyze run | run",
-        "analyze run --format json --exp-root e --report-dir r | run",
-        "--stacktrace analyze --gpus 2 --slo time_to_first_token.p99<=500 run | run",
-        "analyze --exp-root=e run --stacktrace | run",
-        "analyze | ",
-        "analyze --exp-root e | ",
-        "analyze a b | ",
-        "analyze --help run | ",
-        "analyze -V run | ",
-        "analyze @args.txt | ",
-        "analyze -- run | ",
-        "compare --reference a --candidate b | ",
-        "trace inspect t.jsonl | ",
-      })
-  @DisplayName("the RUN of an analyze of one RUN, and nothing for anything else")
-  void runOf(String line, String expected) {
-    assertThat(EarlyStart.runOf(line.strip().split("\\s+"))).isEqualTo(expected);
-  }
 }

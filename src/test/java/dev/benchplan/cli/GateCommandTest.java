@@ -53,6 +53,52 @@ class GateCommandTest {
 
   @Test
   @DisplayName(
+      "a typo in a gate name (inference-ttft-p95) is exit 2 naming the known names, nothing"
+          + " gated or written; --allow-unknown-constraints lists it as ignored; nccl-* always ignored")
+  void unknownInferenceName() throws Exception {
+    Path overlay =
+        Files.writeString(
+            tmp.resolve("typo.yaml"),
+            """
+            kind: RecipeMetadata
+            spec:
+              validation:
+                performance:
+                  checks: [inference-perf]
+                  constraints:
+                    - {name: inference-throughput, value: ">= 50"}
+                    - {name: inference-ttft-p95, value: "<= 30"}
+                    - {name: nccl-all-reduce-bw, value: ">= 400"}
+            """);
+    Path reports = tmp.resolve("typo-reports");
+    String[] args = {
+      "gate",
+      "--results",
+      ExportVariants.real().toString(),
+      "--constraints",
+      overlay.toString(),
+      "--report-dir",
+      reports.toString()
+    };
+    var refused = CommandHarness.run(args).expectExit(2);
+    assertThat(refused.err())
+        .contains(
+            overlay
+                + ": /spec/validation/performance/constraints/1/name: unknown inference constraint"
+                + " name 'inference-ttft-p95': expected one of inference-throughput,"
+                + " inference-ttft-p99,")
+        .contains("--allow-unknown-constraints");
+    assertThat(reports).doesNotExist();
+    String[] allowed = java.util.Arrays.copyOf(args, args.length + 1);
+    allowed[args.length] = "--allow-unknown-constraints";
+    var ok = CommandHarness.run(allowed).expectOk();
+    assertThat(ok.out())
+        .contains("ignored inference-ttft-p95 (unknown inference constraint name: ignored")
+        .contains("ignored nccl-all-reduce-bw (not an inference performance constraint)");
+  }
+
+  @Test
+  @DisplayName(
       "verdict.json names its source relative to the report directory: the same export and"
           + " reports in two directories give the same verdict.json, and no report holds an absolute path")
   void sourceRelativeToReportDir() throws Exception {

@@ -115,6 +115,8 @@ class JsonDocumentsTest {
     JsonNode written =
         JsonDocuments.assertStdout("plan", CommandHarness.run(plan).expectOk().out());
     assertThat(written.has("plan_path")).isTrue();
+    assertThat(written.at("/gates/0/tolerance").decimalValue()).isEqualByComparingTo("0");
+    assertThat(written.at("/gates/0/note").isNull()).isTrue();
     JsonDocuments.assertRejectsTampering("plan-result.schema.json", written, "sha256");
     JsonNode blocked =
         JsonDocuments.assertStdout("plan", CommandHarness.run(plan).expectExit(2).out());
@@ -139,6 +141,7 @@ class JsonDocumentsTest {
                 .expectOk()
                 .out());
     assertThat(render.get("load_point").asString()).isEqualTo("16");
+    assertThat(render.get("gates")).isEqualTo(written.get("gates"));
     JsonDocuments.assertRejectsTampering("render-result.schema.json", render, "candidate");
     assertThat(JsonDocuments.assertFiles("render", deploy)).isEqualTo(1);
 

@@ -45,7 +45,14 @@ class PlanCommandTest {
         .contains("plan written: " + exp.toAbsolutePath())
         .contains("workload source: user_static")
         .contains("aiperf version:  0.13.0")
-        .containsPattern("sha256: +[0-9a-f]{64}");
+        .containsPattern("sha256: +[0-9a-f]{64}")
+        // the user's objectives are gated exactly: tolerance 0, effective = threshold
+        .contains(
+            "gate inference-ttft-p99: time_to_first_token p99 <= 500 ms, tolerance 0 (effective"
+                + " 500)")
+        .contains(
+            "gate inference-throughput: output_token_throughput avg >= 1500 tokens/sec,"
+                + " tolerance 0 (effective 1500)");
   }
 
   @Test

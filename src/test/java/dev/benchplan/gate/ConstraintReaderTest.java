@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -120,9 +121,42 @@ class ConstraintReaderTest {
         .hasMessageContaining("is measured in ms, not in tokens/sec");
   }
 
+  @ParameterizedTest(name = "[{index}] {0}")
+  @DisplayName(
+      "an unknown inference-* name (a typo of a gate) is exit 2 naming the known names and the"
+          + " pointer; the gates that remain are not run on")
+  @ValueSource(strings = {"inference-ttft-p95", "inference-throughpt", "inference-TTFT-p99"})
+  void unknownInferenceNameRefused(String name) throws Exception {
+    Path file =
+        overlay(
+            seed(
+                "{name: inference-throughput, value: \">= 5000\"}",
+                "{name: nccl-all-reduce-bw, value: \">= 400\"}",
+                "{name: " + name + ", value: \"<= 200\"}"));
+    assertThatThrownBy(() -> ConstraintReader.fromOverlay(file))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining(
+            file
+                + ": /validation/performance/constraints/2/name: unknown inference constraint"
+                + " name '"
+                + name
+                + "': expected one of inference-throughput, inference-ttft-p99,"
+                + " inference-throughput-per-gpu, inference-model, inference-concurrency-per-gpu,"
+                + " inference-routing-mode, inference-model-cache-storage-class")
+        .hasMessageContaining("--allow-unknown-constraints")
+        .extracting(e -> ((BenchplanException) e).exitCode())
+        .isEqualTo(2);
+    ConstraintSet allowed = ConstraintReader.fromOverlay(file, true);
+    assertThat(allowed.constraints())
+        .extracting(Constraint::name)
+        .containsExactly(ConstraintReader.THROUGHPUT);
+    assertThat(allowed.ignored()).hasSize(2).anyMatch(s -> s.startsWith(name + " (unknown"));
+  }
+
   @Test
   @DisplayName(
-      "AICR settings and other checks' constraints are ignored and recorded; an unknown inference-* name too")
+      "AICR settings and other checks' constraints are ignored and recorded; an unknown inference-* name"
+          + " too when allowed")
   void namesOutsideTheGate() throws Exception {
     ConstraintSet set =
         ConstraintReader.fromOverlay(
@@ -142,9 +176,11 @@ class ConstraintReaderTest {
         .anyMatch(s -> s.startsWith("nccl-all-reduce-bw"));
 
     Path typo = overlay(seed("{name: inference-throughpt, value: \">= 5000\"}"));
-    assertThat(ConstraintReader.fromOverlay(typo).ignored())
-        .containsExactly("inference-throughpt (unknown inference constraint name: ignored)");
-    assertThat(ConstraintReader.fromOverlay(typo).constraints()).isEmpty();
+    assertThat(ConstraintReader.fromOverlay(typo, true).ignored())
+        .containsExactly(
+            "inference-throughpt (unknown inference constraint name: ignored,"
+                + " --allow-unknown-constraints)");
+    assertThat(ConstraintReader.fromOverlay(typo, true).constraints()).isEmpty();
     Path dup =
         overlay(
             seed(

@@ -27,7 +27,7 @@ import tools.jackson.databind.JsonNode;
 class EmptyJsonInputTest {
   static final Path EXPERIMENTS = Path.of("experiments").toAbsolutePath();
   static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
-  static final String GRID = "synthetic-grid-20261130-9039ab9f";
+  static final String GRID = "synthetic-grid-20261130-ce287c6d";
 
   @TempDir Path tmp;
 

@@ -46,6 +46,21 @@ import java.util.function.Function;
  * only proxies to an Endpoints address whose {@code targetRef} is a Pod listing that IP in {@code
  * status.podIPs}. So the server binds the machine's first non-loopback IPv4 address, and a
  * placeholder Pod (never scheduled) carries that IP, as the operator's own pod would.
+ *
+ * <p>What it does that AIPerf's operator does not, each kept for a reason:
+ *
+ * <ul>
+ *   <li>It runs no JobSet and no worker pods: the status walks Pending, warmup, profiling and an
+ *       end state in 200 ms steps, and the end state is the {@link Mode} the test chose (a real
+ *       engine cannot be made to fail, hang or cut a file short on demand).
+ *   <li>The results it serves are a folder the test gives, not what pods wrote.
+ *   <li>{@link #traceChecks} records what the pods' trace init container would find, which the
+ *       operator itself never computes: there are no pods to run that container.
+ *   <li>Its placeholder Pod carries a pod IP without ever being scheduled: 1.20's service proxy
+ *       reaches only an Endpoints address backed by such a Pod.
+ *   <li>The AIPerfJob and JobSet CRDs it installs are this test tree's own, not the operator's
+ *       chart.
+ * </ul>
  */
 public final class FakeAiperfOperator implements AutoCloseable {
   public static final ResourceDefinitionContext AIPERFJOBS =

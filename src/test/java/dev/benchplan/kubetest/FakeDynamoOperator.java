@@ -54,6 +54,19 @@ import java.util.function.Predicate;
  * {@link Mode#MANUAL}: nothing happens until a test calls {@link #makeSuccessful}, {@link
  * #makeFailed} or {@link #makePending}. Those calls work in both modes and return once the status
  * is written.
+ *
+ * <p>What it does that the real operator does not, each kept for a reason:
+ *
+ * <ul>
+ *   <li>It creates pods and the frontend Service directly, owned by the DGD (the real one goes
+ *       through DynamoComponentDeployments and Deployments): benchplan reads only the DGD's status,
+ *       its pods by label and the Service.
+ *   <li>{@link Mode#MANUAL} and {@link #makeSuccessful}/{@link #makeFailed}/{@link #makePending}
+ *       set a state whatever the pods do: the tests need a failed or stuck deployment on demand.
+ *   <li>{@link #readyDelay} holds {@code successful} back for a set time: the tests' stand-in for a
+ *       slow model load.
+ *   <li>It never scales, upgrades or rolls pods when a DGD changes: benchplan creates a DGD once.
+ * </ul>
  */
 public final class FakeDynamoOperator implements AutoCloseable {
   /** The v1alpha1 DynamoGraphDeployment resource. */

@@ -59,6 +59,23 @@ import java.util.function.Predicate;
  * restartPolicy} is ignored: a terminated pod is never restarted. {@link PodScript#execute} pods
  * run their containers' own commands locally ({@link PodExecution}). All work happens on one thread
  * in event order (pod watch events and the script's timers), so runs are deterministic.
+ *
+ * <p>What it does that no real component does, each kept for a reason:
+ *
+ * <ul>
+ *   <li>It binds pods itself with a subset of kube-scheduler's filters ({@link NodeFit}): no
+ *       scheduler binary is built, and benchplan's placement needs only selectors, affinity, taints
+ *       and GPUs.
+ *   <li>It runs a pod whatever its claims' phase (a scheduler waits for a bound PVC): there is no
+ *       provisioner, PVC binding stays with the stand-ins.
+ *   <li>Its Nodes post Ready once and no heartbeat: no node-lifecycle controller runs to notice.
+ *   <li>A {@link PodScript} decides a pod's fate (exit code, timing, log), init containers exit 0
+ *       at once and {@code restartPolicy} is ignored: the tests choose faults on demand.
+ *   <li>{@link #close()} force-deletes the pods bound to its nodes at once: the podgc controller
+ *       would, but only after its 40 s quarantine of a vanished node.
+ *   <li>{@link PodScript#execute} runs a container's command on this machine, its image ignored:
+ *       the container runtime's place, so the rendered Job's own program is what runs.
+ * </ul>
  */
 public final class FakeKubelet implements AutoCloseable {
   private enum Stage {

@@ -27,9 +27,9 @@ import java.util.Objects;
  *
  * <p>Absolute pod paths are remapped: every env value, command word and argument that is a mount
  * path or lies below one is rewritten to the local folder (longest mount first); paths written
- * inside a script's text are not (pass them as arguments or env, as the Job script does). The table
- * is handed to the stand-in {@code aiperf} ({@code BENCHPLAN_STANDIN_PATH_MAP}) for paths it reads
- * from config files. When the container's env names {@code BENCHPLAN_ENDPOINT} and {@code
+ * inside a script's text are not (pass them as arguments or env, as the Job program does). The
+ * table is handed to the stand-in {@code aiperf} ({@code BENCHPLAN_STANDIN_PATH_MAP}) for paths it
+ * reads from config files. When the container's env names {@code BENCHPLAN_ENDPOINT} and {@code
  * BENCHPLAN_MODEL} (the AIPerf Job), a local OpenAI-style endpoint ({@link StandInEndpoint})
  * answers for it: the in-cluster URL is rewritten to it, as cluster DNS would route it. stdout and
  * stderr, interleaved as written, are the container's log; the process's exit code is the

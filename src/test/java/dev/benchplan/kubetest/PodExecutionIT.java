@@ -27,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The kubelet stand-in executes the rendered Job's own container command (bash, the Job script,
- * python3) with a stand-in aiperf on PATH: the pod log carries the real sweep's files through the
- * verified artifact channel, exit codes decide the phase, PVCs are local folders shared by pods.
+ * The kubelet stand-in executes the rendered Job's own container command (python3 running the Job
+ * program mounted from the config ConfigMap) with a stand-in aiperf on PATH: the pod log carries
+ * the real sweep's files through the verified artifact channel, exit codes decide the phase, PVCs
+ * are local folders shared by pods.
  */
 @KubeTestEnv
 class PodExecutionIT {

@@ -3,7 +3,7 @@ package dev.benchplan.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.Sha256;
-import dev.benchplan.render.manifest.JobScript;
+import dev.benchplan.render.manifest.JobProgram;
 import dev.benchplan.render.manifest.YamlDocuments;
 import dev.benchplan.testing.SharedData;
 import java.nio.charset.StandardCharsets;
@@ -326,11 +326,15 @@ class PlanRendererTest {
     PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("plan.json"));
     Rendered r = Rendered.render(plan, Files.createDirectories(tmp.resolve("d")));
     JsonNode command = r.container().path("command");
-    assertThat(command.get(0).asString()).isEqualTo("bash");
-    assertThat(command.get(1).asString()).isEqualTo("-c");
-    assertThat(command.get(2).asString()).isEqualTo(JobScript.text());
-    assertThat(JobScript.text())
-        .contains(JobContract.SUMMARY_BEGIN, JobContract.SUMMARY_END, JobContract.EXIT_PREFIX)
+    assertThat(command.values().stream().map(JsonNode::asString).toList())
+        .containsExactly("python3", "/benchplan/config/" + JobProgram.FILE);
+    // the program and the encoder are files of the config ConfigMap, not text in the command
+    JsonNode data = r.docs().get(0).path("data");
+    assertThat(data.path(JobProgram.FILE).asString()).isEqualTo(JobProgram.text());
+    assertThat(data.path(JobProgram.ENCODER_FILE).asString())
+        .isEqualTo(dev.benchplan.artifacts.ArtifactChannel.encoderScript());
+    assertThat(JobProgram.text())
+        .contains("aiperf-summary:begin", "aiperf-summary:end", "aiperf-exit:")
         .contains("/v1/models")
         .doesNotContain("pip install", "apt-get", "curl ", "wget");
     assertThat(envValue(r, "BENCHPLAN_MODEL_WAIT_SECONDS")).isEqualTo("600");

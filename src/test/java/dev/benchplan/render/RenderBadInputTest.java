@@ -189,6 +189,24 @@ class RenderBadInputTest {
 
   @Test
   @DisplayName(
+      "smoke evidence ages after planning: render applies plan's rule again to the ledger it binds"
+          + " (15 min old under SOURCE_DATE_EPOCH): past --smoke-max-age 5m exit 2, nothing"
+          + " written; within 1h it renders")
+  void smokeAgedSincePlanning() throws Exception {
+    PlanFixture.Written plan =
+        PlanFixture.userStatic().requestCount(64).warmup(0).write(tmp.resolve("aged.json"));
+    expectBlocker(
+        render(plan, "--smoke-max-age", "5m"),
+        "smoke test artifact ",
+        " /timestamp 2026-11-30T10:15:02.118Z is 897 s old, past the limit of 300 s (SMOKE_STALE,"
+            + " rule: execution/deployment-ledger.md)",
+        "--smoke-max-age",
+        "nothing created");
+    render(plan, "--smoke-max-age", "1h").expectOk();
+  }
+
+  @Test
+  @DisplayName(
       "one run whose estimated artifacts exceed the pod-log bound: refused with the basis and the fix, nothing"
           + " written; --artifacts-pvc renders it onto the claim and says how the tree comes back; both claim options refused")
   void singleRunPastLogBound() throws Exception {

@@ -3,7 +3,8 @@ package dev.benchplan.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.benchplan.render.manifest.JobScript;
+import dev.benchplan.render.manifest.JobProgram;
+import dev.benchplan.render.manifest.JobProgramFiles;
 import dev.benchplan.testing.CommandHarness;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -101,7 +102,7 @@ class SlowFirstCompletionTest {
       "a 2 s per-request cap never sees a 3 s first completion (each retry loses the warm-up): the bounded wait gives up with 124")
   void oldCapNeverReady() throws Exception {
     Outcome o = runRendered(2, 9);
-    assertThat(o.exit()).as(o.err()).isEqualTo(JobScript.EXIT_MODEL_NOT_LISTED);
+    assertThat(o.exit()).as(o.err()).isEqualTo(JobProgram.EXIT_MODEL_NOT_LISTED);
     assertThat(warm.get()).isFalse();
     assertThat(warmupsLost.get()).isGreaterThanOrEqualTo(2);
     assertThat(o.err())
@@ -128,7 +129,7 @@ class SlowFirstCompletionTest {
       "the per-request cap stays inside the overall bound: a 120 s cap with a 2 s bound gives up after about 2 s")
   void capInsideOverallBound() throws Exception {
     Outcome o = runRendered(120, 2);
-    assertThat(o.exit()).isEqualTo(JobScript.EXIT_MODEL_NOT_LISTED);
+    assertThat(o.exit()).isEqualTo(JobProgram.EXIT_MODEL_NOT_LISTED);
     // the last request was cut by the overall bound (about 2 s), not by its own 120 s cap
     assertThat(o.err())
         .containsPattern("within 2 s \\(TimeoutError: timed out after [0-2]\\.\\d s\\)");
@@ -142,10 +143,10 @@ class SlowFirstCompletionTest {
     warm.set(true);
     content = "";
     Outcome o = runRendered(5, 2);
-    assertThat(o.exit()).isEqualTo(JobScript.EXIT_MODEL_NOT_LISTED);
+    assertThat(o.exit()).isEqualTo(JobProgram.EXIT_MODEL_NOT_LISTED);
     assertThat(o.err()).contains("a chat completion without content");
     content = null;
-    assertThat(runRendered(5, 2).exit()).isEqualTo(JobScript.EXIT_MODEL_NOT_LISTED);
+    assertThat(runRendered(5, 2).exit()).isEqualTo(JobProgram.EXIT_MODEL_NOT_LISTED);
   }
 
   @Test
@@ -236,18 +237,24 @@ class SlowFirstCompletionTest {
     return env;
   }
 
-  /** Renders with the given per-request cap and runs the Job container's own command with bash. */
+  /** Renders with the given per-request cap and runs the Job container's own program. */
   private Outcome runRendered(int readyRequestSeconds, int modelWaitSeconds) throws Exception {
     Path root = renderWith(Integer.toString(readyRequestSeconds));
     JsonNode c = container(root);
     List<String> cmd = new ArrayList<>();
     c.path("command").values().forEach(n -> cmd.add(n.asString()));
     c.path("args").values().forEach(n -> cmd.add(n.asString()));
-    assertThat(cmd.get(0)).isEqualTo("bash");
+    assertThat(cmd.subList(0, 2)).isEqualTo(JobProgram.command("/benchplan/config"));
+    // the program as the config ConfigMap mounts it, in a local folder
+    cmd.set(1, JobProgramFiles.install(tmp.resolve("config")).toString());
     Path bin = Files.createDirectories(tmp.resolve("bin"));
     Path aiperf = bin.resolve("aiperf");
     Files.writeString(
-        aiperf, "#!/usr/bin/env bash\n: > \"" + tmp.resolve("aiperf-ran") + "\"\nexit 0\n");
+        aiperf,
+        "#!/usr/bin/env bash\n: > \""
+            + tmp.resolve("aiperf-ran")
+            // a summary, or the program fails the Job for AIPerf's missing result
+            + "\"\necho '{}' > \"$BENCHPLAN_ARTIFACT_DIR/profile_export_aiperf.json\"\nexit 0\n");
     Files.setPosixFilePermissions(aiperf, PosixFilePermissions.fromString("rwxr-xr-x"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     Map<String, String> env = pb.environment();

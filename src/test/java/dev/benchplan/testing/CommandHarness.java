@@ -2,10 +2,9 @@ package dev.benchplan.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.benchplan.cli.Cli;
+import dev.benchplan.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import picocli.CommandLine;
 
 /**
  * Runs a benchplan command in-process with captured stdout/stderr (as kcctl's test context does).
@@ -29,16 +28,11 @@ public final class CommandHarness {
     }
   }
 
-  /**
-   * Runs {@code benchplan args...}, built as the launcher builds it (see Cli.commandLine(args)).
-   */
+  /** Runs {@code benchplan args...} through {@link Main#run}, the user's path. */
   public static Result run(String... args) {
-    CommandLine cl = Cli.commandLine(args);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
+    int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
     return new Result(code, out.toString(), err.toString());
   }
 }

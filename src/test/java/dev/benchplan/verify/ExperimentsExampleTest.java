@@ -188,7 +188,7 @@ class ExperimentsExampleTest {
         assertThat(text).as(f.toString()).doesNotContain(Path.of("").toAbsolutePath().toString());
         if (!f.getFileName().toString().equals("pod.log")) {
           // a pod.log is the container's own output: the kubelet stand-in ran it locally, in
-          // scratch folders that backed the pod's volumes, and the Job script names them
+          // scratch folders that backed the pod's volumes, and the Job program names them
           assertThat(text).as(f.toString()).doesNotContain("/tmp/");
         }
       }

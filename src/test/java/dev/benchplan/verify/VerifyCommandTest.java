@@ -334,4 +334,28 @@ class VerifyCommandTest {
           .contains("re-rendered byte for byte");
     }
   }
+
+  @Test
+  @DisplayName(
+      "a DEPLOY_ROOT rendered by an earlier benchplan (the Job program inline in perf.yaml):"
+          + " hashes checked, the re-render skipped with that reason, an edit still a mismatch")
+  void deployRootOfAnotherVersion() throws Exception {
+    Path root = tmp.resolve("old");
+    // the plan names its inputs relative to experiments/ (workload) and the checkout (examples/)
+    TestFiles.copyTree(Path.of("src/test/resources/dev/benchplan/verify/old-job-script"), root);
+    Path d = root.resolve("experiments/deploy/synthetic-grid-20261130-9039ab9f");
+    assertThat(Files.readString(d.resolve("benchmark/perf.yaml"))).contains("- bash\n", "- -c\n");
+    var r = CommandHarness.run("verify", d.toString()).expectOk();
+    assertThat(r.out())
+        .contains("verified: deploy_root " + d)
+        .contains("rendered by another version of benchplan (0.1.0-SNAPSHOT, commit 89346f8bd6c9)")
+        .contains("perf.yaml carries the Job program inline")
+        .contains("re-render skipped")
+        .doesNotContain("re-rendered byte for byte");
+
+    Path perf = d.resolve("benchmark/perf.yaml");
+    Files.writeString(perf, Files.readString(perf).replace("backoffLimit: 0", "backoffLimit: 3"));
+    assertThat(CommandHarness.run("verify", d.toString()).expectExit(1).out())
+        .contains("/files/1/sha256: benchmark/perf.yaml hashes to");
+  }
 }

@@ -36,7 +36,15 @@ public record MetricUnit(
     /** Token counts. */
     TOKENS("tokens"),
     /** Request counts. */
-    REQUESTS("requests");
+    REQUESTS("requests"),
+    /** Other counts (HTTP chunks sent or received, ...). */
+    COUNT("count"),
+    /** Data sizes; canonical bytes (AIPerf's KB is 1024 bytes, its MB 1024 KB). */
+    DATA_SIZE("B"),
+    /** Percentages. */
+    PERCENT("%"),
+    /** Dimensionless ratios (a fraction of requests, a share of reused connections). */
+    RATIO("ratio");
 
     private final String canonical;
 
@@ -84,6 +92,24 @@ public record MetricUnit(
           "requests", Dimension.REQUESTS,
           "request", Dimension.REQUESTS);
 
+  /** Sizes in bytes, as AIPerf defines them (binary multiples). */
+  private static final Map<String, BigDecimal> SIZE_IN_BYTES =
+      Map.of(
+          "b", BigDecimal.ONE,
+          "bytes", BigDecimal.ONE,
+          "kb", new BigDecimal(1024L),
+          "mb", new BigDecimal(1024L * 1024),
+          "gb", new BigDecimal(1024L * 1024 * 1024),
+          "tb", new BigDecimal(1024L * 1024 * 1024 * 1024));
+
+  /** Dimensionless units, each its own canonical unit. */
+  private static final Map<String, Dimension> PLAIN =
+      Map.of(
+          "count", Dimension.COUNT,
+          "%", Dimension.PERCENT,
+          "percent", Dimension.PERCENT,
+          "ratio", Dimension.RATIO);
+
   public MetricUnit {
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(dimension, "dimension");
@@ -97,7 +123,8 @@ public record MetricUnit(
 
   /**
    * Parses a unit: durations (ns, us, ms, s/sec, min), rates {@code <tokens|requests>/<duration>}
-   * (optionally {@code /user} for tokens), and counts (tokens, requests). Empty when unknown.
+   * (optionally {@code /user} for tokens), counts (tokens, requests, count), sizes (B, KB, MB, GB,
+   * TB), {@code %} and {@code ratio}. Empty when unknown.
    */
   public static Optional<MetricUnit> parse(String unit) {
     if (unit == null) {
@@ -112,6 +139,14 @@ public record MetricUnit(
     Dimension count = COUNTS.get(u);
     if (count != null) {
       return Optional.of(new MetricUnit(text, count, BigDecimal.ONE, BigDecimal.ONE));
+    }
+    Dimension plain = PLAIN.get(u);
+    if (plain != null) {
+      return Optional.of(new MetricUnit(text, plain, BigDecimal.ONE, BigDecimal.ONE));
+    }
+    BigDecimal bytes = SIZE_IN_BYTES.get(u);
+    if (bytes != null) {
+      return Optional.of(new MetricUnit(text, Dimension.DATA_SIZE, bytes, BigDecimal.ONE));
     }
     String[] parts = u.split("/", -1);
     if (parts.length < 2 || parts.length > 3) {

@@ -1,6 +1,7 @@
 package dev.benchplan.aiperf.version;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,8 +110,14 @@ public final class AiperfVersion implements Comparable<AiperfVersion> {
    * {@code source}.
    */
   public static AiperfVersion parse(@Nullable String text, String source) {
+    return parse(text, source, ErrorLocation.NONE);
+  }
+
+  /** {@link #parse(String, String)} with the version's place for errors. */
+  public static AiperfVersion parse(@Nullable String text, String source, ErrorLocation at) {
     if (text == null || !isPlanForm(text.trim())) {
       throw BenchplanException.invalid(
+          at,
           source
               + ": '"
               + text

@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.audit;
 
 import dev.benchplan.aiperf.export.AiperfExport;
+import dev.benchplan.aiperf.export.AiperfInputConfig;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
@@ -210,47 +211,28 @@ public final class Auditor {
     if (f.plan() == null || f.plan().plan() == null) {
       return AuditCheck.notChecked(id, "no plan");
     }
-    JsonNode ic = f.inputConfig();
-    if (ic == null) {
+    if (f.inputConfig() == null) {
       return AuditCheck.notChecked(id, "AIPerf's input_config is absent from the summary");
     }
+    AiperfInputConfig ic = AiperfInputConfig.read(f.inputConfig());
     BenchmarkPlan p = f.plan().plan();
     BenchmarkPlan.Synthetic syn = p.workload().synthetic();
     List<String> diffs = new ArrayList<>();
-    differ(
-        diffs,
-        "model",
-        planned(p.deployment().servedModel()),
-        ic.path("endpoint").path("model_names").path(0));
-    differ(diffs, "endpoint type", planned(p.endpoint().type()), ic.path("endpoint").path("type"));
-    differ(
-        diffs,
-        "streaming",
-        planned(p.endpoint().streaming()),
-        ic.path("endpoint").path("streaming"));
-    differ(
-        diffs,
-        "isl",
-        planned(syn == null ? null : syn.isl()),
-        ic.path("input").path("prompt").path("input_tokens").path("mean"));
-    differ(
-        diffs,
-        "osl",
-        planned(syn == null ? null : syn.osl()),
-        ic.path("input").path("prompt").path("output_tokens").path("mean"));
-    differ(diffs, "seed", planned(p.experiment().seed()), ic.path("input").path("random_seed"));
+    differ(diffs, "model", planned(p.deployment().servedModel()), planned(ic.model()));
+    differ(diffs, "endpoint type", planned(p.endpoint().type()), planned(ic.endpointType()));
+    differ(diffs, "streaming", planned(p.endpoint().streaming()), planned(ic.streaming()));
+    differ(diffs, "isl", planned(syn == null ? null : syn.isl()), planned(ic.islMean()));
+    differ(diffs, "osl", planned(syn == null ? null : syn.osl()), planned(ic.oslMean()));
+    differ(diffs, "seed", planned(p.experiment().seed()), planned(ic.randomSeed()));
     differ(
         diffs,
         "warmup requests",
         planned(p.experiment().warmupRequests()),
-        ic.path("loadgen").path("warmup_request_count"));
+        planned(ic.warmupRequestCount()));
     differ(
-        diffs,
-        "request count",
-        planned(p.experiment().requestCount()),
-        ic.path("loadgen").path("request_count"));
+        diffs, "request count", planned(p.experiment().requestCount()), planned(ic.requestCount()));
     JsonNode planned = planned(p.experiment().concurrency());
-    JsonNode ran = ic.path("loadgen").path("concurrency");
+    JsonNode ran = planned(ic.concurrency());
     if (planned.isArray() && ran.isNumber()) {
       boolean found = false;
       for (JsonNode c : planned) {
@@ -324,15 +306,22 @@ public final class Auditor {
       return AuditCheck.notChecked(
           id, "no per-request records (" + f.source().recordsFile().getFileName() + ")");
     }
-    long expected =
-        f.inputConfig() == null
-            ? -1
-            : f.inputConfig().path("loadgen").path("warmup_request_count").asLong(-1);
+    AiperfInputConfig ic = AiperfInputConfig.read(f.inputConfig());
+    long expected = ic.warmupRequestCount() == null ? -1 : ic.warmupRequestCount();
     String detail =
         f.scan().warmup()
             + " warmup records excluded, "
             + f.scan().profiling()
             + " profiling records kept";
+    if (expected > 0 && f.scan().warmup() == 0 && ic.layout() == AiperfInputConfig.Layout.PHASES) {
+      // 0.9+ records only the profiling phase (its records manager drops the warmup's)
+      return AuditCheck.pass(
+          id,
+          detail
+              + "; the "
+              + expected
+              + " warmup requests ran in AIPerf's warmup phase, which it never exports");
+    }
     if (expected > 0 && f.scan().warmup() == 0) {
       return AuditCheck.warn(
           id,
@@ -349,10 +338,8 @@ public final class Auditor {
     AiperfExport e = f.used();
     long ok = e == null ? -1 : e.requestCount().map(BigDecimal::longValue).orElse(-1L);
     long failed = e == null ? 0 : e.errorRequestCount().longValue();
-    long expected =
-        f.inputConfig() == null
-            ? -1
-            : f.inputConfig().path("loadgen").path("request_count").asLong(-1);
+    Long configured = AiperfInputConfig.read(f.inputConfig()).requestCount();
+    long expected = configured == null ? -1 : configured;
     StringBuilder sb = new StringBuilder();
     sb.append("summary: ")
         .append(ok < 0 ? "?" : ok)
@@ -409,11 +396,11 @@ public final class Auditor {
     if (f.used() == null) {
       return AuditCheck.notChecked(id, "no summary");
     }
-    JsonNode prompt = f.inputConfig() == null ? null : f.inputConfig().path("input").path("prompt");
+    AiperfInputConfig ic = AiperfInputConfig.read(f.inputConfig());
     BenchmarkPlan.Synthetic syn =
         f.plan() != null && f.plan().plan() != null ? f.plan().plan().workload().synthetic() : null;
-    double isl = num(syn == null ? null : syn.isl(), prompt, "input_tokens");
-    double osl = num(syn == null ? null : syn.osl(), prompt, "output_tokens");
+    double isl = num(syn == null ? null : syn.isl(), ic.islMean());
+    double osl = num(syn == null ? null : syn.osl(), ic.oslMean());
     if (Double.isNaN(isl) && Double.isNaN(osl)) {
       return AuditCheck.notChecked(
           id, "the workload's ISL/OSL are not recorded (trace or dataset workload)");
@@ -452,15 +439,12 @@ public final class Auditor {
         : AuditCheck.warn(id, detail + "; " + String.join("; ", w));
   }
 
-  private static double num(
-      @Nullable Integer planned, @Nullable JsonNode prompt, String promptField) {
+  /** The plan's value, else what AIPerf recorded, else NaN. */
+  private static double num(@Nullable Integer planned, @Nullable Double recorded) {
     if (planned != null) {
       return planned;
     }
-    if (prompt != null && prompt.path(promptField).path("mean").isNumber()) {
-      return prompt.path(promptField).path("mean").asDouble();
-    }
-    return Double.NaN;
+    return recorded == null ? Double.NaN : recorded;
   }
 
   private static String fmt(double d) {

@@ -2,6 +2,7 @@ package dev.benchplan.analysis.evidence;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.aiperf.export.AiperfInputConfig;
 import dev.benchplan.analysis.audit.AuditCheck;
 import dev.benchplan.analysis.audit.Auditor;
 import dev.benchplan.analysis.audit.RunAudit;
@@ -15,6 +16,7 @@ import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -67,7 +69,9 @@ public final class RunLoader {
         bytes = Files.readAllBytes(source.summaryFile());
       } catch (IOException e) {
         throw BenchplanException.invalid(
-            source.summaryFile() + ": cannot read: " + e.getMessage(), e);
+            ErrorLocation.file(source.summaryFile()),
+            source.summaryFile() + ": cannot read: " + e.getMessage(),
+            e);
       }
       summarySha = Sha256.hex(bytes);
       try {
@@ -251,68 +255,39 @@ public final class RunLoader {
       @Nullable ObjectNode run,
       @Nullable String rawVersion) {
     BenchmarkPlan p = plan == null ? null : plan.plan();
-    JsonNode icNode = ic == null ? tools.jackson.databind.node.MissingNode.getInstance() : ic;
+    AiperfInputConfig cfg = AiperfInputConfig.read(ic);
     Map<String, String> id = new LinkedHashMap<>();
     BenchmarkPlan.Trace planTrace = p == null ? null : p.workload().trace();
     String trace = planTrace == null ? null : planTrace.sha256();
-    id.put("workload_trace_sha256", first(trace, text(icNode.path("input").path("file"))));
+    id.put("workload_trace_sha256", first(trace, cfg.datasetFile()));
     BenchmarkPlan.Synthetic syn = p == null ? null : p.workload().synthetic();
+    id.put("isl", first(syn == null ? null : number(syn.isl()), number(cfg.islMean())));
     id.put(
-        "isl",
-        first(
-            syn == null ? null : number(syn.isl()),
-            text(icNode.path("input").path("prompt").path("input_tokens").path("mean"))));
+        "isl_stddev", first(syn == null ? null : number(syn.islStddev()), number(cfg.islStddev())));
+    id.put("osl", first(syn == null ? null : number(syn.osl()), number(cfg.oslMean())));
     id.put(
-        "isl_stddev",
-        first(
-            syn == null ? null : number(syn.islStddev()),
-            text(icNode.path("input").path("prompt").path("input_tokens").path("stddev"))));
-    id.put(
-        "osl",
-        first(
-            syn == null ? null : number(syn.osl()),
-            text(icNode.path("input").path("prompt").path("output_tokens").path("mean"))));
-    id.put(
-        "osl_stddev",
-        first(
-            syn == null ? null : number(syn.oslStddev()),
-            text(icNode.path("input").path("prompt").path("output_tokens").path("stddev"))));
+        "osl_stddev", first(syn == null ? null : number(syn.oslStddev()), number(cfg.oslStddev())));
     id.put(
         "aiperf_version",
         first(
             export == null ? rawVersion : export.aiperfVersion(),
             run == null ? null : text(run.path("aiperf").path("export_version")),
             p == null ? null : p.aiperf().version()));
-    id.put(
-        "endpoint_type",
-        first(p == null ? null : p.endpoint().type(), text(icNode.path("endpoint").path("type"))));
+    id.put("endpoint_type", first(p == null ? null : p.endpoint().type(), cfg.endpointType()));
     id.put(
         "streaming",
         first(
             p == null ? null : String.valueOf(p.endpoint().streaming()),
-            text(icNode.path("endpoint").path("streaming"))));
-    id.put(
-        "model",
-        first(
-            p == null ? null : p.deployment().servedModel(),
-            text(icNode.path("endpoint").path("model_names").path(0))));
-    id.put(
-        "tokenizer",
-        first(
-            p == null ? null : p.deployment().tokenizer(),
-            text(icNode.path("tokenizer").path("name"))));
+            cfg.streaming() == null ? null : String.valueOf(cfg.streaming())));
+    id.put("model", first(p == null ? null : p.deployment().servedModel(), cfg.model()));
+    id.put("tokenizer", first(p == null ? null : p.deployment().tokenizer(), cfg.tokenizer()));
     return id;
   }
 
   private static String loadPoint(@Nullable JsonNode ic, @Nullable ObjectNode run) {
-    if (ic != null) {
-      JsonNode lg = ic.path("loadgen");
-      if (lg.hasNonNull("concurrency")) {
-        return "concurrency=" + lg.get("concurrency").asString();
-      }
-      if (lg.hasNonNull("request_rate")) {
-        return "request_rate=" + lg.get("request_rate").asString();
-      }
+    AiperfInputConfig.Load recorded = AiperfInputConfig.read(ic).load();
+    if (recorded != null) {
+      return recorded.label();
     }
     if (run != null && run.hasNonNull("load_point")) {
       return run.get("load_point").asString();
@@ -392,7 +367,10 @@ public final class RunLoader {
   }
 
   /** A plan's number as {@link #text} writes a tree's: 100 and 100.0 are the same shape. */
-  private static String number(Number n) {
+  private static @Nullable String number(@Nullable Number n) {
+    if (n == null) {
+      return null;
+    }
     return new java.math.BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
   }
 

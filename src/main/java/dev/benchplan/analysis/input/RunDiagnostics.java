@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.input;
 
+import dev.benchplan.aiperf.export.AiperfInputConfig;
 import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.diagnostics.ClientBoundCheck;
 import dev.benchplan.diagnostics.ExportSignals;
@@ -164,18 +165,19 @@ public final class RunDiagnostics {
     return AiperfLogWarnings.absent();
   }
 
-  /** The load AIPerf was given: input_config's loadgen, else run.json's load_point. */
+  /**
+   * The load AIPerf was given: input_config's measured phase (0.9+) or loadgen (up to 0.8), else
+   * run.json's load_point.
+   */
   static LoadTarget target(@Nullable JsonNode summary, @Nullable JsonNode run) {
-    JsonNode lg = summary == null ? null : summary.path("input_config").path("loadgen");
-    if (lg != null) {
-      if (lg.path("request_rate").isNumber() && lg.path("request_rate").asDouble() > 0) {
-        return LoadTarget.rate(
-            lg.path("request_rate").asDouble(), "input_config /loadgen/request_rate");
-      }
-      if (lg.path("concurrency").isIntegralNumber() && lg.path("concurrency").asInt() > 0) {
-        return LoadTarget.concurrency(
-            lg.path("concurrency").asInt(), "input_config /loadgen/concurrency");
-      }
+    AiperfInputConfig ic =
+        AiperfInputConfig.read(summary == null ? null : summary.path("input_config"));
+    AiperfInputConfig.Load load = ic.load();
+    if (load != null && load.kind() == AiperfInputConfig.LoadKind.REQUEST_RATE) {
+      return LoadTarget.rate(Double.parseDouble(load.value()), load.source());
+    }
+    if (load != null && ic.concurrency() != null) {
+      return LoadTarget.concurrency(ic.concurrency(), load.source());
     }
     String point = run == null ? null : run.path("load_point").asString(null);
     if (point != null) {
@@ -192,7 +194,8 @@ public final class RunDiagnostics {
       }
     }
     return LoadTarget.unknown(
-        "neither input_config /loadgen nor run.json /load_point names a concurrency or rate");
+        "neither input_config (/phases, /loadgen) nor run.json /load_point names a concurrency or"
+            + " rate");
   }
 
   static ExportSignals signals(@Nullable JsonNode summary) {

@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.report;
 
+import dev.benchplan.aiperf.export.AiperfInputConfig;
 import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.RecordScan;
@@ -39,10 +40,8 @@ public final class RunDocuments {
       plan = new FileDoc(r.plan().path(), r.plan().actualSha256());
       question = r.plan().question();
     }
-    long expected =
-        r.inputConfig() == null
-            ? -1
-            : r.inputConfig().path("loadgen").path("request_count").asLong(-1);
+    Long configured = AiperfInputConfig.read(r.inputConfig()).requestCount();
+    long expected = configured == null ? -1 : configured;
     AuditDoc.Records records = null;
     if (r.scan() != null) {
       records =

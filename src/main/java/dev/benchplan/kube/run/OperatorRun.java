@@ -5,6 +5,7 @@ import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.artifacts.ArtifactFile;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
@@ -230,6 +231,7 @@ final class OperatorRun {
         docs.stream().filter(d -> !"ConfigMap".equals(d.path("kind").asString(""))).toList();
     if (jobs.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     ObjectNode first = jobs.get(0);
@@ -251,6 +253,7 @@ final class OperatorRun {
     RunDirectory dir = new RunDirectory(request.runsDir(), runId);
     if (dir.exists() && !request.replace()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(dir.finalDir()),
           dir.finalDir()
               + ": run "
               + runId
@@ -311,6 +314,7 @@ final class OperatorRun {
       }
       if (!there) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(r.file()),
             r.file()
                 + ": engine "
                 + AiperfJobContract.ENGINE
@@ -350,6 +354,7 @@ final class OperatorRun {
 
   private static BenchplanException alreadyExists(Rendered r, String kind, String name) {
     return BenchplanException.invalid(
+        ErrorLocation.file(r.file()),
         r.file()
             + ": "
             + kind
@@ -593,6 +598,7 @@ final class OperatorRun {
           java.util.regex.Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([a-z0-9-]+)").matcher(text);
       if (!m.matches()) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": annotation "
                 + AiperfJobContract.RESULTS_SERVICE
@@ -978,7 +984,8 @@ final class OperatorRun {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read: " + e.getMessage());
     }
     for (JsonNode d : YamlDocuments.read(text)) {
       boolean traceMap =
@@ -994,6 +1001,7 @@ final class OperatorRun {
           || !AiperfJobContract.KIND.equals(o.path("kind").asString(""))
           || !AiperfJobContract.API_VERSION.equals(o.path("apiVersion").asString(""))) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": document "
                 + (out.size() + 1)
@@ -1007,6 +1015,7 @@ final class OperatorRun {
     }
     if (out.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     return out;
@@ -1026,6 +1035,7 @@ final class OperatorRun {
         first = text;
       } else if (!Objects.equals(first, text)) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": AIPerfJob "
                 + jobs.get(i).at("/metadata/name").asString("#" + (i + 1))
@@ -1039,7 +1049,7 @@ final class OperatorRun {
     try {
       return RunRecordDocument.Pair.of(first);
     } catch (BenchplanException e) {
-      throw BenchplanException.invalid(file + ": " + e.getMessage(), e);
+      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": " + e.getMessage(), e);
     }
   }
 
@@ -1048,6 +1058,7 @@ final class OperatorRun {
     String sha = annotations.path(JobContract.PLAN_SHA256).asString(null);
     if (path == null || sha == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/metadata/annotations"),
           file
               + ": /metadata/annotations: "
               + JobContract.PLAN_PATH
@@ -1066,6 +1077,7 @@ final class OperatorRun {
             : abs.getParent().resolve(recorded).normalize();
     if (!Files.exists(plan)) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": the plan it was rendered from is missing: "
               + path

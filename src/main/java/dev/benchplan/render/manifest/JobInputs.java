@@ -29,8 +29,8 @@ import org.jspecify.annotations.Nullable;
  * @param dgdName the DynamoGraphDeployment whose pods the client avoids
  * @param dgdNamespace the DGD's namespace
  * @param activeDeadlineSeconds the Job's backstop deadline
- * @param runDirs the folder of each load point when the Job measures several one after another
- *     (document i of aiperf-config.yaml is run i's config), else empty
+ * @param runConfigs the folder of each load point -> its AIPerf config text, in run order, when the
+ *     Job measures several one after another (one ConfigMap key each), else empty
  * @param artifactLogMaxBytes the largest artifact tree shipped through the pod log
  * @param resources the AIPerf container's requests and memory limit
  */
@@ -54,7 +54,7 @@ public record JobInputs(
     String dgdName,
     String dgdNamespace,
     long activeDeadlineSeconds,
-    List<String> runDirs,
+    Map<String, String> runConfigs,
     long artifactLogMaxBytes,
     JobResources resources) {
   public JobInputs {
@@ -66,10 +66,12 @@ public record JobInputs(
     Objects.requireNonNull(configYaml, "configYaml");
     Objects.requireNonNull(image, "image");
     profileArgs = List.copyOf(profileArgs);
-    runDirs = List.copyOf(runDirs);
-    for (String d : runDirs) {
-      if (d.isEmpty() || d.contains(" ") || d.contains("/")) {
-        throw new IllegalArgumentException("a run folder is one path segment without spaces: " + d);
+    runConfigs = Collections.unmodifiableMap(new LinkedHashMap<>(runConfigs));
+    for (String d : runConfigs.keySet()) {
+      // the folder names a ConfigMap key and a path segment
+      if (!d.matches("[-_.a-zA-Z0-9]+") || d.startsWith(".")) {
+        throw new IllegalArgumentException(
+            "a run folder is one path segment of [-_.a-zA-Z0-9]: " + d);
       }
     }
     if ((trace == null) != (traceSha256 == null)) {
@@ -81,6 +83,11 @@ public record JobInputs(
     if (activeDeadlineSeconds < 1) {
       throw new IllegalArgumentException("activeDeadlineSeconds must be >= 1");
     }
+  }
+
+  /** The folder of each load point, in run order (empty: one AIPerf run). */
+  public List<String> runDirs() {
+    return List.copyOf(runConfigs.keySet());
   }
 
   /** The name of the ConfigMap holding aiperf-config.yaml. */

@@ -1,6 +1,9 @@
 package dev.benchplan.render.manifest;
 
+import dev.benchplan.artifacts.ArtifactChannel;
+import dev.benchplan.json.Sha256;
 import dev.benchplan.render.JobContract;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +56,16 @@ public final class PerfManifests {
     return CONFIG_DIR + "/" + CONFIG_KEY;
   }
 
+  /**
+   * The SHA-256 of the Job program and the encoder it runs, as mounted (annotated on the config
+   * ConfigMap and recorded in render-manifest.json: a DEPLOY_ROOT whose differs was rendered by
+   * another benchplan).
+   */
+  public static String programSha256() {
+    return Sha256.hex(
+        (JobProgram.text() + ArtifactChannel.encoderScript()).getBytes(StandardCharsets.UTF_8));
+  }
+
   /** The objects in apply order, with the default readiness-request timeout. */
   public static List<ObjectNode> build(JobInputs in, int modelWaitSeconds) {
     return build(in, modelWaitSeconds, dev.benchplan.render.JobBudget.READY_REQUEST_SECONDS);
@@ -72,7 +85,17 @@ public final class PerfManifests {
         .withObject("/metadata")
         .withObject("/annotations")
         .put(JobContract.AIPERF_CONFIG_SHA256, in.configSha256());
-    config.putObject("data").put(CONFIG_KEY, in.configYaml());
+    config
+        .withObject("/metadata")
+        .withObject("/annotations")
+        .put(JobContract.JOB_PROGRAM_SHA256, programSha256());
+    ObjectNode data = config.putObject("data");
+    data.put(JobProgram.FILE, JobProgram.text());
+    data.put(JobProgram.ENCODER_FILE, ArtifactChannel.encoderScript());
+    if (in.runConfigs().isEmpty()) {
+      data.put(CONFIG_KEY, in.configYaml());
+    }
+    in.runConfigs().forEach((dir, yaml) -> data.put(JobProgram.runConfigKey(dir), yaml));
     docs.add(config);
     if (in.trace() instanceof TraceVolume.InConfigMap inMap) {
       ObjectNode trace = configMap(in, in.traceConfigMapName());
@@ -123,7 +146,8 @@ public final class PerfManifests {
     c.put("name", JobContract.CONTAINER);
     c.put("image", in.image());
     c.put("imagePullPolicy", "IfNotPresent");
-    c.putArray("command").add("bash").add("-c").add(JobScript.text()).add(JobScript.SCRIPT_NAME);
+    ArrayNode command = c.putArray("command");
+    JobProgram.command(CONFIG_DIR).forEach(command::add);
     ArrayNode args = c.putArray("args");
     in.profileArgs().forEach(args::add);
     c.set("env", env(in, modelWaitSeconds, readyRequestSeconds));
@@ -213,7 +237,7 @@ public final class PerfManifests {
     addEnv(env, "BENCHPLAN_ARTIFACT_DIR", in.artifactDir());
     addEnv(env, "BENCHPLAN_ARTIFACT_LOG_MAX_BYTES", Long.toString(in.artifactLogMaxBytes()));
     if (!in.runDirs().isEmpty()) {
-      addEnv(env, "BENCHPLAN_CONFIG_PATH", configPathInPod());
+      addEnv(env, "BENCHPLAN_CONFIG_DIR", CONFIG_DIR);
       addEnv(env, "BENCHPLAN_RUN_DIRS", String.join(" ", in.runDirs()));
     }
     if (in.trace() != null) {

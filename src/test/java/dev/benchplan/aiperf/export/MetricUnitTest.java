@@ -4,12 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.aiperf.export.MetricUnit.Dimension;
+import dev.benchplan.json.Json;
+import dev.benchplan.testing.SharedData;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
 
 class MetricUnitTest {
   @ParameterizedTest(name = "{0} {1} = {2} {3}")
@@ -29,6 +36,11 @@ class MetricUnitTest {
     "220, ms, 0.22, s",
     "64, requests, 64, requests",
     "55, tokens/sec/user, 55, tokens/sec/user",
+    "3.5, KB, 3584, B",
+    "2, MB, 2048, KB",
+    "13, count, 13, count",
+    "12.5, %, 12.5, %",
+    "0.95, ratio, 0.95, ratio",
   })
   void converts(String value, String from, String expected, String to) {
     MetricUnit f = MetricUnit.parse(from).orElseThrow();
@@ -43,7 +55,8 @@ class MetricUnitTest {
         "",
         "W",
         "MHz",
-        "%",
+        "percentage points",
+        "kbit",
         "tokens/fortnight",
         "bananas/sec",
         "requests/sec/user",
@@ -51,6 +64,24 @@ class MetricUnitTest {
       })
   void unknown(String unit) {
     assertThat(MetricUnit.parse(unit)).isEmpty();
+  }
+
+  @Test
+  @DisplayName(
+      "every unit a real AIPerf 0.11 summary reports is known (ms, tokens, KB, count, %, ratio...)")
+  void everyUnitOfAiperf011() throws Exception {
+    Path summary = SharedData.require("aiperf/real-0.11.0-tiny/profile_export_aiperf.json");
+    JsonNode root = Json.JSON.readTree(Files.readAllBytes(summary));
+    Set<String> units = new TreeSet<>();
+    for (String tag : root.propertyNames()) {
+      if (root.get(tag).path("unit").isString()) {
+        units.add(root.get(tag).path("unit").asString());
+      }
+    }
+    assertThat(units).contains("%", "count", "KB", "ratio");
+    assertThat(units).allSatisfy(u -> assertThat(MetricUnit.parse(u)).as(u).isPresent());
+    assertThat(MetricUnit.parse("%").orElseThrow().dimension()).isEqualTo(Dimension.PERCENT);
+    assertThat(MetricUnit.parse("KB").orElseThrow().dimension()).isEqualTo(Dimension.DATA_SIZE);
   }
 
   @Test

@@ -391,55 +391,6 @@ class RecordScannerTest {
     }
   }
 
-  @Test
-  @DisplayName(
-      "an early scan (analyze RUN before its command line is parsed) is taken over for the same"
-          + " path, once, and never for another file")
-  void earlyScanTakenOver() throws IOException {
-    Path run = Files.createDirectories(dir.resolve("run"));
-    Path records = run.resolve(RunLocator.RECORDS);
-    Files.writeString(records, lines(5), StandardCharsets.UTF_8);
-    String expected = describe(RecordScanner.scanNow(records));
-
-    EarlyScan.start(run);
-    assertThat(EarlyScan.take(run.resolve("other.jsonl"))).as("another file").isNull();
-    assertThat(EarlyScan.take(records)).as("claimed by the first take").isNull();
-
-    EarlyScan.start(run);
-    RecordScan early = EarlyScan.take(records);
-    assertThat(early).isNotNull();
-    assertThat(describe(early)).isEqualTo(expected);
-    assertThat(EarlyScan.take(records)).as("taken once").isNull();
-  }
-
-  @Test
-  @DisplayName("a file changed after an early scan started is scanned again: never a stale scan")
-  void earlyScanOfChangedFile() throws IOException {
-    Path run = Files.createDirectories(dir.resolve("run"));
-    Path records = run.resolve(RunLocator.RECORDS);
-    Files.writeString(records, lines(5), StandardCharsets.UTF_8);
-    EarlyScan.start(run);
-    // whenever the early scan read it, what scan returns is the file as it is now
-    Files.writeString(records, lines(6), StandardCharsets.UTF_8);
-    RecordScan s = RecordScanner.scan(records);
-    assertThat(s.lines()).isEqualTo(6);
-    assertThat(describe(s)).isEqualTo(describe(RecordScanner.scanNow(records)));
-  }
-
-  @Test
-  @DisplayName("no early scan for a RUN holding several runs, or none")
-  void noEarlyScanForSeveralRuns() throws IOException {
-    for (String point : List.of("concurrency_1", "concurrency_2")) {
-      Path d = Files.createDirectories(dir.resolve("sweep").resolve(point));
-      Files.writeString(d.resolve(RunLocator.RECORDS), lines(3), StandardCharsets.UTF_8);
-    }
-    Path first = dir.resolve("sweep").resolve("concurrency_1").resolve(RunLocator.RECORDS);
-    EarlyScan.start(dir.resolve("sweep"));
-    assertThat(EarlyScan.take(first)).isNull();
-    EarlyScan.start(dir.resolve("missing"));
-    assertThat(EarlyScan.take(dir.resolve("missing").resolve(RunLocator.RECORDS))).isNull();
-  }
-
   /** {@code n} successful profiling records, one per line. */
   private static String lines(int n) {
     StringBuilder sb = new StringBuilder();

@@ -31,12 +31,13 @@ import tools.jackson.databind.JsonNode;
  * -Dbenchplan.regenerate=experiments}; scripts/regenerate-experiments.sh), on the project's real
  * test control plane: plans of a grid and a pilot from experiments/inputs/workloads and examples/,
  * both rendered, both run by {@code run} as Jobs. The real Job controller runs the Jobs; the
- * kubelet stand-in executes each Job's own container command (bash, the Job script, python3, the
- * artifact encoder) with the stand-in aiperf in its synthetic mode: it generates every run from a
- * seeded made-up latency model and writes {@code SYNTHETIC.txt}, which {@code run} records in
- * run.json ({@code /artifacts/synthetic}, {@code RUN_SYNTHETIC}). Then {@code analyze} on both runs
- * writes the analysis and its report under experiments/analysis/. ExperimentsExampleTest verifies
- * what this wrote on every test run; CI never regenerates.
+ * kubelet stand-in executes each Job's own container command (python3 running the Job program and
+ * the artifact encoder mounted from the config ConfigMap) with the stand-in aiperf in its synthetic
+ * mode: it generates every run from a seeded made-up latency model and writes {@code
+ * SYNTHETIC.txt}, which {@code run} records in run.json ({@code /artifacts/synthetic}, {@code
+ * RUN_SYNTHETIC}). Then {@code analyze} on both runs writes the analysis and its report under
+ * experiments/analysis/. ExperimentsExampleTest verifies what this wrote on every test run; CI
+ * never regenerates.
  */
 @KubeTestEnv
 class RegenerateExperimentsIT {

@@ -31,8 +31,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A whole plan measured by one {@code run} on the real control plane, the Job's own container
- * command executed by the kubelet stand-in (bash, the Job script, python3, the stand-in aiperf
- * writing the real sweep's files): a 3-point grid (job-sequence) and the series' noise-floor pilot
+ * command executed by the kubelet stand-in (python3, the Job program, the stand-in aiperf writing
+ * the real sweep's files): a 3-point grid (job-sequence) and the series' noise-floor pilot
  * (aiperf-multi-run). The run directory verifies with {@code sha256sum -c}, the verdict has one
  * entry per load point and repetition, the grid names its capacity, nothing benchplan created
  * remains.

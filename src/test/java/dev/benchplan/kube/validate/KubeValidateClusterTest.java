@@ -26,9 +26,12 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -364,23 +367,20 @@ class KubeValidateClusterTest {
             null,
             null);
     cluster.createDgd(api, d.manifest(), new CreatedObjects());
+    BlockingQueue<String> updates = new LinkedBlockingQueue<>();
     CompletableFuture<DgdCandidate> ready =
         CompletableFuture.supplyAsync(
             () ->
                 cluster.awaitReady(
-                    api,
-                    ns,
-                    d.name(),
-                    d.desiredWorkers(),
-                    Duration.ofSeconds(20),
-                    ProgressSink.none()));
-    Thread.sleep(300);
+                    api, ns, d.name(), d.desiredWorkers(), Duration.ofSeconds(20), updates::add));
+    // each state is asserted once the waiter has seen it (its progress update), not after a pause
+    awaitUpdate(updates, "state not reported");
     assertThat(ready).isNotDone();
     setStatus(ns, d.name(), "successful", 1); // one of two workers ready: not yet
-    Thread.sleep(300);
+    awaitUpdate(updates, "VllmDecodeWorker 1/");
     assertThat(ready).isNotDone();
     setStatus(ns, d.name(), "successful", 2);
-    Thread.sleep(300);
+    awaitUpdate(updates, "DGD successful; waiting for its frontend Service");
     assertThat(ready).isNotDone(); // no frontend Service yet
     MockDgds.frontend(client, ns, "benchplan-validate-frontend", Map.of());
     DgdCandidate c = ready.get(20, TimeUnit.SECONDS);
@@ -404,6 +404,21 @@ class KubeValidateClusterTest {
         .hasMessageContaining("not ready after 3.0s")
         .hasMessageContaining("state pending")
         .hasMessageContaining("VllmDecodeWorker 3/4 ready");
+  }
+
+  /** Waits (20 s at most) for a progress update of the waiter containing {@code expected}. */
+  private static void awaitUpdate(BlockingQueue<String> updates, String expected)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    List<String> seen = new ArrayList<>();
+    String s;
+    while ((s = updates.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) != null) {
+      seen.add(s);
+      if (s.contains(expected)) {
+        return;
+      }
+    }
+    throw new AssertionError("no progress update containing '" + expected + "'; saw " + seen);
   }
 
   private void setStatus(String ns, String name, String state, int ready) {
@@ -459,12 +474,13 @@ class KubeValidateClusterTest {
     assertThatThrownBy(
             () -> cluster.awaitComponentsReady(api, ns, d.name(), SHORT_BOUND, ProgressSink.none()))
         .hasMessageContaining("component VllmDecodeWorker 0/1 ready (ready/spec)");
+    BlockingQueue<String> updates = new LinkedBlockingQueue<>();
     CompletableFuture<dev.benchplan.validate.DgdView> ready =
         CompletableFuture.supplyAsync(
             () ->
                 cluster.awaitComponentsReady(
-                    api, ns, d.name(), Duration.ofSeconds(20), ProgressSink.none()));
-    Thread.sleep(300);
+                    api, ns, d.name(), Duration.ofSeconds(20), updates::add));
+    awaitUpdate(updates, "VllmDecodeWorker 0/");
     assertThat(ready).isNotDone();
     setStatus(ns, d.name(), "successful", 1, 1);
     assertThat(ready.get(20, TimeUnit.SECONDS).ready()).isTrue();

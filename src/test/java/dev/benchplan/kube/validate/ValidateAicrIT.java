@@ -50,8 +50,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Issue 17's cluster tier on the real control plane: validate with today's AICR shapes. The Dynamo
  * operator stand-in runs the DGDs; where the AIPerf Job matters, the kubelet stand-in executes the
- * Job's own container command (bash, the Job script's readiness loop in python3, a stand-in aiperf
- * copying the real sweep's files) against a local model endpoint.
+ * Job's own container command (python3, the Job program's readiness loop, a stand-in aiperf copying
+ * the real sweep's files) against a local model endpoint.
  */
 @KubeTestEnv
 class ValidateAicrIT {
@@ -436,17 +436,6 @@ class ValidateAicrIT {
                                   .inNamespace(ns)
                                   .withName(ModelCache.CLAIM)
                                   .get());
-                          // the test control plane runs no pvc-protection controller, which drops
-                          // the claim's
-                          // kubernetes.io/pvc-protection finalizer once no pod uses it: without
-                          // this the namespace never goes
-                          kube.client()
-                              .persistentVolumeClaims()
-                              .inNamespace(ns)
-                              .withName(ModelCache.CLAIM)
-                              .patch(
-                                  PatchContext.of(PatchType.JSON_MERGE),
-                                  "{\"metadata\":{\"finalizers\":null}}");
                           populate.set(
                               kube.client()
                                   .batch()
