@@ -1,19 +1,13 @@
 package dev.benchplan.verify;
 
+import dev.benchplan.artifacts.ManifestListing;
 import dev.benchplan.json.Sha256;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.SortedSet;
-import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * A run directory's {@code artifacts.sha256}, in {@code sha256sum} format ({@code HEX PATH} or
@@ -23,7 +17,7 @@ import java.util.stream.Stream;
  */
 final class ArtifactsManifest {
   /** The manifest's file name inside a run directory. */
-  static final String NAME = "artifacts.sha256";
+  static final String NAME = dev.benchplan.artifacts.ArtifactManifest.FILE_NAME;
 
   private ArtifactsManifest() {}
 
@@ -40,57 +34,17 @@ final class ArtifactsManifest {
     Path manifest = dir.resolve(NAME);
     String file = label + "/" + NAME;
     List<Finding> out = new ArrayList<>();
-    Map<String, String> listed = new LinkedHashMap<>();
-    List<String> lines;
+    ManifestListing listing;
     try {
-      lines = Files.readAllLines(manifest, StandardCharsets.UTF_8);
-    } catch (IOException | UncheckedIOException e) {
+      listing = ManifestListing.read(manifest);
+    } catch (IOException e) {
       out.add(new Finding(file, "", "cannot read: " + e.getMessage()));
       return out;
     }
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      if (line.isBlank()) {
-        continue;
-      }
-      boolean escaped = line.startsWith("\\");
-      String body = escaped ? line.substring(1) : line;
-      if (body.length() < 67
-          || !Sha256.isSha256(body.substring(0, 64))
-          || body.charAt(64) != ' '
-          || (body.charAt(65) != ' ' && body.charAt(65) != '*')) {
-        out.add(
-            new Finding(
-                file,
-                "line " + (i + 1),
-                "expected 'SHA256  PATH' (sha256sum"
-                    + " format), found '"
-                    + abbreviate(line)
-                    + "'"));
-        continue;
-      }
-      String rel = body.substring(66);
-      if (escaped) {
-        rel = rel.replace("\\n", "\n").replace("\\\\", "\\");
-      }
-      if (rel.startsWith("/")
-          || rel.equals("..")
-          || rel.startsWith("../")
-          || rel.contains("/../")) {
-        out.add(
-            new Finding(
-                file,
-                "line " + (i + 1),
-                "path '"
-                    + rel
-                    + "' leaves the run"
-                    + " directory: expected a path relative to it"));
-        continue;
-      }
-      if (listed.put(rel, body.substring(0, 64).toLowerCase(Locale.ROOT)) != null) {
-        out.add(new Finding(file, "line " + (i + 1), rel + " is listed twice"));
-      }
+    for (ManifestListing.Problem p : listing.problems()) {
+      out.add(new Finding(file, "line " + p.line(), p.message()));
     }
+    Map<String, String> listed = listing.files();
     for (Map.Entry<String, String> e : listed.entrySet()) {
       Path f = dir.resolve(e.getKey()).normalize();
       if (!Files.isRegularFile(f)) {
@@ -112,35 +66,16 @@ final class ArtifactsManifest {
                     + ": the file changed after collection"));
       }
     }
-    for (String present : present(dir)) {
-      if (!present.equals(NAME)
-          && !listed.containsKey(present)
-          && !listedElsewhere.contains(present)) {
-        out.add(
-            new Finding(
-                label + "/" + present,
-                "",
-                "present but not listed in "
-                    + NAME
-                    + (listedElsewhere.isEmpty() ? "" : " or run.json")
-                    + ": added after collection"));
-      }
+    for (String present : listing.unlisted(dir, listedElsewhere)) {
+      out.add(
+          new Finding(
+              label + "/" + present,
+              "",
+              "present but not listed in "
+                  + NAME
+                  + (listedElsewhere.isEmpty() ? "" : " or run.json")
+                  + ": added after collection"));
     }
     return out;
-  }
-
-  private static SortedSet<String> present(Path dir) {
-    try (Stream<Path> s = Files.walk(dir)) {
-      TreeSet<String> out = new TreeSet<>();
-      s.filter(Files::isRegularFile)
-          .forEach(p -> out.add(dir.relativize(p).toString().replace('\\', '/')));
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() > 60 ? s.substring(0, 57) + "..." : s;
   }
 }

@@ -471,6 +471,33 @@ class AnalyzeCommandTest {
                 .path("source")
                 .asString())
         .isEqualTo("plan /deployment/gpu_total");
+    // issue 33: the audit reads artifacts.sha256 with verify's strict reader: a malformed line and
+    // a
+    // file added after collection fail it, as they fail verify
+    StringBuilder sums = new StringBuilder();
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path f : s.filter(Files::isRegularFile).sorted().toList()) {
+        String rel = dir.relativize(f).toString();
+        if (!rel.equals("run.json") && !rel.equals("profile_export_aiperf.json")) {
+          sums.append(Sha256.ofFile(f)).append("  ").append(rel).append('\n');
+        }
+      }
+    }
+    Files.writeString(dir.resolve("artifacts.sha256"), sums);
+    analyze(dir, tmp.resolve("exp"), tmp.resolve("out-sums"));
+    assertThat(read(tmp.resolve("out-sums/runs/r1/benchmark_audit.json")).path("status").asString())
+        .isEqualTo("valid");
+    Files.writeString(dir.resolve("artifacts.sha256"), sums + "not a sha256sum line\n");
+    Files.writeString(dir.resolve("added.txt"), "added after collection");
+    analyze(dir, tmp.resolve("exp"), tmp.resolve("out-bad-sums"));
+    JsonNode badSums = read(tmp.resolve("out-bad-sums/runs/r1/benchmark_audit.json"));
+    assertThat(badSums.path("status").asString()).isEqualTo("invalid");
+    assertThat(badSums.path("blockers").toString())
+        .contains("artifacts.sha256 line ")
+        .contains("expected 'SHA256  PATH' (sha256sum format)")
+        .contains("added.txt is present but not listed in artifacts.sha256 or run.json");
+    Files.delete(dir.resolve("artifacts.sha256"));
+    Files.delete(dir.resolve("added.txt"));
     Files.writeString(
         dir.resolve("profile_export_aiperf.json"),
         Files.readString(dir.resolve("profile_export_aiperf.json"))

@@ -6,7 +6,10 @@ import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunDiagnostics;
+import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.artifacts.ArtifactManifest;
+import dev.benchplan.artifacts.ManifestListing;
 import dev.benchplan.diagnostics.ClientBoundCheck;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -14,13 +17,15 @@ import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.rules.ExpectedErrors;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.MissingNode;
@@ -619,22 +624,38 @@ public final class Auditor {
     }
     List<String> bad = new ArrayList<>();
     int checked = 0;
-    Path sums = dir.resolve("artifacts.sha256");
-    if (Files.isRegularFile(sums)) {
-      try {
-        for (String line : Files.readAllLines(sums, StandardCharsets.UTF_8)) {
-          String[] parts = line.strip().split("\\s+\\*?", 2);
-          if (parts.length == 2) {
-            checked++;
-            verify(dir.resolve(parts[1]), parts[0], bad);
-          }
-        }
-      } catch (IOException e) {
-        bad.add("artifacts.sha256 unreadable: " + e.getMessage());
-      }
-    }
     // a run with run.json has it parsed
     JsonNode files = Objects.requireNonNull(f.source().runRecord()).path("artifacts").path("files");
+    Path sums = dir.resolve(ArtifactManifest.FILE_NAME);
+    if (Files.isRegularFile(sums)) {
+      // verify's strict reader: malformed lines and files added after collection fail the audit
+      try {
+        ManifestListing listing = ManifestListing.read(sums);
+        listing
+            .problems()
+            .forEach(
+                p ->
+                    bad.add(ArtifactManifest.FILE_NAME + " line " + p.line() + ": " + p.message()));
+        for (Map.Entry<String, String> e : listing.files().entrySet()) {
+          checked++;
+          verify(dir.resolve(e.getKey()), e.getValue(), bad);
+        }
+        Set<String> elsewhere = new HashSet<>();
+        files.propertyNames().forEach(elsewhere::add);
+        elsewhere.add(RunLocator.RUN_JSON);
+        listing
+            .unlisted(dir, elsewhere)
+            .forEach(
+                u ->
+                    bad.add(
+                        u
+                            + " is present but not listed in "
+                            + ArtifactManifest.FILE_NAME
+                            + " or run.json"));
+      } catch (IOException e) {
+        bad.add(ArtifactManifest.FILE_NAME + " unreadable: " + e.getMessage());
+      }
+    }
     for (String name : files.propertyNames()) {
       checked++;
       verify(dir.resolve(name), files.get(name).asString(), bad);

@@ -14,10 +14,8 @@ import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
-import dev.benchplan.gate.ReportTiming;
 import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.Verdict;
-import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.gate.VerdictSource;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -367,14 +365,12 @@ final class KubeRunService implements RunService {
             : ConstraintReader.planGateOptions(plan.gates());
     Map<String, byte[]> files = new LinkedHashMap<>();
     Path tree = null;
+    ArtifactManifest manifest = null;
     if (log != null && ArtifactChannel.present(log)) {
       // every file AIPerf wrote, verified against the pod's manifest before anything is published
       tree = dir.stageArtifacts();
       try (BufferedReader r = new BufferedReader(new StringReader(log))) {
-        ArtifactManifest manifest =
-            ArtifactChannel.decode(r, tree, "pod " + namespace + "/" + podName + " log");
-        files.put(
-            ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
+        manifest = ArtifactChannel.decode(r, tree, "pod " + namespace + "/" + podName + " log");
       } catch (ArtifactChannelException e) {
         throw dir.keptAside(tree, clock.instant(), e.getMessage(), e);
       } catch (java.io.IOException e) {
@@ -387,9 +383,7 @@ final class KubeRunService implements RunService {
           ArtifactChannel.volumeManifest(log, "pod " + namespace + "/" + podName + " log");
       tree = dir.stageArtifacts();
       try {
-        ArtifactManifest manifest = collectorPods.collect(tree, expected);
-        files.put(
-            ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
+        manifest = collectorPods.collect(tree, expected);
       } catch (BenchplanException e) {
         throw dir.keptAside(tree, clock.instant(), e.getMessage(), e);
       } finally {
@@ -502,35 +496,49 @@ final class KubeRunService implements RunService {
     if (parsed != null && parsed.summary() != null) {
       files.put("profile_export_aiperf.json", parsed.summaryBytes());
     }
-    files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collectedAt)));
-
-    RunRecordDocument record =
-        RunRecord.build(
-            new RunRecord.Facts(
-                request,
-                perf,
-                plan,
-                client.contextName() == null ? request.context() : client.contextName(),
-                client.serverUrl(),
-                namespace,
-                created,
-                watched,
-                pre,
-                export,
-                parsed,
-                verdict,
-                exitReason,
-                exitCode,
-                start,
-                applied,
-                collectedAt,
+    String exitReasonFinal = exitReason;
+    Verdict verdictFinal = verdict;
+    int exitCodeFinal = exitCode;
+    AiperfExport exportFinal = export;
+    RunVerdicts perRunFinal = perRun;
+    String synthetic = tree == null ? null : dev.benchplan.artifacts.SyntheticMarker.label(tree);
+    RunFinisher.Finished done =
+        RunFinisher.finish(
+            new RunFinisher.Finish(
+                dir,
+                tree,
+                manifest,
                 files,
-                measured,
-                perRun,
-                tree == null ? null : dev.benchplan.artifacts.SyntheticMarker.label(tree)));
-    files.put("run.json", RunRecord.bytes(record));
-    Path written = dir.write(files, tree, request.replace(), clock.instant());
-    return new Collected(written, verdict, exitCode, exitReason, record);
+                verdict,
+                start,
+                collectedAt,
+                request.replace(),
+                clock.instant()),
+            all ->
+                RunRecord.build(
+                    new RunRecord.Facts(
+                        request,
+                        perf,
+                        plan,
+                        client.contextName() == null ? request.context() : client.contextName(),
+                        client.serverUrl(),
+                        namespace,
+                        created,
+                        watched,
+                        pre,
+                        exportFinal,
+                        parsed,
+                        verdictFinal,
+                        exitReasonFinal,
+                        exitCodeFinal,
+                        start,
+                        applied,
+                        collectedAt,
+                        all,
+                        measured,
+                        perRunFinal,
+                        synthetic)));
+    return new Collected(done.runDir(), verdict, exitCode, exitReason, done.record());
   }
 
   /** The Job's measured-runs annotation, or null when it has none (or an unreadable one). */

@@ -10,10 +10,8 @@ import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
-import dev.benchplan.gate.ReportTiming;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
-import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
@@ -54,6 +52,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -139,11 +138,90 @@ final class OperatorRun {
       String directory,
       List<ArtifactFile> files,
       @Nullable JsonNode marker,
-      @Nullable AiperfExport export) {}
+      @Nullable AiperfExport export) {
+    /** Its tree in the run directory: {@code aiperf} or {@code aiperf/<directory>}. */
+    String runDirectoryPath() {
+      return RunDirectory.AIPERF_DIR + (directory.isEmpty() ? "" : "/" + directory);
+    }
+  }
+
+  /** The rendered AIPerfJobs and what run decided from them before touching the cluster. */
+  private record Rendered(
+      Path file,
+      List<ObjectNode> maps,
+      List<ObjectNode> jobs,
+      String runId,
+      VerifiedPlan plan,
+      RunRecordDocument.@Nullable Pair pair,
+      ConstraintSet constraints,
+      GateOptions options,
+      RunDirectory dir,
+      String namespace,
+      Service results,
+      String dgd) {
+    JsonNode annotations() {
+      return jobs.get(0).at("/metadata/annotations");
+    }
+  }
+
+  /** What applying and collecting every AIPerfJob brought back, in the staged tree. */
+  private record Executed(Path tree, List<Ran> ran, Instant applied) {}
+
+  /** Everything run.json is built from (besides the files beside it). */
+  private record Ended(
+      RunRequest request,
+      Rendered rendered,
+      Executed executed,
+      Verdict verdict,
+      Instant start,
+      Instant collected,
+      ArtifactManifest manifest) {}
 
   RunOutcome run(RunRequest request, RunProgress sink) {
     Instant start = clock.instant();
     ProgressReporter progress = new ProgressReporter(sink, clock, start);
+    Rendered r = rendered(request);
+    preflight(request, r, progress);
+    Executed x = execute(request, r, sink, progress, start);
+    Verdict verdict = gate(r, x.ran());
+    Instant collected = clock.instant();
+    ArtifactManifest manifest = manifest(x.ran());
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    Path single = x.tree().resolve("profile_export_aiperf.json");
+    if (x.ran().size() == 1 && Files.isRegularFile(single)) {
+      try {
+        files.put("profile_export_aiperf.json", Files.readAllBytes(single));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    Ended ended = new Ended(request, r, x, verdict, start, collected, manifest);
+    RunFinisher.Finished done =
+        RunFinisher.finish(
+            new RunFinisher.Finish(
+                r.dir(),
+                x.tree(),
+                manifest,
+                files,
+                verdict,
+                start,
+                collected,
+                request.replace(),
+                clock.instant()),
+            all -> record(ended, all));
+    progress.report("done", verdict.verdict().json() + " -> " + done.runDir());
+    return new RunOutcome(
+        r.runId(),
+        done.runDir(),
+        verdict,
+        verdict.exitCode(),
+        "completed",
+        done.record(),
+        cleaned(request, r, x.ran()));
+  }
+
+  /** Reads the rendered AIPerfJobs, verifies their plan, and decides gates, namespace, results. */
+  private Rendered rendered(RunRequest request) {
     Path file = jobsFile(request);
     List<ObjectNode> docs = read(file);
     // a replayed trace's ConfigMap comes first; the AIPerfJobs mount it (or a PVC) in every pod
@@ -163,14 +241,12 @@ final class OperatorRun {
     // checked before anything is applied: a bad or split label is the render's input, exit 2
     RunRecordDocument.Pair pair = pair(file, jobs);
     ConstraintSet constraints =
-        request.constraints() != null
-            ? request.constraints()
-            : request.constraintsOverlay() != null
-                ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-                : ConstraintReader.fromPlanGates(
-                    PlanJson.sectionTree(plan.plan().objectives().gates()), plan.path().toString());
+        request.constraintsOverlay() != null
+            ? ConstraintReader.fromOverlay(request.constraintsOverlay())
+            : ConstraintReader.fromPlanGates(
+                PlanJson.sectionTree(plan.plan().objectives().gates()), plan.path().toString());
     GateOptions options =
-        request.constraints() != null || request.constraintsOverlay() != null
+        request.constraintsOverlay() != null
             ? GateOptions.defaults()
             : ConstraintReader.planGateOptions(
                 PlanJson.sectionTree(plan.plan().objectives().gates()));
@@ -196,19 +272,38 @@ final class OperatorRun {
                 .path(AiperfJobContract.RESULTS_SERVICE)
                 .asString(AiperfJobContract.DEFAULT_RESULTS_SERVICE),
             file);
-    String dgd = annotations.path(JobContract.DGD).asString("");
+    return new Rendered(
+        file,
+        maps,
+        jobs,
+        runId,
+        plan,
+        pair,
+        constraints,
+        options,
+        dir,
+        namespace,
+        results,
+        annotations.path(JobContract.DGD).asString(""));
+  }
 
+  /**
+   * Permissions, the operator's CRDs, and no AIPerfJob or ConfigMap of the same names (deleted
+   * under --replace): all before anything is applied.
+   */
+  private void preflight(RunRequest request, Rendered r, ProgressReporter progress) {
+    String namespace = r.namespace();
     progress.report(
         "preflight",
         "namespace "
             + namespace
             + ", "
-            + jobs.size()
+            + r.jobs().size()
             + " AIPerfJob(s), operator results at "
-            + results);
+            + r.results());
     PermissionCheck.require(
         client,
-        RbacTargets.runOperator(namespace, dgd.split("/", 2)[0], results.namespace()),
+        RbacTargets.runOperator(namespace, r.dgd().split("/", 2)[0], r.results().namespace()),
         "benchplan rbac run --deploy-root " + request.deployRoot());
     for (String crd : settings.crds()) {
       boolean there;
@@ -219,8 +314,8 @@ final class OperatorRun {
       }
       if (!there) {
         throw BenchplanException.invalid(
-            ErrorLocation.file(file),
-            file
+            ErrorLocation.file(r.file()),
+            r.file()
                 + ": engine "
                 + AiperfJobContract.ENGINE
                 + " needs AIPerf's operator,"
@@ -231,7 +326,7 @@ final class OperatorRun {
                 + " with --engine job");
       }
     }
-    for (ObjectNode map : maps) {
+    for (ObjectNode map : r.maps()) {
       String name = map.at("/metadata/name").asString();
       boolean exists;
       try {
@@ -241,46 +336,49 @@ final class OperatorRun {
       }
       if (exists) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(
-              ErrorLocation.file(file),
-              file
-                  + ": ConfigMap "
-                  + namespace
-                  + "/"
-                  + name
-                  + " already exists;"
-                  + " nothing was applied: re-render for a new run-id, or use --replace");
+          throw alreadyExists(r, "ConfigMap", name);
         }
         deleteMapQuietly(namespace, name);
       }
     }
-    for (ObjectNode job : jobs) {
+    for (ObjectNode job : r.jobs()) {
       String name = job.at("/metadata/name").asString();
-      GenericKubernetesResource existing = get(namespace, name);
-      if (existing != null) {
+      if (get(namespace, name) != null) {
         if (!request.replace()) {
-          throw BenchplanException.invalid(
-              ErrorLocation.file(file),
-              file
-                  + ": AIPerfJob "
-                  + namespace
-                  + "/"
-                  + name
-                  + " already exists;"
-                  + " nothing was applied: re-render for a new run-id, or use --replace");
+          throw alreadyExists(r, "AIPerfJob", name);
         }
         delete(namespace, name);
       }
     }
+  }
 
+  private static BenchplanException alreadyExists(Rendered r, String kind, String name) {
+    return BenchplanException.invalid(
+        ErrorLocation.file(r.file()),
+        r.file()
+            + ": "
+            + kind
+            + " "
+            + r.namespace()
+            + "/"
+            + name
+            + " already exists;"
+            + " nothing was applied: re-render for a new run-id, or use --replace");
+  }
+
+  /**
+   * Applies the trace ConfigMaps, then each AIPerfJob in turn (watched, collected, deleted), with
+   * Ctrl-C cancelling the current one; on any failure the staged tree is removed.
+   */
+  private Executed execute(
+      RunRequest request, Rendered r, RunProgress sink, ProgressReporter progress, Instant start) {
+    String namespace = r.namespace();
     AtomicReference<String> current = new AtomicReference<>();
-    java.util.concurrent.atomic.AtomicBoolean interrupted =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean interrupted = new AtomicBoolean();
     Runnable onInterrupt =
         () -> {
           // spec.cancel first: once interrupted is set, the watching thread deletes the AIPerfJob,
-          // and a
-          // cancel sent after that finds nothing (OperatorRunIT.interruptCancels caught it)
+          // and a cancel sent after that finds nothing (OperatorRunIT.interruptCancels caught it)
           String name = current.get();
           String cancelled = name == null ? null : cancel(namespace, name);
           interrupted.set(true);
@@ -292,114 +390,31 @@ final class OperatorRun {
             sink.report("interrupted", Duration.between(start, clock.instant()), done);
           }
           if (!request.keep()) {
-            maps.forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
+            r.maps().forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
           }
-          dir.abandon();
+          r.dir().abandon();
         };
     List<Ran> ran = new ArrayList<>();
     Path tree = null;
     Instant applied = null;
     AutoCloseable hook = hooks.onInterrupt(onInterrupt);
     try {
-      tree = dir.stageArtifacts();
-      for (ObjectNode map : maps) {
-        ObjectNode m = map.deepCopy();
-        m.withObject("/metadata").put("namespace", namespace);
-        try {
-          client.createConfigMap(
-              KubeCall.RUN_CONFIGMAP_CREATE,
-              namespace,
-              client.unmarshal(
-                  Json.JSON.writeValueAsString(m),
-                  io.fabric8.kubernetes.api.model.ConfigMap.class));
-        } catch (KubernetesClientException e) {
-          throw ApiErrors.map(
-              "create ConfigMap " + namespace + "/" + m.at("/metadata/name").asString(), e);
-        }
-        progress.report(
-            "applied",
-            "ConfigMap "
-                + namespace
-                + "/"
-                + m.at("/metadata/name").asString()
-                + " (the replayed trace, SHA-256 "
-                + m.at("/metadata/annotations").path(JobContract.TRACE_SHA256).asString("")
-                + ")");
+      tree = r.dir().stageArtifacts();
+      for (ObjectNode map : r.maps()) {
+        applyMap(namespace, map, progress);
       }
-      for (int i = 0; i < jobs.size(); i++) {
-        ObjectNode job = jobs.get(i).deepCopy();
+      for (int i = 0; i < r.jobs().size(); i++) {
+        ObjectNode job = r.jobs().get(i).deepCopy();
         String name = job.at("/metadata/name").asString();
         job.withObject("/metadata").put("namespace", namespace);
-        GenericKubernetesResource created;
-        try {
-          created =
-              client.createCustom(
-                  KubeCall.RUN_AIPERFJOB_CREATE,
-                  AIPERFJOBS,
-                  namespace,
-                  client.unmarshal(
-                      Json.JSON.writeValueAsString(job), GenericKubernetesResource.class));
-        } catch (KubernetesClientException e) {
-          throw ApiErrors.map("create AIPerfJob " + namespace + "/" + name, e);
-        }
+        GenericKubernetesResource created = create(namespace, name, job);
         current.set(name);
         applied = applied == null ? clock.instant() : applied;
         progress.report(
-            "applied", "AIPerfJob " + (i + 1) + "/" + jobs.size() + " " + namespace + "/" + name);
+            "applied",
+            "AIPerfJob " + (i + 1) + "/" + r.jobs().size() + " " + namespace + "/" + name);
         try {
-          long timeoutS = job.at("/spec/timeoutSeconds").asLong(0);
-          Duration bound =
-              request.timeout() != null
-                  ? request.timeout()
-                  : timeoutS > 0
-                      ? Duration.ofSeconds(timeoutS).plus(TIMEOUT_MARGIN)
-                      : KubeRunService.DEFAULT_RUN_BOUND;
-          GenericKubernetesResource end = await(namespace, name, bound, progress, interrupted);
-          String phase = phase(end);
-          String dirName =
-              job.at("/metadata/annotations").path(AiperfJobContract.RUN_DIRECTORY).asString("");
-          if (!"Completed".equals(phase)) {
-            String error = end == null ? null : status(end).path("error").asString(null);
-            throw BenchplanException.runtime(
-                "AIPerfJob "
-                    + namespace
-                    + "/"
-                    + name
-                    + " ended "
-                    + phase
-                    + (error == null ? "" : ": " + error)
-                    + "; no run directory written");
-          }
-          Long epoch =
-              status(end).path("runEpoch").isNumber()
-                  ? status(end).path("runEpoch").asLong()
-                  : null;
-          progress.report(
-              "collecting",
-              "AIPerfJob " + name + " from the operator's results API (" + TRANSPORT + ")");
-          Path target = dirName.isEmpty() ? tree : tree.resolve(dirName);
-          Collected c = collect(results, namespace, name, epoch, target, dir, tree);
-          AiperfExport export = null;
-          Path summary = target.resolve("profile_export_aiperf.json");
-          if (Files.isRegularFile(summary)) {
-            // named as verdict.json records it: relative to the run directory, not the staging
-            // folder
-            export =
-                AiperfExportReader.read(summary)
-                    .named(
-                        Path.of(RunDirectory.AIPERF_DIR)
-                            .resolve(tree.relativize(summary).toString()));
-          }
-          ran.add(
-              new Ran(
-                  name,
-                  created.getMetadata().getUid(),
-                  phase,
-                  epoch,
-                  dirName,
-                  c.files(),
-                  c.marker(),
-                  export));
+          ran.add(watchAndCollect(request, r, job, created, tree, progress, interrupted));
         } finally {
           if (!request.keep()) {
             deleteQuietly(namespace, name);
@@ -414,7 +429,7 @@ final class OperatorRun {
       throw e;
     } finally {
       if (!request.keep()) {
-        maps.forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
+        r.maps().forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
       }
       try {
         hook.close();
@@ -422,27 +437,120 @@ final class OperatorRun {
         // unregistering only fails while the JVM is shutting down: the hook then cleans up
       }
     }
+    return new Executed(tree, ran, Objects.requireNonNull(applied, "applied"));
+  }
 
-    // every run gated; the run's verdict is the first that did not pass, else the last
+  private void applyMap(String namespace, ObjectNode map, ProgressReporter progress) {
+    ObjectNode m = map.deepCopy();
+    m.withObject("/metadata").put("namespace", namespace);
+    String name = m.at("/metadata/name").asString();
+    try {
+      // the trace ConfigMap is render's byte-stable document: unmarshalled as written, not rebuilt
+      client.createConfigMap(
+          KubeCall.RUN_CONFIGMAP_CREATE,
+          namespace,
+          client.unmarshal(
+              Json.JSON.writeValueAsString(m), io.fabric8.kubernetes.api.model.ConfigMap.class));
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.map("create ConfigMap " + namespace + "/" + name, e);
+    }
+    progress.report(
+        "applied",
+        "ConfigMap "
+            + namespace
+            + "/"
+            + name
+            + " (the replayed trace, SHA-256 "
+            + m.at("/metadata/annotations").path(JobContract.TRACE_SHA256).asString("")
+            + ")");
+  }
+
+  private GenericKubernetesResource create(String namespace, String name, ObjectNode job) {
+    try {
+      // AIPerfJob is a custom resource with no fabric8 model: created as the generic resource
+      return client.createCustom(
+          KubeCall.RUN_AIPERFJOB_CREATE,
+          AIPERFJOBS,
+          namespace,
+          client.unmarshal(Json.JSON.writeValueAsString(job), GenericKubernetesResource.class));
+    } catch (KubernetesClientException e) {
+      throw ApiErrors.map("create AIPerfJob " + namespace + "/" + name, e);
+    }
+  }
+
+  /** Waits for one AIPerfJob to end, then brings its results into the staged tree. */
+  private Ran watchAndCollect(
+      RunRequest request,
+      Rendered r,
+      ObjectNode job,
+      GenericKubernetesResource created,
+      Path tree,
+      ProgressReporter progress,
+      AtomicBoolean interrupted) {
+    String namespace = r.namespace();
+    String name = job.at("/metadata/name").asString();
+    long timeoutS = job.at("/spec/timeoutSeconds").asLong(0);
+    Duration bound =
+        request.timeout() != null
+            ? request.timeout()
+            : timeoutS > 0
+                ? Duration.ofSeconds(timeoutS).plus(TIMEOUT_MARGIN)
+                : KubeRunService.DEFAULT_RUN_BOUND;
+    GenericKubernetesResource end = await(namespace, name, bound, progress, interrupted);
+    String phase = phase(end);
+    String dirName =
+        job.at("/metadata/annotations").path(AiperfJobContract.RUN_DIRECTORY).asString("");
+    if (!"Completed".equals(phase)) {
+      String error = end == null ? null : status(end).path("error").asString(null);
+      throw BenchplanException.runtime(
+          "AIPerfJob "
+              + namespace
+              + "/"
+              + name
+              + " ended "
+              + phase
+              + (error == null ? "" : ": " + error)
+              + "; no run directory written");
+    }
+    Long epoch =
+        status(end).path("runEpoch").isNumber() ? status(end).path("runEpoch").asLong() : null;
+    progress.report(
+        "collecting", "AIPerfJob " + name + " from the operator's results API (" + TRANSPORT + ")");
+    Path target = dirName.isEmpty() ? tree : tree.resolve(dirName);
+    Collected c = collect(r.results(), namespace, name, epoch, target, r.dir(), tree);
+    AiperfExport export = null;
+    Path summary = target.resolve("profile_export_aiperf.json");
+    if (Files.isRegularFile(summary)) {
+      // named as verdict.json records it: relative to the run directory, not the staging folder
+      export =
+          AiperfExportReader.read(summary)
+              .named(Path.of(RunDirectory.AIPERF_DIR).resolve(tree.relativize(summary).toString()));
+    }
+    return new Ran(
+        name, created.getMetadata().getUid(), phase, epoch, dirName, c.files(), c.marker(), export);
+  }
+
+  /** Every run gated; the run's verdict is the first that did not pass, else the last. */
+  private static Verdict gate(Rendered r, List<Ran> ran) {
     Verdict verdict = null;
-    for (Ran r : ran) {
+    for (Ran x : ran) {
       Verdict v =
-          r.export() == null
+          x.export() == null
               ? GateEvaluator.runFailed(
-                  "AIPerfJob " + r.name() + " stored no profile_export_aiperf.json",
-                  constraints,
-                  options,
-                  dev.benchplan.gate.VerdictSource.withoutExport(
-                      RunDirectory.AIPERF_DIR
-                          + (r.directory().isEmpty() ? "" : "/" + r.directory()),
-                      null))
-              : GateEvaluator.evaluate(r.export(), constraints, options);
+                  "AIPerfJob " + x.name() + " stored no profile_export_aiperf.json",
+                  r.constraints(),
+                  r.options(),
+                  dev.benchplan.gate.VerdictSource.withoutExport(x.runDirectoryPath(), null))
+              : GateEvaluator.evaluate(x.export(), r.constraints(), r.options());
       if (verdict == null || verdict.verdict() == Status.PASS) {
         verdict = v;
       }
     }
-    Objects.requireNonNull(verdict, "verdict");
-    Instant collected = clock.instant();
+    return Objects.requireNonNull(verdict, "verdict");
+  }
+
+  /** Every AIPerfJob's files, named relative to the run's aiperf/ tree. */
+  private static ArtifactManifest manifest(List<Ran> ran) {
     List<ArtifactFile> all = new ArrayList<>();
     for (Ran r : ran) {
       for (ArtifactFile f : r.files()) {
@@ -453,28 +561,14 @@ final class OperatorRun {
                 f.sha256()));
       }
     }
-    ArtifactManifest manifest = new ArtifactManifest(all);
-    Map<String, byte[]> files = new LinkedHashMap<>();
-    files.put(ArtifactManifest.FILE_NAME, manifest.sha256sumText(RunDirectory.AIPERF_DIR + "/"));
-    if (ran.size() == 1 && Files.isRegularFile(tree.resolve("profile_export_aiperf.json"))) {
-      try {
-        files.put(
-            "profile_export_aiperf.json",
-            Files.readAllBytes(tree.resolve("profile_export_aiperf.json")));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collected)));
-    int exitCode = verdict.exitCode();
-    RunRecordDocument doc =
-        record(
-            request, file, plan, namespace, results, runId, jobs, ran, verdict, exitCode, start,
-            applied, collected, files, manifest, pair);
-    files.put("run.json", RunRecord.bytes(doc));
-    Path written = dir.write(files, tree, request.replace(), clock.instant());
+    return new ArtifactManifest(all);
+  }
+
+  /** What was deleted (or kept under --keep). */
+  private static List<String> cleaned(RunRequest request, Rendered r, List<Ran> ran) {
     List<String> cleaned = new ArrayList<>();
-    for (ObjectNode m : maps) {
+    String namespace = r.namespace();
+    for (ObjectNode m : r.maps()) {
       cleaned.add(
           (request.keep() ? "kept" : "deleted")
               + " ConfigMap "
@@ -483,19 +577,18 @@ final class OperatorRun {
               + m.at("/metadata/name").asString()
               + (request.keep() ? " (--keep)" : ""));
     }
-    for (Ran r : ran) {
+    for (Ran x : ran) {
       cleaned.add(
           request.keep()
-              ? "kept AIPerfJob " + namespace + "/" + r.name() + " (--keep)"
+              ? "kept AIPerfJob " + namespace + "/" + x.name() + " (--keep)"
               : "deleted AIPerfJob "
                   + namespace
                   + "/"
-                  + r.name()
+                  + x.name()
                   + " (the operator keeps its results for its"
                   + " retention period)");
     }
-    progress.report("done", verdict.verdict().json() + " -> " + written);
-    return new RunOutcome(runId, written, verdict, exitCode, "completed", doc, cleaned);
+    return cleaned;
   }
 
   /** The operator's results Service, {@code NAMESPACE/NAME:PORT}. */
@@ -714,7 +807,7 @@ final class OperatorRun {
       String name,
       Duration bound,
       ProgressReporter progress,
-      java.util.concurrent.atomic.AtomicBoolean interrupted) {
+      AtomicBoolean interrupted) {
     LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
     Instant until = clock.instant().plus(bound);
     String shown = null;
@@ -1002,27 +1095,17 @@ final class OperatorRun {
             + "; re-render from the plan you mean to run");
   }
 
-  private RunRecordDocument record(
-      RunRequest request,
-      Path file,
-      VerifiedPlan plan,
-      String namespace,
-      Service results,
-      String runId,
-      List<ObjectNode> jobs,
-      List<Ran> ran,
-      Verdict verdict,
-      int exitCode,
-      Instant start,
-      @Nullable Instant applied,
-      Instant collected,
-      Map<String, byte[]> files,
-      ArtifactManifest manifest,
-      RunRecordDocument.@Nullable Pair pair) {
-    JsonNode a = jobs.get(0).at("/metadata/annotations");
+  /**
+   * run.json of an operator run: what the AIPerfJobs were, how each ended, every file's SHA-256.
+   */
+  private RunRecordDocument record(Ended e, Map<String, byte[]> files) {
+    Rendered r = e.rendered();
+    VerifiedPlan plan = r.plan();
+    JsonNode a = r.annotations();
+    ObjectNode firstJob = r.jobs().get(0);
     String planned = plan.plan().aiperf().version();
     String measured =
-        ran.stream()
+        e.executed().ran().stream()
             .map(Ran::export)
             .filter(Objects::nonNull)
             .map(AiperfExport::aiperfVersion)
@@ -1030,118 +1113,120 @@ final class OperatorRun {
             .findFirst()
             .orElse(null);
     Boolean versionMatch = measured == null ? null : measured.equals(planned);
-    String image = jobs.get(0).at("/spec/image").asString(null);
+    String image = firstJob.at("/spec/image").asString(null);
     boolean imageMatch =
         plan.plan().aiperf().image() == null || Objects.equals(plan.plan().aiperf().image(), image);
-    String dgd = a.path(JobContract.DGD).asString("");
-    String[] dgdParts = dgd.split("/", 2);
-    List<String> problems =
-        List.of(
-            "isolation not verified: AIPerf's operator places the controller and worker"
-                + " pods (with the plain Job's anti-affinity in spec.podTemplate); benchplan's isolation preflight is the"
-                + " plain Job engine's");
-    RunRecordDocument.Isolation iso =
-        new RunRecordDocument.Isolation(
-            a.path(JobContract.ENDPOINT).asString(""),
-            new RunRecordDocument.NamespaceCheck(
-                namespace, null, "not checked (engine aiperf-operator)"),
-            new RunRecordDocument.OtherBenchmarks("namespace", List.of()),
-            new RunRecordDocument.DgdPods(
-                dgdParts[0], dgdParts.length > 1 ? dgdParts[1] : "", List.of()),
-            List.of(),
-            new RunRecordDocument.Client(null, null),
-            List.of(),
-            List.copyOf(problems),
-            false);
     Map<String, String> shas = new LinkedHashMap<>();
     files.forEach((k, v) -> shas.put(k, Sha256.hex(v)));
     List<String> ineligible =
         RunRecord.ineligibleReasons(
-            verdict,
+            e.verdict(),
             versionMatch,
             measured,
             planned,
             imageMatch,
             "the AIPerfJob's image " + image,
             plan.plan().aiperf().image());
-    Ran firstRan = ran.get(0);
-    RunRecordDocument doc =
-        new RunRecordDocument(
-            "1",
-            runId,
-            plan.plan().seriesId(),
-            plan.plan().planId(),
-            new RunRecordDocument.FileRef(plan.path().toString(), plan.sha256()),
-            new RunRecordDocument.FileRef(file.toAbsolutePath().toString(), sha(file)),
-            new RunRecordDocument.Cluster(
-                client.contextName() == null ? request.context() : client.contextName(),
-                client.serverUrl(),
-                namespace),
-            a.path(JobContract.ENDPOINT).asString(""),
-            dgd,
-            new RunRecordDocument.Job(
-                firstRan.name(),
-                firstRan.uid(),
-                jobs.get(0).at("/spec/timeoutSeconds").asLong(0) > 0
-                    ? jobs.get(0).at("/spec/timeoutSeconds").asLong()
-                    : null,
-                List.of("phase=" + firstRan.phase())),
+    Ran firstRan = e.executed().ran().get(0);
+    long timeoutS = firstJob.at("/spec/timeoutSeconds").asLong(0);
+    return new RunRecordDocument(
+        RunRecord.SCHEMA_VERSION,
+        r.runId(),
+        plan.plan().seriesId(),
+        plan.plan().planId(),
+        new RunRecordDocument.FileRef(plan.path().toString(), plan.sha256()),
+        new RunRecordDocument.FileRef(r.file().toAbsolutePath().toString(), sha(r.file())),
+        new RunRecordDocument.Cluster(
+            client.contextName() == null ? e.request().context() : client.contextName(),
+            client.serverUrl(),
+            r.namespace()),
+        a.path(JobContract.ENDPOINT).asString(""),
+        r.dgd(),
+        new RunRecordDocument.Job(
+            firstRan.name(),
+            firstRan.uid(),
+            timeoutS > 0 ? timeoutS : null,
+            List.of("phase=" + firstRan.phase())),
+        null,
+        image,
+        new RunRecordDocument.Aiperf(
+            planned,
+            plan.plan().aiperf().image(),
+            a.path(JobContract.AIPERF_VERSION).asString(null),
+            measured,
+            versionMatch,
+            imageMatch,
+            null),
+        new RunRecordDocument.Times(
+            e.start().toString(),
+            e.executed().applied().toString(),
             null,
-            image,
-            new RunRecordDocument.Aiperf(
-                planned,
-                plan.plan().aiperf().image(),
-                a.path(JobContract.AIPERF_VERSION).asString(null),
-                measured,
-                versionMatch,
-                imageMatch,
-                null),
-            new RunRecordDocument.Times(
-                start.toString(),
-                (applied == null ? start : applied).toString(),
-                null,
-                null,
-                null,
-                collected.toString(),
-                collected.toString()),
-            iso,
-            new RunRecordDocument.Artifacts(
-                "operator:" + results,
-                firstRan.export() == null ? null : "operator-results-api",
-                "collected: every file the operator's results store listed for each AIPerfJob ("
-                    + manifest.files().size()
-                    + " files, "
-                    + manifest.totalBytes()
-                    + " bytes), after its ready marker, through "
-                    + TRANSPORT
-                    + "; each checked against its listed size and SHA-256 hashed on arrival (the API gives no"
-                    + " checksums); artifacts.sha256 lists them",
-                shas),
-            "completed",
-            verdict.message(),
-            verdict.verdict().json(),
-            exitCode,
-            ineligible.isEmpty(),
-            List.copyOf(ineligible),
-            request.keep(),
-            null, // measured_runs: the operator's runs are listed under operator.jobs
-            pair);
-    List<RunRecordDocument.OperatorJob> opJobs = new ArrayList<>();
-    for (Ran r : ran) {
-      opJobs.add(
-          new RunRecordDocument.OperatorJob(
-              r.name(),
-              r.uid(),
-              r.phase(),
-              r.epoch(),
-              RunDirectory.AIPERF_DIR + (r.directory().isEmpty() ? "" : "/" + r.directory()),
-              r.files().size(),
-              r.files().stream().mapToLong(ArtifactFile::size).sum(),
-              r.marker()));
-    }
-    return doc.ranBy(
+            null,
+            null,
+            e.collected().toString(),
+            e.collected().toString()),
+        isolation(r),
+        new RunRecordDocument.Artifacts(
+            "operator:" + r.results(),
+            firstRan.export() == null ? null : "operator-results-api",
+            "collected: every file the operator's results store listed for each AIPerfJob ("
+                + e.manifest().files().size()
+                + " files, "
+                + e.manifest().totalBytes()
+                + " bytes), after its ready marker, through "
+                + TRANSPORT
+                + "; each checked against its listed size and SHA-256 hashed on arrival (the API gives no"
+                + " checksums); artifacts.sha256 lists them",
+            shas),
+        "completed",
+        e.verdict().message(),
+        e.verdict().verdict().json(),
+        e.verdict().exitCode(),
+        ineligible.isEmpty(),
+        List.copyOf(ineligible),
+        e.request().keep(),
+        null, // measured_runs: the operator's runs are listed under operator.jobs
+        r.pair(),
         RunRecordDocument.Engine.AIPERF_OPERATOR,
-        new RunRecordDocument.Operator(results.toString(), TRANSPORT, opJobs));
+        operator(r, e.executed().ran()));
+  }
+
+  /** The operator places the pods: benchplan's isolation preflight is the plain Job engine's. */
+  private static RunRecordDocument.Isolation isolation(Rendered r) {
+    String[] dgdParts = r.dgd().split("/", 2);
+    return new RunRecordDocument.Isolation(
+        r.annotations().path(JobContract.ENDPOINT).asString(""),
+        new RunRecordDocument.NamespaceCheck(
+            r.namespace(), null, "not checked (engine aiperf-operator)"),
+        new RunRecordDocument.OtherBenchmarks("namespace", List.of()),
+        new RunRecordDocument.DgdPods(
+            dgdParts[0], dgdParts.length > 1 ? dgdParts[1] : "", List.of()),
+        List.of(),
+        new RunRecordDocument.Client(null, null),
+        List.of(),
+        List.of(
+            "isolation not verified: AIPerf's operator places the controller and worker"
+                + " pods (with the plain Job's anti-affinity in spec.podTemplate); benchplan's isolation preflight is the"
+                + " plain Job engine's"),
+        false);
+  }
+
+  /** run.json's operator: the results API, the transport, each AIPerfJob as it ended. */
+  private static RunRecordDocument.Operator operator(Rendered r, List<Ran> ran) {
+    List<RunRecordDocument.OperatorJob> jobs = new ArrayList<>();
+    for (Ran x : ran) {
+      jobs.add(
+          new RunRecordDocument.OperatorJob(
+              x.name(),
+              x.uid(),
+              x.phase(),
+              x.epoch(),
+              x.runDirectoryPath(),
+              x.files().size(),
+              x.files().stream().mapToLong(ArtifactFile::size).sum(),
+              x.marker()));
+    }
+    return new RunRecordDocument.Operator(r.results().toString(), TRANSPORT, jobs);
   }
 
   private static String sha(Path file) {
