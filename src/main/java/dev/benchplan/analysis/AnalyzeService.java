@@ -24,6 +24,7 @@ import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.analysis.series.SeriesAnalysis;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.SideTask;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
@@ -81,7 +82,8 @@ public final class AnalyzeService {
             "analyze: give at least one RUN (a run directory or AIPerf artifact directory)");
       }
       if (gpus != null && gpus <= 0) {
-        throw BenchplanException.invalid("--gpus " + gpus + ": expected a positive GPU count");
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--gpus"), "--gpus " + gpus + ": expected a positive GPU count");
       }
     }
   }
@@ -255,6 +257,7 @@ public final class AnalyzeService {
       for (RunSource s : RunLocator.locate(arg)) {
         if (!seen.add(s.dir().toAbsolutePath().normalize())) {
           throw BenchplanException.invalid(
+              ErrorLocation.file(arg),
               arg
                   + ": run "
                   + s.dir()

@@ -21,6 +21,7 @@ import dev.benchplan.analysis.stats.EffectEstimator;
 import dev.benchplan.analysis.stats.EffectVerdict;
 import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import java.math.BigDecimal;
@@ -73,6 +74,7 @@ public final class CompareService {
       }
       if (mdePct != null && !(mdePct > 0 && mdePct < 100)) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--mde"),
             "--mde " + mdePct + ": expected a percentage between 0 and 100 (exclusive)");
       }
     }
@@ -117,6 +119,7 @@ public final class CompareService {
       cand = aligned.candidate();
     } else if (request.paired() && ref.size() != cand.size()) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--paired"),
           "--paired: "
               + ref.size()
               + " reference and "

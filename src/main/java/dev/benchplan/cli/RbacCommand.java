@@ -1,6 +1,7 @@
 package dev.benchplan.cli;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.kube.rbac.RbacManifest;
 import dev.benchplan.kube.rbac.RbacManifests;
 import java.io.PrintWriter;
@@ -48,6 +49,7 @@ public final class RbacCommand implements Runnable {
     RbacManifest.@Nullable Subject subject() {
       if (user != null && serviceAccount != null) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--service-account"),
             "options --user and --service-account: give one subject, not both");
       }
       if (user != null) {
@@ -137,6 +139,7 @@ public final class RbacCommand implements Runnable {
     public Integer call() {
       if (dgd != null && dgd.isBlank()) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--dgd"),
             "option --dgd: expected NAMESPACE/NAME, got an empty value");
       }
       print(spec, format, RbacManifests.validate(dgd, namespace, subject.subject(), !noModelCache));

@@ -1,6 +1,7 @@
 package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.plan.PlanClock;
 import dev.benchplan.render.JobBudget;
@@ -166,6 +167,7 @@ public final class RenderCommand implements Callable<Integer> {
     PairLabel pairLabel = pair == null ? null : new PairLabel(pair, pairOrder, pairArm);
     if (artifactsPvc != null && artifacts != null) {
       throw dev.benchplan.error.BenchplanException.invalid(
+          ErrorLocation.option("--artifacts-pvc"),
           "options --artifacts-pvc and --artifacts: both name the artifact claim: expected one of them");
     }
     RenderResult r =

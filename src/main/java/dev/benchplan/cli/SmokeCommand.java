@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.ErrorReport;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.smoke.EndpointUrl;
@@ -156,6 +157,7 @@ public final class SmokeCommand implements Callable<Integer> {
     }
     if (!apiKeyEnv.matches("[A-Za-z_][A-Za-z0-9_]*")) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--api-key-env"),
           "--api-key-env '"
               + apiKeyEnv
               + "': not an environment variable name; expected e.g. OPENAI_API_KEY");
@@ -163,6 +165,7 @@ public final class SmokeCommand implements Callable<Integer> {
     String key = System.getenv(apiKeyEnv);
     if (key == null || key.isBlank()) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--api-key-env"),
           "--api-key-env " + apiKeyEnv + ": the environment variable is not set or empty");
     }
     return new SmokeOptions(endpoint, model, out, timeout, apiKeyEnv, key.strip());

@@ -2,6 +2,7 @@ package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.plan.TraceWindow;
 import dev.benchplan.progress.ProgressRenderer;
@@ -75,7 +76,8 @@ public final class TraceInspectCommand implements Callable<Integer> {
       try {
         w = TraceWindow.parse(window);
       } catch (IllegalArgumentException e) {
-        throw BenchplanException.invalid("--window: " + e.getMessage());
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--window"), "--window: " + e.getMessage());
       }
     }
     TraceScanOptions options =

@@ -294,6 +294,7 @@ public final class ValidateCommand implements Callable<Integer> {
           case "aicr" -> InputFlags.Defaults.AICR;
           default ->
               throw BenchplanException.invalid(
+                  ErrorLocation.option("--defaults"),
                   "option --defaults: expected benchplan or aicr, got '" + defaults + "'");
         };
     var parsed = spec.commandLine().getParseResult();

@@ -46,6 +46,28 @@ public class BenchplanException extends RuntimeException {
     return new BenchplanException(ExitCode.INVALID, message, cause);
   }
 
+  /** Invalid input (exit 2) at a known place. */
+  public static BenchplanException invalid(ErrorLocation at, String message) {
+    return new BenchplanException(ExitCode.INVALID, message, null, at);
+  }
+
+  /** Invalid input (exit 2) at a known place, with a cause. */
+  public static BenchplanException invalid(
+      ErrorLocation at, String message, @Nullable Throwable cause) {
+    return new BenchplanException(ExitCode.INVALID, message, cause, at);
+  }
+
+  /** A cluster, endpoint or run error (exit 3) at a known place. */
+  public static BenchplanException runtime(ErrorLocation at, String message) {
+    return new BenchplanException(ExitCode.RUNTIME, message, null, at);
+  }
+
+  /** A cluster, endpoint or run error (exit 3) at a known place, with a cause. */
+  public static BenchplanException runtime(
+      ErrorLocation at, String message, @Nullable Throwable cause) {
+    return new BenchplanException(ExitCode.RUNTIME, message, cause, at);
+  }
+
   /** A cluster, endpoint or run error (exit 3). */
   public static BenchplanException runtime(String message) {
     return new BenchplanException(ExitCode.RUNTIME, message);

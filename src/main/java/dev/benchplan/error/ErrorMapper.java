@@ -4,15 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
-import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
@@ -21,16 +17,6 @@ import tools.jackson.core.JacksonException;
  * 3 cluster/endpoint/run error, 4 a bug), a one-line message in the user's terms, and where.
  */
 public final class ErrorMapper {
-  /**
-   * {@code file:line:column}, {@code file:line} or {@code file (line L, column C)} at a token's
-   * start.
-   */
-  private static final Pattern FILE_AT =
-      Pattern.compile("^(.+?)(?::(\\d+))?(?::(\\d+))?(?: \\(line (\\d+), column (\\d+)\\))?:?$");
-
-  private static final Pattern POINTER = Pattern.compile("(?:^|\\s)(/[^\\s:,;]*):");
-  private static final Pattern OPTION = Pattern.compile("(?:^|[\\s'])(--[a-z][a-z0-9-]*)");
-
   private ErrorMapper() {}
 
   /** Maps any throwable (wrappers such as ExecutionException are looked through). */
@@ -43,9 +29,8 @@ public final class ErrorMapper {
               : b.exitCode() == ExitCode.INTERNAL
                   ? ErrorReport.INTERNAL_ERROR
                   : ErrorReport.RUN_ERROR;
-      ErrorLocation where =
-          b.location().equals(ErrorLocation.NONE) ? locate(b.getMessage()) : b.location();
-      return ErrorReport.of(code, b.exitCode(), oneLine(b.getMessage()), where);
+      // the place is what the thrower said, never read back out of the message
+      return ErrorReport.of(code, b.exitCode(), oneLine(b.getMessage()), b.location());
     }
     if (t instanceof JacksonException j) {
       BenchplanException b = InputErrors.unparsable(null, "input", j);
@@ -63,7 +48,7 @@ public final class ErrorMapper {
           ErrorReport.INVALID_INPUT,
           ExitCode.INVALID,
           file + ": " + InputErrors.describe(t),
-          new ErrorLocation(file, null, null, null, null));
+          file == null ? null : ErrorLocation.file(file));
     }
     if (t instanceof IOException io) {
       return ErrorReport.of(
@@ -98,94 +83,6 @@ public final class ErrorMapper {
       cur = cause;
     }
     return cur;
-  }
-
-  /**
-   * Reads the place back out of a message that names it in the project's usual forms: the first
-   * token that is an existing file, optionally with {@code :line[:column]}; then a JSON pointer
-   * ({@code /a/0/b:}); the field is the pointer's last name, or an option such as {@code
-   * --exp-root} named in the message.
-   */
-  static ErrorLocation locate(@Nullable String message) {
-    if (message == null) {
-      return ErrorLocation.NONE;
-    }
-    String file = null;
-    Integer line = null;
-    Integer column = null;
-    int after = 0;
-    int offset = 0;
-    for (String token : message.split(" ")) {
-      Matcher m = FILE_AT.matcher(token);
-      if (m.matches() && looksLikeFile(m.group(1))) {
-        file = m.group(1);
-        line = integer(m.group(2));
-        column = integer(m.group(3));
-        after = offset + token.length();
-        break;
-      }
-      offset += token.length() + 1;
-    }
-    if (file != null && line == null) {
-      Matcher lc =
-          Pattern.compile("^ \\(line (\\d+), column (\\d+)\\)").matcher(message.substring(after));
-      if (lc.find()) {
-        line = integer(lc.group(1));
-        column = integer(lc.group(2));
-      }
-    }
-    String pointer = null;
-    Matcher p = POINTER.matcher(message.substring(after));
-    if (file != null && p.find()) {
-      pointer = p.group(1).equals("/") ? "" : p.group(1);
-    }
-    String field = pointer == null ? null : lastName(pointer);
-    if (field == null) {
-      Matcher o = OPTION.matcher(message);
-      field = o.find() ? o.group(1) : null;
-    }
-    return new ErrorLocation(file, line, column, pointer, field);
-  }
-
-  private static boolean looksLikeFile(String candidate) {
-    if (candidate.isEmpty() || candidate.startsWith("--") || candidate.startsWith("http")) {
-      return false;
-    }
-    try {
-      Path p = Path.of(candidate);
-      if (Files.exists(p)) {
-        return !candidate.startsWith("/") || p.getNameCount() > 1;
-      }
-      // a missing file the message names: a path with a name.ext in an existing folder
-      Path parent = p.getParent();
-      return parent != null
-          && parent.getNameCount() > 0
-          && Files.isDirectory(parent)
-          && p.getFileName().toString().matches("[^/]+\\.[A-Za-z0-9]+");
-    } catch (InvalidPathException e) {
-      return false;
-    }
-  }
-
-  private static @Nullable String lastName(String pointer) {
-    String[] parts = pointer.split("/");
-    for (int i = parts.length - 1; i >= 0; i--) {
-      if (!parts[i].isEmpty() && !parts[i].chars().allMatch(Character::isDigit)) {
-        return parts[i].replace("~1", "/").replace("~0", "~");
-      }
-    }
-    return null;
-  }
-
-  private static @Nullable Integer integer(String s) {
-    if (s == null) {
-      return null;
-    }
-    try {
-      return Integer.valueOf(s);
-    } catch (NumberFormatException e) {
-      return null;
-    }
   }
 
   private static String oneLine(@Nullable String s) {

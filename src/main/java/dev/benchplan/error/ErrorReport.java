@@ -1,5 +1,6 @@
 package dev.benchplan.error;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -39,6 +40,12 @@ public record ErrorReport(
     if (code == null || message == null) {
       throw new IllegalArgumentException("an error report needs a code and a message");
     }
+  }
+
+  /** Where, as the thrower said. */
+  @JsonIgnore
+  public ErrorLocation location() {
+    return new ErrorLocation(file, line, column, pointer, field);
   }
 
   /** A report with a location. */

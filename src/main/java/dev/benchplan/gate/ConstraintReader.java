@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.export.MetricSummary;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.aiperf.export.MetricUnit.Dimension;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.rules.GateTolerance;
@@ -81,14 +82,16 @@ public final class ConstraintReader {
           aicr(
               THROUGHPUT,
               new Expression(Operator.GE, nonNegative(minThroughput, "--min-throughput"), null),
-              "--min-throughput"));
+              "--min-throughput",
+              ErrorLocation.option("--min-throughput")));
     }
     if (maxTtftP99 != null) {
       out.add(
           aicr(
               TTFT_P99,
               new Expression(Operator.LE, nonNegative(maxTtftP99, "--max-ttft-p99"), null),
-              "--max-ttft-p99"));
+              "--max-ttft-p99",
+              ErrorLocation.option("--max-ttft-p99")));
     }
     return new ConstraintSet(out, List.of(), "flags");
   }
@@ -96,10 +99,12 @@ public final class ConstraintReader {
   private static BigDecimal nonNegative(BigDecimal v, String flag) {
     if (!Double.isFinite(v.doubleValue())) {
       throw BenchplanException.invalid(
+          ErrorLocation.option(flag),
           flag + ": expected a finite number, got " + v + " (beyond the range of a double)");
     }
     if (v.signum() < 0) {
       throw BenchplanException.invalid(
+          ErrorLocation.option(flag),
           flag + ": expected a non-negative number, got " + v.toPlainString());
     }
     return v;
@@ -137,6 +142,7 @@ public final class ConstraintReader {
     JsonNode root = readYaml(file);
     if (root == null || !root.isObject()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, ""),
           file + ": /: expected a YAML mapping (an AICR recipe overlay)");
     }
     String base;
@@ -149,6 +155,7 @@ public final class ConstraintReader {
       validation = root.get("validation");
     } else {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, ""),
           file
               + ": /: not an AICR overlay: expected spec.validation.performance.constraints (RecipeMetadata)"
               + " or validation.performance.constraints");
@@ -161,6 +168,7 @@ public final class ConstraintReader {
     }
     if (!constraints.isArray()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, pointer),
           file
               + ": "
               + pointer
@@ -176,11 +184,13 @@ public final class ConstraintReader {
       JsonNode name = entry.get("name");
       if (!entry.isObject() || name == null || !name.isString() || name.asString().isBlank()) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, p + "/name"),
             file + ": " + p + "/name: expected the constraint's name as a string");
       }
       String n = name.asString().trim();
       if (!seen.add(n)) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, p + "/name"),
             file + ": " + p + "/name: constraint '" + n + "' is listed twice");
       }
       if (AICR_SETTINGS.contains(n)) {
@@ -188,7 +198,10 @@ public final class ConstraintReader {
         continue;
       }
       if (n.equals(THROUGHPUT_PER_GPU)) {
-        perGpuFloor(entry.get("value"), file + ": " + p); // malformed is invalid here too
+        perGpuFloor(
+            entry.get("value"),
+            file + ": " + p,
+            ErrorLocation.pointer(file, p)); // malformed is invalid here too
         ignored.add(
             n
                 + " (benchplan validate's per-GPU floor: gated by validate, which knows the GPU count)");
@@ -200,6 +213,7 @@ public final class ConstraintReader {
         if (n.startsWith("inference-") && !allowUnknown) {
           // a typo in a gate name must not pass silently on the remaining gates
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(file, p + "/name"),
               file
                   + ": "
                   + p
@@ -222,6 +236,7 @@ public final class ConstraintReader {
       JsonNode value = entry.get("value");
       if (value == null || !value.isString()) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, p + "/value"),
             file
                 + ": "
                 + p
@@ -229,9 +244,12 @@ public final class ConstraintReader {
                 + (value == null ? "nothing" : value.getNodeType() + " " + value));
       }
       String origin = file + ": " + p;
-      Expression e = parseExpression(value.asString(), origin + "/value");
+      ErrorLocation at = ErrorLocation.pointer(file, p);
+      Expression e = parseExpression(value.asString(), origin + "/value", at.child("value"));
       out.add(
-          aicr ? aicr(n, e, origin) : generic(n, generic.group(1), generic.group(2), e, origin));
+          aicr
+              ? aicr(n, e, origin, at)
+              : generic(n, generic.group(1), generic.group(2), e, origin, at));
     }
     return new ConstraintSet(out, ignored, file.toString());
   }
@@ -242,15 +260,25 @@ public final class ConstraintReader {
    * per GPU; {@code origin} names the entry (file and JSON pointer). Malformed is invalid input.
    */
   public static Constraint perGpuFloor(JsonNode value, String origin) {
+    return perGpuFloor(value, origin, ErrorLocation.NONE);
+  }
+
+  /** {@link #perGpuFloor(JsonNode, String)} with the entry's place for errors. */
+  public static Constraint perGpuFloor(JsonNode value, String origin, ErrorLocation at) {
     if (value == null || !value.isString()) {
       throw BenchplanException.invalid(
+          at.child("value"),
           origin
               + "/value: "
               + THROUGHPUT_PER_GPU
               + ": expected an expression such as \">= 6000\" (a string), found "
               + (value == null ? "nothing" : value.getNodeType() + " " + value));
     }
-    return aicr(THROUGHPUT_PER_GPU, parseExpression(value.asString(), origin + "/value"), origin);
+    return aicr(
+        THROUGHPUT_PER_GPU,
+        parseExpression(value.asString(), origin + "/value", at.child("value")),
+        origin,
+        at);
   }
 
   /**
@@ -266,6 +294,7 @@ public final class ConstraintReader {
     }
     if (!gates.isArray()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, pointer),
           source + ": " + pointer + ": expected an array, found " + gates.getNodeType());
     }
     List<Constraint> out = new ArrayList<>();
@@ -273,39 +302,44 @@ public final class ConstraintReader {
     for (int i = 0; i < gates.size(); i++) {
       String p = pointer + "/" + i;
       String origin = source + ": " + p;
+      ErrorLocation at = ErrorLocation.pointer(source, p);
       JsonNode g = gates.get(i);
-      String name = requiredText(g, "name", origin);
+      String name = requiredText(g, "name", origin, at);
       if (!seen.add(name)) {
-        throw BenchplanException.invalid(origin + "/name: gate '" + name + "' is listed twice");
+        throw BenchplanException.invalid(
+            at.child("name"), origin + "/name: gate '" + name + "' is listed twice");
       }
-      String metric = requiredText(g, "metric", origin);
+      String metric = requiredText(g, "metric", origin, at);
       if (ERROR_RATE_METRIC.equals(metric)) {
         continue; // not an AIPerf metric: it is the gate's maximum error rate (planGateOptions)
       }
-      String stat = requiredText(g, "stat", origin);
-      String op = requiredText(g, "operator", origin);
-      String unit = requiredText(g, "unit", origin);
+      String stat = requiredText(g, "stat", origin, at);
+      String op = requiredText(g, "operator", origin, at);
+      String unit = requiredText(g, "unit", origin, at);
       JsonNode threshold = g.get("threshold");
       if (threshold == null || !threshold.isNumber()) {
-        throw BenchplanException.invalid(origin + "/threshold: expected a number");
+        throw BenchplanException.invalid(
+            at.child("threshold"), origin + "/threshold: expected a number");
       }
       Operator operator =
           Operator.fromSymbol(op)
               .orElseThrow(
                   () ->
                       BenchplanException.invalid(
+                          at.child("operator"),
                           origin + "/operator: expected >= or <=, got '" + op + "'"));
       MetricUnit u =
           MetricUnit.parse(unit)
               .orElseThrow(
                   () ->
                       BenchplanException.invalid(
+                          at.child("unit"),
                           origin
                               + "/unit: unknown unit '"
                               + unit
                               + "': expected e.g. ms, s, tokens/sec, requests/sec"));
       Expression e = new Expression(operator, threshold.decimalValue(), u);
-      BigDecimal tolerance = planTolerance(g.get("tolerance"), origin);
+      BigDecimal tolerance = planTolerance(g.get("tolerance"), origin, at);
       // an older plan's gate recorded none: judged with 10%, as it was run, and the verdict says so
       String note = tolerance == null ? GateTolerance.LEGACY_NOTE : null;
       BigDecimal applied = tolerance == null ? GateTolerance.LEGACY_PLAN : tolerance;
@@ -313,6 +347,7 @@ public final class ConstraintReader {
       if (k != null) {
         if (!k.metric().equals(metric) || !k.stat().equals(stat)) {
           throw BenchplanException.invalid(
+              at,
               origin
                   + ": gate '"
                   + name
@@ -325,21 +360,23 @@ public final class ConstraintReader {
                   + " "
                   + stat);
         }
-        out.add(aicr(name, e, origin).withTolerance(applied, note));
+        out.add(aicr(name, e, origin, at).withTolerance(applied, note));
       } else {
-        out.add(generic(name, metric, stat, e, origin).withTolerance(applied, note));
+        out.add(generic(name, metric, stat, e, origin, at).withTolerance(applied, note));
       }
     }
     return new ConstraintSet(out, List.of(), source);
   }
 
   /** A plan gate's {@code tolerance}: null when absent (an older plan), else a number in [0, 1). */
-  private static @Nullable BigDecimal planTolerance(@Nullable JsonNode t, String origin) {
+  private static @Nullable BigDecimal planTolerance(
+      @Nullable JsonNode t, String origin, ErrorLocation at) {
     if (t == null || t.isNull() || t.isMissingNode()) {
       return null;
     }
     if (!t.isNumber() || !GateTolerance.inRange(t.decimalValue())) {
       throw BenchplanException.invalid(
+          at.child("tolerance"),
           origin + "/tolerance: expected a fraction in [0, 1) such as 0 or 0.05, got " + t);
     }
     return t.decimalValue();
@@ -366,10 +403,11 @@ public final class ConstraintReader {
   }
 
   /** Parses {@code "<op> <number> [unit]"}, e.g. {@code ">= 5000"} or {@code "<= 0.2 s"}. */
-  static Expression parseExpression(String text, String where) {
+  static Expression parseExpression(String text, String where, ErrorLocation at) {
     Matcher m = EXPRESSION.matcher(text);
     if (!m.matches()) {
       throw BenchplanException.invalid(
+          at,
           where
               + ": cannot parse '"
               + text
@@ -379,6 +417,7 @@ public final class ConstraintReader {
     BigDecimal value = new BigDecimal(m.group(2));
     if (!Double.isFinite(value.doubleValue())) {
       throw BenchplanException.invalid(
+          at,
           where
               + ": '"
               + text
@@ -394,6 +433,7 @@ public final class ConstraintReader {
               .orElseThrow(
                   () ->
                       BenchplanException.invalid(
+                          at,
                           where
                               + ": unknown unit '"
                               + u
@@ -404,10 +444,11 @@ public final class ConstraintReader {
     return new Expression(op, value, unit);
   }
 
-  private static Constraint aicr(String name, Expression e, String origin) {
+  private static Constraint aicr(String name, Expression e, String origin, ErrorLocation at) {
     Known k = Objects.requireNonNull(known(name), () -> "not an AICR constraint: " + name);
     if (e.operator() != k.operator()) {
       throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
@@ -419,6 +460,7 @@ public final class ConstraintReader {
     MetricUnit unit = e.unit() == null ? MetricUnit.canonical(k.dimension()) : e.unit();
     if (unit.dimension() != k.dimension()) {
       throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
@@ -428,13 +470,14 @@ public final class ConstraintReader {
               + unit.text());
     }
     return new Constraint(
-        name, k.metric(), k.stat(), e.operator(), threshold(e, origin), unit, origin);
+        name, k.metric(), k.stat(), e.operator(), threshold(e, origin, at), unit, origin);
   }
 
   private static Constraint generic(
-      String name, String metric, String stat, Expression e, String origin) {
+      String name, String metric, String stat, Expression e, String origin, ErrorLocation at) {
     if (!MetricSummary.STATS.contains(stat)) {
       throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
@@ -445,27 +488,30 @@ public final class ConstraintReader {
     }
     if (e.operator() != Operator.GE && e.operator() != Operator.LE) {
       throw BenchplanException.invalid(
+          at,
           origin
               + ": "
               + name
               + ": expected >= (a floor) or <= (a ceiling), got "
               + e.operator().symbol());
     }
-    return new Constraint(name, metric, stat, e.operator(), threshold(e, origin), e.unit(), origin);
+    return new Constraint(
+        name, metric, stat, e.operator(), threshold(e, origin, at), e.unit(), origin);
   }
 
-  private static BigDecimal threshold(Expression e, String origin) {
+  private static BigDecimal threshold(Expression e, String origin, ErrorLocation at) {
     if (e.value().signum() < 0) {
       throw BenchplanException.invalid(
-          origin + ": threshold must not be negative, got " + e.value().toPlainString());
+          at, origin + ": threshold must not be negative, got " + e.value().toPlainString());
     }
     return e.value();
   }
 
-  private static String requiredText(JsonNode node, String field, String origin) {
+  private static String requiredText(JsonNode node, String field, String origin, ErrorLocation at) {
     JsonNode v = node == null ? null : node.get(field);
     if (v == null || !v.isString() || v.asString().isBlank()) {
-      throw BenchplanException.invalid(origin + "/" + field + ": expected a non-empty string");
+      throw BenchplanException.invalid(
+          at.child(field), origin + "/" + field + ": expected a non-empty string");
     }
     return v.asString().trim();
   }
@@ -474,7 +520,8 @@ public final class ConstraintReader {
     try {
       return Json.YAML.readTree(Files.readAllBytes(file));
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(file + ": constraints overlay not found", e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": constraints overlay not found", e);
     } catch (IOException e) {
       throw InputErrors.unreadable("constraints overlay", file, e);
     } catch (JacksonException e) {

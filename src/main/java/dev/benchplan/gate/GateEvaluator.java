@@ -6,6 +6,7 @@ import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.Finding;
 import dev.benchplan.diagnostics.FindingKind;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.Verdict.Decimals;
 import dev.benchplan.rules.PercentileSamples;
 import java.math.BigDecimal;
@@ -199,6 +200,7 @@ public final class GateEvaluator {
           .ifPresent(
               found -> {
                 throw BenchplanException.invalid(
+                    ErrorLocation.pointer(export.path(), "").child(c.metric()),
                     export.path()
                         + ": "
                         + found
@@ -220,6 +222,7 @@ public final class GateEvaluator {
             .orElseThrow(
                 () ->
                     BenchplanException.invalid(
+                        ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
                         export.path()
                             + ": "
                             + m.pointer()
@@ -231,6 +234,7 @@ public final class GateEvaluator {
     MetricUnit unit = c.unit() == null ? MetricUnit.canonical(exportUnit.dimension()) : c.unit();
     if (!exportUnit.compatibleWith(unit)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(export.path(), m.pointer() + "/unit"),
           export.path()
               + ": "
               + m.pointer()

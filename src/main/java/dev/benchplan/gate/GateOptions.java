@@ -1,6 +1,7 @@
 package dev.benchplan.gate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.rules.ExpectedErrors;
 import dev.benchplan.rules.GateTolerance;
 import java.math.BigDecimal;
@@ -25,11 +26,13 @@ public record GateOptions(BigDecimal tolerance, BigDecimal maxErrorRate) {
     Objects.requireNonNull(maxErrorRate, "maxErrorRate");
     if (tolerance.signum() < 0 || tolerance.compareTo(BigDecimal.ONE) >= 0) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--tolerance"),
           "--tolerance: expected a fraction in [0, 1) such as 0.10, got "
               + tolerance.toPlainString());
     }
     if (maxErrorRate.signum() < 0 || maxErrorRate.compareTo(BigDecimal.ONE) > 0) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--max-error-rate"),
           "--max-error-rate: expected a fraction in [0, 1] such as 0.01, got "
               + maxErrorRate.toPlainString());
     }

@@ -6,6 +6,7 @@ import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,7 @@ public final class GateService {
       Objects.requireNonNull(options, "options");
       if (overlay != null && (minThroughput != null || maxTtftP99 != null)) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--constraints"),
             "--constraints and --min-throughput/--max-ttft-p99 both give constraints: use one source");
       }
     }
@@ -69,7 +71,8 @@ public final class GateService {
    */
   static RunSource locate(Path results) {
     if (!Files.isRegularFile(results)) {
-      throw BenchplanException.invalid(results + ": AIPerf export not found");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--results", results), results + ": AIPerf export not found");
     }
     Path dir = Objects.requireNonNull(results.toAbsolutePath().getParent()); // a file has a parent
     // any file name: the summary is what was given, the records and log are looked for beside it

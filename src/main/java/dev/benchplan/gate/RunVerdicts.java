@@ -6,6 +6,7 @@ import dev.benchplan.aiperf.export.ErrorCount;
 import dev.benchplan.analysis.input.RunLocator;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Files;
@@ -161,7 +162,8 @@ public record RunVerdicts(List<Entry> runs, @Nullable Capacity capacity) {
         try {
           bytes = Files.readAllBytes(file);
         } catch (java.io.IOException e) {
-          throw BenchplanException.invalid(shown + ": cannot read: " + e.getMessage(), e);
+          throw BenchplanException.invalid(
+              ErrorLocation.file(shown), shown + ": cannot read: " + e.getMessage(), e);
         }
         AiperfExport export = AiperfExportReader.parse(bytes, shown);
         v = GateEvaluator.evaluate(export, constraints, options);

@@ -1,6 +1,7 @@
 package dev.benchplan.json;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -29,7 +30,8 @@ public final class AtomicFiles {
       move(tmp, target, true);
     } catch (IOException e) {
       deleteQuietly(tmp);
-      throw BenchplanException.runtime(target + ": cannot write: " + Sha256.describe(e), e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(target), target + ": cannot write: " + Sha256.describe(e), e);
     }
   }
 
@@ -60,7 +62,8 @@ public final class AtomicFiles {
     } catch (FileAlreadyExistsException e) {
       return false;
     } catch (IOException e) {
-      throw BenchplanException.runtime(target + ": cannot create: " + Sha256.describe(e), e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(target), target + ": cannot create: " + Sha256.describe(e), e);
     }
   }
 
@@ -115,7 +118,8 @@ public final class AtomicFiles {
       return tmp;
     } catch (IOException e) {
       deleteQuietly(tmp);
-      throw BenchplanException.runtime(target + ": cannot write: " + Sha256.describe(e), e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(target), target + ": cannot write: " + Sha256.describe(e), e);
     }
   }
 

@@ -50,6 +50,7 @@ public final class JsonInput {
         throw InputErrors.unparsable(what, file, error);
       }
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           (what == null ? "" : what + " ") + file + ": " + explain(expected));
     }
   }

@@ -6,6 +6,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,7 +64,8 @@ public final class SchemaValidator {
     try {
       return new SchemaValidator(file.toString(), Json.JSON.readTree(Files.readAllBytes(file)));
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read schema: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read schema: " + e.getMessage(), e);
     }
   }
 
@@ -99,7 +101,8 @@ public final class SchemaValidator {
       if (problems.size() > shown) {
         sb.append("; and ").append(problems.size() - shown).append(" more");
       }
-      throw BenchplanException.invalid(sb.toString());
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, problems.get(0).pointer()), sb.toString());
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.benchplan.json;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -40,7 +41,8 @@ public final class Sha256 {
         digest.update(buffer, 0, n);
       }
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read file: " + describe(e), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read file: " + describe(e), e);
     }
     return hex(digest);
   }

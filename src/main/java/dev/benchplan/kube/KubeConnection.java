@@ -1,6 +1,7 @@
 package dev.benchplan.kube;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -77,6 +78,7 @@ public record KubeConnection(KubernetesClient client, String description) {
               ? List.of()
               : config.getContexts().stream().map(NamedContext::getName).toList();
       throw BenchplanException.invalid(
+          ErrorLocation.option("--context"),
           "option --context: context '"
               + context
               + "' is not in the kubeconfig "

@@ -1,6 +1,7 @@
 package dev.benchplan.plan;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -39,6 +40,7 @@ public final class PlanClock {
       return Clock.fixed(Instant.ofEpochSecond(Long.parseLong(epoch.trim())), ZoneOffset.UTC);
     } catch (NumberFormatException e) {
       throw BenchplanException.invalid(
+          ErrorLocation.field("SOURCE_DATE_EPOCH"),
           SOURCE_DATE_EPOCH
               + "='"
               + epoch

@@ -1,6 +1,7 @@
 package dev.benchplan.plan;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.ExitCode;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.SchemaValidator;
@@ -43,8 +44,9 @@ public final class PlanFile {
   public static final class Failure extends BenchplanException {
     private final Problem problem;
 
-    Failure(Problem problem, @Nullable String message, @Nullable Throwable cause) {
-      super(ExitCode.INVALID, message, cause);
+    Failure(
+        Problem problem, ErrorLocation at, @Nullable String message, @Nullable Throwable cause) {
+      super(ExitCode.INVALID, message, cause, at);
       this.problem = problem;
     }
 
@@ -75,7 +77,7 @@ public final class PlanFile {
       throw e;
     } catch (BenchplanException e) {
       // schema and cross-field checks report through BenchplanException.invalid
-      throw new Failure(Problem.INVALID, e.getMessage(), e);
+      throw new Failure(Problem.INVALID, e.location(), e.getMessage(), e);
     }
   }
 
@@ -83,6 +85,7 @@ public final class PlanFile {
     if (sha256 == null || !Sha256.isSha256(sha256)) {
       throw new Failure(
           Problem.SHA256_MALFORMED,
+          ErrorLocation.option(shaSource),
           shaSource + " '" + sha256 + "': expected 64 hexadecimal characters",
           null);
     }
@@ -91,6 +94,7 @@ public final class PlanFile {
     if (!Files.isRegularFile(path)) {
       throw new Failure(
           Problem.MISSING,
+          ErrorLocation.file(path),
           path + ": plan file does not exist: expected the plan" + " written by `benchplan plan`",
           null);
     }
@@ -99,12 +103,16 @@ public final class PlanFile {
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
       throw new Failure(
-          Problem.MISSING, path + ": cannot read plan: " + InputErrors.describe(e), e);
+          Problem.MISSING,
+          ErrorLocation.file(path),
+          path + ": cannot read plan: " + InputErrors.describe(e),
+          e);
     }
     String actual = Sha256.hex(bytes);
     if (!actual.equals(expected)) {
       throw new Failure(
           Problem.SHA256_MISMATCH,
+          ErrorLocation.file(path),
           path
               + ": SHA-256 is "
               + actual
@@ -134,7 +142,7 @@ public final class PlanFile {
     try {
       return typed(bytes, source);
     } catch (BenchplanException e) {
-      throw new Failure(Problem.INVALID, e.getMessage(), e);
+      throw new Failure(Problem.INVALID, e.location(), e.getMessage(), e);
     }
   }
 
@@ -147,6 +155,7 @@ public final class PlanFile {
     } catch (JacksonException e) {
       // a value the schema allows but the plan's records cannot hold (e.g. beyond long)
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, pointer(e)),
           source
               + ": "
               + pointer(e)
@@ -177,6 +186,7 @@ public final class PlanFile {
       case "closed_loop" -> {
         if (experiment.concurrency() == null) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(source, "/experiment/concurrency"),
               source
                   + ": /experiment/concurrency: null, but measurement_mode is closed_loop:"
                   + " expected a list of concurrency points");
@@ -185,6 +195,7 @@ public final class PlanFile {
       case "open_loop" -> {
         if (experiment.requestRate() == null) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(source, "/experiment/request_rate"),
               source
                   + ": /experiment/request_rate: null, but measurement_mode is open_loop:"
                   + " expected a list of request rates");
@@ -193,12 +204,14 @@ public final class PlanFile {
       case "fixed_schedule" -> {
         if (workload.trace() == null) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(source, "/workload/trace"),
               source
                   + ": /workload/trace: absent, but measurement_mode is fixed_schedule:"
                   + " expected the trace to replay (workload.source user_trace)");
         }
         if (experiment.concurrency() != null || experiment.requestRate() != null) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(source, "/experiment"),
               source
                   + ": /experiment: fixed_schedule replays trace timestamps:"
                   + " expected concurrency and request_rate to be null");
@@ -206,6 +219,7 @@ public final class PlanFile {
       }
       default ->
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(source, "/experiment/measurement_mode"),
               source
                   + ": /experiment/measurement_mode: '"
                   + experiment.measurementMode()
@@ -213,6 +227,7 @@ public final class PlanFile {
     }
     if (workload.trace() == null && workload.synthetic() == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/workload"),
           source
               + ": /workload: neither trace nor synthetic is given:"
               + " expected the prompts' source");
@@ -221,6 +236,7 @@ public final class PlanFile {
         workload.trace() == null ? null : workload.trace().window();
     if (window != null && window.endMs() < window.startMs()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/workload/trace/window"),
           source
               + ": /workload/trace/window: end_ms "
               + window.endMs()
@@ -236,19 +252,24 @@ public final class PlanFile {
     try {
       uri = new URI(url);
     } catch (URISyntaxException ex) {
-      throw BenchplanException.invalid(where + " is not a URL: expected e.g. http://svc.ns:8000");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/endpoint_url"),
+          where + " is not a URL: expected e.g. http://svc.ns:8000");
     }
     String scheme = uri.getScheme();
     if (scheme == null
         || !(scheme.equals("http") || scheme.equals("https"))
         || uri.getHost() == null) {
-      throw BenchplanException.invalid(where + ": expected an http(s) URL with a host");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/endpoint_url"),
+          where + ": expected an http(s) URL with a host");
     }
     String path = uri.getRawPath();
     if ((path != null && !path.isEmpty() && !path.equals("/"))
         || uri.getRawQuery() != null
         || uri.getRawFragment() != null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/endpoint_url"),
           where + ": expected a base URL without a path, query or fragment");
     }
   }

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,7 +33,8 @@ public record ArtifactTarget(@Nullable String claim, @Nullable String subPath) {
     }
     String what = "--artifacts '" + spec + "'";
     if (!spec.startsWith("pvc:")) {
-      throw BenchplanException.invalid(what + ": expected pvc:CLAIM or pvc:CLAIM/SUBPATH");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--artifacts"), what + ": expected pvc:CLAIM or pvc:CLAIM/SUBPATH");
     }
     String rest = spec.substring(4);
     int slash = rest.indexOf('/');
@@ -40,6 +42,7 @@ public record ArtifactTarget(@Nullable String claim, @Nullable String subPath) {
     String sub = slash < 0 ? null : rest.substring(slash + 1);
     if (!KubeNames.isDns1123Subdomain(claim)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--artifacts"),
           what + ": claim '" + claim + "' is not a valid PVC name: expected a DNS-1123 name");
     }
     if (sub != null) {

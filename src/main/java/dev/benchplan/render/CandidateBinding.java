@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -109,6 +110,7 @@ public record CandidateBinding(
       }
       if (!frozen.isEmpty()) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--ledger", ledger),
             "--ledger "
                 + ledger
                 + ": the candidate differs from series "
@@ -136,6 +138,7 @@ public record CandidateBinding(
     }
     if (!Files.isRegularFile(path)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/ledger_path"),
           source
               + " /deployment/ledger_path: the plan's deployment"
               + " ledger "
@@ -146,6 +149,7 @@ public record CandidateBinding(
     String actual = Sha256.ofFile(path);
     if (!actual.equals(recorded.ledgerSha256())) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/deployment/ledger_sha256"),
           source
               + " /deployment/ledger_sha256: the plan's ledger "
               + path
@@ -193,7 +197,9 @@ public record CandidateBinding(
               smoke,
               p.secrets());
     } catch (IllegalArgumentException e) {
-      throw BenchplanException.invalid(verified.path() + " /deployment: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(verified.path(), "/deployment"),
+          verified.path() + " /deployment: " + e.getMessage());
     }
     List<String> problems = new ArrayList<>();
     if (!d.sourceSha256().equals(p.ledgerSha256())) {
@@ -212,6 +218,7 @@ public record CandidateBinding(
     }
     if (!problems.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " the in-code record it was written from in "
@@ -240,6 +247,7 @@ public record CandidateBinding(
     }
     if (!diffs.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(verified.path()),
           verified.path()
               + ": the plan's deployment disagrees with"
               + " its ledger "
@@ -257,6 +265,7 @@ public record CandidateBinding(
     Optional<DeploymentRecord> d = DeploymentLedgerReader.read(doc, log);
     if (d.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(ledger),
           what + ": " + String.join("; ", log.blockers().stream().map(Blocker::message).toList()));
     }
     return d.get();

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.plan.BenchmarkPlan;
 import java.math.BigDecimal;
 import java.util.List;
@@ -71,6 +72,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
           }
           if (chosen == null) {
             throw BenchplanException.invalid(
+                ErrorLocation.option("--load-point"),
                 "--load-point '"
                     + requested
                     + "': not a concurrency point of "
@@ -96,6 +98,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
             value = new BigDecimal(requested.trim());
           } catch (NumberFormatException ex) {
             throw BenchplanException.invalid(
+                ErrorLocation.option("--load-point"),
                 "--load-point '" + requested + "': not a number: expected one of " + shown);
           }
           for (BigDecimal p : points) {
@@ -105,6 +108,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
           }
           if (chosen == null) {
             throw BenchplanException.invalid(
+                ErrorLocation.option("--load-point"),
                 "--load-point '"
                     + requested
                     + "': not a request rate of "
@@ -122,6 +126,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
       default -> {
         if (requested != null) {
           throw BenchplanException.invalid(
+              ErrorLocation.option("--load-point"),
               "--load-point '"
                   + requested
                   + "': "
@@ -136,6 +141,7 @@ public record LoadPoint(@Nullable Integer concurrency, @Nullable BigDecimal rate
 
   private static BenchplanException gridBlocker(String source, String pointer, String points) {
     return BenchplanException.invalid(
+        ErrorLocation.pointer(source, pointer),
         source
             + ": "
             + pointer

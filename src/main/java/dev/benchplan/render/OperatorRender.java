@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.config.AiperfInvocation;
 import dev.benchplan.aiperf.config.InvocationMode;
 import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -68,6 +69,7 @@ final class OperatorRender {
     if (in.release().compareTo(first) < 0
         || in.invocations().get(0).mode() != InvocationMode.CONFIG) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/aiperf/version"),
           source
               + " /aiperf/version: AIPerf "
               + in.release()

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.regex.Pattern;
 
 /**
@@ -20,6 +21,7 @@ public record PairLabel(String id, String order, String arm) {
   public PairLabel {
     if (id == null || !ID.matcher(id).matches()) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--pair"),
           "--pair "
               + id
               + ": expected an id of letters, digits, '.', '_' or '-'"
@@ -27,10 +29,12 @@ public record PairLabel(String id, String order, String arm) {
     }
     if (!"AB".equals(order) && !"BA".equals(order)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--pair-order"),
           "--pair-order " + order + ": expected AB (the reference, arm A, ran" + " first) or BA");
     }
     if (!"A".equals(arm) && !"B".equals(arm)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--pair-arm"),
           "--pair-arm " + arm + ": expected A (reference) or B (candidate)");
     }
   }

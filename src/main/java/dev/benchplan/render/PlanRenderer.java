@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.config.AiperfInvocation;
 import dev.benchplan.aiperf.config.AiperfSettings;
 import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -65,6 +66,7 @@ public final class PlanRenderer {
     Path deployRoot = req.deployRoot().toAbsolutePath().normalize();
     if (!Files.isDirectory(deployRoot)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--deploy-root", deployRoot),
           deployRoot
               + ": deploy root does not exist or is not a directory: expected an existing"
               + " DEPLOY_ROOT folder");
@@ -88,6 +90,7 @@ public final class PlanRenderer {
       trace = TracePlacement.place(verified, traceSource);
     } else if (traceSource.kind() != TraceSource.Kind.AUTO) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--trace-source"),
           "--trace-source "
               + req.traceSource()
               + ": "
@@ -157,6 +160,7 @@ public final class PlanRenderer {
           AiperfInvocation.of(s, release, PerfManifests.configPathInPod(), context, source);
       if (runs.count() > 1 && inv.mode() != dev.benchplan.aiperf.config.InvocationMode.CONFIG) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(source, "/aiperf/version"),
             source
                 + " /aiperf/version: AIPerf "
                 + release
@@ -193,6 +197,7 @@ public final class PlanRenderer {
         && !artifacts.isPvc()
         && (req.refusePastLogBound() || runs.count() > 1)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, "/experiment"),
           source
               + " /experiment: the artifacts of "
               + runs.count()

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.VerifiedPlan;
@@ -44,6 +45,7 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
       String actual = Sha256.ofFile(file);
       if (!actual.equals(trace.sha256())) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": SHA-256 is "
                 + actual
@@ -66,6 +68,7 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
     }
     if (!readable) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": the trace named by "
               + planRef
@@ -78,6 +81,7 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
       size = Files.size(file);
       if (size > CONFIGMAP_BUDGET_BYTES) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": the trace is "
                 + size
@@ -88,7 +92,8 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
       }
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read trace: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read trace: " + e.getMessage(), e);
     }
     String content;
     try {
@@ -101,6 +106,7 @@ public record TracePlacement(TraceVolume volume, String sha256, @Nullable Path l
               .toString();
     } catch (CharacterCodingException e) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": the trace is not UTF-8 text, so it cannot travel in a ConfigMap's data:"
               + " expected --trace-source pvc:CLAIM/PATH");

@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,13 +36,15 @@ public record TraceSource(Kind kind, @Nullable String claim, @Nullable String pa
     }
     String what = "--trace-source '" + spec + "'";
     if (!spec.startsWith("pvc:") || spec.indexOf('/') < 0) {
-      throw BenchplanException.invalid(what + ": expected configmap or pvc:CLAIM/PATH");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--trace-source"), what + ": expected configmap or pvc:CLAIM/PATH");
     }
     String rest = spec.substring(4);
     int slash = rest.indexOf('/');
     String claim = rest.substring(0, slash);
     if (!KubeNames.isDns1123Subdomain(claim)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--trace-source"),
           what + ": claim '" + claim + "' is not a valid PVC name: expected a DNS-1123 name");
     }
     String path = PodPaths.requireRelativePath(rest.substring(slash + 1), what + ": path");

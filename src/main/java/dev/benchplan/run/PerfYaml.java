@@ -1,6 +1,7 @@
 package dev.benchplan.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
@@ -58,7 +59,9 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw BenchplanException.invalid(
-          file + ": perf.yaml not found; run 'benchplan render' first", e);
+          ErrorLocation.file(file),
+          file + ": perf.yaml not found; run 'benchplan render' first",
+          e);
     } catch (IOException e) {
       throw InputErrors.unreadable(null, file, e);
     }
@@ -73,6 +76,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
         }
         if (!doc.isObject()) {
           throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               file + ": document " + index + ": expected a Kubernetes object (a mapping)");
         }
         docs.add((ObjectNode) doc);
@@ -86,6 +90,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
   private static PerfYaml check(Path file, String sha, List<ObjectNode> docs) {
     if (docs.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": no documents: expected ConfigMap(s) and one batch/v1 Job");
     }
     List<ObjectNode> configMaps = new ArrayList<>();
@@ -103,10 +108,12 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       if (kind.equals("Job")) {
         if (!apiVersion.equals("batch/v1")) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(file, "/apiVersion"),
               where + ": /apiVersion: expected batch/v1, got '" + apiVersion + "'");
         }
         if (!last) {
           throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               where
                   + ": the Job must be the last document (exactly one Job, after the ConfigMaps)");
         }
@@ -114,16 +121,19 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       } else if (kind.equals("ConfigMap")) {
         if (!apiVersion.equals("v1")) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(file, "/apiVersion"),
               where + ": /apiVersion: expected v1, got '" + apiVersion + "'");
         }
         configMaps.add(d);
       } else {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, "/kind"),
             where + ": /kind: expected ConfigMap or Job, got '" + kind + "'");
       }
       if (!DNS1123_SUBDOMAIN.matcher(name).matches()
           || name.length() > (kind.equals("Job") ? 63 : 253)) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, "/metadata/name"),
             where
                 + ": /metadata/name: expected a DNS-1123 name"
                 + (kind.equals("Job") ? " of at most 63 characters" : "")
@@ -135,6 +145,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       requireLabel(labels, JobContract.MANAGED_BY, where);
       if (!labels.path(JobContract.MANAGED_BY).asString("").equals(JobContract.MANAGED_BY_VALUE)) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, labelPointer(JobContract.MANAGED_BY)),
             where
                 + ": "
                 + labelPointer(JobContract.MANAGED_BY)
@@ -146,6 +157,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       String shaLabel = requireLabel(labels, JobContract.PLAN_SHA256, where);
       if (!HEX12.matcher(shaLabel).matches()) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
             where
                 + ": "
                 + labelPointer(JobContract.PLAN_SHA256)
@@ -156,6 +168,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       String r = requireLabel(labels, JobContract.RUN_ID, where);
       if (!RUN_ID_PATTERN.matcher(r).matches()) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, labelPointer(JobContract.RUN_ID)),
             where
                 + ": "
                 + labelPointer(JobContract.RUN_ID)
@@ -165,6 +178,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       }
       if (runId != null && (!runId.equals(r) || !s.equals(series))) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             where
                 + ": run-id/series labels differ from the first document's ("
                 + runId
@@ -177,6 +191,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     if (job == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": no batch/v1 Job: expected exactly one, as the last document");
     }
     String where =
@@ -190,6 +205,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where);
     if (planPath.isBlank() || planPath.contains("\\")) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_PATH)),
           where
               + ": "
               + annotationPointer(JobContract.PLAN_PATH)
@@ -200,6 +216,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where);
     if (!HEX64.matcher(planSha).matches()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_SHA256)),
           where
               + ": "
               + annotationPointer(JobContract.PLAN_SHA256)
@@ -208,6 +225,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     String shaLabel = job.path("metadata").path("labels").path(JobContract.PLAN_SHA256).asString();
     if (!planSha.startsWith(shaLabel)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
           where
               + ": "
               + labelPointer(JobContract.PLAN_SHA256)
@@ -222,6 +240,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     String endpoint = requireAnnotation(ann, JobContract.ENDPOINT, where);
     if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.ENDPOINT)),
           where
               + ": "
               + annotationPointer(JobContract.ENDPOINT)
@@ -233,6 +252,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     String dgd = requireAnnotation(ann, JobContract.DGD, where);
     if (!DGD_REF.matcher(dgd).matches()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.DGD)),
           where
               + ": "
               + annotationPointer(JobContract.DGD)
@@ -243,6 +263,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     String artifacts = requireAnnotation(ann, JobContract.ARTIFACTS, where);
     if (!ARTIFACTS_REF.matcher(artifacts).matches()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, annotationPointer(JobContract.ARTIFACTS)),
           where
               + ": "
               + annotationPointer(JobContract.ARTIFACTS)
@@ -253,6 +274,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     JsonNode podSpec = job.path("spec").path("template").path("spec");
     if (findNamed(podSpec.path("containers"), JobContract.CONTAINER) == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/spec/template/spec/containers"),
           where
               + ": /spec/template/spec/containers: expected a container named '"
               + JobContract.CONTAINER
@@ -260,6 +282,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     }
     if (findNamed(podSpec.path("volumes"), JobContract.ARTIFACTS_VOLUME) == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/spec/template/spec/volumes"),
           where + ": /spec/template/spec/volumes: expected a volume named 'artifacts'");
     }
     JsonNode deadline = job.path("spec").get("activeDeadlineSeconds");
@@ -267,6 +290,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
         && !deadline.isNull()
         && (!deadline.isIntegralNumber() || deadline.asLong() <= 0)) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/spec/activeDeadlineSeconds"),
           where + ": /spec/activeDeadlineSeconds: expected a positive integer");
     }
     String ns = null;
@@ -274,12 +298,14 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
       String n = d.path("metadata").path("namespace").asString(null);
       if (n != null && ns != null && !n.equals(ns)) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file + ": objects name different namespaces (" + ns + ", " + n + ")");
       }
       ns = n == null ? ns : n;
     }
     if (ns != null && !DNS1123.matcher(ns).matches()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/metadata/namespace"),
           file + ": /metadata/namespace: expected a DNS-1123 label, got '" + ns + "'");
     }
     return new PerfYaml(file, sha, configMaps, job);

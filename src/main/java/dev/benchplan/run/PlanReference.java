@@ -1,6 +1,7 @@
 package dev.benchplan.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.PlanJson;
@@ -28,6 +29,7 @@ public record PlanReference(VerifiedPlan verified) {
     Path path = perf.planPath();
     if (!Files.exists(path)) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(perf.file()),
           perf.file()
               + ": the plan it was rendered from is missing: "
               + path

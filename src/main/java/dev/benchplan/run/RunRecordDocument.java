@@ -40,7 +40,151 @@ public record RunRecordDocument(
     List<String> ineligibleReasons,
     boolean keep,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Engine engine,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Operator operator) {
+
+  /** A record of the plain Job engine, which names no engine (as records before the operator's). */
+  public RunRecordDocument(
+      String schemaVersion,
+      String runId,
+      String seriesId,
+      String planId,
+      FileRef plan,
+      FileRef perfYaml,
+      Cluster cluster,
+      String endpoint,
+      String dgd,
+      Job job,
+      @Nullable Pod pod,
+      String image,
+      Aiperf aiperf,
+      Times times,
+      Isolation isolation,
+      Artifacts artifacts,
+      String exitReason,
+      String message,
+      String verdict,
+      int exitCode,
+      boolean eligible,
+      List<String> ineligibleReasons,
+      boolean keep,
+      @Nullable MeasuredRuns measuredRuns,
+      @Nullable Pair pair) {
+    this(
+        schemaVersion,
+        runId,
+        seriesId,
+        planId,
+        plan,
+        perfYaml,
+        cluster,
+        endpoint,
+        dgd,
+        job,
+        pod,
+        image,
+        aiperf,
+        times,
+        isolation,
+        artifacts,
+        exitReason,
+        message,
+        verdict,
+        exitCode,
+        eligible,
+        ineligibleReasons,
+        keep,
+        measuredRuns,
+        pair,
+        null,
+        null);
+  }
+
+  /** This record as run by {@code engine}, with the operator's part when it is that engine's. */
+  public RunRecordDocument ranBy(Engine engine, @Nullable Operator operator) {
+    return new RunRecordDocument(
+        schemaVersion,
+        runId,
+        seriesId,
+        planId,
+        plan,
+        perfYaml,
+        cluster,
+        endpoint,
+        dgd,
+        job,
+        pod,
+        image,
+        aiperf,
+        times,
+        isolation,
+        artifacts,
+        exitReason,
+        message,
+        verdict,
+        exitCode,
+        eligible,
+        ineligibleReasons,
+        keep,
+        measuredRuns,
+        pair,
+        engine,
+        operator);
+  }
+
+  /**
+   * How the measured runs executed; absent (null) in records of the plain Job engine, which named
+   * none before the operator engine existed and still names none (its run.json bytes unchanged).
+   */
+  public enum Engine {
+    JOB("job"),
+    AIPERF_OPERATOR("aiperf-operator");
+
+    private final String json;
+
+    Engine(String json) {
+      this.json = json;
+    }
+
+    /** The name run.json and render use. */
+    @com.fasterxml.jackson.annotation.JsonValue
+    public String json() {
+      return json;
+    }
+  }
+
+  /**
+   * Engine aiperf-operator: where the bytes came from (the operator's results API) and each
+   * AIPerfJob as it ended.
+   *
+   * @param resultsService NAMESPACE/SERVICE:PORT of the operator's results API
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Operator(String resultsService, String transport, List<OperatorJob> jobs) {
+    public Operator {
+      jobs = List.copyOf(jobs);
+    }
+  }
+
+  /**
+   * One AIPerfJob as it ended.
+   *
+   * @param directory its tree in the run directory ({@code aiperf} or {@code aiperf/<dir>})
+   * @param files how many files the operator listed and benchplan fetched
+   * @param bytes their total size
+   * @param readyMarker the operator's ready marker as it wrote it (its own document)
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record OperatorJob(
+      String name,
+      @Nullable String uid,
+      @Nullable String phase,
+      @Nullable Long runEpoch,
+      String directory,
+      long files,
+      long bytes,
+      tools.jackson.databind.@Nullable JsonNode readyMarker) {}
 
   /**
    * The AB/BA pair of the run, as render was told ({@code --pair}, {@code --pair-order}, {@code

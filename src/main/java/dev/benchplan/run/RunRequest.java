@@ -1,6 +1,7 @@
 package dev.benchplan.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -40,10 +41,13 @@ public record RunRequest(
     Objects.requireNonNull(deployRoot, "deployRoot");
     scheduleTimeout = scheduleTimeout == null ? DEFAULT_SCHEDULE_TIMEOUT : scheduleTimeout;
     if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-      throw BenchplanException.invalid("--timeout: expected a positive duration, got " + timeout);
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--timeout"),
+          "--timeout: expected a positive duration, got " + timeout);
     }
     if (scheduleTimeout.isNegative() || scheduleTimeout.isZero()) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--schedule-timeout"),
           "--schedule-timeout: expected a positive duration, got " + scheduleTimeout);
     }
   }

@@ -1,6 +1,7 @@
 package dev.benchplan.smoke;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -38,10 +39,11 @@ public record EndpointUrl(URI base) {
   public static EndpointUrl parse(String text) {
     String expected = "expected an absolute http(s) base URL such as http://127.0.0.1:8000";
     if (text == null || text.isBlank()) {
-      throw BenchplanException.invalid("--url: empty; " + expected);
+      throw BenchplanException.invalid(ErrorLocation.option("--url"), "--url: empty; " + expected);
     }
     if (!text.contains("://")) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--url"),
           "--url '" + text + "': no scheme; scheme must be http or https; " + expected);
     }
     URI uri;
@@ -49,27 +51,33 @@ public record EndpointUrl(URI base) {
       uri = new URI(text.trim());
     } catch (URISyntaxException e) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--url"),
           "--url '" + text + "': not a URL (" + e.getReason() + "); " + expected);
     }
     String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
     if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || uri.isOpaque()) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--url"),
           "--url '" + text + "': scheme must be http or https; " + expected);
     }
     if (uri.getHost() == null || uri.getHost().isEmpty()) {
-      throw BenchplanException.invalid("--url '" + text + "': no host; " + expected);
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--url"), "--url '" + text + "': no host; " + expected);
     }
     if (uri.getRawUserInfo() != null) {
       // credentials in a URL would end up in the artifact; keys travel only via --api-key-env
       throw BenchplanException.invalid(
+          ErrorLocation.option("--url"),
           "--url: credentials in the URL are not allowed (they would be recorded); pass a key with --api-key-env");
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--url"),
           "--url '" + text + "': query or fragment not allowed; " + expected);
     }
     if (uri.getPort() == 0 || uri.getPort() > 65535) {
-      throw BenchplanException.invalid("--url '" + text + "': port must be 1-65535; " + expected);
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--url"), "--url '" + text + "': port must be 1-65535; " + expected);
     }
     String path = uri.getRawPath() == null ? "" : uri.getRawPath();
     while (path.endsWith("/")) {

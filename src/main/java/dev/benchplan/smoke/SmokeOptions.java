@@ -1,6 +1,7 @@
 package dev.benchplan.smoke;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,27 +32,36 @@ public record SmokeOptions(
     Objects.requireNonNull(timeout, "timeout");
     if (model == null || model.isBlank()) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--model"),
           "--model: empty; expected the served model name, e.g. Qwen/Qwen3-0.6B");
     }
     if (!model.equals(model.strip())) {
-      throw BenchplanException.invalid("--model '" + model + "': leading or trailing whitespace");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--model"),
+          "--model '" + model + "': leading or trailing whitespace");
     }
     if (timeout.isNegative() || timeout.isZero()) {
-      throw BenchplanException.invalid("--timeout: must be positive, got " + timeout);
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--timeout"), "--timeout: must be positive, got " + timeout);
     }
     if (Files.isDirectory(out)) {
-      throw BenchplanException.invalid("--out " + out + ": is a directory; expected a file path");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--out", out),
+          "--out " + out + ": is a directory; expected a file path");
     }
     Path parent = out.toAbsolutePath().getParent();
     if (parent != null && Files.exists(parent) && !Files.isDirectory(parent)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--out", out),
           "--out " + out + ": parent " + parent + " is not a directory");
     }
     if ((apiKeyEnv == null) != (apiKey == null)) {
       throw new IllegalArgumentException("apiKeyEnv and apiKey go together");
     }
     if (apiKey != null && apiKey.isBlank()) {
-      throw BenchplanException.invalid("--api-key-env " + apiKeyEnv + ": the variable is empty");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--api-key-env"),
+          "--api-key-env " + apiKeyEnv + ": the variable is empty");
     }
   }
 

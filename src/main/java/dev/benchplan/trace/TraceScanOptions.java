@@ -1,6 +1,7 @@
 package dev.benchplan.trace;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,10 +26,12 @@ public record TraceScanOptions(
   public TraceScanOptions {
     if (blockSize < 1) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--block-size"),
           "--block-size: expected a positive number of tokens, got " + blockSize);
     }
     if (maxContext != null && maxContext < 1) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--max-context"),
           "--max-context: expected a positive number of tokens, got " + maxContext);
     }
     if (windowStartMs != null && windowStartMs < 0) {

@@ -1,6 +1,7 @@
 package dev.benchplan.trace;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.LineChunkReader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -221,10 +222,12 @@ public final class TraceScanner {
     Early early = takeEarly(file, chunkSize, split);
     if (early == null) {
       if (Files.isDirectory(file)) {
-        throw BenchplanException.invalid(file + ": cannot read the trace: it is a directory");
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file), file + ": cannot read the trace: it is a directory");
       }
       if (Files.exists(file) && !Files.isRegularFile(file)) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": cannot read the trace: not a regular file (a"
                 + " device, pipe or socket); expected a JSONL file");
@@ -241,12 +244,14 @@ public final class TraceScanner {
             file.toAbsolutePath().normalize().toString(), reader.sha256(), reader.bytes());
       }
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(file + ": cannot read the trace: no such file", e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read the trace: no such file", e);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read the trace: " + describe(e), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read the trace: " + describe(e), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw BenchplanException.runtime(file + ": scan interrupted", e);
+      throw BenchplanException.runtime(ErrorLocation.file(file), file + ": scan interrupted", e);
     }
   }
 
@@ -266,6 +271,7 @@ public final class TraceScanner {
       }
       if (chunk.lineTooLong()) {
         throw BenchplanException.invalid(
+            ErrorLocation.line(path, stats.lines() + 1),
             path
                 + ": line "
                 + (stats.lines() + 1)
@@ -294,6 +300,7 @@ public final class TraceScanner {
   private static void refuseBinary(Path file, byte[] data, int length) {
     if (length >= 2 && data[0] == (byte) 0x1F && data[1] == (byte) 0x8B) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": cannot read the trace: it is gzip-compressed;"
               + " expected a JSONL text file (decompress it first)");
@@ -302,6 +309,7 @@ public final class TraceScanner {
     for (int i = 0; i < n; i++) {
       if (data[i] == 0) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": cannot read the trace: binary content (a NUL"
                 + " byte at offset "

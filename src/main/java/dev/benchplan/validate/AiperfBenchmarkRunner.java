@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.config.EndpointType;
 import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
@@ -94,7 +95,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       Files.createDirectories(workDir);
     } catch (IOException e) {
       throw BenchplanException.runtime(
-          workDir + ": cannot create the run folder: " + e.getMessage(), e);
+          ErrorLocation.file(workDir),
+          workDir + ": cannot create the run folder: " + e.getMessage(),
+          e);
     }
     // the DGD measured, exactly as read (or as deployed), hashed for the plan's record
     Path dgdFile = workDir.resolve(DGD_FILE);
@@ -294,7 +297,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     try {
       return VersionRequest.index(URI.create(url));
     } catch (IllegalArgumentException e) {
-      throw BenchplanException.invalid("option --aiperf-index-url: not a URL: '" + url + "'");
+      throw BenchplanException.invalid(
+          ErrorLocation.option("--aiperf-index-url"),
+          "option --aiperf-index-url: not a URL: '" + url + "'");
     }
   }
 
@@ -341,7 +346,9 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
       Files.createDirectories(deployRoot);
     } catch (IOException e) {
       throw BenchplanException.runtime(
-          deployRoot + ": cannot create the deploy root: " + e.getMessage(), e);
+          ErrorLocation.file(deployRoot),
+          deployRoot + ": cannot create the deploy root: " + e.getMessage(),
+          e);
     }
     int modelWait =
         (int) Math.min(Integer.MAX_VALUE, req.options().timeouts().endpointReady().toSeconds());

@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -51,6 +52,7 @@ public sealed interface DiscoveryDecision {
               .toList();
       if (named.isEmpty()) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--dgd"),
             "option --dgd: no DynamoGraphDeployment "
                 + dgdOption
                 + " in "

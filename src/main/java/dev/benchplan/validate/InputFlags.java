@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.error.ErrorLocation;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -65,11 +66,13 @@ public record InputFlags(
     env = Map.copyOf(own);
     if (concurrencyPerGpu != null && concurrencyPerWorkerGiven) {
       throw dev.benchplan.error.BenchplanException.invalid(
+          ErrorLocation.option("--concurrency-per-gpu"),
           "options --concurrency-per-gpu and"
               + " --concurrency-per-worker exclude each other: give one");
     }
     if (concurrencyPerGpu != null && concurrencyPerGpu < 1) {
       throw dev.benchplan.error.BenchplanException.invalid(
+          ErrorLocation.option("--concurrency-per-gpu"),
           "option --concurrency-per-gpu: expected a positive integer, got '"
               + concurrencyPerGpu
               + "'");

@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import dev.benchplan.aiperf.version.AiperfVersion;
+import dev.benchplan.error.ErrorLocation;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -389,6 +390,7 @@ public record ValidateOptions(
   private static dev.benchplan.error.BenchplanException invalid(
       String option, String expected, Object got) {
     return dev.benchplan.error.BenchplanException.invalid(
+        ErrorLocation.option(option),
         "option " + option + ": expected " + expected + ", got '" + got + "'");
   }
 }

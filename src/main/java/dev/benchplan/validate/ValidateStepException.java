@@ -11,7 +11,17 @@ public final class ValidateStepException extends BenchplanException {
 
   public ValidateStepException(
       ValidateStep step, int exitCode, @Nullable String message, @Nullable Throwable cause) {
-    super(exitCode, message, cause);
+    this(step, exitCode, message, cause, dev.benchplan.error.ErrorLocation.NONE);
+  }
+
+  /** A failure of {@code step} at a known place (the wrapped error's). */
+  public ValidateStepException(
+      ValidateStep step,
+      int exitCode,
+      @Nullable String message,
+      @Nullable Throwable cause,
+      dev.benchplan.error.ErrorLocation location) {
+    super(exitCode, message, cause, location);
     this.step = Objects.requireNonNull(step, "step");
   }
 
@@ -36,7 +46,8 @@ public final class ValidateStepException extends BenchplanException {
               ? "internal error (a bug in benchplan): " + e.getClass().getName() + ": " + msg
               : dev.benchplan.error.ErrorMapper.map(e).message();
     }
-    return new ValidateStepException(step, code, msg, e);
+    return new ValidateStepException(
+        step, code, msg, e, dev.benchplan.error.ErrorMapper.map(e).location());
   }
 
   /** The step that failed. */

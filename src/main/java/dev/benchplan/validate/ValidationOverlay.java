@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintReader;
@@ -97,6 +98,7 @@ public final class ValidationOverlay {
         JsonNode v = c.path("value");
         if (!v.isValueNode() || v.isNull()) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(path, base + "/performance/constraints/" + (i - 1) + "/value"),
               pointer
                   + "/value: "
                   + name
@@ -135,7 +137,8 @@ public final class ValidationOverlay {
   private static JsonNode readTree(Path path) {
     JsonNode root = parse(path);
     if (root == null || !root.isObject()) {
-      throw BenchplanException.invalid(path + ": expected a mapping at the top level");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(path, ""), path + ": expected a mapping at the top level");
     }
     return root;
   }
@@ -146,7 +149,8 @@ public final class ValidationOverlay {
     try {
       text = Files.readString(path);
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(path + ": recipe overlay not found");
+      throw BenchplanException.invalid(
+          ErrorLocation.file(path), path + ": recipe overlay not found");
     } catch (IOException e) {
       throw InputErrors.unreadable("recipe overlay", path, e);
     }
@@ -167,10 +171,12 @@ public final class ValidationOverlay {
   /** Reads whether a parsed overlay asks for the check; {@code source} names it in messages. */
   static Listing read(@Nullable JsonNode root, String source) {
     if (root == null || root.isMissingNode() || root.isNull()) {
-      throw BenchplanException.invalid(source + ": empty recipe overlay");
+      throw BenchplanException.invalid(
+          ErrorLocation.file(source), source + ": empty recipe overlay");
     }
     if (!root.isObject()) {
-      throw BenchplanException.invalid(source + ": expected a mapping at the top level");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, ""), source + ": expected a mapping at the top level");
     }
     String base;
     JsonNode validation;
@@ -196,7 +202,9 @@ public final class ValidationOverlay {
               + " inference performance check is not requested");
     }
     if (!perf.isObject()) {
-      throw BenchplanException.invalid(source + ": " + base + "/performance: expected a mapping");
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, base + "/performance"),
+          source + ": " + base + "/performance: expected a mapping");
     }
     List<String> checks = readChecks(perf.path("checks"), source, base + "/performance/checks");
     boolean listed = checks.stream().anyMatch(PerformanceRequest.CHECK_NAMES::contains);
@@ -252,6 +260,7 @@ public final class ValidationOverlay {
     }
     if (!node.isArray()) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(source, pointer),
           source + ": " + pointer + ": expected a list of check names");
     }
     List<String> checks = new ArrayList<>();
@@ -259,6 +268,7 @@ public final class ValidationOverlay {
       JsonNode c = node.get(i);
       if (!c.isString() || c.asString().isBlank()) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(source, pointer + "/" + i),
             source + ": " + pointer + "/" + i + ": expected a check name (string)");
       }
       checks.add(c.asString().trim());

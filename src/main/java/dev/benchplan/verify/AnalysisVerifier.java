@@ -12,6 +12,7 @@ import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
@@ -543,7 +544,8 @@ final class AnalysisVerifier {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read: " + e.getMessage(), e);
     }
   }
 
@@ -551,12 +553,15 @@ final class AnalysisVerifier {
     try {
       JsonNode n = Json.JSON.readTree(bytes);
       if (n == null || !n.isObject()) {
-        throw BenchplanException.invalid(file + ": /: expected a JSON object");
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, ""), file + ": /: expected a JSON object");
       }
       return n;
     } catch (JacksonException e) {
       throw BenchplanException.invalid(
-          file + ": not valid JSON: expected the document analyze or" + " compare wrote", e);
+          ErrorLocation.file(file),
+          file + ": not valid JSON: expected the document analyze or" + " compare wrote",
+          e);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.benchplan.verify;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
@@ -63,6 +64,7 @@ final class PlanVerifier {
   VerifyReport verify(Path file, String expectedSha) {
     if (expectedSha != null && !Sha256.isSha256(expectedSha)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--sha256"),
           "--sha256 '" + expectedSha + "': expected 64 hexadecimal characters");
     }
     Path path = file.toAbsolutePath().normalize();
@@ -155,6 +157,7 @@ final class PlanVerifier {
   private static byte[] read(Path path) {
     if (!Files.isRegularFile(path)) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(path),
           path
               + ": no such file: expected a plan file written by"
               + " `benchplan plan`, or a run directory");
@@ -162,7 +165,8 @@ final class PlanVerifier {
     try {
       return Files.readAllBytes(path);
     } catch (IOException e) {
-      throw BenchplanException.invalid(path + ": cannot read: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(path), path + ": cannot read: " + e.getMessage(), e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.benchplan.verify;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -29,6 +30,7 @@ public final class VerifyService {
     if (Files.isDirectory(path)) {
       if (sha256 != null) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--sha256", path),
             "--sha256 applies to a plan file; " + path + " is a directory");
       }
       if (Files.isRegularFile(
@@ -47,6 +49,7 @@ public final class VerifyService {
         return new RunDirVerifier(plans).verify(path);
       }
       throw BenchplanException.invalid(
+          ErrorLocation.file(path),
           path
               + ": neither run.json nor "
               + ArtifactsManifest.NAME

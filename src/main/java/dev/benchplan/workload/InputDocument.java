@@ -1,6 +1,7 @@
 package dev.benchplan.workload;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
@@ -62,7 +63,8 @@ public record InputDocument(
     try {
       bytes = Files.readAllBytes(abs);
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(what + " " + abs + ": file not found");
+      throw BenchplanException.invalid(
+          ErrorLocation.file(abs), what + " " + abs + ": file not found");
     } catch (IOException e) {
       throw InputErrors.unreadable(what, abs, e);
     }
@@ -70,7 +72,8 @@ public record InputDocument(
     ObjectMapper mapper = json ? Json.JSON : Json.YAML;
     String blank = JsonInput.blank(bytes);
     if (blank != null) {
-      throw BenchplanException.invalid(what + " " + abs + ": " + blank + "; expected a mapping");
+      throw BenchplanException.invalid(
+          ErrorLocation.file(abs), what + " " + abs + ": " + blank + "; expected a mapping");
     }
     JsonNode tree;
     try {
@@ -84,10 +87,12 @@ public record InputDocument(
     }
     if (tree == null || tree.isMissingNode()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(abs),
           what + " " + abs + ": no document (only comments?); expected a mapping");
     }
     if (!tree.isObject()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(abs),
           what + " " + abs + ": " + JsonInput.topLevel(tree) + "; expected a mapping");
     }
     return new InputDocument(

@@ -128,7 +128,10 @@ class RunCommandTest {
       assertThat(out.get("run").get("cluster").get("context").asString()).isEqualTo("mock");
       assertThat(out.get("run").get("cluster").get("namespace").asString()).isEqualTo("bench");
       assertThat(out.get("cleanup").get(0).asString()).contains("deleted");
-      assertThat(Path.of(out.get("run_dir").asString()).resolve("run.json")).exists();
+      Path runJson = Path.of(out.get("run_dir").asString()).resolve("run.json");
+      // issue 33: stdout's run is run.json, field for field (both parsed, trees compared)
+      assertThat(out.get("run"))
+          .isEqualTo(dev.benchplan.json.Json.JSON.readTree(Files.readAllBytes(runJson)));
       assertThat(r.err())
           .contains("run [preflight] ")
           .contains(": namespace bench")

@@ -115,18 +115,25 @@ class InputErrorsTest {
   }
 
   @Test
-  @DisplayName("ErrorMapper: exit codes 2/3/4 and the place read back from a message")
+  @DisplayName(
+      "ErrorMapper: exit codes 2/3/4, the place the thrower gave, never one read back from a message")
   void mapper() throws Exception {
     Path file = Files.writeString(dir.resolve("w.yaml"), "a: 1\n");
+    String message = "user workload " + file + ":4 /traffic/concurrency/0: too large";
     ErrorReport r =
         ErrorMapper.map(
             BenchplanException.invalid(
-                "user workload " + file + ":4 /traffic/concurrency/0: too large"));
+                ErrorLocation.pointer(file, "/traffic/concurrency/0").withLine(4), message));
     assertThat(r.code()).isEqualTo("invalid_input");
+    assertThat(r.message()).isEqualTo(message);
     assertThat(r.file()).isEqualTo(file.toString());
     assertThat(r.line()).isEqualTo(4);
     assertThat(r.pointer()).isEqualTo("/traffic/concurrency/0");
     assertThat(r.field()).isEqualTo("concurrency");
+    // the same words without a location: nothing is guessed from them or from the disk
+    ErrorReport bare = ErrorMapper.map(BenchplanException.invalid(message));
+    assertThat(bare.location()).isEqualTo(ErrorLocation.NONE);
+    assertThat(ErrorMapper.map(BenchplanException.invalid("--exp-root x: bad")).field()).isNull();
     assertThat(ErrorMapper.map(BenchplanException.runtime("cluster gone")).exitCode()).isEqualTo(3);
     ErrorReport bug =
         ErrorMapper.map(new java.util.concurrent.ExecutionException(new NullPointerException("x")));

@@ -2,6 +2,7 @@ package dev.benchplan.aiperf.config;
 
 import dev.benchplan.aiperf.version.AiperfVersion;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,6 +105,7 @@ public final class ProfileFlags {
     if (w != null) {
       if (w.requests() == null) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(source, "/experiment/warmup_requests"),
             source
                 + ": a warmup bounded only by time cannot be rendered as flags for AIPerf "
                 + release
@@ -121,6 +123,7 @@ public final class ProfileFlags {
     if (!s.slos().isEmpty()) {
       if (ProfileOption.GOODPUT.flagIn(release).isEmpty()) {
         throw BenchplanException.invalid(
+            ErrorLocation.pointer(source, "/objectives/goodput"),
             source
                 + ": /objectives/goodput: AIPerf "
                 + release
@@ -175,6 +178,7 @@ public final class ProfileFlags {
               .orElseThrow(
                   () ->
                       BenchplanException.invalid(
+                          ErrorLocation.file(source),
                           source
                               + ": AIPerf "
                               + release

@@ -1,6 +1,7 @@
 package dev.benchplan.aiperf.export;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.JsonInput;
@@ -43,7 +44,8 @@ public final class AiperfExportReader {
     try {
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw BenchplanException.invalid(file + ": AIPerf export not found", e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": AIPerf export not found", e);
     } catch (IOException e) {
       throw InputErrors.unreadable("AIPerf export", file, e);
     }
@@ -265,7 +267,8 @@ public final class AiperfExportReader {
     }
 
     private BenchplanException invalid(String pointer, String message) {
-      return BenchplanException.invalid(source + ": " + pointer + ": " + message);
+      return BenchplanException.invalid(
+          ErrorLocation.pointer(source, pointer), source + ": " + pointer + ": " + message);
     }
 
     private static String escape(String name) {

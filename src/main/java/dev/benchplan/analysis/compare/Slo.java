@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.compare;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.plan.BenchmarkPlan;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ public record Slo(String metric, String stat, String operator, double threshold,
       Matcher m = FLAG.matcher(f.strip());
       if (!m.matches()) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--slo"),
             "--slo "
                 + f
                 + ": expected METRIC.STAT<=VALUE or METRIC.STAT>=VALUE,"
@@ -48,6 +50,7 @@ public record Slo(String metric, String stat, String operator, double threshold,
         t = new BigDecimal(m.group(4)).doubleValue();
       } catch (NumberFormatException e) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--slo"),
             "--slo " + f + ": threshold " + m.group(4) + " is not a number");
       }
       out.add(new Slo(m.group(1), m.group(2), m.group(3), t, "--slo"));

@@ -15,6 +15,7 @@ import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -67,7 +68,9 @@ public final class RunLoader {
         bytes = Files.readAllBytes(source.summaryFile());
       } catch (IOException e) {
         throw BenchplanException.invalid(
-            source.summaryFile() + ": cannot read: " + e.getMessage(), e);
+            ErrorLocation.file(source.summaryFile()),
+            source.summaryFile() + ": cannot read: " + e.getMessage(),
+            e);
       }
       summarySha = Sha256.hex(bytes);
       try {

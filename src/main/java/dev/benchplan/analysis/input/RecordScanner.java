@@ -3,6 +3,7 @@ package dev.benchplan.analysis.input;
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.io.LineChunkReader;
 import dev.benchplan.json.Sha256;
 import java.io.BufferedReader;
@@ -147,10 +148,13 @@ public final class RecordScanner {
       return s.result(file, reader.sha256());
     } catch (IOException e) {
       throw BenchplanException.invalid(
-          file + ": cannot read per-request records: " + e.getMessage(), e);
+          ErrorLocation.file(file),
+          file + ": cannot read per-request records: " + e.getMessage(),
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw BenchplanException.invalid(file + ": reading per-request records was interrupted", e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": reading per-request records was interrupted", e);
     }
   }
 
@@ -188,7 +192,9 @@ public final class RecordScanner {
       return null;
     } catch (IOException e) {
       throw BenchplanException.invalid(
-          file + ": cannot read per-request records: " + e.getMessage(), e);
+          ErrorLocation.file(file),
+          file + ": cannot read per-request records: " + e.getMessage(),
+          e);
     }
     return s.result(file, digest);
   }
@@ -210,7 +216,9 @@ public final class RecordScanner {
       }
     } catch (IOException e) {
       throw BenchplanException.invalid(
-          file + ": cannot read per-request records: " + e.getMessage(), e);
+          ErrorLocation.file(file),
+          file + ": cannot read per-request records: " + e.getMessage(),
+          e);
     }
     return s.result(file, digest);
   }

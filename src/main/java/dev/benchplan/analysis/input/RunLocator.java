@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.input;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.JsonInput;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,6 +52,7 @@ public final class RunLocator {
     }
     if (!Files.isDirectory(start)) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(arg),
           arg
               + ": not found or not a directory; expected a benchplan run directory"
               + " (benchmark/runs/<run-id>/) or an AIPerf artifact directory");
@@ -73,6 +75,7 @@ public final class RunLocator {
     collect(start, 0, dirs);
     if (dirs.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(arg),
           arg
               + ": no AIPerf run found: expected "
               + SUMMARY
@@ -150,7 +153,8 @@ public final class RunLocator {
     try (Stream<Path> s = Files.list(dir)) {
       children = s.filter(Files::isDirectory).sorted().toList();
     } catch (IOException e) {
-      throw BenchplanException.invalid(dir + ": cannot list: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(dir), dir + ": cannot list: " + e.getMessage(), e);
     }
     for (Path c : children) {
       String name = c.getFileName().toString();
@@ -166,7 +170,8 @@ public final class RunLocator {
       return JsonInput.parse(Files.readAllBytes(file))
           .orThrow(null, file, "a run record (run.json) written by `benchplan run`");
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read: " + e.getMessage(), e);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.benchplan.analysis.series;
 
 import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -47,7 +48,8 @@ public final class FindingsLog {
     try {
       lines = Files.readAllLines(p, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw BenchplanException.invalid(p + ": cannot read: " + e.getMessage(), e);
+      throw BenchplanException.invalid(
+          ErrorLocation.file(p), p + ": cannot read: " + e.getMessage(), e);
     }
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).isBlank()) {
@@ -57,6 +59,7 @@ public final class FindingsLog {
         JsonNode n = Json.JSON.readTree(lines.get(i));
         if (!n.isObject() || !n.path("series_id").isString()) {
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(p, "/series_id").withLine(i + 1),
               p + ": line " + (i + 1) + ": /series_id: expected a finding object with a series_id");
         }
         out.add(
@@ -65,7 +68,9 @@ public final class FindingsLog {
                 .withLoadPoints(numbers(n.path("load_points"))));
       } catch (JacksonException e) {
         throw BenchplanException.invalid(
-            p + ": line " + (i + 1) + ": not valid JSON: " + e.getOriginalMessage(), e);
+            ErrorLocation.line(p, i + 1),
+            p + ": line " + (i + 1) + ": not valid JSON: " + e.getOriginalMessage(),
+            e);
       }
     }
     return out;
@@ -211,7 +216,8 @@ public final class FindingsLog {
         out.write(line);
       }
     } catch (IOException e) {
-      throw BenchplanException.runtime(p + ": cannot append the finding: " + e.getMessage(), e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(p), p + ": cannot append the finding: " + e.getMessage(), e);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.benchplan.kube.rbac;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.Json;
 import dev.benchplan.kube.KubeCall;
 import java.util.ArrayList;
@@ -74,6 +75,7 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
               || !SUBJECT_NAME.matcher(namespace).matches()
               || !SUBJECT_NAME.matcher(name).matches())) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--service-account"),
             "option --service-account: expected NAMESPACE/NAME (lower-case DNS names),"
                 + " got '"
                 + namespace
@@ -82,7 +84,9 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
                 + "'");
       }
       if (name.isBlank()) {
-        throw BenchplanException.invalid("option --user: expected a user name, got an empty one");
+        throw BenchplanException.invalid(
+            ErrorLocation.option("--user"),
+            "option --user: expected a user name, got an empty one");
       }
     }
 
@@ -91,6 +95,7 @@ public record RbacManifest(String title, List<String> notes, List<Item> objects)
       int slash = ref.indexOf('/');
       if (slash <= 0 || slash == ref.length() - 1) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--service-account"),
             "option --service-account: expected NAMESPACE/NAME, got '" + ref + "'");
       }
       return new Subject("ServiceAccount", ref.substring(slash + 1), ref.substring(0, slash));

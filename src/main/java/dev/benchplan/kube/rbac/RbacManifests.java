@@ -1,6 +1,7 @@
 package dev.benchplan.kube.rbac;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.render.AiperfJobContract;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.render.manifest.YamlDocuments;
@@ -40,6 +41,7 @@ public final class RbacManifests {
     }
     if (!Files.isRegularFile(perfFile)) {
       throw BenchplanException.invalid(
+          ErrorLocation.option("--deploy-root", perfFile),
           perfFile
               + ": not found; option --deploy-root: expected the DEPLOY_ROOT"
               + " 'benchplan render' wrote (holding benchmark/perf.yaml)");
@@ -49,6 +51,7 @@ public final class RbacManifests {
         namespace != null ? checkNamespace(namespace, "option --namespace") : perf.namespace();
     if (ns == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(perfFile, "/metadata/namespace"),
           perfFile
               + ": /metadata/namespace: the rendered Job names no namespace"
               + " (run would use the kubeconfig context's): pass --namespace NS");
@@ -99,7 +102,8 @@ public final class RbacManifests {
     try {
       docs = YamlDocuments.read(Files.readString(jobsFile));
     } catch (java.io.IOException e) {
-      throw BenchplanException.invalid(jobsFile + ": cannot read: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.file(jobsFile), jobsFile + ": cannot read: " + e.getMessage());
     }
     // a replayed trace's ConfigMap comes before the AIPerfJobs
     int traceMaps =
@@ -110,6 +114,7 @@ public final class RbacManifests {
             .toList();
     if (docs.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(jobsFile),
           jobsFile + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     tools.jackson.databind.JsonNode first = docs.get(0);
@@ -119,6 +124,7 @@ public final class RbacManifests {
             : first.at("/metadata/namespace").asString(null);
     if (ns == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(jobsFile, "/metadata/namespace"),
           jobsFile
               + ": /metadata/namespace: the rendered AIPerfJob names no namespace:"
               + " pass --namespace NS");
@@ -194,6 +200,7 @@ public final class RbacManifests {
       int slash = dgd.indexOf('/');
       if (slash <= 0 || slash == dgd.length() - 1) {
         throw BenchplanException.invalid(
+            ErrorLocation.option("--dgd"),
             "option --dgd: expected NAMESPACE/NAME (the DGD's namespace decides where"
                 + " the AIPerf Job runs), got '"
                 + dgd

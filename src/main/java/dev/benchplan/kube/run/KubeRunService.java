@@ -9,6 +9,7 @@ import dev.benchplan.artifacts.ArtifactChannelException;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
@@ -146,6 +147,7 @@ final class KubeRunService implements RunService {
     RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
     if (dir.exists() && !request.replace()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(dir.finalDir()),
           dir.finalDir()
               + ": run "
               + perf.runId()

@@ -5,6 +5,7 @@ import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.artifacts.ArtifactFile;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
@@ -13,9 +14,7 @@ import dev.benchplan.gate.ReportTiming;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
-import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
-import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.kube.ClusterAccess;
@@ -58,7 +57,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -155,6 +153,7 @@ final class OperatorRun {
         docs.stream().filter(d -> !"ConfigMap".equals(d.path("kind").asString(""))).toList();
     if (jobs.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     ObjectNode first = jobs.get(0);
@@ -178,6 +177,7 @@ final class OperatorRun {
     RunDirectory dir = new RunDirectory(request.runsDir(), runId);
     if (dir.exists() && !request.replace()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(dir.finalDir()),
           dir.finalDir()
               + ": run "
               + runId
@@ -219,6 +219,7 @@ final class OperatorRun {
       }
       if (!there) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": engine "
                 + AiperfJobContract.ENGINE
@@ -241,6 +242,7 @@ final class OperatorRun {
       if (exists) {
         if (!request.replace()) {
           throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               file
                   + ": ConfigMap "
                   + namespace
@@ -258,6 +260,7 @@ final class OperatorRun {
       if (existing != null) {
         if (!request.replace()) {
           throw BenchplanException.invalid(
+              ErrorLocation.file(file),
               file
                   + ": AIPerfJob "
                   + namespace
@@ -464,11 +467,11 @@ final class OperatorRun {
     }
     files.putAll(VerdictReports.render(verdict, new ReportTiming(start, collected)));
     int exitCode = verdict.exitCode();
-    files.put(
-        "run.json",
+    RunRecordDocument doc =
         record(
             request, file, plan, namespace, results, runId, jobs, ran, verdict, exitCode, start,
-            applied, collected, files, manifest, pair));
+            applied, collected, files, manifest, pair);
+    files.put("run.json", RunRecord.bytes(doc));
     Path written = dir.write(files, tree, request.replace(), clock.instant());
     List<String> cleaned = new ArrayList<>();
     for (ObjectNode m : maps) {
@@ -492,8 +495,6 @@ final class OperatorRun {
                   + " retention period)");
     }
     progress.report("done", verdict.verdict().json() + " -> " + written);
-    RunRecordDocument doc =
-        Json.JSON.convertValue(Json.JSON.readTree(files.get("run.json")), RunRecordDocument.class);
     return new RunOutcome(runId, written, verdict, exitCode, "completed", doc, cleaned);
   }
 
@@ -504,6 +505,7 @@ final class OperatorRun {
           java.util.regex.Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([a-z0-9-]+)").matcher(text);
       if (!m.matches()) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": annotation "
                 + AiperfJobContract.RESULTS_SERVICE
@@ -889,7 +891,8 @@ final class OperatorRun {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw BenchplanException.invalid(file + ": cannot read: " + e.getMessage());
+      throw BenchplanException.invalid(
+          ErrorLocation.file(file), file + ": cannot read: " + e.getMessage());
     }
     for (JsonNode d : YamlDocuments.read(text)) {
       boolean traceMap =
@@ -905,6 +908,7 @@ final class OperatorRun {
           || !AiperfJobContract.KIND.equals(o.path("kind").asString(""))
           || !AiperfJobContract.API_VERSION.equals(o.path("apiVersion").asString(""))) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": document "
                 + (out.size() + 1)
@@ -918,6 +922,7 @@ final class OperatorRun {
     }
     if (out.isEmpty()) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file + ": holds no AIPerfJob: expected what benchplan render wrote");
     }
     return out;
@@ -937,6 +942,7 @@ final class OperatorRun {
         first = text;
       } else if (!Objects.equals(first, text)) {
         throw BenchplanException.invalid(
+            ErrorLocation.file(file),
             file
                 + ": AIPerfJob "
                 + jobs.get(i).at("/metadata/name").asString("#" + (i + 1))
@@ -950,7 +956,7 @@ final class OperatorRun {
     try {
       return RunRecordDocument.Pair.of(first);
     } catch (BenchplanException e) {
-      throw BenchplanException.invalid(file + ": " + e.getMessage(), e);
+      throw BenchplanException.invalid(ErrorLocation.file(file), file + ": " + e.getMessage(), e);
     }
   }
 
@@ -959,6 +965,7 @@ final class OperatorRun {
     String sha = annotations.path(JobContract.PLAN_SHA256).asString(null);
     if (path == null || sha == null) {
       throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/metadata/annotations"),
           file
               + ": /metadata/annotations: "
               + JobContract.PLAN_PATH
@@ -977,6 +984,7 @@ final class OperatorRun {
             : abs.getParent().resolve(recorded).normalize();
     if (!Files.exists(plan)) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(file),
           file
               + ": the plan it was rendered from is missing: "
               + path
@@ -994,7 +1002,7 @@ final class OperatorRun {
             + "; re-render from the plan you mean to run");
   }
 
-  private byte[] record(
+  private RunRecordDocument record(
       RunRequest request,
       Path file,
       VerifiedPlan plan,
@@ -1118,35 +1126,22 @@ final class OperatorRun {
             request.keep(),
             null, // measured_runs: the operator's runs are listed under operator.jobs
             pair);
-    ObjectNode tree = Json.JSON.valueToTree(doc);
-    tree.put("engine", AiperfJobContract.ENGINE);
-    ObjectNode op = tree.putObject("operator");
-    op.put("results_service", results.toString());
-    op.put("transport", TRANSPORT);
-    ArrayNode list = op.putArray("jobs");
+    List<RunRecordDocument.OperatorJob> opJobs = new ArrayList<>();
     for (Ran r : ran) {
-      ObjectNode j = list.addObject();
-      j.put("name", r.name());
-      j.put("uid", r.uid());
-      j.put("phase", r.phase());
-      if (r.epoch() == null) {
-        j.putNull("run_epoch");
-      } else {
-        j.put("run_epoch", r.epoch());
-      }
-      j.put(
-          "directory",
-          RunDirectory.AIPERF_DIR + (r.directory().isEmpty() ? "" : "/" + r.directory()));
-      j.put("files", r.files().size());
-      j.put("bytes", r.files().stream().mapToLong(ArtifactFile::size).sum());
-      j.set("ready_marker", r.marker());
+      opJobs.add(
+          new RunRecordDocument.OperatorJob(
+              r.name(),
+              r.uid(),
+              r.phase(),
+              r.epoch(),
+              RunDirectory.AIPERF_DIR + (r.directory().isEmpty() ? "" : "/" + r.directory()),
+              r.files().size(),
+              r.files().stream().mapToLong(ArtifactFile::size).sum(),
+              r.marker()));
     }
-    List<SchemaValidator.Problem> bad =
-        SchemaValidator.bundled("run-record.schema.json").validate(tree);
-    if (!bad.isEmpty()) {
-      throw new IllegalStateException("run record does not match run-record.schema.json: " + bad);
-    }
-    return CanonicalJson.bytes(tree);
+    return doc.ranBy(
+        RunRecordDocument.Engine.AIPERF_OPERATOR,
+        new RunRecordDocument.Operator(results.toString(), TRANSPORT, opJobs));
   }
 
   private static String sha(Path file) {

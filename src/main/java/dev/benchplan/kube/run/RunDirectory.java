@@ -1,6 +1,7 @@
 package dev.benchplan.kube.run;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
@@ -53,7 +54,8 @@ final class RunDirectory {
       Files.createDirectory(stage);
       return stage.resolve(AIPERF_DIR);
     } catch (IOException e) {
-      throw BenchplanException.runtime(runsDir + ": cannot stage the artifact tree: " + e, e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(runsDir), runsDir + ": cannot stage the artifact tree: " + e, e);
     }
   }
 
@@ -136,6 +138,7 @@ final class RunDirectory {
       if (Files.exists(target)) {
         if (!replace) {
           throw BenchplanException.runtime(
+              ErrorLocation.file(target),
               target + ": a run directory with this run-id already exists");
         }
         Files.move(
@@ -152,7 +155,8 @@ final class RunDirectory {
       return target;
     } catch (IOException e) {
       abandon();
-      throw BenchplanException.runtime(finalDir() + ": cannot write the run directory: " + e, e);
+      throw BenchplanException.runtime(
+          ErrorLocation.file(finalDir()), finalDir() + ": cannot write the run directory: " + e, e);
     }
   }
 

@@ -259,6 +259,12 @@ class OperatorRunIT {
     JsonNode run = Json.JSON.readTree(Files.readAllBytes(dir.resolve("run.json")));
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
     assertThat(run.path("engine").asString()).isEqualTo("aiperf-operator");
+    // issue 33: what run --format json prints under /run (RunOutcome.record) is run.json, field for
+    // field: engine and operator included (both as text, parsed, trees compared)
+    assertThat(Json.JSON.readTree(Json.JSON.writeValueAsString(o.record()))).isEqualTo(run);
+    assertThat(o.run().engine())
+        .isEqualTo(dev.benchplan.run.RunRecordDocument.Engine.AIPERF_OPERATOR);
+    assertThat(o.run().operator().jobs()).hasSize(3);
     // issue 13: the pair reaches run.json on the operator engine as on the plain Job
     assertThat(
             List.of(
