@@ -213,6 +213,7 @@ public final class ConstraintReader {
         if (n.startsWith("inference-") && !allowUnknown) {
           // a typo in a gate name must not pass silently on the remaining gates
           throw BenchplanException.invalid(
+              ErrorLocation.pointer(file, p + "/name"),
               file
                   + ": "
                   + p
@@ -338,7 +339,7 @@ public final class ConstraintReader {
                               + unit
                               + "': expected e.g. ms, s, tokens/sec, requests/sec"));
       Expression e = new Expression(operator, threshold.decimalValue(), u);
-      BigDecimal tolerance = planTolerance(g.get("tolerance"), origin);
+      BigDecimal tolerance = planTolerance(g.get("tolerance"), origin, at);
       // an older plan's gate recorded none: judged with 10%, as it was run, and the verdict says so
       String note = tolerance == null ? GateTolerance.LEGACY_NOTE : null;
       BigDecimal applied = tolerance == null ? GateTolerance.LEGACY_PLAN : tolerance;
@@ -368,12 +369,14 @@ public final class ConstraintReader {
   }
 
   /** A plan gate's {@code tolerance}: null when absent (an older plan), else a number in [0, 1). */
-  private static @Nullable BigDecimal planTolerance(@Nullable JsonNode t, String origin) {
+  private static @Nullable BigDecimal planTolerance(
+      @Nullable JsonNode t, String origin, ErrorLocation at) {
     if (t == null || t.isNull() || t.isMissingNode()) {
       return null;
     }
     if (!t.isNumber() || !GateTolerance.inRange(t.decimalValue())) {
       throw BenchplanException.invalid(
+          at.child("tolerance"),
           origin + "/tolerance: expected a fraction in [0, 1) such as 0 or 0.05, got " + t);
     }
     return t.decimalValue();
