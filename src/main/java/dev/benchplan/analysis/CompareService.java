@@ -178,7 +178,7 @@ public final class CompareService {
     }
     List<ComparisonDoc.MetricRow> metrics = new ArrayList<>();
     List<ComparisonDoc.ErrorRow> errorRows = new ArrayList<>();
-    for (String lp : new TreeSet<>(refAll.stream().map(RunEvidence::loadPoint).toList())) {
+    for (String lp : loadPoints(refAll)) {
       errorRows.add(
           new ComparisonDoc.ErrorRow(
               lp,
@@ -195,7 +195,7 @@ public final class CompareService {
     boolean allNoChange = true;
     boolean noSpread = false;
     boolean gatedInconclusive = false;
-    for (String lp : new TreeSet<>(ref.stream().map(RunEvidence::loadPoint).toList())) {
+    for (String lp : loadPoints(ref)) {
       List<RunEvidence> r = ref.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       List<RunEvidence> k = cand.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       for (MetricSpec spec : MetricSpec.STANDARD) {
@@ -552,5 +552,12 @@ public final class CompareService {
 
   static String pct(@Nullable BigDecimal n) {
     return n != null ? String.format(Locale.ROOT, "%+.1f%%", n.doubleValue()) : "n/a";
+  }
+
+  /** The runs' load points in numeric order (1, 4, 16, 64), as every table and plot lists them. */
+  private static Set<String> loadPoints(List<RunEvidence> runs) {
+    TreeSet<String> points = new TreeSet<>(Plots.LOAD_ORDER);
+    runs.forEach(r -> points.add(r.loadPoint()));
+    return points;
   }
 }

@@ -98,7 +98,9 @@ class ReportReadabilityTest {
     assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
     String html = Files.readString(tmp.resolve("out/report.html"));
     assertReadable(html, 4);
-    // the verdict table's row order is compare's (not yet numeric): only the plots are checked here
+    assertNumericOrder(html, "concurrency=");
+    assertNumericOrder(r.out(), "concurrency=");
+    assertNumericOrder(Files.readString(tmp.resolve("out/summary.md")), "concurrency=");
     screenshot(tmp.resolve("out/report.html"), "compare-8x5");
   }
 

@@ -58,8 +58,10 @@ public final class Eligibility {
         }
       }
     }
-    Set<String> refPoints = new TreeSet<>(reference.stream().map(RunEvidence::loadPoint).toList());
-    Set<String> candPoints = new TreeSet<>(candidate.stream().map(RunEvidence::loadPoint).toList());
+    Set<String> refPoints = new TreeSet<>(LoadPointOrder.NUMERIC);
+    reference.forEach(r -> refPoints.add(r.loadPoint()));
+    Set<String> candPoints = new TreeSet<>(LoadPointOrder.NUMERIC);
+    candidate.forEach(r -> candPoints.add(r.loadPoint()));
     if (!refPoints.equals(candPoints)) {
       problems.add("load_point differs: reference " + refPoints + ", candidate " + candPoints);
     } else {

@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.report;
 
+import dev.benchplan.analysis.compare.LoadPointOrder;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.PlanInfo;
@@ -73,17 +74,7 @@ public final class Plots {
   public record Group(String name, List<RunEvidence> runs) {}
 
   /** Numeric order of {@code parameter=value} load points (others last, by name). */
-  public static final Comparator<String> LOAD_ORDER =
-      Comparator.comparingDouble(Plots::loadValue).thenComparing(Comparator.naturalOrder());
-
-  static double loadValue(String loadPoint) {
-    int eq = loadPoint.indexOf('=');
-    try {
-      return eq < 0 ? Double.MAX_VALUE : Double.parseDouble(loadPoint.substring(eq + 1));
-    } catch (NumberFormatException e) {
-      return Double.MAX_VALUE;
-    }
-  }
+  public static final Comparator<String> LOAD_ORDER = LoadPointOrder.NUMERIC;
 
   /** The runs by load point, in numeric order. */
   static Map<String, List<RunEvidence>> byLoadPoint(List<RunEvidence> runs) {
