@@ -26,8 +26,8 @@ public final class RunSmokeAge {
    * {@code check} is null (not asked for: validate deploys and proves readiness itself).
    *
    * @param file the rendered file the annotations come from (perf.yaml or aiperf-jobs.yaml)
-   * @param ledger the ledger annotation (relative to DEPLOY_ROOT), or null in files rendered
-   *     before it existed
+   * @param ledger the ledger annotation (relative to DEPLOY_ROOT), or null in files rendered before
+   *     it existed
    * @param ledgerSha256 its SHA-256 annotation, or null
    */
   public static RunRecordDocument.@Nullable SmokeAge check(
@@ -49,7 +49,8 @@ public final class RunSmokeAge {
       if (s == null || !"smoke_artifact".equals(s.kind())) {
         return null;
       }
-      evidence = new SmokeEvidence.Artifact(s.path(), s.sha256(), s.model(), s.url(), s.timestamp(), null);
+      evidence =
+          new SmokeEvidence.Artifact(s.path(), s.sha256(), s.model(), s.url(), s.timestamp(), null);
       where = "run: plan " + plan.path() + " /deployment/smoke_test";
     } else {
       Path path = ledger == null ? null : PlanPaths.resolve(deployRoot, ledger);
