@@ -46,6 +46,7 @@ final class ParetoPlot {
    * @param xs the throughput per run
    * @param ys the other metric per run
    */
+  @SuppressWarnings("ArrayRecordComponent") // plot input only: never compared, hashed or kept
   record Point(String loadPoint, double[] xs, double[] ys) {}
 
   /** One candidate's points (in numeric load order) and its highest SLO-feasible point, if any. */
