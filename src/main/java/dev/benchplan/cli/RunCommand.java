@@ -7,10 +7,12 @@ import dev.benchplan.gate.ConstraintResult;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictDocument;
 import dev.benchplan.kube.run.RunServices;
+import dev.benchplan.plan.PlanClock;
 import dev.benchplan.progress.ProgressRenderer;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.workload.SmokeEvidence;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,6 +90,16 @@ public final class RunCommand implements Callable<Integer> {
           "Bound on the pod being scheduled and its container starting (default: ${DEFAULT-VALUE}).")
   Duration scheduleTimeout;
 
+  @Option(
+      names = "--smoke-max-age",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "The oldest smoke-test artifact the ledger perf.yaml binds may carry now (default: 72h,"
+              + " as plan and render): older is refused before anything is created (exit 2);"
+              + " run.json records its age (smoke_evidence).")
+  Duration smokeMaxAge;
+
   @Option(names = "--keep", description = "Keep the Job and ConfigMaps afterwards.")
   boolean keep;
 
@@ -116,7 +128,11 @@ public final class RunCommand implements Callable<Integer> {
                     // read here only when its unknown names are allowed; else the run reads it
                     allowUnknownConstraints && constraints != null
                         ? ConstraintReader.fromOverlay(constraints, true)
-                        : null),
+                        : null,
+                    new SmokeEvidence.AgeCheck(
+                        smokeMaxAge != null ? smokeMaxAge : SmokeEvidence.DEFAULT_MAX_AGE,
+                        // judged as plan and render judge: SOURCE_DATE_EPOCH, else the system clock
+                        PlanClock.fromEnvironment(System.getenv()).instant())),
                 progress);
     return Printer.print(spec.commandLine(), format, Output.of(outcome), outcome.exitCode());
   }

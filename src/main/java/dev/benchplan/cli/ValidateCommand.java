@@ -66,6 +66,13 @@ public final class ValidateCommand implements Callable<Integer> {
   Path recipe;
 
   @Option(
+      names = "--allow-unknown-constraints",
+      description =
+          "List the recipe's unknown inference-* constraint names as ignored instead of refusing"
+              + " them (exit 2): for an overlay newer than benchplan.")
+  boolean allowUnknownConstraints;
+
+  @Option(
       names = "--dgd",
       paramLabel = "NAME|NS/NAME",
       description = "The DGD to benchmark when several qualify.")
@@ -312,6 +319,7 @@ public final class ValidateCommand implements Callable<Integer> {
         ValidateOptions.builder(reportDir)
             .kubeContext(context.context())
             .recipe(recipe)
+            .allowUnknownConstraints(allowUnknownConstraints)
             .dgd(dgd)
             .namespace(namespace)
             .model(model)

@@ -259,6 +259,11 @@ public record CandidateBinding(
     }
   }
 
+  /** The smoke evidence a deployment ledger file carries (exit 2 when it does not read). */
+  public static SmokeEvidence smokeOf(Path ledger, String what) {
+    return read(ledger, what).smoke();
+  }
+
   private static DeploymentRecord read(Path ledger, String what) {
     InputDocument doc = InputDocument.read(ledger, "deployment ledger");
     RuleLog log = new RuleLog();

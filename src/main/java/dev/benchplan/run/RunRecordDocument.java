@@ -42,7 +42,22 @@ public record RunRecordDocument(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable MeasuredRuns measuredRuns,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Engine engine,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Operator operator) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Operator operator,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable SmokeAge smokeEvidence) {
+
+  /**
+   * How old the bound ledger's smoke evidence was when run checked it, before creating anything
+   * ({@code run --smoke-max-age}); absent when run did not check (validate proves readiness in the
+   * cluster) or the plan has no smoke artifact.
+   *
+   * @param timestamp the artifact's {@code timestamp}, or null when it has none
+   * @param ageS its age in seconds at {@code judgedAt}, or null when unknown (no timestamp)
+   * @param maxAgeS the oldest accepted ({@code --smoke-max-age}), in seconds
+   * @param judgedAt when it was judged ({@code SOURCE_DATE_EPOCH}, else the system clock)
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record SmokeAge(
+      @Nullable String timestamp, @Nullable Long ageS, long maxAgeS, String judgedAt) {}
 
   /**
    * How the measured runs executed; absent (null) in records of the plain Job engine, which named

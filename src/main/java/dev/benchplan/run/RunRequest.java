@@ -22,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  *     directory of the same run-id under a new name)
  * @param constraints constraints given in code (validate's, resolved for its load: a scaled floor,
  *     a per-GPU floor times the GPUs), or null; they take the place of the overlay's and the plan's
+ * @param smokeAge how old the bound ledger's smoke artifact may be now ({@code run
+ *     --smoke-max-age}, checked before anything is created); null: not checked (validate deploys
+ *     and proves readiness itself)
  */
 public record RunRequest(
     Path deployRoot,
@@ -32,7 +35,8 @@ public record RunRequest(
     Duration scheduleTimeout,
     boolean keep,
     boolean replace,
-    dev.benchplan.gate.@Nullable ConstraintSet constraints) {
+    dev.benchplan.gate.@Nullable ConstraintSet constraints,
+    dev.benchplan.workload.SmokeEvidence.@Nullable AgeCheck smokeAge) {
 
   /** The default bound on scheduling and container start (AICR's). */
   public static final Duration DEFAULT_SCHEDULE_TIMEOUT = Duration.ofMinutes(5);
@@ -50,6 +54,30 @@ public record RunRequest(
           ErrorLocation.option("--schedule-timeout"),
           "--schedule-timeout: expected a positive duration, got " + scheduleTimeout);
     }
+  }
+
+  /** A request that does not check the smoke evidence's age. */
+  public RunRequest(
+      Path deployRoot,
+      @Nullable String context,
+      String namespace,
+      @Nullable Path constraintsOverlay,
+      Duration timeout,
+      Duration scheduleTimeout,
+      boolean keep,
+      boolean replace,
+      dev.benchplan.gate.@Nullable ConstraintSet constraints) {
+    this(
+        deployRoot,
+        context,
+        namespace,
+        constraintsOverlay,
+        timeout,
+        scheduleTimeout,
+        keep,
+        replace,
+        constraints,
+        null);
   }
 
   /** A request whose constraints come from the overlay or the plan. */

@@ -40,6 +40,9 @@ import org.jspecify.annotations.Nullable;
  * @param modelCacheStorageClass the StorageClass of the cache PVC: {@code
  *     --model-cache-storage-class}, else the recipe's {@code inference-model-cache-storage-class},
  *     else null for the cluster's default class
+ * @param allowUnknownConstraints list the recipe's unknown {@code inference-*} constraint names as
+ *     ignored instead of refusing them ({@code --allow-unknown-constraints}: overlays newer than
+ *     benchplan)
  */
 public record ValidateOptions(
     @Nullable String kubeContext,
@@ -62,7 +65,8 @@ public record ValidateOptions(
     InputFlags flags,
     boolean modelCache,
     @Nullable String modelCacheSize,
-    @Nullable String modelCacheStorageClass) {
+    @Nullable String modelCacheStorageClass,
+    boolean allowUnknownConstraints) {
 
   /** {@code --repeats}: the most measurements one validate takes (one Job each). */
   public static final int MAX_REPEATS = 10;
@@ -228,6 +232,13 @@ public record ValidateOptions(
     private boolean modelCache;
     private @Nullable String modelCacheSize;
     private @Nullable String modelCacheStorageClass;
+    private boolean allowUnknownConstraints;
+
+    /** See {@link ValidateOptions#allowUnknownConstraints()}. */
+    public Builder allowUnknownConstraints(boolean allow) {
+      this.allowUnknownConstraints = allow;
+      return this;
+    }
 
     private Builder(Path reportDir) {
       this.reportDir = reportDir;
@@ -373,7 +384,8 @@ public record ValidateOptions(
           flags,
           modelCache,
           modelCacheSize,
-          modelCacheStorageClass);
+          modelCacheStorageClass,
+          allowUnknownConstraints);
     }
   }
 

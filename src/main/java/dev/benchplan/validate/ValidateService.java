@@ -154,7 +154,8 @@ public final class ValidateService {
                 () ->
                     options.recipe() == null
                         ? PerformanceRequest.defaults()
-                        : ValidationOverlay.load(options.recipe()),
+                        : ValidationOverlay.load(
+                            options.recipe(), options.allowUnknownConstraints()),
                 r ->
                     r.runs()
                         ? r.constraints().size() + " constraint(s) from " + r.source()

@@ -233,6 +233,55 @@ class PlanRendererTest {
   }
 
   @Test
+  @DisplayName(
+      "issue 36 item 2: trace and results on one claim render ONE volume for it, mounted twice")
+  void traceAndResultsOnOneClaim() throws Exception {
+    Path trace = SharedData.require("mooncake/synthetic_trace.jsonl");
+    PlanFixture.Written plan =
+        PlanFixture.userTrace(trace, trace.toString()).write(tmp.resolve("plan.json"));
+    Rendered r =
+        Rendered.render(
+            plan,
+            Files.createDirectories(tmp.resolve("d")),
+            "--trace-source",
+            "pvc:bench-results/traces/synthetic_trace.jsonl",
+            // what render --artifacts-pvc bench-results passes on
+            "--artifacts",
+            "pvc:bench-results");
+    JsonNode pod = r.job().at("/spec/template/spec");
+    List<String> onClaim = new ArrayList<>();
+    for (JsonNode v : pod.path("volumes")) {
+      if (v.at("/persistentVolumeClaim/claimName").asString("").equals("bench-results")) {
+        onClaim.add(v.path("name").asString());
+      }
+    }
+    assertThat(onClaim).containsExactly("artifacts");
+    assertThat(volume(pod, "artifacts").at("/persistentVolumeClaim/readOnly").asBoolean())
+        .isFalse();
+    List<JsonNode> mounts = new ArrayList<>();
+    r.container().path("volumeMounts").forEach(mounts::add);
+    assertThat(mounts.stream().filter(m -> m.path("name").asString().equals("trace"))).isEmpty();
+    JsonNode traceMount =
+        mounts.stream()
+            .filter(m -> m.path("mountPath").asString().equals("/benchplan/trace"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(traceMount.path("name").asString()).isEqualTo("artifacts");
+    assertThat(traceMount.path("readOnly").asBoolean()).isTrue();
+    assertThat(mount(r.container(), "artifacts").path("mountPath").asString())
+        .isEqualTo("/artifacts");
+    // the pod reads the trace where it read it from a volume of its own
+    assertThat(envValue(r, "BENCHPLAN_TRACE_PATH"))
+        .isEqualTo("/benchplan/trace/traces/synthetic_trace.jsonl");
+    // every mount names a volume of the pod
+    List<String> volumeNames = new ArrayList<>();
+    pod.path("volumes").forEach(v -> volumeNames.add(v.path("name").asString()));
+    assertThat(volumeNames).doesNotHaveDuplicates();
+    mounts.forEach(m -> assertThat(volumeNames).contains(m.path("name").asString()));
+    r.assertKubernetesValid();
+  }
+
+  @Test
   @DisplayName("the plan's secrets are referenced by name only; the HF token is optional")
   void secretsByName() throws Exception {
     PlanFixture.Written plan =

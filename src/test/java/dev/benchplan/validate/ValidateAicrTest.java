@@ -51,11 +51,13 @@ class ValidateAicrTest {
     return runners.get(runners.size() - 1).request.get();
   }
 
+  /** Options for an overlay newer than benchplan: GB200's inference-something-new is allowed. */
   ValidateOptions options(Path recipe, InputFlags flags) {
     return ValidateOptions.builder(dir.resolve("report"))
         .recipe(recipe)
         .aiperfVersion("0.4.0")
         .flags(flags)
+        .allowUnknownConstraints(true)
         .build();
   }
 
@@ -331,5 +333,29 @@ class ValidateAicrTest {
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
     assertThat(dir.resolve("report")).doesNotExist();
+  }
+
+  @Test
+  @DisplayName(
+      "issue 36 item 6: without --allow-unknown-constraints an unknown inference-* name is exit 2 before"
+          + " anything is deployed, naming the known names")
+  void unknownInferenceNameRefused() throws Exception {
+    cluster.nodes.add(
+        new GpuNode(
+            "gpu-a", Map.of("kubernetes.io/hostname", "gpu-a"), 8, 0, false, true, List.of()));
+    ValidateOptions strict =
+        ValidateOptions.builder(dir.resolve("report"))
+            .recipe(overlay("1.2.1", GB200))
+            .aiperfVersion("0.4.0")
+            .flags(noFlags())
+            .build();
+    assertThatThrownBy(() -> service(40_000, 900).execute(strict))
+        .isInstanceOfSatisfying(
+            ValidateStepException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
+        .hasMessageContaining("'inference-something-new'")
+        .hasMessageContaining("inference-ttft-p99")
+        .hasMessageContaining("inference-routing-mode")
+        .hasMessageContaining("--allow-unknown-constraints");
+    assertThat(cluster.lastManifest).isNull();
   }
 }

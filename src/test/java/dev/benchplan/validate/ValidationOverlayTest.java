@@ -247,4 +247,58 @@ class ValidationOverlayTest {
                     .toPlainString())
         .containsExactly("4500", "220");
   }
+
+  private static final String TYPO =
+      """
+      validation:
+        performance:
+          checks:
+            - inference-throughput
+          constraints:
+            - name: inference-throughput
+              value: ">= 5000"
+            - name: inference-ttft-p95
+              value: "<= 200"
+            - name: nccl-all-reduce-bw
+              value: ">= 100"
+      """;
+
+  @Test
+  @DisplayName(
+      "issue 36 item 6: validate refuses an unknown inference-* name (exit 2, the known names listed)")
+  void unknownInferenceNameRefused() throws IOException {
+    Path p = write(TYPO);
+    assertThatThrownBy(() -> ValidationOverlay.load(p))
+        .isInstanceOfSatisfying(
+            BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
+        .hasMessageContaining("inference-ttft-p95")
+        .hasMessageContaining("inference-ttft-p99")
+        .hasMessageContaining("inference-model-cache-storage-class")
+        .hasMessageContaining("/validation/performance/constraints/1");
+  }
+
+  @Test
+  @DisplayName(
+      "issue 36 item 6: with --allow-unknown-constraints the unknown name is listed as ignored, the rest gated")
+  void unknownInferenceNameAllowed() throws IOException {
+    Path p = write(TYPO);
+    PerformanceRequest r = ValidationOverlay.load(p, true);
+    assertThat(r.runs()).isTrue();
+    assertThat(r.constraints())
+        .extracting(Constraint::name)
+        .containsExactly("inference-throughput");
+    assertThat(ValidationOverlay.settings(p).unknown())
+        .containsExactly("inference-ttft-p95", "nccl-all-reduce-bw");
+  }
+
+  @Test
+  @DisplayName("issue 36 item 6: other checks' names (nccl-*) alone stay ignored, not refused")
+  void otherChecksNamesStayIgnored() throws IOException {
+    Path p = write(TYPO.replace("inference-ttft-p95", "inference-ttft-p99"));
+    PerformanceRequest r = ValidationOverlay.load(p);
+    assertThat(r.constraints())
+        .extracting(Constraint::name)
+        .containsExactly("inference-throughput", "inference-ttft-p99");
+    assertThat(ValidationOverlay.settings(p).unknown()).containsExactly("nccl-all-reduce-bw");
+  }
 }

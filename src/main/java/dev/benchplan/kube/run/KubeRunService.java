@@ -135,6 +135,15 @@ final class KubeRunService implements RunService {
     ProgressReporter progress = new ProgressReporter(sink, clock, start);
     PerfYaml perf = PerfYaml.read(request.perfYaml());
     PlanReference plan = PlanReference.verify(perf);
+    // plan's smoke-age rule again, before anything is created in the cluster or on disk
+    RunRecordDocument.@org.jspecify.annotations.Nullable SmokeAge smokeAge =
+        dev.benchplan.run.RunSmokeAge.check(
+            plan.verified(),
+            perf.file(),
+            request.deployRoot(),
+            perf.annotation(JobContract.LEDGER),
+            perf.annotation(JobContract.LEDGER_SHA256),
+            request.smokeAge());
     ConstraintSet constraints =
         request.constraints() != null
             ? request.constraints()
@@ -268,7 +277,8 @@ final class KubeRunService implements RunService {
                   watched,
                   start,
                   applied,
-                  collectorPods);
+                  collectorPods,
+                  smokeAge);
           List<String> cleaned =
               request.keep()
                   ? List.of(
@@ -345,7 +355,8 @@ final class KubeRunService implements RunService {
       JobWatch.Result watched,
       Instant start,
       Instant applied,
-      @org.jspecify.annotations.Nullable ArtifactCollector collectorPods) {
+      @org.jspecify.annotations.Nullable ArtifactCollector collectorPods,
+      RunRecordDocument.@org.jspecify.annotations.Nullable SmokeAge smokeAge) {
     Pod pod = watched.pod();
     String podName = pod == null ? null : pod.getMetadata().getName();
     String log = null;
@@ -537,7 +548,8 @@ final class KubeRunService implements RunService {
                         all,
                         measured,
                         perRunFinal,
-                        synthetic)));
+                        synthetic,
+                        smokeAge)));
     return new Collected(done.runDir(), verdict, exitCode, exitReason, done.record());
   }
 

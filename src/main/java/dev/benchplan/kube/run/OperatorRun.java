@@ -158,7 +158,8 @@ final class OperatorRun {
       RunDirectory dir,
       String namespace,
       Service results,
-      String dgd) {
+      String dgd,
+      RunRecordDocument.@Nullable SmokeAge smokeAge) {
     JsonNode annotations() {
       return jobs.get(0).at("/metadata/annotations");
     }
@@ -238,6 +239,15 @@ final class OperatorRun {
     JsonNode annotations = first.at("/metadata/annotations");
     String runId = first.at("/metadata/labels").path(JobContract.RUN_ID).asString("");
     VerifiedPlan plan = verifyPlan(file, annotations);
+    // plan's smoke-age rule again, before anything is created in the cluster or on disk
+    RunRecordDocument.@org.jspecify.annotations.Nullable SmokeAge smokeAge =
+        dev.benchplan.run.RunSmokeAge.check(
+            plan,
+            file,
+            request.deployRoot(),
+            annotations.path(JobContract.LEDGER).asString(null),
+            annotations.path(JobContract.LEDGER_SHA256).asString(null),
+            request.smokeAge());
     // checked before anything is applied: a bad or split label is the render's input, exit 2
     RunRecordDocument.Pair pair = pair(file, jobs);
     ConstraintSet constraints =
@@ -284,7 +294,8 @@ final class OperatorRun {
         dir,
         namespace,
         results,
-        annotations.path(JobContract.DGD).asString(""));
+        annotations.path(JobContract.DGD).asString(""),
+        smokeAge);
   }
 
   /**
@@ -1188,7 +1199,8 @@ final class OperatorRun {
         null, // measured_runs: the operator's runs are listed under operator.jobs
         r.pair(),
         RunRecordDocument.Engine.AIPERF_OPERATOR,
-        operator(r, e.executed().ran()));
+        operator(r, e.executed().ran()),
+        r.smokeAge());
   }
 
   /** The operator places the pods: benchplan's isolation preflight is the plain Job engine's. */

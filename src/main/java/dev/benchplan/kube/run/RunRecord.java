@@ -71,7 +71,8 @@ final class RunRecord {
       Map<String, byte[]> files,
       @Nullable MeasuredRuns measured,
       @Nullable RunVerdicts perRun,
-      @Nullable String synthetic) {}
+      @Nullable String synthetic,
+      RunRecordDocument.@Nullable SmokeAge smokeAge) {}
 
   static RunRecordDocument build(Facts f) {
     Job job = f.watched().job() != null ? f.watched().job() : f.created();
@@ -229,7 +230,8 @@ final class RunRecord {
         measuredRuns(f),
         RunRecordDocument.Pair.of(f.perf().annotation(JobContract.PAIR)),
         null, // engine: the Job engine names none (its run.json as before the operator engine)
-        null);
+        null,
+        f.smokeAge());
   }
 
   /**

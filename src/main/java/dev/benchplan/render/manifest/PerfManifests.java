@@ -168,7 +168,12 @@ public final class PerfManifests {
         .put("name", "config")
         .putObject("configMap")
         .put("name", in.configMapName());
-    if (in.trace() != null) {
+    // the trace on the artifact claim: one volume for the claim, mounted twice (some storage
+    // drivers never finish mounting two volumes of one claim in a pod)
+    boolean traceOnArtifactClaim =
+        in.trace() instanceof TraceVolume.OnClaim onClaim
+            && onClaim.claim().equals(in.artifactClaim());
+    if (in.trace() != null && !traceOnArtifactClaim) {
       mounts.addObject().put("name", "trace").put("mountPath", TRACE_DIR).put("readOnly", true);
       ObjectNode v = volumes.addObject().put("name", "trace");
       if (in.trace() instanceof TraceVolume.OnClaim claim) {
@@ -190,6 +195,14 @@ public final class PerfManifests {
       }
     } else {
       artifactVolume.putObject("emptyDir");
+    }
+    if (traceOnArtifactClaim) {
+      // after the artifact mount: readers take the first mount of the artifacts volume as it
+      mounts
+          .addObject()
+          .put("name", JobContract.ARTIFACTS_VOLUME)
+          .put("mountPath", TRACE_DIR)
+          .put("readOnly", true);
     }
     mounts.addObject().put("name", "hf-home").put("mountPath", HF_HOME);
     volumes.addObject().put("name", "hf-home").putObject("emptyDir");

@@ -1210,4 +1210,84 @@ class KubeRunServiceTest {
     var ok = dev.benchplan.testing.CommandHarness.run("verify", runDir.toString()).expectOk();
     assertThat(ok.out()).contains("verdict recomputed").doesNotContain("not recomputed");
   }
+
+  /** A run checking the smoke evidence's age at {@code now}, with the default 72 h limit. */
+  static RunRequest smokeChecked(Path deployRoot, String now) {
+    return new RunRequest(
+        deployRoot,
+        null,
+        null,
+        null,
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(15),
+        false,
+        false,
+        null,
+        new dev.benchplan.workload.SmokeEvidence.AgeCheck(
+            dev.benchplan.workload.SmokeEvidence.DEFAULT_MAX_AGE, java.time.Instant.parse(now)));
+  }
+
+  static void smokeAt(RunFixture f, String timestamp) {
+    f.editPlan(
+        p ->
+            ((tools.jackson.databind.node.ObjectNode) p.at("/deployment/smoke_test"))
+                .put("kind", "smoke_artifact")
+                .put("url", RunFixture.ENDPOINT)
+                .put("timestamp", timestamp));
+  }
+
+  @Test
+  @DisplayName(
+      "issue 36 item 3: a smoke artifact past --smoke-max-age is refused before anything is created (exit 2)")
+  void staleSmokeRefused() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    smokeAt(f, "2026-11-20T10:00:00Z");
+    assertThatThrownBy(() -> run(f, smokeChecked(f.deployRoot, "2026-11-30T12:00:00Z")))
+        .isInstanceOfSatisfying(
+            BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
+        .hasMessageContaining("SMOKE_STALE")
+        .hasMessageContaining("242 h (10 days) old, past the limit of 72 h")
+        .hasMessageContaining("nothing created");
+    assertNothingLeft();
+    assertThat(f.runDir().getParent()).doesNotExist();
+    assertThat(progress).noneMatch(p -> p.startsWith("preflight"));
+  }
+
+  @Test
+  @DisplayName(
+      "issue 36 item 3: a fresh smoke artifact runs and run.json records how old it was (schema-valid)")
+  void freshSmokeRecorded() throws Exception {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    smokeAt(f, "2026-11-30T10:00:00Z");
+    logs.set(POD, RunFixture.logWithRealSummary(0));
+    RunOutcome o = runWith(f, smokeChecked(f.deployRoot, "2026-11-30T12:00:00Z"), completes(0));
+    assertThat(o.exitCode()).as(o.verdict().message()).isZero();
+    JsonNode run = json(f.runDir().resolve("run.json"));
+    assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
+    JsonNode smoke = run.get("smoke_evidence");
+    assertThat(smoke.get("timestamp").asString()).isEqualTo("2026-11-30T10:00:00Z");
+    assertThat(smoke.get("age_s").asLong()).isEqualTo(7200);
+    assertThat(smoke.get("max_age_s").asLong()).isEqualTo(259200);
+    assertThat(smoke.get("judged_at").asString()).isEqualTo("2026-11-30T12:00:00Z");
+  }
+
+  @Test
+  @DisplayName(
+      "issue 36 item 3: a candidate ledger render bound that is gone cannot be judged: exit 2, nothing created")
+  void candidateLedgerGone() {
+    RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    smokeAt(f, "2026-11-30T10:00:00Z");
+    f.editJob(
+        j ->
+            ((tools.jackson.databind.node.ObjectNode) j.at("/metadata/annotations"))
+                .put(JobContract.LEDGER, "ledgers/next.yaml")
+                .put(JobContract.LEDGER_SHA256, "1".repeat(64)));
+    assertThatThrownBy(() -> run(f, smokeChecked(f.deployRoot, "2026-11-30T12:00:00Z")))
+        .isInstanceOfSatisfying(
+            BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
+        .hasMessageContaining("ledgers/next.yaml")
+        .hasMessageContaining("is missing");
+    assertNothingLeft();
+    assertThat(f.runDir().getParent()).doesNotExist();
+  }
 }
