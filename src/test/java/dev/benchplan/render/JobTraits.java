@@ -64,11 +64,20 @@ record JobTraits(
     List<JsonNode> docs = YamlDocuments.read(yaml);
     JsonNode workload = null;
     List<JsonNode> configs = new ArrayList<>();
+    StringBuilder program = new StringBuilder(); // the Job program, mounted from the ConfigMap
     for (JsonNode d : docs) {
       String kind = d.path("kind").asString();
       if (kind.equals("Job") || kind.equals("Pod")) {
         workload = d;
       } else if (kind.equals("ConfigMap")) {
+        d.path("data")
+            .properties()
+            .forEach(
+                e -> {
+                  if (e.getKey().endsWith(".py")) {
+                    program.append(e.getValue().asString()).append('\n');
+                  }
+                });
         for (JsonNode v : d.path("data")) {
           try {
             configs.addAll(YamlDocuments.read(v.asString()));
@@ -113,7 +122,7 @@ record JobTraits(
     JsonNode spec = workload.path("spec");
     return new JobTraits(
         kind,
-        script.contains("/v1/models"),
+        script.contains("/v1/models") || program.toString().contains("/v1/models"),
         unboundedSleep(script),
         streaming,
         seed,

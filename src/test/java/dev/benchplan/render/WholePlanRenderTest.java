@@ -46,7 +46,7 @@ class WholePlanRenderTest {
     Map<String, String> env = env(r);
     assertThat(env)
         .containsEntry("BENCHPLAN_RUN_DIRS", "concurrency_1 concurrency_2 concurrency_4")
-        .containsEntry("BENCHPLAN_CONFIG_PATH", "/benchplan/config/aiperf-config.yaml")
+        .containsEntry("BENCHPLAN_CONFIG_DIR", "/benchplan/config")
         .containsEntry(
             "BENCHPLAN_ARTIFACT_LOG_MAX_BYTES",
             Long.toString(ArtifactEstimate.LOG_CHANNEL_MAX_BYTES));

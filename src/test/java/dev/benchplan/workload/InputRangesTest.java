@@ -69,7 +69,7 @@ class InputRangesTest {
       boolean numeric =
           type != null
               && (type.toString().contains("integer") || type.toString().contains("number"));
-      if (numeric && !n.has("maximum") && !n.has("const")) {
+      if (numeric && !n.has("maximum") && !n.has("exclusiveMaximum") && !n.has("const")) {
         out.add(at);
       }
       for (String k : n.propertyNames()) {
