@@ -1,9 +1,6 @@
 package dev.benchplan.cli;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import dev.benchplan.error.BenchplanException;
-import dev.benchplan.error.ErrorLocation;
-import dev.benchplan.error.ErrorReport;
 import dev.benchplan.validate.InputFlags;
 import dev.benchplan.validate.ValidateInputs;
 import dev.benchplan.validate.ValidateOptions;
@@ -14,15 +11,18 @@ import dev.benchplan.validate.ValidateVerdict;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code benchplan validate}: the one-shot inference performance gate for a cluster. */
 @Command(
@@ -134,10 +134,12 @@ public final class ValidateCommand implements Callable<Integer> {
       names = "--defaults",
       paramLabel = "SET",
       defaultValue = "benchplan",
+      converter = DefaultsConverter.class,
+      completionCandidates = DefaultsConverter.class,
       description =
-          "Built-in defaults: benchplan (Qwen/Qwen3-0.6B, 16 per worker) or aicr (Qwen/Qwen3-8B,"
-              + " 256 per GPU) (default: ${DEFAULT-VALUE}).")
-  String defaults;
+          "Built-in defaults, one of ${COMPLETION-CANDIDATES}: benchplan (Qwen/Qwen3-0.6B, 16 per"
+              + " worker) or aicr (Qwen/Qwen3-8B, 256 per GPU) (default: ${DEFAULT-VALUE}).")
+  InputFlags.Defaults defaults;
 
   @Option(
       names = "--isl",
@@ -295,15 +297,6 @@ public final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    InputFlags.Defaults set =
-        switch (defaults) {
-          case "benchplan" -> InputFlags.Defaults.BENCHPLAN;
-          case "aicr" -> InputFlags.Defaults.AICR;
-          default ->
-              throw BenchplanException.invalid(
-                  ErrorLocation.option("--defaults"),
-                  "option --defaults: expected benchplan or aicr, got '" + defaults + "'");
-        };
     var parsed = spec.commandLine().getParseResult();
     InputFlags flags =
         new InputFlags(
@@ -313,7 +306,7 @@ public final class ValidateCommand implements Callable<Integer> {
             parsed.hasMatchedOption("--osl"),
             routingMode,
             modelCacheStorageClass,
-            set,
+            defaults,
             System.getenv());
     ValidateOptions options =
         ValidateOptions.builder(reportDir)
@@ -354,21 +347,31 @@ public final class ValidateCommand implements Callable<Integer> {
     String version = new VersionProvider().getVersion()[0];
     ValidateResult result =
         dev.benchplan.kube.validate.ValidateFactory.service(err, version).execute(options);
-    if (result.verdict().equals("invalid")) {
-      // nothing was written: an invalid-input error like any other command's (the service said why
-      // on stderr)
-      if (format.json()) {
-        Printer.printError(
-            spec.commandLine().getOut(),
-            ErrorReport.of(
-                ErrorReport.INVALID_INPUT,
-                result.exitCode(),
-                Objects.requireNonNullElse(result.verdictDocument().reason(), "invalid input"),
-                ErrorLocation.NONE));
-      }
-      return result.exitCode();
-    }
     return Printer.print(spec.commandLine(), format, new Output(result), result.exitCode());
+  }
+
+  /** {@code --defaults}: one of the {@link InputFlags.Defaults} by its lowercase name. */
+  static final class DefaultsConverter
+      implements ITypeConverter<InputFlags.Defaults>, Iterable<String> {
+    @Override
+    public InputFlags.Defaults convert(String value) {
+      for (InputFlags.Defaults d : InputFlags.Defaults.values()) {
+        if (d.toString().equalsIgnoreCase(value)) {
+          return d;
+        }
+      }
+      throw new TypeConversionException("expected one of " + this + ", got '" + value + "'");
+    }
+
+    @Override
+    public Iterator<String> iterator() {
+      return Arrays.stream(InputFlags.Defaults.values()).map(Object::toString).iterator();
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.toString(InputFlags.Defaults.values());
+    }
   }
 
   /** The result of {@code validate}: in JSON, the verdict document. */

@@ -40,9 +40,9 @@ public record BenchmarkOutcome(
     }
   }
 
-  /** {@code pass}, {@code fail} or {@code error}. */
-  public String verdict() {
-    return gate.verdict().json();
+  /** Pass, fail or error (never skip). */
+  public Status verdict() {
+    return gate.verdict();
   }
 
   /** Measured output token throughput (tokens/sec), or null. */

@@ -50,6 +50,15 @@ public record InputFlags(
     public String source() {
       return source;
     }
+
+    /**
+     * The option's value: {@code benchplan} or {@code aicr} (help lists these, parsing accepts
+     * them).
+     */
+    @Override
+    public String toString() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
   }
 
   public InputFlags {

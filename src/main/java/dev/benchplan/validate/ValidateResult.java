@@ -1,20 +1,21 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.gate.Status;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The outcome of a validate run.
+ * The outcome of a validate run that wrote its reports.
  *
- * @param exitCode 0 pass/skip, 1 fail, 2 bad input or ambiguity, 3 error, 4 a bug
- * @param verdict {@code pass}, {@code fail}, {@code skip}, {@code error}, or {@code invalid} (exit
- *     2; nothing written)
+ * @param exitCode 0 pass/skip, 1 fail, 2 invalid input found after something was created, 3 error,
+ *     4 a bug
+ * @param verdict pass, fail, skip or error (the gate's statuses)
  * @param verdictDocument the verdict (the reports' {@code verdict.json}, and {@code --format json})
- * @param reports the report files written, by name (empty for {@code invalid})
+ * @param reports the report files written, by name
  */
 public record ValidateResult(
-    int exitCode, String verdict, ValidateVerdict verdictDocument, Map<String, Path> reports) {
+    int exitCode, Status verdict, ValidateVerdict verdictDocument, Map<String, Path> reports) {
   public ValidateResult {
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(verdictDocument, "verdictDocument");

@@ -16,7 +16,7 @@ import tools.jackson.databind.annotation.JsonNaming;
  *
  * @param schemaVersion always {@code "1"}
  * @param check AICR's check name, {@value ValidateReports#TEST_NAME}
- * @param verdict pass, fail, skip, error, or invalid (ambiguous discovery)
+ * @param verdict pass, fail, skip or error (the gate's statuses)
  * @param exitCode the process exit code
  * @param reason one line saying why
  * @param failedStep the step that failed, or null
@@ -33,7 +33,6 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param target the frontend measured
  * @param benchmark the load and the pipeline's artifacts
  * @param cleanup what was created and removed
- * @param candidates the candidates of an ambiguous discovery
  * @param findings what the diagnostics found in the run's records and AIPerf's log (stalled worker,
  *     client bound), once the benchmark ran
  * @param repeats {@code --repeats} above 1: each repeat's figures and whether they disagree
@@ -69,7 +68,6 @@ public record ValidateVerdict(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Target target,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Benchmark benchmark,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Cleanup cleanup,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Candidate> candidates,
     @JsonInclude(JsonInclude.Include.NON_NULL)
         @Nullable List<dev.benchplan.diagnostics.FindingLine> findings,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Repeats repeats,
@@ -85,7 +83,6 @@ public record ValidateVerdict(
   public ValidateVerdict {
     steps = List.copyOf(steps);
     constraints = List.copyOf(constraints);
-    candidates = candidates == null ? null : List.copyOf(candidates);
     inputs =
         inputs == null
             ? null
@@ -292,14 +289,6 @@ public record ValidateVerdict(
       @Nullable List<String> alreadyGone,
       @Nullable List<String> leftAlone,
       @Nullable List<String> problems) {}
-
-  /** One candidate of an ambiguous discovery. */
-  public record Candidate(
-      @Nullable String namespace,
-      String dgd,
-      @Nullable String service,
-      String model,
-      @Nullable String state) {}
 
   /**
    * An isolation check skipped for want of permission: the result is "isolation not verified" for

@@ -2,6 +2,7 @@ package dev.benchplan.validate;
 
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintResult;
+import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.Verdict;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -32,7 +33,7 @@ final class ValidateVerdictBuilder {
   private ValidateVerdict.@Nullable Target target;
   private ValidateVerdict.@Nullable Benchmark benchmark;
   private ValidateVerdict.@Nullable Cleanup cleanup;
-  private @Nullable List<ValidateVerdict.Candidate> candidates;
+  private @Nullable PerformanceRequest request;
   private @Nullable Verdict gate;
   private @Nullable List<dev.benchplan.diagnostics.FindingLine> findings;
   private ValidateVerdict.@Nullable Repeats repeats;
@@ -75,7 +76,6 @@ final class ValidateVerdictBuilder {
         target,
         benchmark,
         cleanup,
-        candidates,
         findings,
         repeats,
         inputs == null ? null : inputs.values(),
@@ -122,6 +122,11 @@ final class ValidateVerdictBuilder {
     return gate;
   }
 
+  /** The constraints the reports describe: the last requested, else the defaults. */
+  ConstraintSet constraintSet() {
+    return (request == null ? PerformanceRequest.defaults() : request).set();
+  }
+
   Instant startedAt() {
     return startedAt;
   }
@@ -147,6 +152,7 @@ final class ValidateVerdictBuilder {
 
   /** The requested constraints, not yet run. */
   void constraints(PerformanceRequest req) {
+    request = req;
     constraintsSource = new ValidateVerdict.ConstraintsSource(req.source(), req.checks());
     BigDecimal tolerance = PerformanceRequest.GATE_OPTIONS.tolerance();
     constraints =
@@ -346,20 +352,6 @@ final class ValidateVerdictBuilder {
                 List.copyOf(report.alreadyGone()),
                 List.copyOf(report.skipped()),
                 List.copyOf(report.problems()));
-  }
-
-  void candidates(List<DgdCandidate> ambiguous) {
-    candidates =
-        ambiguous.stream()
-            .map(
-                c ->
-                    new ValidateVerdict.Candidate(
-                        c.dgd().namespace(),
-                        c.dgd().name(),
-                        c.frontend() == null ? null : c.frontend().service().name(),
-                        String.join(",", c.dgd().servedModels()),
-                        c.dgd().state()))
-            .toList();
   }
 
   void finish(

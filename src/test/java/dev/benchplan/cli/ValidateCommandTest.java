@@ -48,7 +48,10 @@ class ValidateCommandTest {
     assertThat(Json.JSON.readTree(both.out()).path("error").path("exit_code").asInt()).isEqualTo(2);
     var defaults = CommandHarness.run("validate", "--defaults", "nvidia").expectExit(2);
     assertThat(defaults.err())
-        .contains("option --defaults: expected benchplan or aicr, got 'nvidia'");
+        .contains("option '--defaults': expected one of [benchplan, aicr], got 'nvidia'");
+    assertThat(CommandHarness.run("validate", "--help").expectOk().out())
+        .as("the help lists the valid values")
+        .contains("one of benchplan, aicr");
     CommandHarness.run("validate", "--concurrency-per-gpu", "0").expectExit(2);
   }
 

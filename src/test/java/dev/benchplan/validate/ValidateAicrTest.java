@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Status;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import java.io.PrintWriter;
@@ -179,7 +180,7 @@ class ValidateAicrTest {
     cluster.api = new DgdApi("nvidia.com", List.of());
     ValidateResult r = service(1, 1).execute(options(overlay("1.2.1", GB200), noFlags()));
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.verdict()).isEqualTo("error");
+    assertThat(r.verdict()).isEqualTo(Status.ERROR);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("crd-check");
     assertThat(r.verdictDocument().reason())
         .contains("lists dynamo-platform")
@@ -205,7 +206,7 @@ class ValidateAicrTest {
             a -> () -> {},
             "t");
     ValidateResult r = s.execute(options(p, noFlags()));
-    assertThat(r.verdict()).isEqualTo("skip");
+    assertThat(r.verdict()).isEqualTo(Status.SKIP);
     assertThat(r.verdictDocument().reason()).contains("does not include dynamo-platform");
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Status;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import java.io.PrintWriter;
@@ -259,7 +260,7 @@ class ValidateServiceTest {
     cluster.existing.add("DynamoGraphDeployment team-a/vllm-agg");
     ValidateResult r = service(gate(6000, 150)).execute(options(null, null, false));
     assertThat(r.exitCode()).isZero();
-    assertThat(r.verdict()).isEqualTo("pass");
+    assertThat(r.verdict()).isEqualTo(Status.PASS);
     assertThat(seen().shape().concurrency()).isEqualTo(32);
     assertThat(seen().target().endpointUrl())
         .isEqualTo("http://vllm-agg-frontend.team-a.svc.cluster.local:8000");
@@ -322,7 +323,7 @@ class ValidateServiceTest {
     assertThat(findings)
         .extracting(f -> f.kind())
         .contains(dev.benchplan.diagnostics.FindingKind.CLIENT_BOUND);
-    List<String> gateAlone = new ArrayList<>();
+    List<Status> gateAlone = new ArrayList<>();
     ScriptedRunner runner =
         new ScriptedRunner(
             cluster,
@@ -340,9 +341,9 @@ class ValidateServiceTest {
     ValidateResult r = service(runner).execute(options(null, null, false));
     assertThat(gateAlone)
         .as("the same figures without the finding blame the deployment")
-        .containsExactly("fail");
+        .containsExactly(Status.FAIL);
     assertThat(r.exitCode()).isEqualTo(3);
-    assertThat(r.verdict()).isEqualTo("error");
+    assertThat(r.verdict()).isEqualTo(Status.ERROR);
     JsonNode verdict = Json.JSON.readTree(Files.readString(dir.resolve("report/verdict.json")));
     assertThat(verdict.path("exit_code").asInt()).isEqualTo(3);
     assertThat(verdict.path("failed_step").asString()).isEqualTo("gate");
@@ -415,7 +416,7 @@ class ValidateServiceTest {
             "t");
     ValidateResult r = s.execute(options(overlay, null, false));
     assertThat(r.exitCode()).isZero();
-    assertThat(r.verdict()).isEqualTo("skip");
+    assertThat(r.verdict()).isEqualTo(Status.SKIP);
     JsonNode ctrf = Json.JSON.readTree(Files.readString(dir.resolve("report/ctrf-report.json")));
     assertThat(ctrf.path("results").path("summary").path("skipped").asInt()).isEqualTo(1);
     assertThat(ctrf.path("results").path("tests").get(0).path("message").asString())
@@ -427,7 +428,7 @@ class ValidateServiceTest {
   void skipNoCrd() {
     cluster.api = new DgdApi("nvidia.com", List.of());
     ValidateResult r = service(gate(1, 1)).execute(options(null, null, false));
-    assertThat(r.verdict()).isEqualTo("skip");
+    assertThat(r.verdict()).isEqualTo(Status.SKIP);
     assertThat(r.verdictDocument().reason()).contains("not installed");
     assertThat(cluster.calls).containsExactly("dgdApi");
   }
@@ -437,17 +438,19 @@ class ValidateServiceTest {
   void ambiguous() {
     cluster.dgds.add(existing("a", "x", 1));
     cluster.dgds.add(existing("b", "y", 1));
-    ValidateResult r = service(gate(6000, 100)).execute(options(null, null, false));
-    assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.verdict()).isEqualTo("invalid");
-    assertThat(r.verdictDocument().candidates()).hasSize(2);
-    produced.add(
-        Json.JSON.readTree(
-            Json.JSON.writeValueAsString(r.verdictDocument()))); // as --format json prints it
-    assertThat(errText.toString())
-        .contains("a/x/x-frontend:8000/Qwen/Qwen3-0.6B")
-        .contains("b/y/y-frontend:8000");
+    // invalid input like a bad option: Cli's one error path prints it (and its JSON error)
+    assertThatThrownBy(() -> service(gate(6000, 100)).execute(options(null, null, false)))
+        .isInstanceOfSatisfying(
+            BenchplanException.class,
+            e -> {
+              assertThat(e.exitCode()).isEqualTo(2);
+              assertThat(e.location().field()).isEqualTo("--dgd");
+            })
+        .hasMessageContaining("a/x/x-frontend:8000/Qwen/Qwen3-0.6B")
+        .hasMessageContaining("b/y/y-frontend:8000");
+    assertThat(errText.toString()).contains("validate [discovery]").contains("ambiguous");
     assertThat(dir.resolve("report")).doesNotExist();
+    assertThat(cluster.closed).isTrue();
 
     ValidateResult picked = service(gate(6000, 100)).execute(options(null, "b/y", false));
     assertThat(picked.exitCode()).isZero();
@@ -608,7 +611,7 @@ class ValidateServiceTest {
             });
     ValidateResult r = service(buggy).execute(options(null, null, false));
     assertThat(r.exitCode()).isEqualTo(4);
-    assertThat(r.verdict()).isEqualTo("error");
+    assertThat(r.verdict()).isEqualTo(Status.ERROR);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("run");
     assertThat(r.verdictDocument().reason())
         .isEqualTo(

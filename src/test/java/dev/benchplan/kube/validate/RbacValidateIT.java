@@ -3,6 +3,7 @@ package dev.benchplan.kube.validate;
 import static dev.benchplan.kubetest.RbacBindings.awaitAllowed;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.gate.Status;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.kube.KubeCall;
@@ -257,7 +258,7 @@ class RbacValidateIT {
               who,
               ValidatePipelineIT.options(
                   kube, tag + "-rb", dir.resolve("ok"), ValidateItSupport.fast()));
-      assertThat(r.verdict()).isEqualTo("pass");
+      assertThat(r.verdict()).isEqualTo(Status.PASS);
       unbind();
 
       int i = 0;

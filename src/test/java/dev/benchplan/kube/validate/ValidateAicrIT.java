@@ -2,6 +2,7 @@ package dev.benchplan.kube.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.gate.Status;
 import dev.benchplan.json.Json;
 import dev.benchplan.kubetest.FakeDynamoOperator;
 import dev.benchplan.kubetest.FakeKubelet;
@@ -227,7 +228,7 @@ class ValidateAicrIT {
                   .withEndpointReady(Duration.ofSeconds(120))
                   .withJob(Duration.ofMinutes(4)));
       assertThat(ok.exitCode()).as(err.toString()).isZero();
-      assertThat(ok.verdict()).isEqualTo("pass");
+      assertThat(ok.verdict()).isEqualTo(Status.PASS);
       String perf =
           Files.readString(Path.of(doc(ok).path("benchmark").path("perf_yaml").asString()));
       assertThat(perf)
@@ -581,7 +582,7 @@ class ValidateAicrIT {
                       .timeouts(ValidateItSupport.fast().withDgdReady(Duration.ofSeconds(4)))
                       .build());
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
-      assertThat(r.verdict()).isEqualTo("error");
+      assertThat(r.verdict()).isEqualTo(Status.ERROR);
       assertThat(doc(r).path("failed_step").asString()).isEqualTo("readiness");
       assertThat(doc(r).path("reason").asString())
           .contains("DGD " + ns + "/vllm-agg not ready after 4.0s")
@@ -649,7 +650,7 @@ class ValidateAicrIT {
           ValidatePipelineIT.realService(kube.client(), err)
               .execute(options(recipe, node, dir.resolve("r"), ValidateItSupport.fast(), 3, false));
       assertThat(r.exitCode()).as(err.toString()).isZero();
-      assertThat(r.verdict()).isEqualTo("pass");
+      assertThat(r.verdict()).isEqualTo(Status.PASS);
       assertThat(seen).as("one Job per repeat").hasSize(3);
       JsonNode plan = ValidatePipelineIT.plan(r);
       assertThat(plan.toString()).contains("validate --repeats 3");
@@ -723,7 +724,7 @@ class ValidateAicrIT {
           ValidatePipelineIT.realService(kube.client(), err)
               .execute(options(recipe, node, dir.resolve("r"), ValidateItSupport.fast(), 2, false));
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(3);
-      assertThat(r.verdict()).isEqualTo("error");
+      assertThat(r.verdict()).isEqualTo(Status.ERROR);
       assertThat(doc(r).path("failed_step").asString()).isEqualTo("run");
       assertThat(doc(r).path("reason").asString()).startsWith("repeat_2 of 2: ");
       assertThat(doc(r).has("repeats")).as("no median of an incomplete series").isFalse();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.gate.Status;
 import dev.benchplan.json.Json;
 import dev.benchplan.kubetest.FakeDynamoOperator;
 import dev.benchplan.kubetest.KubeTestContext;
@@ -200,7 +201,7 @@ class ValidateDiscoveryIT {
                 ValidateItSupport.options(
                     kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
     assertThat(r.exitCode()).isZero();
-    assertThat(r.verdict()).isEqualTo("skip");
+    assertThat(r.verdict()).isEqualTo(Status.SKIP);
     assertThat(r.verdictDocument().reason())
         .contains("dynamographdeployments.absent.benchplan.dev")
         .contains("not installed");

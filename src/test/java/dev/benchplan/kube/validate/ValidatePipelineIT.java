@@ -2,6 +2,7 @@ package dev.benchplan.kube.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.gate.Status;
 import dev.benchplan.json.Json;
 import dev.benchplan.kubetest.AiperfPodLog;
 import dev.benchplan.kubetest.FakeDynamoOperator;
@@ -139,7 +140,7 @@ class ValidatePipelineIT {
                       report,
                       ValidateItSupport.fast().withEndpointReady(Duration.ofSeconds(90))));
       assertThat(r.exitCode()).as(err.toString()).isZero();
-      assertThat(r.verdict()).isEqualTo("pass");
+      assertThat(r.verdict()).isEqualTo(Status.PASS);
 
       JsonNode plan = plan(r);
       assertThat(plan.path("experiment").path("concurrency").toString()).isEqualTo("[64]");
@@ -255,7 +256,7 @@ class ValidatePipelineIT {
                       .timeouts(ValidateItSupport.fast())
                       .build());
       assertThat(r.exitCode()).as(err.toString()).isEqualTo(1);
-      assertThat(r.verdict()).isEqualTo("fail");
+      assertThat(r.verdict()).isEqualTo(Status.FAIL);
       assertThat(r.verdictDocument().target().origin()).isEqualTo("discovered");
       assertThat(r.verdictDocument().measured().outputTokenThroughput().doubleValue())
           .isBetween(50.0, 50.1);
