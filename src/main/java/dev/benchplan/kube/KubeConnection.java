@@ -63,6 +63,7 @@ public record KubeConnection(KubernetesClient client, String description) {
       config = Config.autoConfigure(context);
     } catch (RuntimeException e) {
       throw BenchplanException.invalid(
+          kubeconfigLocation(env, home),
           "cannot load the kubeconfig "
               + kubeconfigFiles(env, home)
               + ": "
@@ -109,6 +110,7 @@ public record KubeConnection(KubernetesClient client, String description) {
             : "KUBECONFIG=" + env.get("KUBECONFIG");
     if (present.isEmpty()) {
       throw BenchplanException.invalid(
+          kubeconfigLocation(env, home),
           "no Kubernetes cluster configured: "
               + source
               + " does not exist and"
@@ -120,6 +122,7 @@ public record KubeConnection(KubernetesClient client, String description) {
     }
     if (context == null && present.stream().noneMatch(KubeConnection::hasCurrentContext)) {
       throw BenchplanException.invalid(
+          ErrorLocation.file(present.get(0)).withField("current-context"),
           "no Kubernetes context selected: "
               + source
               + " sets no current-context;"
@@ -157,6 +160,12 @@ public record KubeConnection(KubernetesClient client, String description) {
       }
     }
     return out.isEmpty() ? List.of(home.resolve(".kube").resolve("config")) : out;
+  }
+
+  /** The kubeconfig file (the first of several), and KUBECONFIG when that names it. */
+  private static ErrorLocation kubeconfigLocation(Map<String, String> env, Path home) {
+    return ErrorLocation.file(kubeconfigPaths(env, home).get(0))
+        .withField(isBlank(env.get("KUBECONFIG")) ? null : "KUBECONFIG");
   }
 
   private static String kubeconfigFiles(Map<String, String> env, Path home) {

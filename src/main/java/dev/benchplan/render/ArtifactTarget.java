@@ -46,7 +46,9 @@ public record ArtifactTarget(@Nullable String claim, @Nullable String subPath) {
           what + ": claim '" + claim + "' is not a valid PVC name: expected a DNS-1123 name");
     }
     if (sub != null) {
-      sub = PodPaths.requireRelativePath(sub, what + ": subpath");
+      sub =
+          PodPaths.requireRelativePath(
+              sub, what + ": subpath", ErrorLocation.option("--artifacts"));
     }
     return new ArtifactTarget(claim, sub);
   }

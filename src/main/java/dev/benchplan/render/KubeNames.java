@@ -47,20 +47,6 @@ public final class KubeNames {
     return value;
   }
 
-  /** Throws invalid input unless {@code value} is a valid label value; {@code what} names it. */
-  public static String requireLabelValue(String value, String what) {
-    if (value == null || value.length() > MAX_LABEL || !LABEL_VALUE.matcher(value).matches()) {
-      throw BenchplanException.invalid(
-          what
-              + ": '"
-              + value
-              + "' cannot be a Kubernetes label value: expected at most 63"
-              + " characters of letters, digits, '-', '_' and '.', starting and ending with a"
-              + " letter or digit");
-    }
-    return value;
-  }
-
   /**
    * The series as a label value: the series ID itself when it is one, else its first characters
    * plus 8 hex of its SHA-256, so every plan the schema allows can be rendered (the full ID stays

@@ -44,16 +44,20 @@ public record PairLabel(String id, String order, String arm) {
     return id + "/" + order + "/" + arm;
   }
 
-  /** Parses {@link #annotation()}; bad text is invalid input naming {@code where}. */
-  public static PairLabel parse(String text, String where) {
+  /**
+   * Parses {@link #annotation()}; bad text is invalid input naming {@code pointer} (where the text
+   * sits in the Job: its annotation).
+   */
+  public static PairLabel parse(String text, String pointer) {
+    ErrorLocation at = ErrorLocation.pointer(null, pointer);
     String[] parts = text.split("/", -1);
     if (parts.length != 3) {
-      throw BenchplanException.invalid(where + ": " + text + ": expected ID/AB|BA/A|B");
+      throw BenchplanException.invalid(at, pointer + ": " + text + ": expected ID/AB|BA/A|B");
     }
     try {
       return new PairLabel(parts[0], parts[1], parts[2]);
     } catch (BenchplanException e) {
-      throw BenchplanException.invalid(where + ": " + e.getMessage(), e);
+      throw BenchplanException.invalid(at, pointer + ": " + e.getMessage(), e);
     }
   }
 

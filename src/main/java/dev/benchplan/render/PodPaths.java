@@ -1,6 +1,7 @@
 package dev.benchplan.render;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.render.manifest.PerfManifests;
 
 /** Paths inside the AIPerf pod, and the check for paths inside a volume. */
@@ -19,7 +20,7 @@ public final class PodPaths {
    * Checks a path relative to a volume root: no leading '/', no '..' or empty segment, no control
    * characters.
    */
-  public static String requireRelativePath(String path, String what) {
+  public static String requireRelativePath(String path, String what, ErrorLocation at) {
     boolean bad = path.isEmpty() || path.startsWith("/") || path.endsWith("/");
     for (String segment : path.split("/", -1)) {
       bad |= segment.isEmpty() || segment.equals("..") || segment.equals(".");
@@ -29,6 +30,7 @@ public final class PodPaths {
     }
     if (bad) {
       throw BenchplanException.invalid(
+          at,
           what
               + " '"
               + path

@@ -47,7 +47,9 @@ public record TraceSource(Kind kind, @Nullable String claim, @Nullable String pa
           ErrorLocation.option("--trace-source"),
           what + ": claim '" + claim + "' is not a valid PVC name: expected a DNS-1123 name");
     }
-    String path = PodPaths.requireRelativePath(rest.substring(slash + 1), what + ": path");
+    String path =
+        PodPaths.requireRelativePath(
+            rest.substring(slash + 1), what + ": path", ErrorLocation.option("--trace-source"));
     return new TraceSource(Kind.PVC, claim, path);
   }
 }

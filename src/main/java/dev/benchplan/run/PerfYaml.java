@@ -142,7 +142,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
                 + "'");
       }
       JsonNode labels = d.path("metadata").path("labels");
-      requireLabel(labels, JobContract.MANAGED_BY, where);
+      requireLabel(labels, JobContract.MANAGED_BY, where, file);
       if (!labels.path(JobContract.MANAGED_BY).asString("").equals(JobContract.MANAGED_BY_VALUE)) {
         throw BenchplanException.invalid(
             ErrorLocation.pointer(file, labelPointer(JobContract.MANAGED_BY)),
@@ -153,8 +153,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
                 + JobContract.MANAGED_BY_VALUE
                 + "'");
       }
-      String s = requireLabel(labels, JobContract.SERIES, where);
-      String shaLabel = requireLabel(labels, JobContract.PLAN_SHA256, where);
+      String s = requireLabel(labels, JobContract.SERIES, where, file);
+      String shaLabel = requireLabel(labels, JobContract.PLAN_SHA256, where, file);
       if (!HEX12.matcher(shaLabel).matches()) {
         throw BenchplanException.invalid(
             ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
@@ -165,7 +165,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
                 + shaLabel
                 + "'");
       }
-      String r = requireLabel(labels, JobContract.RUN_ID, where);
+      String r = requireLabel(labels, JobContract.RUN_ID, where, file);
       if (!RUN_ID_PATTERN.matcher(r).matches()) {
         throw BenchplanException.invalid(
             ErrorLocation.pointer(file, labelPointer(JobContract.RUN_ID)),
@@ -202,7 +202,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
             + job.path("metadata").path("name").asString()
             + ")";
     JsonNode ann = job.path("metadata").path("annotations");
-    String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where);
+    String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where, file);
     if (planPath.isBlank() || planPath.contains("\\")) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_PATH)),
@@ -213,7 +213,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
               + planPath
               + "'");
     }
-    String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where);
+    String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where, file);
     if (!HEX64.matcher(planSha).matches()) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_SHA256)),
@@ -237,7 +237,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
               + planSha
               + "'");
     }
-    String endpoint = requireAnnotation(ann, JobContract.ENDPOINT, where);
+    String endpoint = requireAnnotation(ann, JobContract.ENDPOINT, where, file);
     if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(file, annotationPointer(JobContract.ENDPOINT)),
@@ -248,8 +248,8 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
               + endpoint
               + "'");
     }
-    requireAnnotation(ann, JobContract.AIPERF_VERSION, where);
-    String dgd = requireAnnotation(ann, JobContract.DGD, where);
+    requireAnnotation(ann, JobContract.AIPERF_VERSION, where, file);
+    String dgd = requireAnnotation(ann, JobContract.DGD, where, file);
     if (!DGD_REF.matcher(dgd).matches()) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(file, annotationPointer(JobContract.DGD)),
@@ -260,7 +260,7 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
               + dgd
               + "'");
     }
-    String artifacts = requireAnnotation(ann, JobContract.ARTIFACTS, where);
+    String artifacts = requireAnnotation(ann, JobContract.ARTIFACTS, where, file);
     if (!ARTIFACTS_REF.matcher(artifacts).matches()) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(file, annotationPointer(JobContract.ARTIFACTS)),
@@ -323,22 +323,24 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     return null;
   }
 
-  private static String requireLabel(JsonNode labels, String key, String where) {
-    requireString(labels.get(key), where + ": " + labelPointer(key));
+  private static String requireLabel(JsonNode labels, String key, String where, Object file) {
+    ErrorLocation at = ErrorLocation.pointer(file, labelPointer(key));
+    requireString(labels.get(key), where + ": " + labelPointer(key), at);
     String v = labels.path(key).asString("");
     if (v.isBlank()) {
       throw BenchplanException.invalid(
-          where + ": " + labelPointer(key) + ": required label missing");
+          at, where + ": " + labelPointer(key) + ": required label missing");
     }
     return v;
   }
 
-  private static String requireAnnotation(JsonNode ann, String key, String where) {
-    requireString(ann.get(key), where + ": " + annotationPointer(key));
+  private static String requireAnnotation(JsonNode ann, String key, String where, Object file) {
+    ErrorLocation at = ErrorLocation.pointer(file, annotationPointer(key));
+    requireString(ann.get(key), where + ": " + annotationPointer(key), at);
     String v = ann.path(key).asString("");
     if (v.isBlank()) {
       throw BenchplanException.invalid(
-          where + ": " + annotationPointer(key) + ": required annotation missing");
+          at, where + ": " + annotationPointer(key) + ": required annotation missing");
     }
     return v;
   }
@@ -347,9 +349,10 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
    * Kubernetes takes only strings as label and annotation values: YAML must quote numeric-looking
    * ones.
    */
-  private static void requireString(JsonNode v, String where) {
+  private static void requireString(JsonNode v, String where, ErrorLocation at) {
     if (v != null && !v.isNull() && !v.isString()) {
       throw BenchplanException.invalid(
+          at,
           where
               + ": expected a string, got the "
               + v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)

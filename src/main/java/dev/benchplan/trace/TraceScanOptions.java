@@ -20,6 +20,9 @@ public record TraceScanOptions(
     @Nullable Long maxContext,
     @Nullable Long windowStartMs,
     @Nullable Long windowEndMs) {
+  /** The window's option ({@code plan --trace-window} is parsed before it gets here). */
+  private static final ErrorLocation WINDOW = ErrorLocation.option("--window");
+
   /** The block size Mooncake traces and AIPerf use. */
   public static final int DEFAULT_BLOCK_SIZE = 512;
 
@@ -36,14 +39,16 @@ public record TraceScanOptions(
     }
     if (windowStartMs != null && windowStartMs < 0) {
       throw BenchplanException.invalid(
+          WINDOW,
           "window start: expected a non-negative number of milliseconds, got " + windowStartMs);
     }
     if (windowEndMs != null && windowEndMs < 0) {
       throw BenchplanException.invalid(
-          "window end: expected a non-negative number of milliseconds, got " + windowEndMs);
+          WINDOW, "window end: expected a non-negative number of milliseconds, got " + windowEndMs);
     }
     if (windowStartMs != null && windowEndMs != null && windowEndMs < windowStartMs) {
       throw BenchplanException.invalid(
+          WINDOW,
           "window: expected start <= end, got start "
               + windowStartMs
               + " ms, end "

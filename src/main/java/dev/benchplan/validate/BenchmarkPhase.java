@@ -156,6 +156,7 @@ final class BenchmarkPhase {
     if (perGpu != null) {
       if (!gpus.known()) {
         throw BenchplanException.invalid(
+            inputs.location(ValidateInputs.CONCURRENCY_PER_GPU),
             Objects.requireNonNull(inputs.load()).origin()
                 + ": a per-GPU concurrency ("
                 + perGpu

@@ -63,14 +63,13 @@ final class Completion {
       if (cluster != null) {
         doc.isolationSkipped(cluster.skippedIsolationChecks());
       }
-      String verdict = end.status().json();
-      doc.finish(verdict, end.exitCode(), end.reason(), end.failedStep(), clock.instant());
+      doc.finish(end.status(), end.exitCode(), end.reason(), end.failedStep(), clock.instant());
       ValidateReports.Written written =
           ValidateReports.write(ctx.options().reportDir(), doc, doc.constraintSet());
       ctx.err()
           .println(
               "validate: "
-                  + verdict
+                  + end.status().json()
                   + " (exit "
                   + end.exitCode()
                   + ")"

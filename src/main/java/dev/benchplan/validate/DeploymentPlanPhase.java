@@ -1,5 +1,8 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.ExitCode;
 import dev.benchplan.gate.Constraint;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -123,6 +126,12 @@ final class DeploymentPlanPhase {
             : options.modelCacheStorageClass() == null && resolvedClass != null
                 ? resolvedClass.source()
                 : "flag";
+    // where the class was named (option, overlay entry, variable); without one, the option to name
+    // it
+    ErrorLocation classAt =
+        options.modelCacheStorageClass() != null || named == null
+            ? ErrorLocation.option("--model-cache-storage-class")
+            : inputs.location(ValidateInputs.MODEL_CACHE_STORAGE_CLASS);
     String storageClass =
         ctx.steps()
             .run(
@@ -131,7 +140,7 @@ final class DeploymentPlanPhase {
                 named == null
                     ? "finding the cluster's default StorageClass for the model cache"
                     : "checking StorageClass " + named + " for the model cache",
-                () -> cluster.modelCacheStorageClass(named),
+                () -> storageClass(cluster, named, classAt),
                 x -> x + (named == null ? " (cluster default)" : ""));
     return new ModelCache(
         ctx.run(),
@@ -145,6 +154,19 @@ final class DeploymentPlanPhase {
         hostname,
         node.taints(),
         Math.max(1, options.timeouts().modelCache().toSeconds()));
+  }
+
+  /** The cluster's answer, a refusal (exit 2) placed where the class was named. */
+  private static String storageClass(
+      ValidateCluster cluster, @Nullable String named, ErrorLocation classAt) {
+    try {
+      return cluster.modelCacheStorageClass(named);
+    } catch (BenchplanException e) {
+      if (e.exitCode() != ExitCode.INVALID || !e.location().equals(ErrorLocation.NONE)) {
+        throw e;
+      }
+      throw BenchplanException.invalid(classAt, String.valueOf(e.getMessage()), e);
+    }
   }
 
   /**

@@ -171,7 +171,8 @@ final class DiscoveryPhase {
                         inputs.modelGiven() ? inputs.model() : null,
                         m.source().equals("flag")
                             ? "option --model"
-                            : Objects.requireNonNull(m.origin())),
+                            : Objects.requireNonNull(m.origin()),
+                        inputs.location(ValidateInputs.MODEL)),
                 x -> x.model() + " (" + x.modelSource() + ")");
     ValidateInputs withModel =
         inputs.modelGiven()

@@ -1,5 +1,7 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -54,23 +56,26 @@ public record FrontendTarget(
    * The target for an existing DGD. The served model is read from the DGD's workers; a model given
    * with {@code --model} must be one of them (or is used when the DGD does not say).
    */
-  public static FrontendTarget discovered(DgdCandidate c, String modelOption) {
-    return discovered(c, modelOption, "option --model");
+  public static FrontendTarget discovered(DgdCandidate c, @Nullable String modelOption) {
+    return discovered(c, modelOption, "option --model", MODEL_OPTION);
   }
+
+  private static final ErrorLocation MODEL_OPTION = ErrorLocation.option("--model");
 
   /**
    * As {@link #discovered(DgdCandidate, String)}, the model given by {@code modelFrom} (an option,
-   * or a recipe entry) named in the message when the DGD does not serve it.
+   * or a recipe entry, at {@code modelAt}) named in the message when the DGD does not serve it.
    */
   public static FrontendTarget discovered(
-      DgdCandidate c, @Nullable String modelOption, String modelFrom) {
+      DgdCandidate c, @Nullable String modelOption, String modelFrom, ErrorLocation modelAt) {
     DgdView dgd = c.dgd();
     java.util.Set<String> served = dgd.servedModels();
     String model;
     String source;
     if (modelOption != null) {
       if (!served.isEmpty() && !served.contains(modelOption)) {
-        throw dev.benchplan.error.BenchplanException.invalid(
+        throw BenchplanException.invalid(
+            modelAt,
             modelFrom
                 + ": DynamoGraphDeployment "
                 + dgd.ref()
@@ -101,7 +106,8 @@ public record FrontendTarget(
               .filter(java.util.Objects::nonNull)
               .findFirst()
               .orElse(null);
-      throw dev.benchplan.error.BenchplanException.invalid(
+      throw BenchplanException.invalid(
+          MODEL_OPTION,
           "cannot read the served model of"
               + " DynamoGraphDeployment "
               + dgd.ref()
@@ -110,7 +116,8 @@ public record FrontendTarget(
                   : " (its model argument '" + unresolved + "' uses a variable it does not define)")
               + "; name it with --model");
     } else {
-      throw dev.benchplan.error.BenchplanException.invalid(
+      throw BenchplanException.invalid(
+          MODEL_OPTION,
           "DynamoGraphDeployment "
               + dgd.ref()
               + " serves several models ("

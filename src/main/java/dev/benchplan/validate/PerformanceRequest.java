@@ -2,6 +2,7 @@ package dev.benchplan.validate;
 
 import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
@@ -55,7 +56,7 @@ public record PerformanceRequest(
         ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"))
             .constraints()
             .stream()
-            .map(PerformanceRequest::canonical)
+            .map(c -> canonical(c, "defaults"))
             .toList();
     return new PerformanceRequest("defaults", List.of("inference-perf"), cs, null);
   }
@@ -92,6 +93,7 @@ public record PerformanceRequest(
       if (c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU)) {
         if (gpus == null) {
           throw BenchplanException.invalid(
+              location(source, c),
               c.origin() + ": " + c.name() + " needs a GPU count, but " + gpuWhy);
         }
         out.add(
@@ -131,7 +133,7 @@ public record PerformanceRequest(
   /**
    * An AICR constraint with its threshold in the canonical unit; a threshold of 0 gates nothing.
    */
-  static Constraint canonical(Constraint c) {
+  static Constraint canonical(Constraint c, Object file) {
     boolean rate =
         c.name().equals(ConstraintReader.THROUGHPUT)
             || c.name().equals(ConstraintReader.THROUGHPUT_PER_GPU);
@@ -139,6 +141,7 @@ public record PerformanceRequest(
     BigDecimal t = c.unit() == null ? c.threshold() : c.unit().convert(c.threshold(), canonical);
     if (t.signum() <= 0) {
       throw BenchplanException.invalid(
+          location(file, c),
           c.origin()
               + "/value: "
               + c.name()
@@ -149,5 +152,10 @@ public record PerformanceRequest(
     plain = plain.scale() < 0 ? plain.setScale(0) : plain; // 5000, not 5E+3
     return new Constraint(
         c.name(), c.metric(), c.stat(), c.operator(), plain, canonical, c.origin());
+  }
+
+  /** Where a constraint sits: its overlay, and its name as the field. */
+  private static ErrorLocation location(Object file, Constraint c) {
+    return new ErrorLocation(String.valueOf(file), null, null, null, c.name());
   }
 }

@@ -1,5 +1,6 @@
 package dev.benchplan.validate;
 
+import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.gate.Constraint;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param source the overlay path, for messages
  * @param settings setting name to its raw value (as written, trimmed)
- * @param pointers setting name to {@code file: JSON pointer} of its entry
+ * @param pointers setting name to the JSON pointer of its entry (and {@link #DYNAMO_PLATFORM} to
+ *     its componentRefs entry)
  * @param perGpuFloor the {@code inference-throughput-per-gpu} floor (threshold per GPU), or null
  * @param unknown constraint names this benchplan does not know (ignored, with a warning)
  * @param componentRefs whether the overlay lists {@code spec.componentRefs} at all (a bare
@@ -60,6 +62,23 @@ public record RecipeSettings(
 
   /** Where a setting sits ({@code file: pointer}), or the source when it is not set. */
   public String where(@Nullable String name) {
-    return pointers.getOrDefault(name, source);
+    String pointer = name == null ? null : pointers.get(name);
+    return pointer == null ? source : source + ": " + pointer;
+  }
+
+  /** Where a setting's value sits: its entry's {@code /value}, or the file when it is not set. */
+  public ErrorLocation location(@Nullable String name) {
+    String pointer = name == null ? null : pointers.get(name);
+    return pointer == null
+        ? ErrorLocation.file(source)
+        : ErrorLocation.pointer(source, pointer + "/value");
+  }
+
+  /** Where the Dynamo platform's {@code version} sits in componentRefs (or the file). */
+  public ErrorLocation platformVersionLocation() {
+    String pointer = pointers.get(DYNAMO_PLATFORM);
+    return pointer == null
+        ? ErrorLocation.file(source)
+        : ErrorLocation.pointer(source, pointer + "/version");
   }
 }

@@ -59,6 +59,7 @@ public final class RuntimeImage {
       String v = recipe.dynamoPlatformVersion();
       if (!TAG.matcher(v.startsWith("v") ? v.substring(1) : v).matches()) {
         throw BenchplanException.invalid(
+            recipe.platformVersionLocation(),
             recipe.source()
                 + ": /spec/componentRefs ("
                 + RecipeSettings.DYNAMO_PLATFORM

@@ -1,6 +1,7 @@
 package dev.benchplan.validate;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,8 +20,13 @@ import org.jspecify.annotations.Nullable;
  * @param values input name to its resolved value, in table order
  * @param warnings what the verdict should say about them (ignored names, thresholds without the
  *     inputs they were calibrated for)
+ * @param locations input name to where the user gave it (the option, the overlay entry's value, the
+ *     variable); absent for defaults
  */
-public record ValidateInputs(Map<String, ResolvedInput> values, List<String> warnings) {
+public record ValidateInputs(
+    Map<String, ResolvedInput> values,
+    List<String> warnings,
+    Map<String, ErrorLocation> locations) {
   /** Input names, as the verdict and the plan record them. */
   public static final String MODEL = "model";
 
@@ -109,6 +115,7 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
   public ValidateInputs {
     values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     warnings = List.copyOf(warnings);
+    locations = Map.copyOf(locations);
   }
 
   /**
@@ -131,9 +138,12 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
               + String.join(", ", recipe.unknown()));
     }
 
+    Map<String, ErrorLocation> at = new LinkedHashMap<>();
     Row m = row(MODEL);
     ResolvedInput model = pick(m, o.model(), recipe, env, f.defaults());
-    checkModel(model);
+    ErrorLocation modelAt = locate(m, model, recipe);
+    at.put(MODEL, modelAt);
+    checkModel(model, modelAt);
     out.put(MODEL, model);
 
     // concurrency: one basis, per GPU or per worker; the flags exclude each other, so do the
@@ -146,7 +156,10 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
     Integer recipePerGpu =
         recipePerGpuText == null
             ? null
-            : positive(recipePerGpuText, recipe.where(g.recipe()) + "/value: " + g.recipe());
+            : positive(
+                recipePerGpuText,
+                recipe.where(g.recipe()) + "/value: " + g.recipe(),
+                recipe.location(g.recipe()));
     ResolvedInput load;
     if (f.concurrencyPerGpu() != null) {
       load = new ResolvedInput(f.concurrencyPerGpu(), "flag", g.flag());
@@ -158,17 +171,24 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
               recipePerGpu, "recipe", recipe.where(g.recipe()) + " (" + g.recipe() + ")");
     } else if (env.containsKey(g.env()) && env.containsKey(w.env())) {
       throw BenchplanException.invalid(
+          ErrorLocation.field(g.env()),
           "environment variables " + g.env() + " and " + w.env() + " exclude each other: set one");
     } else if (env.containsKey(g.env())) {
       load =
           new ResolvedInput(
-              positive(Objects.requireNonNull(env.get(g.env())), "environment variable " + g.env()),
+              positive(
+                  Objects.requireNonNull(env.get(g.env())),
+                  "environment variable " + g.env(),
+                  ErrorLocation.field(g.env())),
               "env",
               g.env());
     } else if (env.containsKey(w.env())) {
       load =
           new ResolvedInput(
-              positive(Objects.requireNonNull(env.get(w.env())), "environment variable " + w.env()),
+              positive(
+                  Objects.requireNonNull(env.get(w.env())),
+                  "environment variable " + w.env(),
+                  ErrorLocation.field(w.env())),
               "env",
               w.env());
     } else if (f.defaults() == InputFlags.Defaults.AICR) {
@@ -187,11 +207,17 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
             || load.source().equals("recipe")
             || load.source().equals(InputFlags.Defaults.AICR.source());
     out.put(perGpu ? CONCURRENCY_PER_GPU : CONCURRENCY_PER_WORKER, load);
+    at.put(
+        perGpu ? CONCURRENCY_PER_GPU : CONCURRENCY_PER_WORKER,
+        locate(perGpu ? g : w, load, recipe));
 
     ResolvedInput routing = pick(row(ROUTING_MODE), f.routingMode(), recipe, env, f.defaults());
+    ErrorLocation routingAt = locate(row(ROUTING_MODE), routing, recipe);
+    at.put(ROUTING_MODE, routingAt);
     String mode = routing.text();
     if (GATEWAY_EPP.equals(mode)) {
       throw BenchplanException.invalid(
+          routingAt,
           routing.origin()
               + ": "
               + ROUTING_MODE.replace('_', '-')
@@ -202,6 +228,7 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
     }
     if (!DYNAMO_ROUTER.equals(mode)) {
       throw BenchplanException.invalid(
+          routingAt,
           routing.origin()
               + ": expected "
               + DYNAMO_ROUTER
@@ -215,12 +242,15 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
 
     ResolvedInput cache =
         pick(row(MODEL_CACHE_STORAGE_CLASS), f.modelCacheStorageClass(), recipe, env, f.defaults());
+    ErrorLocation cacheAt = locate(row(MODEL_CACHE_STORAGE_CLASS), cache, recipe);
+    at.put(MODEL_CACHE_STORAGE_CLASS, cacheAt);
     String cacheClass = cache.text();
     if (cacheClass == null) {
       cache =
           new ResolvedInput(null, cache.source(), "none given: the cluster's default StorageClass");
     } else if (cacheClass.length() > 253 || !STORAGE_CLASS.matcher(cacheClass).matches()) {
       throw BenchplanException.invalid(
+          cacheAt,
           cache.origin()
               + ": expected a StorageClass name (DNS-1123 subdomain), got '"
               + cache.text()
@@ -246,7 +276,23 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
     if (calibration != null) {
       warnings.add(calibration);
     }
-    return new ValidateInputs(out, warnings);
+    at.values().removeIf(l -> l.equals(ErrorLocation.NONE));
+    return new ValidateInputs(out, warnings, at);
+  }
+
+  /** Where a resolved input was given: its option, its overlay entry's value, its variable. */
+  private static ErrorLocation locate(Row r, ResolvedInput in, RecipeSettings recipe) {
+    return switch (in.source()) {
+      case "flag" -> ErrorLocation.option(r.flag());
+      case "recipe" -> recipe.location(r.recipe());
+      case "env" -> r.env() == null ? ErrorLocation.NONE : ErrorLocation.field(r.env());
+      default -> ErrorLocation.NONE;
+    };
+  }
+
+  /** Where the user gave {@code input}, or {@link ErrorLocation#NONE} for a default. */
+  public ErrorLocation location(String input) {
+    return locations.getOrDefault(input, ErrorLocation.NONE);
   }
 
   /**
@@ -339,10 +385,11 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
         defaults == InputFlags.Defaults.AICR ? "AICR's default" : "benchplan's default");
   }
 
-  private static void checkModel(ResolvedInput model) {
+  private static void checkModel(ResolvedInput model, ErrorLocation at) {
     String v = model.text();
     if (v == null || v.isBlank() || v.length() > 256 || !MODEL_ID.matcher(v).matches()) {
       throw BenchplanException.invalid(
+          at,
           model.origin()
               + ": expected a Hugging Face model id (letters, digits,"
               + " . _ / -), got '"
@@ -351,7 +398,7 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
     }
   }
 
-  private static int positive(String text, String where) {
+  private static int positive(String text, String where, ErrorLocation at) {
     String t = text.trim();
     try {
       int v = Integer.parseInt(t);
@@ -362,7 +409,7 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
       // reported below
     }
     throw BenchplanException.invalid(
-        where + ": expected a positive integer (1..100000), got '" + t + "'");
+        at, where + ": expected a positive integer (1..100000), got '" + t + "'");
   }
 
   private static Row row(String input) {
@@ -417,13 +464,13 @@ public record ValidateInputs(Map<String, ResolvedInput> values, List<String> war
   public ValidateInputs with(String name, ResolvedInput value) {
     Map<String, ResolvedInput> v = new LinkedHashMap<>(values);
     v.put(name, value);
-    return new ValidateInputs(v, warnings);
+    return new ValidateInputs(v, warnings, locations);
   }
 
   /** A copy with one more warning. */
   public ValidateInputs warn(String warning) {
     List<String> w = new ArrayList<>(warnings);
     w.add(warning);
-    return new ValidateInputs(values, w);
+    return new ValidateInputs(values, w, locations);
   }
 }

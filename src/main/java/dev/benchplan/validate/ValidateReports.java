@@ -105,7 +105,7 @@ public final class ValidateReports {
         gate != null
             ? gate.source()
             : VerdictSource.withoutExport("benchplan validate run " + v.runId(), null);
-    if ("skip".equals(v.verdict())) {
+    if (Status.SKIP.json().equals(v.verdict())) {
       return new Verdict(
           Status.SKIP,
           "skip: " + v.reason(),

@@ -3,6 +3,7 @@ package dev.benchplan.validate;
 import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintResult;
 import dev.benchplan.gate.ConstraintSet;
+import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -355,12 +356,12 @@ final class ValidateVerdictBuilder {
   }
 
   void finish(
-      String verdict,
+      Status verdict,
       int exitCode,
       @Nullable String reason,
       @Nullable ValidateStep failedStep,
       Instant finishedAt) {
-    this.verdict = verdict;
+    this.verdict = verdict.json();
     this.exitCode = exitCode;
     this.reason = reason;
     this.failedStep = failedStep == null ? null : failedStep.id();

@@ -57,12 +57,12 @@ public final class ValidationOverlay {
     for (Constraint c : set.constraints()) {
       if (c.name().equals(ConstraintReader.THROUGHPUT)
           || c.name().equals(ConstraintReader.TTFT_P99)) {
-        constraints.add(PerformanceRequest.canonical(c));
+        constraints.add(PerformanceRequest.canonical(c, path));
       }
     }
     RecipeSettings settings = settings(path);
     if (settings.perGpuFloor() != null) {
-      constraints.add(PerformanceRequest.canonical(settings.perGpuFloor()));
+      constraints.add(PerformanceRequest.canonical(settings.perGpuFloor(), path));
     }
     if (constraints.isEmpty()) {
       return new PerformanceRequest(
@@ -99,7 +99,8 @@ public final class ValidationOverlay {
     Constraint perGpu = null;
     int i = 0;
     for (JsonNode c : constraints.values()) {
-      String pointer = source + ": " + base + "/performance/constraints/" + i++;
+      String entry = base + "/performance/constraints/" + i++;
+      String pointer = source + ": " + entry;
       if (!c.path("name").isString()) {
         continue; // the gate reader names this one
       }
@@ -116,22 +117,27 @@ public final class ValidationOverlay {
                   + (v.isMissingNode() ? "nothing" : v.getNodeType().toString()));
         }
         values.put(name, v.asString().trim());
-        pointers.put(name, pointer);
+        pointers.put(name, entry);
       } else if (name.equals(ConstraintReader.THROUGHPUT_PER_GPU)) {
-        perGpu = ConstraintReader.perGpuFloor(c.get("value"), pointer);
+        perGpu =
+            ConstraintReader.perGpuFloor(
+                c.get("value"), pointer, ErrorLocation.pointer(path, entry));
       } else if (!KNOWN_GATES.contains(name) && !GENERIC.matcher(name).matches()) {
         unknown.add(name);
       }
     }
     boolean platform = false;
     String version = null;
+    int r = 0;
     for (JsonNode ref : spec.path("componentRefs").values()) {
       if (RecipeSettings.DYNAMO_PLATFORM.equals(ref.path("name").asString(""))) {
         platform = true;
+        pointers.put(RecipeSettings.DYNAMO_PLATFORM, "/spec/componentRefs/" + r);
         JsonNode v = ref.path("version");
         version =
             v.isValueNode() && !v.isNull() && !v.asString().isBlank() ? v.asString().trim() : null;
       }
+      r++;
     }
     boolean refs = spec.path("componentRefs").isArray() && !spec.path("componentRefs").isEmpty();
     return new RecipeSettings(source, values, pointers, perGpu, unknown, refs, platform, version);

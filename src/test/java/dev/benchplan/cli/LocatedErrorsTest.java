@@ -255,6 +255,26 @@ class LocatedErrorsTest {
             "--report-dir",
             dir.resolve("rep").toString()),
         new Where(checks.toString(), null, null, "/validation/performance/checks", "checks"));
+    // an input: the option that gave it, or the overlay entry's value
+    assertPlace(
+        error(2, "validate", "--routing-mode", "kv", "--report-dir", dir.resolve("rep").toString()),
+        option("--routing-mode"));
+    Path cache =
+        Files.writeString(
+            dir.resolve("cache.yaml"),
+            "validation: {performance: {checks: [inference-perf], constraints: ["
+                + "{name: inference-model-cache-storage-class, value: Fast_SSD},"
+                + " {name: inference-throughput, value: '>= 1'}]}}\n");
+    assertPlace(
+        error(
+            2,
+            "validate",
+            "--recipe",
+            cache.toString(),
+            "--report-dir",
+            dir.resolve("rep").toString()),
+        new Where(
+            cache.toString(), null, null, "/validation/performance/constraints/0/value", "value"));
     assertThat(dir.resolve("rep")).doesNotExist();
   }
 
@@ -283,5 +303,6 @@ class LocatedErrorsTest {
     assertPlace(
         error(2, "rbac", "run", "--deploy-root", dir.toString()),
         new Where(perf.toString(), null, null, null, "--deploy-root"));
+    assertPlace(error(2, "rbac", "validate", "--dgd", "Bad_NS/x"), option("--dgd"));
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -93,7 +94,10 @@ class KubeConnectionTest {
         .hasMessageStartingWith(
             "no Kubernetes cluster configured: ~/.kube/config ("
                 + tmp.resolve(".kube/config")
-                + ") does not exist");
+                + ") does not exist")
+        .extracting(e -> ((BenchplanException) e).location())
+        .as("the kubeconfig file the error concerns")
+        .isEqualTo(ErrorLocation.file(tmp.resolve(".kube/config")));
   }
 
   @Test
@@ -110,7 +114,10 @@ class KubeConnectionTest {
             "no Kubernetes context selected: KUBECONFIG="
                 + kc
                 + " sets no current-context; pass"
-                + " --context NAME or run 'kubectl config use-context NAME'");
+                + " --context NAME or run 'kubectl config use-context NAME'")
+        .extracting(e -> ((BenchplanException) e).location())
+        .as("the kubeconfig's current-context")
+        .isEqualTo(ErrorLocation.file(kc).withField("current-context"));
     // naming the context is enough
     assertThatCode(
             () ->

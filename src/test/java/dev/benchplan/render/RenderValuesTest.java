@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.error.ErrorLocation;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.DisplayName;
@@ -70,7 +71,26 @@ class RenderValuesTest {
     assertThatThrownBy(() -> TraceSource.parse("pvc:traces"))
         .hasMessageContaining("pvc:CLAIM/PATH");
     assertThatThrownBy(() -> TraceSource.parse("pvc:traces//t.jsonl"))
-        .hasMessageContaining("relative path");
+        .hasMessageContaining("relative path")
+        .extracting(e -> ((BenchplanException) e).location())
+        .isEqualTo(ErrorLocation.option("--trace-source"));
+    assertThatThrownBy(() -> ArtifactTarget.parse("pvc:results/../up"))
+        .hasMessageContaining("relative path")
+        .extracting(e -> ((BenchplanException) e).location())
+        .isEqualTo(ErrorLocation.option("--artifacts"));
+  }
+
+  @Test
+  @DisplayName("a bad pair annotation is invalid input at its pointer in the Job")
+  void pairLabel() {
+    String pointer = "/metadata/annotations/benchplan.dev~1pair";
+    assertThat(PairLabel.parse("p1/AB/A", pointer).annotation()).isEqualTo("p1/AB/A");
+    for (String bad : List.of("p1/AB", "p1/XY/A")) {
+      assertThatThrownBy(() -> PairLabel.parse(bad, pointer))
+          .hasMessageStartingWith(pointer + ": ")
+          .extracting(e -> ((BenchplanException) e).location())
+          .isEqualTo(ErrorLocation.pointer(null, pointer));
+    }
   }
 
   @Test

@@ -170,7 +170,12 @@ class TraceStatisticsTest {
     assertThatThrownBy(() -> new TraceScanOptions(512, 0L, null, null))
         .hasMessageContaining("--max-context");
     assertThatThrownBy(() -> new TraceScanOptions(512, null, 10L, 5L))
-        .hasMessageContaining("start <= end");
+        .hasMessageContaining("start <= end")
+        .extracting(e -> ((BenchplanException) e).location())
+        .isEqualTo(dev.benchplan.error.ErrorLocation.option("--window"));
+    assertThatThrownBy(() -> new TraceScanOptions(512, null, -1L, null))
+        .extracting(e -> ((BenchplanException) e).location().field())
+        .isEqualTo("--window");
   }
 
   @Test

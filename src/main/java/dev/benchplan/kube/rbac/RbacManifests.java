@@ -47,8 +47,7 @@ public final class RbacManifests {
               + " 'benchplan render' wrote (holding benchmark/perf.yaml)");
     }
     PerfYaml perf = PerfYaml.read(perfFile);
-    String ns =
-        namespace != null ? checkNamespace(namespace, "option --namespace") : perf.namespace();
+    String ns = namespace != null ? checkNamespace(namespace, "--namespace") : perf.namespace();
     if (ns == null) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(perfFile, "/metadata/namespace"),
@@ -120,7 +119,7 @@ public final class RbacManifests {
     tools.jackson.databind.JsonNode first = docs.get(0);
     String ns =
         namespace != null
-            ? checkNamespace(namespace, "option --namespace")
+            ? checkNamespace(namespace, "--namespace")
             : first.at("/metadata/namespace").asString(null);
     if (ns == null) {
       throw BenchplanException.invalid(
@@ -188,7 +187,7 @@ public final class RbacManifests {
    */
   public static RbacManifest validate(
       String dgd, String namespace, RbacManifest.@Nullable Subject subject, boolean modelCache) {
-    String discovery = namespace == null ? null : checkNamespace(namespace, "option --namespace");
+    String discovery = namespace == null ? null : checkNamespace(namespace, "--namespace");
     List<String> notes = new ArrayList<>();
     notes.add(
         "discovery lists DGDs "
@@ -206,7 +205,7 @@ public final class RbacManifests {
                 + dgd
                 + "'");
       }
-      String ns = checkNamespace(dgd.substring(0, slash), "option --dgd");
+      String ns = checkNamespace(dgd.substring(0, slash), "--dgd");
       notes.add("the AIPerf Job runs in the DGD's namespace " + ns);
       return RbacManifest.build(
           "RBAC for benchplan validate --dgd "
@@ -238,10 +237,16 @@ public final class RbacManifests {
                 "ServiceAccount", "benchplan", discovery == null ? "default" : discovery));
   }
 
-  private static String checkNamespace(String ns, String where) {
+  /** {@code ns} as given with {@code option} ({@code --namespace}, {@code --dgd}). */
+  private static String checkNamespace(String ns, String option) {
     if (ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
       throw BenchplanException.invalid(
-          where + ": expected a namespace name (lower-case DNS label), got '" + ns + "'");
+          ErrorLocation.option(option),
+          "option "
+              + option
+              + ": expected a namespace name (lower-case DNS label), got '"
+              + ns
+              + "'");
     }
     return ns;
   }

@@ -104,15 +104,19 @@ class ValidateDiscoveryIT {
     operator.makeSuccessful(kube.namespace(), "vllm-agg-2");
     StringWriter err = new StringWriter();
     var runner = new ValidateItSupport.RecordingRunner();
-    ValidateResult r =
-        ValidateItSupport.service(kube.client(), runner, err, c -> c)
-            .execute(
-                ValidateItSupport.options(
-                    kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast()));
-    assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(err.toString())
-        .contains(kube.namespace() + "/vllm-agg/vllm-agg-frontend:8000/Qwen/Qwen3-0.6B")
-        .contains(kube.namespace() + "/vllm-agg-2/vllm-agg-2-frontend:8000/Qwen/Qwen3-0.6B");
+    // invalid input, refused through Cli's one error path (which prints it on stderr)
+    assertThatThrownBy(
+            () ->
+                ValidateItSupport.service(kube.client(), runner, err, c -> c)
+                    .execute(
+                        ValidateItSupport.options(
+                            kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast())))
+        .isInstanceOfSatisfying(
+            BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
+        .hasMessageContaining(kube.namespace() + "/vllm-agg/vllm-agg-frontend:8000/Qwen/Qwen3-0.6B")
+        .hasMessageContaining(
+            kube.namespace() + "/vllm-agg-2/vllm-agg-2-frontend:8000/Qwen/Qwen3-0.6B");
+    assertThat(err.toString()).contains("2 candidates: ambiguous");
     assertThat(runner.request.get()).isNull();
     assertThat(dir.resolve("verdict.json")).doesNotExist();
 
