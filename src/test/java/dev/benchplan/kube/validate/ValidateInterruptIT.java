@@ -82,7 +82,9 @@ class ValidateInterruptIT {
           .waitUntilCondition(d -> d != null, 30, TimeUnit.SECONDS);
       awaitOutput(dir.resolve("output.txt"), "validate [readiness]", Duration.ofSeconds(30));
       new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.waitFor(120, TimeUnit.SECONDS))
+          .as(() -> readQuietly(dir.resolve("output.txt")))
+          .isTrue();
       String output = Files.readString(dir.resolve("output.txt"));
       assertThat(p.exitValue()).as(output).isEqualTo(3);
       assertThat(output).contains("interrupted during step readiness");
@@ -121,6 +123,14 @@ class ValidateInterruptIT {
       Thread.sleep(200);
     }
     return null;
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      return "(no output: " + e + ")";
+    }
   }
 
   private static void awaitOutput(Path file, String text, Duration bound) throws Exception {
