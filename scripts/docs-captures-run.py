@@ -7,15 +7,12 @@ import json
 import sys
 
 NAMES = ["first", "json", "unschedulable", "again", "ls"]
-text = sys.stdin.read()
-commands, _, record = text.partition("\n===\n")
-part = -1
-for line in commands.splitlines():
-    if line.startswith("$ "):
-        part += 1
-        if part >= len(NAMES):
-            sys.exit("the transcript has more commands than " + ", ".join(NAMES))
-        print(f"@@capture {sys.argv[1]}:{NAMES[part]}")
-    print(line)
+segments = sys.stdin.read().split("\n===\n")  # the test ends each command with a "===" line
+record = segments.pop()
+if len(segments) != len(NAMES):
+    sys.exit(f"the transcript has {len(segments)} commands, expected {len(NAMES)}: " + ", ".join(NAMES))
+for name, segment in zip(NAMES, segments):
+    print(f"@@capture {sys.argv[1]}:{name}")
+    print(segment.rstrip("\n"))
 print(f"@@capture {sys.argv[1]}:run-json")
 print(json.dumps(json.loads(record), indent=2, sort_keys=True))
