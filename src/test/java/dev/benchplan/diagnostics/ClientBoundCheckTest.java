@@ -66,8 +66,9 @@ class ClientBoundCheckTest {
             b.build(), LoadTarget.concurrency(4, "test"), QUIET, ExportSignals.none());
     assertThat(r.status()).isEqualTo(ClientBoundCheck.Status.NOT_JUDGED);
     assertThat(r.detail())
-        .contains("not judged: no steady window (the last of 40 requests started no later than"
-            + " request 4)");
+        .contains(
+            "not judged: no steady window (the last of 40 requests started no later than"
+                + " request 4)");
   }
 
   @Test
