@@ -51,7 +51,7 @@ final class DeploymentPlanPhase {
                     + (options.nodeSelector().isEmpty()
                         ? ""
                         : " matching " + options.nodeSelector()),
-                () -> GpuNodeChoice.choose(cluster.gpuNodes(), options.nodeSelector()),
+                () -> DraNodeChoice.choose(cluster, options.nodeSelector()),
                 c ->
                     c.node().name()
                         + " with "
