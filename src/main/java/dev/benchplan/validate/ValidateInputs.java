@@ -150,6 +150,9 @@ public record ValidateInputs(
     // variables
     Row g = row(CONCURRENCY_PER_GPU);
     Row w = row(CONCURRENCY_PER_WORKER);
+    // both load rows have a variable
+    ErrorLocation perGpuVar = ErrorLocation.field(Objects.requireNonNull(g.env()));
+    ErrorLocation perWorkerVar = ErrorLocation.field(Objects.requireNonNull(w.env()));
     // the recipe's value is checked even when a flag wins: a malformed overlay fails closed, as
     // AICR's does
     String recipePerGpuText = recipe.get(g.recipe());
@@ -171,7 +174,7 @@ public record ValidateInputs(
               recipePerGpu, "recipe", recipe.where(g.recipe()) + " (" + g.recipe() + ")");
     } else if (env.containsKey(g.env()) && env.containsKey(w.env())) {
       throw BenchplanException.invalid(
-          ErrorLocation.field(g.env()),
+          perGpuVar,
           "environment variables " + g.env() + " and " + w.env() + " exclude each other: set one");
     } else if (env.containsKey(g.env())) {
       load =
@@ -179,7 +182,7 @@ public record ValidateInputs(
               positive(
                   Objects.requireNonNull(env.get(g.env())),
                   "environment variable " + g.env(),
-                  ErrorLocation.field(g.env())),
+                  perGpuVar),
               "env",
               g.env());
     } else if (env.containsKey(w.env())) {
@@ -188,7 +191,7 @@ public record ValidateInputs(
               positive(
                   Objects.requireNonNull(env.get(w.env())),
                   "environment variable " + w.env(),
-                  ErrorLocation.field(w.env())),
+                  perWorkerVar),
               "env",
               w.env());
     } else if (f.defaults() == InputFlags.Defaults.AICR) {
