@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -113,7 +112,7 @@ public final class ComparisonSeries {
                     series,
                     plan,
                     planSha,
-                    Map.of("load_point", "concurrency=" + c, "repetition", rep)));
+                    null));
       }
     }
     return out;
