@@ -15,9 +15,9 @@ import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.JsonInput;
+import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.run.RunRecordDocument;
-import dev.benchplan.plan.PlanJson;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.rules.GateTolerance;
 import java.io.IOException;
@@ -127,7 +127,7 @@ final class VerdictRecomputation {
       if (source.equals(planRecorded) || source.startsWith(planRecorded + " (")) {
         VerifiedPlan p =
             PlanFile.verify(plan, run.plan().sha256(), "run.json /plan/sha256");
-        JsonNode gates = PlanJson.sectionTree(p.plan().objectives().gates());
+        List<BenchmarkPlan.Gate> gates = p.plan().objectives().gates();
         constraints = ConstraintReader.fromPlanGates(gates, planRecorded);
         options = ConstraintReader.planGateOptions(gates);
       } else if (Files.isRegularFile(Path.of(source))) {

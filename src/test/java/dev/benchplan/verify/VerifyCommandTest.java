@@ -187,7 +187,11 @@ class VerifyCommandTest {
     Files.writeString(run.resolve("aiperf/artifacts/profile_export_aiperf.json"), "{\"a\": 1}\n");
     Files.writeString(run.resolve("aiperf/logs.txt"), "line one\nline two\n");
     // a run that measured nothing (error verdict, no summary kept): nothing to recompute
-    RunRecords.of("s-1", plan.toString(), Sha256.ofFile(plan)).verdict("error").write(run);
+    RunRecords.of("s-1", plan.toString(), Sha256.ofFile(plan))
+        .verdict("error")
+        .exitReason("no-summary")
+        .ineligible("RUN_ERROR: no summary")
+        .write(run);
     Files.writeString(run.resolve("verdict.json"), "{\"verdict\": \"error\"}\n");
     StringBuilder manifest = new StringBuilder();
     for (String f :
