@@ -488,15 +488,6 @@ public final class ConstraintReader {
     return e.value();
   }
 
-  private static String requiredText(JsonNode node, String field, String origin, ErrorLocation at) {
-    JsonNode v = node == null ? null : node.get(field);
-    if (v == null || !v.isString() || v.asString().isBlank()) {
-      throw BenchplanException.invalid(
-          at.child(field), origin + "/" + field + ": expected a non-empty string");
-    }
-    return v.asString().trim();
-  }
-
   private static JsonNode readYaml(Path file) {
     try {
       return Json.YAML.readTree(Files.readAllBytes(file));

@@ -115,11 +115,7 @@ final class RunDirVerifier {
    * {@code /artifacts/synthetic} must agree: a label removed from either side is a finding.
    */
   private static void syntheticLabel(
-      Path dir,
-      String label,
-      RunRecordDocument run,
-      List<String> checks,
-      List<Finding> findings) {
+      Path dir, String label, RunRecordDocument run, List<String> checks, List<Finding> findings) {
     Path tree = dir.resolve("aiperf");
     String marker =
         Files.isDirectory(tree) ? dev.benchplan.artifacts.SyntheticMarker.label(tree) : null;

@@ -17,9 +17,9 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.JsonInput;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
-import dev.benchplan.run.RunRecordDocument;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.rules.GateTolerance;
+import dev.benchplan.run.RunRecordDocument;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -125,8 +125,7 @@ final class VerdictRecomputation {
     GateOptions options;
     try {
       if (source.equals(planRecorded) || source.startsWith(planRecorded + " (")) {
-        VerifiedPlan p =
-            PlanFile.verify(plan, run.plan().sha256(), "run.json /plan/sha256");
+        VerifiedPlan p = PlanFile.verify(plan, run.plan().sha256(), "run.json /plan/sha256");
         List<BenchmarkPlan.Gate> gates = p.plan().objectives().gates();
         constraints = ConstraintReader.fromPlanGates(gates, planRecorded);
         options = ConstraintReader.planGateOptions(gates);

@@ -506,7 +506,6 @@ class AnalyzeCommandTest {
         .startsWith("manifest: profile_export_aiperf.json hashes to");
   }
 
-
   @Test
   @DisplayName(
       "a run whose plan hashes as recorded but is not a plan (the plan schema) is invalid, the"

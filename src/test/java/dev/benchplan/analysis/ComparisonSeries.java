@@ -107,12 +107,7 @@ public final class ComparisonSeries {
         String id = candidate + "-c" + c + "-r" + rep;
         out.add(
             run(candidate, c, rep)
-                .writeRunDirectory(
-                    root.resolve("runs").resolve(id),
-                    series,
-                    plan,
-                    planSha,
-                    null));
+                .writeRunDirectory(root.resolve("runs").resolve(id), series, plan, planSha, null));
       }
     }
     return out;

@@ -118,16 +118,12 @@ public final class GeneratedRun {
   }
 
   /**
-   * Writes a benchplan run directory: this run's AIPerf files under {@code dir/aiperf/}, and
-   * a complete run.json with a run id from the folder's name, the series, the plan (path and
-   * SHA-256) and the AB/BA {@code pair} (or none).
+   * Writes a benchplan run directory: this run's AIPerf files under {@code dir/aiperf/}, and a
+   * complete run.json with a run id from the folder's name, the series, the plan (path and SHA-256)
+   * and the AB/BA {@code pair} (or none).
    */
   Path writeRunDirectory(
-      Path dir,
-      String series,
-      Path plan,
-      String planSha,
-      RunRecordDocument.@Nullable Pair pair)
+      Path dir, String series, Path plan, String planSha, RunRecordDocument.@Nullable Pair pair)
       throws IOException {
     write(dir.resolve("aiperf"));
     RunRecords.of(series, plan.toString(), planSha)

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.testing.SharedData;
 import java.math.BigDecimal;
@@ -236,7 +235,8 @@ class ConstraintReaderTest {
       "plan objectives.gates are read with their units; inconsistent AICR gates are invalid")
   void planGates() {
     List<BenchmarkPlan.Gate> gates = new ArrayList<>();
-    gates.add(gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "tokens/sec"));
+    gates.add(
+        gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "tokens/sec"));
     gates.add(gate("inference-ttft-p99", "time_to_first_token", "p99", "<=", "2000", "ms"));
     gates.add(gate("inter_token_latency-p95", "inter_token_latency", "p95", "<=", "25", "ms"));
     ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
@@ -244,14 +244,19 @@ class ConstraintReaderTest {
     assertThat(set.constraints().get(2).unit().text()).isEqualTo("ms");
     assertThat(set.constraints().get(2).origin()).isEqualTo("/p/plan.json: /objectives/gates/2");
 
-    gates.set(0, gate("inference-throughput", "output_token_throughput", "p50", ">=", "5000", "tokens/sec"));
+    gates.set(
+        0,
+        gate("inference-throughput", "output_token_throughput", "p50", ">=", "5000", "tokens/sec"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
         .hasMessageContaining(
             "/objectives/gates/0: gate 'inference-throughput' must measure output_token_throughput avg");
-    gates.set(0, gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "parsecs"));
+    gates.set(
+        0, gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "parsecs"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
         .hasMessageContaining("/objectives/gates/0/unit: unknown unit 'parsecs'");
-    gates.set(0, gate("inference-throughput", "output_token_throughput", "avg", "<=", "5000", "tokens/sec"));
+    gates.set(
+        0,
+        gate("inference-throughput", "output_token_throughput", "avg", "<=", "5000", "tokens/sec"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
         .hasMessageContaining("inference-throughput takes only >=");
     assertThat(ConstraintReader.fromPlanGates(List.of(), "p").isEmpty()).isTrue();
@@ -269,7 +274,8 @@ class ConstraintReaderTest {
       "a plan's error_rate gate (the workload's error_rate_max) becomes the maximum error rate")
   void planErrorRateGate() {
     List<BenchmarkPlan.Gate> gates = new ArrayList<>();
-    gates.add(gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "tokens/sec"));
+    gates.add(
+        gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "tokens/sec"));
     gates.add(gate("error_rate-avg", "error_rate", "avg", "<=", "0.005", "ratio"));
     ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
     assertThat(set.constraints())

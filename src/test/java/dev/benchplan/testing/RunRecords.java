@@ -43,9 +43,7 @@ public final class RunRecords {
 
   /** A run id of the schema's shape derived from {@code name} (e.g. the run folder's name). */
   public RunRecords runIdFrom(String name) {
-    runId =
-        "20260101T000000Z-"
-            + Sha256.hex(name.getBytes(StandardCharsets.UTF_8)).substring(0, 4);
+    runId = "20260101T000000Z-" + Sha256.hex(name.getBytes(StandardCharsets.UTF_8)).substring(0, 4);
     return this;
   }
 

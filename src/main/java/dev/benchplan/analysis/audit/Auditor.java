@@ -624,8 +624,7 @@ public final class Auditor {
     List<String> bad = new ArrayList<>();
     int checked = 0;
     // a run with run.json has it parsed
-    Map<String, String> files =
-        Objects.requireNonNull(f.source().runRecord()).artifacts().files();
+    Map<String, String> files = Objects.requireNonNull(f.source().runRecord()).artifacts().files();
     Path sums = dir.resolve(ArtifactManifest.FILE_NAME);
     if (Files.isRegularFile(sums)) {
       // verify's strict reader: malformed lines and files added after collection fail the audit

@@ -24,9 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Runs the diagnostics ({@link StallDetector}, {@link ClientBoundCheck}) on runs found on disk: the
  * per-request records through {@link RecordScanner} (the one reader), the load target from AIPerf's
- * {@code input_config}, AIPerf's client figures from its summary, and
- * its warnings from its log ({@code pod.log} of a benchplan run directory, {@code logs/aiperf.log}
- * of an AIPerf artifact directory). A run without per-request records gets no findings.
+ * {@code input_config}, AIPerf's client figures from its summary, and its warnings from its log
+ * ({@code pod.log} of a benchplan run directory, {@code logs/aiperf.log} of an AIPerf artifact
+ * directory). A run without per-request records gets no findings.
  */
 public final class RunDiagnostics {
   /** AIPerf's own log inside its artifact directory. */
@@ -79,8 +79,7 @@ public final class RunDiagnostics {
     List<Finding> findings = new ArrayList<>();
     StallDetector.detect(scan.timeline()).ifPresent(findings::add);
     ClientBoundCheck.Result client =
-        ClientBoundCheck.check(
-            scan.timeline(), target(summaryRoot), log, signals(summaryRoot));
+        ClientBoundCheck.check(scan.timeline(), target(summaryRoot), log, signals(summaryRoot));
     if (client.finding() != null) {
       findings.add(client.finding());
     }

@@ -1,8 +1,8 @@
 package dev.benchplan.analysis.input;
 
+import dev.benchplan.run.RunRecordDocument;
 import java.nio.file.Path;
 import java.util.Objects;
-import dev.benchplan.run.RunRecordDocument;
 import org.jspecify.annotations.Nullable;
 
 /**
