@@ -228,7 +228,7 @@ final class RunRecord {
         List.copyOf(ineligible),
         f.request().keep(),
         measuredRuns(f),
-        RunRecordDocument.Pair.of(f.perf().annotation(JobContract.PAIR)),
+        RunRecordDocument.Pair.of(f.perf().optionalAnnotation(JobContract.PAIR)),
         null, // engine: the Job engine names none (its run.json as before the operator engine)
         null,
         f.smokeAge());
