@@ -38,8 +38,8 @@
 # same in every checkout and every run.
 #   --update SECTION...: writes every capture of those sections into the pages
 #   --check SECTION...: exits 1 with a diff when a page's block differs from what the tool prints
-#     now (DocsCapturesIT runs it for the sections that need no cluster and no endpoint:
-#     gate plan render trace readme exit-codes)
+#     now (DocsCapturesIT runs it for the sections that need no cluster and no endpoint and whose
+#     output does not carry the time: exit-codes plan render readme trace)
 # A new command's examples (e.g. a recovery command's): add a case SECTION) below that prints its
 # parts with `capture NAME` before each, add SECTION to the usage line, put the markers in its page,
 # run --update SECTION; add SECTION to DocsCapturesIT when it needs no cluster.
@@ -102,24 +102,32 @@ gate)
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("time_to_first_token"); json.dump(d, open(sys.argv[2], "w"), indent=2)' \
     profile_export_aiperf.json nostream.json
   printf 'validation:\n  performance:\n    constraints:\n      - {name: inference-ttft-p99, value: ">= 200"}\n' >seed.yaml
+  names=(overlay flags tolerance-0)
   for args in "--constraints h100-eks-ubuntu-inference-dynamo.yaml --report-dir reports" \
       "--min-throughput 50 --max-ttft-p99 35" "--min-throughput 55 --tolerance 0"; do
+    capture "${names[0]}"; names=("${names[@]:1}")
     # shellcheck disable=SC2086
     show "benchplan gate --results profile_export_aiperf.json $args" -- gate --results profile_export_aiperf.json $args
     echo
   done
+  capture no-ttft
   show "benchplan gate --results nostream.json --max-ttft-p99 200" -- gate --results nostream.json --max-ttft-p99 200
   echo
+  capture no-constraints
   show "benchplan gate --results profile_export_aiperf.json" -- gate --results profile_export_aiperf.json
   echo
+  capture seed
   show "benchplan gate --results profile_export_aiperf.json --constraints seed.yaml" -- \
     gate --results profile_export_aiperf.json --constraints seed.yaml
   echo
+  capture json
   show "benchplan gate --results profile_export_aiperf.json --min-throughput 50 --max-ttft-p99 35 --format json" -- \
     gate --results profile_export_aiperf.json --min-throughput 50 --max-ttft-p99 35 --format json
   echo
+  capture ctrf
   cat reports/ctrf-report.json   # the first example's reports
   echo
+  capture junit
   cat reports/junit.xml
   ;;
 plan)
@@ -332,14 +340,18 @@ trace)
   cd "$home"
   mooncake=../shared/data/mooncake/conversation_trace.jsonl
   [ -f "$mooncake" ] || { echo "no ../shared/data: nothing to capture" >&2; exit 0; }
+  capture whole
   show "bin/benchplan trace inspect $mooncake --max-context 32768" -- trace inspect "$mooncake" --max-context 32768
   echo
+  capture window
   show "bin/benchplan trace inspect $mooncake --max-context 40960 --window 0:1500000" -- \
     trace inspect "$mooncake" --max-context 40960 --window 0:1500000
   echo
+  capture json
   show "bin/benchplan trace inspect $mooncake --max-context 32768 --format json" -- \
     trace inspect "$mooncake" --max-context 32768 --format json
   echo
+  capture production
   show "bin/benchplan trace inspect ../shared/data/aiperf/production_trace.jsonl" -- \
     trace inspect ../shared/data/aiperf/production_trace.jsonl
   ;;

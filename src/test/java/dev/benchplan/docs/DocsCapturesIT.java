@@ -20,8 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
  * diff naming each page block that drifted; {@code --update} with the same sections rewrites them.
  */
 class DocsCapturesIT {
-  /** The sections checked here; smoke, validate and run need an endpoint or a cluster. */
-  static final List<String> SECTIONS = List.of("exit-codes", "plan", "render", "readme");
+  /**
+   * The sections checked here; smoke, validate and run need an endpoint or a cluster, gate's CTRF
+   * and JUnit reports carry the run's own times, analyze's pages are being rewritten (issue 31):
+   * those are regenerated with --update only.
+   */
+  static final List<String> SECTIONS = List.of("exit-codes", "plan", "render", "readme", "trace");
 
   @TempDir Path tmp;
 
