@@ -113,10 +113,34 @@ public final class ComparisonSeries {
                     series,
                     plan,
                     planSha,
-                    Map.of("load_point", "concurrency=" + c, "repetition", rep)));
+                    Map.of(
+                        "load_point",
+                        "concurrency=" + c,
+                        "repetition",
+                        rep,
+                        "candidate",
+                        candidateBlock(candidate))));
       }
     }
     return out;
+  }
+
+  /**
+   * run.json's {@code candidate} block of a generated build: its own ledger and DGD manifest
+   * (SHA-256 of the build's name), one DGD and endpoint for both builds.
+   */
+  public static Map<String, String> candidateBlock(String candidate) {
+    return Map.of(
+        "ledger_sha256",
+        dev.benchplan.json.Sha256.hex(
+            ("ledger " + candidate).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        "dgd",
+        "bench/vllm-agg",
+        "dgd_sha256",
+        dev.benchplan.json.Sha256.hex(
+            ("dgd " + candidate).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        "endpoint",
+        "http://vllm-agg-frontend.bench:8000");
   }
 
   /**

@@ -112,12 +112,19 @@ public final class GeneratedRun {
       Path runs, String id, double throughput, long seed, Path plan, String planSha, String series)
       throws IOException {
     GeneratedRun g = forPlan(plan).seed(seed).throughput(throughput);
+    JsonNode d = Json.JSON.readTree(Files.readAllBytes(plan)).path("deployment");
+    // as run records it now: the candidate of the plan's own ledger
+    Map<String, Object> candidate = new java.util.LinkedHashMap<>();
+    candidate.put("ledger_sha256", d.path("ledger_sha256").asString());
+    candidate.put("dgd", d.path("namespace").asString() + "/" + d.path("dgd_name").asString());
+    candidate.put("dgd_sha256", d.path("dgd_sha256").asString());
+    candidate.put("endpoint", d.path("endpoint_url").asString());
     return g.writeRunDirectory(
         runs.resolve(id),
         series,
         plan,
         planSha,
-        Map.of("load_point", "concurrency=" + g.concurrency));
+        Map.of("load_point", "concurrency=" + g.concurrency, "candidate", candidate));
   }
 
   /**

@@ -231,7 +231,12 @@ final class RunRecord {
         RunRecordDocument.Pair.of(f.perf().annotation(JobContract.PAIR)),
         null, // engine: the Job engine names none (its run.json as before the operator engine)
         null,
-        f.smokeAge());
+        f.smokeAge(),
+        RunRecordDocument.Candidate.of(
+            f.perf().annotation(JobContract.LEDGER_SHA256),
+            f.perf().annotation(JobContract.DGD),
+            f.perf().annotation(JobContract.DGD_SHA256),
+            f.perf().annotation(JobContract.ENDPOINT)));
   }
 
   /**
