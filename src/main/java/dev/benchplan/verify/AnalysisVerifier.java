@@ -294,7 +294,10 @@ final class AnalysisVerifier {
                   floorRoot.root(),
                   null,
                   null,
-                  stored.path("fail_on").asString("regressed").equals("inconclusive")));
+                  stored.path("fail_on").asString("regressed").equals("inconclusive"),
+                  labels(stored),
+                  dev.benchplan.analysis.series.NoiseFloors.argumentOf(
+                      stored.at("/noise_floor_source/description").asString(null))));
     } catch (BenchplanException e) {
       findings.add(
           new Finding(
@@ -415,6 +418,24 @@ final class AnalysisVerifier {
    * The RUN arguments the runs were found under: a run's label is the argument's folder name
    * followed by the run's path below it, so the argument is the run directory less those parts.
    */
+  private static final java.util.regex.Pattern LABEL =
+      java.util.regex.Pattern.compile("--label ([A-Za-z0-9][A-Za-z0-9._+-]*)=(.+)$");
+
+  /** The {@code --label NAME=DIR} options a comparison was given, from its runs' candidates. */
+  private static List<dev.benchplan.analysis.evidence.CandidateLabel> labels(
+      JsonNode stored) {
+    Set<dev.benchplan.analysis.evidence.CandidateLabel> out = new LinkedHashSet<>();
+    for (String side : List.of("reference", "candidate")) {
+      for (JsonNode in : stored.path(side)) {
+        Matcher m = LABEL.matcher(in.at("/run/candidate/source").asString(""));
+        if (m.find()) {
+          out.add(new dev.benchplan.analysis.evidence.CandidateLabel(m.group(1), Path.of(m.group(2))));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
   private static List<Path> bases(List<JsonNode> runBlocks) {
     Set<Path> out = new LinkedHashSet<>();
     for (JsonNode run : runBlocks) {

@@ -178,10 +178,12 @@ public final class NoiseFloors {
   }
 
   /**
-   * The floor of the pilot decided for {@code seriesId}, when its decision chain checks out by
-   * SHA-256: the pilot's finding names the decision (series and SHA-256), the pilot's plan under
-   * {@code expRoot} records the same decision SHA-256 and the SHA-256 of an analysis of this
-   * series in the log. The newest such pilot wins; its floor applies at the load points it ran.
+   * The floor of the pilot decided for {@code seriesId}, when its decision chain checks out: the
+   * pilot's plan under {@code expRoot} ({@code run_policy.decision_source}, which {@code plan
+   * --repeat-decision} wrote after checking the decision file against its SHA-256) names this
+   * series and that decision's SHA-256, and the pilot's finding names the same SHA-256 (a line
+   * written before findings recorded it is matched through the plan alone). The newest such pilot
+   * wins; its floor applies at the load points it ran.
    */
   public static Optional<Named> pilot(
       List<FindingLine> history, String seriesId, @Nullable Path expRoot) {
@@ -190,31 +192,32 @@ public final class NoiseFloors {
     }
     Named found = null;
     for (FindingLine h : history) {
+      if (h.seriesId().equals(seriesId) || !h.seriesId().matches("[A-Za-z0-9._-]+")) {
+        continue;
+      }
       FindingLine.DecisionSourceRef ds = h.decisionSource();
-      if (ds == null
-          || ds.sha256() == null
-          || !seriesId.equals(ds.seriesId())
-          || h.seriesId().equals(seriesId)
-          || !h.seriesId().matches("[A-Za-z0-9._-]+")) {
+      if (ds != null && !seriesId.equals(ds.seriesId())) {
         continue;
       }
       JsonNode chain = planDecision(expRoot, h.seriesId());
-      String analysisSha = chain == null ? null : chain.path("analysis_sha256").asString(null);
+      String decisionSha = chain == null ? null : chain.path("sha256").asString(null);
       if (chain == null
-          || !ds.sha256().equals(chain.path("sha256").asString(null))
-          || analysisSha == null
-          || history.stream()
-              .noneMatch(
-                  l -> l.seriesId().equals(seriesId) && analysisSha.equals(l.analysisSha256()))) {
+          || decisionSha == null
+          || !seriesId.equals(chain.path("series_id").asString(null))
+          || (ds != null && !decisionSha.equals(ds.sha256()))) {
         continue;
       }
+      String decidedPoint =
+          ds != null && ds.loadPoint() != null
+              ? ds.loadPoint()
+              : chain.path("load_point").asString(null);
       Map<String, Map<String, NoiseFloor>> by = new LinkedHashMap<>();
       Map<String, Map<String, NoiseFloorDoc>> perPoint = h.noiseFloors();
       if (perPoint != null) {
         perPoint.keySet().forEach(lp -> by.put(lp, h.floorsAt(lp)));
-      } else if (ds.loadPoint() != null && !h.floors().isEmpty()) {
+      } else if (decidedPoint != null && !h.floors().isEmpty()) {
         // an older pilot line: its one floor was measured at the load point its decision named
-        by.put(ds.loadPoint(), h.floors());
+        by.put(decidedPoint, h.floors());
       }
       if (by.isEmpty()) {
         continue;
@@ -233,8 +236,8 @@ public final class NoiseFloors {
                   + h.analysisId()
                   + ", n = "
                   + runs
-                  + ", decision "
-                  + ds.sha256().substring(0, 12)
+                  + ", decision sha256 "
+                  + decisionSha.substring(0, Math.min(12, decisionSha.length()))
                   + ", at "
                   + String.join(", ", by.keySet())
                   + ")",
