@@ -267,8 +267,7 @@ public final class AnalyzeService {
     runs.forEach(
         r ->
             groups
-                .computeIfAbsent(
-                    List.of(r.seriesId(), r.candidate().id()), k -> new ArrayList<>())
+                .computeIfAbsent(List.of(r.seriesId(), r.candidate().id()), k -> new ArrayList<>())
                 .add(r));
     List<SeriesAnalysis.Result> results = new ArrayList<>();
     for (Map.Entry<List<String>, List<RunEvidence>> e : groups.entrySet()) {

@@ -132,7 +132,9 @@ public final class AnalyzeText {
                 + " (candidate "
                 + c.priorCandidate()
                 + (c.priorMeasuredAt() == null ? "" : ", measured " + c.priorMeasuredAt())
-                + (c.sameCandidate() ? "" : "; a different candidate, not a previous run of this one")
+                + (c.sameCandidate()
+                    ? ""
+                    : "; a different candidate, not a previous run of this one")
                 + ")");
       }
       against.forEach(line -> sb.append(line).append('\n'));

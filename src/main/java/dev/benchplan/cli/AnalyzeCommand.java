@@ -95,9 +95,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 reportDir,
                 gpus,
                 slos,
-                labels.stream()
-                    .map(dev.benchplan.analysis.evidence.CandidateLabel::parse)
-                    .toList(),
+                labels.stream().map(dev.benchplan.analysis.evidence.CandidateLabel::parse).toList(),
                 noiseFloor));
     return Printer.print(spec.commandLine(), format, new Output(outcome), 0);
   }

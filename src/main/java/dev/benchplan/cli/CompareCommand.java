@@ -123,9 +123,7 @@ public final class CompareCommand implements Callable<Integer> {
                 reportDir,
                 gpus,
                 failOn == FailOn.inconclusive,
-                labels.stream()
-                    .map(dev.benchplan.analysis.evidence.CandidateLabel::parse)
-                    .toList(),
+                labels.stream().map(dev.benchplan.analysis.evidence.CandidateLabel::parse).toList(),
                 noiseFloor));
     return Printer.print(spec.commandLine(), format, new Output(o), o.exitCode());
   }

@@ -422,14 +422,14 @@ final class AnalysisVerifier {
       java.util.regex.Pattern.compile("--label ([A-Za-z0-9][A-Za-z0-9._+-]*)=(.+)$");
 
   /** The {@code --label NAME=DIR} options a comparison was given, from its runs' candidates. */
-  private static List<dev.benchplan.analysis.evidence.CandidateLabel> labels(
-      JsonNode stored) {
+  private static List<dev.benchplan.analysis.evidence.CandidateLabel> labels(JsonNode stored) {
     Set<dev.benchplan.analysis.evidence.CandidateLabel> out = new LinkedHashSet<>();
     for (String side : List.of("reference", "candidate")) {
       for (JsonNode in : stored.path(side)) {
         Matcher m = LABEL.matcher(in.at("/run/candidate/source").asString(""));
         if (m.find()) {
-          out.add(new dev.benchplan.analysis.evidence.CandidateLabel(m.group(1), Path.of(m.group(2))));
+          out.add(
+              new dev.benchplan.analysis.evidence.CandidateLabel(m.group(1), Path.of(m.group(2))));
         }
       }
     }

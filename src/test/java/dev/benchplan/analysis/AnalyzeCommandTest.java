@@ -346,7 +346,8 @@ class AnalyzeCommandTest {
     JsonNode s4 = read(tmp.resolve("o4/performance_analysis.json")).path("series").get(0);
     assertThat(s4.path("noise_floor").path("source").isNull()).isTrue();
     assertThat(s4.path("repeat_decision").path("decision").asString()).isEqualTo("necessary");
-    String pilotId = read(tmp.resolve("o3/performance_analysis.json")).path("analysis_id").asString();
+    String pilotId =
+        read(tmp.resolve("o3/performance_analysis.json")).path("analysis_id").asString();
     CommandHarness.run(
             "analyze",
             fourth.toString(),

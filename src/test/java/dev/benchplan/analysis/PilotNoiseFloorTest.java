@@ -138,8 +138,7 @@ class PilotNoiseFloorTest {
     // the series' own two runs analysed together afterwards: a floor of the series in the log,
     // which compare never takes unnamed (issue 31): the pilot's chain still names the pilot
     analyze("a-and-b", tmp.resolve("runs/run-a"), tmp.resolve("runs/run-b"));
-    NoiseFloors.Named now =
-        NoiseFloors.pilot(FindingsLog.read(exp), seriesId, exp).orElseThrow();
+    NoiseFloors.Named now = NoiseFloors.pilot(FindingsLog.read(exp), seriesId, exp).orElseThrow();
     assertThat(now.analysisId()).isEqualTo(pilotAnalysisId);
     var later = CommandHarness.run("verify", cmp.toString()).expectOk();
     assertThat(later.out()).contains("recomputed from the inputs");

@@ -229,8 +229,7 @@ class VerdictsTest {
     Path full = tmp.resolve("full");
     // fill one root with analyses: each build with its repetitions (floors at every point), the
     // pair, and the builds pooled under one label
-    CommandHarness.run(
-            analyze(full, before, "--label", "before=" + tmp.resolve("before")))
+    CommandHarness.run(analyze(full, before, "--label", "before=" + tmp.resolve("before")))
         .expectOk();
     CommandHarness.run(analyze(full, pair)).expectOk();
     List<Path> both = new ArrayList<>(before);
@@ -296,10 +295,23 @@ class VerdictsTest {
     Path c1b = ComparisonSeries.run("before", 1, 1).write(tmp.resolve("one/b1"));
     Path c1a = ComparisonSeries.run("after", 1, 1).write(tmp.resolve("one/a1"));
     for (String named :
-        List.of(id, Path.of(Json.JSON.readTree(
-                    CommandHarness.run(analyze(tmp.resolve("exp2"), before, "--label",
-                        "before=" + tmp.resolve("before"))).expectOk().out())
-                .path("output_dir").asString()).resolve("performance_analysis.json").toString())) {
+        List.of(
+            id,
+            Path.of(
+                    Json.JSON
+                        .readTree(
+                            CommandHarness.run(
+                                    analyze(
+                                        tmp.resolve("exp2"),
+                                        before,
+                                        "--label",
+                                        "before=" + tmp.resolve("before")))
+                                .expectOk()
+                                .out())
+                        .path("output_dir")
+                        .asString())
+                .resolve("performance_analysis.json")
+                .toString())) {
       JsonNode at1 =
           Json.JSON.readTree(
               CommandHarness.run(
@@ -319,7 +331,8 @@ class VerdictsTest {
           .startsWith("named by --noise-floor " + named + ": analysis ");
     }
     // without a label the three folders are three candidates: no floor at all
-    JsonNode unlabelled = analysisOf(CommandHarness.run(analyze(tmp.resolve("exp3"), before)).expectOk());
+    JsonNode unlabelled =
+        analysisOf(CommandHarness.run(analyze(tmp.resolve("exp3"), before)).expectOk());
     assertThat(unlabelled.path("series")).hasSize(3);
     for (JsonNode s : unlabelled.path("series")) {
       assertThat(s.at("/noise_floor/load_points")).isEmpty();
@@ -368,8 +381,9 @@ class VerdictsTest {
     String text = CommandHarness.run(compare(ref, cand)).out();
     assertThat(text)
         .contains("    ! not_estimable: p99 needs 1,000 measured requests per run")
-        .contains("caveat at concurrency=64: steady_state_short: 400 measured requests in a run,"
-            + " fewer than 8 x C = 512");
+        .contains(
+            "caveat at concurrency=64: steady_state_short: 400 measured requests in a run,"
+                + " fewer than 8 x C = 512");
     assertThat(Files.readString(tmp.resolve("rep/summary.md")))
         .contains("| verdict | caveats |")
         .contains("not_estimable: p99 needs 1,000");
@@ -402,8 +416,7 @@ class VerdictsTest {
     assertThat(loaded.get(0).candidate().ledgerSha256())
         .isEqualTo(ComparisonSeries.candidateBlock("before").get("ledger_sha256"));
     Path old = ComparisonSeries.run("before", 1, 1).write(tmp.resolve("old/aiperf"));
-    Files.writeString(
-        tmp.resolve("old/run.json"), "{\"run_id\":\"old\",\"series_id\":\"s-1\"}");
+    Files.writeString(tmp.resolve("old/run.json"), "{\"run_id\":\"old\",\"series_id\":\"s-1\"}");
     assertThat(AnalyzeService.load(List.of(tmp.resolve("old")), null).get(0).candidate().name())
         .isEqualTo("unknown (old)");
     var mixed =
@@ -430,8 +443,7 @@ class VerdictsTest {
   void historyNamesThePrior() throws Exception {
     List<Path> pair = ComparisonSeries.writePair(tmp);
     Path exp = tmp.resolve("exp");
-    CommandHarness.run("analyze", pair.get(0).toString(), "--exp-root", exp.toString())
-        .expectOk();
+    CommandHarness.run("analyze", pair.get(0).toString(), "--exp-root", exp.toString()).expectOk();
     var r =
         CommandHarness.run("analyze", pair.get(1).toString(), "--exp-root", exp.toString())
             .expectOk();
@@ -441,6 +453,31 @@ class VerdictsTest {
             "compared with previous_valid analysis-[0-9a-f]{12} \\(candidate unknown \\(before\\),"
                 + " measured 20[0-9-]+T[0-9:]+Z; a different candidate, not a previous run of this"
                 + " one\\)");
+  }
+
+  @Test
+  @DisplayName(
+      "run.json records the candidate from the rendered annotations (schema-valid); without the"
+          + " ledger's SHA-256 there is none (an older perf.yaml)")
+  void runJsonCandidateBlock() throws Exception {
+    var c =
+        dev.benchplan.run.RunRecordDocument.Candidate.of(
+            "a".repeat(64), "bench/vllm-agg", "b".repeat(64), "http://x.bench:8000");
+    JsonNode tree = Json.JSON.valueToTree(c);
+    assertThat(tree.propertyNames())
+        .containsExactly("ledger_sha256", "dgd", "dgd_sha256", "endpoint");
+    assertThat(dev.benchplan.run.RunRecordDocument.Candidate.of(null, "bench/x", null, "u"))
+        .isNull();
+    try (var runs = Files.walk(Path.of("experiments/deploy"))) {
+      Path runJson =
+          runs.filter(p -> p.getFileName().toString().equals("run.json")).findFirst().orElseThrow();
+      tools.jackson.databind.node.ObjectNode rec =
+          (tools.jackson.databind.node.ObjectNode) Json.JSON.readTree(runJson.toFile());
+      rec.set("candidate", tree);
+      assertThat(SchemaValidator.bundled("run-record.schema.json").validate(rec)).isEmpty();
+      rec.set("candidate", Json.JSON.readTree("{\"dgd\":\"bench/x\"}"));
+      assertThat(SchemaValidator.bundled("run-record.schema.json").validate(rec)).isNotEmpty();
+    }
   }
 
   private static JsonNode row(JsonNode c, String metric) {

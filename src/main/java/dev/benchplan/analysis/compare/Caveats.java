@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What qualifies a verdict row (issue 31, item 5), shown next to it in text, JSON, summary.md and
- * report.html rather than in side files: whether a percentile can be compared at all (the
- * project's estimability rule, {@code n x min(p, 1-p) >= 10} measured requests per run: p99 needs
- * 1,000), a steady state shorter than 8 x C measured requests, a warmup below C requests, and the
- * audit's client-bound and time-slice findings.
+ * report.html rather than in side files: whether a percentile can be compared at all (the project's
+ * estimability rule, {@code n x min(p, 1-p) >= 10} measured requests per run: p99 needs 1,000), a
+ * steady state shorter than 8 x C measured requests, a warmup below C requests, and the audit's
+ * client-bound and time-slice findings.
  */
 public final class Caveats {
   private static final Pattern PERCENTILE = Pattern.compile("p(\\d+(?:\\.\\d+)?)");

@@ -14,12 +14,12 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What a run measured, apart from its series (issue 31): runs of one series may measure different
- * builds. Runs of different candidates are never pooled into one load point and never form a
- * noise floor together.
+ * builds. Runs of different candidates are never pooled into one load point and never form a noise
+ * floor together.
  *
  * <ul>
- *   <li>{@code run.json}'s {@code candidate} block: the ledger's SHA-256, the DGD and its manifest's
- *       SHA-256, the endpoint; its id is derived from them.
+ *   <li>{@code run.json}'s {@code candidate} block: the ledger's SHA-256, the DGD and its
+ *       manifest's SHA-256, the endpoint; its id is derived from them.
  *   <li>{@code --label NAME=DIR}: the user names the candidate of the runs under DIR (plain AIPerf
  *       folders record none).
  *   <li>otherwise "unknown": the runs under one RUN argument (one AIPerf invocation: its {@code
@@ -27,8 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       two RUN arguments are two.
  * </ul>
  *
- * @param id what decides pooling: {@code ledger:<sha12>}, {@code label:NAME} or {@code
- *     unknown:<RUN argument>}
+ * @param id what decides pooling: {@code ledger:<sha12>}, {@code label:NAME} or {@code unknown:<RUN
+ *     argument>}
  * @param name how documents and tables name it
  * @param source where the identity came from
  * @param ledgerSha256 the ledger's SHA-256 run.json records, or null
@@ -77,11 +77,13 @@ public record Candidate(
     String dgdSha = block.path("dgd_sha256").asString(null);
     String endpoint = block.path("endpoint").asString(null);
     String key = ledger + "\n" + dgd + "\n" + dgdSha + "\n" + endpoint;
-    String id =
-        "ledger:" + Sha256.hex(key.getBytes(StandardCharsets.UTF_8)).substring(0, 12);
+    String id = "ledger:" + Sha256.hex(key.getBytes(StandardCharsets.UTF_8)).substring(0, 12);
     return new Candidate(
         id,
-        (dgd == null || dgd.isBlank() ? "ledger" : dgd) + " (ledger " + ledger.substring(0, 12) + ")",
+        (dgd == null || dgd.isBlank() ? "ledger" : dgd)
+            + " (ledger "
+            + ledger.substring(0, 12)
+            + ")",
         "run.json /candidate",
         ledger,
         dgd,
@@ -98,7 +100,12 @@ public record Candidate(
   /** A run's recorded candidate given a display name by {@code --label}; the id stays. */
   public Candidate named(String label, Path dir) {
     return new Candidate(
-        id, label, source + ", named by --label " + label + "=" + dir, ledgerSha256, dgd, dgdSha256,
+        id,
+        label,
+        source + ", named by --label " + label + "=" + dir,
+        ledgerSha256,
+        dgd,
+        dgdSha256,
         endpoint);
   }
 

@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which candidate each run measured ({@link Candidate}): run.json's record, else the {@code --label}
- * covering the run (the deepest folder wins), else "unknown", one per RUN argument. A compare side
- * names the candidate of its runs of unknown identity; a side never pools two candidates.
+ * Which candidate each run measured ({@link Candidate}): run.json's record, else the {@code
+ * --label} covering the run (the deepest folder wins), else "unknown", one per RUN argument. A
+ * compare side names the candidate of its runs of unknown identity; a side never pools two
+ * candidates.
  */
 public final class Candidates {
   private Candidates() {}

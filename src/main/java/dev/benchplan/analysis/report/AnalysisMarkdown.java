@@ -114,15 +114,10 @@ public final class AnalysisMarkdown {
       if (nf.metrics().isEmpty()) {
         sb.append(nf.note()).append('\n');
       } else {
-        sb.append("Source: ")
-            .append(nf.source())
-            .append(". ")
-            .append(nf.note())
-            .append("\n\n");
+        sb.append("Source: ").append(nf.source()).append(". ").append(nf.note()).append("\n\n");
         nf.loadPoints()
             .forEach(
-                (lp, f) ->
-                    sb.append("- ").append(lp).append(": ").append(f.source()).append('\n'));
+                (lp, f) -> sb.append("- ").append(lp).append(": ").append(f.source()).append('\n'));
         sb.append(
             "\n| metric | runs | CV | CV 95% CI | MDE 1v1 | MDE 3v3 |\n|---|---|---|---|---|---|\n");
         for (Map.Entry<String, NoiseFloorDoc> e : nf.metrics().entrySet()) {

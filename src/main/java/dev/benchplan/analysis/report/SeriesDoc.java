@@ -145,8 +145,8 @@ public record SeriesDoc(
   public record HistoryEntry(
       @JsonProperty("analysis_id") String analysisId,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String candidate,
-      @JsonProperty("measured_at") @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
-          String measuredAt,
+      @JsonProperty("measured_at") @JsonInclude(JsonInclude.Include.NON_NULL)
+          @Nullable String measuredAt,
       String verdict,
       @JsonProperty("load_points") Map<String, Map<String, @Nullable Number>> loadPoints) {}
 

@@ -36,8 +36,8 @@ import org.jspecify.annotations.Nullable;
  * @param candidate what the analysed runs measured (id and name); absent in lines written before
  *     candidates were recorded (their candidate is unknown)
  * @param measuredAt when the newest analysed run started (from its records), or null
- * @param noiseFloors per load point, the noise floor measured there (metric key to floor); absent in
- *     older lines (their {@code noise_floor} names no load point and is never applied)
+ * @param noiseFloors per load point, the noise floor measured there (metric key to floor); absent
+ *     in older lines (their {@code noise_floor} names no load point and is never applied)
  * @param analysisSha256 SHA-256 of performance_analysis.json (set when appended)
  * @param analysisPath where performance_analysis.json was written (set when appended)
  */
@@ -77,10 +77,10 @@ public record FindingLine(
     @JsonProperty("decision_source") @JsonInclude(JsonInclude.Include.NON_NULL)
         @Nullable DecisionSourceRef decisionSource,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable CandidateRef candidate,
-    @JsonProperty("measured_at") @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
-        String measuredAt,
-    @JsonProperty("noise_floors") @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
-        Map<String, Map<String, NoiseFloorDoc>> noiseFloors,
+    @JsonProperty("measured_at") @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable String measuredAt,
+    @JsonProperty("noise_floors") @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable Map<String, Map<String, NoiseFloorDoc>> noiseFloors,
     @JsonProperty("analysis_sha256") @JsonInclude(JsonInclude.Include.NON_NULL)
         @Nullable String analysisSha256,
     @JsonProperty("analysis_path") @JsonInclude(JsonInclude.Include.NON_NULL)

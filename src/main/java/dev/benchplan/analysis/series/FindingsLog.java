@@ -1,6 +1,5 @@
 package dev.benchplan.analysis.series;
 
-import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.Json;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;

@@ -251,8 +251,7 @@ public final class NoiseFloors {
 
   /** The pilot plan's {@code /run_policy/decision_source}, or null when absent or unreadable. */
   private static @Nullable JsonNode planDecision(Path expRoot, String pilotSeries) {
-    Path plan =
-        expRoot.resolve("inputs").resolve("benchmark-plans").resolve(pilotSeries + ".json");
+    Path plan = expRoot.resolve("inputs").resolve("benchmark-plans").resolve(pilotSeries + ".json");
     if (!Files.isRegularFile(plan)) {
       return null;
     }

@@ -252,7 +252,11 @@ public final class SeriesAnalysis {
       } else if (chain != null && !chain.at(e.getKey()).isEmpty()) {
         f.putAll(chain.at(e.getKey()));
         source = chain.description();
-        floorPilot = new FindingLine.PilotRef(chain.pilotSeriesId(), chain.analysisId(), e.getKey());
+        floorPilot =
+            new FindingLine.PilotRef(
+                java.util.Objects.requireNonNullElse(chain.pilotSeriesId(), ""),
+                chain.analysisId(),
+                e.getKey());
         floorFrom =
             new SeriesDoc.PilotSource(
                 chain.pilotSeriesId(),
@@ -271,16 +275,16 @@ public final class SeriesAnalysis {
               source, f.values().stream().mapToInt(NoiseFloor::runs).max().orElse(0), docs));
     }
     // the block's headline floor: the load point with the most runs behind it (as before)
-    String headline =
+    Map.Entry<String, SeriesDoc.PointFloor> headline =
         pointFloors.entrySet().stream()
             .max(Comparator.comparingInt(e -> e.getValue().runs()))
-            .map(Map.Entry::getKey)
             .orElse(null);
-    Map<String, NoiseFloor> floors = headline == null ? Map.of() : floorsAt.get(headline);
+    Map<String, NoiseFloor> floors =
+        headline == null ? Map.of() : floorsAt.getOrDefault(headline.getKey(), Map.of());
     String floorSource =
         headline == null
             ? null
-            : pointFloors.get(headline).source()
+            : headline.getValue().source()
                 + (pointFloors.size() > 1
                     ? " (and per load point: " + String.join(", ", pointFloors.keySet()) + ")"
                     : "");
