@@ -393,7 +393,8 @@ public final class AnalyzeService {
         rd.rationale(),
         rd.pilot(),
         analysisId,
-        analysisSha);
+        analysisSha,
+        r.workload());
   }
 
   /** A document's canonical bytes, once it matches its schema (the file edge). */

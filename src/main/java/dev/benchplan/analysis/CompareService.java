@@ -251,6 +251,10 @@ public final class CompareService {
     boolean allNoChange = true;
     boolean noSpread = false;
     boolean gatedInconclusive = false;
+    // gated metrics inconclusive only because the percentile is not estimable on these runs
+    List<String> notEstimableGated = new ArrayList<>();
+    // load point -> the largest gated change no interval could be drawn for (the pilot goes there)
+    Map<String, Double> unresolved = new LinkedHashMap<>();
     for (String lp : loadPoints(ref)) {
       List<RunEvidence> r = ref.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       List<RunEvidence> k = cand.stream().filter(x -> x.loadPoint().equals(lp)).toList();
@@ -298,7 +302,16 @@ public final class CompareService {
         allNoChange &= v == EffectVerdict.NO_CHANGE;
         // a gated metric without any spread decides the pilot; a non-gated one whose repeats are
         // identical (records copied between runs) is inconclusive on its own row only
-        noSpread |= spec.gated() && eff.method().equals("none");
+        noSpread |= spec.gated() && eff.method().equals("none") && notEstimable == null;
+        if (spec.gated() && eff.method().equals("none") && notEstimable == null) {
+          unresolved.merge(
+              lp,
+              Double.isFinite(eff.deltaPct()) ? Math.abs(eff.deltaPct()) : 0.0,
+              Math::max);
+        }
+        if (spec.gated() && notEstimable != null) {
+          notEstimableGated.add(lp + " " + spec.key());
+        }
         gatedInconclusive |= spec.gated() && v == EffectVerdict.INCONCLUSIVE;
         if (spec.gated() && v == EffectVerdict.INCONCLUSIVE) {
           gatedUndecided.add(
@@ -314,6 +327,14 @@ public final class CompareService {
               SeriesAnalysis.PILOT_RATIONALE
                   + ": a side has one run, or identical runs (zero spread), and the series"
                   + " has no noise floor, so no interval can be drawn");
+    } else if (gatedInconclusive && notEstimableGated.size() == gatedUndecided.size()) {
+      rd =
+          new ComparisonDoc.RepeatDecision(
+              "not_justified",
+              "gated percentile(s) not estimable on runs of this size ("
+                  + String.join(", ", notEstimableGated)
+                  + "): more runs of the same size cannot decide them; a new plan with enough"
+                  + " measured requests per run (p99: 1,000) can");
     } else if (gatedInconclusive) {
       rd =
           new ComparisonDoc.RepeatDecision(
@@ -410,10 +431,16 @@ public final class CompareService {
               rd.rationale(),
               noSpread
                   ? new RepeatDecisionDoc.Pilot(
-                      3, ref.get(0).loadPoint(), "unchanged: the reference")
+                      3,
+                      unresolved.entrySet().stream()
+                          .max(Map.Entry.comparingByValue())
+                          .map(Map.Entry::getKey)
+                          .orElse(ref.get(0).loadPoint()),
+                      "unchanged: the reference")
                   : null,
               "comparison",
-              Sha256.hex(bytes));
+              Sha256.hex(bytes),
+              ref.get(0).identity());
       files.put(
           out.resolve(AnalyzeService.REPEAT_DECISION),
           AnalyzeService.validated(rdDoc, "repeat-decision.schema.json"));
@@ -459,10 +486,10 @@ public final class CompareService {
         .append(c.paired() ? ", paired AB/BA" : "")
         .append('\n');
     if (!c.reference().isEmpty() && !c.candidate().isEmpty()) {
-      sb.append("candidates: reference ")
-          .append(c.reference().get(0).run().candidate().name())
-          .append(", candidate ")
-          .append(c.candidate().get(0).run().candidate().name())
+      sb.append("candidates: reference side ")
+          .append(sideName(c.reference().get(0).run().candidate().name(), "reference"))
+          .append(", candidate side ")
+          .append(sideName(c.candidate().get(0).run().candidate().name(), "candidate"))
           .append('\n');
     }
     String fmt = "%-16s %-40s %-7s %11s %11s %8s %-19s %7s %s%n";
@@ -553,6 +580,11 @@ public final class CompareService {
         .append(")\n");
     sb.append("exit ").append(c.exitCode()).append(": ").append(c.exitReason()).append('\n');
     return sb.toString();
+  }
+
+  /** A side's candidate for the text: its name, or that no run records one. */
+  private static String sideName(String name, String side) {
+    return name.equals(side) ? "unnamed (no run records a candidate; --label NAME=DIR)" : name;
   }
 
   private static String errorPct(ComparisonDoc.ErrorSide s) {

@@ -71,6 +71,11 @@ public final class GeneratedRun {
     return this;
   }
 
+  GeneratedRun osl(int v) {
+    osl = v;
+    return this;
+  }
+
   GeneratedRun isl(int v) {
     isl = v;
     return this;

@@ -480,6 +480,124 @@ class VerdictsTest {
     }
   }
 
+  @Test
+  @DisplayName(
+      "the repeat decision names the load point with the largest unresolved change (1 vs 1 over"
+          + " four load points)")
+  void repeatDecisionNamesTheChangedLoadPoint() throws Exception {
+    List<Path> ref = new ArrayList<>();
+    List<Path> cand = new ArrayList<>();
+    for (int c : ComparisonSeries.CONCURRENCY) {
+      ref.add(ComparisonSeries.run("before", c, 1).write(tmp.resolve("b/c" + c)));
+      cand.add(ComparisonSeries.run("after", c, 1).write(tmp.resolve("a/c" + c)));
+    }
+    var r =
+        CommandHarness.run(
+            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
+    JsonNode c = Json.JSON.readTree(r.out());
+    String largest = null;
+    double most = -1;
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("gated").asBoolean()
+          && m.path("caveats").toString().indexOf("not_estimable") < 0
+          && Math.abs(m.at("/effect/delta_pct").asDouble()) > most) {
+        most = Math.abs(m.at("/effect/delta_pct").asDouble());
+        largest = m.path("load_point").asString();
+      }
+    }
+    JsonNode rd = Json.JSON.readTree(tmp.resolve("rep/repeat_decision.json").toFile());
+    assertThat(rd.path("decision").asString()).isEqualTo("necessary");
+    assertThat(rd.at("/pilot/load_point").asString())
+        .isEqualTo(largest)
+        .isEqualTo("concurrency=" + ComparisonSeries.THROUGHPUT_POINT);
+    // plain AIPerf runs: no plan, so the decision carries the workload they recorded
+    assertThat(rd.path("plan").isNull()).isTrue();
+    assertThat(rd.at("/workload/model").asString()).isEqualTo("Qwen/Qwen3-0.6B");
+    assertThat(rd.at("/workload/isl").asString()).isNotBlank();
+  }
+
+  @Test
+  @DisplayName(
+      "plan --repeat-decision accepts the decision of a plain AIPerf 1 vs 1 (its workload from"
+          + " AIPerf's input config) and refuses a plan of another workload")
+  void planAcceptsPlainDecision() throws Exception {
+    Path ref =
+        new GeneratedRun().concurrency(16).isl(512).osl(128).throughput(5000).seed(1)
+            .write(tmp.resolve("ref"));
+    Path cand =
+        new GeneratedRun().concurrency(16).isl(512).osl(128).throughput(4900).seed(2)
+            .write(tmp.resolve("cand"));
+    CommandHarness.run(
+        compare(List.of(ref), List.of(cand), "--report-dir", tmp.resolve("rep").toString()));
+    Path decision = tmp.resolve("rep/repeat_decision.json");
+    JsonNode rd = Json.JSON.readTree(decision.toFile());
+    assertThat(rd.at("/pilot/load_point").asString()).isEqualTo("concurrency=16");
+    assertThat(rd.at("/workload/isl").asString()).isEqualTo("512");
+    Path exp = tmp.resolve("exp");
+    var ok =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            exp,
+            "--repeat-decision",
+            decision.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(decision));
+    assertThat(ok.exitCode()).as(ok.out() + ok.err()).isZero();
+    JsonNode pilot =
+        Json.JSON.readTree(Path.of(Json.JSON.readTree(ok.out()).path("plan_path").asString()).toFile());
+    assertThat(pilot.at("/run_policy/repetitions").asInt()).isEqualTo(3);
+    assertThat(pilot.at("/run_policy/decision_source/series_id").asString())
+        .isEqualTo(rd.path("series_id").asString());
+    assertThat(pilot.at("/run_policy/decision_source/load_point").asString())
+        .isEqualTo("concurrency=16");
+    assertThat(pilot.at("/run_policy/decision_source/plan_sha256").asString()).isEmpty();
+    // another workload (ISL 2000) is not the pilot of these runs
+    Path otherRef =
+        new GeneratedRun().concurrency(16).isl(2000).osl(128).throughput(5000).seed(1)
+            .write(tmp.resolve("ref2"));
+    Path otherCand =
+        new GeneratedRun().concurrency(16).isl(2000).osl(128).throughput(4900).seed(2)
+            .write(tmp.resolve("cand2"));
+    CommandHarness.run(
+        compare(
+            List.of(otherRef), List.of(otherCand), "--report-dir", tmp.resolve("rep2").toString()));
+    Path other = tmp.resolve("rep2/repeat_decision.json");
+    var refused =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            tmp.resolve("exp2"),
+            "--repeat-decision",
+            other.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(other));
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.out() + refused.err())
+        .contains("REPEAT_DECISION_SERIES_MISMATCH")
+        .contains("/workload/synthetic/isl (2000 in the runs' input config, 512 in this plan)");
+    // a second pilot of the same series at the same load point, from another decision: refused
+    Path again = tmp.resolve("rep3");
+    Path cand3 =
+        new GeneratedRun().concurrency(16).isl(512).osl(128).throughput(4950).seed(3)
+            .write(tmp.resolve("cand3"));
+    CommandHarness.run(compare(List.of(ref), List.of(cand3), "--report-dir", again.toString()));
+    Path decision3 = again.resolve("repeat_decision.json");
+    var second =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            exp,
+            "--repeat-decision",
+            decision3.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(decision3));
+    assertThat(second.exitCode()).isEqualTo(2);
+    assertThat(second.out() + second.err())
+        .contains("PILOT_ONCE_PER_LOAD_POINT")
+        .contains("already has a noise-floor pilot at concurrency=16");
+  }
+
   private static JsonNode row(JsonNode c, String metric) {
     for (JsonNode m : c.path("metrics")) {
       if (m.path("metric").asString().equals(metric)) {

@@ -51,12 +51,14 @@ public final class SeriesAnalysis {
    * @param finding the line for performance_findings.jsonl (analysis_sha256 added by the caller)
    * @param verdict the series verdict
    * @param repeatDecision the repeat decision block
+   * @param workload the runs' recorded workload identity (for a pilot of plain AIPerf runs)
    */
   public record Result(
       SeriesDoc doc,
       FindingLine finding,
       String verdict,
-      SeriesDoc.RepeatDecision repeatDecision) {}
+      SeriesDoc.RepeatDecision repeatDecision,
+      Map<String, String> workload) {}
 
   /**
    * The plan's steady-state verdict of a load point (agent-docs/rules/benchmarking/
@@ -565,7 +567,8 @@ public final class SeriesAnalysis {
             pointFloors.isEmpty() ? null : perPointDocs(pointFloors),
             null,
             null);
-    return new Result(s, finding, verdict, rd);
+    return new Result(
+        s, finding, verdict, rd, runs.isEmpty() ? Map.of() : runs.get(0).identity());
   }
 
   /** The capacity answer of a grid: throughput, TTFT p99 and each SLO's metric per run. */
