@@ -2,6 +2,7 @@ package dev.benchplan.analysis;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.audit.AggregateCrossCheck;
+import dev.benchplan.analysis.audit.Provenance;
 import dev.benchplan.analysis.compare.Slo;
 import dev.benchplan.analysis.evidence.CandidateLabel;
 import dev.benchplan.analysis.evidence.Candidates;
@@ -317,9 +318,21 @@ public final class AnalyzeService {
    */
   public static List<RunEvidence> load(
       List<Path> args, @Nullable Integer gpus, List<CandidateLabel> labels) {
-    List<RunEvidence> all = loadAssigned(args, gpus, labels);
+    List<RunEvidence> all = withProvenance(loadAssigned(args, gpus, labels));
     Candidates.checkLabels(labels, all);
     return all;
+  }
+
+  /**
+   * The runs with the audit's {@code provenance} check over all of them: copied or replayed runs
+   * (a shared first start, identical records) are flagged ({@link Provenance}).
+   */
+  public static List<RunEvidence> withProvenance(List<RunEvidence> runs) {
+    java.util.IdentityHashMap<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks =
+        Provenance.check(runs);
+    return runs.stream()
+        .map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "provenance check")))
+        .toList();
   }
 
   /** As {@link #load(List, Integer, List)}, without checking that every label names a run. */

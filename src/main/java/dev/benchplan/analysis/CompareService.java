@@ -154,6 +154,10 @@ public final class CompareService {
     List<RunEvidence> both = new ArrayList<>(refLoaded);
     both.addAll(candLoaded);
     Candidates.checkLabels(request.labels(), both);
+    // copied or replayed runs, on either side, are flagged in the audit and on the verdict rows
+    both = AnalyzeService.withProvenance(both);
+    refLoaded = both.subList(0, refLoaded.size());
+    candLoaded = both.subList(refLoaded.size(), both.size());
     // each side is one candidate: run.json's or --label's, else the side names it; never two
     List<RunEvidence> refAll = Candidates.side("reference", refLoaded);
     List<RunEvidence> candAll = Candidates.side("candidate", candLoaded);
@@ -379,7 +383,7 @@ public final class CompareService {
             "comparison",
             planned == null ? null : planned.question(),
             planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
-            new ComparisonDoc.Eligibility(true, new LinkedHashMap<>(elig.fields())),
+            new ComparisonDoc.Eligibility(true, new LinkedHashMap<>(elig.fields()), elig.warnings()),
             side(ref),
             side(cand),
             paired,
@@ -559,6 +563,9 @@ public final class CompareService {
                   : "over limit: run(s) excluded"));
     }
     pointCaveatLines.forEach(line -> sb.append(line).append('\n'));
+    for (String w : c.eligibility().warnings()) {
+      sb.append("warning: ").append(w).append('\n');
+    }
     for (ComparisonDoc.Excluded x : c.excluded()) {
       sb.append("excluded: ")
           .append(x.side())

@@ -494,6 +494,8 @@ final class AnalysisVerifier {
         out.set(out.indexOf(under.get(i)), checked.get(i));
       }
     }
+    // then the provenance check over all of them, as analyze ran it
+    out = new ArrayList<>(AnalyzeService.withProvenance(out));
     return out;
   }
 

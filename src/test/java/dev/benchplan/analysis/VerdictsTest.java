@@ -598,6 +598,65 @@ class VerdictsTest {
         .contains("already has a noise-floor pilot at concurrency=16");
   }
 
+  @Test
+  @DisplayName(
+      "provenance: a copied run and a run sharing the first request start are flagged in the"
+          + " audit and on compare's rows; an AIPerf version recorded by neither side is unknown,"
+          + " a warning, not a match")
+  void provenanceFlags() throws Exception {
+    Path orig = new GeneratedRun().seed(1).version(null).write(tmp.resolve("orig"));
+    Path copy = tmp.resolve("copy");
+    Files.createDirectories(copy);
+    try (var files = Files.list(orig)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, copy.resolve(f.getFileName()));
+      }
+    }
+    Path sameStart =
+        new GeneratedRun().seed(2).version(null).startNs(1_762_551_534_000_000_000L)
+            .write(tmp.resolve("same-start"));
+    Path other =
+        new GeneratedRun().seed(3).version(null).startNs(1_762_551_534_000_000_000L)
+            .write(tmp.resolve("other"));
+    CommandHarness.run(
+            "analyze",
+            orig.toString(),
+            copy.toString(),
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            tmp.resolve("an").toString())
+        .expectOk();
+    JsonNode audit = Json.JSON.readTree(tmp.resolve("an/runs/copy/benchmark_audit.json").toFile());
+    JsonNode prov = null;
+    for (JsonNode ch : audit.path("checks")) {
+      if (ch.path("id").asString().equals("provenance")) {
+        prov = ch;
+      }
+    }
+    assertThat(prov).isNotNull();
+    assertThat(prov.path("status").asString()).isEqualTo("warn");
+    assertThat(prov.path("detail").asString())
+        .startsWith("copied or replayed, not measured again: identical per-request records")
+        .contains("as run orig");
+    assertThat(audit.path("status").asString()).isEqualTo("valid");
+    JsonNode c =
+        Json.JSON.readTree(
+            CommandHarness.run(
+                    compare(List.of(sameStart), List.of(other), "--format", "json"))
+                .out());
+    assertThat(row(c, "output_token_throughput.avg").path("caveats").toString())
+        .contains(
+            "provenance_warn: copied or replayed, not measured again: the same first request"
+                + " start (")
+        .contains("as run same-start");
+    assertThat(c.at("/eligibility/fields/aiperf_version").asString()).isEqualTo("unknown");
+    assertThat(c.at("/eligibility/warnings/0").asString())
+        .startsWith("aiperf_version unknown: neither side's runs record it (a warning, not a match");
+    assertThat(CommandHarness.run(compare(List.of(sameStart), List.of(other))).out())
+        .contains("warning: aiperf_version unknown: neither side's runs record it");
+  }
+
   private static JsonNode row(JsonNode c, String metric) {
     for (JsonNode m : c.path("metrics")) {
       if (m.path("metric").asString().equals(metric)) {

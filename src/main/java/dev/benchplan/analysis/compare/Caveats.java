@@ -91,6 +91,10 @@ public final class Caveats {
     if (bound != null) {
       out.add(bound);
     }
+    String copied = checkStatus(all, "provenance");
+    if (copied != null && copied.startsWith("provenance_warn")) {
+      out.add(copied);
+    }
     String slices = checkStatus(all, "time_slices");
     if (slices != null && slices.startsWith("time_slices_warn")) {
       out.add(slices);

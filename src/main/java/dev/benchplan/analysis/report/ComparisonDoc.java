@@ -88,7 +88,7 @@ public record ComparisonDoc(
       List<String> reasons) {}
 
   /** Eligible, and the identity both sides share (field to value). */
-  public record Eligibility(boolean eligible, Map<String, String> fields) {}
+  public record Eligibility(boolean eligible, Map<String, String> fields, List<String> warnings) {}
 
   /** The method block. */
   public record Method(

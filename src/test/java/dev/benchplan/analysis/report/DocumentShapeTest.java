@@ -105,7 +105,7 @@ class DocumentShapeTest {
             "comparison",
             null,
             null,
-            new ComparisonDoc.Eligibility(true, Map.of()),
+            new ComparisonDoc.Eligibility(true, Map.of(), List.of()),
             List.of(),
             List.of(),
             false,
