@@ -649,7 +649,7 @@ class VerdictsTest {
         .contains(
             "provenance_warn: copied or replayed, not measured again: the same first request"
                 + " start (")
-        .contains("as run same-start");
+        .contains("as run other");
     assertThat(c.at("/eligibility/fields/aiperf_version").asString()).isEqualTo("unknown");
     assertThat(c.at("/eligibility/warnings/0").asString())
         .startsWith("aiperf_version unknown: neither side's runs record it (a warning, not a match");
