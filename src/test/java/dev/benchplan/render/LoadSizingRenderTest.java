@@ -33,6 +33,8 @@ class LoadSizingRenderTest {
                 .sizedPoints("concurrency=1024=11"));
     JsonNode config = r.config();
     assertThat(config.at("/benchmark/runtime/workers").asInt()).isEqualTo(11);
+    // AIPerf's own count for 11 workers (one per 4), pinned so it waits for them
+    assertThat(config.at("/benchmark/runtime/recordProcessors").asInt()).isEqualTo(2);
     assertThat(config.at("/benchmark/runtime/ui").asString()).isEqualTo("none");
     assertThat(Rendered.Schemas.aiperf().validate(config)).as("AIPerf config schema").isEmpty();
     JsonNode res = r.container().path("resources");
@@ -54,10 +56,13 @@ class LoadSizingRenderTest {
                 .aiperf("0.13.0")
                 .sizedPoints("concurrency=16=1", "concurrency=250=3", "concurrency=3200=32"));
     List<Integer> workers = new ArrayList<>();
+    List<Integer> recordProcessors = new ArrayList<>();
     for (JsonNode doc : dev.benchplan.render.manifest.YamlDocuments.read(r.configText())) {
       workers.add(doc.at("/benchmark/runtime/workers").asInt());
+      recordProcessors.add(doc.at("/benchmark/runtime/recordProcessors").asInt());
     }
     assertThat(workers).containsExactly(1, 3, 32);
+    assertThat(recordProcessors).containsExactly(1, 1, 8);
     JsonNode res = r.container().path("resources");
     assertThat(res.at("/requests/cpu").asString()).isEqualTo("14");
     assertThat(res.at("/requests/memory").asString()).isEqualTo("10240Mi");
@@ -85,6 +90,7 @@ class LoadSizingRenderTest {
   void unsizedPlan() throws Exception {
     Rendered r = render(PlanFixture.userStatic().aiperf("0.13.0"));
     assertThat(r.config().at("/benchmark/runtime/workers").isMissingNode()).isTrue();
+    assertThat(r.config().at("/benchmark/runtime/recordProcessors").isMissingNode()).isTrue();
     assertThat(r.container().at("/resources/requests/cpu").asString()).isEqualTo("4");
     assertThat(r.container().at("/resources/requests/memory").asString()).isEqualTo("8Gi");
     assertThat(r.container().at("/resources/limits/memory").asString()).isEqualTo("16Gi");

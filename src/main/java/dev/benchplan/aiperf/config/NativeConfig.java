@@ -13,6 +13,12 @@ import tools.jackson.databind.node.ObjectNode;
  * rejects unknown keys.
  */
 public final class NativeConfig {
+  /**
+   * AIPerf 0.11 spawns one record processor per this many workers
+   * (AIPERF_RECORD_PROCESSOR_SCALE_FACTOR).
+   */
+  private static final int RECORDS_PER_PROCESSOR = 4;
+
   /** The native config schema version this renderer writes. */
   public static final String SCHEMA_VERSION = "2.0";
 
@@ -70,6 +76,11 @@ public final class NativeConfig {
     if (s.workers() != null) {
       // sized to the load by the plan: never AIPerf's CPU-count guess (load-generator.md)
       runtime.put("workers", s.workers());
+      // AIPerf's own count (one per 4 workers), pinned so it waits for them before configuring:
+      // left
+      // to the workers, a record processor that subscribes after the dataset is configured drops
+      // every record and the run hangs (AIPerf 0.11 on a loaded node; RealEngineIT)
+      runtime.put("recordProcessors", Math.max(1, s.workers() / RECORDS_PER_PROCESSOR));
     }
     return root;
   }
