@@ -324,8 +324,8 @@ public final class AnalyzeService {
   }
 
   /**
-   * The runs with the audit's {@code provenance} check over all of them: copied or replayed runs
-   * (a shared first start, identical records) are flagged ({@link Provenance}).
+   * The runs with the audit's {@code provenance} check over all of them: copied or replayed runs (a
+   * shared first start, identical records) are flagged ({@link Provenance}).
    */
   public static List<RunEvidence> withProvenance(List<RunEvidence> runs) {
     java.util.IdentityHashMap<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks =

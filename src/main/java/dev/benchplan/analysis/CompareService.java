@@ -309,9 +309,7 @@ public final class CompareService {
         noSpread |= spec.gated() && eff.method().equals("none") && notEstimable == null;
         if (spec.gated() && eff.method().equals("none") && notEstimable == null) {
           unresolved.merge(
-              lp,
-              Double.isFinite(eff.deltaPct()) ? Math.abs(eff.deltaPct()) : 0.0,
-              Math::max);
+              lp, Double.isFinite(eff.deltaPct()) ? Math.abs(eff.deltaPct()) : 0.0, Math::max);
         }
         if (spec.gated() && notEstimable != null) {
           notEstimableGated.add(lp + " " + spec.key());
@@ -383,7 +381,8 @@ public final class CompareService {
             "comparison",
             planned == null ? null : planned.question(),
             planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
-            new ComparisonDoc.Eligibility(true, new LinkedHashMap<>(elig.fields()), elig.warnings()),
+            new ComparisonDoc.Eligibility(
+                true, new LinkedHashMap<>(elig.fields()), elig.warnings()),
             side(ref),
             side(cand),
             paired,

@@ -50,8 +50,8 @@ final class RepeatDecisionFile {
    * @param repetitions the approved repetitions
    * @param loadPoint the pilot's load point, e.g. {@code concurrency=16}, or null
    * @param rationale the decision's rationale
-   * @param workload for a decision on plain AIPerf runs (no plan): the workload they recorded,
-   *     else a missing node
+   * @param workload for a decision on plain AIPerf runs (no plan): the workload they recorded, else
+   *     a missing node
    */
   record Approved(
       Path file,
@@ -290,8 +290,8 @@ final class RepeatDecisionFile {
 
   /**
    * One noise-floor pilot per load point that needs one (comparison-uncertainty.md): a plan under
-   * the experiment root already decided from another decision for the same series and load point
-   * is {@code PILOT_ONCE_PER_LOAD_POINT}. The same decision planned again is the same pilot.
+   * the experiment root already decided from another decision for the same series and load point is
+   * {@code PILOT_ONCE_PER_LOAD_POINT}. The same decision planned again is the same pilot.
    */
   static void checkOnePilotPerLoadPoint(Approved a, Path expRoot, RuleLog log) {
     Path dir = SeriesStore.planPath(expRoot, "x").getParent();

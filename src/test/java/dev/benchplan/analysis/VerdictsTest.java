@@ -522,10 +522,20 @@ class VerdictsTest {
           + " AIPerf's input config) and refuses a plan of another workload")
   void planAcceptsPlainDecision() throws Exception {
     Path ref =
-        new GeneratedRun().concurrency(16).isl(512).osl(128).throughput(5000).seed(1)
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(512)
+            .osl(128)
+            .throughput(5000)
+            .seed(1)
             .write(tmp.resolve("ref"));
     Path cand =
-        new GeneratedRun().concurrency(16).isl(512).osl(128).throughput(4900).seed(2)
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(512)
+            .osl(128)
+            .throughput(4900)
+            .seed(2)
             .write(tmp.resolve("cand"));
     CommandHarness.run(
         compare(List.of(ref), List.of(cand), "--report-dir", tmp.resolve("rep").toString()));
@@ -545,7 +555,8 @@ class VerdictsTest {
             dev.benchplan.json.Sha256.ofFile(decision));
     assertThat(ok.exitCode()).as(ok.out() + ok.err()).isZero();
     JsonNode pilot =
-        Json.JSON.readTree(Path.of(Json.JSON.readTree(ok.out()).path("plan_path").asString()).toFile());
+        Json.JSON.readTree(
+            Path.of(Json.JSON.readTree(ok.out()).path("plan_path").asString()).toFile());
     assertThat(pilot.at("/run_policy/repetitions").asInt()).isEqualTo(3);
     assertThat(pilot.at("/run_policy/decision_source/series_id").asString())
         .isEqualTo(rd.path("series_id").asString());
@@ -554,10 +565,20 @@ class VerdictsTest {
     assertThat(pilot.at("/run_policy/decision_source/plan_sha256").asString()).isEmpty();
     // another workload (ISL 2000) is not the pilot of these runs
     Path otherRef =
-        new GeneratedRun().concurrency(16).isl(2000).osl(128).throughput(5000).seed(1)
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(2000)
+            .osl(128)
+            .throughput(5000)
+            .seed(1)
             .write(tmp.resolve("ref2"));
     Path otherCand =
-        new GeneratedRun().concurrency(16).isl(2000).osl(128).throughput(4900).seed(2)
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(2000)
+            .osl(128)
+            .throughput(4900)
+            .seed(2)
             .write(tmp.resolve("cand2"));
     CommandHarness.run(
         compare(
@@ -579,7 +600,12 @@ class VerdictsTest {
     // a second pilot of the same series at the same load point, from another decision: refused
     Path again = tmp.resolve("rep3");
     Path cand3 =
-        new GeneratedRun().concurrency(16).isl(512).osl(128).throughput(4950).seed(3)
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(512)
+            .osl(128)
+            .throughput(4950)
+            .seed(3)
             .write(tmp.resolve("cand3"));
     CommandHarness.run(compare(List.of(ref), List.of(cand3), "--report-dir", again.toString()));
     Path decision3 = again.resolve("repeat_decision.json");
@@ -613,10 +639,16 @@ class VerdictsTest {
       }
     }
     Path sameStart =
-        new GeneratedRun().seed(2).version(null).startNs(1_762_551_534_000_000_000L)
+        new GeneratedRun()
+            .seed(2)
+            .version(null)
+            .startNs(1_762_551_534_000_000_000L)
             .write(tmp.resolve("same-start"));
     Path other =
-        new GeneratedRun().seed(3).version(null).startNs(1_762_551_534_000_000_000L)
+        new GeneratedRun()
+            .seed(3)
+            .version(null)
+            .startNs(1_762_551_534_000_000_000L)
             .write(tmp.resolve("other"));
     CommandHarness.run(
             "analyze",
@@ -642,8 +674,7 @@ class VerdictsTest {
     assertThat(audit.path("status").asString()).isEqualTo("valid");
     JsonNode c =
         Json.JSON.readTree(
-            CommandHarness.run(
-                    compare(List.of(sameStart), List.of(other), "--format", "json"))
+            CommandHarness.run(compare(List.of(sameStart), List.of(other), "--format", "json"))
                 .out());
     assertThat(row(c, "output_token_throughput.avg").path("caveats").toString())
         .contains(
@@ -652,7 +683,8 @@ class VerdictsTest {
         .contains("as run other");
     assertThat(c.at("/eligibility/fields/aiperf_version").asString()).isEqualTo("unknown");
     assertThat(c.at("/eligibility/warnings/0").asString())
-        .startsWith("aiperf_version unknown: neither side's runs record it (a warning, not a match");
+        .startsWith(
+            "aiperf_version unknown: neither side's runs record it (a warning, not a match");
     assertThat(CommandHarness.run(compare(List.of(sameStart), List.of(other))).out())
         .contains("warning: aiperf_version unknown: neither side's runs record it");
   }

@@ -44,10 +44,7 @@ public final class Provenance {
                   + o.source().label());
         } else if (start.equals(other.minStartNs())) {
           found.add(
-              "the same first request start ("
-                  + instant(start)
-                  + ") as run "
-                  + o.source().label());
+              "the same first request start (" + instant(start) + ") as run " + o.source().label());
         }
       }
       out.put(

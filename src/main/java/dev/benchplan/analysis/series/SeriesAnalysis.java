@@ -567,8 +567,7 @@ public final class SeriesAnalysis {
             pointFloors.isEmpty() ? null : perPointDocs(pointFloors),
             null,
             null);
-    return new Result(
-        s, finding, verdict, rd, runs.isEmpty() ? Map.of() : runs.get(0).identity());
+    return new Result(s, finding, verdict, rd, runs.isEmpty() ? Map.of() : runs.get(0).identity());
   }
 
   /** The capacity answer of a grid: throughput, TTFT p99 and each SLO's metric per run. */
