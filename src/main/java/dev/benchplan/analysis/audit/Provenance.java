@@ -23,7 +23,8 @@ public final class Provenance {
   /** One check per run, each naming the runs it shares a start or its records with. */
   public static IdentityHashMap<RunEvidence, AuditCheck> check(List<RunEvidence> runs) {
     IdentityHashMap<RunEvidence, AuditCheck> out = new IdentityHashMap<>();
-    for (RunEvidence r : runs) {
+    for (int i = 0; i < runs.size(); i++) {
+      RunEvidence r = runs.get(i);
       RecordScan scan = r.scan();
       Long start = scan == null ? null : scan.minStartNs();
       if (scan == null || start == null) {
@@ -31,9 +32,10 @@ public final class Provenance {
         continue;
       }
       List<String> found = new ArrayList<>();
-      for (RunEvidence o : runs) {
+      for (int j = 0; j < runs.size(); j++) {
+        RunEvidence o = runs.get(j);
         RecordScan other = o.scan();
-        if (o == r || other == null) {
+        if (j == i || other == null) {
           continue;
         }
         if (Objects.equals(scan.sha256(), other.sha256())) {
