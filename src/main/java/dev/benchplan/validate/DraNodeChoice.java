@@ -26,7 +26,7 @@ public final class DraNodeChoice {
       if (!dra.detected()) {
         throw e;
       }
-      throw BenchplanException.invalid(dra.refusal(e.getMessage()));
+      throw BenchplanException.invalid(dra.refusal(String.valueOf(e.getMessage())));
     }
   }
 }
