@@ -2,7 +2,10 @@ package dev.benchplan.analysis;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.analysis.audit.AggregateCrossCheck;
+import dev.benchplan.analysis.audit.Provenance;
 import dev.benchplan.analysis.compare.Slo;
+import dev.benchplan.analysis.evidence.CandidateLabel;
+import dev.benchplan.analysis.evidence.Candidates;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.evidence.RunLoader;
 import dev.benchplan.analysis.input.PlanInfo;
@@ -21,6 +24,7 @@ import dev.benchplan.analysis.report.RunDocuments;
 import dev.benchplan.analysis.report.SeriesDoc;
 import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
+import dev.benchplan.analysis.series.NoiseFloors;
 import dev.benchplan.analysis.series.SeriesAnalysis;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.error.BenchplanException;
@@ -66,16 +70,31 @@ public final class AnalyzeService {
    * @param reportDir where documents go, or null for {@code <EXP_ROOT>/analysis/<analysis-id>/}
    * @param gpus a GPU count for runs that do not record one, or null
    * @param slos {@code --slo} values
+   * @param labels {@code --label NAME=DIR}: the candidate of the runs under DIR
+   * @param noiseFloor {@code --noise-floor ID|FILE}: a floor named from outside the runs, or null
    */
   public record Request(
       List<Path> runs,
       Path expRoot,
       @Nullable Path reportDir,
       @Nullable Integer gpus,
-      List<String> slos) {
+      List<String> slos,
+      List<CandidateLabel> labels,
+      @Nullable String noiseFloor) {
+    /** A request without labels or a named noise floor. */
+    public Request(
+        List<Path> runs,
+        Path expRoot,
+        @Nullable Path reportDir,
+        @Nullable Integer gpus,
+        List<String> slos) {
+      this(runs, expRoot, reportDir, gpus, slos, List.of(), null);
+    }
+
     public Request {
       runs = List.copyOf(runs);
       slos = List.copyOf(slos);
+      labels = List.copyOf(labels);
       Objects.requireNonNull(expRoot, "expRoot");
       if (runs.isEmpty()) {
         throw BenchplanException.invalid(
@@ -124,7 +143,7 @@ public final class AnalyzeService {
     List<Slo> slos = Slo.parseFlags(request.slos());
     // the report's fixed costs, on the core the scan leaves idle
     AnalyzeWarmUp.start(request.runs().stream().anyMatch(RunLocator::isBenchplanRun));
-    List<RunEvidence> runs = load(request.runs(), request.gpus());
+    List<RunEvidence> runs = load(request.runs(), request.gpus(), request.labels());
     // the runs' own documents (the summary's bootstrap intervals) do not depend on the analysis:
     // they are built on the second core while this thread computes it
     FutureTask<List<byte[]>> runDocs =
@@ -133,8 +152,13 @@ public final class AnalyzeService {
     FutureTask<Map<String, String>> cdfPlots =
         SideTask.start("benchplan-plots-cdf", () -> Plots.runCdfs(runs));
     List<FindingLine> history = FindingsLog.read(request.expRoot());
+    NoiseFloors.Named named =
+        request.noiseFloor() == null
+            ? null
+            : NoiseFloors.explicit(
+                request.noiseFloor(), history, FindingsLog.path(request.expRoot()));
     // checked against its schema below, while the plots are drawn
-    Computed computed = computeUnchecked(runs, slos, history, request.expRoot());
+    Computed computed = computeUnchecked(runs, slos, history, request.expRoot(), named);
     String analysisId = computed.analysisId();
     AnalysisDoc analysis = computed.analysis();
     List<SeriesAnalysis.Result> results = computed.results();
@@ -169,10 +193,7 @@ public final class AnalyzeService {
     String analysisSha = Sha256.hex(analysisBytes);
     for (SeriesAnalysis.Result r : results) {
       RepeatDecisionDoc rd = repeatDecision(r, analysisId, analysisSha, planned);
-      String name =
-          results.size() == 1
-              ? REPEAT_DECISION
-              : "repeat_decision-" + safe(r.doc().seriesId()) + ".json";
+      String name = repeatDecisionName(results, r);
       files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
     }
     Map<String, String> svgs = new LinkedHashMap<>(SideTask.joined(plots));
@@ -194,6 +215,23 @@ public final class AnalyzeService {
     return new Outcome(analysisId, out, analysis, runs, FindingsLog.path(request.expRoot()));
   }
 
+  /**
+   * The file name of a result's repeat decision: {@code repeat_decision.json} for one, else named
+   * by series (and by candidate when a series has several).
+   */
+  public static String repeatDecisionName(
+      List<SeriesAnalysis.Result> results, SeriesAnalysis.Result r) {
+    if (results.size() == 1) {
+      return REPEAT_DECISION;
+    }
+    long sameSeries =
+        results.stream().filter(x -> x.doc().seriesId().equals(r.doc().seriesId())).count();
+    return "repeat_decision-"
+        + safe(r.doc().seriesId())
+        + (sameSeries > 1 ? "-" + safe(r.doc().candidate().name()) : "")
+        + ".json";
+  }
+
   /** Each run's benchmark_audit.json and benchmark_summary.json bytes, in turn. */
   private static List<byte[]> runDocuments(List<RunEvidence> runs) {
     List<byte[]> docs = new ArrayList<>();
@@ -206,23 +244,44 @@ public final class AnalyzeService {
 
   /** The analysis of {@code runs} against {@code history} (the findings log's earlier lines). */
   public static Computed compute(
-      List<RunEvidence> runs, List<Slo> slos, List<FindingLine> history, Path expRoot) {
-    Computed c = computeUnchecked(runs, slos, history, expRoot);
+      List<RunEvidence> runs,
+      List<Slo> slos,
+      List<FindingLine> history,
+      Path expRoot,
+      NoiseFloors.@Nullable Named named) {
+    Computed c = computeUnchecked(runs, slos, history, expRoot, named);
     validated(c.analysis(), "performance-analysis.schema.json"); // as analyze checks it
     return c;
   }
 
   /** {@link #compute} without checking the document against its schema (the caller does). */
   private static Computed computeUnchecked(
-      List<RunEvidence> runs, List<Slo> slos, List<FindingLine> history, Path expRoot) {
+      List<RunEvidence> runs,
+      List<Slo> slos,
+      List<FindingLine> history,
+      Path expRoot,
+      NoiseFloors.@Nullable Named named) {
     String analysisId = analysisId(runs);
 
-    Map<String, List<RunEvidence>> bySeries = new LinkedHashMap<>();
-    runs.forEach(r -> bySeries.computeIfAbsent(r.seriesId(), k -> new ArrayList<>()).add(r));
+    // one block per series and candidate: runs of different candidates are never pooled
+    Map<List<String>, List<RunEvidence>> groups = new LinkedHashMap<>();
+    runs.forEach(
+        r ->
+            groups
+                .computeIfAbsent(List.of(r.seriesId(), r.candidate().id()), k -> new ArrayList<>())
+                .add(r));
     List<SeriesAnalysis.Result> results = new ArrayList<>();
-    for (Map.Entry<String, List<RunEvidence>> e : bySeries.entrySet()) {
+    for (Map.Entry<List<String>, List<RunEvidence>> e : groups.entrySet()) {
       results.add(
-          SeriesAnalysis.analyze(e.getKey(), e.getValue(), slos, history, analysisId, expRoot));
+          SeriesAnalysis.analyze(
+              e.getKey().get(0),
+              e.getValue().get(0).candidate(),
+              e.getValue(),
+              slos,
+              history,
+              analysisId,
+              expRoot,
+              named));
     }
 
     PlanInfo planned = RunEvidence.firstReadPlan(runs);
@@ -250,8 +309,52 @@ public final class AnalyzeService {
 
   /** Locates and loads every run; the same run directory twice is invalid input. */
   public static List<RunEvidence> load(List<Path> args, @Nullable Integer gpus) {
-    List<RunEvidence> runs = new ArrayList<>();
+    return load(args, gpus, List.of());
+  }
+
+  /**
+   * Locates and loads every run, each with its candidate (run.json, {@code --label}, else unknown
+   * per RUN argument); a label naming no run is invalid input.
+   */
+  public static List<RunEvidence> load(
+      List<Path> args, @Nullable Integer gpus, List<CandidateLabel> labels) {
+    List<RunEvidence> all = withProvenance(loadAssigned(args, gpus, labels));
+    Candidates.checkLabels(labels, all);
+    return all;
+  }
+
+  /**
+   * The runs with the audit's {@code provenance} check over all of them: copied or replayed runs (a
+   * shared first start, identical records) are flagged ({@link Provenance}).
+   */
+  public static List<RunEvidence> withProvenance(List<RunEvidence> runs) {
+    java.util.IdentityHashMap<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks =
+        Provenance.check(runs);
+    return runs.stream()
+        .map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "provenance check")))
+        .toList();
+  }
+
+  /** As {@link #load(List, Integer, List)}, without checking that every label names a run. */
+  public static List<RunEvidence> loadAssigned(
+      List<Path> args, @Nullable Integer gpus, List<CandidateLabel> labels) {
+    List<RunEvidence> all = new ArrayList<>();
+    for (Path arg : args) {
+      all.addAll(Candidates.assign(arg, loadUnlabelled(List.of(arg), gpus, all), labels));
+    }
+    return all;
+  }
+
+  private static List<RunEvidence> loadUnlabelled(
+      List<Path> args, @Nullable Integer gpus, List<RunEvidence> before) {
     Set<Path> seen = new HashSet<>();
+    before.forEach(r -> seen.add(r.source().dir().toAbsolutePath().normalize()));
+    return loadSeen(args, gpus, seen);
+  }
+
+  private static List<RunEvidence> loadSeen(
+      List<Path> args, @Nullable Integer gpus, Set<Path> seen) {
+    List<RunEvidence> runs = new ArrayList<>();
     for (Path arg : args) {
       List<RunEvidence> mine = new ArrayList<>();
       for (RunSource s : RunLocator.locate(arg)) {
@@ -303,7 +406,8 @@ public final class AnalyzeService {
         rd.rationale(),
         rd.pilot(),
         analysisId,
-        analysisSha);
+        analysisSha,
+        r.workload());
   }
 
   /** A document's canonical bytes, once it matches its schema (the file edge). */

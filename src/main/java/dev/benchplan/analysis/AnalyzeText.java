@@ -24,7 +24,9 @@ public final class AnalyzeText {
       String verdict,
       @JsonProperty("repeat_decision") String repeatDecision,
       String rationale,
-      @org.jspecify.annotations.Nullable String capacity) {}
+      @org.jspecify.annotations.Nullable String capacity,
+      String candidate,
+      @JsonProperty("series_id_source") String seriesIdSource) {}
 
   /** The JSON output of analyze. */
   public record Output(
@@ -56,7 +58,9 @@ public final class AnalyzeText {
               s.verdict(),
               s.repeatDecision().decision(),
               s.repeatDecision().rationale(),
-              capacityStatement(s)));
+              capacityStatement(s),
+              s.candidate().name(),
+              s.seriesIdSource()));
     }
     return new Output(
         o.analysisId(),
@@ -113,6 +117,27 @@ public final class AnalyzeText {
           .append(" (")
           .append(s.repeatDecision().rationale())
           .append(")\n");
+      sb.append("  candidate: ").append(s.candidate().name());
+      if (s.seriesIdSource().startsWith("auto-derived")) {
+        sb.append("; series id auto-derived (no plan)");
+      }
+      sb.append('\n');
+      java.util.Set<String> against = new java.util.LinkedHashSet<>();
+      for (SeriesDoc.Comparison c : s.comparisons()) {
+        against.add(
+            "  compared with "
+                + c.against()
+                + " "
+                + c.analysisId()
+                + " (candidate "
+                + c.priorCandidate()
+                + (c.priorMeasuredAt() == null ? "" : ", measured " + c.priorMeasuredAt())
+                + (c.sameCandidate()
+                    ? ""
+                    : "; a different candidate, not a previous run of this one")
+                + ")");
+      }
+      against.forEach(line -> sb.append(line).append('\n'));
       String capacity = capacityStatement(s);
       if (capacity != null) {
         sb.append("  capacity: ").append(capacity).append('\n');

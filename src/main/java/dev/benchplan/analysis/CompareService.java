@@ -1,10 +1,13 @@
 package dev.benchplan.analysis;
 
 import dev.benchplan.analysis.audit.ErrorRate;
+import dev.benchplan.analysis.compare.Caveats;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.ErrorRows;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
+import dev.benchplan.analysis.evidence.CandidateLabel;
+import dev.benchplan.analysis.evidence.Candidates;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.report.ComparisonDoc;
@@ -16,7 +19,9 @@ import dev.benchplan.analysis.report.Plots;
 import dev.benchplan.analysis.report.RepeatDecisionDoc;
 import dev.benchplan.analysis.report.RunBlock;
 import dev.benchplan.analysis.report.RunDocuments;
+import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
+import dev.benchplan.analysis.series.NoiseFloors;
 import dev.benchplan.analysis.series.SeriesAnalysis;
 import dev.benchplan.analysis.stats.Effect;
 import dev.benchplan.analysis.stats.EffectEstimator;
@@ -61,6 +66,8 @@ public final class CompareService {
    * @param gpus GPU count for runs that record none, or null
    * @param failOnInconclusive exit 1 when a gated metric is inconclusive ({@code --fail-on
    *     inconclusive}), not only when one regressed
+   * @param labels {@code --label NAME=DIR}: the candidate of the runs under DIR
+   * @param noiseFloor {@code --noise-floor ID|FILE}: a floor named from outside the runs, or null
    */
   public record Request(
       List<Path> reference,
@@ -70,7 +77,32 @@ public final class CompareService {
       @Nullable Path expRoot,
       @Nullable Path reportDir,
       @Nullable Integer gpus,
-      boolean failOnInconclusive) {
+      boolean failOnInconclusive,
+      List<CandidateLabel> labels,
+      @Nullable String noiseFloor) {
+    /** A request without labels or a named noise floor. */
+    public Request(
+        List<Path> reference,
+        List<Path> candidate,
+        @Nullable Double mdePct,
+        boolean paired,
+        @Nullable Path expRoot,
+        @Nullable Path reportDir,
+        @Nullable Integer gpus,
+        boolean failOnInconclusive) {
+      this(
+          reference,
+          candidate,
+          mdePct,
+          paired,
+          expRoot,
+          reportDir,
+          gpus,
+          failOnInconclusive,
+          List.of(),
+          null);
+    }
+
     /** A request that fails on a regression only. */
     public Request(
         List<Path> reference,
@@ -86,6 +118,7 @@ public final class CompareService {
     public Request {
       reference = List.copyOf(reference);
       candidate = List.copyOf(candidate);
+      labels = List.copyOf(labels);
       if (reference.isEmpty() || candidate.isEmpty()) {
         throw BenchplanException.invalid("compare: give --reference RUN... and --candidate RUN...");
       }
@@ -114,8 +147,20 @@ public final class CompareService {
 
   /** Runs the comparison; ineligible or bad input throws (exit 2) before anything is written. */
   public static Outcome compare(Request request) {
-    List<RunEvidence> refAll = AnalyzeService.load(request.reference(), request.gpus());
-    List<RunEvidence> candAll = AnalyzeService.load(request.candidate(), request.gpus());
+    List<RunEvidence> refLoaded =
+        AnalyzeService.loadAssigned(request.reference(), request.gpus(), request.labels());
+    List<RunEvidence> candLoaded =
+        AnalyzeService.loadAssigned(request.candidate(), request.gpus(), request.labels());
+    List<RunEvidence> both = new ArrayList<>(refLoaded);
+    both.addAll(candLoaded);
+    Candidates.checkLabels(request.labels(), both);
+    // copied or replayed runs, on either side, are flagged in the audit and on the verdict rows
+    both = AnalyzeService.withProvenance(both);
+    refLoaded = both.subList(0, refLoaded.size());
+    candLoaded = both.subList(refLoaded.size(), both.size());
+    // each side is one candidate: run.json's or --label's, else the side names it; never two
+    List<RunEvidence> refAll = Candidates.side("reference", refLoaded);
+    List<RunEvidence> candAll = Candidates.side("candidate", candLoaded);
     // the pairs in run.json (render --pair) decide the pairing; --paired alone pairs in argument
     // order
     Set<Path> refDirs = new HashSet<>();
@@ -136,8 +181,8 @@ public final class CompareService {
     excluded(excluded, "candidate", candAll);
     List<RunEvidence> ref = refAll.stream().filter(RunEvidence::valid).toList();
     List<RunEvidence> cand = candAll.stream().filter(RunEvidence::valid).toList();
-    boolean labelled = PairedRuns.labelled(ref, cand);
-    if (labelled) {
+    boolean pairLabelled = PairedRuns.labelled(ref, cand);
+    if (pairLabelled) {
       PairedRuns.Aligned aligned = PairedRuns.align(ref, cand);
       ref = aligned.reference();
       cand = aligned.candidate();
@@ -150,14 +195,29 @@ public final class CompareService {
               + cand.size()
               + " candidate runs; AB/BA pairs need the same number on both sides, in pair order");
     }
-    boolean paired = labelled || request.paired();
-    FindingsLog.Carried carried =
-        request.expRoot() == null
-            ? null
-            : FindingsLog.lastNoiseFloor(
-                    FindingsLog.read(request.expRoot()), ref.get(0).seriesId(), request.expRoot())
-                .orElse(null);
-    Map<String, NoiseFloor> floors = carried == null ? Map.of() : carried.floors();
+    boolean paired = pairLabelled || request.paired();
+    // a floor only from the runs given, --noise-floor, or the pilot the series' decision chain
+    // names by SHA-256: never whatever the experiment root holds (issue 31)
+    List<FindingLine> history =
+        request.expRoot() == null ? List.of() : FindingsLog.read(request.expRoot());
+    NoiseFloors.Named carried =
+        request.noiseFloor() != null
+            ? NoiseFloors.explicit(
+                request.noiseFloor(),
+                history,
+                request.expRoot() == null
+                    ? Path.of("(no --exp-root)")
+                    : FindingsLog.path(request.expRoot()))
+            : NoiseFloors.pilot(history, ref.get(0).seriesId(), request.expRoot()).orElse(null);
+    Map<String, NoiseFloor> floors = Map.of();
+    if (carried != null) {
+      for (String lp : loadPoints(ref)) {
+        if (!carried.at(lp).isEmpty()) {
+          floors = carried.at(lp);
+          break;
+        }
+      }
+    }
 
     PlanInfo planned = RunEvidence.firstReadPlan(ref);
     Map<String, @Nullable BigDecimal> noiseFloor = null;
@@ -170,10 +230,10 @@ public final class CompareService {
       // where the floor was measured: the series itself or a pilot decided for it
       noiseFloorSource =
           new ComparisonDoc.NoiseFloorSource(
-              carried.describe(),
+              carried.description(),
               carried.analysisId(),
               carried.pilotSeriesId(),
-              carried.runs(),
+              floors.values().stream().mapToInt(NoiseFloor::runs).max().orElse(0),
               String.valueOf(request.expRoot()));
     }
     List<ComparisonDoc.MetricRow> metrics = new ArrayList<>();
@@ -195,18 +255,39 @@ public final class CompareService {
     boolean allNoChange = true;
     boolean noSpread = false;
     boolean gatedInconclusive = false;
+    // gated metrics inconclusive only because the percentile is not estimable on these runs
+    List<String> notEstimableGated = new ArrayList<>();
+    // load point -> the largest gated change no interval could be drawn for (the pilot goes there)
+    Map<String, Double> unresolved = new LinkedHashMap<>();
     for (String lp : loadPoints(ref)) {
       List<RunEvidence> r = ref.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       List<RunEvidence> k = cand.stream().filter(x -> x.loadPoint().equals(lp)).toList();
+      List<String> pointCaveats = Caveats.loadPoint(lp, r, k);
       for (MetricSpec spec : MetricSpec.STANDARD) {
         double[] rv = spec.values(r);
         double[] kv = spec.values(k);
         if (rv.length == 0 || kv.length == 0 || (paired && rv.length != kv.length)) {
           continue;
         }
+        // the floor of this load point only: the other side's own repetitions here when one side
+        // has one run, else the named floor measured at this load point
+        NoiseFloor floor = null;
+        if (!paired && Math.min(rv.length, kv.length) == 1 && Math.max(rv.length, kv.length) >= 2) {
+          floor = NoiseFloor.of(spec.key(), rv.length >= 2 ? rv : kv);
+        } else if (carried != null) {
+          floor = carried.at(lp).get(spec.key());
+        }
         Effect eff =
-            EffectEstimator.estimate(
-                rv, kv, spec.direction(), paired, floors.get(spec.key()), request.mdePct());
+            EffectEstimator.estimate(rv, kv, spec.direction(), paired, floor, request.mdePct());
+        List<String> caveats = new ArrayList<>();
+        String notEstimable = Caveats.notEstimable(spec, r, k);
+        EffectVerdict v = eff.verdict();
+        if (notEstimable != null) {
+          // the project's estimability rule: below it a percentile is never decided
+          caveats.add(notEstimable);
+          v = EffectVerdict.INCONCLUSIVE;
+        }
+        caveats.addAll(pointCaveats);
         metrics.add(
             new ComparisonDoc.MetricRow(
                 lp,
@@ -217,17 +298,26 @@ public final class CompareService {
                 Measured.all(rv),
                 Measured.all(kv),
                 EffectDoc.of(eff),
-                eff.verdict().json()));
-        gatedRegressed |= spec.gated() && eff.verdict() == EffectVerdict.REGRESSED;
-        anyRegressed |= eff.verdict() == EffectVerdict.REGRESSED;
-        anyImproved |= eff.verdict() == EffectVerdict.IMPROVED;
-        allNoChange &= eff.verdict() == EffectVerdict.NO_CHANGE;
+                v.json(),
+                List.copyOf(caveats)));
+        gatedRegressed |= spec.gated() && v == EffectVerdict.REGRESSED;
+        anyRegressed |= v == EffectVerdict.REGRESSED;
+        anyImproved |= v == EffectVerdict.IMPROVED;
+        allNoChange &= v == EffectVerdict.NO_CHANGE;
         // a gated metric without any spread decides the pilot; a non-gated one whose repeats are
         // identical (records copied between runs) is inconclusive on its own row only
-        noSpread |= spec.gated() && eff.method().equals("none");
-        gatedInconclusive |= spec.gated() && eff.verdict() == EffectVerdict.INCONCLUSIVE;
-        if (spec.gated() && eff.verdict() == EffectVerdict.INCONCLUSIVE) {
-          gatedUndecided.add(lp + " " + spec.key());
+        noSpread |= spec.gated() && eff.method().equals("none") && notEstimable == null;
+        if (spec.gated() && eff.method().equals("none") && notEstimable == null) {
+          unresolved.merge(
+              lp, Double.isFinite(eff.deltaPct()) ? Math.abs(eff.deltaPct()) : 0.0, Math::max);
+        }
+        if (spec.gated() && notEstimable != null) {
+          notEstimableGated.add(lp + " " + spec.key());
+        }
+        gatedInconclusive |= spec.gated() && v == EffectVerdict.INCONCLUSIVE;
+        if (spec.gated() && v == EffectVerdict.INCONCLUSIVE) {
+          gatedUndecided.add(
+              lp + " " + spec.key() + (notEstimable != null ? " (not estimable)" : ""));
         }
       }
     }
@@ -239,6 +329,14 @@ public final class CompareService {
               SeriesAnalysis.PILOT_RATIONALE
                   + ": a side has one run, or identical runs (zero spread), and the series"
                   + " has no noise floor, so no interval can be drawn");
+    } else if (gatedInconclusive && notEstimableGated.size() == gatedUndecided.size()) {
+      rd =
+          new ComparisonDoc.RepeatDecision(
+              "not_justified",
+              "gated percentile(s) not estimable on runs of this size ("
+                  + String.join(", ", notEstimableGated)
+                  + "): more runs of the same size cannot decide them; a new plan with enough"
+                  + " measured requests per run (p99: 1,000) can");
     } else if (gatedInconclusive) {
       rd =
           new ComparisonDoc.RepeatDecision(
@@ -283,7 +381,8 @@ public final class CompareService {
             "comparison",
             planned == null ? null : planned.question(),
             planned == null ? null : new FileDoc(planned.path(), planned.actualSha256()),
-            new ComparisonDoc.Eligibility(true, new LinkedHashMap<>(elig.fields())),
+            new ComparisonDoc.Eligibility(
+                true, new LinkedHashMap<>(elig.fields()), elig.warnings()),
             side(ref),
             side(cand),
             paired,
@@ -335,10 +434,16 @@ public final class CompareService {
               rd.rationale(),
               noSpread
                   ? new RepeatDecisionDoc.Pilot(
-                      3, ref.get(0).loadPoint(), "unchanged: the reference")
+                      3,
+                      unresolved.entrySet().stream()
+                          .max(Map.Entry.comparingByValue())
+                          .map(Map.Entry::getKey)
+                          .orElse(ref.get(0).loadPoint()),
+                      "unchanged: the reference")
                   : null,
               "comparison",
-              Sha256.hex(bytes));
+              Sha256.hex(bytes),
+              ref.get(0).identity());
       files.put(
           out.resolve(AnalyzeService.REPEAT_DECISION),
           AnalyzeService.validated(rdDoc, "repeat-decision.schema.json"));
@@ -383,6 +488,13 @@ public final class CompareService {
         .append(" run(s)")
         .append(c.paired() ? ", paired AB/BA" : "")
         .append('\n');
+    if (!c.reference().isEmpty() && !c.candidate().isEmpty()) {
+      sb.append("candidates: reference side ")
+          .append(sideName(c.reference().get(0).run().candidate().name(), "reference"))
+          .append(", candidate side ")
+          .append(sideName(c.candidate().get(0).run().candidate().name(), "candidate"))
+          .append('\n');
+    }
     String fmt = "%-16s %-40s %-7s %11s %11s %8s %-19s %7s %s%n";
     sb.append(
         String.format(
@@ -417,7 +529,20 @@ public final class CompareService {
               pct(e.deltaPct()),
               ci,
               mde(e.mdePct(), "%.1f%%"),
-              m.verdict()));
+              m.verdict() + (m.caveats().isEmpty() ? "" : " !")));
+      for (String cv : m.caveats()) {
+        if (cv.startsWith("not_estimable")) {
+          sb.append("    ! ").append(cv).append('\n');
+        }
+      }
+    }
+    Set<String> pointCaveatLines = new java.util.LinkedHashSet<>();
+    for (ComparisonDoc.MetricRow m : c.metrics()) {
+      for (String cv : m.caveats()) {
+        if (!cv.startsWith("not_estimable")) {
+          pointCaveatLines.add("caveat at " + m.loadPoint() + ": " + cv);
+        }
+      }
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
       sb.append(
@@ -435,6 +560,10 @@ public final class CompareService {
               e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
                   ? "within limit"
                   : "over limit: run(s) excluded"));
+    }
+    pointCaveatLines.forEach(line -> sb.append(line).append('\n'));
+    for (String w : c.eligibility().warnings()) {
+      sb.append("warning: ").append(w).append('\n');
     }
     for (ComparisonDoc.Excluded x : c.excluded()) {
       sb.append("excluded: ")
@@ -459,6 +588,11 @@ public final class CompareService {
     return sb.toString();
   }
 
+  /** A side's candidate for the text: its name, or that no run records one. */
+  private static String sideName(String name, String side) {
+    return name.equals(side) ? "unnamed (no run records a candidate; --label NAME=DIR)" : name;
+  }
+
   private static String errorPct(ComparisonDoc.ErrorSide s) {
     return s.rate() == null ? "n/a" : ErrorRate.percent(s.rate());
   }
@@ -481,7 +615,7 @@ public final class CompareService {
         .append("** (exit ")
         .append(c.exitCode())
         .append(")\n\n| load point | metric | reference | candidate | change | 95% CI |")
-        .append(" MDE | verdict |\n|---|---|---|---|---|---|---|---|\n");
+        .append(" MDE | verdict | caveats |\n|---|---|---|---|---|---|---|---|---|\n");
     for (ComparisonDoc.MetricRow m : c.metrics()) {
       EffectDoc e = m.effect();
       sb.append("| ")
@@ -503,6 +637,8 @@ public final class CompareService {
           .append(mde(e.mdePct(), "%.1f%%"))
           .append(" | ")
           .append(m.verdict())
+          .append(" | ")
+          .append(String.join("; ", m.caveats()).replace("|", "/"))
           .append(" |\n");
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
@@ -521,7 +657,7 @@ public final class CompareService {
               e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
                   ? "within limit"
                   : "over limit: run(s) excluded")
-          .append(" |\n");
+          .append(" | |\n");
     }
     for (ComparisonDoc.Excluded x : c.excluded()) {
       sb.append("\nExcluded (invalid under the audit): ")

@@ -217,6 +217,28 @@ final class ObjectivePlanner {
       }
       if (a.level() == PercentileSamples.Level.FEW_BEYOND) {
         log.warn(rule, a.warning("gate " + g.name()));
+        // gated, but below the estimability rule analyze and compare apply to percentiles
+        log.warn(
+            RuleFile.COMPARISON_UNCERTAINTY,
+            "gate "
+                + g.name()
+                + " ("
+                + g.stat()
+                + ") can be gated on "
+                + measuredRequests
+                + " measured requests per run but not compared: compare and analyze call a "
+                + g.stat()
+                + " resting on fewer than "
+                + BigDecimal.valueOf(PercentileSamples.WARN_BEYOND * 100L)
+                    .divide(
+                        p.min(BigDecimal.valueOf(100).subtract(p)),
+                        0,
+                        java.math.RoundingMode.CEILING)
+                    .toPlainString()
+                + " measured requests per run inconclusive (not_estimable;"
+                + " n x min(p, 1-p) >= "
+                + PercentileSamples.WARN_BEYOND
+                + ")");
       }
       log.decide(
           rule,

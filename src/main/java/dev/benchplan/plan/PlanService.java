@@ -246,6 +246,7 @@ public final class PlanService {
             .build();
     if (decision != null) {
       RepeatDecisionFile.checkSeries(decision, PlanJson.tree(draft), o.expRoot(), log);
+      RepeatDecisionFile.checkOnePilotPerLoadPoint(decision, o.expRoot(), log);
       stopIfBlocked(log);
     }
     String seriesId = seriesId(draft, w, o, existing, request, write, log);

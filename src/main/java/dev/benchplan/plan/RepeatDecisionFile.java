@@ -50,6 +50,8 @@ final class RepeatDecisionFile {
    * @param repetitions the approved repetitions
    * @param loadPoint the pilot's load point, e.g. {@code concurrency=16}, or null
    * @param rationale the decision's rationale
+   * @param workload for a decision on plain AIPerf runs (no plan): the workload they recorded, else
+   *     a missing node
    */
   record Approved(
       Path file,
@@ -59,7 +61,8 @@ final class RepeatDecisionFile {
       String analysisSha256,
       int repetitions,
       @Nullable String loadPoint,
-      String rationale) {}
+      String rationale,
+      JsonNode workload) {}
 
   /** Reads and checks a decision file; logs a blocker and returns empty when it cannot be used. */
   static Optional<Approved> read(RepeatDecisionRequest req, RuleLog log) {
@@ -136,7 +139,8 @@ final class RepeatDecisionFile {
             d.path("source").path("analysis_sha256").asString(),
             pilot.path("repetitions").asInt(),
             pilot.path("load_point").asString(null),
-            d.path("rationale").asString()));
+            d.path("rationale").asString(),
+            d.path("workload")));
   }
 
   /**
@@ -146,6 +150,10 @@ final class RepeatDecisionFile {
    */
   static void checkSeries(Approved a, JsonNode draft, Path expRoot, RuleLog log) {
     String at = "--repeat-decision " + a.file();
+    if (a.planSha256() == null && a.workload().isObject()) {
+      checkWorkload(a, draft, at, log);
+      return;
+    }
     if (a.planSha256() == null) {
       log.block(
           BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
@@ -213,6 +221,116 @@ final class RepeatDecisionFile {
               + a.seriesId()
               + " unchanged except its run policy; differing frozen field(s): "
               + String.join("; ", differing));
+    }
+  }
+
+  /** The draft field each recorded workload field of plain AIPerf runs must match. */
+  private static final java.util.Map<String, String> WORKLOAD_POINTERS =
+      java.util.Map.of(
+          "isl", "/workload/synthetic/isl",
+          "isl_stddev", "/workload/synthetic/isl_stddev",
+          "osl", "/workload/synthetic/osl",
+          "osl_stddev", "/workload/synthetic/osl_stddev",
+          "model", "/deployment/served_model",
+          "endpoint_type", "/endpoint/type",
+          "streaming", "/endpoint/streaming",
+          "aiperf_version", "/aiperf/version");
+
+  /**
+   * A decision on plain AIPerf runs has no series plan: the pilot plan must measure what the runs
+   * recorded in AIPerf's own input config (each field they recorded) at the decision's load point.
+   */
+  private static void checkWorkload(Approved a, JsonNode draft, String at, RuleLog log) {
+    List<String> differing = new ArrayList<>();
+    for (String field : new java.util.TreeSet<>(WORKLOAD_POINTERS.keySet())) {
+      String recorded = a.workload().path(field).asString(null);
+      if (recorded == null || recorded.equals("not recorded")) {
+        continue;
+      }
+      JsonNode mine = draft.at(WORKLOAD_POINTERS.get(field));
+      if (!sameValue(recorded, mine)) {
+        differing.add(
+            WORKLOAD_POINTERS.get(field)
+                + " ("
+                + recorded
+                + " in the runs' input config, "
+                + (mine.isMissingNode() ? "absent" : mine.toString())
+                + " in this plan)");
+      }
+    }
+    if (a.loadPoint() != null && !runs(draft, a.loadPoint())) {
+      differing.add(
+          "load point: the decision's pilot runs "
+              + a.loadPoint()
+              + ", this plan "
+              + draft.at("/experiment/concurrency")
+              + draft.at("/experiment/request_rate"));
+    }
+    if (!differing.isEmpty()) {
+      log.block(
+          BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
+          at
+              + ": the pilot must repeat the workload the plain AIPerf runs of series "
+              + a.seriesId()
+              + " recorded (/workload); differing: "
+              + String.join("; ", differing));
+    }
+  }
+
+  private static boolean sameValue(String recorded, JsonNode mine) {
+    if (mine.isNumber()) {
+      try {
+        return new BigDecimal(recorded).compareTo(mine.decimalValue()) == 0;
+      } catch (NumberFormatException e) {
+        return false;
+      }
+    }
+    return mine.isValueNode() && recorded.equals(mine.asString());
+  }
+
+  /**
+   * One noise-floor pilot per load point that needs one (comparison-uncertainty.md): a plan under
+   * the experiment root already decided from another decision for the same series and load point is
+   * {@code PILOT_ONCE_PER_LOAD_POINT}. The same decision planned again is the same pilot.
+   */
+  static void checkOnePilotPerLoadPoint(Approved a, Path expRoot, RuleLog log) {
+    Path dir = SeriesStore.planPath(expRoot, "x").getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      return;
+    }
+    List<Path> plans;
+    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+      plans = s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+    } catch (IOException e) {
+      return; // no readable plans: no earlier pilot to find
+    }
+    for (Path p : plans) {
+      JsonNode ds;
+      try {
+        ds = PlanJson.parse(Files.readAllBytes(p)).at("/run_policy/decision_source");
+      } catch (IOException | RuntimeException e) {
+        continue; // not a plan this rule can read: it names no pilot
+      }
+      if (ds.isObject()
+          && a.seriesId().equals(ds.path("series_id").asString(null))
+          && java.util.Objects.equals(
+              a.loadPoint() == null ? "" : a.loadPoint(), ds.path("load_point").asString(""))
+          && !a.sha256().equals(ds.path("sha256").asString(null))) {
+        log.block(
+            BlockerCode.PILOT_ONCE_PER_LOAD_POINT,
+            "--repeat-decision "
+                + a.file()
+                + ": series "
+                + a.seriesId()
+                + " already has a noise-floor pilot"
+                + (a.loadPoint() == null ? "" : " at " + a.loadPoint())
+                + " ("
+                + p
+                + ", decided by "
+                + ds.path("path").asString("")
+                + "): one pilot per load point that needs one; use its floor (--noise-floor)");
+        return;
+      }
     }
   }
 

@@ -62,10 +62,10 @@ final class RunPolicyPlanner {
       }
       if (o.reuse() != null) {
         log.block(
-            BlockerCode.PILOT_ONCE_PER_SERIES,
+            BlockerCode.PILOT_ONCE_PER_LOAD_POINT,
             (o.pilot() ? "--pilot" : "--repeat-decision")
-                + " with --reuse-plan: the noise-floor pilot is decided once, when a series is created;"
-                + " a reused series keeps its repetition policy");
+                + " with --reuse-plan: a noise-floor pilot is a plan of its own (one per load point"
+                + " that needs one); a reused series keeps its repetition policy");
         ok = false;
       }
       if (decision != null && decision.repetitions() != PILOT_RUNS) {
@@ -86,7 +86,7 @@ final class RunPolicyPlanner {
                 + seriesLabel
                 + ": n = "
                 + PILOT_RUNS
-                + " runs of one unchanged configuration, pre-authorized once per series"
+                + " runs of one unchanged configuration, pre-authorized once per load point"
                 + (rationale == null ? "" : "; " + rationale);
         log.decide(rule, "run_policy.repetitions = 3 (repeat_decision necessary)", text);
         return Optional.of(new BenchmarkPlan.RunPolicy(PILOT_RUNS, "necessary", text, true));

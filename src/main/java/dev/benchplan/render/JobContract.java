@@ -58,6 +58,9 @@ public final class JobContract {
   /** Job annotation: that ledger's SHA-256. */
   public static final String LEDGER_SHA256 = "benchplan.dev/ledger-sha256";
 
+  /** Job annotation: the SHA-256 of the DGD manifest the ledger records (the candidate's build). */
+  public static final String DGD_SHA256 = "benchplan.dev/dgd-sha256";
+
   /** Job annotation: where artifacts go ({@code emptyDir} or {@code pvc:CLAIM[/PATH]}). */
   public static final String ARTIFACTS = "benchplan.dev/artifacts";
 

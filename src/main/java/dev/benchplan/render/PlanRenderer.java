@@ -247,6 +247,7 @@ public final class PlanRenderer {
         JobContract.DGD, plan.deployment().namespace() + "/" + plan.deployment().dgdName());
     annotations.put(JobContract.LEDGER, ledgerShown);
     annotations.put(JobContract.LEDGER_SHA256, candidate.ledgerSha256());
+    annotations.put(JobContract.DGD_SHA256, plan.deployment().dgdSha256());
     annotations.put(JobContract.ARTIFACTS, artifacts.describe());
     if (trace != null) {
       annotations.put(JobContract.TRACE_SOURCE, trace.describe());

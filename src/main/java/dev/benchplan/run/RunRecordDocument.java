@@ -43,7 +43,37 @@ public record RunRecordDocument(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Pair pair,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Engine engine,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Operator operator,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable SmokeAge smokeEvidence) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable SmokeAge smokeEvidence,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Candidate candidate) {
+
+  /**
+   * What was measured, apart from the series (issue 31): runs of one series may measure different
+   * builds, and compare and analyze never pool runs of different candidates. Absent in a run.json
+   * written before it was recorded (its candidate is "unknown").
+   *
+   * @param ledgerSha256 the deployment ledger's SHA-256 (perf.yaml's {@code
+   *     benchplan.dev/ledger-sha256})
+   * @param dgd {@code namespace/name} of the DynamoGraphDeployment
+   * @param dgdSha256 the DGD manifest's SHA-256 as the ledger records it, or null when the rendered
+   *     files predate its annotation
+   * @param endpoint the endpoint URL measured
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Candidate(
+      String ledgerSha256, String dgd, @Nullable String dgdSha256, String endpoint) {
+    /** From the rendered annotations; null when the ledger's SHA-256 is not among them. */
+    public static @Nullable Candidate of(
+        @Nullable String ledgerSha256,
+        @Nullable String dgd,
+        @Nullable String dgdSha256,
+        @Nullable String endpoint) {
+      if (ledgerSha256 == null || ledgerSha256.isBlank()) {
+        return null;
+      }
+      return new Candidate(
+          ledgerSha256, dgd == null ? "" : dgd, dgdSha256, endpoint == null ? "" : endpoint);
+    }
+  }
 
   /**
    * How old the bound ledger's smoke evidence was when run checked it, before creating anything

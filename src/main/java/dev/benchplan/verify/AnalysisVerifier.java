@@ -144,7 +144,33 @@ final class AnalysisVerifier {
       }
       history.addAll(log.subList(0, last < 0 ? log.size() : last));
     }
-    AnalyzeService.Computed again = AnalyzeService.compute(runs, slos, history, expRoot);
+    // a floor the analysis was given by --noise-floor ID|FILE is named again, from the same log
+    String namedFloor = null;
+    for (JsonNode series : stored.path("series")) {
+      for (JsonNode point : series.at("/noise_floor/load_points")) {
+        String arg =
+            dev.benchplan.analysis.series.NoiseFloors.argumentOf(
+                point.path("source").asString(null));
+        namedFloor = arg != null ? arg : namedFloor;
+      }
+    }
+    AnalyzeService.Computed again;
+    try {
+      again =
+          AnalyzeService.compute(
+              runs,
+              slos,
+              history,
+              expRoot,
+              namedFloor == null
+                  ? null
+                  : dev.benchplan.analysis.series.NoiseFloors.explicit(
+                      namedFloor, history, FindingsLog.path(expRoot)));
+    } catch (BenchplanException e) {
+      findings.add(
+          new Finding(name, "/series", "the named noise floor no longer loads: " + e.getMessage()));
+      return new VerifyReport("analysis", label, null, checks, findings, notes);
+    }
     diff(name, stored, again.analysis(), findings);
     same(
         label + "/" + AnalyzeService.ANALYSIS_MD,
@@ -178,10 +204,7 @@ final class AnalysisVerifier {
     }
     List<dev.benchplan.analysis.series.SeriesAnalysis.Result> results = again.results();
     for (dev.benchplan.analysis.series.SeriesAnalysis.Result r : results) {
-      String rdName =
-          results.size() == 1
-              ? AnalyzeService.REPEAT_DECISION
-              : "repeat_decision-" + AnalyzeService.safe(r.doc().seriesId()) + ".json";
+      String rdName = AnalyzeService.repeatDecisionName(results, r);
       document(
           label + "/" + rdName,
           dir.resolve(rdName),
@@ -271,7 +294,10 @@ final class AnalysisVerifier {
                   floorRoot.root(),
                   null,
                   null,
-                  stored.path("fail_on").asString("regressed").equals("inconclusive")));
+                  stored.path("fail_on").asString("regressed").equals("inconclusive"),
+                  labels(stored),
+                  dev.benchplan.analysis.series.NoiseFloors.argumentOf(
+                      stored.at("/noise_floor_source/description").asString(null))));
     } catch (BenchplanException e) {
       findings.add(
           new Finding(
@@ -392,6 +418,24 @@ final class AnalysisVerifier {
    * The RUN arguments the runs were found under: a run's label is the argument's folder name
    * followed by the run's path below it, so the argument is the run directory less those parts.
    */
+  private static final java.util.regex.Pattern LABEL =
+      java.util.regex.Pattern.compile("--label ([A-Za-z0-9][A-Za-z0-9._+-]*)=(.+)$");
+
+  /** The {@code --label NAME=DIR} options a comparison was given, from its runs' candidates. */
+  private static List<dev.benchplan.analysis.evidence.CandidateLabel> labels(JsonNode stored) {
+    Set<dev.benchplan.analysis.evidence.CandidateLabel> out = new LinkedHashSet<>();
+    for (String side : List.of("reference", "candidate")) {
+      for (JsonNode in : stored.path(side)) {
+        Matcher m = LABEL.matcher(in.at("/run/candidate/source").asString(""));
+        if (m.find()) {
+          out.add(
+              new dev.benchplan.analysis.evidence.CandidateLabel(m.group(1), Path.of(m.group(2))));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
   private static List<Path> bases(List<JsonNode> runBlocks) {
     Set<Path> out = new LinkedHashSet<>();
     for (JsonNode run : runBlocks) {
@@ -429,7 +473,14 @@ final class AnalysisVerifier {
                               + ": no run with label "
                               + run.path("label").asString()
                               + " is there now"));
-      out.add(RunLoader.load(s, gpus));
+      RunEvidence loaded = RunLoader.load(s, gpus);
+      // the candidate analyze assigned (run.json, --label or the RUN argument), as it recorded it
+      out.add(
+          run.path("candidate").isObject()
+              ? loaded.withCandidate(
+                  dev.benchplan.json.Json.JSON.treeToValue(
+                      run.path("candidate"), dev.benchplan.analysis.evidence.Candidate.class))
+              : loaded);
     }
     // the aiperf_aggregate check spans the runs under one RUN argument, as analyze ran it
     for (Path base : bases(runBlocks)) {
@@ -443,6 +494,8 @@ final class AnalysisVerifier {
         out.set(out.indexOf(under.get(i)), checked.get(i));
       }
     }
+    // then the provenance check over all of them, as analyze ran it
+    out = new ArrayList<>(AnalyzeService.withProvenance(out));
     return out;
   }
 

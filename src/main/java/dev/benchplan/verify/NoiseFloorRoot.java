@@ -2,6 +2,7 @@ package dev.benchplan.verify;
 
 import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
+import dev.benchplan.analysis.series.NoiseFloors;
 import dev.benchplan.error.BenchplanException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,9 +64,18 @@ record NoiseFloorRoot(@Nullable Path root, boolean temporary, @Nullable Finding 
       return problem(name, POINTER + "/exp_root", "not recomputed: " + e.getMessage());
     }
     String seriesId = stored.at("/reference/0/run/series_id").asString("");
+    // found as compare found it: the --noise-floor it was given, else the pilot chain
+    String named = NoiseFloors.argumentOf(src.path("description").asString(null));
     for (int n = lines.size(); n >= 0; n--) {
-      Optional<FindingsLog.Carried> c =
-          FindingsLog.lastNoiseFloor(lines.subList(0, n), seriesId, root);
+      Optional<NoiseFloors.Named> c;
+      try {
+        c =
+            named != null
+                ? Optional.of(NoiseFloors.explicit(named, lines.subList(0, n), log))
+                : NoiseFloors.pilot(lines.subList(0, n), seriesId, root);
+      } catch (BenchplanException e) {
+        c = Optional.empty(); // not named in this prefix of the log
+      }
       if (c.isPresent() && recordedAs(c.get(), src)) {
         return n == lines.size() ? new NoiseFloorRoot(root, false, null) : prefix(root, raw, n);
       }
@@ -82,10 +92,10 @@ record NoiseFloorRoot(@Nullable Path root, boolean temporary, @Nullable Finding 
             + " (a line was removed or rewritten)");
   }
 
-  private static boolean recordedAs(FindingsLog.Carried c, JsonNode src) {
+  private static boolean recordedAs(NoiseFloors.Named c, JsonNode src) {
     return c.analysisId().equals(src.path("analysis_id").asString(""))
         && Objects.equals(c.pilotSeriesId(), src.path("pilot_series_id").asString(null))
-        && c.runs() == src.path("runs").asInt(-1);
+        && c.description().equals(src.path("description").asString(""));
   }
 
   /** A temporary root holding the log's first {@code n} lines and the plans they name. */
@@ -97,7 +107,7 @@ record NoiseFloorRoot(@Nullable Path root, boolean temporary, @Nullable Finding 
       Files.createDirectories(log.getParent());
       Files.write(log, raw.subList(0, n), StandardCharsets.UTF_8);
       // a line written before findings recorded decision_source is matched to its series through
-      // its pilot's plan (FindingsLog.lastNoiseFloor): the plans come along
+      // its pilot's plan (NoiseFloors.pilot): the plans come along
       Set<String> ids = new LinkedHashSet<>();
       FindingsLog.read(tmp).forEach(l -> ids.add(l.seriesId()));
       for (String id : ids) {

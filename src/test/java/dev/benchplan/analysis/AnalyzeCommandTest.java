@@ -207,6 +207,9 @@ class AnalyzeCommandTest {
                 nan.write(tmp.resolve("nan")).toString(),
                 dup.write(tmp.resolve("dup")).toString(),
                 cancelled.write(tmp.resolve("cancelled")).toString(),
+                // four plain folders of one build: named as one candidate
+                "--label",
+                "build=" + tmp,
                 "--exp-root",
                 tmp.resolve("exp").toString(),
                 "--report-dir",
@@ -339,12 +342,28 @@ class AnalyzeCommandTest {
     assertThat(cv.path("cv_ci_high").asDouble() / cv.path("cv").asDouble())
         .isCloseTo(6.29, org.assertj.core.data.Offset.offset(0.05));
     Path fourth = new GeneratedRun().throughput(4980).seed(20).write(tmp.resolve("fourth"));
+    // a floor in the experiment root is not used unless named (issue 31)
     analyze(fourth, exp, tmp.resolve("o4"));
     JsonNode s4 = read(tmp.resolve("o4/performance_analysis.json")).path("series").get(0);
-    assertThat(s4.path("noise_floor").path("source").asString())
-        .startsWith("carried forward from analysis");
-    assertThat(s4.path("repeat_decision").path("decision").asString()).isEqualTo("not_justified");
-    assertThat(s4.path("history").path("history")).hasSize(3);
+    assertThat(s4.path("noise_floor").path("source").isNull()).isTrue();
+    assertThat(s4.path("repeat_decision").path("decision").asString()).isEqualTo("necessary");
+    String pilotId =
+        read(tmp.resolve("o3/performance_analysis.json")).path("analysis_id").asString();
+    CommandHarness.run(
+            "analyze",
+            fourth.toString(),
+            "--exp-root",
+            exp.toString(),
+            "--report-dir",
+            tmp.resolve("o5").toString(),
+            "--noise-floor",
+            pilotId)
+        .expectOk();
+    JsonNode s5 = read(tmp.resolve("o5/performance_analysis.json")).path("series").get(0);
+    assertThat(s5.path("noise_floor").path("source").asString())
+        .startsWith("named by --noise-floor " + pilotId + ": analysis " + pilotId);
+    assertThat(s5.path("repeat_decision").path("decision").asString()).isEqualTo("not_justified");
+    assertThat(s5.path("history").path("history")).hasSize(4);
   }
 
   @Test

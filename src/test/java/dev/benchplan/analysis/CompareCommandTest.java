@@ -134,6 +134,28 @@ class CompareCommandTest {
     Path ref = new GeneratedRun().throughput(5000).seed(40).write(tmp.resolve("ref"));
     Path worse = new GeneratedRun().throughput(4000).seed(41).write(tmp.resolve("worse"));
     Path same = new GeneratedRun().throughput(5010).seed(40).write(tmp.resolve("same"));
+    // the floor in the experiment root decides nothing unless named (issue 31)
+    JsonNode unnamed =
+        Json.JSON.readTree(
+            CommandHarness.run(
+                    "compare",
+                    "--reference",
+                    ref.toString(),
+                    "--candidate",
+                    worse.toString(),
+                    "--exp-root",
+                    exp.toString(),
+                    "--format",
+                    "json")
+                .expectOk()
+                .out());
+    assertThat(find(unnamed, "output_token_throughput.avg").path("verdict").asString())
+        .isEqualTo("inconclusive");
+    String pilotId =
+        Json.JSON
+            .readTree(tmp.resolve("pilot-out/performance_analysis.json").toFile())
+            .path("analysis_id")
+            .asString();
     JsonNode bad =
         Json.JSON.readTree(
             CommandHarness.run(
@@ -144,6 +166,8 @@ class CompareCommandTest {
                     worse.toString(),
                     "--exp-root",
                     exp.toString(),
+                    "--noise-floor",
+                    pilotId,
                     "--format",
                     "json")
                 .expectExit(1)
@@ -162,6 +186,8 @@ class CompareCommandTest {
                     same.toString(),
                     "--exp-root",
                     exp.toString(),
+                    "--noise-floor",
+                    pilotId,
                     "--format",
                     "json")
                 .expectOk()

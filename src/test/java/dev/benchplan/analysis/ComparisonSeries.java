@@ -1,5 +1,6 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.run.RunRecordDocument;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,10 +108,30 @@ public final class ComparisonSeries {
         String id = candidate + "-c" + c + "-r" + rep;
         out.add(
             run(candidate, c, rep)
-                .writeRunDirectory(root.resolve("runs").resolve(id), series, plan, planSha, null));
+                .writeRunDirectory(
+                    root.resolve("runs").resolve(id),
+                    series,
+                    plan,
+                    planSha,
+                    null,
+                    candidateBlock(candidate)));
       }
     }
     return out;
+  }
+
+  /**
+   * run.json's {@code candidate} block of a generated build: its own ledger and DGD manifest
+   * (SHA-256 of the build's name), one DGD and endpoint for both builds.
+   */
+  public static RunRecordDocument.Candidate candidateBlock(String candidate) {
+    return new RunRecordDocument.Candidate(
+        dev.benchplan.json.Sha256.hex(
+            ("ledger " + candidate).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        "bench/vllm-agg",
+        dev.benchplan.json.Sha256.hex(
+            ("dgd " + candidate).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        "http://vllm-agg-frontend.bench:8000");
   }
 
   /**

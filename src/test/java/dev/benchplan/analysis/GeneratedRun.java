@@ -73,6 +73,11 @@ public final class GeneratedRun {
     return this;
   }
 
+  GeneratedRun osl(int v) {
+    osl = v;
+    return this;
+  }
+
   GeneratedRun isl(int v) {
     isl = v;
     return this;
@@ -114,7 +119,15 @@ public final class GeneratedRun {
       Path runs, String id, double throughput, long seed, Path plan, String planSha, String series)
       throws IOException {
     GeneratedRun g = forPlan(plan).seed(seed).throughput(throughput);
-    return g.writeRunDirectory(runs.resolve(id), series, plan, planSha, null);
+    JsonNode d = Json.JSON.readTree(Files.readAllBytes(plan)).path("deployment");
+    // as run records it now: the candidate of the plan's own ledger
+    RunRecordDocument.Candidate candidate =
+        new RunRecordDocument.Candidate(
+            d.path("ledger_sha256").asString(),
+            d.path("namespace").asString() + "/" + d.path("dgd_name").asString(),
+            d.path("dgd_sha256").asString(),
+            d.path("endpoint_url").asString());
+    return g.writeRunDirectory(runs.resolve(id), series, plan, planSha, null, candidate);
   }
 
   /**
@@ -125,10 +138,23 @@ public final class GeneratedRun {
   Path writeRunDirectory(
       Path dir, String series, Path plan, String planSha, RunRecordDocument.@Nullable Pair pair)
       throws IOException {
+    return writeRunDirectory(dir, series, plan, planSha, pair, null);
+  }
+
+  /** As above, with the candidate run.json records (null: an older run.json without one). */
+  Path writeRunDirectory(
+      Path dir,
+      String series,
+      Path plan,
+      String planSha,
+      RunRecordDocument.@Nullable Pair pair,
+      RunRecordDocument.@Nullable Candidate candidate)
+      throws IOException {
     write(dir.resolve("aiperf"));
     RunRecords.of(series, plan.toString(), planSha)
         .runIdFrom(dir.getFileName().toString())
         .pair(pair)
+        .candidate(candidate)
         .write(dir);
     return dir;
   }

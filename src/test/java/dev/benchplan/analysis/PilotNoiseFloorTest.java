@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.analysis.series.FindingLine;
 import dev.benchplan.analysis.series.FindingsLog;
+import dev.benchplan.analysis.series.NoiseFloors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
@@ -134,13 +135,11 @@ class PilotNoiseFloorTest {
         .contains("recomputed from the inputs")
         .doesNotContain("not recomputed");
 
-    // the series' own two runs analysed together afterwards: a newer floor for the series, which
-    // compare would use now; verify recomputes from the lines compare read
+    // the series' own two runs analysed together afterwards: a floor of the series in the log,
+    // which compare never takes unnamed (issue 31): the pilot's chain still names the pilot
     analyze("a-and-b", tmp.resolve("runs/run-a"), tmp.resolve("runs/run-b"));
-    FindingsLog.Carried now =
-        FindingsLog.lastNoiseFloor(FindingsLog.read(exp), seriesId, exp).orElseThrow();
-    assertThat(now.analysisId()).isNotEqualTo(pilotAnalysisId);
-    assertThat(now.pilotSeriesId()).isNull();
+    NoiseFloors.Named now = NoiseFloors.pilot(FindingsLog.read(exp), seriesId, exp).orElseThrow();
+    assertThat(now.analysisId()).isEqualTo(pilotAnalysisId);
     var later = CommandHarness.run("verify", cmp.toString()).expectOk();
     assertThat(later.out()).contains("recomputed from the inputs");
 
@@ -152,6 +151,11 @@ class PilotNoiseFloorTest {
       if (n.path("series_id").asString().equals(pilotSeries)) {
         for (JsonNode f : n.path("noise_floor")) {
           ((ObjectNode) f).put("cv", f.path("cv").asDouble() * 3);
+        }
+        for (JsonNode point : n.path("noise_floors")) {
+          for (JsonNode f : point) {
+            ((ObjectNode) f).put("cv", f.path("cv").asDouble() * 3);
+          }
         }
       }
       edited.add(compact(n));
@@ -226,16 +230,11 @@ class PilotNoiseFloorTest {
     Path plan = exp.resolve("inputs/benchmark-plans").resolve(pilotSeries + ".json");
     assertThat(plan).exists();
     assertThat(plan.toRealPath()).isEqualTo(pilotPlan.toRealPath());
-    FindingsLog.Carried found = FindingsLog.lastNoiseFloor(history, seriesId, exp).orElseThrow();
+    NoiseFloors.Named found = NoiseFloors.pilot(history, seriesId, exp).orElseThrow();
     assertThat(found.analysisId()).isEqualTo(pilotAnalysisId);
     assertThat(found.pilotSeriesId()).isEqualTo(pilotSeries);
-    assertThat(found.pilotLoadPoint())
-        .as("the load point is the decision's, not recorded")
-        .isNull();
-    assertThat(found.runs()).isEqualTo(3);
-    assertThat(found.describe()).startsWith("pilot series " + pilotSeries + " decided for this");
-    // the pilot's own series still finds its floor, plan or not
-    assertThat(FindingsLog.lastNoiseFloor(history, pilotSeries, null)).isPresent();
+    assertThat(found.byLoadPoint()).hasSize(1);
+    assertThat(found.description()).startsWith("pilot series " + pilotSeries + " decided for this");
 
     // and the series' next analysis uses it, end to end
     Path c = analyze("c", run("run-c", 5100, seriesPlan, seriesSha, seriesId, 1));
@@ -247,17 +246,24 @@ class PilotNoiseFloorTest {
 
     // refused: no root to read the plan from, the plan gone, a plan naming another series, a plan
     // that is not JSON
-    assertThat(FindingsLog.lastNoiseFloor(history, seriesId, null)).isEmpty();
+    assertThat(NoiseFloors.pilot(history, seriesId, null)).isEmpty();
     byte[] planBytes = Files.readAllBytes(plan);
     Files.delete(plan);
-    assertThat(FindingsLog.lastNoiseFloor(history, seriesId, exp)).isEmpty();
+    assertThat(NoiseFloors.pilot(history, seriesId, exp)).isEmpty();
     ObjectNode other = (ObjectNode) Json.JSON.readTree(planBytes);
     ((ObjectNode) other.at("/run_policy/decision_source")).put("series_id", "another-series");
     Files.writeString(plan, Json.JSON.writeValueAsString(other));
-    assertThat(FindingsLog.lastNoiseFloor(history, seriesId, exp)).isEmpty();
-    assertThat(FindingsLog.lastNoiseFloor(history, "another-series", exp))
+    assertThat(NoiseFloors.pilot(history, seriesId, exp)).isEmpty();
+    assertThat(NoiseFloors.pilot(history, "another-series", exp))
         .hasValueSatisfying(f -> assertThat(f.pilotSeriesId()).isEqualTo(pilotSeries));
+    // a decision SHA-256 in the plan other than the one the pilot's finding names: no chain
+    ObjectNode otherSha = (ObjectNode) Json.JSON.readTree(planBytes);
+    ((ObjectNode) otherSha.at("/run_policy/decision_source")).put("sha256", "f".repeat(64));
+    Files.writeString(plan, Json.JSON.writeValueAsString(otherSha));
+    assertThat(NoiseFloors.pilot(FindingsLog.read(exp).subList(0, at + 1), seriesId, exp))
+        .as("the line without decision_source is matched through the plan alone")
+        .isPresent();
     Files.writeString(plan, "{not json");
-    assertThat(FindingsLog.lastNoiseFloor(history, seriesId, exp)).isEmpty();
+    assertThat(NoiseFloors.pilot(history, seriesId, exp)).isEmpty();
   }
 }

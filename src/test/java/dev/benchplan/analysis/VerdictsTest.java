@@ -131,7 +131,8 @@ class VerdictsTest {
         .contains(
             "exit 0: no gated metric regressed, but nothing could be decided: every gated metric"
                 + " is inconclusive (concurrency=4 output_token_throughput.avg, concurrency=4"
-                + " time_to_first_token.p99); --fail-on inconclusive makes this exit 1");
+                + " time_to_first_token.p99 (not estimable)); --fail-on inconclusive makes this"
+                + " exit 1");
     var strict =
         CommandHarness.run(
             compare(
@@ -148,7 +149,8 @@ class VerdictsTest {
     assertThat(c.path("exit_reason").asString())
         .isEqualTo(
             "--fail-on inconclusive: gated metric(s) inconclusive: concurrency=4"
-                + " output_token_throughput.avg, concurrency=4 time_to_first_token.p99");
+                + " output_token_throughput.avg, concurrency=4 time_to_first_token.p99 (not"
+                + " estimable)");
   }
 
   @Test
@@ -162,6 +164,530 @@ class VerdictsTest {
     assertThat(tput.path("verdict").asString()).as(tput.toString()).isEqualTo("improved");
     assertThat(tput.at("/effect/delta_pct").asDouble()).isBetween(4.0, 12.0);
     assertThat(c.path("exit_reason").asString()).isNotBlank();
+  }
+
+  private static String[] analyze(Path exp, List<Path> runs, String... rest) {
+    List<String> args = new ArrayList<>(List.of("analyze"));
+    runs.forEach(p -> args.add(p.toString()));
+    args.addAll(List.of("--exp-root", exp.toString(), "--format", "json"));
+    args.addAll(List.of(rest));
+    return args.toArray(String[]::new);
+  }
+
+  private static JsonNode analysisOf(CommandHarness.Result r) throws Exception {
+    JsonNode out = Json.JSON.readTree(r.out());
+    return Json.JSON.readTree(
+        Path.of(out.path("output_dir").asString()).resolve("performance_analysis.json").toFile());
+  }
+
+  @Test
+  @DisplayName(
+      "two sibling single runs (before, after) never make a noise floor: analyze reports each"
+          + " candidate on its own, and the next compare of the pair decides nothing")
+  void siblingSingleRunsNeverMakeAFloor() throws Exception {
+    List<Path> pair = ComparisonSeries.writePair(tmp);
+    Path exp = tmp.resolve("exp");
+    JsonNode a = analysisOf(CommandHarness.run(analyze(exp, pair)).expectOk());
+    assertThat(a.path("series")).hasSize(2);
+    for (JsonNode s : a.path("series")) {
+      assertThat(s.at("/noise_floor/load_points")).isEmpty();
+      assertThat(s.at("/noise_floor/metrics")).isEmpty();
+      assertThat(s.path("series_id_source").asString()).startsWith("auto-derived");
+    }
+    assertThat(a.at("/series/0/candidate/name").asString()).isEqualTo("unknown (before)");
+    assertThat(a.at("/series/1/candidate/name").asString()).isEqualTo("unknown (after)");
+    assertThat(a.at("/series/0/series_id").asString())
+        .isEqualTo(a.at("/series/1/series_id").asString());
+    var r =
+        CommandHarness.run(
+            compare(
+                List.of(pair.get(0)),
+                List.of(pair.get(1)),
+                "--exp-root",
+                exp.toString(),
+                "--format",
+                "json"));
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    JsonNode c = Json.JSON.readTree(r.out());
+    assertThat(c.path("noise_floor").isNull()).isTrue();
+    assertThat(row(c, "output_token_throughput.avg").path("verdict").asString())
+        .isEqualTo("inconclusive");
+    assertThat(row(c, "time_to_first_token.p50").path("verdict").asString())
+        .isEqualTo("inconclusive");
+    assertThat(c.at("/repeat_decision/decision").asString()).isEqualTo("necessary");
+  }
+
+  @Test
+  @DisplayName(
+      "compare gives the same verdicts and exit code with a fresh and with a pre-populated"
+          + " experiment root")
+  void sameVerdictsWithAnyExpRoot() throws Exception {
+    List<Path> before = ComparisonSeries.writePlain(tmp, "before");
+    List<Path> after = ComparisonSeries.writePlain(tmp, "after");
+    List<Path> pair = ComparisonSeries.writePair(tmp);
+    Path fresh = tmp.resolve("fresh");
+    Path full = tmp.resolve("full");
+    // fill one root with analyses: each build with its repetitions (floors at every point), the
+    // pair, and the builds pooled under one label
+    CommandHarness.run(analyze(full, before, "--label", "before=" + tmp.resolve("before")))
+        .expectOk();
+    CommandHarness.run(analyze(full, pair)).expectOk();
+    List<Path> both = new ArrayList<>(before);
+    both.addAll(after);
+    CommandHarness.run(analyze(full, both, "--label", "all=" + tmp)).expectOk();
+    List<Path> ref = before.subList(3, 9); // concurrency 4 and 16
+    List<Path> cand = after.subList(3, 9);
+    for (List<List<Path>> sides :
+        List.of(List.of(ref, cand), List.of(List.of(pair.get(0)), List.of(pair.get(1))))) {
+      var a =
+          CommandHarness.run(
+              compare(
+                  sides.get(0), sides.get(1), "--exp-root", fresh.toString(), "--format", "json"));
+      var b =
+          CommandHarness.run(
+              compare(
+                  sides.get(0), sides.get(1), "--exp-root", full.toString(), "--format", "json"));
+      assertThat(b.exitCode()).isEqualTo(a.exitCode());
+      JsonNode ca = Json.JSON.readTree(a.out());
+      JsonNode cb = Json.JSON.readTree(b.out());
+      assertThat(cb.path("metrics")).isEqualTo(ca.path("metrics"));
+      assertThat(cb.path("verdict")).isEqualTo(ca.path("verdict"));
+      assertThat(cb.path("noise_floor")).isEqualTo(ca.path("noise_floor"));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a floor measured at concurrency 1 never decides concurrency 64; named with --noise-floor"
+          + " it decides concurrency 1 only")
+  void floorOfOneLoadPointOnly() throws Exception {
+    List<Path> before = ComparisonSeries.writePlain(tmp, "before", 1);
+    Path exp = tmp.resolve("exp");
+    JsonNode a =
+        analysisOf(
+            CommandHarness.run(analyze(exp, before, "--label", "before=" + tmp.resolve("before")))
+                .expectOk());
+    assertThat(a.path("series")).hasSize(1);
+    assertThat(a.at("/series/0/noise_floor/load_points").propertyNames())
+        .containsExactly("concurrency=1");
+    assertThat(a.at("/series/0/noise_floor/load_points/concurrency=1/source").asString())
+        .isEqualTo("this analysis: 3 runs of candidate before at concurrency=1");
+    String id = a.path("analysis_id").asString();
+    Path c64b = ComparisonSeries.run("before", 64, 1).write(tmp.resolve("one/b64"));
+    Path c64a = ComparisonSeries.run("after", 64, 1).write(tmp.resolve("one/a64"));
+    JsonNode at64 =
+        Json.JSON.readTree(
+            CommandHarness.run(
+                    compare(
+                        List.of(c64b),
+                        List.of(c64a),
+                        "--noise-floor",
+                        id,
+                        "--exp-root",
+                        exp.toString(),
+                        "--format",
+                        "json"))
+                .out());
+    assertThat(at64.path("noise_floor").isNull()).isTrue();
+    JsonNode t64 = row(at64, "output_token_throughput.avg");
+    assertThat(t64.at("/effect/method").asString()).isEqualTo("none");
+    assertThat(t64.path("verdict").asString()).isEqualTo("inconclusive");
+    Path c1b = ComparisonSeries.run("before", 1, 1).write(tmp.resolve("one/b1"));
+    Path c1a = ComparisonSeries.run("after", 1, 1).write(tmp.resolve("one/a1"));
+    for (String named :
+        List.of(
+            id,
+            Path.of(
+                    Json.JSON
+                        .readTree(
+                            CommandHarness.run(
+                                    analyze(
+                                        tmp.resolve("exp2"),
+                                        before,
+                                        "--label",
+                                        "before=" + tmp.resolve("before")))
+                                .expectOk()
+                                .out())
+                        .path("output_dir")
+                        .asString())
+                .resolve("performance_analysis.json")
+                .toString())) {
+      JsonNode at1 =
+          Json.JSON.readTree(
+              CommandHarness.run(
+                      compare(
+                          List.of(c1b),
+                          List.of(c1a),
+                          "--noise-floor",
+                          named,
+                          "--exp-root",
+                          exp.toString(),
+                          "--format",
+                          "json"))
+                  .out());
+      assertThat(row(at1, "output_token_throughput.avg").at("/effect/method").asString())
+          .isEqualTo("series_noise_floor");
+      assertThat(at1.at("/noise_floor_source/description").asString())
+          .startsWith("named by --noise-floor " + named + ": analysis ");
+    }
+    // without a label the three folders are three candidates: no floor at all
+    JsonNode unlabelled =
+        analysisOf(CommandHarness.run(analyze(tmp.resolve("exp3"), before)).expectOk());
+    assertThat(unlabelled.path("series")).hasSize(3);
+    for (JsonNode s : unlabelled.path("series")) {
+      assertThat(s.at("/noise_floor/load_points")).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "p99 of 400-request runs is never improved/regressed/no_change: inconclusive with the"
+          + " estimability reason on the row; a short steady state is flagged on the row")
+  void caveatsOnTheVerdictRow() throws Exception {
+    List<Path> ref = new ArrayList<>(ComparisonSeries.writePlain(tmp, "before", 4));
+    List<Path> cand = new ArrayList<>(ComparisonSeries.writePlain(tmp, "after", 4));
+    ref.add(ComparisonSeries.run("before", 64, 1).write(tmp.resolve("b64")));
+    ref.add(ComparisonSeries.run("before", 64, 3).write(tmp.resolve("b64-3")));
+    cand.add(ComparisonSeries.run("after", 64, 1).write(tmp.resolve("a64")));
+    cand.add(ComparisonSeries.run("after", 64, 3).write(tmp.resolve("a64-3")));
+    var r =
+        CommandHarness.run(
+            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
+    JsonNode c = Json.JSON.readTree(r.out());
+    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("metric").asString().endsWith(".p99")) {
+        assertThat(m.path("verdict").asString()).as(m.toString()).isEqualTo("inconclusive");
+        assertThat(m.path("caveats").get(0).asString())
+            .startsWith("not_estimable: p99 needs 1,000 measured requests per run")
+            .contains("a run here has 400");
+      }
+    }
+    JsonNode p50 = null;
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("metric").asString().equals("time_to_first_token.p50")
+          && m.path("load_point").asString().equals("concurrency=4")) {
+        p50 = m;
+      }
+    }
+    assertThat(p50).isNotNull();
+    assertThat(p50.path("verdict").asString()).isEqualTo("regressed");
+    for (JsonNode m : c.path("metrics")) {
+      boolean short64 = m.path("load_point").asString().equals("concurrency=64");
+      assertThat(m.path("caveats").toString().contains("steady_state_short: 400 measured requests"))
+          .as(m.toString())
+          .isEqualTo(short64);
+    }
+    String text = CommandHarness.run(compare(ref, cand)).out();
+    assertThat(text)
+        .contains("    ! not_estimable: p99 needs 1,000 measured requests per run")
+        .contains(
+            "caveat at concurrency=64: steady_state_short: 400 measured requests in a run,"
+                + " fewer than 8 x C = 512");
+    assertThat(Files.readString(tmp.resolve("rep/summary.md")))
+        .contains("| verdict | caveats |")
+        .contains("not_estimable: p99 needs 1,000");
+    assertThat(Files.readString(tmp.resolve("rep/report.html")))
+        .contains("<th>caveats</th>")
+        .contains("not_estimable: p99 needs 1,000");
+    var strict = CommandHarness.run(compare(ref, cand, "--fail-on", "inconclusive"));
+    assertThat(strict.exitCode()).isEqualTo(1);
+    assertThat(strict.out()).contains("concurrency=4 time_to_first_token.p99 (not estimable)");
+  }
+
+  @Test
+  @DisplayName(
+      "run.json's candidate decides identity: two builds' runs are never pooled, an older"
+          + " run.json is unknown, and a compare side holding both builds is refused")
+  void candidateFromRunJson() throws Exception {
+    Path plan = tmp.resolve("no-plan.json");
+    String sha = "0".repeat(64);
+    List<Path> before =
+        ComparisonSeries.writeRunDirectories(tmp.resolve("b"), "before", plan, sha, "s-1");
+    List<Path> after =
+        ComparisonSeries.writeRunDirectories(tmp.resolve("a"), "after", plan, sha, "s-1");
+    List<dev.benchplan.analysis.evidence.RunEvidence> loaded =
+        AnalyzeService.load(List.of(before.get(0), before.get(1), after.get(0)), null);
+    assertThat(loaded.get(0).candidate().id())
+        .startsWith("ledger:")
+        .isEqualTo(loaded.get(1).candidate().id())
+        .isNotEqualTo(loaded.get(2).candidate().id());
+    assertThat(loaded.get(0).candidate().dgd()).isEqualTo("bench/vllm-agg");
+    assertThat(loaded.get(0).candidate().ledgerSha256())
+        .isEqualTo(ComparisonSeries.candidateBlock("before").ledgerSha256());
+    Path old = ComparisonSeries.run("before", 1, 1).write(tmp.resolve("old/aiperf"));
+    // a complete run.json of the documented schema written before the candidate was recorded
+    dev.benchplan.testing.RunRecords.of("s-1", "plan.json", "0".repeat(64)).write(tmp.resolve("old"));
+    assertThat(AnalyzeService.load(List.of(tmp.resolve("old")), null).get(0).candidate().name())
+        .isEqualTo("unknown (old)");
+    var mixed =
+        CommandHarness.run(compare(List.of(before.get(0), after.get(0)), List.of(after.get(1))))
+            .expectExit(2);
+    assertThat(mixed.err())
+        .contains("--reference holds runs of 2 candidates")
+        .contains("runs of different candidates are never pooled");
+    var labelNowhere =
+        CommandHarness.run(
+                compare(
+                    List.of(before.get(0)),
+                    List.of(after.get(0)),
+                    "--label",
+                    "x=" + tmp.resolve("old")))
+            .expectExit(2);
+    assertThat(labelNowhere.err()).contains("--label x=").contains("no RUN given lies under");
+  }
+
+  @Test
+  @DisplayName(
+      "analyze's history names the prior analysis, its candidate and date, and says when it is"
+          + " a different candidate; an auto-derived series id says so")
+  void historyNamesThePrior() throws Exception {
+    List<Path> pair = ComparisonSeries.writePair(tmp);
+    Path exp = tmp.resolve("exp");
+    CommandHarness.run("analyze", pair.get(0).toString(), "--exp-root", exp.toString()).expectOk();
+    var r =
+        CommandHarness.run("analyze", pair.get(1).toString(), "--exp-root", exp.toString())
+            .expectOk();
+    assertThat(r.out())
+        .contains("  candidate: unknown (after); series id auto-derived (no plan)")
+        .containsPattern(
+            "compared with previous_valid analysis-[0-9a-f]{12} \\(candidate unknown \\(before\\),"
+                + " measured 20[0-9-]+T[0-9:]+Z; a different candidate, not a previous run of this"
+                + " one\\)");
+  }
+
+  @Test
+  @DisplayName(
+      "run.json records the candidate from the rendered annotations (schema-valid); without the"
+          + " ledger's SHA-256 there is none (an older perf.yaml)")
+  void runJsonCandidateBlock() throws Exception {
+    var c =
+        dev.benchplan.run.RunRecordDocument.Candidate.of(
+            "a".repeat(64), "bench/vllm-agg", "b".repeat(64), "http://x.bench:8000");
+    JsonNode tree = Json.JSON.valueToTree(c);
+    assertThat(tree.propertyNames())
+        .containsExactly("ledger_sha256", "dgd", "dgd_sha256", "endpoint");
+    assertThat(dev.benchplan.run.RunRecordDocument.Candidate.of(null, "bench/x", null, "u"))
+        .isNull();
+    try (var runs = Files.walk(Path.of("experiments/deploy"))) {
+      Path runJson =
+          runs.filter(p -> p.getFileName().toString().equals("run.json")).findFirst().orElseThrow();
+      tools.jackson.databind.node.ObjectNode rec =
+          (tools.jackson.databind.node.ObjectNode) Json.JSON.readTree(runJson.toFile());
+      rec.set("candidate", tree);
+      assertThat(SchemaValidator.bundled("run-record.schema.json").validate(rec)).isEmpty();
+      rec.set("candidate", Json.JSON.readTree("{\"dgd\":\"bench/x\"}"));
+      assertThat(SchemaValidator.bundled("run-record.schema.json").validate(rec)).isNotEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the repeat decision names the load point with the largest unresolved change (1 vs 1 over"
+          + " four load points)")
+  void repeatDecisionNamesTheChangedLoadPoint() throws Exception {
+    List<Path> ref = new ArrayList<>();
+    List<Path> cand = new ArrayList<>();
+    for (int c : ComparisonSeries.CONCURRENCY) {
+      ref.add(ComparisonSeries.run("before", c, 1).write(tmp.resolve("b/c" + c)));
+      cand.add(ComparisonSeries.run("after", c, 1).write(tmp.resolve("a/c" + c)));
+    }
+    var r =
+        CommandHarness.run(
+            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
+    JsonNode c = Json.JSON.readTree(r.out());
+    String largest = null;
+    double most = -1;
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("gated").asBoolean()
+          && m.path("caveats").toString().indexOf("not_estimable") < 0
+          && Math.abs(m.at("/effect/delta_pct").asDouble()) > most) {
+        most = Math.abs(m.at("/effect/delta_pct").asDouble());
+        largest = m.path("load_point").asString();
+      }
+    }
+    JsonNode rd = Json.JSON.readTree(tmp.resolve("rep/repeat_decision.json").toFile());
+    assertThat(rd.path("decision").asString()).isEqualTo("necessary");
+    assertThat(rd.at("/pilot/load_point").asString())
+        .isEqualTo(largest)
+        .isEqualTo("concurrency=" + ComparisonSeries.THROUGHPUT_POINT);
+    // plain AIPerf runs: no plan, so the decision carries the workload they recorded
+    assertThat(rd.path("plan").isNull()).isTrue();
+    assertThat(rd.at("/workload/model").asString()).isEqualTo("Qwen/Qwen3-0.6B");
+    assertThat(rd.at("/workload/isl").asString()).isNotBlank();
+  }
+
+  @Test
+  @DisplayName(
+      "plan --repeat-decision accepts the decision of a plain AIPerf 1 vs 1 (its workload from"
+          + " AIPerf's input config) and refuses a plan of another workload")
+  void planAcceptsPlainDecision() throws Exception {
+    Path ref =
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(512)
+            .osl(128)
+            .throughput(5000)
+            .seed(1)
+            .write(tmp.resolve("ref"));
+    Path cand =
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(512)
+            .osl(128)
+            .throughput(4900)
+            .seed(2)
+            .write(tmp.resolve("cand"));
+    CommandHarness.run(
+        compare(List.of(ref), List.of(cand), "--report-dir", tmp.resolve("rep").toString()));
+    Path decision = tmp.resolve("rep/repeat_decision.json");
+    JsonNode rd = Json.JSON.readTree(decision.toFile());
+    assertThat(rd.at("/pilot/load_point").asString()).isEqualTo("concurrency=16");
+    assertThat(rd.at("/workload/isl").asString()).isEqualTo("512");
+    Path exp = tmp.resolve("exp");
+    var ok =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            exp,
+            "--repeat-decision",
+            decision.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(decision));
+    assertThat(ok.exitCode()).as(ok.out() + ok.err()).isZero();
+    JsonNode pilot =
+        Json.JSON.readTree(
+            Path.of(Json.JSON.readTree(ok.out()).path("plan_path").asString()).toFile());
+    assertThat(pilot.at("/run_policy/repetitions").asInt()).isEqualTo(3);
+    assertThat(pilot.at("/run_policy/decision_source/series_id").asString())
+        .isEqualTo(rd.path("series_id").asString());
+    assertThat(pilot.at("/run_policy/decision_source/load_point").asString())
+        .isEqualTo("concurrency=16");
+    assertThat(pilot.at("/run_policy/decision_source/plan_sha256").asString()).isEmpty();
+    // another workload (ISL 2000) is not the pilot of these runs
+    Path otherRef =
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(2000)
+            .osl(128)
+            .throughput(5000)
+            .seed(1)
+            .write(tmp.resolve("ref2"));
+    Path otherCand =
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(2000)
+            .osl(128)
+            .throughput(4900)
+            .seed(2)
+            .write(tmp.resolve("cand2"));
+    CommandHarness.run(
+        compare(
+            List.of(otherRef), List.of(otherCand), "--report-dir", tmp.resolve("rep2").toString()));
+    Path other = tmp.resolve("rep2/repeat_decision.json");
+    var refused =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            tmp.resolve("exp2"),
+            "--repeat-decision",
+            other.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(other));
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.out() + refused.err())
+        .contains("REPEAT_DECISION_SERIES_MISMATCH")
+        .contains("/workload/synthetic/isl (2000 in the runs' input config, 512 in this plan)");
+    // a second pilot of the same series at the same load point, from another decision: refused
+    Path again = tmp.resolve("rep3");
+    Path cand3 =
+        new GeneratedRun()
+            .concurrency(16)
+            .isl(512)
+            .osl(128)
+            .throughput(4950)
+            .seed(3)
+            .write(tmp.resolve("cand3"));
+    CommandHarness.run(compare(List.of(ref), List.of(cand3), "--report-dir", again.toString()));
+    Path decision3 = again.resolve("repeat_decision.json");
+    var second =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            exp,
+            "--repeat-decision",
+            decision3.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(decision3));
+    assertThat(second.exitCode()).isEqualTo(2);
+    assertThat(second.out() + second.err())
+        .contains("PILOT_ONCE_PER_LOAD_POINT")
+        .contains("already has a noise-floor pilot at concurrency=16");
+  }
+
+  @Test
+  @DisplayName(
+      "provenance: a copied run and a run sharing the first request start are flagged in the"
+          + " audit and on compare's rows; an AIPerf version recorded by neither side is unknown,"
+          + " a warning, not a match")
+  void provenanceFlags() throws Exception {
+    Path orig = new GeneratedRun().seed(1).version(null).write(tmp.resolve("orig"));
+    Path copy = tmp.resolve("copy");
+    Files.createDirectories(copy);
+    try (var files = Files.list(orig)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, copy.resolve(f.getFileName()));
+      }
+    }
+    Path sameStart =
+        new GeneratedRun()
+            .seed(2)
+            .version(null)
+            .startNs(1_762_551_534_000_000_000L)
+            .write(tmp.resolve("same-start"));
+    Path other =
+        new GeneratedRun()
+            .seed(3)
+            .version(null)
+            .startNs(1_762_551_534_000_000_000L)
+            .write(tmp.resolve("other"));
+    CommandHarness.run(
+            "analyze",
+            orig.toString(),
+            copy.toString(),
+            "--exp-root",
+            tmp.resolve("exp").toString(),
+            "--report-dir",
+            tmp.resolve("an").toString())
+        .expectOk();
+    JsonNode audit = Json.JSON.readTree(tmp.resolve("an/runs/copy/benchmark_audit.json").toFile());
+    JsonNode prov = null;
+    for (JsonNode ch : audit.path("checks")) {
+      if (ch.path("id").asString().equals("provenance")) {
+        prov = ch;
+      }
+    }
+    assertThat(prov).isNotNull();
+    assertThat(prov.path("status").asString()).isEqualTo("warn");
+    assertThat(prov.path("detail").asString())
+        .startsWith("copied or replayed, not measured again: identical per-request records")
+        .contains("as run orig");
+    assertThat(audit.path("status").asString()).isEqualTo("valid");
+    JsonNode c =
+        Json.JSON.readTree(
+            CommandHarness.run(compare(List.of(sameStart), List.of(other), "--format", "json"))
+                .out());
+    assertThat(row(c, "output_token_throughput.avg").path("caveats").toString())
+        .contains(
+            "provenance_warn: copied or replayed, not measured again: the same first request"
+                + " start (")
+        .contains("as run other");
+    assertThat(c.at("/eligibility/fields/aiperf_version").asString()).isEqualTo("unknown");
+    assertThat(c.at("/eligibility/warnings/0").asString())
+        .startsWith(
+            "aiperf_version unknown: neither side's runs record it (a warning, not a match");
+    assertThat(CommandHarness.run(compare(List.of(sameStart), List.of(other))).out())
+        .contains("warning: aiperf_version unknown: neither side's runs record it");
   }
 
   private static JsonNode row(JsonNode c, String metric) {

@@ -695,7 +695,7 @@ class PlanServiceTest {
                         b ->
                             b.pilot(true)
                                 .reuse(new ReuseRequest(first.planPath(), first.sha256())))))
-        .containsExactly("PILOT_ONCE_PER_SERIES");
+        .containsExactly("PILOT_ONCE_PER_LOAD_POINT");
   }
 
   @Test

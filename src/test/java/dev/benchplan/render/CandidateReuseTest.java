@@ -153,6 +153,8 @@ class CandidateReuseTest {
         .isEqualTo(dev.benchplan.plan.PlanPaths.relative(root, ledgerB))
         .isEqualTo("../b/ledger-b.yaml");
     assertThat(ann.path(JobContract.LEDGER_SHA256).asString()).isEqualTo(Sha256.ofFile(ledgerB));
+    // the candidate's DGD manifest, as its ledger records it: run.json's candidate identity
+    assertThat(ann.path(JobContract.DGD_SHA256).asString()).matches("[0-9a-f]{64}");
     assertThat(ann.path(JobContract.PLAN_SHA256).asString())
         .isEqualTo(planA.get("sha256").asString());
     assertThat(job.at("/metadata/namespace").asString()).isEqualTo("bench2");

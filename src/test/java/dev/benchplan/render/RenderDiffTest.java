@@ -53,7 +53,7 @@ class RenderDiffTest {
           // endpoint address: the candidate measured and the ledger it came from
           Pattern.compile("(config|perf)#candidate"),
           Pattern.compile(
-              "doc\\d/metadata/annotations/benchplan\\.dev~1(ledger|ledger-sha256|dgd)"),
+              "doc\\d/metadata/annotations/benchplan\\.dev~1(ledger|ledger-sha256|dgd|dgd-sha256)"),
           Pattern.compile("doc\\d/spec/template/spec/affinity(/.*)?"),
           Pattern.compile("doc\\d/metadata/annotations/benchplan\\.dev~1endpoint"),
           Pattern.compile(

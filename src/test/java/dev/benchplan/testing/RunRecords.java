@@ -29,6 +29,7 @@ public final class RunRecords {
   private List<String> ineligibleReasons = List.of();
   private Map<String, String> files = new LinkedHashMap<>();
   private RunRecordDocument.@Nullable Pair pair;
+  private RunRecordDocument.@Nullable Candidate candidate;
 
   private RunRecords(String seriesId, String planPath, String planSha256) {
     this.seriesId = seriesId;
@@ -74,6 +75,11 @@ public final class RunRecords {
     return this;
   }
 
+  public RunRecords candidate(RunRecordDocument.@Nullable Candidate c) {
+    candidate = c;
+    return this;
+  }
+
   public RunRecordDocument build() {
     String t = "2026-01-01T00:00:00Z";
     String ns = "bench";
@@ -114,7 +120,8 @@ public final class RunRecords {
         pair,
         null,
         null,
-        null);
+        null,
+        candidate);
   }
 
   /** Writes run.json into {@code dir} and reads it back through the one reader (schema-checked). */

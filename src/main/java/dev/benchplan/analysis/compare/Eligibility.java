@@ -23,8 +23,10 @@ public final class Eligibility {
    *
    * @param fields the shared identity (field to value), when eligible
    * @param problems every problem, empty when eligible
+   * @param warnings what does not stop the comparison but is not a match either (a field neither
+   *     side recorded)
    */
-  public record Result(Map<String, String> fields, List<String> problems) {
+  public record Result(Map<String, String> fields, List<String> problems, List<String> warnings) {
     public boolean eligible() {
       return problems.isEmpty();
     }
@@ -33,6 +35,7 @@ public final class Eligibility {
   /** Checks both sides. */
   public static Result check(List<RunEvidence> reference, List<RunEvidence> candidate) {
     List<String> problems = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
     List<RunEvidence> refValid = reference.stream().filter(RunEvidence::valid).toList();
     List<RunEvidence> candValid = candidate.stream().filter(RunEvidence::valid).toList();
     Map<String, String> shared = new LinkedHashMap<>();
@@ -46,7 +49,15 @@ public final class Eligibility {
         Set<String> candValues = values(candValid, key);
         Set<String> allValues = new LinkedHashSet<>(refValues);
         allValues.addAll(candValues);
-        if (allValues.size() == 1) {
+        if (allValues.size() == 1
+            && key.equals("aiperf_version")
+            && allValues.contains(dev.benchplan.analysis.evidence.RunLoader.NOT_RECORDED)) {
+          // the instrument's version unknown on both sides is not the same version
+          shared.put(key, "unknown");
+          warnings.add(
+              "aiperf_version unknown: neither side's runs record it (a warning, not a match: the"
+                  + " sides may have run different AIPerf versions)");
+        } else if (allValues.size() == 1) {
           shared.put(key, allValues.iterator().next());
         } else if (!refValues.isEmpty() && !candValues.isEmpty()) {
           problems.add(
@@ -71,7 +82,7 @@ public final class Eligibility {
         noValidRun(problems, "candidate", lp, candidate);
       }
     }
-    return new Result(shared, problems);
+    return new Result(shared, problems, List.copyOf(warnings));
   }
 
   /** A side with no valid run at a load point cannot be compared there. */

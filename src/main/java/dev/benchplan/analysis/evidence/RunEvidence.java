@@ -29,6 +29,7 @@ import tools.jackson.databind.JsonNode;
  * @param loadPoint e.g. {@code concurrency=4}
  * @param gpus the GPU count and its source
  * @param audit the audit
+ * @param candidate what the run measured ({@link Candidate}): never pooled with another
  */
 public record RunEvidence(
     RunSource source,
@@ -42,7 +43,8 @@ public record RunEvidence(
     String seriesId,
     String loadPoint,
     GpuCount gpus,
-    RunAudit audit) {
+    RunAudit audit,
+    Candidate candidate) {
 
   /** The plan of the first run whose plan was read, or null when no run's plan was. */
   public static @Nullable PlanInfo firstReadPlan(List<RunEvidence> runs) {
@@ -69,7 +71,26 @@ public record RunEvidence(
         seriesId,
         loadPoint,
         gpus,
-        audit.with(check));
+        audit.with(check),
+        candidate);
+  }
+
+  /** This run as measuring {@code c} (the RUN argument, {@code --label} or a compare side). */
+  public RunEvidence withCandidate(Candidate c) {
+    return new RunEvidence(
+        source,
+        export,
+        summarySha256,
+        summaryProblem,
+        inputConfig,
+        scan,
+        plan,
+        identity,
+        seriesId,
+        loadPoint,
+        gpus,
+        audit,
+        c);
   }
 
   /** A statistic of a summary metric as a double, when present. */

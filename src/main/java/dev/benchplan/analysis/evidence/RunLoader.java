@@ -158,7 +158,8 @@ public final class RunLoader {
         seriesId,
         loadPoint,
         gpus,
-        audit);
+        audit,
+        Candidate.of(source));
   }
 
   static @Nullable String firstNonFinite(JsonNode n, String pointer) {

@@ -45,7 +45,16 @@ public final class AnalysisMarkdown {
           .append(" |\n");
     }
     for (SeriesDoc s : a.series()) {
-      sb.append("\n## Series ").append(s.seriesId()).append("\n\n");
+      sb.append("\n## Series ")
+          .append(s.seriesId())
+          .append(", candidate ")
+          .append(s.candidate().name())
+          .append("\n\n");
+      sb.append("Series id: ")
+          .append(s.seriesIdSource())
+          .append(". Candidate: ")
+          .append(s.candidate().source())
+          .append(".\n\n");
       sb.append("Verdict **")
           .append(s.verdict())
           .append("** (")
@@ -105,12 +114,12 @@ public final class AnalysisMarkdown {
       if (nf.metrics().isEmpty()) {
         sb.append(nf.note()).append('\n');
       } else {
-        sb.append("Source: ")
-            .append(nf.source())
-            .append(". ")
-            .append(nf.note())
-            .append(
-                "\n\n| metric | runs | CV | CV 95% CI | MDE 1v1 | MDE 3v3 |\n|---|---|---|---|---|---|\n");
+        sb.append("Source: ").append(nf.source()).append(". ").append(nf.note()).append("\n\n");
+        nf.loadPoints()
+            .forEach(
+                (lp, f) -> sb.append("- ").append(lp).append(": ").append(f.source()).append('\n'));
+        sb.append(
+            "\n| metric | runs | CV | CV 95% CI | MDE 1v1 | MDE 3v3 |\n|---|---|---|---|---|---|\n");
         for (Map.Entry<String, NoiseFloorDoc> e : nf.metrics().entrySet()) {
           NoiseFloorDoc f = e.getValue();
           sb.append("| ")
@@ -144,6 +153,13 @@ public final class AnalysisMarkdown {
         for (SeriesDoc.Comparison c : s.comparisons()) {
           sb.append("| ")
               .append(c.against())
+              .append(" ")
+              .append(c.analysisId())
+              .append(" (candidate ")
+              .append(c.priorCandidate())
+              .append(c.sameCandidate() ? "" : ", a different candidate")
+              .append(c.priorMeasuredAt() == null ? "" : ", measured " + c.priorMeasuredAt())
+              .append(")")
               .append(" | ")
               .append(c.loadPoint())
               .append(" | ")
@@ -207,7 +223,9 @@ public final class AnalysisMarkdown {
     for (SeriesDoc s : a.series()) {
       sb.append("| ")
           .append(s.seriesId())
-          .append(" | ")
+          .append(" (")
+          .append(s.candidate().name())
+          .append(") | ")
           .append(s.verdict())
           .append(" | ")
           .append(s.repeatDecision().decision())

@@ -88,7 +88,7 @@ public record ComparisonDoc(
       List<String> reasons) {}
 
   /** Eligible, and the identity both sides share (field to value). */
-  public record Eligibility(boolean eligible, Map<String, String> fields) {}
+  public record Eligibility(boolean eligible, Map<String, String> fields, List<String> warnings) {}
 
   /** The method block. */
   public record Method(
@@ -105,7 +105,12 @@ public record ComparisonDoc(
       int runs,
       @JsonProperty("exp_root") String expRoot) {}
 
-  /** One load point and metric: the values of both sides, the effect and its verdict. */
+  /**
+   * One load point and metric: the values of both sides, the effect and its verdict, and what
+   * qualifies it ({@code caveats}: a percentile not estimable on these runs, which forces {@code
+   * inconclusive}; a short steady state, a warmup below C, client bound or not judged, unstable
+   * throughput).
+   */
   public record MetricRow(
       @JsonProperty("load_point") String loadPoint,
       String metric,
@@ -115,7 +120,8 @@ public record ComparisonDoc(
       @JsonProperty("reference_values") List<@Nullable BigDecimal> referenceValues,
       @JsonProperty("candidate_values") List<@Nullable BigDecimal> candidateValues,
       EffectDoc effect,
-      String verdict) {}
+      String verdict,
+      List<String> caveats) {}
 
   /** The comparison's repeat decision. */
   public record RepeatDecision(String decision, String rationale) {}

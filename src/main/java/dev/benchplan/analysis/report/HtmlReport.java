@@ -55,6 +55,8 @@ public final class HtmlReport {
     for (SeriesDoc s : a.series()) {
       sb.append("<h2>Series <code>")
           .append(esc(s.seriesId()))
+          .append("</code>, candidate <code>")
+          .append(esc(s.candidate().name()))
           .append("</code>: <span class=\"")
           .append(esc(s.verdict()))
           .append("\">")
@@ -119,11 +121,13 @@ public final class HtmlReport {
           .append("</td></tr>");
     }
     sb.append(
-        "</table>\n<h2>Audit</h2>\n<table><tr><th>side</th><th>run</th><th>status</th></tr>\n");
+        "</table>\n<h2>Audit</h2>\n<table><tr><th>side</th><th>candidate</th><th>run</th><th>status</th></tr>\n");
     for (String side : List.of("reference", "candidate")) {
       for (RunBlock.InputEntry r : side.equals("reference") ? c.reference() : c.candidate()) {
         sb.append("<tr><td>")
             .append(side)
+            .append("</td><td>")
+            .append(esc(r.run().candidate().name()))
             .append("</td><td>")
             .append(esc(r.run().label()))
             .append("</td><td class=\"")
@@ -135,7 +139,7 @@ public final class HtmlReport {
     }
     sb.append(
         "</table>\n<h2>Verdict per metric</h2>\n<table><tr><th>load point</th><th>metric</th><th>better</th>"
-            + "<th>reference</th><th>candidate</th><th>change</th><th>95% CI</th><th>MDE</th><th>method</th><th>verdict</th></tr>\n");
+            + "<th>reference</th><th>candidate</th><th>change</th><th>95% CI</th><th>MDE</th><th>method</th><th>verdict</th><th>caveats</th></tr>\n");
     for (ComparisonDoc.MetricRow m : c.metrics()) {
       EffectDoc e = m.effect();
       BigDecimal mde = e.mdePct();
@@ -167,6 +171,8 @@ public final class HtmlReport {
           .append(esc(m.verdict()))
           .append("\">")
           .append(esc(m.verdict()))
+          .append("</td><td>")
+          .append(esc(String.join("; ", m.caveats())))
           .append("</td></tr>\n");
     }
     sb.append("</table>\n<p>Repeat decision: <b>")

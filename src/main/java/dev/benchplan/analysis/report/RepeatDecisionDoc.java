@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.report;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +23,10 @@ public record RepeatDecisionDoc(
     String decision,
     String rationale,
     @Nullable Pilot pilot,
-    Source source) {
+    Source source,
+    @com.fasterxml.jackson.annotation.JsonInclude(
+            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        @Nullable Map<String, String> workload) {
 
   /** The decision document. */
   public static RepeatDecisionDoc of(
@@ -33,6 +37,24 @@ public record RepeatDecisionDoc(
       @Nullable Pilot pilot,
       String analysisId,
       String analysisSha256) {
+    return of(seriesId, plan, decision, rationale, pilot, analysisId, analysisSha256, null);
+  }
+
+  /**
+   * The decision document; {@code workload} is what the runs recorded of their workload (AIPerf's
+   * own input config: ISL/OSL and their spread, model, tokenizer, endpoint type, streaming, AIPerf
+   * version) for a pilot of plain AIPerf runs, which have no plan for {@code plan
+   * --repeat-decision} to check the pilot against.
+   */
+  public static RepeatDecisionDoc of(
+      String seriesId,
+      @Nullable FileDoc plan,
+      String decision,
+      String rationale,
+      @Nullable Pilot pilot,
+      String analysisId,
+      String analysisSha256,
+      @Nullable Map<String, String> workload) {
     return new RepeatDecisionDoc(
         RunDocuments.SCHEMA_VERSION,
         "repeat_decision",
@@ -41,7 +63,8 @@ public record RepeatDecisionDoc(
         decision,
         rationale,
         pilot,
-        new Source(analysisId, analysisSha256));
+        new Source(analysisId, analysisSha256),
+        plan == null && pilot != null ? workload : null);
   }
 
   /** The pilot: repetitions of one configuration at one load point. */

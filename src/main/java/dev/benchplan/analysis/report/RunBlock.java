@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param seriesId the series
  * @param loadPoint e.g. {@code concurrency=4}
  * @param trial the trial number, or null
+ * @param candidate what the run measured (run.json, {@code --label}, or unknown)
  */
 public record RunBlock(
     String label,
@@ -23,7 +24,8 @@ public record RunBlock(
     @JsonProperty("run_id") @Nullable String runId,
     @JsonProperty("series_id") String seriesId,
     @JsonProperty("load_point") String loadPoint,
-    @Nullable Integer trial) {
+    @Nullable Integer trial,
+    dev.benchplan.analysis.evidence.Candidate candidate) {
 
   /** The run block of a run. */
   public static RunBlock of(RunEvidence r) {
@@ -34,7 +36,8 @@ public record RunBlock(
         record == null ? null : record.runId(),
         r.seriesId(),
         r.loadPoint(),
-        r.source().trial());
+        r.source().trial(),
+        r.candidate());
   }
 
   /**

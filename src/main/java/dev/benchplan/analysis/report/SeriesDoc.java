@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * SeriesAnalysis}.
  *
  * @param seriesId the series
+ * @param seriesIdSource where the series id came from: the plan or run.json, or auto-derived for
+ *     plain AIPerf folders (from the workload, tool, endpoint and model identity)
+ * @param candidate what these runs measured: one candidate per block, never pooled
  * @param runs the valid runs' labels
  * @param invalidRuns the invalid runs, each with its blockers
  * @param slos the SLOs evaluated (flags and plan)
@@ -29,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  */
 public record SeriesDoc(
     @JsonProperty("series_id") String seriesId,
+    @JsonProperty("series_id_source") String seriesIdSource,
+    dev.benchplan.analysis.evidence.Candidate candidate,
     List<String> runs,
     @JsonProperty("invalid_runs") List<String> invalidRuns,
     List<SloDef> slos,
@@ -109,7 +114,17 @@ public record SeriesDoc(
       @Nullable String source,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable PilotSource pilot,
       Map<String, NoiseFloorDoc> metrics,
-      String note) {}
+      String note,
+      @JsonProperty("load_points") Map<String, PointFloor> loadPoints) {}
+
+  /**
+   * The noise floor at one load point: a floor applies only where it was measured.
+   *
+   * @param source where it came from (this analysis' repetitions, --noise-floor, the pilot)
+   * @param runs the runs behind it
+   * @param metrics metric key to floor
+   */
+  public record PointFloor(String source, int runs, Map<String, NoiseFloorDoc> metrics) {}
 
   /** The pilot series whose analysis measured a carried noise floor. */
   public record PilotSource(
@@ -129,6 +144,9 @@ public record SeriesDoc(
   /** One earlier analysis: its verdict and per load point means. */
   public record HistoryEntry(
       @JsonProperty("analysis_id") String analysisId,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String candidate,
+      @JsonProperty("measured_at") @JsonInclude(JsonInclude.Include.NON_NULL)
+          @Nullable String measuredAt,
       String verdict,
       @JsonProperty("load_points") Map<String, Map<String, @Nullable Number>> loadPoints) {}
 
@@ -151,7 +169,10 @@ public record SeriesDoc(
       @Nullable BigDecimal current,
       @JsonProperty("change_pct") @Nullable BigDecimal changePct,
       @JsonProperty("mde_pct") @Nullable BigDecimal mdePct,
-      String assessment) {}
+      String assessment,
+      @JsonProperty("prior_candidate") String priorCandidate,
+      @JsonProperty("prior_measured_at") @Nullable String priorMeasuredAt,
+      @JsonProperty("same_candidate") boolean sameCandidate) {}
 
   /**
    * The Pareto frontiers of a grid (two or more load points).

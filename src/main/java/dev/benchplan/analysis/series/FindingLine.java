@@ -33,6 +33,11 @@ import org.jspecify.annotations.Nullable;
  * @param repeatDecision the decision (not_needed / necessary / not_justified)
  * @param decisionSource for a pilot series: the decision it was planned from, naming the series
  *     whose noise floor it measures; absent otherwise
+ * @param candidate what the analysed runs measured (id and name); absent in lines written before
+ *     candidates were recorded (their candidate is unknown)
+ * @param measuredAt when the newest analysed run started (from its records), or null
+ * @param noiseFloors per load point, the noise floor measured there (metric key to floor); absent
+ *     in older lines (their {@code noise_floor} names no load point and is never applied)
  * @param analysisSha256 SHA-256 of performance_analysis.json (set when appended)
  * @param analysisPath where performance_analysis.json was written (set when appended)
  */
@@ -50,6 +55,9 @@ import org.jspecify.annotations.Nullable;
   "verdict",
   "repeat_decision",
   "decision_source",
+  "candidate",
+  "measured_at",
+  "noise_floors",
   "analysis_sha256",
   "analysis_path"
 })
@@ -68,6 +76,11 @@ public record FindingLine(
     @JsonProperty("repeat_decision") String repeatDecision,
     @JsonProperty("decision_source") @JsonInclude(JsonInclude.Include.NON_NULL)
         @Nullable DecisionSourceRef decisionSource,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable CandidateRef candidate,
+    @JsonProperty("measured_at") @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable String measuredAt,
+    @JsonProperty("noise_floors") @JsonInclude(JsonInclude.Include.NON_NULL)
+        @Nullable Map<String, Map<String, NoiseFloorDoc>> noiseFloors,
     @JsonProperty("analysis_sha256") @JsonInclude(JsonInclude.Include.NON_NULL)
         @Nullable String analysisSha256,
     @JsonProperty("analysis_path") @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -124,9 +137,36 @@ public record FindingLine(
         verdict,
         repeatDecision,
         decisionSource,
+        candidate,
+        measuredAt,
+        noiseFloors,
         sha256,
         path);
   }
+
+  /** The candidate's name as documents show it: "unknown" for a line that records none. */
+  public String candidateName() {
+    return candidate == null ? "unknown (not recorded: an older finding)" : candidate.name();
+  }
+
+  /** The floors measured at one load point (empty when the line records none there). */
+  public Map<String, NoiseFloor> floorsAt(String loadPoint) {
+    Map<String, NoiseFloor> out = new LinkedHashMap<>();
+    if (noiseFloors != null && noiseFloors.get(loadPoint) != null) {
+      noiseFloors.get(loadPoint).forEach((k, v) -> out.put(k, v.toFloor(k)));
+    }
+    return out;
+  }
+
+  /**
+   * The candidate of a finding: its id (what decides "the same candidate") and name.
+   *
+   * @param id e.g. {@code ledger:<sha12>}, {@code label:NAME}, {@code unknown:<RUN>}
+   * @param name how documents name it
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  @JsonPropertyOrder({"id", "name"})
+  public record CandidateRef(String id, String name) {}
 
   /**
    * The pilot that measured a noise floor.

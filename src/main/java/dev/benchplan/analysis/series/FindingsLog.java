@@ -1,6 +1,5 @@
 package dev.benchplan.analysis.series;
 
-import dev.benchplan.analysis.stats.NoiseFloor;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.json.Json;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -98,105 +96,6 @@ public final class FindingsLog {
       out.put(lp, m);
     }
     return out;
-  }
-
-  /**
-   * The noise floor a series carries forward: the last finding with a non-empty {@code noise_floor}
-   * that is either of {@code seriesId} itself or of a pilot series decided for it ({@code plan
-   * --repeat-decision}: the pilot's finding records its plan's {@code decision_source}, or, for a
-   * line written before it did, the pilot's plan under {@code expRoot} does); empty when there is
-   * none.
-   *
-   * @param expRoot the experiment root whose {@code inputs/benchmark-plans/} hold the pilot plans,
-   *     or null to trust the finding lines alone
-   */
-  public static Optional<Carried> lastNoiseFloor(
-      List<FindingLine> history, String seriesId, @Nullable Path expRoot) {
-    Carried found = null;
-    for (FindingLine h : history) {
-      if (h.noiseFloor().isEmpty()) {
-        continue;
-      }
-      String pilotFor = h.seriesId().equals(seriesId) ? null : decidedFor(h, expRoot);
-      if (!h.seriesId().equals(seriesId) && !seriesId.equals(pilotFor)) {
-        continue;
-      }
-      FindingLine.DecisionSourceRef ds = h.decisionSource();
-      FindingLine.PilotRef via = h.noiseFloorPilot();
-      if (pilotFor == null && via != null) {
-        // the series carried on a floor its pilot measured: name the pilot, not the carrier
-        found = new Carried(via.analysisId(), h.floors(), via.seriesId(), via.loadPoint());
-        continue;
-      }
-      found =
-          new Carried(
-              h.analysisId(),
-              h.floors(),
-              pilotFor == null ? null : h.seriesId(),
-              pilotFor == null || ds == null ? null : ds.loadPoint());
-    }
-    return Optional.ofNullable(found);
-  }
-
-  /**
-   * The series a finding's pilot was decided for: its {@code decision_source}, else the plan of its
-   * series under {@code expRoot} ({@code run_policy.decision_source.series_id}); null for none.
-   */
-  private static @Nullable String decidedFor(FindingLine line, @Nullable Path expRoot) {
-    FindingLine.DecisionSourceRef ds = line.decisionSource();
-    if (ds != null) {
-      return ds.seriesId();
-    }
-    if (expRoot == null || !line.seriesId().matches("[A-Za-z0-9._-]+")) {
-      return null;
-    }
-    Path plan =
-        expRoot.resolve("inputs").resolve("benchmark-plans").resolve(line.seriesId() + ".json");
-    if (!Files.isRegularFile(plan)) {
-      return null;
-    }
-    try {
-      return Json.JSON
-          .readTree(Files.readAllBytes(plan))
-          .at("/run_policy/decision_source/series_id")
-          .asString(null);
-    } catch (IOException | JacksonException e) {
-      // an unreadable plan names no series: the line is simply not a pilot for this one
-      return null;
-    }
-  }
-
-  /**
-   * A noise floor carried forward.
-   *
-   * @param analysisId the analysis that measured it
-   * @param floors metric key to floor, in the order written
-   * @param pilotSeriesId the pilot series that measured it for this series ({@code plan
-   *     --repeat-decision}), or null when the series measured it itself
-   * @param pilotLoadPoint the load point the decision named for that pilot, or null
-   */
-  public record Carried(
-      String analysisId,
-      Map<String, NoiseFloor> floors,
-      @Nullable String pilotSeriesId,
-      @Nullable String pilotLoadPoint) {
-    /** The runs behind the floor (the most any metric had). */
-    public int runs() {
-      return floors.values().stream().mapToInt(NoiseFloor::runs).max().orElse(0);
-    }
-
-    /** How the documents name the source. */
-    public String describe() {
-      return pilotSeriesId == null
-          ? "carried forward from analysis " + analysisId
-          : "pilot series "
-              + pilotSeriesId
-              + " decided for this series (analysis "
-              + analysisId
-              + ", n = "
-              + runs()
-              + ")";
-    }
   }
 
   /** Appends one line (a single write with O_APPEND: earlier lines are never touched). */

@@ -5,6 +5,7 @@ import dev.benchplan.analysis.capacity.CapacityDoc;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.Pareto;
 import dev.benchplan.analysis.compare.Slo;
+import dev.benchplan.analysis.evidence.Candidate;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.DoubleList;
 import dev.benchplan.analysis.input.PlanInfo;
@@ -50,12 +51,14 @@ public final class SeriesAnalysis {
    * @param finding the line for performance_findings.jsonl (analysis_sha256 added by the caller)
    * @param verdict the series verdict
    * @param repeatDecision the repeat decision block
+   * @param workload the runs' recorded workload identity (for a pilot of plain AIPerf runs)
    */
   public record Result(
       SeriesDoc doc,
       FindingLine finding,
       String verdict,
-      SeriesDoc.RepeatDecision repeatDecision) {}
+      SeriesDoc.RepeatDecision repeatDecision,
+      Map<String, String> workload) {}
 
   /**
    * The plan's steady-state verdict of a load point (agent-docs/rules/benchmarking/
@@ -103,7 +106,7 @@ public final class SeriesAnalysis {
     }
   }
 
-  /** Analyses one series. */
+  /** Analyses one series of one candidate, with no floor named from outside the runs. */
   public static Result analyze(
       String seriesId,
       List<RunEvidence> runs,
@@ -111,6 +114,31 @@ public final class SeriesAnalysis {
       List<FindingLine> history,
       String analysisId,
       @Nullable Path expRoot) {
+    return analyze(
+        seriesId,
+        runs.isEmpty() ? Candidate.side("analyze") : runs.get(0).candidate(),
+        runs,
+        flagSlos,
+        history,
+        analysisId,
+        expRoot,
+        null);
+  }
+
+  /**
+   * Analyses the runs of one series and one candidate (never pooled with another's).
+   *
+   * @param named a floor the user named ({@code --noise-floor}), or null
+   */
+  public static Result analyze(
+      String seriesId,
+      Candidate candidate,
+      List<RunEvidence> runs,
+      List<Slo> flagSlos,
+      List<FindingLine> history,
+      String analysisId,
+      @Nullable Path expRoot,
+      NoiseFloors.@Nullable Named named) {
     List<RunEvidence> valid = runs.stream().filter(RunEvidence::valid).toList();
     List<String> runLabels = valid.stream().map(r -> r.source().label()).toList();
     List<String> invalidRuns =
@@ -194,42 +222,75 @@ public final class SeriesAnalysis {
               steadyState(e.getKey(), e.getValue()).orElse(null)));
     }
 
-    // noise floor: a pilot here (n >= 2 runs of one load point), else carried forward
-    String floorSource = null;
+    // noise floor per load point (issue 31): this candidate's own repetitions there, else a floor
+    // the user named (--noise-floor), else the pilot the series' decision chain names by SHA-256;
+    // never whatever the experiment root holds, never another load point's or candidate's
+    Map<String, Map<String, NoiseFloor>> floorsAt = new LinkedHashMap<>();
+    Map<String, SeriesDoc.PointFloor> pointFloors = new LinkedHashMap<>();
+    NoiseFloors.Named chain =
+        named != null ? null : NoiseFloors.pilot(history, seriesId, expRoot).orElse(null);
     SeriesDoc.PilotSource floorFrom = null;
-    Map<String, NoiseFloor> floors = new LinkedHashMap<>();
     FindingLine.PilotRef floorPilot = null;
-    Optional<Map.Entry<String, List<RunEvidence>>> pilot =
-        byPoint.entrySet().stream()
-            .filter(e -> e.getValue().size() >= 2)
-            .max(Comparator.comparingInt(e -> e.getValue().size()));
-    List<FindingLine> mine = history.stream().filter(h -> h.seriesId().equals(seriesId)).toList();
-    if (pilot.isPresent()) {
-      floorSource =
-          "this analysis: " + pilot.get().getValue().size() + " runs at " + pilot.get().getKey();
-      for (MetricSpec spec : MetricSpec.STANDARD) {
-        double[] v = spec.values(pilot.get().getValue());
-        if (v.length >= 2) {
-          floors.put(spec.key(), NoiseFloor.of(spec.key(), v));
+    for (Map.Entry<String, List<RunEvidence>> e : byPoint.entrySet()) {
+      Map<String, NoiseFloor> f = new LinkedHashMap<>();
+      String source;
+      if (e.getValue().size() >= 2) {
+        for (MetricSpec spec : MetricSpec.STANDARD) {
+          double[] v = spec.values(e.getValue());
+          if (v.length >= 2) {
+            f.put(spec.key(), NoiseFloor.of(spec.key(), v));
+          }
         }
+        source =
+            "this analysis: "
+                + e.getValue().size()
+                + " runs of candidate "
+                + candidate.name()
+                + " at "
+                + e.getKey();
+      } else if (named != null && !named.at(e.getKey()).isEmpty()) {
+        f.putAll(named.at(e.getKey()));
+        source = named.description();
+      } else if (chain != null && !chain.at(e.getKey()).isEmpty()) {
+        f.putAll(chain.at(e.getKey()));
+        source = chain.description();
+        floorPilot =
+            new FindingLine.PilotRef(
+                java.util.Objects.requireNonNullElse(chain.pilotSeriesId(), ""),
+                chain.analysisId(),
+                e.getKey());
+        floorFrom =
+            new SeriesDoc.PilotSource(
+                chain.pilotSeriesId(),
+                chain.analysisId(),
+                f.values().stream().mapToInt(NoiseFloor::runs).max().orElse(0),
+                e.getKey());
+      } else {
+        continue;
       }
-    } else {
-      Optional<FindingsLog.Carried> carried =
-          FindingsLog.lastNoiseFloor(history, seriesId, expRoot);
-      if (carried.isPresent()) {
-        FindingsLog.Carried c = carried.get();
-        floorSource = c.describe();
-        floors.putAll(c.floors());
-        String pilotSeries = c.pilotSeriesId();
-        if (pilotSeries != null) {
-          floorPilot = new FindingLine.PilotRef(pilotSeries, c.analysisId(), c.pilotLoadPoint());
-          // the pilot decided for this series (plan --repeat-decision) measured it: name it
-          floorFrom =
-              new SeriesDoc.PilotSource(
-                  c.pilotSeriesId(), c.analysisId(), c.runs(), c.pilotLoadPoint());
-        }
-      }
+      floorsAt.put(e.getKey(), f);
+      Map<String, NoiseFloorDoc> docs = new LinkedHashMap<>();
+      f.forEach((k, nf) -> docs.put(k, NoiseFloorDoc.of(nf)));
+      pointFloors.put(
+          e.getKey(),
+          new SeriesDoc.PointFloor(
+              source, f.values().stream().mapToInt(NoiseFloor::runs).max().orElse(0), docs));
     }
+    // the block's headline floor: the load point with the most runs behind it (as before)
+    Map.Entry<String, SeriesDoc.PointFloor> headline =
+        pointFloors.entrySet().stream()
+            .max(Comparator.comparingInt(e -> e.getValue().runs()))
+            .orElse(null);
+    Map<String, NoiseFloor> floors =
+        headline == null ? Map.of() : floorsAt.getOrDefault(headline.getKey(), Map.of());
+    String floorSource =
+        headline == null
+            ? null
+            : headline.getValue().source()
+                + (pointFloors.size() > 1
+                    ? " (and per load point: " + String.join(", ", pointFloors.keySet()) + ")"
+                    : "");
+    List<FindingLine> mine = history.stream().filter(h -> h.seriesId().equals(seriesId)).toList();
     Map<String, NoiseFloorDoc> floorDocs = new LinkedHashMap<>();
     for (NoiseFloor nf : floors.values()) {
       floorDocs.put(nf.metric(), NoiseFloorDoc.of(nf));
@@ -240,9 +301,12 @@ public final class SeriesAnalysis {
             floorFrom,
             floorDocs,
             floors.isEmpty()
-                ? "no noise floor: the series has no pilot (n=3 runs of one configuration)"
-                : "with n = 3 the CV interval is wide (about 0.52-6.3 x the sample CV): the MDE is"
-                    + " uncertain by as much");
+                ? "no noise floor: no load point has n >= 2 runs of this candidate, and none was"
+                    + " named (--noise-floor ID|FILE, or a pilot decided for the series)"
+                : "a floor applies only to the load point and candidate it was measured at; with n"
+                    + " = 3 the CV interval is wide (about 0.52-6.3 x the sample CV): the MDE is"
+                    + " uncertain by as much",
+            pointFloors);
 
     // history
     List<FindingLine> validHistory = mine.stream().filter(h -> h.valid() > 0).toList();
@@ -289,6 +353,8 @@ public final class SeriesAnalysis {
     // comparisons with the previous valid analysis and the baseline
     List<SeriesDoc.Comparison> comps = new ArrayList<>();
     boolean smallNoFloor = false;
+    // load point -> the largest gated change no floor could judge (the pilot goes there first)
+    Map<String, Double> unresolved = new LinkedHashMap<>();
     boolean regressed = false;
     boolean improved = false;
     boolean withinNoise = false;
@@ -313,7 +379,7 @@ public final class SeriesAnalysis {
             }
             double before = beforeValue.doubleValue();
             double change = (now - before) / Math.abs(before) * 100;
-            NoiseFloor nf = floors.get(spec.key());
+            NoiseFloor nf = floorsAt.getOrDefault(cur.getKey(), Map.of()).get(spec.key());
             String assessment;
             double better = change * spec.direction().sign();
             if (nf != null && Double.isFinite(nf.mdePct1v1())) {
@@ -346,7 +412,16 @@ public final class SeriesAnalysis {
                     Measured.of(now),
                     Measured.of(change),
                     Measured.of(nf == null ? Double.NaN : nf.mdePct1v1()),
-                    assessment));
+                    assessment,
+                    a.getValue().candidateName(),
+                    a.getValue().measuredAt(),
+                    a.getValue().candidate() != null
+                        && a.getValue().candidate().id().equals(candidate.id())));
+            if (a.getKey().equals("previous_valid")
+                && assessment.equals("small_delta_no_noise_floor")
+                && spec.gated()) {
+              unresolved.merge(cur.getKey(), Math.abs(change), Math::max);
+            }
           }
         }
       }
@@ -414,8 +489,11 @@ public final class SeriesAnalysis {
             decision.equals("necessary") && rationale.startsWith(PILOT_RATIONALE)
                 ? new RepeatDecisionDoc.Pilot(
                     3,
-                    byPoint.keySet().stream().findFirst().orElse(null),
-                    "unchanged: the current candidate")
+                    unresolved.entrySet().stream()
+                        .max(Map.Entry.comparingByValue())
+                        .map(Map.Entry::getKey)
+                        .orElse(byPoint.keySet().stream().findFirst().orElse(null)),
+                    "unchanged: the current candidate (" + candidate.name() + ")")
                 : null);
 
     String verdict;
@@ -435,6 +513,8 @@ public final class SeriesAnalysis {
     SeriesDoc s =
         new SeriesDoc(
             seriesId,
+            seriesIdSource(runs),
+            candidate,
             runLabels,
             invalidRuns,
             sloDefs,
@@ -482,9 +562,12 @@ public final class SeriesAnalysis {
                 ? new FindingLine.DecisionSourceRef(
                     decisionSource.seriesId(), decisionSource.sha256(), decisionSource.loadPoint())
                 : null,
+            new FindingLine.CandidateRef(candidate.id(), candidate.name()),
+            measuredAt(valid),
+            pointFloors.isEmpty() ? null : perPointDocs(pointFloors),
             null,
             null);
-    return new Result(s, finding, verdict, rd);
+    return new Result(s, finding, verdict, rd, runs.isEmpty() ? Map.of() : runs.get(0).identity());
   }
 
   /** The capacity answer of a grid: throughput, TTFT p99 and each SLO's metric per run. */
@@ -518,7 +601,44 @@ public final class SeriesAnalysis {
   }
 
   private static SeriesDoc.HistoryEntry summaryOf(FindingLine h) {
-    return new SeriesDoc.HistoryEntry(h.analysisId(), h.verdict(), h.loadPoints());
+    return new SeriesDoc.HistoryEntry(
+        h.analysisId(), h.candidateName(), h.measuredAt(), h.verdict(), h.loadPoints());
+  }
+
+  /** Where the series id came from; an id derived for plain AIPerf folders says so. */
+  static String seriesIdSource(List<RunEvidence> runs) {
+    RunEvidence first = runs.isEmpty() ? null : runs.get(0);
+    if (first == null || first.source().runRecord() != null) {
+      return "run.json /series_id";
+    }
+    if (first.plan() != null) {
+      return "the plan's /series_id";
+    }
+    return "auto-derived: no plan; from the workload, tool, endpoint and model identity (every"
+        + " build of one workload shares it: the candidate tells them apart)";
+  }
+
+  /** When the newest of the runs started (its records' first start), ISO-8601; or null. */
+  static @Nullable String measuredAt(List<RunEvidence> runs) {
+    Long newest = null;
+    for (RunEvidence r : runs) {
+      Long start = r.scan() == null ? null : r.scan().minStartNs();
+      if (start != null && (newest == null || start > newest)) {
+        newest = start;
+      }
+    }
+    return newest == null
+        ? null
+        : java.time.Instant.ofEpochSecond(newest / 1_000_000_000L, newest % 1_000_000_000L)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .toString();
+  }
+
+  private static Map<String, Map<String, NoiseFloorDoc>> perPointDocs(
+      Map<String, SeriesDoc.PointFloor> floors) {
+    Map<String, Map<String, NoiseFloorDoc>> out = new LinkedHashMap<>();
+    floors.forEach((lp, f) -> out.put(lp, f.metrics()));
+    return out;
   }
 
   private static List<SeriesDoc.FrontierPoint> frontier(

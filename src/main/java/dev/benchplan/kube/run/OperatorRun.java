@@ -1198,7 +1198,12 @@ final class OperatorRun {
         r.pair(),
         RunRecordDocument.Engine.AIPERF_OPERATOR,
         operator(r, e.executed().ran()),
-        r.smokeAge());
+        r.smokeAge(),
+        RunRecordDocument.Candidate.of(
+            a.path(JobContract.LEDGER_SHA256).asString(null),
+            r.dgd(),
+            a.path(JobContract.DGD_SHA256).asString(null),
+            a.path(JobContract.ENDPOINT).asString(null)));
   }
 
   /** The operator places the pods: benchplan's isolation preflight is the plain Job engine's. */

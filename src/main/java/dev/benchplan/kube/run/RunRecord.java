@@ -231,7 +231,13 @@ final class RunRecord {
         RunRecordDocument.Pair.of(f.perf().optionalAnnotation(JobContract.PAIR)),
         null, // engine: the Job engine names none (its run.json as before the operator engine)
         null,
-        f.smokeAge());
+        f.smokeAge(),
+        // optional: a perf.yaml rendered before the ledger annotations has no candidate ("unknown")
+        RunRecordDocument.Candidate.of(
+            f.perf().optionalAnnotation(JobContract.LEDGER_SHA256),
+            f.perf().optionalAnnotation(JobContract.DGD),
+            f.perf().optionalAnnotation(JobContract.DGD_SHA256),
+            f.perf().optionalAnnotation(JobContract.ENDPOINT)));
   }
 
   /**

@@ -86,13 +86,14 @@ class DocumentShapeTest {
   @Test
   @DisplayName("the noise floor names a pilot only when one measured it; a null source is kept")
   void noiseFloor() {
-    assertThat(keys(new SeriesDoc.NoiseFloorBlock(null, null, Map.of(), "no noise floor")))
-        .containsExactly("source", "metrics", "note");
+    assertThat(
+            keys(new SeriesDoc.NoiseFloorBlock(null, null, Map.of(), "no noise floor", Map.of())))
+        .containsExactly("source", "metrics", "note", "load_points");
     assertThat(
             keys(
                 new SeriesDoc.NoiseFloorBlock(
-                    "s", new SeriesDoc.PilotSource("p", "a", 3, null), Map.of(), "n")))
-        .containsExactly("source", "pilot", "metrics", "note");
+                    "s", new SeriesDoc.PilotSource("p", "a", 3, null), Map.of(), "n", Map.of())))
+        .containsExactly("source", "pilot", "metrics", "note", "load_points");
   }
 
   @Test
@@ -104,7 +105,7 @@ class DocumentShapeTest {
             "comparison",
             null,
             null,
-            new ComparisonDoc.Eligibility(true, Map.of()),
+            new ComparisonDoc.Eligibility(true, Map.of(), List.of()),
             List.of(),
             List.of(),
             false,

@@ -29,6 +29,7 @@ class SteadyStateMarkTest {
         "s",
         loadPoint,
         null,
+        null,
         null);
   }
 
