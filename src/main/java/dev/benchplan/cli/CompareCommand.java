@@ -52,7 +52,10 @@ public final class CompareCommand implements Callable<Integer> {
       names = "--mde",
       paramLabel = "PCT",
       converter = NumericOptions.EffectPercent.class,
-      description = "Minimum detectable effect in percent (default: the data's, at 80%% power).")
+      description =
+          "Minimum detectable effect in percent, "
+              + NumericOptions.EffectPercent.RANGE
+              + " (default: the data's, at 80%% power).")
   Double mde;
 
   @Option(

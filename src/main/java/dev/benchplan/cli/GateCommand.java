@@ -76,14 +76,19 @@ public final class GateCommand implements Callable<Integer> {
       paramLabel = "TOKENS_PER_SEC",
       converter = NumericOptions.Throughput.class,
       description =
-          "inference-throughput >= X (output_token_throughput avg, tokens/sec; above 0, at most 1e12).")
+          "inference-throughput >= X (output_token_throughput avg, tokens/sec; "
+              + NumericOptions.Throughput.RANGE
+              + ").")
   BigDecimal minThroughput;
 
   @Option(
       names = "--max-ttft-p99",
       paramLabel = "MS",
       converter = NumericOptions.Millis.class,
-      description = "inference-ttft-p99 <= Y (time_to_first_token p99, ms; above 0, at most 1e9).")
+      description =
+          "inference-ttft-p99 <= Y (time_to_first_token p99, ms; "
+              + NumericOptions.Millis.RANGE
+              + ").")
   BigDecimal maxTtftP99;
 
   @Option(
@@ -92,7 +97,9 @@ public final class GateCommand implements Callable<Integer> {
       paramLabel = "FRACTION",
       converter = NumericOptions.Tolerance.class,
       description =
-          "Relative tolerance on every threshold, 0 to below 1 (default: ${DEFAULT-VALUE}).")
+          "Relative tolerance on every threshold, "
+              + NumericOptions.Tolerance.RANGE
+              + " (default: ${DEFAULT-VALUE}).")
   BigDecimal tolerance;
 
   @Option(
@@ -101,7 +108,9 @@ public final class GateCommand implements Callable<Integer> {
       paramLabel = "FRACTION",
       converter = NumericOptions.Fraction.class,
       description =
-          "Largest acceptable share of failed requests, 0 to 1 (default: ${DEFAULT-VALUE}).")
+          "Largest acceptable share of failed requests, "
+              + NumericOptions.Fraction.RANGE
+              + " (default: ${DEFAULT-VALUE}).")
   BigDecimal maxErrorRate;
 
   @Option(

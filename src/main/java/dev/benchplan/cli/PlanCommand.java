@@ -20,6 +20,7 @@ import dev.benchplan.plan.ReuseRequest;
 import dev.benchplan.plan.TraceWindow;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.workload.InputRanges;
 import dev.benchplan.workload.ScannerTraceInspector;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
@@ -139,7 +140,10 @@ public final class PlanCommand implements Callable<Integer> {
       names = "--max-concurrency",
       paramLabel = "N",
       converter = NumericOptions.Concurrency.class,
-      description = "Declared maximum of a powers-of-two concurrency grid (1 to 100000).")
+      description =
+          "Declared maximum of a powers-of-two concurrency grid ("
+              + NumericOptions.Concurrency.RANGE
+              + ").")
   Integer maxConcurrency;
 
   @Option(
@@ -147,28 +151,35 @@ public final class PlanCommand implements Callable<Integer> {
       paramLabel = "RPS",
       converter = NumericOptions.RequestRate.class,
       description =
-          "Declared maximum of a powers-of-two request-rate grid (above 0, at most 1000000).")
+          "Declared maximum of a powers-of-two request-rate grid ("
+              + NumericOptions.RequestRate.RANGE
+              + ").")
   BigDecimal maxRequestRate;
 
   @Option(
       names = "--warmup-requests",
       paramLabel = "N",
-      converter = NumericOptions.RequestCount.class,
-      description = "Warmup requests (0 to 10000000).")
+      converter = NumericOptions.WarmupRequests.class,
+      description = "Warmup requests (" + NumericOptions.WarmupRequests.RANGE + ").")
   Integer warmupRequests;
 
   @Option(
       names = "--seed",
       paramLabel = "N",
       converter = NumericOptions.Seed.class,
-      description = "Random seed, 0 to 2147483647 (default: 100).")
+      description = "Random seed, " + NumericOptions.Seed.RANGE + " (default: 100).")
   Long seed;
 
   @Option(
       names = "--measurement-limit",
       paramLabel = "DURATION",
       converter = DurationConverter.class,
-      description = "Per-run measurement limit, at most 30m (default: 30m).")
+      description =
+          "Per-run measurement limit, at most "
+              + InputRanges.MAX_MEASUREMENT_LIMIT_S / 60
+              + "m (default: "
+              + InputRanges.MAX_MEASUREMENT_LIMIT_S / 60
+              + "m).")
   Duration measurementLimit;
 
   @Option(
@@ -201,7 +212,9 @@ public final class PlanCommand implements Callable<Integer> {
       paramLabel = "N",
       converter = NumericOptions.Repetitions.class,
       description =
-          "Measured runs per load point, 1 to 100 (default 1; more needs --repeat-rationale).")
+          "Measured runs per load point, "
+              + NumericOptions.Repetitions.RANGE
+              + " (default 1; more needs --repeat-rationale).")
   Integer repetitions;
 
   @Option(

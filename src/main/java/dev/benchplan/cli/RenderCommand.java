@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
       "Render a plan into DEPLOY_ROOT/benchmark/aiperf-config.yaml and"
           + " DEPLOY_ROOT/benchmark/perf.yaml (ConfigMaps, then one batch/v1 Job).",
       "The plan must hash to --plan-sha256 and pass its schema; a trace it names must still hash"
-          + " to the recorded SHA-256. One Job measures one load point and one repetition."
+          + " to the recorded SHA-256. One Job measures the whole plan: every load point and"
+          + " every repetition (or only the point --load-point names)."
     })
 public final class RenderCommand implements Callable<Integer> {
   @Mixin FormatMixin format;
@@ -120,7 +121,9 @@ public final class RenderCommand implements Callable<Integer> {
       converter = NumericOptions.RequestTimeoutSeconds.class,
       description =
           "How long each readiness request of the Job (model list, first chat completion) may take,"
-              + " inside the overall wait for the model (1 to 3600 s, or e.g. 2m; default: "
+              + " inside the overall wait for the model ("
+              + NumericOptions.RequestTimeoutSeconds.RANGE
+              + " s, or e.g. 2m; default: "
               + JobBudget.READY_REQUEST_SECONDS
               + "). A fresh worker's first completion can take"
               + " ~45 s and starts over when the client gives up.")

@@ -50,14 +50,18 @@ public final class TraceInspectCommand implements Callable<Integer> {
       defaultValue = TraceScanOptions.DEFAULT_BLOCK_SIZE + "",
       converter = NumericOptions.Tokens.class,
       paramLabel = "N",
-      description = "Tokens per hash block (default: ${DEFAULT-VALUE}).")
+      description =
+          "Tokens per hash block, " + NumericOptions.Tokens.RANGE + " (default: ${DEFAULT-VALUE}).")
   int blockSize;
 
   @Option(
       names = {"--max-context", "--max-context-length"},
       paramLabel = "N",
       converter = NumericOptions.ContextTokens.class,
-      description = "Count (never drop) rows whose input_length + output_length exceed N tokens.")
+      description =
+          "Count (never drop) rows whose input_length + output_length exceed N tokens ("
+              + NumericOptions.ContextTokens.RANGE
+              + ").")
   Long maxContext;
 
   @Option(

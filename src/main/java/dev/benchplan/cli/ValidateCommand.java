@@ -104,7 +104,10 @@ public final class ValidateCommand implements Callable<Integer> {
       names = "--concurrency-per-worker",
       paramLabel = "N",
       converter = NumericOptions.Concurrency.class,
-      description = "Concurrency per worker replica (default: 16; excludes --concurrency-per-gpu).")
+      description =
+          "Concurrency per worker replica, "
+              + NumericOptions.Concurrency.RANGE
+              + " (default: 16; excludes --concurrency-per-gpu).")
   Integer concurrencyPerWorker;
 
   @Option(
@@ -112,7 +115,9 @@ public final class ValidateCommand implements Callable<Integer> {
       paramLabel = "N",
       converter = NumericOptions.Concurrency.class,
       description =
-          "Concurrency per GPU (AICR's inference-concurrency-per-gpu; --defaults aicr: 256).")
+          "Concurrency per GPU, "
+              + NumericOptions.Concurrency.RANGE
+              + " (AICR's inference-concurrency-per-gpu; --defaults aicr: 256).")
   Integer concurrencyPerGpu;
 
   @Option(
@@ -144,7 +149,8 @@ public final class ValidateCommand implements Callable<Integer> {
       paramLabel = "TOKENS",
       defaultValue = "128",
       converter = NumericOptions.Tokens.class,
-      description = "Input tokens (default: ${DEFAULT-VALUE}).")
+      description =
+          "Input tokens, " + NumericOptions.Tokens.RANGE + " (default: ${DEFAULT-VALUE}).")
   int isl;
 
   @Option(
@@ -152,7 +158,8 @@ public final class ValidateCommand implements Callable<Integer> {
       paramLabel = "TOKENS",
       defaultValue = "128",
       converter = NumericOptions.Tokens.class,
-      description = "Output tokens (default: ${DEFAULT-VALUE}).")
+      description =
+          "Output tokens, " + NumericOptions.Tokens.RANGE + " (default: ${DEFAULT-VALUE}).")
   int osl;
 
   @Option(
@@ -161,7 +168,9 @@ public final class ValidateCommand implements Callable<Integer> {
       defaultValue = "1",
       converter = NumericOptions.Repeats.class,
       description =
-          "Measure N times (1 to 10; one AIPerf Job per repeat, each within the pod-log bound) and gate on"
+          "Measure N times ("
+              + NumericOptions.Repeats.RANGE
+              + "; one AIPerf Job per repeat, each within the pod-log bound) and gate on"
               + " the median of each gated metric; every repeat is listed, and repeats that disagree on a gate are"
               + " flagged unstable (default: ${DEFAULT-VALUE}).")
   int repeats;
@@ -272,7 +281,9 @@ public final class ValidateCommand implements Callable<Integer> {
       converter = NumericOptions.RequestTimeoutSeconds.class,
       description =
           "Bound of each readiness request of the AIPerf Job (model list, first chat"
-              + " completion), inside --timeout-endpoint-ready (1 to 3600 s, or e.g. 2m; default: ${DEFAULT-VALUE})."
+              + " completion), inside --timeout-endpoint-ready ("
+              + NumericOptions.RequestTimeoutSeconds.RANGE
+              + " s, or e.g. 2m; default: ${DEFAULT-VALUE})."
               + " A fresh worker's first completion can take ~45 s and starts over when cut off.")
   int timeoutReadyRequest;
 

@@ -204,7 +204,11 @@ public final class ClientBoundCheck {
         long a = s[c - 1];
         long b = s[n - 1];
         if (b <= a) {
-          return "not judged: no steady window (every request started before the " + c + "th)";
+          return "not judged: no steady window (the last of "
+              + n
+              + " requests started no later than request "
+              + c
+              + ")";
         }
         double inFlight = inFlight(t, a, b);
         figures.put("time_weighted_in_flight", inFlight);

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class ExperimentPlanner {
   /** The hard per-run measurement limit (benchmarking/measurement-limit.md). */
-  static final int LIMIT_S = 1800;
+  static final int LIMIT_S = dev.benchplan.workload.InputRanges.MAX_MEASUREMENT_LIMIT_S;
 
   static final long DEFAULT_SEED = 100;
   static final int DEFAULT_OPEN_LOOP_DURATION_S = 600;

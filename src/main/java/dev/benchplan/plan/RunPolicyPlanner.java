@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class RunPolicyPlanner {
   static final int PILOT_RUNS = 3;
-  static final int MAX_REPETITIONS = 10;
+  static final int MAX_REPETITIONS = dev.benchplan.workload.InputRanges.MAX_REPETITIONS;
 
   private RunPolicyPlanner() {}
 

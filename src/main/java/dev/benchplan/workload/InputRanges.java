@@ -37,10 +37,24 @@ public final class InputRanges {
   /** Random seed: AIPerf seeds numpy, which takes 0..2^32-1. */
   public static final long MAX_SEED = 4_294_967_295L;
 
-  /** Requests per second: a point, or a declared grid maximum. */
-  public static final BigDecimal MIN_REQUEST_RATE = new BigDecimal("0.001");
+  /** Measured runs per load point ({@code --repetitions}). */
+  public static final int MAX_REPETITIONS = 10;
 
-  public static final BigDecimal MAX_REQUEST_RATE = new BigDecimal("100000");
+  /**
+   * Seconds of one measured run: the measurement-limit rule's cap ({@code --measurement-limit}).
+   */
+  public static final int MAX_MEASUREMENT_LIMIT_S = 1800;
+
+  /** {@link #MIN_REQUEST_RATE} as text: a compile-time constant the option help can quote. */
+  public static final String MIN_REQUEST_RATE_TEXT = "0.001";
+
+  /** {@link #MAX_REQUEST_RATE} as text. */
+  public static final String MAX_REQUEST_RATE_TEXT = "100000";
+
+  /** Requests per second: a point, or a declared grid maximum. */
+  public static final BigDecimal MIN_REQUEST_RATE = new BigDecimal(MIN_REQUEST_RATE_TEXT);
+
+  public static final BigDecimal MAX_REQUEST_RATE = new BigDecimal(MAX_REQUEST_RATE_TEXT);
 
   /** A latency objective in ms (one hour). */
   public static final BigDecimal MAX_LATENCY_MS = new BigDecimal("3600000");

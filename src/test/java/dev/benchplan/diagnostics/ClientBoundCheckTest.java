@@ -55,6 +55,23 @@ class ClientBoundCheckTest {
   }
 
   @Test
+  @DisplayName("every request started at once: not judged, no steady window, said in words")
+  void noSteadyWindow() {
+    RequestTimeline.Builder b = new RequestTimeline.Builder();
+    for (int i = 0; i < 40; i++) {
+      b.add(SimulatedRun.T0, SimulatedRun.T0 + 1_000_000_000L + i, 10, true);
+    }
+    ClientBoundCheck.Result r =
+        ClientBoundCheck.check(
+            b.build(), LoadTarget.concurrency(4, "test"), QUIET, ExportSignals.none());
+    assertThat(r.status()).isEqualTo(ClientBoundCheck.Status.NOT_JUDGED);
+    assertThat(r.detail())
+        .contains(
+            "not judged: no steady window (the last of 40 requests started no later than"
+                + " request 4)");
+  }
+
+  @Test
   @DisplayName("open loop at the target rate is fine; at 80% of it, client bound")
   void openLoop() {
     ClientBoundCheck.Result ok =

@@ -26,7 +26,7 @@ class PlanCliNumbersTest {
       delimiter = '|',
       value = {
         "--max-concurrency 2147483647 --experiment capacity|out of range|--max-concurrency",
-        "--warmup-requests 2000000|OPTION_OUT_OF_RANGE|--warmup-requests",
+        "--warmup-requests 2000000|out of range|--warmup-requests",
         "--seed 4294967296|out of range|--seed",
         "--question-token|PLAN_TEXT_SECRET|--question",
       })

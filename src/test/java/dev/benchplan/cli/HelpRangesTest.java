@@ -1,0 +1,165 @@
+package dev.benchplan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.workload.InputRanges;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * What {@code --help} says about a numeric option is what the tool does: every ranged option's help
+ * states its converter's range, the converter accepts both ends and refuses just past them, and
+ * plan's validators (which also guard plans made from code) accept the same ends.
+ */
+class HelpRangesTest {
+  @TempDir Path exp;
+
+  record RangedOption(String command, OptionSpec option, NumericOptions.Ranged converter) {
+    String name() {
+      return command + " " + option.longestName();
+    }
+  }
+
+  static List<RangedOption> rangedOptions() {
+    List<RangedOption> out = new ArrayList<>();
+    collect(Cli.commandLine(), "benchplan", out);
+    return out;
+  }
+
+  private static void collect(CommandLine cl, String name, List<RangedOption> out) {
+    for (OptionSpec o : cl.getCommandSpec().options()) {
+      if (o.converters().length > 0 && o.converters()[0] instanceof NumericOptions.Ranged r) {
+        out.add(new RangedOption(name, o, r));
+      }
+    }
+    for (Map.Entry<String, CommandLine> sub : cl.getSubcommands().entrySet()) {
+      if (sub.getKey().equals(sub.getValue().getCommandName())) {
+        collect(sub.getValue(), name + " " + sub.getKey(), out);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("every ranged option's help states the range its converter accepts")
+  void helpStatesTheRange() {
+    List<RangedOption> ranged = rangedOptions();
+    // plan 5, validate 6, render 1, trace inspect 2, gate 4, compare 1
+    assertThat(ranged).hasSizeGreaterThanOrEqualTo(19);
+    for (RangedOption r : ranged) {
+      assertThat(String.join(" ", r.option().description()))
+          .as(r.name() + "'s help")
+          .contains(r.converter().range());
+    }
+  }
+
+  @Test
+  @DisplayName("every ranged converter accepts its stated ends and refuses just past them")
+  void convertersHoldTheirRange() throws Exception {
+    for (RangedOption r : rangedOptions()) {
+      @SuppressWarnings("unchecked")
+      CommandLine.ITypeConverter<Object> c =
+          (CommandLine.ITypeConverter<Object>) r.option().converters()[0];
+      NumericOptions.Ranged range = r.converter();
+      if (range.lowest() != null) {
+        assertThat(c.convert(range.lowest().toPlainString())).as(r.name()).isNotNull();
+      }
+      if (range.highest() != null) {
+        assertThat(c.convert(range.highest().toPlainString())).as(r.name()).isNotNull();
+      }
+      for (String outside : new String[] {range.below(), range.above()}) {
+        if (outside != null) {
+          assertThatThrownBy(() -> c.convert(outside))
+              .as(r.name() + " " + outside)
+              .isInstanceOf(TypeConversionException.class);
+        }
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("the range words follow the bounds: closed, open and half-open ends")
+  void rangeWords() {
+    assertThat(new NumericOptions.Repetitions().range()).isEqualTo("1 to 10");
+    assertThat(new NumericOptions.Tolerance().range()).isEqualTo("0 to below 1");
+    assertThat(new NumericOptions.EffectPercent().range()).isEqualTo("above 0, below 100");
+    assertThat(new NumericOptions.Millis().range()).isEqualTo("above 0, at most 1000000000");
+    assertThat(new NumericOptions.RequestRate().range()).isEqualTo("0.001 to 100000");
+  }
+
+  /** plan's options at their converters' highest values: no range blocker from the validators. */
+  @Test
+  @DisplayName("plan's validators accept every ranged option's highest value and refuse past it")
+  void planValidatorsAgree() {
+    String[] base = {
+      "plan",
+      "--workload",
+      Path.of("examples/workload-static.yaml").toAbsolutePath().toString(),
+      "--ledger",
+      Path.of("examples/deployment-ledger.yaml").toAbsolutePath().toString(),
+      "--question",
+      "q",
+      "--aiperf-version",
+      "0.13.0",
+      "--exp-root",
+      exp.toString(),
+      "--format",
+      "json"
+    };
+    int planOptions = 0;
+    for (RangedOption r : rangedOptions()) {
+      if (!r.command().equals("benchplan plan")) {
+        continue;
+      }
+      planOptions++;
+      List<String> args = new ArrayList<>(List.of(base));
+      args.add(r.option().longestName());
+      args.add(r.converter().highest().toPlainString());
+      if (r.option().longestName().equals("--repetitions")) {
+        args.addAll(List.of("--repeat-rationale", "a consequential decision"));
+      }
+      var result = CommandHarness.run(args.toArray(String[]::new));
+      assertThat(result.out() + result.err())
+          .as(String.join(" ", args))
+          .doesNotContain("OPTION_OUT_OF_RANGE")
+          .doesNotContain("REPETITIONS_OUT_OF_RANGE")
+          .doesNotContain("out of range");
+    }
+    assertThat(planOptions).isEqualTo(5);
+    // the validators' own ends, which the converters take their bounds from
+    assertThat(new NumericOptions.Repetitions().highest()).isEqualByComparingTo("10");
+    assertThat(new NumericOptions.Seed().highest().longValueExact())
+        .isEqualTo(InputRanges.MAX_SEED);
+    assertThat(new NumericOptions.WarmupRequests().highest().longValueExact())
+        .isEqualTo(InputRanges.MAX_WARMUP_REQUESTS);
+  }
+
+  @Test
+  @DisplayName("plan --repetitions past the rule's maximum is refused by the option, naming it")
+  void repetitionsPastTheRule() {
+    var r =
+        CommandHarness.run(
+                "plan",
+                "--workload",
+                "examples/workload-static.yaml",
+                "--ledger",
+                "examples/deployment-ledger.yaml",
+                "--question",
+                "q",
+                "--exp-root",
+                exp.toString(),
+                "--repetitions",
+                "11")
+            .expectExit(2);
+    assertThat(r.err()).contains("--repetitions").contains("expected a whole number from 1 to 10");
+  }
+}
