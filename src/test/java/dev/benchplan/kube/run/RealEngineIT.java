@@ -49,7 +49,7 @@ import tools.jackson.databind.JsonNode;
 @Tag("real-engine")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealEngineIT {
-  private static final Duration CLI_TIMEOUT = Duration.ofMinutes(10);
+  private static final Duration CLI_TIMEOUT = Duration.ofMinutes(30);
   private static RealEngine engine;
   private static FakeKubelet kubelet;
   private static Path kubeconfig;
@@ -223,7 +223,7 @@ class RealEngineIT {
         FakeKubelet.labelled("job-name", r.get("job_name").asString()),
         PodScript.execute(PodExecution.realEngine(work.resolve("pods-" + name), engine)));
     Launcher.Run run =
-        cli("run", "--deploy-root", deployRoot.toString(), "--timeout", "8m", "--format", "json");
+        cli("run", "--deploy-root", deployRoot.toString(), "--timeout", "25m", "--format", "json");
     JsonNode out = Json.JSON.readTree(run.out());
     Path runDir = Path.of(out.path("run_dir").asString());
     JsonNode verdict = json(runDir.resolve("verdict.json"));
