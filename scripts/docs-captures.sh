@@ -32,15 +32,52 @@
 #          validate's captures)
 #   run: run.md's (and README's) examples: the transcript RunClusterIT#cli leaves in
 #          target/run-cli-transcript.txt (run it first on the shared test control plane, as for validate)
-# Usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run [OUT]   (OUT: default a fresh temporary folder)
+# Each example the pages show starts with a line "@@capture SECTION:NAME" (the capture function); a
+# page shows it as the fenced block after "<!-- capture SECTION:NAME -->". The temporary folder
+# is shown as /tmp and the project's folder as nothing (paths in it relative), so a capture is the
+# same in every checkout and every run.
+#   --update SECTION...: writes every capture of those sections into the pages
+#   --check SECTION...: exits 1 with a diff when a page's block differs from what the tool prints
+#     now (DocsCapturesIT runs it for the sections that need no cluster and no endpoint:
+#     gate plan render trace readme exit-codes)
+# A new command's examples (e.g. a recovery command's): add a case SECTION) below that prints its
+# parts with `capture NAME` before each, add SECTION to the usage line, put the markers in its page,
+# run --update SECTION; add SECTION to DocsCapturesIT when it needs no cluster.
+#   exit-codes: README's exit-code table, from every command's --help "Exit codes:" list
+# Usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]   (OUT: default a fresh temporary folder)
+#        scripts/docs-captures.sh --update|--check SECTION...
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run [OUT]}"
-out="${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}"
+case "${1:-}" in
+--update|--check)
+  mode="$1"; shift
+  [ "$#" -gt 0 ] || { echo "usage: scripts/docs-captures.sh --update|--check SECTION..." >&2; exit 2; }
+  work="$(mktemp -d /tmp/benchplan-docs.XXXXXX)"
+  for section in "$@"; do
+    "$0" "$section" "$work/$section" >>"$work/captures.txt"
+  done
+  python3 "$home/scripts/docs-captures-apply.py" "$mode" "$home" "$work/captures.txt" "$@"
+  rm -rf "$work"
+  exit 0
+  ;;
+esac
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]}"
+out="$(realpath -m "${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}")"
 mkdir -p "$out"
 data="$(realpath -m "$home/../shared/data")"
 bp="$home/bin/benchplan"
+# a copy of the jar whose recorded commit is "docs": plans record the commit they were made with,
+# so captures made from any commit show the same plan SHA-256s and ids
+if [ -f "$home/target/benchplan.jar" ]; then
+  python3 "$home/scripts/docs-captures-jar.py" "$home/target/benchplan.jar" "$out/.benchplan-docs.jar"
+  export BENCHPLAN_JAR="$out/.benchplan-docs.jar"
+fi
 export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-1796034600}"
+# render's run id from that clock and a fixed seed: identical inputs, byte-identical files
+export BENCHPLAN_FIXED_RUN_ID="${BENCHPLAN_FIXED_RUN_ID:-docs}"
+
+# capture NAME: the next example the pages show, until the next capture
+capture() { printf '@@capture %s:%s\n' "$what" "$1"; }
 
 # show DISPLAY-COMMAND -- ARGS...: prints "$ DISPLAY-COMMAND", runs benchplan ARGS (stderr after
 # stdout, networknt's SLF4J lines left out), then the exit code in the page's style ($exitfmt)
@@ -54,6 +91,7 @@ show() {
   printf -- "$exitfmt\n" "$rc"
 }
 
+{
 case "$what" in
 gate)
   [ -f "$data/aiperf/profile_export_aiperf.json" ] || { echo "no ../shared/data: nothing to capture" >&2; exit 0; }
@@ -90,12 +128,14 @@ plan)
   cp -R "$home/examples" .
   ex=examples
   q='What throughput does vllm-agg sustain within the support SLOs?'
+  capture static
   show "benchplan plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question \"$q\" --aiperf-version 0.13.0" -- \
     plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "$q" --aiperf-version 0.13.0
-  printf '$ ls -l experiments/inputs/benchmark-plans/\n'
-  ls -l experiments/inputs/benchmark-plans/ | grep -v '^total'
+  printf '$ stat -c "%%A %%s %%n" experiments/inputs/benchmark-plans/*\n'
+  stat -c '%A %s %n' experiments/inputs/benchmark-plans/*
   echo
   # parts of that plan, as the page quotes them
+  capture parts
   python3 - experiments/inputs/benchmark-plans/support-chat-*.json <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -104,10 +144,12 @@ print(json.dumps({"experiment": p["experiment"], "samples": p["samples"][-1:],
                   "objectives": p["objectives"]}, indent=2, sort_keys=True))
 PY
   echo
+  capture series-exists
   show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question \"$q\" --aiperf-version 0.13.0" -- \
     plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "$q" --aiperf-version 0.13.0
   echo
   tq='Does vllm-agg keep TTFT p95 under 2 s replaying the agent sessions?'
+  capture trace-proxy
   show "benchplan plan --workload .../workload-trace.yaml --ledger .../deployment-ledger.yaml --question \"$tq\" --aiperf-version 0.13.0 --format json" -- \
     plan --workload $ex/workload-trace.yaml --ledger $ex/deployment-ledger.yaml --question "$tq" --aiperf-version 0.13.0 --format json
   pq='Roughly what throughput can the assistant expect?'
@@ -116,7 +158,11 @@ PY
   echo
   mooncake="$data/mooncake/conversation_trace.jsonl"
   if [ -f "$mooncake" ]; then
+    # through a link in the folder: the path the blockers print is the same wherever OUT is
+    ln -sfn "$data" shared-data
+    mooncake=shared-data/mooncake/conversation_trace.jsonl
     mq='Can vllm-agg replay the Mooncake conversation trace?'
+    capture mooncake
     show "benchplan plan --workload .../workload-trace.yaml --ledger .../deployment-ledger.yaml --question \"$mq\" --trace $mooncake --aiperf-version 0.13.0" -- \
       plan --workload $ex/workload-trace.yaml --ledger $ex/deployment-ledger.yaml --question "$mq" --trace "$mooncake" --aiperf-version 0.13.0
     wq='Can vllm-agg replay the first 25 minutes of the Mooncake conversation trace?'
@@ -127,6 +173,7 @@ PY
   plan="$(ls experiments/inputs/benchmark-plans/support-chat-*.json)"
   rel="experiments/inputs/benchmark-plans/$(basename "$plan")"
   sha="$(sha256sum "$plan" | cut -d' ' -f1)"
+  capture reuse
   show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question \"Is the new router at least as fast?\" --intent comparison --reference baseline-2026-11-30 --reuse-plan $rel --reuse-sha256 $sha --format json" -- \
     plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "Is the new router at least as fast?" \
     --intent comparison --reference baseline-2026-11-30 --reuse-plan "$rel" --reuse-sha256 "$sha" --format json
@@ -147,22 +194,27 @@ rel = {v: [{"filename": f"aiperf-{v}-py3-none-any.whl", "yanked": v == "0.13.1"}
        for v in ["0.12.0", "0.13.0", "0.13.1", "0.14.0.dev2", "0.14.0rc1"]}
 json.dump({"info": {"name": "aiperf", "version": "0.13.0"}, "releases": rel}, open(sys.argv[1], "w"))
 PY
-  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  # a fixed port: the index URL is recorded in the plan, so another port is another plan and SHA-256
+  port="${BENCHPLAN_DOCS_INDEX_PORT:-54415}"
   (cd index && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
   server=$!
   trap 'kill "$server" 2>/dev/null || true' EXIT
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/aiperf/json" >/dev/null && break; sleep 0.2; done
+  curl -sf "http://127.0.0.1:$port/aiperf/json" >/dev/null || { echo "port $port is taken: set BENCHPLAN_DOCS_INDEX_PORT" >&2; exit 1; }
+  capture index
   show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question \"$q\" --aiperf-index-url http://127.0.0.1:$port/aiperf/json --exp-root idx-exp" -- \
     plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question "$q" \
     --aiperf-index-url "http://127.0.0.1:$port/aiperf/json" --exp-root idx-exp
   kill "$server" 2>/dev/null || true
-  printf '$ python3 -c ... # the plan'"'"'s "aiperf" object\n'
+  capture index-aiperf
   python3 -c 'import glob,json; p=glob.glob("idx-exp/inputs/benchmark-plans/*.json")[0]; print(json.dumps({"aiperf": json.load(open(p))["aiperf"]}, indent=2))'
   echo
+  capture offline
   show "benchplan plan --workload .../workload-static.yaml --ledger .../deployment-ledger.yaml --question q --exp-root offline-exp" -- \
     plan --workload $ex/workload-static.yaml --ledger $ex/deployment-ledger.yaml --question q --exp-root offline-exp
   echo
   printf 'profile:\n  name: support-chat\n  type: chatbot\nmodel:\n  source: Qwen/Qwen3-0.6B\n  hf_token: hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789\ntraffic:\n  input_tokens: 512\n  output_tokens: "128"\n  concurrency: [16]\n' >bad-workload.yaml
+  capture bad-workload
   printf '$ cat bad-workload.yaml\n'; cat bad-workload.yaml
   show "benchplan plan --workload bad-workload.yaml --ledger .../deployment-ledger.yaml --question q --aiperf-version 0.13.0 --format json" -- \
     plan --workload bad-workload.yaml --ledger $ex/deployment-ledger.yaml --question q --aiperf-version 0.13.0 --format json
@@ -178,6 +230,7 @@ render)
   plan="$(ls experiments/inputs/benchmark-plans/support-chat-*.json)"
   rel="experiments/inputs/benchmark-plans/$(basename "$plan")"
   sha="$(sha256sum "$plan" | cut -d' ' -f1)"
+  capture past-bound
   show "benchplan render --plan $rel --plan-sha256 $sha --deploy-root deploy" -- \
     render --plan "$rel" --plan-sha256 "$sha" --deploy-root deploy
   echo
@@ -189,11 +242,13 @@ render)
   grid="$(python3 -c 'import glob,json; print([p for p in sorted(glob.glob("experiments/inputs/benchmark-plans/*.json")) if json.load(open(p))["experiment"]["concurrency"] == [16, 32]][0])')"
   gsha="$(sha256sum "$grid" | cut -d' ' -f1)"
   mkdir -p deploy-grid
+  capture load-point
   show "benchplan render --plan $grid --plan-sha256 $gsha --deploy-root deploy-grid --load-point 32" -- \
     render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32
   show "benchplan render … --load-point 32 --format json" -- \
     render --plan "$grid" --plan-sha256 "$gsha" --deploy-root deploy-grid --load-point 32 --format json
-  printf '$ cat deploy-grid/benchmark/aiperf-config.yaml\n'; cat deploy-grid/benchmark/aiperf-config.yaml
+  capture load-point-config
+  cat deploy-grid/benchmark/aiperf-config.yaml
   echo
   # candidate B (as SkillWalkthroughTest builds it): its DGD vllm-agg-b, the example smoke artifact,
   # its ledger (namespace bench2, Service vllm-agg-b-frontend); the grid plan rendered for it
@@ -204,6 +259,7 @@ render)
        s/^  service: vllm-agg-frontend$/  service: vllm-agg-b-frontend/;
        /^applied_dgd:/,/sha256:/ s/sha256: [0-9a-f]*/sha256: $(sha256sum candidate-b/dgd.yaml | cut -d' ' -f1)/" \
     examples/deployment-ledger.yaml >candidate-b/deployment-ledger.yaml
+  capture candidate-b
   show "benchplan render --plan \$PLAN --plan-sha256 \$SHA --ledger candidate-b/deployment-ledger.yaml --namespace bench2 --deploy-root deploy-b" -- \
     render --plan "$grid" --plan-sha256 "$gsha" --ledger candidate-b/deployment-ledger.yaml --namespace bench2 --deploy-root deploy-b
   echo
@@ -219,6 +275,7 @@ render)
     replay="$(python3 -c 'import glob,json; print([p for p in sorted(glob.glob("experiments/inputs/benchmark-plans/*.json")) if json.load(open(p))["workload"]["source"] == "user_trace"][0])')"
     rsha="$(sha256sum "$replay" | cut -d' ' -f1)"
     mkdir -p deploy-replay
+    capture trace
     show "benchplan render --plan $replay --plan-sha256 $rsha --deploy-root deploy-replay" -- \
       render --plan "$replay" --plan-sha256 "$rsha" --deploy-root deploy-replay
     show "benchplan render … --trace-source pvc:traces/mooncake/conversation_trace.jsonl --artifacts pvc:bench-results/replay" -- \
@@ -237,7 +294,7 @@ render)
   mkdir -p deploy-flags
   "$bp" render --plan "$fplan" --plan-sha256 "$(sha256sum "$fplan" | cut -d' ' -f1)" --deploy-root deploy-flags \
     --job-name qwen3-static-smoke --namespace bench --image registry.local:5000/aiperf:0.6.0 >/dev/null 2>&1
-  printf '$ # the Job in deploy-flags/benchmark/perf.yaml, excerpt\n'
+  capture flags-job
   python3 - deploy-flags/benchmark/perf.yaml <<'PY'
 import sys
 job = open(sys.argv[1]).read().split("\nkind: Job\n", 1)[1].splitlines()
@@ -262,6 +319,7 @@ print("\n".join(out))
 PY
   echo
   # errors: another file's SHA-256, a name that is not a DNS-1123 label
+  capture errors
   show "benchplan render --plan $grid --plan-sha256 $sha --deploy-root deploy-grid" -- \
     render --plan "$grid" --plan-sha256 "$sha" --deploy-root deploy-grid
   show "benchplan render … --namespace Bench_NS" -- \
@@ -361,6 +419,7 @@ smoke)
   [ -d examples ] || cp -R "$home/examples" .
   rm -rf deploy smoke-exp && mkdir deploy
   cp examples/dgd.yaml deploy/
+  capture plan-failed
   show "benchplan smoke --url $url --model Qwen/Qwen3-0.6B --out deploy/smoke_test_artifact.json" -- \
     smoke --url "$url" --model Qwen/Qwen3-0.6B --out deploy/smoke_test_artifact.json
   sha="$(sha256sum deploy/smoke_test_artifact.json | cut -d' ' -f1)"
@@ -397,24 +456,32 @@ PY
 readme)
   exitfmt='[exit %s]'
   cd "$home"
+  capture error-document
   show "benchplan gate --results export.json --min-throughput 1e999 --format json" -- \
     gate --results export.json --min-throughput 1e999 --format json
+  capture trace-example
   show "bin/benchplan trace inspect examples/traces/example_trace.jsonl" -- trace inspect examples/traces/example_trace.jsonl
+  capture trace-production
   show "bin/benchplan trace inspect ../shared/data/aiperf/production_trace.jsonl" -- \
     trace inspect ../shared/data/aiperf/production_trace.jsonl
   echo
   rm -rf "$out/ex-s4" && mkdir -p "$out/ex-s4/project" && cp -R "$home/examples" "$out/ex-s4/project/"
   q='What output throughput and TTFT does vllm-agg deliver for the static example workload?'
+  capture plan-static
+  printf '$ cd %s   # a copy of examples/, as scripts/examples.sh plans it\n' "$out/ex-s4/project"
   (cd "$out/ex-s4/project" && show "benchplan plan --workload examples/workload-static.yaml --ledger examples/deployment-ledger.yaml --question \"$q\" --aiperf-version 0.13.0 --exp-root experiments --format json" -- \
     plan --workload examples/workload-static.yaml --ledger examples/deployment-ledger.yaml --question "$q" --aiperf-version 0.13.0 --exp-root experiments --format json)
   echo
   rm -rf "$out/pl" "$out/pl2"
+  capture plan-proxy
   show "bin/benchplan plan --workload examples/workload-proxy.yaml --ledger examples/deployment-ledger.yaml --question \"Which throughput does vllm-agg reach on a long-context chat shape?\" --aiperf-version 0.13.0 --exp-root $out/pl/experiments" -- \
     plan --workload examples/workload-proxy.yaml --ledger examples/deployment-ledger.yaml --question "Which throughput does vllm-agg reach on a long-context chat shape?" --aiperf-version 0.13.0 --exp-root "$out/pl/experiments"
   mooncake=../shared/data/mooncake/conversation_trace.jsonl
   if [ -f "$mooncake" ]; then
+    capture plan-trace
     show "bin/benchplan plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question \"Replay the whole conversation trace\" --trace $mooncake --aiperf-version 0.13.0 --exp-root $out/pl2" -- \
       plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question "Replay the whole conversation trace" --trace "$mooncake" --aiperf-version 0.13.0 --exp-root "$out/pl2"
+    capture plan-trace-window
     show "bin/benchplan plan ... the same ... --question \"Replay the first 25 minutes of the conversation trace\" --trace-window 0:1500000" -- \
       plan --workload examples/workload-trace.yaml --ledger examples/deployment-ledger.yaml --question "Replay the first 25 minutes of the conversation trace" --trace "$mooncake" --trace-window 0:1500000 --aiperf-version 0.13.0 --exp-root "$out/pl2"
   fi
@@ -423,8 +490,10 @@ readme)
   lg="$out/loadgen-examples/project/examples"
   sed 's/^  concurrency: \[16\]$/  concurrency: [2048]/' "$lg/workload-static.yaml" >"$lg/workload-2048.yaml"
   sed 's/^  concurrency: \[16\]$/  concurrency: [4096]/; s/^  request_count: 1000$/  request_count: 40960/' "$lg/workload-static.yaml" >"$lg/workload-4096.yaml"
+  capture steady-state
   (cd "$out/loadgen-examples/project" && show "bin/benchplan plan --workload examples/workload-2048.yaml --ledger examples/deployment-ledger.yaml --question \"Does vllm-agg hold 2048 in flight?\" --aiperf-version 0.13.0 --exp-root $out/lg-x1" -- \
     plan --workload examples/workload-2048.yaml --ledger examples/deployment-ledger.yaml --question "Does vllm-agg hold 2048 in flight?" --aiperf-version 0.13.0 --exp-root "$out/lg-x1"
+  capture engine
   show "bin/benchplan plan --workload examples/workload-4096.yaml ... --engine job" -- \
     plan --workload examples/workload-4096.yaml --ledger examples/deployment-ledger.yaml --question "Does vllm-agg hold 4096 in flight?" --aiperf-version 0.13.0 --exp-root "$out/lg-x1" --engine job)
   echo
@@ -432,8 +501,10 @@ readme)
   if [ -d "$data/aiperf/sweep-qwen3-0.6b" ]; then
     rm -rf "$out/ex" && mkdir -p "$out/ex/sweep"
     for c in 1 2 4; do cp -R "$data/aiperf/sweep-qwen3-0.6b/concurrency$c" "$out/ex/sweep/concurrency_$c"; done
+    capture gate-real
     show "bin/benchplan gate --results ../shared/data/aiperf/profile_export_aiperf.json --min-throughput 5000 --max-ttft-p99 200 --report-dir $out/ex/gate" -- \
       gate --results ../shared/data/aiperf/profile_export_aiperf.json --min-throughput 5000 --max-ttft-p99 200 --report-dir "$out/ex/gate"
+    capture gate-sweep
     show "bin/benchplan gate --results $out/ex/sweep --max-ttft-p99 50 --tolerance 0" -- \
       gate --results "$out/ex/sweep" --max-ttft-p99 50 --tolerance 0
     echo
@@ -459,24 +530,38 @@ public class DiagDemo {
 }
 JAVA
     java -cp "$home/target/benchplan.jar:$home/target/test-classes" "$out/diag-demo/DiagDemo.java" "$out/diag-demo"
+    capture gate-stalled
     show "bin/benchplan gate --results $out/diag-demo/stalled --min-throughput 1000 --max-ttft-p99 2000" -- \
       gate --results "$out/diag-demo/stalled" --min-throughput 1000 --max-ttft-p99 2000
     echo
+    capture gate-client-bound
     show "bin/benchplan gate --results $out/diag-demo/client-bound --min-throughput 1000" -- \
       gate --results "$out/diag-demo/client-bound" --min-throughput 1000
     echo
   fi
   plan="$(ls "$out"/ex-s4/project/experiments/inputs/benchmark-plans/support-chat-*.json)"
   mkdir -p "$out/ex-s4/deploy-static"
+  capture render
   show "benchplan render --plan $plan --plan-sha256 $(sha256sum "$plan" | cut -d' ' -f1) --deploy-root $out/ex-s4/deploy-static" -- \
     render --plan "$plan" --plan-sha256 "$(sha256sum "$plan" | cut -d' ' -f1)" --deploy-root "$out/ex-s4/deploy-static"
   echo
+  capture render-config
   cat "$out/ex-s4/deploy-static/benchmark/aiperf-config.yaml"
+  ;;
+exit-codes)
+  capture table
+  printf '| command | exit codes (its `--help` lists them) |\n|---|---|\n'
+  for c in "trace inspect" smoke plan render run gate validate analyze compare verify "rbac run" "rbac validate"; do
+    # shellcheck disable=SC2086
+    "$bp" $c --help | python3 "$home/scripts/docs-captures-exit-codes.py" "$c"
+  done
   ;;
 run)
   t="$home/target/run-cli-transcript.txt"
   [ -f "$t" ] || { echo "no $t: run RunClusterIT#cli first" >&2; exit 1; }
-  cat "$t"
+  # the transcript's commands in order, then run.json after "===" (keys sorted, as the page shows it)
+  python3 "$home/scripts/docs-captures-run.py" "$what" <"$t"
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run [OUT]" >&2; exit 2 ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]" >&2; exit 2 ;;
 esac
+} | perl -pe 'BEGIN { ($o, $h) = (shift, shift) } s/\Q$o\E/\/tmp/g; s/\Q$h\E\///g' "$out" "$home"

@@ -81,6 +81,7 @@ public final class Cli {
     cl.setExitCodeExceptionMapper(t -> ErrorMapper.map(t).exitCode());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     NumericOptions.register(cl);
+    CommandExitCodes.install(cl);
     return cl;
   }
 

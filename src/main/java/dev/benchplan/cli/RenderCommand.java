@@ -15,8 +15,11 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -182,7 +185,7 @@ public final class RenderCommand implements Callable<Integer> {
                 .artifacts(artifactsPvc != null ? "pvc:" + artifactsPvc : artifacts)
                 .traceSource(traceSource)
                 .loadPoint(loadPoint)
-                .runId(Clock.systemUTC(), new SecureRandom())
+                .runId(runIdClock(), runIdRandom())
                 .ledger(ledger)
                 .readyRequestTimeoutSeconds(readyRequestTimeout)
                 .pair(pairLabel)
@@ -195,6 +198,25 @@ public final class RenderCommand implements Callable<Integer> {
                 .build());
     return Printer.print(spec.commandLine(), format, Output.of(r), ExitCode.OK);
   }
+
+  /** Reproducible captures (scripts/docs-captures.sh) fix the run id: see {@link #FIXED_RUN_ID}. */
+  private static Clock runIdClock() {
+    return System.getenv(FIXED_RUN_ID) == null
+        ? Clock.systemUTC()
+        : Clock.fixed(PlanClock.fromEnvironment(System.getenv()).instant(), ZoneOffset.UTC);
+  }
+
+  private static RandomGenerator runIdRandom() {
+    String seed = System.getenv(FIXED_RUN_ID);
+    return seed == null ? new SecureRandom() : new SplittableRandom(seed.hashCode());
+  }
+
+  /**
+   * Set (to any seed), the run id comes from SOURCE_DATE_EPOCH's time and that seed, so identical
+   * inputs render byte-identical files; for the docs' captures only, as every render then gets the
+   * same run id.
+   */
+  static final String FIXED_RUN_ID = "BENCHPLAN_FIXED_RUN_ID";
 
   /**
    * The result of {@code render}: the two files, their SHA-256, the Job and the candidate measured.

@@ -7,6 +7,7 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
+import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.rules.GateTolerance;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -282,45 +283,32 @@ public final class ConstraintReader {
   }
 
   /**
-   * Constraints from a plan's {@code objectives.gates} array ({@code [{name, metric, stat,
-   * operator, threshold, unit, tolerance}]}); {@code source} names the plan file. Each gate keeps
-   * its own tolerance; a gate without one (a plan written before gates recorded it) is judged with
-   * {@link GateTolerance#LEGACY_PLAN} and carries {@link GateTolerance#LEGACY_NOTE}.
+   * Constraints from a plan's {@code objectives.gates} (typed, as {@link
+   * dev.benchplan.plan.PlanFile} read and schema-checked them); {@code source} names the plan file.
+   * Each gate keeps its own tolerance; a gate without one (a plan written before gates recorded it)
+   * is judged with {@link GateTolerance#LEGACY_PLAN} and carries {@link GateTolerance#LEGACY_NOTE}.
    */
-  public static ConstraintSet fromPlanGates(JsonNode gates, String source) {
+  public static ConstraintSet fromPlanGates(List<BenchmarkPlan.Gate> gates, String source) {
     String pointer = "/objectives/gates";
-    if (gates == null || gates.isNull() || gates.isMissingNode()) {
-      return ConstraintSet.none(source + " (no " + pointer + ")");
-    }
-    if (!gates.isArray()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.pointer(source, pointer),
-          source + ": " + pointer + ": expected an array, found " + gates.getNodeType());
-    }
     List<Constraint> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < gates.size(); i++) {
       String p = pointer + "/" + i;
       String origin = source + ": " + p;
       ErrorLocation at = ErrorLocation.pointer(source, p);
-      JsonNode g = gates.get(i);
-      String name = requiredText(g, "name", origin, at);
+      BenchmarkPlan.Gate g = gates.get(i);
+      String name = g.name();
       if (!seen.add(name)) {
         throw BenchplanException.invalid(
             at.child("name"), origin + "/name: gate '" + name + "' is listed twice");
       }
-      String metric = requiredText(g, "metric", origin, at);
+      String metric = g.metric();
       if (ERROR_RATE_METRIC.equals(metric)) {
         continue; // not an AIPerf metric: it is the gate's maximum error rate (planGateOptions)
       }
-      String stat = requiredText(g, "stat", origin, at);
-      String op = requiredText(g, "operator", origin, at);
-      String unit = requiredText(g, "unit", origin, at);
-      JsonNode threshold = g.get("threshold");
-      if (threshold == null || !threshold.isNumber()) {
-        throw BenchplanException.invalid(
-            at.child("threshold"), origin + "/threshold: expected a number");
-      }
+      String stat = g.stat();
+      String op = g.operator();
+      String unit = g.unit();
       Operator operator =
           Operator.fromSymbol(op)
               .orElseThrow(
@@ -338,8 +326,8 @@ public final class ConstraintReader {
                               + "/unit: unknown unit '"
                               + unit
                               + "': expected e.g. ms, s, tokens/sec, requests/sec"));
-      Expression e = new Expression(operator, threshold.decimalValue(), u);
-      BigDecimal tolerance = planTolerance(g.get("tolerance"), origin, at);
+      Expression e = new Expression(operator, g.threshold(), u);
+      BigDecimal tolerance = planTolerance(g.tolerance(), origin, at);
       // an older plan's gate recorded none: judged with 10%, as it was run, and the verdict says so
       String note = tolerance == null ? GateTolerance.LEGACY_NOTE : null;
       BigDecimal applied = tolerance == null ? GateTolerance.LEGACY_PLAN : tolerance;
@@ -370,16 +358,13 @@ public final class ConstraintReader {
 
   /** A plan gate's {@code tolerance}: null when absent (an older plan), else a number in [0, 1). */
   private static @Nullable BigDecimal planTolerance(
-      @Nullable JsonNode t, String origin, ErrorLocation at) {
-    if (t == null || t.isNull() || t.isMissingNode()) {
-      return null;
-    }
-    if (!t.isNumber() || !GateTolerance.inRange(t.decimalValue())) {
+      @Nullable BigDecimal t, String origin, ErrorLocation at) {
+    if (t != null && !GateTolerance.inRange(t)) {
       throw BenchplanException.invalid(
           at.child("tolerance"),
           origin + "/tolerance: expected a fraction in [0, 1) such as 0 or 0.05, got " + t);
     }
-    return t.decimalValue();
+    return t;
   }
 
   /** The derived metric a plan uses for the workload's {@code error_rate_max}. */
@@ -389,14 +374,10 @@ public final class ConstraintReader {
    * Gate options for a plan's gates: the default tolerance, and the plan's {@code error_rate} gate
    * (a ratio, {@code <=}) as the maximum error rate when there is one.
    */
-  public static GateOptions planGateOptions(JsonNode gates) {
-    if (gates != null && gates.isArray()) {
-      for (JsonNode g : gates) {
-        if (ERROR_RATE_METRIC.equals(g.path("metric").asString(""))
-            && "<=".equals(g.path("operator").asString(""))
-            && g.path("threshold").isNumber()) {
-          return new GateOptions(GateOptions.DEFAULT_TOLERANCE, g.path("threshold").decimalValue());
-        }
+  public static GateOptions planGateOptions(List<BenchmarkPlan.Gate> gates) {
+    for (BenchmarkPlan.Gate g : gates) {
+      if (ERROR_RATE_METRIC.equals(g.metric()) && "<=".equals(g.operator())) {
+        return new GateOptions(GateOptions.DEFAULT_TOLERANCE, g.threshold());
       }
     }
     return GateOptions.defaults();
@@ -505,15 +486,6 @@ public final class ConstraintReader {
           at, origin + ": threshold must not be negative, got " + e.value().toPlainString());
     }
     return e.value();
-  }
-
-  private static String requiredText(JsonNode node, String field, String origin, ErrorLocation at) {
-    JsonNode v = node == null ? null : node.get(field);
-    if (v == null || !v.isString() || v.asString().isBlank()) {
-      throw BenchplanException.invalid(
-          at.child(field), origin + "/" + field + ": expected a non-empty string");
-    }
-    return v.asString().trim();
   }
 
   private static JsonNode readYaml(Path file) {

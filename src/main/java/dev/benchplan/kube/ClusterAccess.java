@@ -480,6 +480,21 @@ public final class ClusterAccess implements AutoCloseable {
         .build();
   }
 
+  /** Every object of a cluster-scoped resource read generically (DRA's ResourceSlices). */
+  public List<GenericKubernetesResource> listClusterScoped(
+      KubeCall row, String group, String version, String plural, String kind) {
+    ResourceDefinitionContext ctx =
+        new ResourceDefinitionContext.Builder()
+            .withGroup(group)
+            .withVersion(version)
+            .withPlural(plural)
+            .withKind(kind)
+            .withNamespaced(false)
+            .build();
+    requireCustom(row, "list", ctx);
+    return client.genericKubernetesResources(ctx).list().getItems();
+  }
+
   /** Custom resources in {@code namespace}, or in every namespace when it is null. */
   public List<GenericKubernetesResource> listCustom(
       KubeCall row, ResourceDefinitionContext ctx, @Nullable String namespace) {

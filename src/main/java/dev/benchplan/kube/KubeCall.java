@@ -337,6 +337,16 @@ public enum KubeCall {
       Need.REQUIRED,
       "validate deploy: choose the GPU node",
       EnumSet.of(Command.VALIDATE_DEPLOY)),
+  DEPLOY_RESOURCESLICES_LIST(
+      verbs("list"),
+      "resource.k8s.io",
+      "resourceslices",
+      null,
+      Where.CLUSTER,
+      Need.ISOLATION,
+      "validate deploy: GPUs published through DRA when no node has a free nvidia.com/gpu"
+          + " (ResourceSlices of driver gpu.nvidia.com; 403 or 404: DRA not detected)",
+      EnumSet.of(Command.VALIDATE_DEPLOY)),
   DEPLOY_PODS_LIST_ALL(
       verbs("list"),
       "",
@@ -642,12 +652,16 @@ public enum KubeCall {
     return feature;
   }
 
-  /** True when a cluster-scoped resource (namespaces, nodes, storageclasses) is called. */
+  /**
+   * True when a cluster-scoped resource (namespaces, nodes, storageclasses, resourceslices) is
+   * called.
+   */
   public boolean clusterScopedResource() {
     return resource.equals("namespaces")
         || resource.equals("nodes")
         || resource.equals("customresourcedefinitions")
-        || resource.equals("storageclasses");
+        || resource.equals("storageclasses")
+        || resource.equals("resourceslices");
   }
 
   /**

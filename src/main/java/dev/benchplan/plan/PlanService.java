@@ -124,41 +124,38 @@ public final class PlanService {
                 Objects.requireNonNull(request.ledger()), log); // one of the two is given
     SeriesStore.ExistingPlan existing =
         o.reuse() == null || !write ? null : SeriesStore.loadForReuse(o.reuse(), log).orElse(null);
-    stopIfBlocked(log);
+    // in the order planning reaches them; each runs early when planning stops before it
+    IndependentChecks independent =
+        new IndependentChecks()
+            .add(l -> deployment.ifPresent(d -> smokeProvenance(request, d, l)))
+            .add(l -> seriesIdTaken(o, existing, write, l))
+            .add(l -> workload.ifPresent(w -> TraceReplayChecks.errorRateLimit(w, l)))
+            .add(
+                l -> {
+                  if (o.repeatDecision() != null) {
+                    RepeatDecisionFile.read(o.repeatDecision(), l);
+                  }
+                })
+            .add(l -> aiperf(request, existing, l));
+    stopIfBlocked(log, independent);
     UserWorkload w = workload.orElseThrow();
     DeploymentRecord d = deployment.orElseThrow();
     recordInputs(w, d, o.expRoot(), log);
-    SmokeEvidence.Provenance smokeProvenance =
-        d.smoke() instanceof SmokeEvidence.Artifact a
-            ? SmokeEvidence.provenance(
-                a,
-                recorded(o.expRoot(), a.path()),
-                Instant.now(request.clock()),
-                d.endpointUrl(),
-                d.kubeContext(),
-                o.smokeMaxAgeS() == null
-                    ? SmokeEvidence.DEFAULT_MAX_AGE.toSeconds()
-                    : o.smokeMaxAgeS(),
-                log)
-            : null;
-    if (write
-        && existing == null
-        && o.seriesId() != null
-        && Files.exists(SeriesStore.planPath(o.expRoot(), o.seriesId()))) {
-      blockExists(SeriesStore.planPath(o.expRoot(), o.seriesId()), log);
-    }
+    SmokeEvidence.Provenance smokeProvenance = smokeProvenance(request, d, log);
+    seriesIdTaken(o, existing, write, log);
+    independent.reached(2);
 
     boolean gridDeclared = o.maxConcurrency() != null || o.maxRequestRate() != null;
     Optional<SourceSelection> selected =
         WorkloadSourceSelector.select(w, o.trace(), gridDeclared, d, log);
-    stopIfBlocked(log);
+    stopIfBlocked(log, independent);
     SourceSelection selection = selected.orElseThrow(); // no selection means a blocker was logged
     BenchmarkPlan.Trace traceReport = null;
     TraceFacts facts = null;
     if (selection.source() == WorkloadSource.user_trace) {
       traceReport =
           inspectTrace(request.traceInspector(), selection, d, o.traceWindow(), o.expRoot(), log);
-      stopIfBlocked(log);
+      stopIfBlocked(log, independent);
       facts =
           TraceFacts.of(
               Objects.requireNonNull(traceReport)); // no report means a blocker, stopped above
@@ -995,6 +992,44 @@ public final class PlanService {
         log.warnings(),
         true,
         plan);
+  }
+
+  /**
+   * Stops when a blocker leaves later steps without input, after running the independent checks
+   * planning has not reached yet (so one call reports them too).
+   */
+  private static void stopIfBlocked(RuleLog log, IndependentChecks independent) {
+    if (log.mustStop()) {
+      independent.runInto(log);
+      throw new PlanBlockedException(log.blockers());
+    }
+  }
+
+  /** The smoke artifact's provenance, and SMOKE_STALE when it is too old (an independent check). */
+  private static SmokeEvidence.@Nullable Provenance smokeProvenance(
+      PlanRequest request, DeploymentRecord d, RuleLog log) {
+    PlanOptions o = request.options();
+    return d.smoke() instanceof SmokeEvidence.Artifact a
+        ? SmokeEvidence.provenance(
+            a,
+            recorded(o.expRoot(), a.path()),
+            Instant.now(request.clock()),
+            d.endpointUrl(),
+            d.kubeContext(),
+            o.smokeMaxAgeS() == null ? SmokeEvidence.DEFAULT_MAX_AGE.toSeconds() : o.smokeMaxAgeS(),
+            log)
+        : null;
+  }
+
+  /** SERIES_EXISTS for a --series-id whose plan file is already there (a new series only). */
+  private static void seriesIdTaken(
+      PlanOptions o, SeriesStore.@Nullable ExistingPlan existing, boolean write, RuleLog log) {
+    if (write
+        && existing == null
+        && o.seriesId() != null
+        && Files.exists(SeriesStore.planPath(o.expRoot(), o.seriesId()))) {
+      blockExists(SeriesStore.planPath(o.expRoot(), o.seriesId()), log);
+    }
   }
 
   /** Stops when a blocker leaves later steps without input; independent ones wait for the end. */

@@ -6,12 +6,18 @@ import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.render.JobContract;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -21,29 +27,62 @@ import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A rendered {@code DEPLOY_ROOT/benchmark/perf.yaml}, checked against the render contract:
- * ConfigMap documents first, then exactly one batch/v1 Job (last); every object labelled {@code
- * app.kubernetes.io/managed-by: benchplan}, {@code benchplan.dev/series}, {@code
- * benchplan.dev/plan-sha256} (12 hex) and {@code benchplan.dev/run-id}; the Job annotated with
- * plan-path, plan-sha256, endpoint, aiperf-version, dgd and artifacts; a container named {@code
- * aiperf} and a volume named {@code artifacts}.
+ * A rendered {@code DEPLOY_ROOT/benchmark/perf.yaml}, checked against the render contract and read
+ * into fabric8's typed {@link ConfigMap}s and {@link Job}: ConfigMap documents first, then exactly
+ * one batch/v1 Job (last); every object labelled {@code app.kubernetes.io/managed-by: benchplan},
+ * {@code benchplan.dev/series}, {@code benchplan.dev/plan-sha256} (12 hex) and {@code
+ * benchplan.dev/run-id}; the Job annotated with plan-path, plan-sha256, endpoint, aiperf-version,
+ * dgd and artifacts; a container named {@code aiperf} and a volume named {@code artifacts}.
  *
  * @param file the perf.yaml read
  * @param sha256 its SHA-256
- * @param configMaps the ConfigMap documents, in file order
- * @param job the Job document
+ * @param configMaps the ConfigMaps, in file order (fabric8 objects are mutable: copy to change)
+ * @param job the Job (copy to change)
  */
-public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, ObjectNode job) {
+public record PerfYaml(Path file, String sha256, List<ConfigMap> configMaps, Job job) {
   static final Pattern RUN_ID_PATTERN = Pattern.compile("\\d{8}T\\d{6}Z-[0-9a-f]{4}");
   private static final Pattern DNS1123 = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS1123_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern HEX12 = Pattern.compile("[0-9a-f]{12}");
-  private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
-  private static final Pattern DGD_REF =
-      Pattern.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?)/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)");
-  private static final Pattern ARTIFACTS_REF =
-      Pattern.compile("emptyDir|pvc:[a-z0-9]([-a-z0-9.]*[a-z0-9])?(/[^\\s]+)?");
+
+  /** A required label or annotation and the values it takes. */
+  private record Rule(String key, Pattern valid, String expected) {}
+
+  private static final List<Rule> LABELS =
+      List.of(
+          new Rule(
+              JobContract.MANAGED_BY,
+              Pattern.compile(Pattern.quote(JobContract.MANAGED_BY_VALUE)),
+              "expected '" + JobContract.MANAGED_BY_VALUE + "'"),
+          new Rule(JobContract.SERIES, Pattern.compile(".+"), "expected the series id"),
+          new Rule(
+              JobContract.PLAN_SHA256,
+              Pattern.compile("[0-9a-f]{12}"),
+              "expected the first 12 hex characters of the plan SHA-256"),
+          new Rule(
+              JobContract.RUN_ID, RUN_ID_PATTERN, "expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>"));
+
+  private static final List<Rule> ANNOTATIONS =
+      List.of(
+          new Rule(
+              JobContract.PLAN_PATH,
+              Pattern.compile("[^\\\\]*[^\\\\\\s][^\\\\]*"),
+              "expected the plan's path relative to DEPLOY_ROOT (written with '/') or an absolute"
+                  + " path"),
+          new Rule(
+              JobContract.PLAN_SHA256,
+              Pattern.compile("[0-9a-f]{64}"),
+              "expected 64 lowercase hex characters"),
+          new Rule(JobContract.ENDPOINT, Pattern.compile("https?://.*"), "expected an http(s) URL"),
+          new Rule(JobContract.AIPERF_VERSION, Pattern.compile(".+"), "expected AIPerf's version"),
+          new Rule(
+              JobContract.DGD,
+              Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9.]*[a-z0-9])?"),
+              "expected <namespace>/<dgd-name>"),
+          new Rule(
+              JobContract.ARTIFACTS,
+              Pattern.compile("emptyDir|pvc:[a-z0-9]([-a-z0-9.]*[a-z0-9])?(/[^\\s]+)?"),
+              "expected emptyDir or pvc:CLAIM[/SUBPATH]"));
 
   public PerfYaml {
     Objects.requireNonNull(file, "file");
@@ -93,186 +132,140 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
           ErrorLocation.file(file),
           file + ": no documents: expected ConfigMap(s) and one batch/v1 Job");
     }
-    List<ObjectNode> configMaps = new ArrayList<>();
-    ObjectNode job = null;
-    String runId = null;
-    String series = null;
+    List<ConfigMap> configMaps = new ArrayList<>();
+    Job job = null;
+    ObjectMeta first = null;
+    String namespace = null;
     for (int i = 0; i < docs.size(); i++) {
       ObjectNode d = docs.get(i);
       String kind = d.path("kind").asString("");
       String apiVersion = d.path("apiVersion").asString("");
-      String name = d.path("metadata").path("name").asString("");
       String where =
-          file + ": document " + (i + 1) + " (" + (kind.isEmpty() ? "?" : kind) + " " + name + ")";
-      boolean last = i == docs.size() - 1;
-      if (kind.equals("Job")) {
-        if (!apiVersion.equals("batch/v1")) {
-          throw BenchplanException.invalid(
-              ErrorLocation.pointer(file, "/apiVersion"),
-              where + ": /apiVersion: expected batch/v1, got '" + apiVersion + "'");
-        }
-        if (!last) {
-          throw BenchplanException.invalid(
-              ErrorLocation.file(file),
-              where
-                  + ": the Job must be the last document (exactly one Job, after the ConfigMaps)");
-        }
-        job = d;
-      } else if (kind.equals("ConfigMap")) {
-        if (!apiVersion.equals("v1")) {
-          throw BenchplanException.invalid(
-              ErrorLocation.pointer(file, "/apiVersion"),
-              where + ": /apiVersion: expected v1, got '" + apiVersion + "'");
-        }
-        configMaps.add(d);
-      } else {
+          file
+              + ": document "
+              + (i + 1)
+              + " ("
+              + (kind.isEmpty() ? "?" : kind)
+              + " "
+              + d.path("metadata").path("name").asString("")
+              + ")";
+      boolean isJob = kind.equals("Job");
+      if (!isJob && !kind.equals("ConfigMap")) {
         throw BenchplanException.invalid(
             ErrorLocation.pointer(file, "/kind"),
             where + ": /kind: expected ConfigMap or Job, got '" + kind + "'");
       }
-      if (!DNS1123_SUBDOMAIN.matcher(name).matches()
-          || name.length() > (kind.equals("Job") ? 63 : 253)) {
+      String wantedVersion = isJob ? "batch/v1" : "v1";
+      if (!apiVersion.equals(wantedVersion)) {
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, "/apiVersion"),
+            where + ": /apiVersion: expected " + wantedVersion + ", got '" + apiVersion + "'");
+      }
+      if (isJob && i != docs.size() - 1) {
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
+            where + ": the Job must be the last document (exactly one Job, after the ConfigMaps)");
+      }
+      // the tree is checked where binding would coerce or fail: a label's type, the deadline's
+      requireStrings(d.path("metadata").path("labels"), "/metadata/labels/", file, where);
+      requireStrings(d.path("metadata").path("annotations"), "/metadata/annotations/", file, where);
+      JsonNode deadline = d.path("spec").get("activeDeadlineSeconds");
+      if (isJob
+          && deadline != null
+          && !deadline.isNull()
+          && (!deadline.isIntegralNumber() || deadline.asLong() <= 0)) {
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, "/spec/activeDeadlineSeconds"),
+            where + ": /spec/activeDeadlineSeconds: expected a positive integer");
+      }
+      HasMetadata object =
+          isJob ? bind(d, Job.class, file, where) : bind(d, ConfigMap.class, file, where);
+      ObjectMeta meta = object.getMetadata() == null ? new ObjectMeta() : object.getMetadata();
+      String name = meta.getName() == null ? "" : meta.getName();
+      if (!DNS1123_SUBDOMAIN.matcher(name).matches() || name.length() > (isJob ? 63 : 253)) {
         throw BenchplanException.invalid(
             ErrorLocation.pointer(file, "/metadata/name"),
             where
                 + ": /metadata/name: expected a DNS-1123 name"
-                + (kind.equals("Job") ? " of at most 63 characters" : "")
+                + (isJob ? " of at most 63 characters" : "")
                 + ", got '"
                 + name
                 + "'");
       }
-      JsonNode labels = d.path("metadata").path("labels");
-      requireLabel(labels, JobContract.MANAGED_BY, where);
-      if (!labels.path(JobContract.MANAGED_BY).asString("").equals(JobContract.MANAGED_BY_VALUE)) {
-        throw BenchplanException.invalid(
-            ErrorLocation.pointer(file, labelPointer(JobContract.MANAGED_BY)),
-            where
-                + ": "
-                + labelPointer(JobContract.MANAGED_BY)
-                + ": expected '"
-                + JobContract.MANAGED_BY_VALUE
-                + "'");
-      }
-      String s = requireLabel(labels, JobContract.SERIES, where);
-      String shaLabel = requireLabel(labels, JobContract.PLAN_SHA256, where);
-      if (!HEX12.matcher(shaLabel).matches()) {
-        throw BenchplanException.invalid(
-            ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
-            where
-                + ": "
-                + labelPointer(JobContract.PLAN_SHA256)
-                + ": expected the first 12 hex characters of the plan SHA-256, got '"
-                + shaLabel
-                + "'");
-      }
-      String r = requireLabel(labels, JobContract.RUN_ID, where);
-      if (!RUN_ID_PATTERN.matcher(r).matches()) {
-        throw BenchplanException.invalid(
-            ErrorLocation.pointer(file, labelPointer(JobContract.RUN_ID)),
-            where
-                + ": "
-                + labelPointer(JobContract.RUN_ID)
-                + ": expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>, got '"
-                + r
-                + "'");
-      }
-      if (runId != null && (!runId.equals(r) || !s.equals(series))) {
+      require(LABELS, meta.getLabels(), "/metadata/labels/", "label", file, where);
+      if (first != null
+          && (!label(first, JobContract.RUN_ID).equals(label(meta, JobContract.RUN_ID))
+              || !label(first, JobContract.SERIES).equals(label(meta, JobContract.SERIES)))) {
         throw BenchplanException.invalid(
             ErrorLocation.file(file),
             where
                 + ": run-id/series labels differ from the first document's ("
-                + runId
+                + label(first, JobContract.RUN_ID)
                 + ", "
-                + series
+                + label(first, JobContract.SERIES)
                 + ")");
       }
-      runId = r;
-      series = s;
+      first = first == null ? meta : first;
+      String ns = meta.getNamespace();
+      if (ns != null && namespace != null && !ns.equals(namespace)) {
+        throw BenchplanException.invalid(
+            ErrorLocation.file(file),
+            file + ": objects name different namespaces (" + namespace + ", " + ns + ")");
+      }
+      namespace = ns == null ? namespace : ns;
+      if (object instanceof Job j) {
+        require(
+            ANNOTATIONS,
+            meta.getAnnotations(),
+            "/metadata/annotations/",
+            "annotation",
+            file,
+            where);
+        checkJob(j, file, where);
+        job = j;
+      } else {
+        configMaps.add((ConfigMap) object);
+      }
     }
     if (job == null) {
       throw BenchplanException.invalid(
           ErrorLocation.file(file),
           file + ": no batch/v1 Job: expected exactly one, as the last document");
     }
-    String where =
-        file
-            + ": document "
-            + docs.size()
-            + " (Job "
-            + job.path("metadata").path("name").asString()
-            + ")";
-    JsonNode ann = job.path("metadata").path("annotations");
-    String planPath = requireAnnotation(ann, JobContract.PLAN_PATH, where);
-    if (planPath.isBlank() || planPath.contains("\\")) {
+    if (namespace != null && !DNS1123.matcher(namespace).matches()) {
       throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_PATH)),
-          where
-              + ": "
-              + annotationPointer(JobContract.PLAN_PATH)
-              + ": expected the plan's path relative to DEPLOY_ROOT (written with '/') or an absolute path, got '"
-              + planPath
-              + "'");
+          ErrorLocation.pointer(file, "/metadata/namespace"),
+          file + ": /metadata/namespace: expected a DNS-1123 label, got '" + namespace + "'");
     }
-    String planSha = requireAnnotation(ann, JobContract.PLAN_SHA256, where);
-    if (!HEX64.matcher(planSha).matches()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, annotationPointer(JobContract.PLAN_SHA256)),
-          where
-              + ": "
-              + annotationPointer(JobContract.PLAN_SHA256)
-              + ": expected 64 lowercase hex characters");
-    }
-    String shaLabel = job.path("metadata").path("labels").path(JobContract.PLAN_SHA256).asString();
+    return new PerfYaml(file, sha, configMaps, job);
+  }
+
+  /** The plan label starts the plan annotation; the AIPerf container and artifacts volume exist. */
+  private static void checkJob(Job job, Path file, String where) {
+    String shaLabel = label(job.getMetadata(), JobContract.PLAN_SHA256);
+    String planSha =
+        Objects.requireNonNull(job.getMetadata().getAnnotations().get(JobContract.PLAN_SHA256));
     if (!planSha.startsWith(shaLabel)) {
       throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, labelPointer(JobContract.PLAN_SHA256)),
+          ErrorLocation.pointer(file, pointer("/metadata/labels/", JobContract.PLAN_SHA256)),
           where
               + ": "
-              + labelPointer(JobContract.PLAN_SHA256)
+              + pointer("/metadata/labels/", JobContract.PLAN_SHA256)
               + " '"
               + shaLabel
               + "' is not the start of "
-              + annotationPointer(JobContract.PLAN_SHA256)
+              + pointer("/metadata/annotations/", JobContract.PLAN_SHA256)
               + " '"
               + planSha
               + "'");
     }
-    String endpoint = requireAnnotation(ann, JobContract.ENDPOINT, where);
-    if (!endpoint.startsWith("http://") && !endpoint.startsWith("https://")) {
-      throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, annotationPointer(JobContract.ENDPOINT)),
-          where
-              + ": "
-              + annotationPointer(JobContract.ENDPOINT)
-              + ": expected an http(s) URL, got '"
-              + endpoint
-              + "'");
-    }
-    requireAnnotation(ann, JobContract.AIPERF_VERSION, where);
-    String dgd = requireAnnotation(ann, JobContract.DGD, where);
-    if (!DGD_REF.matcher(dgd).matches()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, annotationPointer(JobContract.DGD)),
-          where
-              + ": "
-              + annotationPointer(JobContract.DGD)
-              + ": expected <namespace>/<dgd-name>, got '"
-              + dgd
-              + "'");
-    }
-    String artifacts = requireAnnotation(ann, JobContract.ARTIFACTS, where);
-    if (!ARTIFACTS_REF.matcher(artifacts).matches()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, annotationPointer(JobContract.ARTIFACTS)),
-          where
-              + ": "
-              + annotationPointer(JobContract.ARTIFACTS)
-              + ": expected emptyDir or pvc:CLAIM[/SUBPATH], got '"
-              + artifacts
-              + "'");
-    }
-    JsonNode podSpec = job.path("spec").path("template").path("spec");
-    if (findNamed(podSpec.path("containers"), JobContract.CONTAINER) == null) {
+    PodSpec pod =
+        job.getSpec() == null || job.getSpec().getTemplate() == null
+            ? null
+            : job.getSpec().getTemplate().getSpec();
+    if (pod == null
+        || pod.getContainers() == null
+        || pod.getContainers().stream().noneMatch(c -> JobContract.CONTAINER.equals(c.getName()))) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(file, "/spec/template/spec/containers"),
           where
@@ -280,106 +273,94 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
               + JobContract.CONTAINER
               + "'");
     }
-    if (findNamed(podSpec.path("volumes"), JobContract.ARTIFACTS_VOLUME) == null) {
+    if (pod.getVolumes() == null
+        || pod.getVolumes().stream()
+            .noneMatch(v -> JobContract.ARTIFACTS_VOLUME.equals(v.getName()))) {
       throw BenchplanException.invalid(
           ErrorLocation.pointer(file, "/spec/template/spec/volumes"),
           where + ": /spec/template/spec/volumes: expected a volume named 'artifacts'");
     }
-    JsonNode deadline = job.path("spec").get("activeDeadlineSeconds");
-    if (deadline != null
-        && !deadline.isNull()
-        && (!deadline.isIntegralNumber() || deadline.asLong() <= 0)) {
+  }
+
+  /** A document as fabric8's typed object (its own model, as the client sends it). */
+  private static <T extends HasMetadata> T bind(
+      ObjectNode doc, Class<T> type, Path file, String where) {
+    try {
+      return Json.JSON.treeToValue(doc, type);
+    } catch (JacksonException e) {
       throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, "/spec/activeDeadlineSeconds"),
-          where + ": /spec/activeDeadlineSeconds: expected a positive integer");
+          ErrorLocation.file(file),
+          where + ": not a " + type.getSimpleName() + ": " + e.getOriginalMessage(),
+          e);
     }
-    String ns = null;
-    for (ObjectNode d : docs) {
-      String n = d.path("metadata").path("namespace").asString(null);
-      if (n != null && ns != null && !n.equals(ns)) {
+  }
+
+  /** Each rule's key present, non-blank and matching, else invalid at its pointer. */
+  private static void require(
+      List<Rule> rules,
+      @Nullable Map<String, String> values,
+      String prefix,
+      String what,
+      Path file,
+      String where) {
+    for (Rule r : rules) {
+      String v = values == null ? null : values.get(r.key());
+      String at = pointer(prefix, r.key());
+      if (v == null || v.isBlank()) {
         throw BenchplanException.invalid(
-            ErrorLocation.file(file),
-            file + ": objects name different namespaces (" + ns + ", " + n + ")");
+            ErrorLocation.pointer(file, at), where + ": " + at + ": required " + what + " missing");
       }
-      ns = n == null ? ns : n;
-    }
-    if (ns != null && !DNS1123.matcher(ns).matches()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, "/metadata/namespace"),
-          file + ": /metadata/namespace: expected a DNS-1123 label, got '" + ns + "'");
-    }
-    return new PerfYaml(file, sha, configMaps, job);
-  }
-
-  static @Nullable JsonNode findNamed(JsonNode array, String name) {
-    if (array == null || !array.isArray()) {
-      return null;
-    }
-    for (JsonNode n : array) {
-      if (name.equals(n.path("name").asString(null))) {
-        return n;
+      if (!r.valid().matcher(v).matches()) {
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, at),
+            where + ": " + at + ": " + r.expected() + ", got '" + v + "'");
       }
     }
-    return null;
-  }
-
-  private static String requireLabel(JsonNode labels, String key, String where) {
-    requireString(labels.get(key), where + ": " + labelPointer(key));
-    String v = labels.path(key).asString("");
-    if (v.isBlank()) {
-      throw BenchplanException.invalid(
-          where + ": " + labelPointer(key) + ": required label missing");
-    }
-    return v;
-  }
-
-  private static String requireAnnotation(JsonNode ann, String key, String where) {
-    requireString(ann.get(key), where + ": " + annotationPointer(key));
-    String v = ann.path(key).asString("");
-    if (v.isBlank()) {
-      throw BenchplanException.invalid(
-          where + ": " + annotationPointer(key) + ": required annotation missing");
-    }
-    return v;
   }
 
   /**
    * Kubernetes takes only strings as label and annotation values: YAML must quote numeric-looking
    * ones.
    */
-  private static void requireString(JsonNode v, String where) {
-    if (v != null && !v.isNull() && !v.isString()) {
-      throw BenchplanException.invalid(
-          where
-              + ": expected a string, got the "
-              + v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
-              + " "
-              + v
-              + " (quote it in YAML)");
+  private static void requireStrings(JsonNode map, String prefix, Path file, String where) {
+    for (String key : map.propertyNames()) {
+      JsonNode v = map.get(key);
+      if (!v.isNull() && !v.isString()) {
+        throw BenchplanException.invalid(
+            ErrorLocation.pointer(file, pointer(prefix, key)),
+            where
+                + ": "
+                + pointer(prefix, key)
+                + ": expected a string, got the "
+                + v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+                + " "
+                + v
+                + " (quote it in YAML)");
+      }
     }
   }
 
-  private static String labelPointer(String key) {
-    return "/metadata/labels/" + key.replace("~", "~0").replace("/", "~1");
+  private static String pointer(String prefix, String key) {
+    return prefix + key.replace("~", "~0").replace("/", "~1");
   }
 
-  private static String annotationPointer(String key) {
-    return "/metadata/annotations/" + key.replace("~", "~0").replace("/", "~1");
+  private static String label(ObjectMeta meta, String key) {
+    return Objects.requireNonNull(meta.getLabels().get(key), key); // checked by LABELS
   }
 
   /** The Job's name. */
   public String jobName() {
-    return job.path("metadata").path("name").asString();
+    return job.getMetadata().getName();
   }
 
   /** The run-id label. */
   public String runId() {
-    return job.path("metadata").path("labels").path(JobContract.RUN_ID).asString();
+    return label(job.getMetadata(), JobContract.RUN_ID);
   }
 
   /** The series label. */
   public String series() {
-    return job.path("metadata").path("labels").path(JobContract.SERIES).asString();
+    return label(job.getMetadata(), JobContract.SERIES);
   }
 
   /**
@@ -399,19 +380,26 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
     return benchmark.getParent() == null ? benchmark : benchmark.getParent();
   }
 
-  /** A Job annotation (one of the keys above). */
+  /** A Job annotation read() requires (plan-path, plan-sha256, endpoint, aiperf-version, ...). */
   public String annotation(String key) {
-    return job.path("metadata").path("annotations").path(key).asString(null);
+    return Objects.requireNonNull(
+        optionalAnnotation(key), () -> key + ": not a checked annotation");
+  }
+
+  /** A Job annotation render writes only sometimes (ledger, pair, measured runs), or null. */
+  public @Nullable String optionalAnnotation(String key) {
+    Map<String, String> a = job.getMetadata().getAnnotations();
+    return a == null ? null : a.get(key);
   }
 
   /** The namespace the manifest names, or null. */
   public @Nullable String namespace() {
-    String n = job.path("metadata").path("namespace").asString(null);
+    String n = job.getMetadata().getNamespace();
     if (n != null) {
       return n;
     }
     return configMaps.stream()
-        .map(c -> c.path("metadata").path("namespace").asString(null))
+        .map(c -> c.getMetadata().getNamespace())
         .filter(Objects::nonNull)
         .findFirst()
         .orElse(null);
@@ -419,24 +407,21 @@ public record PerfYaml(Path file, String sha256, List<ObjectNode> configMaps, Ob
 
   /** The Job's activeDeadlineSeconds, or null. */
   public @Nullable Long activeDeadlineSeconds() {
-    JsonNode d = job.path("spec").get("activeDeadlineSeconds");
-    return d == null || d.isNull() ? null : d.asLong();
+    return job.getSpec() == null ? null : job.getSpec().getActiveDeadlineSeconds();
   }
 
   /** The AIPerf container's image. */
   public String image() {
     // read() has checked that the Job has the AIPerf container
-    return Objects.requireNonNull(
-            findNamed(
-                job.path("spec").path("template").path("spec").path("containers"),
-                JobContract.CONTAINER),
-            JobContract.CONTAINER)
-        .path("image")
-        .asString(null);
+    return job.getSpec().getTemplate().getSpec().getContainers().stream()
+        .filter(c -> JobContract.CONTAINER.equals(c.getName()))
+        .findFirst()
+        .orElseThrow()
+        .getImage();
   }
 
   /** The ConfigMaps' names. */
   public List<String> configMapNames() {
-    return configMaps.stream().map(c -> c.path("metadata").path("name").asString()).toList();
+    return configMaps.stream().map(c -> c.getMetadata().getName()).toList();
   }
 }

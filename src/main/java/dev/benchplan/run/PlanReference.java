@@ -4,13 +4,12 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
-import dev.benchplan.plan.PlanJson;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.render.JobContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The plan a perf.yaml was rendered from, found through the Job's {@code benchplan.dev/plan-path}
@@ -83,8 +82,8 @@ public record PlanReference(VerifiedPlan verified) {
     return plan().planId();
   }
 
-  /** {@code /objectives/gates}, as the tree the gate's plan-gate reader takes. */
-  public JsonNode gates() {
-    return PlanJson.sectionTree(plan().objectives().gates());
+  /** {@code /objectives/gates}. */
+  public List<BenchmarkPlan.Gate> gates() {
+    return plan().objectives().gates();
   }
 }

@@ -1,18 +1,15 @@
 package dev.benchplan.validate;
 
-import dev.benchplan.json.Json;
 import java.util.List;
 import java.util.Objects;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The default deployment's model-weights cache, as AICR keeps it: one ReadWriteOnce PVC in the
  * run's namespace, filled once by a populate Job (the model downloaded into it with the runtime
  * image's python and the deployment's Hugging Face token Secret), then mounted read-only by every
- * worker, which runs offline from it. The cache lives and dies with the run's namespace.
+ * worker, which runs offline from it. The cache lives and dies with the run's namespace. The PVC
+ * and the Job are built typed where they are created (kube/validate/ModelCacheStore).
  *
  * @param run the validate run (labels)
  * @param namespace the run's namespace
@@ -55,7 +52,7 @@ public record ModelCache(
    * The populate Job's program: the model into HF_HOME on the cache with huggingface_hub (the
    * runtime image's python), falling back to the {@code huggingface-cli} on PATH.
    */
-  static final String POPULATE_SCRIPT =
+  public static final String POPULATE_SCRIPT =
       String.join(
           "\n",
           "set -eu",
@@ -87,66 +84,5 @@ public record ModelCache(
   /** What populating the cache does, as the step and its progress say it. */
   public String downloading() {
     return "downloading " + model + " into PVC " + CLAIM + " (" + storageClass + ", " + size + ")";
-  }
-
-  /** The PVC. */
-  public ObjectNode claim() {
-    ObjectNode pvc = object("v1", "PersistentVolumeClaim", CLAIM);
-    ObjectNode spec = pvc.putObject("spec");
-    spec.putArray("accessModes").add("ReadWriteOnce");
-    spec.put("storageClassName", storageClass);
-    spec.putObject("resources").putObject("requests").put("storage", size);
-    return pvc;
-  }
-
-  /** The populate Job: the model downloaded once into the PVC, bounded by {@link #boundSeconds}. */
-  public ObjectNode populateJob() {
-    ObjectNode job = object("batch/v1", "Job", POPULATE_JOB);
-    ObjectNode spec = job.putObject("spec");
-    spec.put("backoffLimit", 2);
-    spec.put("activeDeadlineSeconds", boundSeconds);
-    ObjectNode template = spec.putObject("template");
-    ObjectNode labels = template.putObject("metadata").putObject("labels");
-    new TreeMap<>(run.labels()).forEach(labels::put);
-    ObjectNode pod = template.putObject("spec");
-    pod.put("restartPolicy", "Never");
-    pod.put("automountServiceAccountToken", false);
-    pod.putObject("nodeSelector").put(DefaultDeployment.HOSTNAME_LABEL, node);
-    DefaultDeployment.tolerations(pod, taints);
-    ObjectNode c = pod.putArray("containers").addObject();
-    c.put("name", "populate");
-    c.put("image", image);
-    c.putArray("command").add("bash").add("-c").add(POPULATE_SCRIPT);
-    ArrayNode env = c.putArray("env");
-    env.addObject().put("name", "BENCHPLAN_MODEL").put("value", model);
-    env.addObject().put("name", "HF_HOME").put("value", MOUNT_PATH);
-    env.addObject().put("name", "HF_HUB_ENABLE_HF_TRANSFER").put("value", "0");
-    if (hfTokenSecret != null) {
-      // the same Secret the workers read (envFrom): a public model needs none, so it is optional
-      c.putArray("envFrom")
-          .addObject()
-          .putObject("secretRef")
-          .put("name", hfTokenSecret)
-          .put("optional", true);
-    }
-    c.putArray("volumeMounts").addObject().put("name", VOLUME).put("mountPath", MOUNT_PATH);
-    pod.putArray("volumes")
-        .addObject()
-        .put("name", VOLUME)
-        .putObject("persistentVolumeClaim")
-        .put("claimName", CLAIM);
-    return job;
-  }
-
-  private ObjectNode object(String apiVersion, String kind, String name) {
-    ObjectNode o = Json.JSON.createObjectNode();
-    o.put("apiVersion", apiVersion);
-    o.put("kind", kind);
-    ObjectNode meta = o.putObject("metadata");
-    meta.put("name", name);
-    meta.put("namespace", namespace);
-    ObjectNode labels = meta.putObject("labels");
-    new TreeMap<>(run.labels()).forEach(labels::put);
-    return o;
   }
 }

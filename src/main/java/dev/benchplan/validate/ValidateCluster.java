@@ -40,6 +40,14 @@ public interface ValidateCluster extends AutoCloseable {
   List<GpuNode> gpuNodes();
 
   /**
+   * GPUs published through DRA (ResourceSlices of the NVIDIA DRA driver); an optional read: 403,
+   * 404 or no such slice is "not detected", never an error.
+   */
+  default DraGpus draGpus() {
+    return DraGpus.notDetected("the cluster was not asked");
+  }
+
+  /**
    * Waits until no namespace of an earlier validate run is terminating (their pods may still hold
    * GPUs); throws when one is still there after {@code bound}. The first step of a deployment: the
    * permissions it needs ({@code modelCache}: with the model cache's) are checked here.

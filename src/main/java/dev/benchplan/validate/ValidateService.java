@@ -370,7 +370,7 @@ public final class ValidateService {
                     + (options.nodeSelector().isEmpty()
                         ? ""
                         : " matching " + options.nodeSelector()),
-                () -> GpuNodeChoice.choose(connected.gpuNodes(), options.nodeSelector()),
+                () -> DraNodeChoice.choose(connected, options.nodeSelector()),
                 c ->
                     c.node().name()
                         + " with "

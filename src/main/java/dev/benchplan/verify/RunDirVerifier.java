@@ -2,15 +2,16 @@ package dev.benchplan.verify;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.InputErrors;
-import dev.benchplan.json.JsonInput;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.run.RunRecordReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Verifies a run directory ({@code <DEPLOY_ROOT>/benchmark/runs/<run-id>/}): its {@code
@@ -31,22 +32,20 @@ final class RunDirVerifier {
     List<String> checks = new ArrayList<>();
     List<Finding> findings = new ArrayList<>();
     List<String> notes = new ArrayList<>();
-    Path record = dir.resolve("run.json");
-    JsonNode run = null;
+    Path record = dir.resolve(RunRecordReader.FILE_NAME);
+    RunRecordDocument run = null;
     if (Files.isRegularFile(record)) {
-      JsonInput.Parsed parsed;
+      RunRecordReader.Checked checked;
       try {
-        parsed = JsonInput.parse(Files.readAllBytes(record));
+        checked = RunRecordReader.check(Files.readAllBytes(record), record);
       } catch (java.io.IOException e) {
         findings.add(
             new Finding(label + "/run.json", "", "cannot read: " + InputErrors.describe(e)));
         return new VerifyReport("run", label, null, checks, findings, notes);
       }
-      run = parsed.tree();
+      run = checked.record();
       if (run == null) {
-        findings.add(
-            new Finding(
-                label + "/run.json", "", parsed.explain("the run record run wrote (run.json)")));
+        findings.add(new Finding(label + "/run.json", checked.pointer(), checked.problem()));
         return new VerifyReport("run", label, null, checks, findings, notes);
       }
     } else {
@@ -58,11 +57,11 @@ final class RunDirVerifier {
     if (run != null) {
       recordedFiles.add("run.json");
       checks.add("run.json /artifacts/files");
-      JsonNode files = run.at("/artifacts/files");
-      for (String name : files.propertyNames()) {
+      for (Map.Entry<String, String> e : run.artifacts().files().entrySet()) {
+        String name = e.getKey();
+        String sha = e.getValue();
         recordedFiles.add(name);
         Path f = dir.resolve(name).normalize();
-        String sha = files.get(name).asString("");
         if (!f.startsWith(dir.normalize()) || !Files.isRegularFile(f)) {
           findings.add(
               new Finding(
@@ -97,20 +96,14 @@ final class RunDirVerifier {
     }
     syntheticLabel(dir, label, run, checks, findings);
     checks.add("the plan run.json names");
-    String planPath = run.at("/plan/path").asString("");
-    String planSha = run.at("/plan/sha256").asString("");
-    Path plan = null;
-    if (planPath.isEmpty() || planSha.isEmpty()) {
-      findings.add(new Finding(label + "/run.json", "/plan", "names no plan path and SHA-256"));
-    } else {
-      plan = resolvePlan(dir, planPath);
-      try {
-        VerifyReport p = plans.verify(plan, planSha);
-        findings.addAll(p.findings());
-        p.notes().forEach(n -> notes.add("plan " + planPath + ": " + n));
-      } catch (BenchplanException e) {
-        findings.add(new Finding(label + "/run.json", "/plan/path", e.getMessage()));
-      }
+    String planPath = run.plan().path();
+    Path plan = resolvePlan(dir, planPath);
+    try {
+      VerifyReport p = plans.verify(plan, run.plan().sha256());
+      findings.addAll(p.findings());
+      p.notes().forEach(n -> notes.add("plan " + planPath + ": " + n));
+    } catch (BenchplanException e) {
+      findings.add(new Finding(label + "/run.json", "/plan/path", e.getMessage()));
     }
     checks.add("verdict recomputed");
     VerdictRecomputation.check(dir, label, run, plan, findings, notes);
@@ -122,12 +115,12 @@ final class RunDirVerifier {
    * {@code /artifacts/synthetic} must agree: a label removed from either side is a finding.
    */
   private static void syntheticLabel(
-      Path dir, String label, JsonNode run, List<String> checks, List<Finding> findings) {
+      Path dir, String label, RunRecordDocument run, List<String> checks, List<Finding> findings) {
     Path tree = dir.resolve("aiperf");
     String marker =
         Files.isDirectory(tree) ? dev.benchplan.artifacts.SyntheticMarker.label(tree) : null;
-    JsonNode recorded = run.at("/artifacts/synthetic");
-    if (marker == null && recorded.isMissingNode()) {
+    String recorded = run.artifacts().synthetic();
+    if (marker == null && recorded == null) {
       return;
     }
     checks.add("synthetic label");
@@ -138,7 +131,7 @@ final class RunDirVerifier {
               "/artifacts/synthetic",
               "says the tree is synthetic, but aiperf/ holds no "
                   + dev.benchplan.artifacts.SyntheticMarker.NAME));
-    } else if (!marker.equals(recorded.asString(""))) {
+    } else if (!marker.equals(recorded)) {
       findings.add(
           new Finding(
               label + "/run.json",
@@ -148,9 +141,7 @@ final class RunDirVerifier {
                   + " says \""
                   + marker
                   + "\", run.json records "
-                  + (recorded.isMissingNode()
-                      ? "no synthetic label"
-                      : "\"" + recorded.asString("") + "\"")));
+                  + (recorded == null ? "no synthetic label" : "\"" + recorded + "\"")));
     }
   }
 

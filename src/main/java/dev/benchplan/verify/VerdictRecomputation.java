@@ -15,10 +15,11 @@ import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.JsonInput;
+import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
-import dev.benchplan.plan.PlanJson;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.rules.GateTolerance;
+import dev.benchplan.run.RunRecordDocument;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ final class VerdictRecomputation {
   static void check(
       Path dir,
       String label,
-      JsonNode run,
+      RunRecordDocument run,
       @Nullable Path plan,
       List<Finding> findings,
       List<String> notes) {
@@ -76,7 +77,7 @@ final class VerdictRecomputation {
       return;
     }
     String status = recorded.path("verdict").asString("");
-    String runVerdict = run.path("verdict").asString("");
+    String runVerdict = run.verdict();
     if (!runVerdict.equals(status)) {
       findings.add(
           new Finding(
@@ -85,12 +86,9 @@ final class VerdictRecomputation {
               "records " + runVerdict + ", but verdict.json says " + status));
     }
     Path summary = dir.resolve(SUMMARY);
-    JsonNode planned = run.path("measured_runs");
+    RunRecordDocument.MeasuredRuns planned = run.measuredRuns();
     boolean several =
-        planned.isObject()
-            && planned.path("load_points").size()
-                    * Math.max(1, planned.path("repetitions").asInt(1))
-                > 1;
+        planned != null && planned.loadPoints().size() * Math.max(1, planned.repetitions()) > 1;
     // a Job that ran AIPerf once per load point logs no single summary: run gated the kept tree
     boolean treeOnly =
         !Files.isRegularFile(summary)
@@ -121,15 +119,14 @@ final class VerdictRecomputation {
       notes.add("the verdict was not recomputed: the plan whose gates it applied is not here");
       return;
     }
-    String planRecorded = run.at("/plan/path").asString("");
+    String planRecorded = run.plan().path();
     String source = recorded.path("constraints_source").asString("");
     ConstraintSet constraints;
     GateOptions options;
     try {
       if (source.equals(planRecorded) || source.startsWith(planRecorded + " (")) {
-        VerifiedPlan p =
-            PlanFile.verify(plan, run.at("/plan/sha256").asString(""), "run.json /plan/sha256");
-        JsonNode gates = PlanJson.sectionTree(p.plan().objectives().gates());
+        VerifiedPlan p = PlanFile.verify(plan, run.plan().sha256(), "run.json /plan/sha256");
+        List<BenchmarkPlan.Gate> gates = p.plan().objectives().gates();
         constraints = ConstraintReader.fromPlanGates(gates, planRecorded);
         options = ConstraintReader.planGateOptions(gates);
       } else if (Files.isRegularFile(Path.of(source))) {

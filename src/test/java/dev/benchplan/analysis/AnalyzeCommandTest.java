@@ -10,6 +10,7 @@ import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.PlanJson;
 import dev.benchplan.plan.Question;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.RunRecords;
 import dev.benchplan.testing.SharedData;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -450,13 +451,9 @@ class AnalyzeCommandTest {
                 .build()));
     Path dir = GeneratedRun.forPlan(plan).write(tmp.resolve("runs/r1"));
     String sum = Sha256.ofFile(dir.resolve("profile_export_aiperf.json"));
-    writeRunJson(
-        dir,
-        plan,
-        ", \"eligible\": true, \"exit_reason\": \"completed\","
-            + " \"artifacts\": {\"files\": {\"profile_export_aiperf.json\": \""
-            + sum
-            + "\"}}");
+    RunRecords.of("s-1", plan.toString(), Sha256.ofFile(plan))
+        .file("profile_export_aiperf.json", sum)
+        .write(dir);
     analyze(dir, tmp.resolve("exp"), tmp.resolve("out"));
     JsonNode audit = read(tmp.resolve("out/runs/r1/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("valid");
@@ -509,19 +506,6 @@ class AnalyzeCommandTest {
         .startsWith("manifest: profile_export_aiperf.json hashes to");
   }
 
-  /** run.json of run r1 in series s-1 naming PLAN by its SHA-256, then REST's fields. */
-  private static void writeRunJson(Path dir, Path plan, String rest) throws Exception {
-    Files.writeString(
-        dir.resolve("run.json"),
-        "{\"run_id\": \"r1\", \"series_id\": \"s-1\", \"plan\": {\"path\": \""
-            + plan
-            + "\", \"sha256\": \""
-            + Sha256.ofFile(plan)
-            + "\"}"
-            + rest
-            + "}");
-  }
-
   @Test
   @DisplayName(
       "a run whose plan hashes as recorded but is not a plan (the plan schema) is invalid, the"
@@ -531,7 +515,7 @@ class AnalyzeCommandTest {
     Files.writeString(
         plan, "{\"series_id\": \"s-1\", \"question\": {\"text\": \"is it faster?\"}}");
     Path dir = new GeneratedRun().write(tmp.resolve("runs/r1"));
-    writeRunJson(dir, plan, "");
+    RunRecords.of("s-1", plan.toString(), Sha256.ofFile(plan)).write(dir);
     analyze(dir, tmp.resolve("exp"), tmp.resolve("out"));
     JsonNode audit = read(tmp.resolve("out/runs/r1/benchmark_audit.json"));
     assertThat(audit.path("status").asString()).isEqualTo("invalid");

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -108,12 +107,7 @@ public final class ComparisonSeries {
         String id = candidate + "-c" + c + "-r" + rep;
         out.add(
             run(candidate, c, rep)
-                .writeRunDirectory(
-                    root.resolve("runs").resolve(id),
-                    series,
-                    plan,
-                    planSha,
-                    Map.of("load_point", "concurrency=" + c, "repetition", rep)));
+                .writeRunDirectory(root.resolve("runs").resolve(id), series, plan, planSha, null));
       }
     }
     return out;

@@ -1,6 +1,8 @@
 package dev.benchplan.analysis;
 
 import dev.benchplan.json.Json;
+import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.testing.RunRecords;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -112,28 +114,22 @@ public final class GeneratedRun {
       Path runs, String id, double throughput, long seed, Path plan, String planSha, String series)
       throws IOException {
     GeneratedRun g = forPlan(plan).seed(seed).throughput(throughput);
-    return g.writeRunDirectory(
-        runs.resolve(id),
-        series,
-        plan,
-        planSha,
-        Map.of("load_point", "concurrency=" + g.concurrency));
+    return g.writeRunDirectory(runs.resolve(id), series, plan, planSha, null);
   }
 
   /**
-   * Writes a benchplan run directory: this run's AIPerf files under {@code dir/aiperf/}, and
-   * run.json with the run id (the folder's name), the series, the plan (path and SHA-256) and
-   * {@code members}.
+   * Writes a benchplan run directory: this run's AIPerf files under {@code dir/aiperf/}, and a
+   * complete run.json with a run id from the folder's name, the series, the plan (path and SHA-256)
+   * and the AB/BA {@code pair} (or none).
    */
-  Path writeRunDirectory(Path dir, String series, Path plan, String planSha, Map<String, ?> members)
+  Path writeRunDirectory(
+      Path dir, String series, Path plan, String planSha, RunRecordDocument.@Nullable Pair pair)
       throws IOException {
     write(dir.resolve("aiperf"));
-    ObjectNode rec = Json.JSON.createObjectNode();
-    rec.put("run_id", dir.getFileName().toString());
-    rec.put("series_id", series);
-    rec.putObject("plan").put("path", plan.toString()).put("sha256", planSha);
-    members.forEach((k, v) -> rec.set(k, Json.JSON.valueToTree(v)));
-    Files.writeString(dir.resolve("run.json"), Json.JSON.writeValueAsString(rec));
+    RunRecords.of(series, plan.toString(), planSha)
+        .runIdFrom(dir.getFileName().toString())
+        .pair(pair)
+        .write(dir);
     return dir;
   }
 

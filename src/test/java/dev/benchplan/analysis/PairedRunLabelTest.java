@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -49,9 +48,7 @@ class PairedRunLabelTest {
             series.path("series_id").asString(),
             planFile,
             series.path("sha256").asString(),
-            pairAnnotation == null
-                ? Map.of()
-                : Map.of("pair", RunRecordDocument.Pair.of(pairAnnotation)));
+            RunRecordDocument.Pair.of(pairAnnotation));
   }
 
   private static JsonNode throughput(CommandHarness.Result r) throws Exception {

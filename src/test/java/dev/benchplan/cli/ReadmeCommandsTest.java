@@ -22,7 +22,8 @@ import picocli.CommandLine;
  * section the script has (the lead reruns those sections to regenerate the pages).
  */
 class ReadmeCommandsTest {
-  private static final Pattern CAPTURED = Pattern.compile("scripts/docs-captures\\.sh ([a-z]+)");
+  private static final Pattern CAPTURED =
+      Pattern.compile("scripts/docs-captures\\.sh (?:--update )?([a-z][a-z-]*)");
 
   /** "rbac run" for {@code benchplan rbac run}: commands without subcommands, helpers left out. */
   static void leaves(CommandLine cl, String prefix, Set<String> into) {
@@ -79,6 +80,28 @@ class ReadmeCommandsTest {
   }
 
   @Test
+  @DisplayName(
+      "every command's --help ends with one \"Exit codes:\" list (README's exit-code table is"
+          + " captured from them)")
+  void everyCommandListsItsExitCodes() {
+    Set<String> commands = new TreeSet<>();
+    CommandLine root = Cli.commandLine();
+    leaves(root, "", commands);
+    for (String command : commands) {
+      CommandLine cl = root;
+      for (String word : command.split(" ")) {
+        cl = cl.getSubcommands().get(word);
+      }
+      String help = cl.getUsageMessage(CommandLine.Help.Ansi.OFF);
+      assertThat(help.split("Exit codes:", -1)).as(command + " --help").hasSize(2);
+      assertThat(help.substring(help.indexOf("Exit codes:")))
+          .as(command + " --help")
+          .containsPattern("\\n  0  +\\S")
+          .containsPattern("\\n  2  +\\S");
+    }
+  }
+
+  @Test
   @DisplayName("the table reader finds a missing row (the check has teeth)")
   void aMissingRowIsSeen() {
     String readme =
@@ -92,7 +115,7 @@ class ReadmeCommandsTest {
   void captureNotesNameSections() throws IOException {
     String script = Files.readString(Path.of("scripts/docs-captures.sh"));
     Matcher usage =
-        Pattern.compile("# Usage: scripts/docs-captures\\.sh ([a-z|]+) ").matcher(script);
+        Pattern.compile("# Usage: scripts/docs-captures\\.sh ([a-z|-]+) ").matcher(script);
     assertThat(usage.find()).as("the script's usage line").isTrue();
     Set<String> sections = Set.of(usage.group(1).split("\\|"));
     for (String section : sections) {

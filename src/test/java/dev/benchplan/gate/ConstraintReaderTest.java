@@ -4,19 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
+import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.testing.SharedData;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 class ConstraintReaderTest {
   static final String OVERLAY = "aicr/pr641/recipes/overlays/h100-eks-ubuntu-inference-dynamo.yaml";
@@ -234,70 +234,49 @@ class ConstraintReaderTest {
   @DisplayName(
       "plan objectives.gates are read with their units; inconsistent AICR gates are invalid")
   void planGates() {
-    ArrayNode gates = Json.JSON.createArrayNode();
-    gates
-        .addObject()
-        .put("name", "inference-throughput")
-        .put("metric", "output_token_throughput")
-        .put("stat", "avg")
-        .put("operator", ">=")
-        .put("threshold", 5000)
-        .put("unit", "tokens/sec");
-    gates
-        .addObject()
-        .put("name", "inference-ttft-p99")
-        .put("metric", "time_to_first_token")
-        .put("stat", "p99")
-        .put("operator", "<=")
-        .put("threshold", 2000)
-        .put("unit", "ms");
-    gates
-        .addObject()
-        .put("name", "inter_token_latency-p95")
-        .put("metric", "inter_token_latency")
-        .put("stat", "p95")
-        .put("operator", "<=")
-        .put("threshold", 25)
-        .put("unit", "ms");
+    List<BenchmarkPlan.Gate> gates = new ArrayList<>();
+    gates.add(
+        gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "tokens/sec"));
+    gates.add(gate("inference-ttft-p99", "time_to_first_token", "p99", "<=", "2000", "ms"));
+    gates.add(gate("inter_token_latency-p95", "inter_token_latency", "p95", "<=", "25", "ms"));
     ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
     assertThat(set.constraints()).hasSize(3);
     assertThat(set.constraints().get(2).unit().text()).isEqualTo("ms");
     assertThat(set.constraints().get(2).origin()).isEqualTo("/p/plan.json: /objectives/gates/2");
 
-    ((ObjectNode) gates.get(0)).put("stat", "p50");
+    gates.set(
+        0,
+        gate("inference-throughput", "output_token_throughput", "p50", ">=", "5000", "tokens/sec"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
         .hasMessageContaining(
             "/objectives/gates/0: gate 'inference-throughput' must measure output_token_throughput avg");
-    ((ObjectNode) gates.get(0)).put("stat", "avg").put("unit", "parsecs");
+    gates.set(
+        0, gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "parsecs"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
         .hasMessageContaining("/objectives/gates/0/unit: unknown unit 'parsecs'");
-    ((ObjectNode) gates.get(0)).put("unit", "tokens/sec").put("operator", "<=");
+    gates.set(
+        0,
+        gate("inference-throughput", "output_token_throughput", "avg", "<=", "5000", "tokens/sec"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
         .hasMessageContaining("inference-throughput takes only >=");
-    assertThat(ConstraintReader.fromPlanGates(Json.JSON.createArrayNode(), "p").isEmpty()).isTrue();
+    assertThat(ConstraintReader.fromPlanGates(List.of(), "p").isEmpty()).isTrue();
+  }
+
+  /** A plan gate as the plan file holds it (typed), without a tolerance. */
+  private static BenchmarkPlan.Gate gate(
+      String name, String metric, String stat, String op, String threshold, String unit) {
+    return new BenchmarkPlan.Gate(
+        name, metric, stat, op, new BigDecimal(threshold), unit, "workload", null);
   }
 
   @Test
   @DisplayName(
       "a plan's error_rate gate (the workload's error_rate_max) becomes the maximum error rate")
   void planErrorRateGate() {
-    ArrayNode gates = Json.JSON.createArrayNode();
-    gates
-        .addObject()
-        .put("name", "inference-throughput")
-        .put("metric", "output_token_throughput")
-        .put("stat", "avg")
-        .put("operator", ">=")
-        .put("threshold", 5000)
-        .put("unit", "tokens/sec");
-    gates
-        .addObject()
-        .put("name", "error_rate-avg")
-        .put("metric", "error_rate")
-        .put("stat", "avg")
-        .put("operator", "<=")
-        .put("threshold", 0.005)
-        .put("unit", "ratio");
+    List<BenchmarkPlan.Gate> gates = new ArrayList<>();
+    gates.add(
+        gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "tokens/sec"));
+    gates.add(gate("error_rate-avg", "error_rate", "avg", "<=", "0.005", "ratio"));
     ConstraintSet set = ConstraintReader.fromPlanGates(gates, "/p/plan.json");
     assertThat(set.constraints())
         .extracting(Constraint::name)

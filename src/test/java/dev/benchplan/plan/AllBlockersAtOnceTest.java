@@ -58,4 +58,117 @@ class AllBlockersAtOnceTest {
     assertThat(e.blockers()).extracting(Blocker::code).containsExactly("SMOKE_STALE");
     assertThat(fx.expRoot.resolve("inputs/benchmark-plans")).doesNotExist();
   }
+
+  private java.util.List<String> codes(Path workload, PlanOptions options) {
+    return codes(workload, options, PlanFixtures.question());
+  }
+
+  private java.util.List<String> codes(Path workload, PlanOptions options, Question q) {
+    PlanBlockedException e =
+        catchThrowableOfType(
+            PlanBlockedException.class,
+            () ->
+                new PlanService()
+                    .plan(
+                        fx.request(
+                            workload,
+                            options,
+                            q,
+                            new dev.benchplan.workload.ScannerTraceInspector(),
+                            PlanFixtures.OFFLINE)));
+    assertThat(e).as("refused").isNotNull();
+    return e.blockers().stream().map(Blocker::code).toList();
+  }
+
+  @Test
+  @DisplayName(
+      "an option out of range stops planning, yet the same call reports the stale smoke"
+          + " artifact, the --series-id already taken and the unresolved AIPerf version")
+  void outOfRangeWithThreeIndependent() throws Exception {
+    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    plan(w, fx.options().seriesId("taken").build());
+    assertThat(
+            codes(
+                w,
+                fx.options()
+                    .seriesId("taken")
+                    .seed(8_589_934_592L)
+                    .smokeMaxAgeS(3600L)
+                    .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
+                    .build()))
+        .containsExactlyInAnyOrder(
+            "OPTION_OUT_OF_RANGE", "SMOKE_STALE", "SERIES_EXISTS", "AIPERF_VERSION_UNRESOLVED");
+  }
+
+  @Test
+  @DisplayName(
+      "a missing question, a repeat decision file that is not there and a stale smoke artifact:"
+          + " three blockers in one call")
+  void questionRepeatDecisionSmoke() {
+    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Question blank = new Question(" ", Intent.characterization, null, java.util.List.of());
+    java.util.List<String> codes =
+        codes(
+            w,
+            fx.options()
+                .smokeMaxAgeS(3600L)
+                .repeatDecision(
+                    new RepeatDecisionRequest(tmp.resolve("absent.json"), "0".repeat(64)))
+                .build(),
+            blank);
+    assertThat(codes).contains("QUESTION_MISSING", "SMOKE_STALE");
+    assertThat(codes).anyMatch(c -> c.startsWith("REPEAT_DECISION_"));
+    assertThat(codes).hasSize(3);
+  }
+
+  @Test
+  @DisplayName(
+      "an invalid workload: the ledger's stale smoke artifact and the unresolved AIPerf version"
+          + " too, but nothing that needs the workload")
+  void invalidWorkloadWithIndependent() {
+    Path w =
+        fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD.replace("type: chat", "type: chatbot"));
+    assertThat(
+            codes(
+                w,
+                fx.options()
+                    .smokeMaxAgeS(3600L)
+                    .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
+                    .build()))
+        .containsExactlyInAnyOrder("WORKLOAD_SCHEMA", "SMOKE_STALE", "AIPERF_VERSION_UNRESOLVED");
+  }
+
+  @Test
+  @DisplayName(
+      "a named trace that is not there stops source selection; the error-rate limit without its"
+          + " rationale and the unresolved AIPerf version are reported with it")
+  void traceMissingWithIndependent() {
+    Path w =
+        fx.workload(
+            "w.yaml",
+            PlanFixtures.STATIC_WORKLOAD.replace(
+                "objectives:\n", "objectives:\n  error_rate_max: 0.05\n"));
+    assertThat(
+            codes(
+                w,
+                fx.options()
+                    .trace(tmp.resolve("absent.jsonl"))
+                    .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
+                    .build()))
+        .contains("ERROR_RATE_RATIONALE_MISSING", "AIPERF_VERSION_UNRESOLVED")
+        .anyMatch(c -> c.startsWith("TRACE_"))
+        .hasSize(3);
+  }
+
+  @Test
+  @DisplayName("a valid request still plans and records its decisions in the usual order")
+  void validRequestUnchanged() {
+    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    PlanResult r = plan(w, fx.options().build());
+    java.util.List<String> rules =
+        r.plan().rulesApplied().stream().map(d -> d.rule()).distinct().toList();
+    // the tool version is decided after the experiment, as before
+    assertThat(rules.indexOf("benchmarking/tool-version.md"))
+        .isGreaterThan(rules.indexOf("benchmarking/concurrency-grid.md"));
+  }
 }

@@ -14,9 +14,11 @@ import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.Status;
 import dev.benchplan.gate.Verdict;
+import dev.benchplan.json.Json;
 import dev.benchplan.rules.GateTolerance;
 import dev.benchplan.rules.PlanBlockedException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -61,7 +63,10 @@ class PlanGateToleranceTest {
     return PlanJson.sectionTree(r.plan().objectives().gates());
   }
 
-  private static Verdict judge(JsonNode gates) {
+  /** The gates as written, read back typed as run and verify read a plan's gates. */
+  private static Verdict judge(JsonNode written) {
+    List<BenchmarkPlan.Gate> gates =
+        Json.JSON.readerForListOf(BenchmarkPlan.Gate.class).readValue(written);
     AiperfExport e = AiperfExportReader.read(ExportVariants.real());
     ConstraintSet set = ConstraintReader.fromPlanGates(gates, "plan.json");
     return GateEvaluator.evaluate(e, set, ConstraintReader.planGateOptions(gates));

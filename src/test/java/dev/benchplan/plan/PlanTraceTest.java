@@ -231,7 +231,7 @@ class PlanTraceTest {
                     && w.contains("never removed"));
     // the run's gate reads the plan's error_rate gate: the raised limit
     assertThat(
-            dev.benchplan.gate.ConstraintReader.planGateOptions(plan.at("/objectives/gates"))
+            dev.benchplan.gate.ConstraintReader.planGateOptions(r.plan().objectives().gates())
                 .maxErrorRate())
         .isEqualByComparingTo("0.06");
   }

@@ -31,8 +31,9 @@ import tools.jackson.databind.JsonNode;
  * planning clock), against examples/. After a {@code $ } command, each line is text its output must
  * contain ({@code $VAR} substituted), or {@code [exit N]}; default exit 0. {@code grep [-c] 'TEXT'
  * FILE} is built in. Variables: {@code $EX} (examples/), {@code $EXP_ROOT}, {@code $DEPLOY_ROOT},
- * {@code $B} (candidate B: DGD vllm-agg-b, Service vllm-agg-b-frontend, namespace bench2), and
- * {@code $PLAN}/{@code $SHA} from the last output holding plan_path and sha256.
+ * {@code $B} (candidate B: DGD vllm-agg-b, Service vllm-agg-b-frontend, namespace bench2), {@code
+ * $LONG} (a trace workload with rows over the served context, see {@link #longTrace}), and {@code
+ * $PLAN}/{@code $SHA} from the last output holding plan_path and sha256.
  */
 class SkillWalkthroughTest {
   static final Path SKILLS = Path.of("agent-docs/skills");
@@ -79,7 +80,10 @@ class SkillWalkthroughTest {
     List<String> headings = blocks("console").stream().map(Block::heading).toList();
     assertThat(headings)
         .anySatisfy(h -> assertThat(h).containsIgnoringCase("next week's candidate"))
-        .anySatisfy(h -> assertThat(h).containsIgnoringCase("the same question next week"));
+        .anySatisfy(h -> assertThat(h).containsIgnoringCase("the same question next week"))
+        .anySatisfy(
+            h -> assertThat(h).containsIgnoringCase("a trace that does not fit the context"))
+        .anySatisfy(h -> assertThat(h).containsIgnoringCase("trace and results on one claim"));
   }
 
   @Test
@@ -130,6 +134,7 @@ class SkillWalkthroughTest {
     vars.put("EXP_ROOT", root.resolve("exp").toString());
     vars.put("DEPLOY_ROOT", Files.createDirectories(root.resolve("deploy")).toString());
     vars.put("B", candidateB(root.resolve("candidate-b")).toString());
+    vars.put("LONG", longTrace(root.resolve("long")).toString());
     Map<String, String> env = new HashMap<>();
     List<String> lines = block.text().lines().toList();
     for (int i = 0; i < lines.size(); ) {
@@ -309,6 +314,55 @@ class SkillWalkthroughTest {
     }
     m.appendTail(b);
     return b.toString();
+  }
+
+  /**
+   * {@code $LONG}: the example trace workload whose trace has 5 rows over the example ledger's
+   * served context (40,960 tokens), at lines 120, 140, 160, 180 and 200 (2.5% of 200: above the
+   * default 1% error-rate limit; the first 100 rows, up to 274,129 ms, fit), with variants:
+   * workload-budget.yaml (error_rate_max 0.03 and a rationale), workload-no-rationale.yaml (the
+   * limit alone) and workload-filtered.yaml (the user's own filtered trace: those rows dropped).
+   */
+  static Path longTrace(Path dir) throws IOException {
+    Files.createDirectories(dir.resolve("traces"));
+    List<String> rows = Files.readAllLines(EXAMPLES.resolve("traces/example_trace.jsonl"));
+    List<String> all = new ArrayList<>();
+    List<String> fitting = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      String row = rows.get(i);
+      if ((i + 1) > 100 && (i + 1) % 20 == 0) {
+        // 41,000 input tokens: 81 hash blocks of 512, ids no other row uses
+        StringBuilder ids = new StringBuilder();
+        for (int b = 0; b < 81; b++) {
+          ids.append(b == 0 ? "" : ", ").append(100_000 + i * 100 + b);
+        }
+        row =
+            row.replaceFirst("\"input_length\": \\d+", "\"input_length\": 41000")
+                .replaceFirst("\"hash_ids\": \\[[^]]*]", "\"hash_ids\": [" + ids + "]");
+        all.add(row);
+      } else {
+        all.add(row);
+        fitting.add(row);
+      }
+    }
+    Files.write(dir.resolve("traces/example_trace.jsonl"), all);
+    Files.write(dir.resolve("traces/filtered_trace.jsonl"), fitting);
+    String workload = Files.readString(EXAMPLES.resolve("workload-trace.yaml"));
+    Files.writeString(dir.resolve("workload-trace.yaml"), workload);
+    String budget = "objectives:\n  error_rate_max: 0.03\n";
+    Files.writeString(
+        dir.resolve("workload-budget.yaml"),
+        workload.replace(
+            "objectives:\n",
+            budget
+                + "  error_rate_max_rationale: the rows over the served context are expected to"
+                + " fail; the run measures the rest\n"));
+    Files.writeString(
+        dir.resolve("workload-no-rationale.yaml"), workload.replace("objectives:\n", budget));
+    Files.writeString(
+        dir.resolve("workload-filtered.yaml"),
+        workload.replace("traces/example_trace.jsonl", "traces/filtered_trace.jsonl"));
+    return dir.toAbsolutePath().normalize();
   }
 
   /** Candidate B beside the examples: its DGD, the example smoke artifact, and its ledger. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.RunRecords;
 import dev.benchplan.testing.TestFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -186,13 +187,11 @@ class VerifyCommandTest {
     Files.writeString(run.resolve("aiperf/artifacts/profile_export_aiperf.json"), "{\"a\": 1}\n");
     Files.writeString(run.resolve("aiperf/logs.txt"), "line one\nline two\n");
     // a run that measured nothing (error verdict, no summary kept): nothing to recompute
-    Files.writeString(
-        run.resolve("run.json"),
-        "{\"plan\": {\"path\": \""
-            + plan
-            + "\", \"sha256\": \""
-            + Sha256.ofFile(plan)
-            + "\"}, \"verdict\": \"error\"}\n");
+    RunRecords.of("s-1", plan.toString(), Sha256.ofFile(plan))
+        .verdict("error")
+        .exitReason("no-summary")
+        .ineligible("RUN_ERROR: no summary")
+        .write(run);
     Files.writeString(run.resolve("verdict.json"), "{\"verdict\": \"error\"}\n");
     StringBuilder manifest = new StringBuilder();
     for (String f :

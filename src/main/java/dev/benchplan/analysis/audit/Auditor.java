@@ -15,6 +15,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.rules.ExpectedErrors;
+import dev.benchplan.run.RunRecordDocument;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -144,7 +145,7 @@ public final class Auditor {
 
   private static AuditCheck executionRecord(Facts f) {
     String id = "execution_record";
-    JsonNode run = f.source().runRecord();
+    RunRecordDocument run = f.source().runRecord();
     if (run == null) {
       return f.aiperfExport() != null || f.scan() != null
           ? AuditCheck.pass(
@@ -152,16 +153,14 @@ public final class Auditor {
           : AuditCheck.fail(
               id, "neither a summary export nor per-request records exist in " + f.source().dir());
     }
-    if (run.path("eligible").isBoolean() && !run.path("eligible").asBoolean()) {
+    if (!run.eligible()) {
       return AuditCheck.fail(
-          id, "run.json marks the run ineligible: " + run.path("ineligible_reasons"));
+          id,
+          "run.json marks the run ineligible: "
+              + Json.JSON.valueToTree(run.ineligibleReasons()).toString());
     }
     return AuditCheck.pass(
-        id,
-        "run.json: run_id "
-            + run.path("run_id").asString("?")
-            + ", exit_reason "
-            + run.path("exit_reason").asString("?"));
+        id, "run.json: run_id " + run.runId() + ", exit_reason " + run.exitReason());
   }
 
   private static AuditCheck summary(Facts f, List<String> recoveries) {
@@ -625,7 +624,7 @@ public final class Auditor {
     List<String> bad = new ArrayList<>();
     int checked = 0;
     // a run with run.json has it parsed
-    JsonNode files = Objects.requireNonNull(f.source().runRecord()).path("artifacts").path("files");
+    Map<String, String> files = Objects.requireNonNull(f.source().runRecord()).artifacts().files();
     Path sums = dir.resolve(ArtifactManifest.FILE_NAME);
     if (Files.isRegularFile(sums)) {
       // verify's strict reader: malformed lines and files added after collection fail the audit
@@ -641,7 +640,7 @@ public final class Auditor {
           verify(dir.resolve(e.getKey()), e.getValue(), bad);
         }
         Set<String> elsewhere = new HashSet<>();
-        files.propertyNames().forEach(elsewhere::add);
+        elsewhere.addAll(files.keySet());
         elsewhere.add(RunLocator.RUN_JSON);
         listing
             .unlisted(dir, elsewhere)
@@ -656,9 +655,9 @@ public final class Auditor {
         bad.add(ArtifactManifest.FILE_NAME + " unreadable: " + e.getMessage());
       }
     }
-    for (String name : files.propertyNames()) {
+    for (Map.Entry<String, String> e : files.entrySet()) {
       checked++;
-      verify(dir.resolve(name), files.get(name).asString(), bad);
+      verify(dir.resolve(e.getKey()), e.getValue(), bad);
     }
     if (checked == 0) {
       return AuditCheck.notChecked(

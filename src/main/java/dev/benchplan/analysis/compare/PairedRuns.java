@@ -2,12 +2,13 @@ package dev.benchplan.analysis.compare;
 
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.error.BenchplanException;
+import dev.benchplan.run.RunRecordDocument;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * AB/BA pairs as run.json records them ({@code /pair}: id, order, arm; written by {@code run} from
@@ -28,10 +29,9 @@ public final class PairedRuns {
   public record Aligned(List<RunEvidence> reference, List<RunEvidence> candidate) {}
 
   /** The pair a run's run.json records ({@code id}, {@code order}, {@code arm}), or null. */
-  public static @Nullable JsonNode pair(RunEvidence r) {
-    JsonNode rec = r.source().runRecord();
-    JsonNode p = rec == null ? null : rec.get("pair");
-    return p != null && p.isObject() ? p : null;
+  public static RunRecordDocument.@Nullable Pair pair(RunEvidence r) {
+    RunRecordDocument rec = r.source().runRecord();
+    return rec == null ? null : rec.pair();
   }
 
   /** True when any run on either side records a pair. */
@@ -73,15 +73,15 @@ public final class PairedRuns {
                 + ", candidate at "
                 + other.loadPoint());
       }
-      String order = text(pair(e.getValue()), "order");
-      if (!order.equals(text(pair(other), "order"))) {
+      String order = Objects.requireNonNull(pair(e.getValue())).order();
+      if (!order.equals(Objects.requireNonNull(pair(other)).order())) {
         problems.add(
             "pair "
                 + e.getKey()
                 + ": the two runs record different orders ("
                 + order
                 + ", "
-                + text(pair(other), "order")
+                + Objects.requireNonNull(pair(other)).order()
                 + ")");
       }
       ref.add(e.getValue());
@@ -100,7 +100,7 @@ public final class PairedRuns {
       List<RunEvidence> runs, String side, String arm, List<String> problems) {
     Map<String, RunEvidence> out = new TreeMap<>();
     for (RunEvidence r : runs) {
-      JsonNode p = pair(r);
+      RunRecordDocument.Pair p = pair(r);
       if (p == null) {
         problems.add(
             side
@@ -110,14 +110,14 @@ public final class PairedRuns {
                 + " compared run is half of an AB/BA pair or none is");
         continue;
       }
-      String id = text(p, "id");
-      if (!text(p, "arm").equals(arm)) {
+      String id = p.id();
+      if (!p.arm().equals(arm)) {
         problems.add(
             side
                 + " run "
                 + r.source().label()
                 + " is arm "
-                + text(p, "arm")
+                + p.arm()
                 + " of pair "
                 + id
                 + "; the "
@@ -138,9 +138,5 @@ public final class PairedRuns {
       }
     }
     return out;
-  }
-
-  private static String text(@Nullable JsonNode pair, String field) {
-    return pair == null ? "" : pair.path(field).asString("");
   }
 }

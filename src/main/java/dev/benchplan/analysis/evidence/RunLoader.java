@@ -21,6 +21,7 @@ import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
+import dev.benchplan.run.RunRecordDocument;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,6 @@ import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /** Reads one located run into {@link RunEvidence} and audits it; raw files are only read. */
 public final class RunLoader {
@@ -111,7 +111,7 @@ public final class RunLoader {
             export,
             source.runRecord(),
             lenientRoot == null ? null : text(lenientRoot.path("aiperf_version")));
-    String loadPoint = loadPoint(inputConfig, source.runRecord());
+    String loadPoint = loadPoint(inputConfig);
     String seriesId = seriesId(source.runRecord(), plan, identity);
     GpuCount gpus = gpus(gpusFlag, plan, lenientRoot, source.dir());
     boolean recoverable =
@@ -129,7 +129,6 @@ public final class RunLoader {
         RunDiagnostics.diagnose(
             scan,
             lenientRoot,
-            source.runRecord(),
             RunDiagnostics.log(
                 source.dir(), source.runJson() == null ? null : source.runJson().getParent()));
     RunAudit audit =
@@ -188,12 +187,9 @@ public final class RunLoader {
     return null;
   }
 
-  private static PlanInfo plan(ObjectNode run, @Nullable Path runJson) {
-    String path = run.path("plan").path("path").asString(null);
-    String recorded = run.path("plan").path("sha256").asString(null);
-    if (path == null) {
-      return new PlanInfo(null, recorded, null, null, "run.json names no plan (/plan/path)");
-    }
+  private static PlanInfo plan(RunRecordDocument run, @Nullable Path runJson) {
+    String path = run.plan().path();
+    String recorded = run.plan().sha256();
     Path p = deployRootRelative(Path.of(path), runJson);
     byte[] bytes;
     try {
@@ -252,7 +248,7 @@ public final class RunLoader {
       @Nullable PlanInfo plan,
       @Nullable JsonNode ic,
       @Nullable AiperfExport export,
-      @Nullable ObjectNode run,
+      @Nullable RunRecordDocument run,
       @Nullable String rawVersion) {
     BenchmarkPlan p = plan == null ? null : plan.plan();
     AiperfInputConfig cfg = AiperfInputConfig.read(ic);
@@ -271,7 +267,7 @@ public final class RunLoader {
         "aiperf_version",
         first(
             export == null ? rawVersion : export.aiperfVersion(),
-            run == null ? null : text(run.path("aiperf").path("export_version")),
+            run == null ? null : run.aiperf().exportVersion(),
             p == null ? null : p.aiperf().version()));
     id.put("endpoint_type", first(p == null ? null : p.endpoint().type(), cfg.endpointType()));
     id.put(
@@ -284,20 +280,14 @@ public final class RunLoader {
     return id;
   }
 
-  private static String loadPoint(@Nullable JsonNode ic, @Nullable ObjectNode run) {
+  private static String loadPoint(@Nullable JsonNode ic) {
     AiperfInputConfig.Load recorded = AiperfInputConfig.read(ic).load();
-    if (recorded != null) {
-      return recorded.label();
-    }
-    if (run != null && run.hasNonNull("load_point")) {
-      return run.get("load_point").asString();
-    }
-    return NOT_RECORDED;
+    return recorded != null ? recorded.label() : NOT_RECORDED;
   }
 
   private static String seriesId(
-      @Nullable ObjectNode run, @Nullable PlanInfo plan, Map<String, String> identity) {
-    String s = run == null ? null : text(run.path("series_id"));
+      @Nullable RunRecordDocument run, @Nullable PlanInfo plan, Map<String, String> identity) {
+    String s = run == null ? null : run.seriesId();
     if (s == null && plan != null && plan.plan() != null) {
       s = plan.plan().seriesId();
     }

@@ -24,9 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Runs the diagnostics ({@link StallDetector}, {@link ClientBoundCheck}) on runs found on disk: the
  * per-request records through {@link RecordScanner} (the one reader), the load target from AIPerf's
- * {@code input_config} (or run.json's load point), AIPerf's client figures from its summary, and
- * its warnings from its log ({@code pod.log} of a benchplan run directory, {@code logs/aiperf.log}
- * of an AIPerf artifact directory). A run without per-request records gets no findings.
+ * {@code input_config}, AIPerf's client figures from its summary, and its warnings from its log
+ * ({@code pod.log} of a benchplan run directory, {@code logs/aiperf.log} of an AIPerf artifact
+ * directory). A run without per-request records gets no findings.
  */
 public final class RunDiagnostics {
   /** AIPerf's own log inside its artifact directory. */
@@ -69,22 +69,17 @@ public final class RunDiagnostics {
    *
    * @param scan the records scan, or null without records
    * @param summaryRoot the summary export as a tree, or null
-   * @param runRecord run.json, or null
    * @param log AIPerf's log lines, parsed, or {@link AiperfLogWarnings#absent()}
    */
   public static Diagnosis diagnose(
-      @Nullable RecordScan scan,
-      @Nullable JsonNode summaryRoot,
-      @Nullable JsonNode runRecord,
-      AiperfLogWarnings log) {
+      @Nullable RecordScan scan, @Nullable JsonNode summaryRoot, AiperfLogWarnings log) {
     if (scan == null) {
       return Diagnosis.none();
     }
     List<Finding> findings = new ArrayList<>();
     StallDetector.detect(scan.timeline()).ifPresent(findings::add);
     ClientBoundCheck.Result client =
-        ClientBoundCheck.check(
-            scan.timeline(), target(summaryRoot, runRecord), log, signals(summaryRoot));
+        ClientBoundCheck.check(scan.timeline(), target(summaryRoot), log, signals(summaryRoot));
     if (client.finding() != null) {
       findings.add(client.finding());
     }
@@ -103,7 +98,7 @@ public final class RunDiagnostics {
       return Diagnosis.none();
     }
     RecordScan scan = RecordScanner.scan(source.recordsFile());
-    return diagnose(scan, readTree(source.summaryFile()), source.runRecord(), log);
+    return diagnose(scan, readTree(source.summaryFile()), log);
   }
 
   /**
@@ -182,11 +177,8 @@ public final class RunDiagnostics {
     return AiperfLogWarnings.absent();
   }
 
-  /**
-   * The load AIPerf was given: input_config's measured phase (0.9+) or loadgen (up to 0.8), else
-   * run.json's load_point.
-   */
-  static LoadTarget target(@Nullable JsonNode summary, @Nullable JsonNode run) {
+  /** The load AIPerf was given: input_config's measured phase (0.9+) or loadgen (up to 0.8). */
+  static LoadTarget target(@Nullable JsonNode summary) {
     AiperfInputConfig ic =
         AiperfInputConfig.read(summary == null ? null : summary.path("input_config"));
     AiperfInputConfig.Load load = ic.load();
@@ -196,23 +188,8 @@ public final class RunDiagnostics {
     if (load != null && ic.concurrency() != null) {
       return LoadTarget.concurrency(ic.concurrency(), load.source());
     }
-    String point = run == null ? null : run.path("load_point").asString(null);
-    if (point != null) {
-      String[] kv = point.split("=", 2);
-      try {
-        if (kv.length == 2 && kv[0].equals("concurrency")) {
-          return LoadTarget.concurrency(Integer.parseInt(kv[1].strip()), "run.json /load_point");
-        }
-        if (kv.length == 2 && kv[0].equals("request_rate")) {
-          return LoadTarget.rate(Double.parseDouble(kv[1].strip()), "run.json /load_point");
-        }
-      } catch (NumberFormatException e) {
-        // not a load point benchplan wrote: unknown below
-      }
-    }
-    return LoadTarget.unknown(
-        "neither input_config (/phases, /loadgen) nor run.json /load_point names a concurrency or"
-            + " rate");
+    // run.json records no load of its own (/measured_runs names points, not their kind)
+    return LoadTarget.unknown("input_config (/phases, /loadgen) names no concurrency or rate");
   }
 
   static ExportSignals signals(@Nullable JsonNode summary) {

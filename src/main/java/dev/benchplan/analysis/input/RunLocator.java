@@ -2,7 +2,8 @@ package dev.benchplan.analysis.input;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
-import dev.benchplan.json.JsonInput;
+import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.run.RunRecordReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Finds the measured runs under a RUN argument: a benchplan run directory ({@code run.json} plus
@@ -25,7 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class RunLocator {
   public static final String SUMMARY = "profile_export_aiperf.json";
   public static final String RECORDS = "profile_export.jsonl";
-  public static final String RUN_JSON = "run.json";
+  public static final String RUN_JSON = RunRecordReader.FILE_NAME;
   private static final Pattern TRIAL = Pattern.compile("(?:run|trial)_(\\d+)");
 
   /**
@@ -59,7 +59,7 @@ public final class RunLocator {
     }
     List<RunSource> out = new ArrayList<>();
     if (isBenchplanRun(start)) {
-      ObjectNode record = readRunJson(start.resolve(RUN_JSON));
+      RunRecordDocument record = RunRecordReader.read(start.resolve(RUN_JSON));
       Path tree = Files.isDirectory(start.resolve("aiperf")) ? start.resolve("aiperf") : start;
       List<Path> dirs = new ArrayList<>();
       collect(tree, 0, dirs);
@@ -93,7 +93,7 @@ public final class RunLocator {
   }
 
   private static RunSource source(
-      Path base, Path dir, @Nullable Path runJson, @Nullable ObjectNode record) {
+      Path base, Path dir, @Nullable Path runJson, @Nullable RunRecordDocument record) {
     String rel = base.relativize(dir).toString();
     String label =
         rel.isEmpty()
@@ -162,16 +162,6 @@ public final class RunLocator {
         continue;
       }
       collect(c, depth + 1, out);
-    }
-  }
-
-  private static ObjectNode readRunJson(Path file) {
-    try {
-      return JsonInput.parse(Files.readAllBytes(file))
-          .orThrow(null, file, "a run record (run.json) written by `benchplan run`");
-    } catch (IOException e) {
-      throw BenchplanException.invalid(
-          ErrorLocation.file(file), file + ": cannot read: " + e.getMessage(), e);
     }
   }
 }

@@ -1,9 +1,9 @@
 package dev.benchplan.analysis.input;
 
+import dev.benchplan.run.RunRecordDocument;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One measured AIPerf run found on disk: where its files are and what benchplan recorded about it.
@@ -13,7 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param summaryFile {@code profile_export_aiperf.json} (may not exist: the audit says so)
  * @param recordsFile {@code profile_export.jsonl} (may not exist)
  * @param runJson benchplan's {@code run.json} for a benchplan run directory, else null
- * @param runRecord run.json parsed, else null
+ * @param runRecord run.json as read by {@link dev.benchplan.run.RunRecordReader}, else null
  * @param trial the repetition index from a {@code run_NNNN}/{@code trial_NNNN} folder, else null
  */
 public record RunSource(
@@ -22,7 +22,7 @@ public record RunSource(
     Path summaryFile,
     Path recordsFile,
     @Nullable Path runJson,
-    @Nullable ObjectNode runRecord,
+    @Nullable RunRecordDocument runRecord,
     @Nullable Integer trial) {
   public RunSource {
     Objects.requireNonNull(label, "label");

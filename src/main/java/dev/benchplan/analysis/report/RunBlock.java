@@ -2,10 +2,10 @@ package dev.benchplan.analysis.report;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.analysis.evidence.RunEvidence;
+import dev.benchplan.run.RunRecordDocument;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The run block every per-run document carries, and the input files read for the run.
@@ -27,11 +27,11 @@ public record RunBlock(
 
   /** The run block of a run. */
   public static RunBlock of(RunEvidence r) {
-    ObjectNode record = r.source().runRecord();
+    RunRecordDocument record = r.source().runRecord();
     return new RunBlock(
         r.source().label(),
         r.source().dir().toString(),
-        record == null ? null : record.path("run_id").asString(null),
+        record == null ? null : record.runId(),
         r.seriesId(),
         r.loadPoint(),
         r.source().trial());

@@ -5,7 +5,6 @@ import dev.benchplan.artifacts.ArtifactChannelException;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.artifacts.ArtifactParts;
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.json.Json;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.kube.ClusterAccess;
 import dev.benchplan.kube.KubeCall;
@@ -15,6 +14,10 @@ import dev.benchplan.render.PodPaths;
 import dev.benchplan.run.PerfYaml;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -27,9 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Brings back a tree the Job left on its artifact claim ({@code render --artifacts-pvc}) because it
@@ -162,7 +162,7 @@ final class ArtifactCollector {
   }
 
   private String runPart(String name, long first) {
-    Pod pod = client.unmarshal(Json.JSON.writeValueAsString(podSpec(name, first)), Pod.class);
+    Pod pod = podSpec(name, first);
     current = name;
     try {
       client.createPod(KubeCall.RUN_COLLECTOR_POD, namespace, pod);
@@ -290,68 +290,64 @@ final class ArtifactCollector {
    * The collector pod: the Job's image and pod-level settings, the claim read-only, one part of the
    * block.
    */
-  ObjectNode podSpec(String name, long first) {
+  Pod podSpec(String name, long first) {
     ArtifactTarget target = claim();
     if (!target.isPvc()) {
       throw new IllegalStateException("collector for a Job whose artifacts are not on a claim");
     }
-    JsonNode jobPod = perf.job().path("spec").path("template").path("spec");
-    ObjectNode pod = Json.JSON.createObjectNode();
-    pod.put("apiVersion", "v1").put("kind", "Pod");
-    ObjectNode meta = pod.putObject("metadata");
-    meta.put("name", name).put("namespace", namespace);
-    ObjectNode labels = meta.putObject("labels");
-    labels.put(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE);
-    labels.put(JobContract.RUN_ID, perf.runId());
-    labels.put(ROLE_LABEL, ROLE);
-    ObjectNode spec = pod.putObject("spec");
-    spec.put("restartPolicy", "Never");
-    spec.put("activeDeadlineSeconds", Math.max(1, settings.podBound().toSeconds()));
-    for (String copied :
-        List.of(
-            "imagePullSecrets",
-            "securityContext",
-            "nodeSelector",
-            "tolerations",
-            "serviceAccountName")) {
-      if (jobPod.has(copied)) {
-        spec.set(copied, jobPod.get(copied).deepCopy());
-      }
-    }
-    ObjectNode c = spec.putArray("containers").addObject();
-    c.put("name", CONTAINER);
-    c.put("image", perf.image());
-    // the encoder as $0 of bash -c, so it reaches python3 as one argument (the image has no tar, no
-    // cat)
-    c.putArray("command")
-        .add("bash")
-        .add("-c")
-        .add(
-            "py=\"$(command -v python3 || command -v python)\" || exit 127; exec \"$py\" -c \"$0\" \"$@\"");
-    c.putArray("args")
-        .add(ArtifactChannel.encoderScript())
-        .add(PodPaths.ARTIFACTS_ROOT + "/" + perf.runId())
-        .add("0")
-        .add(Long.toString(first))
-        .add(Integer.toString(settings.chunksPerPart()));
-    ObjectNode res = c.putObject("resources");
-    res.putObject("requests").put("cpu", "100m").put("memory", "128Mi");
-    res.putObject("limits").put("memory", "512Mi");
-    ObjectNode mount = c.putArray("volumeMounts").addObject();
-    mount
-        .put("name", JobContract.ARTIFACTS_VOLUME)
-        .put("mountPath", PodPaths.ARTIFACTS_ROOT)
-        .put("readOnly", true);
+    PodSpec jobPod = perf.job().getSpec().getTemplate().getSpec();
+    VolumeMountBuilder mount =
+        new VolumeMountBuilder()
+            .withName(JobContract.ARTIFACTS_VOLUME)
+            .withMountPath(PodPaths.ARTIFACTS_ROOT)
+            .withReadOnly(true);
     if (target.subPath() != null) {
-      mount.put("subPath", target.subPath());
+      mount.withSubPath(target.subPath());
     }
-    ArrayNode volumes = spec.putArray("volumes");
-    volumes
-        .addObject()
-        .put("name", JobContract.ARTIFACTS_VOLUME)
-        .putObject("persistentVolumeClaim")
-        .put("claimName", target.claim())
-        .put("readOnly", true);
-    return pod;
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .addToLabels(JobContract.MANAGED_BY, JobContract.MANAGED_BY_VALUE)
+        .addToLabels(JobContract.RUN_ID, perf.runId())
+        .addToLabels(ROLE_LABEL, ROLE)
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withActiveDeadlineSeconds(Math.max(1, settings.podBound().toSeconds()))
+        // the Job's pod-level settings the collector needs to be pulled and placed like it
+        .withImagePullSecrets(jobPod.getImagePullSecrets())
+        .withSecurityContext(jobPod.getSecurityContext())
+        .withNodeSelector(jobPod.getNodeSelector())
+        .withTolerations(jobPod.getTolerations())
+        .withServiceAccountName(jobPod.getServiceAccountName())
+        .addNewContainer()
+        .withName(CONTAINER)
+        .withImage(perf.image())
+        // the encoder as $0 of bash -c, so it reaches python3 as one argument (the image has no
+        // tar, no cat)
+        .withCommand(
+            "bash",
+            "-c",
+            "py=\"$(command -v python3 || command -v python)\" || exit 127; exec \"$py\" -c \"$0\" \"$@\"")
+        .withArgs(
+            ArtifactChannel.encoderScript(),
+            PodPaths.ARTIFACTS_ROOT + "/" + perf.runId(),
+            "0",
+            Long.toString(first),
+            Integer.toString(settings.chunksPerPart()))
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("100m"))
+        .addToRequests("memory", new Quantity("128Mi"))
+        .addToLimits("memory", new Quantity("512Mi"))
+        .endResources()
+        .withVolumeMounts(mount.build())
+        .endContainer()
+        .addNewVolume()
+        .withName(JobContract.ARTIFACTS_VOLUME)
+        .withNewPersistentVolumeClaim(target.claim(), true)
+        .endVolume()
+        .endSpec()
+        .build();
   }
 }

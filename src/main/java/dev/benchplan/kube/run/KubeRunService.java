@@ -17,7 +17,6 @@ import dev.benchplan.gate.GateOptions;
 import dev.benchplan.gate.RunVerdicts;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictSource;
-import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.kube.ClusterAccess;
@@ -36,10 +35,12 @@ import dev.benchplan.run.RunRequest;
 import dev.benchplan.run.RunService;
 import dev.benchplan.run.ShutdownHooks;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -55,7 +56,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ObjectNode;
 
 /** {@link RunService} against a real (or mock) Kubernetes API server through fabric8. */
 final class KubeRunService implements RunService {
@@ -141,8 +141,8 @@ final class KubeRunService implements RunService {
             plan.verified(),
             perf.file(),
             request.deployRoot(),
-            perf.annotation(JobContract.LEDGER),
-            perf.annotation(JobContract.LEDGER_SHA256),
+            perf.optionalAnnotation(JobContract.LEDGER),
+            perf.optionalAnnotation(JobContract.LEDGER_SHA256),
             request.smokeAge());
     ConstraintSet constraints =
         request.constraints() != null
@@ -335,14 +335,18 @@ final class KubeRunService implements RunService {
   private Job apply(ClusterAccess client, PerfYaml perf, String namespace, Cleanup cleanup) {
     String current = null;
     try {
-      for (ObjectNode doc : perf.configMaps()) {
-        ConfigMap cm = client.unmarshal(Json.JSON.writeValueAsString(doc), ConfigMap.class);
-        cm.getMetadata().setNamespace(namespace);
+      for (ConfigMap read : perf.configMaps()) {
+        ConfigMap cm =
+            new ConfigMapBuilder(read)
+                .editMetadata()
+                .withNamespace(namespace)
+                .endMetadata()
+                .build();
         current = "create ConfigMap " + namespace + "/" + cm.getMetadata().getName();
         client.createConfigMap(KubeCall.RUN_CONFIGMAP_CREATE, namespace, cm);
       }
-      Job job = client.unmarshal(Json.JSON.writeValueAsString(perf.job()), Job.class);
-      job.getMetadata().setNamespace(namespace);
+      Job job =
+          new JobBuilder(perf.job()).editMetadata().withNamespace(namespace).endMetadata().build();
       current = "create Job " + namespace + "/" + perf.jobName();
       return client.createJob(KubeCall.RUN_JOB_CREATE, namespace, job);
     } catch (KubernetesClientException e) {
@@ -566,7 +570,7 @@ final class KubeRunService implements RunService {
 
   /** The Job's measured-runs annotation, or null when it has none (or an unreadable one). */
   static @Nullable MeasuredRuns measuredRuns(PerfYaml perf) {
-    String json = perf.annotation(JobContract.MEASURED_RUNS);
+    String json = perf.optionalAnnotation(JobContract.MEASURED_RUNS);
     if (json == null) {
       return null;
     }

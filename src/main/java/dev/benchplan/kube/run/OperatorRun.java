@@ -20,7 +20,6 @@ import dev.benchplan.kube.KubeCall;
 import dev.benchplan.kube.rbac.PermissionCheck;
 import dev.benchplan.kube.rbac.RbacTargets;
 import dev.benchplan.plan.PlanFile;
-import dev.benchplan.plan.PlanJson;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.render.AiperfJobContract;
@@ -254,12 +253,11 @@ final class OperatorRun {
         request.constraintsOverlay() != null
             ? ConstraintReader.fromOverlay(request.constraintsOverlay())
             : ConstraintReader.fromPlanGates(
-                PlanJson.sectionTree(plan.plan().objectives().gates()), plan.path().toString());
+                plan.plan().objectives().gates(), plan.path().toString());
     GateOptions options =
         request.constraintsOverlay() != null
             ? GateOptions.defaults()
-            : ConstraintReader.planGateOptions(
-                PlanJson.sectionTree(plan.plan().objectives().gates()));
+            : ConstraintReader.planGateOptions(plan.plan().objectives().gates());
     RunDirectory dir = new RunDirectory(request.runsDir(), runId);
     if (dir.exists() && !request.replace()) {
       throw BenchplanException.invalid(

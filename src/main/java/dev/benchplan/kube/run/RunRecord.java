@@ -37,10 +37,10 @@ import tools.jackson.databind.JsonNode;
 final class RunRecord {
   static final String SCHEMA_VERSION = "1";
 
-  /** Why artifact-volume collection is not done (the summary comes from the log markers). */
+  /** volume_collection when the Job printed no artifact block: the summary alone came back. */
   static final String PVC_NOTE =
-      "not collected: benchplan takes the summary from the pod log markers;"
-          + " copying the artifact volume (PVC) is not implemented";
+      "not collected: the Job printed no artifact block (a perf.yaml rendered before artifact"
+          + " shipping); only the summary between the pod log markers was kept";
 
   /** volume_collection when the whole tree came back verified through the pod log. */
   static final String TREE_NOTE =
@@ -230,7 +230,7 @@ final class RunRecord {
         List.copyOf(ineligible),
         f.request().keep(),
         measuredRuns(f),
-        RunRecordDocument.Pair.of(f.perf().annotation(JobContract.PAIR)),
+        RunRecordDocument.Pair.of(f.perf().optionalAnnotation(JobContract.PAIR)),
         null, // engine: the Job engine names none (its run.json as before the operator engine)
         null,
         f.smokeAge());

@@ -37,6 +37,7 @@ final class KubeDocuments {
 
   /** A JSON tree as a generic resource. */
   static GenericKubernetesResource generic(ClusterAccess client, ObjectNode doc) {
+    // the DGD is a custom resource with no fabric8 model: it stays the tree its CRD validates
     return client.unmarshal(Json.JSON.writeValueAsString(doc), GenericKubernetesResource.class);
   }
 

@@ -152,6 +152,11 @@ public final class KubeValidateCluster implements ValidateCluster {
   }
 
   @Override
+  public dev.benchplan.validate.DraGpus draGpus() {
+    return api("reading DRA ResourceSlices", () -> DraSlices.read(access));
+  }
+
+  @Override
   public void awaitOldNamespacesGone(Duration bound, boolean modelCache, ProgressSink progress) {
     // the first step of a deployment: every permission it needs is checked before anything is
     // created

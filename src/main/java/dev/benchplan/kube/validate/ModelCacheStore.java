@@ -6,9 +6,19 @@ import dev.benchplan.kube.ClusterAccess;
 import dev.benchplan.kube.KubeCall;
 import dev.benchplan.progress.ProgressRenderer;
 import dev.benchplan.progress.ProgressSink;
+import dev.benchplan.validate.DefaultDeployment;
 import dev.benchplan.validate.ModelCache;
+import dev.benchplan.validate.NodeTaint;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -16,9 +26,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The model cache on the cluster: which StorageClass it gets (named, else the cluster's default),
@@ -93,22 +103,13 @@ final class ModelCacheStore {
    */
   static void populate(ClusterAccess client, ModelCache cache, ProgressSink progress) {
     String ns = cache.namespace();
-    ObjectNode claim = cache.claim();
     try {
-      client.createPersistentVolumeClaim(
-          KubeCall.DEPLOY_PVC_CREATE,
-          ns,
-          client.unmarshal(
-              dev.benchplan.json.Json.JSON.writeValueAsString(claim), PersistentVolumeClaim.class));
+      client.createPersistentVolumeClaim(KubeCall.DEPLOY_PVC_CREATE, ns, claim(cache));
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("creating the model-cache PVC " + ns + "/" + ModelCache.CLAIM, e);
     }
     try {
-      client.createJob(
-          KubeCall.DEPLOY_CACHE_JOB_CREATE,
-          ns,
-          client.unmarshal(
-              dev.benchplan.json.Json.JSON.writeValueAsString(cache.populateJob()), Job.class));
+      client.createJob(KubeCall.DEPLOY_CACHE_JOB_CREATE, ns, populateJob(cache));
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("creating the model-cache Job " + ns + "/" + ModelCache.POPULATE_JOB, e);
     }
@@ -166,6 +167,91 @@ final class ModelCacheStore {
               + ModelCache.POPULATE_JOB
               + ", or --no-model-cache");
     }
+  }
+
+  /** The PVC: ReadWriteOnce, of the cache's class and size. */
+  static PersistentVolumeClaim claim(ModelCache cache) {
+    return new PersistentVolumeClaimBuilder()
+        .withMetadata(meta(cache, ModelCache.CLAIM))
+        .withNewSpec()
+        .withAccessModes("ReadWriteOnce")
+        .withStorageClassName(cache.storageClass())
+        .withNewResources()
+        .addToRequests("storage", new Quantity(cache.size()))
+        .endResources()
+        .endSpec()
+        .build();
+  }
+
+  /** The populate Job: the model downloaded once into the PVC, bounded by the cache's bound. */
+  static Job populateJob(ModelCache cache) {
+    ContainerBuilder c =
+        new ContainerBuilder()
+            .withName("populate")
+            .withImage(cache.image())
+            .withCommand("bash", "-c", ModelCache.POPULATE_SCRIPT)
+            .addNewEnv()
+            .withName("BENCHPLAN_MODEL")
+            .withValue(cache.model())
+            .endEnv()
+            .addNewEnv()
+            .withName("HF_HOME")
+            .withValue(ModelCache.MOUNT_PATH)
+            .endEnv()
+            .addNewEnv()
+            .withName("HF_HUB_ENABLE_HF_TRANSFER")
+            .withValue("0")
+            .endEnv()
+            .addNewVolumeMount()
+            .withName(ModelCache.VOLUME)
+            .withMountPath(ModelCache.MOUNT_PATH)
+            .endVolumeMount();
+    if (cache.hfTokenSecret() != null) {
+      // the same Secret the workers read (envFrom): a public model needs none, so it is optional
+      c.addNewEnvFrom().withNewSecretRef(cache.hfTokenSecret(), true).endEnvFrom();
+    }
+    return new JobBuilder()
+        .withMetadata(meta(cache, ModelCache.POPULATE_JOB))
+        .withNewSpec()
+        .withBackoffLimit(2)
+        .withActiveDeadlineSeconds(cache.boundSeconds())
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(new TreeMap<>(cache.run().labels()))
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withAutomountServiceAccountToken(false)
+        .addToNodeSelector(DefaultDeployment.HOSTNAME_LABEL, cache.node())
+        .withTolerations(cache.taints().stream().map(ModelCacheStore::toleration).toList())
+        .withContainers(c.build())
+        .addNewVolume()
+        .withName(ModelCache.VOLUME)
+        .withNewPersistentVolumeClaim(ModelCache.CLAIM, null)
+        .endVolume()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  private static ObjectMeta meta(ModelCache cache, String name) {
+    return new ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(cache.namespace())
+        .withLabels(new TreeMap<>(cache.run().labels()))
+        .build();
+  }
+
+  /** A toleration of a node taint: Exists without a value, Equal with one. */
+  private static Toleration toleration(NodeTaint t) {
+    boolean any = t.value() == null || t.value().isEmpty();
+    return new TolerationBuilder()
+        .withKey(t.key())
+        .withOperator(any ? "Exists" : "Equal")
+        .withValue(any ? null : t.value())
+        .withEffect(t.effect() == null || t.effect().isEmpty() ? null : t.effect())
+        .build();
   }
 
   /** The Job's Complete or Failed condition when true, else null. */
