@@ -7,7 +7,13 @@ SentencePiece-style vocabulary with byte fallback, a minimal chat template. Abou
 in well under a second, byte-identical for the same seed. Its output is gibberish; the serving
 protocol around it is real.
 
-Usage: make-tiny-gguf.py OUT.gguf [--seed N]
+Usage: make-tiny-gguf.py OUT.gguf [--seed N] [--embed N --layers N --feed-forward N]
+
+The size options make a slower model for the real-engine tier (scripts/aiperf-test-env.sh): a request
+there must cost the server more time per token than AIPerf's Python client spends on it, or the run is
+client bound (agent-docs/rules/benchmarking/client-bound.md). Past the default size the weights are one
+block of 65,536 seeded Gaussian values repeated (writing hundreds of MB value by value takes minutes);
+the default model is unchanged, byte for byte.
 """
 import argparse
 import array
@@ -29,6 +35,7 @@ GGML_TYPE_F32 = 0
 TOKEN_NORMAL, TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_BYTE = 1, 2, 3, 6
 
 EMBED, LAYERS, FEED_FORWARD, HEADS, CONTEXT = 64, 2, 128, 4, 2048
+DEFAULT_EMBED = EMBED
 UNK_ID, BOS_ID, EOS_ID = 0, 1, 2
 
 WORDS = ("the a of to and in is it you that he was for on are with as I his they be at one "
@@ -105,12 +112,19 @@ def tensor_shapes(vocab_size):
     return shapes
 
 
+# past this many values a tensor repeats one seeded block (see the module doc)
+TILE = 65536
+
+
 def tensor_values(name, dims, init, rng):
     count = 1
     for d in dims:
         count *= d
     if init is None:
         values = array.array("f", [1.0]) * count
+    elif count > TILE and EMBED != DEFAULT_EMBED:
+        block = array.array("f", (rng.gauss(0.0, 0.02) for _ in range(TILE)))
+        values = block * (count // TILE) + block[: count % TILE]
     else:
         values = array.array("f", (rng.gauss(0.0, 0.02) for _ in range(count)))
     if name == "output.weight":
@@ -169,10 +183,18 @@ def build(seed):
 
 
 def main(argv):
+    global EMBED, LAYERS, FEED_FORWARD
     parser = argparse.ArgumentParser(description="Write a tiny random-weight llama GGUF model.")
     parser.add_argument("out", help="the .gguf file to write (replaced atomically)")
     parser.add_argument("--seed", type=int, default=20250520, help="random seed (default: %(default)s)")
+    parser.add_argument("--embed", type=int, default=EMBED, help="embedding width (default: %(default)s)")
+    parser.add_argument("--layers", type=int, default=LAYERS, help="blocks (default: %(default)s)")
+    parser.add_argument("--feed-forward", type=int, default=FEED_FORWARD,
+                        help="feed-forward width (default: %(default)s)")
     args = parser.parse_args(argv)
+    if args.embed % HEADS or args.embed < HEADS or args.layers < 1 or args.feed_forward < 1:
+        parser.error("--embed must be a positive multiple of %d; --layers and --feed-forward positive" % HEADS)
+    EMBED, LAYERS, FEED_FORWARD = args.embed, args.layers, args.feed_forward
     content, vocab_size, tensor_count = build(args.seed)
     target = os.path.abspath(args.out)
     folder = os.path.dirname(target)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The project's one test command: installs what the tests need, starts the real test
 # environments (Kubernetes control plane, OpenAI-compatible endpoint), runs every test tier
-# (unit + file-system + mock-server via surefire; cluster + endpoint tiers via failsafe), and
-# stops what it started.
+# (unit + file-system + mock-server via surefire; cluster + endpoint tiers via failsafe), then the
+# real-engine tier (AIPerf 0.11 itself against llama-server: scripts/aiperf-test-env.sh, built once per
+# machine) on a control plane of its own, and stops what it started.
+# BENCHPLAN_SKIP_REAL_ENGINE=1 skips the real-engine tier (never in CI: with CI=true a missing
+# environment fails its tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +27,7 @@ started=()
 cleanup() {
   for env in "${started[@]}"; do
     log "stopping $env"
-    "scripts/$env" down || true
+    eval "$env down" || true
   done
 }
 trap cleanup EXIT
@@ -35,7 +38,7 @@ if [ "${BENCHPLAN_SKIP_CLUSTER:-}" != "1" ] && [ -x scripts/kube-test-env.sh ]; 
     log "reusing the running Kubernetes test environment"
   else
     log "starting the Kubernetes test environment"
-    started+=(kube-test-env.sh)
+    started+=(scripts/kube-test-env.sh)
   fi
   scripts/kube-test-env.sh up
   eval "$(scripts/kube-test-env.sh env)"
@@ -44,9 +47,41 @@ fi
 if [ "${BENCHPLAN_SKIP_ENDPOINT:-}" != "1" ] && [ -x scripts/endpoint-test-env.sh ]; then
   log "starting the OpenAI-compatible test endpoint"
   BENCHPLAN_ENDPOINT_URL="$(scripts/endpoint-test-env.sh up | tail -n 1)"
-  started+=(endpoint-test-env.sh)
+  started+=(scripts/endpoint-test-env.sh)
   export BENCHPLAN_ENDPOINT_URL
 fi
 
 log "running mvn verify"
 mvn -B -ntp verify "$@"
+
+# The real-engine tier: its own control plane (its namespaces, DGDs and Jobs never meet the cluster
+# tier's) and the AIPerf chroot + llama-server; run by failsafe on what `verify` just built.
+if [ "${BENCHPLAN_SKIP_REAL_ENGINE:-}" = "1" ] && [ "${CI:-}" != "true" ]; then
+  log "BENCHPLAN_SKIP_REAL_ENGINE=1: the real-engine tier is skipped"
+  exit 0
+fi
+tier_start=$(date +%s)
+REAL_KUBE_STATE="${BENCHPLAN_REAL_ENGINE_KUBE_STATE:-/tmp/benchplan-kube-real-engine}"
+if BENCHPLAN_KUBE_STATE="$REAL_KUBE_STATE" scripts/kube-test-env.sh status >/dev/null 2>&1; then
+  log "reusing the real-engine tier's running control plane ($REAL_KUBE_STATE)"
+else
+  log "starting the real-engine tier's control plane ($REAL_KUBE_STATE)"
+  started+=("BENCHPLAN_KUBE_STATE=$REAL_KUBE_STATE scripts/kube-test-env.sh")
+fi
+BENCHPLAN_KUBE_STATE="$REAL_KUBE_STATE" scripts/kube-test-env.sh up
+if scripts/aiperf-test-env.sh status >/dev/null 2>&1; then
+  log "reusing the running real-engine environment"
+else
+  log "starting the real-engine environment (builds its chroot once per machine)"
+  started+=(scripts/aiperf-test-env.sh)
+fi
+scripts/aiperf-test-env.sh up
+(
+  eval "$(BENCHPLAN_KUBE_STATE="$REAL_KUBE_STATE" scripts/kube-test-env.sh env)"
+  eval "$(scripts/aiperf-test-env.sh env)"
+  export KUBECONFIG BENCHPLAN_KUBE_TEST_ENV=1 BENCHPLAN_AIPERF_TEST_ENV=1
+  log "running the real-engine tier (RealEngineIT)"
+  mvn -B -ntp failsafe:integration-test failsafe:verify -Dit.test='RealEngineIT' \
+    -Dbenchplan.it.excludedGroups=none "$@"
+)
+log "real-engine tier: $(( $(date +%s) - tier_start )) s"

@@ -6,6 +6,7 @@ import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintResult;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictDocument;
+import dev.benchplan.kube.run.LogRecovery;
 import dev.benchplan.kube.run.RunServices;
 import dev.benchplan.plan.PlanClock;
 import dev.benchplan.progress.ProgressRenderer;
@@ -37,13 +38,16 @@ import tools.jackson.databind.JsonNode;
       "Run DEPLOY_ROOT/benchmark/perf.yaml in the cluster: check the plan it names, preflight isolation,"
           + " apply the ConfigMaps and the AIPerf Job, watch it, collect the AIPerf summary and the pod log"
           + " into DEPLOY_ROOT/benchmark/runs/<run-id>/, gate (--constraints, else the plan's gates) and"
-          + " delete what was applied (unless --keep). Progress goes to stderr."
+          + " delete what was applied (unless --keep). Progress goes to stderr.",
+      "With --from-log LOG: no cluster; the run directory is recovered from the Job's log saved with"
+          + " `kubectl logs` (not eligible as evidence: pod, node and isolation are not known)."
     },
     footerHeading = "%nExit codes:%n",
     footer = {
       "  0  gate passed or skipped",
       "  1  gate failed",
-      "  2  invalid input or preflight blocker (nothing applied)",
+      "  2  invalid input or preflight blocker (nothing applied); --from-log: a log without its end"
+          + " marker, cut, or failing a checksum (nothing written)",
       "  3  cluster or run error (Job failed, deadline, API errors); also after Ctrl-C, once cleaned up"
     })
 public final class RunCommand implements Callable<Integer> {
@@ -110,30 +114,41 @@ public final class RunCommand implements Callable<Integer> {
               + " directory of the same run-id under a new name).")
   boolean replace;
 
+  @Option(
+      names = "--from-log",
+      paramLabel = "LOG",
+      description =
+          "Recover the run from the AIPerf Job's log saved with `kubectl logs` (an interrupted run):"
+              + " nothing in the cluster is read or changed; the same verified run directory is"
+              + " written, not eligible as evidence (pod, node and isolation unknown). A log without"
+              + " its end marker, cut, or failing a checksum is exit 2 with nothing written.")
+  Path fromLog;
+
   @Override
   public Integer call() {
     RunProgress progress = ProgressRenderer.forStderr("run", spec.commandLine().getErr());
+    RunRequest request =
+        new RunRequest(
+            deployRoot.deployRoot(),
+            context.context(),
+            namespace,
+            constraints,
+            timeout,
+            scheduleTimeout,
+            keep,
+            replace,
+            // read here only when its unknown names are allowed; else the run reads it
+            allowUnknownConstraints && constraints != null
+                ? ConstraintReader.fromOverlay(constraints, true)
+                : null,
+            new SmokeEvidence.AgeCheck(
+                smokeMaxAge != null ? smokeMaxAge : SmokeEvidence.DEFAULT_MAX_AGE,
+                // judged as plan and render judge: SOURCE_DATE_EPOCH, else the system clock
+                PlanClock.fromEnvironment(System.getenv()).instant()));
     RunOutcome outcome =
-        RunServices.kubernetes()
-            .run(
-                new RunRequest(
-                    deployRoot.deployRoot(),
-                    context.context(),
-                    namespace,
-                    constraints,
-                    timeout,
-                    scheduleTimeout,
-                    keep,
-                    replace,
-                    // read here only when its unknown names are allowed; else the run reads it
-                    allowUnknownConstraints && constraints != null
-                        ? ConstraintReader.fromOverlay(constraints, true)
-                        : null,
-                    new SmokeEvidence.AgeCheck(
-                        smokeMaxAge != null ? smokeMaxAge : SmokeEvidence.DEFAULT_MAX_AGE,
-                        // judged as plan and render judge: SOURCE_DATE_EPOCH, else the system clock
-                        PlanClock.fromEnvironment(System.getenv()).instant())),
-                progress);
+        fromLog != null
+            ? LogRecovery.recover(request, fromLog, java.time.Clock.systemUTC(), progress)
+            : RunServices.kubernetes().run(request, progress);
     return Printer.print(spec.commandLine(), format, Output.of(outcome), outcome.exitCode());
   }
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the {@link FakeKubelet} executes a pod for {@link PodScript#execute}: every container's
@@ -45,6 +46,10 @@ import java.util.Objects;
  * @param firstCompletion how long the endpoint's first chat completion takes (a fresh worker
  *     warming up); a client that gives up and retries loses that warm-up, which starts over ({@link
  *     StandInEndpoint}); zero: answered at once
+ * @param engine when set, the real engine instead of every stand-in: each container runs unchanged
+ *     in the AIPerf chroot with its volumes at their own mount paths ({@link ChrootContainer}),
+ *     Services resolve to the host's loopback; no path or URL is rewritten, and {@code aiperfData},
+ *     {@code env}'s stand-in switches and {@code endpoint} do not apply
  */
 public record PodExecution(
     Path workspace,
@@ -52,7 +57,8 @@ public record PodExecution(
     Map<String, String> env,
     long logCutAtBytes,
     boolean endpoint,
-    Duration firstCompletion) {
+    Duration firstCompletion,
+    @Nullable RealEngine engine) {
   /** The real three-point sweep under ../shared/data (the calling test is skipped when absent). */
   public static final String REAL_SWEEP = "aiperf/sweep-qwen3-0.6b";
 
@@ -61,6 +67,27 @@ public record PodExecution(
     Objects.requireNonNull(aiperfData, "aiperfData");
     env = Map.copyOf(env);
     firstCompletion = firstCompletion == null ? Duration.ZERO : firstCompletion;
+  }
+
+  /** An execution with the stand-ins (no real engine). */
+  public PodExecution(
+      Path workspace,
+      Path aiperfData,
+      Map<String, String> env,
+      long logCutAtBytes,
+      boolean endpoint,
+      Duration firstCompletion) {
+    this(workspace, aiperfData, env, logCutAtBytes, endpoint, firstCompletion, null);
+  }
+
+  /**
+   * Executes pods under {@code workspace} on the real engine: AIPerf 0.11 in its chroot, the
+   * container's command unchanged, the Job's endpoint reached through its Service's name (the test
+   * creates the Service; its port is llama-server's).
+   */
+  public static PodExecution realEngine(Path workspace, RealEngine engine) {
+    Path ws = workspace.toAbsolutePath();
+    return new PodExecution(ws, ws, Map.of(), -1, false, Duration.ZERO, engine);
   }
 
   /** Executes pods under {@code workspace}, the stand-in aiperf copying the real sweep. */
@@ -89,7 +116,8 @@ public record PodExecution(
   public PodExecution withEnv(String name, String value) {
     Map<String, String> copy = new LinkedHashMap<>(env);
     copy.put(name, value);
-    return new PodExecution(workspace, aiperfData, copy, logCutAtBytes, endpoint, firstCompletion);
+    return new PodExecution(
+        workspace, aiperfData, copy, logCutAtBytes, endpoint, firstCompletion, engine);
   }
 
   /** This execution, the stand-in aiperf exiting with {@code code} after writing its tree. */
@@ -107,12 +135,13 @@ public record PodExecution(
 
   /** This execution, serving only the first {@code bytes} of each container's log. */
   public PodExecution cutLogAt(long bytes) {
-    return new PodExecution(workspace, aiperfData, env, bytes, endpoint, firstCompletion);
+    return new PodExecution(workspace, aiperfData, env, bytes, endpoint, firstCompletion, engine);
   }
 
   /** This execution without the local model endpoint (the Job's model wait then times out). */
   public PodExecution withoutEndpoint() {
-    return new PodExecution(workspace, aiperfData, env, logCutAtBytes, false, firstCompletion);
+    return new PodExecution(
+        workspace, aiperfData, env, logCutAtBytes, false, firstCompletion, engine);
   }
 
   /**
@@ -120,7 +149,7 @@ public record PodExecution(
    * client disconnects before it (the next request starts the warm-up over).
    */
   public PodExecution firstCompletionTakes(Duration d) {
-    return new PodExecution(workspace, aiperfData, env, logCutAtBytes, endpoint, d);
+    return new PodExecution(workspace, aiperfData, env, logCutAtBytes, endpoint, d, engine);
   }
 
   /** The local folder that backs PVC {@code claim} in {@code namespace} for every executed pod. */

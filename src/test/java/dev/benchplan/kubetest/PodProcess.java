@@ -57,57 +57,32 @@ final class PodProcess implements AutoCloseable {
     int[] codes = new int[pod.getSpec().getContainers().size()];
     try {
       Map<String, Path> volumes = volumes(client, pod, exec);
-      Path bin =
-          StandInAiperf.install(
-              exec.workspace().resolve("pods").resolve(ns).resolve(name).resolve(".standin"));
-      Path home =
-          Files.createDirectories(
-              exec.workspace().resolve("pods").resolve(ns).resolve(name).resolve(".home"));
+      Path podDir = exec.workspace().resolve("pods").resolve(ns).resolve(name);
+      String hosts =
+          exec.engine() == null
+              ? ""
+              : ChrootContainer.hosts(
+                  name, ns, client.services().inAnyNamespace().list().getItems());
+      Path bin = exec.engine() == null ? StandInAiperf.install(podDir.resolve(".standin")) : null;
+      Path home = Files.createDirectories(podDir.resolve(".home"));
       int i = 0;
       for (Container c : pod.getSpec().getContainers()) {
-        Map<String, Path> mounts = mounts(c, volumes);
-        Map<String, String> rewrites = new LinkedHashMap<>();
-        mounts.forEach((mountPath, local) -> rewrites.put(mountPath, local.toString()));
-        Map<String, String> env = env(client, ns, c);
-        if (exec.endpoint()
-            && env.containsKey("BENCHPLAN_ENDPOINT")
-            && env.containsKey("BENCHPLAN_MODEL")) {
-          StandInEndpoint endpoint =
-              StandInEndpoint.serve(env.get("BENCHPLAN_MODEL"), exec.firstCompletion());
-          p.endpoints.add(endpoint);
-          rewrites.put(env.get("BENCHPLAN_ENDPOINT"), endpoint.url());
+        Process process;
+        if (exec.engine() != null) {
+          process =
+              ChrootContainer.process(
+                      exec.engine(),
+                      podDir.resolve(".runtime"),
+                      c.getName(),
+                      chrootMounts(pod, c, volumes),
+                      hosts,
+                      env(client, ns, c),
+                      commandLine(c),
+                      c.getWorkingDir())
+                  .start();
+        } else {
+          process = standIn(c, mounts(c, volumes), client, ns, exec, p, bin, home);
         }
-        List<String> command = new ArrayList<>();
-        if (c.getCommand() != null) {
-          c.getCommand().forEach(w -> command.add(rewrite(w, rewrites)));
-        }
-        if (c.getArgs() != null) {
-          c.getArgs().forEach(w -> command.add(rewrite(w, rewrites)));
-        }
-        if (command.isEmpty()) {
-          throw new IllegalStateException(
-              "container "
-                  + c.getName()
-                  + " has no command: the stand-in runs no image entrypoints");
-        }
-        ProcessBuilder pb =
-            new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true);
-        Map<String, String> penv = pb.environment();
-        penv.clear();
-        penv.put("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        penv.put("HOME", home.toString());
-        penv.put("LANG", "C.UTF-8");
-        env.forEach((k, v) -> penv.put(k, rewrite(v, rewrites)));
-        if (env.containsKey("PATH")) {
-          penv.put("PATH", bin + ":" + rewrite(env.get("PATH"), rewrites));
-        }
-        penv.putAll(exec.env());
-        penv.put(StandInAiperf.DATA_ENV, exec.aiperfData().toString());
-        StringBuilder map = new StringBuilder();
-        mounts.forEach(
-            (mountPath, local) -> map.append(mountPath).append('=').append(local).append('\n'));
-        penv.put(StandInAiperf.PATH_MAP_ENV, map.toString());
-        Process process = pb.start();
         p.processes.add(process);
         ContainerLog log = logs.get(c.getName());
         int index = i++;
@@ -162,6 +137,108 @@ final class PodProcess implements AutoCloseable {
     all.setDaemon(true);
     all.start();
     return p;
+  }
+
+  /**
+   * A container with the stand-ins: run on this machine, its mount paths rewritten to local
+   * folders, the stand-in aiperf first on PATH and, for the AIPerf Job, a local endpoint.
+   */
+  private static Process standIn(
+      Container c,
+      Map<String, Path> mounts,
+      KubernetesClient client,
+      String ns,
+      PodExecution exec,
+      PodProcess p,
+      Path bin,
+      Path home)
+      throws IOException {
+    Map<String, String> rewrites = new LinkedHashMap<>();
+    mounts.forEach((mountPath, local) -> rewrites.put(mountPath, local.toString()));
+    Map<String, String> env = env(client, ns, c);
+    if (exec.endpoint()
+        && env.containsKey("BENCHPLAN_ENDPOINT")
+        && env.containsKey("BENCHPLAN_MODEL")) {
+      StandInEndpoint endpoint =
+          StandInEndpoint.serve(env.get("BENCHPLAN_MODEL"), exec.firstCompletion());
+      p.endpoints.add(endpoint);
+      rewrites.put(env.get("BENCHPLAN_ENDPOINT"), endpoint.url());
+    }
+    List<String> command = new ArrayList<>();
+    if (c.getCommand() != null) {
+      c.getCommand().forEach(w -> command.add(rewrite(w, rewrites)));
+    }
+    if (c.getArgs() != null) {
+      c.getArgs().forEach(w -> command.add(rewrite(w, rewrites)));
+    }
+    if (command.isEmpty()) {
+      throw new IllegalStateException(
+          "container " + c.getName() + " has no command: the stand-in runs no image entrypoints");
+    }
+    ProcessBuilder pb =
+        new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true);
+    Map<String, String> penv = pb.environment();
+    penv.clear();
+    penv.put("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    penv.put("HOME", home.toString());
+    penv.put("LANG", "C.UTF-8");
+    env.forEach((k, v) -> penv.put(k, rewrite(v, rewrites)));
+    if (env.containsKey("PATH")) {
+      penv.put("PATH", bin + ":" + rewrite(env.get("PATH"), rewrites));
+    }
+    penv.putAll(exec.env());
+    penv.put(StandInAiperf.DATA_ENV, exec.aiperfData().toString());
+    StringBuilder map = new StringBuilder();
+    mounts.forEach(
+        (mountPath, local) -> map.append(mountPath).append('=').append(local).append('\n'));
+    penv.put(StandInAiperf.PATH_MAP_ENV, map.toString());
+    return pb.start();
+  }
+
+  /** The container's command and args as the pod spec has them. */
+  private static List<String> commandLine(Container c) {
+    List<String> command = new ArrayList<>();
+    if (c.getCommand() != null) {
+      command.addAll(c.getCommand());
+    }
+    if (c.getArgs() != null) {
+      command.addAll(c.getArgs());
+    }
+    if (command.isEmpty()) {
+      throw new IllegalStateException(
+          "container " + c.getName() + " has no command: the stand-in runs no image entrypoints");
+    }
+    return command;
+  }
+
+  /**
+   * The container's mounts for {@link ChrootContainer}: ConfigMaps and readOnly mounts read-only.
+   */
+  private static List<ChrootContainer.Mount> chrootMounts(
+      Pod pod, Container c, Map<String, Path> volumes) throws IOException {
+    Map<String, Volume> byName = new LinkedHashMap<>();
+    if (pod.getSpec().getVolumes() != null) {
+      pod.getSpec().getVolumes().forEach(v -> byName.put(v.getName(), v));
+    }
+    List<ChrootContainer.Mount> out = new ArrayList<>();
+    if (c.getVolumeMounts() == null) {
+      return out;
+    }
+    for (VolumeMount m : c.getVolumeMounts()) {
+      Path dir = volumes.get(m.getName());
+      if (dir == null) {
+        throw new IllegalStateException(
+            "volume mount " + m.getName() + " names no volume of the pod");
+      }
+      if (m.getSubPath() != null && !m.getSubPath().isEmpty()) {
+        dir = Files.createDirectories(dir.resolve(m.getSubPath()));
+      }
+      Volume v = byName.get(m.getName());
+      boolean readOnly =
+          Boolean.TRUE.equals(m.getReadOnly()) || (v != null && v.getConfigMap() != null);
+      out.add(new ChrootContainer.Mount(dir, m.getMountPath(), readOnly));
+    }
+    return out;
   }
 
   /**

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,21 @@ public final class Launcher {
    */
   public static Run run(Path launcher, Path scratch, Map<String, String> env, String... args)
       throws IOException, InterruptedException {
+    return run(launcher, scratch, env, Duration.ofSeconds(180), List.of(), args);
+  }
+
+  /**
+   * As above, waiting at most {@code timeout}, with the variables in {@code unset} removed from the
+   * environment the call inherits.
+   */
+  public static Run run(
+      Path launcher,
+      Path scratch,
+      Map<String, String> env,
+      Duration timeout,
+      List<String> unset,
+      String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(launcher.toString());
     command.addAll(List.of(args));
@@ -57,9 +73,12 @@ public final class Launcher {
     pb.environment().remove("BENCHPLAN_CDS");
     pb.environment().remove("BENCHPLAN_JAVA_OPTS");
     pb.environment().remove("BENCHPLAN_JAR");
+    unset.forEach(pb.environment()::remove);
     pb.environment().putAll(env);
     Process p = pb.start();
-    assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished in time: %s", command).isTrue();
+    assertThat(p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
+        .as("finished in time: %s", command)
+        .isTrue();
     return new Run(
         p.exitValue(),
         Files.readString(out, StandardCharsets.UTF_8),

@@ -124,7 +124,9 @@ public final class RunDiagnostics {
     ClientBoundCheck.Result bound = null;
     ClientBoundCheck.Result first = null;
     for (RunSource run : runs) {
-      Diagnosis d = log == null ? diagnose(run) : diagnose(run, log);
+      // a run's own AIPerf log (each run of a job-sequence Job has one) before the Job's log, which
+      // covers every run: the order analyze and gate read them in (log(Path, Path))
+      Diagnosis d = log == null ? diagnose(run) : diagnose(run, ownLog(run.dir(), log));
       for (Finding f : d.findings()) {
         findings.add(runs.size() > 1 ? f.inRun(run.label()) : f);
       }
@@ -134,6 +136,21 @@ public final class RunDiagnostics {
       }
     }
     return new Diagnosis(findings, bound != null ? bound : first);
+  }
+
+  /**
+   * AIPerf's warnings from {@code logs/aiperf.log} in the run's directory, else {@code fallback}.
+   */
+  private static AiperfLogWarnings ownLog(Path runDir, AiperfLogWarnings fallback) {
+    Path own = runDir.resolve(AIPERF_LOG);
+    if (!Files.isRegularFile(own)) {
+      return fallback;
+    }
+    try {
+      return AiperfLogWarnings.parse(Files.readAllLines(own, StandardCharsets.UTF_8));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return fallback;
+    }
   }
 
   /**

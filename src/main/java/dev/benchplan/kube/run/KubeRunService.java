@@ -262,15 +262,30 @@ final class KubeRunService implements RunService {
                     + "; no run directory written");
           }
           progress.report("collecting", watched.completed() ? null : watched.message());
+          Pod pod = watched.pod();
+          String podName = pod == null ? null : pod.getMetadata().getName();
+          String log = null;
+          String logProblem = null;
+          if (podName != null) {
+            try {
+              log = logs.fetch(namespace, podName, JobContract.CONTAINER);
+            } catch (BenchplanException e) {
+              logProblem = e.getMessage();
+            }
+          }
           Collected c =
               collect(
+                  clock,
                   request,
                   perf,
                   plan,
                   constraints,
                   pre,
-                  client,
-                  logs,
+                  client.contextName() == null ? request.context() : client.contextName(),
+                  client.serverUrl(),
+                  log,
+                  logProblem,
+                  "pod " + namespace + "/" + podName + " log",
                   namespace,
                   dir,
                   created,
@@ -342,17 +357,25 @@ final class KubeRunService implements RunService {
   }
 
   /** What collection produced. */
-  private record Collected(
+  record Collected(
       Path runDir, Verdict verdict, int exitCode, String exitReason, RunRecordDocument run) {}
 
-  private Collected collect(
+  /**
+   * From the Job's log (fetched by {@code run}, or a saved one: {@link LogRecovery}) to the
+   * published run directory: the artifact tree, the verdicts, the diagnostics, run.json.
+   */
+  static Collected collect(
+      Clock clock,
       RunRequest request,
       PerfYaml perf,
       PlanReference plan,
       ConstraintSet constraints,
       Preflight.Result pre,
-      ClusterAccess client,
-      PodLogSource logs,
+      @Nullable String context,
+      @Nullable String server,
+      @Nullable String log,
+      @Nullable String logProblem,
+      String logWhat,
       String namespace,
       RunDirectory dir,
       Job created,
@@ -361,17 +384,6 @@ final class KubeRunService implements RunService {
       Instant applied,
       @org.jspecify.annotations.Nullable ArtifactCollector collectorPods,
       RunRecordDocument.@org.jspecify.annotations.Nullable SmokeAge smokeAge) {
-    Pod pod = watched.pod();
-    String podName = pod == null ? null : pod.getMetadata().getName();
-    String log = null;
-    String logProblem = null;
-    if (podName != null) {
-      try {
-        log = logs.fetch(namespace, podName, JobContract.CONTAINER);
-      } catch (BenchplanException e) {
-        logProblem = e.getMessage();
-      }
-    }
     AiperfPodLog parsed = log == null ? null : AiperfPodLog.parse(log);
     // a plan's error_rate gate (the workload's error_rate_max) is the gate's maximum error rate
     GateOptions options =
@@ -385,7 +397,7 @@ final class KubeRunService implements RunService {
       // every file AIPerf wrote, verified against the pod's manifest before anything is published
       tree = dir.stageArtifacts();
       try (BufferedReader r = new BufferedReader(new StringReader(log))) {
-        manifest = ArtifactChannel.decode(r, tree, "pod " + namespace + "/" + podName + " log");
+        manifest = ArtifactChannel.decode(r, tree, logWhat);
       } catch (ArtifactChannelException e) {
         throw dir.keptAside(tree, clock.instant(), e.getMessage(), e);
       } catch (java.io.IOException e) {
@@ -394,8 +406,7 @@ final class KubeRunService implements RunService {
     } else if (log != null && collectorPods != null && ArtifactChannel.tooLarge(log)) {
       // past the log bound, on the claim: collector pods bring it back through the same verified
       // channel
-      ArtifactManifest expected =
-          ArtifactChannel.volumeManifest(log, "pod " + namespace + "/" + podName + " log");
+      ArtifactManifest expected = ArtifactChannel.volumeManifest(log, logWhat);
       tree = dir.stageArtifacts();
       try {
         manifest = collectorPods.collect(tree, expected);
@@ -535,8 +546,8 @@ final class KubeRunService implements RunService {
                         request,
                         perf,
                         plan,
-                        client.contextName() == null ? request.context() : client.contextName(),
-                        client.serverUrl(),
+                        context,
+                        server,
                         namespace,
                         created,
                         watched,

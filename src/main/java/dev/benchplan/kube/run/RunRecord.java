@@ -102,7 +102,9 @@ final class RunRecord {
     }
 
     String planned = f.plan().aiperfVersion();
-    String measured = f.export() == null ? null : f.export().aiperfVersion();
+    // a Job of several runs has no one export: the version every run's summary records (a grid on
+    // the real engine recorded none before, so its pin went unchecked)
+    String measured = f.export() != null ? f.export().aiperfVersion() : runsVersion(f.perRun());
     Boolean versionMatch = (measured == null || planned == null) ? null : measured.equals(planned);
     boolean imageMatch =
         f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
@@ -320,6 +322,25 @@ final class RunRecord {
           "run record does not match run-record.schema.json: " + problems);
     }
     return CanonicalJson.bytes(tree);
+  }
+
+  /**
+   * The AIPerf version of every measured run's summary, when they all record one; several differing
+   * versions are joined (never equal to a pin), none or a missing one is null.
+   */
+  static @Nullable String runsVersion(@Nullable RunVerdicts perRun) {
+    if (perRun == null || perRun.runs().isEmpty()) {
+      return null;
+    }
+    java.util.TreeSet<String> versions = new java.util.TreeSet<>();
+    for (RunVerdicts.Entry e : perRun.runs()) {
+      String v = e.verdict().source().aiperfVersion();
+      if (v == null) {
+        return null;
+      }
+      versions.add(v);
+    }
+    return String.join(",", versions);
   }
 
   private static @Nullable String blankToNull(String s) {

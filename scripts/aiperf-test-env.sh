@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# The real-engine test tier's environment: AIPerf 0.11.0 itself, offline, in a Debian sid chroot,
+# with a llama-server serving the project's tiny model (the engine benchplan's Jobs run).
+#
+#   scripts/aiperf-test-env.sh install  build the chroot once per machine (cached; ~1.5 min fresh)
+#   scripts/aiperf-test-env.sh up       install, start llama-server; prints its URL as the LAST line
+#   scripts/aiperf-test-env.sh env      lines to eval (chroot, endpoint, model, tokenizer, versions)
+#   scripts/aiperf-test-env.sh status   print the URL when running and installed, exit 1 otherwise
+#   scripts/aiperf-test-env.sh down     stop the llama-server `up` started (by its recorded PID)
+#
+# The chroot (debootstrap --variant=minbase sid: Debian's bookworm Python stack is too old) holds
+#   /opt/aiperf/src                AIPerf 0.11.0's source, unpacked at install time from
+#                                  ../shared/tools/aiperf/aiperf-0.11.0-src.tar.gz (never copied into
+#                                  the project), plus the dist-info `pip install` would add
+#   /opt/benchplan-standins        scripts/aiperf-standins: crick and ffmpeg, which Debian lacks
+#   /usr/local/bin/aiperf          the aiperf command
+#   /var/lib/benchplan/tiny-test-model.gguf   scripts/make-tiny-gguf.py's model
+#   /opt/tokenizers/tiny-test-model           its tokenizer (scripts/make-tiny-tokenizer.py)
+#   /usr/bin/llama-server          Debian's llama.cpp-tools
+# and the Debian package versions it installed in $CHROOT/.benchplan-packages.txt (sid moves daily).
+# Python packages come from the mirror apt already uses on this machine (read from its sources).
+# The chroot is rebuilt when the AIPerf tarball or this recipe changes (RECIPE below).
+#
+# Environment: BENCHPLAN_AIPERF_CHROOT (default /var/cache/benchplan/aiperf-chroot),
+#              BENCHPLAN_AIPERF_STATE (default /tmp/benchplan-aiperf: pid, port, server log),
+#              BENCHPLAN_AIPERF_TOOLS (default <repo>/../shared/tools/aiperf).
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "$0")" && pwd)"
+REPO="$(cd "$SCRIPT_DIR/.." && pwd)"
+CHROOT="${BENCHPLAN_AIPERF_CHROOT:-/var/cache/benchplan/aiperf-chroot}"
+STATE="${BENCHPLAN_AIPERF_STATE:-/tmp/benchplan-aiperf}"
+TOOLS="${BENCHPLAN_AIPERF_TOOLS:-$REPO/../shared/tools/aiperf}"
+AIPERF_VERSION="0.11.0"
+TARBALL_NAME="aiperf-${AIPERF_VERSION}-src.tar.gz"
+# bump when the install steps change: a chroot built by another recipe is rebuilt
+RECIPE=1
+MODEL_NAME="tiny-test-model"
+MODEL_IN_CHROOT="/var/lib/benchplan/${MODEL_NAME}.gguf"
+TOKENIZER_IN_CHROOT="/opt/tokenizers/${MODEL_NAME}"
+COMPLETE_MARK="$CHROOT/.benchplan-complete"
+PAYLOAD_MARK="$CHROOT/.benchplan-payload"
+# The served model: slower per token than the 0.5 MB endpoint-tier model (about 85 MB of F32 weights,
+# ~10 ms a token on one idle core), so that a request costs the server far more time than AIPerf's
+# Python client spends on its stream; with the tiny model the client parsed tokens as fast as the
+# server made them and every run was rightly judged client bound (client-bound.md).
+MODEL_ARGS="--embed 512 --layers 8 --feed-forward 1024"
+PACKAGES_FILE="$CHROOT/.benchplan-packages.txt"
+HEALTH_TIMEOUT_S=60
+# llama-server slots: the largest concurrency the real-engine tests drive
+SLOTS=4
+# context per slot: room for requests long enough (~800 tokens, ~0.5 s on the tiny model) that AIPerf's per-request
+# overhead on a 2-core machine stays under 10% of the time in flight (the client-bound rule)
+SLOT_CONTEXT=1024
+
+# Debian sid packages `aiperf profile` imports (bookworm's are too old: pydantic 1, no cyclopts)
+BASE_PKGS=python3,python3-aiofiles,python3-aiohttp,python3-cyclopts,python3-numpy,python3-orjson,python3-pandas,python3-pil,python3-psutil,python3-pydantic,python3-pydantic-settings,python3-zmq,python3-rich,python3-ruamel.yaml,python3-setproctitle,python3-soundfile,python3-textual,python3-tqdm,python3-tokenizers,python3-huggingface-hub,python3-uvloop,python3-regex,python3-safetensors,python3-yaml,python3-packaging,python3-typer,python3-openai,llama.cpp-tools,ca-certificates
+# 0.11's profile path beyond those: msgspec, jinja2 and pyarrow are hard imports (without pyarrow
+# AIPerf exits 0 and writes no summary); prometheus-client for its metric collectors; jmespath for
+# template endpoints; transformers for AutoTokenizer (it depends on PyTorch: see empty_torch)
+EXTRA_PKGS="python3-transformers python3-msgspec python3-jinja2 python3-pyarrow python3-prometheus-client python3-jmespath"
+
+log() { printf '[aiperf-test-env %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# The Debian mirror this machine already uses (deb822 sources first), never a hard-coded host.
+debian_mirror() {
+  local f uri
+  for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources; do
+    [ -r "$f" ] || continue
+    uri="$(awk '/^[[:space:]]*#/ {next} tolower($1) == "uris:" && $2 !~ /security/ {print $2; exit}' "$f")"
+    if [ -n "$uri" ]; then printf '%s\n' "$uri"; return 0; fi
+  done
+  if [ -r /etc/apt/sources.list ]; then
+    uri="$(awk '$1 == "deb" && $0 !~ /security/ {for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) {print $i; exit}}' /etc/apt/sources.list)"
+    if [ -n "$uri" ]; then printf '%s\n' "$uri"; return 0; fi
+  fi
+  return 1
+}
+
+# Mounts left below a path: unmount them, and refuse to delete the tree if any remain, so
+# rm -rf can never reach the host.
+release_mounts() {
+  local dir="$1" m
+  for _ in 1 2 3; do
+    m="$(awk -v d="$dir/" 'index($2 "/", d) == 1 {print $2}' /proc/self/mounts | sort -r)"
+    [ -z "$m" ] && return 0
+    while read -r mp; do umount -l "$mp" 2>/dev/null || true; done <<<"$m"
+  done
+  die "mounts remain below $dir; not deleting it"
+}
+
+tarball() {
+  local t="$TOOLS/$TARBALL_NAME"
+  [ -r "$t" ] || die "AIPerf source not found: $t (set BENCHPLAN_AIPERF_TOOLS to ../shared/tools/aiperf)"
+  printf '%s\n' "$t"
+}
+
+# The chroot is two layers. The base (debootstrap + Debian packages) is rebuilt only when RECIPE changes
+# (.benchplan-complete); the payload (AIPerf's source, the stand-ins, the model and its tokenizer) is
+# reinstalled in place when the tarball, a project file copied into it or MODEL_ARGS change
+# (.benchplan-payload), which takes seconds, not a debootstrap.
+base_key() { echo "recipe $RECIPE"; }
+
+payload_key() {
+  local t
+  t="$(tarball)"
+  {
+    sha256sum "$t" | awk -v n="$TARBALL_NAME" '{print $1 "  " n}'
+    (cd "$SCRIPT_DIR" && sha256sum make-tiny-gguf.py make-tiny-tokenizer.py aiperf-standins/*.py)
+    echo "model $MODEL_ARGS"
+  }
+}
+
+base_installed() {
+  [ -f "$COMPLETE_MARK" ] && [ "$(sed -n 2p "$COMPLETE_MARK")" = "$(base_key)" ]
+}
+
+installed() {
+  base_installed && [ -f "$PAYLOAD_MARK" ] && [ "$(cat "$PAYLOAD_MARK")" = "$(payload_key)" ]
+}
+
+# Empty python3-torch/python3-torchvision packages: sid's python3-transformers depends on PyTorch
+# (1 GB), which tokenizers never need.
+empty_torch() {
+  local root="$1" tmp p
+  tmp="$(mktemp -d)"
+  for p in python3-torch python3-torchvision; do
+    mkdir -p "$tmp/$p/DEBIAN"
+    printf 'Package: %s\nVersion: 0~benchplan.empty1\nArchitecture: all\nMaintainer: benchplan test tier <root@localhost>\nDescription: empty stand-in (AIPerf tokenizers need no PyTorch)\n' "$p" \
+      > "$tmp/$p/DEBIAN/control"
+    dpkg-deb --build "$tmp/$p" "$root/tmp/$p.deb" >/dev/null
+  done
+  rm -rf "$tmp"
+  chroot "$root" dpkg -i /tmp/python3-torch.deb /tmp/python3-torchvision.deb >/dev/null
+  rm -f "$root/tmp/python3-torch.deb" "$root/tmp/python3-torchvision.deb"
+}
+
+install_aiperf() {
+  local root="$1" src="$1/opt/aiperf/src" corpus
+  rm -rf "$root/opt/aiperf" "$root/opt/benchplan-standins"
+  mkdir -p "$root/opt/aiperf"
+  tar -C "$root/opt/aiperf" --strip-components=1 -xzf "$(tarball)"
+  [ -d "$src/aiperf" ] || die "$TARBALL_NAME holds no src/aiperf"
+  # the synthetic-prompt corpus is missing from the stored source: any long plain text serves
+  corpus="$src/aiperf/dataset/generator/assets/shakespeare.txt"
+  [ -s "$corpus" ] || cp "$root/usr/share/common-licenses/GPL-3" "$corpus"
+  # what `pip install` would add: AIPerf finds its built-in plugins only through this entry point
+  mkdir -p "$src/aiperf-${AIPERF_VERSION}.dist-info"
+  printf 'Metadata-Version: 2.4\nName: aiperf\nVersion: %s\n' "$AIPERF_VERSION" \
+    > "$src/aiperf-${AIPERF_VERSION}.dist-info/METADATA"
+  printf '[console_scripts]\naiperf = aiperf.cli:app\n\n[aiperf.plugins]\naiperf = aiperf.plugin:plugins.yaml\n' \
+    > "$src/aiperf-${AIPERF_VERSION}.dist-info/entry_points.txt"
+  mkdir -p "$root/opt/benchplan-standins"
+  cp "$SCRIPT_DIR"/aiperf-standins/*.py "$root/opt/benchplan-standins/"
+  cat > "$root/usr/local/bin/aiperf" <<'EOF'
+#!/bin/sh
+# AIPerf 0.11.0 from source (scripts/aiperf-test-env.sh)
+export PYTHONPATH="/opt/aiperf/src:/opt/benchplan-standins${PYTHONPATH:+:$PYTHONPATH}"
+exec python3 -c 'import sys; from aiperf.cli import app; sys.argv[0] = "aiperf"; sys.exit(app())' "$@"
+EOF
+  chmod 755 "$root/usr/local/bin/aiperf"
+}
+
+install_model() {
+  local root="$1"
+  # shellcheck disable=SC2086 # a word list
+  python3 "$SCRIPT_DIR/make-tiny-gguf.py" "$root$MODEL_IN_CHROOT" $MODEL_ARGS 2>/dev/null
+  rm -rf "$root$TOKENIZER_IN_CHROOT"
+  mkdir -p "$root/opt/benchplan-tools"
+  cp "$SCRIPT_DIR/make-tiny-tokenizer.py" "$root/opt/benchplan-tools/"
+  chroot "$root" python3 /opt/benchplan-tools/make-tiny-tokenizer.py "$MODEL_IN_CHROOT" "$TOKENIZER_IN_CHROOT"
+}
+
+install_chroot() {
+  installed && return 0
+  mkdir -p "$(dirname "$CHROOT")"
+  # one installer at a time per machine; the others wait and reuse its result
+  exec 9>"$CHROOT.lock"
+  flock 9
+  if installed; then exec 9>&-; return 0; fi
+  if base_installed; then
+    local t0
+    t0=$(date +%s)
+    install_payload "$CHROOT"
+    payload_key > "$PAYLOAD_MARK"
+    log "payload reinstalled in $(( $(date +%s) - t0 ))s"
+    exec 9>&-
+    return 0
+  fi
+  if ! command -v debootstrap >/dev/null 2>&1; then
+    log "installing debootstrap"
+    local apt_log="$CHROOT.apt.log"
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >"$apt_log" 2>&1; then
+      apt-get update -qq >>"$apt_log" 2>&1 \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >>"$apt_log" 2>&1 \
+        || { tail -n 20 "$apt_log" >&2; die "cannot install debootstrap (log: $apt_log)"; }
+    fi
+  fi
+  local mirror partial="$CHROOT.partial" started ilog="$CHROOT.install.log"
+  mirror="$(debian_mirror)" || die "no Debian mirror found in apt's sources"
+  for stale in "$partial" "$CHROOT"; do
+    if [ -e "$stale" ]; then
+      log "removing stale $stale"
+      release_mounts "$stale"
+      rm -rf --one-file-system "$stale"
+    fi
+  done
+  started=$(date +%s)
+  log "debootstrap sid with AIPerf's Python packages and llama.cpp-tools into $partial (once per machine)"
+  if ! nice -n 10 debootstrap --variant=minbase --include="$BASE_PKGS" sid "$partial" "$mirror" > "$ilog" 2>&1; then
+    release_mounts "$partial"
+    tail -n 20 "$ilog" >&2
+    die "debootstrap failed (full log: $ilog)"
+  fi
+  release_mounts "$partial"
+  log "empty python3-torch, then $EXTRA_PKGS"
+  empty_torch "$partial"
+  # shellcheck disable=SC2086 # a word list
+  if ! chroot "$partial" env DEBIAN_FRONTEND=noninteractive nice -n 10 apt-get -q \
+      -o Acquire::Check-Valid-Until=false install -y --no-install-recommends $EXTRA_PKGS >> "$ilog" 2>&1; then
+    release_mounts "$partial"
+    tail -n 20 "$ilog" >&2
+    die "apt-get install in the chroot failed (full log: $ilog)"
+  fi
+  chroot "$partial" apt-get clean
+  release_mounts "$partial"
+  install_payload "$partial"
+  chroot "$partial" dpkg-query -W -f '${Package} ${Version}\n' > "$partial/.benchplan-packages.txt"
+  mv "$partial" "$CHROOT"
+  { date -u +%Y-%m-%dT%H:%M:%SZ; base_key; } > "$COMPLETE_MARK"
+  payload_key > "$PAYLOAD_MARK"
+  log "chroot ready in $(( $(date +%s) - started ))s ($(du -smx "$CHROOT" | cut -f1) MB; $(wc -l < "$PACKAGES_FILE") packages listed in $PACKAGES_FILE)"
+  exec 9>&-
+}
+
+# AIPerf, the stand-ins, the model and its tokenizer into ROOT; the chroot must answer before it counts
+install_payload() {
+  local root="$1" reported
+  log "AIPerf $AIPERF_VERSION from $(tarball), the stand-ins, the model ($MODEL_ARGS) and its tokenizer"
+  install_aiperf "$root"
+  install_model "$root"
+  reported="$(chroot "$root" env HOME=/root aiperf --version 2>&1 | tail -n 1)" \
+    || die "aiperf --version failed in the chroot: $reported"
+  case "$reported" in *"$AIPERF_VERSION"*) ;; *) die "aiperf --version says '$reported', expected $AIPERF_VERSION" ;; esac
+  [ -x "$root/usr/bin/llama-server" ] || die "llama-server is missing from the chroot"
+}
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# 0 when PID is alive and is a llama-server (a recycled PID is never signalled)
+is_our_server() {
+  local pid="$1"
+  [ -n "$pid" ] && [ -r "/proc/$pid/comm" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "llama-server" ]
+}
+
+healthy() {
+  curl -fsS --max-time 2 "http://127.0.0.1:$1/health" >/dev/null 2>&1
+}
+
+running_url() {
+  [ -f "$STATE/pid" ] && [ -f "$STATE/port" ] || return 1
+  local pid port
+  pid="$(cat "$STATE/pid")"
+  port="$(cat "$STATE/port")"
+  is_our_server "$pid" && healthy "$port" && printf 'http://127.0.0.1:%s\n' "$port"
+}
+
+start_server() {
+  local port="$1" pid deadline
+  rm -f "$STATE/pid" "$STATE/port"
+  # the shell records its own PID and execs chroot, which execs llama-server: the PID is the server's
+  setsid sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$STATE/pid" \
+    chroot "$CHROOT" /usr/bin/llama-server -m "$MODEL_IN_CHROOT" --alias "$MODEL_NAME" \
+      --host 127.0.0.1 --port "$port" -t 1 -c $((SLOT_CONTEXT * SLOTS)) -np "$SLOTS" --no-webui \
+    </dev/null >"$STATE/server.log" 2>&1 &
+  deadline=$(( $(date +%s) + HEALTH_TIMEOUT_S ))
+  for _ in $(seq 100); do [ -s "$STATE/pid" ] && break; sleep 0.05; done
+  [ -s "$STATE/pid" ] || { log "the server process did not start"; return 1; }
+  pid="$(cat "$STATE/pid")"
+  while ! healthy "$port"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      log "llama-server exited during start; last log lines:"
+      tail -n 15 "$STATE/server.log" >&2
+      return 1
+    fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      log "llama-server not healthy after ${HEALTH_TIMEOUT_S}s"
+      stop_server
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "$port" > "$STATE/port"
+}
+
+stop_server() {
+  [ -f "$STATE/pid" ] || return 0
+  local pid
+  pid="$(cat "$STATE/pid")"
+  if is_our_server "$pid"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do is_our_server "$pid" || break; sleep 0.1; done
+    if is_our_server "$pid"; then
+      log "llama-server $pid ignored SIGTERM; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    log "stopped llama-server (pid $pid)"
+  fi
+  rm -f "$STATE/pid" "$STATE/port"
+}
+
+cmd_up() {
+  local url t0 port
+  if installed && url="$(running_url)"; then
+    log "already running"
+    printf '%s\n' "$url"
+    return 0
+  fi
+  stop_server
+  mkdir -p "$STATE"
+  t0=$(date +%s)
+  install_chroot
+  for attempt in 1 2 3; do
+    port="$(free_port)"
+    if start_server "$port"; then
+      log "llama-server (pid $(cat "$STATE/pid")) healthy on port $port; up took $(( $(date +%s) - t0 ))s; log: $STATE/server.log"
+      printf 'http://127.0.0.1:%s\n' "$port"
+      return 0
+    fi
+    log "start attempt $attempt on port $port failed"
+  done
+  die "llama-server did not start; see $STATE/server.log"
+}
+
+cmd_env() {
+  local url
+  url="$(running_url)" || die "not running: scripts/aiperf-test-env.sh up"
+  installed || die "the chroot $CHROOT is not complete: scripts/aiperf-test-env.sh up"
+  printf 'export BENCHPLAN_AIPERF_CHROOT=%s\n' "$CHROOT"
+  printf 'export BENCHPLAN_AIPERF_ENDPOINT_URL=%s\n' "$url"
+  printf 'export BENCHPLAN_AIPERF_MODEL=%s\n' "$MODEL_NAME"
+  printf 'export BENCHPLAN_AIPERF_TOKENIZER=%s\n' "$TOKENIZER_IN_CHROOT"
+  printf 'export BENCHPLAN_AIPERF_VERSION=%s\n' "$AIPERF_VERSION"
+  printf 'export BENCHPLAN_AIPERF_PACKAGES=%s\n' "$PACKAGES_FILE"
+}
+
+case "${1:-}" in
+  install) install_chroot ;;
+  up) cmd_up ;;
+  env) cmd_env ;;
+  down) stop_server ;;
+  status)
+    installed || { log "not installed ($CHROOT)"; exit 1; }
+    running_url || { log "not running"; exit 1; } ;;
+  *) echo "usage: $0 install|up|env|status|down" >&2; exit 2 ;;
+esac
