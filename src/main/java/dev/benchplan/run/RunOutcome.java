@@ -2,6 +2,7 @@ package dev.benchplan.run;
 
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.Json;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;

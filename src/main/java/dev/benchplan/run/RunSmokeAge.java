@@ -7,6 +7,7 @@ import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.render.CandidateBinding;
+import dev.benchplan.runrecord.RunRecordDocument;
 import dev.benchplan.workload.SmokeEvidence;
 import java.nio.file.Files;
 import java.nio.file.Path;

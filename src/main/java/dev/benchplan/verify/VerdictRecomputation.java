@@ -19,7 +19,7 @@ import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
 import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.rules.GateTolerance;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

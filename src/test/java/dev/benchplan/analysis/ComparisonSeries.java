@@ -1,6 +1,6 @@
 package dev.benchplan.analysis;
 
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.benchplan.analysis;
 
 import dev.benchplan.json.Json;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import dev.benchplan.testing.RunRecords;
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.Json;
 import dev.benchplan.render.PairLabel;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import dev.benchplan.testing.CommandHarness;
 import dev.benchplan.testing.ExamplePlan;
 import java.nio.file.Files;

@@ -56,6 +56,11 @@ class ReportReadabilityTest {
         }
       }
     }
+    // plain AIPerf folders record no candidate: each build is named, its runs pooled per point
+    for (int c = 0; c < 4; c++) {
+      args.add("--label");
+      args.add("cand" + c + "=" + tmp.resolve("grid/cand" + c));
+    }
     args.addAll(
         List.of(
             "--slo",
@@ -113,6 +118,8 @@ class ReportReadabilityTest {
             sweep.resolve("concurrency4").toString(),
             sweep.resolve("concurrency1").toString(),
             sweep.resolve("concurrency2").toString(),
+            "--label",
+            "qwen3-sweep=" + sweep,
             "--slo",
             "time_to_first_token.p99<=60",
             "--exp-root",

@@ -417,7 +417,8 @@ class VerdictsTest {
         .isEqualTo(ComparisonSeries.candidateBlock("before").ledgerSha256());
     Path old = ComparisonSeries.run("before", 1, 1).write(tmp.resolve("old/aiperf"));
     // a complete run.json of the documented schema written before the candidate was recorded
-    dev.benchplan.testing.RunRecords.of("s-1", "plan.json", "0".repeat(64)).write(tmp.resolve("old"));
+    dev.benchplan.testing.RunRecords.of("s-1", "plan.json", "0".repeat(64))
+        .write(tmp.resolve("old"));
     assertThat(AnalyzeService.load(List.of(tmp.resolve("old")), null).get(0).candidate().name())
         .isEqualTo("unknown (old)");
     var mixed =
@@ -462,12 +463,12 @@ class VerdictsTest {
           + " ledger's SHA-256 there is none (an older perf.yaml)")
   void runJsonCandidateBlock() throws Exception {
     var c =
-        dev.benchplan.run.RunRecordDocument.Candidate.of(
+        dev.benchplan.runrecord.RunRecordDocument.Candidate.of(
             "a".repeat(64), "bench/vllm-agg", "b".repeat(64), "http://x.bench:8000");
     JsonNode tree = Json.JSON.valueToTree(c);
     assertThat(tree.propertyNames())
         .containsExactly("ledger_sha256", "dgd", "dgd_sha256", "endpoint");
-    assertThat(dev.benchplan.run.RunRecordDocument.Candidate.of(null, "bench/x", null, "u"))
+    assertThat(dev.benchplan.runrecord.RunRecordDocument.Candidate.of(null, "bench/x", null, "u"))
         .isNull();
     try (var runs = Files.walk(Path.of("experiments/deploy"))) {
       Path runJson =

@@ -11,6 +11,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import dev.benchplan.run.PerfYaml;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -37,14 +38,30 @@ class KubeApiConfinementTest {
   }
 
   @Test
-  @DisplayName("no class outside dev.benchplan.kube depends on fabric8")
+  @DisplayName(
+      "no class outside dev.benchplan.kube depends on fabric8, but perf.yaml's typed Job (the model"
+          + " only)")
   void fabric8StaysInKube() {
     noClasses()
         .that()
         .resideOutsideOfPackage("dev.benchplan.kube..")
+        .and()
+        .doNotHaveFullyQualifiedName(PerfYaml.class.getName())
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.fabric8..")
+        .check(main);
+    // perf.yaml is read into fabric8's typed Job (issue 33): values, never the client's API
+    noClasses()
+        .that()
+        .haveFullyQualifiedName(PerfYaml.class.getName())
+        .should()
+        .dependOnClassesThat(
+            JavaClass.Predicates.resideInAPackage("io.fabric8..")
+                .and(
+                    DescribedPredicate.not(
+                        JavaClass.Predicates.resideInAPackage(
+                            "io.fabric8.kubernetes.api.model.."))))
         .check(main);
   }
 

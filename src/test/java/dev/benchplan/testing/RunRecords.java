@@ -2,8 +2,8 @@ package dev.benchplan.testing;
 
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
-import dev.benchplan.run.RunRecordDocument;
-import dev.benchplan.run.RunRecordReader;
+import dev.benchplan.runrecord.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

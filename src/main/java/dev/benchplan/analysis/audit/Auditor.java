@@ -15,7 +15,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.rules.ExpectedErrors;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;

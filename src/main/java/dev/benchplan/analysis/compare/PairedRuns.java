@@ -2,7 +2,7 @@ package dev.benchplan.analysis.compare;
 
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -21,7 +21,7 @@ import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package dev.benchplan.analysis.input;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
-import dev.benchplan.run.RunRecordDocument;
-import dev.benchplan.run.RunRecordReader;
+import dev.benchplan.runrecord.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

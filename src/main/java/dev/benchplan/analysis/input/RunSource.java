@@ -1,6 +1,6 @@
 package dev.benchplan.analysis.input;
 
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param summaryFile {@code profile_export_aiperf.json} (may not exist: the audit says so)
  * @param recordsFile {@code profile_export.jsonl} (may not exist)
  * @param runJson benchplan's {@code run.json} for a benchplan run directory, else null
- * @param runRecord run.json as read by {@link dev.benchplan.run.RunRecordReader}, else null
+ * @param runRecord run.json as read by {@link dev.benchplan.runrecord.RunRecordReader}, else null
  * @param trial the repetition index from a {@code run_NNNN}/{@code trial_NNNN} folder, else null
  */
 public record RunSource(

@@ -2,7 +2,7 @@ package dev.benchplan.analysis.report;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.benchplan.analysis.evidence.RunEvidence;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -8,7 +8,7 @@ import dev.benchplan.render.JobContract;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.BlockerCode;
 import dev.benchplan.run.PerfYaml;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;

@@ -4,7 +4,7 @@ import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.gate.ReportTiming;
 import dev.benchplan.gate.Verdict;
 import dev.benchplan.gate.VerdictReports;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collections;

@@ -263,7 +263,7 @@ class OperatorRunIT {
     // field: engine and operator included (both as text, parsed, trees compared)
     assertThat(Json.JSON.readTree(Json.JSON.writeValueAsString(o.record()))).isEqualTo(run);
     assertThat(o.run().engine())
-        .isEqualTo(dev.benchplan.run.RunRecordDocument.Engine.AIPERF_OPERATOR);
+        .isEqualTo(dev.benchplan.runrecord.RunRecordDocument.Engine.AIPERF_OPERATOR);
     assertThat(o.run().operator().jobs()).hasSize(3);
     // issue 13: the pair reaches run.json on the operator engine as on the plain Job
     assertThat(

@@ -9,7 +9,7 @@ import dev.benchplan.render.JobContract;
 import dev.benchplan.render.OperatorPlans;
 import dev.benchplan.render.PairLabel;
 import dev.benchplan.render.manifest.YamlDocuments;
-import dev.benchplan.run.RunRecordDocument;
+import dev.benchplan.runrecord.RunRecordDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package dev.benchplan.run;
+package dev.benchplan.runrecord;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;

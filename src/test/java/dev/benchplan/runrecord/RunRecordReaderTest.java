@@ -1,4 +1,4 @@
-package dev.benchplan.run;
+package dev.benchplan.runrecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

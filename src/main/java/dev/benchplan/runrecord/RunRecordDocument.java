@@ -1,4 +1,4 @@
-package dev.benchplan.run;
+package dev.benchplan.runrecord;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
