@@ -35,10 +35,11 @@
 # Each example the pages show starts with a line "@@capture SECTION:NAME" (the capture function); a
 # page shows it as the fenced block after "<!-- capture SECTION:NAME -->". The temporary folder
 # is shown as /tmp and the project's folder as nothing (paths in it relative), so a capture is the
-# same in every checkout and every run.
+# same in every checkout and every run. Not yet true of paths into ../shared and of paths relative to
+# /tmp (they depend on where the checkout sits), so DocsCapturesIT is opt-in: -Dbenchplan.docs=check.
 #   --update SECTION...: writes every capture of those sections into the pages
 #   --check SECTION...: exits 1 with a diff when a page's block differs from what the tool prints
-#     now (DocsCapturesIT runs it for the sections that need no cluster and no endpoint and whose
+#     now (DocsCapturesIT, with -Dbenchplan.docs=check, runs it for the sections that need no cluster and no endpoint and whose
 #     output does not carry the time: exit-codes plan render readme trace)
 # A new command's examples (e.g. a recovery command's): add a case SECTION) below that prints its
 # parts with `capture NAME` before each, add SECTION to the usage line, put the markers in its page,

