@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The plan a perf.yaml was rendered from, found through the Job's {@code benchplan.dev/plan-path}
@@ -25,23 +26,48 @@ public record PlanReference(VerifiedPlan verified) {
 
   /** Finds and verifies the plan named by perf.yaml (exit 2 when missing, changed or invalid). */
   public static PlanReference verify(PerfYaml perf) {
-    Path path = perf.planPath();
+    return verify(
+        perf.file(),
+        perf.deployRoot(),
+        perf.annotation(JobContract.PLAN_PATH),
+        perf.annotation(JobContract.PLAN_SHA256));
+  }
+
+  /**
+   * Finds and verifies the plan a rendered {@code file} of DEPLOY_ROOT {@code deployRoot} names in
+   * its annotations (a relative path is DEPLOY_ROOT's; older renders named it absolutely): exit 2
+   * when an annotation is missing, or the plan is missing, changed or invalid.
+   */
+  public static PlanReference verify(
+      Path file, Path deployRoot, @Nullable String recorded, @Nullable String sha256) {
+    if (recorded == null || sha256 == null) {
+      throw BenchplanException.invalid(
+          ErrorLocation.pointer(file, "/metadata/annotations"),
+          file
+              + ": /metadata/annotations: "
+              + JobContract.PLAN_PATH
+              + " and "
+              + JobContract.PLAN_SHA256
+              + " are required: expected what benchplan render wrote");
+    }
+    Path given = Path.of(recorded);
+    Path path = given.isAbsolute() ? given : deployRoot.resolve(recorded).normalize();
     if (!Files.exists(path)) {
       throw BenchplanException.invalid(
-          ErrorLocation.file(perf.file()),
-          perf.file()
+          ErrorLocation.file(file),
+          file
               + ": the plan it was rendered from is missing: "
               + path
-              + " (Job annotation "
+              + " (annotation "
               + JobContract.PLAN_PATH
               + ")");
     }
     return new PlanReference(
         PlanFile.verify(
             path,
-            perf.annotation(JobContract.PLAN_SHA256),
+            sha256,
             "recorded in "
-                + perf.file()
+                + file
                 + " as "
                 + JobContract.PLAN_SHA256
                 + "; re-render from the"

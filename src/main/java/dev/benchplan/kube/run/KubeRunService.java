@@ -9,8 +9,6 @@ import dev.benchplan.artifacts.ArtifactChannelException;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.diagnostics.AiperfLogWarnings;
 import dev.benchplan.error.BenchplanException;
-import dev.benchplan.error.ErrorLocation;
-import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
@@ -21,8 +19,6 @@ import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.kube.ClusterAccess;
 import dev.benchplan.kube.KubeCall;
-import dev.benchplan.kube.rbac.Permission;
-import dev.benchplan.kube.rbac.PermissionCheck;
 import dev.benchplan.kube.rbac.RbacTargets;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.render.JobContract;
@@ -145,51 +141,25 @@ final class KubeRunService implements RunService {
             perf.optionalAnnotation(JobContract.LEDGER_SHA256),
             request.smokeAge());
     ConstraintSet constraints =
-        request.constraints() != null
-            ? request.constraints()
-            : request.constraintsOverlay() != null
-                ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-                : ConstraintReader.fromPlanGates(
-                    plan.gates(), perf.annotation(JobContract.PLAN_PATH));
-    RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
-    if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.file(dir.finalDir()),
-          dir.finalDir()
-              + ": run "
-              + perf.runId()
-              + " was already collected:"
-              + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
-    }
+        RunStart.constraints(request, plan.gates(), perf.annotation(JobContract.PLAN_PATH));
+    RunDirectory dir = RunStart.directory(request, perf.runId());
 
     KubernetesClient opened = clients.open(request.context());
     ClusterAccess client = ClusterAccess.of(opened);
     try {
       String namespace =
-          request.namespace() != null
-              ? request.namespace()
-              : perf.namespace() != null
-                  ? perf.namespace()
-                  : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
+          RunStart.namespace(request, perf.namespace(), client.defaultNamespace());
       progress.report("preflight", "namespace " + namespace + ", Job " + perf.jobName());
-      // every required permission, asked of the API server before anything is created (issue 19)
       boolean onClaim =
           perf.annotation(JobContract.ARTIFACTS) != null
               && perf.annotation(JobContract.ARTIFACTS).startsWith("pvc:");
-      List<Permission> skipped =
-          PermissionCheck.require(
-              client,
-              RbacTargets.run(
-                  namespace, perf.annotation(JobContract.DGD).split("/", 2)[0], onClaim),
-              "benchplan rbac run --deploy-root "
-                  + request.deployRoot()
-                  + (namespace.equals(perf.namespace()) ? "" : " --namespace " + namespace));
-      if (!skipped.isEmpty()) {
-        progress.report(
-            "permissions",
-            "isolation checks without permission (recorded as not verified): "
-                + String.join("; ", skipped.stream().map(Permission::describe).toList()));
-      }
+      RunStart.permissions(
+          client,
+          RbacTargets.run(namespace, perf.annotation(JobContract.DGD).split("/", 2)[0], onClaim),
+          request,
+          namespace,
+          perf.namespace(),
+          progress);
       Preflight.Result pre = Preflight.run(client, perf, namespace, request.replace());
       Cleanup cleanup =
           new Cleanup(
@@ -203,21 +173,19 @@ final class KubeRunService implements RunService {
       if (collectorPods != null) {
         cleanup.andThen(collectorPods::cleanup);
       }
-      java.util.concurrent.atomic.AtomicBoolean interrupted =
-          new java.util.concurrent.atomic.AtomicBoolean();
-      Runnable onInterrupt =
-          () -> {
-            interrupted.set(true);
-            if (!request.keep()) {
-              sink.report(
-                  "interrupted",
-                  Duration.between(start, clock.instant()),
-                  "cleaning up: " + cleanup.run());
-            }
-            dir.abandon();
-          };
-      AutoCloseable hook = hooks.onInterrupt(onInterrupt);
-      try {
+      try (RunGuard guard =
+          RunGuard.register(
+              hooks,
+              g -> {
+                g.interrupt();
+                if (!request.keep()) {
+                  sink.report(
+                      "interrupted",
+                      Duration.between(start, clock.instant()),
+                      "cleaning up: " + cleanup.run());
+                }
+                dir.abandon();
+              })) {
         if (pre.existingJob() || !pre.existingConfigMaps().isEmpty()) {
           progress.report("replace", String.join("; ", cleanup.deleteExisting()));
         }
@@ -235,11 +203,7 @@ final class KubeRunService implements RunService {
                 + " ConfigMap(s)");
         try {
           Duration runBound =
-              request.timeout() != null
-                  ? request.timeout()
-                  : perf.activeDeadlineSeconds() != null
-                      ? Duration.ofSeconds(perf.activeDeadlineSeconds()).plus(DEADLINE_MARGIN)
-                      : DEFAULT_RUN_BOUND;
+              RunStart.bound(request, perf.activeDeadlineSeconds(), DEADLINE_MARGIN);
           PodLogSource logs = logSources.apply(client);
           JobWatch.Result watched =
               new JobWatch(
@@ -252,7 +216,7 @@ final class KubeRunService implements RunService {
                       progress,
                       settings.progressEvery())
                   .await(applied, request.scheduleTimeout(), runBound);
-          if (interrupted.get()) {
+          if (guard.interrupted()) {
             throw BenchplanException.runtime(
                 "interrupted: Job "
                     + namespace
@@ -318,13 +282,6 @@ final class KubeRunService implements RunService {
           }
           throw e;
         }
-      } finally {
-        try {
-          hook.close();
-        } catch (Exception e) {
-          // unregistering can only fail while the JVM is already shutting down: the hook then
-          // cleans up
-        }
       }
     } finally {
       clients.release(opened);
@@ -386,10 +343,7 @@ final class KubeRunService implements RunService {
       RunRecordDocument.@org.jspecify.annotations.Nullable SmokeAge smokeAge) {
     AiperfPodLog parsed = log == null ? null : AiperfPodLog.parse(log);
     // a plan's error_rate gate (the workload's error_rate_max) is the gate's maximum error rate
-    GateOptions options =
-        request.constraints() != null || request.constraintsOverlay() != null
-            ? GateOptions.defaults()
-            : ConstraintReader.planGateOptions(plan.gates());
+    GateOptions options = RunStart.options(request, plan.gates());
     Map<String, byte[]> files = new LinkedHashMap<>();
     Path tree = null;
     ArtifactManifest manifest = null;

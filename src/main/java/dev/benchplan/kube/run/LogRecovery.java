@@ -5,7 +5,6 @@ import dev.benchplan.artifacts.ArtifactChannel;
 import dev.benchplan.artifacts.ArtifactChannelException;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
-import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.render.JobContract;
@@ -58,30 +57,14 @@ public final class LogRecovery {
     ProgressReporter progress = new ProgressReporter(sink, clock, start);
     PerfYaml perf = PerfYaml.read(request.perfYaml());
     PlanReference plan = PlanReference.verify(perf);
-    ConstraintSet constraints =
-        request.constraints() != null
-            ? request.constraints()
-            : request.constraintsOverlay() != null
-                ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-                : ConstraintReader.fromPlanGates(
-                    plan.gates(), perf.annotation(JobContract.PLAN_PATH));
-    RunDirectory dir = new RunDirectory(request.runsDir(), perf.runId());
-    if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.file(dir.finalDir()),
-          dir.finalDir()
-              + ": run "
-              + perf.runId()
-              + " was already collected (use --replace: the earlier directory is kept under a new"
-              + " name)");
-    }
+    // the log first: a bad log is the user's first problem, before an earlier run directory
     String log = read(logFile);
     check(log, logFile);
+    ConstraintSet constraints =
+        RunStart.constraints(request, plan.gates(), perf.annotation(JobContract.PLAN_PATH));
+    RunDirectory dir = RunStart.directory(request, perf.runId());
     progress.report("collecting", "from the saved pod log " + logFile);
-    String namespace =
-        request.namespace() != null
-            ? request.namespace()
-            : perf.namespace() != null ? perf.namespace() : "default";
+    String namespace = RunStart.namespace(request, perf.namespace(), null);
     Job job =
         new JobBuilder()
             .withNewMetadata()

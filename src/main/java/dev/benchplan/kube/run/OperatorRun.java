@@ -6,7 +6,6 @@ import dev.benchplan.artifacts.ArtifactFile;
 import dev.benchplan.artifacts.ArtifactManifest;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
-import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.gate.GateEvaluator;
 import dev.benchplan.gate.GateOptions;
@@ -17,14 +16,12 @@ import dev.benchplan.json.Sha256;
 import dev.benchplan.kube.ApiErrors;
 import dev.benchplan.kube.ClusterAccess;
 import dev.benchplan.kube.KubeCall;
-import dev.benchplan.kube.rbac.PermissionCheck;
 import dev.benchplan.kube.rbac.RbacTargets;
-import dev.benchplan.plan.PlanFile;
-import dev.benchplan.plan.VerifiedPlan;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.render.AiperfJobContract;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.render.manifest.YamlDocuments;
+import dev.benchplan.run.PlanReference;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
 import dev.benchplan.run.ShutdownHooks;
@@ -51,7 +48,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -150,7 +146,7 @@ final class OperatorRun {
       List<ObjectNode> maps,
       List<ObjectNode> jobs,
       String runId,
-      VerifiedPlan plan,
+      PlanReference plan,
       RunRecordDocument.@Nullable Pair pair,
       ConstraintSet constraints,
       GateOptions options,
@@ -237,11 +233,17 @@ final class OperatorRun {
     ObjectNode first = jobs.get(0);
     JsonNode annotations = first.at("/metadata/annotations");
     String runId = first.at("/metadata/labels").path(JobContract.RUN_ID).asString("");
-    VerifiedPlan plan = verifyPlan(file, annotations);
+    Path benchmark = file.toAbsolutePath().normalize().getParent();
+    PlanReference plan =
+        PlanReference.verify(
+            file,
+            benchmark == null || benchmark.getParent() == null ? file : benchmark.getParent(),
+            annotations.path(JobContract.PLAN_PATH).asString(null),
+            annotations.path(JobContract.PLAN_SHA256).asString(null));
     // plan's smoke-age rule again, before anything is created in the cluster or on disk
-    RunRecordDocument.@org.jspecify.annotations.Nullable SmokeAge smokeAge =
+    RunRecordDocument.@Nullable SmokeAge smokeAge =
         dev.benchplan.run.RunSmokeAge.check(
-            plan,
+            plan.verified(),
             file,
             request.deployRoot(),
             annotations.path(JobContract.LEDGER).asString(null),
@@ -250,30 +252,11 @@ final class OperatorRun {
     // checked before anything is applied: a bad or split label is the render's input, exit 2
     RunRecordDocument.Pair pair = pair(file, jobs);
     ConstraintSet constraints =
-        request.constraintsOverlay() != null
-            ? ConstraintReader.fromOverlay(request.constraintsOverlay())
-            : ConstraintReader.fromPlanGates(
-                plan.plan().objectives().gates(), plan.path().toString());
-    GateOptions options =
-        request.constraintsOverlay() != null
-            ? GateOptions.defaults()
-            : ConstraintReader.planGateOptions(plan.plan().objectives().gates());
-    RunDirectory dir = new RunDirectory(request.runsDir(), runId);
-    if (dir.exists() && !request.replace()) {
-      throw BenchplanException.invalid(
-          ErrorLocation.file(dir.finalDir()),
-          dir.finalDir()
-              + ": run "
-              + runId
-              + " was already collected:"
-              + " re-render for a new run-id, or use --replace (the earlier directory is kept under a new name)");
-    }
+        RunStart.constraints(request, plan.gates(), plan.path().toString());
+    GateOptions options = RunStart.options(request, plan.gates());
+    RunDirectory dir = RunStart.directory(request, runId);
     String namespace =
-        request.namespace() != null
-            ? request.namespace()
-            : first.at("/metadata/namespace").isString()
-                ? first.at("/metadata/namespace").asString()
-                : client.defaultNamespace() != null ? client.defaultNamespace() : "default";
+        RunStart.namespace(request, renderedNamespace(first), client.defaultNamespace());
     Service results =
         Service.parse(
             annotations
@@ -310,10 +293,13 @@ final class OperatorRun {
             + r.jobs().size()
             + " AIPerfJob(s), operator results at "
             + r.results());
-    PermissionCheck.require(
+    RunStart.permissions(
         client,
         RbacTargets.runOperator(namespace, r.dgd().split("/", 2)[0], r.results().namespace()),
-        "benchplan rbac run --deploy-root " + request.deployRoot());
+        request,
+        namespace,
+        renderedNamespace(r.jobs().get(0)),
+        progress);
     for (String crd : settings.crds()) {
       boolean there;
       try {
@@ -383,67 +369,62 @@ final class OperatorRun {
       RunRequest request, Rendered r, RunProgress sink, ProgressReporter progress, Instant start) {
     String namespace = r.namespace();
     AtomicReference<String> current = new AtomicReference<>();
-    AtomicBoolean interrupted = new AtomicBoolean();
-    Runnable onInterrupt =
-        () -> {
-          // spec.cancel first: once interrupted is set, the watching thread deletes the AIPerfJob,
-          // and a cancel sent after that finds nothing (OperatorRunIT.interruptCancels caught it)
-          String name = current.get();
-          String cancelled = name == null ? null : cancel(namespace, name);
-          interrupted.set(true);
-          if (name != null) {
-            String done = cancelled;
-            if (!request.keep()) {
-              done += "; " + deleteQuietly(namespace, name);
-            }
-            sink.report("interrupted", Duration.between(start, clock.instant()), done);
-          }
-          if (!request.keep()) {
-            r.maps().forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
-          }
-          r.dir().abandon();
-        };
     List<Ran> ran = new ArrayList<>();
     Path tree = null;
     Instant applied = null;
-    AutoCloseable hook = hooks.onInterrupt(onInterrupt);
-    try {
-      tree = r.dir().stageArtifacts();
-      for (ObjectNode map : r.maps()) {
-        applyMap(namespace, map, progress);
-      }
-      for (int i = 0; i < r.jobs().size(); i++) {
-        ObjectNode job = r.jobs().get(i).deepCopy();
-        String name = job.at("/metadata/name").asString();
-        job.withObject("/metadata").put("namespace", namespace);
-        GenericKubernetesResource created = create(namespace, name, job);
-        current.set(name);
-        applied = applied == null ? clock.instant() : applied;
-        progress.report(
-            "applied",
-            "AIPerfJob " + (i + 1) + "/" + r.jobs().size() + " " + namespace + "/" + name);
-        try {
-          ran.add(watchAndCollect(request, r, job, created, tree, progress, interrupted));
-        } finally {
-          if (!request.keep()) {
-            deleteQuietly(namespace, name);
-          }
-          current.set(null);
-        }
-      }
-    } catch (RuntimeException e) {
-      if (tree != null && Files.exists(tree.getParent())) {
-        deleteTree(tree.getParent());
-      }
-      throw e;
-    } finally {
-      if (!request.keep()) {
-        r.maps().forEach(m -> deleteMapQuietly(namespace, m.at("/metadata/name").asString()));
-      }
+    try (RunGuard guard =
+        RunGuard.register(
+            hooks,
+            g -> {
+              // spec.cancel first: once interrupted, the watching thread deletes the AIPerfJob,
+              // and a cancel sent after that finds nothing (OperatorRunIT.interruptCancels)
+              String name = current.get();
+              String cancelled = name == null ? null : cancel(namespace, name);
+              g.interrupt();
+              if (name != null) {
+                sink.report(
+                    "interrupted",
+                    Duration.between(start, clock.instant()),
+                    cancelled + (request.keep() ? "" : "; " + deleteQuietly(namespace, name)));
+              }
+              if (!request.keep()) {
+                r.maps().forEach(m -> deleteMapQuietly(namespace, name(m)));
+              }
+              r.dir().abandon();
+            })) {
       try {
-        hook.close();
-      } catch (Exception e) {
-        // unregistering only fails while the JVM is shutting down: the hook then cleans up
+        tree = r.dir().stageArtifacts();
+        for (ObjectNode map : r.maps()) {
+          applyMap(namespace, map, progress);
+        }
+        for (int i = 0; i < r.jobs().size(); i++) {
+          ObjectNode job = r.jobs().get(i).deepCopy();
+          String name = name(job);
+          job.withObject("/metadata").put("namespace", namespace);
+          GenericKubernetesResource created = create(namespace, name, job);
+          current.set(name);
+          applied = applied == null ? clock.instant() : applied;
+          progress.report(
+              "applied",
+              "AIPerfJob " + (i + 1) + "/" + r.jobs().size() + " " + namespace + "/" + name);
+          try {
+            ran.add(watchAndCollect(request, r, job, created, tree, progress, guard));
+          } finally {
+            if (!request.keep()) {
+              deleteQuietly(namespace, name);
+            }
+            current.set(null);
+          }
+        }
+      } catch (RuntimeException e) {
+        if (tree != null && Files.exists(tree.getParent())) {
+          deleteTree(tree.getParent());
+        }
+        throw e;
+      } finally {
+        if (!request.keep()) {
+          r.maps().forEach(m -> deleteMapQuietly(namespace, name(m)));
+        }
       }
     }
     return new Executed(tree, ran, Objects.requireNonNull(applied, "applied"));
@@ -495,17 +476,12 @@ final class OperatorRun {
       GenericKubernetesResource created,
       Path tree,
       ProgressReporter progress,
-      AtomicBoolean interrupted) {
+      RunGuard guard) {
     String namespace = r.namespace();
-    String name = job.at("/metadata/name").asString();
-    long timeoutS = job.at("/spec/timeoutSeconds").asLong(0);
+    String name = name(job);
     Duration bound =
-        request.timeout() != null
-            ? request.timeout()
-            : timeoutS > 0
-                ? Duration.ofSeconds(timeoutS).plus(TIMEOUT_MARGIN)
-                : KubeRunService.DEFAULT_RUN_BOUND;
-    GenericKubernetesResource end = await(namespace, name, bound, progress, interrupted);
+        RunStart.bound(request, job.at("/spec/timeoutSeconds").asLong(0), TIMEOUT_MARGIN);
+    GenericKubernetesResource end = await(namespace, name, bound, progress, guard);
     String phase = phase(end);
     String dirName =
         job.at("/metadata/annotations").path(AiperfJobContract.RUN_DIRECTORY).asString("");
@@ -816,7 +792,7 @@ final class OperatorRun {
       String name,
       Duration bound,
       ProgressReporter progress,
-      AtomicBoolean interrupted) {
+      RunGuard guard) {
     LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
     Instant until = clock.instant().plus(bound);
     String shown = null;
@@ -831,7 +807,7 @@ final class OperatorRun {
         if (o instanceof GenericKubernetesResource r) {
           last = r;
         }
-        if (interrupted.get()) {
+        if (guard.interrupted()) {
           throw BenchplanException.runtime(
               "interrupted: AIPerfJob "
                   + namespace
@@ -896,6 +872,16 @@ final class OperatorRun {
     } catch (KubernetesClientException e) {
       throw ApiErrors.map("watch AIPerfJob " + namespace + "/" + name, e);
     }
+  }
+
+  /** metadata.namespace of a rendered document, or null when it names none. */
+  private static @Nullable String renderedNamespace(ObjectNode doc) {
+    JsonNode ns = doc.at("/metadata/namespace");
+    return ns.isString() ? ns.asString() : null;
+  }
+
+  private static String name(ObjectNode doc) {
+    return doc.at("/metadata/name").asString();
   }
 
   static boolean terminal(@Nullable String phase) {
@@ -1062,87 +1048,37 @@ final class OperatorRun {
     }
   }
 
-  private static VerifiedPlan verifyPlan(Path file, JsonNode annotations) {
-    String path = annotations.path(JobContract.PLAN_PATH).asString(null);
-    String sha = annotations.path(JobContract.PLAN_SHA256).asString(null);
-    if (path == null || sha == null) {
-      throw BenchplanException.invalid(
-          ErrorLocation.pointer(file, "/metadata/annotations"),
-          file
-              + ": /metadata/annotations: "
-              + JobContract.PLAN_PATH
-              + " and "
-              + JobContract.PLAN_SHA256
-              + " are required: expected what benchplan render wrote");
-    }
-    // render names the plan relative to DEPLOY_ROOT (<DEPLOY_ROOT>/benchmark/aiperfjobs.yaml);
-    // older
-    // renders named it absolutely
-    Path recorded = Path.of(path);
-    Path abs = file.toAbsolutePath().getParent();
-    Path plan =
-        recorded.isAbsolute() || abs == null || abs.getParent() == null
-            ? recorded
-            : abs.getParent().resolve(recorded).normalize();
-    if (!Files.exists(plan)) {
-      throw BenchplanException.invalid(
-          ErrorLocation.file(file),
-          file
-              + ": the plan it was rendered from is missing: "
-              + path
-              + " (annotation "
-              + JobContract.PLAN_PATH
-              + ")");
-    }
-    return PlanFile.verify(
-        plan,
-        sha,
-        "recorded in "
-            + file
-            + " as "
-            + JobContract.PLAN_SHA256
-            + "; re-render from the plan you mean to run");
-  }
-
   /**
    * run.json of an operator run: what the AIPerfJobs were, how each ended, every file's SHA-256.
    */
   private RunRecordDocument record(Ended e, Map<String, byte[]> files) {
     Rendered r = e.rendered();
-    VerifiedPlan plan = r.plan();
+    PlanReference plan = r.plan();
     JsonNode a = r.annotations();
     ObjectNode firstJob = r.jobs().get(0);
-    String planned = plan.plan().aiperf().version();
-    String measured =
-        e.executed().ran().stream()
-            .map(Ran::export)
-            .filter(Objects::nonNull)
-            .map(AiperfExport::aiperfVersion)
-            .filter(Objects::nonNull)
-            .findFirst()
-            .orElse(null);
-    Boolean versionMatch = measured == null ? null : measured.equals(planned);
     String image = firstJob.at("/spec/image").asString(null);
-    boolean imageMatch =
-        plan.plan().aiperf().image() == null || Objects.equals(plan.plan().aiperf().image(), image);
-    Map<String, String> shas = new LinkedHashMap<>();
-    files.forEach((k, v) -> shas.put(k, Sha256.hex(v)));
+    RunRecordDocument.Aiperf aiperf =
+        RunRecord.aiperf(
+            plan,
+            a.path(JobContract.AIPERF_VERSION).asString(null),
+            e.executed().ran().stream()
+                .map(Ran::export)
+                .filter(Objects::nonNull)
+                .map(AiperfExport::aiperfVersion)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null),
+            image,
+            null);
     List<String> ineligible =
-        RunRecord.ineligibleReasons(
-            e.verdict(),
-            versionMatch,
-            measured,
-            planned,
-            imageMatch,
-            "the AIPerfJob's image " + image,
-            plan.plan().aiperf().image());
+        RunRecord.ineligibleReasons(e.verdict(), aiperf, "the AIPerfJob's image " + image);
     Ran firstRan = e.executed().ran().get(0);
     long timeoutS = firstJob.at("/spec/timeoutSeconds").asLong(0);
     return new RunRecordDocument(
         RunRecord.SCHEMA_VERSION,
         r.runId(),
-        plan.plan().seriesId(),
-        plan.plan().planId(),
+        plan.seriesId(),
+        plan.planId(),
         new RunRecordDocument.FileRef(plan.path().toString(), plan.sha256()),
         new RunRecordDocument.FileRef(r.file().toAbsolutePath().toString(), sha(r.file())),
         new RunRecordDocument.Cluster(
@@ -1158,14 +1094,7 @@ final class OperatorRun {
             List.of("phase=" + firstRan.phase())),
         null,
         image,
-        new RunRecordDocument.Aiperf(
-            planned,
-            plan.plan().aiperf().image(),
-            a.path(JobContract.AIPERF_VERSION).asString(null),
-            measured,
-            versionMatch,
-            imageMatch,
-            null),
+        aiperf,
         new RunRecordDocument.Times(
             e.start().toString(),
             e.executed().applied().toString(),
@@ -1186,7 +1115,7 @@ final class OperatorRun {
                 + TRANSPORT
                 + "; each checked against its listed size and SHA-256 hashed on arrival (the API gives no"
                 + " checksums); artifacts.sha256 lists them",
-            shas),
+            RunRecord.fileShas(files)),
         "completed",
         e.verdict().message(),
         e.verdict().verdict().json(),

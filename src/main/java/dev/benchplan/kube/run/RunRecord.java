@@ -101,21 +101,14 @@ final class RunRecord {
               cs == null ? null : blankToNull(cs.getImageID()));
     }
 
-    String planned = f.plan().aiperfVersion();
     // a Job of several runs has no one export: the version every run's summary records (a grid on
     // the real engine recorded none before, so its pin went unchecked)
-    String measured = f.export() != null ? f.export().aiperfVersion() : runsVersion(f.perRun());
-    Boolean versionMatch = (measured == null || planned == null) ? null : measured.equals(planned);
-    boolean imageMatch =
-        f.plan().aiperfImage() == null || Objects.equals(f.plan().aiperfImage(), f.perf().image());
     RunRecordDocument.Aiperf aiperf =
-        new RunRecordDocument.Aiperf(
-            planned,
-            f.plan().aiperfImage(),
+        aiperf(
+            f.plan(),
             f.perf().annotation(JobContract.AIPERF_VERSION),
-            measured,
-            versionMatch,
-            imageMatch,
+            f.export() != null ? f.export().aiperfVersion() : runsVersion(f.perRun()),
+            f.perf().image(),
             f.log() == null ? null : f.log().exitCode());
 
     Instant scheduled = KubeRunService.scheduledAt(pod);
@@ -163,10 +156,6 @@ final class RunRecord {
             List.copyOf(warnings),
             problems.isEmpty());
 
-    Map<String, String> files = new LinkedHashMap<>();
-    for (Map.Entry<String, byte[]> e : f.files().entrySet()) {
-      files.put(e.getKey(), Sha256.hex(e.getValue()));
-    }
     RunRecordDocument.Artifacts artifacts =
         new RunRecordDocument.Artifacts(
             f.perf().annotation(JobContract.ARTIFACTS),
@@ -174,18 +163,11 @@ final class RunRecord {
             f.files().containsKey(dev.benchplan.artifacts.ArtifactManifest.FILE_NAME)
                 ? TREE_NOTE
                 : PVC_NOTE,
-            files,
+            fileShas(f.files()),
             f.synthetic());
 
     List<String> ineligible =
-        ineligibleReasons(
-            f.verdict(),
-            versionMatch,
-            measured,
-            planned,
-            imageMatch,
-            "the Job's image " + f.perf().image(),
-            f.plan().aiperfImage());
+        ineligibleReasons(f.verdict(), aiperf, "the Job's image " + f.perf().image());
     if (f.export() != null && f.export().wasCancelled()) {
       ineligible.add(
           Preflight.finding(BlockerCode.RUN_CANCELLED, "AIPerf reports the run as cancelled"));
@@ -243,6 +225,34 @@ final class RunRecord {
   }
 
   /**
+   * run.json's aiperf, for every engine: the version the series pins and the plan's image against
+   * the version the summary records ({@code measured}, null when none) and the image that ran.
+   */
+  static RunRecordDocument.Aiperf aiperf(
+      PlanReference plan,
+      @Nullable String rendered,
+      @Nullable String measured,
+      @Nullable String image,
+      @Nullable Integer exitCode) {
+    String planned = plan.aiperfVersion();
+    return new RunRecordDocument.Aiperf(
+        planned,
+        plan.aiperfImage(),
+        rendered,
+        measured,
+        measured == null || planned == null ? null : measured.equals(planned),
+        plan.aiperfImage() == null || Objects.equals(plan.aiperfImage(), image),
+        exitCode);
+  }
+
+  /** run.json's artifacts.files: each file beside it and its SHA-256, in order. */
+  static Map<String, String> fileShas(Map<String, byte[]> files) {
+    Map<String, String> out = new LinkedHashMap<>();
+    files.forEach((name, bytes) -> out.put(name, Sha256.hex(bytes)));
+    return out;
+  }
+
+  /**
    * Why a run may not serve as evidence, as far as every run record judges it (the Job's and the
    * operator's): no valid measurement, another AIPerf version than the series pins, another image
    * than the plan's. Each finding carries its blocker code; the list is the caller's to extend.
@@ -250,13 +260,7 @@ final class RunRecord {
    * @param ranImage what ran the image and which, e.g. {@code "the Job's image IMAGE"}
    */
   static List<String> ineligibleReasons(
-      Verdict verdict,
-      @Nullable Boolean versionMatch,
-      @Nullable String measured,
-      @Nullable String planned,
-      boolean imageMatch,
-      String ranImage,
-      @Nullable String plannedImage) {
+      Verdict verdict, RunRecordDocument.Aiperf aiperf, String ranImage) {
     List<String> ineligible = new ArrayList<>();
     if (verdict.verdict() != Status.PASS && verdict.verdict() != Status.FAIL) {
       ineligible.add(
@@ -264,16 +268,20 @@ final class RunRecord {
               BlockerCode.RUN_NOT_MEASURED,
               "the run has no valid measurement (verdict " + verdict.verdict().json() + ")"));
     }
-    if (Boolean.FALSE.equals(versionMatch)) {
+    if (Boolean.FALSE.equals(aiperf.versionMatch())) {
       ineligible.add(
           Preflight.finding(
               BlockerCode.AIPERF_VERSION_MISMATCH,
-              "AIPerf " + measured + " ran, but the series pins " + planned));
+              "AIPerf "
+                  + aiperf.exportVersion()
+                  + " ran, but the series pins "
+                  + aiperf.plannedVersion()));
     }
-    if (!imageMatch) {
+    if (!aiperf.imageMatch()) {
       ineligible.add(
           Preflight.finding(
-              BlockerCode.AIPERF_IMAGE_MISMATCH, ranImage + " is not the plan's " + plannedImage));
+              BlockerCode.AIPERF_IMAGE_MISMATCH,
+              ranImage + " is not the plan's " + aiperf.plannedImage()));
     }
     return ineligible;
   }

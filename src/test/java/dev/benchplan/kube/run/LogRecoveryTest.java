@@ -150,6 +150,12 @@ class LogRecoveryTest {
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     RunOutcome again = recover(log, true);
     assertThat(again.runDir()).isEqualTo(f.runDir());
+    // the log is looked at first: an empty one on an already-collected root names the log
+    assertThatThrownBy(() -> recover("", false))
+        .isInstanceOf(BenchplanException.class)
+        .hasMessageContaining("no end marker")
+        .hasMessageNotContaining("already collected")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
   private void assertRefused(String text, String message) {

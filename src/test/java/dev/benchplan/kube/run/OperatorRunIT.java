@@ -288,6 +288,41 @@ class OperatorRunIT {
 
   @Test
   @DisplayName(
+      "issue 33: `benchplan run --format json` of an operator deploy root (the CLI, in-process): its"
+          + " stdout's run is run.json field for field, engine and operator included; nothing left")
+  void cliJsonIsRunJson() throws Exception {
+    Path root = render(1);
+    Path kubeconfig =
+        kube.cluster()
+            .writeKubeconfig(
+                tmp.resolve("kubeconfig"), kube.cluster().adminToken(), kube.namespace());
+    String previous = System.setProperty("kubeconfig", kubeconfig.toString());
+    try {
+      var r =
+          dev.benchplan.testing.CommandHarness.run(
+              "run", "--deploy-root", root.toString(), "--format", "json");
+      assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
+      JsonNode out = dev.benchplan.testing.JsonDocuments.assertStdout("run", r.out());
+      JsonNode run =
+          Json.JSON.readTree(
+              Files.readAllBytes(Path.of(out.get("run_dir").asString()).resolve("run.json")));
+      // both parsed and compared as trees: every field, nested ones included
+      assertThat(out.get("run")).isEqualTo(run);
+      assertThat(out.at("/run/engine").asString()).isEqualTo("aiperf-operator");
+      assertThat(out.at("/run/operator/jobs")).hasSize(1);
+      assertThat(r.err()).contains("run [preflight] ").contains(" AIPerfJob(s), operator results");
+    } finally {
+      if (previous == null) {
+        System.clearProperty("kubeconfig");
+      } else {
+        System.setProperty("kubeconfig", previous);
+      }
+    }
+    assertNoAiperfJobs();
+  }
+
+  @Test
+  @DisplayName(
       "a trace replay: the trace's ConfigMap applied before the AIPerfJob (its SHA-256 the one the pods"
           + " check), results collected, the ConfigMap and AIPerfJob deleted")
   void traceReplay() throws Exception {
