@@ -331,7 +331,11 @@ public final class AnalyzeService {
     java.util.IdentityHashMap<RunEvidence, dev.benchplan.analysis.audit.AuditCheck> checks =
         Provenance.check(runs);
     return runs.stream()
-        .map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "provenance check")))
+        .map(
+            r ->
+                r.with(
+                    r.audit().with(Objects.requireNonNull(checks.get(r), "provenance check")),
+                    r.candidate()))
         .toList();
   }
 
@@ -391,7 +395,11 @@ public final class AnalyzeService {
         AggregateCrossCheck.check(base, runs);
     // the check names every run it was given
     return runs.stream()
-        .map(r -> r.withCheck(Objects.requireNonNull(checks.get(r), "aggregate check")))
+        .map(
+            r ->
+                r.with(
+                    r.audit().with(Objects.requireNonNull(checks.get(r), "aggregate check")),
+                    r.candidate()))
         .toList();
   }
 

@@ -128,23 +128,25 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() {
     RunProgress progress = ProgressRenderer.forStderr("run", spec.commandLine().getErr());
     RunRequest request =
-        new RunRequest(
-            deployRoot.deployRoot(),
-            context.context(),
-            namespace,
-            constraints,
-            timeout,
-            scheduleTimeout,
-            keep,
-            replace,
+        RunRequest.builder(deployRoot.deployRoot())
+            .context(context.context())
+            .namespace(namespace)
+            .constraintsOverlay(constraints)
+            .timeout(timeout)
+            .scheduleTimeout(scheduleTimeout)
+            .keep(keep)
+            .replace(replace)
             // read here only when its unknown names are allowed; else the run reads it
-            allowUnknownConstraints && constraints != null
-                ? ConstraintReader.fromOverlay(constraints, true)
-                : null,
-            new SmokeEvidence.AgeCheck(
-                smokeMaxAge != null ? smokeMaxAge : SmokeEvidence.DEFAULT_MAX_AGE,
-                // judged as plan and render judge: SOURCE_DATE_EPOCH, else the system clock
-                PlanClock.fromEnvironment(System.getenv()).instant()));
+            .constraints(
+                allowUnknownConstraints && constraints != null
+                    ? ConstraintReader.fromOverlay(constraints, true)
+                    : null)
+            .smokeAge(
+                new SmokeEvidence.AgeCheck(
+                    smokeMaxAge != null ? smokeMaxAge : SmokeEvidence.DEFAULT_MAX_AGE,
+                    // judged as plan and render judge: SOURCE_DATE_EPOCH, else the system clock
+                    PlanClock.fromEnvironment(System.getenv()).instant()))
+            .build();
     RunOutcome outcome =
         fromLog != null
             ? LogRecovery.recover(request, fromLog, java.time.Clock.systemUTC(), progress)

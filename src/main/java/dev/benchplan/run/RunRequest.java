@@ -29,9 +29,9 @@ import org.jspecify.annotations.Nullable;
 public record RunRequest(
     Path deployRoot,
     @Nullable String context,
-    String namespace,
+    @Nullable String namespace,
     @Nullable Path constraintsOverlay,
-    Duration timeout,
+    @Nullable Duration timeout,
     Duration scheduleTimeout,
     boolean keep,
     boolean replace,
@@ -56,50 +56,88 @@ public record RunRequest(
     }
   }
 
-  /** A request that does not check the smoke evidence's age. */
-  public RunRequest(
-      Path deployRoot,
-      @Nullable String context,
-      String namespace,
-      @Nullable Path constraintsOverlay,
-      Duration timeout,
-      Duration scheduleTimeout,
-      boolean keep,
-      boolean replace,
-      dev.benchplan.gate.@Nullable ConstraintSet constraints) {
-    this(
-        deployRoot,
-        context,
-        namespace,
-        constraintsOverlay,
-        timeout,
-        scheduleTimeout,
-        keep,
-        replace,
-        constraints,
-        null);
+  /** A request for {@code deployRoot} with every other field at its default, to be set by name. */
+  public static Builder builder(Path deployRoot) {
+    return new Builder(deployRoot);
   }
 
-  /** A request whose constraints come from the overlay or the plan. */
-  public RunRequest(
-      Path deployRoot,
-      @Nullable String context,
-      String namespace,
-      @Nullable Path constraintsOverlay,
-      Duration timeout,
-      Duration scheduleTimeout,
-      boolean keep,
-      boolean replace) {
-    this(
-        deployRoot,
-        context,
-        namespace,
-        constraintsOverlay,
-        timeout,
-        scheduleTimeout,
-        keep,
-        replace,
-        null);
+  /** Builds a {@link RunRequest} field by field; unset fields are null or false. */
+  public static final class Builder {
+    private final Path deployRoot;
+    private @Nullable String context;
+    private @Nullable String namespace;
+    private @Nullable Path constraintsOverlay;
+    private @Nullable Duration timeout;
+    private Duration scheduleTimeout = DEFAULT_SCHEDULE_TIMEOUT;
+    private boolean keep;
+    private boolean replace;
+    private dev.benchplan.gate.@Nullable ConstraintSet constraints;
+    private dev.benchplan.workload.SmokeEvidence.@Nullable AgeCheck smokeAge;
+
+    private Builder(Path deployRoot) {
+      this.deployRoot = deployRoot;
+    }
+
+    public Builder context(@Nullable String value) {
+      context = value;
+      return this;
+    }
+
+    public Builder namespace(@Nullable String value) {
+      namespace = value;
+      return this;
+    }
+
+    public Builder constraintsOverlay(@Nullable Path value) {
+      constraintsOverlay = value;
+      return this;
+    }
+
+    public Builder timeout(@Nullable Duration value) {
+      timeout = value;
+      return this;
+    }
+
+    /** The start bound; null: {@link #DEFAULT_SCHEDULE_TIMEOUT}. */
+    public Builder scheduleTimeout(@Nullable Duration value) {
+      scheduleTimeout = value == null ? DEFAULT_SCHEDULE_TIMEOUT : value;
+      return this;
+    }
+
+    public Builder keep(boolean value) {
+      keep = value;
+      return this;
+    }
+
+    public Builder replace(boolean value) {
+      replace = value;
+      return this;
+    }
+
+    public Builder constraints(dev.benchplan.gate.@Nullable ConstraintSet value) {
+      constraints = value;
+      return this;
+    }
+
+    public Builder smokeAge(dev.benchplan.workload.SmokeEvidence.@Nullable AgeCheck value) {
+      smokeAge = value;
+      return this;
+    }
+
+    /** The request; its constructor checks the bounds (exit 2). */
+    public RunRequest build() {
+      return new RunRequest(
+          deployRoot,
+          context,
+          namespace,
+          constraintsOverlay,
+          timeout,
+          scheduleTimeout,
+          keep,
+          replace,
+          constraints,
+          smokeAge);
+    }
   }
 
   /** DEPLOY_ROOT/benchmark/perf.yaml. */

@@ -425,16 +425,13 @@ public final class AiperfBenchmarkRunner implements BenchmarkRunner {
     // validate's constraints as resolved for this load (scaled floor, per-GPU floor x GPUs), not
     // the file's
     RunRequest runRequest =
-        new RunRequest(
-            rendered.deployRoot(),
-            null,
-            rendered.namespace(),
-            null,
-            req.options().timeouts().job(),
-            req.options().timeouts().podScheduling(),
-            req.options().keep(),
-            false,
-            req.constraints().set());
+        RunRequest.builder(rendered.deployRoot())
+            .namespace(rendered.namespace())
+            .timeout(req.options().timeouts().job())
+            .scheduleTimeout(req.options().timeouts().podScheduling())
+            .keep(req.options().keep())
+            .constraints(req.constraints().set())
+            .build();
     return runs.apply(hooks)
         .run(
             runRequest,

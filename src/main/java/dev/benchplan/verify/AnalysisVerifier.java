@@ -477,7 +477,8 @@ final class AnalysisVerifier {
       // the candidate analyze assigned (run.json, --label or the RUN argument), as it recorded it
       out.add(
           run.path("candidate").isObject()
-              ? loaded.withCandidate(
+              ? loaded.with(
+                  loaded.audit(),
                   dev.benchplan.json.Json.JSON.treeToValue(
                       run.path("candidate"), dev.benchplan.analysis.evidence.Candidate.class))
               : loaded);

@@ -60,15 +60,10 @@ class NoClusterTest {
             () ->
                 RunServices.kubernetes()
                     .run(
-                        new RunRequest(
-                            tmp.resolve("deploy"),
-                            null,
-                            null,
-                            null,
-                            Duration.ofSeconds(30),
-                            Duration.ofSeconds(15),
-                            false,
-                            false),
+                        RunRequest.builder(tmp.resolve("deploy"))
+                            .timeout(Duration.ofSeconds(30))
+                            .scheduleTimeout(Duration.ofSeconds(15))
+                            .build(),
                         (phase, elapsed, detail) -> {}))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))

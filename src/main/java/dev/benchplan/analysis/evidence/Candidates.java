@@ -39,7 +39,7 @@ public final class Candidates {
       } else {
         c = Candidate.unknown(arg);
       }
-      out.add(r.withCandidate(c));
+      out.add(r.with(r.audit(), c));
     }
     return out;
   }
@@ -115,6 +115,6 @@ public final class Candidates {
               + "): name them with --label NAME=DIR or compare them on their own");
     }
     Candidate c = known.isEmpty() ? Candidate.side(side) : known.values().iterator().next();
-    return runs.stream().map(r -> r.withCandidate(c)).toList();
+    return runs.stream().map(r -> r.with(r.audit(), c)).toList();
   }
 }

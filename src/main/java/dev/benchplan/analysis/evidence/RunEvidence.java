@@ -57,26 +57,11 @@ public record RunEvidence(
     return null;
   }
 
-  /** This run with one more audit check. */
-  public RunEvidence withCheck(dev.benchplan.analysis.audit.AuditCheck check) {
-    return new RunEvidence(
-        source,
-        export,
-        summarySha256,
-        summaryProblem,
-        inputConfig,
-        scan,
-        plan,
-        identity,
-        seriesId,
-        loadPoint,
-        gpus,
-        audit.with(check),
-        candidate);
-  }
-
-  /** This run as measuring {@code c} (the RUN argument, {@code --label} or a compare side). */
-  public RunEvidence withCandidate(Candidate c) {
+  /**
+   * This run with another audit (one more check: {@code audit().with(check)}) and candidate (the
+   * RUN argument, {@code --label} or a compare side); everything else as it is.
+   */
+  public RunEvidence with(RunAudit audit, Candidate candidate) {
     return new RunEvidence(
         source,
         export,
@@ -90,7 +75,7 @@ public record RunEvidence(
         loadPoint,
         gpus,
         audit,
-        c);
+        candidate);
   }
 
   /** A statistic of a summary metric as a double, when present. */

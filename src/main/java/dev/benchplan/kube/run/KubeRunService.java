@@ -147,8 +147,7 @@ final class KubeRunService implements RunService {
     KubernetesClient opened = clients.open(request.context());
     ClusterAccess client = ClusterAccess.of(opened);
     try {
-      String namespace =
-          RunStart.namespace(request, perf.namespace(), client.defaultNamespace());
+      String namespace = RunStart.namespace(request, perf.namespace(), client.defaultNamespace());
       progress.report("preflight", "namespace " + namespace + ", Job " + perf.jobName());
       boolean onClaim =
           perf.annotation(JobContract.ARTIFACTS) != null

@@ -28,10 +28,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * {@code run --from-log}: the run directory {@code run} would have written, from the AIPerf Job's
@@ -182,19 +180,7 @@ public final class LogRecovery {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      if (scratch != null) {
-        delete(scratch);
-      }
-    }
-  }
-
-  private static void delete(Path root) {
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      // best effort: a scratch folder under the system temp directory
+      RunDirectory.deleteQuietly(scratch);
     }
   }
 }

@@ -251,8 +251,7 @@ final class OperatorRun {
             request.smokeAge());
     // checked before anything is applied: a bad or split label is the render's input, exit 2
     RunRecordDocument.Pair pair = pair(file, jobs);
-    ConstraintSet constraints =
-        RunStart.constraints(request, plan.gates(), plan.path().toString());
+    ConstraintSet constraints = RunStart.constraints(request, plan.gates(), plan.path().toString());
     GateOptions options = RunStart.options(request, plan.gates());
     RunDirectory dir = RunStart.directory(request, runId);
     String namespace =
@@ -417,8 +416,8 @@ final class OperatorRun {
           }
         }
       } catch (RuntimeException e) {
-        if (tree != null && Files.exists(tree.getParent())) {
-          deleteTree(tree.getParent());
+        if (tree != null) {
+          RunDirectory.deleteQuietly(tree.getParent());
         }
         throw e;
       } finally {
@@ -788,11 +787,7 @@ final class OperatorRun {
    * so.
    */
   private GenericKubernetesResource await(
-      String namespace,
-      String name,
-      Duration bound,
-      ProgressReporter progress,
-      RunGuard guard) {
+      String namespace, String name, Duration bound, ProgressReporter progress, RunGuard guard) {
     LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
     Instant until = clock.instant().plus(bound);
     String shown = null;
@@ -1080,7 +1075,8 @@ final class OperatorRun {
         plan.seriesId(),
         plan.planId(),
         new RunRecordDocument.FileRef(plan.path().toString(), plan.sha256()),
-        new RunRecordDocument.FileRef(r.file().toAbsolutePath().toString(), sha(r.file())),
+        new RunRecordDocument.FileRef(
+            r.file().toAbsolutePath().toString(), Sha256.ofFile(r.file())),
         new RunRecordDocument.Cluster(
             client.contextName() == null ? e.request().context() : client.contextName(),
             client.serverUrl(),
@@ -1173,28 +1169,12 @@ final class OperatorRun {
     return new RunRecordDocument.Operator(r.results().toString(), TRANSPORT, jobs);
   }
 
-  private static String sha(Path file) {
-    try {
-      return Sha256.hex(Files.readAllBytes(file));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private void sleep(Duration d) {
     try {
       Thread.sleep(d.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw BenchplanException.runtime("interrupted while waiting for the operator's results");
-    }
-  }
-
-  private static void deleteTree(@Nullable Path p) {
-    try (var s = Files.walk(p)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-    } catch (IOException ignored) {
-      // best effort: a hidden staging folder is never read as a run
     }
   }
 }

@@ -164,12 +164,20 @@ final class RunDirectory {
   void abandon() {
     Path p = partial;
     partial = null;
-    if (p == null || !Files.exists(p)) {
+    deleteQuietly(p);
+  }
+
+  /**
+   * Deletes {@code root} and everything below it, best effort (a staging, scratch or partial
+   * folder, never read as a run); harmless when absent.
+   */
+  static void deleteQuietly(@Nullable Path root) {
+    if (root == null || !Files.exists(root)) {
       return;
     }
     try {
       Files.walkFileTree(
-          p,
+          root,
           new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
@@ -186,7 +194,7 @@ final class RunDirectory {
             }
           });
     } catch (IOException ignored) {
-      // best effort: a leftover hidden .partial directory is never mistaken for a run
+      // best effort: a leftover hidden folder is never mistaken for a run
     }
   }
 }

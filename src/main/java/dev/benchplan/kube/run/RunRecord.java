@@ -230,7 +230,7 @@ final class RunRecord {
    */
   static RunRecordDocument.Aiperf aiperf(
       PlanReference plan,
-      @Nullable String rendered,
+      String rendered,
       @Nullable String measured,
       @Nullable String image,
       @Nullable Integer exitCode) {
@@ -240,7 +240,7 @@ final class RunRecord {
         plan.aiperfImage(),
         rendered,
         measured,
-        measured == null || planned == null ? null : measured.equals(planned),
+        (measured == null || planned == null) ? null : measured.equals(planned),
         plan.aiperfImage() == null || Objects.equals(plan.aiperfImage(), image),
         exitCode);
   }

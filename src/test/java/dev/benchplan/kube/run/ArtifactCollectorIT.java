@@ -66,15 +66,10 @@ class ArtifactCollectorIT {
             Clock.systemUTC(),
             KubeRunService.Settings.CLI.withCollector(SMALL_PARTS))
         .run(
-            new RunRequest(
-                deployRoot,
-                null,
-                null,
-                null,
-                Duration.ofMinutes(4),
-                Duration.ofSeconds(60),
-                false,
-                false),
+            RunRequest.builder(deployRoot)
+                .timeout(Duration.ofMinutes(4))
+                .scheduleTimeout(Duration.ofSeconds(60))
+                .build(),
             (phase, elapsed, detail) ->
                 progress.add(
                     "["

@@ -194,8 +194,10 @@ class KubeRunServiceTest {
 
   /** A run of {@code deployRoot} with the test's timeouts (30 s, 15 s to schedule), not kept. */
   static RunRequest request(Path deployRoot) {
-    return new RunRequest(
-        deployRoot, null, null, null, Duration.ofSeconds(30), Duration.ofSeconds(15), false, false);
+    return RunRequest.builder(deployRoot)
+        .timeout(Duration.ofSeconds(30))
+        .scheduleTimeout(Duration.ofSeconds(15))
+        .build();
   }
 
   /** The API server answers the next Job create with HTTP {@code code} and this Status. */
@@ -349,7 +351,12 @@ class KubeRunServiceTest {
 
   RunRequest request(
       RunFixture f, Duration timeout, Duration schedule, boolean keep, boolean replace) {
-    return new RunRequest(f.deployRoot, null, null, null, timeout, schedule, keep, replace);
+    return RunRequest.builder(f.deployRoot)
+        .timeout(timeout)
+        .scheduleTimeout(schedule)
+        .keep(keep)
+        .replace(replace)
+        .build();
   }
 
   /** The real encoder's block for the real sweep (python3 as in the AIPerf image). */
@@ -471,15 +478,11 @@ class KubeRunServiceTest {
             "validation:\n  performance:\n    constraints:\n      - {name: inference-throughput, value: \">= 50\"}\n");
     logs.set(POD, RunFixture.logWithRealSummary(0));
     RunRequest r =
-        new RunRequest(
-            f.deployRoot,
-            null,
-            null,
-            overlay,
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(15),
-            false,
-            false);
+        RunRequest.builder(f.deployRoot)
+            .constraintsOverlay(overlay)
+            .timeout(Duration.ofSeconds(30))
+            .scheduleTimeout(Duration.ofSeconds(15))
+            .build();
     RunOutcome o = runWith(f, r, completes(0));
     assertThat(o.exitCode()).isZero();
     assertThat(o.verdict().constraints()).hasSize(1);
@@ -941,7 +944,7 @@ class KubeRunServiceTest {
   @DisplayName("the namespace must exist (exit 2)")
   void namespaceMissing() {
     RunFixture f = RunFixture.create(tmp, null, 50, 35);
-    RunRequest r = new RunRequest(f.deployRoot, null, "nope", null, null, null, false, false);
+    RunRequest r = RunRequest.builder(f.deployRoot).namespace("nope").build();
     assertThatThrownBy(() -> run(f, r))
         .hasMessageContaining("namespace 'nope' does not exist")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
@@ -1213,18 +1216,13 @@ class KubeRunServiceTest {
 
   /** A run checking the smoke evidence's age at {@code now}, with the default 72 h limit. */
   static RunRequest smokeChecked(Path deployRoot, String now) {
-    return new RunRequest(
-        deployRoot,
-        null,
-        null,
-        null,
-        Duration.ofSeconds(30),
-        Duration.ofSeconds(15),
-        false,
-        false,
-        null,
-        new dev.benchplan.workload.SmokeEvidence.AgeCheck(
-            dev.benchplan.workload.SmokeEvidence.DEFAULT_MAX_AGE, java.time.Instant.parse(now)));
+    return RunRequest.builder(deployRoot)
+        .timeout(Duration.ofSeconds(30))
+        .scheduleTimeout(Duration.ofSeconds(15))
+        .smokeAge(
+            new dev.benchplan.workload.SmokeEvidence.AgeCheck(
+                dev.benchplan.workload.SmokeEvidence.DEFAULT_MAX_AGE, java.time.Instant.parse(now)))
+        .build();
   }
 
   static void smokeAt(RunFixture f, String timestamp) {

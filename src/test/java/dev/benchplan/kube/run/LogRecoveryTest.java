@@ -66,8 +66,7 @@ class LogRecoveryTest {
   private RunOutcome recover(String text, boolean replace) throws Exception {
     Path file = Files.writeString(tmp.resolve("saved-pod.log"), text, StandardCharsets.UTF_8);
     return LogRecovery.recover(
-        new RunRequest(
-            f.deployRoot, null, null, null, Duration.ofSeconds(30), null, false, replace, null),
+        RunRequest.builder(f.deployRoot).timeout(Duration.ofSeconds(30)).replace(replace).build(),
         file,
         CLOCK,
         QUIET);

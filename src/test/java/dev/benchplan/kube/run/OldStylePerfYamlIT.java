@@ -46,15 +46,11 @@ class OldStylePerfYamlIT {
     RunOutcome o =
         KubeRunServices.using(client, action -> () -> {})
             .run(
-                new RunRequest(
-                    deployRoot,
-                    null,
-                    kube.namespace(),
-                    null,
-                    Duration.ofMinutes(3),
-                    Duration.ofSeconds(60),
-                    false,
-                    false),
+                RunRequest.builder(deployRoot)
+                    .namespace(kube.namespace())
+                    .timeout(Duration.ofMinutes(3))
+                    .scheduleTimeout(Duration.ofSeconds(60))
+                    .build(),
                 (phase, elapsed, detail) -> {});
     JsonNode run = Json.JSON.readTree(Files.readAllBytes(o.runDir().resolve("run.json")));
     assertThat(run.at("/exit_reason").asString()).as(o.verdict().message()).isEqualTo("completed");

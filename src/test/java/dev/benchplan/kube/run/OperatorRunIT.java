@@ -109,7 +109,7 @@ class OperatorRunIT {
             KubeRunService.Settings.of(Duration.ofMillis(100), Duration.ofSeconds(30))
                 .withOperator(settings));
     return service.run(
-        new RunRequest(root, null, kube.namespace(), null, timeout, null, false, false),
+        RunRequest.builder(root).namespace(kube.namespace()).timeout(timeout).build(),
         (phase, elapsed, detail) -> progress.add(phase + (detail == null ? "" : ": " + detail)));
   }
 

@@ -46,15 +46,11 @@ class PairRoundTripIT {
   private RunOutcome run(KubernetesClient client, Path deployRoot, String namespace) {
     return KubeRunServices.using(client, action -> () -> {})
         .run(
-            new RunRequest(
-                deployRoot,
-                null,
-                namespace,
-                null,
-                Duration.ofMinutes(3),
-                Duration.ofSeconds(60),
-                false,
-                false),
+            RunRequest.builder(deployRoot)
+                .namespace(namespace)
+                .timeout(Duration.ofMinutes(3))
+                .scheduleTimeout(Duration.ofSeconds(60))
+                .build(),
             (phase, elapsed, detail) ->
                 progress.add(phase + (detail == null ? "" : ": " + detail)));
   }

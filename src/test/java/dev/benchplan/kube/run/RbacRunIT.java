@@ -114,15 +114,11 @@ class RbacRunIT {
 
   private RunOutcome run(Identity who, RunFixture f) {
     RunRequest r =
-        new RunRequest(
-            f.deployRoot,
-            null,
-            kube.namespace(),
-            null,
-            Duration.ofMinutes(2),
-            Duration.ofSeconds(60),
-            false,
-            false);
+        RunRequest.builder(f.deployRoot)
+            .namespace(kube.namespace())
+            .timeout(Duration.ofMinutes(2))
+            .scheduleTimeout(Duration.ofSeconds(60))
+            .build();
     return KubeRunServices.using(who.client(), action -> () -> {})
         .run(
             r,

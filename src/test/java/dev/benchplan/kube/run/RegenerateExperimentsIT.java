@@ -122,15 +122,10 @@ class RegenerateExperimentsIT {
       RunOutcome o =
           KubeRunServices.using(client, action -> () -> {})
               .run(
-                  new RunRequest(
-                      deployRoot,
-                      null,
-                      null,
-                      null,
-                      Duration.ofMinutes(3),
-                      Duration.ofSeconds(60),
-                      false,
-                      false),
+                  RunRequest.builder(deployRoot)
+                      .timeout(Duration.ofMinutes(3))
+                      .scheduleTimeout(Duration.ofSeconds(60))
+                      .build(),
                   (phase, elapsed, detail) ->
                       progress.add(phase + (detail == null ? "" : ": " + detail)));
       JsonNode run = Json.JSON.readTree(Files.readAllBytes(o.runDir().resolve("run.json")));

@@ -102,8 +102,13 @@ class RunClusterIT {
 
   private RunRequest request(
       RunFixture f, Duration timeout, Duration schedule, boolean keep, boolean replace) {
-    return new RunRequest(
-        f.deployRoot, null, kube.namespace(), null, timeout, schedule, keep, replace);
+    return RunRequest.builder(f.deployRoot)
+        .namespace(kube.namespace())
+        .timeout(timeout)
+        .scheduleTimeout(schedule)
+        .keep(keep)
+        .replace(replace)
+        .build();
   }
 
   private RunOutcome run(KubernetesClient as, RunRequest r) {
@@ -593,15 +598,10 @@ class RunClusterIT {
     RunOutcome o =
         run(
             client,
-            new RunRequest(
-                r.deployRoot(),
-                null,
-                null,
-                null,
-                Duration.ofMinutes(2),
-                Duration.ofSeconds(60),
-                false,
-                false));
+            RunRequest.builder(r.deployRoot())
+                .timeout(Duration.ofMinutes(2))
+                .scheduleTimeout(Duration.ofSeconds(60))
+                .build());
     assertThat(o.runId()).isEqualTo(r.runId());
     assertThat(o.exitCode())
         .as(String.join("\n", progress) + "\n" + o.verdict().message())

@@ -52,15 +52,10 @@ class SeriesRunIT {
   private RunOutcome run(KubernetesClient client, Path deployRoot) {
     return KubeRunServices.using(client, action -> () -> {})
         .run(
-            new RunRequest(
-                deployRoot,
-                null,
-                null,
-                null,
-                Duration.ofMinutes(3),
-                Duration.ofSeconds(60),
-                false,
-                false),
+            RunRequest.builder(deployRoot)
+                .timeout(Duration.ofMinutes(3))
+                .scheduleTimeout(Duration.ofSeconds(60))
+                .build(),
             (phase, elapsed, detail) ->
                 progress.add(
                     "["

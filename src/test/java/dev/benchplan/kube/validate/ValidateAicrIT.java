@@ -324,15 +324,10 @@ class ValidateAicrIT {
       var cut =
           dev.benchplan.kube.run.KubeRunServices.using(kube.client(), a -> () -> {})
               .run(
-                  new dev.benchplan.run.RunRequest(
-                      cutRoot,
-                      null,
-                      null,
-                      null,
-                      Duration.ofMinutes(3),
-                      Duration.ofSeconds(60),
-                      false,
-                      false),
+                  dev.benchplan.run.RunRequest.builder(cutRoot)
+                      .timeout(Duration.ofMinutes(3))
+                      .scheduleTimeout(Duration.ofSeconds(60))
+                      .build(),
                   (phase, elapsed, detail) -> progress.add(phase + ": " + detail));
       assertThat(cut.exitCode())
           .as(String.join("\n", progress) + "\n" + cut.verdict().message())
@@ -351,15 +346,10 @@ class ValidateAicrIT {
       var ok =
           dev.benchplan.kube.run.KubeRunServices.using(kube.client(), a -> () -> {})
               .run(
-                  new dev.benchplan.run.RunRequest(
-                      okRoot,
-                      null,
-                      null,
-                      null,
-                      Duration.ofMinutes(3),
-                      Duration.ofSeconds(60),
-                      false,
-                      false),
+                  dev.benchplan.run.RunRequest.builder(okRoot)
+                      .timeout(Duration.ofMinutes(3))
+                      .scheduleTimeout(Duration.ofSeconds(60))
+                      .build(),
                   (phase, elapsed, detail) -> progress.add(phase + ": " + detail));
       String why = String.join("\n", progress) + "\n" + ok.verdict().message();
       // a verdict: the example plan's throughput gate fails on the real sweep's figures (exit 1),
