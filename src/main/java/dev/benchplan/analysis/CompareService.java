@@ -6,6 +6,7 @@ import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.ErrorRows;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
+import dev.benchplan.analysis.compare.UnresolvedPoints;
 import dev.benchplan.analysis.evidence.CandidateLabel;
 import dev.benchplan.analysis.evidence.Candidates;
 import dev.benchplan.analysis.evidence.RunEvidence;
@@ -40,6 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -257,8 +259,10 @@ public final class CompareService {
     boolean gatedInconclusive = false;
     // gated metrics inconclusive only because the percentile is not estimable on these runs
     List<String> notEstimableGated = new ArrayList<>();
-    // load point -> the largest gated change no interval could be drawn for (the pilot goes there)
-    Map<String, Double> unresolved = new LinkedHashMap<>();
+    // the load points whose gated change no interval could be drawn for (the pilot goes to the
+    // largest first), and those whose interval lies inside the noise band
+    UnresolvedPoints unresolved = new UnresolvedPoints();
+    UnresolvedPoints inBand = new UnresolvedPoints();
     for (String lp : loadPoints(ref)) {
       List<RunEvidence> r = ref.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       List<RunEvidence> k = cand.stream().filter(x -> x.loadPoint().equals(lp)).toList();
@@ -308,8 +312,9 @@ public final class CompareService {
         // identical (records copied between runs) is inconclusive on its own row only
         noSpread |= spec.gated() && eff.method().equals("none") && notEstimable == null;
         if (spec.gated() && eff.method().equals("none") && notEstimable == null) {
-          unresolved.merge(
-              lp, Double.isFinite(eff.deltaPct()) ? Math.abs(eff.deltaPct()) : 0.0, Math::max);
+          unresolved.add(lp, eff.deltaPct());
+        } else if (spec.gated() && v == EffectVerdict.INCONCLUSIVE && notEstimable == null) {
+          inBand.add(lp, eff.deltaPct());
         }
         if (spec.gated() && notEstimable != null) {
           notEstimableGated.add(lp + " " + spec.key());
@@ -328,7 +333,11 @@ public final class CompareService {
               "necessary",
               SeriesAnalysis.PILOT_RATIONALE
                   + ": a side has one run, or identical runs (zero spread), and the series"
-                  + " has no noise floor, so no interval can be drawn");
+                  + " has no noise floor, so no interval can be drawn at "
+                  + unresolved.describe()
+                  + " (the largest unresolved change first: the pilot runs "
+                  + unresolved.first()
+                  + ")");
     } else if (gatedInconclusive && notEstimableGated.size() == gatedUndecided.size()) {
       rd =
           new ComparisonDoc.RepeatDecision(
@@ -341,9 +350,11 @@ public final class CompareService {
       rd =
           new ComparisonDoc.RepeatDecision(
               "not_justified",
-              "a gated metric is inconclusive inside the noise band: more unpaired runs would not"
-                  + " resolve it; decide with paired, interleaved AB/BA repeats in a new, justified"
-                  + " plan if the decision is consequential");
+              "a gated metric is inconclusive inside the noise band at "
+                  + inBand.describe()
+                  + " (the largest change first): more unpaired runs would not resolve it; decide"
+                  + " with paired, interleaved AB/BA repeats in a new, justified plan if the"
+                  + " decision is consequential");
     } else {
       rd =
           new ComparisonDoc.RepeatDecision(
@@ -435,10 +446,7 @@ public final class CompareService {
               noSpread
                   ? new RepeatDecisionDoc.Pilot(
                       3,
-                      unresolved.entrySet().stream()
-                          .max(Map.Entry.comparingByValue())
-                          .map(Map.Entry::getKey)
-                          .orElse(ref.get(0).loadPoint()),
+                      Objects.requireNonNullElse(unresolved.first(), ref.get(0).loadPoint()),
                       "unchanged: the reference")
                   : null,
               "comparison",
