@@ -4,6 +4,7 @@ import dev.benchplan.analysis.audit.ErrorRate;
 import dev.benchplan.analysis.compare.Caveats;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.ErrorRows;
+import dev.benchplan.analysis.compare.LoadPointOrder;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
 import dev.benchplan.analysis.compare.UnresolvedPoints;
@@ -553,21 +554,20 @@ public final class CompareService {
       }
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
+      ErrorCells x = ErrorCells.of(e);
       sb.append(
           String.format(
               Locale.ROOT,
               fmt,
               e.loadPoint(),
-              "error_rate (limit " + ErrorRate.percent(e.candidate().limit()) + ")",
+              x.metric(),
               "lower",
-              errorPct(e.reference()),
-              errorPct(e.candidate()),
+              x.reference(),
+              x.candidate(),
               "",
-              errorCounts(e),
+              x.counts(),
               "",
-              e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
-                  ? "within limit"
-                  : "over limit: run(s) excluded"));
+              x.verdict()));
     }
     pointCaveatLines.forEach(line -> sb.append(line).append('\n'));
     for (String w : c.eligibility().warnings()) {
@@ -601,18 +601,30 @@ public final class CompareService {
     return name.equals(side) ? "unnamed (no run records a candidate; --label NAME=DIR)" : name;
   }
 
-  private static String errorPct(ComparisonDoc.ErrorSide s) {
-    return s.rate() == null ? "n/a" : ErrorRate.percent(s.rate());
-  }
+  /** An error row's cells, the same in the text table and summary.md. */
+  private record ErrorCells(
+      String metric, String reference, String candidate, String counts, String verdict) {
+    static ErrorCells of(ComparisonDoc.ErrorRow e) {
+      return new ErrorCells(
+          "error_rate (limit " + ErrorRate.percent(e.candidate().limit()) + ")",
+          rate(e.reference()),
+          rate(e.candidate()),
+          ErrorRate.count(e.reference().errors())
+              + "/"
+              + ErrorRate.count(e.reference().requests())
+              + " vs "
+              + ErrorRate.count(e.candidate().errors())
+              + "/"
+              + ErrorRate.count(e.candidate().requests()),
+          e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
+              ? "within limit"
+              : "over limit: run(s) excluded");
+    }
 
-  private static String errorCounts(ComparisonDoc.ErrorRow e) {
-    return ErrorRate.count(e.reference().errors())
-        + "/"
-        + ErrorRate.count(e.reference().requests())
-        + " vs "
-        + ErrorRate.count(e.candidate().errors())
-        + "/"
-        + ErrorRate.count(e.candidate().requests());
+    private static String rate(ComparisonDoc.ErrorSide s) {
+      BigDecimal r = s.rate();
+      return r == null ? "n/a" : ErrorRate.percent(r);
+    }
   }
 
   /** summary.md of a comparison: the verdict table sized for a PR comment. */
@@ -650,21 +662,19 @@ public final class CompareService {
           .append(" |\n");
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
+      ErrorCells x = ErrorCells.of(e);
       sb.append("| ")
           .append(e.loadPoint())
-          .append(" | error_rate (limit ")
-          .append(ErrorRate.percent(e.candidate().limit()))
-          .append(") | ")
-          .append(errorPct(e.reference()))
           .append(" | ")
-          .append(errorPct(e.candidate()))
+          .append(x.metric())
+          .append(" | ")
+          .append(x.reference())
+          .append(" | ")
+          .append(x.candidate())
           .append(" | | ")
-          .append(errorCounts(e))
+          .append(x.counts())
           .append(" | | ")
-          .append(
-              e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
-                  ? "within limit"
-                  : "over limit: run(s) excluded")
+          .append(x.verdict())
           .append(" | |\n");
     }
     for (ComparisonDoc.Excluded x : c.excluded()) {
@@ -700,7 +710,7 @@ public final class CompareService {
 
   /** The runs' load points in numeric order (1, 4, 16, 64), as every table and plot lists them. */
   private static Set<String> loadPoints(List<RunEvidence> runs) {
-    TreeSet<String> points = new TreeSet<>(Plots.LOAD_ORDER);
+    TreeSet<String> points = new TreeSet<>(LoadPointOrder.NUMERIC);
     runs.forEach(r -> points.add(r.loadPoint()));
     return points;
   }

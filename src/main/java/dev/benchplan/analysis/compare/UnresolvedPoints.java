@@ -43,7 +43,9 @@ public final class UnresolvedPoints {
     return out;
   }
 
-  /** The load point with the largest unresolved change: where the pilot goes first; null if none. */
+  /**
+   * The load point with the largest unresolved change: where the pilot goes first; null if none.
+   */
   public @Nullable String first() {
     List<String> o = ordered();
     return o.isEmpty() ? null : o.get(0);
