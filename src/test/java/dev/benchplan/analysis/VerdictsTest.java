@@ -568,6 +568,79 @@ class VerdictsTest {
     assertThat(rd.at("/workload/isl").asString()).isNotBlank();
   }
 
+  /** A plain AIPerf run of the static example's workload (ISL 512, OSL 128) at {@code c}. */
+  private Path staticRun(String dir, int c, double throughput, long seed) throws Exception {
+    return new GeneratedRun()
+        .concurrency(c)
+        .isl(512)
+        .osl(128)
+        .throughput(throughput)
+        .seed(seed)
+        .write(tmp.resolve(dir));
+  }
+
+  @Test
+  @DisplayName(
+      "several undecided load points with different changes: compare's and analyze's repeat"
+          + " decisions name the largest unresolved change first (not the first or last load"
+          + " point), and plan --repeat-decision accepts compare's")
+  void repeatDecisionNamesTheLargestUnresolvedChange() throws Exception {
+    // 1 vs 1 at three load points: +3% at 4, -7% at 16 (the largest), +5% at 64
+    List<Path> ref = new ArrayList<>();
+    List<Path> cand = new ArrayList<>();
+    double[][] points = {{4, 1.03}, {16, 0.93}, {64, 1.05}};
+    for (double[] p : points) {
+      int c = (int) p[0];
+      ref.add(staticRun("b/c" + c, c, 5000, c));
+      cand.add(staticRun("a/c" + c, c, 5000 * p[1], 100 + c));
+    }
+    CommandHarness.run(compare(ref, cand, "--report-dir", tmp.resolve("rep").toString()));
+    Path decision = tmp.resolve("rep/repeat_decision.json");
+    JsonNode rd = Json.JSON.readTree(decision.toFile());
+    assertThat(rd.path("decision").asString()).isEqualTo("necessary");
+    assertThat(rd.at("/pilot/load_point").asString()).isEqualTo("concurrency=16");
+    assertThat(rd.path("rationale").asString())
+        .contains(
+            "no interval can be drawn at concurrency=16 (-7.0%), concurrency=64 (+5.0%),"
+                + " concurrency=4 (+3.0%) (the largest unresolved change first: the pilot runs"
+                + " concurrency=16)");
+    var ok =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            tmp.resolve("exp"),
+            "--repeat-decision",
+            decision.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(decision));
+    assertThat(ok.exitCode()).as(ok.out() + ok.err()).isZero();
+    JsonNode pilot =
+        Json.JSON.readTree(
+            Path.of(Json.JSON.readTree(ok.out()).path("plan_path").asString()).toFile());
+    assertThat(pilot.at("/run_policy/decision_source/load_point").asString())
+        .isEqualTo("concurrency=16");
+    // analyze: the same builds as history, one candidate (small changes, no floor): the same order
+    Path exp = tmp.resolve("exp-analyze");
+    CommandHarness.run(analyze(exp, ref, "--label", "build=" + tmp.resolve("b"))).expectOk();
+    var a =
+        CommandHarness.run(
+                analyze(
+                    exp,
+                    cand,
+                    "--label",
+                    "build=" + tmp.resolve("a"),
+                    "--report-dir",
+                    tmp.resolve("an").toString()))
+            .expectOk();
+    JsonNode ad = Json.JSON.readTree(tmp.resolve("an/repeat_decision.json").toFile());
+    assertThat(ad.path("decision").asString()).as(a.out()).isEqualTo("necessary");
+    assertThat(ad.at("/pilot/load_point").asString()).isEqualTo("concurrency=16");
+    assertThat(ad.path("rationale").asString())
+        .contains(
+            "at concurrency=16 (-7.0%), concurrency=64 (+5.0%), concurrency=4 (+3.0%) (the"
+                + " largest unresolved change first: the pilot runs concurrency=16)");
+  }
+
   @Test
   @DisplayName(
       "plan --repeat-decision accepts the decision of a plain AIPerf 1 vs 1 (its workload from"
