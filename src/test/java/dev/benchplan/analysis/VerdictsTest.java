@@ -670,8 +670,8 @@ class VerdictsTest {
     assertThat(rd.at("/workload/isl").asString()).isEqualTo("512");
     Path exp = tmp.resolve("exp");
     var ok =
-        dev.benchplan.testing.ExamplePlan.json(
-            dev.benchplan.testing.ExamplePlan.STATIC,
+        dev.benchplan.testing.PlanFixture.Examples.json(
+            dev.benchplan.testing.PlanFixture.Examples.STATIC,
             RepeatDecisionPlanTest.QUESTION,
             exp,
             "--repeat-decision",
@@ -710,8 +710,8 @@ class VerdictsTest {
             List.of(otherRef), List.of(otherCand), "--report-dir", tmp.resolve("rep2").toString()));
     Path other = tmp.resolve("rep2/repeat_decision.json");
     var refused =
-        dev.benchplan.testing.ExamplePlan.json(
-            dev.benchplan.testing.ExamplePlan.STATIC,
+        dev.benchplan.testing.PlanFixture.Examples.json(
+            dev.benchplan.testing.PlanFixture.Examples.STATIC,
             RepeatDecisionPlanTest.QUESTION,
             tmp.resolve("exp2"),
             "--repeat-decision",
@@ -735,8 +735,8 @@ class VerdictsTest {
     CommandHarness.run(compare(List.of(ref), List.of(cand3), "--report-dir", again.toString()));
     Path decision3 = again.resolve("repeat_decision.json");
     var second =
-        dev.benchplan.testing.ExamplePlan.json(
-            dev.benchplan.testing.ExamplePlan.STATIC,
+        dev.benchplan.testing.PlanFixture.Examples.json(
+            dev.benchplan.testing.PlanFixture.Examples.STATIC,
             RepeatDecisionPlanTest.QUESTION,
             exp,
             "--repeat-decision",

@@ -6,7 +6,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
-import dev.benchplan.testing.ExamplePlan;
+import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -220,7 +220,7 @@ class ErrorOutputTest {
               read(EXAMPLES.resolve("workload-static.yaml"))
                   .replace("ttft_ms_p95_max: 300", "ttft_ms_p95_max: .inf")
                   .replace("output_tput_per_gpu_min: 1500", "output_tput_per_gpu_min: .nan"));
-      var r = ExamplePlan.json(workload, "q?", dir.resolve("exp")).expectExit(2);
+      var r = PlanFixture.Examples.json(workload, "q?", dir.resolve("exp")).expectExit(2);
       JsonNode doc = Json.JSON.readTree(r.out());
       assertThat(SchemaValidator.bundled("plan-blockers.schema.json").validate(doc)).isEmpty();
       assertThat(r.out())
