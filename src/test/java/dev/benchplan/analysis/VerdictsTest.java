@@ -74,6 +74,12 @@ class VerdictsTest {
     assertThat(Files.readString(tmp.resolve("rep/summary.md")))
         .contains("| concurrency=64 | error_rate (limit 1%) | 0% | 1% |")
         .contains("Excluded (invalid under the audit): candidate run");
+    assertThat(Files.readString(tmp.resolve("rep/report.html")))
+        .containsPattern(
+            "<tr><td>concurrency=64</td><td>error_rate \\(limit 1%\\)</td><td>lower</td>"
+                + "<td>0%</td><td>1%</td><td></td><td>0/1200 vs 12/1200</td>.*over limit: run\\(s\\)"
+                + " excluded")
+        .contains("<p>Excluded (invalid under the audit): candidate run");
   }
 
   @Test
