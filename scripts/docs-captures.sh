@@ -33,14 +33,14 @@
 #   run: run.md's (and README's) examples: the transcript RunClusterIT#cli leaves in
 #          target/run-cli-transcript.txt (run it first on the shared test control plane, as for validate)
 # Each example the pages show starts with a line "@@capture SECTION:NAME" (the capture function); a
-# page shows it as the fenced block after "<!-- capture SECTION:NAME -->". The temporary folder
-# is shown as /tmp and the project's folder as nothing (paths in it relative), so a capture is the
-# same in every checkout and every run. Not yet true of paths into ../shared and of paths relative to
-# /tmp (they depend on where the checkout sits), so DocsCapturesIT is opt-in: -Dbenchplan.docs=check.
+# page shows it as the fenced block after "<!-- capture SECTION:NAME -->". The commands run in a
+# fixed layout in the temporary folder OUT (OUT/benchplan holds the examples, OUT/shared links to
+# ../shared), OUT is shown as /tmp and the project's folder as nothing (paths in it relative), so a
+# capture is the same in every checkout, wherever it sits, and every run.
 #   --update SECTION...: writes every capture of those sections into the pages
 #   --check SECTION...: exits 1 with a diff when a page's block differs from what the tool prints
-#     now (DocsCapturesIT, with -Dbenchplan.docs=check, runs it for the sections that need no cluster and no endpoint and whose
-#     output does not carry the time: exit-codes plan render readme trace)
+#     now (DocsCapturesIT runs it in CI for the sections that need no cluster and no endpoint and
+#     whose output does not carry the time: exit-codes plan render readme trace)
 # A new command's examples (e.g. a recovery command's): add a case SECTION) below that prints its
 # parts with `capture NAME` before each, add SECTION to the usage line, put the markers in its page,
 # run --update SECTION; add SECTION to DocsCapturesIT when it needs no cluster.
@@ -54,22 +54,36 @@ case "${1:-}" in
   mode="$1"; shift
   [ "$#" -gt 0 ] || { echo "usage: scripts/docs-captures.sh --update|--check SECTION..." >&2; exit 2; }
   work="$(mktemp -d /tmp/benchplan-docs.XXXXXX)"
+  trap 'rm -rf "$work"' EXIT
+  # the jar copy (below) made once for every section: each copy costs seconds of a 31 MB rewrite
+  if [ -f "$home/target/benchplan.jar" ]; then
+    python3 "$home/scripts/docs-captures-jar.py" "$home/target/benchplan.jar" "$work/benchplan-docs.jar"
+    export BENCHPLAN_DOCS_JAR="$work/benchplan-docs.jar"
+  fi
   for section in "$@"; do
     "$0" "$section" "$work/$section" >>"$work/captures.txt"
   done
   python3 "$home/scripts/docs-captures-apply.py" "$mode" "$home" "$work/captures.txt" "$@"
-  rm -rf "$work"
   exit 0
   ;;
 esac
 what="${1:?usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]}"
 out="$(realpath -m "${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}")"
 mkdir -p "$out"
-data="$(realpath -m "$home/../shared/data")"
+# One layout in OUT, whatever the checkout's place: the project's examples in OUT/benchplan (the
+# folder the README's commands run from) and ../shared reached as OUT/shared (a link), so a path a
+# sample prints is either under OUT (shown as /tmp) or relative between two places in OUT; never the
+# checkout's own place, which differs between clones (/work/main, /tmp/ci-check/main, ...)
+proj="$out/benchplan"
+rm -rf "$proj" && mkdir -p "$proj" && cp -R "$home/examples" "$proj/"
+ln -sfn "$(realpath -m "$home/../shared")" "$out/shared"
+data="$out/shared/data"
 bp="$home/bin/benchplan"
 # a copy of the jar whose recorded commit is "docs": plans record the commit they were made with,
 # so captures made from any commit show the same plan SHA-256s and ids
-if [ -f "$home/target/benchplan.jar" ]; then
+if [ -n "${BENCHPLAN_DOCS_JAR:-}" ]; then
+  export BENCHPLAN_JAR="$BENCHPLAN_DOCS_JAR"
+elif [ -f "$home/target/benchplan.jar" ]; then
   python3 "$home/scripts/docs-captures-jar.py" "$home/target/benchplan.jar" "$out/.benchplan-docs.jar"
   export BENCHPLAN_JAR="$out/.benchplan-docs.jar"
 fi
@@ -338,7 +352,7 @@ trace)
   # trace-inspect.md: the Mooncake conversation trace (text, a window, JSON) and AIPerf's sample,
   # run from the project folder as the page shows them
   exitfmt='$ echo $?\n%s'
-  cd "$home"
+  cd "$proj"
   mooncake=../shared/data/mooncake/conversation_trace.jsonl
   [ -f "$mooncake" ] || { echo "no ../shared/data: nothing to capture" >&2; exit 0; }
   capture whole
@@ -468,7 +482,7 @@ PY
   ;;
 readme)
   exitfmt='[exit %s]'
-  cd "$home"
+  cd "$proj"
   capture error-document
   show "benchplan gate --results export.json --min-throughput 1e999 --format json" -- \
     gate --results export.json --min-throughput 1e999 --format json
@@ -577,4 +591,5 @@ run)
   ;;
 *) echo "usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]" >&2; exit 2 ;;
 esac
-} | perl -pe 'BEGIN { ($o, $h) = (shift, shift) } s/\Q$o\E/\/tmp/g; s/\Q$h\E\///g' "$out" "$home"
+} | perl -pe 'BEGIN { ($p, $o, $h) = (shift, shift, shift) } s/\Q$p\E\///g; s/\Q$o\E/\/tmp/g; s/\Q$h\E\///g' \
+  "$proj" "$out" "$home"
