@@ -60,6 +60,7 @@ class RealEngineIT {
   private static final Map<String, Duration> WALL = new HashMap<>();
   private static final List<String> CLIENT_BOUND = new ArrayList<>();
   private static final Map<String, JsonNode> PLANS = new HashMap<>();
+
   // kept when a test fails: the pods' work folders hold AIPerf's own log and artifacts
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   static Path work;
