@@ -47,6 +47,12 @@ public final class GeneratedRun {
   /** The first {@code slowStart} requests have three times the TTFT (warm-up leaking in). */
   int slowStart;
 
+  /**
+   * Every {@code stallEvery}-th request (0: none) waits 20 times the TTFT: a separate slow group,
+   * as a stalled worker leaves (benchmarking/stall-diagnosis.md).
+   */
+  int stallEvery;
+
   GeneratedRun throughput(double t) {
     throughput = t;
     return this;
@@ -89,6 +95,11 @@ public final class GeneratedRun {
 
   GeneratedRun errors(int n) {
     errors = n;
+    return this;
+  }
+
+  GeneratedRun stallEvery(int every) {
+    stallEvery = every;
     return this;
   }
 
@@ -173,7 +184,8 @@ public final class GeneratedRun {
             ttftMs
                 * (0.8 + 0.4 * r.nextDouble())
                 * (1 + ttftDrift * i / Math.max(1, requests - 1))
-                * (i < slowStart ? 3 : 1);
+                * (i < slowStart ? 3 : 1)
+                * (stallEvery > 0 && i % stallEvery == 0 ? 20 : 1);
         itl[i] = itlMs * (0.9 + 0.2 * r.nextDouble());
         lat[i] = ttft[i] + itl[i] * (osl - 1);
         long start = t0 + (long) i * 50_000_000L;

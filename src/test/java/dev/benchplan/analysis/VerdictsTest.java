@@ -397,6 +397,56 @@ class VerdictsTest {
 
   @Test
   @DisplayName(
+      "a run with a stalled worker: every row at its load point carries stall_found naming the"
+          + " side and run, in JSON, text, summary.md and report.html; other load points do not")
+  void stallFoundOnTheVerdictRow() throws Exception {
+    List<Path> ref = new ArrayList<>();
+    List<Path> cand = new ArrayList<>();
+    for (int c : new int[] {1, ComparisonSeries.TTFT_POINT}) {
+      for (int rep = 1; rep <= ComparisonSeries.REPETITIONS; rep++) {
+        ref.add(
+            ComparisonSeries.run("before", c, rep)
+                .write(tmp.resolve(ComparisonSeries.name("before", c, rep))));
+        GeneratedRun after = ComparisonSeries.run("after", c, rep);
+        if (c == ComparisonSeries.TTFT_POINT && rep == 2) {
+          after.stallEvery(12); // 34 of 400 requests at 20x the TTFT: a separate slow group
+        }
+        cand.add(after.write(tmp.resolve(ComparisonSeries.name("after", c, rep))));
+      }
+    }
+    var r =
+        CommandHarness.run(
+            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
+    JsonNode c = Json.JSON.readTree(r.out());
+    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    String stall = "stall_found: candidate run c4-r2: suspected stalled worker: ";
+    for (JsonNode m : c.path("metrics")) {
+      boolean at4 = m.path("load_point").asString().equals("concurrency=4");
+      assertThat(m.path("caveats").toString().contains(stall)).as(m.toString()).isEqualTo(at4);
+    }
+    JsonNode tput = null;
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("load_point").asString().equals("concurrency=4")
+          && m.path("metric").asString().equals("output_token_throughput.avg")) {
+        tput = m;
+      }
+    }
+    assertThat(tput).isNotNull();
+    assertThat(tput.path("caveats").toString())
+        .contains("of requests (34 of 400) have a TTFT above 10x the bulk's median")
+        .contains("(benchmarking/stall-diagnosis.md)");
+    // the finding never changes a verdict: the run stays valid and compared
+    assertThat(c.path("excluded")).isEmpty();
+    assertThat(tput.path("candidate_values")).hasSize(3);
+    assertThat(CommandHarness.run(compare(ref, cand)).out())
+        .contains("caveat at concurrency=4: " + stall)
+        .doesNotContain("caveat at concurrency=1: stall_found");
+    assertThat(Files.readString(tmp.resolve("rep/summary.md"))).contains(stall);
+    assertThat(Files.readString(tmp.resolve("rep/report.html"))).contains(stall);
+  }
+
+  @Test
+  @DisplayName(
       "run.json's candidate decides identity: two builds' runs are never pooled, an older"
           + " run.json is unknown, and a compare side holding both builds is refused")
   void candidateFromRunJson() throws Exception {
