@@ -4,7 +4,9 @@
 # (default 5), interleaved with a baseline build when BENCH_BASELINE=<another checkout's
 # bin/benchplan> is set (e.g. `git worktree add /tmp/base <commit>`, built there), so both builds
 # share the machine's load. Wall time from the clock around each call, CPU (user + system) and peak
-# RSS from /usr/bin/time; prints best and median per command and build, and the load average.
+# RSS from /usr/bin/time; prints best and median per command and build, and the load average; with a
+# baseline also the paired comparison (each call against the baseline's call next to it: the median
+# of the paired differences).
 # Every call runs in a fresh temporary folder (plan writes its series plan under --exp-root, render
 # its files under --deploy-root); all of it is deleted afterwards.
 set -euo pipefail
@@ -41,6 +43,24 @@ timed() {
   echo "$build $label $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }') $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }') $((m / 1024))" >>"$results"
 }
 
+# paired: the i-th call of a command with this build against the i-th with the baseline (the two
+# ran back to back): medians of each build and the median of the paired differences, as a share of
+# the baseline's time (positive: this build is faster)
+paired() {
+  awk '
+    { k = $1 SUBSEP $2; n[k]++; w[k, n[k]] = $3; c[k, n[k]] = $4; cmds[$1] = 1 }
+    function med(a, k, m,   i, j, t, v) { for (i = 1; i <= m; i++) v[i] = a[k, i]
+      for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+      return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+    END {
+      printf "%-24s %5s %16s %16s %14s %14s\n", "command", "pairs", "wall this/base", "CPU this/base", "wall paired", "CPU paired"
+      for (cmd in cmds) { t = cmd SUBSEP "this"; b = cmd SUBSEP "baseline"; m = n[t] < n[b] ? n[t] : n[b]
+        if (m == 0) continue
+        for (i = 1; i <= m; i++) { dw["x", i] = (w[b, i] - w[t, i]) / w[b, i] * 100; dc["x", i] = (c[b, i] - c[t, i]) / c[b, i] * 100 }
+        printf "%-24s %5d %7.3f/%-8.3f %7.2f/%-8.2f %+13.0f%% %+13.0f%%\n", cmd, m, med(w, t, m), med(w, b, m), med(c, t, m), med(c, b, m), med(dw, "x", m), med(dc, "x", m) }
+    }' "$1" | { read -r header; echo "$header"; sort; }
+}
+
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 # one untimed call per build first: a launcher records its class-data archive on its first call
 for b in "${builds[@]}"; do "${b#*:}" --version >/dev/null; done
@@ -70,3 +90,8 @@ awk '
       split(key, p, "\t")
       printf "%-22s %-9s %9.3f %9.3f %9.2f %9.2f %8d\n", p[1], p[2], w[key, 1], w[key, int((m + 1) / 2)], c[key, 1], c[key, int((m + 1) / 2)], r[key, int((m + 1) / 2)] }
   }' "$results" | { read -r header; echo "$header"; sort; }
+if [ -n "${BENCH_BASELINE:-}" ]; then
+  echo
+  echo "paired with the baseline (this = $root/bin/benchplan, baseline = $BENCH_BASELINE):"
+  awk '{ print $2, $1, $3, $4 }' "$results" | paired /dev/stdin
+fi

@@ -1,6 +1,5 @@
 package dev.benchplan.diagnostics;
 
-import dev.benchplan.numeric.RadixSort;
 import java.util.Arrays;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -96,7 +95,7 @@ public final class RequestTimeline {
     long[] s = sortedStarts;
     if (s == null) {
       s = start.clone();
-      RadixSort.sort(s);
+      Arrays.sort(s);
       sortedStarts = s;
     }
     return s;
@@ -107,7 +106,7 @@ public final class RequestTimeline {
     long[] e = sortedEnds;
     if (e == null) {
       e = end.clone();
-      RadixSort.sort(e);
+      Arrays.sort(e);
       sortedEnds = e;
     }
     return e;
@@ -130,7 +129,7 @@ public final class RequestTimeline {
         }
       }
       v = Arrays.copyOf(out, n);
-      RadixSort.sort(v);
+      Arrays.sort(v);
       sortedTtft = v;
     }
     return v;

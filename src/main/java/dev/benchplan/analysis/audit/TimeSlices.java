@@ -1,7 +1,6 @@
 package dev.benchplan.analysis.audit;
 
 import dev.benchplan.diagnostics.RequestTimeline;
-import dev.benchplan.numeric.RadixSort;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -161,7 +160,7 @@ public final class TimeSlices {
 
   private static double median(double[] v) {
     double[] s = v.clone();
-    RadixSort.sort(s);
+    Arrays.sort(s);
     return medianOfSorted(s);
   }
 

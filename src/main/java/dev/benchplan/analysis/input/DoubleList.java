@@ -1,6 +1,5 @@
 package dev.benchplan.analysis.input;
 
-import dev.benchplan.numeric.RadixSort;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -77,7 +76,7 @@ public final class DoubleList {
       }
     }
     double[] trimmed = n == out.length ? out : Arrays.copyOf(out, n);
-    RadixSort.sort(trimmed);
+    Arrays.sort(trimmed);
     return trimmed;
   }
 }

@@ -1,6 +1,6 @@
 package dev.benchplan.analysis.stats;
 
-import dev.benchplan.numeric.RadixSort;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.descriptive.Quantile;
@@ -83,7 +83,7 @@ public final class BootstrapPercentiles {
       }
       boot[b] = lo + frac * (hi - lo);
     }
-    RadixSort.sort(boot);
+    Arrays.sort(boot);
     double alpha = 1 - CONFIDENCE;
     double[] ci = HF7.evaluate(boot, alpha / 2, 1 - alpha / 2);
     return new PercentileEstimate(p, value, ci[0], ci[1], n, minimum, true);
