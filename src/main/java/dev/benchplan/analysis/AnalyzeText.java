@@ -1,6 +1,7 @@
 package dev.benchplan.analysis;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.benchplan.analysis.compare.LoadPointOrder;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.report.SeriesDoc;
 import java.util.List;
@@ -90,8 +91,7 @@ public final class AnalyzeText {
             "TTFT p99"));
     List<RunEvidence> ordered = new java.util.ArrayList<>(o.runs());
     ordered.sort(
-        java.util.Comparator.comparing(
-                RunEvidence::loadPoint, dev.benchplan.analysis.report.Plots.LOAD_ORDER)
+        java.util.Comparator.comparing(RunEvidence::loadPoint, LoadPointOrder.NUMERIC)
             .thenComparing(r -> r.source().label()));
     for (RunEvidence r : ordered) {
       sb.append(

@@ -4,8 +4,10 @@ import dev.benchplan.analysis.audit.ErrorRate;
 import dev.benchplan.analysis.compare.Caveats;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.ErrorRows;
+import dev.benchplan.analysis.compare.LoadPointOrder;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.PairedRuns;
+import dev.benchplan.analysis.compare.UnresolvedPoints;
 import dev.benchplan.analysis.evidence.CandidateLabel;
 import dev.benchplan.analysis.evidence.Candidates;
 import dev.benchplan.analysis.evidence.RunEvidence;
@@ -40,6 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -257,8 +260,10 @@ public final class CompareService {
     boolean gatedInconclusive = false;
     // gated metrics inconclusive only because the percentile is not estimable on these runs
     List<String> notEstimableGated = new ArrayList<>();
-    // load point -> the largest gated change no interval could be drawn for (the pilot goes there)
-    Map<String, Double> unresolved = new LinkedHashMap<>();
+    // the load points whose gated change no interval could be drawn for (the pilot goes to the
+    // largest first), and those whose interval lies inside the noise band
+    UnresolvedPoints unresolved = new UnresolvedPoints();
+    UnresolvedPoints inBand = new UnresolvedPoints();
     for (String lp : loadPoints(ref)) {
       List<RunEvidence> r = ref.stream().filter(x -> x.loadPoint().equals(lp)).toList();
       List<RunEvidence> k = cand.stream().filter(x -> x.loadPoint().equals(lp)).toList();
@@ -308,8 +313,9 @@ public final class CompareService {
         // identical (records copied between runs) is inconclusive on its own row only
         noSpread |= spec.gated() && eff.method().equals("none") && notEstimable == null;
         if (spec.gated() && eff.method().equals("none") && notEstimable == null) {
-          unresolved.merge(
-              lp, Double.isFinite(eff.deltaPct()) ? Math.abs(eff.deltaPct()) : 0.0, Math::max);
+          unresolved.add(lp, eff.deltaPct());
+        } else if (spec.gated() && v == EffectVerdict.INCONCLUSIVE && notEstimable == null) {
+          inBand.add(lp, eff.deltaPct());
         }
         if (spec.gated() && notEstimable != null) {
           notEstimableGated.add(lp + " " + spec.key());
@@ -328,7 +334,11 @@ public final class CompareService {
               "necessary",
               SeriesAnalysis.PILOT_RATIONALE
                   + ": a side has one run, or identical runs (zero spread), and the series"
-                  + " has no noise floor, so no interval can be drawn");
+                  + " has no noise floor, so no interval can be drawn at "
+                  + unresolved.describe()
+                  + " (the largest unresolved change first: the pilot runs "
+                  + unresolved.first()
+                  + ")");
     } else if (gatedInconclusive && notEstimableGated.size() == gatedUndecided.size()) {
       rd =
           new ComparisonDoc.RepeatDecision(
@@ -341,9 +351,11 @@ public final class CompareService {
       rd =
           new ComparisonDoc.RepeatDecision(
               "not_justified",
-              "a gated metric is inconclusive inside the noise band: more unpaired runs would not"
-                  + " resolve it; decide with paired, interleaved AB/BA repeats in a new, justified"
-                  + " plan if the decision is consequential");
+              "a gated metric is inconclusive inside the noise band at "
+                  + inBand.describe()
+                  + " (the largest change first): more unpaired runs would not resolve it; decide"
+                  + " with paired, interleaved AB/BA repeats in a new, justified plan if the"
+                  + " decision is consequential");
     } else {
       rd =
           new ComparisonDoc.RepeatDecision(
@@ -435,10 +447,7 @@ public final class CompareService {
               noSpread
                   ? new RepeatDecisionDoc.Pilot(
                       3,
-                      unresolved.entrySet().stream()
-                          .max(Map.Entry.comparingByValue())
-                          .map(Map.Entry::getKey)
-                          .orElse(ref.get(0).loadPoint()),
+                      Objects.requireNonNullElse(unresolved.first(), ref.get(0).loadPoint()),
                       "unchanged: the reference")
                   : null,
               "comparison",
@@ -545,21 +554,20 @@ public final class CompareService {
       }
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
+      ErrorCells x = ErrorCells.of(e);
       sb.append(
           String.format(
               Locale.ROOT,
               fmt,
               e.loadPoint(),
-              "error_rate (limit " + ErrorRate.percent(e.candidate().limit()) + ")",
+              x.metric(),
               "lower",
-              errorPct(e.reference()),
-              errorPct(e.candidate()),
+              x.reference(),
+              x.candidate(),
               "",
-              errorCounts(e),
+              x.counts(),
               "",
-              e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
-                  ? "within limit"
-                  : "over limit: run(s) excluded"));
+              x.verdict()));
     }
     pointCaveatLines.forEach(line -> sb.append(line).append('\n'));
     for (String w : c.eligibility().warnings()) {
@@ -593,18 +601,30 @@ public final class CompareService {
     return name.equals(side) ? "unnamed (no run records a candidate; --label NAME=DIR)" : name;
   }
 
-  private static String errorPct(ComparisonDoc.ErrorSide s) {
-    return s.rate() == null ? "n/a" : ErrorRate.percent(s.rate());
-  }
+  /** An error row's cells, the same in the text table and summary.md. */
+  private record ErrorCells(
+      String metric, String reference, String candidate, String counts, String verdict) {
+    static ErrorCells of(ComparisonDoc.ErrorRow e) {
+      return new ErrorCells(
+          "error_rate (limit " + ErrorRate.percent(e.candidate().limit()) + ")",
+          rate(e.reference()),
+          rate(e.candidate()),
+          ErrorRate.count(e.reference().errors())
+              + "/"
+              + ErrorRate.count(e.reference().requests())
+              + " vs "
+              + ErrorRate.count(e.candidate().errors())
+              + "/"
+              + ErrorRate.count(e.candidate().requests()),
+          e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
+              ? "within limit"
+              : "over limit: run(s) excluded");
+    }
 
-  private static String errorCounts(ComparisonDoc.ErrorRow e) {
-    return ErrorRate.count(e.reference().errors())
-        + "/"
-        + ErrorRate.count(e.reference().requests())
-        + " vs "
-        + ErrorRate.count(e.candidate().errors())
-        + "/"
-        + ErrorRate.count(e.candidate().requests());
+    private static String rate(ComparisonDoc.ErrorSide s) {
+      BigDecimal r = s.rate();
+      return r == null ? "n/a" : ErrorRate.percent(r);
+    }
   }
 
   /** summary.md of a comparison: the verdict table sized for a PR comment. */
@@ -642,21 +662,19 @@ public final class CompareService {
           .append(" |\n");
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
+      ErrorCells x = ErrorCells.of(e);
       sb.append("| ")
           .append(e.loadPoint())
-          .append(" | error_rate (limit ")
-          .append(ErrorRate.percent(e.candidate().limit()))
-          .append(") | ")
-          .append(errorPct(e.reference()))
           .append(" | ")
-          .append(errorPct(e.candidate()))
+          .append(x.metric())
+          .append(" | ")
+          .append(x.reference())
+          .append(" | ")
+          .append(x.candidate())
           .append(" | | ")
-          .append(errorCounts(e))
+          .append(x.counts())
           .append(" | | ")
-          .append(
-              e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
-                  ? "within limit"
-                  : "over limit: run(s) excluded")
+          .append(x.verdict())
           .append(" | |\n");
     }
     for (ComparisonDoc.Excluded x : c.excluded()) {
@@ -692,7 +710,7 @@ public final class CompareService {
 
   /** The runs' load points in numeric order (1, 4, 16, 64), as every table and plot lists them. */
   private static Set<String> loadPoints(List<RunEvidence> runs) {
-    TreeSet<String> points = new TreeSet<>(Plots.LOAD_ORDER);
+    TreeSet<String> points = new TreeSet<>(LoadPointOrder.NUMERIC);
     runs.forEach(r -> points.add(r.loadPoint()));
     return points;
   }

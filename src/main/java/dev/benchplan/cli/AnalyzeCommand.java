@@ -68,35 +68,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
           "An SLO to evaluate, e.g. time_to_first_token.p99<=500 (repeatable; adds to the plan's).")
   List<String> slos = new ArrayList<>();
 
-  @Option(
-      names = "--label",
-      paramLabel = "NAME=DIR",
-      description =
-          "The candidate the runs under DIR measured (repeatable). Plain AIPerf folders record none:"
-              + " without a label each RUN argument is its own candidate, never pooled with another.")
-  List<String> labels = new java.util.ArrayList<>();
-
-  @Option(
-      names = "--noise-floor",
-      paramLabel = "ID|FILE",
-      description =
-          "Take the noise floor of load points with one run from this analysis (an analysis id in"
-              + " the findings log of --exp-root, or a performance_analysis.json); a floor applies"
-              + " only to the load point it was measured at.")
-  String noiseFloor;
+  @Mixin CandidateMixin candidates;
 
   @Override
   public Integer call() {
     AnalyzeService.Outcome outcome =
         AnalyzeService.analyze(
             new AnalyzeService.Request(
-                runs,
-                expRoot,
-                reportDir,
-                gpus,
-                slos,
-                labels.stream().map(dev.benchplan.analysis.evidence.CandidateLabel::parse).toList(),
-                noiseFloor));
+                runs, expRoot, reportDir, gpus, slos, candidates.labels(), candidates.noiseFloor));
     return Printer.print(spec.commandLine(), format, new Output(outcome), 0);
   }
 

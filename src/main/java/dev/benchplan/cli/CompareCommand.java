@@ -96,22 +96,7 @@ public final class CompareCommand implements Callable<Integer> {
               + " regressed): for CI that must not pass on a comparison that decided nothing.")
   FailOn failOn;
 
-  @Option(
-      names = "--label",
-      paramLabel = "NAME=DIR",
-      description =
-          "The candidate the runs under DIR measured (repeatable). Plain AIPerf folders record none:"
-              + " without a label each RUN argument is its own candidate, never pooled with another.")
-  List<String> labels = new java.util.ArrayList<>();
-
-  @Option(
-      names = "--noise-floor",
-      paramLabel = "ID|FILE",
-      description =
-          "Take the noise floor of load points with one run from this analysis (an analysis id in"
-              + " the findings log of --exp-root, or a performance_analysis.json); a floor applies"
-              + " only to the load point it was measured at.")
-  String noiseFloor;
+  @Mixin CandidateMixin candidates;
 
   @Override
   public Integer call() {
@@ -126,8 +111,8 @@ public final class CompareCommand implements Callable<Integer> {
                 reportDir,
                 gpus,
                 failOn == FailOn.inconclusive,
-                labels.stream().map(dev.benchplan.analysis.evidence.CandidateLabel::parse).toList(),
-                noiseFloor));
+                candidates.labels(),
+                candidates.noiseFloor));
     return Printer.print(spec.commandLine(), format, new Output(o), o.exitCode());
   }
 

@@ -205,23 +205,14 @@ final class RepeatDecisionFile {
       }
       differing.add(SeriesIdentity.describe(existing, draft, p));
     }
-    if (a.loadPoint() != null && !runs(draft, a.loadPoint())) {
-      differing.add(
-          "load point: the decision's pilot runs "
-              + a.loadPoint()
-              + ", this plan "
-              + draft.at("/experiment/concurrency")
-              + draft.at("/experiment/request_rate"));
-    }
-    if (!differing.isEmpty()) {
-      log.block(
-          BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
-          at
-              + ": the pilot must repeat series "
-              + a.seriesId()
-              + " unchanged except its run policy; differing frozen field(s): "
-              + String.join("; ", differing));
-    }
+    otherLoadPoint(a, draft).ifPresent(differing::add);
+    blockIfDiffering(
+        log,
+        at
+            + ": the pilot must repeat series "
+            + a.seriesId()
+            + " unchanged except its run policy; differing frozen field(s): ",
+        differing);
   }
 
   /** The draft field each recorded workload field of plain AIPerf runs must match. */
@@ -258,22 +249,34 @@ final class RepeatDecisionFile {
                 + " in this plan)");
       }
     }
-    if (a.loadPoint() != null && !runs(draft, a.loadPoint())) {
-      differing.add(
-          "load point: the decision's pilot runs "
-              + a.loadPoint()
-              + ", this plan "
-              + draft.at("/experiment/concurrency")
-              + draft.at("/experiment/request_rate"));
+    otherLoadPoint(a, draft).ifPresent(differing::add);
+    blockIfDiffering(
+        log,
+        at
+            + ": the pilot must repeat the workload the plain AIPerf runs of series "
+            + a.seriesId()
+            + " recorded (/workload); differing: ",
+        differing);
+  }
+
+  /** The difference of a draft that does not run the decision's load point, if it does not. */
+  private static Optional<String> otherLoadPoint(Approved a, JsonNode draft) {
+    String point = a.loadPoint();
+    if (point == null || runs(draft, point)) {
+      return Optional.empty();
     }
+    return Optional.of(
+        "load point: the decision's pilot runs "
+            + point
+            + ", this plan "
+            + draft.at("/experiment/concurrency")
+            + draft.at("/experiment/request_rate"));
+  }
+
+  /** {@code REPEAT_DECISION_SERIES_MISMATCH}: {@code lead} and the differences, when there are. */
+  private static void blockIfDiffering(RuleLog log, String lead, List<String> differing) {
     if (!differing.isEmpty()) {
-      log.block(
-          BlockerCode.REPEAT_DECISION_SERIES_MISMATCH,
-          at
-              + ": the pilot must repeat the workload the plain AIPerf runs of series "
-              + a.seriesId()
-              + " recorded (/workload); differing: "
-              + String.join("; ", differing));
+      log.block(BlockerCode.REPEAT_DECISION_SERIES_MISMATCH, lead + String.join("; ", differing));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.benchplan.analysis;
 
+import dev.benchplan.aiperf.export.ExportVariants;
 import dev.benchplan.json.Json;
 import dev.benchplan.runrecord.RunRecordDocument;
 import dev.benchplan.testing.RunRecords;
@@ -9,11 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -47,6 +46,12 @@ public final class GeneratedRun {
 
   /** The first {@code slowStart} requests have three times the TTFT (warm-up leaking in). */
   int slowStart;
+
+  /**
+   * Every {@code stallEvery}-th request (0: none) waits 20 times the TTFT: a separate slow group,
+   * as a stalled worker leaves (benchmarking/stall-diagnosis.md).
+   */
+  int stallEvery;
 
   GeneratedRun throughput(double t) {
     throughput = t;
@@ -90,6 +95,11 @@ public final class GeneratedRun {
 
   GeneratedRun errors(int n) {
     errors = n;
+    return this;
+  }
+
+  GeneratedRun stallEvery(int every) {
+    stallEvery = every;
     return this;
   }
 
@@ -174,7 +184,8 @@ public final class GeneratedRun {
             ttftMs
                 * (0.8 + 0.4 * r.nextDouble())
                 * (1 + ttftDrift * i / Math.max(1, requests - 1))
-                * (i < slowStart ? 3 : 1);
+                * (i < slowStart ? 3 : 1)
+                * (stallEvery > 0 && i % stallEvery == 0 ? 20 : 1);
         itl[i] = itlMs * (0.9 + 0.2 * r.nextDouble());
         lat[i] = ttft[i] + itl[i] * (osl - 1);
         long start = t0 + (long) i * 50_000_000L;
@@ -182,63 +193,49 @@ public final class GeneratedRun {
         String id = duplicateIds && i == 5 ? "req-4" : "req-" + i;
         if (i >= ok) {
           w.write(
-              String.format(
-                  Locale.ROOT,
-                  "{\"metadata\": {\"x_request_id\": \"%s\", \"request_start_ns\": %d,"
-                      + " \"request_end_ns\": %d, \"benchmark_phase\": \"profiling\", \"was_cancelled\": false},"
-                      + " \"metrics\": {}, \"error\": {\"type\": \"Internal Server Error\", \"code\": 500}}\n",
-                  id,
-                  start,
-                  start + 1_000_000L));
+              ExportVariants.record(id, start, start + 1_000_000L)
+                  .error("Internal Server Error", 500)
+                  .line());
           continue;
         }
         w.write(
-            String.format(
-                Locale.ROOT,
-                "{\"metadata\": {\"x_request_id\": \"%s\", \"request_start_ns\": %d,"
-                    + " \"request_end_ns\": %d, \"benchmark_phase\": \"profiling\", \"was_cancelled\": false},"
-                    + " \"metrics\": {\"time_to_first_token\": {\"value\": %s, \"unit\": \"ms\"},"
-                    + " \"inter_token_latency\": {\"value\": %s, \"unit\": \"ms\"},"
-                    + " \"request_latency\": {\"value\": %s, \"unit\": \"ms\"},"
-                    + " \"output_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
-                    + " \"input_sequence_length\": {\"value\": %d, \"unit\": \"tokens\"},"
-                    + " \"output_token_throughput_per_user\": {\"value\": %s, \"unit\": \"tokens/sec/user\"}}, \"error\": null}\n",
-                id,
-                start,
-                end,
-                ttft[i],
-                itl[i],
-                lat[i],
-                osl,
-                isl,
-                1000.0 / itl[i]));
+            ExportVariants.record(id, start, end)
+                .metric("time_to_first_token", ttft[i], "ms")
+                .metric("inter_token_latency", itl[i], "ms")
+                .metric("request_latency", lat[i], "ms")
+                .metric("output_sequence_length", (long) osl, "tokens")
+                .metric("input_sequence_length", (long) isl, "tokens")
+                .metric("output_token_throughput_per_user", 1000.0 / itl[i], "tokens/sec/user")
+                .line());
       }
     }
     if (!summary) {
       return dir;
     }
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    ObjectNode s = f.objectNode();
+    ExportVariants.Summary export = ExportVariants.summary();
     if (aiperfVersion != null) {
-      s.put("aiperf_version", aiperfVersion);
-      s.put("schema_version", "1.0");
+      export.version(aiperfVersion);
     }
-    metric(s, "output_token_throughput", "tokens/sec", throughput, null);
-    metric(s, "request_throughput", "requests/sec", throughput / osl, null);
-    metric(s, "request_count", "requests", ok, null);
+    export
+        .metric("output_token_throughput", "tokens/sec", throughput)
+        .metric("request_throughput", "requests/sec", throughput / osl)
+        .metric("request_count", "requests", (double) ok);
     if (errors > 0) {
-      metric(s, "error_request_count", "requests", errors, null);
+      export.metric("error_request_count", "requests", (double) errors);
     }
     double[] okTtft = Arrays.copyOf(ttft, ok);
     double[] okItl = Arrays.copyOf(itl, ok);
     double[] okLat = Arrays.copyOf(lat, ok);
-    metric(s, "time_to_first_token", "ms", mean(okTtft), okTtft);
-    metric(s, "inter_token_latency", "ms", mean(okItl), okItl);
-    metric(s, "request_latency", "ms", mean(okLat), okLat);
-    metric(s, "output_token_throughput_per_user", "tokens/sec/user", 1000.0 / itlMs, null);
-    metric(s, "input_sequence_length", "tokens", isl, null);
-    metric(s, "output_sequence_length", "tokens", osl, null);
-    ObjectNode ic = s.putObject("input_config");
+    export
+        .metric("time_to_first_token", "ms", mean(okTtft), okTtft)
+        .metric("inter_token_latency", "ms", mean(okItl), okItl)
+        .metric("request_latency", "ms", mean(okLat), okLat)
+        .metric("output_token_throughput_per_user", "tokens/sec/user", 1000.0 / itlMs)
+        .metric("input_sequence_length", "tokens", (double) isl)
+        .metric("output_sequence_length", "tokens", (double) osl)
+        .loadgen(concurrency, requests);
+    ObjectNode s = export.tree();
+    ObjectNode ic = s.withObject("/input_config");
     ic.putObject("endpoint")
         .put("type", "chat")
         .put("streaming", true)
@@ -247,7 +244,6 @@ public final class GeneratedRun {
     ObjectNode prompt = ic.putObject("input").put("random_seed", 100).putObject("prompt");
     prompt.putObject("input_tokens").put("mean", isl).put("stddev", 0);
     prompt.putObject("output_tokens").put("mean", osl).put("stddev", 0);
-    ic.putObject("loadgen").put("concurrency", concurrency).put("request_count", requests);
     s.put("was_cancelled", cancelled);
     String json = Json.JSON.writeValueAsString(s);
     if (nanInSummary) {
@@ -255,20 +251,6 @@ public final class GeneratedRun {
     }
     Files.writeString(dir.resolve("profile_export_aiperf.json"), json, StandardCharsets.UTF_8);
     return dir;
-  }
-
-  private static void metric(ObjectNode s, String tag, String unit, double avg, double[] values) {
-    ObjectNode m = s.putObject(tag);
-    m.put("unit", unit);
-    m.put("avg", avg);
-    if (values != null) {
-      double[] v = values.clone();
-      Arrays.sort(v);
-      m.put("p50", v[(int) (0.5 * (v.length - 1))]);
-      m.put("p99", v[(int) Math.round(0.99 * (v.length - 1))]);
-      m.put("min", v[0]);
-      m.put("max", v[v.length - 1]);
-    }
   }
 
   private static double mean(double[] v) {

@@ -6,7 +6,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.render.PairLabel;
 import dev.benchplan.runrecord.RunRecordDocument;
 import dev.benchplan.testing.CommandHarness;
-import dev.benchplan.testing.ExamplePlan;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +32,8 @@ class PairedRunLabelTest {
   void planSeries() throws Exception {
     series =
         Json.JSON.readTree(
-            ExamplePlan.json(ExamplePlan.STATIC, "Is B faster than A?", tmp.resolve("exp"))
+            PlanFixture.Examples.json(
+                    PlanFixture.Examples.STATIC, "Is B faster than A?", tmp.resolve("exp"))
                 .expectOk()
                 .out());
   }

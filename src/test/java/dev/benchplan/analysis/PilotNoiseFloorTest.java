@@ -8,7 +8,7 @@ import dev.benchplan.analysis.series.NoiseFloors;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
-import dev.benchplan.testing.ExamplePlan;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +77,8 @@ class PilotNoiseFloorTest {
   }
 
   private CommandHarness.Result plan(String... extra) {
-    return ExamplePlan.json(ExamplePlan.STATIC, RepeatDecisionPlanTest.QUESTION, exp, extra);
+    return PlanFixture.Examples.json(
+        PlanFixture.Examples.STATIC, RepeatDecisionPlanTest.QUESTION, exp, extra);
   }
 
   /** A benchplan run directory: run.json naming the plan, AIPerf's files under aiperf/. */

@@ -6,7 +6,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
-import dev.benchplan.testing.ExamplePlan;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import tools.jackson.databind.JsonNode;
  * field are blocked with their codes.
  */
 class RepeatDecisionPlanTest {
-  static final Path EXAMPLES = ExamplePlan.EXAMPLES;
+  static final Path EXAMPLES = PlanFixture.Examples.EXAMPLES;
   static final String QUESTION =
       "What output throughput does vllm-agg sustain within the support SLOs?";
   @TempDir Path tmp;
@@ -44,7 +44,7 @@ class RepeatDecisionPlanTest {
   }
 
   private CommandHarness.Result plan(Path workload, String... extra) {
-    return ExamplePlan.json(workload, QUESTION, exp, extra);
+    return PlanFixture.Examples.json(workload, QUESTION, exp, extra);
   }
 
   /**
@@ -279,8 +279,12 @@ class RepeatDecisionPlanTest {
 
     var onlyOne =
         CommandHarness.run(
-            ExamplePlan.args(
-                    ExamplePlan.STATIC, QUESTION, exp, "--repeat-decision", necessary.toString())
+            PlanFixture.Examples.args(
+                    PlanFixture.Examples.STATIC,
+                    QUESTION,
+                    exp,
+                    "--repeat-decision",
+                    necessary.toString())
                 .toArray(String[]::new));
     assertThat(onlyOne.exitCode()).isEqualTo(2);
     assertThat(onlyOne.err()).contains("--repeat-decision-sha256");

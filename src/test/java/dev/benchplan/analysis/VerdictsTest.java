@@ -397,6 +397,56 @@ class VerdictsTest {
 
   @Test
   @DisplayName(
+      "a run with a stalled worker: every row at its load point carries stall_found naming the"
+          + " side and run, in JSON, text, summary.md and report.html; other load points do not")
+  void stallFoundOnTheVerdictRow() throws Exception {
+    List<Path> ref = new ArrayList<>();
+    List<Path> cand = new ArrayList<>();
+    for (int c : new int[] {1, ComparisonSeries.TTFT_POINT}) {
+      for (int rep = 1; rep <= ComparisonSeries.REPETITIONS; rep++) {
+        ref.add(
+            ComparisonSeries.run("before", c, rep)
+                .write(tmp.resolve(ComparisonSeries.name("before", c, rep))));
+        GeneratedRun after = ComparisonSeries.run("after", c, rep);
+        if (c == ComparisonSeries.TTFT_POINT && rep == 2) {
+          after.stallEvery(12); // 34 of 400 requests at 20x the TTFT: a separate slow group
+        }
+        cand.add(after.write(tmp.resolve(ComparisonSeries.name("after", c, rep))));
+      }
+    }
+    var r =
+        CommandHarness.run(
+            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
+    JsonNode c = Json.JSON.readTree(r.out());
+    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    String stall = "stall_found: candidate run c4-r2: suspected stalled worker: ";
+    for (JsonNode m : c.path("metrics")) {
+      boolean at4 = m.path("load_point").asString().equals("concurrency=4");
+      assertThat(m.path("caveats").toString().contains(stall)).as(m.toString()).isEqualTo(at4);
+    }
+    JsonNode tput = null;
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("load_point").asString().equals("concurrency=4")
+          && m.path("metric").asString().equals("output_token_throughput.avg")) {
+        tput = m;
+      }
+    }
+    assertThat(tput).isNotNull();
+    assertThat(tput.path("caveats").toString())
+        .contains("of requests (34 of 400) have a TTFT above 10x the bulk's median")
+        .contains("(benchmarking/stall-diagnosis.md)");
+    // the finding never changes a verdict: the run stays valid and compared
+    assertThat(c.path("excluded")).isEmpty();
+    assertThat(tput.path("candidate_values")).hasSize(3);
+    assertThat(CommandHarness.run(compare(ref, cand)).out())
+        .contains("caveat at concurrency=4: " + stall)
+        .doesNotContain("caveat at concurrency=1: stall_found");
+    assertThat(Files.readString(tmp.resolve("rep/summary.md"))).contains(stall);
+    assertThat(Files.readString(tmp.resolve("rep/report.html"))).contains(stall);
+  }
+
+  @Test
+  @DisplayName(
       "run.json's candidate decides identity: two builds' runs are never pooled, an older"
           + " run.json is unknown, and a compare side holding both builds is refused")
   void candidateFromRunJson() throws Exception {
@@ -518,6 +568,79 @@ class VerdictsTest {
     assertThat(rd.at("/workload/isl").asString()).isNotBlank();
   }
 
+  /** A plain AIPerf run of the static example's workload (ISL 512, OSL 128) at {@code c}. */
+  private Path staticRun(String dir, int c, double throughput, long seed) throws Exception {
+    return new GeneratedRun()
+        .concurrency(c)
+        .isl(512)
+        .osl(128)
+        .throughput(throughput)
+        .seed(seed)
+        .write(tmp.resolve(dir));
+  }
+
+  @Test
+  @DisplayName(
+      "several undecided load points with different changes: compare's and analyze's repeat"
+          + " decisions name the largest unresolved change first (not the first or last load"
+          + " point), and plan --repeat-decision accepts compare's")
+  void repeatDecisionNamesTheLargestUnresolvedChange() throws Exception {
+    // 1 vs 1 at three load points: +3% at 4, -7% at 16 (the largest), +5% at 64
+    List<Path> ref = new ArrayList<>();
+    List<Path> cand = new ArrayList<>();
+    double[][] points = {{4, 1.03}, {16, 0.93}, {64, 1.05}};
+    for (double[] p : points) {
+      int c = (int) p[0];
+      ref.add(staticRun("b/c" + c, c, 5000, c));
+      cand.add(staticRun("a/c" + c, c, 5000 * p[1], 100 + c));
+    }
+    CommandHarness.run(compare(ref, cand, "--report-dir", tmp.resolve("rep").toString()));
+    Path decision = tmp.resolve("rep/repeat_decision.json");
+    JsonNode rd = Json.JSON.readTree(decision.toFile());
+    assertThat(rd.path("decision").asString()).isEqualTo("necessary");
+    assertThat(rd.at("/pilot/load_point").asString()).isEqualTo("concurrency=16");
+    assertThat(rd.path("rationale").asString())
+        .contains(
+            "no interval can be drawn at concurrency=16 (-7.0%), concurrency=64 (+5.0%),"
+                + " concurrency=4 (+3.0%) (the largest unresolved change first: the pilot runs"
+                + " concurrency=16)");
+    var ok =
+        dev.benchplan.testing.ExamplePlan.json(
+            dev.benchplan.testing.ExamplePlan.STATIC,
+            RepeatDecisionPlanTest.QUESTION,
+            tmp.resolve("exp"),
+            "--repeat-decision",
+            decision.toString(),
+            "--repeat-decision-sha256",
+            dev.benchplan.json.Sha256.ofFile(decision));
+    assertThat(ok.exitCode()).as(ok.out() + ok.err()).isZero();
+    JsonNode pilot =
+        Json.JSON.readTree(
+            Path.of(Json.JSON.readTree(ok.out()).path("plan_path").asString()).toFile());
+    assertThat(pilot.at("/run_policy/decision_source/load_point").asString())
+        .isEqualTo("concurrency=16");
+    // analyze: the same builds as history, one candidate (small changes, no floor): the same order
+    Path exp = tmp.resolve("exp-analyze");
+    CommandHarness.run(analyze(exp, ref, "--label", "build=" + tmp.resolve("b"))).expectOk();
+    var a =
+        CommandHarness.run(
+                analyze(
+                    exp,
+                    cand,
+                    "--label",
+                    "build=" + tmp.resolve("a"),
+                    "--report-dir",
+                    tmp.resolve("an").toString()))
+            .expectOk();
+    JsonNode ad = Json.JSON.readTree(tmp.resolve("an/repeat_decision.json").toFile());
+    assertThat(ad.path("decision").asString()).as(a.out()).isEqualTo("necessary");
+    assertThat(ad.at("/pilot/load_point").asString()).isEqualTo("concurrency=16");
+    assertThat(ad.path("rationale").asString())
+        .contains(
+            "at concurrency=16 (-7.0%), concurrency=64 (+5.0%), concurrency=4 (+3.0%) (the"
+                + " largest unresolved change first: the pilot runs concurrency=16)");
+  }
+
   @Test
   @DisplayName(
       "plan --repeat-decision accepts the decision of a plain AIPerf 1 vs 1 (its workload from"
@@ -547,8 +670,8 @@ class VerdictsTest {
     assertThat(rd.at("/workload/isl").asString()).isEqualTo("512");
     Path exp = tmp.resolve("exp");
     var ok =
-        dev.benchplan.testing.ExamplePlan.json(
-            dev.benchplan.testing.ExamplePlan.STATIC,
+        dev.benchplan.testing.PlanFixture.Examples.json(
+            dev.benchplan.testing.PlanFixture.Examples.STATIC,
             RepeatDecisionPlanTest.QUESTION,
             exp,
             "--repeat-decision",
@@ -587,8 +710,8 @@ class VerdictsTest {
             List.of(otherRef), List.of(otherCand), "--report-dir", tmp.resolve("rep2").toString()));
     Path other = tmp.resolve("rep2/repeat_decision.json");
     var refused =
-        dev.benchplan.testing.ExamplePlan.json(
-            dev.benchplan.testing.ExamplePlan.STATIC,
+        dev.benchplan.testing.PlanFixture.Examples.json(
+            dev.benchplan.testing.PlanFixture.Examples.STATIC,
             RepeatDecisionPlanTest.QUESTION,
             tmp.resolve("exp2"),
             "--repeat-decision",
@@ -612,8 +735,8 @@ class VerdictsTest {
     CommandHarness.run(compare(List.of(ref), List.of(cand3), "--report-dir", again.toString()));
     Path decision3 = again.resolve("repeat_decision.json");
     var second =
-        dev.benchplan.testing.ExamplePlan.json(
-            dev.benchplan.testing.ExamplePlan.STATIC,
+        dev.benchplan.testing.PlanFixture.Examples.json(
+            dev.benchplan.testing.PlanFixture.Examples.STATIC,
             RepeatDecisionPlanTest.QUESTION,
             exp,
             "--repeat-decision",

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
-import dev.benchplan.testing.ExamplePlan;
 import dev.benchplan.testing.JsonDocuments;
+import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,8 +105,8 @@ class JsonDocumentsTest {
   void planRenderRbac() throws Exception {
     Path exp = tmp.resolve("exp");
     String[] plan =
-        ExamplePlan.args(
-                ExamplePlan.STATIC,
+        PlanFixture.Examples.args(
+                PlanFixture.Examples.STATIC,
                 "What throughput does vllm-agg sustain?",
                 exp,
                 "--format",

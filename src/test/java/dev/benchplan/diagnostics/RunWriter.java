@@ -1,5 +1,6 @@
 package dev.benchplan.diagnostics;
 
+import dev.benchplan.aiperf.export.ExportVariants;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,38 +32,38 @@ public final class RunWriter {
         last = Math.max(last, t.endNs(i));
         ttft[i] = t.ttftMs(i);
         w.write(
-            String.format(
-                Locale.ROOT,
-                "{\"metadata\": {\"x_request_id\": \"req-%d\", \"request_start_ns\": %d,"
-                    + " \"request_end_ns\": %d, \"benchmark_phase\": \"profiling\", \"was_cancelled\": false},"
-                    + " \"metrics\": {\"time_to_first_token\": {\"value\": %s, \"unit\": \"ms\"},"
-                    + " \"request_latency\": {\"value\": %s, \"unit\": \"ms\"},"
-                    + " \"output_sequence_length\": {\"value\": 128, \"unit\": \"tokens\"}}, \"error\": null}\n",
-                i,
-                t.startNs(i),
-                t.endNs(i),
-                t.ttftMs(i),
-                (t.endNs(i) - t.startNs(i)) / 1e6));
+            ExportVariants.record("req-" + i, t.startNs(i), t.endNs(i))
+                .metric("time_to_first_token", t.ttftMs(i), "ms")
+                .metric("request_latency", (t.endNs(i) - t.startNs(i)) / 1e6, "ms")
+                .metric("output_sequence_length", 128L, "tokens")
+                .line());
       }
     }
     Arrays.sort(ttft);
     double seconds = (last - first) / 1e9;
-    String summary =
-        String.format(
-            Locale.ROOT,
-            "{\"aiperf_version\": \"0.13.0\", \"schema_version\": \"1.0\","
-                + " \"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": %.1f},"
-                + " \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": %.3f, \"p50\": %.3f, \"p99\": %.3f},"
-                + " \"request_count\": {\"unit\": \"requests\", \"avg\": %d},"
-                + " \"input_config\": {\"loadgen\": {\"concurrency\": %d, \"request_count\": %d}}, \"was_cancelled\": false}",
-            n * 128 / seconds,
-            Arrays.stream(ttft).average().orElse(0),
-            Quantiles.of(ttft, 0.5),
-            Quantiles.of(ttft, 0.99),
-            n,
-            claimed,
-            n);
-    Files.writeString(dir.resolve("profile_export_aiperf.json"), summary, StandardCharsets.UTF_8);
+    ExportVariants.Summary summary =
+        ExportVariants.summary()
+            .version("0.13.0")
+            .metric(
+                "output_token_throughput",
+                "tokens/sec",
+                String.format(Locale.ROOT, "%.1f", n * 128 / seconds))
+            .metric(
+                "time_to_first_token",
+                "ms",
+                String.format(Locale.ROOT, "%.3f", Arrays.stream(ttft).average().orElse(0)))
+            .stat(
+                "time_to_first_token",
+                "p50",
+                String.format(Locale.ROOT, "%.3f", Quantiles.of(ttft, 0.5)))
+            .stat(
+                "time_to_first_token",
+                "p99",
+                String.format(Locale.ROOT, "%.3f", Quantiles.of(ttft, 0.99)))
+            .metric("request_count", "requests", n)
+            .loadgen(claimed, n);
+    summary.tree().put("was_cancelled", false);
+    summary.write(dir);
     return dir;
   }
 }

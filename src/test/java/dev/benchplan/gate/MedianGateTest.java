@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
+import dev.benchplan.aiperf.export.ExportVariants;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -18,18 +17,15 @@ class MedianGateTest {
       ConstraintReader.fromFlags(new BigDecimal("5000"), new BigDecimal("200"));
 
   static MedianGate.Repeat repeat(String label, double throughput, double ttftP99) {
-    String json =
-        String.format(
-            Locale.ROOT,
-            "{\"aiperf_version\": \"0.13.0\","
-                + " \"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": %s},"
-                + " \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 90, \"p99\": %s},"
-                + " \"request_count\": {\"unit\": \"requests\", \"avg\": 1000}}",
-            throughput,
-            ttftP99);
     AiperfExport e =
         AiperfExportReader.parse(
-            json.getBytes(StandardCharsets.UTF_8),
+            ExportVariants.summary()
+                .version("0.13.0")
+                .metric("output_token_throughput", "tokens/sec", throughput)
+                .metric("time_to_first_token", "ms", 90)
+                .stat("time_to_first_token", "p99", ttftP99)
+                .metric("request_count", "requests", 1000)
+                .bytes(),
             Path.of("profile_runs", label, "profile_export_aiperf.json"));
     return new MedianGate.Repeat(label, e);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,11 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AllBlockersAtOnceTest {
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
+    fx = PlanFixture.Inputs.create(tmp);
   }
 
   private PlanResult plan(Path workload, PlanOptions options) {
@@ -34,7 +35,7 @@ class AllBlockersAtOnceTest {
       "a stale smoke artifact and an existing series: both blockers in one call, the series'"
           + " plan untouched")
   void staleSmokeAndExistingSeries() throws Exception {
-    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Path w = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     PlanResult first = plan(w, fx.options().build());
     byte[] before = Files.readAllBytes(first.planPath());
     // the artifact is 1 h 45 min old at the fixture's clock: past a 1 h limit
@@ -51,7 +52,7 @@ class AllBlockersAtOnceTest {
   @DisplayName(
       "a stale smoke artifact alone still blocks (independent is not optional), nothing written")
   void staleSmokeAloneBlocks() {
-    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Path w = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     PlanBlockedException e =
         catchThrowableOfType(
             PlanBlockedException.class, () -> plan(w, fx.options().smokeMaxAgeS(3600L).build()));
@@ -60,7 +61,7 @@ class AllBlockersAtOnceTest {
   }
 
   private java.util.List<String> codes(Path workload, PlanOptions options) {
-    return codes(workload, options, PlanFixtures.question());
+    return codes(workload, options, PlanFixture.Inputs.question());
   }
 
   private java.util.List<String> codes(Path workload, PlanOptions options, Question q) {
@@ -75,7 +76,7 @@ class AllBlockersAtOnceTest {
                             options,
                             q,
                             new dev.benchplan.workload.ScannerTraceInspector(),
-                            PlanFixtures.OFFLINE)));
+                            PlanFixture.Inputs.OFFLINE)));
     assertThat(e).as("refused").isNotNull();
     return e.blockers().stream().map(Blocker::code).toList();
   }
@@ -85,7 +86,7 @@ class AllBlockersAtOnceTest {
       "an option out of range stops planning, yet the same call reports the stale smoke"
           + " artifact, the --series-id already taken and the unresolved AIPerf version")
   void outOfRangeWithThreeIndependent() throws Exception {
-    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Path w = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     plan(w, fx.options().seriesId("taken").build());
     assertThat(
             codes(
@@ -105,7 +106,7 @@ class AllBlockersAtOnceTest {
       "a missing question, a repeat decision file that is not there and a stale smoke artifact:"
           + " three blockers in one call")
   void questionRepeatDecisionSmoke() {
-    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Path w = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     Question blank = new Question(" ", Intent.characterization, null, java.util.List.of());
     java.util.List<String> codes =
         codes(
@@ -127,7 +128,8 @@ class AllBlockersAtOnceTest {
           + " too, but nothing that needs the workload")
   void invalidWorkloadWithIndependent() {
     Path w =
-        fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD.replace("type: chat", "type: chatbot"));
+        fx.workload(
+            "w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD.replace("type: chat", "type: chatbot"));
     assertThat(
             codes(
                 w,
@@ -146,7 +148,7 @@ class AllBlockersAtOnceTest {
     Path w =
         fx.workload(
             "w.yaml",
-            PlanFixtures.STATIC_WORKLOAD.replace(
+            PlanFixture.Inputs.STATIC_WORKLOAD.replace(
                 "objectives:\n", "objectives:\n  error_rate_max: 0.05\n"));
     assertThat(
             codes(
@@ -163,7 +165,7 @@ class AllBlockersAtOnceTest {
   @Test
   @DisplayName("a valid request still plans and records its decisions in the usual order")
   void validRequestUnchanged() {
-    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Path w = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     PlanResult r = plan(w, fx.options().build());
     java.util.List<String> rules =
         r.plan().rulesApplied().stream().map(d -> d.rule()).distinct().toList();

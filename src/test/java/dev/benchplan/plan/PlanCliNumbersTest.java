@@ -3,7 +3,7 @@ package dev.benchplan.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.testing.CommandHarness;
-import dev.benchplan.testing.ExamplePlan;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,8 +34,8 @@ class PlanCliNumbersTest {
     Path exp = dir.resolve("exp");
     boolean token = extra.equals("--question-token");
     List<String> args =
-        ExamplePlan.args(
-            ExamplePlan.STATIC,
+        PlanFixture.Examples.args(
+            PlanFixture.Examples.STATIC,
             token ? "My token is " + TOKEN + ", how fast is it?" : "How fast?",
             exp,
             token ? new String[0] : extra.split(" "));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.workload.ScannerTraceInspector;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,17 +20,18 @@ import tools.jackson.databind.node.ObjectNode;
 /** {@link PlanFile#verify}: the one reader of a written plan (render, run and validate use it). */
 class PlanFileTest {
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
+    fx = PlanFixture.Inputs.create(tmp);
   }
 
   private PlanResult staticPlan() {
     return new PlanService()
         .plan(
-            fx.request(fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD), fx.options().build()));
+            fx.request(
+                fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD), fx.options().build()));
   }
 
   /** Writes an edited copy of {@code plan} and returns it. */
@@ -83,9 +85,9 @@ class PlanFileTest {
         """
                             .formatted(trace)),
                     fx.options().build(),
-                    PlanFixtures.question(),
+                    PlanFixture.Inputs.question(),
                     new ScannerTraceInspector(),
-                    PlanFixtures.OFFLINE));
+                    PlanFixture.Inputs.OFFLINE));
     VerifiedPlan v = PlanFile.verify(r.planPath(), r.sha256());
     BenchmarkPlan.Trace t = v.plan().workload().trace();
     assertThat(t.sha256()).isEqualTo(Sha256.ofFile(trace));

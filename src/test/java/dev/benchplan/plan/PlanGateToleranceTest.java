@@ -17,6 +17,7 @@ import dev.benchplan.gate.Verdict;
 import dev.benchplan.json.Json;
 import dev.benchplan.rules.GateTolerance;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,7 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class PlanGateToleranceTest {
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
 
   /** The real export's TTFT p99: 34.344268879999994 ms. */
   static final String TTFT_P99_MAX_32 =
@@ -48,7 +49,7 @@ class PlanGateToleranceTest {
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
+    fx = PlanFixture.Inputs.create(tmp);
   }
 
   private JsonNode gates(String objectivesExtra, String sloExtra) {

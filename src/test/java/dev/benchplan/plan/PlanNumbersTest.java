@@ -8,6 +8,7 @@ import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,12 +34,12 @@ import tools.jackson.databind.JsonNode;
  */
 class PlanNumbersTest {
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
   final PlanService service = new PlanService();
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
+    fx = PlanFixture.Inputs.create(tmp);
   }
 
   private PlanResult plan(
@@ -50,8 +51,8 @@ class PlanNumbersTest {
             fx.workload(name, workload),
             b.build(),
             q,
-            PlanFixtures.NO_TRACES,
-            PlanFixtures.OFFLINE));
+            PlanFixture.Inputs.NO_TRACES,
+            PlanFixture.Inputs.OFFLINE));
   }
 
   private List<Blocker> blockers(
@@ -71,7 +72,7 @@ class PlanNumbersTest {
   }
 
   private List<Blocker> blockers(String workloadYaml) {
-    return blockers("w.yaml", workloadYaml, b -> {}, PlanFixtures.question());
+    return blockers("w.yaml", workloadYaml, b -> {}, PlanFixture.Inputs.question());
   }
 
   private List<Path> planFiles() {
@@ -184,7 +185,7 @@ class PlanNumbersTest {
                      "duration_s": 60.0}}
         """,
             b -> {},
-            PlanFixtures.question());
+            PlanFixture.Inputs.question());
     JsonNode plan = PlanJson.parse(Files.readAllBytes(r.planPath()));
     assertThat(plan.at("/experiment/duration_s").asInt()).isEqualTo(60);
     assertThat(plan.at("/workload/synthetic/isl").asInt()).isEqualTo(100);
@@ -199,7 +200,7 @@ class PlanNumbersTest {
             .replace("gpu_count: 2", "gpu_count: 3000000000")
             .replace("max_context_length: 40960", "max_context_length: 99999999999");
     Files.writeString(fx.ledger, ledger);
-    List<Blocker> b = blockers(PlanFixtures.STATIC_WORKLOAD);
+    List<Blocker> b = blockers(PlanFixture.Inputs.STATIC_WORKLOAD);
     assertThat(b).extracting(Blocker::code).containsOnly("LEDGER_SCHEMA");
     assertThat(b)
         .extracting(Blocker::message)
@@ -237,7 +238,8 @@ class PlanNumbersTest {
           case "warmup -1" -> b -> b.warmupRequests(-1);
           default -> b -> b.seed(4294967296L);
         };
-    List<Blocker> b = blockers("w.yaml", PlanFixtures.STATIC_WORKLOAD, o, PlanFixtures.question());
+    List<Blocker> b =
+        blockers("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD, o, PlanFixture.Inputs.question());
     assertThat(b).extracting(Blocker::code).contains("OPTION_OUT_OF_RANGE");
     assertThat(b)
         .filteredOn(x -> x.code().equals("OPTION_OUT_OF_RANGE"))
@@ -277,7 +279,7 @@ class PlanNumbersTest {
             traffic(
                 "{input_tokens: 512, output_tokens: 128, concurrency: [16], request_count: 1000}"),
             b -> {},
-            PlanFixtures.question());
+            PlanFixture.Inputs.question());
     JsonNode plan = PlanJson.parse(Files.readAllBytes(ok.planPath()));
     JsonNode est = plan.at("/experiment/run_estimate");
     // 63 requests per slot x 750.4 ms = 47.28 s
@@ -296,7 +298,7 @@ class PlanNumbersTest {
                 "{input_tokens: 512, output_tokens: 128,"
                     + " concurrency: [1], request_count: 100000, duration_s: 600}"),
             b -> {},
-            PlanFixtures.question());
+            PlanFixture.Inputs.question());
     assertThat(cut.warnings())
         .anySatisfy(
             w ->
@@ -312,7 +314,7 @@ class PlanNumbersTest {
   @CsvSource({"question", "target-region", "reference", "repeat-rationale", "series-id"})
   void secretInFreeText(String where) {
     String token = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123";
-    Question base = PlanFixtures.question();
+    Question base = PlanFixture.Inputs.question();
     Question q =
         switch (where) {
           case "question" ->
@@ -329,7 +331,7 @@ class PlanNumbersTest {
           case "series-id" -> b -> b.seriesId("sk-" + "abcdefghijklmnopqrstuvwxyz012345");
           default -> b -> {};
         };
-    List<Blocker> b = blockers("w.yaml", PlanFixtures.STATIC_WORKLOAD, o, q);
+    List<Blocker> b = blockers("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD, o, q);
     assertThat(b).extracting(Blocker::code).contains("PLAN_TEXT_SECRET");
     assertThat(b)
         .filteredOn(x -> x.code().equals("PLAN_TEXT_SECRET"))
@@ -353,7 +355,7 @@ class PlanNumbersTest {
             traffic(
                 "{input_tokens: 128, output_tokens: 32, concurrency: [1, 4, 16, 64], request_count: 1000}"),
             b -> {},
-            PlanFixtures.question());
+            PlanFixture.Inputs.question());
     JsonNode plan = PlanJson.parse(Files.readAllBytes(r.planPath()));
     assertThat(plan.at("/experiment/warmup_requests_per_point").toString())
         .isEqualTo("[1,4,16,64]");
@@ -364,7 +366,7 @@ class PlanNumbersTest {
           PlanRenderer.render(
               RenderRequest.builder(r.planPath(), r.sha256(), deploy)
                   .loadPoint(Integer.toString(c))
-                  .runId(PlanFixtures.CLOCK, new Random(c))
+                  .runId(PlanFixture.Inputs.CLOCK, new Random(c))
                   .build());
       String config = Files.readString(out.aiperfConfig(), StandardCharsets.UTF_8);
       JsonNode doc = dev.benchplan.json.Json.YAML.readTree(config);

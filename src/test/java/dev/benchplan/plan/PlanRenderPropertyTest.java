@@ -6,6 +6,7 @@ import dev.benchplan.json.Json;
 import dev.benchplan.render.PlanRenderer;
 import dev.benchplan.render.RenderRequest;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.workload.InputRanges;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ class PlanRenderPropertyTest {
       "whatever plan writes, render renders (seeded random valid workloads, edges included)")
   void planThenRender() throws Exception {
     Random random = new Random(SEED);
-    PlanFixtures fx = PlanFixtures.create(tmp);
+    PlanFixture.Inputs fx = PlanFixture.Inputs.create(tmp);
     Path deploy = Files.createDirectories(tmp.resolve("deploy-root"));
     Map<String, Integer> blockerCodes = new TreeMap<>();
     int planned = 0;
@@ -73,7 +74,7 @@ class PlanRenderPropertyTest {
           PlanRenderer.render(
               RenderRequest.builder(r.planPath(), r.sha256(), deploy)
                   .loadPoint(point)
-                  .runId(PlanFixtures.CLOCK, new Random(i))
+                  .runId(PlanFixture.Inputs.CLOCK, new Random(i))
                   .build());
           renders++;
         } catch (RuntimeException e) {
@@ -240,7 +241,7 @@ class PlanRenderPropertyTest {
     return b -> chosen.forEach(c -> c.accept(b));
   }
 
-  private static String describe(Consumer<PlanOptions.Builder> options, PlanFixtures fx) {
+  private static String describe(Consumer<PlanOptions.Builder> options, PlanFixture.Inputs fx) {
     PlanOptions.Builder b = fx.options();
     options.accept(b);
     PlanOptions o = b.build();

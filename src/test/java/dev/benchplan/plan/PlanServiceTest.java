@@ -8,6 +8,7 @@ import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.workload.DeploymentRecord;
 import dev.benchplan.workload.GpuAllocation;
 import dev.benchplan.workload.InputDocument;
@@ -28,12 +29,12 @@ import tools.jackson.databind.JsonNode;
 
 class PlanServiceTest {
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
   final PlanService service = new PlanService();
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
+    fx = PlanFixture.Inputs.create(tmp);
   }
 
   private PlanResult plan(String workloadYaml, Consumer<PlanOptions.Builder> opts) {
@@ -72,7 +73,7 @@ class PlanServiceTest {
   @Test
   @DisplayName("a static workload gives a schema-valid, read-only, canonical user_static plan")
   void staticPlan() throws IOException {
-    PlanResult r = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
+    PlanResult r = plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> {});
     assertThat(r.workloadSource()).isEqualTo("user_static");
     assertThat(r.seriesId()).matches("support-chat-20261130-[0-9a-f]{8}");
     assertThat(r.planPath())
@@ -121,7 +122,7 @@ class PlanServiceTest {
   @Test
   @DisplayName("SLOs become gates with the contract names, goodput thresholds and sample bases")
   void objectives() throws IOException {
-    JsonNode plan = read(plan(PlanFixtures.STATIC_WORKLOAD, b -> {}).planPath());
+    JsonNode plan = read(plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> {}).planPath());
     JsonNode gates = plan.at("/objectives/gates");
     List<String> names = new ArrayList<>();
     gates.forEach(g -> names.add(g.path("name").asString()));
@@ -361,7 +362,7 @@ class PlanServiceTest {
         traffic: {input_tokens: 100, output_tokens: 100, request_rate: 2, duration_s: 2400}
         """;
     assertThat(blockers(w, b -> {})).containsExactly("MEASUREMENT_LIMIT_EXCEEDED");
-    assertThat(blockers(PlanFixtures.STATIC_WORKLOAD, b -> b.measurementLimitS(3600)))
+    assertThat(blockers(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.measurementLimitS(3600)))
         .containsExactly("MEASUREMENT_LIMIT_EXCEEDED");
     // 5000 requests at 2 req/s take 2500 s
     assertThat(
@@ -436,16 +437,18 @@ class PlanServiceTest {
   @Test
   @DisplayName("repetitions: one by default; more only with a rationale; the pilot is n=3 once")
   void repetitions() throws IOException {
-    assertThat(blockers(PlanFixtures.STATIC_WORKLOAD, b -> b.repetitions(3)))
+    assertThat(blockers(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.repetitions(3)))
         .containsExactly("REPEAT_WITHOUT_RATIONALE");
-    assertThat(blockers(PlanFixtures.STATIC_WORKLOAD, b -> b.repetitions(11).repeatRationale("x")))
+    assertThat(
+            blockers(
+                PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.repetitions(11).repeatRationale("x")))
         .containsExactly("REPETITIONS_OUT_OF_RANGE");
-    assertThat(blockers(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true).repetitions(2)))
+    assertThat(blockers(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.pilot(true).repetitions(2)))
         .containsExactly("PILOT_CONFLICT");
     JsonNode approved =
         read(
             plan(
-                    PlanFixtures.STATIC_WORKLOAD,
+                    PlanFixture.Inputs.STATIC_WORKLOAD,
                     b ->
                         b.repetitions(2)
                             .repeatRationale("candidate within 2% of the SLO boundary")
@@ -455,7 +458,7 @@ class PlanServiceTest {
     assertThat(approved.at("/run_policy/repeat_rationale").asString()).contains("2% of the SLO");
     JsonNode pilot =
         read(
-            plan(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true).seriesId("pilot-series"))
+            plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.pilot(true).seriesId("pilot-series"))
                 .planPath());
     assertThat(pilot.at("/run_policy/repetitions").asInt()).isEqualTo(3);
     assertThat(pilot.at("/run_policy/repeat_decision").asString()).isEqualTo("necessary");
@@ -479,7 +482,7 @@ class PlanServiceTest {
   @Test
   @DisplayName("turning streaming off is refused when TTFT/ITL objectives need it")
   void streaming() {
-    assertThat(blockers(PlanFixtures.STATIC_WORKLOAD, b -> b.streaming(false)))
+    assertThat(blockers(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.streaming(false)))
         .containsExactly("STREAMING_REQUIRED");
   }
 
@@ -494,11 +497,11 @@ class PlanServiceTest {
                 () ->
                     service.plan(
                         fx.request(
-                            fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD),
+                            fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD),
                             o,
                             new Question(" ", Intent.comparison, null, List.of()),
-                            PlanFixtures.NO_TRACES,
-                            PlanFixtures.OFFLINE)));
+                            PlanFixture.Inputs.NO_TRACES,
+                            PlanFixture.Inputs.OFFLINE)));
     assertThat(e.codes())
         .containsExactly("QUESTION_MISSING", "COMPARISON_REFERENCE_MISSING", "SERIES_ID_INVALID");
     assertThat(e.blockers())
@@ -516,12 +519,12 @@ class PlanServiceTest {
     PlanResult r =
         service.plan(
             fx.request(
-                fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD),
+                fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD),
                 o,
                 new Question(
                     "Is the new router faster?", Intent.comparison, null, List.of("baseline-a")),
-                PlanFixtures.NO_TRACES,
-                PlanFixtures.OFFLINE));
+                PlanFixture.Inputs.NO_TRACES,
+                PlanFixture.Inputs.OFFLINE));
     JsonNode plan = read(r.planPath());
     assertThat(plan.at("/question/intent").asString()).isEqualTo("comparison");
     assertThat(plan.at("/question/references/0").asString()).isEqualTo("baseline-a");
@@ -530,12 +533,13 @@ class PlanServiceTest {
   @Test
   @DisplayName("an existing plan is never overwritten: SERIES_EXISTS, bytes unchanged")
   void overwriteRefused() throws IOException {
-    PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
+    PlanResult first = plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> {});
     byte[] before = Files.readAllBytes(first.planPath());
-    assertThat(blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> {})))
+    assertThat(blockers2(() -> plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> {})))
         .containsExactly("SERIES_EXISTS");
     assertThat(
-            blockers2(() -> plan(PlanFixtures.STATIC_WORKLOAD, b -> b.seriesId(first.seriesId()))))
+            blockers2(
+                () -> plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.seriesId(first.seriesId()))))
         .containsExactly("SERIES_EXISTS");
     assertThat(Files.readAllBytes(first.planPath())).isEqualTo(before);
   }
@@ -552,7 +556,7 @@ class PlanServiceTest {
   @Test
   @DisplayName("two concurrent writers of one series produce exactly one file")
   void concurrentWriters() throws Exception {
-    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Path w = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     int writers = 8;
     var pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
     var start = new java.util.concurrent.CountDownLatch(1);
@@ -589,7 +593,7 @@ class PlanServiceTest {
   @Test
   @DisplayName("identical inputs under a fixed clock give byte-identical plans")
   void byteIdentical() throws IOException {
-    Path w = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    Path w = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     PlanResult a = service.plan(fx.request(w, fx.options().expRoot(tmp.resolve("a")).build()));
     PlanResult b = service.plan(fx.request(w, fx.options().expRoot(tmp.resolve("b")).build()));
     assertThat(a.planPath()).isNotEqualTo(b.planPath());
@@ -602,11 +606,11 @@ class PlanServiceTest {
   @DisplayName(
       "reuse: the exact plan path + SHA-256 and an unchanged identity print it and write nothing")
   void reuse() throws IOException {
-    PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
+    PlanResult first = plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> {});
     Path other = tmp.resolve("other-exp");
     PlanResult again =
         plan(
-            PlanFixtures.STATIC_WORKLOAD,
+            PlanFixture.Inputs.STATIC_WORKLOAD,
             b ->
                 b.expRoot(other)
                     .aiperf(dev.benchplan.aiperf.version.VersionRequest.none())
@@ -623,7 +627,7 @@ class PlanServiceTest {
   @Test
   @DisplayName("reuse of a tampered plan is refused (SHA-256 mismatch)")
   void reuseTampered() throws IOException {
-    PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
+    PlanResult first = plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> {});
     Path copy = tmp.resolve("copy.json");
     String text = Files.readString(first.planPath()).replace("\"seed\": 100", "\"seed\": 101");
     Files.writeString(copy, text);
@@ -631,7 +635,7 @@ class PlanServiceTest {
             blockers2(
                 () ->
                     plan(
-                        PlanFixtures.STATIC_WORKLOAD,
+                        PlanFixture.Inputs.STATIC_WORKLOAD,
                         b ->
                             b.expRoot(tmp.resolve("x"))
                                 .reuse(new ReuseRequest(copy, first.sha256())))))
@@ -640,7 +644,7 @@ class PlanServiceTest {
             blockers2(
                 () ->
                     plan(
-                        PlanFixtures.STATIC_WORKLOAD,
+                        PlanFixture.Inputs.STATIC_WORKLOAD,
                         b ->
                             b.expRoot(tmp.resolve("x"))
                                 .reuse(
@@ -651,13 +655,13 @@ class PlanServiceTest {
   @Test
   @DisplayName("reuse with one frozen field changed is SERIES_BOUNDARY naming that field")
   void reuseBoundary() {
-    PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> {});
+    PlanResult first = plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> {});
     PlanBlockedException e =
         (PlanBlockedException)
             org.assertj.core.api.Assertions.catchThrowable(
                 () ->
                     plan(
-                        PlanFixtures.STATIC_WORKLOAD,
+                        PlanFixture.Inputs.STATIC_WORKLOAD,
                         b ->
                             b.seed(7L)
                                 .expRoot(tmp.resolve("y"))
@@ -671,7 +675,7 @@ class PlanServiceTest {
             org.assertj.core.api.Assertions.catchThrowable(
                 () ->
                     plan(
-                        PlanFixtures.STATIC_WORKLOAD.replace(
+                        PlanFixture.Inputs.STATIC_WORKLOAD.replace(
                             "concurrency: [16]", "concurrency: [32]"),
                         b ->
                             b.aiperf(dev.benchplan.aiperf.version.VersionRequest.pinned("0.12.0"))
@@ -686,12 +690,12 @@ class PlanServiceTest {
   @Test
   @DisplayName("the pilot cannot be added to a reused series")
   void pilotOncePerSeries() {
-    PlanResult first = plan(PlanFixtures.STATIC_WORKLOAD, b -> b.pilot(true));
+    PlanResult first = plan(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.pilot(true));
     assertThat(
             blockers2(
                 () ->
                     plan(
-                        PlanFixtures.STATIC_WORKLOAD,
+                        PlanFixture.Inputs.STATIC_WORKLOAD,
                         b ->
                             b.pilot(true)
                                 .reuse(new ReuseRequest(first.planPath(), first.sha256())))))
@@ -747,9 +751,9 @@ class PlanServiceTest {
         PlanRequest.of(
             InputDocument.of("validate:workload", tree, null),
             d,
-            PlanFixtures.question(),
+            PlanFixture.Inputs.question(),
             fx.options().build(),
-            PlanFixtures.CLOCK);
+            PlanFixture.Inputs.CLOCK);
     PlanResult r = service.plan(req);
     JsonNode plan = read(r.planPath());
     assertThat(plan.at("/deployment/smoke_test/kind").asString()).isEqualTo("in_cluster_readiness");
@@ -774,7 +778,7 @@ class PlanServiceTest {
   void crossChecks() {
     PlanResult r =
         plan(
-            PlanFixtures.STATIC_WORKLOAD
+            PlanFixture.Inputs.STATIC_WORKLOAD
                 + """
         kubernetes: {kube_context: prod, namespace: other}
         hardware: [{gpu_type: A100, gpu_count: 8}]
@@ -796,11 +800,11 @@ class PlanServiceTest {
                     service.planFiles(
                         tmp.resolve("missing.yaml"),
                         tmp.resolve("nope.yaml"),
-                        PlanFixtures.question(),
+                        PlanFixture.Inputs.question(),
                         fx.options().build(),
-                        PlanFixtures.CLOCK,
-                        PlanFixtures.OFFLINE,
-                        PlanFixtures.NO_TRACES));
+                        PlanFixture.Inputs.CLOCK,
+                        PlanFixture.Inputs.OFFLINE,
+                        PlanFixture.Inputs.NO_TRACES));
     assertThat(e.codes()).containsExactly("WORKLOAD_UNREADABLE", "LEDGER_UNREADABLE");
     assertThat(e.blockers().get(0).message()).contains("missing.yaml: file not found");
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
@@ -56,8 +57,8 @@ class PlanSmokeEndpointIT {
   }
 
   private void ledger(String artifact, String sha, boolean success) throws Exception {
-    PlanFixtures.write(dir.resolve("dgd.yaml"), PlanFixtures.DGD);
-    PlanFixtures.write(
+    PlanFixture.Inputs.write(dir.resolve("dgd.yaml"), PlanFixture.Inputs.DGD);
+    PlanFixture.Inputs.write(
         dir.resolve("ledger.yaml"),
         """
         dgd_name: vllm-agg
@@ -77,7 +78,7 @@ class PlanSmokeEndpointIT {
   }
 
   private CommandHarness.Result plan(int exit) {
-    PlanFixtures.write(
+    PlanFixture.Inputs.write(
         dir.resolve("workload.yaml"),
         """
         profile: {name: smoke-handoff, type: chat}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.testing.SharedData;
 import dev.benchplan.workload.ScannerTraceInspector;
 import java.io.IOException;
@@ -45,12 +46,12 @@ class PlanTraceTest {
       """;
 
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
   final PlanService service = new PlanService();
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
+    fx = PlanFixture.Inputs.create(tmp);
   }
 
   private PlanResult plan(String workload, Consumer<PlanOptions.Builder> opts) {
@@ -60,9 +61,9 @@ class PlanTraceTest {
         fx.request(
             fx.workload("w-" + System.nanoTime() + ".yaml", workload),
             b.build(),
-            PlanFixtures.question(),
+            PlanFixture.Inputs.question(),
             new ScannerTraceInspector(),
-            PlanFixtures.OFFLINE));
+            PlanFixture.Inputs.OFFLINE));
   }
 
   private List<String> blocked(String workload, Consumer<PlanOptions.Builder> opts) {
@@ -263,7 +264,7 @@ class PlanTraceTest {
           + " records; at or below 1% none is asked")
   void rationaleForAnyWorkload() throws IOException {
     String raised =
-        PlanFixtures.STATIC_WORKLOAD.replace(
+        PlanFixture.Inputs.STATIC_WORKLOAD.replace(
             "objectives:\n", "objectives:\n  error_rate_max: 0.05\n");
     assertThat(raised).contains("error_rate_max: 0.05");
     assertThat(blocked(raised, b -> {})).containsExactly("ERROR_RATE_RATIONALE_MISSING");
@@ -280,7 +281,7 @@ class PlanTraceTest {
         .contains("retries are cheap here");
     assertThat(
             plan(
-                    PlanFixtures.STATIC_WORKLOAD.replace(
+                    PlanFixture.Inputs.STATIC_WORKLOAD.replace(
                         "objectives:\n", "objectives:\n  error_rate_max: 0.01\n"),
                     b -> {})
                 .planPath())
@@ -345,7 +346,8 @@ class PlanTraceTest {
     assertThat(
             blocked(TRACE_WORKLOAD, b -> b.trace(trace).traceWindow(new TraceWindow(0, 2_000_000))))
         .containsExactly("TRACE_EXCEEDS_LIMIT", "TRACE_ERROR_RATE_EXCEEDS_LIMIT");
-    assertThat(blocked(PlanFixtures.STATIC_WORKLOAD, b -> b.traceWindow(new TraceWindow(0, 10))))
+    assertThat(
+            blocked(PlanFixture.Inputs.STATIC_WORKLOAD, b -> b.traceWindow(new TraceWindow(0, 10))))
         .contains("TRACE_WINDOW_INVALID");
   }
 
@@ -375,7 +377,9 @@ class PlanTraceTest {
                 TRACE_WORKLOAD, b -> b.trace(EXAMPLE_TRACE).experiment(ExperimentType.capacity)))
         .containsExactly("EXPERIMENT_SOURCE_MISMATCH");
     assertThat(
-            blocked(PlanFixtures.STATIC_WORKLOAD, b -> b.experiment(ExperimentType.trace_fidelity)))
+            blocked(
+                PlanFixture.Inputs.STATIC_WORKLOAD,
+                b -> b.experiment(ExperimentType.trace_fidelity)))
         .containsExactly("EXPERIMENT_SOURCE_MISMATCH");
     // --trace wins over two listed traces
     assertThat(

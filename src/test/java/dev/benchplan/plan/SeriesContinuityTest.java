@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.benchplan.json.Json;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.workload.InputDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,13 +29,13 @@ class SeriesContinuityTest {
   static final Instant SMOKE_AT = Instant.parse("2026-11-30T10:15:02.118Z");
 
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
   Path workload;
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
-    workload = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    fx = PlanFixture.Inputs.create(tmp);
+    workload = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
   }
 
   private PlanResult plan(Instant now, PlanOptions options) {
@@ -44,11 +45,11 @@ class SeriesContinuityTest {
                 InputDocument.read(workload, "user workload"),
                 InputDocument.read(fx.ledger, "deployment ledger"),
                 null,
-                PlanFixtures.question(),
+                PlanFixture.Inputs.question(),
                 options,
                 Clock.fixed(now, ZoneOffset.UTC),
-                PlanFixtures.OFFLINE,
-                PlanFixtures.NO_TRACES));
+                PlanFixture.Inputs.OFFLINE,
+                PlanFixture.Inputs.NO_TRACES));
   }
 
   private PlanBlockedException blocked(Instant now, PlanOptions options) {

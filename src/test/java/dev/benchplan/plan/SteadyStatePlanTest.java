@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.workload.ScannerTraceInspector;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,12 +26,12 @@ import tools.jackson.databind.JsonNode;
  */
 class SteadyStatePlanTest {
   @TempDir Path tmp;
-  PlanFixtures fx;
+  PlanFixture.Inputs fx;
   final PlanService service = new PlanService();
 
   @BeforeEach
   void setUp() {
-    fx = PlanFixtures.create(tmp);
+    fx = PlanFixture.Inputs.create(tmp);
   }
 
   private static String workload(String traffic) {
@@ -52,9 +53,9 @@ class SteadyStatePlanTest {
             fx.request(
                 fx.workload("w-" + System.nanoTime() + ".yaml", workloadYaml),
                 b.build(),
-                PlanFixtures.question(),
+                PlanFixture.Inputs.question(),
                 new ScannerTraceInspector(),
-                PlanFixtures.OFFLINE));
+                PlanFixture.Inputs.OFFLINE));
     JsonNode plan = PlanJson.parse(Files.readAllBytes(r.planPath()));
     assertThat(SchemaValidator.bundled("benchmark-plan.schema.json").validate(plan))
         .as("the written plan validates against schemas/benchmark-plan.schema.json")

@@ -2,6 +2,7 @@ package dev.benchplan.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.testing.PlanFixture;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 

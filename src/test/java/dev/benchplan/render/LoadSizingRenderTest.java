@@ -2,6 +2,7 @@ package dev.benchplan.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.benchplan.render;
 
+import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -7,6 +7,7 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.render.manifest.YamlDocuments;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.render.manifest.JobProgram;
 import dev.benchplan.render.manifest.YamlDocuments;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.testing.SharedData;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

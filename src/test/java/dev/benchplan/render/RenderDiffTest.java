@@ -3,6 +3,7 @@ package dev.benchplan.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.render.manifest.YamlDocuments;
+import dev.benchplan.testing.PlanFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

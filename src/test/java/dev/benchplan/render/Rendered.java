@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.render.manifest.YamlDocuments;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.testing.SharedData;
 import java.io.IOException;
 import java.io.UncheckedIOException;

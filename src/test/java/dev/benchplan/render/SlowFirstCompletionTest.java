@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.benchplan.render.manifest.JobProgram;
 import dev.benchplan.render.manifest.JobProgramFiles;
 import dev.benchplan.testing.CommandHarness;
+import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

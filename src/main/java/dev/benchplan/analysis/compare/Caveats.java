@@ -4,6 +4,8 @@ import dev.benchplan.aiperf.export.AiperfInputConfig;
 import dev.benchplan.analysis.audit.AuditCheck;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
+import dev.benchplan.diagnostics.Finding;
+import dev.benchplan.diagnostics.FindingKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * What qualifies a verdict row (issue 31, item 5), shown next to it in text, JSON, summary.md and
  * report.html rather than in side files: whether a percentile can be compared at all (the project's
  * estimability rule, {@code n x min(p, 1-p) >= 10} measured requests per run: p99 needs 1,000), a
- * steady state shorter than 8 x C measured requests, a warmup below C requests, and the audit's
- * client-bound and time-slice findings.
+ * steady state shorter than 8 x C measured requests, a warmup below C requests, the audit's
+ * client-bound and time-slice findings, and a suspected stalled worker in a run (named).
  */
 public final class Caveats {
   private static final Pattern PERCENTILE = Pattern.compile("p(\\d+(?:\\.\\d+)?)");
@@ -91,6 +93,8 @@ public final class Caveats {
     if (bound != null) {
       out.add(bound);
     }
+    stalls("reference", reference, out);
+    stalls("candidate", candidate, out);
     String copied = checkStatus(all, "provenance");
     if (copied != null && copied.startsWith("provenance_warn")) {
       out.add(copied);
@@ -100,6 +104,30 @@ public final class Caveats {
       out.add(slices);
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * A suspected stalled worker in a run (benchmarking/stall-diagnosis.md), naming the side and run:
+   * the verdict stands, but it rests on a run that may not describe the deployment.
+   */
+  private static void stalls(String side, List<RunEvidence> runs, List<String> out) {
+    for (RunEvidence r : runs) {
+      for (Finding f : r.findings()) {
+        if (f.kind() == FindingKind.SUSPECTED_STALLED_WORKER) {
+          out.add(
+              "stall_found: "
+                  + side
+                  + " run "
+                  + r.source().label()
+                  + (f.run() == null ? "" : " (" + f.run() + ")")
+                  + ": "
+                  + f.message()
+                  + " ("
+                  + f.rule()
+                  + ")");
+        }
+      }
+    }
   }
 
   /** The worst status of an audit check over the runs, as a caveat; null when all passed. */

@@ -6,6 +6,7 @@ import dev.benchplan.analysis.input.GpuCount;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.input.RecordScan;
 import dev.benchplan.analysis.input.RunSource;
+import dev.benchplan.diagnostics.Finding;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +31,8 @@ import tools.jackson.databind.JsonNode;
  * @param gpus the GPU count and its source
  * @param audit the audit
  * @param candidate what the run measured ({@link Candidate}): never pooled with another
+ * @param findings what the diagnostics found in the run's records and AIPerf's log (a suspected
+ *     stalled worker, the client load), kept so the verdict rows can name it
  */
 public record RunEvidence(
     RunSource source,
@@ -44,7 +47,11 @@ public record RunEvidence(
     String loadPoint,
     GpuCount gpus,
     RunAudit audit,
-    Candidate candidate) {
+    Candidate candidate,
+    List<Finding> findings) {
+  public RunEvidence {
+    findings = List.copyOf(findings);
+  }
 
   /** The plan of the first run whose plan was read, or null when no run's plan was. */
   public static @Nullable PlanInfo firstReadPlan(List<RunEvidence> runs) {
@@ -72,7 +79,8 @@ public record RunEvidence(
         loadPoint,
         gpus,
         audit.with(check),
-        candidate);
+        candidate,
+        findings);
   }
 
   /** This run as measuring {@code c} (the RUN argument, {@code --label} or a compare side). */
@@ -90,7 +98,8 @@ public record RunEvidence(
         loadPoint,
         gpus,
         audit,
-        c);
+        c,
+        findings);
   }
 
   /** A statistic of a summary metric as a double, when present. */

@@ -159,7 +159,8 @@ public final class RunLoader {
         loadPoint,
         gpus,
         audit,
-        Candidate.of(source));
+        Candidate.of(source),
+        diagnosis.findings());
   }
 
   static @Nullable String firstNonFinite(JsonNode n, String pointer) {

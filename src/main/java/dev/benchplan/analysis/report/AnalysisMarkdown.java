@@ -1,6 +1,7 @@
 package dev.benchplan.analysis.report;
 
 import dev.benchplan.analysis.capacity.CapacityDoc;
+import dev.benchplan.analysis.compare.LoadPointOrder;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +34,7 @@ public final class AnalysisMarkdown {
     List<RunBlock.InputEntry> inputs = new java.util.ArrayList<>(a.inputs());
     inputs.sort(
         java.util.Comparator.comparing(
-                (RunBlock.InputEntry in) -> in.run().loadPoint(), Plots.LOAD_ORDER)
+                (RunBlock.InputEntry in) -> in.run().loadPoint(), LoadPointOrder.NUMERIC)
             .thenComparing(in -> in.run().label()));
     for (RunBlock.InputEntry in : inputs) {
       sb.append("| ")

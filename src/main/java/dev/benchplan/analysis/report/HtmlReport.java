@@ -1,5 +1,6 @@
 package dev.benchplan.analysis.report;
 
+import dev.benchplan.analysis.compare.LoadPointOrder;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import java.math.BigDecimal;
 import java.util.List;
@@ -36,7 +37,7 @@ public final class HtmlReport {
         "<h2>Audit</h2>\n<table><tr><th>run</th><th>load point</th><th>status</th><th>blockers</th></tr>\n");
     List<RunEvidence> ordered = new java.util.ArrayList<>(runs);
     ordered.sort(
-        java.util.Comparator.comparing(RunEvidence::loadPoint, Plots.LOAD_ORDER)
+        java.util.Comparator.comparing(RunEvidence::loadPoint, LoadPointOrder.NUMERIC)
             .thenComparing(r -> r.source().label()));
     for (RunEvidence r : ordered) {
       sb.append("<tr><td>")

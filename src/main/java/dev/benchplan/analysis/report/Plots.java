@@ -73,12 +73,9 @@ public final class Plots {
   /** A named group of runs (a side of a comparison, or one series). */
   public record Group(String name, List<RunEvidence> runs) {}
 
-  /** Numeric order of {@code parameter=value} load points (others last, by name). */
-  public static final Comparator<String> LOAD_ORDER = LoadPointOrder.NUMERIC;
-
   /** The runs by load point, in numeric order. */
   static Map<String, List<RunEvidence>> byLoadPoint(List<RunEvidence> runs) {
-    Map<String, List<RunEvidence>> m = new TreeMap<>(LOAD_ORDER);
+    Map<String, List<RunEvidence>> m = new TreeMap<>(LoadPointOrder.NUMERIC);
     for (RunEvidence r : runs) {
       m.computeIfAbsent(r.loadPoint(), k -> new ArrayList<>()).add(r);
     }
@@ -121,7 +118,7 @@ public final class Plots {
       List<ParetoPlot.Point> a = new ArrayList<>();
       List<ParetoPlot.Point> b = new ArrayList<>();
       List<SeriesDoc.LoadPoint> lps = new ArrayList<>(s.loadPoints());
-      lps.sort(Comparator.comparing(SeriesDoc.LoadPoint::loadPoint, LOAD_ORDER));
+      lps.sort(Comparator.comparing(SeriesDoc.LoadPoint::loadPoint, LoadPointOrder.NUMERIC));
       for (SeriesDoc.LoadPoint lp : lps) {
         double[] x = values(lp, xMetric);
         a.add(new ParetoPlot.Point(lp.loadPoint(), x, values(lp, "time_to_first_token.p99")));
@@ -266,7 +263,7 @@ public final class Plots {
   static String throughputPerRun(Group reference, Group candidate, double noiseCv) {
     Map<String, List<RunEvidence>> ref = byLoadPoint(reference.runs());
     Map<String, List<RunEvidence>> cand = byLoadPoint(candidate.runs());
-    Set<String> points = new java.util.TreeSet<>(LOAD_ORDER);
+    Set<String> points = new java.util.TreeSet<>(LoadPointOrder.NUMERIC);
     points.addAll(ref.keySet());
     points.addAll(cand.keySet());
     List<String> names = new ArrayList<>(points);

@@ -5,6 +5,7 @@ import dev.benchplan.analysis.capacity.CapacityDoc;
 import dev.benchplan.analysis.compare.MetricSpec;
 import dev.benchplan.analysis.compare.Pareto;
 import dev.benchplan.analysis.compare.Slo;
+import dev.benchplan.analysis.compare.UnresolvedPoints;
 import dev.benchplan.analysis.evidence.Candidate;
 import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.DoubleList;
@@ -353,8 +354,8 @@ public final class SeriesAnalysis {
     // comparisons with the previous valid analysis and the baseline
     List<SeriesDoc.Comparison> comps = new ArrayList<>();
     boolean smallNoFloor = false;
-    // load point -> the largest gated change no floor could judge (the pilot goes there first)
-    Map<String, Double> unresolved = new LinkedHashMap<>();
+    // the load points whose gated change no floor could judge (the pilot goes to the largest first)
+    UnresolvedPoints unresolved = new UnresolvedPoints();
     boolean regressed = false;
     boolean improved = false;
     boolean withinNoise = false;
@@ -420,7 +421,7 @@ public final class SeriesAnalysis {
             if (a.getKey().equals("previous_valid")
                 && assessment.equals("small_delta_no_noise_floor")
                 && spec.gated()) {
-              unresolved.merge(cur.getKey(), Math.abs(change), Math::max);
+              unresolved.add(cur.getKey(), change);
             }
           }
         }
@@ -468,7 +469,12 @@ public final class SeriesAnalysis {
           PILOT_RATIONALE
               + ": a gated metric changed by less than "
               + SMALL_DELTA_PCT
-              + "% against the previous valid run and the series has no noise floor to tell it from noise";
+              + "% against the previous valid run and the series has no noise floor to tell it from"
+              + " noise, at "
+              + unresolved.describe()
+              + " (the largest unresolved change first: the pilot runs "
+              + unresolved.first()
+              + ")";
     } else if (withinNoise && !regressed && !improved) {
       decision = "not_justified";
       rationale =
@@ -489,10 +495,9 @@ public final class SeriesAnalysis {
             decision.equals("necessary") && rationale.startsWith(PILOT_RATIONALE)
                 ? new RepeatDecisionDoc.Pilot(
                     3,
-                    unresolved.entrySet().stream()
-                        .max(Map.Entry.comparingByValue())
-                        .map(Map.Entry::getKey)
-                        .orElse(byPoint.keySet().stream().findFirst().orElse(null)),
+                    unresolved.isEmpty()
+                        ? byPoint.keySet().stream().findFirst().orElse(null)
+                        : unresolved.first(),
                     "unchanged: the current candidate (" + candidate.name() + ")")
                 : null);
 

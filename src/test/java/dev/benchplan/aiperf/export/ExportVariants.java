@@ -9,16 +9,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.DecimalNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Test inputs derived from the real AIPerf export in ../shared/data/aiperf: the same run rewritten
- * into each layout AIPerf has used, with other units, or with chosen values. Derived files are
- * written by the tests into their temp folders; the real file is never copied into the project.
+ * The one fixture for AIPerf's export files. Where a test wants real data: the real export in
+ * ../shared/data/aiperf, rewritten into each layout AIPerf has used, with other units, or with
+ * chosen values (derived files are written by the tests into their temp folders; the real file is
+ * never copied into the project). Where a test wants values it knows by construction: {@link
+ * #summary()} builds a {@code profile_export_aiperf.json} and {@link #record} one line of {@code
+ * profile_export.jsonl}, both in AIPerf's shape.
  */
 public final class ExportVariants {
   /** The real export's path under the shared data folder. */
@@ -143,5 +148,147 @@ public final class ExportVariants {
       }
     }
     return tags;
+  }
+
+  /** A summary export with values of the test's choosing (AIPerf's top-level layout). */
+  public static Summary summary() {
+    return new Summary();
+  }
+
+  /** One per-request record of {@code profile_export.jsonl}, as AIPerf writes it. */
+  public static Record record(String requestId, long startNs, long endNs) {
+    return new Record(requestId, startNs, endNs);
+  }
+
+  /** Builds a {@code profile_export_aiperf.json}: metric blocks {unit, avg, stats...}. */
+  public static final class Summary {
+    private final ObjectNode root = JsonNodeFactory.instance.objectNode();
+
+    private Summary() {}
+
+    /** {@code aiperf_version} and {@code schema_version} 1.0, as AIPerf 0.13 writes them. */
+    public Summary version(String aiperfVersion) {
+      root.put("aiperf_version", aiperfVersion);
+      root.put("schema_version", "1.0");
+      return this;
+    }
+
+    /** A metric block holding its unit and average only. */
+    public Summary metric(String tag, String unit, double avg) {
+      root.putObject(tag).put("unit", unit).put("avg", avg);
+      return this;
+    }
+
+    /** As above, for a count. */
+    public Summary metric(String tag, String unit, long avg) {
+      root.putObject(tag).put("unit", unit).put("avg", avg);
+      return this;
+    }
+
+    /** As above, with an average of exactly {@code avg} (a decimal string). */
+    public Summary metric(String tag, String unit, String avg) {
+      root.putObject(tag).put("unit", unit).set("avg", new DecimalNode(new BigDecimal(avg)));
+      return this;
+    }
+
+    /**
+     * A metric block with p50, p99, min and max taken from {@code values} (nearest rank), as AIPerf
+     * summarises its per-request records.
+     */
+    public Summary metric(String tag, String unit, double avg, double[] values) {
+      double[] v = values.clone();
+      Arrays.sort(v);
+      root.putObject(tag)
+          .put("unit", unit)
+          .put("avg", avg)
+          .put("p50", v[(int) (0.5 * (v.length - 1))])
+          .put("p99", v[(int) Math.round(0.99 * (v.length - 1))])
+          .put("min", v[0])
+          .put("max", v[v.length - 1]);
+      return this;
+    }
+
+    /** Sets one statistic of a metric block added before. */
+    public Summary stat(String tag, String stat, double value) {
+      ((ObjectNode) block(root, tag)).put(stat, value);
+      return this;
+    }
+
+    /** As above, exactly {@code value} (a decimal string). */
+    public Summary stat(String tag, String stat, String value) {
+      withStat(root, tag, stat, value);
+      return this;
+    }
+
+    /** {@code input_config.loadgen}: the concurrency and request count AIPerf was given. */
+    public Summary loadgen(int concurrency, int requestCount) {
+      root.withObject("/input_config")
+          .putObject("loadgen")
+          .put("concurrency", concurrency)
+          .put("request_count", requestCount);
+      return this;
+    }
+
+    /**
+     * The tree, to add what the builder does not name ({@code input_config}, flags, a bad value).
+     */
+    public ObjectNode tree() {
+      return root;
+    }
+
+    /** The export's bytes as a file holds them. */
+    public byte[] bytes() {
+      return Json.JSON.writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Writes {@code dir/profile_export_aiperf.json}. */
+    public Path write(Path dir) {
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return ExportVariants.write(dir, "profile_export_aiperf.json", root);
+    }
+  }
+
+  /** Builds one line of {@code profile_export.jsonl}: metadata, metrics, error. */
+  public static final class Record {
+    private final ObjectNode root = JsonNodeFactory.instance.objectNode();
+    private final ObjectNode metrics;
+
+    private Record(String requestId, long startNs, long endNs) {
+      root.putObject("metadata")
+          .put("x_request_id", requestId)
+          .put("request_start_ns", startNs)
+          .put("request_end_ns", endNs)
+          .put("benchmark_phase", "profiling")
+          .put("was_cancelled", false);
+      metrics = root.putObject("metrics");
+      root.putNull("error");
+    }
+
+    /** One per-request metric: {@code {"value": value, "unit": unit}}. */
+    public Record metric(String tag, double value, String unit) {
+      metrics.putObject(tag).put("value", value).put("unit", unit);
+      return this;
+    }
+
+    /** As above, for a count (tokens). */
+    public Record metric(String tag, long value, String unit) {
+      metrics.putObject(tag).put("value", value).put("unit", unit);
+      return this;
+    }
+
+    /** A failed request: no metrics, AIPerf's error object. */
+    public Record error(String type, int code) {
+      root.putObject("error").put("type", type).put("code", code);
+      return this;
+    }
+
+    /** The record as one line, newline included. */
+    public String line() {
+      return root.toString() + "\n"; // compact JSON, one line
+    }
   }
 }

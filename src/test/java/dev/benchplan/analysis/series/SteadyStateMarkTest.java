@@ -30,7 +30,8 @@ class SteadyStateMarkTest {
         loadPoint,
         null,
         null,
-        null);
+        null,
+        List.of());
   }
 
   /** The committed example grid plan, read by the one plan reader. */

@@ -1,15 +1,29 @@
-package dev.benchplan.render;
+package dev.benchplan.testing;
 
+import dev.benchplan.aiperf.version.IndexFetcher;
+import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.plan.Intent;
+import dev.benchplan.plan.LoadGeneratorPlanner;
+import dev.benchplan.plan.PlanOptions;
+import dev.benchplan.plan.PlanRequest;
+import dev.benchplan.plan.Question;
+import dev.benchplan.workload.InputDocument;
+import dev.benchplan.workload.TraceInspector;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -17,12 +31,21 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Builds series plans as the plan helper writes them (JSON per schemas/benchmark-plan.schema.json,
- * canonical bytes, hashed), for every workload source and experiment type. Every plan written is
- * validated against the real schema first, so a fixture can never drift from the contract.
+ * The one home of every plan a test needs. Three doors, one fixture:
+ *
+ * <ul>
+ *   <li>{@link Examples}: the bundled examples planned through the command line, as a user plans
+ *       them (analysis, document and CLI tests);
+ *   <li>{@link Inputs}: a deployment folder (DGD, smoke artifact, ledger with the real SHA-256s)
+ *       and the requests that run the real planner on it (the planner's own tests);
+ *   <li>the builder ({@link #userStatic}, {@link #recipeProxy}, {@link #userTrace}): plans in the
+ *       shapes render must take that the planner does not write on purpose (every AIPerf version of
+ *       the flag table, edited plans), validated against the real plan schema before they are
+ *       written, with a ledger that agrees with them.
+ * </ul>
  */
-final class PlanFixture {
-  static final String DEFAULT_IMAGE_REPO = "nvcr.io/nvidia/ai-dynamo/aiperf";
+public final class PlanFixture {
+  public static final String DEFAULT_IMAGE_REPO = "nvcr.io/nvidia/ai-dynamo/aiperf";
   private static final String ZERO_SHA = "0".repeat(64);
 
   private final ObjectNode plan;
@@ -32,10 +55,10 @@ final class PlanFixture {
   }
 
   /** A written plan: its path and SHA-256. */
-  record Written(Path path, String sha256) {}
+  public record Written(Path path, String sha256) {}
 
   /** A static-shape plan (user_static, synthetic ISL/OSL), closed loop at one concurrency. */
-  static PlanFixture userStatic() {
+  public static PlanFixture userStatic() {
     PlanFixture f = new PlanFixture(base());
     ObjectNode w = f.plan.putObject("workload");
     w.put("source", "user_static");
@@ -46,7 +69,7 @@ final class PlanFixture {
   }
 
   /** A recipe-proxy plan (Dynamo recipe shape), a capacity grid of concurrency points. */
-  static PlanFixture recipeProxy() {
+  public static PlanFixture recipeProxy() {
     PlanFixture f = new PlanFixture(base());
     ObjectNode w = f.plan.putObject("workload");
     w.put("source", "recipe_proxy");
@@ -61,7 +84,7 @@ final class PlanFixture {
   }
 
   /** A trace-fidelity plan replaying {@code trace} on its fixed schedule. */
-  static PlanFixture userTrace(Path trace, String pathInPlan) {
+  public static PlanFixture userTrace(Path trace, String pathInPlan) {
     PlanFixture f = new PlanFixture(base());
     ObjectNode w = f.plan.putObject("workload");
     w.put("source", "user_trace");
@@ -72,7 +95,7 @@ final class PlanFixture {
     return f;
   }
 
-  PlanFixture closedLoop(int... points) {
+  public PlanFixture closedLoop(int... points) {
     ObjectNode e = plan.withObject("/experiment");
     e.put("measurement_mode", "closed_loop");
     ArrayNode c = e.putArray("concurrency");
@@ -84,7 +107,7 @@ final class PlanFixture {
     return this;
   }
 
-  PlanFixture openLoop(String pattern, double... rates) {
+  public PlanFixture openLoop(String pattern, double... rates) {
     ObjectNode e = plan.withObject("/experiment");
     e.put("measurement_mode", "open_loop");
     e.put("type", e.path("type").asString("static_shape"));
@@ -98,7 +121,7 @@ final class PlanFixture {
   }
 
   /** run_policy: {@code n} repetitions, marked as the series' noise-floor pilot or not. */
-  PlanFixture repetitions(int n, boolean pilot) {
+  public PlanFixture repetitions(int n, boolean pilot) {
     ObjectNode rp = plan.withObject("/run_policy");
     rp.put("repetitions", n)
         .put("repeat_decision", pilot ? "necessary" : "approved")
@@ -109,12 +132,12 @@ final class PlanFixture {
     return this;
   }
 
-  PlanFixture type(String type) {
+  public PlanFixture type(String type) {
     plan.withObject("/experiment").put("type", type);
     return this;
   }
 
-  PlanFixture requestCount(Integer n) {
+  public PlanFixture requestCount(Integer n) {
     ObjectNode e = plan.withObject("/experiment");
     if (n == null) {
       e.putNull("request_count");
@@ -124,7 +147,7 @@ final class PlanFixture {
     return this;
   }
 
-  PlanFixture duration(Integer seconds) {
+  public PlanFixture duration(Integer seconds) {
     ObjectNode e = plan.withObject("/experiment");
     if (seconds == null) {
       e.putNull("duration_s");
@@ -134,30 +157,30 @@ final class PlanFixture {
     return this;
   }
 
-  PlanFixture warmup(int n) {
+  public PlanFixture warmup(int n) {
     plan.withObject("/experiment").put("warmup_requests", n);
     return this;
   }
 
-  PlanFixture window(long startMs, long endMs, long rows) {
+  public PlanFixture window(long startMs, long endMs, long rows) {
     ObjectNode win = plan.withObject("/workload/trace").putObject("window");
     win.put("start_ms", startMs).put("end_ms", endMs).put("rows", rows);
     return this;
   }
 
-  PlanFixture aiperf(String version) {
+  public PlanFixture aiperf(String version) {
     ObjectNode a = plan.withObject("/aiperf");
     a.put("version", version);
     a.put("image", DEFAULT_IMAGE_REPO + ":" + version);
     return this;
   }
 
-  PlanFixture image(String image) {
+  public PlanFixture image(String image) {
     plan.withObject("/aiperf").put("image", image);
     return this;
   }
 
-  PlanFixture goodput(Map<String, Double> slos) {
+  public PlanFixture goodput(Map<String, Double> slos) {
     ObjectNode o = plan.withObject("/objectives");
     if (slos == null) {
       o.putNull("goodput");
@@ -170,7 +193,7 @@ final class PlanFixture {
     return this;
   }
 
-  PlanFixture model(String model) {
+  public PlanFixture model(String model) {
     plan.withObject("/deployment").put("served_model", model).put("tokenizer", model);
     return this;
   }
@@ -181,7 +204,7 @@ final class PlanFixture {
    * plan derives it); any other URL is written into the plan as is, and no ledger can agree with
    * it.
    */
-  PlanFixture endpointUrl(String url) {
+  public PlanFixture endpointUrl(String url) {
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile(
                 "http://([a-z0-9-]+)\\.([a-z0-9-]+)(\\.svc(\\.cluster\\.local)?)?:(\\d+)")
@@ -201,7 +224,7 @@ final class PlanFixture {
   private String fixedUrl;
 
   /** Keeps the plan's deployment as written (no ledger agrees with it). */
-  PlanFixture noLedger() {
+  public PlanFixture noLedger() {
     noLedger = true;
     return this;
   }
@@ -213,12 +236,12 @@ final class PlanFixture {
     return this;
   }
 
-  PlanFixture series(String seriesId) {
+  public PlanFixture series(String seriesId) {
     plan.put("series_id", seriesId);
     return this;
   }
 
-  PlanFixture secrets(String... names) {
+  public PlanFixture secrets(String... names) {
     ArrayNode s = plan.withObject("/deployment").putArray("secrets");
     for (String n : names) {
       s.add(n);
@@ -226,18 +249,18 @@ final class PlanFixture {
     return this;
   }
 
-  PlanFixture streaming(boolean on) {
+  public PlanFixture streaming(boolean on) {
     plan.withObject("/endpoint").put("streaming", on);
     return this;
   }
 
-  PlanFixture completions() {
+  public PlanFixture completions() {
     plan.withObject("/endpoint").put("type", "completions").put("path", "/v1/completions");
     return this;
   }
 
   /** Direct access for unusual cases. */
-  ObjectNode json() {
+  public ObjectNode json() {
     return plan;
   }
 
@@ -245,7 +268,7 @@ final class PlanFixture {
    * A load_generator section (engine job, requested auto) sizing each {@code label=workers} point
    * by the load-generator formula (agent-docs/rules/benchmarking/load-generator.md).
    */
-  PlanFixture sizedPoints(String... labelEqualsWorkers) {
+  public PlanFixture sizedPoints(String... labelEqualsWorkers) {
     ObjectNode lg = plan.putObject("load_generator");
     lg.put("engine", "job").put("requested", "auto").put("reason", "fixture");
     ArrayNode points = lg.putArray("points");
@@ -256,15 +279,15 @@ final class PlanFixture {
           .addObject()
           .put("load_point", spec.substring(0, at))
           .put("workers", w)
-          .put("cpu_cores", dev.benchplan.plan.LoadGeneratorPlanner.cpuCores(w))
-          .put("memory_mib", dev.benchplan.plan.LoadGeneratorPlanner.memoryMib(w))
+          .put("cpu_cores", LoadGeneratorPlanner.cpuCores(w))
+          .put("memory_mib", LoadGeneratorPlanner.memoryMib(w))
           .putNull("connections_per_worker");
     }
     return this;
   }
 
   /** Validates against the real plan schema and writes canonical JSON to {@code file}. */
-  Written write(Path file) {
+  public Written write(Path file) {
     if (!noLedger) {
       Path f = file.toAbsolutePath().normalize();
       String base = f.getFileName().toString().replaceAll("\\.json$", "");
@@ -303,7 +326,7 @@ final class PlanFixture {
   }
 
   /** A trace report in the shape of `trace inspect --format json`, computed from the file. */
-  static ObjectNode traceReport(Path trace, String pathInPlan) {
+  public static ObjectNode traceReport(Path trace, String pathInPlan) {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(trace);
@@ -434,7 +457,223 @@ final class PlanFixture {
   }
 
   /** Versions the tests render for: every flag-table boundary and both sides of native config. */
-  static final List<String> VERSIONS =
+  public static final List<String> VERSIONS =
       List.of(
           "0.1.1", "0.2.0", "0.3.0", "0.6.0.post1", "0.7.0", "0.8.0", "0.10.0", "0.11.0", "0.13.0");
+
+  /**
+   * A deployment folder written by the test (DGD, smoke artifact, ledger with the real SHA-256s)
+   * and the requests that run the real planner ({@code PlanService}) against it.
+   */
+  public static final class Inputs {
+    public static final Clock CLOCK =
+        Clock.fixed(Instant.parse("2026-11-30T12:00:00Z"), ZoneOffset.UTC);
+
+    /** A fetcher for tests that must not reach any index. */
+    public static final IndexFetcher OFFLINE =
+        uri -> {
+          throw new ConnectException("offline test: no index at " + uri);
+        };
+
+    /** An inspector for tests whose workload has no trace. */
+    public static final TraceInspector NO_TRACES =
+        (f, b, c, s, e) -> {
+          throw new AssertionError("no trace expected in this test: " + f);
+        };
+
+    public static final String DGD =
+        """
+        apiVersion: nvidia.com/v1alpha1
+        kind: DynamoGraphDeployment
+        metadata:
+          name: vllm-agg
+        spec:
+          services:
+            Frontend:
+              componentType: frontend
+              replicas: 1
+            VllmDecodeWorker:
+              envFromSecret: hf-token-secret
+              componentType: worker
+              replicas: 1
+              resources:
+                limits:
+                  gpu: "1"
+              extraPodSpec:
+                imagePullSecrets:
+                  - name: nvcr-pull
+        """;
+
+    /** A successful smoke artifact as `benchplan smoke` writes it (the committed example). */
+    public static final String SMOKE_OK = readExample("smoke_test_artifact.json");
+
+    public static final String STATIC_WORKLOAD =
+        """
+        profile:
+          name: Support Chat
+          type: chat
+        model:
+          source: Qwen/Qwen3-0.6B
+        traffic:
+          input_tokens: 512
+          output_tokens: 128
+          concurrency: [16]
+          request_count: 1000
+        objectives:
+          ttft_ms_p95_max: 300
+          output_tput_per_gpu_min: 1500
+          custom_slos:
+            - {metric: time_to_first_token, stat: p99, max: 500}
+        """;
+
+    public final Path root;
+    public final Path deployDir;
+    public final Path ledger;
+    public final Path expRoot;
+
+    private Inputs(Path root) {
+      this.root = root;
+      this.deployDir = root.resolve("deploy");
+      this.ledger = deployDir.resolve("ledger.yaml");
+      this.expRoot = root.resolve("exp");
+    }
+
+    /** Writes a valid deployment folder (ledger + DGD + successful smoke artifact). */
+    public static Inputs create(Path root) {
+      Inputs f = new Inputs(root);
+      f.writeDeployment(SMOKE_OK, true);
+      return f;
+    }
+
+    public void writeDeployment(String smokeArtifact, boolean ledgerSuccess) {
+      write(deployDir.resolve("dgd.yaml"), DGD);
+      write(deployDir.resolve("smoke_test_artifact.json"), smokeArtifact);
+      writeLedger(
+          Sha256.ofFile(deployDir.resolve("dgd.yaml")),
+          Sha256.ofFile(deployDir.resolve("smoke_test_artifact.json")),
+          ledgerSuccess);
+    }
+
+    public void writeLedger(String dgdSha, String smokeSha, boolean success) {
+      write(
+          ledger,
+          """
+          dgd_name: vllm-agg
+          kube_context: kind-test
+          namespace: bench
+          applied_dgd: {path: dgd.yaml, sha256: %s}
+          frontend: {service: vllm-agg-frontend, port: 8000}
+          served_model: Qwen/Qwen3-0.6B
+          tokenizer: Qwen/Qwen3-0.6B
+          gpus: [{gpu_type: H100, gpu_count: 2}]
+          max_context_length: 40960
+          smoke_test: {artifact_path: smoke_test_artifact.json, sha256: %s, success: %s}
+          secrets: [hf-token-secret]
+          """
+              .formatted(dgdSha, smokeSha, success));
+    }
+
+    /** Writes a workload file under the fixture root and returns its path. */
+    public Path workload(String name, String yaml) {
+      Path p = root.resolve(name);
+      write(p, yaml);
+      return p;
+    }
+
+    public PlanOptions.Builder options() {
+      return PlanOptions.builder().expRoot(expRoot).aiperf(VersionRequest.pinned("0.13.0"));
+    }
+
+    public static Question question() {
+      return new Question(
+          "What output throughput does vllm-agg sustain within the support SLOs?",
+          Intent.characterization,
+          "16 concurrent users",
+          List.of());
+    }
+
+    public PlanRequest request(Path workloadFile, PlanOptions options) {
+      return request(workloadFile, options, question(), NO_TRACES, OFFLINE);
+    }
+
+    public PlanRequest request(
+        Path workloadFile,
+        PlanOptions options,
+        Question q,
+        TraceInspector inspector,
+        IndexFetcher fetcher) {
+      return new PlanRequest(
+          InputDocument.read(workloadFile, "user workload"),
+          InputDocument.read(ledger, "deployment ledger"),
+          null,
+          q,
+          options,
+          CLOCK,
+          fetcher,
+          inspector);
+    }
+
+    public static String readExample(String name) {
+      try {
+        return Files.readString(Path.of("examples", name));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    public static void write(Path p, String content) {
+      try {
+        Files.createDirectories(p.toAbsolutePath().getParent());
+        Files.writeString(p, content, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /**
+   * The bundled examples planned through the command line, as a user plans them: a workload from
+   * examples/, the example ledger, AIPerf pinned to 0.13.0, an experiment root of the test's own.
+   */
+  public static final class Examples {
+    /** The bundled examples (the tests run from the project folder). */
+    public static final Path EXAMPLES = Path.of("examples").toAbsolutePath();
+
+    /** The static example workload. */
+    public static final Path STATIC = EXAMPLES.resolve("workload-static.yaml");
+
+    private Examples() {}
+
+    /**
+     * {@code plan --workload WORKLOAD --ledger examples/deployment-ledger.yaml --question QUESTION
+     * --aiperf-version 0.13.0 --exp-root EXP_ROOT}, then {@code extra}; a list the caller may
+     * extend.
+     */
+    public static List<String> args(Path workload, String question, Path expRoot, String... extra) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "plan",
+                  "--workload",
+                  workload.toString(),
+                  "--ledger",
+                  EXAMPLES.resolve("deployment-ledger.yaml").toString(),
+                  "--question",
+                  question,
+                  "--aiperf-version",
+                  "0.13.0",
+                  "--exp-root",
+                  expRoot.toString()));
+      args.addAll(List.of(extra));
+      return args;
+    }
+
+    /** Runs {@link #args} with {@code --format json} before {@code extra}. */
+    public static CommandHarness.Result json(
+        Path workload, String question, Path expRoot, String... extra) {
+      List<String> args = args(workload, question, expRoot, "--format", "json");
+      args.addAll(List.of(extra));
+      return CommandHarness.run(args.toArray(String[]::new));
+    }
+  }
 }

@@ -1,4 +1,4 @@
-package dev.benchplan.render;
+package dev.benchplan.testing;
 
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
