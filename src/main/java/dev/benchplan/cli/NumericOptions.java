@@ -274,7 +274,7 @@ public final class NumericOptions {
     public static final String RANGE = "1 to " + InputRanges.MAX_CONCURRENCY;
 
     public Concurrency() {
-      super(Bounds.whole(1, (int) InputRanges.MAX_CONCURRENCY), BigDecimal::intValue);
+      super(Bounds.whole(1, InputRanges.MAX_CONCURRENCY), BigDecimal::intValue);
     }
   }
 
@@ -283,7 +283,7 @@ public final class NumericOptions {
     public static final String RANGE = "0 to " + InputRanges.MAX_WARMUP_REQUESTS;
 
     public WarmupRequests() {
-      super(Bounds.whole(0, (int) InputRanges.MAX_WARMUP_REQUESTS), BigDecimal::intValue);
+      super(Bounds.whole(0, InputRanges.MAX_WARMUP_REQUESTS), BigDecimal::intValue);
     }
   }
 
@@ -320,7 +320,7 @@ public final class NumericOptions {
     public static final String RANGE = "1 to " + InputRanges.MAX_TOKENS;
 
     public Tokens() {
-      super(Bounds.whole(1, (int) InputRanges.MAX_TOKENS), BigDecimal::intValue);
+      super(Bounds.whole(1, InputRanges.MAX_TOKENS), BigDecimal::intValue);
     }
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.rules.PlanBlockedException;
+import dev.benchplan.testing.PlanFixture;
 import dev.benchplan.workload.InputRanges;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,8 +31,8 @@ class PlanSmokeAgeTest {
   @Test
   @DisplayName("a sub-second clock: the plan's smoke age is the one verify re-derives, bytes equal")
   void subSecondClock() throws Exception {
-    PlanFixtures fx = PlanFixtures.create(tmp);
-    Path workload = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    PlanFixture.Inputs fx = PlanFixture.Inputs.create(tmp);
+    Path workload = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     PlanService service = new PlanService();
 
     PlanResult written = service.plan(on(fx.request(workload, fx.options().build()), SUB_SECOND));
@@ -51,8 +52,8 @@ class PlanSmokeAgeTest {
   @Test
   @DisplayName("a smoke age limit past 720h, set in code, is OPTION_OUT_OF_RANGE; 720h plans")
   void maxAgeBound() {
-    PlanFixtures fx = PlanFixtures.create(tmp);
-    Path workload = fx.workload("w.yaml", PlanFixtures.STATIC_WORKLOAD);
+    PlanFixture.Inputs fx = PlanFixture.Inputs.create(tmp);
+    Path workload = fx.workload("w.yaml", PlanFixture.Inputs.STATIC_WORKLOAD);
     PlanService service = new PlanService();
     PlanOptions past = fx.options().smokeMaxAgeS(InputRanges.MAX_SMOKE_MAX_AGE_S + 1).build();
     assertThatThrownBy(() -> service.plan(fx.request(workload, past)))
