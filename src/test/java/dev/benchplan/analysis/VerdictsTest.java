@@ -605,8 +605,8 @@ class VerdictsTest {
                 + " concurrency=4 (+3.0%) (the largest unresolved change first: the pilot runs"
                 + " concurrency=16)");
     var ok =
-        dev.benchplan.testing.ExamplePlan.json(
-            dev.benchplan.testing.ExamplePlan.STATIC,
+        dev.benchplan.testing.PlanFixture.Examples.json(
+            dev.benchplan.testing.PlanFixture.Examples.STATIC,
             RepeatDecisionPlanTest.QUESTION,
             tmp.resolve("exp"),
             "--repeat-decision",
