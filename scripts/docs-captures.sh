@@ -42,7 +42,7 @@
 #   --update SECTION...: writes every capture of those sections into the pages
 #   --check SECTION...: exits 1 with a diff when a page's block differs from what the tool prints
 #     now (DocsCapturesIT runs it in CI for the sections that need no cluster and no endpoint and
-#     whose output does not carry the time: exit-codes plan render readme trace rbac)
+#     whose output does not carry the time: exit-codes plan render readme trace rbac analyze)
 # A new command's examples (e.g. a recovery command's): add a case SECTION) below that prints its
 # parts with `capture NAME` before each, add SECTION to the usage line, put the markers in its page,
 # run --update SECTION; add SECTION to DocsCapturesIT when it needs no cluster.
@@ -391,7 +391,7 @@ analyze)
   echo
   # the page shows the table itself (a markdown table under the marker)
   capture pareto
-  sed -n '/^### Pareto frontier/,/^### History/p' sweep/performance_analysis.md | grep '^|'
+  sed -n '/^### Pareto frontier/,/^### History/p' sweep/performance_analysis.md | awk '/^[|]/ { t = 1; print; next } t { exit }'
   echo
   capture ineligible
   show "benchplan compare --reference .../sweep-qwen3-0.6b/concurrency1 --candidate .../sweep-qwen3-0.6b/concurrency4" -- \

@@ -29,7 +29,7 @@ class DocsCapturesIT {
    * regenerated with --update only.
    */
   static final List<String> SECTIONS =
-      List.of("exit-codes", "plan", "render", "readme", "trace", "rbac");
+      List.of("exit-codes", "plan", "render", "readme", "trace", "rbac", "analyze");
 
   @TempDir Path tmp;
 
