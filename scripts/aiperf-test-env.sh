@@ -34,7 +34,7 @@ TOOLS="${BENCHPLAN_AIPERF_TOOLS:-$REPO/../shared/tools/aiperf}"
 AIPERF_VERSION="0.11.0"
 TARBALL_NAME="aiperf-${AIPERF_VERSION}-src.tar.gz"
 # bump when the install steps change: a chroot built by another recipe is rebuilt
-RECIPE=1
+RECIPE=2
 MODEL_NAME="tiny-test-model"
 MODEL_IN_CHROOT="/var/lib/benchplan/${MODEL_NAME}.gguf"
 TOKENIZER_IN_CHROOT="/opt/tokenizers/${MODEL_NAME}"
@@ -52,43 +52,22 @@ SLOTS=4
 # context per slot: room for requests long enough (~800 tokens, ~0.5 s on the tiny model) that AIPerf's per-request
 # overhead on a 2-core machine stays under 10% of the time in flight (the client-bound rule)
 SLOT_CONTEXT=1024
+# llama-server's sizing (scripts/lib/llama-server.sh start_server): one thread, SLOTS slots
+SERVER_ARGS=(-t 1 -c $((SLOT_CONTEXT * SLOTS)) -np "$SLOTS")
 
 # Debian sid packages `aiperf profile` imports (bookworm's are too old: pydantic 1, no cyclopts)
 BASE_PKGS=python3,python3-aiofiles,python3-aiohttp,python3-cyclopts,python3-numpy,python3-orjson,python3-pandas,python3-pil,python3-psutil,python3-pydantic,python3-pydantic-settings,python3-zmq,python3-rich,python3-ruamel.yaml,python3-setproctitle,python3-soundfile,python3-textual,python3-tqdm,python3-tokenizers,python3-huggingface-hub,python3-uvloop,python3-regex,python3-safetensors,python3-yaml,python3-packaging,python3-typer,python3-openai,llama.cpp-tools,ca-certificates
 # 0.11's profile path beyond those: msgspec, jinja2 and pyarrow are hard imports (without pyarrow
 # AIPerf exits 0 and writes no summary); prometheus-client for its metric collectors; jmespath for
-# template endpoints; transformers for AutoTokenizer (it depends on PyTorch: see empty_torch)
-EXTRA_PKGS="python3-transformers python3-msgspec python3-jinja2 python3-pyarrow python3-prometheus-client python3-jmespath"
+# template endpoints; transformers for AutoTokenizer (it depends on PyTorch: see empty_torch); scipy
+# for the multi-run's confidence aggregate (without it `multiRun.numRuns > 1` ends every run, then
+# exits 1 on "No module named 'scipy'")
+EXTRA_PKGS="python3-transformers python3-msgspec python3-jinja2 python3-pyarrow python3-prometheus-client python3-jmespath python3-scipy"
 
 log() { printf '[aiperf-test-env %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
-
-# The Debian mirror this machine already uses (deb822 sources first), never a hard-coded host.
-debian_mirror() {
-  local f uri
-  for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources; do
-    [ -r "$f" ] || continue
-    uri="$(awk '/^[[:space:]]*#/ {next} tolower($1) == "uris:" && $2 !~ /security/ {print $2; exit}' "$f")"
-    if [ -n "$uri" ]; then printf '%s\n' "$uri"; return 0; fi
-  done
-  if [ -r /etc/apt/sources.list ]; then
-    uri="$(awk '$1 == "deb" && $0 !~ /security/ {for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) {print $i; exit}}' /etc/apt/sources.list)"
-    if [ -n "$uri" ]; then printf '%s\n' "$uri"; return 0; fi
-  fi
-  return 1
-}
-
-# Mounts left below a path: unmount them, and refuse to delete the tree if any remain, so
-# rm -rf can never reach the host.
-release_mounts() {
-  local dir="$1" m
-  for _ in 1 2 3; do
-    m="$(awk -v d="$dir/" 'index($2 "/", d) == 1 {print $2}' /proc/self/mounts | sort -r)"
-    [ -z "$m" ] && return 0
-    while read -r mp; do umount -l "$mp" 2>/dev/null || true; done <<<"$m"
-  done
-  die "mounts remain below $dir; not deleting it"
-}
+# shellcheck source=scripts/lib/llama-server.sh
+. "$SCRIPT_DIR/lib/llama-server.sh"
 
 tarball() {
   local t="$TOOLS/$TARBALL_NAME"
@@ -188,15 +167,7 @@ install_chroot() {
     exec 9>&-
     return 0
   fi
-  if ! command -v debootstrap >/dev/null 2>&1; then
-    log "installing debootstrap"
-    local apt_log="$CHROOT.apt.log"
-    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >"$apt_log" 2>&1; then
-      apt-get update -qq >>"$apt_log" 2>&1 \
-        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >>"$apt_log" 2>&1 \
-        || { tail -n 20 "$apt_log" >&2; die "cannot install debootstrap (log: $apt_log)"; }
-    fi
-  fi
+  ensure_debootstrap
   local mirror partial="$CHROOT.partial" started ilog="$CHROOT.install.log"
   mirror="$(debian_mirror)" || die "no Debian mirror found in apt's sources"
   for stale in "$partial" "$CHROOT"; do
@@ -244,72 +215,6 @@ install_payload() {
     || die "aiperf --version failed in the chroot: $reported"
   case "$reported" in *"$AIPERF_VERSION"*) ;; *) die "aiperf --version says '$reported', expected $AIPERF_VERSION" ;; esac
   [ -x "$root/usr/bin/llama-server" ] || die "llama-server is missing from the chroot"
-}
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-# 0 when PID is alive and is a llama-server (a recycled PID is never signalled)
-is_our_server() {
-  local pid="$1"
-  [ -n "$pid" ] && [ -r "/proc/$pid/comm" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "llama-server" ]
-}
-
-healthy() {
-  curl -fsS --max-time 2 "http://127.0.0.1:$1/health" >/dev/null 2>&1
-}
-
-running_url() {
-  [ -f "$STATE/pid" ] && [ -f "$STATE/port" ] || return 1
-  local pid port
-  pid="$(cat "$STATE/pid")"
-  port="$(cat "$STATE/port")"
-  is_our_server "$pid" && healthy "$port" && printf 'http://127.0.0.1:%s\n' "$port"
-}
-
-start_server() {
-  local port="$1" pid deadline
-  rm -f "$STATE/pid" "$STATE/port"
-  # the shell records its own PID and execs chroot, which execs llama-server: the PID is the server's
-  setsid sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$STATE/pid" \
-    chroot "$CHROOT" /usr/bin/llama-server -m "$MODEL_IN_CHROOT" --alias "$MODEL_NAME" \
-      --host 127.0.0.1 --port "$port" -t 1 -c $((SLOT_CONTEXT * SLOTS)) -np "$SLOTS" --no-webui \
-    </dev/null >"$STATE/server.log" 2>&1 &
-  deadline=$(( $(date +%s) + HEALTH_TIMEOUT_S ))
-  for _ in $(seq 100); do [ -s "$STATE/pid" ] && break; sleep 0.05; done
-  [ -s "$STATE/pid" ] || { log "the server process did not start"; return 1; }
-  pid="$(cat "$STATE/pid")"
-  while ! healthy "$port"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      log "llama-server exited during start; last log lines:"
-      tail -n 15 "$STATE/server.log" >&2
-      return 1
-    fi
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-      log "llama-server not healthy after ${HEALTH_TIMEOUT_S}s"
-      stop_server
-      return 1
-    fi
-    sleep 0.1
-  done
-  echo "$port" > "$STATE/port"
-}
-
-stop_server() {
-  [ -f "$STATE/pid" ] || return 0
-  local pid
-  pid="$(cat "$STATE/pid")"
-  if is_our_server "$pid"; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do is_our_server "$pid" || break; sleep 0.1; done
-    if is_our_server "$pid"; then
-      log "llama-server $pid ignored SIGTERM; killing it"
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-    log "stopped llama-server (pid $pid)"
-  fi
-  rm -f "$STATE/pid" "$STATE/port"
 }
 
 cmd_up() {

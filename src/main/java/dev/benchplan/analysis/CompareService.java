@@ -1,6 +1,5 @@
 package dev.benchplan.analysis;
 
-import dev.benchplan.analysis.audit.ErrorRate;
 import dev.benchplan.analysis.compare.Caveats;
 import dev.benchplan.analysis.compare.Eligibility;
 import dev.benchplan.analysis.compare.ErrorRows;
@@ -14,6 +13,7 @@ import dev.benchplan.analysis.evidence.RunEvidence;
 import dev.benchplan.analysis.input.PlanInfo;
 import dev.benchplan.analysis.report.ComparisonDoc;
 import dev.benchplan.analysis.report.EffectDoc;
+import dev.benchplan.analysis.report.ErrorRowCells;
 import dev.benchplan.analysis.report.FileDoc;
 import dev.benchplan.analysis.report.HtmlReport;
 import dev.benchplan.analysis.report.Measured;
@@ -554,7 +554,7 @@ public final class CompareService {
       }
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
-      ErrorCells x = ErrorCells.of(e);
+      ErrorRowCells x = ErrorRowCells.of(e);
       sb.append(
           String.format(
               Locale.ROOT,
@@ -601,32 +601,6 @@ public final class CompareService {
     return name.equals(side) ? "unnamed (no run records a candidate; --label NAME=DIR)" : name;
   }
 
-  /** An error row's cells, the same in the text table and summary.md. */
-  private record ErrorCells(
-      String metric, String reference, String candidate, String counts, String verdict) {
-    static ErrorCells of(ComparisonDoc.ErrorRow e) {
-      return new ErrorCells(
-          "error_rate (limit " + ErrorRate.percent(e.candidate().limit()) + ")",
-          rate(e.reference()),
-          rate(e.candidate()),
-          ErrorRate.count(e.reference().errors())
-              + "/"
-              + ErrorRate.count(e.reference().requests())
-              + " vs "
-              + ErrorRate.count(e.candidate().errors())
-              + "/"
-              + ErrorRate.count(e.candidate().requests()),
-          e.reference().overLimit().isEmpty() && e.candidate().overLimit().isEmpty()
-              ? "within limit"
-              : "over limit: run(s) excluded");
-    }
-
-    private static String rate(ComparisonDoc.ErrorSide s) {
-      BigDecimal r = s.rate();
-      return r == null ? "n/a" : ErrorRate.percent(r);
-    }
-  }
-
   /** summary.md of a comparison: the verdict table sized for a PR comment. */
   public static String summaryMd(ComparisonDoc c) {
     StringBuilder sb = new StringBuilder();
@@ -662,7 +636,7 @@ public final class CompareService {
           .append(" |\n");
     }
     for (ComparisonDoc.ErrorRow e : c.errors()) {
-      ErrorCells x = ErrorCells.of(e);
+      ErrorRowCells x = ErrorRowCells.of(e);
       sb.append("| ")
           .append(e.loadPoint())
           .append(" | ")

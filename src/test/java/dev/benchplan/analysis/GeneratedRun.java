@@ -53,6 +53,9 @@ public final class GeneratedRun {
    */
   int stallEvery;
 
+  /** AIPerf's warmup request count in input_config.loadgen (0: not recorded). */
+  int warmup;
+
   GeneratedRun throughput(double t) {
     throughput = t;
     return this;
@@ -95,6 +98,11 @@ public final class GeneratedRun {
 
   GeneratedRun errors(int n) {
     errors = n;
+    return this;
+  }
+
+  GeneratedRun warmup(int n) {
+    warmup = n;
     return this;
   }
 
@@ -244,6 +252,9 @@ public final class GeneratedRun {
     ObjectNode prompt = ic.putObject("input").put("random_seed", 100).putObject("prompt");
     prompt.putObject("input_tokens").put("mean", isl).put("stddev", 0);
     prompt.putObject("output_tokens").put("mean", osl).put("stddev", 0);
+    if (warmup > 0) {
+      s.withObject("/input_config/loadgen").put("warmup_request_count", warmup);
+    }
     s.put("was_cancelled", cancelled);
     String json = Json.JSON.writeValueAsString(s);
     if (nanInSummary) {

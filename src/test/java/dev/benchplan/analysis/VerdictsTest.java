@@ -74,6 +74,12 @@ class VerdictsTest {
     assertThat(Files.readString(tmp.resolve("rep/summary.md")))
         .contains("| concurrency=64 | error_rate (limit 1%) | 0% | 1% |")
         .contains("Excluded (invalid under the audit): candidate run");
+    assertThat(Files.readString(tmp.resolve("rep/report.html")))
+        .containsPattern(
+            "<tr><td>concurrency=64</td><td>error_rate \\(limit 1%\\)</td><td>lower</td>"
+                + "<td>0%</td><td>1%</td><td></td><td>0/1200 vs 12/1200</td>.*over limit: run\\(s\\)"
+                + " excluded")
+        .contains("<p>Excluded (invalid under the audit): candidate run");
   }
 
   @Test
@@ -355,14 +361,41 @@ class VerdictsTest {
             compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
     JsonNode c = Json.JSON.readTree(r.out());
     assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    int p99Rows = 0;
     for (JsonNode m : c.path("metrics")) {
       if (m.path("metric").asString().endsWith(".p99")) {
+        p99Rows++;
         assertThat(m.path("verdict").asString()).as(m.toString()).isEqualTo("inconclusive");
         assertThat(m.path("caveats").get(0).asString())
             .startsWith("not_estimable: p99 needs 1,000 measured requests per run")
             .contains("a run here has 400");
       }
     }
+    // TTFT p99 (gated, the true +30% at concurrency 4) and request latency p99, at both points
+    assertThat(p99Rows).isGreaterThanOrEqualTo(4);
+    // throughput is undecided inside the noise band at both points: the decision names them,
+    // the largest change first
+    java.util.Map<String, Double> band = new java.util.HashMap<>();
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("gated").asBoolean()
+          && m.path("verdict").asString().equals("inconclusive")
+          && !m.path("caveats").toString().contains("not_estimable")) {
+        band.merge(
+            m.path("load_point").asString(),
+            m.at("/effect/delta_pct").asDouble(),
+            (x, y) -> Math.abs(y) > Math.abs(x) ? y : x);
+      }
+    }
+    assertThat(band).containsOnlyKeys("concurrency=4", "concurrency=64");
+    String expected =
+        band.entrySet().stream()
+            .sorted((x, y) -> Double.compare(Math.abs(y.getValue()), Math.abs(x.getValue())))
+            .map(
+                e -> String.format(java.util.Locale.ROOT, "%s (%+.1f%%)", e.getKey(), e.getValue()))
+            .collect(java.util.stream.Collectors.joining(", "));
+    assertThat(c.at("/repeat_decision/decision").asString()).isEqualTo("not_justified");
+    assertThat(c.at("/repeat_decision/rationale").asString())
+        .contains("inside the noise band at " + expected + " (the largest change first)");
     JsonNode p50 = null;
     for (JsonNode m : c.path("metrics")) {
       if (m.path("metric").asString().equals("time_to_first_token.p50")
@@ -393,6 +426,47 @@ class VerdictsTest {
     var strict = CommandHarness.run(compare(ref, cand, "--fail-on", "inconclusive"));
     assertThat(strict.exitCode()).isEqualTo(1);
     assertThat(strict.out()).contains("concurrency=4 time_to_first_token.p99 (not estimable)");
+  }
+
+  @Test
+  @DisplayName(
+      "warmup below C and a client load not judged sit on every row of their load point, and only"
+          + " there")
+  void warmupAndClientLoadCaveats() throws Exception {
+    List<Path> ref = new ArrayList<>();
+    List<Path> cand = new ArrayList<>();
+    for (int c : new int[] {ComparisonSeries.THROUGHPUT_POINT, ComparisonSeries.ERROR_POINT}) {
+      // one warmup request at 64 (below C), 16 at 16 (= C); 400 requests: at 64 fewer than 8 x C
+      int warmup = c == ComparisonSeries.ERROR_POINT ? 1 : c;
+      ref.add(ComparisonSeries.run("before", c, 1).warmup(warmup).write(tmp.resolve("b/c" + c)));
+      cand.add(ComparisonSeries.run("after", c, 1).warmup(warmup).write(tmp.resolve("a/c" + c)));
+    }
+    var r =
+        CommandHarness.run(
+            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
+    JsonNode c = Json.JSON.readTree(r.out());
+    int at64 = 0;
+    for (JsonNode m : c.path("metrics")) {
+      String caveats = m.path("caveats").toString();
+      if (m.path("load_point").asString().equals("concurrency=64")) {
+        at64++;
+        assertThat(caveats)
+            .as(m.toString())
+            .contains("warmup_below_c: 1 warmup request(s) in a run, fewer than C = 64")
+            .contains("client_bound_not_judged: ")
+            .contains("400 measured requests, fewer than 8 x 64 = 512");
+      } else {
+        assertThat(caveats).as(m.toString()).doesNotContain("warmup_below_c");
+      }
+    }
+    assertThat(at64).isPositive();
+    assertThat(CommandHarness.run(compare(ref, cand)).out())
+        .contains("caveat at concurrency=64: warmup_below_c: 1 warmup request(s)")
+        .contains("caveat at concurrency=64: client_bound_not_judged: ");
+    assertThat(Files.readString(tmp.resolve("rep/summary.md")))
+        .contains("warmup_below_c: 1 warmup request(s)");
+    assertThat(Files.readString(tmp.resolve("rep/report.html")))
+        .contains("client_bound_not_judged: ");
   }
 
   @Test

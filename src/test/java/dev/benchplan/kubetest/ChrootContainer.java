@@ -116,6 +116,13 @@ final class ChrootContainer {
     // before a request); the pod's own env still wins
     penv.put("AIPERF_SERVICE_REGISTRATION_TIMEOUT", "300");
     penv.put("AIPERF_SERVICE_START_TIMEOUT", "300");
+    // the tier's frontend (llama-server 0.7) closes the connection after every streamed response
+    // while its headers say "Keep-Alive: timeout=5, max=100": a pooled connection reused before
+    // the close reaches AIPerf fails its request (ServerDisconnectedError, 1-3 in 100). A Dynamo
+    // frontend keeps its connections; here AIPerf closes each one itself, as the server does
+    // (aiohttp refuses a keep-alive timeout with force_close: 0 is AIPerf's "none")
+    penv.put("AIPERF_HTTP_FORCE_CLOSE", "true");
+    penv.put("AIPERF_HTTP_KEEPALIVE_TIMEOUT", "0");
     penv.putAll(env);
     penv.put("KUBELET_CONTAINER_PATH", env.getOrDefault("PATH", DEFAULT_PATH));
     // the runtime script's own PATH (host tools: mount, chroot)

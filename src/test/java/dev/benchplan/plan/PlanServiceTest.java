@@ -337,6 +337,12 @@ class PlanServiceTest {
             w ->
                 w.contains("rests on 200 measured requests")
                     && w.contains("benchmarking/concurrency-grid.md"));
+    // gated, but below the estimability rule compare and analyze apply (issue 31 item 5)
+    assertThat(r.warnings())
+        .anyMatch(
+            w ->
+                w.contains("(p99) can be gated on 200 measured requests per run but not compared")
+                    && w.contains("fewer than 1000 measured requests per run inconclusive"));
   }
 
   @Test

@@ -176,7 +176,30 @@ public final class HtmlReport {
           .append(esc(String.join("; ", m.caveats())))
           .append("</td></tr>\n");
     }
-    sb.append("</table>\n<p>Repeat decision: <b>")
+    for (ComparisonDoc.ErrorRow e : c.errors()) {
+      ErrorRowCells x = ErrorRowCells.of(e);
+      sb.append("<tr><td>")
+          .append(esc(e.loadPoint()))
+          .append("</td><td>")
+          .append(esc(x.metric()))
+          .append("</td><td>lower</td><td>")
+          .append(esc(x.reference()))
+          .append("</td><td>")
+          .append(esc(x.candidate()))
+          .append("</td><td></td><td>")
+          .append(esc(x.counts()))
+          .append("</td><td></td><td></td><td>")
+          .append(esc(x.verdict()))
+          .append("</td><td></td></tr>\n");
+    }
+    sb.append("</table>\n");
+    for (ComparisonDoc.Excluded x : c.excluded()) {
+      sb.append("<p>Excluded (invalid under the audit): ")
+          .append(esc(x.side() + " run " + x.run() + " (" + x.loadPoint() + "): "))
+          .append(esc(String.join("; ", x.reasons())))
+          .append("</p>\n");
+    }
+    sb.append("<p>Repeat decision: <b>")
         .append(esc(c.repeatDecision().decision()))
         .append("</b> &mdash; ")
         .append(esc(c.repeatDecision().rationale()))
