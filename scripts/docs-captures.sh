@@ -18,11 +18,13 @@
 #   smoke: smoke.md's examples against a real llama-server (scripts/endpoint-test-env.sh up with its
 #          state in OUT/endpoint, stopped again at the end), run from OUT/demo; then plan.md's failed
 #          smoke example, run from OUT/plan-demo on a copy of the example ledger in deploy/
-#   validate: validate.md's examples: the --defaults aicr run on the shared test control plane
-#          (scripts/kube-test-env.sh; it stops at node selection, nothing is created), then the
-#          transcripts and reports ValidateCliIT left in target/validate-cli/ (run it first:
+#   validate: validate.md's --defaults aicr run on the shared test control plane
+#          (scripts/kube-test-env.sh; it stops at node selection, nothing is created)
+#   validate-it: not captures: the transcripts and reports ValidateCliIT left in
+#          target/validate-cli/, printed for pasting (run it first:
 #          eval "$(scripts/kube-test-env.sh env)"; export KUBECONFIG BENCHPLAN_KUBE_TEST_ENV=1;
 #          mvn -B -o verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ValidateCliIT)
+#   rbac: rbac.md's example: the rules --no-model-cache leaves out of `rbac validate`
 #   readme: README.md's examples that need no cluster: the error document, trace inspect, plan
 #          (static from OUT/ex-s4/project as scripts/examples.sh plans it; proxy; the Mooncake trace,
 #          whole and windowed; the steady-state and engine refusals from OUT/loadgen-examples), gate
@@ -40,12 +42,12 @@
 #   --update SECTION...: writes every capture of those sections into the pages
 #   --check SECTION...: exits 1 with a diff when a page's block differs from what the tool prints
 #     now (DocsCapturesIT runs it in CI for the sections that need no cluster and no endpoint and
-#     whose output does not carry the time: exit-codes plan render readme trace)
+#     whose output does not carry the time: exit-codes plan render readme trace rbac analyze)
 # A new command's examples (e.g. a recovery command's): add a case SECTION) below that prints its
 # parts with `capture NAME` before each, add SECTION to the usage line, put the markers in its page,
 # run --update SECTION; add SECTION to DocsCapturesIT when it needs no cluster.
 #   exit-codes: README's exit-code table, from every command's --help "Exit codes:" list
-# Usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]   (OUT: default a fresh temporary folder)
+# Usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|validate-it|rbac|readme|run|exit-codes [OUT]   (OUT: default a fresh temporary folder)
 #        scripts/docs-captures.sh --update|--check SECTION...
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
@@ -67,7 +69,7 @@ case "${1:-}" in
   exit 0
   ;;
 esac
-what="${1:?usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]}"
+what="${1:?usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|validate-it|rbac|readme|run|exit-codes [OUT]}"
 out="$(realpath -m "${2:-$(mktemp -d "${TMPDIR:-/tmp}/benchplan-docs.XXXXXX")}")"
 mkdir -p "$out"
 # One layout in OUT, whatever the checkout's place: the project's examples in OUT/benchplan (the
@@ -376,17 +378,22 @@ analyze)
   exitfmt='[exit %s]'
   sweep="$data/aiperf/sweep-qwen3-0.6b"
   [ -d "$sweep" ] || { echo "no ../shared/data: nothing to capture" >&2; exit 0; }
+  # from OUT/x, whose ../shared is the layout's link: the command runs as the page shows it
   rm -rf "$out/x" && mkdir -p "$out/x" && cd "$out/x"
+  capture sweep
   show "bin/benchplan analyze ../shared/data/aiperf/sweep-qwen3-0.6b --slo 'time_to_first_token.p99<=60' --exp-root exp --report-dir sweep" -- \
-    analyze "$sweep" --slo 'time_to_first_token.p99<=60' --exp-root exp --report-dir sweep
+    analyze ../shared/data/aiperf/sweep-qwen3-0.6b --slo 'time_to_first_token.p99<=60' --exp-root exp --report-dir sweep
   echo
+  capture audit
   printf '$ # sweep/runs/sweep-qwen3-0.6b_concurrency1/benchmark_audit.json: each check, its detail cut at 110 characters\n'
   python3 -c 'import json,sys; [print("%-12s %-24s %s" % (c["status"], c["id"], c["detail"][:110])) for c in json.load(open(sys.argv[1]))["checks"]]' \
     sweep/runs/sweep-qwen3-0.6b_concurrency1/benchmark_audit.json
   echo
-  printf '$ # sweep/performance_analysis.md, its Pareto section\n'
-  sed -n '/^### Pareto frontier/,/^### History/p' sweep/performance_analysis.md | sed '$d'
+  # the page shows the table itself (a markdown table under the marker)
+  capture pareto
+  sed -n '/^### Pareto frontier/,/^### History/p' sweep/performance_analysis.md | awk '/^[|]/ { t = 1; print; next } t { exit }'
   echo
+  capture ineligible
   show "benchplan compare --reference .../sweep-qwen3-0.6b/concurrency1 --candidate .../sweep-qwen3-0.6b/concurrency4" -- \
     compare --reference "$sweep/concurrency1" --candidate "$sweep/concurrency4"
   echo
@@ -409,32 +416,40 @@ for side, tp, tt in (("ref", 1.0, 1.0), ("cand", 0.9, 1.3)):
                     s[metric][stat] = v * k
         json.dump(s, open(p, "w"), indent=2)
 PY
+  capture three-vs-three
   show "benchplan compare --reference ref-1 --reference ref-2 --reference ref-3 --candidate cand-1 --candidate cand-2 --candidate cand-3" -- \
     compare --reference ref-1 --reference ref-2 --reference ref-3 --candidate cand-1 --candidate cand-2 --candidate cand-3
   echo
   cp -R "$sweep/concurrency1" copy-c1
+  capture one-vs-one
   show "benchplan compare --reference .../sweep-qwen3-0.6b/concurrency1 --candidate copy-c1" -- \
     compare --reference "$sweep/concurrency1" --candidate copy-c1
   ;;
 smoke)
   exitfmt='[exit %s]'
   export BENCHPLAN_ENDPOINT_STATE="$out/endpoint"
+  capture up
   printf '$ scripts/endpoint-test-env.sh up\n'
   url="$("$home/scripts/endpoint-test-env.sh" up 2>"$out/.up")"
   trap '"$home/scripts/endpoint-test-env.sh" down >/dev/null 2>&1 || true' EXIT
   cat "$out/.up"; echo "$url"
   echo
   rm -rf "$out/demo" && mkdir -p "$out/demo" && cd "$out/demo"
+  capture ok
   show "benchplan smoke --url $url --model tiny-test-model" -- smoke --url "$url" --model tiny-test-model
   echo
+  capture artifact
   python3 -c 'import json; print(json.dumps(json.load(open("smoke_test_artifact.json")), indent=2, sort_keys=True))'
   echo
+  capture wrong-model
   show "benchplan smoke --url $url --model Qwen/Qwen3-0.6B --out wrong-model.json --format json" -- \
     smoke --url "$url" --model Qwen/Qwen3-0.6B --out wrong-model.json --format json
   echo
+  capture down
   show "benchplan smoke --url http://127.0.0.1:9 --model tiny-test-model --out down.json" -- \
     smoke --url http://127.0.0.1:9 --model tiny-test-model --out down.json
   echo
+  capture bad-arguments
   show "benchplan smoke --url 127.0.0.1:8000 --model m" -- smoke --url 127.0.0.1:8000 --model m
   show "benchplan smoke --url $url --model m --timeout soon" -- smoke --url "$url" --model m --timeout soon
   unset MY_KEY
@@ -459,9 +474,13 @@ validate)
   exitfmt='--- exit %s ---'
   eval "$("$home/scripts/kube-test-env.sh" env)"; export KUBECONFIG
   rm -rf "$out/aicr-cap" && mkdir -p "$out/aicr-cap"
+  capture aicr-defaults
   show "benchplan validate --defaults aicr --namespace aicr-readme --node-selector benchplan.dev/validate-it=none --aiperf-version 0.4.0 --report-dir $out/aicr-cap/r" -- \
     validate --defaults aicr --namespace aicr-readme --node-selector benchplan.dev/validate-it=none --aiperf-version 0.4.0 --report-dir "$out/aicr-cap/r"
-  echo
+  ;;
+validate-it)
+  # not captures (no markers): ValidateCliIT's transcripts and reports, printed for pasting into
+  # validate.md and README (their namespaces and temporary folders are the IT's own)
   t="$home/target/validate-cli"
   [ -f "$t/auto-deploy.txt" ] || { echo "no $t/auto-deploy.txt: run ValidateCliIT first" >&2; exit 1; }
   for name in auto-deploy ambiguous discovered-fail skip no-aiperf-version; do
@@ -479,6 +498,12 @@ print("// left out: " + ", ".join(k for k in d if k not in keep))
 PY
   echo
   printf '=== discovered-fail/junit.xml\n'; cat "$t/discovered-fail/junit.xml"
+  ;;
+rbac)
+  # rbac.md: what --no-model-cache leaves out of validate's rules (the tables are checked by a test)
+  capture model-cache
+  printf '%s\n' "\$ diff <(benchplan rbac validate) <(benchplan rbac validate --no-model-cache) | grep '^<   # '"
+  diff <("$bp" rbac validate) <("$bp" rbac validate --no-model-cache) | grep '^<   # ' || true
   ;;
 readme)
   exitfmt='[exit %s]'
@@ -589,7 +614,7 @@ run)
   # the transcript's commands in order, then run.json after "===" (keys sorted, as the page shows it)
   python3 "$home/scripts/docs-captures-run.py" "$what" <"$t"
   ;;
-*) echo "usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|readme|run|exit-codes [OUT]" >&2; exit 2 ;;
+*) echo "usage: scripts/docs-captures.sh gate|plan|render|trace|analyze|smoke|validate|validate-it|rbac|readme|run|exit-codes [OUT]" >&2; exit 2 ;;
 esac
 } | perl -pe 'BEGIN { ($p, $o, $h) = (shift, shift, shift) } s/\Q$p\E\///g; s/\Q$o\E/\/tmp/g; s/\Q$h\E\///g' \
   "$proj" "$out" "$home"

@@ -3,7 +3,9 @@ package dev.benchplan.cli;
 import dev.benchplan.workload.InputRanges;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
@@ -22,14 +24,18 @@ public final class NumericOptions {
    * type's range.
    */
   static void register(CommandLine cl) {
-    IntIn anyInt = new IntIn(Integer.MIN_VALUE, Integer.MAX_VALUE);
-    LongIn anyLong = new LongIn(Long.MIN_VALUE, Long.MAX_VALUE);
+    InRange<Integer> anyInt =
+        new InRange<>(Bounds.whole(Integer.MIN_VALUE, Integer.MAX_VALUE), BigDecimal::intValue);
+    InRange<Long> anyLong =
+        new InRange<>(Bounds.whole(Long.MIN_VALUE, Long.MAX_VALUE), BigDecimal::longValue);
+    InRange<Double> anyDouble =
+        new InRange<>(Bounds.decimal(null, false, null, false), BigDecimal::doubleValue);
     cl.registerConverter(Integer.class, anyInt);
     cl.registerConverter(Integer.TYPE, anyInt);
     cl.registerConverter(Long.class, anyLong);
     cl.registerConverter(Long.TYPE, anyLong);
-    cl.registerConverter(BigDecimal.class, new DecimalIn(null, false, null, false));
-    DoubleIn anyDouble = new DoubleIn(null, false, null, false);
+    cl.registerConverter(
+        BigDecimal.class, new InRange<>(Bounds.decimal(null, false, null, false), d -> d));
     cl.registerConverter(Double.class, anyDouble);
     cl.registerConverter(Double.TYPE, anyDouble);
   }
@@ -54,145 +60,88 @@ public final class NumericOptions {
 
     /** A value just outside the range: above it, or null when unbounded above. */
     @Nullable String above();
-  }
 
-  /** "MIN to MAX": how the help states a whole-number range. */
-  static String wholeRange(long min, long max) {
-    return min + " to " + max;
-  }
-
-  /** An integer in [min, max]. */
-  public static class IntIn implements ITypeConverter<Integer>, Ranged {
-    private final int min;
-    private final int max;
-
-    IntIn(int min, int max) {
-      this.min = min;
-      this.max = max;
-    }
-
-    @Override
-    public Integer convert(String value) {
-      return (int) LongIn.parse(value, min, max);
-    }
-
-    @Override
-    public String range() {
-      return wholeRange(min, max);
-    }
-
-    @Override
-    public BigDecimal lowest() {
-      return BigDecimal.valueOf(min);
-    }
-
-    @Override
-    public BigDecimal highest() {
-      return BigDecimal.valueOf(max);
-    }
-
-    @Override
-    public String below() {
-      return String.valueOf((long) min - 1);
-    }
-
-    @Override
-    public String above() {
-      return String.valueOf((long) max + 1);
+    /** {@code value} (e.g. {@link #highest()}) as the option's argument is written. */
+    default String argument(BigDecimal value) {
+      return value.toPlainString();
     }
   }
 
-  /** A long in [min, max]. */
-  public static class LongIn implements ITypeConverter<Long>, Ranged {
-    private final long min;
-    private final long max;
+  /**
+   * The ends of a range: each open, closed or absent; whole numbers or decimals.
+   *
+   * @param min the low end, or null when unbounded below
+   * @param minOpen true when {@code min} itself is refused
+   * @param max the high end, or null when unbounded above
+   * @param maxOpen true when {@code max} itself is refused
+   * @param whole true when only whole numbers are accepted (both ends then closed)
+   */
+  record Bounds(
+      @Nullable BigDecimal min,
+      boolean minOpen,
+      @Nullable BigDecimal max,
+      boolean maxOpen,
+      boolean whole) {
+    Bounds {
+      if (whole && (min == null || max == null || minOpen || maxOpen)) {
+        throw new IllegalArgumentException("a whole-number range has two closed ends");
+      }
+    }
 
-    LongIn(long min, long max) {
-      this.min = min;
-      this.max = max;
+    /** The whole numbers from {@code min} to {@code max}. */
+    static Bounds whole(long min, long max) {
+      return new Bounds(BigDecimal.valueOf(min), false, BigDecimal.valueOf(max), false, true);
+    }
+
+    /** The finite decimals between two ends given as text (null: no end). */
+    static Bounds decimal(
+        @Nullable String min, boolean minOpen, @Nullable String max, boolean maxOpen) {
+      return new Bounds(
+          min == null ? null : new BigDecimal(min),
+          minOpen,
+          max == null ? null : new BigDecimal(max),
+          maxOpen,
+          false);
+    }
+  }
+
+  /**
+   * A number in {@link Bounds}, converted to {@code T}: the one shape of every numeric option's
+   * converter (int, long, BigDecimal and double options differ only in bounds and {@code as}).
+   */
+  public static class InRange<T> implements ITypeConverter<T>, Ranged {
+    private static final int MAX_TEXT = 64;
+    private final Bounds bounds;
+    private final Function<BigDecimal, T> as;
+
+    InRange(Bounds bounds, Function<BigDecimal, T> as) {
+      this.bounds = bounds;
+      this.as = as;
     }
 
     @Override
-    public Long convert(String value) {
-      return parse(value, min, max);
+    public T convert(String value) {
+      return as.apply(bounds.whole() ? wholeNumber(value) : decimal(value));
     }
 
-    @Override
-    public String range() {
-      return wholeRange(min, max);
-    }
-
-    @Override
-    public BigDecimal lowest() {
-      return BigDecimal.valueOf(min);
-    }
-
-    @Override
-    public BigDecimal highest() {
-      return BigDecimal.valueOf(max);
-    }
-
-    @Override
-    public String below() {
-      return BigInteger.valueOf(min).subtract(BigInteger.ONE).toString();
-    }
-
-    @Override
-    public String above() {
-      return BigInteger.valueOf(max).add(BigInteger.ONE).toString();
-    }
-
-    static long parse(String value, long min, long max) {
+    private BigDecimal wholeNumber(String value) {
       String v = value.strip().replace("_", "");
       BigInteger n;
       try {
         n = new BigInteger(v);
       } catch (NumberFormatException e) {
         throw new TypeConversionException(
-            "'" + value + "' is not a whole number; expected " + range(min, max));
+            "'" + value + "' is not a whole number; expected " + describe());
       }
-      if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
+      BigDecimal d = new BigDecimal(n);
+      if (!accepts(d)) {
         throw new TypeConversionException(
-            "'" + value + "' is out of range; expected " + range(min, max));
+            "'" + value + "' is out of range; expected " + describe());
       }
-      return n.longValueExact();
+      return d;
     }
 
-    private static String range(long min, long max) {
-      if (min == Long.MIN_VALUE || min == Integer.MIN_VALUE) {
-        return String.format(Locale.ROOT, "a whole number up to %d", max);
-      }
-      return String.format(Locale.ROOT, "a whole number from %d to %d", min, max);
-    }
-  }
-
-  /**
-   * "0.001 to 100000", "above 0, at most 1000", "0 to below 1", "above 0, below 100": how the help
-   * states a decimal range.
-   */
-  static String decimalRange(String min, boolean minOpen, String max, boolean maxOpen) {
-    return (minOpen ? "above " + min + ", " : min + " to ")
-        + (maxOpen ? "below " : minOpen ? "at most " : "")
-        + max;
-  }
-
-  /** A finite decimal in a range whose ends may be open, closed or absent. */
-  public static class DecimalIn implements ITypeConverter<BigDecimal>, Ranged {
-    private static final int MAX_TEXT = 64;
-    private final @Nullable BigDecimal min;
-    private final boolean minOpen;
-    private final @Nullable BigDecimal max;
-    private final boolean maxOpen;
-
-    DecimalIn(@Nullable String min, boolean minOpen, @Nullable String max, boolean maxOpen) {
-      this.min = min == null ? null : new BigDecimal(min);
-      this.minOpen = minOpen;
-      this.max = max == null ? null : new BigDecimal(max);
-      this.maxOpen = maxOpen;
-    }
-
-    @Override
-    public BigDecimal convert(String value) {
+    private BigDecimal decimal(String value) {
       String v = value.strip();
       BigDecimal d;
       try {
@@ -210,47 +159,67 @@ public final class NumericOptions {
         throw new TypeConversionException(
             "'" + value + "' is out of range; expected " + describe());
       }
-      boolean below = min != null && (minOpen ? d.compareTo(min) <= 0 : d.compareTo(min) < 0);
-      boolean above = max != null && (maxOpen ? d.compareTo(max) >= 0 : d.compareTo(max) > 0);
-      if (below || above) {
+      if (!accepts(d)) {
         throw new TypeConversionException(
             "'" + value + "' is out of range; expected " + describe());
       }
       return d;
     }
 
+    /** Whether {@code d} lies in the bounds. */
+    final boolean accepts(BigDecimal d) {
+      BigDecimal min = bounds.min();
+      BigDecimal max = bounds.max();
+      return (min == null || (bounds.minOpen() ? d.compareTo(min) > 0 : d.compareTo(min) >= 0))
+          && (max == null || (bounds.maxOpen() ? d.compareTo(max) < 0 : d.compareTo(max) <= 0));
+    }
+
+    /**
+     * "1 to 10", "0.001 to 100000", "above 0, at most 1000", "0 to below 1", "above 0, below 100".
+     */
     @Override
     public String range() {
+      BigDecimal min = bounds.min();
+      BigDecimal max = bounds.max();
       if (min == null || max == null) {
         return describe();
       }
-      return decimalRange(min.toPlainString(), minOpen, max.toPlainString(), maxOpen);
+      return (bounds.minOpen()
+              ? "above " + min.toPlainString() + ", "
+              : min.toPlainString() + " to ")
+          + (bounds.maxOpen() ? "below " : bounds.minOpen() ? "at most " : "")
+          + max.toPlainString();
     }
 
     @Override
     public @Nullable BigDecimal lowest() {
-      return minOpen ? null : min;
+      return bounds.minOpen() ? null : bounds.min();
     }
 
     @Override
     public @Nullable BigDecimal highest() {
-      return maxOpen ? null : max;
+      return bounds.maxOpen() ? null : bounds.max();
     }
 
     @Override
     public @Nullable String below() {
-      return min == null ? null : (minOpen ? min : min.subtract(step())).toPlainString();
+      BigDecimal min = bounds.min();
+      return min == null ? null : (bounds.minOpen() ? min : min.subtract(step())).toPlainString();
     }
 
     @Override
     public @Nullable String above() {
-      return max == null ? null : (maxOpen ? max : max.add(step())).toPlainString();
+      BigDecimal max = bounds.max();
+      return max == null ? null : (bounds.maxOpen() ? max : max.add(step())).toPlainString();
     }
 
-    /** One unit in the digit after both ends' last one: 0.0001 for 0.001 and 100000. */
+    /** 1 for whole numbers; else one unit in the digit after both ends' last: 0.0001 for 0.001. */
     private BigDecimal step() {
+      if (bounds.whole()) {
+        return BigDecimal.ONE;
+      }
       int scale = 1;
-      for (BigDecimal b : new BigDecimal[] {min, max}) {
+      for (BigDecimal b : new BigDecimal[] {bounds.min(), bounds.max()}) {
         if (b != null) {
           scale = Math.max(scale, b.scale() + 1);
         }
@@ -258,171 +227,151 @@ public final class NumericOptions {
       return BigDecimal.ONE.movePointLeft(scale);
     }
 
+    /** What the error message says was expected. */
     private String describe() {
+      BigDecimal min = bounds.min();
+      BigDecimal max = bounds.max();
+      if (bounds.whole() && min != null && max != null) {
+        boolean typeMin =
+            min.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) == 0
+                || min.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) == 0;
+        return typeMin
+            ? String.format(Locale.ROOT, "a whole number up to %s", max.toPlainString())
+            : String.format(
+                Locale.ROOT,
+                "a whole number from %s to %s",
+                min.toPlainString(),
+                max.toPlainString());
+      }
       if (min == null && max == null) {
         return "a finite decimal number such as 0.5 or 1e3";
       }
       StringBuilder sb = new StringBuilder("a number");
       if (min != null) {
-        sb.append(minOpen ? " greater than " : " of at least ").append(min.toPlainString());
+        sb.append(bounds.minOpen() ? " greater than " : " of at least ")
+            .append(min.toPlainString());
       }
       if (max != null) {
         sb.append(min == null ? "" : " and")
-            .append(maxOpen ? " below " : " at most ")
+            .append(bounds.maxOpen() ? " below " : " at most ")
             .append(max.toPlainString());
       }
       return sb.toString();
     }
   }
 
-  /** A finite double in a range, parsed and range-checked as {@link DecimalIn} does. */
-  public static class DoubleIn implements ITypeConverter<Double>, Ranged {
-    private final DecimalIn decimal;
-
-    DoubleIn(@Nullable String min, boolean minOpen, @Nullable String max, boolean maxOpen) {
-      this.decimal = new DecimalIn(min, minOpen, max, maxOpen);
-    }
-
-    @Override
-    public Double convert(String value) {
-      return decimal.convert(value).doubleValue();
-    }
-
-    @Override
-    public String range() {
-      return decimal.range();
-    }
-
-    @Override
-    public @Nullable BigDecimal lowest() {
-      return decimal.lowest();
-    }
-
-    @Override
-    public @Nullable BigDecimal highest() {
-      return decimal.highest();
-    }
-
-    @Override
-    public @Nullable String below() {
-      return decimal.below();
-    }
-
-    @Override
-    public @Nullable String above() {
-      return decimal.above();
-    }
-  }
-
   /** A minimum detectable effect in percent: above 0, below 100. */
-  public static final class EffectPercent extends DoubleIn {
+  public static final class EffectPercent extends InRange<Double> {
     public static final String RANGE = "above 0, below 100";
 
     public EffectPercent() {
-      super("0", true, "100", true);
+      super(Bounds.decimal("0", true, "100", true), BigDecimal::doubleValue);
     }
   }
 
   /** A concurrency: 1 to the workload's maximum simultaneous requests. */
-  public static final class Concurrency extends IntIn {
+  public static final class Concurrency extends InRange<Integer> {
     public static final String RANGE = "1 to " + InputRanges.MAX_CONCURRENCY;
 
     public Concurrency() {
-      super(1, (int) InputRanges.MAX_CONCURRENCY);
+      super(Bounds.whole(1, InputRanges.MAX_CONCURRENCY), BigDecimal::intValue);
     }
   }
 
   /** Warmup requests of a load point: 0 to the plan's maximum. */
-  public static final class WarmupRequests extends IntIn {
+  public static final class WarmupRequests extends InRange<Integer> {
     public static final String RANGE = "0 to " + InputRanges.MAX_WARMUP_REQUESTS;
 
     public WarmupRequests() {
-      super(0, (int) InputRanges.MAX_WARMUP_REQUESTS);
+      super(Bounds.whole(0, InputRanges.MAX_WARMUP_REQUESTS), BigDecimal::intValue);
     }
   }
 
   /** Measured runs per load point: 1 to the comparison-uncertainty rule's maximum. */
-  public static final class Repetitions extends IntIn {
+  public static final class Repetitions extends InRange<Integer> {
     public static final String RANGE = "1 to " + InputRanges.MAX_REPETITIONS;
 
     public Repetitions() {
-      super(1, InputRanges.MAX_REPETITIONS);
+      super(Bounds.whole(1, InputRanges.MAX_REPETITIONS), BigDecimal::intValue);
     }
   }
 
   /** validate's measurements of one configuration: 1 to 10 (AIPerf's multiRun.numRuns cap). */
-  public static final class Repeats extends IntIn {
+  public static final class Repeats extends InRange<Integer> {
     static final int MAX = 10;
     public static final String RANGE = "1 to " + MAX;
 
     public Repeats() {
-      super(1, MAX);
+      super(Bounds.whole(1, MAX), BigDecimal::intValue);
     }
   }
 
   /** A random seed: 0 to 2^32-1 (AIPerf seeds numpy). */
-  public static final class Seed extends LongIn {
+  public static final class Seed extends InRange<Long> {
     public static final String RANGE = "0 to " + InputRanges.MAX_SEED;
 
     public Seed() {
-      super(0, InputRanges.MAX_SEED);
+      super(Bounds.whole(0, InputRanges.MAX_SEED), BigDecimal::longValue);
     }
   }
 
   /** A token count (ISL, OSL, block size): 1 to the workload's maximum. */
-  public static final class Tokens extends IntIn {
+  public static final class Tokens extends InRange<Integer> {
     public static final String RANGE = "1 to " + InputRanges.MAX_TOKENS;
 
     public Tokens() {
-      super(1, (int) InputRanges.MAX_TOKENS);
+      super(Bounds.whole(1, InputRanges.MAX_TOKENS), BigDecimal::intValue);
     }
   }
 
   /** A served context length in tokens: 1 to the ledger's maximum max_context_length. */
-  public static final class ContextTokens extends LongIn {
+  public static final class ContextTokens extends InRange<Long> {
     public static final String RANGE = "1 to " + InputRanges.MAX_TOKENS;
 
     public ContextTokens() {
-      super(1, InputRanges.MAX_TOKENS);
+      super(Bounds.whole(1, InputRanges.MAX_TOKENS), BigDecimal::longValue);
     }
   }
 
   /** A request rate in requests per second: the workload's range. */
-  public static final class RequestRate extends DecimalIn {
+  public static final class RequestRate extends InRange<BigDecimal> {
     public static final String RANGE =
         InputRanges.MIN_REQUEST_RATE_TEXT + " to " + InputRanges.MAX_REQUEST_RATE_TEXT;
 
     public RequestRate() {
-      super(InputRanges.MIN_REQUEST_RATE_TEXT, false, InputRanges.MAX_REQUEST_RATE_TEXT, false);
+      super(
+          Bounds.decimal(
+              InputRanges.MIN_REQUEST_RATE_TEXT, false, InputRanges.MAX_REQUEST_RATE_TEXT, false),
+          d -> d);
     }
   }
 
   /** A throughput in tokens per second: above 0, at most 10^12. */
-  public static final class Throughput extends DecimalIn {
+  public static final class Throughput extends InRange<BigDecimal> {
     static final String MAX = "1000000000000";
     public static final String RANGE = "above 0, at most " + MAX;
 
     public Throughput() {
-      super("0", true, MAX, false);
+      super(Bounds.decimal("0", true, MAX, false), d -> d);
     }
   }
 
   /** A latency in milliseconds: above 0, at most 10^9 (about 11 days). */
-  public static final class Millis extends DecimalIn {
+  public static final class Millis extends InRange<BigDecimal> {
     static final String MAX = "1000000000";
     public static final String RANGE = "above 0, at most " + MAX;
 
     public Millis() {
-      super("0", true, MAX, false);
+      super(Bounds.decimal("0", true, MAX, false), d -> d);
     }
   }
 
   /** A fraction from 0 up to but excluding 1 (a tolerance). */
-  public static final class Tolerance extends DecimalIn {
+  public static final class Tolerance extends InRange<BigDecimal> {
     public static final String RANGE = "0 to below 1";
 
     public Tolerance() {
-      super("0", false, "1", true);
+      super(Bounds.decimal("0", false, "1", true), d -> d);
     }
   }
 
@@ -430,19 +379,23 @@ public final class NumericOptions {
    * A readiness request's bound in whole seconds, 1 to 3600: a number of seconds ({@code 120}) or a
    * duration ({@code 2m}, {@code 90s}).
    */
-  public static final class RequestTimeoutSeconds implements ITypeConverter<Integer>, Ranged {
+  public static final class RequestTimeoutSeconds extends InRange<Integer> {
     static final int MIN = 1;
     static final int MAX = 3600;
     public static final String RANGE = MIN + " to " + MAX;
+
+    public RequestTimeoutSeconds() {
+      super(Bounds.whole(MIN, MAX), BigDecimal::intValue);
+    }
 
     @Override
     public Integer convert(String value) {
       String v = value.strip();
       if (v.chars().allMatch(Character::isDigit) && !v.isEmpty()) {
-        return (int) LongIn.parse(v, MIN, MAX);
+        return super.convert(v);
       }
-      java.time.Duration d = DurationConverter.parse(v);
-      if (d.toMillis() % 1000 != 0 || d.toSeconds() < MIN || d.toSeconds() > MAX) {
+      Duration d = DurationConverter.parse(v);
+      if (d.toMillis() % 1000 != 0 || !accepts(BigDecimal.valueOf(d.toSeconds()))) {
         throw new TypeConversionException(
             "'"
                 + value
@@ -454,39 +407,60 @@ public final class NumericOptions {
       }
       return (int) d.toSeconds();
     }
+  }
+
+  /**
+   * The oldest smoke-test artifact plan, render and run accept ({@code --smoke-max-age}): a
+   * duration above 0, at most {@link InputRanges#MAX_SMOKE_MAX_AGE_S} (30 days), the bound plan's
+   * validator also holds plans made in code to.
+   */
+  public static final class SmokeMaxAge extends InRange<Duration> {
+    public static final String RANGE =
+        "above 0, at most " + InputRanges.MAX_SMOKE_MAX_AGE_S / 3600 + "h";
+
+    public SmokeMaxAge() {
+      super(
+          Bounds.decimal("0", true, String.valueOf(InputRanges.MAX_SMOKE_MAX_AGE_S), false),
+          d -> Duration.ofSeconds(d.longValue()));
+    }
+
+    @Override
+    public Duration convert(String value) {
+      Duration d = DurationConverter.parse(value);
+      if (!accepts(BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9)))) {
+        throw new TypeConversionException(
+            "'" + value + "' is out of range; expected a duration " + RANGE + " (e.g. 72h)");
+      }
+      return d;
+    }
 
     @Override
     public String range() {
-      return wholeRange(MIN, MAX);
+      return RANGE;
     }
 
     @Override
-    public BigDecimal lowest() {
-      return BigDecimal.valueOf(MIN);
+    public String argument(BigDecimal seconds) {
+      return seconds.toPlainString() + "s";
     }
 
     @Override
-    public BigDecimal highest() {
-      return BigDecimal.valueOf(MAX);
+    public @Nullable String below() {
+      return "0s";
     }
 
     @Override
-    public String below() {
-      return String.valueOf(MIN - 1);
-    }
-
-    @Override
-    public String above() {
-      return String.valueOf(MAX + 1);
+    public @Nullable String above() {
+      return (InputRanges.MAX_SMOKE_MAX_AGE_S + 1) + "s";
     }
   }
 
   /** A fraction from 0 to 1 (an error rate). */
-  public static final class Fraction extends DecimalIn {
+  public static final class Fraction extends InRange<BigDecimal> {
     public static final String RANGE = "0 to 1";
 
     public Fraction() {
-      super("0", false, "1", false);
+      super(Bounds.decimal("0", false, "1", false), d -> d);
     }
   }
 }

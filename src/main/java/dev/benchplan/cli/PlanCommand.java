@@ -185,10 +185,12 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(
       names = "--smoke-max-age",
       paramLabel = "DURATION",
-      converter = DurationConverter.class,
+      converter = NumericOptions.SmokeMaxAge.class,
       description =
-          "The oldest smoke-test artifact the plan accepts (default: 72h); older ones"
-              + " block with SMOKE_STALE. Past 1h the plan warns with its age.")
+          "The oldest smoke-test artifact the plan accepts, "
+              + NumericOptions.SmokeMaxAge.RANGE
+              + " (default: 72h); older ones block with SMOKE_STALE. Past 1h the plan warns with"
+              + " its age.")
   Duration smokeMaxAge;
 
   @Option(

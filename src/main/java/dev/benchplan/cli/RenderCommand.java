@@ -135,9 +135,11 @@ public final class RenderCommand implements Callable<Integer> {
   @Option(
       names = "--smoke-max-age",
       paramLabel = "DURATION",
-      converter = DurationConverter.class,
+      converter = NumericOptions.SmokeMaxAge.class,
       description =
-          "The oldest smoke-test artifact the bound ledger may carry now (default: 72h, as plan):"
+          "The oldest smoke-test artifact the bound ledger may carry now, "
+              + NumericOptions.SmokeMaxAge.RANGE
+              + " (default: 72h, as plan):"
               + " older is refused (exit 2, nothing written). A plan made today is not run next"
               + " month on a week-old smoke test.")
   Duration smokeMaxAge;

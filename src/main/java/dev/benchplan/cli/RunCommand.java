@@ -97,10 +97,12 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--smoke-max-age",
       paramLabel = "DURATION",
-      converter = DurationConverter.class,
+      converter = NumericOptions.SmokeMaxAge.class,
       description =
-          "The oldest smoke-test artifact the ledger perf.yaml binds may carry now (default: 72h,"
-              + " as plan and render): older is refused before anything is created (exit 2);"
+          "The oldest smoke-test artifact the ledger perf.yaml binds may carry now, "
+              + NumericOptions.SmokeMaxAge.RANGE
+              + " (default: 72h, as plan and render): older is refused before anything is created"
+              + " (exit 2);"
               + " run.json records its age (smoke_evidence).")
   Duration smokeMaxAge;
 

@@ -103,6 +103,11 @@ public record PlanOptions(
         InputRanges.integer("", 0, InputRanges.MAX_WARMUP_REQUESTS),
         log);
     range("--seed", seed, InputRanges.integer("", 0, InputRanges.MAX_SEED), log);
+    range(
+        "--smoke-max-age",
+        smokeMaxAgeS,
+        InputRanges.integer("", 0, InputRanges.MAX_SMOKE_MAX_AGE_S),
+        log);
   }
 
   private static void range(

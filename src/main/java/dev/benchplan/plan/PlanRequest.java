@@ -5,6 +5,8 @@ import dev.benchplan.workload.DeploymentRecord;
 import dev.benchplan.workload.InputDocument;
 import dev.benchplan.workload.TraceInspector;
 import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +54,17 @@ public record PlanRequest(
         clock,
         new dev.benchplan.aiperf.version.HttpIndexFetcher(),
         new dev.benchplan.workload.ScannerTraceInspector());
+  }
+
+  /**
+   * This request on a clock stopped at its clock's current whole second: the instant the plan's
+   * created_at records, and so the one {@code verify} re-derives the plan at. Every time-dependent
+   * part of a plan (the smoke artifact's age, the series date, the resolution date) comes from it.
+   */
+  public PlanRequest atWholeSecond() {
+    Clock fixed = Clock.fixed(clock.instant().truncatedTo(ChronoUnit.SECONDS), ZoneOffset.UTC);
+    return new PlanRequest(
+        workload, ledger, deployment, question, options, fixed, indexFetcher, traceInspector);
   }
 
   public PlanRequest {

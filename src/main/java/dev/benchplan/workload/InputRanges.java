@@ -45,6 +45,12 @@ public final class InputRanges {
    */
   public static final int MAX_MEASUREMENT_LIMIT_S = 1800;
 
+  /**
+   * Seconds of {@code --smoke-max-age}: 30 days. A smoke test older than that says nothing about
+   * what the endpoint serves now; the default (72 h) is far below it.
+   */
+  public static final long MAX_SMOKE_MAX_AGE_S = 30L * 86_400;
+
   /** {@link #MIN_REQUEST_RATE} as text: a compile-time constant the option help can quote. */
   public static final String MIN_REQUEST_RATE_TEXT = "0.001";
 

@@ -160,6 +160,11 @@ public sealed interface SmokeEvidence
     public AgeCheck {
       Objects.requireNonNull(maxAge, "maxAge");
       Objects.requireNonNull(now, "now");
+      if (maxAge.isNegative()
+          || maxAge.compareTo(Duration.ofSeconds(InputRanges.MAX_SMOKE_MAX_AGE_S)) > 0) {
+        throw new IllegalArgumentException(
+            "maxAge must be 0 to " + InputRanges.MAX_SMOKE_MAX_AGE_S + " s, got " + maxAge);
+      }
     }
 
     /**

@@ -53,8 +53,8 @@ class HelpRangesTest {
   @DisplayName("every ranged option's help states the range its converter accepts")
   void helpStatesTheRange() {
     List<RangedOption> ranged = rangedOptions();
-    // plan 5, validate 6, render 1, trace inspect 2, gate 4, compare 1
-    assertThat(ranged).hasSizeGreaterThanOrEqualTo(19);
+    // plan 6, validate 6, render 2, run 1, trace inspect 2, gate 4, compare 1
+    assertThat(ranged).hasSizeGreaterThanOrEqualTo(22);
     for (RangedOption r : ranged) {
       assertThat(String.join(" ", r.option().description()))
           .as(r.name() + "'s help")
@@ -71,10 +71,10 @@ class HelpRangesTest {
           (CommandLine.ITypeConverter<Object>) r.option().converters()[0];
       NumericOptions.Ranged range = r.converter();
       if (range.lowest() != null) {
-        assertThat(c.convert(range.lowest().toPlainString())).as(r.name()).isNotNull();
+        assertThat(c.convert(range.argument(range.lowest()))).as(r.name()).isNotNull();
       }
       if (range.highest() != null) {
-        assertThat(c.convert(range.highest().toPlainString())).as(r.name()).isNotNull();
+        assertThat(c.convert(range.argument(range.highest()))).as(r.name()).isNotNull();
       }
       for (String outside : new String[] {range.below(), range.above()}) {
         if (outside != null) {
@@ -94,6 +94,7 @@ class HelpRangesTest {
     assertThat(new NumericOptions.EffectPercent().range()).isEqualTo("above 0, below 100");
     assertThat(new NumericOptions.Millis().range()).isEqualTo("above 0, at most 1000000000");
     assertThat(new NumericOptions.RequestRate().range()).isEqualTo("0.001 to 100000");
+    assertThat(new NumericOptions.SmokeMaxAge().range()).isEqualTo("above 0, at most 720h");
   }
 
   /** plan's options at their converters' highest values: no range blocker from the validators. */
@@ -123,7 +124,7 @@ class HelpRangesTest {
       planOptions++;
       List<String> args = new ArrayList<>(List.of(base));
       args.add(r.option().longestName());
-      args.add(r.converter().highest().toPlainString());
+      args.add(r.converter().argument(r.converter().highest()));
       if (r.option().longestName().equals("--repetitions")) {
         args.addAll(List.of("--repeat-rationale", "a consequential decision"));
       }
@@ -134,7 +135,7 @@ class HelpRangesTest {
           .doesNotContain("REPETITIONS_OUT_OF_RANGE")
           .doesNotContain("out of range");
     }
-    assertThat(planOptions).isEqualTo(5);
+    assertThat(planOptions).isEqualTo(6);
     // the validators' own ends, which the converters take their bounds from
     assertThat(new NumericOptions.Repetitions().highest()).isEqualByComparingTo("10");
     assertThat(new NumericOptions.Seed().highest().longValueExact())
@@ -161,5 +162,21 @@ class HelpRangesTest {
                 "11")
             .expectExit(2);
     assertThat(r.err()).contains("--repetitions").contains("expected a whole number from 1 to 10");
+  }
+
+  @Test
+  @DisplayName("--smoke-max-age past 720h is refused by plan, render and run's option, naming it")
+  void smokeMaxAgeBound() {
+    for (String command : List.of("plan", "render", "run")) {
+      var r = CommandHarness.run(command, "--smoke-max-age", "721h").expectExit(2);
+      assertThat(r.err())
+          .as(command)
+          .contains("--smoke-max-age")
+          .contains("'721h' is out of range; expected a duration above 0, at most 720h");
+    }
+    NumericOptions.SmokeMaxAge c = new NumericOptions.SmokeMaxAge();
+    assertThat(c.convert("720h")).isEqualTo(java.time.Duration.ofDays(30));
+    assertThat(c.convert("72h")).isEqualTo(java.time.Duration.ofHours(72));
+    assertThatThrownBy(() -> c.convert("2592000001ms")).isInstanceOf(TypeConversionException.class);
   }
 }

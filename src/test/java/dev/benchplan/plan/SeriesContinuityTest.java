@@ -125,7 +125,8 @@ class SeriesContinuityTest {
   @Test
   @DisplayName("a day-old smoke artifact made against 127.0.0.1: age and target recorded, warned")
   void dayOldLoopbackSmokeWarns() throws Exception {
-    PlanResult r = plan(SMOKE_AT.plus(Duration.ofDays(1)), fx.options().build());
+    // + 1 s: the age runs to created_at (whole seconds), and the artifact is from 10:15:02.118
+    PlanResult r = plan(SMOKE_AT.plus(Duration.ofDays(1)).plusSeconds(1), fx.options().build());
     JsonNode plan = Json.JSON.readTree(Files.readAllBytes(r.planPath()));
     assertThat(plan.at("/deployment/smoke_test/age_s").asLong()).isEqualTo(86400);
     assertThat(plan.at("/deployment/smoke_test/target").asString()).isEqualTo("loopback");
@@ -147,7 +148,7 @@ class SeriesContinuityTest {
           + " written")
   void staleSmokeBlocks() throws Exception {
     PlanBlockedException byDefault =
-        blocked(SMOKE_AT.plus(Duration.ofHours(73)), fx.options().build());
+        blocked(SMOKE_AT.plus(Duration.ofHours(73)).plusSeconds(1), fx.options().build());
     assertThat(byDefault.blockers()).extracting(Blocker::code).containsExactly("SMOKE_STALE");
     assertThat(byDefault.blockers().get(0).message())
         .contains("73 h")
