@@ -418,6 +418,26 @@ public record BenchmarkPlan(
           ? warmupRequests
           : warmupRequestsPerPoint.get(index);
     }
+
+    /**
+     * The warmup requests of the load point with this concurrency (a closed-loop plan) or rate (an
+     * open-loop plan): what render gives that point's warmup phase and the audit expects to find
+     * there; the plan's one value when the point is not one of the plan's.
+     */
+    public int warmupAtLoad(@Nullable Integer pointConcurrency, @Nullable BigDecimal pointRate) {
+      int index = -1;
+      if (pointConcurrency != null && concurrency != null) {
+        index = concurrency.indexOf(pointConcurrency);
+      }
+      if (index < 0 && pointRate != null && requestRate != null) {
+        for (int i = 0; i < requestRate.size() && index < 0; i++) {
+          if (requestRate.get(i).compareTo(pointRate) == 0) {
+            index = i;
+          }
+        }
+      }
+      return warmupAt(index);
+    }
   }
 
   /**

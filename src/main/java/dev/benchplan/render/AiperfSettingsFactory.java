@@ -189,17 +189,7 @@ public final class AiperfSettingsFactory {
 
   /** The warmup requests of this point: the plan's per-point value, else its one value. */
   static int warmupOf(BenchmarkPlan.Experiment e, LoadPoint point) {
-    int index = -1;
-    if (point.concurrency() != null && e.concurrency() != null) {
-      index = e.concurrency().indexOf(point.concurrency());
-    } else if (point.rate() != null && e.requestRate() != null) {
-      for (int i = 0; i < e.requestRate().size() && index < 0; i++) {
-        if (e.requestRate().get(i).compareTo(point.rate()) == 0) {
-          index = i;
-        }
-      }
-    }
-    return e.warmupAt(index);
+    return e.warmupAtLoad(point.concurrency(), point.rate());
   }
 
   /** True when the prompts come from the plan's trace (a user trace), not synthetic lengths. */

@@ -360,6 +360,13 @@ class PlanNumbersTest {
     assertThat(plan.at("/experiment/warmup_requests_per_point").toString())
         .isEqualTo("[1,4,16,64]");
     assertThat(plan.at("/experiment/warmup_requests").asInt()).isEqualTo(64);
+    // the audit looks a run's warmup up by its load point: each point's own, not the largest
+    BenchmarkPlan.Experiment typed = PlanJson.read(plan, BenchmarkPlan.class).experiment();
+    assertThat(List.of(1, 4, 16, 64).stream().map(c -> typed.warmupAtLoad(c, null)).toList())
+        .containsExactly(1, 4, 16, 64);
+    assertThat(typed.warmupAtLoad(8, null))
+        .as("not a point of the plan: its one value")
+        .isEqualTo(64);
     Path deploy = Files.createDirectories(tmp.resolve("deploy-root"));
     for (int c : new int[] {1, 4, 16, 64}) {
       var out =

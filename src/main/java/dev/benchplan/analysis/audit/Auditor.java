@@ -225,10 +225,15 @@ public final class Auditor {
     differ(diffs, "isl", planned(syn == null ? null : syn.isl()), planned(ic.islMean()));
     differ(diffs, "osl", planned(syn == null ? null : syn.osl()), planned(ic.oslMean()));
     differ(diffs, "seed", planned(p.experiment().seed()), planned(ic.randomSeed()));
+    // a grid plans each point's own warmup (min of C and the plan's largest): compare with that one
     differ(
         diffs,
         "warmup requests",
-        planned(p.experiment().warmupRequests()),
+        planned(
+            p.experiment()
+                .warmupAtLoad(
+                    ic.concurrency(),
+                    ic.requestRate() == null ? null : BigDecimal.valueOf(ic.requestRate()))),
         planned(ic.warmupRequestCount()));
     differ(
         diffs, "request count", planned(p.experiment().requestCount()), planned(ic.requestCount()));

@@ -455,8 +455,12 @@ class RealEngineIT {
           if (id.equals("units")) {
             assertThat(c.path("status").asString()).as(f + " " + c).isEqualTo("pass");
           }
-          if (id.equals("isl_osl_vs_workload") || id.equals("executed_config_vs_plan")) {
+          if (id.equals("isl_osl_vs_workload")) {
             assertThat(c.path("status").asString()).as(f + " " + c).isNotEqualTo("not_checked");
+          }
+          // each grid point ran its own warmup (1, 2, 4): the audit compares with that one
+          if (id.equals("executed_config_vs_plan")) {
+            assertThat(c.path("status").asString()).as(f + " " + c).isEqualTo("pass");
           }
         }
       }
