@@ -37,12 +37,7 @@ class VerdictsTest {
   void erroringRunExcludedAndListed() throws Exception {
     List<Path> ref = ComparisonSeries.writePlain(tmp, "before", ComparisonSeries.ERROR_POINT);
     List<Path> cand = ComparisonSeries.writePlain(tmp, "after", ComparisonSeries.ERROR_POINT);
-    var r =
-        CommandHarness.run(
-            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
-    assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
-    JsonNode c = Json.JSON.readTree(r.out());
-    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    JsonNode c = compareJson(ref, cand);
     assertThat(c.path("excluded")).hasSize(1);
     JsonNode x = c.path("excluded").get(0);
     assertThat(x.path("side").asString()).isEqualTo("candidate");
@@ -356,11 +351,7 @@ class VerdictsTest {
     ref.add(ComparisonSeries.run("before", 64, 3).write(tmp.resolve("b64-3")));
     cand.add(ComparisonSeries.run("after", 64, 1).write(tmp.resolve("a64")));
     cand.add(ComparisonSeries.run("after", 64, 3).write(tmp.resolve("a64-3")));
-    var r =
-        CommandHarness.run(
-            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
-    JsonNode c = Json.JSON.readTree(r.out());
-    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    JsonNode c = compareJson(ref, cand);
     int p99Rows = 0;
     for (JsonNode m : c.path("metrics")) {
       if (m.path("metric").asString().endsWith(".p99")) {
@@ -396,14 +387,7 @@ class VerdictsTest {
     assertThat(c.at("/repeat_decision/decision").asString()).isEqualTo("not_justified");
     assertThat(c.at("/repeat_decision/rationale").asString())
         .contains("inside the noise band at " + expected + " (the largest change first)");
-    JsonNode p50 = null;
-    for (JsonNode m : c.path("metrics")) {
-      if (m.path("metric").asString().equals("time_to_first_token.p50")
-          && m.path("load_point").asString().equals("concurrency=4")) {
-        p50 = m;
-      }
-    }
-    assertThat(p50).isNotNull();
+    JsonNode p50 = row(c, "time_to_first_token.p50", "concurrency=4");
     assertThat(p50.path("verdict").asString()).isEqualTo("regressed");
     for (JsonNode m : c.path("metrics")) {
       boolean short64 = m.path("load_point").asString().equals("concurrency=64");
@@ -441,10 +425,7 @@ class VerdictsTest {
       ref.add(ComparisonSeries.run("before", c, 1).warmup(warmup).write(tmp.resolve("b/c" + c)));
       cand.add(ComparisonSeries.run("after", c, 1).warmup(warmup).write(tmp.resolve("a/c" + c)));
     }
-    var r =
-        CommandHarness.run(
-            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
-    JsonNode c = Json.JSON.readTree(r.out());
+    JsonNode c = compareJson(ref, cand);
     int at64 = 0;
     for (JsonNode m : c.path("metrics")) {
       String caveats = m.path("caveats").toString();
@@ -488,24 +469,13 @@ class VerdictsTest {
         cand.add(after.write(tmp.resolve(ComparisonSeries.name("after", c, rep))));
       }
     }
-    var r =
-        CommandHarness.run(
-            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
-    JsonNode c = Json.JSON.readTree(r.out());
-    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    JsonNode c = compareJson(ref, cand);
     String stall = "stall_found: candidate run c4-r2: suspected stalled worker: ";
     for (JsonNode m : c.path("metrics")) {
       boolean at4 = m.path("load_point").asString().equals("concurrency=4");
       assertThat(m.path("caveats").toString().contains(stall)).as(m.toString()).isEqualTo(at4);
     }
-    JsonNode tput = null;
-    for (JsonNode m : c.path("metrics")) {
-      if (m.path("load_point").asString().equals("concurrency=4")
-          && m.path("metric").asString().equals("output_token_throughput.avg")) {
-        tput = m;
-      }
-    }
-    assertThat(tput).isNotNull();
+    JsonNode tput = row(c, "output_token_throughput.avg", "concurrency=4");
     assertThat(tput.path("caveats").toString())
         .contains("of requests (34 of 400) have a TTFT above 10x the bulk's median")
         .contains("(benchmarking/stall-diagnosis.md)");
@@ -617,10 +587,7 @@ class VerdictsTest {
       ref.add(ComparisonSeries.run("before", c, 1).write(tmp.resolve("b/c" + c)));
       cand.add(ComparisonSeries.run("after", c, 1).write(tmp.resolve("a/c" + c)));
     }
-    var r =
-        CommandHarness.run(
-            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
-    JsonNode c = Json.JSON.readTree(r.out());
+    JsonNode c = compareJson(ref, cand);
     String largest = null;
     double most = -1;
     for (JsonNode m : c.path("metrics")) {
@@ -644,9 +611,14 @@ class VerdictsTest {
 
   /** A plain AIPerf run of the static example's workload (ISL 512, OSL 128) at {@code c}. */
   private Path staticRun(String dir, int c, double throughput, long seed) throws Exception {
+    return run(dir, 512, c, throughput, seed);
+  }
+
+  /** A plain AIPerf run of ISL {@code isl}, OSL 128 at concurrency {@code c}. */
+  private Path run(String dir, int isl, int c, double throughput, long seed) throws Exception {
     return new GeneratedRun()
         .concurrency(c)
-        .isl(512)
+        .isl(isl)
         .osl(128)
         .throughput(throughput)
         .seed(seed)
@@ -678,15 +650,7 @@ class VerdictsTest {
             "no interval can be drawn at concurrency=16 (-7.0%), concurrency=64 (+5.0%),"
                 + " concurrency=4 (+3.0%) (the largest unresolved change first: the pilot runs"
                 + " concurrency=16)");
-    var ok =
-        dev.benchplan.testing.PlanFixture.Examples.json(
-            dev.benchplan.testing.PlanFixture.Examples.STATIC,
-            RepeatDecisionPlanTest.QUESTION,
-            tmp.resolve("exp"),
-            "--repeat-decision",
-            decision.toString(),
-            "--repeat-decision-sha256",
-            dev.benchplan.json.Sha256.ofFile(decision));
+    var ok = planWithDecision(tmp.resolve("exp"), decision);
     assertThat(ok.exitCode()).as(ok.out() + ok.err()).isZero();
     JsonNode pilot =
         Json.JSON.readTree(
@@ -720,22 +684,8 @@ class VerdictsTest {
       "plan --repeat-decision accepts the decision of a plain AIPerf 1 vs 1 (its workload from"
           + " AIPerf's input config) and refuses a plan of another workload")
   void planAcceptsPlainDecision() throws Exception {
-    Path ref =
-        new GeneratedRun()
-            .concurrency(16)
-            .isl(512)
-            .osl(128)
-            .throughput(5000)
-            .seed(1)
-            .write(tmp.resolve("ref"));
-    Path cand =
-        new GeneratedRun()
-            .concurrency(16)
-            .isl(512)
-            .osl(128)
-            .throughput(4900)
-            .seed(2)
-            .write(tmp.resolve("cand"));
+    Path ref = staticRun("ref", 16, 5000, 1);
+    Path cand = staticRun("cand", 16, 4900, 2);
     CommandHarness.run(
         compare(List.of(ref), List.of(cand), "--report-dir", tmp.resolve("rep").toString()));
     Path decision = tmp.resolve("rep/repeat_decision.json");
@@ -743,15 +693,7 @@ class VerdictsTest {
     assertThat(rd.at("/pilot/load_point").asString()).isEqualTo("concurrency=16");
     assertThat(rd.at("/workload/isl").asString()).isEqualTo("512");
     Path exp = tmp.resolve("exp");
-    var ok =
-        dev.benchplan.testing.PlanFixture.Examples.json(
-            dev.benchplan.testing.PlanFixture.Examples.STATIC,
-            RepeatDecisionPlanTest.QUESTION,
-            exp,
-            "--repeat-decision",
-            decision.toString(),
-            "--repeat-decision-sha256",
-            dev.benchplan.json.Sha256.ofFile(decision));
+    var ok = planWithDecision(exp, decision);
     assertThat(ok.exitCode()).as(ok.out() + ok.err()).isZero();
     JsonNode pilot =
         Json.JSON.readTree(
@@ -763,60 +705,23 @@ class VerdictsTest {
         .isEqualTo("concurrency=16");
     assertThat(pilot.at("/run_policy/decision_source/plan_sha256").asString()).isEmpty();
     // another workload (ISL 2000) is not the pilot of these runs
-    Path otherRef =
-        new GeneratedRun()
-            .concurrency(16)
-            .isl(2000)
-            .osl(128)
-            .throughput(5000)
-            .seed(1)
-            .write(tmp.resolve("ref2"));
-    Path otherCand =
-        new GeneratedRun()
-            .concurrency(16)
-            .isl(2000)
-            .osl(128)
-            .throughput(4900)
-            .seed(2)
-            .write(tmp.resolve("cand2"));
+    Path otherRef = run("ref2", 2000, 16, 5000, 1);
+    Path otherCand = run("cand2", 2000, 16, 4900, 2);
     CommandHarness.run(
         compare(
             List.of(otherRef), List.of(otherCand), "--report-dir", tmp.resolve("rep2").toString()));
     Path other = tmp.resolve("rep2/repeat_decision.json");
-    var refused =
-        dev.benchplan.testing.PlanFixture.Examples.json(
-            dev.benchplan.testing.PlanFixture.Examples.STATIC,
-            RepeatDecisionPlanTest.QUESTION,
-            tmp.resolve("exp2"),
-            "--repeat-decision",
-            other.toString(),
-            "--repeat-decision-sha256",
-            dev.benchplan.json.Sha256.ofFile(other));
+    var refused = planWithDecision(tmp.resolve("exp2"), other);
     assertThat(refused.exitCode()).isEqualTo(2);
     assertThat(refused.out() + refused.err())
         .contains("REPEAT_DECISION_SERIES_MISMATCH")
         .contains("/workload/synthetic/isl (2000 in the runs' input config, 512 in this plan)");
     // a second pilot of the same series at the same load point, from another decision: refused
     Path again = tmp.resolve("rep3");
-    Path cand3 =
-        new GeneratedRun()
-            .concurrency(16)
-            .isl(512)
-            .osl(128)
-            .throughput(4950)
-            .seed(3)
-            .write(tmp.resolve("cand3"));
+    Path cand3 = staticRun("cand3", 16, 4950, 3);
     CommandHarness.run(compare(List.of(ref), List.of(cand3), "--report-dir", again.toString()));
     Path decision3 = again.resolve("repeat_decision.json");
-    var second =
-        dev.benchplan.testing.PlanFixture.Examples.json(
-            dev.benchplan.testing.PlanFixture.Examples.STATIC,
-            RepeatDecisionPlanTest.QUESTION,
-            exp,
-            "--repeat-decision",
-            decision3.toString(),
-            "--repeat-decision-sha256",
-            dev.benchplan.json.Sha256.ofFile(decision3));
+    var second = planWithDecision(exp, decision3);
     assertThat(second.exitCode()).isEqualTo(2);
     assertThat(second.out() + second.err())
         .contains("PILOT_ONCE_PER_LOAD_POINT")
@@ -886,6 +791,43 @@ class VerdictsTest {
             "aiperf_version unknown: neither side's runs record it (a warning, not a match");
     assertThat(CommandHarness.run(compare(List.of(sameStart), List.of(other))).out())
         .contains("warning: aiperf_version unknown: neither side's runs record it");
+  }
+
+  /** Plans the static example in {@code exp} with {@code --repeat-decision decision}. */
+  private static CommandHarness.Result planWithDecision(Path exp, Path decision) {
+    return dev.benchplan.testing.PlanFixture.Examples.json(
+        dev.benchplan.testing.PlanFixture.Examples.STATIC,
+        RepeatDecisionPlanTest.QUESTION,
+        exp,
+        "--repeat-decision",
+        decision.toString(),
+        "--repeat-decision-sha256",
+        dev.benchplan.json.Sha256.ofFile(decision));
+  }
+
+  /**
+   * Compares {@code ref} with {@code cand} with --format json and a report in rep/; returns the
+   * comparison, checked against its schema.
+   */
+  private JsonNode compareJson(List<Path> ref, List<Path> cand) {
+    var r =
+        CommandHarness.run(
+            compare(ref, cand, "--format", "json", "--report-dir", tmp.resolve("rep").toString()));
+    assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
+    JsonNode c = Json.JSON.readTree(r.out());
+    assertThat(SchemaValidator.bundled("comparison.schema.json").validate(c)).isEmpty();
+    return c;
+  }
+
+  /** The row of {@code metric} at {@code loadPoint}. */
+  private static JsonNode row(JsonNode c, String metric, String loadPoint) {
+    for (JsonNode m : c.path("metrics")) {
+      if (m.path("metric").asString().equals(metric)
+          && m.path("load_point").asString().equals(loadPoint)) {
+        return m;
+      }
+    }
+    throw new AssertionError("no row " + metric + " at " + loadPoint + " in " + c);
   }
 
   private static JsonNode row(JsonNode c, String metric) {

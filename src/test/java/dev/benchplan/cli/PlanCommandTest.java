@@ -8,6 +8,7 @@ import dev.benchplan.json.Sha256;
 import dev.benchplan.testing.CommandHarness;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -223,13 +224,8 @@ class PlanCommandTest {
             + " (3) objectives.error_rate_max >= %s with objectives.error_rate_max_rationale saying"
             + " why these failures are acceptable (rule: benchmarking/expected-errors.md)";
     String firstLines = "(first at lines [12, 26, 88, 91, 96, 98, 120, 124, 135, 144]";
-    CommandHarness.run(
-            args(
-                "workload-trace.yaml",
-                "--aiperf-version",
-                "0.13.0",
-                "--trace",
-                conversation.toString()))
+    String[] withTrace = {"--aiperf-version", "0.13.0", "--trace", conversation.toString()};
+    CommandHarness.run(args("workload-trace.yaml", withTrace))
         .expectError(
             2,
             "blocker TRACE_EXCEEDS_LIMIT: trace "
@@ -248,15 +244,10 @@ class PlanCommandTest {
                 + fixes.formatted("0.0478"),
             "2 blocker(s); nothing written");
     // the window's 265 of 4,673 rows over the served context (5.67%) exceed the run's 1% limit
-    CommandHarness.run(
-            args(
-                "workload-trace.yaml",
-                "--aiperf-version",
-                "0.13.0",
-                "--trace",
-                conversation.toString(),
-                "--trace-window",
-                "0:1500000"))
+    String[] windowed = Arrays.copyOf(withTrace, withTrace.length + 2);
+    windowed[withTrace.length] = "--trace-window";
+    windowed[withTrace.length + 1] = "0:1500000";
+    CommandHarness.run(args("workload-trace.yaml", windowed))
         .expectError(
             2,
             "blocker TRACE_ERROR_RATE_EXCEEDS_LIMIT: trace "

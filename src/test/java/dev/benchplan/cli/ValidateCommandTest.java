@@ -21,32 +21,50 @@ class ValidateCommandTest {
   @Test
   @DisplayName("bad options: exit 2 with one line naming the option and what was expected")
   void badOptions() {
-    CommandHarness.run("validate", "--namespace", "Bad_NS")
-        .expectError(2, "option --namespace: expected a DNS-1123 label, got 'Bad_NS'");
-    CommandHarness.run("validate", "--concurrency-per-worker", "0")
-        .expectError(
-            2,
-            "Invalid value for option '--concurrency-per-worker': '0' is out of range;"
-                + " expected a whole number from 1 to 100000");
-    CommandHarness.run("validate", "--node-selector", "bad key=x")
-        .expectError(
-            2,
-            "option --node-selector: expected KEY=VALUE with a valid label key, got 'bad key=x'");
-    CommandHarness.run("validate", "--runtime-image", "vllm-runtime:latest")
-        .expectError(
-            2,
-            "option --runtime-image: expected an image pinned to a tag or digest (never :latest),"
-                + " got 'vllm-runtime:latest'");
-    CommandHarness.run("validate", "--aiperf-version", "latest")
-        .expectError(
-            2,
-            "option --aiperf-version: expected an exact release such as 0.4.0 or 0.6.0.post1,"
-                + " got 'latest'");
-    CommandHarness.run("validate", "--timeout-dgd-ready", "soon")
-        .expectError(
-            2,
-            "Invalid value for option '--timeout-dgd-ready': 'soon' is not a duration:"
-                + " expected e.g. 30s, 5m, 1h or PT30S");
+    // option, value, the whole message
+    List<List<String>> refused =
+        List.of(
+            List.of(
+                "--namespace",
+                "Bad_NS",
+                "option --namespace: expected a DNS-1123 label, got 'Bad_NS'"),
+            List.of(
+                "--concurrency-per-worker",
+                "0",
+                "Invalid value for option '--concurrency-per-worker': '0' is out of range;"
+                    + " expected a whole number from 1 to 100000"),
+            List.of(
+                "--concurrency-per-gpu",
+                "0",
+                "Invalid value for option '--concurrency-per-gpu': '0' is out of range;"
+                    + " expected a whole number from 1 to 100000"),
+            List.of(
+                "--node-selector",
+                "bad key=x",
+                "option --node-selector: expected KEY=VALUE with a valid label key, got 'bad key=x'"),
+            List.of(
+                "--runtime-image",
+                "vllm-runtime:latest",
+                "option --runtime-image: expected an image pinned to a tag or digest (never"
+                    + " :latest), got 'vllm-runtime:latest'"),
+            List.of(
+                "--aiperf-version",
+                "latest",
+                "option --aiperf-version: expected an exact release such as 0.4.0 or 0.6.0.post1,"
+                    + " got 'latest'"),
+            List.of(
+                "--timeout-dgd-ready",
+                "soon",
+                "Invalid value for option '--timeout-dgd-ready': 'soon' is not a duration:"
+                    + " expected e.g. 30s, 5m, 1h or PT30S"),
+            List.of(
+                "--defaults",
+                "nvidia",
+                "Invalid value for option '--defaults': expected one of [benchplan, aicr], got"
+                    + " 'nvidia'"));
+    for (List<String> c : refused) {
+      CommandHarness.run("validate", c.get(0), c.get(1)).expectError(2, c.get(2));
+    }
     var both =
         CommandHarness.run(
                 "validate",
@@ -61,18 +79,9 @@ class ValidateCommandTest {
                 "options --concurrency-per-gpu and --concurrency-per-worker exclude each other:"
                     + " give one");
     assertThat(Json.JSON.readTree(both.out()).path("error").path("exit_code").asInt()).isEqualTo(2);
-    CommandHarness.run("validate", "--defaults", "nvidia")
-        .expectError(
-            2,
-            "Invalid value for option '--defaults': expected one of [benchplan, aicr], got 'nvidia'");
     assertThat(CommandHarness.run("validate", "--help").expectOk().out())
         .as("the help lists the valid values")
         .contains("one of benchplan, aicr");
-    CommandHarness.run("validate", "--concurrency-per-gpu", "0")
-        .expectError(
-            2,
-            "Invalid value for option '--concurrency-per-gpu': '0' is out of range;"
-                + " expected a whole number from 1 to 100000");
   }
 
   @Test

@@ -555,9 +555,15 @@ public final class PlanFixture {
     }
 
     public void writeLedger(String dgdSha, String smokeSha, boolean success) {
-      write(
-          ledger,
-          """
+      write(ledger, ledgerYaml(dgdSha, smokeSha, success, 2));
+    }
+
+    /**
+     * A deployment ledger of vllm-agg on {@code gpuCount} H100s whose DGD and smoke artifact lie
+     * beside it as dgd.yaml and smoke_test_artifact.json with these SHA-256s.
+     */
+    public static String ledgerYaml(String dgdSha, String smokeSha, boolean success, int gpuCount) {
+      return """
           dgd_name: vllm-agg
           kube_context: kind-test
           namespace: bench
@@ -565,12 +571,12 @@ public final class PlanFixture {
           frontend: {service: vllm-agg-frontend, port: 8000}
           served_model: Qwen/Qwen3-0.6B
           tokenizer: Qwen/Qwen3-0.6B
-          gpus: [{gpu_type: H100, gpu_count: 2}]
+          gpus: [{gpu_type: H100, gpu_count: %d}]
           max_context_length: 40960
           smoke_test: {artifact_path: smoke_test_artifact.json, sha256: %s, success: %s}
           secrets: [hf-token-secret]
           """
-              .formatted(dgdSha, smokeSha, success));
+          .formatted(dgdSha, gpuCount, smokeSha, success);
     }
 
     /** Writes a workload file under the fixture root and returns its path. */

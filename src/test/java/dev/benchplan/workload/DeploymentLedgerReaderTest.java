@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.rules.Blocker;
 import dev.benchplan.rules.RuleLog;
+import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,20 +65,8 @@ class DeploymentLedgerReaderTest {
     Path p = dir.resolve("ledger.yaml");
     Files.writeString(
         p,
-        """
-        dgd_name: vllm-agg
-        kube_context: kind-test
-        namespace: bench
-        applied_dgd: {path: dgd.yaml, sha256: %s}
-        frontend: {service: vllm-agg-frontend, port: 8000}
-        served_model: Qwen/Qwen3-0.6B
-        tokenizer: Qwen/Qwen3-0.6B
-        gpus: [{gpu_type: H100, gpu_count: 1}]
-        max_context_length: 40960
-        smoke_test: {artifact_path: smoke_test_artifact.json, sha256: %s, success: %s}
-        secrets: [hf-token-secret]
-        %s"""
-            .formatted(Sha256.ofFile(dir.resolve("dgd.yaml")), smokeSha, success, extra));
+        PlanFixture.Inputs.ledgerYaml(Sha256.ofFile(dir.resolve("dgd.yaml")), smokeSha, success, 1)
+            + extra);
     return InputDocument.read(p, "deployment ledger");
   }
 

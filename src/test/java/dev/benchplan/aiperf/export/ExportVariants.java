@@ -175,19 +175,21 @@ public final class ExportVariants {
 
     /** A metric block holding its unit and average only. */
     public Summary metric(String tag, String unit, double avg) {
-      root.putObject(tag).put("unit", unit).put("avg", avg);
-      return this;
+      return metric(tag, unit, JsonNodeFactory.instance.numberNode(avg));
     }
 
     /** As above, for a count. */
     public Summary metric(String tag, String unit, long avg) {
-      root.putObject(tag).put("unit", unit).put("avg", avg);
-      return this;
+      return metric(tag, unit, JsonNodeFactory.instance.numberNode(avg));
     }
 
     /** As above, with an average of exactly {@code avg} (a decimal string). */
     public Summary metric(String tag, String unit, String avg) {
-      root.putObject(tag).put("unit", unit).set("avg", new DecimalNode(new BigDecimal(avg)));
+      return metric(tag, unit, new DecimalNode(new BigDecimal(avg)));
+    }
+
+    private Summary metric(String tag, String unit, JsonNode avg) {
+      root.putObject(tag).put("unit", unit).set("avg", avg);
       return this;
     }
 
@@ -270,13 +272,18 @@ public final class ExportVariants {
 
     /** One per-request metric: {@code {"value": value, "unit": unit}}. */
     public Record metric(String tag, double value, String unit) {
-      metrics.putObject(tag).put("value", value).put("unit", unit);
-      return this;
+      return metric(tag, JsonNodeFactory.instance.numberNode(value), unit);
     }
 
     /** As above, for a count (tokens). */
     public Record metric(String tag, long value, String unit) {
-      metrics.putObject(tag).put("value", value).put("unit", unit);
+      return metric(tag, JsonNodeFactory.instance.numberNode(value), unit);
+    }
+
+    private Record metric(String tag, JsonNode value, String unit) {
+      ObjectNode m = metrics.putObject(tag);
+      m.set("value", value);
+      m.put("unit", unit);
       return this;
     }
 

@@ -5,6 +5,7 @@ import dev.benchplan.aiperf.export.ExportVariants;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.Sha256;
+import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -73,87 +74,28 @@ public final class RunFixture {
     return f;
   }
 
-  /** A complete plan (run verifies it against schemas/benchmark-plan.schema.json). */
+  /**
+   * A complete plan (run verifies it against schemas/benchmark-plan.schema.json): the plan
+   * fixture's static plan with this run's series, one GPU, the AICR gates at the given thresholds
+   * and AIPerf {@value #AIPERF_VERSION}.
+   */
   private static ObjectNode plan(double minThroughput, double maxTtft, String dgdNamespace) {
-    String zero = "0".repeat(64);
-    ObjectNode p = Json.JSON.createObjectNode();
-    p.put("schema_version", "1.0");
-    p.put("plan_id", SERIES + "-plan");
-    p.put("series_id", SERIES);
+    ObjectNode p = PlanFixture.userStatic().aiperf(AIPERF_VERSION).json();
+    p.put("plan_id", SERIES + "-plan").put("series_id", SERIES);
     p.put("created_at", "2026-11-30T10:10:00Z");
-    ObjectNode q = p.putObject("question");
-    q.put("text", "Does vllm-agg meet the AICR gates?")
-        .put("intent", "characterization")
-        .putNull("target_region");
-    q.putArray("references");
-    p.putObject("user_workload").put("path", "workload.yaml").put("sha256", zero);
-    ObjectNode dep = p.putObject("deployment");
-    dep.put("ledger_path", "ledger.yaml").put("ledger_sha256", zero);
-    dep.put("namespace", dgdNamespace);
-    dep.put("dgd_name", DGD);
-    dep.put("kube_context", "kind-bench");
-    dep.put("dgd_path", "dgd.yaml").put("dgd_sha256", zero);
-    dep.put("frontend_service", DGD + "-frontend").put("frontend_port", 8000);
-    dep.put("endpoint_url", ENDPOINT);
-    dep.put("served_model", "Qwen/Qwen3-0.6B").put("tokenizer", "Qwen/Qwen3-0.6B");
-    dep.putArray("gpus").addObject().put("gpu_type", "H100").put("gpu_count", 1);
-    dep.putNull("max_context_length");
-    dep.putObject("smoke_test").put("path", "smoke.json").put("sha256", zero).put("success", true);
-    dep.putArray("secrets");
-    ObjectNode w = p.putObject("workload").put("source", "user_static");
-    w.putObject("synthetic")
-        .put("isl", 128)
-        .put("osl", 128)
-        .put("isl_stddev", 0)
-        .put("osl_stddev", 0)
-        .put("ignore_eos", true);
-    ObjectNode e = p.putObject("experiment");
-    e.put("type", "static_shape").put("measurement_mode", "closed_loop");
-    e.putArray("concurrency").add(16);
-    e.putNull("request_rate").putNull("arrival_pattern");
-    e.put("request_count", 640).put("warmup_requests", 16).putNull("duration_s");
-    e.put("measurement_limit_s", 900).put("seed", 42);
+    p.withObject("/question").put("text", "Does vllm-agg meet the AICR gates?");
+    p.withObject("/user_workload").remove("profile_name");
+    ObjectNode dep = p.withObject("/deployment");
+    dep.put("namespace", dgdNamespace).put("dgd_name", DGD).put("dgd_path", "dgd.yaml");
+    dep.put("frontend_service", DGD + "-frontend").put("endpoint_url", ENDPOINT);
+    dep.withObject("/gpus/0").put("gpu_count", 1);
+    dep.putNull("max_context_length").putArray("secrets");
     p.putArray("samples");
-    p.putObject("run_policy")
-        .put("repetitions", 1)
-        .put("repeat_decision", "default")
-        .putNull("repeat_rationale");
-    p.putObject("endpoint")
-        .put("type", "chat")
-        .put("path", "/v1/chat/completions")
-        .put("streaming", true);
-    ObjectNode objectives = p.putObject("objectives");
-    ArrayNode gates = objectives.putArray("gates");
-    gates
-        .addObject()
-        .put("name", "inference-throughput")
-        .put("metric", "output_token_throughput")
-        .put("stat", "avg")
-        .put("operator", ">=")
-        .put("threshold", minThroughput)
-        .put("unit", "tokens/sec");
-    gates
-        .addObject()
-        .put("name", "inference-ttft-p99")
-        .put("metric", "time_to_first_token")
-        .put("stat", "p99")
-        .put("operator", "<=")
-        .put("threshold", maxTtft)
-        .put("unit", "ms");
-    objectives.putNull("goodput");
-    objectives.put("pareto", false);
-    ObjectNode aiperf = p.putObject("aiperf");
-    aiperf.put("version", AIPERF_VERSION);
-    aiperf.put("image", IMAGE);
-    ObjectNode res = aiperf.putObject("resolution");
-    res.put("mechanism", "operator_pin").putNull("query").putNull("output_sha256");
-    res.putArray("versions_seen");
-    res.put("date", "2026-11-30");
-    p.putArray("rules_applied")
-        .addObject()
-        .put("rule", "benchmarking/warmup.md")
-        .put("decision", "warmup 16 requests")
-        .put("reason", "keep cold start out of the window");
+    ObjectNode e = p.withObject("/experiment").putNull("duration_s");
+    e.remove("request_timeout_s");
+    p.withObject("/objectives").put("pareto", false);
+    p.withObject("/objectives/gates/0").put("threshold", minThroughput);
+    p.withObject("/objectives/gates/1").put("threshold", maxTtft);
     return p;
   }
 
