@@ -49,7 +49,10 @@ import org.jspecify.annotations.Nullable;
  * @param engine when set, the real engine instead of every stand-in: each container runs unchanged
  *     in the AIPerf chroot with its volumes at their own mount paths ({@link ChrootContainer}),
  *     Services resolve to the host's loopback; no path or URL is rewritten, and {@code aiperfData},
- *     {@code env}'s stand-in switches and {@code endpoint} do not apply
+ *     {@code env}'s stand-in switches and {@code endpoint} do not apply; {@code env} itself is set
+ *     over the container's own, a device with no real counterpart (a kubelet runs the pod's env):
+ *     RealEngineIT lowers the Job's log-channel bound with it, since the tier's real AIPerf tree
+ *     (about 80 KB a run) is far below the 12 MiB that sends a tree through the collector pods
  */
 public record PodExecution(
     Path workspace,
