@@ -62,7 +62,10 @@ final class PodProcess implements AutoCloseable {
           exec.engine() == null
               ? ""
               : ChrootContainer.hosts(
-                  name, ns, client.services().inAnyNamespace().list().getItems());
+                  name,
+                  ns,
+                  client.services().inAnyNamespace().list().getItems(),
+                  exec.serviceAddresses());
       Path bin = exec.engine() == null ? StandInAiperf.install(podDir.resolve(".standin")) : null;
       Path home = Files.createDirectories(podDir.resolve(".home"));
       int i = 0;
