@@ -243,9 +243,8 @@ class GateCommandTest {
             "--min-throughput",
             "1")
         .expectExit(2);
-    var missing =
-        CommandHarness.run("gate", "--results", tmp.resolve("none.json").toString()).expectExit(2);
-    assertThat(missing.err()).contains("AIPerf export not found");
+    CommandHarness.run("gate", "--results", tmp.resolve("none.json").toString())
+        .expectError(2, tmp.resolve("none.json") + ": AIPerf export not found");
     CommandHarness.run("gate", "--results", ExportVariants.real().toString(), "--tolerance", "1.5")
         .expectExit(2);
     CommandHarness.run(

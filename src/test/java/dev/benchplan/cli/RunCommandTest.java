@@ -85,11 +85,13 @@ class RunCommandTest {
   @DisplayName("an unknown --context is exit 2")
   void unknownContext() {
     RunFixtures.create(tmp, null, 50, 35);
-    var r =
-        CommandHarness.run(
-                "run", "--deploy-root", tmp.resolve("deploy").toString(), "--context", "nosuch")
-            .expectExit(2);
-    assertThat(r.err()).contains("--context: context 'nosuch' is not in the kubeconfig");
+    CommandHarness.run(
+            "run", "--deploy-root", tmp.resolve("deploy").toString(), "--context", "nosuch")
+        .expectError(
+            2,
+            "option --context: context 'nosuch' is not in the kubeconfig "
+                + tmp.resolve("kubeconfig")
+                + " (it has: other, mock)");
   }
 
   @Test

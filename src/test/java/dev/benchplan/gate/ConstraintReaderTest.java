@@ -23,6 +23,15 @@ class ConstraintReaderTest {
 
   @TempDir Path tmp;
 
+  /** The known inference-* names, and the way past them, as every unknown name is told. */
+  static final String KNOWN_NAMES =
+      "expected one of inference-throughput, inference-ttft-p99,"
+          + " inference-throughput-per-gpu, inference-model,"
+          + " inference-concurrency-per-gpu, inference-routing-mode,"
+          + " inference-model-cache-storage-class, or <metric>-<stat> (e.g."
+          + " time_to_first_token-p95); an overlay newer than benchplan:"
+          + " --allow-unknown-constraints";
+
   private Path overlay(String yaml) throws Exception {
     return Files.writeString(tmp.resolve("overlay-" + System.nanoTime() + ".yaml"), yaml);
   }
@@ -81,19 +90,25 @@ class ConstraintReaderTest {
   @ParameterizedTest(name = "{0} {1}")
   @DisplayName("throughput takes only >=, TTFT p99 only <= (exit 2, as AICR rejects them)")
   @CsvSource({
-    "inference-throughput, '<= 5000'",
-    "inference-throughput, '> 5000'",
-    "inference-throughput, '== 5000'",
-    "inference-ttft-p99, '>= 200'",
-    "inference-ttft-p99, '< 200'",
+    "inference-throughput, '<= 5000', >=, <=",
+    "inference-throughput, '> 5000', >=, >",
+    "inference-throughput, '== 5000', >=, ==",
+    "inference-ttft-p99, '>= 200', <=, >=",
+    "inference-ttft-p99, '< 200', <=, <",
   })
-  void wrongOperators(String name, String value) throws Exception {
+  void wrongOperators(String name, String value, String only, String got) throws Exception {
     Path file = overlay(seed("{name: " + name + ", value: \"" + value + "\"}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(file))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageContaining(file + ": /validation/performance/constraints/0")
-        .hasMessageContaining(name + " takes only");
+        .hasMessage(
+            file
+                + ": /validation/performance/constraints/0: "
+                + name
+                + " takes only "
+                + only
+                + " (as AICR requires), got "
+                + got);
   }
 
   @ParameterizedTest(name = "value {0}")
@@ -102,7 +117,11 @@ class ConstraintReaderTest {
   void badExpressions(String value) throws Exception {
     Path file = overlay(seed("{name: inference-throughput, value: \"" + value + "\"}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(file))
-        .hasMessageContaining("/validation/performance/constraints/0/value: cannot parse");
+        .hasMessage(
+            file
+                + ": /validation/performance/constraints/0/value: cannot parse '"
+                + value
+                + "': expected an operator and a number, e.g. \">= 5000\" or \"<= 200\"");
   }
 
   @Test
@@ -115,10 +134,16 @@ class ConstraintReaderTest {
     assertThat(set.constraints().get(0).unit().text()).isEqualTo("s");
     Path unknown = overlay(seed("{name: inference-ttft-p99, value: \"<= 200 fortnights\"}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(unknown))
-        .hasMessageContaining("unknown unit 'fortnights'");
+        .hasMessage(
+            unknown
+                + ": /validation/performance/constraints/0/value: unknown unit"
+                + " 'fortnights' in '<= 200 fortnights': expected e.g. ms, s, tokens/sec");
     Path mismatch = overlay(seed("{name: inference-ttft-p99, value: \"<= 200 tokens/sec\"}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(mismatch))
-        .hasMessageContaining("is measured in ms, not in tokens/sec");
+        .hasMessage(
+            mismatch
+                + ": /validation/performance/constraints/0: inference-ttft-p99 is"
+                + " measured in ms, not in tokens/sec");
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
@@ -135,15 +160,13 @@ class ConstraintReaderTest {
                 "{name: " + name + ", value: \"<= 200\"}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(file))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(
+        .hasMessage(
             file
-                + ": /validation/performance/constraints/2/name: unknown inference constraint"
-                + " name '"
+                + ": /validation/performance/constraints/2/name: unknown inference"
+                + " constraint name '"
                 + name
-                + "': expected one of inference-throughput, inference-ttft-p99,"
-                + " inference-throughput-per-gpu, inference-model, inference-concurrency-per-gpu,"
-                + " inference-routing-mode, inference-model-cache-storage-class")
-        .hasMessageContaining("--allow-unknown-constraints")
+                + "': "
+                + KNOWN_NAMES)
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
     ConstraintSet allowed = ConstraintReader.fromOverlay(file, true);
@@ -187,11 +210,17 @@ class ConstraintReaderTest {
                 "{name: inference-ttft-p99, value: \"<= 1\"}",
                 "{name: inference-ttft-p99, value: \"<= 2\"}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(dup))
-        .hasMessageContaining(
-            "/constraints/1/name: constraint 'inference-ttft-p99' is listed twice");
+        .hasMessage(
+            dup
+                + ": /validation/performance/constraints/1/name: constraint"
+                + " 'inference-ttft-p99' is listed twice");
     Path stat = overlay(seed("{name: time_to_first_token-p42, value: \"<= 1\"}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(stat))
-        .hasMessageContaining("AIPerf writes no statistic 'p42'");
+        .hasMessage(
+            stat
+                + ": /validation/performance/constraints/0: time_to_first_token-p42:"
+                + " AIPerf writes no statistic 'p42': expected one of [avg, min, max, p1,"
+                + " p5, p10, p25, p50, p75, p90, p95, p99, std, count, sum]");
   }
 
   @Test
@@ -205,16 +234,30 @@ class ConstraintReaderTest {
         overlay(
             "apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nspec:\n  services: {}\n");
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(dgd))
-        .hasMessageContaining("not an AICR overlay");
+        .hasMessage(
+            dgd
+                + ": /: not an AICR overlay: expected"
+                + " spec.validation.performance.constraints (RecipeMetadata) or"
+                + " validation.performance.constraints");
     Path notList = overlay("validation:\n  performance:\n    constraints: {a: b}\n");
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(notList))
-        .hasMessageContaining("expected a list of {name, value}");
+        .hasMessage(
+            notList
+                + ": /validation/performance/constraints: expected a list of {name,"
+                + " value}, found OBJECT");
     Path badYaml = overlay("validation:\n  performance: [\n");
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(badYaml))
-        .hasMessageContaining("not valid YAML");
+        .hasMessage(
+            "constraints overlay "
+                + badYaml
+                + ":3:1: not valid YAML: expected the node content, but found '...'"
+                + " (while parsing a flow node that starts at line 3, column 1)");
     Path numberValue = overlay(seed("{name: inference-throughput, value: 5000}"));
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(numberValue))
-        .hasMessageContaining("/value: expected an expression");
+        .hasMessage(
+            numberValue
+                + ": /validation/performance/constraints/0/value: expected an expression"
+                + " such as \">= 5000\" (a string), found NUMBER 5000");
   }
 
   @Test
@@ -227,7 +270,7 @@ class ConstraintReaderTest {
     assertThat(set.source()).isEqualTo("flags");
     assertThat(ConstraintReader.fromFlags(null, null).isEmpty()).isTrue();
     assertThatThrownBy(() -> ConstraintReader.fromFlags(new BigDecimal("-1"), null))
-        .hasMessageContaining("--min-throughput");
+        .hasMessage("--min-throughput: expected a non-negative number, got -1");
   }
 
   @Test
@@ -248,17 +291,22 @@ class ConstraintReaderTest {
         0,
         gate("inference-throughput", "output_token_throughput", "p50", ">=", "5000", "tokens/sec"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
-        .hasMessageContaining(
-            "/objectives/gates/0: gate 'inference-throughput' must measure output_token_throughput avg");
+        .hasMessage(
+            "/p/plan.json: /objectives/gates/0: gate 'inference-throughput' must"
+                + " measure output_token_throughput avg, not output_token_throughput p50");
     gates.set(
         0, gate("inference-throughput", "output_token_throughput", "avg", ">=", "5000", "parsecs"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
-        .hasMessageContaining("/objectives/gates/0/unit: unknown unit 'parsecs'");
+        .hasMessage(
+            "/p/plan.json: /objectives/gates/0/unit: unknown unit 'parsecs':"
+                + " expected e.g. ms, s, tokens/sec, requests/sec");
     gates.set(
         0,
         gate("inference-throughput", "output_token_throughput", "avg", "<=", "5000", "tokens/sec"));
     assertThatThrownBy(() -> ConstraintReader.fromPlanGates(gates, "/p/plan.json"))
-        .hasMessageContaining("inference-throughput takes only >=");
+        .hasMessage(
+            "/p/plan.json: /objectives/gates/0: inference-throughput takes only >="
+                + " (as AICR requires), got <=");
     assertThat(ConstraintReader.fromPlanGates(List.of(), "p").isEmpty()).isTrue();
   }
 
@@ -305,6 +353,9 @@ class ConstraintReaderTest {
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(overlay))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageContaining("expected a finite number, got 1E+999");
+        .hasMessage(
+            overlay
+                + ": /validation/performance/constraints/0/value: '>= 1e999': expected a"
+                + " finite number, got 1E+999 (beyond the range of a double)");
   }
 }

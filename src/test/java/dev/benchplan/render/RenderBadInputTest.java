@@ -55,14 +55,30 @@ class RenderBadInputTest {
     return CommandHarness.run(args.toArray(String[]::new));
   }
 
-  /** Exit 2, a single stderr line with every fragment, nothing written. */
-  private void expectBlocker(CommandHarness.Result r, String... fragments) throws Exception {
-    r.expectExit(2);
+  /** Exit 2, stderr exactly the one line {@code benchplan: message}, nothing written. */
+  private void expectBlocker(CommandHarness.Result r, String message) throws Exception {
+    r.expectError(2, message);
+    assertThat(r.err().lines()).as("nothing else on stderr").hasSize(1);
     assertThat(r.out()).isEmpty();
-    String err = r.err().strip();
-    assertThat(err).startsWith("benchplan: ").doesNotContain("\n");
-    assertThat(err).contains(fragments);
     assertThat(snapshot(root)).isEqualTo(before);
+  }
+
+  /** What render says of a name that is not a DNS-1123 label. */
+  private static String notDns1123(String option, String name) {
+    return option
+        + ": '"
+        + name
+        + "' is not a valid Kubernetes name: expected a DNS-1123 label (lowercase letters, digits"
+        + " and '-', starting and ending with a letter or digit, at most 63 characters)";
+  }
+
+  /** What render says of an image that is neither a version tag nor a digest. */
+  private static String notPinned(String where, String image) {
+    return where
+        + ": image '"
+        + image
+        + "' is not pinned: expected an exact version tag (never latest) or a digest,"
+        + " e.g. nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0";
   }
 
   @Test
@@ -72,16 +88,22 @@ class RenderBadInputTest {
     String wrong = "ab".repeat(32);
     expectBlocker(
         render(plan.path(), wrong, root),
-        plan.path().toString(),
-        "SHA-256 is " + plan.sha256(),
-        wrong);
+        plan.path()
+            + ": SHA-256 is "
+            + plan.sha256()
+            + ", not "
+            + wrong
+            + " (--plan-sha256): the plan was edited or another file was named; expected the plan"
+            + " exactly as it was written");
   }
 
   @Test
   @DisplayName("a SHA-256 that is not 64 hex characters")
   void malformedSha() throws Exception {
     PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("p.json"));
-    expectBlocker(render(plan.path(), "abc123", root), "--plan-sha256", "64 hexadecimal");
+    expectBlocker(
+        render(plan.path(), "abc123", root),
+        "--plan-sha256 'abc123': expected 64 hexadecimal characters");
   }
 
   @Test
@@ -92,7 +114,15 @@ class RenderBadInputTest {
     String text = original.replace("\"concurrency\": [\n      16", "\"concurrency\": [\n      64");
     assertThat(text).isNotEqualTo(original);
     Files.writeString(plan.path(), text);
-    expectBlocker(render(plan), "SHA-256 is " + Sha256.ofFile(plan.path()), "edited");
+    expectBlocker(
+        render(plan),
+        plan.path()
+            + ": SHA-256 is "
+            + Sha256.ofFile(plan.path())
+            + ", not "
+            + plan.sha256()
+            + " (--plan-sha256): the plan was edited or another file was named; expected the plan"
+            + " exactly as it was written");
   }
 
   @Test
@@ -104,8 +134,9 @@ class RenderBadInputTest {
     Files.write(p, dev.benchplan.json.CanonicalJson.bytes(f.json()));
     expectBlocker(
         render(p, Sha256.ofFile(p), root),
-        "/experiment/measurement_limit_s",
-        "benchmark-plan.schema.json");
+        p
+            + ": does not match schema benchmark-plan.schema.json:"
+            + " /experiment/measurement_limit_s: must have a maximum value of 1800 [maximum]");
   }
 
   @Test
@@ -113,7 +144,10 @@ class RenderBadInputTest {
   void notJson() throws Exception {
     Path p = tmp.resolve("p.json");
     Files.writeString(p, "{\"schema_version\": \"1.0\",\n  oops\n}");
-    expectBlocker(render(p, Sha256.ofFile(p), root), p + ":2:", "not valid JSON");
+    expectBlocker(
+        render(p, Sha256.ofFile(p), root),
+        p
+            + ":2:3: not valid JSON: unexpected character 'o'; expected a property name in double quotes");
   }
 
   @Test
@@ -121,12 +155,12 @@ class RenderBadInputTest {
   void traceChanged() throws Exception {
     Path trace = Traces.write(tmp.resolve("t.jsonl"), 10);
     PlanFixture.Written plan = PlanFixture.userTrace(trace, "t.jsonl").write(tmp.resolve("p.json"));
+    String planned = Sha256.ofFile(trace);
     Files.writeString(
         trace,
         Files.readString(trace)
             + "{\"timestamp\": 9999, \"input_length\": 10, \"output_length\": 5}\n");
-    expectBlocker(
-        render(plan), trace.toString(), "/workload/trace/sha256", "changed since planning");
+    expectBlocker(render(plan), traceChanged(trace, plan, planned));
   }
 
   @Test
@@ -135,8 +169,23 @@ class RenderBadInputTest {
     Path trace = Traces.write(tmp.resolve("t.jsonl"), 10);
     PlanFixture.Written plan =
         PlanFixture.userTrace(trace, trace.toString()).write(tmp.resolve("p.json"));
+    String planned = Sha256.ofFile(trace);
     Files.writeString(trace, "{}\n");
-    expectBlocker(render(plan, "--trace-source", "pvc:traces/t.jsonl"), "changed since planning");
+    expectBlocker(
+        render(plan, "--trace-source", "pvc:traces/t.jsonl"), traceChanged(trace, plan, planned));
+  }
+
+  private static String traceChanged(Path trace, PlanFixture.Written plan, String planned)
+      throws Exception {
+    return trace
+        + ": SHA-256 is "
+        + Sha256.ofFile(trace)
+        + ", but "
+        + plan.path()
+        + " /workload/trace/sha256 recorded "
+        + planned
+        + ": the trace changed since planning; expected the planned file (plan again to use the"
+        + " new one)";
   }
 
   @Test
@@ -146,11 +195,16 @@ class RenderBadInputTest {
     Path missing = tmp.resolve("nope");
     expectBlocker(
         render(plan.path(), plan.sha256(), missing),
-        missing.toString(),
-        "deploy root does not exist");
+        missing
+            + ": deploy root does not exist or is not a directory: expected an existing"
+            + " DEPLOY_ROOT folder");
     assertThat(Files.exists(missing)).isFalse();
     Path file = Files.writeString(tmp.resolve("file"), "x");
-    expectBlocker(render(plan.path(), plan.sha256(), file), "not a directory");
+    expectBlocker(
+        render(plan.path(), plan.sha256(), file),
+        "Invalid value for option '--deploy-root': '"
+            + file
+            + "': not a directory (a file is there); expected a directory");
   }
 
   @Test
@@ -159,12 +213,14 @@ class RenderBadInputTest {
     Path trace = SharedData.require("mooncake/synthetic_trace.jsonl");
     PlanFixture.Written plan =
         PlanFixture.userTrace(trace, trace.toString()).write(tmp.resolve("p.json"));
-    expectBlocker(
-        render(plan),
-        trace.toString(),
-        Files.size(trace) + " bytes",
-        "--trace-source pvc:CLAIM/PATH");
-    expectBlocker(render(plan, "--trace-source", "configmap"), "ConfigMap budget");
+    String tooLarge =
+        trace
+            + ": the trace is "
+            + Files.size(trace)
+            + " bytes, over the 921600-byte ConfigMap budget: expected --trace-source"
+            + " pvc:CLAIM/PATH naming a PVC that holds this file (a host path is never mounted)";
+    expectBlocker(render(plan), tooLarge);
+    expectBlocker(render(plan, "--trace-source", "configmap"), tooLarge);
   }
 
   @Test
@@ -173,7 +229,13 @@ class RenderBadInputTest {
     Path trace = Traces.write(tmp.resolve("t.jsonl"), 10);
     PlanFixture.Written plan = PlanFixture.userTrace(trace, "t.jsonl").write(tmp.resolve("p.json"));
     Files.delete(trace);
-    expectBlocker(render(plan), "not readable here", "--trace-source pvc:CLAIM/PATH");
+    expectBlocker(
+        render(plan),
+        trace
+            + ": the trace named by "
+            + plan.path()
+            + " /workload/trace/path is not readable here, so it cannot travel in a ConfigMap:"
+            + " expected the file, or --trace-source pvc:CLAIM/PATH");
     // from a PVC the pod checks the hash itself, so the render succeeds
     render(plan, "--trace-source", "pvc:traces/t.jsonl", "--artifacts-pvc", "results").expectOk();
   }
@@ -182,10 +244,11 @@ class RenderBadInputTest {
   @DisplayName("invalid namespaces and job names")
   void invalidNames() throws Exception {
     PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("p.json"));
-    expectBlocker(render(plan, "--namespace", "Bench_NS"), "--namespace", "'Bench_NS'", "DNS-1123");
-    expectBlocker(render(plan, "--namespace", "n".repeat(64)), "--namespace", "at most 63");
-    expectBlocker(render(plan, "--job-name", "-bench"), "--job-name", "DNS-1123");
-    expectBlocker(render(plan, "--job-name", "j".repeat(64)), "--job-name");
+    for (String option : List.of("--namespace", "--job-name")) {
+      for (String name : List.of("Bench_NS", "-bench", "n".repeat(64))) {
+        expectBlocker(render(plan, option, name), notDns1123(option, name));
+      }
+    }
   }
 
   @Test
@@ -196,13 +259,17 @@ class RenderBadInputTest {
   void smokeAgedSincePlanning() throws Exception {
     PlanFixture.Written plan =
         PlanFixture.userStatic().requestCount(64).warmup(0).write(tmp.resolve("aged.json"));
+    Path ledgers = tmp.resolve("ledgers");
     expectBlocker(
         render(plan, "--smoke-max-age", "5m"),
-        "smoke test artifact ",
-        " /timestamp 2026-11-30T10:15:02.118Z is 897 s old, past the limit of 300 s (SMOKE_STALE,"
-            + " rule: execution/deployment-ledger.md)",
-        "--smoke-max-age",
-        "nothing created");
+        "ledger "
+            + ledgers.resolve("aged-ledger.json")
+            + ": smoke test artifact "
+            + ledgers.resolve("aged-smoke.json")
+            + " /timestamp 2026-11-30T10:15:02.118Z is 897 s old, past the limit of 300 s"
+            + " (SMOKE_STALE, rule: execution/deployment-ledger.md): run `benchplan smoke` against"
+            + " the endpoint again and record the new artifact in the ledger (or raise the limit"
+            + " with --smoke-max-age); nothing created");
     render(plan, "--smoke-max-age", "1h").expectOk();
   }
 
@@ -213,18 +280,11 @@ class RenderBadInputTest {
   void singleRunPastLogBound() throws Exception {
     PlanFixture.Written plan =
         PlanFixture.userStatic().requestCount(20000).warmup(0).write(tmp.resolve("big.json"));
-    expectBlocker(
-        render(plan),
-        "/experiment",
-        "1 measured run(s)",
-        "20000 request(s) per run x",
-        "B per record (measured on the real Qwen3-0.6B sweep)",
-        "pod-log channel carries (12.0 MiB",
-        "--artifacts-pvc CLAIM");
+    expectBlocker(render(plan), pastLogBound(plan, "1 measured run(s)", "75.9", "20000", "3072"));
     expectBlocker(
         render(plan, "--artifacts-pvc", "a", "--artifacts", "pvc:b"),
-        "--artifacts-pvc",
-        "--artifacts");
+        "options --artifacts-pvc and --artifacts: both name the artifact claim: expected one of"
+            + " them");
     var ok = render(plan, "--artifacts-pvc", "bench-artifacts").expectOk();
     assertThat(ok.out())
         .contains("artifacts estimated ")
@@ -246,20 +306,37 @@ class RenderBadInputTest {
       "a grid whose artifacts cannot travel the pod log is refused with the fix; --load-point must name a point")
   void gridNeedsLoadPoint() throws Exception {
     PlanFixture.Written plan = PlanFixture.recipeProxy().write(tmp.resolve("p.json"));
+    expectBlocker(render(plan), pastLogBound(plan, "3 measured run(s)", "106.7", "640", "15616"));
     expectBlocker(
-        render(plan),
-        "/experiment",
-        "3 measured run(s)",
-        "estimated at",
-        "MiB",
-        "pod-log channel carries (12.0 MiB",
-        "--artifacts-pvc CLAIM",
-        "--load-point");
-    expectBlocker(render(plan, "--load-point", "48"), "--load-point '48'", "[16, 32, 64]");
+        render(plan, "--load-point", "48"),
+        "--load-point '48': not a concurrency point of "
+            + plan.path()
+            + " /experiment/concurrency: expected one of [16, 32, 64]");
     PlanFixture.Written rates =
         PlanFixture.userStatic().openLoop("poisson", 1.5, 3.0).write(tmp.resolve("r.json"));
-    expectBlocker(render(rates, "--load-point", "fast"), "not a number");
+    expectBlocker(
+        render(rates, "--load-point", "fast"),
+        "--load-point 'fast': not a number: expected one of [1.5, 3]");
     render(rates, "--load-point", "3.00").expectOk();
+  }
+
+  /** The refusal of artifacts estimated past the pod-log channel, with its basis and fixes. */
+  private static String pastLogBound(
+      PlanFixture.Written plan, String runs, String mib, String requests, String recordBytes) {
+    return plan.path()
+        + " /experiment: the artifacts of "
+        + runs
+        + " are estimated at "
+        + mib
+        + " MiB ("
+        + requests
+        + " request(s) per run x "
+        + recordBytes
+        + " B per record (measured on the real Qwen3-0.6B sweep), plus inputs.json and 256 KiB of"
+        + " summary/telemetry per run), more than the pod-log channel carries (12.0 MiB: kubelets"
+        + " rotate container logs at 10 MiB and the logs API serves only the current file):"
+        + " expected --artifacts-pvc CLAIM (AIPerf writes to the claim, collector pods bring the"
+        + " tree back verified), --load-point to measure one point per Job, or fewer requests";
   }
 
   @Test
@@ -267,21 +344,31 @@ class RenderBadInputTest {
   void loadPointOnReplay() throws Exception {
     Path trace = Traces.write(tmp.resolve("t.jsonl"), 10);
     PlanFixture.Written plan = PlanFixture.userTrace(trace, "t.jsonl").write(tmp.resolve("p.json"));
-    expectBlocker(render(plan, "--load-point", "8"), "fixed_schedule", "expected no --load-point");
+    expectBlocker(
+        render(plan, "--load-point", "8"),
+        "--load-point '8': "
+            + plan.path()
+            + " /experiment/measurement_mode is fixed_schedule, which replays the trace's own"
+            + " timing: expected no --load-point");
   }
 
   @Test
   @DisplayName("unpinned or mismatched images")
   void images() throws Exception {
     PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("p.json"));
+    for (String image :
+        List.of("nvcr.io/nvidia/ai-dynamo/aiperf:latest", "nvcr.io/nvidia/ai-dynamo/aiperf")) {
+      expectBlocker(render(plan, "--image", image), notPinned("--image", image));
+    }
     expectBlocker(
-        render(plan, "--image", "nvcr.io/nvidia/ai-dynamo/aiperf:latest"), "--image", "not pinned");
-    expectBlocker(render(plan, "--image", "nvcr.io/nvidia/ai-dynamo/aiperf"), "not pinned");
-    expectBlocker(
-        render(plan, "--image", "registry.local:5000/aiperf:0.10.0"), "0.10.0", "pin 0.11.0");
+        render(plan, "--image", "registry.local:5000/aiperf:0.10.0"),
+        "--image: image tag 0.10.0 differs from the plan's AIPerf pin 0.11.0 ("
+            + plan.path()
+            + " /aiperf/version): expected an image of the pinned version");
     PlanFixture.Written floating =
         PlanFixture.userStatic().image("mirror.local/aiperf").write(tmp.resolve("f.json"));
-    expectBlocker(render(floating), "/aiperf/image", "not pinned");
+    expectBlocker(
+        render(floating), notPinned(floating.path() + " /aiperf/image", "mirror.local/aiperf"));
     String digest = "registry.local:5000/aiperf@sha256:" + "a".repeat(64);
     render(plan, "--image", digest).expectOk();
   }
@@ -294,22 +381,37 @@ class RenderBadInputTest {
             .aiperf("0.1.1")
             .goodput(Map.of("time_to_first_token", 200.0))
             .write(tmp.resolve("p.json"));
-    expectBlocker(render(plan), "/objectives/goodput", "AIPerf 0.1.1 has no --goodput", "0.2.0");
+    expectBlocker(
+        render(plan),
+        plan.path()
+            + ": /objectives/goodput: AIPerf 0.1.1 has no --goodput (it appeared in 0.2.0):"
+            + " expected no goodput SLOs, or an AIPerf pin >= 0.2.0");
   }
 
   @Test
   @DisplayName("malformed --artifacts and --trace-source, and a trace source for a synthetic plan")
   void badSpecs() throws Exception {
     PlanFixture.Written plan = PlanFixture.userStatic().write(tmp.resolve("p.json"));
-    expectBlocker(render(plan, "--artifacts", "/mnt/results"), "--artifacts", "pvc:CLAIM");
-    expectBlocker(render(plan, "--artifacts", "pvc:results/../etc"), "no '.' or '..'");
-    expectBlocker(render(plan, "--artifacts", "pvc:Results"), "not a valid PVC name");
+    expectBlocker(
+        render(plan, "--artifacts", "/mnt/results"),
+        "--artifacts '/mnt/results': expected pvc:CLAIM or pvc:CLAIM/SUBPATH");
+    expectBlocker(
+        render(plan, "--artifacts", "pvc:results/../etc"),
+        "--artifacts 'pvc:results/../etc': subpath '../etc': expected a relative path inside the"
+            + " volume (no leading '/', no '.' or '..' segments)");
+    expectBlocker(
+        render(plan, "--artifacts", "pvc:Results"),
+        "--artifacts 'pvc:Results': claim 'Results' is not a valid PVC name: expected a DNS-1123"
+            + " name");
     expectBlocker(
         render(plan, "--trace-source", "hostpath:/data/t.jsonl"),
-        "--trace-source",
-        "pvc:CLAIM/PATH");
+        "--trace-source 'hostpath:/data/t.jsonl': expected configmap or pvc:CLAIM/PATH");
     expectBlocker(
-        render(plan, "--trace-source", "pvc:traces/t.jsonl"), "/workload/source", "user_static");
+        render(plan, "--trace-source", "pvc:traces/t.jsonl"),
+        "--trace-source pvc:traces/t.jsonl: "
+            + plan.path()
+            + " /workload/source is user_static, which replays no trace: expected no"
+            + " --trace-source");
   }
 
   @Test
@@ -321,7 +423,11 @@ class RenderBadInputTest {
         .put("measurement_mode", "fixed_schedule")
         .putNull("concurrency");
     PlanFixture.Written plan = f.write(tmp.resolve("p.json"));
-    expectBlocker(render(plan), "/workload/trace", "fixed_schedule");
+    expectBlocker(
+        render(plan),
+        plan.path()
+            + ": /workload/trace: absent, but measurement_mode is fixed_schedule: expected the"
+            + " trace to replay (workload.source user_trace)");
   }
 
   @Test
@@ -331,7 +437,11 @@ class RenderBadInputTest {
         PlanFixture.userStatic()
             .endpointUrl("http://svc.ns:8000/v1/chat/completions")
             .write(tmp.resolve("p.json"));
-    expectBlocker(render(plan), "/deployment/endpoint_url", "without a path");
+    expectBlocker(
+        render(plan),
+        plan.path()
+            + ": /deployment/endpoint_url: 'http://svc.ns:8000/v1/chat/completions': expected a"
+            + " base URL without a path, query or fragment");
   }
 
   private static Map<String, String> snapshot(Path root) throws Exception {

@@ -33,34 +33,51 @@ class SmokeArgumentsTest {
     endpoint.close();
   }
 
+  /** What every refused --url is told it should be. */
+  static final String BASE_URL =
+      "; expected an absolute http(s) base URL such as http://127.0.0.1:8000";
+
   static Stream<Arguments> badArguments() {
     return Stream.of(
         Arguments.of(
             "ftp URL",
             new String[] {"--url", "ftp://127.0.0.1:21"},
-            "--url 'ftp://127.0.0.1:21': scheme must be http or https"),
+            "--url 'ftp://127.0.0.1:21': scheme must be http or https" + BASE_URL),
         Arguments.of(
-            "no scheme", new String[] {"--url", "127.0.0.1:8000"}, "scheme must be http or https"),
+            "no scheme",
+            new String[] {"--url", "127.0.0.1:8000"},
+            "--url '127.0.0.1:8000': no scheme; scheme must be http or https" + BASE_URL),
         Arguments.of(
             "not a URL",
             new String[] {"--url", "http://exa mple"},
-            "--url 'http://exa mple': not a URL"),
-        Arguments.of("no host", new String[] {"--url", "http:///v1"}, "no host"),
+            "--url 'http://exa mple': not a URL (Illegal character in authority)" + BASE_URL),
+        Arguments.of(
+            "no host",
+            new String[] {"--url", "http:///v1"},
+            "--url 'http:///v1': no host" + BASE_URL),
         Arguments.of(
             "credentials",
             new String[] {"--url", "http://user:sk-secret@127.0.0.1:8000"},
-            "credentials in the URL are not allowed"),
+            "--url: credentials in the URL are not allowed (they would be"
+                + " recorded); pass a key with"
+                + " --api-key-env"),
         Arguments.of(
             "query",
             new String[] {"--url", "http://127.0.0.1:8000/?x=1"},
-            "query or fragment not allowed"),
+            "--url 'http://127.0.0.1:8000/?x=1': query or fragment not allowed" + BASE_URL),
         Arguments.of(
             "bad duration",
             new String[] {"--timeout", "soon"},
-            "'soon' is not a duration: expected e.g. 30s, 5m, 1h or PT30S"),
+            "Invalid value for option '--timeout': 'soon' is not a duration: expected e.g. 30s, 5m,"
+                + " 1h or PT30S"),
         Arguments.of(
-            "zero duration", new String[] {"--timeout", "0s"}, "'0s' must be a positive duration"),
-        Arguments.of("blank model", new String[] {"--model", " "}, "--model: empty"),
+            "zero duration",
+            new String[] {"--timeout", "0s"},
+            "Invalid value for option '--timeout': '0s' must be a positive duration"),
+        Arguments.of(
+            "blank model",
+            new String[] {"--model", " "},
+            "--model: empty; expected the served model name, e.g. Qwen/Qwen3-0.6B"),
         Arguments.of(
             "unset key variable",
             new String[] {"--api-key-env", "BENCHPLAN_TEST_SURELY_UNSET_4711"},
@@ -68,7 +85,8 @@ class SmokeArgumentsTest {
         Arguments.of(
             "bad variable name",
             new String[] {"--api-key-env", "sk-abc123"},
-            "not an environment variable name"));
+            "--api-key-env 'sk-abc123': not an environment variable name; expected e.g."
+                + " OPENAI_API_KEY"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -87,9 +105,7 @@ class SmokeArgumentsTest {
     }
     args.addAll(java.util.List.of(override));
     args.addAll(java.util.List.of("--out", out.toString()));
-    var r = CommandHarness.run(args.toArray(String[]::new)).expectExit(2);
-    assertThat(r.err()).contains(message);
-    assertThat(r.err().lines().filter(l -> l.startsWith("benchplan:")).count()).isEqualTo(1);
+    var r = CommandHarness.run(args.toArray(String[]::new)).expectError(2, message);
     assertThat(r.out()).isEmpty();
     assertThat(out).doesNotExist();
     try (var files = Files.list(dir)) {
@@ -101,24 +117,22 @@ class SmokeArgumentsTest {
   @Test
   @DisplayName("--url and --model are required")
   void required() {
-    var r = CommandHarness.run("smoke", "--model", "m").expectExit(2);
-    assertThat(r.err()).contains("Missing required option: '--url=URL'");
+    CommandHarness.run("smoke", "--model", "m")
+        .expectError(2, "Missing required option: '--url=URL'");
   }
 
   @Test
   @DisplayName("--out naming a directory is invalid input (exit 2), not an endpoint failure")
   void outIsDirectory() {
-    var r =
-        CommandHarness.run(
-                "smoke",
-                "--url",
-                endpoint.url(),
-                "--model",
-                ScriptedEndpoint.MODEL,
-                "--out",
-                dir.toString())
-            .expectExit(2);
-    assertThat(r.err()).contains("--out " + dir + ": is a directory");
+    CommandHarness.run(
+            "smoke",
+            "--url",
+            endpoint.url(),
+            "--model",
+            ScriptedEndpoint.MODEL,
+            "--out",
+            dir.toString())
+        .expectError(2, "--out " + dir + ": is a directory; expected a file path");
     assertThat(endpoint.received()).isEmpty();
   }
 
@@ -136,7 +150,7 @@ class SmokeArgumentsTest {
         .isEqualTo("http://[::1]:9000/v1/models");
     assertThatThrownBy(() -> EndpointUrl.parse(""))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("--url: empty");
+        .hasMessage("--url: empty" + BASE_URL);
   }
 
   @Test

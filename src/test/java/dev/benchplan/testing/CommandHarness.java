@@ -11,6 +11,8 @@ import java.io.StringWriter;
  * On a failed expectation both streams are printed in the assertion message.
  */
 public final class CommandHarness {
+  private static final String PREFIX = "benchplan: ";
+
   private CommandHarness() {}
 
   /** The outcome of one command invocation. */
@@ -25,6 +27,20 @@ public final class CommandHarness {
 
     public Result expectOk() {
       return expectExit(0);
+    }
+
+    /**
+     * Asserts the exit code and that stderr's {@code benchplan: } lines are exactly {@code
+     * messages}, each compared whole and in order (a list such as several blockers gives one per
+     * line).
+     */
+    public Result expectError(int exit, String... messages) {
+      expectExit(exit);
+      assertThat(
+              err.lines().filter(l -> l.startsWith(PREFIX)).map(l -> l.substring(PREFIX.length())))
+          .as("stderr's error lines%n--- stderr ---%n%s", err)
+          .containsExactly(messages);
+      return this;
     }
   }
 

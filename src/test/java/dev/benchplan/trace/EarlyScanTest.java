@@ -57,6 +57,6 @@ class EarlyScanTest {
     assertThat(
             org.assertj.core.api.Assertions.catchThrowable(
                 () -> TraceScanner.scan(dir, TraceScanOptions.defaults())))
-        .hasMessageContaining("it is a directory");
+        .hasMessage(dir + ": cannot read the trace: it is a directory");
   }
 }

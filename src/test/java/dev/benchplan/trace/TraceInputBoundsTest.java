@@ -106,7 +106,10 @@ class TraceInputBoundsTest {
     }
     assertThatThrownBy(() -> TraceScanner.scan(gz, TraceScanOptions.defaults()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("it is gzip-compressed; expected a JSONL text file");
+        .hasMessage(
+            gz
+                + ": cannot read the trace: it is gzip-compressed; expected a JSONL text"
+                + " file (decompress it first)");
   }
 
   @Test
@@ -119,6 +122,9 @@ class TraceInputBoundsTest {
     assertThat(p.waitFor()).isZero();
     assertThatThrownBy(() -> TraceScanner.scan(fifo, TraceScanOptions.defaults()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("not a regular file");
+        .hasMessage(
+            fifo
+                + ": cannot read the trace: not a regular file (a device, pipe or"
+                + " socket); expected a JSONL file");
   }
 }

@@ -214,17 +214,17 @@ class TraceInspectCommandTest {
   @DisplayName("bad options: exit 2 naming the option")
   void badOptions() {
     Path trace = lines(dir, row(0, 5, 5));
-    assertThat(
-            CommandHarness.run("trace", "inspect", trace.toString(), "--block-size", "0")
-                .expectExit(2)
-                .err())
-        .contains("--block-size");
-    assertThat(
-            CommandHarness.run("trace", "inspect", trace.toString(), "--max-context", "x")
-                .expectExit(2)
-                .err())
-        .contains("--max-context");
-    assertThat(CommandHarness.run("trace", "inspect").expectExit(2).err()).contains("TRACE");
+    CommandHarness.run("trace", "inspect", trace.toString(), "--block-size", "0")
+        .expectError(
+            2,
+            "Invalid value for option '--block-size': '0' is out of range; expected a whole number"
+                + " from 1 to 10000000");
+    CommandHarness.run("trace", "inspect", trace.toString(), "--max-context", "x")
+        .expectError(
+            2,
+            "Invalid value for option '--max-context-length': 'x' is not a whole number; expected a"
+                + " whole number from 1 to 10000000");
+    CommandHarness.run("trace", "inspect").expectError(2, "Missing required parameter: 'TRACE'");
   }
 
   @Test

@@ -171,8 +171,9 @@ class ValidateInputsTest {
   void exclusive() {
     assertThatThrownBy(() -> flags(8, true, null, null, null, Map.of()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(
-            "--concurrency-per-gpu and --concurrency-per-worker exclude each other")
+        .hasMessage(
+            "options --concurrency-per-gpu and --concurrency-per-worker exclude"
+                + " each other: give one")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
     Map<String, String> both =
@@ -185,7 +186,9 @@ class ValidateInputsTest {
             () ->
                 ValidateInputs.resolve(
                     options(null, none(null, both)), RecipeSettings.none(), false))
-        .hasMessageContaining("exclude each other");
+        .hasMessage(
+            "environment variables BENCHPLAN_VALIDATE_CONCURRENCY_PER_GPU and"
+                + " BENCHPLAN_VALIDATE_CONCURRENCY_PER_WORKER exclude each other: set one");
     // a per-worker flag beats the recipe's per-GPU figure
     ValidateInputs w =
         ValidateInputs.resolve(
@@ -200,12 +203,25 @@ class ValidateInputsTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "inference-concurrency-per-gpu|\"abc\"|/constraints/0/value: inference-concurrency-per-gpu: expected a positive integer",
-        "inference-concurrency-per-gpu|\"0\"|expected a positive integer (1..100000), got '0'",
-        "inference-model|\"Qwen/Qwen3 8B\"|(inference-model): expected a Hugging Face model id",
-        "inference-routing-mode|kv|(inference-routing-mode): expected dynamo-router",
-        "inference-routing-mode|gateway-epp|gateway-epp is not supported yet",
-        "inference-model-cache-storage-class|Fast_SSD|(inference-model-cache-storage-class): expected a StorageClass"
+        "inference-concurrency-per-gpu|\"abc\"|/validation/performance/constraints/0/value:"
+            + " inference-concurrency-per-gpu: expected a"
+            + " positive integer (1..100000), got 'abc'",
+        "inference-concurrency-per-gpu|\"0\"|/validation/performance/constraints/0/value:"
+            + " inference-concurrency-per-gpu: expected a"
+            + " positive integer (1..100000), got '0'",
+        "inference-model|\"Qwen/Qwen3"
+            + " 8B\"|/validation/performance/constraints/0 (inference-model):"
+            + " expected a Hugging Face model id"
+            + " (letters, digits, . _ / -), got 'Qwen/Qwen3 8B'",
+        "inference-routing-mode|kv|/validation/performance/constraints/0"
+            + " (inference-routing-mode): expected dynamo-router (or"
+            + " gateway-epp, not supported yet), got 'kv'",
+        "inference-routing-mode|gateway-epp|/validation/performance/constraints/0"
+            + " (inference-routing-mode): routing-mode gateway-epp"
+            + " is not supported yet: use dynamo-router",
+        "inference-model-cache-storage-class|Fast_SSD|/validation/performance/constraints/0"
+            + " (inference-model-cache-storage-class):"
+            + " expected a StorageClass name (DNS-1123 subdomain), got 'Fast_SSD'"
       })
   @DisplayName("a malformed value is exit 2 naming the constraint")
   void malformed(String name, String value, String message) throws Exception {
@@ -218,7 +234,7 @@ class ValidateInputsTest {
                 + "}, {name: inference-throughput, value: \">= 1\"}]}}");
     assertThatThrownBy(() -> ValidateInputs.resolve(options(null, InputFlags.legacy()), r, true))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(message)
+        .hasMessage(dir.resolve("overlay.yaml") + ": " + message)
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
   }

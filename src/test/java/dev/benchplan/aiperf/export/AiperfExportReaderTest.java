@@ -126,46 +126,65 @@ class AiperfExportReaderTest {
     Path notJson = Files.writeString(tmp.resolve("bad.json"), "{\"a\": 1,\n \"b\": }");
     assertThatThrownBy(() -> AiperfExportReader.read(notJson))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(notJson + ":2:")
-        .hasMessageContaining("not valid JSON")
+        .hasMessage(
+            "AIPerf export "
+                + notJson
+                + ":2:7: not valid JSON: unexpected character '}'; expected a JSON value"
+                + " (object, array, string, number, true, false or null)")
         .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2));
 
     Path array = Files.writeString(tmp.resolve("array.json"), "[1, 2]");
     assertThatThrownBy(() -> AiperfExportReader.read(array))
-        .hasMessageContaining(array + ": an array at the top level; expected AIPerf's")
-        .hasMessageContaining("profile_export_aiperf.json object");
+        .hasMessage(
+            "AIPerf export "
+                + array
+                + ": an array at the top level; expected AIPerf's"
+                + " profile_export_aiperf.json object");
 
     Path noMetrics = Files.writeString(tmp.resolve("none.json"), "{\"input_config\": {}}");
     assertThatThrownBy(() -> AiperfExportReader.read(noMetrics))
-        .hasMessageContaining("no AIPerf metrics found");
+        .hasMessage(
+            noMetrics
+                + ": /: no AIPerf metrics found: expected metric blocks {\"unit\": ...,"
+                + " \"avg\": ...} as top-level keys (AIPerf 0.2+) or under \"records\""
+                + " (AIPerf 0.1.x)");
 
     ObjectNode t = ExportVariants.realTree();
     ((ObjectNode) t.get("time_to_first_token")).put("p99", "fast");
     Path stat = ExportVariants.write(tmp, "stat.json", t);
     assertThatThrownBy(() -> AiperfExportReader.read(stat))
-        .hasMessageContaining(stat + ": /time_to_first_token/p99: expected a number or null");
+        .hasMessage(
+            stat
+                + ": /time_to_first_token/p99: expected a number or null, found the"
+                + " string \"fast\"");
 
     ObjectNode u = ExportVariants.realTree();
     ((ObjectNode) u.get("time_to_first_token")).put("unit", 5);
     Path unit = ExportVariants.write(tmp, "unit.json", u);
     assertThatThrownBy(() -> AiperfExportReader.read(unit))
-        .hasMessageContaining("/time_to_first_token/unit: expected the metric's unit as a string");
+        .hasMessage(
+            unit
+                + ": /time_to_first_token/unit: expected the metric's unit as a string,"
+                + " found NUMBER");
 
     ObjectNode c = ExportVariants.realTree();
     c.put("was_cancelled", "no");
     Path cancelled = ExportVariants.write(tmp, "cancel.json", c);
     assertThatThrownBy(() -> AiperfExportReader.read(cancelled))
-        .hasMessageContaining("/was_cancelled: expected true or false");
+        .hasMessage(cancelled + ": /was_cancelled: expected true or false, found STRING \"no\"");
 
     ObjectNode s = ExportVariants.realTree();
     s.putArray("error_summary").addObject().put("count", -1);
     Path summary = ExportVariants.write(tmp, "summary.json", s);
     assertThatThrownBy(() -> AiperfExportReader.read(summary))
-        .hasMessageContaining("/error_summary/0/count");
+        .hasMessage(
+            summary
+                + ": /error_summary/0/count: expected a non-negative integer count of"
+                + " failed requests");
 
     Path missing = tmp.resolve("nope.json");
     assertThatThrownBy(() -> AiperfExportReader.read(missing))
-        .hasMessageContaining(missing + ": AIPerf export not found");
+        .hasMessage(missing + ": AIPerf export not found");
   }
 
   @Test
