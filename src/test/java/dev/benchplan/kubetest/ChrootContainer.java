@@ -112,10 +112,6 @@ final class ChrootContainer {
     penv.clear();
     penv.put("HOME", "/root");
     penv.put("HF_ENDPOINT", NO_HUB);
-    // and offline, as an air-gapped image is: a tokenizer named by its hub id then loads from the
-    // image's hub cache (the chroot's huggingface_hub, its connection refused, fails with "the
-    // client has been closed" before it looks there)
-    penv.put("HF_HUB_OFFLINE", "1");
     // AIPerf's ~10 service processes import pandas, pyarrow and transformers at start: on a loaded
     // shared machine that outlasts its 30 s registration and start bounds (the run then fails
     // before a request); the pod's own env still wins

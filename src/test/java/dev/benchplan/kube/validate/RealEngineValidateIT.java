@@ -74,7 +74,11 @@ class RealEngineValidateIT {
             .withServiceAddress(FRONTEND_SERVICE, FRONTEND_ADDRESS)
             // the Job would fetch the tokenizer validate names (the model's id) from the hub into
             // its HF_HOME; the stand-in node has no hub: the image's hub cache stands in for it
-            .withEnv("HF_HUB_CACHE", "/root/.cache/huggingface/hub");
+            .withEnv("HF_HUB_CACHE", "/root/.cache/huggingface/hub")
+            // and offline, as an air-gapped image is: the chroot's huggingface_hub, its connection
+            // refused, fails with "the client has been closed" before it looks in the cache (and
+            // AIPerf's offline path refuses RealEngineIT's tokenizer directory: not set there)
+            .withEnv("HF_HUB_OFFLINE", "1");
     Path report = work.resolve("report");
     Launcher.Run r;
     ServiceProxy proxy = ServiceProxy.start(FRONTEND_ADDRESS, 8000, engine.endpointUrl());
