@@ -88,6 +88,7 @@ payload_key() {
     sha256sum "$t" | awk -v n="$TARBALL_NAME" '{print $1 "  " n}'
     (cd "$SCRIPT_DIR" && sha256sum make-tiny-gguf.py make-tiny-tokenizer.py aiperf-standins/*.py)
     echo "model $MODEL_ARGS"
+    echo "tokenizer $TOKENIZER_IN_CHROOT and the hub cache"
   }
 }
 
@@ -149,6 +150,16 @@ install_model() {
   mkdir -p "$root/opt/benchplan-tools"
   cp "$SCRIPT_DIR/make-tiny-tokenizer.py" "$root/opt/benchplan-tools/"
   chroot "$root" python3 /opt/benchplan-tools/make-tiny-tokenizer.py "$MODEL_IN_CHROOT" "$TOKENIZER_IN_CHROOT"
+  # the same tokenizer in the image's hub cache under the served name, as an image with a filled
+  # cache has it: a tokenizer named by the model's id (validate names it after the model) loads
+  # offline (HF_HUB_OFFLINE=1; the hub wants a config.json beside it)
+  local hub="$root/root/.cache/huggingface/hub/models--${MODEL_NAME//\//--}" rev
+  rev="$(cat "$root$TOKENIZER_IN_CHROOT"/* | sha1sum | cut -c1-40)"
+  rm -rf "$hub"
+  mkdir -p "$hub/refs" "$hub/snapshots/$rev"
+  cp "$root$TOKENIZER_IN_CHROOT"/* "$hub/snapshots/$rev/"
+  printf '{"model_type": "llama"}\n' > "$hub/snapshots/$rev/config.json"
+  printf '%s' "$rev" > "$hub/refs/main"
 }
 
 install_chroot() {

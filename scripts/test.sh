@@ -80,8 +80,8 @@ scripts/aiperf-test-env.sh up
   eval "$(BENCHPLAN_KUBE_STATE="$REAL_KUBE_STATE" scripts/kube-test-env.sh env)"
   eval "$(scripts/aiperf-test-env.sh env)"
   export KUBECONFIG BENCHPLAN_KUBE_TEST_ENV=1 BENCHPLAN_AIPERF_TEST_ENV=1
-  log "running the real-engine tier (RealEngineIT)"
-  mvn -B -ntp failsafe:integration-test failsafe:verify -Dit.test='RealEngineIT' \
+  log "running the real-engine tier (RealEngineIT, RealEngineValidateIT)"
+  mvn -B -ntp failsafe:integration-test failsafe:verify -Dit.test='RealEngineIT,RealEngineValidateIT' \
     -Dbenchplan.it.excludedGroups=none "$@"
 )
 log "real-engine tier: $(( $(date +%s) - tier_start )) s"

@@ -2,6 +2,7 @@ package dev.benchplan.cli;
 
 import dev.benchplan.analysis.AnalyzeService;
 import dev.benchplan.analysis.AnalyzeText;
+import dev.benchplan.plan.PlanPaths;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
   @Option(
       names = "--exp-root",
       converter = DirectoryConverter.class,
-      defaultValue = "experiments",
+      defaultValue = PlanPaths.DEFAULT_EXP_ROOT,
       paramLabel = "DIR",
       description =
           "Experiment root: series history and the findings log (default: ${DEFAULT-VALUE}).")

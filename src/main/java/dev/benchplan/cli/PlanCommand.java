@@ -13,6 +13,7 @@ import dev.benchplan.plan.MeasurementMode;
 import dev.benchplan.plan.PlanClock;
 import dev.benchplan.plan.PlanOptions;
 import dev.benchplan.plan.PlanOrigin;
+import dev.benchplan.plan.PlanPaths;
 import dev.benchplan.plan.PlanResult;
 import dev.benchplan.plan.PlanService;
 import dev.benchplan.plan.Question;
@@ -111,7 +112,7 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Option(
       names = "--exp-root",
-      defaultValue = "experiments",
+      defaultValue = PlanPaths.DEFAULT_EXP_ROOT,
       paramLabel = "DIR",
       converter = DirectoryConverter.class,
       description = "Experiment root (default: ${DEFAULT-VALUE}).")

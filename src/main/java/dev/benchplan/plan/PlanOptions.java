@@ -127,9 +127,12 @@ public record PlanOptions(
     return new Builder();
   }
 
-  /** Builds {@link PlanOptions}; only the experiment root has a default ({@code experiments}). */
+  /**
+   * Builds {@link PlanOptions}; only the experiment root has a default ({@link
+   * PlanPaths#DEFAULT_EXP_ROOT}).
+   */
   public static final class Builder {
-    private Path expRoot = Path.of("experiments");
+    private Path expRoot = Path.of(PlanPaths.DEFAULT_EXP_ROOT);
     private @Nullable String seriesId;
     private @Nullable ExperimentType experiment;
     private @Nullable MeasurementMode measurementMode;

@@ -14,6 +14,9 @@ public final class PlanPaths {
   /** The name of the anchor every recorded path is relative to. */
   public static final String EXP_ROOT = "exp_root";
 
+  /** The experiment root when none is given ({@code --exp-root} of plan and analyze). */
+  public static final String DEFAULT_EXP_ROOT = "experiments";
+
   private PlanPaths() {}
 
   /** {@code file} relative to {@code expRoot}, written with {@code /} ({@code .} for the root). */

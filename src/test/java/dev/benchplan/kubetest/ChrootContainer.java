@@ -20,9 +20,10 @@ import java.util.TreeSet;
  * ({@link RealEngine}), in a private mount namespace where the pod's volumes are mounted at the
  * container's own mount paths and {@code /etc/hosts} names every Service, as cluster DNS would (all
  * pods of the stand-in node share the host's loopback, so a Service resolves to 127.0.0.1 and its
- * port is the port a local server listens on). Nothing is rewritten: the container sees the paths,
- * URLs and files its pod spec names. The mounts live in the namespace and vanish with the
- * container's last process ({@code chroot-container.sh}).
+ * port is the port a local server listens on; or to a loopback address of its own where a test's
+ * {@link ServiceProxy} forwards the Service's port, {@link PodExecution#withServiceAddress}).
+ * Nothing is rewritten: the container sees the paths, URLs and files its pod spec names. The mounts
+ * live in the namespace and vanish with the container's last process ({@code chroot-container.sh}).
  */
 final class ChrootContainer {
   /** The pod's network has no route to the Hugging Face hub: fail fast instead of waiting. */
@@ -133,9 +134,11 @@ final class ChrootContainer {
   /**
    * The pod's {@code /etc/hosts}: localhost, the pod's name, and every Service under the names
    * cluster DNS answers for it ({@code <svc>.<ns>.svc.cluster.local}, {@code <svc>.<ns>.svc},
-   * {@code <svc>.<ns>}, and {@code <svc>} in the pod's own namespace), all on 127.0.0.1.
+   * {@code <svc>.<ns>}, and {@code <svc>} in the pod's own namespace), on 127.0.0.1 or the address
+   * {@code addresses} gives the Service's name (a {@link ServiceProxy} there).
    */
-  static String hosts(String podName, String podNamespace, List<Service> services) {
+  static String hosts(
+      String podName, String podNamespace, List<Service> services, Map<String, String> addresses) {
     StringBuilder sb = new StringBuilder();
     sb.append("127.0.0.1\tlocalhost ").append(podName).append('\n');
     sb.append("::1\tlocalhost ip6-localhost ip6-loopback\n");
@@ -144,7 +147,8 @@ final class ChrootContainer {
       String name = s.getMetadata().getName();
       String ns = s.getMetadata().getNamespace();
       String line =
-          "127.0.0.1\t"
+          addresses.getOrDefault(name, "127.0.0.1")
+              + "\t"
               + name
               + "."
               + ns

@@ -49,7 +49,12 @@ import org.jspecify.annotations.Nullable;
  * @param engine when set, the real engine instead of every stand-in: each container runs unchanged
  *     in the AIPerf chroot with its volumes at their own mount paths ({@link ChrootContainer}),
  *     Services resolve to the host's loopback; no path or URL is rewritten, and {@code aiperfData},
- *     {@code env}'s stand-in switches and {@code endpoint} do not apply
+ *     {@code env}'s stand-in switches and {@code endpoint} do not apply; {@code env} itself is set
+ *     over the container's own, a device with no real counterpart (a kubelet runs the pod's env):
+ *     RealEngineIT lowers the Job's log-channel bound with it, since the tier's real AIPerf tree
+ *     (about 80 KB a run) is far below the 12 MiB that sends a tree through the collector pods
+ * @param serviceAddresses real engine only: the loopback address a Service name resolves to, when
+ *     not 127.0.0.1 ({@link #withServiceAddress})
  */
 public record PodExecution(
     Path workspace,
@@ -58,7 +63,8 @@ public record PodExecution(
     long logCutAtBytes,
     boolean endpoint,
     Duration firstCompletion,
-    @Nullable RealEngine engine) {
+    @Nullable RealEngine engine,
+    Map<String, String> serviceAddresses) {
   /** The real three-point sweep under ../shared/data (the calling test is skipped when absent). */
   public static final String REAL_SWEEP = "aiperf/sweep-qwen3-0.6b";
 
@@ -66,6 +72,7 @@ public record PodExecution(
     Objects.requireNonNull(workspace, "workspace");
     Objects.requireNonNull(aiperfData, "aiperfData");
     env = Map.copyOf(env);
+    serviceAddresses = Map.copyOf(serviceAddresses);
     firstCompletion = firstCompletion == null ? Duration.ZERO : firstCompletion;
   }
 
@@ -77,7 +84,7 @@ public record PodExecution(
       long logCutAtBytes,
       boolean endpoint,
       Duration firstCompletion) {
-    this(workspace, aiperfData, env, logCutAtBytes, endpoint, firstCompletion, null);
+    this(workspace, aiperfData, env, logCutAtBytes, endpoint, firstCompletion, null, Map.of());
   }
 
   /**
@@ -87,7 +94,7 @@ public record PodExecution(
    */
   public static PodExecution realEngine(Path workspace, RealEngine engine) {
     Path ws = workspace.toAbsolutePath();
-    return new PodExecution(ws, ws, Map.of(), -1, false, Duration.ZERO, engine);
+    return new PodExecution(ws, ws, Map.of(), -1, false, Duration.ZERO, engine, Map.of());
   }
 
   /** Executes pods under {@code workspace}, the stand-in aiperf copying the real sweep. */
@@ -117,7 +124,14 @@ public record PodExecution(
     Map<String, String> copy = new LinkedHashMap<>(env);
     copy.put(name, value);
     return new PodExecution(
-        workspace, aiperfData, copy, logCutAtBytes, endpoint, firstCompletion, engine);
+        workspace,
+        aiperfData,
+        copy,
+        logCutAtBytes,
+        endpoint,
+        firstCompletion,
+        engine,
+        serviceAddresses);
   }
 
   /** This execution, the stand-in aiperf exiting with {@code code} after writing its tree. */
@@ -135,13 +149,21 @@ public record PodExecution(
 
   /** This execution, serving only the first {@code bytes} of each container's log. */
   public PodExecution cutLogAt(long bytes) {
-    return new PodExecution(workspace, aiperfData, env, bytes, endpoint, firstCompletion, engine);
+    return new PodExecution(
+        workspace, aiperfData, env, bytes, endpoint, firstCompletion, engine, serviceAddresses);
   }
 
   /** This execution without the local model endpoint (the Job's model wait then times out). */
   public PodExecution withoutEndpoint() {
     return new PodExecution(
-        workspace, aiperfData, env, logCutAtBytes, false, firstCompletion, engine);
+        workspace,
+        aiperfData,
+        env,
+        logCutAtBytes,
+        false,
+        firstCompletion,
+        engine,
+        serviceAddresses);
   }
 
   /**
@@ -149,7 +171,20 @@ public record PodExecution(
    * client disconnects before it (the next request starts the warm-up over).
    */
   public PodExecution firstCompletionTakes(Duration d) {
-    return new PodExecution(workspace, aiperfData, env, logCutAtBytes, endpoint, d, engine);
+    return new PodExecution(
+        workspace, aiperfData, env, logCutAtBytes, endpoint, d, engine, serviceAddresses);
+  }
+
+  /**
+   * This execution, real-engine pods resolving Service {@code service} (its name, in any namespace)
+   * to {@code address} instead of 127.0.0.1: where a test's {@link ServiceProxy} stands in for
+   * kube-proxy, forwarding the Service's own port to a local server.
+   */
+  public PodExecution withServiceAddress(String service, String address) {
+    Map<String, String> copy = new LinkedHashMap<>(serviceAddresses);
+    copy.put(service, address);
+    return new PodExecution(
+        workspace, aiperfData, env, logCutAtBytes, endpoint, firstCompletion, engine, copy);
   }
 
   /** The local folder that backs PVC {@code claim} in {@code namespace} for every executed pod. */

@@ -62,7 +62,10 @@ final class PodProcess implements AutoCloseable {
           exec.engine() == null
               ? ""
               : ChrootContainer.hosts(
-                  name, ns, client.services().inAnyNamespace().list().getItems());
+                  name,
+                  ns,
+                  client.services().inAnyNamespace().list().getItems(),
+                  exec.serviceAddresses());
       Path bin = exec.engine() == null ? StandInAiperf.install(podDir.resolve(".standin")) : null;
       Path home = Files.createDirectories(podDir.resolve(".home"));
       int i = 0;
@@ -76,7 +79,7 @@ final class PodProcess implements AutoCloseable {
                       c.getName(),
                       chrootMounts(pod, c, volumes),
                       hosts,
-                      env(client, ns, c),
+                      realEngineEnv(env(client, ns, c), exec),
                       commandLine(c),
                       c.getWorkingDir())
                   .start();
@@ -368,6 +371,17 @@ final class PodProcess implements AutoCloseable {
       out.put(m.getMountPath(), dir);
     }
     return out;
+  }
+
+  /**
+   * A real-engine container's environment: its own, then the test's {@link PodExecution#env} over
+   * it (as the stand-in path applies it), so a test can lower what the tier's small runs cannot
+   * reach (the Job's log-channel bound).
+   */
+  private static Map<String, String> realEngineEnv(Map<String, String> own, PodExecution exec) {
+    Map<String, String> env = new LinkedHashMap<>(own);
+    env.putAll(exec.env());
+    return env;
   }
 
   private static Map<String, String> env(KubernetesClient client, String ns, Container c) {

@@ -42,7 +42,8 @@ import tools.jackson.databind.JsonNode;
  * model and its tokenizer, {@code plan --aiperf-version 0.11.0}, {@code render}, {@code run} on the
  * real control plane where the kubelet stand-in executes the rendered Job's own container with
  * AIPerf 0.11.0 in its chroot against that llama-server ({@link PodExecution#realEngine}); then
- * {@code gate}, {@code verify}, {@code analyze} and {@code compare} of what the real engine wrote.
+ * {@code gate}, {@code verify}, {@code analyze} and {@code compare} of what the real engine wrote;
+ * and the PVC artifact path ({@code render --artifacts-pvc}), collector pods on the real engine.
  * Real numbers vary: structure, eligibility, verdict consistency and checksums are asserted, never
  * a figure.
  */
@@ -53,6 +54,8 @@ class RealEngineIT {
   private static final Duration CLI_TIMEOUT = Duration.ofMinutes(30);
   private static RealEngine engine;
   private static FakeKubelet kubelet;
+  private static KubernetesClient client;
+  private static final String CLAIM = "bench-artifacts";
   private static Path kubeconfig;
   private static Path inputs;
   private static String namespace;
@@ -69,6 +72,7 @@ class RealEngineIT {
   static void environment(KubeTestContext kube, KubernetesClient client) throws Exception {
     engine = RealEngine.require();
     namespace = kube.namespace();
+    RealEngineIT.client = client;
     kubelet = RunCluster.start(kube, client);
     kubeconfig = kube.writeKubeconfig(work.resolve("kubeconfig"), kube.cluster().adminToken());
     inputs = Files.createDirectories(work.resolve("inputs"));
@@ -173,6 +177,12 @@ class RealEngineIT {
   private static Path planRenderRun(String name, String concurrency, String... planFlags)
       throws Exception {
     Instant t0 = Instant.now();
+    return renderRun(name, plan(name, concurrency, planFlags), t0);
+  }
+
+  /** plan through bin/benchplan; returns its JSON output (kept in {@link #PLANS}). */
+  private static JsonNode plan(String name, String concurrency, String... planFlags)
+      throws Exception {
     Path w = workload(name, concurrency);
     List<String> planArgs =
         new ArrayList<>(
@@ -202,30 +212,43 @@ class RealEngineIT {
     assertThat(plan.exit()).as(plan.err() + plan.out()).isZero();
     JsonNode p = Json.JSON.readTree(plan.out());
     PLANS.put(name, p);
-    return renderRun(name, p, t0);
+    return p;
   }
 
   /** render -> run of a plan already made; returns the run directory. */
   private static Path renderRun(String name, JsonNode p, Instant t0) throws Exception {
+    return renderRun(
+        name, p, t0, List.of(), PodExecution.realEngine(work.resolve("pods-" + name), engine));
+  }
+
+  /**
+   * render (with {@code renderFlags}) -> run of a plan already made, the Job's pods executed per
+   * {@code exec}; returns the run directory.
+   */
+  private static Path renderRun(
+      String name, JsonNode p, Instant t0, List<String> renderFlags, PodExecution exec)
+      throws Exception {
     Path deployRoot = Files.createDirectories(work.resolve("deploy-" + name));
-    Launcher.Run render =
-        cli(
-            "render",
-            "--plan",
-            p.get("plan_path").asString(),
-            "--plan-sha256",
-            p.get("sha256").asString(),
-            "--deploy-root",
-            deployRoot.toString(),
-            "--namespace",
-            namespace,
-            "--format",
-            "json");
+    List<String> renderArgs =
+        new ArrayList<>(
+            List.of(
+                "render",
+                "--plan",
+                p.get("plan_path").asString(),
+                "--plan-sha256",
+                p.get("sha256").asString(),
+                "--deploy-root",
+                deployRoot.toString(),
+                "--namespace",
+                namespace,
+                "--format",
+                "json"));
+    renderArgs.addAll(renderFlags);
+    Launcher.Run render = cli(renderArgs.toArray(String[]::new));
     assertThat(render.exit()).as(render.err() + render.out()).isZero();
     JsonNode r = Json.JSON.readTree(render.out());
     kubelet.when(
-        FakeKubelet.labelled("job-name", r.get("job_name").asString()),
-        PodScript.execute(PodExecution.realEngine(work.resolve("pods-" + name), engine)));
+        FakeKubelet.labelled("job-name", r.get("job_name").asString()), PodScript.execute(exec));
     Launcher.Run run =
         cli("run", "--deploy-root", deployRoot.toString(), "--timeout", "25m", "--format", "json");
     JsonNode out = Json.JSON.readTree(run.out());
@@ -593,6 +616,91 @@ class RealEngineIT {
     assertThat(p.exitValue()).as(check).isZero();
     Launcher.Run verify = cli("verify", recovered.toString(), "--format", "json");
     assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
+  }
+
+  @Test
+  @Order(6)
+  @DisplayName(
+      "the PVC path (render --artifacts-pvc): real AIPerf writes to the claim, collector pods on the"
+          + " real engine bring the tree back verified, none left")
+  void pvcPath() throws Exception {
+    Instant t0 = Instant.now();
+    JsonNode p = plan("pvc", "[2]");
+    // the tier's real tree (~80 KB) is far below the Job's 12 MiB log-channel bound: the kubelet
+    // stand-in lowers that bound (PodExecution#env), so the real tree takes the collector path
+    PodExecution exec =
+        PodExecution.realEngine(work.resolve("pods-pvc"), engine)
+            .withEnv("BENCHPLAN_ARTIFACT_LOG_MAX_BYTES", "4096");
+    // the collector pods run the real encoder in the chroot's python3, mounting the same claim
+    kubelet.when(
+        FakeKubelet.labelled(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE),
+        PodScript.execute(exec));
+    List<String> collectors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Path runDir;
+    var informer =
+        client
+            .pods()
+            .inNamespace(namespace)
+            .withLabel(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE)
+            .inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<
+                    io.fabric8.kubernetes.api.model.Pod>() {
+                  @Override
+                  public void onAdd(io.fabric8.kubernetes.api.model.Pod pod) {
+                    collectors.add(pod.getMetadata().getName());
+                  }
+
+                  @Override
+                  public void onUpdate(
+                      io.fabric8.kubernetes.api.model.Pod o,
+                      io.fabric8.kubernetes.api.model.Pod n) {}
+
+                  @Override
+                  public void onDelete(io.fabric8.kubernetes.api.model.Pod pod, boolean unknown) {}
+                });
+    try {
+      runDir = renderRun("pvc", p, t0, List.of("--artifacts-pvc", CLAIM), exec);
+    } finally {
+      informer.close();
+    }
+    assertRealRunDir(runDir, 1);
+    String log = Files.readString(runDir.resolve("pod.log"));
+    assertThat(log)
+        .contains("==== benchplan:artifacts:too-large ")
+        .contains("==== benchplan:artifacts:manifest ")
+        .doesNotContain("==== benchplan:artifacts:begin");
+    assertThat(collectors).isNotEmpty().allSatisfy(n -> assertThat(n).contains("-collect-"));
+    // what came back is byte for byte what real AIPerf left on the claim
+    Path onClaim = exec.claimDir(namespace, CLAIM).resolve(runDir.getFileName().toString());
+    assertThat(hashes(runDir.resolve("aiperf"))).isNotEmpty().isEqualTo(hashes(onClaim));
+    String v = json(runDir.resolve("verdict.json")).path("verdict").asString();
+    if (CLIENT_BOUND.contains(runDir.getFileName().toString())) {
+      assertThat(v).isEqualTo("error");
+    } else {
+      assertThat(v).isIn("pass", "fail");
+    }
+    assertThat(
+            client
+                .pods()
+                .inNamespace(namespace)
+                .withLabel(ArtifactCollector.ROLE_LABEL, ArtifactCollector.ROLE)
+                .list()
+                .getItems())
+        .as("collector pods left")
+        .isEmpty();
+    Launcher.Run verify = cli("verify", runDir.toString(), "--format", "json");
+    assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
+  }
+
+  /** Every file under {@code dir} by relative path, with its SHA-256. */
+  private static Map<String, String> hashes(Path dir) throws IOException {
+    Map<String, String> out = new java.util.TreeMap<>();
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path f : s.filter(Files::isRegularFile).toList()) {
+        out.put(dir.relativize(f).toString(), Sha256.ofFile(f));
+      }
+    }
+    return out;
   }
 
   private static List<String> listing(Path dir) throws IOException {
