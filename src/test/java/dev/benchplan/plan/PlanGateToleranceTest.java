@@ -135,7 +135,9 @@ class PlanGateToleranceTest {
     ((ObjectNode) gates.get(0)).put("tolerance", 1.5);
     assertThatThrownBy(() -> judge(gates))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("plan.json: /objectives/gates/0/tolerance: expected a fraction");
+        .hasMessage(
+            "plan.json: /objectives/gates/0/tolerance: expected a fraction in [0,"
+                + " 1) such as 0 or 0.05, got 1.5");
   }
 
   @Test

@@ -820,7 +820,10 @@ class PlanServiceTest {
   void yamlSyntax() {
     Path w = fx.workload("bad.yaml", "profile:\n  name: x\n  type: [chat\nmodel: {}\n");
     assertThatThrownBy(() -> InputDocument.read(w, "user workload"))
-        .hasMessageContaining("bad.yaml:4")
-        .hasMessageContaining("not valid YAML");
+        .hasMessage(
+            "user workload "
+                + w
+                + ":4:6: not valid YAML: expected ',' or ']', but got : (while parsing a"
+                + " flow sequence that starts at line 3, column 9)");
   }
 }

@@ -48,13 +48,16 @@ class RenderValuesTest {
         .isEqualTo("0.11.0");
     assertThatThrownBy(() -> ImageReference.parse("registry.local:5000/aiperf", "x"))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("not pinned");
+        .hasMessage(
+            "x: image 'registry.local:5000/aiperf' is not pinned: expected an exact"
+                + " version tag (never latest) or a digest, e.g."
+                + " nvcr.io/nvidia/ai-dynamo/aiperf:0.11.0");
     ImageReference d =
         ImageReference.parse("registry.local:5000/aiperf@sha256:" + "b".repeat(64), "x");
     assertThat(d.tag()).isNull();
     assertThat(d.digest()).startsWith("sha256:");
     assertThatThrownBy(() -> ImageReference.parse("aiperf:0.11.0@sha256:short", "x"))
-        .hasMessageContaining("digest");
+        .hasMessage("x: image 'aiperf:0.11.0@sha256:short': expected a digest sha256:<64 hex>");
   }
 
   @Test
@@ -69,13 +72,18 @@ class RenderValuesTest {
     assertThat(t.kind()).isEqualTo(TraceSource.Kind.PVC);
     assertThat(t.path()).isEqualTo("mooncake/conversation_trace.jsonl");
     assertThatThrownBy(() -> TraceSource.parse("pvc:traces"))
-        .hasMessageContaining("pvc:CLAIM/PATH");
+        .hasMessage("--trace-source 'pvc:traces': expected configmap or pvc:CLAIM/PATH");
     assertThatThrownBy(() -> TraceSource.parse("pvc:traces//t.jsonl"))
-        .hasMessageContaining("relative path")
+        .hasMessage(
+            "--trace-source 'pvc:traces//t.jsonl': path '/t.jsonl': expected a"
+                + " relative path inside the volume (no leading '/', no '.' or '..'"
+                + " segments)")
         .extracting(e -> ((BenchplanException) e).location())
         .isEqualTo(ErrorLocation.option("--trace-source"));
     assertThatThrownBy(() -> ArtifactTarget.parse("pvc:results/../up"))
-        .hasMessageContaining("relative path")
+        .hasMessage(
+            "--artifacts 'pvc:results/../up': subpath '../up': expected a relative"
+                + " path inside the volume (no leading '/', no '.' or '..' segments)")
         .extracting(e -> ((BenchplanException) e).location())
         .isEqualTo(ErrorLocation.option("--artifacts"));
   }
@@ -87,7 +95,12 @@ class RenderValuesTest {
     assertThat(PairLabel.parse("p1/AB/A", pointer).annotation()).isEqualTo("p1/AB/A");
     for (String bad : List.of("p1/AB", "p1/XY/A")) {
       assertThatThrownBy(() -> PairLabel.parse(bad, pointer))
-          .hasMessageStartingWith(pointer + ": ")
+          .hasMessage(
+              pointer
+                  + ": "
+                  + (bad.equals("p1/AB")
+                      ? "p1/AB: expected ID/AB|BA/A|B"
+                      : "--pair-order XY: expected AB (the reference, arm A, ran first) or BA"))
           .extracting(e -> ((BenchplanException) e).location())
           .isEqualTo(ErrorLocation.pointer(null, pointer));
     }
