@@ -7,6 +7,7 @@ import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.rules.GateTolerance;
 import java.io.IOException;
@@ -174,7 +175,7 @@ public final class ConstraintReader {
               + ": "
               + pointer
               + ": expected a list of {name, value}, found "
-              + constraints.getNodeType());
+              + JsonInput.describe(constraints));
     }
     List<Constraint> out = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
@@ -242,7 +243,7 @@ public final class ConstraintReader {
                 + ": "
                 + p
                 + "/value: expected an expression such as \">= 5000\" (a string), found "
-                + (value == null ? "nothing" : value.getNodeType() + " " + value));
+                + JsonInput.describe(value));
       }
       String origin = file + ": " + p;
       ErrorLocation at = ErrorLocation.pointer(file, p);
@@ -273,7 +274,7 @@ public final class ConstraintReader {
               + "/value: "
               + THROUGHPUT_PER_GPU
               + ": expected an expression such as \">= 6000\" (a string), found "
-              + (value == null ? "nothing" : value.getNodeType() + " " + value));
+              + JsonInput.describe(value));
     }
     return aicr(
         THROUGHPUT_PER_GPU,

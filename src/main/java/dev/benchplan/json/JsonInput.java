@@ -98,6 +98,24 @@ public final class JsonInput {
     return "whitespace only";
   }
 
+  /**
+   * A value as an error message names it: {@code an object}, {@code an array}, {@code the string
+   * "no"}, {@code the number 5000}, {@code true}, {@code null}; {@code nothing} when absent.
+   */
+  public static String describe(@Nullable JsonNode n) {
+    if (n == null || n.isMissingNode()) {
+      return "nothing";
+    }
+    return switch (n.getNodeType()) {
+      case OBJECT, POJO -> "an object";
+      case ARRAY -> "an array";
+      case STRING -> "the string " + n;
+      case NUMBER -> "the number " + n;
+      case BOOLEAN, NULL -> n.toString();
+      default -> n.getNodeType().name().toLowerCase(Locale.ROOT);
+    };
+  }
+
   /** What stands at the top level instead of an object, e.g. {@code an array at the top level}. */
   public static String topLevel(@Nullable JsonNode n) {
     if (n == null || n.isMissingNode()) {

@@ -7,6 +7,7 @@ import dev.benchplan.gate.Constraint;
 import dev.benchplan.gate.ConstraintReader;
 import dev.benchplan.gate.ConstraintSet;
 import dev.benchplan.json.Json;
+import dev.benchplan.json.JsonInput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -114,7 +115,7 @@ public final class ValidationOverlay {
                   + "/value: "
                   + name
                   + ": expected a value (a string), found "
-                  + (v.isMissingNode() ? "nothing" : v.getNodeType().toString()));
+                  + JsonInput.describe(v));
         }
         values.put(name, v.asString().trim());
         pointers.put(name, entry);

@@ -398,8 +398,8 @@ class AnalyzeCommandTest {
         .expectError(
             2,
             exp.resolve("analysis/performance_findings.jsonl")
-                + ": line 2: not valid JSON: Unrecognized token 'not': was expecting (JSON String,"
-                + " Number, Array, Object or token 'null', 'true' or 'false')");
+                + ": line 2: not valid JSON: unrecognized token 'not'; expected a JSON value"
+                + " (object, array, string, number, true, false or null)");
     assertThat(tmp.resolve("exp")).doesNotExist();
     assertThat(Files.list(exp.resolve("analysis")).count()).isEqualTo(1);
   }

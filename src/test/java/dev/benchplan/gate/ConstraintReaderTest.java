@@ -244,7 +244,7 @@ class ConstraintReaderTest {
         .hasMessage(
             notList
                 + ": /validation/performance/constraints: expected a list of {name,"
-                + " value}, found OBJECT");
+                + " value}, found an object");
     Path badYaml = overlay("validation:\n  performance: [\n");
     assertThatThrownBy(() -> ConstraintReader.fromOverlay(badYaml))
         .hasMessage(
@@ -257,7 +257,7 @@ class ConstraintReaderTest {
         .hasMessage(
             numberValue
                 + ": /validation/performance/constraints/0/value: expected an expression"
-                + " such as \">= 5000\" (a string), found NUMBER 5000");
+                + " such as \">= 5000\" (a string), found the number 5000");
   }
 
   @Test

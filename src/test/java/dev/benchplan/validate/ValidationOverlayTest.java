@@ -208,7 +208,7 @@ class ValidationOverlayTest {
         .hasMessage(
             p1
                 + ": /validation/performance/constraints/0/value: expected an expression"
-                + " such as \">= 5000\" (a string), found NUMBER 5000");
+                + " such as \">= 5000\" (a string), found the number 5000");
     Path p2 =
         write(
             "validation: {performance: {checks: [inference-perf], constraints: [{name: inference-throughput, value: \">= lots\"}]}}");

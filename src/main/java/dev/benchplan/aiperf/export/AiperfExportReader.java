@@ -81,7 +81,7 @@ public final class AiperfExportReader {
           if (isMetricBlock(block)) {
             metrics.put(name, metric(name, block, "/" + escape(name)));
           } else if (block != null && block.isValueNode() && !block.isNull()) {
-            notMetrics.put(name, "/" + escape(name) + " is " + describe(block));
+            notMetrics.put(name, "/" + escape(name) + " is " + JsonInput.describe(block));
           }
         }
       }
@@ -118,7 +118,7 @@ public final class AiperfExportReader {
             throw invalid(
                 pointer,
                 "expected a metric object {\"unit\": ..., \"avg\": ...}, found "
-                    + block.getNodeType());
+                    + JsonInput.describe(block));
           }
           metrics.put(name, metric(name, block, pointer));
         }
@@ -155,13 +155,6 @@ public final class AiperfExportReader {
       return null;
     }
 
-    private static String describe(JsonNode v) {
-      return (v.isString()
-              ? "the string "
-              : v.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " ")
-          + v;
-    }
-
     private static boolean isMetricBlock(JsonNode node) {
       return node != null && node.isObject() && node.has("unit");
     }
@@ -171,8 +164,7 @@ public final class AiperfExportReader {
       if (unit == null || !unit.isString()) {
         throw invalid(
             pointer + "/unit",
-            "expected the metric's unit as a string, found "
-                + (unit == null ? "nothing" : unit.getNodeType()));
+            "expected the metric's unit as a string, found " + JsonInput.describe(unit));
       }
       Map<String, BigDecimal> stats = new LinkedHashMap<>();
       for (String stat : MetricSummary.STATS) {
@@ -181,7 +173,8 @@ public final class AiperfExportReader {
           continue; // not computed: absent, never zero
         }
         if (!v.isNumber()) {
-          throw invalid(pointer + "/" + stat, "expected a number or null, found " + describe(v));
+          throw invalid(
+              pointer + "/" + stat, "expected a number or null, found " + JsonInput.describe(v));
         }
         String nonFinite = nonFinite(v);
         if (nonFinite != null) {
@@ -201,7 +194,7 @@ public final class AiperfExportReader {
       if (v.isString() || v.isNumber()) {
         return v.asString();
       }
-      throw invalid("/" + field, "expected a string, found " + v.getNodeType());
+      throw invalid("/" + field, "expected a string, found " + JsonInput.describe(v));
     }
 
     private boolean wasCancelled() {
@@ -210,8 +203,7 @@ public final class AiperfExportReader {
         return false;
       }
       if (!v.isBoolean()) {
-        throw invalid(
-            "/was_cancelled", "expected true or false, found " + v.getNodeType() + " " + v);
+        throw invalid("/was_cancelled", "expected true or false, found " + JsonInput.describe(v));
       }
       return v.asBoolean();
     }
@@ -225,7 +217,7 @@ public final class AiperfExportReader {
       if (!v.isArray()) {
         throw invalid(
             "/error_summary",
-            "expected an array of {error_details, count}, found " + v.getNodeType());
+            "expected an array of {error_details, count}, found " + JsonInput.describe(v));
       }
       for (int i = 0; i < v.size(); i++) {
         String p = "/error_summary/" + i;
@@ -244,7 +236,7 @@ public final class AiperfExportReader {
           if (!code.isIntegralNumber()) {
             throw invalid(
                 p + "/error_details/code",
-                "expected an integer or null, found " + code.getNodeType());
+                "expected an integer or null, found " + JsonInput.describe(code));
           }
           codeValue = code.asInt();
         }

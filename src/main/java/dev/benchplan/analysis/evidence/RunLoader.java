@@ -17,6 +17,7 @@ import dev.benchplan.analysis.input.SummaryRebuilder;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
@@ -78,7 +79,7 @@ public final class RunLoader {
         lenientRoot = LENIENT.readValue(bytes);
         nonFinite = firstNonFinite(lenientRoot, "");
       } catch (JacksonException e) {
-        summaryProblem = "not valid JSON: " + e.getOriginalMessage();
+        summaryProblem = "not valid JSON: " + InputErrors.describe(e);
       }
       if (summaryProblem == null && nonFinite != null) {
         summaryProblem = "non-finite number at " + nonFinite;

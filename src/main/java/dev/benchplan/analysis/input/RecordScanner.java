@@ -4,6 +4,7 @@ import dev.benchplan.aiperf.export.MetricUnit;
 import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.io.LineChunkReader;
 import dev.benchplan.json.Sha256;
 import java.io.BufferedReader;
@@ -353,7 +354,7 @@ public final class RecordScanner {
           bad(lineNo, "more than one JSON value on the line");
         }
       } catch (JacksonException e) {
-        bad(lineNo, "not valid JSON: " + e.getOriginalMessage());
+        bad(lineNo, "not valid JSON: " + InputErrors.describe(e));
       }
     }
 

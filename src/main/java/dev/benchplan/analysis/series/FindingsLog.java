@@ -2,6 +2,7 @@ package dev.benchplan.analysis.series;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -67,7 +68,7 @@ public final class FindingsLog {
       } catch (JacksonException e) {
         throw BenchplanException.invalid(
             ErrorLocation.line(p, i + 1),
-            p + ": line " + (i + 1) + ": not valid JSON: " + e.getOriginalMessage(),
+            p + ": line " + (i + 1) + ": not valid JSON: " + InputErrors.describe(e),
             e);
       }
     }

@@ -165,13 +165,14 @@ class AiperfExportReaderTest {
         .hasMessage(
             unit
                 + ": /time_to_first_token/unit: expected the metric's unit as a string,"
-                + " found NUMBER");
+                + " found the number 5");
 
     ObjectNode c = ExportVariants.realTree();
     c.put("was_cancelled", "no");
     Path cancelled = ExportVariants.write(tmp, "cancel.json", c);
     assertThatThrownBy(() -> AiperfExportReader.read(cancelled))
-        .hasMessage(cancelled + ": /was_cancelled: expected true or false, found STRING \"no\"");
+        .hasMessage(
+            cancelled + ": /was_cancelled: expected true or false, found the string \"no\"");
 
     ObjectNode s = ExportVariants.realTree();
     s.putArray("error_summary").addObject().put("count", -1);
