@@ -5,8 +5,9 @@
 #     the previous copy's, so the trace stays monotonic and every copy adds new unique blocks);
 #   - on each: `bin/benchplan trace inspect` (wall time, peak RSS via /usr/bin/time -v),
 #     `openssl dgst -sha256`, and a straightforward Python json + hashlib reader when python3 exists;
-#   - prints a table with MB/s and ms/MB, and checks the targets: benchplan <= 2x OpenSSL on the
-#     450 MB file, peak RSS <= 512 MB, time per MB flat from 45 MB to 450 MB.
+#   - prints a table with MB/s and ms/MB, and checks the targets: the largest file in under 2 s (the
+#     absolute goal; the ratio to OpenSSL is printed beside it), peak RSS <= 512 MB, time per MB
+#     flat from 45 MB to 450 MB.
 # The generated files are deleted afterwards.
 #
 # Environment: BENCH_REPEAT (runs per tool and size, best kept; default 3), BENCH_PYTHON=0 to skip
@@ -239,7 +240,7 @@ awk -F'\t' '
     for (k in sizes) { n++; if (small == "" || k + 0 < small + 0) small = k; if (large == "" || k + 0 > large + 0) large = k }
     print ""
     ratio = bp[large] / ssl[large]
-    printf "target: benchplan <= 2x openssl on %s MB: %.2fx -> %s\n", large, ratio, ratio <= 2 ? "MET" : "MISSED"
+    printf "target: %s MB in under 2 s (the absolute goal): %.3f s -> %s (%.2fx openssl)\n", large, bp[large], bp[large] < 2 ? "MET" : "MISSED", ratio
     if (large in base) printf "        baseline on %s MB: %.2fx openssl (same run)\n", large, base[large] / ssl[large]
     maxrss = 0; for (k in bprss) if (bprss[k] > maxrss) maxrss = bprss[k]
     printf "target: peak RSS <= 512 MB: %d MB -> %s\n", maxrss, maxrss <= 512 ? "MET" : "MISSED"
