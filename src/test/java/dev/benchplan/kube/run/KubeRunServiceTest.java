@@ -2,6 +2,7 @@ package dev.benchplan.kube.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
+import org.apache.commons.codec.digest.DigestUtils;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -433,17 +435,29 @@ class KubeRunServiceTest {
     logs.set(
         POD,
         RunFixture.logWithRealSummary(0).replace("==== benchplan:aiperf-exit:0 ====\n", "") + cut);
-    assertThatThrownBy(() -> runWith(f, request(f), completes(0)))
-        .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("the artifact block is cut after 5 chunk(s)")
-        .hasMessageContaining(".incomplete-")
-        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
+    Throwable thrown = catchThrowable(() -> runWith(f, request(f), completes(0)));
     assertThat(f.runDir()).doesNotExist();
+    List<Path> kept;
     try (Stream<Path> s = Files.list(f.runDir().getParent())) {
-      assertThat(s.map(p -> p.getFileName().toString()).toList())
-          .singleElement()
-          .satisfies(n -> assertThat(n).startsWith(f.runDir().getFileName() + ".incomplete-"));
+      kept = s.toList();
     }
+    assertThat(kept).hasSize(1);
+    Path aside = kept.get(0);
+    assertThat(aside.getFileName().toString())
+        .startsWith(f.runDir().getFileName() + ".incomplete-");
+    assertThat(thrown)
+        .isInstanceOf(BenchplanException.class)
+        .hasMessage(
+            "pod "
+                + NS
+                + "/"
+                + POD
+                + " log: the artifact block is cut after 5 chunk(s) and 10 manifest line(s)"
+                + " (no line '==== benchplan:artifacts:end ...'): the log is truncated; the partial"
+                + " copy is kept aside in "
+                + aside
+                + " (incomplete, not a run)")
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     assertNothingLeft();
   }
 
@@ -504,9 +518,20 @@ class KubeRunServiceTest {
     assertThat(o.exitReason()).isEqualTo("job-failed");
     assertThat(o.verdict().verdict().json()).isEqualTo("error");
     assertThat(o.verdict().message())
-        .contains("BackoffLimitExceeded")
-        .contains("log tail")
-        .contains("Connection refused");
+        .isEqualTo(
+            "error: Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + " failed: BackoffLimitExceeded (Job has reached the specified backoff limit); pod "
+                + POD
+                + " container aiperf exited 1 (Error); log tail:\n"
+                + "waiting for "
+                + RunFixture.ENDPOINT
+                + "/v1/models ... ok\n"
+                + "Traceback (most recent call last):\n"
+                + "aiohttp.client_exceptions.ClientConnectorError: Connection refused\n"
+                + "==== benchplan:aiperf-exit:1 ====");
     JsonNode run = json(f.runDir().resolve("run.json"));
     assertThat(run.get("pod").get("exit_code").asInt()).isEqualTo(1);
     assertThat(run.get("aiperf").get("exit_code").asInt()).isEqualTo(1);
@@ -526,9 +551,10 @@ class KubeRunServiceTest {
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.exitReason()).isEqualTo("no-summary");
     assertThat(o.verdict().message())
-        .contains("no AIPerf summary block")
-        .contains("no AIPerf exit line")
-        .contains("AIPerf printed something else entirely");
+        .isEqualTo(
+            "error: the log has no AIPerf summary block (no line"
+                + " '==== benchplan:aiperf-summary:begin ===='); no AIPerf exit line either; log"
+                + " tail:\nAIPerf printed something else entirely");
   }
 
   @Test
@@ -539,7 +565,10 @@ class KubeRunServiceTest {
     RunOutcome o = runWith(f, request(f), completes(0));
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.exitReason()).isEqualTo("aiperf-failed");
-    assertThat(o.verdict().message()).contains("AIPerf exited 2");
+    // the tail is the last lines of the recorded AIPerf summary fixture, not text this test wrote
+    assertThat(o.verdict().message())
+        .startsWith("error: AIPerf exited 2; log tail:\n")
+        .endsWith("==== benchplan:aiperf-summary:end ====\n==== benchplan:aiperf-exit:2 ====");
     assertThat(f.runDir().resolve("profile_export_aiperf.json"))
         .exists(); // kept as evidence of what happened
   }
@@ -557,8 +586,11 @@ class KubeRunServiceTest {
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.exitReason()).isEqualTo("unschedulable");
     assertThat(o.verdict().message())
-        .contains("did not start within 4s")
-        .contains("Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.");
+        .isEqualTo(
+            "error: pod "
+                + POD
+                + " did not start within 4s: Unschedulable: 0/3 nodes are available: 3 Insufficient"
+                + " cpu.");
     assertNothingLeft();
   }
 
@@ -576,7 +608,13 @@ class KubeRunServiceTest {
                     .waiting(
                         "ImagePullBackOff", "Back-off pulling image \"" + RunFixture.IMAGE + "\""));
     assertThat(o.exitReason()).isEqualTo("image-pull");
-    assertThat(o.verdict().message()).contains("ImagePullBackOff: Back-off pulling image");
+    assertThat(o.verdict().message())
+        .isEqualTo(
+            "error: pod "
+                + POD
+                + " did not start within 4s: ImagePullBackOff: Back-off pulling image \""
+                + RunFixture.IMAGE
+                + "\"");
     assertThat(o.exitCode()).isEqualTo(3);
   }
 
@@ -617,8 +655,19 @@ class KubeRunServiceTest {
     assertThat(o.exitReason()).isEqualTo("deadline-exceeded");
     assertThat(o.exitCode()).isEqualTo(3);
     assertThat(o.verdict().message())
-        .contains("DeadlineExceeded")
-        .contains("active longer than specified deadline");
+        .isEqualTo(
+            "error: Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + " failed: DeadlineExceeded (Job was active longer than specified deadline); pod "
+                + POD
+                + "; log tail:\n"
+                + "waiting for "
+                + RunFixture.ENDPOINT
+                + "/v1/models ... ok\n"
+                + "Profiling: 12/64\n"
+                + "==== benchplan:aiperf-exit:137 ====");
     assertNothingLeft();
   }
 
@@ -633,7 +682,15 @@ class KubeRunServiceTest {
             request(f, Duration.ofSeconds(6), Duration.ofSeconds(5), false, false),
             s -> s.createPod(POD).schedule("cpu-node-1").running());
     assertThat(o.exitReason()).isEqualTo("timeout");
-    assertThat(o.verdict().message()).contains("did not finish within 6s");
+    assertThat(o.verdict().message())
+        .isEqualTo(
+            "error: Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + " did not finish within 6s; pod "
+                + POD
+                + "; log tail:\nProfiling: 3/64");
     assertThat(o.exitCode()).isEqualTo(3);
     assertNothingLeft();
   }
@@ -673,8 +730,14 @@ class KubeRunServiceTest {
     assertThatThrownBy(() -> run(f, request(f)))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageContaining("Job " + NS + "/" + RunFixture.JOB + " already exists")
-        .hasMessageContaining("--replace");
+        .hasMessage(
+            "RUN_OBJECTS_EXIST: Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + " already exists (an earlier run of this perf.yaml, kept or still running): use"
+                + " --replace to delete it and run again, or re-render for a new run-id (rule:"
+                + " benchmarking/benchmark-isolation.md)");
     assertThat(client.configMaps().inNamespace(NS).withName(RunFixture.CONFIG_MAP).get()).isNull();
     assertThat(f.runDir().getParent()).doesNotExist();
 
@@ -734,7 +797,13 @@ class KubeRunServiceTest {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     Files.createDirectories(f.runDir());
     Files.writeString(f.runDir().resolve("run.json"), "{}");
-    assertThatThrownBy(() -> run(f, request(f))).hasMessageContaining("was already collected");
+    assertThatThrownBy(() -> run(f, request(f)))
+        .hasMessage(
+            f.runDir()
+                + ": run "
+                + RunFixture.RUN_ID
+                + " was already collected: re-render for a new run-id, or use --replace (the"
+                + " earlier directory is kept under a new name)");
     logs.set(POD, RunFixture.logWithRealSummary(0));
     RunOutcome o =
         runWith(
@@ -768,11 +837,12 @@ class KubeRunServiceTest {
     other.getMetadata().setNamespace("team-b");
     client.batch().v1().jobs().inNamespace("team-b").resource(other).create();
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageStartingWith(
+        .hasMessage(
             "ENDPOINT_BUSY: Job team-b/bp-someone-else-20261130t090000z-ffff is already"
                 + " benchmarking "
-                + RunFixture.ENDPOINT)
-        .hasMessageContaining("benchmark-isolation.md")
+                + RunFixture.ENDPOINT
+                + "; never two benchmarks against one endpoint at once (rule:"
+                + " benchmarking/benchmark-isolation.md)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThat(client.batch().v1().jobs().inNamespace(NS).withName(RunFixture.JOB).get()).isNull();
   }
@@ -856,9 +926,10 @@ class KubeRunServiceTest {
                     .build())
             .create());
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageContaining(
-            "SERVING_GPUS_IN_USE: other pods use GPUs on the serving nodes: [ml/trainer-0 on gpu-node-1]")
-        .hasMessageEndingWith("(rule: benchmarking/benchmark-isolation.md)")
+        .hasMessage(
+            "SERVING_GPUS_IN_USE: other pods use GPUs on the serving nodes: [ml/trainer-0 on"
+                + " gpu-node-1]; serving GPUs must be exclusive during a benchmark (rule:"
+                + " benchmarking/benchmark-isolation.md)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
@@ -946,7 +1017,9 @@ class KubeRunServiceTest {
     RunFixture f = RunFixture.create(tmp, null, 50, 35);
     RunRequest r = RunRequest.builder(f.deployRoot).namespace("nope").build();
     assertThatThrownBy(() -> run(f, r))
-        .hasMessageContaining("namespace 'nope' does not exist")
+        .hasMessage(
+            "RUN_NAMESPACE_MISSING: namespace 'nope' does not exist in the cluster (use"
+                + " --namespace, or create it) (rule: benchmarking/benchmark-isolation.md)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
@@ -954,15 +1027,29 @@ class KubeRunServiceTest {
   @DisplayName("the plan must still hash to the SHA-256 perf.yaml was rendered from, and exist")
   void planChecks() throws Exception {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
+    String rendered = DigestUtils.sha256Hex(Files.readAllBytes(f.planFile));
     Files.writeString(f.planFile, Files.readString(f.planFile).replace("5000", "5001") + " ");
+    String edited = DigestUtils.sha256Hex(Files.readAllBytes(f.planFile));
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageContaining("SHA-256 is ")
-        .hasMessageContaining("was edited")
-        .hasMessageContaining("re-render from the plan you mean to run")
+        .hasMessage(
+            f.planFile
+                + ": SHA-256 is "
+                + edited
+                + ", not "
+                + rendered
+                + " (recorded in "
+                + f.perfYaml()
+                + " as benchplan.dev/plan-sha256; re-render from the plan you mean to run): the"
+                + " plan was edited or another file was named; expected the plan exactly as it was"
+                + " written")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     Files.delete(f.planFile);
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageContaining("the plan it was rendered from is missing: " + f.planFile);
+        .hasMessage(
+            f.perfYaml()
+                + ": the plan it was rendered from is missing: "
+                + f.planFile
+                + " (annotation benchplan.dev/plan-path)");
   }
 
   @Test
@@ -976,10 +1063,18 @@ class KubeRunServiceTest {
         "jobs.batch is forbidden: User \"bench-bot\" cannot create resource \"jobs\" in API group \"batch\" in the namespace \"bench\"");
     assertThatThrownBy(() -> run(f, request(f)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining("create Job " + NS + "/" + RunFixture.JOB + ": HTTP 403 Forbidden")
-        .hasMessageContaining(
-            "RBAC: the context's user may not create Job " + NS + "/" + RunFixture.JOB)
-        .hasMessageContaining("cannot create resource \"jobs\"");
+        .hasMessage(
+            "create Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + ": HTTP 403 Forbidden: jobs.batch is forbidden: User \"bench-bot\" cannot create"
+                + " resource \"jobs\" in API group \"batch\" in the namespace \"bench\"; RBAC: the"
+                + " context's user may not create Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + " (grant it with a Role or ClusterRole; check with 'kubectl auth can-i')");
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();
   }
@@ -993,12 +1088,15 @@ class KubeRunServiceTest {
     denied.add("get pods/log " + NS);
     assertThatThrownBy(() -> run(f, request(f)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining(
-            "denied the user of this context 2 permission(s) run needs, so nothing was created")
-        .hasMessageContaining(
-            "create jobs.batch in namespace " + NS + " (run apply: the AIPerf Job)")
-        .hasMessageContaining("get pods/log in namespace " + NS)
-        .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
+        .hasMessage(
+            "the API server denied the user of this context 2 permission(s) run needs, so nothing"
+                + " was created: create jobs.batch in namespace "
+                + NS
+                + " (run apply: the AIPerf Job); get pods/log in namespace "
+                + NS
+                + " (run watch and collect: the AIPerf pod log (progress and summary)). Print the"
+                + " Role(s) to grant with: benchplan rbac run --deploy-root "
+                + f.deployRoot);
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();
     // every required pair of the table was asked about, in the namespaces rbac prints
@@ -1033,8 +1131,14 @@ class KubeRunServiceTest {
     RunFixture f = RunFixture.create(tmp, NS, 50, 35);
     failNextJobCreate(409, "AlreadyExists", "jobs.batch \"" + RunFixture.JOB + "\" already exists");
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageStartingWith("create Job ")
-        .hasMessageContaining(": HTTP 409 Conflict: ")
+        .hasMessage(
+            "create Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + ": HTTP 409 Conflict: jobs.batch \""
+                + RunFixture.JOB
+                + "\" already exists")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     server
         .expect()
@@ -1048,9 +1152,12 @@ class KubeRunServiceTest {
                 .build())
         .always();
     assertThatThrownBy(() -> run(f, request(f)))
-        .hasMessageStartingWith("create ConfigMap ")
-        .hasMessageContaining(": HTTP 503 Service Unavailable: ")
-        .hasMessageContaining("leader changed");
+        .hasMessage(
+            "create ConfigMap "
+                + NS
+                + "/"
+                + RunFixture.CONFIG_MAP
+                + ": HTTP 503 Service Unavailable: etcdserver: leader changed");
     assertNothingLeft();
   }
 
@@ -1069,7 +1176,12 @@ class KubeRunServiceTest {
                       s.createPod(POD).schedule("cpu-node-1").running();
                       assertThat(hooks.interrupt()).isTrue();
                     }))
-        .hasMessageContaining("interrupted")
+        .hasMessage(
+            "interrupted: Job "
+                + NS
+                + "/"
+                + RunFixture.JOB
+                + " and its ConfigMaps deleted; no run directory written")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     assertNothingLeft();
     assertThat(progress).anyMatch(p -> p.startsWith("interrupted: cleaning up"));
