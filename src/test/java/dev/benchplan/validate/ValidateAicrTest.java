@@ -183,8 +183,11 @@ class ValidateAicrTest {
     assertThat(r.verdict()).isEqualTo(Status.ERROR);
     assertThat(r.verdictDocument().failedStep()).isEqualTo("crd-check");
     assertThat(r.verdictDocument().reason())
-        .contains("lists dynamo-platform")
-        .contains("not installed");
+        .isEqualTo(
+            dir.resolve("overlay.yaml")
+                + " lists dynamo-platform in spec.componentRefs, but the DynamoGraphDeployment CRD"
+                + " (dynamographdeployments.nvidia.com) is not installed in the cluster: the platform"
+                + " is missing or broken");
   }
 
   @Test
@@ -207,7 +210,11 @@ class ValidateAicrTest {
             "t");
     ValidateResult r = s.execute(options(p, noFlags()));
     assertThat(r.verdict()).isEqualTo(Status.SKIP);
-    assertThat(r.verdictDocument().reason()).contains("does not include dynamo-platform");
+    assertThat(r.verdictDocument().reason())
+        .isEqualTo(
+            p
+                + ": spec.componentRefs does not include dynamo-platform: no Dynamo platform to"
+                + " validate");
   }
 
   @Test
@@ -236,7 +243,8 @@ class ValidateAicrTest {
     ValidateResult ok = service(6000, 100).execute(options(null, noFlags()));
     assertThat(ok.exitCode()).isZero();
     assertThat(ok.verdictDocument().gpus().count()).isNull();
-    assertThat(ok.verdictDocument().gpus().note()).contains("DRA resource claims");
+    assertThat(ok.verdictDocument().gpus().note())
+        .isEqualTo("the GPUs of VllmDecodeWorker come from DRA resource claims: no per-GPU figure");
     assertThat(ok.verdictDocument().measured().outputTokenThroughputPerGpu()).isNull();
 
     // per GPU: exit 2 before anything is created, nothing written
@@ -249,8 +257,10 @@ class ValidateAicrTest {
     InputFlags perGpu = new InputFlags(8, false, false, false, null, null, null, Map.of());
     assertThatThrownBy(() -> service(6000, 100).execute(options(null, perGpu)))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("--concurrency-per-gpu: a per-GPU concurrency (8) needs a GPU count")
-        .hasMessageContaining("DRA resource claims")
+        .hasMessage(
+            "--concurrency-per-gpu: a per-GPU concurrency (8) needs a GPU count, but"
+                + " team-a/vllm-agg: the GPUs of VllmDecodeWorker come from DRA resource claims: no"
+                + " per-GPU figure; give --concurrency-per-worker instead")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
     assertThat(report).doesNotExist();
@@ -300,8 +310,10 @@ class ValidateAicrTest {
     cluster.dgds.add(ValidateServiceTest.existing("team-a", "vllm-agg", 1));
     assertThatThrownBy(() -> service(1, 1).execute(options(overlay("1.2.1", GB200), noFlags())))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(
-            "(inference-model): DynamoGraphDeployment team-a/vllm-agg serves Qwen/Qwen3-0.6B, not"
+        .hasMessage(
+            dir.resolve("overlay.yaml")
+                + ": /spec/validation/performance/constraints/0 (inference-model):"
+                + " DynamoGraphDeployment team-a/vllm-agg serves Qwen/Qwen3-0.6B, not"
                 + " Qwen/Qwen3-8B")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
@@ -330,7 +342,10 @@ class ValidateAicrTest {
                             "{name: inference-routing-mode, value: gateway-epp}",
                             "{name: inference-throughput, value: \">= 1\"}"),
                         noFlags())))
-        .hasMessageContaining("gateway-epp is not supported yet")
+        .hasMessage(
+            dir.resolve("overlay.yaml")
+                + ": /spec/validation/performance/constraints/0 (inference-routing-mode):"
+                + " routing-mode gateway-epp is not supported yet: use dynamo-router")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
     assertThat(dir.resolve("report")).doesNotExist();
@@ -353,10 +368,15 @@ class ValidateAicrTest {
     assertThatThrownBy(() -> service(40_000, 900).execute(strict))
         .isInstanceOfSatisfying(
             ValidateStepException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
-        .hasMessageContaining("'inference-something-new'")
-        .hasMessageContaining("inference-ttft-p99")
-        .hasMessageContaining("inference-routing-mode")
-        .hasMessageContaining("--allow-unknown-constraints");
+        .hasMessage(
+            dir.resolve("overlay.yaml")
+                + ": /spec/validation/performance/constraints/6/name: unknown inference constraint"
+                + " name 'inference-something-new': expected one of inference-throughput,"
+                + " inference-ttft-p99, inference-throughput-per-gpu, inference-model,"
+                + " inference-concurrency-per-gpu, inference-routing-mode,"
+                + " inference-model-cache-storage-class, or <metric>-<stat> (e.g."
+                + " time_to_first_token-p95); an overlay newer than benchplan:"
+                + " --allow-unknown-constraints");
     assertThat(cluster.lastManifest).isNull();
   }
 }

@@ -154,7 +154,8 @@ class DraSlicesTest {
     answer("v1beta1", 404);
     DraGpus dra = DraSlices.read(ClusterAccess.of(client));
     assertThat(dra.detected()).isFalse();
-    assertThat(dra.note()).contains("serves no resource.k8s.io ResourceSlices");
+    assertThat(dra.note())
+        .isEqualTo("not detected: the cluster serves no resource.k8s.io ResourceSlices");
   }
 
   @Test
@@ -163,7 +164,7 @@ class DraSlicesTest {
     answer("v1", 403);
     DraGpus dra = DraSlices.read(ClusterAccess.of(client));
     assertThat(dra.detected()).isFalse();
-    assertThat(dra.note()).contains("forbidden (403)");
+    assertThat(dra.note()).isEqualTo("not detected: listing ResourceSlices is forbidden (403)");
   }
 
   @Test
@@ -186,12 +187,14 @@ class DraSlicesTest {
     assertThatThrownBy(() -> DraNodeChoice.choose(cluster, Map.of()))
         .isInstanceOfSatisfying(
             BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCode.INVALID))
-        .hasMessageContaining("Dynamic Resource Allocation")
-        .hasMessageContaining("resource.k8s.io/v1 ResourceSlices of driver gpu.nvidia.com")
-        .hasMessageContaining("gpu-a 8, gpu-b 8")
-        .hasMessageContaining("no schedulable node")
-        .hasMessageContaining("--dgd NS/NAME")
-        .hasMessageContaining("nothing was created");
+        .hasMessage(
+            "the cluster publishes its GPUs through Dynamic Resource Allocation"
+                + " (resource.k8s.io/v1 ResourceSlices of driver gpu.nvidia.com: gpu-a 8, gpu-b 8),"
+                + " and no schedulable node has a free nvidia.com/gpu (gpu-a: excluded, no"
+                + " allocatable nvidia.com/gpu; gpu-b: excluded, no allocatable nvidia.com/gpu);"
+                + " validate's default deployment requests nvidia.com/gpu and does not create"
+                + " resource claims: deploy the DGD with its claims yourself and validate it with"
+                + " --dgd NS/NAME (nothing was created)");
     assertThat(client.namespaces().list().getItems()).as("nothing created").isEmpty();
   }
 
@@ -206,7 +209,9 @@ class DraSlicesTest {
     assertThatThrownBy(() -> DraNodeChoice.choose(cluster, Map.of()))
         .isInstanceOfSatisfying(
             BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCode.RUNTIME))
-        .hasMessageContaining("has a free nvidia.com/gpu");
+        .hasMessage(
+            "no schedulable node has a free nvidia.com/gpu (cpu-a: excluded, no allocatable"
+                + " nvidia.com/gpu)");
   }
 
   @Test

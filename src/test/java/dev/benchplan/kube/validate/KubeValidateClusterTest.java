@@ -106,8 +106,10 @@ class KubeValidateClusterTest {
         .once();
     assertThatThrownBy(() -> cluster.dgdApi())
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("HTTP 403")
-        .hasMessageContaining("no discovery for you")
+        .hasMessage(
+            "API discovery of group nvidia.com: HTTP 403 Forbidden: no discovery for you; RBAC:"
+                + " the context's user may not API discovery of group nvidia.com (grant it with a"
+                + " Role or ClusterRole; check with 'kubectl auth can-i')")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(3);
   }
@@ -137,7 +139,10 @@ class KubeValidateClusterTest {
     assertThat(seen.get(0).usable()).isTrue();
     assertThat(seen.get(0).frontend().service().name()).isEqualTo("vllm-agg-frontend");
     assertThat(seen.get(1).usable()).isFalse();
-    assertThat(seen.get(1).problems()).first().asString().contains("state pending");
+    assertThat(seen.get(1).problems())
+        .first()
+        .asString()
+        .isEqualTo("state pending, not successful");
     assertThat(seen)
         .noneMatch(
             c -> c.frontend() != null && c.frontend().service().name().equals("llm-frontend"));
@@ -256,7 +261,10 @@ class KubeValidateClusterTest {
                     new CreatedObjects(),
                     Duration.ofSeconds(5),
                     ProgressSink.none()))
-        .hasMessageContaining("already exists and is active");
+        .hasMessage(
+            "namespace "
+                + RUN.namespace()
+                + " already exists and is active; validate never reuses a namespace");
   }
 
   @Test
@@ -344,7 +352,13 @@ class KubeValidateClusterTest {
         new CreatedObject(
             "v1", "Namespace", null, "someone-elses", ValidateRun.RUN_LABEL, RUN.runId()));
     CleanupReport r = cluster.cleanup(ledger, Duration.ofSeconds(5), ProgressSink.none());
-    assertThat(r.skipped()).singleElement().asString().contains("not ours");
+    assertThat(r.skipped())
+        .singleElement()
+        .asString()
+        .isEqualTo(
+            "Namespace someone-elses (no label benchplan.dev/validate-run="
+                + RUN.runId()
+                + ": not ours)");
     assertThat(client.namespaces().withName("someone-elses").get()).isNotNull();
   }
 
@@ -401,9 +415,10 @@ class KubeValidateClusterTest {
             () ->
                 cluster.awaitReady(
                     api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND, ProgressSink.none()))
-        .hasMessageContaining("not ready after 3.0s")
-        .hasMessageContaining("state pending")
-        .hasMessageContaining("VllmDecodeWorker 3/4 ready");
+        .hasMessage(
+            "DGD slow-ns/benchplan-validate not ready after 3.0s: component VllmDecodeWorker 3/4"
+                + " ready (ready/spec); state pending, Frontend 1/1 ready, VllmDecodeWorker 3/4"
+                + " ready");
   }
 
   /** Waits (20 s at most) for a progress update of the waiter containing {@code expected}. */
@@ -457,8 +472,9 @@ class KubeValidateClusterTest {
             () ->
                 cluster.awaitReady(
                     api, ns, d.name(), d.desiredWorkers(), SHORT_BOUND, ProgressSink.none()))
-        .hasMessageContaining("not ready after 3.0s: component Frontend 0/1 ready (ready/spec)")
-        .hasMessageContaining("state successful");
+        .hasMessage(
+            "DGD fe-ns/benchplan-validate not ready after 3.0s: component Frontend 0/1 ready"
+                + " (ready/spec); state successful, Frontend 0/1 ready, VllmDecodeWorker 2/2 ready");
   }
 
   @Test
@@ -473,7 +489,10 @@ class KubeValidateClusterTest {
     setStatus(ns, d.name(), "successful", 1, 0);
     assertThatThrownBy(
             () -> cluster.awaitComponentsReady(api, ns, d.name(), SHORT_BOUND, ProgressSink.none()))
-        .hasMessageContaining("component VllmDecodeWorker 0/1 ready (ready/spec)");
+        .hasMessage(
+            "DGD existing-ns/benchplan-validate not ready after 3.0s: component VllmDecodeWorker"
+                + " 0/1 ready (ready/spec); state successful, Frontend 1/1 ready, VllmDecodeWorker"
+                + " 0/1 ready");
     BlockingQueue<String> updates = new LinkedBlockingQueue<>();
     CompletableFuture<dev.benchplan.validate.DgdView> ready =
         CompletableFuture.supplyAsync(
