@@ -91,13 +91,19 @@ class ArtifactPartsTest {
                 ArtifactParts.append(
                     second.substring(0, second.length() / 2), 20, new StringWriter(), "pod x log"))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("pod x log: the part from chunk 20 is cut");
+        .hasMessage(
+            "pod x log: the part from chunk 20 is cut (its last line is 'C 30 145ce4ba2ee8a4c1c2',"
+                + " expected the end line or '==== benchplan:artifacts:part-end next=<seq> ===='):"
+                + " the log is truncated");
     assertThatThrownBy(() -> ArtifactParts.append(second, 25, new StringWriter(), "pod x log"))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("says the next part starts at 40");
+        .hasMessage(
+            "pod x log: the part from chunk 25 carries 20 chunk(s) but says the next part starts at"
+                + " 40");
     assertThatThrownBy(() -> ArtifactParts.append(second, 0, new StringWriter(), "pod x log"))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("the first part has no line");
+        .hasMessage(
+            "pod x log: the first part has no line '==== benchplan:artifacts:begin v1 ===='");
     // part 1 skipped: the decoder names the missing chunk
     StringWriter out = new StringWriter();
     ArtifactParts.append(logs.get(0), 0, out, "p0");
@@ -109,7 +115,7 @@ class ArtifactPartsTest {
                     tmp.resolve("skipped"),
                     "joined"))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("artifact chunk 20 is missing");
+        .hasMessage("joined: artifact chunk 20 is missing (next seen: 40)");
   }
 
   @Test
@@ -156,10 +162,14 @@ class ArtifactPartsTest {
     String edited = log.replaceFirst("\"size\": 0", "\"size\": 1");
     assertThatThrownBy(() -> ArtifactChannel.volumeManifest(edited, "job log"))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("does not match its closing line");
+        .hasMessage(
+            "job log: the manifest of the tree left on the volume does not match its closing line"
+                + " (files, bytes or manifest_sha256)");
     String cut = log.substring(0, log.indexOf("==== benchplan:artifacts:manifest"));
     assertThatThrownBy(() -> ArtifactChannel.volumeManifest(cut, "job log"))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("is cut");
+        .hasMessage(
+            "job log: the manifest of the tree left on the volume is cut (no line"
+                + " '==== benchplan:artifacts:manifest ...')");
   }
 }

@@ -82,22 +82,36 @@ class OperatorRunPairTest {
     ((ObjectNode) jobs.get(1).at("/metadata/annotations")).remove(JobContract.PAIR);
     assertThatThrownBy(() -> OperatorRun.pair(file, jobs))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(file.toString())
-        .hasMessageContaining("AIPerfJob " + second + " has no " + JobContract.PAIR)
-        .hasMessageContaining("the first has p3/AB/A")
+        .hasMessage(
+            file
+                + ": AIPerfJob "
+                + second
+                + " has no "
+                + JobContract.PAIR
+                + ", the first has p3/AB/A: expected one pair label on every AIPerfJob of a run, as"
+                + " render wrote it")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
 
     ((ObjectNode) jobs.get(1).at("/metadata/annotations")).put(JobContract.PAIR, "p4/AB/A");
     assertThatThrownBy(() -> OperatorRun.pair(file, jobs))
-        .hasMessageContaining("has " + JobContract.PAIR + " p4/AB/A, the first has p3/AB/A");
+        .hasMessage(
+            file
+                + ": AIPerfJob "
+                + second
+                + " has "
+                + JobContract.PAIR
+                + " p4/AB/A, the first has p3/AB/A: expected one pair label on every AIPerfJob of a"
+                + " run, as render wrote it");
 
     for (ObjectNode j : jobs) {
       ((ObjectNode) j.at("/metadata/annotations")).put(JobContract.PAIR, "p3/AB/C");
     }
     assertThatThrownBy(() -> OperatorRun.pair(file, jobs))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(file.toString())
-        .hasMessageContaining("--pair-arm C: expected A (reference) or B (candidate)")
+        .hasMessage(
+            file
+                + ": /metadata/annotations/benchplan.dev~1pair: --pair-arm C: expected A (reference)"
+                + " or B (candidate)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 }
