@@ -290,7 +290,11 @@ class GateEvaluatorTest {
                     e, ConstraintReader.fromFlags(null, TTFT), GateOptions.defaults()))
         .isInstanceOf(BenchplanException.class)
         .satisfies(ex -> assertThat(((BenchplanException) ex).exitCode()).isEqualTo(2))
-        .hasMessageContaining("/time_to_first_token/unit: unknown unit 'jiffies'");
+        .hasMessage(
+            e.path()
+                + ": /time_to_first_token/unit: unknown unit 'jiffies' for time_to_first_token:"
+                + " expected a duration (ns, us, ms, s) or a rate (tokens/sec, requests/sec); not"
+                + " guessing");
     // an unknown unit on a metric that is not gated does not matter
     assertThat(
             GateEvaluator.evaluate(
@@ -311,7 +315,11 @@ class GateEvaluatorTest {
             () ->
                 GateEvaluator.evaluate(
                     e, ConstraintReader.fromFlags(TP, null), GateOptions.defaults()))
-        .hasMessageContaining("cannot be compared with constraint inference-throughput");
+        .hasMessage(
+            e.path()
+                + ": /output_token_throughput/unit: output_token_throughput is in 'ms', which"
+                + " cannot be compared with constraint inference-throughput in 'tokens/sec'"
+                + " (--min-throughput)");
   }
 
   @Test
@@ -359,10 +367,12 @@ class GateEvaluatorTest {
   @Test
   @DisplayName("tolerance and error rate outside their ranges are invalid input")
   void optionRanges() {
-    assertThatThrownBy(() -> options("1")).hasMessageContaining("--tolerance");
-    assertThatThrownBy(() -> options("-0.1")).hasMessageContaining("--tolerance");
+    assertThatThrownBy(() -> options("1"))
+        .hasMessage("--tolerance: expected a fraction in [0, 1) such as 0.10, got 1");
+    assertThatThrownBy(() -> options("-0.1"))
+        .hasMessage("--tolerance: expected a fraction in [0, 1) such as 0.10, got -0.1");
     assertThatThrownBy(() -> new GateOptions(BigDecimal.ZERO, new BigDecimal("1.5")))
-        .hasMessageContaining("--max-error-rate");
+        .hasMessage("--max-error-rate: expected a fraction in [0, 1] such as 0.01, got 1.5");
   }
 
   /**

@@ -63,14 +63,15 @@ class GpuNodeChoiceTest {
     assertThatThrownBy(
             () -> GpuNodeChoice.choose(List.of(node("a", 4, 4), node("cpu", 0, 0)), Map.of()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("no schedulable node has a free nvidia.com/gpu")
-        .hasMessageContaining("a: 4 allocatable, 4 requested, 0 free")
-        .hasMessageContaining("cpu: excluded, no allocatable nvidia.com/gpu")
+        .hasMessage(
+            "no schedulable node has a free nvidia.com/gpu (a: 4 allocatable, 4 requested, 0"
+                + " free; cpu: excluded, no allocatable nvidia.com/gpu)")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(3);
     assertThatThrownBy(() -> GpuNodeChoice.choose(List.of(), Map.of("a", "b")))
-        .hasMessageContaining("matching --node-selector {a=b}")
-        .hasMessageContaining("lists no nodes");
+        .hasMessage(
+            "no schedulable node matching --node-selector {a=b} has a free nvidia.com/gpu (the"
+                + " cluster lists no nodes)");
   }
 
   @Test

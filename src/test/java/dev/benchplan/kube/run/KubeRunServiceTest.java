@@ -1355,9 +1355,14 @@ class KubeRunServiceTest {
     assertThatThrownBy(() -> run(f, smokeChecked(f.deployRoot, "2026-11-30T12:00:00Z")))
         .isInstanceOfSatisfying(
             BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
-        .hasMessageContaining("SMOKE_STALE")
-        .hasMessageContaining("242 h (10 days) old, past the limit of 72 h")
-        .hasMessageContaining("nothing created");
+        .hasMessage(
+            "run: plan "
+                + f.planFile
+                + " /deployment/smoke_test: smoke test artifact smoke.json /timestamp"
+                + " 2026-11-20T10:00:00Z is 242 h (10 days) old, past the limit of 72 h (3 days)"
+                + " (SMOKE_STALE, rule: execution/deployment-ledger.md): run `benchplan smoke`"
+                + " against the endpoint again and record the new artifact in the ledger (or raise"
+                + " the limit with --smoke-max-age); nothing created");
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();
     assertThat(progress).noneMatch(p -> p.startsWith("preflight"));
@@ -1395,8 +1400,13 @@ class KubeRunServiceTest {
     assertThatThrownBy(() -> run(f, smokeChecked(f.deployRoot, "2026-11-30T12:00:00Z")))
         .isInstanceOfSatisfying(
             BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
-        .hasMessageContaining("ledgers/next.yaml")
-        .hasMessageContaining("is missing");
+        .hasMessage(
+            f.perfYaml()
+                + ": the ledger it was rendered for (ledgers/next.yaml, sha256 "
+                + "1".repeat(64)
+                + ") is missing: its smoke evidence's age cannot be judged; expected that ledger,"
+                + " or re-render with --ledger naming the candidate's current ledger; nothing"
+                + " created");
     assertNothingLeft();
     assertThat(f.runDir().getParent()).doesNotExist();
   }
