@@ -25,9 +25,8 @@ public final class ApiErrors {
       case 403 ->
           BenchplanException.runtime(
               line
-                  + "; RBAC: the context's user may not "
-                  + action
-                  + " (grant it with a Role or ClusterRole; check with 'kubectl auth can-i')",
+                  + "; RBAC: the context's user lacks this permission (grant it with a Role or"
+                  + " ClusterRole; check with 'kubectl auth can-i')",
               e);
       default -> BenchplanException.runtime(line, e);
     };

@@ -43,7 +43,8 @@ class ApiErrorsTest {
     assertThat(e)
         .hasMessage(
             "create Job a/b: HTTP 403 Forbidden: jobs.batch is forbidden; RBAC: the context's user"
-                + " may not create Job a/b (grant it with a Role or ClusterRole; check with 'kubectl auth can-i')");
+                + " lacks this permission (grant it with a Role or ClusterRole; check with"
+                + " 'kubectl auth can-i')");
   }
 
   @Test

@@ -108,8 +108,8 @@ class KubeValidateClusterTest {
         .isInstanceOf(BenchplanException.class)
         .hasMessage(
             "API discovery of group nvidia.com: HTTP 403 Forbidden: no discovery for you; RBAC:"
-                + " the context's user may not API discovery of group nvidia.com (grant it with a"
-                + " Role or ClusterRole; check with 'kubectl auth can-i')")
+                + " the context's user lacks this permission (grant it with a Role or ClusterRole;"
+                + " check with 'kubectl auth can-i')")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(3);
   }
