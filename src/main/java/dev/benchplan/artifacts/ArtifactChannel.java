@@ -153,6 +153,17 @@ public final class ArtifactChannel {
     }
   }
 
+  private static String cut(String what, long chunks, int manifestLines) {
+    return what
+        + ": the artifact block is cut after "
+        + chunks
+        + " chunk(s) and "
+        + manifestLines
+        + " manifest line(s) (no line '"
+        + END_PREFIX
+        + "...'): the log is truncated";
+  }
+
   private static ArtifactManifest decodeChecked(BufferedReader log, Path target, String what)
       throws IOException {
     String line;
@@ -218,6 +229,10 @@ public final class ArtifactChannel {
             }
             String actual = Sha256.hex(bytes);
             if (!actual.equals(m.group(2))) {
+              if (log.readLine() == null) {
+                // the log ends inside this line: cut, not corrupted
+                throw new ArtifactChannelException(cut(what, nextChunk, files.size()));
+              }
               throw new ArtifactChannelException(
                   what
                       + ": artifact chunk "
@@ -249,15 +264,7 @@ public final class ArtifactChannel {
         }
       }
       if (end == null) {
-        throw new ArtifactChannelException(
-            what
-                + ": the artifact block is cut after "
-                + nextChunk
-                + " chunk(s) and "
-                + files.size()
-                + " manifest line(s) (no line '"
-                + END_PREFIX
-                + "...'): the log is truncated");
+        throw new ArtifactChannelException(cut(what, nextChunk, files.size()));
       }
       long endFiles = Long.parseLong(end.group(1));
       long endBytes = Long.parseLong(end.group(2));

@@ -170,7 +170,13 @@ class ArtifactChannelTest {
 
     List<String> cutInLine = new ArrayList<>(good.subList(0, first + 3));
     cutInLine.add(good.get(first + 3).substring(0, 100));
-    assertFails(cutInLine, corruptedChunk(cutInLine.get(first + 3)));
+    // the log ends inside chunk 3's line: cut, not corrupted
+    assertFails(
+        cutInLine,
+        "the artifact block is cut after 3 chunk(s) and "
+            + manifestLines
+            + " manifest line(s) (no line '==== benchplan:artifacts:end ...'): the log is"
+            + " truncated");
 
     assertFails(
         good.subList(0, 0), "no artifact block (no line '==== benchplan:artifacts:begin v1 ====')");

@@ -71,6 +71,7 @@ class DynamoGraphDeploymentIT {
                     .resource(badEnum)
                     .create())
         .isInstanceOf(KubernetesClientException.class)
+        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
         .hasMessageContaining("spec.backendFramework: Unsupported value: \"pytorch\"")
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422));
 
@@ -83,6 +84,7 @@ class DynamoGraphDeploymentIT {
                     .resource(badType)
                     .create())
         .isInstanceOf(KubernetesClientException.class)
+        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
         .hasMessageContaining("spec.services.Frontend.replicas");
 
     assertThat(client.genericKubernetesResources(FakeDynamoOperator.DGD).list().getItems())

@@ -233,6 +233,7 @@ class KubeTestEnvScriptIT {
                         .resource(alpha)
                         .create())
             .isInstanceOf(KubernetesClientException.class)
+            // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
             .hasMessageContaining("conversion webhook");
       }
     } finally {

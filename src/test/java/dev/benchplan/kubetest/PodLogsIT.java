@@ -145,6 +145,7 @@ class PodLogsIT {
         .isEqualTo("ImagePullBackOff");
     assertThatThrownBy(() -> client.pods().withName("pull-1").getLog())
         .isInstanceOf(KubernetesClientException.class)
+        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
         .hasMessageContaining("is waiting to start");
   }
 }

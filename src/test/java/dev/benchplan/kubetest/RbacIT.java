@@ -106,6 +106,7 @@ class RbacIT {
     assertThatThrownBy(() -> user.pods().inNamespace(otherNamespace).list())
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(403))
+        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
         .hasMessageContaining("User \"benchplan-user\" cannot list resource \"pods\"");
     assertThatThrownBy(
             () ->
@@ -142,6 +143,7 @@ class RbacIT {
     assertThat(sa.configMaps().withName("sa-made").get().getData()).containsEntry("k", "v");
     assertThatThrownBy(() -> sa.configMaps().inNamespace(otherNamespace).list())
         .isInstanceOf(KubernetesClientException.class)
+        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
         .hasMessageContaining("system:serviceaccount:" + kube.namespace() + ":runner");
     assertThatThrownBy(
             () -> kube.clientWithToken(kube.serviceAccountToken("not-bound")).configMaps().list())

@@ -70,6 +70,7 @@ class ServerSideDryRunIT {
   void invalidJobIsRejected(KubeTestContext kube) {
     assertThatThrownBy(() -> kube.dryRunApply(PERF_YAML.formatted("Always")))
         .isInstanceOf(KubernetesClientException.class)
+        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
         .hasMessageContaining("spec.template.spec.restartPolicy");
   }
 }

@@ -157,6 +157,7 @@ class RenderDryRunIT {
     assertThat(broken).isNotEqualTo(r.perfText());
     assertThatThrownBy(() -> kube.dryRunApply(broken))
         .isInstanceOf(KubernetesClientException.class)
+        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
         .hasMessageContaining("restartPolicy");
   }
 

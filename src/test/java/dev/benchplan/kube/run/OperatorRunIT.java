@@ -134,8 +134,16 @@ class OperatorRunIT {
     long t0 = System.nanoTime();
     assertThatThrownBy(() -> run(root, settings(), Duration.ofSeconds(3), action -> () -> {}))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("timeout: AIPerfJob")
-        .hasMessageContaining("spec.cancel set, the operator cancelled it")
+        .satisfies(
+            e ->
+                assertThat(e)
+                    .hasMessage(
+                        "timeout: AIPerfJob "
+                            + kube.namespace()
+                            + "/"
+                            + operator.seen().get(operator.seen().size() - 1)
+                            + " did not finish within 3 s; spec.cancel set, the operator cancelled"
+                            + " it; no run directory written"))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     String name = operator.seen().get(operator.seen().size() - 1);
     assertThat(operator.cancelled()).contains(name);
@@ -180,7 +188,15 @@ class OperatorRunIT {
     ctrlC.start();
     assertThatThrownBy(() -> run(root, settings(), Duration.ofMinutes(2), hooks))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("interrupted")
+        .satisfies(
+            e ->
+                assertThat(e)
+                    .hasMessage(
+                        "interrupted: AIPerfJob "
+                            + kube.namespace()
+                            + "/"
+                            + operator.seen().get(before)
+                            + " cancelled; no run directory written"))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     ctrlC.join(10_000);
     String name = operator.seen().get(before);
@@ -357,8 +373,17 @@ class OperatorRunIT {
     Path root = render(1);
     assertThatThrownBy(() -> run(root, settings()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("ended Failed")
-        .hasMessageContaining("worker pods lost")
+        // 'worker pods lost: ...' is FakeAiperfOperator's status error, passed through
+        .satisfies(
+            e ->
+                assertThat(e)
+                    .hasMessage(
+                        "AIPerfJob "
+                            + kube.namespace()
+                            + "/"
+                            + operator.seen().get(operator.seen().size() - 1)
+                            + " ended Failed: worker pods lost: 2 of 3 workers exited; no run"
+                            + " directory written"))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     assertThat(root.resolve("benchmark/runs"))
         .satisfies(
@@ -383,8 +408,21 @@ class OperatorRunIT {
     Path root = render(2);
     assertThatThrownBy(() -> run(root, settings()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("profile_export.jsonl")
-        .hasMessageContaining("arrived short")
+        // the run id in the kept-aside name and the time it was set aside are the unknown parts
+        .satisfies(
+            e ->
+                assertThat(e)
+                    .hasMessageMatching(
+                        java.util.regex.Pattern.quote(
+                                "AIPerfJob "
+                                    + operator.seen().get(operator.seen().size() - 1)
+                                    + ": results file profile_export.jsonl arrived short (19006"
+                                    + " bytes arrived, the listing says 38012); the partial copy"
+                                    + " is kept aside in "
+                                    + root.resolve("benchmark/runs")
+                                    + "/")
+                            + "\\d{8}T\\d{6}Z-[0-9a-f]{4}\\.incomplete-\\d{8}T\\d{6}Z"
+                            + java.util.regex.Pattern.quote(" (incomplete, not a run)")))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3));
     try (var s = Files.list(root.resolve("benchmark/runs"))) {
       assertThat(s.map(x -> x.getFileName().toString()).toList())
@@ -408,8 +446,12 @@ class OperatorRunIT {
             s.requestTimeout());
     assertThatThrownBy(() -> run(root, absent))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("aiperfjobs-absent.aiperf.nvidia.com")
-        .hasMessageContaining("nothing was applied")
+        .hasMessage(
+            root.resolve("benchmark/aiperfjobs.yaml")
+                + ": engine aiperf-operator needs AIPerf's operator, but the cluster has no"
+                + " established CustomResourceDefinition aiperfjobs-absent.aiperf.nvidia.com;"
+                + " nothing was applied: expected AIPerf's operator installed (its Helm chart"
+                + " aiperf-operator, with JobSet), or a plan with --engine job")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThat(operator.seen()).hasSize(before);
     assertThat(root.resolve("benchmark/runs")).doesNotExist();

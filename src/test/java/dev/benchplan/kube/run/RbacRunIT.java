@@ -204,10 +204,14 @@ class RbacRunIT {
           .as("without " + missing.describe())
           .isInstanceOf(BenchplanException.class)
           .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-          .hasMessageContaining(
-              "denied the user of this context 1 permission(s) run needs, so nothing was created: "
-                  + missing.describe())
-          .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
+          .hasMessage(
+              "the API server denied the user of this context 1 permission(s) run needs, so"
+                  + " nothing was created: "
+                  + missing.describe()
+                  + ". Print the Role(s) to grant with: benchplan rbac run --deploy-root "
+                  + f.deployRoot
+                  + " --namespace "
+                  + kube.namespace());
       assertNothingCreated();
       bindings.unbind();
     }

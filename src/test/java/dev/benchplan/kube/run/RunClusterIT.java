@@ -7,6 +7,9 @@ import dev.benchplan.aiperf.export.ExportVariants;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.kube.rbac.Permission;
+import dev.benchplan.kube.rbac.Permissions;
+import dev.benchplan.kube.rbac.RbacTargets;
 import dev.benchplan.kubetest.AiperfPodLog;
 import dev.benchplan.kubetest.FakeKubelet;
 import dev.benchplan.kubetest.KubeTestContext;
@@ -30,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -319,7 +323,14 @@ class RunClusterIT {
                     client,
                     request(f, Duration.ofMinutes(2), Duration.ofSeconds(60), false, false)))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("already exists")
+        .hasMessage(
+            "RUN_OBJECTS_EXIST: Job "
+                + kube.namespace()
+                + "/"
+                + existing.getMetadata().getName()
+                + " already exists (an earlier run of this perf.yaml, kept or still running): use"
+                + " --replace to delete it and run again, or re-render for a new run-id (rule:"
+                + " benchmarking/benchmark-isolation.md)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThat(client.configMaps().withName(RunFixture.CONFIG_MAP).get()).isNull();
 
@@ -350,6 +361,22 @@ class RunClusterIT {
     assertClean();
   }
 
+  private RbacTargets targets() {
+    return RbacTargets.run(kube.namespace(), kube.namespace());
+  }
+
+  /** run's refusal when the context's user lacks {@code missing}. */
+  private String denied(RunFixture f, List<Permission> missing) {
+    return "the API server denied the user of this context "
+        + missing.size()
+        + " permission(s) run needs, so nothing was created: "
+        + missing.stream().map(Permission::describe).collect(Collectors.joining("; "))
+        + ". Print the Role(s) to grant with: benchplan rbac run --deploy-root "
+        + f.deployRoot
+        + " --namespace "
+        + kube.namespace();
+  }
+
   @Test
   @DisplayName(
       "RBAC: no rights -> exit 3 naming every missing permission; a namespaced Role without 'create jobs' -> exit 3 naming it, nothing created")
@@ -364,10 +391,8 @@ class RunClusterIT {
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
         // asked of the API server before anything is created (issue 19): every missing permission
-        // named
-        .hasMessageContaining("permission(s) run needs, so nothing was created")
-        .hasMessageContaining("create jobs.batch in namespace " + kube.namespace())
-        .hasMessageContaining("benchplan rbac run --deploy-root " + f.deployRoot);
+        // named, in the order of the call table
+        .hasMessage(denied(f, Permissions.distinct(Permissions.required(targets()))));
     assertClean();
 
     client
@@ -421,11 +446,12 @@ class RunClusterIT {
                     nobody,
                     request(f, Duration.ofMinutes(2), Duration.ofSeconds(60), false, false)))
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(3))
-        .hasMessageContaining(
-            "denied the user of this context 1 permission(s) run needs, so nothing was created: "
-                + "create jobs.batch in namespace "
-                + kube.namespace()
-                + " (run apply: the AIPerf Job)");
+        .hasMessage(
+            denied(
+                f,
+                Permissions.distinct(Permissions.required(targets())).stream()
+                    .filter(p -> p.verb().equals("create") && p.resource().equals("jobs"))
+                    .toList()));
     assertClean();
   }
 

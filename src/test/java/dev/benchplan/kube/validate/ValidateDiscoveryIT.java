@@ -113,9 +113,13 @@ class ValidateDiscoveryIT {
                             kube.namespace(), null, Map.of(), dir, ValidateItSupport.fast())))
         .isInstanceOfSatisfying(
             BenchplanException.class, e -> assertThat(e.exitCode()).isEqualTo(2))
-        .hasMessageContaining(kube.namespace() + "/vllm-agg/vllm-agg-frontend:8000/Qwen/Qwen3-0.6B")
-        .hasMessageContaining(
-            kube.namespace() + "/vllm-agg-2/vllm-agg-2-frontend:8000/Qwen/Qwen3-0.6B");
+        .hasMessage(
+            "2 DynamoGraphDeployments serve a frontend; name one with --dgd NAME or"
+                + " NAMESPACE/NAME: "
+                + kube.namespace()
+                + "/vllm-agg/vllm-agg-frontend:8000/Qwen/Qwen3-0.6B (state successful); "
+                + kube.namespace()
+                + "/vllm-agg-2/vllm-agg-2-frontend:8000/Qwen/Qwen3-0.6B (state successful)");
     assertThat(err.toString()).contains("2 candidates: ambiguous");
     assertThat(runner.request.get()).isNull();
     assertThat(dir.resolve("verdict.json")).doesNotExist();
@@ -227,7 +231,13 @@ class ValidateDiscoveryIT {
     assertThat(api.installed()).isTrue();
     assertThatThrownBy(() -> user.discover(api, null))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("denied")
-        .hasMessageContaining("--namespace");
+        .hasMessage(
+            "the API server denied the user of this context 2 permission(s) validate with its"
+                + " default deployment needs, so nothing was created: list"
+                + " dynamographdeployments.nvidia.com in all namespaces (validate discovery: the"
+                + " DGDs (all namespaces, or --namespace)); list services in all namespaces"
+                + " (validate discovery: each DGD's frontend Service in its namespace). Print the"
+                + " Role(s) to grant with: benchplan rbac validate [--dgd NS/NAME] (or keep"
+                + " discovery to one namespace with --namespace NS)");
   }
 }
