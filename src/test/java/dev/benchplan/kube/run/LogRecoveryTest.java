@@ -10,6 +10,7 @@ import dev.benchplan.json.Sha256;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.testing.Coreutils;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,13 +115,7 @@ class LogRecoveryTest {
       assertThat(f.runDir().resolve(name)).isRegularFile();
     }
     assertThat(Files.readString(f.runDir().resolve("pod.log"))).isEqualTo(log);
-    Process check =
-        new ProcessBuilder("sha256sum", "--strict", "-c", "artifacts.sha256")
-            .directory(f.runDir().toFile())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(check.waitFor()).as(out).isZero();
+    String out = Coreutils.sha256sumCheck(f.runDir());
     assertThat(out).contains("aiperf/concurrency4/profile_export.jsonl: OK");
   }
 
