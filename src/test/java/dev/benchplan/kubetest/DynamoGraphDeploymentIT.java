@@ -71,8 +71,12 @@ class DynamoGraphDeploymentIT {
                     .resource(badEnum)
                     .create())
         .isInstanceOf(KubernetesClientException.class)
-        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
-        .hasMessageContaining("spec.backendFramework: Unsupported value: \"pytorch\"")
+        // the API server's structured cause, whole: the field and its reason
+        .satisfies(
+            e ->
+                assertThat(((KubernetesClientException) e).getStatus().getDetails().getCauses())
+                    .extracting(c -> c.getField() + ": " + c.getReason())
+                    .containsExactly("spec.backendFramework: FieldValueNotSupported"))
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422));
 
     GenericKubernetesResource badType = agg(client, "bad-type");
@@ -84,8 +88,12 @@ class DynamoGraphDeploymentIT {
                     .resource(badType)
                     .create())
         .isInstanceOf(KubernetesClientException.class)
-        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
-        .hasMessageContaining("spec.services.Frontend.replicas");
+        // the API server's structured cause, whole: the field and its reason
+        .satisfies(
+            e ->
+                assertThat(((KubernetesClientException) e).getStatus().getDetails().getCauses())
+                    .extracting(c -> c.getField() + ": " + c.getReason())
+                    .containsExactly("spec.services.Frontend.replicas: FieldValueInvalid"));
 
     assertThat(client.genericKubernetesResources(FakeDynamoOperator.DGD).list().getItems())
         .isEmpty();

@@ -70,7 +70,11 @@ class ServerSideDryRunIT {
   void invalidJobIsRejected(KubeTestContext kube) {
     assertThatThrownBy(() -> kube.dryRunApply(PERF_YAML.formatted("Always")))
         .isInstanceOf(KubernetesClientException.class)
-        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
-        .hasMessageContaining("spec.template.spec.restartPolicy");
+        // the API server's structured cause, whole: the field and its reason
+        .satisfies(
+            e ->
+                assertThat(((KubernetesClientException) e).getStatus().getDetails().getCauses())
+                    .extracting(c -> c.getField() + ": " + c.getReason())
+                    .containsExactly("spec.template.spec.restartPolicy: FieldValueRequired"));
   }
 }

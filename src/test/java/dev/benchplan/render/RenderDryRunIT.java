@@ -157,8 +157,12 @@ class RenderDryRunIT {
     assertThat(broken).isNotEqualTo(r.perfText());
     assertThatThrownBy(() -> kube.dryRunApply(broken))
         .isInstanceOf(KubernetesClientException.class)
-        // fabric8 wraps the API server's text in a URL (with the port) and a Status dump
-        .hasMessageContaining("restartPolicy");
+        // the API server's structured cause, whole: the field and its reason
+        .satisfies(
+            e ->
+                assertThat(((KubernetesClientException) e).getStatus().getDetails().getCauses())
+                    .extracting(c -> c.getField() + ": " + c.getReason())
+                    .containsExactly("spec.template.spec.restartPolicy: FieldValueRequired"));
   }
 
   private static Path onPath(String tool) {
