@@ -54,6 +54,12 @@ class ValidateInterruptIT {
     Instant before = Instant.now();
     ProcessBuilder pb =
         new ProcessBuilder(
+            // a shell started without job control passes SIGINT on ignored, and the JVM keeps it
+            // ignored (Ctrl-C would then do nothing): perl restores the default, then execs the
+            // launcher, which execs java, so the pid stays the one this test signals
+            "perl",
+            "-e",
+            "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\\n\"",
             launcher.toString(),
             "validate",
             "--namespace",
