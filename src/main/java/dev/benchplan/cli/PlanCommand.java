@@ -6,6 +6,7 @@ import dev.benchplan.aiperf.version.AiperfVersionResolver;
 import dev.benchplan.aiperf.version.HttpIndexFetcher;
 import dev.benchplan.aiperf.version.VersionRequest;
 import dev.benchplan.error.ExitCode;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.plan.EngineRequest;
 import dev.benchplan.plan.ExperimentType;
 import dev.benchplan.plan.Intent;
@@ -455,7 +456,7 @@ public final class PlanCommand implements Callable<Integer> {
     } catch (URISyntaxException e) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
-          "--aiperf-index-url '" + text + "': not a URL (" + e.getReason() + ")");
+          "--aiperf-index-url '" + text + "': not a URL (" + InputErrors.describe(e) + ")");
     }
   }
 

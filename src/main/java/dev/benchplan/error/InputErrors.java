@@ -2,6 +2,7 @@ package dev.benchplan.error;
 
 import java.io.CharConversionException;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -91,6 +92,9 @@ public final class InputErrors {
           .replaceAll("'[^']{9,}'", "'...'")
           .replaceAll("\"[^\"]{9,}\"", "\"...\"");
     }
+    if (e instanceof URISyntaxException u) {
+      return uriProblem(u);
+    }
     if (e instanceof CharConversionException) {
       return "not UTF-8, UTF-16 or UTF-32 text ("
           + oneLine(e.getMessage())
@@ -115,6 +119,29 @@ public final class InputErrors {
     }
     String m = e.getMessage();
     return m == null || m.isBlank() ? e.getClass().getSimpleName() : oneLine(m);
+  }
+
+  /** "illegal character in authority: a space at character 11" from Java's URI parser. */
+  private static String uriProblem(URISyntaxException e) {
+    String reason = e.getReason();
+    String what =
+        reason.isEmpty()
+            ? "malformed"
+            : reason.substring(0, 1).toLowerCase(Locale.ROOT) + reason.substring(1);
+    String input = e.getInput();
+    for (int i = 0; i < input.length(); i++) {
+      char c = input.charAt(i);
+      if (Character.isWhitespace(c) || Character.isISOControl(c)) {
+        return what
+            + ": "
+            + (c == ' ' ? "a space" : "a control character")
+            + " at character "
+            + (i + 1);
+      }
+    }
+    // for a bad authority Java points at where the authority starts, not at the character
+    int at = e.getIndex();
+    return at < 0 || reason.contains("authority") ? what : what + " at character " + (at + 1);
   }
 
   private static String describeJackson(JacksonException e) {

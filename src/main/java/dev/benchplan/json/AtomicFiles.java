@@ -75,8 +75,10 @@ public final class AtomicFiles {
   public static void writeAll(Map<Path, byte[]> files) {
     Map<Path, Path> temps = new LinkedHashMap<>();
     Map<Path, byte[]> previous = new LinkedHashMap<>();
+    Path current = null; // the file being written, named in the error
     try {
       for (Map.Entry<Path, byte[]> e : files.entrySet()) {
+        current = e.getKey();
         temps.put(e.getKey(), writeTemp(e.getKey(), e.getValue()));
         if (Files.exists(e.getKey())) {
           previous.put(e.getKey(), Files.readAllBytes(e.getKey()));
@@ -85,6 +87,7 @@ public final class AtomicFiles {
       List<Path> moved = new java.util.ArrayList<>();
       try {
         for (Map.Entry<Path, Path> e : temps.entrySet()) {
+          current = e.getKey();
           move(e.getValue(), e.getKey(), true);
           moved.add(e.getKey());
         }
@@ -100,8 +103,9 @@ public final class AtomicFiles {
         throw e;
       }
     } catch (IOException e) {
+      Path failed = Objects.requireNonNull(current, "only writing a file fails");
       throw BenchplanException.runtime(
-          "cannot write " + files.keySet() + ": " + Sha256.describe(e), e);
+          ErrorLocation.file(failed), failed + ": cannot write: " + Sha256.describe(e), e);
     } finally {
       temps.values().forEach(AtomicFiles::deleteQuietly);
     }

@@ -2,6 +2,7 @@ package dev.benchplan.json;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.InputErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -52,8 +53,8 @@ public final class Sha256 {
     return s != null && s.matches("[0-9a-fA-F]{64}");
   }
 
+  /** The user's words for an I/O failure ("no such file", "is a directory, expected a file"). */
   static String describe(IOException e) {
-    String name = e.getClass().getSimpleName();
-    return e.getMessage() == null ? name : name + " (" + e.getMessage() + ")";
+    return InputErrors.describe(e);
   }
 }

@@ -2,6 +2,7 @@ package dev.benchplan.smoke;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.InputErrors;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -52,7 +53,7 @@ public record EndpointUrl(URI base) {
     } catch (URISyntaxException e) {
       throw BenchplanException.invalid(
           ErrorLocation.option("--url"),
-          "--url '" + text + "': not a URL (" + e.getReason() + "); " + expected);
+          "--url '" + text + "': not a URL (" + InputErrors.describe(e) + "); " + expected);
     }
     String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
     if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || uri.isOpaque()) {

@@ -129,7 +129,7 @@ class ArtifactChannelTest {
     int at = line.length() - 10;
     char c = line.charAt(at);
     lines.set(i, line.substring(0, at) + (c == 'A' ? 'B' : 'A') + line.substring(at + 1));
-    assertFails(lines, "artifact chunk 1 has SHA-256");
+    assertFails(lines, corruptedChunk(lines.get(i)));
   }
 
   @Test
@@ -148,22 +148,32 @@ class ArtifactChannelTest {
     assertFails(twice, "artifact chunk 2 appears twice");
 
     List<String> truncated = new ArrayList<>(good.subList(0, first + 4));
-    assertFails(truncated, "the artifact block is cut after 4 chunk(s)");
+    long manifestLines = good.stream().filter(l -> l.startsWith("F ")).count();
+    assertFails(
+        truncated,
+        "the artifact block is cut after 4 chunk(s) and "
+            + manifestLines
+            + " manifest line(s) (no line '==== benchplan:artifacts:end ...'): the log is"
+            + " truncated");
 
     // the last chunk lost and the log ends with the end line: the count says so
     List<String> lastLost = new ArrayList<>(good);
     lastLost.remove(lastLost.size() - 2);
-    assertFails(lastLost, "counts 16 chunks, 15 arrived (chunk 15 onwards is missing)");
+    assertFails(
+        lastLost, "the end line counts 16 chunks, 15 arrived (chunk 15 onwards is missing)");
 
     List<String> manifestEdit = new ArrayList<>(good);
     manifestEdit.set(1, manifestEdit.get(1).replace("\"size\": ", "\"size\": 1"));
-    assertFails(manifestEdit, "manifest_sha256");
+    assertFails(
+        manifestEdit,
+        "the manifest lines do not hash to the end line's manifest_sha256 (corrupted)");
 
     List<String> cutInLine = new ArrayList<>(good.subList(0, first + 3));
     cutInLine.add(good.get(first + 3).substring(0, 100));
-    assertFails(cutInLine, "artifact chunk 3 has SHA-256");
+    assertFails(cutInLine, corruptedChunk(cutInLine.get(first + 3)));
 
-    assertFails(good.subList(0, 0), "no artifact block");
+    assertFails(
+        good.subList(0, 0), "no artifact block (no line '==== benchplan:artifacts:begin v1 ====')");
   }
 
   @Test
@@ -189,7 +199,15 @@ class ArtifactChannelTest {
             "manifest_sha256=[0-9a-f]{64}",
             "manifest_sha256=" + dev.benchplan.json.Sha256.hex(listing)));
     String path = f.replaceAll(".*\"path\": \"([^\"]*)\".*", "$1");
-    assertFails(lines, "artifact " + path + " has SHA-256 " + sha);
+    assertFails(
+        lines,
+        "artifact "
+            + path
+            + " has SHA-256 "
+            + sha
+            + ", the pod's manifest says "
+            + other
+            + " (the file changed while it was shipped)");
   }
 
   @Test
@@ -205,8 +223,10 @@ class ArtifactChannelTest {
             "F {\"path\": \"../x\", \"size\": 0, \"sha256\": \"" + "0".repeat(64) + "\"}");
     assertThatThrownBy(() -> decode(lines))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining("malformed artifact manifest line")
-        .hasMessageContaining("'.' or '..'");
+        .hasMessage(
+            "pod.log: malformed artifact manifest line '"
+                + lines.get(1)
+                + "': artifact path '../x': expected no empty, '.' or '..' segment");
   }
 
   private List<String> realLog() throws Exception {
@@ -230,7 +250,19 @@ class ArtifactChannelTest {
   private void assertFails(List<String> lines, String message) {
     assertThatThrownBy(() -> decode(lines))
         .isInstanceOf(ArtifactChannelException.class)
-        .hasMessageContaining(message);
+        .hasMessage("pod.log: " + message);
+  }
+
+  /** The decoder's words for a chunk line whose data does not hash to the SHA-256 it carries. */
+  private static String corruptedChunk(String line) {
+    String[] parts = line.split(" ");
+    return "artifact chunk "
+        + parts[1]
+        + " has SHA-256 "
+        + dev.benchplan.json.Sha256.hex(java.util.Base64.getDecoder().decode(parts[3]))
+        + ", its line says "
+        + parts[2]
+        + " (corrupted in transit)";
   }
 
   private int decodes;

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -71,15 +73,45 @@ class JsonDocumentsTest {
     Path dir = Files.createDirectories(tmp.resolve("stray"));
     Files.writeString(dir.resolve("verdict.json"), "{}");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonDocuments.assertFiles("gate", dir))
-        .hasMessageContaining("verdict.json against schemas/verdict.schema.json");
+        // AssertJ's isEmpty() lays the problem list out over lines: only its whitespace is a
+        // pattern
+        .hasMessageMatching(
+            "\\Q[verdict.json against schemas/verdict.schema.json]\\E\\s+Expecting empty but was: \\["
+                + required(
+                        "schema_version",
+                        "verdict",
+                        "message",
+                        "constraints",
+                        "ignored_constraints",
+                        "constraints_source",
+                        "requests",
+                        "source")
+                    .map(Pattern::quote)
+                    .collect(Collectors.joining(",\\s+"))
+                + "\\]");
     Files.delete(dir.resolve("verdict.json"));
     Files.writeString(dir.resolve("new-document.json"), "{}");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonDocuments.assertFiles("gate", dir))
-        .hasMessageContaining("new-document.json")
-        .hasMessageContaining("no row of JsonDocuments.FILES covers");
+        .hasMessage(
+            "gate wrote new-document.json (in "
+                + dir
+                + "), a JSON document no row of JsonDocuments.FILES covers: give it a schema in"
+                + " schemas/ and a row");
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> JsonDocuments.assertStdout("verify", "{\"kind\": \"plan\"}"))
-        .hasMessageContaining("verify-result.schema.json");
+        .hasMessage(
+            "verify --format json printed a document no listed schema accepts:"
+                + " {verify-result.schema.json=["
+                + required("path", "sha256", "verified", "checks", "findings", "notes")
+                    .collect(Collectors.joining(", "))
+                + "]}"
+                + System.lineSeparator()
+                + "{\"kind\": \"plan\"}");
+  }
+
+  /** The schema validator's problem for each missing top-level property. */
+  private static Stream<String> required(String... properties) {
+    return Stream.of(properties).map(p -> "/: required property '" + p + "' not found [required]");
   }
 
   @Test

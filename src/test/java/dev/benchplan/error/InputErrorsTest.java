@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.benchplan.json.Json;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -27,6 +29,24 @@ class InputErrorsTest {
 
   private static JacksonException yaml(String text) {
     return catchThrowableOfType(JacksonException.class, () -> Json.YAML.readTree(text));
+  }
+
+  private static URISyntaxException uri(String text) {
+    return catchThrowableOfType(URISyntaxException.class, () -> new URI(text));
+  }
+
+  @Test
+  @DisplayName("URLs: the reason in lower case, a space or control character by its position")
+  void uriMessages() {
+    assertThat(InputErrors.describe(uri("http://exa mple:80")))
+        .isEqualTo("illegal character in authority: a space at character 11");
+    assertThat(InputErrors.describe(uri("http://h/a\tb")))
+        .isEqualTo("illegal character in path: a control character at character 11");
+    assertThat(InputErrors.describe(uri("http://h/p%zz")))
+        .isEqualTo("malformed escape pair at character 11");
+    // Java points at the authority's start for a bad authority: no position rather than a wrong one
+    assertThat(InputErrors.describe(uri("http://a^b:80")))
+        .isEqualTo("illegal character in authority");
   }
 
   @Test

@@ -86,15 +86,26 @@ class KubeConnectionTest {
         .noneSatisfy(f -> assertThat(f.getClassName()).startsWith("io.fabric8."));
   }
 
+  /**
+   * The whole error when no cluster is configured: {@code kubeconfig} names the file looked for.
+   */
+  static String noClusterMessage(String kubeconfig, Path token) {
+    return "no Kubernetes cluster configured: "
+        + kubeconfig
+        + " does not exist and there is no in-cluster service account ("
+        + token
+        + "); set KUBECONFIG to a kubeconfig file (or create ~/.kube/config), then choose a"
+        + " context with --context or 'kubectl config use-context'";
+  }
+
   @Test
   @DisplayName("no KUBECONFIG and no ~/.kube/config: the message names ~/.kube/config")
   void noDefaultKubeconfig() {
     assertThatThrownBy(() -> KubeConnection.check(null, Map.of(), tmp, tmp.resolve("no-token")))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageStartingWith(
-            "no Kubernetes cluster configured: ~/.kube/config ("
-                + tmp.resolve(".kube/config")
-                + ") does not exist")
+        .hasMessage(
+            noClusterMessage(
+                "~/.kube/config (" + tmp.resolve(".kube/config") + ")", tmp.resolve("no-token")))
         .extracting(e -> ((BenchplanException) e).location())
         .as("the kubeconfig file the error concerns")
         .isEqualTo(ErrorLocation.file(tmp.resolve(".kube/config")));
@@ -185,8 +196,8 @@ class KubeConnectionTest {
       assertThatThrownBy(() -> KubeConnection.open(null))
           .isInstanceOf(BenchplanException.class)
           .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-          .hasMessageStartingWith(
-              "no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist")
+          .hasMessage(
+              noClusterMessage("KUBECONFIG=" + missing, KubeConnection.SERVICE_ACCOUNT_TOKEN))
           .satisfies(KubeConnectionTest::refusedByFileCheck);
     } finally {
       if (previous == null) {

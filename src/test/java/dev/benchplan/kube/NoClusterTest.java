@@ -67,9 +67,9 @@ class NoClusterTest {
                         (phase, elapsed, detail) -> {}))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageStartingWith(
-            "no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist")
-        .hasMessageContaining("set KUBECONFIG")
+        .hasMessage(
+            KubeConnectionTest.noClusterMessage(
+                "KUBECONFIG=" + missing, KubeConnection.SERVICE_ACCOUNT_TOKEN))
         .satisfies(KubeConnectionTest::refusedByFileCheck);
   }
 
@@ -83,8 +83,9 @@ class NoClusterTest {
                 ValidateFactory.service(new PrintWriter(new StringWriter()), "t").execute(options))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageStartingWith(
-            "no Kubernetes cluster configured: KUBECONFIG=" + missing + " does not exist")
+        .hasMessage(
+            KubeConnectionTest.noClusterMessage(
+                "KUBECONFIG=" + missing, KubeConnection.SERVICE_ACCOUNT_TOKEN))
         .satisfies(KubeConnectionTest::refusedByFileCheck);
     assertThat(reports).doesNotExist();
   }

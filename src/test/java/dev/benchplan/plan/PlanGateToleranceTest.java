@@ -53,14 +53,16 @@ class PlanGateToleranceTest {
   }
 
   private JsonNode gates(String objectivesExtra, String sloExtra) {
-    PlanResult r =
-        new PlanService()
-            .plan(
-                fx.request(
-                    fx.workload(
-                        "w-" + System.nanoTime() + ".yaml",
-                        TTFT_P99_MAX_32.formatted(objectivesExtra, sloExtra)),
-                    fx.options().build()));
+    return gates(workload(objectivesExtra, sloExtra));
+  }
+
+  private Path workload(String objectivesExtra, String sloExtra) {
+    return fx.workload(
+        "w-" + System.nanoTime() + ".yaml", TTFT_P99_MAX_32.formatted(objectivesExtra, sloExtra));
+  }
+
+  private JsonNode gates(Path workload) {
+    PlanResult r = new PlanService().plan(fx.request(workload, fx.options().build()));
     return PlanJson.sectionTree(r.plan().objectives().gates());
   }
 
@@ -143,9 +145,15 @@ class PlanGateToleranceTest {
   @Test
   @DisplayName("a workload gate_tolerance of 1 is a schema blocker naming the pointer")
   void badWorkloadTolerance() {
-    assertThatThrownBy(() -> gates("  gate_tolerance: 1\n", ""))
+    Path workload = workload("  gate_tolerance: 1\n", "");
+    assertThatThrownBy(() -> gates(workload))
         .isInstanceOf(PlanBlockedException.class)
-        .hasMessageContaining("/objectives/gate_tolerance");
+        .hasMessage(
+            "blocker WORKLOAD_SCHEMA: user workload "
+                + workload
+                + ":5 /objectives/gate_tolerance: must have an exclusive maximum value of 1"
+                + " [exclusiveMaximum] (schema user-workload.schema.json) (rule:"
+                + " execution/user-workload.md)");
   }
 
   @Test

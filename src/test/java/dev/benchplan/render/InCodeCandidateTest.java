@@ -40,25 +40,7 @@ class InCodeCandidateTest {
   @DisplayName("validate's in-code plan renders; edited to another endpoint it is refused")
   void inCodePlan() throws Exception {
     Clock clock = Clock.fixed(Instant.parse("2026-11-30T10:30:00Z"), ZoneOffset.UTC);
-    DeploymentRecord d =
-        DeploymentRecord.inMemory(
-            "validate:deployed",
-            "vllm-agg",
-            "current",
-            // an absolute DGD path, as validate writes it: the plan records it relative to its
-            // experiment root, and the in-code record's hash must not change with that
-            "dynamo",
-            tmp.resolve("runs/dgd.json").toString(),
-            "a".repeat(64),
-            "vllm-agg-frontend",
-            8000,
-            "Qwen/Qwen3-0.6B",
-            "Qwen/Qwen3-0.6B",
-            List.of(new GpuAllocation("H100", 1)),
-            null,
-            new SmokeEvidence.InClusterReadiness(
-                "benchplan validate", "the Job waits for the model"),
-            List.of("hf-token-secret"));
+    DeploymentRecord d = record("dynamo");
     PlanResult r =
         new PlanService()
             .plan(
@@ -94,8 +76,36 @@ class InCodeCandidateTest {
                         .runId(clock, new Random(1))
                         .build()))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("/deployment/ledger_sha256")
-        .hasMessageContaining("/deployment/endpoint_url");
+        .hasMessage(
+            edited
+                + ": the plan's deployment disagrees with the in-code record it was written from"
+                + " in /deployment/ledger_sha256 (the plan's deployment fields hash to "
+                + record("kube-system").sourceSha256()
+                + "); /deployment/endpoint_url"
+                + " ('http://vllm-agg-frontend.dynamo.svc.cluster.local:8000' in the plan,"
+                + " 'http://vllm-agg-frontend.kube-system.svc.cluster.local:8000' from its frontend"
+                + " Service): expected an unedited plan");
     assertThat(root2.resolve("benchmark")).doesNotExist();
+  }
+
+  /** The in-code record validate writes for vllm-agg in {@code namespace}. */
+  private DeploymentRecord record(String namespace) {
+    return DeploymentRecord.inMemory(
+        "validate:deployed",
+        "vllm-agg",
+        "current",
+        namespace,
+        // an absolute DGD path, as validate writes it: the plan records it relative to its
+        // experiment root, and the in-code record's hash must not change with that
+        tmp.resolve("runs/dgd.json").toString(),
+        "a".repeat(64),
+        "vllm-agg-frontend",
+        8000,
+        "Qwen/Qwen3-0.6B",
+        "Qwen/Qwen3-0.6B",
+        List.of(new GpuAllocation("H100", 1)),
+        null,
+        new SmokeEvidence.InClusterReadiness("benchplan validate", "the Job waits for the model"),
+        List.of("hf-token-secret"));
   }
 }

@@ -183,8 +183,12 @@ class OperatorRenderTest {
     Path root = Files.createDirectories(tmp.resolve("deploy"));
     assertThatThrownBy(() -> Rendered.render(plan, root))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("/aiperf/version")
-        .hasMessageContaining("0.13.0")
+        .hasMessage(
+            plan.path()
+                + " /aiperf/version: AIPerf 0.11.0 has no Kubernetes operator, and "
+                + plan.path()
+                + " /load_generator/engine is aiperf-operator: expected a plan pinned to AIPerf"
+                + " 0.13.0 or later, or the engine job")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThat(Rendered.tree(root)).containsExactly("");
   }

@@ -50,7 +50,8 @@ class SmokeArgumentsTest {
         Arguments.of(
             "not a URL",
             new String[] {"--url", "http://exa mple"},
-            "--url 'http://exa mple': not a URL (Illegal character in authority)" + BASE_URL),
+            "--url 'http://exa mple': not a URL (illegal character in authority: a space at character 11)"
+                + BASE_URL),
         Arguments.of(
             "no host",
             new String[] {"--url", "http:///v1"},

@@ -400,7 +400,7 @@ class TraceProblemsTest {
         .isEqualTo(ExitCode.INVALID);
     assertThatThrownBy(() -> scan(dir))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("it is a directory");
+        .hasMessage(dir + ": cannot read the trace: it is a directory");
   }
 
   @Test

@@ -166,11 +166,11 @@ class TraceStatisticsTest {
   void badOptions() {
     assertThatThrownBy(() -> new TraceScanOptions(0, null, null, null))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("--block-size");
+        .hasMessage("--block-size: expected a positive number of tokens, got 0");
     assertThatThrownBy(() -> new TraceScanOptions(512, 0L, null, null))
-        .hasMessageContaining("--max-context");
+        .hasMessage("--max-context: expected a positive number of tokens, got 0");
     assertThatThrownBy(() -> new TraceScanOptions(512, null, 10L, 5L))
-        .hasMessageContaining("start <= end")
+        .hasMessage("window: expected start <= end, got start 10 ms, end 5 ms")
         .extracting(e -> ((BenchplanException) e).location())
         .isEqualTo(dev.benchplan.error.ErrorLocation.option("--window"));
     assertThatThrownBy(() -> new TraceScanOptions(512, null, -1L, null))

@@ -88,12 +88,13 @@ class DiscoveryDecisionTest {
     var seen = List.of(candidate("a", "x", "pending", true));
     assertThatThrownBy(() -> DiscoveryDecision.decide(seen, "zzz", "all namespaces"))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("no DynamoGraphDeployment zzz")
-        .hasMessageContaining("found: a/x")
+        .hasMessage("option --dgd: no DynamoGraphDeployment zzz in all namespaces (found: a/x)")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
     assertThatThrownBy(() -> DiscoveryDecision.decide(seen, "x", "all namespaces"))
-        .hasMessageContaining("state pending, not successful")
+        .hasMessage(
+            "DynamoGraphDeployment a/x is in state pending, not successful: it cannot be"
+                + " benchmarked now")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(3);
   }
@@ -128,7 +129,7 @@ class DiscoveryDecisionTest {
     assertThat(t.endpointUrl()).isEqualTo("http://x-frontend.a.svc.cluster.local:8000");
     assertThat(FrontendTarget.discovered(c, "m/x").modelSource()).contains("matching the DGD");
     assertThatThrownBy(() -> FrontendTarget.discovered(c, "other/model"))
-        .hasMessageContaining("serves m/x, not other/model")
+        .hasMessage("option --model: DynamoGraphDeployment a/x serves m/x, not other/model")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
   }

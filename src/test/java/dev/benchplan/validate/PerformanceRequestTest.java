@@ -57,10 +57,16 @@ class PerformanceRequestTest {
     assertThat(eight.perGpuFloor().origin()).contains("6000 per GPU x 8 GPUs");
     assertThatThrownBy(() -> r.forLoad(null, "its GPUs come from DRA claims", null, null))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("needs a GPU count, but its GPUs come from DRA")
+        .hasMessage(
+            dir.resolve("o.yaml")
+                + ": /validation/performance/constraints/0: inference-throughput-per-gpu needs a"
+                + " GPU count, but its GPUs come from DRA claims")
         .extracting(e -> ((BenchplanException) e).exitCode())
         .isEqualTo(2);
     assertThatThrownBy(() -> load("{name: inference-throughput-per-gpu, value: \"<= 6000\"}"))
-        .hasMessageContaining("inference-throughput-per-gpu takes only >=");
+        .hasMessage(
+            dir.resolve("o.yaml")
+                + ": /validation/performance/constraints/0: inference-throughput-per-gpu takes only"
+                + " >= (as AICR requires), got <=");
   }
 }

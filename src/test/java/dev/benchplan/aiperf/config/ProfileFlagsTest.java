@@ -136,7 +136,9 @@ class ProfileFlagsTest {
     assertThat(after(a, "--goodput")).isEqualTo("time_to_first_token:2000 inter_token_latency:25");
     assertThatThrownBy(
             () -> ProfileFlags.render(settings(CLOSED, null, SYN, slos), v("0.1.1"), "plan.json"))
-        .hasMessageContaining("plan.json: /objectives/goodput: AIPerf 0.1.1 has no --goodput");
+        .hasMessage(
+            "plan.json: /objectives/goodput: AIPerf 0.1.1 has no --goodput (it appeared in 0.2.0):"
+                + " expected no goodput SLOs, or an AIPerf pin >= 0.2.0");
   }
 
   @Test

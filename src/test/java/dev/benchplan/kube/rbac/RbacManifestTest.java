@@ -326,10 +326,14 @@ class RbacManifestTest {
                 + " got 'vllm-agg'")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     assertThatThrownBy(() -> RbacManifests.run(tmp.resolve("none"), null, null))
-        .hasMessageContaining("none/benchmark/perf.yaml: not found");
+        .hasMessage(
+            tmp.resolve("none/benchmark/perf.yaml")
+                + ": not found; option --deploy-root: expected the DEPLOY_ROOT 'benchplan render'"
+                + " wrote (holding benchmark/perf.yaml)");
     assertThatThrownBy(() -> RbacManifest.Subject.serviceAccount("nons"))
         .hasMessage("option --service-account: expected NAMESPACE/NAME, got 'nons'");
     assertThatThrownBy(() -> RbacManifests.validate(null, "Bad_NS", null))
-        .hasMessageContaining("option --namespace: expected a namespace name");
+        .hasMessage(
+            "option --namespace: expected a namespace name (lower-case DNS label), got 'Bad_NS'");
   }
 }

@@ -10,6 +10,7 @@ import dev.benchplan.json.SchemaValidator;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.testing.Coreutils;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -410,14 +411,7 @@ class KubeRunServiceTest {
         .isEqualTo(dev.benchplan.json.Sha256.ofFile(f.runDir().resolve("artifacts.sha256")));
     assertThat(artifacts.get("volume_collection").asString())
         .startsWith("collected: every file AIPerf wrote");
-    Process check =
-        new ProcessBuilder("sha256sum", "--strict", "-c", "artifacts.sha256")
-            .directory(f.runDir().toFile())
-            .redirectErrorStream(true)
-            .start();
-    String out =
-        new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(check.waitFor()).as(out).isZero();
+    Coreutils.sha256sumCheck(f.runDir());
     try (Stream<Path> s = Files.list(f.runDir().getParent())) {
       assertThat(s.map(p -> p.getFileName().toString()).toList())
           .containsExactly(f.runDir().getFileName().toString());

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.json.Json;
 import dev.benchplan.json.SchemaValidator;
+import dev.benchplan.json.Sha256;
 import dev.benchplan.progress.RunProgress;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.testing.Coreutils;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,8 +66,18 @@ class LogRecoveryTest {
     return out;
   }
 
+  private Path savedLog() {
+    return tmp.resolve("saved-pod.log");
+  }
+
+  private String noEndMarkerMessage() {
+    return savedLog()
+        + ": no end marker (the Job's last line '==== benchplan:aiperf-exit:<code> ===='): the log"
+        + " is cut, or was saved before the Job ended; nothing written";
+  }
+
   private RunOutcome recover(String text, boolean replace) throws Exception {
-    Path file = Files.writeString(tmp.resolve("saved-pod.log"), text, StandardCharsets.UTF_8);
+    Path file = Files.writeString(savedLog(), text, StandardCharsets.UTF_8);
     return LogRecovery.recover(
         RunRequest.builder(f.deployRoot).timeout(Duration.ofSeconds(30)).replace(replace).build(),
         file,
@@ -102,13 +115,7 @@ class LogRecoveryTest {
       assertThat(f.runDir().resolve(name)).isRegularFile();
     }
     assertThat(Files.readString(f.runDir().resolve("pod.log"))).isEqualTo(log);
-    Process check =
-        new ProcessBuilder("sha256sum", "--strict", "-c", "artifacts.sha256")
-            .directory(f.runDir().toFile())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(check.waitFor()).as(out).isZero();
+    String out = Coreutils.sha256sumCheck(f.runDir());
     assertThat(out).contains("aiperf/concurrency4/profile_export.jsonl: OK");
   }
 
@@ -117,7 +124,7 @@ class LogRecoveryTest {
       "a log without the Job's exit line (cut, or saved while running): exit 2, nothing written")
   void noEndMarker() {
     String cut = log.substring(0, log.lastIndexOf("==== benchplan:aiperf-exit:"));
-    assertRefused(cut, "no end marker");
+    assertRefused(cut, noEndMarkerMessage());
   }
 
   @Test
@@ -126,17 +133,32 @@ class LogRecoveryTest {
     String cut =
         log.substring(0, log.indexOf("\nC 5 ") + 1)
             + log.substring(log.lastIndexOf("==== benchplan:aiperf-exit:"));
-    assertRefused(cut, "after chunk 4");
+    assertRefused(
+        cut,
+        "saved pod log "
+            + savedLog()
+            + ": unexpected line inside the artifact block after chunk 4: '==== benchplan:aiperf-exit:0"
+            + " ===='; nothing written");
   }
 
   @Test
   @DisplayName("a chunk whose bytes were changed: exit 2 naming the chunk, nothing written")
   void tampered() {
-    int at = log.indexOf("\nC 3 ");
-    int data = log.indexOf(' ', at + 70) + 10;
+    int at = log.indexOf("\nC 3 ") + 1;
+    // 10 characters into the chunk's base64 ('C 3 ', the SHA-256 and a space come first)
+    int data = at + 4 + 64 + 1 + 10;
     char c = log.charAt(data);
     String tampered = log.substring(0, data) + (c == 'A' ? 'B' : 'A') + log.substring(data + 1);
-    assertRefused(tampered, "chunk 3");
+    String[] chunk = tampered.substring(at, tampered.indexOf('\n', at)).split(" ");
+    assertRefused(
+        tampered,
+        "saved pod log "
+            + savedLog()
+            + ": artifact chunk 3 has SHA-256 "
+            + Sha256.hex(Base64.getDecoder().decode(chunk[3]))
+            + ", its line says "
+            + chunk[2]
+            + " (corrupted in transit); nothing written");
   }
 
   @Test
@@ -145,22 +167,26 @@ class LogRecoveryTest {
     recover(log, false);
     assertThatThrownBy(() -> recover(log, false))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("was already collected")
+        .hasMessage(
+            f.runDir()
+                + ": run "
+                + RunFixture.RUN_ID
+                + " was already collected: re-render for a new run-id, or use --replace (the"
+                + " earlier directory is kept under a new name)")
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     RunOutcome again = recover(log, true);
     assertThat(again.runDir()).isEqualTo(f.runDir());
     // the log is looked at first: an empty one on an already-collected root names the log
     assertThatThrownBy(() -> recover("", false))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining("no end marker")
-        .hasMessageNotContaining("already collected")
+        .hasMessage(noEndMarkerMessage())
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
   }
 
   private void assertRefused(String text, String message) {
     assertThatThrownBy(() -> recover(text, false))
         .isInstanceOf(BenchplanException.class)
-        .hasMessageContaining(message)
+        .hasMessage(message)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
     Path runs = f.runDir().getParent();
     if (Files.exists(runs)) {

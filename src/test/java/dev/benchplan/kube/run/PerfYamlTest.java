@@ -41,14 +41,17 @@ class PerfYamlTest {
     assertThat(plan.gates()).hasSize(2);
   }
 
-  private void expectInvalid(RunFixture f, String... fragments) {
-    var assertion =
-        assertThatThrownBy(() -> PerfYaml.read(f.perfYaml()))
-            .isInstanceOf(BenchplanException.class)
-            .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2));
-    for (String fragment : fragments) {
-      assertion.hasMessageContaining(fragment);
-    }
+  /** Reading perf.yaml is invalid input with {@code message} after the file's name. */
+  private void expectInvalid(RunFixture f, String message) {
+    assertThatThrownBy(() -> PerfYaml.read(f.perfYaml()))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessage(f.perfYaml() + ": " + message);
+  }
+
+  /** {@link #expectInvalid} for a problem in the Job (document 2). */
+  private void expectInvalidJob(RunFixture f, String message) {
+    expectInvalid(f, "document 2 (Job " + RunFixture.JOB + "): " + message);
   }
 
   private static Consumer<ObjectNode> label(String key, String value) {
@@ -69,22 +72,25 @@ class PerfYamlTest {
   @ParameterizedTest(name = "{0}={1}")
   @DisplayName(
       "each broken label or annotation is invalid input naming the document and the pointer")
-  @CsvSource({
-    "label, app.kubernetes.io/managed-by, helm, /metadata/labels/app.kubernetes.io~1managed-by: expected 'benchplan'",
-    "label, benchplan.dev/run-id, 2026-11-30, /metadata/labels/benchplan.dev~1run-id: expected a run-id",
-    "label, benchplan.dev/plan-sha256, xyz, /metadata/labels/benchplan.dev~1plan-sha256: expected the first 12 hex",
-    "label, benchplan.dev/series, '', /metadata/labels/benchplan.dev~1series: required label missing",
-    "annotation, benchplan.dev/plan-path, plans\\x.json, /metadata/annotations/benchplan.dev~1plan-path: expected the plan's path relative to DEPLOY_ROOT",
-    "annotation, benchplan.dev/plan-sha256, abc, /metadata/annotations/benchplan.dev~1plan-sha256: expected 64 lowercase hex",
-    "annotation, benchplan.dev/endpoint, vllm:8000, /metadata/annotations/benchplan.dev~1endpoint: expected an http(s) URL",
-    "annotation, benchplan.dev/dgd, vllm-agg, /metadata/annotations/benchplan.dev~1dgd: expected <namespace>/<dgd-name>",
-    "annotation, benchplan.dev/artifacts, hostPath:/x, /metadata/annotations/benchplan.dev~1artifacts: expected emptyDir or pvc:",
-    "annotation, benchplan.dev/aiperf-version, '', /metadata/annotations/benchplan.dev~1aiperf-version: required annotation missing",
-  })
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "label | app.kubernetes.io/managed-by | helm | /metadata/labels/app.kubernetes.io~1managed-by: expected 'benchplan', got 'helm'",
+        "label | benchplan.dev/run-id | 2026-11-30 | /metadata/labels/benchplan.dev~1run-id: expected a run-id YYYYMMDDTHHMMSSZ-<4 hex>, got '2026-11-30'",
+        "label | benchplan.dev/plan-sha256 | xyz | /metadata/labels/benchplan.dev~1plan-sha256: expected the first 12 hex characters of the plan SHA-256, got 'xyz'",
+        "label | benchplan.dev/series | \"\" | /metadata/labels/benchplan.dev~1series: required label missing",
+        "annotation | benchplan.dev/plan-path | plans\\x.json | /metadata/annotations/benchplan.dev~1plan-path: expected the plan's path relative to DEPLOY_ROOT (written with '/') or an absolute path, got 'plans\\x.json'",
+        "annotation | benchplan.dev/plan-sha256 | abc | /metadata/annotations/benchplan.dev~1plan-sha256: expected 64 lowercase hex characters, got 'abc'",
+        "annotation | benchplan.dev/endpoint | vllm:8000 | /metadata/annotations/benchplan.dev~1endpoint: expected an http(s) URL, got 'vllm:8000'",
+        "annotation | benchplan.dev/dgd | vllm-agg | /metadata/annotations/benchplan.dev~1dgd: expected <namespace>/<dgd-name>, got 'vllm-agg'",
+        "annotation | benchplan.dev/artifacts | hostPath:/x | /metadata/annotations/benchplan.dev~1artifacts: expected emptyDir or pvc:CLAIM[/SUBPATH], got 'hostPath:/x'",
+        "annotation | benchplan.dev/aiperf-version | \"\" | /metadata/annotations/benchplan.dev~1aiperf-version: required annotation missing",
+      })
   void brokenMetadata(String where, String key, String value, String expected) {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     f.editJob(where.equals("label") ? label(key, value) : annotation(key, value));
-    expectInvalid(f, f.perfYaml() + ": document 2 (Job " + RunFixture.JOB + ")", expected);
+    expectInvalidJob(f, expected);
   }
 
   @Test
@@ -98,8 +104,10 @@ class PerfYamlTest {
     assertThatThrownBy(() -> PlanReference.verify(p))
         .isInstanceOf(BenchplanException.class)
         .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
-        .hasMessageContaining(f.planFile.toString())
-        .hasMessageContaining("/experiment/measurement_limit_s");
+        .hasMessage(
+            f.planFile
+                + ": does not match schema benchmark-plan.schema.json:"
+                + " /experiment/measurement_limit_s: must have a minimum value of 1 [minimum]");
   }
 
   @Test
@@ -108,37 +116,50 @@ class PerfYamlTest {
   void structure() throws Exception {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     f.editJob(j -> j.put("apiVersion", "batch/v1beta1"));
-    expectInvalid(f, "/apiVersion: expected batch/v1");
+    expectInvalidJob(f, "/apiVersion: expected batch/v1, got 'batch/v1beta1'");
     f.editJob(j -> j.put("apiVersion", "batch/v1"));
 
     f.editJob(j -> ((ObjectNode) j.at("/spec/template/spec/containers/0")).put("name", "bench"));
-    expectInvalid(f, "expected a container named 'aiperf'");
+    expectInvalidJob(f, "/spec/template/spec/containers: expected a container named 'aiperf'");
     f.editJob(j -> ((ObjectNode) j.at("/spec/template/spec/containers/0")).put("name", "aiperf"));
 
     f.editJob(j -> ((ObjectNode) j.at("/spec/template/spec/volumes/0")).put("name", "scratch"));
-    expectInvalid(f, "expected a volume named 'artifacts'");
+    expectInvalidJob(f, "/spec/template/spec/volumes: expected a volume named 'artifacts'");
     f.editJob(j -> ((ObjectNode) j.at("/spec/template/spec/volumes/0")).put("name", "artifacts"));
 
     f.editJob(j -> ((ObjectNode) j.get("metadata")).put("name", "Bp_Bad"));
-    expectInvalid(f, "/metadata/name: expected a DNS-1123 name of at most 63 characters");
+    expectInvalid(
+        f,
+        "document 2 (Job Bp_Bad): /metadata/name: expected a DNS-1123 name of at most 63"
+            + " characters, got 'Bp_Bad'");
     f.editJob(j -> ((ObjectNode) j.get("metadata")).put("name", RunFixture.JOB));
 
     // Job before the ConfigMap
     String text = Files.readString(f.perfYaml());
     String[] docs = text.split("(?m)^---\n");
     Files.writeString(f.perfYaml(), "---\n" + docs[2] + "---\n" + docs[1]);
-    expectInvalid(f, "the Job must be the last document");
+    expectInvalid(
+        f,
+        "document 1 (Job "
+            + RunFixture.JOB
+            + "): the Job must be the last document (exactly one Job, after the ConfigMaps)");
 
     Files.writeString(f.perfYaml(), "---\n" + docs[1]);
-    expectInvalid(f, "no batch/v1 Job");
+    expectInvalid(f, "no batch/v1 Job: expected exactly one, as the last document");
 
     Files.writeString(
         f.perfYaml(),
         docs[1] + "---\napiVersion: v1\nkind: Secret\nmetadata: {name: x}\n---\n" + docs[2]);
-    expectInvalid(f, "/kind: expected ConfigMap or Job, got 'Secret'");
+    expectInvalid(f, "document 2 (Secret x): /kind: expected ConfigMap or Job, got 'Secret'");
 
     Files.writeString(f.perfYaml(), "kind: [unclosed\n");
-    expectInvalid(f, "not valid YAML");
+    assertThatThrownBy(() -> PerfYaml.read(f.perfYaml()))
+        .isInstanceOf(BenchplanException.class)
+        .satisfies(e -> assertThat(((BenchplanException) e).exitCode()).isEqualTo(2))
+        .hasMessage(
+            f.perfYaml()
+                + ":2:1: not valid YAML: expected ',' or ']', but got <stream end> (while parsing a"
+                + " flow sequence that starts at line 1, column 7)");
 
     Files.delete(f.perfYaml());
     expectInvalid(f, "perf.yaml not found; run 'benchplan render' first");
@@ -157,9 +178,10 @@ class PerfYamlTest {
     Files.writeString(f.perfYaml(), unquoted);
     expectInvalid(
         f,
-        "document 1 (ConfigMap " + RunFixture.CONFIG_MAP + ")",
-        "/metadata/labels/benchplan.dev~1plan-sha256: expected a string, got the number",
-        "(quote it in YAML)");
+        "document 1 (ConfigMap "
+            + RunFixture.CONFIG_MAP
+            + "): /metadata/labels/benchplan.dev~1plan-sha256: expected a string, got the number"
+            + " 1.234567E7 (quote it in YAML)");
   }
 
   @Test
@@ -168,9 +190,20 @@ class PerfYamlTest {
   void consistency() {
     RunFixture f = RunFixture.create(tmp, "bench", 50, 35);
     f.editJob(label("benchplan.dev/run-id", "20261130T101500Z-ffff"));
-    expectInvalid(f, "run-id/series labels differ from the first document's (" + RunFixture.RUN_ID);
+    expectInvalidJob(
+        f,
+        "run-id/series labels differ from the first document's ("
+            + RunFixture.RUN_ID
+            + ", "
+            + RunFixture.SERIES
+            + ")");
     f.editJob(label("benchplan.dev/run-id", RunFixture.RUN_ID));
     f.editJob(label("benchplan.dev/plan-sha256", "000000000000"));
-    expectInvalid(f, "is not the start of");
+    expectInvalidJob(
+        f,
+        "/metadata/labels/benchplan.dev~1plan-sha256 '000000000000' is not the start of"
+            + " /metadata/annotations/benchplan.dev~1plan-sha256 '"
+            + Sha256.ofFile(f.planFile)
+            + "'");
   }
 }

@@ -11,6 +11,7 @@ import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodExecution;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.kubetest.RealEngine;
+import dev.benchplan.testing.Coreutils;
 import dev.benchplan.testing.Launcher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -23,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -330,14 +330,7 @@ class RealEngineIT {
         .isEmpty();
     assertEligibleOrClientBound(runDir);
     assertThat(run.at("/aiperf/export_version").asString()).isEqualTo(engine.aiperfVersion());
-    Process p =
-        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
-            .directory(runDir.toFile())
-            .redirectErrorStream(true)
-            .start();
-    String check = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(check).isZero();
+    Coreutils.sha256sumCheck(runDir);
     String manifest = Files.readString(runDir.resolve("artifacts.sha256"));
     List<Path> records;
     try (Stream<Path> s = Files.walk(runDir.resolve("aiperf"))) {
@@ -606,14 +599,7 @@ class RealEngineIT {
     assertThat(Files.readString(recovered.resolve("artifacts.sha256"))).isEqualTo(originalManifest);
     assertThat(json(recovered.resolve("verdict.json")).path("verdict").asString())
         .isEqualTo(originalVerdict.path("verdict").asString());
-    Process p =
-        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
-            .directory(recovered.toFile())
-            .redirectErrorStream(true)
-            .start();
-    String check = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(check).isZero();
+    Coreutils.sha256sumCheck(recovered);
     Launcher.Run verify = cli("verify", recovered.toString(), "--format", "json");
     assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
   }

@@ -14,14 +14,13 @@ import dev.benchplan.kubetest.PodExecution;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.testing.Coreutils;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -66,16 +65,8 @@ class SeriesRunIT {
   }
 
   /** {@code sha256sum -c artifacts.sha256} in the run directory: coreutils alone verify the run. */
-  private static void sha256sumVerifies(Path runDir) throws Exception {
-    Process p =
-        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
-            .directory(runDir.toFile())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).doesNotContain("FAILED");
+  private static void assertVerifies(Path runDir) throws Exception {
+    assertThat(Coreutils.sha256sumCheck(runDir)).doesNotContain("FAILED");
   }
 
   private static JsonNode json(Path p) throws Exception {
@@ -121,7 +112,7 @@ class SeriesRunIT {
         .isEqualTo("df8e48c341030096778f8edd5217089baa92ffd33dc5da605eee3ebfc2d4b4dd");
     assertThat(run.at("/measured_runs/runs/0/role").asString()).isEqualTo("measurement");
     assertThat(o.runDir().resolve("aiperf/concurrency_4/profile_export.jsonl")).exists();
-    sha256sumVerifies(o.runDir());
+    assertVerifies(o.runDir());
     RunCluster.assertClean(client, kube.namespace(), r.jobName());
   }
 
@@ -167,7 +158,7 @@ class SeriesRunIT {
     }
     assertThat(o.runDir().resolve("aiperf/aggregate/profile_export_aiperf_aggregate.json"))
         .exists();
-    sha256sumVerifies(o.runDir());
+    assertVerifies(o.runDir());
     RunCluster.assertClean(client, kube.namespace(), r.jobName());
   }
 
@@ -256,7 +247,7 @@ class SeriesRunIT {
       try (Stream<Path> s = Files.walk(o.runDir().resolve("aiperf"))) {
         tree = s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
       }
-      sha256sumVerifies(o.runDir());
+      assertVerifies(o.runDir());
       lines.add(
           String.format(
               java.util.Locale.ROOT,

@@ -12,16 +12,15 @@ import dev.benchplan.kubetest.PodExecution;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.kubetest.RealEngine;
 import dev.benchplan.kubetest.ServiceProxy;
+import dev.benchplan.testing.Coreutils;
 import dev.benchplan.testing.Launcher;
 import dev.benchplan.validate.ValidateRun;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
@@ -160,14 +159,7 @@ class RealEngineValidateIT {
     }
     assertThat(manifests).as("run directories under " + report).hasSize(1);
     Path runDir = manifests.get(0).getParent();
-    Process p =
-        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
-            .directory(runDir.toFile())
-            .redirectErrorStream(true)
-            .start();
-    String check = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(check).isZero();
+    Coreutils.sha256sumCheck(runDir);
     List<Path> records;
     try (Stream<Path> s = Files.walk(runDir.resolve("aiperf"))) {
       records = s.filter(f -> f.getFileName().toString().equals("profile_export.jsonl")).toList();
