@@ -20,10 +20,17 @@ train="$(mktemp -d "${TMPDIR:-/tmp}/benchplan-cds.XXXXXX")"
 trap 'rm -rf "$train"' EXIT
 
 # trained LIST ARGS...: one call of the jar in the training folder, its loaded classes into LIST
+# trained LIST ARGS...: one call of benchplan recording the classes it loads; a call that fails
+# loaded only part of its command's classes (render refused a missing DEPLOY_ROOT for months, and
+# render's classes were never in the archive): say so, keep the archive of the others
 trained() {
-  local list="$1"; shift
+  local list="$1" rc=0; shift
   (cd "$train" && SOURCE_DATE_EPOCH=1796034600 "$java_bin" -XX:+UseSerialGC -Xlog:disable \
-    -XX:DumpLoadedClassList="$list" -jar "$jar" "$@" 2>/dev/null) || true
+    -XX:DumpLoadedClassList="$list" -jar "$jar" "$@" 2>"$train/err.txt") || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "[cds-archive] training call '$1' exited $rc; its classes are only partly archived:" >&2
+    head -3 "$train/err.txt" >&2
+  fi
 }
 
 printf '{"timestamp": 0, "input_length": 600, "output_length": 5, "hash_ids": [1, 2]}\n' >"$train/t.jsonl"
@@ -47,6 +54,7 @@ planned="$(trained "$train/2.classes" plan --workload examples/workload-static.y
 plan_path="$(printf '%s' "$planned" | sed -n 's/^  "plan_path" : "\(.*\)",$/\1/p')"
 plan_sha="$(printf '%s' "$planned" | sed -n 's/^  "sha256" : "\([0-9a-f]*\)",$/\1/p')"
 if [ -n "$plan_path" ] && [ -n "$plan_sha" ]; then
+  mkdir -p "$train/deploy" # render writes into an existing DEPLOY_ROOT only
   trained "$train/3.classes" render --plan "$plan_path" --plan-sha256 "$plan_sha" \
     --deploy-root "$train/deploy" >/dev/null
 fi

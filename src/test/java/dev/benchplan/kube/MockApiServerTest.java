@@ -2,6 +2,7 @@ package dev.benchplan.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.benchplan.testing.Await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -124,13 +126,11 @@ class MockApiServerTest {
     }
   }
 
-  private static void awaitWatches(MockApiServer.ClosesOffLoop d, int n)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (d.watchCount() != n && System.nanoTime() < deadline) {
-      Thread.sleep(5); // polling the mock server's own state, not a wait on the system under test
-    }
-    assertThat(d.watchCount()).as("watches listed").isEqualTo(n);
+  private static void awaitWatches(MockApiServer.ClosesOffLoop d, int n) {
+    Await.until(
+        n + " watch(es) listed by the mock server",
+        Duration.ofSeconds(10),
+        () -> d.watchCount() == n);
   }
 
   @Test

@@ -3,11 +3,13 @@ package dev.benchplan.kubetest;
 import dev.benchplan.json.Json;
 import dev.benchplan.kube.KubeCall;
 import dev.benchplan.kube.rbac.RbacTargets;
+import dev.benchplan.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -46,56 +48,52 @@ public final class AuditLog {
 
   /**
    * Every resource call {@code user} made (discovery and SelfSubjectAccessReview left out), read
-   * until {@code done} holds for the set or 10 s passed (the audit backend writes in batches).
+   * until {@code done} holds for the set (the audit backend writes in batches); an {@link
+   * AssertionError} with the calls seen when it does not within 10 s.
    */
   public static Set<Call> calls(Path log, String user, Predicate<Set<Call>> done) {
+    return Await.value(
+        "the audit log to hold the last call of " + user + " (the audit backend writes in batches)",
+        Duration.ofSeconds(10),
+        () -> read(log, user),
+        done);
+  }
+
+  private static Set<Call> read(Path log, String user) {
     Set<Call> seen = new LinkedHashSet<>();
-    long deadline = System.currentTimeMillis() + 10_000;
-    do {
-      seen.clear();
-      List<String> lines;
-      try {
-        lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (String line : lines) {
+      if (!line.contains(user)) {
+        continue;
       }
-      for (String line : lines) {
-        if (!line.contains(user)) {
-          continue;
-        }
-        JsonNode e = Json.JSON.readTree(line);
-        if (!user.equals(e.path("user").path("username").asString()) || !e.has("objectRef")) {
-          continue;
-        }
-        JsonNode ref = e.path("objectRef");
-        String resource = ref.path("resource").asString();
-        if (resource.equals("selfsubjectaccessreviews")) {
-          continue;
-        }
-        String sub = ref.path("subresource").asString("");
-        // the audit log puts a namespace's own name in objectRef.namespace: cluster-scoped is "*"
-        // here
-        boolean cluster =
-            List.of("namespaces", "nodes", "storageclasses", "customresourcedefinitions")
-                .contains(resource);
-        String ns = cluster ? "" : ref.path("namespace").asString("");
-        seen.add(
-            new Call(
-                e.path("verb").asString(),
-                ref.path("apiGroup").asString(""),
-                resource + (sub.isEmpty() ? "" : "/" + sub),
-                ns.isEmpty() ? "*" : ns));
+      JsonNode e = Json.JSON.readTree(line);
+      if (!user.equals(e.path("user").path("username").asString()) || !e.has("objectRef")) {
+        continue;
       }
-      if (done.test(seen)) {
-        break;
+      JsonNode ref = e.path("objectRef");
+      String resource = ref.path("resource").asString();
+      if (resource.equals("selfsubjectaccessreviews")) {
+        continue;
       }
-      try {
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    } while (System.currentTimeMillis() < deadline);
+      String sub = ref.path("subresource").asString("");
+      // the audit log puts a namespace's own name in objectRef.namespace: cluster-scoped is "*"
+      // here
+      boolean cluster =
+          List.of("namespaces", "nodes", "storageclasses", "customresourcedefinitions")
+              .contains(resource);
+      String ns = cluster ? "" : ref.path("namespace").asString("");
+      seen.add(
+          new Call(
+              e.path("verb").asString(),
+              ref.path("apiGroup").asString(""),
+              resource + (sub.isEmpty() ? "" : "/" + sub),
+              ns.isEmpty() ? "*" : ns));
+    }
     return seen;
   }
 

@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A stand-in for AIPerf's Kubernetes operator in one namespace: it watches AIPerfJobs, moves each
@@ -51,8 +52,10 @@ import java.util.function.Function;
  *
  * <ul>
  *   <li>It runs no JobSet and no worker pods: the status walks Pending, warmup, profiling and an
- *       end state in 200 ms steps, and the end state is the {@link Mode} the test chose (a real
- *       engine cannot be made to fail, hang or cut a file short on demand).
+ *       end state at once, and the end state is the {@link Mode} the test chose (a real engine
+ *       cannot be made to fail, hang or cut a file short on demand). A test that must see the
+ *       running status holds each job there ({@link #holdRunning}) until it {@link #proceed}s: no
+ *       time passes that a loaded machine could outrun.
  *   <li>The results it serves are a folder the test gives, not what pods wrote.
  *   <li>{@link #traceChecks} records what the pods' trace init container would find, which the
  *       operator itself never computes: there are no pods to run that container.
@@ -92,13 +95,19 @@ public final class FakeAiperfOperator implements AutoCloseable {
   private final ExecutorService workers = Executors.newCachedThreadPool();
   private final Map<String, Map<String, byte[]>> stored = new ConcurrentHashMap<>();
   private final Map<String, Long> epochs = new ConcurrentHashMap<>();
-  private final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+
+  /** Guarded by itself; waiters are notified of each new name. */
+  private final List<String> seen = new ArrayList<>();
+
   private final List<String> cancelled = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, java.util.concurrent.CountDownLatch> cancels =
       new ConcurrentHashMap<>();
   private final Map<String, java.util.concurrent.CountDownLatch> running =
       new ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.CountDownLatch> proceeds =
+      new ConcurrentHashMap<>();
   private volatile Mode mode = Mode.COMPLETE;
+  private volatile boolean holdRunning;
   private volatile Function<GenericKubernetesResource, Path> results;
   private volatile String shortFile = "profile_export.jsonl";
 
@@ -115,9 +124,13 @@ public final class FakeAiperfOperator implements AutoCloseable {
                   @Override
                   public void onAdd(GenericKubernetesResource r) {
                     String name = r.getMetadata().getName();
-                    seen.add(name);
+                    synchronized (seen) {
+                      seen.add(name);
+                      seen.notifyAll();
+                    }
                     Mode m = mode;
-                    workers.submit(() -> drive(name, r, m));
+                    boolean hold = holdRunning;
+                    workers.submit(() -> drive(name, r, m, hold));
                   }
 
                   @Override
@@ -280,9 +293,42 @@ public final class FakeAiperfOperator implements AutoCloseable {
     mode = m;
   }
 
+  /**
+   * Whether jobs created from now on stay Running (profiling) until {@link #proceed} names them
+   * (COMPLETE, FAIL and SHORT_FILE; a HANG job waits for spec.cancel anyway).
+   */
+  public void holdRunning(boolean hold) {
+    holdRunning = hold;
+  }
+
+  /** Lets a job held at Running (profiling) go on to its end state. */
+  public void proceed(String name) {
+    latch(proceeds, name).countDown();
+  }
+
   /** AIPerfJob names seen, in order of creation. */
   public List<String> seen() {
-    return List.copyOf(seen);
+    synchronized (seen) {
+      return List.copyOf(seen);
+    }
+  }
+
+  /**
+   * The name of the AIPerfJob seen at {@code index} (0-based, in order of creation), waiting up to
+   * {@code seconds} for it to be created; null when none came.
+   */
+  public @Nullable String awaitSeen(int index, long seconds) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    synchronized (seen) {
+      while (seen.size() <= index) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          return null;
+        }
+        TimeUnit.NANOSECONDS.timedWait(seen, left);
+      }
+      return seen.get(index);
+    }
   }
 
   private static java.util.concurrent.CountDownLatch latch(
@@ -300,6 +346,14 @@ public final class FakeAiperfOperator implements AutoCloseable {
    */
   public boolean awaitRunning(String name, long seconds) throws InterruptedException {
     return latch(running, name).await(seconds, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Waits until the stand-in has seen {@code spec.cancel} set on {@code name}; false after {@code
+   * seconds}.
+   */
+  public boolean awaitCancelled(String name, long seconds) throws InterruptedException {
+    return latch(cancels, name).await(seconds, TimeUnit.SECONDS);
   }
 
   /**
@@ -342,13 +396,11 @@ public final class FakeAiperfOperator implements AutoCloseable {
         name, actual.equals(expected) ? "ok " + actual : "mismatch " + actual + " != " + expected);
   }
 
-  private void drive(String name, GenericKubernetesResource created, Mode m) {
+  private void drive(String name, GenericKubernetesResource created, Mode m, boolean hold) {
     try {
       checkTrace(name, created);
       status(name, Map.of("phase", "Pending"));
-      Thread.sleep(200);
       status(name, Map.of("phase", "Running", "currentPhase", "warmup"));
-      Thread.sleep(200);
       status(
           name,
           Map.of(
@@ -361,7 +413,6 @@ public final class FakeAiperfOperator implements AutoCloseable {
               "requestsTotal",
               80));
       latch(running, name).countDown();
-      Thread.sleep(200);
       if (m == Mode.HANG) {
         // AIPerf's operator stops the JobSet on spec.cancel and reports the job Cancelled
         if (latch(cancels, name).await(120, TimeUnit.SECONDS)) {
@@ -379,11 +430,14 @@ public final class FakeAiperfOperator implements AutoCloseable {
         }
         return;
       }
+      if (hold && !latch(proceeds, name).await(120, TimeUnit.SECONDS)) {
+        return; // the test never let it go on: it stays Running, as a stuck job would
+      }
       if (m == Mode.FAIL) {
         status(name, Map.of("phase", "Failed", "error", "worker pods lost: 2 of 3 workers exited"));
         return;
       }
-      long epoch = 1_780_000_000L + seen.size();
+      long epoch = 1_780_000_000L + seen().size();
       Map<String, byte[]> files = new LinkedHashMap<>();
       Path dir = results.apply(created);
       try (var s = Files.list(dir)) {

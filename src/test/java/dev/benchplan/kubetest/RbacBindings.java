@@ -3,12 +3,13 @@ package dev.benchplan.kubetest;
 import dev.benchplan.json.Json;
 import dev.benchplan.kube.rbac.Permission;
 import dev.benchplan.kube.rbac.RbacManifest;
+import dev.benchplan.testing.Await;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -129,36 +130,29 @@ public final class RbacBindings {
       @Nullable String namespace,
       @Nullable String name,
       String what) {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      var r =
-          who.client()
-              .authorization()
-              .v1()
-              .selfSubjectAccessReview()
-              .create(
-                  new SelfSubjectAccessReviewBuilder()
-                      .withNewSpec()
-                      .withNewResourceAttributes()
-                      .withVerb(verb)
-                      .withGroup(group)
-                      .withResource(resource)
-                      .withSubresource(subresource)
-                      .withNamespace(namespace)
-                      .withName(name)
-                      .endResourceAttributes()
-                      .endSpec()
-                      .build());
-      if (Boolean.TRUE.equals(r.getStatus().getAllowed())) {
-        return;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-    throw new AssertionError(who.name() + " still may not " + what);
+    Await.until(
+        who.name() + " to be allowed to " + what,
+        Duration.ofSeconds(20),
+        () ->
+            Boolean.TRUE.equals(
+                who.client()
+                    .authorization()
+                    .v1()
+                    .selfSubjectAccessReview()
+                    .create(
+                        new SelfSubjectAccessReviewBuilder()
+                            .withNewSpec()
+                            .withNewResourceAttributes()
+                            .withVerb(verb)
+                            .withGroup(group)
+                            .withResource(resource)
+                            .withSubresource(subresource)
+                            .withNamespace(namespace)
+                            .withName(name)
+                            .endResourceAttributes()
+                            .endSpec()
+                            .build())
+                    .getStatus()
+                    .getAllowed()));
   }
 }

@@ -2,6 +2,7 @@ package dev.benchplan.kubetest;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.benchplan.testing.ColdStart;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -11,8 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A local OpenAI-style endpoint on 127.0.0.1 for an executed AIPerf pod: {@code GET /v1/models}
@@ -20,9 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Job's readiness wait; the stand-in aiperf sends no requests.
  *
  * <p>With a first-completion time, it behaves like a fresh worker that compiles and warms up on its
- * first inference: the first chat completion is answered only after that time, and a client that
- * gives up and sends another request before then loses the warm-up (the earlier request is dropped
- * and the time starts over), as AICR saw on RTX PRO 6000 (~42-45 s against a 30 s cut).
+ * first inference ({@link ColdStart}): the first chat completion is answered only after that time,
+ * and a client that gives up and sends another request before then loses the warm-up (the earlier
+ * request is dropped and the time starts over).
  */
 final class StandInEndpoint implements AutoCloseable {
   private final HttpServer server;
@@ -42,9 +41,7 @@ final class StandInEndpoint implements AutoCloseable {
    * Starts serving {@code model}; the first completion takes {@code firstCompletion} (see above).
    */
   static StandInEndpoint serve(String model, Duration firstCompletion) {
-    long warmupNanos = firstCompletion.toNanos();
-    AtomicBoolean warm = new AtomicBoolean(warmupNanos <= 0);
-    AtomicLong generation = new AtomicLong();
+    ColdStart coldStart = new ColdStart(firstCompletion);
     ExecutorService executor =
         Executors.newCachedThreadPool(
             r -> {
@@ -70,23 +67,15 @@ final class StandInEndpoint implements AutoCloseable {
           "/v1/chat/completions",
           ex -> {
             ex.getRequestBody().readAllBytes();
-            long mine = generation.incrementAndGet();
-            if (!warm.get()) {
-              long end = System.nanoTime() + warmupNanos;
-              while (System.nanoTime() < end) {
-                if (generation.get() != mine) {
-                  ex.close(); // the client gave up and retried: this warm-up is lost
-                  return;
-                }
-                try {
-                  Thread.sleep(20);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                  ex.close();
-                  return;
-                }
+            try {
+              if (!coldStart.await()) {
+                ex.close(); // the client gave up and retried: this warm-up is lost
+                return;
               }
-              warm.set(true);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              ex.close();
+              return;
             }
             answer(
                 ex,

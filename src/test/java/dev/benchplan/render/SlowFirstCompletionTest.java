@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import dev.benchplan.render.manifest.JobProgram;
 import dev.benchplan.render.manifest.JobProgramFiles;
+import dev.benchplan.testing.ColdStart;
 import dev.benchplan.testing.CommandHarness;
 import dev.benchplan.testing.PlanFixture;
 import java.io.IOException;
@@ -15,13 +16,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,12 +44,10 @@ class SlowFirstCompletionTest {
   @TempDir Path tmp;
   HttpServer server;
 
-  /** Incremented by every chat request: a newer one means the previous client gave up. */
-  final AtomicLong generation = new AtomicLong();
+  /** The endpoint's worker: its first completion takes WARMUP_MILLIS, lost to a retry. */
+  volatile ColdStart coldStart = new ColdStart(Duration.ofMillis(WARMUP_MILLIS));
 
-  final AtomicBoolean warm = new AtomicBoolean();
   final AtomicInteger chats = new AtomicInteger();
-  final AtomicInteger warmupsLost = new AtomicInteger();
   volatile String content = "OK";
 
   @BeforeEach
@@ -66,19 +64,16 @@ class SlowFirstCompletionTest {
         ex -> {
           ex.getRequestBody().readAllBytes();
           chats.incrementAndGet();
-          long mine = generation.incrementAndGet();
-          if (!warm.get()) {
-            long end = System.nanoTime() + WARMUP_MILLIS * 1_000_000;
-            while (System.nanoTime() < end) {
-              if (generation.get() != mine) {
-                // the client went away and retried: this warm-up is lost, as on a real worker
-                warmupsLost.incrementAndGet();
-                ex.close();
-                return;
-              }
-              sleep(20);
+          try {
+            if (!coldStart.await()) {
+              // the client went away and retried: this warm-up is lost, as on a real worker
+              ex.close();
+              return;
             }
-            warm.set(true);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ex.close();
+            return;
           }
           String c = content == null ? "null" : "\"" + content + "\"";
           reply(
@@ -104,8 +99,8 @@ class SlowFirstCompletionTest {
   void oldCapNeverReady() throws Exception {
     Outcome o = runRendered(2, 9);
     assertThat(o.exit()).as(o.err()).isEqualTo(JobProgram.EXIT_MODEL_NOT_LISTED);
-    assertThat(warm.get()).isFalse();
-    assertThat(warmupsLost.get()).isGreaterThanOrEqualTo(2);
+    assertThat(coldStart.warm()).isFalse();
+    assertThat(coldStart.lost()).isGreaterThanOrEqualTo(2);
     assertThat(o.err())
         .contains("did not answer a chat completion for '" + MODEL + "' within 9 s")
         .contains("timed out");
@@ -119,7 +114,7 @@ class SlowFirstCompletionTest {
     Outcome o = runRendered(5, 9);
     assertThat(o.exit()).as(o.err()).isZero();
     assertThat(chats.get()).isEqualTo(1);
-    assertThat(warmupsLost.get()).isZero();
+    assertThat(coldStart.lost()).isZero();
     assertThat(o.err())
         .containsPattern("answered a chat completion for '" + MODEL + "' in [3-4]\\.\\d s");
     assertThat(Files.exists(tmp.resolve("aiperf-ran"))).isTrue();
@@ -141,7 +136,7 @@ class SlowFirstCompletionTest {
   @DisplayName(
       "a completion with empty content is not ready: the loop keeps waiting and gives up within the bound")
   void emptyContentIsNotReady() throws Exception {
-    warm.set(true);
+    coldStart = new ColdStart(Duration.ZERO);
     content = "";
     Outcome o = runRendered(5, 2);
     assertThat(o.exit()).isEqualTo(JobProgram.EXIT_MODEL_NOT_LISTED);
@@ -290,14 +285,6 @@ class SlowFirstCompletionTest {
       }
     } catch (IOException e) {
       // the client already gave up
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

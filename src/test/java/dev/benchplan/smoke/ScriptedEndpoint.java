@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,7 @@ final class ScriptedEndpoint implements AutoCloseable {
             return t;
           });
   private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final CountDownLatch closed = new CountDownLatch(1);
   private volatile String modelsBody = modelList(MODEL, "other-model");
   private volatile int modelsStatus = 200;
   private volatile ChatHandler chat = ex -> sse(ex, 0, okStream("Hello there."));
@@ -67,6 +69,11 @@ final class ScriptedEndpoint implements AutoCloseable {
 
   List<Received> received() {
     return List.copyOf(received);
+  }
+
+  /** A chat handler that never answers: it holds the request until the endpoint is closed. */
+  ChatHandler neverAnswers() {
+    return ex -> closed.await();
   }
 
   private void dispatch(HttpExchange ex) throws IOException {
@@ -114,7 +121,7 @@ final class ScriptedEndpoint implements AutoCloseable {
       out.write(piece.getBytes(StandardCharsets.UTF_8));
       out.flush();
       if (pauseMillis > 0) {
-        Thread.sleep(pauseMillis);
+        Thread.sleep(pauseMillis); // scripted time: a server that trickles its stream
       }
     }
   }
@@ -175,6 +182,7 @@ final class ScriptedEndpoint implements AutoCloseable {
 
   @Override
   public void close() {
+    closed.countDown();
     server.stop(0);
     executor.shutdownNow();
     try {

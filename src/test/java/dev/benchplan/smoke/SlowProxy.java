@@ -75,7 +75,7 @@ final class SlowProxy implements AutoCloseable {
                     slow = chatSeen[0];
                   }
                   if (towardsClient && slow && delayMillis > 0) {
-                    Thread.sleep(delayMillis);
+                    Thread.sleep(delayMillis); // scripted time: a slow link to the real server
                   }
                   out.write(buffer, 0, n);
                   out.flush();

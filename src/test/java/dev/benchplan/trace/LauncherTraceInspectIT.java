@@ -7,9 +7,11 @@ import dev.benchplan.testing.Launcher;
 import dev.benchplan.testing.Launcher.Run;
 import dev.benchplan.testing.SharedData;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,8 +34,18 @@ class LauncherTraceInspectIT {
   void launcher() throws Exception {
     Path jar = Launcher.requireJar();
     Path trace = SharedData.require("mooncake/conversation_trace.jsonl");
-    Process cds = new ProcessBuilder("bash", "scripts/cds-archive.sh", jar.toString()).start();
+    Process cds =
+        new ProcessBuilder("bash", "scripts/cds-archive.sh", jar.toString())
+            .redirectErrorStream(true)
+            .start();
+    String said = new String(cds.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(cds.waitFor()).as("scripts/cds-archive.sh").isZero();
+    // one line: every training call (trace inspect, analyze, plan, render) ran to exit 0
+    assertThat(said)
+        .matches(
+            "\\[cds-archive\\] wrote "
+                + Pattern.quote(jar.resolveSibling("benchplan.jsa").toString())
+                + " \\(\\d+ classes\\)\n");
     assertThat(jar.resolveSibling("benchplan.jsa"))
         .as("written by scripts/cds-archive.sh")
         .exists();

@@ -309,11 +309,6 @@ final class FakeJobController implements AutoCloseable {
           .withLastTransitionTime(Instant.now().toString())
           .build();
     }
-
-    void pause(long millis) throws InterruptedException {
-      Thread.sleep(
-          millis); // scripted time passing in a test double, not a wait on the system under test
-    }
   }
 
   /** True when the script has ended (done, failed or interrupted). */

@@ -22,7 +22,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -79,6 +78,7 @@ class OperatorRunIT {
     this.kube = kube;
     this.client = client;
     operator.mode(FakeAiperfOperator.Mode.COMPLETE);
+    operator.holdRunning(false);
   }
 
   private Path render(int... concurrency) {
@@ -110,7 +110,15 @@ class OperatorRunIT {
                 .withOperator(settings));
     return service.run(
         RunRequest.builder(root).namespace(kube.namespace()).timeout(timeout).build(),
-        (phase, elapsed, detail) -> progress.add(phase + (detail == null ? "" : ": " + detail)));
+        (phase, elapsed, detail) -> {
+          progress.add(phase + (detail == null ? "" : ": " + detail));
+          // a job held Running goes on once the run has reported that status
+          if (phase.equals("running")
+              && detail != null
+              && detail.contains(": Running, profiling")) {
+            operator.proceed(detail.substring(0, detail.indexOf(": ")));
+          }
+        });
   }
 
   private void assertNoRunDirectory(Path root) throws Exception {
@@ -173,12 +181,8 @@ class OperatorRunIT {
         new Thread(
             () -> {
               try {
-                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (operator.seen().size() == before && System.nanoTime() < end) {
-                  Thread.sleep(50);
-                }
-                String name = operator.seen().get(before);
-                if (operator.awaitRunning(name, 60) && hook.get() != null) {
+                String name = operator.awaitSeen(before, 60);
+                if (name != null && operator.awaitRunning(name, 60) && hook.get() != null) {
                   hook.get().run(); // what the JVM's shutdown hook runs on SIGINT
                 }
               } catch (InterruptedException e) {
@@ -201,11 +205,9 @@ class OperatorRunIT {
     ctrlC.join(10_000);
     String name = operator.seen().get(before);
     // the stand-in's informer sees the patch asynchronously
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!operator.cancelled().contains(name) && System.nanoTime() < end) {
-      Thread.sleep(50);
-    }
+    boolean cancelSeen = operator.awaitCancelled(name, 10);
     progress.forEach(l -> System.out.println("[OperatorRunIT] interrupt: " + l));
+    assertThat(cancelSeen).as("spec.cancel seen by the operator within 10 s").isTrue();
     assertThat(operator.cancelled()).as("spec.cancel seen by the operator").contains(name);
     assertThat(progress)
         .anyMatch(
@@ -239,6 +241,8 @@ class OperatorRunIT {
           + " through the service proxy, a verified run directory (sha256sum -c passes), run.json's /pair"
           + " from the AIPerfJobs' label, nothing left")
   void grid() throws Exception {
+    // each AIPerfJob stays Running until the run reported it, so the progress assertion below holds
+    operator.holdRunning(true);
     Path root =
         OperatorPlans.render(
             tmp,

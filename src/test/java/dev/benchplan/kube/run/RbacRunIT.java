@@ -23,9 +23,11 @@ import dev.benchplan.kubetest.RbacBindings.Identity;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.testing.Await;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -259,44 +261,14 @@ class RbacRunIT {
       return;
     }
     String user = "system:serviceaccount:" + kube.namespace() + ":" + who.name();
-    Set<String> seen = new LinkedHashSet<>();
-    long deadline = System.currentTimeMillis() + 5000; // the audit backend writes in batches
-    do {
-      seen.clear();
-      for (String line : Files.readAllLines(Path.of(log), StandardCharsets.UTF_8)) {
-        if (!line.contains(user)) {
-          continue;
-        }
-        JsonNode e = Json.JSON.readTree(line);
-        if (!user.equals(e.path("user").path("username").asString()) || !e.has("objectRef")) {
-          continue;
-        }
-        JsonNode ref = e.path("objectRef");
-        String resource = ref.path("resource").asString();
-        if (resource.equals("selfsubjectaccessreviews")) {
-          continue;
-        }
-        String sub = ref.path("subresource").asString("");
-        // the audit log puts a namespace's own name in objectRef.namespace; cluster-scoped is "*"
-        // here
-        String ns =
-            resource.equals("namespaces") || resource.equals("nodes")
-                ? ""
-                : ref.path("namespace").asString("");
-        seen.add(
-            e.path("verb").asString()
-                + " "
-                + ref.path("apiGroup").asString("")
-                + " "
-                + resource
-                + (sub.isEmpty() ? "" : "/" + sub)
-                + " "
-                + (ns.isEmpty() ? "*" : ns));
-      }
-      if (seen.stream().anyMatch(s -> s.startsWith("delete batch jobs"))) {
-        break;
-      }
-    } while (System.currentTimeMillis() < deadline);
+    Set<String> seen =
+        Await.value(
+            "the audit log to hold "
+                + user
+                + "'s delete of its Job (the backend writes in batches)",
+            Duration.ofSeconds(10),
+            () -> auditedCalls(Path.of(log), user),
+            calls -> calls.stream().anyMatch(s -> s.startsWith("delete batch jobs")));
     assertThat(seen).as("audit log entries of " + user).isNotEmpty();
     RbacTargets targets = RbacTargets.run(kube.namespace(), kube.namespace());
     List<Permission> table = new ArrayList<>(Permissions.required(targets));
@@ -323,5 +295,47 @@ class RbacRunIT {
             + " exercised by this happy path: "
             + unseen);
     assertThat(table).isNotEmpty();
+  }
+
+  /** The calls {@code user} made, as "verb group resource[/sub] namespace" ("*" cluster-wide). */
+  private static Set<String> auditedCalls(Path log, String user) {
+    Set<String> seen = new LinkedHashSet<>();
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (String line : lines) {
+      if (!line.contains(user)) {
+        continue;
+      }
+      JsonNode e = Json.JSON.readTree(line);
+      if (!user.equals(e.path("user").path("username").asString()) || !e.has("objectRef")) {
+        continue;
+      }
+      JsonNode ref = e.path("objectRef");
+      String resource = ref.path("resource").asString();
+      if (resource.equals("selfsubjectaccessreviews")) {
+        continue;
+      }
+      String sub = ref.path("subresource").asString("");
+      // the audit log puts a namespace's own name in objectRef.namespace; cluster-scoped is "*"
+      // here
+      String ns =
+          resource.equals("namespaces") || resource.equals("nodes")
+              ? ""
+              : ref.path("namespace").asString("");
+      seen.add(
+          e.path("verb").asString()
+              + " "
+              + ref.path("apiGroup").asString("")
+              + " "
+              + resource
+              + (sub.isEmpty() ? "" : "/" + sub)
+              + " "
+              + (ns.isEmpty() ? "*" : ns));
+    }
+    return seen;
   }
 }

@@ -9,6 +9,7 @@ import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.progress.ProgressSink;
+import dev.benchplan.testing.Await;
 import dev.benchplan.validate.CleanupReport;
 import dev.benchplan.validate.CreatedObjects;
 import dev.benchplan.validate.DefaultDeployment;
@@ -278,12 +279,10 @@ class ValidateDeployIT {
                               ValidateItSupport.fast())));
       // the condition, not a clock: validate has said it waits for the old namespace
       String waiting = "waiting for an earlier validate namespace " + old;
-      Instant bound = Instant.now().plusSeconds(60);
-      while (!err.toString().contains(waiting)
-          && !later.isDone()
-          && Instant.now().isBefore(bound)) {
-        TimeUnit.MILLISECONDS.sleep(50); // polls the condition above; not a synchronisation delay
-      }
+      Await.until(
+          "validate to say it waits for " + old + " (or to end)",
+          Duration.ofSeconds(60),
+          () -> err.toString().contains(waiting) || later.isDone());
       assertThat(err.toString()).contains(waiting);
       assertThat(later).isNotDone();
       releaseHold(kube, old);

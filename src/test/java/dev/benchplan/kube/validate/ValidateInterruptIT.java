@@ -9,15 +9,18 @@ import dev.benchplan.kubetest.FakeNode;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
 import dev.benchplan.kubetest.PodScript;
+import dev.benchplan.testing.Await;
 import dev.benchplan.validate.ValidateRun;
 import io.fabric8.kubernetes.api.model.Namespace;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,12 @@ class ValidateInterruptIT {
     Instant before = Instant.now();
     ProcessBuilder pb =
         new ProcessBuilder(
+            // a shell started without job control passes SIGINT on ignored, and the JVM keeps it
+            // ignored (Ctrl-C would then do nothing): perl restores the default, then execs the
+            // launcher, which execs java, so the pid stays the one this test signals
+            "perl",
+            "-e",
+            "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\\n\"",
             launcher.toString(),
             "validate",
             "--namespace",
@@ -71,8 +80,7 @@ class ValidateInterruptIT {
     pb.redirectOutput(dir.resolve("output.txt").toFile());
     Process p = pb.start();
     try {
-      Namespace ns = awaitValidateNamespace(kube, before, Duration.ofSeconds(60));
-      assertThat(ns).as(Files.readString(dir.resolve("output.txt"))).isNotNull();
+      Namespace ns = awaitValidateNamespace(kube, before, dir.resolve("output.txt"));
       // the DGD exists before we interrupt
       String name = ns.getMetadata().getName();
       kube.client()
@@ -80,7 +88,10 @@ class ValidateInterruptIT {
           .inNamespace(name)
           .withName("benchplan-validate")
           .waitUntilCondition(d -> d != null, 30, TimeUnit.SECONDS);
-      awaitOutput(dir.resolve("output.txt"), "validate [readiness]", Duration.ofSeconds(30));
+      Await.until(
+          "the launcher's output to show 'validate [readiness]'",
+          Duration.ofSeconds(30),
+          () -> readQuietly(dir.resolve("output.txt")).contains("validate [readiness]"));
       new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
       assertThat(p.waitFor(120, TimeUnit.SECONDS))
           .as(() -> readQuietly(dir.resolve("output.txt")))
@@ -99,30 +110,27 @@ class ValidateInterruptIT {
     }
   }
 
-  private static Namespace awaitValidateNamespace(
-      KubeTestContext kube, Instant after, Duration bound) throws InterruptedException {
-    Instant deadline = Instant.now().plus(bound);
-    while (Instant.now().isBefore(deadline)) {
-      List<Namespace> items =
-          kube
-              .client()
-              .namespaces()
-              .withLabel(ValidateRun.COMPONENT, "validate")
-              .list()
-              .getItems()
-              .stream()
-              .filter(n -> n.getMetadata().getLabels().containsKey(ValidateRun.RUN_LABEL))
-              .filter(
-                  n ->
-                      !Instant.parse(n.getMetadata().getCreationTimestamp())
-                          .isBefore(after.minusSeconds(2)))
-              .toList();
-      if (!items.isEmpty()) {
-        return items.get(0);
-      }
-      Thread.sleep(200);
+  /** The namespace this validate created (labelled with a run id, created since {@code after}). */
+  private static Namespace awaitValidateNamespace(KubeTestContext kube, Instant after, Path output)
+      throws Exception {
+    Predicate<Namespace> ours =
+        n ->
+            n.getMetadata().getLabels().containsKey(ValidateRun.RUN_LABEL)
+                && !Instant.parse(n.getMetadata().getCreationTimestamp())
+                    .isBefore(after.minusSeconds(2));
+    CompletableFuture<List<Namespace>> seen =
+        kube.client()
+            .namespaces()
+            .withLabel(ValidateRun.COMPONENT, "validate")
+            .informOnCondition(items -> items.stream().anyMatch(ours));
+    try {
+      return seen.get(60, TimeUnit.SECONDS).stream().filter(ours).findFirst().orElseThrow();
+    } catch (TimeoutException e) {
+      throw new AssertionError(
+          "no validate namespace within 60 s; launcher output:\n" + readQuietly(output), e);
+    } finally {
+      seen.cancel(true); // stops the informer when the condition never held
     }
-    return null;
   }
 
   private static String readQuietly(Path file) {
@@ -130,17 +138,6 @@ class ValidateInterruptIT {
       return Files.readString(file);
     } catch (java.io.IOException e) {
       return "(no output: " + e + ")";
-    }
-  }
-
-  private static void awaitOutput(Path file, String text, Duration bound) throws Exception {
-    Instant deadline = Instant.now().plus(bound);
-    while (Instant.now().isBefore(deadline)) {
-      if (Files.exists(file)
-          && new String(Files.readAllBytes(file), StandardCharsets.UTF_8).contains(text)) {
-        return;
-      }
-      Thread.sleep(100);
     }
   }
 }
