@@ -2,6 +2,7 @@ package dev.benchplan.trace;
 
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.error.InputErrors;
 import dev.benchplan.io.LineChunkReader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -248,7 +249,9 @@ public final class TraceScanner {
           ErrorLocation.file(file), file + ": cannot read the trace: no such file", e);
     } catch (IOException e) {
       throw BenchplanException.invalid(
-          ErrorLocation.file(file), file + ": cannot read the trace: " + describe(e), e);
+          ErrorLocation.file(file),
+          file + ": cannot read the trace: " + InputErrors.describe(e),
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw BenchplanException.runtime(ErrorLocation.file(file), file + ": scan interrupted", e);
@@ -317,10 +320,5 @@ public final class TraceScanner {
                 + "); expected a JSONL text file, one JSON object per line");
       }
     }
-  }
-
-  private static String describe(IOException e) {
-    String name = e.getClass().getSimpleName();
-    return e.getMessage() == null ? name : name + " (" + e.getMessage() + ")";
   }
 }

@@ -13,9 +13,9 @@ import dev.benchplan.render.AiperfJobContract;
 import dev.benchplan.render.OperatorPlans;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.testing.Coreutils;
 import dev.benchplan.testing.SharedData;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -268,13 +268,7 @@ class OperatorRunIT {
       assertThat(dir.resolve("aiperf/concurrency_" + c + "/" + FakeAiperfOperator.READY_MARKER))
           .exists();
     }
-    Process p =
-        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as(out).isZero();
+    String out = Coreutils.sha256sumCheck(dir);
     assertThat(out.lines().count()).isEqualTo(12); // 3 files + the ready marker, per point
     JsonNode run = Json.JSON.readTree(Files.readAllBytes(dir.resolve("run.json")));
     assertThat(SchemaValidator.bundled("run-record.schema.json").validate(run)).isEmpty();
