@@ -15,7 +15,6 @@ public final class PlanJson {
   private static final JsonMapper MAPPER =
       JsonMapper.builder()
           .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-          .addModule(ReflectiveCreators.module())
           .build();
   // the schema allows keys beyond the required ones: a reader ignores those it does not know
   private static final ObjectReader READER =
