@@ -29,6 +29,7 @@ import dev.benchplan.analysis.series.SeriesAnalysis;
 import dev.benchplan.analysis.stats.BootstrapPercentiles;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
+import dev.benchplan.io.SideTask;
 import dev.benchplan.json.AtomicFiles;
 import dev.benchplan.json.CanonicalJson;
 import dev.benchplan.json.Json;
@@ -43,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -140,25 +142,39 @@ public final class AnalyzeService {
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
     List<RunEvidence> runs = load(request.runs(), request.gpus(), request.labels());
+    // the runs' own documents (the summary's bootstrap intervals) do not depend on the analysis:
+    // they are built on the second core while this thread computes it
+    FutureTask<List<byte[]>> runDocs =
+        SideTask.start("benchplan-run-documents", () -> runDocuments(runs));
+    // so are the CDF plots (the records alone): drawn now, not in the tail after the analysis
+    FutureTask<Map<String, String>> cdfPlots =
+        SideTask.start("benchplan-plots-cdf", () -> Plots.runCdfs(runs));
     List<FindingLine> history = FindingsLog.read(request.expRoot());
     NoiseFloors.Named named =
         request.noiseFloor() == null
             ? null
             : NoiseFloors.explicit(
                 request.noiseFloor(), history, FindingsLog.path(request.expRoot()));
+    // checked against its schema below, while the plots are drawn
     Computed computed = computeUnchecked(runs, slos, history, request.expRoot(), named);
     String analysisId = computed.analysisId();
     AnalysisDoc analysis = computed.analysis();
     List<SeriesAnalysis.Result> results = computed.results();
     PlanInfo planned = computed.planned();
+    // likewise the Pareto plots, while the analysis is written out and hashed
+    FutureTask<Map<String, String>> plots =
+        SideTask.start("benchplan-plots", () -> Plots.paretos(analysis));
+
     Path out =
         request.reportDir() != null
             ? request.reportDir()
             : request.expRoot().resolve("analysis").resolve(analysisId);
+    // the analysis checked against its schema and written out here while the run documents and
+    // the plots are finished on the side
     byte[] analysisBytes = validated(analysis, "performance-analysis.schema.json");
     Map<Path, byte[]> files = new LinkedHashMap<>();
     Set<String> names = new HashSet<>();
-    List<byte[]> docs = runDocuments(runs);
+    List<byte[]> docs = SideTask.joined(runDocs);
     for (int i = 0; i < runs.size(); i++) {
       String dirName = safe(runs.get(i).source().label());
       while (!names.add(dirName)) {
@@ -178,8 +194,8 @@ public final class AnalyzeService {
       String name = repeatDecisionName(results, r);
       files.put(out.resolve(name), validated(rd, "repeat-decision.schema.json"));
     }
-    Map<String, String> svgs = new LinkedHashMap<>(Plots.paretos(analysis));
-    svgs.putAll(Plots.runCdfs(runs));
+    Map<String, String> svgs = new LinkedHashMap<>(SideTask.joined(plots));
+    svgs.putAll(SideTask.joined(cdfPlots));
     svgs.forEach(
         (name, svg) ->
             files.put(out.resolve("plots").resolve(name), svg.getBytes(StandardCharsets.UTF_8)));

@@ -3,6 +3,7 @@ package dev.benchplan.analysis.evidence;
 import dev.benchplan.aiperf.export.AiperfExport;
 import dev.benchplan.aiperf.export.AiperfExportReader;
 import dev.benchplan.aiperf.export.AiperfInputConfig;
+import dev.benchplan.analysis.audit.AuditCheck;
 import dev.benchplan.analysis.audit.Auditor;
 import dev.benchplan.analysis.audit.RunAudit;
 import dev.benchplan.analysis.audit.TimeSlices;
@@ -13,9 +14,11 @@ import dev.benchplan.analysis.input.RecordScanner;
 import dev.benchplan.analysis.input.RunDiagnostics;
 import dev.benchplan.analysis.input.RunSource;
 import dev.benchplan.analysis.input.SummaryRebuilder;
+import dev.benchplan.diagnostics.RequestTimeline;
 import dev.benchplan.error.BenchplanException;
 import dev.benchplan.error.ErrorLocation;
 import dev.benchplan.error.InputErrors;
+import dev.benchplan.io.SideTask;
 import dev.benchplan.json.Sha256;
 import dev.benchplan.plan.BenchmarkPlan;
 import dev.benchplan.plan.PlanFile;
@@ -28,6 +31,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.json.JsonReadFeature;
@@ -91,6 +95,14 @@ public final class RunLoader {
     }
     RecordScan scan =
         Files.isRegularFile(source.recordsFile()) ? RecordScanner.scan(source.recordsFile()) : null;
+    FutureTask<AuditCheck> timeSlices = null;
+    if (scan != null) {
+      scan.sortAhead();
+      // the audit's time-slice check reads only the timeline: on the second core while this thread
+      // reads the plan, diagnoses the run and runs the other checks
+      RequestTimeline timeline = scan.timeline();
+      timeSlices = SideTask.start("benchplan-time-slices", () -> TimeSlices.check(timeline));
+    }
     JsonNode inputConfig = lenientRoot == null ? null : lenientRoot.get("input_config");
     PlanInfo plan = source.runRecord() == null ? null : plan(source.runRecord(), source.runJson());
     Map<String, String> identity =
@@ -134,7 +146,7 @@ public final class RunLoader {
                 plan,
                 recoverable,
                 diagnosis,
-                scan == null ? null : TimeSlices.check(scan.timeline())));
+                timeSlices == null ? null : SideTask.joined(timeSlices)));
     return new RunEvidence(
         source,
         used,

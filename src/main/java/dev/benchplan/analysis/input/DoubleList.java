@@ -9,10 +9,12 @@ public final class DoubleList {
   private int size;
 
   // sortedFinite()'s result until the next add (the audit, the summary and the report each ask)
-  private double @Nullable [] sorted;
+  private volatile double @Nullable [] sorted;
 
   public void add(double v) {
-    sorted = null;
+    if (sorted != null) { // a volatile read is cheap; a volatile write per value is not
+      sorted = null;
+    }
     if (size == values.length) {
       values = Arrays.copyOf(values, size * 2);
     }
@@ -46,10 +48,21 @@ public final class DoubleList {
   public double[] sortedFinite() {
     double[] cached = sorted;
     if (cached == null) {
-      cached = sortFinite(); // once: several statistics ask for the same metric
-      sorted = cached;
+      // one sort however many threads ask (RecordScan#sortAhead sorts on another core)
+      synchronized (this) {
+        cached = sorted;
+        if (cached == null) {
+          cached = sortFinite();
+          sorted = cached;
+        }
+      }
     }
     return Arrays.copyOf(cached, cached.length);
+  }
+
+  /** Sorts now, so that later {@link #sortedFinite} calls find the result. */
+  void sortAhead() {
+    sortedFinite();
   }
 
   private double[] sortFinite() {
