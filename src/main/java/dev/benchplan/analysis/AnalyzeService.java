@@ -141,6 +141,8 @@ public final class AnalyzeService {
   /** Runs the analysis; bad input throws (exit 2) before anything is written. */
   public static Outcome analyze(Request request) {
     List<Slo> slos = Slo.parseFlags(request.slos());
+    // the report's fixed costs, on the core the scan leaves idle
+    AnalyzeWarmUp.start(request.runs().stream().anyMatch(RunLocator::isBenchplanRun));
     List<RunEvidence> runs = load(request.runs(), request.gpus(), request.labels());
     // the runs' own documents (the summary's bootstrap intervals) do not depend on the analysis:
     // they are built on the second core while this thread computes it

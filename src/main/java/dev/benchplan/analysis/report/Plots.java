@@ -50,6 +50,26 @@ public final class Plots {
 
   private Plots() {}
 
+  /**
+   * Draws a small chart and throws it away: loads and initialises JFreeChart, JFreeSVG and AWT's
+   * fonts ahead of the real plots (on another thread while the records are read).
+   */
+  public static void warmUp() {
+    ParetoPlot.draw(
+        "warm-up",
+        "x",
+        "y",
+        false,
+        List.of(
+            new ParetoPlot.Candidate(
+                "w",
+                List.of(
+                    new ParetoPlot.Point("c=1", new double[] {1, 2}, new double[] {1, 2}),
+                    new ParetoPlot.Point("c=2", new double[] {3}, new double[] {2})),
+                "c=1")),
+        List.of(new ParetoPlot.Line("slo", 2, false)));
+  }
+
   /** A named group of runs (a side of a comparison, or one series). */
   public record Group(String name, List<RunEvidence> runs) {}
 
