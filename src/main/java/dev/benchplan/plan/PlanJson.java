@@ -13,9 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
 /** Plan serialization: snake_case names, canonical bytes, exact decimals when read back. */
 public final class PlanJson {
   private static final JsonMapper MAPPER =
-      JsonMapper.builder()
-          .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-          .build();
+      JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
   // the schema allows keys beyond the required ones: a reader ignores those it does not know
   private static final ObjectReader READER =
       MAPPER
