@@ -13,9 +13,9 @@ import dev.benchplan.kubetest.PodExecution;
 import dev.benchplan.kubetest.PodScript;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
+import dev.benchplan.testing.Coreutils;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,14 +113,7 @@ class ArtifactCollectorIT {
   }
 
   private static void sha256sumVerifies(Path runDir) throws Exception {
-    Process p =
-        new ProcessBuilder("sha256sum", "-c", "--strict", "artifacts.sha256")
-            .directory(runDir.toFile())
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(out).isZero();
+    String out = Coreutils.sha256sumCheck(runDir);
     assertThat(out).doesNotContain("FAILED");
   }
 

@@ -14,6 +14,7 @@ import dev.benchplan.kube.rbac.RbacManifest;
 import dev.benchplan.kube.rbac.RbacManifests;
 import dev.benchplan.kube.rbac.RbacTargets;
 import dev.benchplan.kubetest.AiperfPodLog;
+import dev.benchplan.kubetest.AuditLog;
 import dev.benchplan.kubetest.FakeKubelet;
 import dev.benchplan.kubetest.KubeTestContext;
 import dev.benchplan.kubetest.KubeTestEnv;
@@ -23,11 +24,9 @@ import dev.benchplan.kubetest.RbacBindings.Identity;
 import dev.benchplan.render.JobContract;
 import dev.benchplan.run.RunOutcome;
 import dev.benchplan.run.RunRequest;
-import dev.benchplan.testing.Await;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -253,40 +252,42 @@ class RbacRunIT {
    * identity made is one the table lists for run; rows never exercised are printed.
    */
   private void assertAuditMatchesTable(Identity who) throws IOException {
-    String log = System.getenv("BENCHPLAN_KUBE_AUDIT_LOG");
-    if (log == null || !Files.isRegularFile(Path.of(log))) {
+    Path log = AuditLog.path();
+    if (log == null) {
       System.out.println(
           "[RbacRunIT] no audit log (BENCHPLAN_KUBE_AUDIT_LOG unset or missing): audit comparison skipped;"
               + " restart the env with the current scripts/kube-test-env.sh");
       return;
     }
     String user = "system:serviceaccount:" + kube.namespace() + ":" + who.name();
-    Set<String> seen =
-        Await.value(
-            "the audit log to hold "
-                + user
-                + "'s delete of its Job (the backend writes in batches)",
-            Duration.ofSeconds(10),
-            () -> auditedCalls(Path.of(log), user),
-            calls -> calls.stream().anyMatch(s -> s.startsWith("delete batch jobs")));
+    Set<AuditLog.Call> seen =
+        AuditLog.calls(
+            log,
+            user,
+            calls ->
+                calls.stream()
+                    .anyMatch(
+                        c ->
+                            c.verb().equals("delete")
+                                && c.group().equals("batch")
+                                && c.resource().equals("jobs")));
     assertThat(seen).as("audit log entries of " + user).isNotEmpty();
     RbacTargets targets = RbacTargets.run(kube.namespace(), kube.namespace());
     List<Permission> table = new ArrayList<>(Permissions.required(targets));
     table.addAll(Permissions.isolation(targets));
-    Set<String> inTable = new LinkedHashSet<>();
+    Set<AuditLog.Call> inTable = new LinkedHashSet<>();
     for (KubeCall row : KubeCall.values()) {
       if (row.commands().contains(KubeCall.Command.RUN)) {
         for (String v : row.verbs()) {
           String ns = targets.namespaceOf(row);
-          inTable.add(
-              v + " " + row.group() + " " + row.rbacResource() + " " + (ns == null ? "*" : ns));
+          inTable.add(new AuditLog.Call(v, row.group(), row.rbacResource(), ns == null ? "*" : ns));
         }
       }
     }
     assertThat(inTable)
         .as("calls seen in the audit log that the table does not list")
         .containsAll(seen);
-    Set<String> unseen = new LinkedHashSet<>(inTable);
+    Set<AuditLog.Call> unseen = new LinkedHashSet<>(inTable);
     unseen.removeAll(seen);
     System.out.println(
         "[RbacRunIT] audit: "
@@ -295,47 +296,5 @@ class RbacRunIT {
             + " exercised by this happy path: "
             + unseen);
     assertThat(table).isNotEmpty();
-  }
-
-  /** The calls {@code user} made, as "verb group resource[/sub] namespace" ("*" cluster-wide). */
-  private static Set<String> auditedCalls(Path log, String user) {
-    Set<String> seen = new LinkedHashSet<>();
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    for (String line : lines) {
-      if (!line.contains(user)) {
-        continue;
-      }
-      JsonNode e = Json.JSON.readTree(line);
-      if (!user.equals(e.path("user").path("username").asString()) || !e.has("objectRef")) {
-        continue;
-      }
-      JsonNode ref = e.path("objectRef");
-      String resource = ref.path("resource").asString();
-      if (resource.equals("selfsubjectaccessreviews")) {
-        continue;
-      }
-      String sub = ref.path("subresource").asString("");
-      // the audit log puts a namespace's own name in objectRef.namespace; cluster-scoped is "*"
-      // here
-      String ns =
-          resource.equals("namespaces") || resource.equals("nodes")
-              ? ""
-              : ref.path("namespace").asString("");
-      seen.add(
-          e.path("verb").asString()
-              + " "
-              + ref.path("apiGroup").asString("")
-              + " "
-              + resource
-              + (sub.isEmpty() ? "" : "/" + sub)
-              + " "
-              + (ns.isEmpty() ? "*" : ns));
-    }
-    return seen;
   }
 }
